@@ -1,0 +1,71 @@
+import {Command, Flags} from '@oclif/core'
+
+import {ArcError, InvalidInputError, toArcError} from '../errors/arc-error.js'
+import {exitCodeFor} from '../errors/exit-codes.js'
+import {colorsFor} from './terminal.js'
+
+/** Flags every device command takes. */
+export const deviceFlags = {
+  device: Flags.string({
+    char: 'd',
+    summary: 'Device: an adb serial, `demo`, or a snapshot folder or .xml file.',
+    description:
+      'Default: $ANDROID_SERIAL, else `device` from the config, else the single attached device. A path (anything with a slash, ending in .xml, or an existing folder) is a recorded snapshot.',
+    helpGroup: 'DEVICE',
+  }),
+  'adb-host': Flags.string({
+    summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else 127.0.0.1).',
+    helpGroup: 'DEVICE',
+  }),
+  'adb-port': Flags.integer({
+    summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else 5037).',
+    min: 1,
+    max: 65535,
+    helpGroup: 'DEVICE',
+  }),
+}
+
+/** oclif's own parse errors (unknown flag, missing argument, bad option) carry `oclif.exit`. */
+function isParseError(error: unknown): error is Error & {oclif: {exit: number}} {
+  return (
+    error instanceof Error &&
+    typeof (error as {oclif?: {exit?: unknown}}).oclif?.exit === 'number' &&
+    error.name !== 'ExitError' &&
+    !('code' in error && (error as {code?: unknown}).code === 'EEXIT')
+  )
+}
+
+/**
+ * Base of every arc command: renders errors the one arc way. A user error prints `Error [CODE]: message` and
+ * its "Try:" lines on stderr, without a stack, and exits with the code from EXIT_CODES; with --json the error
+ * goes to stdout as `{"error": {...}}`. A stack is printed only for internal errors or with DEBUG=arc*.
+ */
+export abstract class ArcCommand extends Command {
+  static override enableJsonFlag = true
+
+  protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
+    if ((error as {oclif?: {exit?: number}}).oclif?.exit !== undefined && error.name === 'ExitError') throw error
+    let arcError: ArcError
+    if (error instanceof ArcError) arcError = error
+    else if (isParseError(error)) {
+      arcError = new InvalidInputError(error.message.replace(/\n\s*See more help with --help\s*$/, '').trim(), {
+        actions: [`Run \`${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''} --help\` for the flags and arguments.`],
+      })
+    } else arcError = toArcError(error)
+    const exit = exitCodeFor(arcError.code)
+    if (this.jsonEnabled()) {
+      this.logJson({error: {...arcError.toJSON(), exitCode: exit}})
+    } else {
+      const c = colorsFor(process.stderr)
+      const lines = [`${c.red.bold('Error')} ${c.dim(`[${arcError.code}]`)}: ${arcError.message}`]
+      for (const action of arcError.actions) lines.push(`${c.cyan('Try:')} ${action}`)
+      const debug = /(^|,)\s*arc/.test(process.env.DEBUG ?? '')
+      if ((debug || arcError.code === 'INTERNAL') && (arcError.cause instanceof Error || arcError.stack)) {
+        const cause = arcError.cause instanceof Error ? arcError.cause : arcError
+        if (debug || arcError.code === 'INTERNAL') lines.push(c.dim(cause.stack ?? String(cause)))
+      }
+      process.stderr.write(`${lines.join('\n')}\n`)
+    }
+    return this.exit(exit)
+  }
+}

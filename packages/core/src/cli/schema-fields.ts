@@ -1,0 +1,72 @@
+import {z} from 'zod'
+
+/** One input field as the CLI sees it, read from the zod schema's JSON Schema (the same one MCP publishes). */
+export interface SchemaField {
+  name: string
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object'
+  description: string
+  required: boolean
+  default?: unknown
+  options?: string[]
+  minimum?: number
+  maximum?: number
+  /** Item type for arrays. */
+  items?: SchemaField['type']
+}
+
+interface JsonSchemaProperty {
+  type?: string
+  enum?: unknown[]
+  description?: string
+  default?: unknown
+  minimum?: number
+  maximum?: number
+  exclusiveMinimum?: number
+  items?: JsonSchemaProperty
+  anyOf?: JsonSchemaProperty[]
+}
+
+export function inputJsonSchema(schema: z.ZodObject): {properties?: Record<string, JsonSchemaProperty>; required?: string[]} {
+  return z.toJSONSchema(schema, {io: 'input', unrepresentable: 'any'}) as never
+}
+
+export function schemaFields(schema: z.ZodObject): SchemaField[] {
+  const json = inputJsonSchema(schema)
+  const required = new Set(json.required ?? [])
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => {
+    const options = prop.enum?.map(String)
+    const rawType = prop.type ?? (options ? 'string' : 'string')
+    const type = (['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(rawType) ? rawType : 'string') as SchemaField['type']
+    const field: SchemaField = {
+      name,
+      type,
+      description: prop.description ?? '',
+      required: required.has(name) && prop.default === undefined,
+    }
+    if (prop.default !== undefined) field.default = prop.default
+    if (options) field.options = options
+    if (prop.minimum !== undefined) field.minimum = prop.minimum
+    if (prop.maximum !== undefined && prop.maximum < Number.MAX_SAFE_INTEGER) field.maximum = prop.maximum
+    if (type === 'array' && prop.items?.type) field.items = prop.items.type as SchemaField['type']
+    return field
+  })
+}
+
+/** `last_lines` → `last-lines`: flags are kebab-case, schema fields snake_case (as the spec names them). */
+export function flagName(field: string): string {
+  return field.replaceAll('_', '-')
+}
+
+/**
+ * Turns zod issues into one message that names each input the way the user typed it (`--last-lines`, `<x>`)
+ * and says what is allowed.
+ */
+export function describeInputIssues(error: z.ZodError, positional: string[] = []): string {
+  return error.issues
+    .map((issue) => {
+      const key = String(issue.path[0] ?? '')
+      const label = positional.includes(key) ? `argument <${key}>` : key ? `--${flagName(key)}` : 'input'
+      return `${label}: ${issue.message}`
+    })
+    .join('; ')
+}

@@ -1,0 +1,36 @@
+import {z} from 'zod'
+
+/**
+ * arc's config, as read from `.arcrc*`, `arc.config.*` or `package.json#arc`. Sections owned by a plugin
+ * (`annotate`) are validated by that plugin with `readConfigSection`, so each plugin keeps its keys in one place.
+ */
+export const configSchema = z
+  .object({
+    device: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Default device: an adb serial, `demo`, or a path to a recorded snapshot. --device and ANDROID_SERIAL win over it.'),
+    adb: z
+      .object({
+        host: z.string().min(1).optional().describe('adb server host (default 127.0.0.1, or from ADB_SERVER_SOCKET).'),
+        port: z.number().int().min(1).max(65535).optional().describe('adb server port (default 5037).'),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(100)
+          .max(600000)
+          .optional()
+          .describe('Time limit for one device command in milliseconds (default 20000).'),
+      })
+      .strict()
+      .optional()
+      .describe('How arc reaches the adb server.'),
+    annotate: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Annotated screenshots: default style, presets and image settings (see docs/annotate.md).'),
+  })
+  .strict()
+
+export type ArcConfig = z.output<typeof configSchema>

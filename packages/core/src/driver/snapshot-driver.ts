@@ -1,0 +1,146 @@
+import {readFile, stat} from 'node:fs/promises'
+import path from 'node:path'
+
+import {DeviceNotFoundError, InvalidInputError, ReadOnlyDeviceError, UnsupportedError} from '../errors/arc-error.js'
+import {parseUiDump} from '../screen/parse-ui-dump.js'
+import {screenSizeFromHierarchy} from '../screen/screen-model.js'
+import type {AppFilter, AppInfo, DeviceDriver, LogResult, ScreenCapture} from './device-driver.js'
+import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, pngSize, type SnapshotMeta} from './snapshot-format.js'
+
+/**
+ * A recorded device: a snapshot folder, a bare `.xml` dump, or `demo`. It answers every read from the files
+ * and refuses every action with DEVICE_READ_ONLY, so a script pointed at it fails loudly instead of silently
+ * doing nothing.
+ *
+ * Screen size comes from meta.json, else from screen.png, else from the dump (Appium's declared size, or the
+ * largest window edge). Density comes only from meta.json. Rotation from meta.json, else the dump.
+ */
+export class SnapshotDriver implements DeviceDriver {
+  readonly kind = 'snapshot' as const
+  readonly serial: string
+  private readonly xmlPath: string
+  private readonly pngPath?: string
+  private readonly metaPath?: string
+
+  private constructor(serial: string, xmlPath: string, pngPath?: string, metaPath?: string) {
+    this.serial = serial
+    this.xmlPath = xmlPath
+    this.pngPath = pngPath
+    this.metaPath = metaPath
+  }
+
+  /** Opens a snapshot folder or `.xml` file; a DeviceNotFoundError names what is missing. */
+  static async open(location: string, serial = location): Promise<SnapshotDriver> {
+    const info = await stat(location).catch(() => undefined)
+    if (!info) {
+      throw new DeviceNotFoundError(`no snapshot at ${location}: the path does not exist`, {
+        details: {device: location},
+        actions: ['Pass a folder holding window_dump.xml, a .xml dump file, `demo`, or an adb serial.'],
+      })
+    }
+    if (info.isFile()) return new SnapshotDriver(serial, location)
+    const xmlPath = path.join(location, SNAPSHOT_XML)
+    if (!(await stat(xmlPath).catch(() => undefined))?.isFile()) {
+      throw new DeviceNotFoundError(`no snapshot at ${location}: the folder has no ${SNAPSHOT_XML}`, {
+        details: {device: location},
+        actions: [`A snapshot folder holds ${SNAPSHOT_XML}, and optionally ${SNAPSHOT_PNG} and ${SNAPSHOT_META}.`],
+      })
+    }
+    const pngPath = path.join(location, SNAPSHOT_PNG)
+    const metaPath = path.join(location, SNAPSHOT_META)
+    const exists = async (p: string) => (await stat(p).catch(() => undefined))?.isFile() ?? false
+    return new SnapshotDriver(
+      serial,
+      xmlPath,
+      (await exists(pngPath)) ? pngPath : undefined,
+      (await exists(metaPath)) ? metaPath : undefined,
+    )
+  }
+
+  get hasScreenshot(): boolean {
+    return this.pngPath !== undefined
+  }
+
+  private async meta(): Promise<SnapshotMeta | undefined> {
+    if (!this.metaPath) return undefined
+    return parseSnapshotMeta(await readFile(this.metaPath, 'utf8'), this.metaPath)
+  }
+
+  async captureScreen(): Promise<ScreenCapture> {
+    const raw = await readFile(this.xmlPath)
+    const what = `UI dump ${this.xmlPath}`
+    const hierarchy = parseUiDump(raw, what)
+    const meta = await this.meta()
+    let size: {width: number; height: number} | undefined = meta && {width: meta.width, height: meta.height}
+    if (!size && this.pngPath) size = pngSize(await readFile(this.pngPath))
+    size ??= screenSizeFromHierarchy(hierarchy)
+    const screen = {
+      width: size.width,
+      height: size.height,
+      density: meta?.density,
+      rotation: meta?.rotation ?? hierarchy.rotation,
+    }
+    return {
+      xml: raw.toString('utf8'),
+      hierarchy,
+      screen,
+      foreground: {package: meta?.package, activity: meta?.activity},
+      allWindows: meta?.allWindows ?? hierarchy.windows.length > 1,
+    }
+  }
+
+  async screenshot(): Promise<Buffer> {
+    if (!this.pngPath) {
+      throw new UnsupportedError(`snapshot ${this.serial} has no ${SNAPSHOT_PNG}, so there is no screenshot`, {
+        actions: [`Add ${SNAPSHOT_PNG} to the snapshot folder, or record it again with \`arc snapshot save\`.`],
+      })
+    }
+    const png = await readFile(this.pngPath)
+    if (!pngSize(png)) throw new InvalidInputError(`${this.pngPath} is not a PNG image`)
+    return png
+  }
+
+  private refuse(action: string): never {
+    throw new ReadOnlyDeviceError(`recorded device is read-only: cannot ${action} on ${this.serial}`, {
+      actions: ['Run the command against a live device (--device SERIAL) or `arc emulate`.'],
+    })
+  }
+
+  async tap(): Promise<void> {
+    this.refuse('tap')
+  }
+  async longPress(): Promise<void> {
+    this.refuse('long-press')
+  }
+  async doubleTap(): Promise<void> {
+    this.refuse('double-tap')
+  }
+  async swipe(): Promise<void> {
+    this.refuse('swipe')
+  }
+  async pressKey(): Promise<void> {
+    this.refuse('press a key')
+  }
+  async inputText(): Promise<void> {
+    this.refuse('type text')
+  }
+  async openNotifications(): Promise<void> {
+    this.refuse('open notifications')
+  }
+  async openQuickSettings(): Promise<void> {
+    this.refuse('open quick settings')
+  }
+  async listApps(_filter: AppFilter): Promise<AppInfo[]> {
+    throw new UnsupportedError(`a recorded snapshot has no installed apps to list (${this.serial})`)
+  }
+  async openApp(): Promise<void> {
+    this.refuse('open an app')
+  }
+  async closeApp(): Promise<void> {
+    this.refuse('close an app')
+  }
+  async logs(): Promise<LogResult> {
+    throw new UnsupportedError(`a recorded snapshot has no device logs (${this.serial})`)
+  }
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,54 @@
+import {z} from 'zod'
+
+import {InvalidInputError} from '../errors/arc-error.js'
+
+/**
+ * A recorded snapshot is a folder holding:
+ * - `window_dump.xml`: the uiautomator dump (required);
+ * - `screen.png`: a screenshot of the same moment (optional; annotate needs it);
+ * - `meta.json`: what the dump cannot say (optional), in this schema.
+ * A bare `.xml` file is a snapshot too, with neither. `arc snapshot save DIR` writes all three.
+ */
+export const SNAPSHOT_XML = 'window_dump.xml'
+export const SNAPSHOT_PNG = 'screen.png'
+export const SNAPSHOT_META = 'meta.json'
+
+export const snapshotMetaSchema = z
+  .object({
+    format: z.literal('arc-snapshot/1').describe('Format tag; bumped on incompatible changes.'),
+    serial: z.string().optional().describe('The device it was recorded from.'),
+    width: z.number().int().positive().describe('Screen width in pixels, current orientation.'),
+    height: z.number().int().positive().describe('Screen height in pixels, current orientation.'),
+    density: z.number().int().positive().optional().describe('Density in dpi.'),
+    rotation: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).describe('Display rotation 0-3.'),
+    package: z.string().optional().describe('Foreground package.'),
+    activity: z.string().optional().describe('Foreground activity.'),
+    allWindows: z.boolean().optional().describe('True when the dump holds every window (uiautomator --windows).'),
+    capturedAt: z.string().optional().describe('ISO 8601 time of capture.'),
+  })
+  .strict()
+
+export type SnapshotMeta = z.output<typeof snapshotMetaSchema>
+
+export function parseSnapshotMeta(text: string, file: string): SnapshotMeta {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new InvalidInputError(`snapshot meta ${file} is not valid JSON: ${(error as Error).message}`)
+  }
+  const parsed = snapshotMetaSchema.safeParse(json)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')
+    throw new InvalidInputError(`snapshot meta ${file} is invalid: ${issues}`)
+  }
+  return parsed.data
+}
+
+/** Width and height from a PNG's IHDR chunk, without decoding it; undefined when it is not a PNG. */
+export function pngSize(png: Buffer): {width: number; height: number} | undefined {
+  const signature = '89504e470d0a1a0a'
+  if (png.length < 24 || png.subarray(0, 8).toString('hex') !== signature) return undefined
+  if (png.subarray(12, 16).toString('latin1') !== 'IHDR') return undefined
+  return {width: png.readUInt32BE(16), height: png.readUInt32BE(20)}
+}

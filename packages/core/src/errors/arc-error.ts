@@ -1,0 +1,119 @@
+/**
+ * One error hierarchy for arc. Every error a user can cause or meet carries a stable `code` (API: scripts and
+ * agents match on it) and an `exitCode` (the CLI's process exit status). Messages name the input, what was wrong
+ * and what is allowed; `actions` are "try this" lines. The CLI prints them without a stack trace; MCP turns them
+ * into `isError` results.
+ */
+export type ErrorCode =
+  | 'INVALID_INPUT'
+  | 'INVALID_CONFIG'
+  | 'DEVICE_NOT_FOUND'
+  | 'DEVICE_AMBIGUOUS'
+  | 'DEVICE_UNAVAILABLE'
+  | 'DEVICE_READ_ONLY'
+  | 'DEVICE_COMMAND_FAILED'
+  | 'ELEMENT_NOT_FOUND'
+  | 'INVALID_DUMP'
+  | 'TIMEOUT'
+  | 'UNSUPPORTED'
+  | 'OUTPUT_FAILED'
+  | 'INTERNAL'
+
+export interface ArcErrorOptions {
+  actions?: string[]
+  cause?: unknown
+  /** Extra machine-readable facts (the input name, the allowed values…), shown in `--json` errors. */
+  details?: Record<string, unknown>
+}
+
+export abstract class ArcError extends Error {
+  abstract readonly code: ErrorCode
+  readonly actions: string[]
+  readonly details: Record<string, unknown>
+
+  constructor(message: string, options: ArcErrorOptions = {}) {
+    super(message, {cause: options.cause})
+    this.name = new.target.name
+    this.actions = options.actions ?? []
+    this.details = options.details ?? {}
+  }
+
+  toJSON(): {code: ErrorCode; message: string; actions: string[]; details: Record<string, unknown>} {
+    return {code: this.code, message: this.message, actions: this.actions, details: this.details}
+  }
+}
+
+/** A flag, argument or tool input that is missing, malformed or out of range. */
+export class InvalidInputError extends ArcError {
+  readonly code = 'INVALID_INPUT'
+}
+
+/** A config file that cannot be read or does not match the schema. */
+export class ConfigError extends ArcError {
+  readonly code = 'INVALID_CONFIG'
+}
+
+/** The device named by --device / ANDROID_SERIAL does not exist, or no device is attached at all. */
+export class DeviceNotFoundError extends ArcError {
+  readonly code = 'DEVICE_NOT_FOUND'
+}
+
+/** Several devices are attached and none was chosen. */
+export class DeviceAmbiguousError extends ArcError {
+  readonly code = 'DEVICE_AMBIGUOUS'
+}
+
+/** The device exists but cannot be used now: offline, unauthorized, disconnected, or no adb server. */
+export class DeviceUnavailableError extends ArcError {
+  readonly code = 'DEVICE_UNAVAILABLE'
+}
+
+/** An action was asked of a recorded snapshot, which can only be read. */
+export class ReadOnlyDeviceError extends ArcError {
+  readonly code = 'DEVICE_READ_ONLY'
+}
+
+/** A device command ran and failed (non-zero exit, an error message, unusable output). */
+export class DeviceCommandError extends ArcError {
+  readonly code = 'DEVICE_COMMAND_FAILED'
+}
+
+/** An element id that is not on the current screen. */
+export class ElementNotFoundError extends ArcError {
+  readonly code = 'ELEMENT_NOT_FOUND'
+}
+
+/** A UI hierarchy dump that is empty, truncated, not XML or in an unsupported format. */
+export class InvalidDumpError extends ArcError {
+  readonly code = 'INVALID_DUMP'
+}
+
+/** A device call or a wait that ran out of time. */
+export class TimeoutError extends ArcError {
+  readonly code = 'TIMEOUT'
+}
+
+/** Something arc cannot do over plain ADB, or on this device or driver. */
+export class UnsupportedError extends ArcError {
+  readonly code = 'UNSUPPORTED'
+}
+
+/** An output file could not be written (folder missing, no permission, disk full). */
+export class OutputError extends ArcError {
+  readonly code = 'OUTPUT_FAILED'
+}
+
+/** A bug in arc. */
+export class InternalError extends ArcError {
+  readonly code = 'INTERNAL'
+}
+
+/** Wraps anything thrown into an ArcError, keeping ArcErrors as they are. */
+export function toArcError(error: unknown): ArcError {
+  if (error instanceof ArcError) return error
+  const message = error instanceof Error ? error.message : String(error)
+  return new InternalError(`internal error: ${message}`, {
+    cause: error,
+    actions: ['This is a bug in arc. Run again with DEBUG=arc* to see the stack trace, and report it.'],
+  })
+}

@@ -1,0 +1,28 @@
+import type {ErrorCode} from './arc-error.js'
+
+/**
+ * The exit-code table, as data: the CLI exits with these, the docs render them, and a test checks that every
+ * error class appears here. Codes are stable; never renumber one.
+ */
+export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
+  INTERNAL: {exit: 1, meaning: 'a bug in arc (run with DEBUG=arc* for the stack trace)'},
+  INVALID_INPUT: {exit: 2, meaning: 'a flag, argument or tool input is missing, malformed or out of range'},
+  INVALID_CONFIG: {exit: 3, meaning: 'a config file cannot be read or does not match the schema'},
+  DEVICE_NOT_FOUND: {exit: 4, meaning: 'the device named by --device or ANDROID_SERIAL is not there, or none is'},
+  DEVICE_AMBIGUOUS: {exit: 5, meaning: 'several devices are attached and none was chosen'},
+  DEVICE_UNAVAILABLE: {exit: 6, meaning: 'the device is offline, unauthorized or gone, or no adb server answers'},
+  DEVICE_READ_ONLY: {exit: 7, meaning: 'an action was asked of a recorded snapshot (read-only)'},
+  DEVICE_COMMAND_FAILED: {exit: 8, meaning: 'a device command ran and failed or gave unusable output'},
+  ELEMENT_NOT_FOUND: {exit: 9, meaning: 'an element id is not on the current screen'},
+  INVALID_DUMP: {exit: 10, meaning: 'a UI dump is empty, truncated, not XML or in an unsupported format'},
+  TIMEOUT: {exit: 11, meaning: 'a device call or a wait ran out of time'},
+  UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
+  OUTPUT_FAILED: {exit: 13, meaning: 'an output file could not be written'},
+}
+
+/** Exit status after SIGINT, as shells report it. */
+export const EXIT_INTERRUPTED = 130
+
+export function exitCodeFor(code: ErrorCode): number {
+  return EXIT_CODES[code].exit
+}

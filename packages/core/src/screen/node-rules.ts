@@ -1,0 +1,81 @@
+import type {UiNode} from './ui-node.js'
+
+/**
+ * Editable: dumps carry no `editable` attribute, so arc derives it from the class. A node is editable when its
+ * simple class name ends in `EditText` (EditText, AppCompatEditText, TextInputEditText, ExtractEditText, Compose
+ * text fields, which report `android.widget.EditText`) or is one of EditText's framework subclasses that do not
+ * (AutoCompleteTextView, MultiAutoCompleteTextView, SearchView$SearchAutoComplete).
+ */
+const EDITABLE_CLASSES = new Set(['AutoCompleteTextView', 'MultiAutoCompleteTextView', 'SearchView$SearchAutoComplete'])
+
+export function simpleClassName(className: string): string {
+  if (!className) return ''
+  const dot = className.lastIndexOf('.')
+  return dot === -1 ? className : className.slice(dot + 1)
+}
+
+export function isEditable(node: UiNode): boolean {
+  const simple = simpleClassName(node.className)
+  return simple.endsWith('EditText') || EDITABLE_CLASSES.has(simple)
+}
+
+/**
+ * The spec's keep-filter: a node is omitted when it has no text, no content description, no resource id, and
+ * is not clickable, long-clickable, scrollable or editable. One function, used by screen-state, annotate and the
+ * element tools alike.
+ */
+export function shouldKeepNode(node: UiNode): boolean {
+  return (
+    node.text !== '' ||
+    node.contentDesc !== '' ||
+    node.resourceId !== '' ||
+    node.clickable ||
+    node.longClickable ||
+    node.scrollable ||
+    isEditable(node)
+  )
+}
+
+/**
+ * On-screen: the dump's `visible-to-user` (or Appium's `displayed`) where present; otherwise the node's bounds
+ * must overlap the screen rectangle by a positive area. uiautomator leaves out views that are not shown, so
+ * the bounds test is what separates rows scrolled under the edge or laid out past it.
+ */
+export function isOnScreen(node: UiNode, screen: {width: number; height: number}): boolean {
+  if (node.visibleToUser !== undefined) return node.visibleToUser
+  const [left, top, right, bottom] = node.bounds
+  const w = Math.min(right, screen.width) - Math.max(left, 0)
+  const h = Math.min(bottom, screen.height) - Math.max(top, 0)
+  return w > 0 && h > 0
+}
+
+export interface NodeFlags {
+  on: boolean
+  clk: boolean
+  lclk: boolean
+  foc: boolean
+  scr: boolean
+  edt: boolean
+  ena: boolean
+}
+
+export const FLAG_ORDER = ['clk', 'lclk', 'foc', 'scr', 'edt', 'ena'] as const
+
+export function nodeFlags(node: UiNode, screen: {width: number; height: number}): NodeFlags {
+  return {
+    on: isOnScreen(node, screen),
+    clk: node.clickable,
+    lclk: node.longClickable,
+    foc: node.focusable,
+    scr: node.scrollable,
+    edt: isEditable(node),
+    ena: node.enabled,
+  }
+}
+
+/** `on,clk,ena`: `on` or `off` first, then the true flags in the spec's order. */
+export function formatFlags(flags: NodeFlags): string {
+  const words: string[] = [flags.on ? 'on' : 'off']
+  for (const flag of FLAG_ORDER) if (flags[flag]) words.push(flag)
+  return words.join(',')
+}

@@ -1,0 +1,135 @@
+import {InvalidDumpError} from '../errors/arc-error.js'
+import type {UiHierarchy, UiNode} from './ui-node.js'
+import {parseXml, type XmlElement} from './xml.js'
+
+/** Known uiautomator failure messages, which devices print instead of XML. */
+const DEVICE_FAILURES: Array<[RegExp, string]> = [
+  [/could not get idle state/i, 'the screen never became idle (an animation or video kept changing it)'],
+  [/null root node/i, 'the device returned no window to dump (screen off, locked or switching)'],
+  [/killed/i, 'uiautomator was killed while dumping'],
+]
+
+/**
+ * Cuts the XML document out of what a device or a tool printed: real devices print
+ * "UI hierchary dumped to: /dev/tty" after the XML, and some tools print log lines before it.
+ * Input may be a Buffer (checked for binary junk) or a string.
+ */
+export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
+  let text: string
+  if (Buffer.isBuffer(raw)) {
+    if (raw.length === 0) throw emptyDump(what)
+    if (raw.includes(0)) {
+      throw new InvalidDumpError(`${what} is binary data, not a uiautomator XML dump`, {
+        actions: ['Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'],
+      })
+    }
+    text = raw.toString('utf8')
+  } else {
+    text = raw
+  }
+  if (text.trim() === '') throw emptyDump(what)
+  const start = text.search(/<\?xml|<hierarchy[\s>]/)
+  if (start === -1) {
+    for (const [pattern, meaning] of DEVICE_FAILURES) {
+      if (pattern.test(text)) {
+        throw new InvalidDumpError(`${what} failed on the device: ${meaning} (${firstLine(text)})`, {
+          actions: ['Try again in a moment; wait for animations to settle or wake and unlock the screen.'],
+        })
+      }
+    }
+    throw new InvalidDumpError(`${what} is not a uiautomator XML dump: it starts with ${JSON.stringify(firstLine(text))}`, {
+      actions: ['Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'],
+    })
+  }
+  const close = text.lastIndexOf('</hierarchy>')
+  const end = close === -1 ? text.length : close + '</hierarchy>'.length
+  return text.slice(start, end)
+}
+
+function emptyDump(what: string): InvalidDumpError {
+  return new InvalidDumpError(`${what} is empty`, {
+    actions: ['Capture the screen again; an empty dump usually means uiautomator was interrupted.'],
+  })
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0] ?? ''
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line
+}
+
+const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/
+
+/**
+ * Parses a uiautomator dump (any of the three header variants, single-line or pretty-printed, several top-level
+ * windows) into UiNodes. Appium-style dumps whose tags are class names are read too: the tag is the class when
+ * there is no `class` attribute.
+ */
+export function parseUiDump(raw: string | Buffer, what = 'UI dump'): UiHierarchy {
+  const xml = sliceDump(raw, what)
+  const root = parseXml(xml, what)
+  if (root.name !== 'hierarchy') {
+    throw new InvalidDumpError(
+      `${what} has an unsupported dump format: the document element is <${root.name}>, expected <hierarchy>`,
+      {actions: ['arc reads `uiautomator dump` output and Appium-style page sources rooted at <hierarchy>.']},
+    )
+  }
+  let format: UiHierarchy['format'] = 'uiautomator'
+  let count = 0
+  const toNode = (el: XmlElement, parent: UiNode | undefined): UiNode => {
+    if (el.name !== 'node') format = 'classname-tags'
+    const a = el.attrs
+    const boundsText = a.bounds ?? ''
+    const m = BOUNDS.exec(boundsText)
+    if (!m) {
+      throw new InvalidDumpError(
+        `${what} has a node with unreadable bounds ${JSON.stringify(boundsText)} at line ${el.line}; expected [left,top][right,bottom]`,
+      )
+    }
+    count++
+    const node: UiNode = {
+      className: a.class ?? (el.name === 'node' ? '' : el.name),
+      text: a.text ?? '',
+      contentDesc: a['content-desc'] ?? '',
+      resourceId: a['resource-id'] ?? '',
+      package: a.package ?? '',
+      bounds: [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])],
+      checkable: a.checkable === 'true',
+      checked: a.checked === 'true',
+      clickable: a.clickable === 'true',
+      longClickable: a['long-clickable'] === 'true',
+      enabled: a.enabled === undefined ? true : a.enabled === 'true',
+      focusable: a.focusable === 'true',
+      focused: a.focused === 'true',
+      scrollable: a.scrollable === 'true',
+      password: a.password === 'true',
+      selected: a.selected === 'true',
+      naf: a.NAF === 'true',
+      index: Number(a.index ?? 0) || 0,
+      children: [],
+      parent,
+    }
+    const visible = a['visible-to-user'] ?? a.displayed
+    if (visible !== undefined) node.visibleToUser = visible === 'true'
+    if (a.hint !== undefined && a.hint !== '') node.hint = a.hint
+    if (a['display-id'] !== undefined) node.displayId = Number(a['display-id'])
+    if (a['drawing-order'] !== undefined) node.drawingOrder = Number(a['drawing-order'])
+    node.children = el.children.map((child) => toNode(child, node))
+    return node
+  }
+  const windows = root.children.map((child) => toNode(child, undefined))
+  const rotationAttr = Number(root.attrs.rotation ?? 0)
+  const rotation = ([0, 1, 2, 3] as const).find((r) => r === rotationAttr) ?? 0
+  const hierarchy: UiHierarchy = {rotation, windows, format, nodeCount: count}
+  const width = Number(root.attrs.width)
+  const height = Number(root.attrs.height)
+  if (width > 0 && height > 0) hierarchy.declaredSize = {width, height}
+  return hierarchy
+}
+
+/** Depth-first, document order. */
+export function* walkNodes(nodes: UiNode[]): Generator<UiNode> {
+  for (const node of nodes) {
+    yield node
+    yield* walkNodes(node.children)
+  }
+}

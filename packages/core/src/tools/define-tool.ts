@@ -1,0 +1,78 @@
+import type {z} from 'zod'
+
+import type {ArcConfig} from '../config/config-schema.js'
+import type {DeviceDriver} from '../driver/device-driver.js'
+
+/**
+ * `read` tools only observe; `action` tools change what is on the device screen; `destructive` tools change
+ * data on the device (files, app state). The kind becomes MCP annotations and tells recorded devices apart.
+ */
+export type ToolKind = 'read' | 'action' | 'destructive'
+
+export interface ToolImage {
+  data: Buffer
+  mimeType: 'image/jpeg' | 'image/png'
+}
+
+export interface ToolResult {
+  /** What a person or an agent reads: CLI stdout, MCP text content. */
+  text: string
+  /** Structured result: CLI `--json`, MCP structured content. Defaults to `{text}`. */
+  data?: unknown
+  image?: ToolImage
+}
+
+export interface ToolContext {
+  driver: DeviceDriver
+  config: ArcConfig
+  /** The config file in force, for error messages about its keys. */
+  configFile?: string
+  /** `cli` when run as a command (may write files), `mcp` when served to an agent (returns images inline). */
+  surface: 'cli' | 'mcp'
+  /** Working directory for relative output paths. */
+  cwd: string
+  /** A note for the person at the terminal (stderr on the CLI; dropped on MCP). */
+  warn(message: string): void
+  /** Progress on a long wait (a spinner on a TTY). */
+  progress(message: string): void
+  signal?: AbortSignal
+}
+
+export interface CliOptions {
+  /** Fields taken as positional arguments, in order. */
+  positional?: string[]
+  /** One-letter aliases: field name → char. */
+  char?: Record<string, string>
+  examples?: string[]
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  /** Spec name without the `android_` prefix, snake_case: `get_screen_state`, `tap`. */
+  name: string
+  /** CLI command id with spaces between words of a topic: `screen-state`, `press back`. */
+  cliId: string
+  title: string
+  /** Written for the model and the person alike; may name other tools. */
+  description: string
+  kind: ToolKind
+  /** Every field has a `.describe()`; a test checks it. */
+  input: S
+  /**
+   * Fields only the CLI has (output paths and the like), merged into the command's flags and passed to the
+   * handler; MCP never sees them.
+   */
+  cliInput?: z.ZodObject
+  /** False for tools that need no device (config, emulate). Default true. */
+  needsDevice?: boolean
+  cli?: CliOptions
+  handler(ctx: ToolContext, input: z.output<S> & Record<string, unknown>): Promise<ToolResult>
+}
+
+/** Identity function that keeps the schema's types for the handler. */
+export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition<S> {
+  return tool
+}
+
+// Tools are stored together, so their handlers' input types are erased to the common base.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any>

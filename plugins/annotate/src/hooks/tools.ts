@@ -1,0 +1,6 @@
+import {tools} from '../index.js'
+
+/** `arc:tools` hook: hands this plugin's tools to whoever serves them (the MCP plugin). */
+export default async function arcTools() {
+  return tools
+}

@@ -1,0 +1,112 @@
+import type {ScreenElement, ScreenModel, ScreenWindow} from '@arc-cli/core'
+import {formatFlags} from '@arc-cli/core'
+
+/** The four note lines, verbatim from the spec, always printed. */
+export const NOTE_LINES = [
+  'note:structural-only nodes are omitted from the tree',
+  'note:certain elements are custom and will not be properly reported, if needed or if tools are not working as expected set include_screenshot=true to see the screen and take what you see into account',
+  'note:flags: on=onscreen off=offscreen clk=clickable lclk=longClickable foc=focusable scr=scrollable edt=editable ena=enabled',
+  'note:offscreen items require scroll_to_element before interaction',
+] as const
+
+export const DEGRADED_NOTE = 'note:DEGRADED — multi-window API unavailable, showing rootInActiveWindow only'
+export const TSV_HEADER = 'id\tclass\ttext\tdesc\tres_id\tbounds\tflags'
+export const NULL_VALUE = '-'
+export const MAX_TEXT_LENGTH = 100
+export const TRUNCATION_SUFFIX = '...truncated'
+
+/**
+ * Text and desc cut at 100 characters (code points, so an emoji is never split) with `...truncated`.
+ */
+export function truncate(value: string): string {
+  const chars = Array.from(value)
+  return chars.length > MAX_TEXT_LENGTH ? chars.slice(0, MAX_TEXT_LENGTH).join('') + TRUNCATION_SUFFIX : value
+}
+
+/**
+ * Escapes a value so a row always has exactly 7 tab-separated columns on one line: backslash, tab, CR and LF
+ * become `\\`, `\t`, `\r`, `\n`. Every other character (U+00A0, U+202F, U+200E, emoji) is kept as it is.
+ */
+export function escapeCell(value: string): string {
+  return value.replace(/[\\\t\r\n]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : '\\n'))
+}
+
+function cell(value: string, limit = true): string {
+  if (value === '') return NULL_VALUE
+  return escapeCell(limit ? truncate(value) : value)
+}
+
+export function formatRow(element: ScreenElement): string {
+  return [
+    element.id,
+    cell(element.className, false),
+    cell(element.text),
+    cell(element.desc),
+    cell(element.resId, false),
+    element.bounds.join(','),
+    formatFlags(element.flags),
+  ].join('\t')
+}
+
+/** Header values may not hold spaces (fields are space-separated); a title with spaces has them as `_`. */
+function headerValue(value: string | undefined): string {
+  if (!value) return NULL_VALUE
+  return value.replace(/\s+/g, '_')
+}
+
+export function formatWindowHeader(window: ScreenWindow): string {
+  const parts = [
+    `window:${window.id}`,
+    `type:${window.type}`,
+    `pkg:${headerValue(window.pkg)}`,
+    `title:${headerValue(window.title)}`,
+  ]
+  if (window.activity) parts.push(`activity:${headerValue(window.activity)}`)
+  parts.push(`layer:${window.layer}`, `focused:${window.focused}`)
+  return `--- ${parts.join(' ')} ---`
+}
+
+export function formatScreenLine(model: ScreenModel): string {
+  const {width, height, density} = model.screen
+  return `screen:${width}x${height} density:${density ?? NULL_VALUE} orientation:${model.orientation}`
+}
+
+/** The whole screen-state text: notes, degradation note, screen line, then one section per window. */
+export function formatScreenState(model: ScreenModel): string {
+  const lines: string[] = [...NOTE_LINES]
+  if (model.degraded) lines.push(DEGRADED_NOTE)
+  lines.push(formatScreenLine(model))
+  for (const window of model.windows) {
+    lines.push(formatWindowHeader(window), TSV_HEADER)
+    for (const element of window.elements) lines.push(formatRow(element))
+  }
+  return lines.join('\n')
+}
+
+/** The same data as structured JSON (`--json`, MCP structured content). Text is untruncated here. */
+export function screenStateJson(model: ScreenModel) {
+  return {
+    notes: [...NOTE_LINES.map((n) => n.slice('note:'.length)), ...(model.degraded ? [DEGRADED_NOTE.slice(5)] : [])],
+    degraded: model.degraded,
+    screen: {...model.screen, density: model.screen.density ?? null, orientation: model.orientation},
+    windows: model.windows.map((w) => ({
+      id: w.id,
+      type: w.type,
+      pkg: w.pkg || null,
+      title: w.title ?? null,
+      activity: w.activity ?? null,
+      layer: w.layer,
+      focused: w.focused,
+      elements: w.elements.map((e) => ({
+        id: e.id,
+        class: e.className || null,
+        text: e.text || null,
+        desc: e.desc || null,
+        res_id: e.resId || null,
+        bounds: {left: e.bounds[0], top: e.bounds[1], right: e.bounds[2], bottom: e.bounds[3]},
+        flags: formatFlags(e.flags).split(','),
+        ...(e.node.password ? {password: true} : {}),
+      })),
+    })),
+  }
+}
