@@ -1,0 +1,2 @@
+// The emulated ADB server arrives with issue 4.
+export {}
