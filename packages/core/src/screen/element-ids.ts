@@ -14,7 +14,8 @@ import type {UiNode} from './ui-node.js'
  *   typing into it keeps its id;
  * - never bounds, so scrolling keeps ids.
  * Nodes that still share a key (rows of identical icons) are told apart by a context label, the first text
- * found near them (siblings' subtrees, then the parent's siblings'); what is still equal after that is numbered
+ * found near them (their own subtree, then siblings' subtrees, then the parent's siblings'); what is still equal
+ * after that is numbered
  * in document order. The hash is base-32 of SHA-1, 4 characters, grown only for keys whose 4-character prefix
  * collides with another key on the same screen.
  */
@@ -59,6 +60,11 @@ function firstText(node: UiNode, skip: UiNode): string {
 }
 
 function contextLabel(node: UiNode): string {
+  // A row's own content names it best; then what stands beside it; then beside its parent, up to 3 levels.
+  for (const child of node.children) {
+    const found = firstText(child, node)
+    if (found) return found.slice(0, CONTEXT_MAX)
+  }
   let current: UiNode | undefined = node
   for (let level = 0; level < 3 && current?.parent; level++) {
     const parent: UiNode = current.parent
