@@ -12,12 +12,11 @@ import type {UiNode} from './ui-node.js'
  *   sibling above does not move anything;
  * - the node's own signature and its label: text, or content-desc; an editable field's text is left out, so
  *   typing into it keeps its id;
- * - never bounds, so scrolling keeps ids.
- * Nodes that still share a key (rows of identical icons) are told apart by a context label, the first text
- * found near them (their own subtree, then siblings' subtrees, then the parent's siblings'); what is still equal
- * after that is numbered
- * in document order. The hash is base-32 of SHA-1, 4 characters, grown only for keys whose 4-character prefix
- * collides with another key on the same screen.
+ * - never bounds, so scrolling keeps ids;
+ * - for a node inside a list item (a child of a scrolling container that holds several), the item's first
+ *   label, so the same icon in every row gets its own id, which moves with its row when the list scrolls.
+ * Keys that are still equal after that are numbered in document order. The hash is base-32 of SHA-1,
+ * 4 characters, grown only for keys whose 4-character prefix collides with another key on the same screen.
  */
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuv'
@@ -46,36 +45,34 @@ function ownLabel(node: UiNode): string {
   return `t=${node.text}|d=${node.contentDesc}`
 }
 
-function firstText(node: UiNode, skip: UiNode): string {
-  if (node === skip) return ''
+/** The first text or content-desc in document order, never an edit field's (typing must not move ids). */
+function firstText(node: UiNode): string {
   if (!isEditable(node) && !node.password) {
     const label = node.text || node.contentDesc
     if (label) return label
   }
   for (const child of node.children) {
-    const found = firstText(child, skip)
+    const found = firstText(child)
     if (found) return found
   }
   return ''
 }
 
-function contextLabel(node: UiNode): string {
-  // A row's own content names it best; then what stands beside it; then beside its parent, up to 3 levels.
-  for (const child of node.children) {
-    const found = firstText(child, node)
-    if (found) return found.slice(0, CONTEXT_MAX)
+/**
+ * The list item a node belongs to: the ancestor-or-self whose parent scrolls and holds two or more children
+ * (a row of a list or grid, not the single content child of a ScrollView).
+ */
+function listItem(node: UiNode): UiNode | undefined {
+  for (let current: UiNode | undefined = node; current?.parent; current = current.parent) {
+    if (current.parent.scrollable && current.parent.children.length >= 2) return current
   }
-  let current: UiNode | undefined = node
-  for (let level = 0; level < 3 && current?.parent; level++) {
-    const parent: UiNode = current.parent
-    for (const sibling of parent.children) {
-      if (sibling === current) continue
-      const found = firstText(sibling, node)
-      if (found) return found.slice(0, CONTEXT_MAX)
-    }
-    current = parent
-  }
-  return ''
+  return undefined
+}
+
+/** The first label inside a node's list item: what tells one row's views from the next row's. */
+function itemLabel(node: UiNode): string {
+  const item = listItem(node)
+  return item ? firstText(item).slice(0, CONTEXT_MAX) : ''
 }
 
 function baseKey(node: UiNode, windowKey: string): string {
@@ -94,12 +91,7 @@ export function windowKey(root: UiNode): string {
  * top-level window node. Returns ids in the same order.
  */
 export function assignElementIds(nodes: UiNode[], windowOf: (node: UiNode) => UiNode): string[] {
-  const keys = nodes.map((node) => baseKey(node, windowKey(windowOf(node))))
-  const groups = groupIndexes(keys)
-  for (const indexes of groups.values()) {
-    if (indexes.length < 2) continue
-    for (const i of indexes) keys[i] = `${keys[i]}\u0000c=${contextLabel(nodes[i] as UiNode)}`
-  }
+  const keys = nodes.map((node) => `${baseKey(node, windowKey(windowOf(node)))}\u0000i=${itemLabel(node)}`)
   for (const indexes of groupIndexes(keys).values()) {
     if (indexes.length < 2) continue
     indexes.forEach((i, n) => {

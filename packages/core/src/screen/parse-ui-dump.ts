@@ -23,7 +23,7 @@ export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
         actions: ['Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'],
       })
     }
-    text = raw.toString('utf8')
+    text = decodeUtf8(raw, what)
   } else {
     text = raw
   }
@@ -44,6 +44,26 @@ export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
   const close = text.lastIndexOf('</hierarchy>')
   const end = close === -1 ? text.length : close + '</hierarchy>'.length
   return text.slice(start, end)
+}
+
+const UTF8 = new TextDecoder('utf-8', {fatal: true})
+
+/**
+ * uiautomator writes UTF-8. Bytes that are not UTF-8 mean another tool re-encoded the dump (a Windows console
+ * code page, for one); guessing the encoding back would print wrong text, so arc refuses and says where.
+ */
+function decodeUtf8(raw: Buffer, what: string): string {
+  try {
+    return UTF8.decode(raw)
+  } catch {
+    const text = raw.toString('utf8')
+    const bad = text.indexOf('\uFFFD')
+    const line = text.slice(0, Math.max(bad, 0)).split('\n').length
+    throw new InvalidDumpError(
+      `${what} is not valid UTF-8 (first bad byte on line ${line}); uiautomator writes UTF-8, so the file was re-encoded by another tool`,
+      {actions: ['Capture the dump again with `adb exec-out uiautomator dump /dev/tty`, or re-save the file as UTF-8.']},
+    )
+  }
 }
 
 function emptyDump(what: string): InvalidDumpError {
