@@ -1,6 +1,19 @@
-import {toolCommands, type AnyTool} from '@arc-cli/core'
+import type {AnyTool} from '@arc-cli/core'
 
-/** The tools this plugin contributes. `annotate` arrives with its issue. */
-export const tools: AnyTool[] = []
+import {AnnotateCommand} from './commands/annotate-command.js'
+import {annotate} from './tools/annotate.js'
 
-export const commands = toolCommands(tools)
+export {annotateScreenshot, DEFAULTS, type AnnotateOptions, type AnnotatedImage, type ImageFormat} from './annotate-screenshot.js'
+export {annotateDevice} from './annotate-device.js'
+export {resolveAnnotateOptions, type AnnotateRequest} from './annotate-options.js'
+export type {AnnotationMap, MapMark} from './annotation-map.js'
+export {writeFilesAtomically, type OutputFile} from './write-files.js'
+export {BUILTIN_PRESETS, type AnnotateStyle} from './style/presets.js'
+export {annotateConfigSchema} from './style/annotate-config.js'
+export {onScreenElements} from './render/marks.js'
+export {countOverlaps} from './render/place-labels.js'
+
+/** The tools this plugin contributes (the MCP server collects them through the `arc:tools` hook). */
+export const tools: AnyTool[] = [annotate]
+
+export const commands = {annotate: AnnotateCommand}

@@ -1,0 +1,22 @@
+import {buildScreenModel, type ScreenModel, type ToolContext} from '@arc-cli/core'
+
+import {resolveAnnotateOptions, type AnnotateRequest} from './annotate-options.js'
+import {annotateScreenshot, type AnnotatedImage} from './annotate-screenshot.js'
+
+/**
+ * Annotates what the context's device shows now. screen-state passes the model it already built, so the TSV
+ * and the image describe the same dump; warnings go to ctx.warn (stderr on the CLI).
+ */
+export async function annotateDevice(
+  ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn'>,
+  request: AnnotateRequest,
+  model?: ScreenModel,
+): Promise<{image: AnnotatedImage; model: ScreenModel}> {
+  // Options first: a bad --style or config fails before the device is touched.
+  const options = resolveAnnotateOptions(ctx, request)
+  const screenModel = model ?? buildScreenModel(await ctx.driver.captureScreen())
+  const png = await ctx.driver.screenshot()
+  const image = await annotateScreenshot(screenModel, png, options, ctx.driver.serial)
+  for (const warning of image.warnings) ctx.warn(warning)
+  return {image, model: screenModel}
+}

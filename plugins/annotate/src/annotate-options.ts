@@ -1,0 +1,31 @@
+import type {ArcConfig} from '@arc-cli/core'
+
+import {DEFAULTS, type AnnotateOptions, type ImageFormat} from './annotate-screenshot.js'
+import type {MarkFilter} from './style/presets.js'
+import {readAnnotateConfig, resolveStyle} from './style/resolve-style.js'
+
+/** What a caller may ask for; anything left out comes from the `annotate` config, then the defaults. */
+export interface AnnotateRequest {
+  style?: string
+  format?: ImageFormat
+  quality?: number
+  max_size?: number
+  /** Overrides the preset's `only`. */
+  only?: MarkFilter
+}
+
+/** Flags win over config, config over defaults (JPEG, quality 80, 700 px long side: spec 000). */
+export function resolveAnnotateOptions(
+  ctx: {config: ArcConfig; configFile?: string},
+  request: AnnotateRequest,
+): AnnotateOptions {
+  const config = readAnnotateConfig(ctx.config, ctx.configFile)
+  const resolved = resolveStyle(config, request.style, ctx.configFile)
+  if (request.only) resolved.style = {...resolved.style, only: request.only}
+  return {
+    style: resolved,
+    format: request.format ?? config.format ?? DEFAULTS.format,
+    quality: request.quality ?? config.quality ?? DEFAULTS.quality,
+    maxSize: request.max_size ?? config.maxSize ?? DEFAULTS.maxSize,
+  }
+}

@@ -1,0 +1,143 @@
+import {createCanvas, loadImage, type Image, type SKRSContext2D} from '@napi-rs/canvas'
+
+import {InvalidInputError, type ScreenModel} from '@arc-cli/core'
+
+import {drawMarks} from './render/draw-marks.js'
+import {labelFont, ensureLabelFont} from './render/label-font.js'
+import {selectMarks} from './render/marks.js'
+import {countOverlaps, placeLabels} from './render/place-labels.js'
+import {outputSize, screenMapping} from './render/screen-mapping.js'
+import {buildMap, type AnnotationMap} from './annotation-map.js'
+import type {ResolvedStyle} from './style/resolve-style.js'
+
+export type ImageFormat = 'jpeg' | 'png'
+
+export interface AnnotateOptions {
+  style: ResolvedStyle
+  format: ImageFormat
+  /** JPEG quality 1..100 (ignored for PNG). */
+  quality: number
+  /** Longest side of the output in pixels; the screenshot is never upscaled. */
+  maxSize: number
+}
+
+export interface AnnotatedImage {
+  data: Buffer
+  mimeType: 'image/jpeg' | 'image/png'
+  format: ImageFormat
+  width: number
+  height: number
+  map: AnnotationMap
+  /** Things the person should know (secure window, large image); the image is still valid. */
+  warnings: string[]
+}
+
+export const DEFAULTS = {format: 'jpeg' as ImageFormat, quality: 80, maxSize: 700}
+export const LARGE_IMAGE_BYTES = 1024 * 1024
+/** A pixel whose channels are all at most this counts as black (JPEG noise on a secure window's black). */
+const BLACK_LEVEL = 8
+/** The reference width of spec 000: one dp is the image's short side / 360. */
+const REFERENCE_DP = 360
+
+async function decode(screenshot: Buffer, source: string): Promise<Image> {
+  try {
+    const image = await loadImage(screenshot)
+    if (image.width > 0 && image.height > 0) return image
+  } catch {
+    // handled below with a message that names the source
+  }
+  throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG (corrupt or truncated)`, {
+    details: {input: 'screenshot', source},
+    actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
+  })
+}
+
+function isAllBlack(ctx: SKRSContext2D, width: number, height: number): boolean {
+  const {data} = ctx.getImageData(0, 0, width, height)
+  for (let i = 0; i < data.length; i += 4) {
+    if ((data[i] as number) > BLACK_LEVEL || (data[i + 1] as number) > BLACK_LEVEL || (data[i + 2] as number) > BLACK_LEVEL) {
+      return false
+    }
+  }
+  return true
+}
+
+/**
+ * The one annotation function, shared by `arc annotate` and `arc screen-state --screenshot`: decodes the
+ * screenshot, scales it (long side at most maxSize), draws a box and a label for every on-screen element,
+ * encodes it, and returns the image with its map. Output bytes depend only on the inputs.
+ */
+export async function annotateScreenshot(
+  model: ScreenModel,
+  screenshot: Buffer,
+  options: AnnotateOptions,
+  source = 'the device',
+): Promise<AnnotatedImage> {
+  ensureLabelFont()
+  const {style} = options.style
+  const image = await decode(screenshot, source)
+  const size = outputSize(image, options.maxSize)
+  const mapping = screenMapping(model.screen, image, size)
+  const canvas = createCanvas(size.width, size.height)
+  const ctx = canvas.getContext('2d')
+  ctx.imageSmoothingEnabled = true
+  ctx.imageSmoothingQuality = 'high'
+  ctx.drawImage(image, 0, 0, size.width, size.height)
+
+  const warnings: string[] = []
+  if (isAllBlack(ctx, size.width, size.height)) {
+    warnings.push(
+      'the screenshot is entirely black (a secure window, e.g. a password or banking screen, blocks capture): ' +
+        'the image shows nothing, but the element list and its ids are still valid',
+    )
+  }
+
+  const unit = Math.min(size.width, size.height) / REFERENCE_DP
+  const lineWidth = Math.max(1, Math.round(style.lineWidth * unit))
+  const dash = style.dash.map((d) => Math.max(1, Math.round(d * unit)))
+  const fontPx = Math.max(style.minFontSize, Math.round(style.fontSize * unit * 2) / 2)
+  const selection = selectMarks(model, style, mapping)
+
+  const widths = new Map<string, number>()
+  const measure = (text: string, px: number) => {
+    const key = `${px}\u0000${text}`
+    let w = widths.get(key)
+    if (w === undefined) {
+      ctx.font = labelFont(px)
+      w = ctx.measureText(text).width
+      widths.set(key, w)
+    }
+    return w
+  }
+  const placements = placeLabels(
+    selection.marks.map((m) => ({box: m.box, text: m.label})),
+    {imageWidth: size.width, imageHeight: size.height, fontPx, minFontPx: style.minFontSize, lineWidth, measure},
+  )
+  drawMarks(ctx, selection.marks, placements, {style, lineWidth, dash})
+
+  const data = options.format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', options.quality)
+  if (data.length > LARGE_IMAGE_BYTES) {
+    warnings.push(
+      `the image is ${(data.length / 1024 / 1024).toFixed(2)} MB (over 1 MB); lower --quality or --max-size, or use --format jpeg`,
+    )
+  }
+  const map = buildMap({
+    model,
+    mapping,
+    styleName: options.style.name,
+    format: options.format,
+    bytes: data.length,
+    selection,
+    placements,
+    overlaps: countOverlaps(placements.map((p) => p.rect)),
+  })
+  return {
+    data,
+    mimeType: options.format === 'png' ? 'image/png' : 'image/jpeg',
+    format: options.format,
+    width: size.width,
+    height: size.height,
+    map,
+    warnings,
+  }
+}

@@ -1,0 +1,72 @@
+import type {ScreenModel} from '@arc-cli/core'
+
+import type {LabelPlacement} from './render/place-labels.js'
+import type {MarkSelection} from './render/marks.js'
+import type {ScreenMapping} from './render/screen-mapping.js'
+import type {Role} from './style/presets.js'
+
+/**
+ * What `--map FILE` and `--json` give: enough to turn a label seen in the image back into an element id and
+ * screen coordinates. Rectangles are [left, top, right, bottom]; `bounds` in screen pixels (as screen-state
+ * prints them), `box` and `labelRect` in image pixels.
+ */
+export interface AnnotationMap {
+  image: {width: number; height: number; format: 'jpeg' | 'png'; bytes: number}
+  screen: {width: number; height: number; rotation: number}
+  /** Image pixels per screen pixel: x_image = x_screen * scale.x. */
+  scale: {x: number; y: number}
+  style: string
+  marks: MapMark[]
+  /** On-screen elements without a mark: no pixels in the image, or past maxLabels. */
+  skipped: {outside: number; overLimit: number}
+  /** Pairs of labels that overlap (0 unless the screen had no room). */
+  labelOverlaps: number
+}
+
+export interface MapMark {
+  label: string
+  number: number
+  id: string
+  bounds: [number, number, number, number]
+  box: [number, number, number, number]
+  labelRect: [number, number, number, number]
+  class: string
+  text: string
+  desc: string
+  role: Role
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6
+
+export function buildMap(input: {
+  model: ScreenModel
+  mapping: ScreenMapping
+  styleName: string
+  format: 'jpeg' | 'png'
+  bytes: number
+  selection: MarkSelection
+  placements: LabelPlacement[]
+  overlaps: number
+}): AnnotationMap {
+  const {model, mapping, selection, placements} = input
+  return {
+    image: {width: mapping.image.width, height: mapping.image.height, format: input.format, bytes: input.bytes},
+    screen: {width: mapping.screen.width, height: mapping.screen.height, rotation: model.screen.rotation},
+    scale: {x: round(mapping.scaleX), y: round(mapping.scaleY)},
+    style: input.styleName,
+    marks: selection.marks.map((m, i) => ({
+      label: m.label,
+      number: m.number,
+      id: m.element.id,
+      bounds: [...m.element.bounds],
+      box: [...m.box],
+      labelRect: [...(placements[i] as LabelPlacement).rect],
+      class: m.element.className,
+      text: m.element.text,
+      desc: m.element.desc,
+      role: m.role,
+    })),
+    skipped: {outside: selection.outside, overLimit: selection.overLimit},
+    labelOverlaps: input.overlaps,
+  }
+}

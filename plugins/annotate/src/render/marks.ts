@@ -1,0 +1,103 @@
+import type {ScreenElement, ScreenModel} from '@arc-cli/core'
+
+import type {AnnotateStyle, LabelFormat, MarkFilter, Role} from '../style/presets.js'
+import type {Rect} from './geometry.js'
+import {toImageRect, type ScreenMapping} from './screen-mapping.js'
+
+export interface Mark {
+  element: ScreenElement
+  /** 1..N in document order, after filtering and the maxLabels cut. */
+  number: number
+  label: string
+  role: Role
+  /** Box in image pixels, clipped to the image. */
+  box: Rect
+}
+
+export interface MarkSelection {
+  marks: Mark[]
+  /** On-screen elements that matched the filter but had no pixels in the image. */
+  outside: number
+  /** Elements left out by maxLabels. */
+  overLimit: number
+}
+
+/**
+ * The elements screen-state prints with `on`: the same kept elements and the same `on` flag, computed once in
+ * core's screen model. Nothing here re-decides what is kept.
+ */
+export function onScreenElements(model: ScreenModel): ScreenElement[] {
+  return model.elements.filter((e) => e.flags.on)
+}
+
+function matches(e: ScreenElement, only: MarkFilter): boolean {
+  if (only === 'clickable') return e.flags.clk || e.flags.lclk
+  if (only === 'editable') return e.flags.edt
+  return true
+}
+
+const BUTTON_CLASS = /Button|CheckBox|Switch|RadioButton|Chip|Toggle|Spinner|Tab/
+
+/** Role for `colorBy: role`: inputs are editable, buttons are button-like or clickable non-text, links clickable text. */
+export function roleOf(e: ScreenElement): Role {
+  if (e.flags.edt) return 'input'
+  if (BUTTON_CLASS.test(e.className)) return 'button'
+  if (e.flags.clk || e.flags.lclk) return e.text !== '' && /TextView|^View$/.test(e.className) ? 'link' : 'button'
+  return 'other'
+}
+
+// The bundled font covers Latin, Greek and Cyrillic (with their punctuation); names in other scripts would
+// draw as empty boxes, so labels fall back to the resource id or the class alone.
+const DRAWABLE = /^[\u0020-\u024F\u0370-\u03FF\u0400-\u04FF\u2010-\u2027\u2030-\u205E\u20AC]*$/u
+
+function shorten(text: string, max: number): string {
+  const chars = Array.from(text.replace(/\s+/g, ' ').trim())
+  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : chars.join('')
+}
+
+/** Accessible name for a `type` label: text (never a password's), desc, else the resource id's entry name. */
+function accessibleName(e: ScreenElement): string {
+  const candidates = [e.node.password ? '' : e.text, e.desc, e.resId.replace(/^.*:id\//, '')]
+  return candidates.find((c) => c.trim() !== '' && DRAWABLE.test(c)) ?? ''
+}
+
+export function labelText(e: ScreenElement, n: number, format: LabelFormat, maxChars: number): string {
+  const ref = e.id.replace(/^node_/, '')
+  if (format === 'number') return String(n)
+  if (format === 'both') return `${n}:${ref}`
+  if (format === 'ref') return ref
+  const name = accessibleName(e)
+  const type = e.node.password ? 'Password' : e.className || 'View'
+  return shorten(name ? `${type} "${name}"` : type, maxChars)
+}
+
+/**
+ * Picks the marks: on-screen elements matching `only`, with pixels inside the image. With a `maxLabels` cut the
+ * interactive ones (clickable, editable) are kept first; numbers then follow document order either way.
+ */
+export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: ScreenMapping): MarkSelection {
+  const candidates: {element: ScreenElement; box: Rect; index: number}[] = []
+  let outside = 0
+  onScreenElements(model).forEach((element, index) => {
+    if (!matches(element, style.only)) return
+    const box = toImageRect(element.bounds, mapping)
+    if (box) candidates.push({element, box, index})
+    else outside++
+  })
+  let kept = candidates
+  if (style.maxLabels > 0 && candidates.length > style.maxLabels) {
+    const interactive = (c: (typeof candidates)[number]) => c.element.flags.clk || c.element.flags.lclk || c.element.flags.edt
+    kept = [...candidates]
+      .sort((a, b) => Number(interactive(b)) - Number(interactive(a)) || a.index - b.index)
+      .slice(0, style.maxLabels)
+      .sort((a, b) => a.index - b.index)
+  }
+  const marks = kept.map((c, i) => ({
+    element: c.element,
+    number: i + 1,
+    label: labelText(c.element, i + 1, style.labelFormat, style.maxLabelChars),
+    role: roleOf(c.element),
+    box: c.box,
+  }))
+  return {marks, outside, overLimit: candidates.length - kept.length}
+}

@@ -1,0 +1,168 @@
+import {clamp, intersects, outlineCrosses, overlapArea, touches, type Rect} from './geometry.js'
+
+/**
+ * Label placement. Labels are placed one by one, smallest box first (small boxes have the fewest good spots),
+ * each at the cheapest candidate that overlaps no label placed before it:
+ *
+ * 1. the box's corners, inside and just outside (top-left first, as spec 000 draws it), then beside it;
+ * 2. the same corners shifted along the box's top and left edges;
+ * 3. the same again with the font stepped down to `minFontPx` (never smaller, so labels stay legible);
+ * 4. a search on rings around the box, nearest first, with a leader line back to the box;
+ * 5. when the screen truly has no room: the spot with the least overlap, reported as an overlap.
+ *
+ * Cost among free candidates: the candidate's rank plus a penalty for each other box outline the label would
+ * hide. Every position is clamped inside the image, so labels near the edges move in. Pure arithmetic on
+ * integers: the same marks always give the same rectangles.
+ */
+export interface LabelRequest {
+  box: Rect
+  text: string
+}
+
+export interface LabelPlacement {
+  rect: Rect
+  fontPx: number
+  /** The label does not touch its box: draw a leader line. */
+  detached: boolean
+  /** No free spot existed: this label overlaps another. */
+  overlapping: boolean
+}
+
+export interface PlacementOptions {
+  imageWidth: number
+  imageHeight: number
+  fontPx: number
+  minFontPx: number
+  /** Box outline width in pixels. */
+  lineWidth: number
+  /** Text width in pixels at a font size. */
+  measure(text: string, fontPx: number): number
+}
+
+export interface LabelSize {
+  width: number
+  height: number
+  padX: number
+}
+
+export function labelSize(textWidth: number, fontPx: number): LabelSize {
+  const padX = Math.max(2, Math.round(fontPx * 0.35))
+  const padY = Math.max(1, Math.round(fontPx * 0.15))
+  return {width: Math.ceil(textWidth) + 2 * padX, height: Math.ceil(fontPx) + 2 * padY, padX}
+}
+
+const OUTLINE_PENALTY = 6
+const SHIFT_STEPS = 6
+const RING_RADIUS = 8
+
+function cornerCandidates(box: Rect, w: number, h: number): [number, number][] {
+  const [l, t, r, b] = box
+  const out: [number, number][] = [
+    [l, t],
+    [l, t - h],
+    [r - w, t],
+    [r - w, t - h],
+    [l, b - h],
+    [l, b],
+    [r - w, b - h],
+    [r - w, b],
+    [l - w, t],
+    [r, t],
+    [l - w, b - h],
+    [r, b - h],
+  ]
+  const stepX = Math.max(w, Math.ceil((r - l) / (SHIFT_STEPS + 1)))
+  for (let k = 1; k <= SHIFT_STEPS; k++) {
+    out.push([l + k * stepX, t], [l + k * stepX, t - h], [l, t + k * h], [l - w, t + k * h], [l + k * stepX, b])
+  }
+  return out
+}
+
+function ringCandidates(box: Rect, w: number, h: number): [number, number][] {
+  const out: {x: number; y: number; d: number; i: number}[] = []
+  let i = 0
+  for (let dy = -RING_RADIUS; dy <= RING_RADIUS; dy++) {
+    for (let dx = -RING_RADIUS; dx <= RING_RADIUS; dx++) {
+      out.push({x: box[0] + dx * Math.ceil(w / 2), y: box[1] + dy * h, d: dx * dx + 4 * dy * dy, i: i++})
+    }
+  }
+  return out.sort((a, b) => a.d - b.d || a.i - b.i).map((c) => [c.x, c.y])
+}
+
+export function placeLabels(requests: LabelRequest[], options: PlacementOptions): LabelPlacement[] {
+  const {imageWidth: W, imageHeight: H} = options
+  const placed: Rect[] = []
+  const result: LabelPlacement[] = new Array(requests.length)
+  const boxes = requests.map((r) => r.box)
+  const area = (r: Rect) => (r[2] - r[0]) * (r[3] - r[1])
+  const order = requests.map((_, i) => i).sort((a, b) => area(boxes[a] as Rect) - area(boxes[b] as Rect) || a - b)
+
+  const fonts: number[] = [options.fontPx]
+  for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) fonts.push(f)
+  if (options.fontPx < options.minFontPx) fonts[0] = options.minFontPx
+
+  const toRect = (x: number, y: number, w: number, h: number): Rect => {
+    const cx = clamp(x, 0, Math.max(0, W - w))
+    const cy = clamp(y, 0, Math.max(0, H - h))
+    return [cx, cy, cx + w, cy + h]
+  }
+  const free = (rect: Rect) => !placed.some((p) => intersects(p, rect))
+
+  for (const index of order) {
+    const {box, text} = requests[index] as LabelRequest
+    let chosen: LabelPlacement | undefined
+
+    for (const fontPx of fonts) {
+      const size = labelSize(options.measure(text, fontPx), fontPx)
+      let best: {rect: Rect; cost: number} | undefined
+      cornerCandidates(box, size.width, size.height).forEach(([x, y], rank) => {
+        const rect = toRect(x, y, size.width, size.height)
+        if (best && rank >= best.cost) return
+        if (!free(rect)) return
+        let cost = rank
+        for (let j = 0; j < boxes.length && (!best || cost < best.cost); j++) {
+          if (j !== index && outlineCrosses(boxes[j] as Rect, rect, options.lineWidth)) cost += OUTLINE_PENALTY
+        }
+        if (!best || cost < best.cost) best = {rect, cost}
+      })
+      if (best) {
+        chosen = {rect: best.rect, fontPx, detached: !touches(best.rect, box), overlapping: false}
+        break
+      }
+    }
+
+    if (!chosen) {
+      const fontPx = fonts[fonts.length - 1] as number
+      const size = labelSize(options.measure(text, fontPx), fontPx)
+      for (const [x, y] of ringCandidates(box, size.width, size.height)) {
+        const rect = toRect(x, y, size.width, size.height)
+        if (free(rect)) {
+          chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: false}
+          break
+        }
+      }
+      if (!chosen) {
+        let least: {rect: Rect; overlap: number} | undefined
+        for (const [x, y] of cornerCandidates(box, size.width, size.height)) {
+          const rect = toRect(x, y, size.width, size.height)
+          const overlap = placed.reduce((sum, p) => sum + overlapArea(p, rect), 0)
+          if (!least || overlap < least.overlap) least = {rect, overlap}
+        }
+        const rect = (least as {rect: Rect}).rect
+        chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: true}
+      }
+    }
+    placed.push(chosen.rect)
+    result[index] = chosen
+  }
+  return result
+}
+
+/** Pairs of label rectangles that overlap (positive area): the measure the issue asks for. */
+export function countOverlaps(rects: Rect[]): number {
+  let n = 0
+  for (let i = 0; i < rects.length; i++) {
+    for (let j = i + 1; j < rects.length; j++) if (intersects(rects[i] as Rect, rects[j] as Rect)) n++
+  }
+  return n
+}

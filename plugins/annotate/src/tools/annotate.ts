@@ -1,0 +1,127 @@
+import path from 'node:path'
+
+import {defineTool, InvalidInputError} from '@arc-cli/core'
+import {z} from 'zod'
+
+import {annotateDevice} from '../annotate-device.js'
+import type {AnnotatedImage} from '../annotate-screenshot.js'
+import {MAX_SIZE_RANGE} from '../style/annotate-config.js'
+import {writeFilesAtomically, type OutputFile} from '../write-files.js'
+
+export const annotateInput = z.object({
+  style: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Preset: default (red dashed boxes, id labels), som (numbered badges), by-type (colour by role), or one from annotate.presets. Default: annotate.style, else default'),
+  format: z.enum(['jpeg', 'png']).optional().describe('Image format (default jpeg, or annotate.format)'),
+  quality: z
+    .number()
+    .int()
+    .min(1, 'must be 1 to 100')
+    .max(100, 'must be 1 to 100')
+    .optional()
+    .describe('JPEG quality 1-100 (default 80, or annotate.quality)'),
+  max_size: z
+    .number()
+    .int()
+    .min(MAX_SIZE_RANGE.min, `must be ${MAX_SIZE_RANGE.min} to ${MAX_SIZE_RANGE.max} pixels`)
+    .max(MAX_SIZE_RANGE.max, `must be ${MAX_SIZE_RANGE.min} to ${MAX_SIZE_RANGE.max} pixels`)
+    .optional()
+    .describe('Longest image side in pixels (default 700, or annotate.maxSize); never upscales'),
+  only: z.enum(['all', 'clickable', 'editable']).optional().describe("Which on-screen elements get a mark (default: the preset's, all)"),
+})
+
+export const annotateCliInput = z.object({
+  output: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Image file to write; - for stdout. Default: arc-<device>-<timestamp>.<ext> in the current folder'),
+  map: z.string().min(1).optional().describe('Also write the label map (JSON: label -> id, bounds, rectangles) to this file'),
+})
+
+function timestamp(date = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}-${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`
+}
+
+/** `arc-<device>-<timestamp>.jpg`, the device reduced to a safe file-name word (a snapshot path to its folder name). */
+export function defaultImageName(serial: string, format: 'jpeg' | 'png', date = new Date()): string {
+  const device = path.basename(serial.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '_') || 'device'
+  return `arc-${device}-${timestamp(date)}.${format === 'png' ? 'png' : 'jpg'}`
+}
+
+/** A path as the person would type it: relative below the working folder, else absolute. */
+function shown(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file)
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file
+}
+
+/** Lines an agent reads: one per mark, label then id then screen bounds. */
+export function markLines(image: AnnotatedImage): string[] {
+  return image.map.marks.map((m) => `${m.label}\t${m.id}\t${m.bounds.join(',')}`)
+}
+
+export function summaryLines(image: AnnotatedImage, where: string): string[] {
+  const {map} = image
+  const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels)` : ''
+  return [
+    `path: ${where}`,
+    `image: ${image.width}x${image.height} ${image.format}, ${image.data.length} bytes`,
+    `screen: ${map.screen.width}x${map.screen.height}, scale x=${map.scale.x} y=${map.scale.y}`,
+    `marks: ${map.marks.length}${skipped}, style ${map.style}`,
+  ]
+}
+
+export const annotate = defineTool({
+  name: 'annotate_screenshot',
+  cliId: 'annotate',
+  title: 'Save a screenshot with a labelled box on every on-screen element',
+  description: [
+    'Takes a screenshot and draws a box and a label on every element get_screen_state lists as on screen',
+    '(Set-of-Mark). Labels show the element id hash (node_a3f2 -> a3f2) or a number with the som preset; the map',
+    'turns each label back into the element id and its bounds in screen pixels. Labels never cover each other.',
+  ].join(' '),
+  kind: 'read',
+  input: annotateInput,
+  cliInput: annotateCliInput,
+  cli: {
+    char: {output: 'o'},
+    examples: [
+      '<%= config.bin %> <%= command.id %> --device demo -o screen.jpg',
+      '<%= config.bin %> <%= command.id %> --style som --map marks.json',
+      '<%= config.bin %> <%= command.id %> --format png --max-size 1200 -o - > screen.png',
+    ],
+  },
+  async handler(ctx, input) {
+    const cli = ctx.surface === 'cli' ? annotateCliInput.parse(input) : {}
+    if (cli.output === '-' && cli.map === '-') throw new InvalidInputError('--map: cannot be - (stdout holds the image)')
+    const {image} = await annotateDevice(ctx, input)
+
+    if (ctx.surface === 'mcp') {
+      return {
+        text: [...summaryLines(image, '(inline image)').slice(1), 'label\tid\tbounds', ...markLines(image)].join('\n'),
+        data: image.map,
+        image: {data: image.data, mimeType: image.mimeType},
+      }
+    }
+
+    const files: OutputFile[] = []
+    const toStdout = cli.output === '-'
+    const imagePath = toStdout ? '-' : path.resolve(ctx.cwd, cli.output ?? defaultImageName(ctx.driver.serial, image.format))
+    if (!toStdout) files.push({path: imagePath, data: image.data, input: cli.output ? '--output' : 'output'})
+    const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
+    if (mapPath) files.push({path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'})
+    await writeFilesAtomically(files)
+
+    const lines = summaryLines(image, toStdout ? '(stdout)' : shown(ctx.cwd, imagePath))
+    if (mapPath) lines.push(`map: ${shown(ctx.cwd, mapPath)}`)
+    return {
+      text: lines.join('\n'),
+      data: {path: toStdout ? '-' : imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
+      // The command writes this to stdout for `-o -`.
+      ...(toStdout ? {image: {data: image.data, mimeType: image.mimeType}} : {}),
+    }
+  },
+})
