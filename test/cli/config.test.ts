@@ -1,0 +1,94 @@
+import {mkdtemp, mkdir, rm, writeFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+
+import {ConfigError, loadConfig, readConfigSection} from '@arc-cli/core'
+import {expect} from 'chai'
+import {z} from 'zod'
+
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-'))
+  await writeFile(path.join(dir, 'package.json'), files['package.json'] ?? '{"name":"p"}')
+  for (const [name, body] of Object.entries(files)) {
+    if (name === 'package.json') continue
+    await mkdir(path.dirname(path.join(dir, name)), {recursive: true})
+    await writeFile(path.join(dir, name), body)
+  }
+  return dir
+}
+
+async function expectConfigError(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError)
+    expect((error as Error).message).to.match(pattern)
+    return
+  }
+  expect.fail(`expected a ConfigError matching ${pattern}`)
+}
+
+describe('config', () => {
+  const dirs: string[] = []
+  after(async () => Promise.all(dirs.map((d) => rm(d, {recursive: true, force: true}))))
+  const make = async (files: Record<string, string>) => {
+    const dir = await project(files)
+    dirs.push(dir)
+    return dir
+  }
+
+  const variants: Record<string, string> = {
+    '.arcrc': 'device: demo\nadb:\n  port: 5039\n',
+    '.arcrc.json': '{"device": "demo", "adb": {"port": 5039}}',
+    '.arcrc.yaml': 'device: demo\nadb: {port: 5039}\n',
+    '.arcrc.yml': 'device: demo\nadb: {port: 5039}\n',
+    '.arcrc.cjs': 'module.exports = {device: "demo", adb: {port: 5039}}',
+    '.arcrc.mjs': 'export default {device: "demo", adb: {port: 5039}}',
+    'arc.config.cjs': 'module.exports = {device: "demo", adb: {port: 5039}}',
+    'arc.config.mjs': 'export default {device: "demo", adb: {port: 5039}}',
+    'package.json': '{"name": "p", "arc": {"device": "demo", "adb": {"port": 5039}}}',
+  }
+  for (const [file, body] of Object.entries(variants)) {
+    it(`reads ${file === 'package.json' ? 'package.json#arc' : file}`, async () => {
+      const dir = await make({[file]: body})
+      const {config, filepath} = await loadConfig(dir, {})
+      expect(config).to.deep.equal({device: 'demo', adb: {port: 5039}})
+      expect(filepath).to.equal(path.join(dir, file))
+    })
+  }
+
+  it('finds the file from a subfolder up to the nearest package.json', async () => {
+    const dir = await make({'.arcrc.json': '{"device": "demo"}', 'sub/deeper/x.txt': ''})
+    expect((await loadConfig(path.join(dir, 'sub', 'deeper'), {})).config.device).to.equal('demo')
+  })
+
+  it('reads the file ARC_CONFIG names', async () => {
+    const dir = await make({'ci.json': '{"adb": {"timeoutMs": 5000}}'})
+    expect((await loadConfig(dir, {ARC_CONFIG: path.join(dir, 'ci.json')})).config).to.deep.equal({adb: {timeoutMs: 5000}})
+  })
+
+  it('gives an empty config when there is no file', async () => {
+    const dir = await make({})
+    expect(await loadConfig(dir, {})).to.deep.equal({config: {}})
+  })
+
+  it('names the file and the key for an unknown key', async () => {
+    const dir = await make({'.arcrc.json': '{"devise": "demo"}'})
+    await expectConfigError(loadConfig(dir, {}), /invalid config in .*\.arcrc\.json: .*devise/)
+  })
+
+  it('names the key and what is allowed for a value of the wrong type or range', async () => {
+    const dir = await make({'.arcrc.json': '{"adb": {"port": 70000}}'})
+    await expectConfigError(loadConfig(dir, {}), /adb\.port: .*(65535|too big)/i)
+  })
+
+  it('names the file for a file that does not parse', async () => {
+    const dir = await make({'.arcrc.json': '{"device": '})
+    await expectConfigError(loadConfig(dir, {}), /cannot read config.*\.arcrc\.json|JSON/)
+  })
+
+  it('validates a plugin-owned section with the key path as written', () => {
+    const schema = z.object({style: z.enum(['default', 'som'])}).strict()
+    expect(() => readConfigSection('annotate', {style: 'neon'}, schema, '/x/.arcrc')).to.throw(ConfigError, /in \/x\/\.arcrc: annotate\.style/)
+  })
+})

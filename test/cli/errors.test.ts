@@ -1,0 +1,33 @@
+import * as core from '@arc-cli/core'
+import {expect} from 'chai'
+
+const {ArcError, EXIT_CODES, EXIT_INTERRUPTED} = core
+
+describe('error model', () => {
+  const classes = Object.values(core).filter(
+    (v): v is new (m: string) => InstanceType<typeof ArcError> => typeof v === 'function' && v.prototype instanceof ArcError,
+  )
+
+  it('has an exit code in the table for every error class', () => {
+    expect(classes.length).to.be.at.least(12)
+    for (const ErrorClass of classes) {
+      const error = new ErrorClass('x')
+      expect(EXIT_CODES, ErrorClass.name).to.have.property(error.code)
+    }
+  })
+
+  it('gives every code its own exit status, none of them 0 or the interrupt status', () => {
+    const exits = Object.values(EXIT_CODES).map((e) => e.exit)
+    expect(new Set(exits).size).to.equal(exits.length)
+    expect(exits).to.not.include(0)
+    expect(exits).to.not.include(EXIT_INTERRUPTED)
+  })
+
+  it('wraps unknown throwables as INTERNAL and keeps ArcErrors as they are', () => {
+    const own = new core.TimeoutError('late')
+    expect(core.toArcError(own)).to.equal(own)
+    const wrapped = core.toArcError(new TypeError('boom'))
+    expect(wrapped.code).to.equal('INTERNAL')
+    expect(wrapped.cause).to.be.instanceOf(TypeError)
+  })
+})

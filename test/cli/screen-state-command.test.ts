@@ -1,0 +1,139 @@
+import {mkdtemp, mkdir, rm, writeFile, copyFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+
+import {buildScreenModel, EXIT_CODES, SnapshotDriver} from '@arc-cli/core'
+import {formatScreenState} from '@arc-cli/plugin-screen-state'
+import {expect} from 'chai'
+
+import {fixturePath, fixturesAvailable, ROOT} from '../support/paths.js'
+import {runArc} from '../support/run-arc.js'
+
+const exitOf = (code: keyof typeof EXIT_CODES) => EXIT_CODES[code].exit
+
+describe('arc screen-state (spawned)', () => {
+  let tmp: string
+  before(async () => {
+    tmp = await mkdtemp(path.join(tmpdir(), 'arc-cli-'))
+  })
+  after(async () => rm(tmp, {recursive: true, force: true}))
+
+  it('prints the demo screen', async () => {
+    const {code, stdout, stderr} = await runArc(['screen-state', '--device', 'demo'])
+    expect(stderr).to.equal('')
+    expect(code).to.equal(0)
+    const lines = stdout.trimEnd().split('\n')
+    expect(lines[0]).to.equal('note:structural-only nodes are omitted from the tree')
+    expect(lines[4]).to.equal('screen:1080x2400 density:420 orientation:portrait')
+    expect(stdout).to.include('--- window:3 type:APPLICATION pkg:dev.arc.demo.groceries title:- activity:.ListActivity layer:0 focused:true ---')
+    expect(stdout).to.match(/\tEditText\tAdd an item\t-\tdev\.arc\.demo\.groceries:id\/new_item\t42,231,780,357\ton,clk,lclk,foc,edt,ena\n/)
+    expect(stdout).to.match(/\tTextView\tCoffee beans\t.*\toff,ena\n/)
+  })
+
+  it('takes the device from ANDROID_SERIAL', async () => {
+    const {code, stdout} = await runArc(['screen-state'], {env: {ANDROID_SERIAL: 'demo'}})
+    expect(code).to.equal(0)
+    expect(stdout).to.include('pkg:dev.arc.demo.groceries')
+  })
+
+  it('prints the same TSV as the library for a real fixture', async function () {
+    if (!fixturesAvailable) this.skip()
+    const dir = fixturePath('wheres-my-train')
+    const {code, stdout} = await runArc(['screen-state', '--device', dir])
+    expect(code).to.equal(0)
+    const expected = formatScreenState(buildScreenModel(await (await SnapshotDriver.open(dir)).captureScreen()))
+    expect(stdout).to.equal(`${expected}\n`)
+  })
+
+  it('gives structured JSON with --json', async () => {
+    const {code, stdout} = await runArc(['screen-state', '-d', 'demo', '--json'])
+    expect(code).to.equal(0)
+    const json = JSON.parse(stdout)
+    expect(json.screen).to.include({width: 1080, height: 2400, density: 420, orientation: 'portrait'})
+    expect(json.windows).to.have.length(4)
+    expect(json.windows[3].elements[0]).to.have.keys('id', 'class', 'text', 'desc', 'res_id', 'bounds', 'flags')
+  })
+
+  it('reads a bare .xml file', async () => {
+    const file = path.join(tmp, 'screen.xml')
+    await copyFile(path.join(ROOT, 'packages/core/demo/window_dump.xml'), file)
+    const {code, stdout} = await runArc(['screen-state', '-d', file])
+    expect(code).to.equal(0)
+    expect(stdout).to.include('screen:1080x2400 density:- orientation:portrait')
+  })
+
+  describe('bad inputs', () => {
+    it('a path that does not exist: DEVICE_NOT_FOUND, naming it', async () => {
+      const r = await runArc(['screen-state', '-d', './no/such/snapshot'])
+      expect(r.code).to.equal(exitOf('DEVICE_NOT_FOUND'))
+      expect(r.stderr).to.match(/^Error \[DEVICE_NOT_FOUND\]: no snapshot at \.\/no\/such\/snapshot: the path does not exist\nTry: /)
+      expect(r.stdout).to.equal('')
+    })
+
+    it('a folder without window_dump.xml: DEVICE_NOT_FOUND', async () => {
+      const dir = path.join(tmp, 'empty-snapshot')
+      await mkdir(dir, {recursive: true})
+      const r = await runArc(['screen-state', '-d', dir])
+      expect(r.code).to.equal(exitOf('DEVICE_NOT_FOUND'))
+      expect(r.stderr).to.include('the folder has no window_dump.xml')
+    })
+
+    it('malformed XML: INVALID_DUMP, no partial output, no stack trace', async () => {
+      const file = path.join(tmp, 'broken.xml')
+      await writeFile(file, '<?xml version="1.0"?><hierarchy><node text="a" bounds="[0,0][1,1]">')
+      const r = await runArc(['screen-state', '-d', file])
+      expect(r.code).to.equal(exitOf('INVALID_DUMP'))
+      expect(r.stderr).to.match(/UI dump .*broken\.xml is truncated/)
+      expect(r.stderr).to.not.match(/\n\s+at /)
+      expect(r.stdout).to.equal('')
+    })
+
+    it('an invalid meta.json: INVALID_INPUT naming the file and key', async () => {
+      const dir = path.join(tmp, 'bad-meta')
+      await mkdir(dir, {recursive: true})
+      await copyFile(path.join(ROOT, 'packages/core/demo/window_dump.xml'), path.join(dir, 'window_dump.xml'))
+      await writeFile(path.join(dir, 'meta.json'), '{"format": "arc-snapshot/1", "width": -5, "height": 10, "rotation": 0}')
+      const r = await runArc(['screen-state', '-d', dir])
+      expect(r.code).to.equal(exitOf('INVALID_INPUT'))
+      expect(r.stderr).to.match(/meta\.json is invalid: width/)
+    })
+
+    it('a bad config file: INVALID_CONFIG naming the file and key', async () => {
+      const dir = path.join(tmp, 'bad-config')
+      await mkdir(dir, {recursive: true})
+      await writeFile(path.join(dir, 'package.json'), '{"name": "x"}')
+      await writeFile(path.join(dir, '.arcrc.json'), '{"adb": {"port": "high"}}')
+      const r = await runArc(['screen-state', '-d', 'demo'], {cwd: dir})
+      expect(r.code).to.equal(exitOf('INVALID_CONFIG'))
+      expect(r.stderr).to.match(/invalid config in .*\.arcrc\.json: adb\.port/)
+    })
+
+    it('an unknown flag: INVALID_INPUT (exit 2), also as JSON with --json', async () => {
+      const r = await runArc(['screen-state', '--frobnicate'])
+      expect(r.code).to.equal(2)
+      expect(r.stderr).to.match(/Error \[INVALID_INPUT\]: Nonexistent flag: --frobnicate/)
+      const j = await runArc(['screen-state', '-d', './missing', '--json'])
+      expect(j.code).to.equal(exitOf('DEVICE_NOT_FOUND'))
+      expect(JSON.parse(j.stdout).error).to.include({code: 'DEVICE_NOT_FOUND', exitCode: exitOf('DEVICE_NOT_FOUND')})
+    })
+  })
+})
+
+describe('arc config (spawned)', () => {
+  it('prints the resolved config and where each part came from', async () => {
+    const r = await runArc(['config'], {env: {ANDROID_SERIAL: 'emulator-5554', ADB_SERVER_SOCKET: 'tcp:10.0.2.2:5038'}})
+    expect(r.code).to.equal(0)
+    expect(r.stdout).to.match(/device\s+"emulator-5554"\s+\(env ANDROID_SERIAL\)/)
+    expect(r.stdout).to.match(/adb\.host\s+"10\.0\.2\.2"\s+\(env ADB_SERVER_SOCKET\)/)
+    expect(r.stdout).to.match(/adb\.port\s+5038\s+\(env ADB_SERVER_SOCKET\)/)
+    expect(r.stdout).to.match(/adb\.timeoutMs\s+20000\s+\(default\)/)
+  })
+})
+
+describe('arc --help', () => {
+  it('lists the core commands and every plugin\'s', async () => {
+    const r = await runArc(['--help'])
+    expect(r.code).to.equal(0)
+    for (const id of ['config', 'screen-state']) expect(r.stdout).to.match(new RegExp(`\\n  ${id}\\s`))
+  })
+})

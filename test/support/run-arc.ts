@@ -1,0 +1,30 @@
+import {spawn} from 'node:child_process'
+import path from 'node:path'
+
+import {ROOT} from './paths.js'
+
+export interface ArcRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs `bin/dev.js` (from source) as a user would, with its own process, env and working folder. */
+export function runArc(args: string[], options: {cwd?: string; env?: NodeJS.ProcessEnv; input?: string} = {}): Promise<ArcRun> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...options.env}
+    delete env.ANDROID_SERIAL
+    if (options.env?.ANDROID_SERIAL) env.ANDROID_SERIAL = options.env.ANDROID_SERIAL
+    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), ...args], {
+      cwd: options.cwd ?? ROOT,
+      env,
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
+    child.stdin.end(options.input ?? '')
+  })
+}
