@@ -3,6 +3,8 @@ import type {AnyTool} from '@arc-cli/core'
 import {AnnotateCommand} from './commands/annotate-command.js'
 import {annotate} from './tools/annotate.js'
 
+export {defaultImageName} from './tools/annotate.js'
+
 export {annotateScreenshot, DEFAULTS, type AnnotateOptions, type AnnotatedImage, type ImageFormat} from './annotate-screenshot.js'
 export {annotateDevice} from './annotate-device.js'
 export {resolveAnnotateOptions, type AnnotateRequest} from './annotate-options.js'

@@ -1,4 +1,6 @@
-import {buildScreenModel, defineTool} from '@arc-cli/core'
+import path from 'node:path'
+
+import {buildScreenModel, defineTool, type ScreenModel, type ToolContext, type ToolImage} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {formatScreenState, screenStateJson} from '../format-tsv.js'
@@ -14,7 +16,21 @@ export const getScreenState = defineTool({
     'so they can be passed to element tools. Flags: on/off (on screen or not) first, then clk, lclk, foc, scr, edt, ena.',
   ].join(' '),
   kind: 'read',
-  input: z.object({}),
+  input: z.object({
+    include_screenshot: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also return a screenshot annotated with a red box and id label on every on-screen element (JPEG, 700 px long side; style from annotate.style)',
+      ),
+  }),
+  cliInput: z.object({
+    screenshot: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Write the annotated screenshot (as arc annotate draws it) to this file, next to the TSV on stdout'),
+  }),
   cli: {
     examples: [
       '<%= config.bin %> <%= command.id %> --device demo',
@@ -22,9 +38,33 @@ export const getScreenState = defineTool({
       '<%= config.bin %> <%= command.id %> --json | jq \'.windows[].elements[] | select(.flags | index("clk"))\'',
     ],
   },
-  async handler({driver}) {
-    const capture = await driver.captureScreen()
+  async handler(ctx, input) {
+    const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
-    return {text: formatScreenState(model), data: screenStateJson(model)}
+    const text = formatScreenState(model)
+    const data = screenStateJson(model)
+    const file = typeof input.screenshot === 'string' ? input.screenshot : undefined
+    const wanted = ctx.surface === 'mcp' ? input.include_screenshot : input.include_screenshot || file !== undefined
+    if (!wanted) return {text, data}
+    const shot = await annotatedScreenshot(ctx, model, file)
+    return {text, data: shot.path ? {...data, screenshot: shot.path} : data, ...(shot.image ? {image: shot.image} : {})}
   },
 })
+
+/**
+ * The spec's include_screenshot: the same annotated image `arc annotate` draws, from the same function. The
+ * annotate plugin (and with it the canvas library) is loaded only here, so plain screen-state stays fast.
+ * MCP gets the image inline; the CLI writes it to --screenshot (or arc-<device>-<timestamp>.jpg).
+ */
+async function annotatedScreenshot(
+  ctx: ToolContext,
+  model: ScreenModel,
+  file: string | undefined,
+): Promise<{image?: ToolImage; path?: string}> {
+  const annotate = await import('@arc-cli/plugin-annotate')
+  const {image} = await annotate.annotateDevice(ctx, {}, model)
+  if (ctx.surface === 'mcp') return {image: {data: image.data, mimeType: image.mimeType}}
+  const target = path.resolve(ctx.cwd, file ?? annotate.defaultImageName(ctx.driver.serial, image.format))
+  await annotate.writeFilesAtomically([{path: target, data: image.data, input: '--screenshot'}])
+  return {path: target}
+}
