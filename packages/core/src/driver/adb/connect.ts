@@ -1,5 +1,14 @@
-import {DeviceNotFoundError} from '../../errors/arc-error.js'
-import type {DeviceDriver} from '../device-driver.js'
+/**
+ * Opens the ADB driver: finds the adb server (server-address.ts), asks it for its devices and picks one:
+ * the serial given (--device, ANDROID_SERIAL or the config), else the only device ready for use. Never starts an
+ * adb server: when none answers, the error says how to start one or point arc at one.
+ */
+import {DeviceAmbiguousError, DeviceNotFoundError} from '../../errors/arc-error.js'
+import type {DeviceSummary} from '../device-driver.js'
+import {AdbDriver} from './adb-driver.js'
+import {AdbServer, DEFAULT_TIMEOUT_MS, type AttachedDevice} from './adb-client.js'
+import {unavailableState} from './map-adb-error.js'
+import {resolveServerAddress} from './server-address.js'
 
 export interface AdbConnectOptions {
   serial?: string
@@ -9,10 +18,78 @@ export interface AdbConnectOptions {
   env: NodeJS.ProcessEnv
 }
 
-/** Placeholder until the ADB driver lands (issue 4): live devices are not reachable yet. */
-export async function connectAdbDriver(options: AdbConnectOptions): Promise<DeviceDriver> {
-  throw new DeviceNotFoundError(
-    `no device ${options.serial ?? ''}: live ADB devices are not supported yet`.replace('  ', ' '),
-    {actions: ['Use --device demo, or a snapshot folder or .xml file.']},
-  )
+export function openAdbServer(options: Omit<AdbConnectOptions, 'serial'>): AdbServer {
+  return new AdbServer(resolveServerAddress(options), options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+}
+
+/** Picks the device to drive from the server's list; throws the error model's device errors. */
+export function selectDevice(devices: AttachedDevice[], serial: string | undefined, where: string): string {
+  const listed = devices.map((d) => `${d.serial} (${d.state})`).join(', ')
+  if (serial !== undefined) {
+    const device = devices.find((d) => d.serial === serial)
+    if (!device) {
+      throw new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${where}`, {
+        details: {serial, attached: devices.map((d) => d.serial)},
+        actions: [devices.length > 0 ? `Attached: ${listed}.` : 'No device is attached at all.', 'Run `arc devices` to list them.'],
+      })
+    }
+    if (device.state !== 'device') throw unavailableState(serial, device.state)
+    return serial
+  }
+  if (devices.length === 0) {
+    throw new DeviceNotFoundError(`no devices attached to the adb server at ${where}`, {
+      actions: ['Connect a device with USB debugging on, or start an emulator; check with `adb devices`.'],
+    })
+  }
+  const ready = devices.filter((d) => d.state === 'device')
+  if (ready.length === 1) return (ready[0] as AttachedDevice).serial
+  if (ready.length === 0) {
+    const only = devices[0] as AttachedDevice
+    if (devices.length === 1) throw unavailableState(only.serial, only.state)
+    throw new DeviceNotFoundError(`no device is ready at ${where}: ${listed}`, {
+      actions: ['Accept the USB debugging prompt or reconnect the devices; check with `adb devices`.'],
+    })
+  }
+  const serials = ready.map((d) => d.serial)
+  throw new DeviceAmbiguousError(`${ready.length} devices are attached and none was chosen: ${serials.join(', ')}`, {
+    details: {serials},
+    actions: [`Pass --device ${serials[0]} (or set ANDROID_SERIAL).`],
+  })
+}
+
+export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbDriver> {
+  const server = openAdbServer(options)
+  const serial = selectDevice(await server.listDevices(), options.serial, server.address)
+  return new AdbDriver(server, serial)
+}
+
+/**
+ * Every device the adb server knows, with model and product where the server reports them (`host:devices-l`;
+ * servers that do not answer it get `host:devices`).
+ */
+export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>): Promise<DeviceSummary[]> {
+  const server = openAdbServer(options)
+  try {
+    const detailed = await server
+      .call<Array<{id: string; type: string}>>('list devices', undefined, (client) => client.listDevicesWithPaths())
+      .catch(() => undefined)
+    if (detailed) {
+      return detailed.map((d) => {
+        // adbkit splits `devices -l` lines positionally, so fields shift when the devpath is missing; read by prefix.
+        const words = Object.values(d).filter((v): v is string => typeof v === 'string')
+        const field = (prefix: string) => words.find((w) => w.startsWith(`${prefix}:`))?.slice(prefix.length + 1)
+        const summary: DeviceSummary = {serial: d.id, state: d.type}
+        const model = field('model')
+        const product = field('product')
+        const transportId = field('transport_id')
+        if (model) summary.model = model
+        if (product) summary.product = product
+        if (transportId) summary.transportId = transportId
+        return summary
+      })
+    }
+    return (await server.listDevices()).map((d) => ({serial: d.serial, state: d.state}))
+  } finally {
+    server.close()
+  }
 }

@@ -1,0 +1,159 @@
+/**
+ * arc's handle on one adb server, built on adbkit. Every device call goes through `call`, which
+ * - opens adbkit connections that never run `adb start-server` (adbkit does on ECONNREFUSED; arc must not),
+ * - puts a time limit on the whole call and, when it runs out, destroys every socket the call opened, so no
+ *   half-read shell stream or pending connect is left behind,
+ * - maps whatever adbkit throws to arc's error model (map-adb-error.ts).
+ */
+import type {Socket} from 'node:net'
+import type {Duplex} from 'node:stream'
+
+import adbkit from '@devicefarmer/adbkit'
+import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
+
+import {TimeoutError} from '../../errors/arc-error.js'
+import {mapAdbError} from './map-adb-error.js'
+import type {ServerAddress} from './server-address.js'
+import {checkCommandLength} from './shell-quote.js'
+
+const {Adb} = adbkit
+// adbkit is CommonJS: under ESM its modules' default exports sit on `.default` (toolchain.md §10).
+const Connection = connectionModule.default
+type Client = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
+type DeviceClient = import('@devicefarmer/adbkit/dist/src/adb/DeviceClient.js').default
+
+export const DEFAULT_TIMEOUT_MS = 20_000
+
+export interface AttachedDevice {
+  serial: string
+  state: string
+}
+
+/** What one device shell command printed (stdout and stderr merged: adbkit uses shell protocol v1). */
+export interface ShellResult {
+  command: string
+  output: Buffer
+}
+
+/** Sockets opened by one call, destroyed when it ends or times out. */
+class SocketScope {
+  readonly sockets = new Set<Socket>()
+  destroyAll(): void {
+    for (const socket of this.sockets) socket.destroy()
+    this.sockets.clear()
+  }
+}
+
+export class AdbServer {
+  readonly host: string
+  readonly port: number
+  readonly timeoutMs: number
+  /** Sockets of calls still running, so close() can end them. */
+  private readonly scopes = new Set<SocketScope>()
+
+  constructor(address: ServerAddress, timeoutMs = DEFAULT_TIMEOUT_MS) {
+    this.host = address.host
+    this.port = address.port
+    this.timeoutMs = timeoutMs
+  }
+
+  get address(): string {
+    return `${this.host}:${this.port}`
+  }
+
+  /** An adbkit client whose connections are tracked by `scope` and never start an adb server. */
+  private client(scope: SocketScope): Client {
+    const client = Adb.createClient({host: this.host, port: this.port})
+    // Connection errors also reject the call's own promise; this listener only keeps Node from throwing them.
+    client.on('error', () => {})
+    client.connection = () => {
+      const conn = new Connection(client.options)
+      // adbkit runs `adb start-server` once on ECONNREFUSED; arc reports "no adb server" instead.
+      ;(conn as unknown as {triedStarting: boolean}).triedStarting = true
+      conn.on('error', (error) => client.emit('error', error))
+      const connected = conn.connect()
+      scope.sockets.add(conn.socket)
+      conn.socket.once('close', () => scope.sockets.delete(conn.socket))
+      return connected
+    }
+    return client
+  }
+
+  /**
+   * Runs `fn` with a fresh adbkit client under the time limit. On timeout every socket the call opened is
+   * destroyed and a TimeoutError names the call; any adbkit error becomes an ArcError.
+   */
+  async call<T>(what: string, serial: string | undefined, fn: (client: Client) => PromiseLike<T>, timeoutMs = this.timeoutMs): Promise<T> {
+    const scope = new SocketScope()
+    this.scopes.add(scope)
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        scope.destroyAll()
+        reject(
+          new TimeoutError(`${what} on ${serial ?? `the adb server at ${this.address}`} timed out after ${timeoutMs} ms`, {
+            details: {serial, timeoutMs},
+            actions: ['Check that the device responds (`adb shell echo ok`); raise `adb.timeoutMs` in the config for slow devices.'],
+          }),
+        )
+      }, timeoutMs)
+    })
+    const work = Promise.resolve().then(() => fn(this.client(scope)))
+    work.catch(() => {}) // a late failure after a timeout has nobody to tell
+    try {
+      return await Promise.race([work, timeout])
+    } catch (error) {
+      throw mapAdbError(error, {what, host: this.host, port: this.port, serial})
+    } finally {
+      clearTimeout(timer)
+      scope.destroyAll()
+      this.scopes.delete(scope)
+    }
+  }
+
+  /** `host:devices`: every device the server knows, in any state. */
+  listDevices(): Promise<AttachedDevice[]> {
+    return this.call('list devices', undefined, async (client) =>
+      (await client.listDevices()).map((d: {id: string; type: string}) => ({serial: d.id, state: d.type})),
+    )
+  }
+
+  /** Runs one shell command (`shell:<command>`) and returns everything it printed. */
+  shell(serial: string, command: string, timeoutMs?: number): Promise<ShellResult> {
+    checkCommandLength(command)
+    return this.call(
+      `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``,
+      serial,
+      async (client) => {
+        const stream = await client.getDevice(serial).shell(command)
+        return {command, output: await readStream(stream)}
+      },
+      timeoutMs,
+    )
+  }
+
+  /** The device's adbkit client, for the few calls that are not plain shell commands. */
+  device(client: Client, serial: string): DeviceClient {
+    return client.getDevice(serial)
+  }
+
+  /** Ends every call still running. */
+  close(): void {
+    for (const scope of this.scopes) scope.destroyAll()
+    this.scopes.clear()
+  }
+}
+
+/**
+ * Reads a shell stream to its end. A stream that closes with an error (the connection was reset because the
+ * device vanished) rejects instead of returning the partial output.
+ */
+export function readStream(stream: Duplex): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+    stream.once('error', reject)
+    stream.once('end', () => resolve(Buffer.concat(chunks)))
+    stream.once('close', () => resolve(Buffer.concat(chunks)))
+  })
+}

@@ -1,0 +1,97 @@
+/**
+ * The live device driver: an adb device reached through an adb server (local, remote, an STF farm's or
+ * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
+ * input action through the device's queue.
+ */
+import type {AppFilter, AppInfo, DeviceDriver, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {AdbServer} from './adb-client.js'
+import * as apps from './apps.js'
+import {DeviceShell} from './device-shell.js'
+import * as input from './input.js'
+import {serialise} from './input-queue.js'
+import {readLogs} from './logs.js'
+import * as screen from './screen.js'
+
+export class AdbDriver implements DeviceDriver {
+  readonly kind = 'adb' as const
+  readonly serial: string
+  readonly shell: DeviceShell
+  private readonly dumpState: screen.DumpState = {windowsFlag: true, tty: true}
+
+  constructor(
+    readonly server: AdbServer,
+    serial: string,
+  ) {
+    this.serial = serial
+    this.shell = new DeviceShell(server, serial)
+  }
+
+  private act<T>(action: (dev: DeviceShell) => Promise<T>): Promise<T> {
+    return serialise(this.shell.key, () => action(this.shell))
+  }
+
+  captureScreen(): Promise<ScreenCapture> {
+    return screen.captureScreen(this.shell, this.dumpState)
+  }
+
+  screenshot(): Promise<Buffer> {
+    return screen.screenshot(this.shell)
+  }
+
+  /** Screen size in the current orientation (wm size with overrides, turned by the rotation). */
+  screenSize(): Promise<{width: number; height: number}> {
+    return screen.screenInfo(this.shell)
+  }
+
+  tap(point: Point): Promise<void> {
+    return this.act((dev) => input.tap(dev, point))
+  }
+
+  longPress(point: Point, durationMs: number): Promise<void> {
+    return this.act((dev) => input.longPress(dev, point, durationMs))
+  }
+
+  doubleTap(point: Point): Promise<void> {
+    return this.act((dev) => input.doubleTap(dev, point))
+  }
+
+  swipe(from: Point, to: Point, durationMs: number): Promise<void> {
+    return this.act((dev) => input.swipe(dev, from, to, durationMs))
+  }
+
+  pressKey(key: string | number): Promise<void> {
+    return this.act((dev) => input.pressKey(dev, key))
+  }
+
+  inputText(text: string): Promise<void> {
+    return this.act((dev) => input.inputText(dev, text))
+  }
+
+  openNotifications(): Promise<void> {
+    return this.act((dev) => input.openNotifications(dev))
+  }
+
+  openQuickSettings(): Promise<void> {
+    return this.act((dev) => input.openQuickSettings(dev))
+  }
+
+  listApps(filter: AppFilter): Promise<AppInfo[]> {
+    return apps.listApps(this.shell, filter)
+  }
+
+  openApp(packageId: string): Promise<void> {
+    return this.act((dev) => apps.openApp(dev, packageId))
+  }
+
+  closeApp(packageId: string): Promise<void> {
+    return this.act((dev) => apps.closeApp(dev, packageId))
+  }
+
+  logs(query: LogQuery): Promise<LogResult> {
+    return readLogs(this.shell, query)
+  }
+
+  async close(): Promise<void> {
+    this.server.close()
+  }
+}

@@ -1,0 +1,87 @@
+/** Listing, launching and stopping apps with `pm`, `cmd package` and `am` (adb.md §3.10). */
+import {DeviceCommandError} from '../../errors/arc-error.js'
+import type {AppFilter, AppInfo} from '../device-driver.js'
+import type {DeviceShell} from './device-shell.js'
+import {isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
+
+async function listPackages(dev: DeviceShell, flag: '-s' | '-3'): Promise<ListedPackage[]> {
+  const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode'])
+  // `--show-versioncode` arrived in Android 9; older pm rejects it, so ask again without.
+  const text = isUnknownOption(output) ? await dev.text(['pm', 'list', 'packages', flag]) : output
+  if (/Exception|^Error/m.test(text) || (text.trim() !== '' && parsePackageList(text).length === 0)) {
+    throw dev.failed(`pm list packages ${flag}`, text)
+  }
+  return parsePackageList(text)
+}
+
+/**
+ * Installed packages, system (`pm list packages -s`) and user (`-3`) ones, sorted by package id. Plain ADB has no
+ * way to read an app's label, so `name` is the package id; `version_name` is not reported either.
+ */
+export async function listApps(dev: DeviceShell, filter: AppFilter): Promise<AppInfo[]> {
+  const [system, user] = await Promise.all([
+    filter === 'user' ? [] : listPackages(dev, '-s'),
+    filter === 'system' ? [] : listPackages(dev, '-3'),
+  ])
+  const toApp = (pkg: ListedPackage, isSystem: boolean): AppInfo => ({
+    package_id: pkg.packageId,
+    name: pkg.packageId,
+    ...(pkg.versionCode === undefined ? {} : {version_code: pkg.versionCode}),
+    is_system: isSystem,
+  })
+  return [...system.map((p) => toApp(p, true)), ...user.map((p) => toApp(p, false))].sort((a, b) =>
+    a.package_id.localeCompare(b.package_id),
+  )
+}
+
+async function isInstalled(dev: DeviceShell, packageId: string): Promise<boolean> {
+  return isInstalledOutput(await dev.text(['pm', 'path', packageId]))
+}
+
+function notInstalled(dev: DeviceShell, packageId: string): DeviceCommandError {
+  return new DeviceCommandError(`app ${packageId} is not installed on ${dev.serial}`, {
+    details: {package_id: packageId},
+    actions: ['Run `arc app list --name-query <part of the name>` to find the package id.'],
+  })
+}
+
+/**
+ * Resolves the launcher activity (`cmd package resolve-activity --brief`, Android 7+) and starts it with
+ * `am start -W`; devices without `cmd package` fall back to `monkey -p PKG -c LAUNCHER 1`.
+ */
+export async function openApp(dev: DeviceShell, packageId: string): Promise<void> {
+  const resolved = await dev.text([
+    'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN',
+    '-c', 'android.intent.category.LAUNCHER', packageId,
+  ])
+  const component = parseResolvedActivity(resolved)
+  if (!component) {
+    if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
+    if (/Unknown command|Can't find service|not found/i.test(resolved)) return monkeyLaunch(dev, packageId)
+    throw new DeviceCommandError(`app ${packageId} has no launchable activity on ${dev.serial}`, {
+      details: {package_id: packageId},
+    })
+  }
+  const output = await dev.text([
+    'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', component,
+  ])
+  if (/^Error|Exception|Status: (?!ok)/im.test(output)) throw dev.failed(`launching ${packageId}`, output)
+}
+
+async function monkeyLaunch(dev: DeviceShell, packageId: string): Promise<void> {
+  const output = await dev.text(['monkey', '-p', packageId, '-c', 'android.intent.category.LAUNCHER', 1])
+  if (/No activities found|monkey aborted/i.test(output) && !/Events injected: 1/.test(output)) {
+    throw new DeviceCommandError(`app ${packageId} has no launchable activity on ${dev.serial}`, {
+      details: {package_id: packageId},
+    })
+  }
+}
+
+/**
+ * `am force-stop PKG`: stops the app and its services whether it is in the foreground or not (the spec's
+ * Android service could only kill background processes; over ADB arc can do more). Refuses unknown packages.
+ */
+export async function closeApp(dev: DeviceShell, packageId: string): Promise<void> {
+  if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
+  await dev.action(['am', 'force-stop', packageId], `am force-stop ${packageId}`)
+}

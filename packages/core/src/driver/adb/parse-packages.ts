@@ -1,0 +1,42 @@
+/** `pm list packages [--show-versioncode]` and `cmd package resolve-activity --brief` output. */
+
+export interface ListedPackage {
+  packageId: string
+  versionCode?: number
+}
+
+/** Lines `package:com.foo` or `package:com.foo versionCode:12`; anything else (warnings, blank lines) is skipped. */
+export function parsePackageList(output: string): ListedPackage[] {
+  const packages: ListedPackage[] = []
+  for (const line of output.split(/\r?\n/)) {
+    const m = /^package:(?:\S+=)?([A-Za-z][\w.]*)(?:\s+versionCode:(\d+))?\s*$/.exec(line.trim())
+    if (!m) continue
+    const pkg: ListedPackage = {packageId: m[1] as string}
+    if (m[2] !== undefined) pkg.versionCode = Number(m[2])
+    packages.push(pkg)
+  }
+  return packages
+}
+
+/** True when `pm` rejected an option this Android release does not know (`--show-versioncode` before 9). */
+export function isUnknownOption(output: string): boolean {
+  return /Unknown option|Error: unknown|IllegalArgumentException/i.test(output)
+}
+
+/**
+ * The launchable activity from `cmd package resolve-activity --brief PKG`: its last line looks like
+ * `com.foo/.MainActivity`; `No activity found` otherwise.
+ */
+export function parseResolvedActivity(output: string): string | undefined {
+  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string
+    if (/^[A-Za-z][\w.]*\/[\w.$]+$/.test(line)) return line
+  }
+  return undefined
+}
+
+/** `pm path PKG` prints `package:/data/app/…/base.apk` lines for an installed package, nothing otherwise. */
+export function isInstalledOutput(output: string): boolean {
+  return /^package:\S+/m.test(output)
+}

@@ -1,0 +1,123 @@
+/**
+ * Observing the screen over ADB: the uiautomator dump (all windows where the device can), screen size with
+ * overrides, density, rotation and the foreground app, captured together; and PNG screenshots.
+ */
+import {randomBytes} from 'node:crypto'
+import {setTimeout as sleep} from 'node:timers/promises'
+
+import {ArcError, InvalidDumpError} from '../../errors/arc-error.js'
+import {parseUiDump, sliceDump} from '../../screen/parse-ui-dump.js'
+import type {UiHierarchy} from '../../screen/ui-node.js'
+import type {Foreground, ScreenCapture} from '../device-driver.js'
+import type {DeviceShell} from './device-shell.js'
+import {parseForeground, parseRotation} from './parse-dumpsys.js'
+import {currentSize, parseWmDensity, parseWmSize} from './parse-wm.js'
+import {readScreencapPng} from './png-repair.js'
+import {raw} from './shell-quote.js'
+
+/** uiautomator failures that pass when tried again a moment later (adb.md §3.2, §4.3). */
+const TRANSIENT = /could not get idle state|null root node|already registered|Killed|NullPointerException|is empty/i
+/** Output showing `/dev/tty` is unusable on this device (no controlling terminal). */
+const NO_TTY = /\/dev\/tty.*(No such|Permission denied|not open|failed|ENXIO)|(No such device|could not open).*\/dev\/tty/i
+export const DUMP_ATTEMPTS = 3
+export const RETRY_DELAY_MS = 250
+
+export interface DumpState {
+  /** False once the device showed that `--windows` breaks its uiautomator. */
+  windowsFlag: boolean
+  /** False once the device showed that `/dev/tty` cannot be written; then arc dumps to a fresh file. */
+  tty: boolean
+}
+
+export interface Dump {
+  xml: string
+  hierarchy: UiHierarchy
+}
+
+/**
+ * Dumps the UI hierarchy. `uiautomator dump --windows /dev/tty` writes every window's XML straight to the
+ * shell stream, so no file is involved and nothing stale can be read; where `/dev/tty` does not work a new
+ * uniquely named file is dumped, read and deleted. Devices whose uiautomator predates `--windows` ignore it.
+ * Transient failures (no idle state, null root node…) are retried up to DUMP_ATTEMPTS times.
+ */
+export async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> {
+  let lastError: ArcError | undefined
+  for (let attempt = 1; attempt <= DUMP_ATTEMPTS; attempt++) {
+    if (attempt > 1) await sleep(RETRY_DELAY_MS * (attempt - 1))
+    const flags = state.windowsFlag ? ['--windows'] : []
+    const output = state.tty ? await dev.text(['uiautomator', 'dump', ...flags, '/dev/tty']) : await dumpViaFile(dev, flags)
+    try {
+      const xml = sliceDump(output, `uiautomator dump on ${dev.serial}`)
+      if (!xml.includes('</hierarchy>')) {
+        await dev.assertStillAttached('uiautomator dump')
+        throw new InvalidDumpError(`uiautomator dump on ${dev.serial} was cut short (no </hierarchy>)`)
+      }
+      return {xml, hierarchy: parseUiDump(xml, `uiautomator dump on ${dev.serial}`)}
+    } catch (error) {
+      if (!(error instanceof InvalidDumpError)) throw error
+      lastError = error
+      if (state.tty && NO_TTY.test(output)) state.tty = false
+      else if (state.windowsFlag && /--windows|Unknown option|usage:/i.test(output)) state.windowsFlag = false
+      else if (!TRANSIENT.test(output) && !TRANSIENT.test(error.message) && output.trim() !== '') throw error
+    }
+  }
+  throw lastError as ArcError
+}
+
+async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
+  const file = `/data/local/tmp/arc-dump-${randomBytes(6).toString('hex')}.xml`
+  await dev.text(['rm', '-f', file])
+  try {
+    const log = await dev.text(['uiautomator', 'dump', ...flags, file])
+    const xml = await dev.text(['cat', file, raw('2>/dev/null')])
+    return xml.includes('<hierarchy') ? xml : `${log}\n${xml}`
+  } finally {
+    await dev.text(['rm', '-f', file]).catch(() => undefined)
+  }
+}
+
+/** Rotation and foreground from `dumpsys window displays`, with older releases' fallbacks. */
+export async function windowState(dev: DeviceShell): Promise<{rotation?: 0 | 1 | 2 | 3; foreground: Foreground}> {
+  const displays = await dev.text(['dumpsys', 'window', 'displays'])
+  const rotation = parseRotation(displays)
+  if (/mFocusedApp|mCurrentFocus/.test(displays)) return {rotation, foreground: parseForeground(displays)}
+  const windows = await dev.text(['dumpsys', 'window', 'windows'])
+  let foreground = parseForeground(windows)
+  if (!foreground.package) foreground = parseForeground(await dev.text(['dumpsys', 'activity', 'activities']))
+  return {rotation: rotation ?? parseRotation(windows), foreground}
+}
+
+/** Screen size in the current orientation, density and rotation, without a dump (scroll needs only these). */
+export async function screenInfo(dev: DeviceShell): Promise<{width: number; height: number; rotation: 0 | 1 | 2 | 3}> {
+  const [size, displays] = await Promise.all([dev.text(['wm', 'size']), dev.text(['dumpsys', 'window', 'displays'])])
+  const rotation = parseRotation(displays) ?? 0
+  return {...currentSize(parseWmSize(size), rotation), rotation}
+}
+
+export async function captureScreen(dev: DeviceShell, state: DumpState): Promise<ScreenCapture> {
+  const [dump, size, density, window] = await Promise.all([
+    dumpHierarchy(dev, state),
+    dev.text(['wm', 'size']),
+    dev.text(['wm', 'density']),
+    windowState(dev),
+  ])
+  const rotation = window.rotation ?? dump.hierarchy.rotation
+  const {width, height} = currentSize(parseWmSize(size), rotation)
+  return {
+    xml: dump.xml,
+    hierarchy: dump.hierarchy,
+    screen: {width, height, density: parseWmDensity(density), rotation},
+    foreground: window.foreground,
+    allWindows: dump.hierarchy.windows.length > 1,
+  }
+}
+
+export async function screenshot(dev: DeviceShell): Promise<Buffer> {
+  const output = await dev.run(['screencap', '-p'])
+  try {
+    return readScreencapPng(output, dev.serial).png
+  } catch (error) {
+    await dev.assertStillAttached('screencap')
+    throw error
+  }
+}

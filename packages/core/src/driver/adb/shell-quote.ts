@@ -1,0 +1,47 @@
+/**
+ * POSIX single-quote escaping for strings sent to a device shell. adbkit's `shell:` service hands the whole
+ * command line to `/system/bin/sh -c` (mksh on Android 4.4+), so every argument that is not a fixed word of arc's
+ * own must go through `shq`. Inside single quotes nothing is special except the closing quote, which is written
+ * as `'\''` (close, escaped quote, reopen).
+ */
+import {InvalidInputError} from '../../errors/arc-error.js'
+
+/** Quotes one argument: `it's` → `'it'\''s'`, the empty string → `''`. NUL bytes cannot cross a shell argv. */
+export function shq(value: string): string {
+  if (value.includes('\0')) throw new InvalidInputError('a device shell argument cannot contain a NUL character')
+  return `'${value.replaceAll("'", `'\\''`)}'`
+}
+
+/** Joins a command: numbers and arc's own fixed words are written as is, every other string is quoted. */
+export function shellCommand(words: Array<string | number | Raw>): string {
+  return words
+    .map((word) => {
+      if (typeof word === 'number') {
+        if (!Number.isFinite(word)) throw new InvalidInputError(`not a finite number: ${word}`)
+        return String(word)
+      }
+      if (typeof word === 'object') return word.raw
+      return shq(word)
+    })
+    .join(' ')
+}
+
+/** A word arc wrote itself (an operator, a redirection), passed through `shellCommand` unquoted. */
+export interface Raw {
+  raw: string
+}
+
+export const raw = (text: string): Raw => ({raw: text})
+
+/** The longest command line arc sends: old adbd (Android < 7) limits an OPEN packet to 4096 bytes. */
+export const MAX_COMMAND_BYTES = 4000
+
+export function checkCommandLength(command: string): void {
+  const bytes = Buffer.byteLength(`shell:${command}`)
+  if (bytes > MAX_COMMAND_BYTES) {
+    throw new InvalidInputError(
+      `the device command would be ${bytes} bytes, over the ${MAX_COMMAND_BYTES}-byte limit of one adb shell request`,
+      {actions: ['Send a shorter text, or split it into several calls.']},
+    )
+  }
+}
