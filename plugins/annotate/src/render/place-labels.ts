@@ -8,7 +8,9 @@ import {clamp, intersects, outlineCrosses, overlapArea, touches, type Rect} from
  * 2. the same corners shifted along the box's top and left edges;
  * 3. the same again with the font stepped down to `minFontPx` (never smaller, so labels stay legible);
  * 4. a search on rings around the box, nearest first, with a leader line back to the box;
- * 5. when the screen truly has no room: the spot with the least overlap, reported as an overlap.
+ * 5. a scan of the whole image for the free spot nearest the box (a summed-area table of the labels placed
+ *    so far makes each test O(1));
+ * 6. when the screen truly has no room: the spot with the least overlap, reported as an overlap.
  *
  * Cost among free candidates: the candidate's rank plus a penalty for each other box outline the label would
  * hide. Every position is clamped inside the image, so labels near the edges move in. Pure arithmetic on
@@ -142,6 +144,10 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         }
       }
       if (!chosen) {
+        const rect = nearestFreeSpot(placed, box, size.width, size.height, W, H)
+        if (rect) chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: false}
+      }
+      if (!chosen) {
         let least: {rect: Rect; overlap: number} | undefined
         for (const [x, y] of cornerCandidates(box, size.width, size.height)) {
           const rect = toRect(x, y, size.width, size.height)
@@ -156,6 +162,42 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     result[index] = chosen
   }
   return result
+}
+
+/**
+ * The free w x h spot (overlapping no placed label) nearest the box's top-left corner, scanning every pixel
+ * position; undefined when there is none.
+ */
+function nearestFreeSpot(placed: Rect[], box: Rect, w: number, h: number, W: number, H: number): Rect | undefined {
+  if (w > W || h > H) return undefined
+  // sat[(y)*(W+1)+x] = occupied pixels in [0,x) x [0,y).
+  const stride = W + 1
+  const occupied = new Uint8Array(W * H)
+  for (const [l, t, r, b] of placed) {
+    for (let y = Math.max(0, t); y < Math.min(H, b); y++) occupied.fill(1, y * W + Math.max(0, l), y * W + Math.min(W, r))
+  }
+  const sat = new Int32Array(stride * (H + 1))
+  for (let y = 0; y < H; y++) {
+    let row = 0
+    for (let x = 0; x < W; x++) {
+      row += occupied[y * W + x] as number
+      sat[(y + 1) * stride + x + 1] = (sat[y * stride + x + 1] as number) + row
+    }
+  }
+  let best: {x: number; y: number; d: number} | undefined
+  for (let y = 0; y + h <= H; y++) {
+    for (let x = 0; x + w <= W; x++) {
+      const used =
+        (sat[(y + h) * stride + x + w] as number) -
+        (sat[y * stride + x + w] as number) -
+        (sat[(y + h) * stride + x] as number) +
+        (sat[y * stride + x] as number)
+      if (used !== 0) continue
+      const d = (x - box[0]) ** 2 + (y - box[1]) ** 2
+      if (!best || d < best.d) best = {x, y, d}
+    }
+  }
+  return best && [best.x, best.y, best.x + w, best.y + h]
 }
 
 /** Pairs of label rectangles that overlap (positive area): the measure the issue asks for. */
