@@ -212,4 +212,4 @@ async function main(): Promise<void> {
   console.log(`wrote ${OUT}window_dump.xml, meta.json, screen.png`)
 }
 
-await main()
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main()

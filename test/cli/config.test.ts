@@ -84,7 +84,7 @@ describe('config', () => {
 
   it('names the file for a file that does not parse', async () => {
     const dir = await make({'.arcrc.json': '{"device": '})
-    await expectConfigError(loadConfig(dir, {}), /cannot read config.*\.arcrc\.json|JSON/)
+    await expectConfigError(loadConfig(dir, {}), /cannot read config: JSON Error in .*\.arcrc\.json/)
   })
 
   it('validates a plugin-owned section with the key path as written', () => {

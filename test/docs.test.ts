@@ -1,0 +1,29 @@
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {expect} from 'chai'
+
+import {demoMeta, demoXml} from '../scripts/make-demo.js'
+import {commandsMarkdown, errorsMarkdown} from '../scripts/generate-docs.js'
+import {ROOT} from './support/paths.js'
+
+describe('generated files are up to date', () => {
+  it('docs/commands.md matches the commands (run `npm run docs`)', async () => {
+    const previous = process.env.NODE_ENV
+    process.env.NODE_ENV = 'development'
+    try {
+      expect(await readFile(path.join(ROOT, 'docs/commands.md'), 'utf8')).to.equal(await commandsMarkdown())
+    } finally {
+      process.env.NODE_ENV = previous
+    }
+  })
+
+  it('docs/errors.md matches the exit-code table (run `npm run docs`)', async () => {
+    expect(await readFile(path.join(ROOT, 'docs/errors.md'), 'utf8')).to.equal(errorsMarkdown())
+  })
+
+  it('the demo snapshot matches scripts/demo/demo-screen.ts (run `npm run demo`)', async () => {
+    expect(await readFile(path.join(ROOT, 'packages/core/demo/window_dump.xml'), 'utf8')).to.equal(demoXml())
+    expect(await readFile(path.join(ROOT, 'packages/core/demo/meta.json'), 'utf8')).to.equal(demoMeta())
+  })
+})
