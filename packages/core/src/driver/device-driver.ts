@@ -95,6 +95,8 @@ export interface DeviceDriver {
   captureScreen(): Promise<ScreenCapture>
   /** A PNG of the screen, in the current orientation. */
   screenshot(): Promise<Buffer>
+  /** Screen width and height in the current orientation, without a full capture (scroll needs only these). */
+  screenSize(): Promise<{width: number; height: number}>
 
   tap(point: Point): Promise<void>
   longPress(point: Point, durationMs: number): Promise<void>

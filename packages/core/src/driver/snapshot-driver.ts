@@ -100,6 +100,11 @@ export class SnapshotDriver implements DeviceDriver {
     return png
   }
 
+  async screenSize(): Promise<{width: number; height: number}> {
+    const {width, height} = (await this.captureScreen()).screen
+    return {width, height}
+  }
+
   private refuse(action: string): never {
     throw new ReadOnlyDeviceError(`recorded device is read-only: cannot ${action} on ${this.serial}`, {
       actions: ['Run the command against a live device (--device SERIAL) or `arc emulate`.'],

@@ -1,0 +1,60 @@
+import {defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+const packageId = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .regex(/^[A-Za-z][\w.]*$/, 'expected a package id like com.example.app')
+    .describe(`The package ID of the app to ${what} (e.g. com.example.app)`)
+
+export const openApp = defineTool({
+  name: 'open_app',
+  cliId: 'app open',
+  title: 'Launch an app',
+  description: 'Launches an installed app by package id through its launcher activity. Use list_apps to find package ids.',
+  kind: 'action',
+  input: z.object({package_id: packageId('launch')}),
+  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.android.settings']},
+  async handler({driver}, {package_id}) {
+    await driver.openApp(package_id)
+    return {text: `App opened successfully: ${package_id}`, data: {package_id}}
+  },
+})
+
+export const listApps = defineTool({
+  name: 'list_apps',
+  cliId: 'app list',
+  title: 'List installed apps',
+  description:
+    'Lists installed apps as JSON [{package_id, name, version_code, is_system}], filtered by type (all, user, system) and a case-insensitive substring of the name. Over plain ADB the name is the package id.',
+  kind: 'read',
+  input: z.object({
+    filter: z.enum(['all', 'user', 'system']).default('all').describe('Filter by app type: all, user or system'),
+    name_query: z.string().optional().describe('Filter by app name substring (case-insensitive)'),
+  }),
+  cli: {examples: ['<%= config.bin %> <%= command.id %> --filter user --name-query calc']},
+  async handler({driver}, {filter, name_query}) {
+    const query = name_query?.toLowerCase()
+    const apps = (await driver.listApps(filter)).filter(
+      (app) => !query || app.name.toLowerCase().includes(query) || app.package_id.toLowerCase().includes(query),
+    )
+    return {text: JSON.stringify(apps), data: apps}
+  },
+})
+
+export const closeApp = defineTool({
+  name: 'close_app',
+  cliId: 'app close',
+  title: 'Stop an app',
+  description:
+    'Stops an app and its background work (`am force-stop`), in the foreground or not. System processes may restart by themselves.',
+  kind: 'action',
+  input: z.object({package_id: packageId('close')}),
+  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
+  async handler({driver}, {package_id}) {
+    await driver.closeApp(package_id)
+    return {text: `App closed successfully: ${package_id}`, data: {package_id}}
+  },
+})

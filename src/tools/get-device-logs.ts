@@ -1,0 +1,39 @@
+import {defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+const isoTime = (what: string) =>
+  z.string().min(1).optional().describe(`ISO 8601 local time to filter logs ${what} (e.g. 2024-01-15T10:30:00)`)
+
+export const getDeviceLogs = defineTool({
+  name: 'get_device_logs',
+  cliId: 'logs',
+  title: 'Read the device logs (logcat)',
+  description:
+    'Returns recent logcat lines as JSON {logs, line_count, truncated}, filtered by time range, exact tag, minimum level and package. Lines read `MM-DD hh:mm:ss.mmm L/Tag: message`; truncated is true when more lines matched than last_lines.',
+  kind: 'read',
+  input: z.object({
+    last_lines: z.number().int().min(1).max(1000).default(100).describe('Number of most recent log lines to return (1-1000)'),
+    since: isoTime('from'),
+    until: isoTime('until (used with since)'),
+    tag: z.string().min(1).optional().describe('Filter by log tag (exact match, e.g. ActivityManager)'),
+    level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('D').describe('Minimum log level to include'),
+    package_name: z.string().min(1).optional().describe('Filter logs by package name (its running processes)'),
+  }),
+  cli: {
+    examples: [
+      '<%= config.bin %> <%= command.id %> --last-lines 50 --level W',
+      '<%= config.bin %> <%= command.id %> --tag ActivityManager --since 2024-01-15T10:30:00',
+    ],
+  },
+  async handler({driver}, input) {
+    const result = await driver.logs({
+      lastLines: input.last_lines,
+      since: input.since,
+      until: input.until,
+      tag: input.tag,
+      level: input.level,
+      packageName: input.package_name,
+    })
+    return {text: JSON.stringify(result), data: result}
+  },
+})

@@ -1,0 +1,23 @@
+import {defineTool, type AnyTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+/** One tool per system button: the key event it sends and the spec's success text. */
+function systemKey(name: string, key: string, label: string, description: string): AnyTool {
+  return defineTool({
+    name: `press_${name}`,
+    cliId: `press ${name}`,
+    title: `Press the ${label} button`,
+    description,
+    kind: 'action',
+    input: z.object({}),
+    cli: {examples: [`<%= config.bin %> <%= command.id %>`]},
+    async handler({driver}) {
+      await driver.pressKey(key)
+      return {text: `${label} button press executed successfully`, data: {key: `KEYCODE_${key}`}}
+    },
+  })
+}
+
+export const pressBack = systemKey('back', 'BACK', 'Back', 'Presses the back button (KEYCODE_BACK).')
+export const pressHome = systemKey('home', 'HOME', 'Home', 'Navigates to the home screen (KEYCODE_HOME).')
+export const pressRecents = systemKey('recents', 'APP_SWITCH', 'Recents', 'Opens the recent apps screen (KEYCODE_APP_SWITCH).')

@@ -1,0 +1,63 @@
+import {mkdir, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {
+  defineTool,
+  OutputError,
+  SNAPSHOT_META,
+  SNAPSHOT_PNG,
+  SNAPSHOT_XML,
+  UnsupportedError,
+  type ScreenCapture,
+  type SnapshotMeta,
+} from '@arc-cli/core'
+import {z} from 'zod'
+
+/** meta.json for a capture: what the dump cannot say, in the snapshot format's schema. */
+export function snapshotMeta(capture: ScreenCapture, serial: string, capturedAt: Date): SnapshotMeta {
+  const meta: SnapshotMeta = {
+    format: 'arc-snapshot/1',
+    serial,
+    width: capture.screen.width,
+    height: capture.screen.height,
+    rotation: capture.screen.rotation,
+    allWindows: capture.allWindows,
+    capturedAt: capturedAt.toISOString(),
+  }
+  if (capture.screen.density !== undefined) meta.density = capture.screen.density
+  if (capture.foreground.package !== undefined) meta.package = capture.foreground.package
+  if (capture.foreground.activity !== undefined) meta.activity = capture.foreground.activity
+  return meta
+}
+
+export const saveSnapshot = defineTool({
+  name: 'save_snapshot',
+  cliId: 'snapshot save',
+  title: 'Record the screen as a snapshot folder',
+  description: `Writes the current screen to a folder: ${SNAPSHOT_XML} (the uiautomator dump), ${SNAPSHOT_PNG} (a screenshot of the same moment) and ${SNAPSHOT_META} (size, density, rotation, foreground app). Any command reads it back with --device DIR.`,
+  kind: 'read',
+  input: z.object({dir: z.string().min(1).describe('Folder to write the snapshot to (created if missing)')}),
+  cli: {positional: ['dir'], examples: ['<%= config.bin %> <%= command.id %> ./snapshots/login']},
+  async handler({driver, cwd, warn}, {dir}) {
+    const target = path.resolve(cwd, dir)
+    const capture = await driver.captureScreen()
+    let png: Buffer | undefined
+    try {
+      png = await driver.screenshot()
+    } catch (error) {
+      if (!(error instanceof UnsupportedError)) throw error
+      warn(`no ${SNAPSHOT_PNG}: ${error.message}`)
+    }
+    const meta = snapshotMeta(capture, driver.serial, new Date())
+    const files = [SNAPSHOT_XML, ...(png ? [SNAPSHOT_PNG] : []), SNAPSHOT_META]
+    try {
+      await mkdir(target, {recursive: true})
+      await writeFile(path.join(target, SNAPSHOT_XML), capture.xml)
+      if (png) await writeFile(path.join(target, SNAPSHOT_PNG), png)
+      await writeFile(path.join(target, SNAPSHOT_META), `${JSON.stringify(meta, null, 2)}\n`)
+    } catch (error) {
+      throw new OutputError(`cannot write the snapshot to ${target}: ${(error as Error).message}`, {cause: error})
+    }
+    return {text: `Snapshot saved to ${dir} (${files.join(', ')})`, data: {dir: target, files, meta}}
+  },
+})

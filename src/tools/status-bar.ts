@@ -1,0 +1,30 @@
+import {defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+export const openNotifications = defineTool({
+  name: 'open_notifications',
+  cliId: 'notifications',
+  title: 'Pull down the notification shade',
+  description: 'Pulls down the notification shade (`cmd statusbar expand-notifications`; a swipe from the top on old devices).',
+  kind: 'action',
+  input: z.object({}),
+  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  async handler({driver}) {
+    await driver.openNotifications()
+    return {text: 'Open notifications executed successfully'}
+  },
+})
+
+export const openQuickSettings = defineTool({
+  name: 'open_quick_settings',
+  cliId: 'quick-settings',
+  title: 'Open the quick settings panel',
+  description: 'Opens the quick settings panel (`cmd statusbar expand-settings`; two swipes from the top on old devices).',
+  kind: 'action',
+  input: z.object({}),
+  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  async handler({driver}) {
+    await driver.openQuickSettings()
+    return {text: 'Open quick settings executed successfully'}
+  },
+})

@@ -1,0 +1,33 @@
+import {defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+import {at, coordinate} from './touch-schema.js'
+
+export const tap = defineTool({
+  name: 'tap',
+  cliId: 'tap',
+  title: 'Tap the screen at a point',
+  description:
+    'Performs a single tap at x,y in screen pixels (the same space as the bounds in screen-state). To tap an element, read its bounds from get_screen_state and tap its centre.',
+  kind: 'action',
+  input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
+  cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
+  async handler({driver}, {x, y}) {
+    await driver.tap({x, y})
+    return {text: `Tap executed at ${at(x, y)}`, data: {x, y}}
+  },
+})
+
+export const doubleTap = defineTool({
+  name: 'double_tap',
+  cliId: 'double-tap',
+  title: 'Double-tap the screen at a point',
+  description: 'Performs a double tap at x,y in screen pixels: two taps sent in one device command.',
+  kind: 'action',
+  input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
+  cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
+  async handler({driver}, {x, y}) {
+    await driver.doubleTap({x, y})
+    return {text: `Double tap executed at ${at(x, y)}`, data: {x, y}}
+  },
+})
