@@ -21,10 +21,19 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
   const stack: XmlElement[] = []
   let root: XmlElement | undefined
 
+  // Line numbers for messages, counted forward from the last one asked (parsing only moves forward), so
+  // numbering every tag stays linear in the size of the document.
+  let countedTo = 0
+  let countedLine = 1
   const lineAt = (offset: number): number => {
-    let line = 1
-    for (let i = 0; i < offset && i < source.length; i++) if (source.charCodeAt(i) === 10) line++
-    return line
+    if (offset < countedTo) {
+      countedTo = 0
+      countedLine = 1
+    }
+    const end = Math.min(offset, source.length)
+    for (let i = countedTo; i < end; i++) if (source.charCodeAt(i) === 10) countedLine++
+    countedTo = end
+    return countedLine
   }
 
   const fail = (message: string, offset = pos): never => {
