@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+'use strict'
+// One emulated Android program (uiautomator, input, ls…) as the device's /bin/sh runs it: forwards its exact argv
+// to the emulator over a Unix socket and relays the answer to stdout/stderr and the exit status.
+// Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (JSON), 0 stdin, 5 stdin EOF.
+// From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
+const net = require('node:net')
+
+const socketPath = process.env.ARC_EMU_SOCKET
+const session = process.env.ARC_EMU_SESSION
+const argv = process.argv.slice(2)
+if (!socketPath || !session) {
+  process.stderr.write(`${argv[0] || 'command'}: not running inside arc emulate\n`)
+  process.exit(126)
+}
+
+const conn = net.createConnection(socketPath)
+function send(type, data) {
+  const head = Buffer.alloc(5)
+  head[0] = type
+  head.writeUInt32BE(data.length, 1)
+  conn.write(Buffer.concat([head, data]))
+}
+
+let exited = false
+function finish(code) {
+  exited = true
+  let pending = 2
+  const done = () => {
+    if (--pending === 0) process.exit(code)
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+}
+
+process.stdout.on('error', () => process.exit(141))
+process.stderr.on('error', () => {})
+
+conn.on('connect', () => send(0x52, Buffer.from(JSON.stringify({session, argv, cwd: process.cwd()}), 'utf8')))
+let buffer = Buffer.alloc(0)
+conn.on('data', (chunk) => {
+  buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
+  while (buffer.length >= 5) {
+    const length = buffer.readUInt32BE(1)
+    if (buffer.length < 5 + length) break
+    const type = buffer[0]
+    const data = buffer.subarray(5, 5 + length)
+    buffer = buffer.subarray(5 + length)
+    if (type === 1) process.stdout.write(data)
+    else if (type === 2) process.stderr.write(data)
+    else if (type === 3) finish(data[0] || 0)
+    else if (type === 4) {
+      process.stdin.on('data', (d) => send(0, d))
+      process.stdin.on('end', () => send(5, Buffer.alloc(0)))
+      process.stdin.on('error', () => send(5, Buffer.alloc(0)))
+    }
+  }
+})
+conn.on('error', () => {})
+conn.on('close', () => {
+  if (!exited) process.exit(255)
+})

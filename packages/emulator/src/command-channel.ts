@@ -1,0 +1,132 @@
+import {randomBytes} from 'node:crypto'
+import net, {type Server, type Socket} from 'node:net'
+
+/** Frame types between the emulator and bin/device-command.cjs (see that file). */
+const Frame = {stdin: 0, stdout: 1, stderr: 2, exit: 3, wantStdin: 4, stdinEnd: 5, request: 0x52} as const
+
+function frame(type: number, data: Buffer | string = Buffer.alloc(0)): Buffer {
+  const body = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+  const head = Buffer.alloc(5)
+  head[0] = type
+  head.writeUInt32BE(body.length, 1)
+  return Buffer.concat([head, body])
+}
+
+/** The streams of one running device program, on the emulator's side. */
+export interface ProgramIo {
+  argv: string[]
+  /** The helper's working folder (a host path). */
+  cwd: string
+  out(data: string | Buffer): void
+  err(data: string | Buffer): void
+  readStdin(): Promise<Buffer>
+  signal: AbortSignal
+}
+
+export type ProgramHandler = (sessionToken: string, io: ProgramIo) => Promise<number>
+
+/**
+ * A Unix socket the fake device programs call back on. Each program invocation is one connection: a request
+ * (session token, argv, cwd), then output frames and an exit frame from here. Closing the connection (the
+ * process was killed) aborts the program's signal.
+ */
+export class CommandChannel {
+  private readonly connections = new Set<Socket>()
+
+  private constructor(
+    readonly socketPath: string,
+    private readonly server: Server,
+  ) {}
+
+  static async start(socketPath: string, handler: ProgramHandler): Promise<CommandChannel> {
+    const server = net.createServer()
+    const channel = new CommandChannel(socketPath, server)
+    server.on('connection', (socket) => channel.accept(socket, handler))
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(socketPath, () => resolve())
+    })
+    return channel
+  }
+
+  static newToken(): string {
+    return randomBytes(12).toString('hex')
+  }
+
+  private accept(socket: Socket, handler: ProgramHandler): void {
+    this.connections.add(socket)
+    const abort = new AbortController()
+    let buffer = Buffer.alloc(0)
+    let started = false
+    const stdin: Buffer[] = []
+    let stdinEnded = false
+    let stdinWaiter: (() => void) | undefined
+    let stdinRequested = false
+    socket.on('close', () => {
+      this.connections.delete(socket)
+      abort.abort()
+      stdinEnded = true
+      stdinWaiter?.()
+    })
+    socket.on('error', () => {})
+    const write = (type: number, data?: Buffer | string) => {
+      if (!socket.destroyed) socket.write(frame(type, data))
+    }
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk])
+      while (buffer.length >= 5) {
+        const length = buffer.readUInt32BE(1)
+        if (buffer.length < 5 + length) break
+        const type = buffer[0]
+        const data = buffer.subarray(5, 5 + length)
+        buffer = buffer.subarray(5 + length)
+        if (type === Frame.request && !started) {
+          started = true
+          let request: {session: string; argv: string[]; cwd: string}
+          try {
+            request = JSON.parse(data.toString('utf8')) as typeof request
+          } catch {
+            socket.destroy()
+            return
+          }
+          const io: ProgramIo = {
+            argv: request.argv,
+            cwd: request.cwd,
+            out: (d) => write(Frame.stdout, d),
+            err: (d) => write(Frame.stderr, d),
+            signal: abort.signal,
+            readStdin: async () => {
+              if (!stdinRequested) {
+                stdinRequested = true
+                write(Frame.wantStdin)
+              }
+              while (!stdinEnded) await new Promise<void>((resolve) => (stdinWaiter = resolve))
+              return Buffer.concat(stdin)
+            },
+          }
+          handler(request.session, io).then(
+            (code) => {
+              write(Frame.exit, Buffer.from([code & 0xff]))
+              socket.end()
+            },
+            (error: unknown) => {
+              write(Frame.stderr, `${request.argv[0]}: ${(error as Error).message}\n`)
+              write(Frame.exit, Buffer.from([1]))
+              socket.end()
+            },
+          )
+        } else if (type === Frame.stdin) {
+          stdin.push(Buffer.from(data))
+        } else if (type === Frame.stdinEnd) {
+          stdinEnded = true
+          stdinWaiter?.()
+        }
+      }
+    })
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.connections) socket.destroy()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+}

@@ -1,0 +1,64 @@
+import {fullActivity, shortActivity} from '../virtual-device.js'
+import type {CommandContext} from './types.js'
+
+/** Options of `am start` that take a value (so their value is not mistaken for the intent's data). */
+const WITH_VALUE = new Set(['-a', '-d', '-t', '-c', '-n', '-f', '--user', '--es', '--ei', '--ez', '--el', '--ef', '--eu', '--esn', '--ecn', '--display', '--windowingMode', '--activityType', '-p'])
+
+function start(ctx: CommandContext, args: string[]): number {
+  let component: string | undefined
+  let action: string | undefined
+  let data: string | undefined
+  let wait = false
+  const parts: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (a === '-W') wait = true
+    else if (a === '-n') component = args[++i]
+    else if (a === '-a') action = args[++i]
+    else if (a === '-d') data = args[++i]
+    else if (WITH_VALUE.has(a)) i += a === '--es' || a === '--ei' || a === '--ez' || a === '--el' || a === '--ef' ? 2 : 1
+  }
+  if (action) parts.push(`act=${action}`)
+  if (data) parts.push(`dat=${data}`)
+  if (component) parts.push(`cmp=${component}`)
+  ctx.out(`Starting: Intent { ${parts.join(' ')} }\n`)
+  if (!component) {
+    if (!data && !action) {
+      ctx.err('Error: Intent does not match any activities\n')
+      return 1
+    }
+    return 0
+  }
+  const slash = component.indexOf('/')
+  const name = slash < 0 ? component : component.slice(0, slash)
+  const activity = slash < 0 ? undefined : component.slice(slash + 1)
+  const pkg = ctx.device.findPackage(name)
+  if (!pkg || !activity) {
+    ctx.out('Error type 3\n')
+    ctx.out(`Error: Activity class {${name}/${activity ? fullActivity(name, activity) : ''}} does not exist.\n`)
+    return 1
+  }
+  const hot = ctx.device.running.has(pkg.name)
+  ctx.device.launch(pkg, activity)
+  if (wait) {
+    ctx.out(`Status: ok\nLaunchState: ${hot ? 'HOT' : 'COLD'}\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 412\nWaitTime: 415\nComplete\n`)
+  }
+  return 0
+}
+
+/** `am start [-W] [-n PKG/ACT] [-a ACTION] [-d URI] …`, `am force-stop PKG`, `am kill PKG`. */
+export function am(ctx: CommandContext): number {
+  const [, sub, ...rest] = ctx.argv
+  if (sub === 'start' || sub === 'start-activity') return start(ctx, rest)
+  if (sub === 'force-stop' || sub === 'kill' || sub === 'stop-app') {
+    const name = rest.filter((a) => !a.startsWith('-')).pop()
+    if (name) ctx.device.forceStop(name)
+    return 0
+  }
+  if (sub === 'broadcast') {
+    ctx.out('Broadcasting: Intent { }\nBroadcast completed: result=0\n')
+    return 0
+  }
+  ctx.err(`Error: Unknown command: ${sub ?? ''}\n`)
+  return 255
+}

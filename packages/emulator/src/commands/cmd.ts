@@ -1,0 +1,38 @@
+import {STATUSBAR_ACTIONS} from '../scenario.js'
+import {am} from './am.js'
+import {input} from './input.js'
+import {packageCommand} from './pm.js'
+import type {CommandContext} from './types.js'
+import {wm} from './wm.js'
+
+/** `cmd SERVICE …`: package (like pm), statusbar, input, activity (like am), window (like wm). */
+export function cmd(ctx: CommandContext): number {
+  const [, service, ...rest] = ctx.argv
+  const shifted = (name: string): CommandContext => ({...ctx, argv: [name, ...rest]})
+  switch (service) {
+    case 'package':
+      return packageCommand(ctx, rest)
+    case 'input':
+      return input(shifted('input'))
+    case 'activity':
+      return am(shifted('am'))
+    case 'window':
+      return wm(shifted('wm'))
+    case 'statusbar': {
+      const action = rest[0]
+      if (!STATUSBAR_ACTIONS.includes(action as (typeof STATUSBAR_ACTIONS)[number])) {
+        ctx.err(`Unknown command: ${action ?? ''}\n`)
+        return 255
+      }
+      ctx.device.statusbar = action === 'collapse' ? 'collapsed' : action === 'expand-settings' ? 'settings' : 'notifications'
+      ctx.device.recordInput({type: 'statusbar', action: action as string})
+      return 0
+    }
+    case undefined:
+      ctx.err('cmd: No service specified; use -l to list all services\n')
+      return 255
+    default:
+      ctx.err(`cmd: Can't find service: ${service}\n`)
+      return 255
+  }
+}

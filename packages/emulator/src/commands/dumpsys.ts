@@ -1,0 +1,167 @@
+import {createHash} from 'node:crypto'
+
+import {fullActivity, shortActivity, type VirtualDevice} from '../virtual-device.js'
+import type {CommandContext} from './types.js'
+
+/** A stable 7-hex-digit object id, like the identity hashes dumpsys prints. */
+function oid(seed: string): string {
+  return createHash('sha1').update(seed).digest('hex').slice(0, 7)
+}
+
+const ROTATION_NAMES = ['ROTATION_0', 'ROTATION_90', 'ROTATION_180', 'ROTATION_270']
+
+function focus(device: VirtualDevice): {window: string; record: string; pkg?: string} {
+  const {package: pkg, activity} = device.foreground
+  if (!pkg) return {window: 'null', record: 'null'}
+  const act = activity ?? '.MainActivity'
+  return {
+    pkg,
+    window: `Window{${oid(`w${pkg}${act}`)} u0 ${pkg}/${fullActivity(pkg, act)}}`,
+    record: `ActivityRecord{${oid(`a${pkg}${act}`)} u0 ${pkg}/${shortActivity(pkg, act)} t${(pkg.length % 50) + 10}}`,
+  }
+}
+
+function window(device: VirtualDevice): string {
+  const f = focus(device)
+  const s = device.screen
+  const rotation = ROTATION_NAMES[s.rotation] as string
+  const systemui = 'com.android.systemui'
+  return [
+    'WINDOW MANAGER WINDOWS (dumpsys window windows)',
+    `  Window #0 Window{${oid('nav')} u0 NavigationBar0}:`,
+    `    mDisplayId=0 rootTaskId=1 mSession=Session{${oid('s1')} 1234:u0a10080} mClient=android.os.BinderProxy@${oid('c1')}`,
+    `    mOwnerUid=10080 showForAllUsers=true package=${systemui} appop=NONE`,
+    `  Window #1 Window{${oid('status')} u0 StatusBar}:`,
+    `    mDisplayId=0 rootTaskId=1 mSession=Session{${oid('s1')} 1234:u0a10080} mClient=android.os.BinderProxy@${oid('c2')}`,
+    ...(f.pkg
+      ? [
+          `  Window #2 ${f.window}:`,
+          `    mDisplayId=0 rootTaskId=${(f.pkg.length % 50) + 10} mSession=Session{${oid(`s${f.pkg}`)} ${device.ensureRunning(f.pkg)}:u0a10123} mClient=android.os.BinderProxy@${oid(`c${f.pkg}`)}`,
+          `    mOwnerUid=10123 showForAllUsers=false package=${f.pkg} appop=NONE`,
+          `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=BASE_APPLICATION fmt=TRANSLUCENT}`,
+          '    mHasSurface=true isReadyForDisplay()=true mWindowRemovalAllowed=false',
+        ]
+      : []),
+    '',
+    'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
+    `  Display: mDisplayId=0 rootTasks=4`,
+    `    init=${s.width}x${s.height} ${s.density}dpi cur=${s.width}x${s.height} app=${s.width}x${s.height} rng=${Math.min(s.width, s.height)}x${Math.min(s.width, s.height)}-${Math.max(s.width, s.height)}x${Math.max(s.width, s.height)}`,
+    `    mCurrentRotation=${rotation}`,
+    `    mLastOrientation=${s.rotation % 2 === 1 ? 0 : 1}`,
+    `  mCurrentFocus=${f.window}`,
+    `  mFocusedApp=${f.record}`,
+    '',
+    `  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h843dp ${s.density}dpi nrml long port finger qwerty/v/v -nav/h winConfig={ mBounds=Rect(0, 0 - ${s.width}, ${s.height}) mRotation=${rotation}}}`,
+    `  mCurrentFocus=${f.window}`,
+    `  mFocusedApp=${f.record}`,
+    '',
+  ].join('\n')
+}
+
+function activity(device: VirtualDevice): string {
+  const f = focus(device)
+  return [
+    'ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)',
+    'Display #0 (activities from top to bottom):',
+    ...(f.pkg
+      ? [
+          `  * Task{${oid(`t${f.pkg}`)} #${(f.pkg.length % 50) + 10} type=standard A=10123:${f.pkg} U=0 visible=true mode=fullscreen translucent=false sz=1}`,
+          `    topResumedActivity=${f.record}`,
+          `      * Hist  #0: ${f.record}`,
+          '',
+          `  ResumedActivity: ${f.record}`,
+          `  mResumedActivity: ${f.record}`,
+          `  mFocusedApp=${f.record}`,
+        ]
+      : ['  ResumedActivity: null']),
+    '',
+  ].join('\n')
+}
+
+function input(device: VirtualDevice): string {
+  const s = device.screen
+  const p = device.physicalSize
+  return [
+    'INPUT MANAGER (dumpsys input)',
+    '',
+    'Input Reader State:',
+    '  Device 3: virtio_input_multi_touch_2',
+    '    Sources: TOUCHSCREEN',
+    '    Touch Input Mapper (mode - DIRECT):',
+    '      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, ' +
+      `orientation=${s.rotation}, logicalFrame=[0, 0, ${s.width}, ${s.height}], physicalFrame=[0, 0, ${s.width}, ${s.height}], ` +
+      `deviceSize=[${p.width}, ${p.height}], isActive=[1]`,
+    `      SurfaceWidth: ${s.width}px`,
+    `      SurfaceHeight: ${s.height}px`,
+    `      SurfaceOrientation: ${s.rotation}`,
+    '',
+  ].join('\n')
+}
+
+function display(device: VirtualDevice): string {
+  const s = device.screen
+  const p = device.physicalSize
+  return [
+    'DISPLAY MANAGER (dumpsys display)',
+    '  mOnlyCode=false',
+    `  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:4619827259835644672', physicalPort=0, orientation=${s.rotation}, logicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), physicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), deviceWidth=${s.width}, deviceHeight=${s.height}}]`,
+    'Display Devices: size=1',
+    `  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:4619827259835644672", ${p.width} x ${p.height}, modeId 1, density ${s.density}, state ON}`,
+    `    mCurrentOrientation=${s.rotation}`,
+    '',
+  ].join('\n')
+}
+
+function pkgInfo(device: VirtualDevice, name: string | undefined): string | undefined {
+  const pkg = name ? device.findPackage(name) : undefined
+  if (!pkg) return undefined
+  return [
+    'Packages:',
+    `  Package [${pkg.name}] (${oid(`p${pkg.name}`)}):`,
+    `    userId=${pkg.system ? 1000 : 10123}`,
+    `    codePath=/data/app/~~${oid(`d${pkg.name}`)}==/${pkg.name}-1`,
+    `    versionCode=${pkg.versionCode} minSdk=26 targetSdk=34`,
+    `    versionName=${pkg.versionName}`,
+    `    flags=[ ${pkg.system ? 'SYSTEM ' : ''}HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]`,
+    '',
+  ].join('\n')
+}
+
+function inputMethod(device: VirtualDevice): string {
+  const shown = device.screen.hierarchy.windows.some((w) => w.package === 'com.google.android.inputmethod.latin')
+  return `  mInputShown=${shown}\n  mIsInputViewShown=${shown}\n  mCurMethodId=com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n`
+}
+
+/** `dumpsys window|activity|input|display|input_method|package PKG`: the lines clients parse, real formats. */
+export function dumpsys(ctx: CommandContext): number {
+  const [, service, ...rest] = ctx.argv
+  const device = ctx.device
+  switch (service) {
+    case 'window':
+      ctx.out(window(device))
+      return 0
+    case 'activity':
+      ctx.out(activity(device))
+      return 0
+    case 'input':
+      ctx.out(input(device))
+      return 0
+    case 'display':
+      ctx.out(display(device))
+      return 0
+    case 'input_method':
+      ctx.out(inputMethod(device))
+      return 0
+    case 'package': {
+      const info = pkgInfo(device, rest.find((a) => !a.startsWith('-')))
+      ctx.out(info ?? 'Dump for package not found\n')
+      return 0
+    }
+    case undefined:
+      ctx.out('Currently running services:\n  activity\n  display\n  input\n  input_method\n  package\n  window\n')
+      return 0
+    default:
+      ctx.out(`Can't find service: ${service}\n`)
+      return 0
+  }
+}

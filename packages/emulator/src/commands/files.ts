@@ -1,0 +1,156 @@
+import type {Stats} from 'node:fs'
+import {lstat, mkdir as mkdirFs, readdir, readFile, rm as rmFs, utimes, writeFile} from 'node:fs/promises'
+
+import type {CommandContext} from './types.js'
+
+const ERRNO: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EEXIST: 'File exists',
+  ENOTDIR: 'Not a directory',
+  EISDIR: 'Is a directory',
+  EACCES: 'Permission denied',
+  ENOTEMPTY: 'Directory not empty',
+}
+const why = (error: unknown) => ERRNO[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message
+
+function split(argv: string[]): {flags: Set<string>; paths: string[]} {
+  const flags = new Set<string>()
+  const paths: string[] = []
+  let options = true
+  for (const a of argv) {
+    if (options && a === '--') options = false
+    else if (options && a.startsWith('-') && a.length > 1) for (const c of a.slice(1)) flags.add(c)
+    else paths.push(a)
+  }
+  return {flags, paths}
+}
+
+function modeString(s: Stats): string {
+  const type = s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : '-'
+  const bits = 'rwxrwxrwx'
+  let perms = ''
+  for (let i = 0; i < 9; i++) perms += s.mode & (1 << (8 - i)) ? bits[i] : '-'
+  return type + perms
+}
+
+function longLine(s: Stats, name: string): string {
+  const d = s.mtime
+  const p = (n: number) => String(n).padStart(2, '0')
+  const date = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`
+  return `${modeString(s)} ${String(s.nlink).padStart(2)} shell shell ${String(s.size).padStart(8)} ${date} ${name}`
+}
+
+/** `ls [-l] [-a] [-1] [PATH…]` (toybox): one name per line, as when not on a terminal. */
+export async function ls(ctx: CommandContext): Promise<number> {
+  const {flags, paths} = split(ctx.argv.slice(1))
+  const targets = paths.length > 0 ? paths : ['.']
+  let status = 0
+  for (const [n, target] of targets.entries()) {
+    const host = ctx.device.files.hostPath(target, ctx.cwd)
+    let stats: Stats
+    try {
+      stats = await lstat(host)
+    } catch (error) {
+      ctx.err(`ls: ${target}: ${why(error)}\n`)
+      status = 1
+      continue
+    }
+    // A symlink to a folder (like /sdcard) is listed as the folder when named with a trailing slash or without -l.
+    const isDir = stats.isDirectory() || (stats.isSymbolicLink() && (!flags.has('l') || target.endsWith('/')) && (await readdir(host).then(() => true, () => false)))
+    if (!isDir || flags.has('d')) {
+      ctx.out(`${flags.has('l') ? longLine(stats, target) : target}\n`)
+      continue
+    }
+    if (targets.length > 1) ctx.out(`${n > 0 ? '\n' : ''}${target}:\n`)
+    let names = (await readdir(host)).sort()
+    if (flags.has('a')) names = ['.', '..', ...names]
+    else names = names.filter((name) => !name.startsWith('.'))
+    if (flags.has('l')) {
+      ctx.out(`total ${names.length}\n`)
+      for (const name of names) ctx.out(`${longLine(await lstat(`${host}/${name}`), name)}\n`)
+    } else for (const name of names) ctx.out(`${name}\n`)
+  }
+  return status
+}
+
+/** `cat [FILE…]`: files (device paths) or stdin. */
+export async function cat(ctx: CommandContext): Promise<number> {
+  const {paths} = split(ctx.argv.slice(1))
+  if (paths.length === 0) {
+    ctx.out(await ctx.readStdin())
+    return 0
+  }
+  let status = 0
+  for (const file of paths) {
+    if (file === '-') {
+      ctx.out(await ctx.readStdin())
+      continue
+    }
+    try {
+      ctx.out(await readFile(ctx.device.files.hostPath(file, ctx.cwd)))
+    } catch (error) {
+      ctx.err(`cat: ${file}: ${why(error)}\n`)
+      status = 1
+    }
+  }
+  return status
+}
+
+/** `rm [-f] [-r] PATH…` */
+export async function rm(ctx: CommandContext): Promise<number> {
+  const {flags, paths} = split(ctx.argv.slice(1))
+  const force = flags.has('f')
+  const recursive = flags.has('r') || flags.has('R')
+  let status = 0
+  for (const target of paths) {
+    const host = ctx.device.files.hostPath(target, ctx.cwd)
+    const stats = await lstat(host).catch(() => undefined)
+    if (!stats) {
+      if (!force) {
+        ctx.err(`rm: ${target}: No such file or directory\n`)
+        status = 1
+      }
+      continue
+    }
+    if (stats.isDirectory() && !recursive) {
+      ctx.err(`rm: ${target}: Is a directory\n`)
+      status = 1
+      continue
+    }
+    await rmFs(host, {recursive: true, force: true})
+  }
+  return status
+}
+
+/** `mkdir [-p] PATH…` */
+export async function mkdir(ctx: CommandContext): Promise<number> {
+  const {flags, paths} = split(ctx.argv.slice(1))
+  let status = 0
+  for (const target of paths) {
+    try {
+      await mkdirFs(ctx.device.files.hostPath(target, ctx.cwd), {recursive: flags.has('p')})
+    } catch (error) {
+      if (flags.has('p') && (error as NodeJS.ErrnoException).code === 'EEXIST') continue
+      ctx.err(`mkdir: '${target}': ${why(error)}\n`)
+      status = 1
+    }
+  }
+  return status
+}
+
+/** `touch PATH…` */
+export async function touch(ctx: CommandContext): Promise<number> {
+  const {paths} = split(ctx.argv.slice(1))
+  let status = 0
+  for (const target of paths) {
+    const host = ctx.device.files.hostPath(target, ctx.cwd)
+    try {
+      const now = new Date()
+      await utimes(host, now, now).catch(async () => writeFile(host, '', {flag: 'a'}))
+    } catch (error) {
+      ctx.err(`touch: '${target}': ${why(error)}\n`)
+      status = 1
+    }
+  }
+  return status
+}

@@ -1,0 +1,43 @@
+import {am} from './am.js'
+import {cmd} from './cmd.js'
+import {dumpsys} from './dumpsys.js'
+import {cat, ls, mkdir, rm, touch} from './files.js'
+import {input} from './input.js'
+import {logcat} from './logcat.js'
+import {id, pidof, sleep, whoami} from './misc.js'
+import {monkey} from './monkey.js'
+import {pm} from './pm.js'
+import {getprop, setprop, settings} from './properties.js'
+import {screencap} from './screencap.js'
+import type {DeviceCommand} from './types.js'
+import {uiautomator} from './uiautomator.js'
+import {wm} from './wm.js'
+
+/**
+ * The device's programs: the only names on the emulated shell's PATH. Shell builtins (echo, printf, test, cd,
+ * exit…) run inside the device's sh itself and are not recorded as commands.
+ */
+export const COMMANDS: Record<string, DeviceCommand> = {
+  am,
+  cat,
+  cmd,
+  dumpsys,
+  getprop,
+  id,
+  input,
+  logcat,
+  ls,
+  mkdir,
+  monkey,
+  pidof,
+  pm,
+  rm,
+  screencap,
+  setprop,
+  settings,
+  sleep,
+  touch,
+  uiautomator,
+  whoami,
+  wm,
+}

@@ -1,0 +1,89 @@
+import {keyCode} from '../keycodes.js'
+import type {CommandContext} from './types.js'
+
+const SOURCES = new Set(['keyboard', 'dpad', 'gamepad', 'touchscreen', 'mouse', 'stylus', 'trackball', 'touchpad', 'touchnavigation', 'joystick'])
+
+const USAGE = `Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
+
+The commands and default sources are:
+      text <string> (Default: keyboard)
+      keyevent [--longpress|--doubletap] <key code number or name> ... (Default: keyboard)
+      tap <x> <y> (Default: touchscreen)
+      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)
+      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)
+      press (Default: trackball)
+      roll <dx> <dy> (Default: trackball)
+      motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
+`
+
+class InputError extends Error {}
+
+function num(value: string | undefined, what: string): number {
+  const n = Number(value)
+  if (value === undefined || value.trim() === '' || !Number.isFinite(n)) throw new InputError(`Error: ${what}: invalid number ${JSON.stringify(value ?? '')}`)
+  return n
+}
+
+/**
+ * `input [source] [-d ID] tap|swipe|draganddrop|keyevent|text|motionevent|press …`: each event is recorded on
+ * the device (`device.inputEvents`), and taps, keys and statusbar actions may switch the scenario's screen.
+ * `text` replaces `%s` with spaces, as InputShellCommand does.
+ */
+export function input(ctx: CommandContext): number {
+  const args = ctx.argv.slice(1)
+  if (args[0] !== undefined && SOURCES.has(args[0])) args.shift()
+  if (args[0] === '-d') args.splice(0, 2)
+  const [command, ...rest] = args
+  const device = ctx.device
+  try {
+    switch (command) {
+      case 'tap':
+        device.recordInput({type: 'tap', x: num(rest[0], 'x'), y: num(rest[1], 'y')})
+        return 0
+      case 'swipe':
+      case 'draganddrop': {
+        const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) => num(rest[i], 'coordinate')) as [number, number, number, number]
+        const durationMs = rest[4] === undefined ? 300 : num(rest[4], 'duration')
+        device.recordInput({type: command, x1, y1, x2, y2, durationMs})
+        return 0
+      }
+      case 'keyevent': {
+        let longpress = false
+        let doubletap = false
+        const keys: number[] = []
+        for (const a of rest) {
+          if (a === '--longpress') longpress = true
+          else if (a === '--doubletap') doubletap = true
+          else {
+            const code = keyCode(a)
+            if (code === undefined) throw new InputError(`Error: Unknown keycode: ${a}`)
+            keys.push(code)
+          }
+        }
+        if (keys.length === 0) throw new InputError('Error: keyevent needs a key code')
+        for (const code of keys) device.keyEvent(code, {...(longpress && {longpress}), ...(doubletap && {doubletap})})
+        return 0
+      }
+      case 'text':
+        if (rest[0] === undefined) throw new InputError('Error: text needs a string')
+        device.recordInput({type: 'text', text: rest[0].replaceAll('%s', ' ')})
+        return 0
+      case 'motionevent': {
+        const action = (rest[0] ?? '').toUpperCase()
+        if (!['DOWN', 'UP', 'MOVE', 'CANCEL'].includes(action)) throw new InputError(`Error: Unknown action: ${rest[0] ?? ''}`)
+        device.recordInput({type: 'motionevent', action, x: num(rest[1], 'x'), y: num(rest[2], 'y')})
+        return 0
+      }
+      case 'press':
+        device.keyEvent(23)
+        return 0
+      default:
+        ctx.err(USAGE)
+        return 1
+    }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    ctx.err(`${error.message}\n`)
+    return 1
+  }
+}

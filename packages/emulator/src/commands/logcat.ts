@@ -1,0 +1,91 @@
+import {LEVEL_ORDER, formatThreadtime, type LogEntry} from '../logcat-buffer.js'
+import {untilAborted, type CommandContext} from './types.js'
+
+const TIME = /^\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,3})?$/
+
+function format(e: LogEntry, style: string): string {
+  if (style === 'brief') return `${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
+  if (style === 'time') return `${e.time} ${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
+  return formatThreadtime(e)
+}
+
+/**
+ * `logcat [-d] [-t N|TIME] [-T N|TIME] [-v threadtime|brief|time] [-s] [--pid=PID] [-e REGEX] [-m N] [-c]
+ * [TAG:LEVEL …]`: the device's log (scenario lines, or a few default ones) in threadtime format. Without
+ * -d/-t it keeps streaming until the client closes, as logcat does.
+ */
+export async function logcat(ctx: CommandContext): Promise<number> {
+  const args = ctx.argv.slice(1)
+  let dump = false
+  let count: number | undefined
+  let since: string | undefined
+  let style = 'threadtime'
+  let silentDefault = false
+  let pid: number | undefined
+  let regex: RegExp | undefined
+  let max: number | undefined
+  const specs = new Map<string, string>()
+  const value = (i: number, a: string, flag: string): [string | undefined, number] =>
+    a.length > flag.length ? [a.slice(flag.length).replace(/^=/, ''), i] : [args[i + 1], i + 1]
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (a === '-d') dump = true
+    else if (a === '-c') {
+      ctx.device.logcat.length = 0
+      return 0
+    } else if (a === '-s') silentDefault = true
+    else if (a.startsWith('-t') || a.startsWith('-T')) {
+      const [v, next] = value(i, a, a.slice(0, 2))
+      i = next
+      if (a.startsWith('-t')) dump = true
+      if (v !== undefined && /^\d+$/.test(v)) count = Number(v)
+      else if (v !== undefined && TIME.test(v)) since = v
+      else {
+        ctx.err(`logcat: -t "${v ?? ''}" not a number or time\n`)
+        return 1
+      }
+    } else if (a.startsWith('-v')) [style, i] = value(i, a, '-v') as [string, number]
+    else if (a.startsWith('-b')) i = value(i, a, '-b')[1]
+    else if (a.startsWith('--pid')) {
+      const [v, next] = value(i, a, '--pid')
+      i = next
+      if (!v || !/^\d+$/.test(v)) {
+        ctx.err(`logcat: --pid=${v ?? ''} is not a pid\n`)
+        return 1
+      }
+      pid = Number(v)
+    } else if (a.startsWith('-e')) {
+      const [v, next] = value(i, a, '-e')
+      i = next
+      regex = new RegExp(v ?? '')
+    } else if (a.startsWith('-m')) {
+      const [v, next] = value(i, a, '-m')
+      i = next
+      max = Number(v)
+    } else if (a === '-B') {
+      ctx.err('logcat: binary output (-B) is not supported by arc emulate\n')
+      return 1
+    } else if (a.startsWith('-')) {
+      ctx.err(`logcat: unknown option -- ${a}\n`)
+      return 1
+    } else {
+      const colon = a.lastIndexOf(':')
+      specs.set(colon < 0 ? a : a.slice(0, colon), colon < 0 ? 'V' : a.slice(colon + 1).toUpperCase())
+    }
+  }
+  const fallback = specs.get('*') ?? (silentDefault ? 'S' : 'V')
+  let entries = ctx.device.logcat.filter((e) => {
+    const min = specs.get(e.tag) ?? fallback
+    if (LEVEL_ORDER.indexOf(e.level) < LEVEL_ORDER.indexOf(min)) return false
+    if (pid !== undefined && e.pid !== pid) return false
+    if (since !== undefined && e.time < since) return false
+    if (regex && !regex.test(e.message)) return false
+    return true
+  })
+  if (count !== undefined) entries = entries.slice(-count)
+  if (max !== undefined) entries = entries.slice(0, max)
+  ctx.out('--------- beginning of main\n')
+  for (const e of entries) ctx.out(`${format(e, style)}\n`)
+  if (!dump) await untilAborted(ctx.signal)
+  return 0
+}

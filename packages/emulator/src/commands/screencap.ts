@@ -1,0 +1,49 @@
+import {writeFile} from 'node:fs/promises'
+
+import type {CommandContext} from './types.js'
+
+/**
+ * `screencap [-p] [-d ID] [FILE]`: the current screen's PNG (snapshot screen.png). With `-p` or a `.png`
+ * FILE it is PNG; without, the raw format: u32 LE width, height, format 1 (RGBA_8888), colour space 1
+ * (sRGB), then opaque white pixels (arc emulate does not decode the PNG).
+ */
+export async function screencap(ctx: CommandContext): Promise<number> {
+  const args = ctx.argv.slice(1)
+  let png = false
+  let file: string | undefined
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (a === '-p') png = true
+    else if (a === '-d') i++
+    else if (a === '-h') {
+      ctx.err('usage: screencap [-hp] [-d display-id] [FILENAME]\n')
+      return 0
+    } else if (a.startsWith('-')) {
+      ctx.err(`screencap: invalid option -- '${a.slice(1)}'\n`)
+      return 1
+    } else file = a
+  }
+  if (file?.endsWith('.png')) png = true
+  const screen = ctx.device.screen
+  let data: Buffer
+  if (png) data = await screen.png()
+  else {
+    const head = Buffer.alloc(16)
+    head.writeUInt32LE(screen.width, 0)
+    head.writeUInt32LE(screen.height, 4)
+    head.writeUInt32LE(1, 8)
+    head.writeUInt32LE(1, 12)
+    data = Buffer.concat([head, Buffer.alloc(screen.width * screen.height * 4, 0xff)])
+  }
+  if (file === undefined) {
+    ctx.out(data)
+    return 0
+  }
+  try {
+    await writeFile(ctx.device.files.hostPath(file, ctx.cwd), data)
+  } catch {
+    ctx.err(`Error opening file: ${file} (No such file or directory)\n`)
+    return 1
+  }
+  return 0
+}

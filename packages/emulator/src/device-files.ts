@@ -1,0 +1,37 @@
+import {mkdirSync, symlinkSync} from 'node:fs'
+import path from 'node:path'
+
+/**
+ * A device's file system: a host folder standing for `/`. Device paths are resolved POSIX-style against `/`
+ * first, so `..` can never leave the folder. Created like a phone's: `/sdcard` is a symlink to
+ * `/storage/emulated/0` (so a sync STAT of `/sdcard` reports a link, as adbd's lstat does), plus
+ * `/data/local/tmp`.
+ */
+export class DeviceFiles {
+  constructor(readonly root: string) {
+    for (const dir of ['storage/emulated/0/Download', 'storage/emulated/0/DCIM', 'data/local/tmp', 'system/bin']) {
+      mkdirSync(path.join(root, dir), {recursive: true})
+    }
+    symlinkSync('storage/emulated/0', path.join(root, 'sdcard'))
+    mkdirSync(path.join(root, 'storage/self'), {recursive: true})
+    symlinkSync('../emulated/0', path.join(root, 'storage/self/primary'))
+  }
+
+  /** The normalized absolute device path for `devicePath`, resolved against the device working folder `cwd`. */
+  normalize(devicePath: string, cwd = '/'): string {
+    return path.posix.resolve(cwd, devicePath)
+  }
+
+  /** The host path standing for a device path. */
+  hostPath(devicePath: string, cwd = '/'): string {
+    const normalized = this.normalize(devicePath, cwd)
+    return path.join(this.root, ...normalized.split('/').filter(Boolean))
+  }
+
+  /** The device path of a host path inside the root (the working folder a helper reports), else `/`. */
+  devicePathOf(hostPath: string): string {
+    const rel = path.relative(this.root, hostPath)
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return '/'
+    return `/${rel.split(path.sep).join('/')}`
+  }
+}

@@ -1,0 +1,195 @@
+import {spawn, type ChildProcess} from 'node:child_process'
+import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
+import type {Socket} from 'node:net'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import type {ShellServiceKind} from './commands/types.js'
+import {ShellPacket, encodePacket, readPacket} from './shell-v2.js'
+import type {SocketReader} from './framing.js'
+import type {VirtualDevice} from './virtual-device.js'
+
+/** The helper every fake device program runs (plain JS, so it starts without a TypeScript loader). */
+export const HELPER = fileURLToPath(new URL('../bin/device-command.cjs', import.meta.url))
+
+/** What the device's sh is called in its error messages (`/system/bin/sh: x: not found`). */
+export const DEVICE_SH = '/system/bin/sh'
+
+const shq = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
+
+/**
+ * Writes one tiny sh script per emulated program into `dir`; that folder is the device shell's whole PATH, so
+ * any other name is "not found" as on a phone.
+ */
+export function writeProgramDir(dir: string, names: string[]): void {
+  mkdirSync(dir, {recursive: true})
+  for (const name of names) {
+    const file = path.join(dir, name)
+    writeFileSync(file, `#!/bin/sh\nexec ${shq(process.execPath)} ${shq(HELPER)} ${shq(name)} "$@"\n`)
+    chmodSync(file, 0o755)
+  }
+}
+
+export interface ShellSessionOptions {
+  token: string
+  device: VirtualDevice
+  kind: ShellServiceKind
+  /** The command string exactly as the client sent it ('' = interactive). */
+  command: string
+  term?: string
+  socket: Socket
+  reader: SocketReader
+  programDir: string
+  channelPath: string
+}
+
+/**
+ * One `shell:`, `shell,v2,…:` or `exec:` service: the client's command string runs in a real `/bin/sh -c`,
+ * exactly as adbd hands it to the device's sh, with only the emulated programs on PATH. v1 and exec relay raw
+ * bytes (stdout and stderr together, no exit status, end = close); v2 frames stdout/stderr/exit packets.
+ * When the client goes away the whole process group is killed, so nothing outlives the connection.
+ */
+export class ShellSession {
+  readonly token: string
+  readonly device: VirtualDevice
+  readonly kind: ShellServiceKind
+  readonly command: string
+  private child?: ChildProcess
+  private exited = false
+  private readonly options: ShellSessionOptions
+  private stderrTail = ''
+  /** Resolves when the shell has exited and the client has been answered. */
+  readonly done: Promise<void>
+  private resolveDone!: () => void
+
+  constructor(options: ShellSessionOptions) {
+    this.options = options
+    this.token = options.token
+    this.device = options.device
+    this.kind = options.kind
+    this.command = options.command
+    this.done = new Promise((resolve) => (this.resolveDone = resolve))
+  }
+
+  get pid(): number | undefined {
+    return this.exited ? undefined : this.child?.pid
+  }
+
+  /** Writes to the client bypassing the shell (a v2 client gets a stdout packet). */
+  async writeToClient(data: string | Buffer): Promise<void> {
+    const socket = this.options.socket
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+    if (socket.destroyed) return
+    await new Promise<void>((resolve) => socket.write(this.kind === 'shell,v2' ? encodePacket(ShellPacket.stdout, bytes) : bytes, () => resolve()))
+  }
+
+  start(): void {
+    const {command, socket, reader, device} = this.options
+    const v2 = this.kind === 'shell,v2'
+    const args = command === '' ? ['-s'] : ['-c', command, DEVICE_SH]
+    const env: NodeJS.ProcessEnv = {
+      PATH: this.options.programDir,
+      HOME: '/',
+      USER: 'shell',
+      HOSTNAME: device.serial,
+      ANDROID_ROOT: '/system',
+      ANDROID_DATA: '/data',
+      EXTERNAL_STORAGE: '/sdcard',
+      ARC_EMU_SOCKET: this.options.channelPath,
+      ARC_EMU_SESSION: this.token,
+    }
+    if (this.options.term) env.TERM = this.options.term
+    const child = spawn('/bin/sh', args, {
+      argv0: DEVICE_SH,
+      cwd: device.files.root,
+      env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    this.child = child
+    child.stdin?.on('error', () => {})
+
+    const send = (id: number, data: Buffer) => {
+      if (socket.destroyed) return true
+      return socket.write(v2 ? encodePacket(id, data) : data)
+    }
+    const relay = (stream: NodeJS.ReadableStream, id: number) => {
+      stream.on('data', (chunk: Buffer) => {
+        const data = id === ShellPacket.stderr ? this.rewriteStderr(chunk) : chunk
+        if (data.length > 0 && !send(id, data)) {
+          stream.pause()
+          socket.once('drain', () => stream.resume())
+        }
+      })
+    }
+    relay(child.stdout as NodeJS.ReadableStream, ShellPacket.stdout)
+    relay(child.stderr as NodeJS.ReadableStream, ShellPacket.stderr)
+
+    // Client → stdin.
+    void (async () => {
+      if (v2) {
+        for (;;) {
+          const packet = await readPacket(reader)
+          if (!packet) break
+          if (packet.id === ShellPacket.stdin) child.stdin?.write(packet.data)
+          else if (packet.id === ShellPacket.closeStdin) child.stdin?.end()
+        }
+      } else {
+        for (;;) {
+          const data = await reader.readSome()
+          if (!data) break
+          child.stdin?.write(data)
+        }
+        child.stdin?.end()
+      }
+    })()
+
+    socket.on('close', () => this.kill())
+    child.on('error', (error) => {
+      send(ShellPacket.stderr, Buffer.from(`${DEVICE_SH}: ${error.message}\n`))
+      this.finish(127)
+    })
+    child.on('close', (code, signal) => {
+      const tail = this.stderrTail
+      this.stderrTail = ''
+      if (tail) send(ShellPacket.stderr, Buffer.from(tail))
+      this.finish(code ?? 128 + signalNumber(signal))
+    })
+  }
+
+  private finish(code: number): void {
+    if (this.exited) return
+    this.exited = true
+    const socket = this.options.socket
+    if (!socket.destroyed) {
+      if (this.kind === 'shell,v2') socket.write(encodePacket(ShellPacket.exit, Buffer.from([code & 0xff])))
+      socket.end()
+    }
+    this.resolveDone()
+  }
+
+  /** dash says `/system/bin/sh: 1: x: not found`; Android's sh has no line number. Whole lines only. */
+  private rewriteStderr(chunk: Buffer): Buffer {
+    const text = this.stderrTail + chunk.toString('latin1')
+    const cut = text.lastIndexOf('\n') + 1
+    this.stderrTail = text.slice(cut)
+    const lines = text.slice(0, cut).replace(/^(\/system\/bin\/sh): \d+: /gm, '$1: ')
+    return Buffer.from(lines, 'latin1')
+  }
+
+  /** Kills the shell and every program it started (its process group). */
+  kill(): void {
+    const pid = this.child?.pid
+    if (this.exited || pid === undefined) return
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function signalNumber(signal: NodeJS.Signals | null): number {
+  const numbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGPIPE: 13, SIGTERM: 15}
+  return signal ? (numbers[signal] ?? 1) : 0
+}

@@ -1,0 +1,270 @@
+import {mkdtempSync, rmSync} from 'node:fs'
+import {EventEmitter} from 'node:events'
+import net, {type Server, type Socket} from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+import {ConfigError, DeviceNotFoundError, InvalidInputError} from '@arc-cli/core'
+
+import {CommandChannel, type ProgramIo} from './command-channel.js'
+import {CommandLog, type ReceivedCommand, type ReceivedRequest} from './command-log.js'
+import {COMMANDS} from './commands/index.js'
+import {runFault} from './faults.js'
+import type {CommandContext} from './commands/types.js'
+import {ShellSession, writeProgramDir} from './device-shell.js'
+import {failReply, OKAY, type SocketReader, writeAsync} from './framing.js'
+import {handleConnection, type HostContext} from './host-protocol.js'
+import {loadScenarioFile, parseScenario, type ParsedScenario, type Scenario} from './scenario.js'
+import {parseShellService} from './shell-v2.js'
+import {runSync} from './sync-protocol.js'
+import {VirtualDevice, type DeviceState} from './virtual-device.js'
+
+export interface EmulatedDeviceSpec {
+  serial: string
+  /** A snapshot folder (window_dump.xml [+ screen.png, meta.json]) or a `.xml` dump. */
+  snapshot: string
+  state?: DeviceState
+}
+
+export interface EmulatorOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number
+  /** Address to listen on; default 127.0.0.1. */
+  host?: string
+  /** Devices; a scenario may add more (its `devices` keys). */
+  devices: EmulatedDeviceSpec[]
+  /** A scenario file (JSON) or an already-built scenario object. */
+  scenario?: string | Scenario
+  /** Writes one JSON line per command received (see CommandLog). */
+  logFile?: string
+}
+
+export interface Emulator {
+  port: number
+  host: string
+  /** Every device command received, in order: each program run by a shell/exec service, each sync request. */
+  commands: ReceivedCommand[]
+  /** Every host-protocol request received, in order. */
+  requests: ReceivedRequest[]
+  /** The emulated device with this serial (throws when there is none). */
+  device(serial: string): VirtualDevice
+  devices(): VirtualDevice[]
+  /** Process ids of device shells still running (empty once every client has finished or gone). */
+  runningShells(): number[]
+  /** Stops listening, drops every connection, kills every device shell and deletes the temporary files. */
+  close(): Promise<void>
+}
+
+class EmulatorImpl implements Emulator, HostContext {
+  port = 0
+  host: string
+  readonly commands: ReceivedCommand[] = []
+  readonly requests: ReceivedRequest[] = []
+  private readonly byserial = new Map<string, VirtualDevice>()
+  private readonly events = new EventEmitter()
+  private readonly clients = new Set<Socket>()
+  private readonly sessions = new Map<string, ShellSession>()
+  private server?: Server
+  private channel?: CommandChannel
+  private log?: CommandLog
+  private closed = false
+
+  constructor(
+    readonly tmp: string,
+    options: EmulatorOptions,
+  ) {
+    this.host = options.host ?? '127.0.0.1'
+    this.events.setMaxListeners(0)
+    if (options.logFile) this.log = new CommandLog(options.logFile)
+  }
+
+  get programDir(): string {
+    return path.join(this.tmp, 'bin')
+  }
+
+  async start(options: EmulatorOptions, scenario: ParsedScenario | undefined): Promise<void> {
+    writeProgramDir(this.programDir, Object.keys(COMMANDS))
+    this.channel = await CommandChannel.start(path.join(this.tmp, 'programs.sock'), (token, io) => this.runProgram(token, io))
+    let transportId = 1
+    const specs = new Map<string, EmulatedDeviceSpec | undefined>(options.devices.map((d) => [d.serial, d]))
+    for (const serial of Object.keys(scenario?.devices ?? {})) if (!specs.has(serial)) specs.set(serial, undefined)
+    for (const [serial, spec] of specs) {
+      const deviceScenario = scenario?.devices[serial]
+      const screens = deviceScenario?.screens && Object.keys(deviceScenario.screens).length > 0 ? deviceScenario.screens : spec ? {main: spec.snapshot} : undefined
+      if (!screens) {
+        throw new ConfigError(`scenario device ${serial} has no snapshot: give devices.${serial}.snapshot or screens, or --serial ${serial}=SNAPSHOT`)
+      }
+      const device = await VirtualDevice.create({
+        serial,
+        transportId: transportId++,
+        root: path.join(this.tmp, 'devices', String(transportId - 1)),
+        screens,
+        state: spec?.state,
+        scenario: deviceScenario,
+      })
+      device.on('changed', () => this.events.emit('changed'))
+      device.on('disconnect', () => {
+        for (const session of this.sessions.values()) if (session.device === device) session.kill()
+      })
+      this.byserial.set(serial, device)
+    }
+    this.server = net.createServer((socket) => {
+      this.clients.add(socket)
+      socket.once('close', () => this.clients.delete(socket))
+      void handleConnection(socket, this)
+    })
+    await new Promise<void>((resolve, reject) => {
+      const server = this.server as Server
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE') {
+          reject(new InvalidInputError(`--port ${options.port}: port ${options.port} on ${this.host} is already in use`, {
+            details: {flag: 'port', value: options.port},
+            actions: ['Pick another port, or --port 0 for a free one. Is a real adb server running there?'],
+          }))
+        } else reject(error)
+      })
+      server.listen(options.port ?? 0, this.host, () => resolve())
+    })
+    this.port = (this.server.address() as net.AddressInfo).port
+  }
+
+  // HostContext
+  devices(): VirtualDevice[] {
+    return [...this.byserial.values()].filter((d) => d.isPresent)
+  }
+
+  onDevicesChanged(listener: () => void): () => void {
+    this.events.on('changed', listener)
+    return () => this.events.off('changed', listener)
+  }
+
+  noteRequest(raw: string, serial?: string): void {
+    const entry: ReceivedRequest = {serial, raw, time: new Date().toISOString()}
+    this.requests.push(entry)
+    this.log?.request(entry)
+  }
+
+  private record(entry: Omit<ReceivedCommand, 'time'>): void {
+    const full = {...entry, time: new Date().toISOString()}
+    this.commands.push(full)
+    this.log?.command(full)
+  }
+
+  async openService(device: VirtualDevice, service: string, reader: SocketReader, socket: Socket): Promise<void> {
+    if (service === 'sync:') {
+      await writeAsync(socket, OKAY)
+      await runSync(reader, socket, device, (argv) => this.record({serial: device.serial, service: 'sync', argv, raw: argv.join(' ')}))
+      return
+    }
+    const shell = parseShellService(service)
+    const exec = service.startsWith('exec:') ? service.slice(5) : undefined
+    if (!shell && exec === undefined) {
+      await writeAsync(socket, failReply(`unsupported service: ${service.split(':')[0]}`))
+      socket.end()
+      return
+    }
+    await writeAsync(socket, OKAY)
+    const session = new ShellSession({
+      token: CommandChannel.newToken(),
+      device,
+      kind: exec !== undefined ? 'exec' : shell?.protocol === 'v2' ? 'shell,v2' : 'shell',
+      command: exec ?? shell?.command ?? '',
+      term: shell?.term,
+      socket,
+      reader,
+      programDir: this.programDir,
+      channelPath: (this.channel as CommandChannel).socketPath,
+    })
+    this.sessions.set(session.token, session)
+    session.start()
+    await session.done
+    this.sessions.delete(session.token)
+  }
+
+  /** A device program called back: record it, apply an armed fault, or run its emulation. */
+  private async runProgram(token: string, io: ProgramIo): Promise<number> {
+    const session = this.sessions.get(token)
+    if (!session) {
+      io.err(`${io.argv[0]}: no such session\n`)
+      return 126
+    }
+    const device = session.device
+    this.record({serial: device.serial, service: session.kind, argv: io.argv, raw: session.command})
+    const ctx: CommandContext = {
+      device,
+      argv: io.argv,
+      cwd: device.files.devicePathOf(io.cwd),
+      service: session.kind,
+      out: io.out,
+      err: io.err,
+      readStdin: io.readStdin,
+      signal: io.signal,
+      writeToClient: (data) => session.writeToClient(data),
+    }
+    const fault = device.takeFault(io.argv)
+    if (fault) return runFault(fault, ctx)
+    const program = COMMANDS[io.argv[0] ?? '']
+    if (!program) {
+      io.err(`/system/bin/sh: ${io.argv[0]}: not found\n`)
+      return 127
+    }
+    return program(ctx)
+  }
+
+  runningShells(): number[] {
+    return [...this.sessions.values()].map((s) => s.pid).filter((p): p is number => p !== undefined)
+  }
+
+  device(serial: string): VirtualDevice {
+    const device = this.byserial.get(serial)
+    if (!device) throw new DeviceNotFoundError(`arc emulate has no device ${serial} (has: ${[...this.byserial.keys()].join(', ')})`)
+    return device
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    const server = this.server
+    const closing = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve()
+    for (const session of this.sessions.values()) session.kill()
+    for (const socket of this.clients) socket.destroy()
+    await closing
+    await Promise.all([...this.sessions.values()].map((s) => s.done))
+    await this.channel?.close()
+    rmSync(this.tmp, {recursive: true, force: true})
+  }
+}
+
+/**
+ * Starts an emulated ADB server with virtual devices. Resolves once it listens; `close()` undoes everything.
+ * Throws ArcErrors for bad input: a missing snapshot (DeviceNotFoundError), a bad scenario (ConfigError), a
+ * port in use (InvalidInputError).
+ */
+export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
+  const serials = new Set<string>()
+  for (const spec of options.devices) {
+    if (!spec.serial || /[\s/]/.test(spec.serial)) {
+      throw new InvalidInputError(`device serial ${JSON.stringify(spec.serial)} is not allowed: use letters, digits, . - _ :`, {details: {flag: 'serial'}})
+    }
+    if (serials.has(spec.serial)) throw new InvalidInputError(`device serial ${spec.serial} is given twice`, {details: {flag: 'serial'}})
+    serials.add(spec.serial)
+  }
+  const scenario =
+    options.scenario === undefined
+      ? undefined
+      : typeof options.scenario === 'string'
+        ? loadScenarioFile(options.scenario)
+        : parseScenario(options.scenario, '(object)', process.cwd())
+  if (options.devices.length === 0 && Object.keys(scenario?.devices ?? {}).length === 0) {
+    throw new InvalidInputError('arc emulate needs at least one device (--serial NAME=SNAPSHOT or a scenario)', {details: {flag: 'serial'}})
+  }
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'arc-emu-'))
+  const emulator = new EmulatorImpl(tmp, options)
+  try {
+    await emulator.start(options, scenario)
+  } catch (error) {
+    await emulator.close()
+    throw error
+  }
+  return emulator
+}

@@ -1,0 +1,48 @@
+import {deflateSync} from 'node:zlib'
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  return table
+})()
+
+function crc32(data: Buffer): number {
+  let c = 0xffffffff
+  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] as number) ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8)
+  head.writeUInt32BE(data.length, 0)
+  head.write(type, 4, 'latin1')
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0)
+  return Buffer.concat([head, data, crc])
+}
+
+/**
+ * A solid-colour RGB PNG of the given size: what `screencap -p` answers for a snapshot that has no
+ * screen.png, so the image at least has the device's dimensions.
+ */
+export function solidPng(width: number, height: number, rgb: [number, number, number] = [0xf0, 0xf0, 0xf0]): Buffer {
+  const row = Buffer.alloc(1 + width * 3)
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3)
+  const raw = Buffer.alloc(row.length * height)
+  for (let y = 0; y < height; y++) row.copy(raw, y * row.length)
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr[8] = 8 // bit depth
+  ihdr[9] = 2 // colour type RGB
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}

@@ -1,0 +1,197 @@
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
+
+import {ConfigError} from '@arc-cli/core'
+import {z} from 'zod'
+
+/**
+ * The scenario file (JSON): what each emulated device shows and how it reacts. Documented in docs/emulate.md.
+ * Paths (snapshots) are relative to the scenario file.
+ */
+const selectorSchema = z
+  .object({
+    resourceId: z.string().optional().describe('resource-id of the element, exactly.'),
+    text: z.string().optional().describe('text of the element, exactly.'),
+    contentDesc: z.string().optional().describe('content-desc of the element, exactly.'),
+  })
+  .strict()
+  .refine((s) => s.resourceId !== undefined || s.text !== undefined || s.contentDesc !== undefined, {
+    message: 'a tap selector needs resourceId, text or contentDesc',
+  })
+
+export const STATUSBAR_ACTIONS = ['expand-notifications', 'expand-settings', 'collapse'] as const
+
+const transitionSchema = z
+  .object({
+    from: z.string().optional().describe('Screen the transition applies on; omitted or "*" = any screen.'),
+    tap: selectorSchema.optional().describe('A tap inside the bounds of the matching element triggers it.'),
+    keyevent: z.union([z.string(), z.number().int()]).optional().describe('A key (KEYCODE_BACK, BACK or 4).'),
+    statusbar: z.enum(STATUSBAR_ACTIONS).optional().describe('A `cmd statusbar` action.'),
+    to: z.string().describe('Screen to switch to.'),
+  })
+  .strict()
+  .refine((t) => [t.tap, t.keyevent, t.statusbar].filter((x) => x !== undefined).length === 1, {
+    message: 'a transition needs exactly one trigger: tap, keyevent or statusbar',
+  })
+
+const screenSchema = z.union([
+  z.string().describe('Snapshot folder or .xml file.'),
+  z
+    .object({
+      snapshot: z.string().describe('Snapshot folder or .xml file.'),
+      package: z.string().optional().describe('Foreground package while this screen shows (default: meta.json).'),
+      activity: z.string().optional().describe('Foreground activity while this screen shows.'),
+    })
+    .strict(),
+])
+
+const packageSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'not a package name like com.example.app'),
+    system: z.boolean().default(false),
+    versionCode: z.number().int().nonnegative().default(1),
+    versionName: z.string().default('1.0'),
+    launcher: z.string().optional().describe('Launcher activity (.Main or fully qualified); none = not launchable.'),
+    screen: z.string().optional().describe('Screen shown when the app is launched.'),
+  })
+  .strict()
+
+export const FAULT_KINDS = ['idle-timeout', 'null-root', 'hang', 'disconnect', 'garbage', 'error'] as const
+
+const faultSchema = z
+  .object({
+    command: z.string().min(1).describe('Matches a device command by its leading words, e.g. "uiautomator dump".'),
+    kind: z.enum(FAULT_KINDS),
+    times: z.number().int().positive().default(1).describe('How many matching commands it affects.'),
+    output: z.string().optional().describe('garbage: the bytes to print; disconnect: what to print first.'),
+    exitCode: z.number().int().min(0).max(255).optional().describe('error: the exit status (default 1).'),
+    message: z.string().optional().describe('error: the stderr text.'),
+  })
+  .strict()
+
+const logEntrySchema = z.union([
+  z.string().describe('A threadtime line: `01-26 20:52:41.820  1234  1256 I Tag: message`.'),
+  z
+    .object({
+      time: z.string().optional().describe('MM-DD hh:mm:ss.mmm'),
+      pid: z.number().int().optional(),
+      tid: z.number().int().optional(),
+      level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('I'),
+      tag: z.string(),
+      message: z.string(),
+      package: z.string().optional().describe('Gives the line the pid of this package.'),
+    })
+    .strict(),
+])
+
+const deviceSchema = z
+  .object({
+    snapshot: z.string().optional().describe('Single-screen shorthand for screens: {main: snapshot}.'),
+    state: z.enum(['device', 'offline', 'unauthorized']).optional(),
+    screens: z.record(z.string(), screenSchema).optional(),
+    initialScreen: z.string().optional(),
+    homeScreen: z.string().optional().describe('Screen shown after HOME or when the foreground app is stopped.'),
+    transitions: z.array(transitionSchema).optional(),
+    packages: z.array(packageSchema).optional(),
+    defaultPackages: z.boolean().default(true).describe('Also list a stock set of system packages.'),
+    properties: z.record(z.string(), z.string()).optional(),
+    wm: z
+      .object({
+        size: z.string().regex(/^\d+x\d+$/, 'expected WIDTHxHEIGHT like 720x1600').optional(),
+        density: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    logcat: z.array(logEntrySchema).optional(),
+    faults: z.array(faultSchema).optional(),
+    files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
+  })
+  .strict()
+
+export const scenarioSchema = z.object({devices: z.record(z.string(), deviceSchema)}).strict()
+
+export type Scenario = z.input<typeof scenarioSchema>
+export type ParsedScenario = z.output<typeof scenarioSchema>
+export type DeviceScenario = z.output<typeof deviceSchema>
+export type FaultSpec = z.output<typeof faultSchema>
+export type PackageSpec = z.output<typeof packageSchema>
+export type TransitionSpec = z.output<typeof transitionSchema>
+export type LogEntrySpec = z.output<typeof logEntrySchema>
+
+function issuePath(p: PropertyKey[]): string {
+  return p.map(String).join('.') || '(top level)'
+}
+
+/**
+ * Validates a scenario object and checks its cross-references (screens named by initialScreen, transitions
+ * and packages exist); snapshot paths are made absolute against `baseDir`. Errors are ConfigErrors naming
+ * the key.
+ */
+export function parseScenario(input: unknown, what: string, baseDir: string): ParsedScenario {
+  const parsed = scenarioSchema.safeParse(input)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${issuePath(i.path)}: ${i.message}`).join('; ')
+    throw new ConfigError(`scenario ${what} is invalid: ${issues}`, {
+      details: {scenario: what},
+      actions: ['See docs/emulate.md for the scenario format.'],
+    })
+  }
+  const scenario = parsed.data
+  for (const [serial, device] of Object.entries(scenario.devices)) {
+    const at = `devices.${serial}`
+    const bad = (key: string, message: string): never => {
+      throw new ConfigError(`scenario ${what} is invalid: ${at}.${key}: ${message}`, {details: {scenario: what}})
+    }
+    if (device.snapshot !== undefined) {
+      if (device.screens !== undefined) bad('snapshot', 'give either snapshot or screens, not both')
+      device.screens = {main: device.snapshot}
+    }
+    const screens = device.screens ?? {}
+    for (const [name, screen] of Object.entries(screens)) {
+      screens[name] =
+        typeof screen === 'string'
+          ? path.resolve(baseDir, screen)
+          : {...screen, snapshot: path.resolve(baseDir, screen.snapshot)}
+    }
+    const names = Object.keys(screens)
+    const known = (key: string, name: string | undefined) => {
+      if (name !== undefined && name !== '*' && !names.includes(name)) {
+        bad(key, `unknown screen "${name}" (screens: ${names.join(', ') || 'none'})`)
+      }
+    }
+    known('initialScreen', device.initialScreen)
+    known('homeScreen', device.homeScreen)
+    device.transitions?.forEach((t, i) => {
+      known(`transitions.${i}.from`, t.from)
+      known(`transitions.${i}.to`, t.to)
+    })
+    device.packages?.forEach((p, i) => known(`packages.${i}.screen`, p.screen))
+    for (const file of Object.keys(device.files ?? {})) {
+      if (!file.startsWith('/')) bad(`files.${file}`, 'device paths must be absolute, like /sdcard/notes.txt')
+    }
+  }
+  return scenario
+}
+
+/** Reads and validates a scenario file (JSON). */
+export function loadScenarioFile(file: string): ParsedScenario {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`cannot read scenario ${file}: ${(error as Error).message}`, {
+      details: {scenario: file},
+      cause: error,
+    })
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`scenario ${file} is not valid JSON: ${(error as Error).message}`, {
+      details: {scenario: file},
+      actions: ['The scenario is a JSON file; see docs/emulate.md.'],
+    })
+  }
+  return parseScenario(json, file, path.dirname(path.resolve(file)))
+}

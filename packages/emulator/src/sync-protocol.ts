@@ -1,0 +1,192 @@
+import {lstat, mkdir, open, readdir, utimes, writeFile} from 'node:fs/promises'
+import type {Stats} from 'node:fs'
+import type {Socket} from 'node:net'
+import path from 'node:path'
+
+import {EndOfStream, type SocketReader, writeAsync} from './framing.js'
+import type {VirtualDevice} from './virtual-device.js'
+
+/** Largest DATA chunk adbd accepts or sends (SYNC_DATA_MAX). */
+export const SYNC_DATA_MAX = 64 * 1024
+const MAX_PATH = 1024
+
+function header(id: string, value: number): Buffer {
+  const b = Buffer.alloc(8)
+  b.write(id, 0, 'latin1')
+  b.writeUInt32LE(value >>> 0, 4)
+  return b
+}
+
+function fail(message: string): Buffer {
+  const body = Buffer.from(message, 'utf8')
+  return Buffer.concat([header('FAIL', body.length), body])
+}
+
+/** Mode bits as adbd reports them (type + permissions), from a host lstat. */
+function modeOf(stats: Stats): number {
+  return stats.mode & 0o177777
+}
+
+function stat3(stats: Stats | undefined): Buffer {
+  const b = Buffer.alloc(12)
+  if (stats) {
+    b.writeUInt32LE(modeOf(stats), 0)
+    b.writeUInt32LE(Math.min(stats.size, 0xffffffff), 4)
+    b.writeUInt32LE(Math.floor(stats.mtimeMs / 1000), 8)
+  }
+  return b
+}
+
+function errnoText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  const texts: Record<string, string> = {
+    ENOENT: 'No such file or directory',
+    EISDIR: 'Is a directory',
+    ENOTDIR: 'Not a directory',
+    EACCES: 'Permission denied',
+    EEXIST: 'File exists',
+  }
+  return (code && texts[code]) ?? (error as Error).message
+}
+
+export type SyncRecorder = (argv: string[]) => void
+
+/**
+ * The `sync:` service (adb SYNC.TXT, file_sync_service.cpp): STAT (lstat; mode 0 = missing), LIST (DENTs
+ * including `.` and `..`, then DONE with a zeroed dent), RECV (DATA ≤ 64 KiB… DONE, or FAIL), SEND
+ * (`path,mode`; DATA ≤ 64 KiB…; DONE carries the mtime; OKAY or FAIL), QUIT. Requests repeat on one
+ * connection until QUIT or close.
+ */
+export async function runSync(reader: SocketReader, socket: Socket, device: VirtualDevice, record: SyncRecorder): Promise<void> {
+  const files = device.files
+  try {
+    for (;;) {
+      let head: Buffer
+      try {
+        head = await reader.read(8)
+      } catch {
+        return
+      }
+      const id = head.toString('latin1', 0, 4)
+      const length = head.readUInt32LE(4)
+      if (id === 'QUIT') {
+        record(['QUIT'])
+        socket.end()
+        return
+      }
+      if (!['STAT', 'LIST', 'RECV', 'SEND'].includes(id)) {
+        await writeAsync(socket, fail(`unknown sync command ${JSON.stringify(id)}`))
+        socket.end()
+        return
+      }
+      if (length > MAX_PATH) {
+        await writeAsync(socket, fail('path too long'))
+        socket.end()
+        return
+      }
+      const arg = (await reader.read(length)).toString('utf8')
+      if (id === 'STAT') {
+        record(['STAT', arg])
+        const stats = await lstat(files.hostPath(arg)).catch(() => undefined)
+        await writeAsync(socket, Buffer.concat([Buffer.from('STAT', 'latin1'), stat3(stats)]))
+      } else if (id === 'LIST') {
+        record(['LIST', arg])
+        await list(socket, files.hostPath(arg))
+      } else if (id === 'RECV') {
+        record(['RECV', arg])
+        await recv(socket, files.hostPath(arg))
+      } else {
+        const comma = arg.lastIndexOf(',')
+        const target = comma >= 0 ? arg.slice(0, comma) : arg
+        const mode = comma >= 0 ? Number.parseInt(arg.slice(comma + 1), 10) : 0o100644
+        record(['SEND', target, String(mode)])
+        const ok = await send(reader, socket, files.hostPath(target), mode)
+        if (!ok) return
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof EndOfStream)) socket.destroy()
+  }
+}
+
+async function list(socket: Socket, dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => undefined)
+  const chunks: Buffer[] = []
+  if (names) {
+    for (const name of ['.', '..', ...names.sort()]) {
+      const stats = await lstat(path.join(dir, name)).catch(() => undefined)
+      if (!stats) continue
+      const nameBytes = Buffer.from(name, 'utf8')
+      const dent = Buffer.alloc(16)
+      stat3(stats).copy(dent, 0)
+      dent.writeUInt32LE(nameBytes.length, 12)
+      chunks.push(Buffer.from('DENT', 'latin1'), dent, nameBytes)
+    }
+  }
+  chunks.push(Buffer.from('DONE', 'latin1'), Buffer.alloc(16))
+  await writeAsync(socket, Buffer.concat(chunks))
+}
+
+async function recv(socket: Socket, file: string): Promise<void> {
+  let handle
+  try {
+    const stats = await lstat(file)
+    if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), {code: 'EISDIR'})
+    handle = await open(file, 'r')
+  } catch (error) {
+    await writeAsync(socket, fail(`open failed: ${errnoText(error)}`))
+    return
+  }
+  try {
+    const buffer = Buffer.alloc(SYNC_DATA_MAX)
+    for (;;) {
+      const {bytesRead} = await handle.read(buffer, 0, SYNC_DATA_MAX, null)
+      if (bytesRead === 0) break
+      await writeAsync(socket, Buffer.concat([header('DATA', bytesRead), buffer.subarray(0, bytesRead)]))
+    }
+    await writeAsync(socket, header('DONE', 0))
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Returns false when the connection was ended because of a protocol error. */
+async function send(reader: SocketReader, socket: Socket, file: string, mode: number): Promise<boolean> {
+  const chunks: Buffer[] = []
+  let mtime = 0
+  for (;;) {
+    const head = await reader.read(8)
+    const id = head.toString('latin1', 0, 4)
+    const value = head.readUInt32LE(4)
+    if (id === 'DATA') {
+      if (value > SYNC_DATA_MAX) {
+        await writeAsync(socket, fail('oversize data message'))
+        socket.end()
+        return false
+      }
+      chunks.push(await reader.read(value))
+    } else if (id === 'DONE') {
+      mtime = value
+      break
+    } else {
+      await writeAsync(socket, fail(`unexpected ${JSON.stringify(id)} during SEND`))
+      socket.end()
+      return false
+    }
+  }
+  try {
+    await mkdir(path.dirname(file), {recursive: true})
+  } catch (error) {
+    await writeAsync(socket, fail(`secure_mkdirs failed: ${errnoText(error)}`))
+    return true
+  }
+  try {
+    await writeFile(file, Buffer.concat(chunks), {mode: mode & 0o777 || 0o644})
+    if (mtime > 0) await utimes(file, mtime, mtime)
+  } catch (error) {
+    await writeAsync(socket, fail(`couldn't create file: ${errnoText(error)}`))
+    return true
+  }
+  await writeAsync(socket, header('OKAY', 0))
+  return true
+}

@@ -1,0 +1,335 @@
+import {EventEmitter} from 'node:events'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import path from 'node:path'
+import type {Socket} from 'node:net'
+
+import {walkNodes} from '@arc-cli/core'
+
+import {DeviceFiles} from './device-files.js'
+import {keyCode, keyName} from './keycodes.js'
+import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
+import type {DeviceScenario, FaultSpec, PackageSpec, TransitionSpec} from './scenario.js'
+import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
+
+export type DeviceState = 'device' | 'offline' | 'unauthorized'
+
+/** An input the device received through `input …` or `cmd statusbar …`, in device pixels. */
+export type InputEvent =
+  | {type: 'tap'; x: number; y: number}
+  | {type: 'swipe'; x1: number; y1: number; x2: number; y2: number; durationMs: number}
+  | {type: 'draganddrop'; x1: number; y1: number; x2: number; y2: number; durationMs: number}
+  | {type: 'keyevent'; code: number; name: string; longpress?: boolean; doubletap?: boolean}
+  | {type: 'text'; text: string}
+  | {type: 'motionevent'; action: string; x: number; y: number}
+  | {type: 'statusbar'; action: string}
+
+export interface InstalledPackage {
+  name: string
+  system: boolean
+  versionCode: number
+  versionName: string
+  /** Launcher activity, fully qualified or `.Short`; undefined when the app has none. */
+  launcher?: string
+  /** The scenario screen shown when it is launched. */
+  screen?: string
+}
+
+/** An armed fault: the spec plus how many more commands it will hit. */
+export interface ArmedFault extends FaultSpec {
+  remaining: number
+}
+
+const DEFAULT_SYSTEM_PACKAGES: InstalledPackage[] = [
+  ['android', undefined],
+  ['com.android.settings', '.Settings'],
+  ['com.android.systemui', undefined],
+  ['com.android.shell', undefined],
+  ['com.android.providers.settings', undefined],
+  ['com.google.android.apps.nexuslauncher', undefined],
+  ['com.google.android.inputmethod.latin', undefined],
+  ['com.android.chrome', 'com.google.android.apps.chrome.Main'],
+  ['com.google.android.dialer', '.extensions.GoogleDialtactsActivity'],
+  ['com.google.android.apps.messaging', '.ui.ConversationListActivity'],
+  ['com.android.camera2', 'com.android.camera.CameraLauncher'],
+  ['com.android.vending', 'com.google.android.finsky.activities.MainActivity'],
+].map(([name, launcher]) => ({name: name as string, system: true, versionCode: 34, versionName: '14', launcher}))
+
+export const LAUNCHER_PACKAGE = 'com.google.android.apps.nexuslauncher'
+export const LAUNCHER_ACTIVITY = '.NexusLauncherActivity'
+
+export const DEFAULT_PROPERTIES: Record<string, string> = {
+  'ro.build.version.sdk': '34',
+  'ro.build.version.release': '14',
+  'ro.build.id': 'UE1A.230829.036',
+  'ro.build.type': 'user',
+  'ro.product.model': 'arc emulated device',
+  'ro.product.manufacturer': 'arc',
+  'ro.product.brand': 'arc',
+  'ro.product.name': 'arc_emu',
+  'ro.product.device': 'arc_emu',
+  'ro.product.cpu.abi': 'x86_64',
+  'ro.hardware': 'ranchu',
+  'ro.kernel.qemu': '1',
+  'sys.boot_completed': '1',
+  'dev.bootcomplete': '1',
+  'persist.sys.locale': 'en-US',
+  'persist.sys.timezone': 'UTC',
+}
+
+/** Full activity name (`pkg/.Main` → `pkg.Main`). */
+export function fullActivity(pkg: string, activity: string): string {
+  return activity.startsWith('.') ? `${pkg}${activity}` : activity
+}
+
+/** Short form used in ActivityRecord lines (`pkg.Main` → `.Main`). */
+export function shortActivity(pkg: string, activity: string): string {
+  const full = fullActivity(pkg, activity)
+  return full.startsWith(`${pkg}.`) ? full.slice(pkg.length) : full
+}
+
+export interface VirtualDeviceInit {
+  serial: string
+  transportId: number
+  /** Host folder standing for the device's `/`. */
+  root: string
+  screens: Record<string, string | {snapshot: string; package?: string; activity?: string}>
+  state?: DeviceState
+  scenario?: DeviceScenario
+}
+
+/**
+ * One emulated phone: what it shows, what it has installed, what it received. Tests reach it through
+ * `emulator.device(serial)` to inspect (`inputEvents`, `screen`, `foreground`, `files`) or to change state
+ * (`showScreen`, `disconnect`, `hangNext`, `failNextDumps`, `setState`).
+ *
+ * Events: `changed` (state or presence changed: trackers are told).
+ */
+export class VirtualDevice extends EventEmitter {
+  readonly serial: string
+  readonly transportId: number
+  readonly files: DeviceFiles
+  readonly inputEvents: InputEvent[] = []
+  readonly screens = new Map<string, LoadedScreen>()
+  readonly packages: InstalledPackage[]
+  readonly properties: Map<string, string>
+  readonly settings = new Map<string, string>()
+  readonly logcat: LogEntry[]
+  readonly faults: ArmedFault[]
+  readonly transitions: TransitionSpec[]
+  /** Packages with a live process, and its pid. */
+  readonly running = new Map<string, number>()
+  foreground: {package?: string; activity?: string} = {}
+  wmSize?: {width: number; height: number}
+  wmDensity?: number
+  statusbar: 'collapsed' | 'notifications' | 'settings' = 'collapsed'
+  homeScreen?: string
+  private stateValue: DeviceState
+  private present = true
+  private currentScreen = ''
+  private nextPid = 4000
+  private readonly sockets = new Set<Socket>()
+
+  private constructor(init: VirtualDeviceInit) {
+    super()
+    this.serial = init.serial
+    this.transportId = init.transportId
+    this.stateValue = init.state ?? init.scenario?.state ?? 'device'
+    mkdirSync(init.root, {recursive: true})
+    this.files = new DeviceFiles(init.root)
+    const scenario = init.scenario
+    this.transitions = scenario?.transitions ?? []
+    this.faults = (scenario?.faults ?? []).map((f) => ({...f, remaining: f.times}))
+    this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
+    const declared: InstalledPackage[] = (scenario?.packages ?? []).map((p: PackageSpec) => ({...p}))
+    this.packages = [...declared]
+    if (scenario?.defaultPackages !== false) {
+      for (const p of DEFAULT_SYSTEM_PACKAGES) if (!this.packages.some((q) => q.name === p.name)) this.packages.push({...p})
+    }
+    if (scenario?.wm?.size) {
+      const [w, h] = scenario.wm.size.split('x').map(Number)
+      this.wmSize = {width: w as number, height: h as number}
+    }
+    this.wmDensity = scenario?.wm?.density
+    this.homeScreen = scenario?.homeScreen
+    this.logcat = scenario?.logcat ? scenario.logcat.map((e) => parseLogEntry(e, this)) : []
+    for (const [file, content] of Object.entries(scenario?.files ?? {})) {
+      const host = this.files.hostPath(file)
+      mkdirSync(path.dirname(host), {recursive: true})
+      writeFileSync(host, content)
+    }
+  }
+
+  /** Loads the device's screens (snapshots) and seeds packages, foreground and logs from them. */
+  static async create(init: VirtualDeviceInit): Promise<VirtualDevice> {
+    const device = new VirtualDevice(init)
+    for (const [name, screen] of Object.entries(init.screens)) {
+      const spec = typeof screen === 'string' ? {snapshot: screen} : screen
+      device.screens.set(name, await loadScreen(name, spec.snapshot, spec))
+    }
+    const first = init.scenario?.initialScreen ?? [...device.screens.keys()][0]
+    if (first === undefined) throw new Error(`device ${init.serial} has no screen`)
+    // Apps seen on any screen are installed user apps unless declared otherwise.
+    for (const screen of device.screens.values()) {
+      const seen = [screen.package, ...packagesInDump(screen.hierarchy)].filter((p): p is string => Boolean(p))
+      for (const name of seen) {
+        if (device.packages.some((p) => p.name === name)) continue
+        const launcher = screen.package === name && screen.activity ? screen.activity : '.MainActivity'
+        device.packages.push({name, system: false, versionCode: 1, versionName: '1.0', launcher})
+      }
+    }
+    device.showScreen(first)
+    if (!init.scenario?.logcat) device.logcat.push(...defaultLog(device))
+    return device
+  }
+
+  get state(): DeviceState {
+    return this.stateValue
+  }
+
+  /** False after disconnect(): the device is gone from `host:devices` until reconnect(). */
+  get isPresent(): boolean {
+    return this.present
+  }
+
+  /** The screen shown now. */
+  get screen(): LoadedScreen {
+    return this.screens.get(this.currentScreen) as LoadedScreen
+  }
+
+  get screenName(): string {
+    return this.currentScreen
+  }
+
+  /** Switches to a named screen; its package/activity become the foreground when it names them. */
+  showScreen(name: string): void {
+    const screen = this.screens.get(name)
+    if (!screen) throw new Error(`device ${this.serial} has no screen "${name}" (has: ${[...this.screens.keys()].join(', ')})`)
+    this.currentScreen = name
+    if (screen.package) {
+      this.foreground = {package: screen.package, activity: screen.activity}
+      this.ensureRunning(screen.package)
+    }
+  }
+
+  setState(state: DeviceState): void {
+    this.stateValue = state
+    this.emit('changed')
+  }
+
+  /** The device drops off the bus: every open connection to it is closed and it leaves the device list. */
+  disconnect(): void {
+    this.present = false
+    for (const socket of this.sockets) socket.end()
+    this.sockets.clear()
+    this.emit('disconnect')
+    this.emit('changed')
+  }
+
+  reconnect(): void {
+    this.present = true
+    this.emit('changed')
+  }
+
+  /** Arms a fault for the next command starting with `command` (words; '' = any command). */
+  addFault(fault: Omit<FaultSpec, 'times'> & {times?: number}): void {
+    const times = fault.times ?? 1
+    this.faults.push({...fault, times, remaining: times})
+  }
+
+  /** The next command (or the next one starting with `command`) never answers until the client gives up. */
+  hangNext(command = ''): void {
+    this.addFault({command, kind: 'hang'})
+  }
+
+  /** The next `n` `uiautomator dump`s fail the way real devices do. */
+  failNextDumps(n: number, kind: 'idle-timeout' | 'null-root' = 'idle-timeout'): void {
+    this.addFault({command: 'uiautomator dump', kind, times: n})
+  }
+
+  /** Consumes the first armed fault matching this argv. */
+  takeFault(argv: string[]): ArmedFault | undefined {
+    const fault = this.faults.find((f) => {
+      if (f.remaining <= 0) return false
+      const words = f.command.split(/\s+/).filter(Boolean)
+      return words.every((w, i) => argv[i] === w)
+    })
+    if (fault) fault.remaining--
+    return fault
+  }
+
+  attach(socket: Socket): void {
+    this.sockets.add(socket)
+    socket.once('close', () => this.sockets.delete(socket))
+  }
+
+  /** Natural (portrait) physical size, what `wm size` prints. */
+  get physicalSize(): {width: number; height: number} {
+    const s = this.screen
+    return s.rotation % 2 === 1 ? {width: s.height, height: s.width} : {width: s.width, height: s.height}
+  }
+
+  findPackage(name: string): InstalledPackage | undefined {
+    return this.packages.find((p) => p.name === name)
+  }
+
+  ensureRunning(pkg: string): number {
+    let pid = this.running.get(pkg)
+    if (pid === undefined) {
+      pid = this.nextPid
+      this.nextPid += 37
+      this.running.set(pkg, pid)
+    }
+    return pid
+  }
+
+  /** Brings an app to the front, as the launcher or `am start` would. */
+  launch(pkg: InstalledPackage, activity = pkg.launcher ?? '.MainActivity'): void {
+    this.ensureRunning(pkg.name)
+    if (pkg.screen) this.showScreen(pkg.screen)
+    this.foreground = {package: pkg.name, activity: shortActivity(pkg.name, activity)}
+  }
+
+  /** Stops an app; when it was in front the launcher comes back. */
+  forceStop(name: string): void {
+    this.running.delete(name)
+    if (this.foreground.package === name) this.goHome()
+  }
+
+  goHome(): void {
+    if (this.homeScreen) this.showScreen(this.homeScreen)
+    this.foreground = {package: LAUNCHER_PACKAGE, activity: LAUNCHER_ACTIVITY}
+  }
+
+  /** Records an input event and follows the scenario transition it triggers, if any. */
+  recordInput(event: InputEvent): void {
+    this.inputEvents.push(event)
+    const from = this.currentScreen
+    const applies = (t: TransitionSpec) => t.from === undefined || t.from === '*' || t.from === from
+    if (event.type === 'tap') {
+      const hit = this.transitions.find((t) => applies(t) && t.tap && this.tapHits(t.tap, event.x, event.y))
+      if (hit) this.showScreen(hit.to)
+    } else if (event.type === 'keyevent') {
+      const hit = this.transitions.find((t) => applies(t) && t.keyevent !== undefined && keyCode(t.keyevent) === event.code)
+      if (hit) this.showScreen(hit.to)
+      else if (event.code === 3) this.goHome()
+    } else if (event.type === 'statusbar') {
+      const hit = this.transitions.find((t) => applies(t) && t.statusbar === event.action)
+      if (hit) this.showScreen(hit.to)
+    }
+  }
+
+  private tapHits(selector: NonNullable<TransitionSpec['tap']>, x: number, y: number): boolean {
+    for (const node of walkNodes(this.screen.hierarchy.windows)) {
+      if (selector.resourceId !== undefined && node.resourceId !== selector.resourceId) continue
+      if (selector.text !== undefined && node.text !== selector.text) continue
+      if (selector.contentDesc !== undefined && node.contentDesc !== selector.contentDesc) continue
+      const [l, t, r, b] = node.bounds
+      if (x >= l && x < r && y >= t && y < b) return true
+    }
+    return false
+  }
+
+  keyEvent(code: number, flags: {longpress?: boolean; doubletap?: boolean} = {}): void {
+    this.recordInput({type: 'keyevent', code, name: keyName(code), ...flags})
+  }
+}
