@@ -2,6 +2,7 @@ import {toolCommands} from '@arc-cli/core'
 import type {Command} from '@oclif/core'
 
 import Config from './commands/config.js'
+import Emulate from './commands/emulate.js'
 import {tools} from './tools/index.js'
 
 export {tools} from './tools/index.js'
@@ -10,4 +11,5 @@ export {tools} from './tools/index.js'
 export const commands: Record<string, Command.Class> = {
   ...toolCommands(tools),
   config: Config,
+  emulate: Emulate,
 }

@@ -1,0 +1,91 @@
+import {existsSync} from 'node:fs'
+import path from 'node:path'
+
+import {ArcCommand, DEMO_DIR, DeviceNotFoundError, InvalidInputError} from '@arc-cli/core'
+import {startEmulator, type EmulatedDeviceSpec} from '@arc-cli/emulator'
+import {Flags} from '@oclif/core'
+
+/** `NAME=SNAPSHOT` → a device spec; `demo` as SNAPSHOT is the bundled demo screen. */
+export function parseSerialFlag(value: string): EmulatedDeviceSpec {
+  const eq = value.indexOf('=')
+  if (eq <= 0 || eq === value.length - 1) {
+    throw new InvalidInputError(`--serial ${JSON.stringify(value)} must be NAME=SNAPSHOT, e.g. --serial demo=./snapshots/login`, {
+      details: {flag: 'serial', value},
+      actions: ['SNAPSHOT is a snapshot folder (window_dump.xml [+ screen.png, meta.json]), a .xml dump, or `demo`.'],
+    })
+  }
+  const serial = value.slice(0, eq)
+  const snapshot = value.slice(eq + 1)
+  if (/[\s/]/.test(serial)) {
+    throw new InvalidInputError(`--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} may not contain spaces or slashes`, {
+      details: {flag: 'serial', value},
+    })
+  }
+  const resolved = snapshot === 'demo' ? DEMO_DIR : path.resolve(snapshot)
+  if (!existsSync(resolved)) {
+    throw new DeviceNotFoundError(`--serial ${value}: no snapshot at ${resolved}`, {
+      details: {flag: 'serial', value},
+      actions: ['SNAPSHOT is a snapshot folder (window_dump.xml [+ screen.png, meta.json]), a .xml dump, or `demo`.'],
+    })
+  }
+  return {serial, snapshot: resolved}
+}
+
+export default class Emulate extends ArcCommand {
+  static override enableJsonFlag = false
+  static override summary = 'Run a virtual Android device that speaks the real ADB protocol'
+  static override description = [
+    'Serves the ADB host protocol on HOST:PORT with one virtual device per --serial, each showing a recorded',
+    'snapshot. The real adb CLI, adbkit and arc itself drive it like a phone: shell (v1 and v2), exec-out, push,',
+    'pull, uiautomator dump, screencap, input, pm, am, dumpsys, logcat… A --scenario (JSON) adds screens that',
+    'taps switch between, installed apps, properties and scripted faults. Runs until Ctrl-C. See docs/emulate.md.',
+  ].join(' ')
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --port 5039',
+    '<%= config.bin %> <%= command.id %> --port 5039 --serial demo=./snapshots/login --serial tablet=./snapshots/tablet',
+    '<%= config.bin %> <%= command.id %> --port 5039 --scenario scenario.json --log commands.jsonl',
+    'adb -H 127.0.0.1 -P 5039 shell echo ok',
+    'ADB_SERVER_SOCKET=tcp:127.0.0.1:5039 <%= config.bin %> screen-state',
+  ]
+
+  static override flags = {
+    port: Flags.integer({char: 'p', summary: 'TCP port to serve the ADB protocol on (0 = a free port).', required: true}),
+    host: Flags.string({summary: 'Address to listen on.', default: '127.0.0.1'}),
+    serial: Flags.string({
+      char: 's',
+      summary: 'A device as NAME=SNAPSHOT (repeatable). Default: demo=<the bundled demo snapshot>.',
+      multiple: true,
+    }),
+    scenario: Flags.string({summary: 'Scenario file (JSON): screens, transitions, apps, properties, faults.'}),
+    log: Flags.string({summary: 'Write one JSON line per command received to this file.'}),
+  }
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(Emulate)
+    if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) {
+      throw new InvalidInputError(`--port ${flags.port} is out of range: use 0-65535 (0 = a free port)`, {
+        details: {flag: 'port', value: flags.port},
+      })
+    }
+    const devices = (flags.serial ?? []).map((s) => parseSerialFlag(s))
+    if (devices.length === 0 && !flags.scenario) devices.push({serial: 'demo', snapshot: DEMO_DIR})
+    const emulator = await startEmulator({
+      port: flags.port,
+      host: flags.host,
+      devices,
+      scenario: flags.scenario ? path.resolve(flags.scenario) : undefined,
+      logFile: flags.log ? path.resolve(flags.log) : undefined,
+    })
+    const address = `${emulator.host}:${emulator.port}`
+    const serials = emulator.devices().map((d) => (d.state === 'device' ? d.serial : `${d.serial} (${d.state})`))
+    this.log(`arc emulate: listening on ${address} (devices: ${serials.join(', ')})`)
+    this.log(`Try: ADB_SERVER_SOCKET=tcp:${address} ${this.config.bin} screen-state   or   adb -H ${emulator.host} -P ${emulator.port} shell echo ok`)
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
+    await emulator.close()
+    this.log('arc emulate: stopped')
+  }
+}
