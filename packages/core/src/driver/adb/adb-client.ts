@@ -11,8 +11,8 @@ import type {Duplex} from 'node:stream'
 import adbkit from '@devicefarmer/adbkit'
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
 
-import {TimeoutError} from '../../errors/arc-error.js'
-import {mapAdbError} from './map-adb-error.js'
+import {DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
+import {mapAdbError, unavailableState} from './map-adb-error.js'
 import type {ServerAddress} from './server-address.js'
 import {checkCommandLength} from './shell-quote.js'
 
@@ -33,6 +33,24 @@ export interface AttachedDevice {
 export interface ShellResult {
   command: string
   output: Buffer
+  /** The command's exit status, read from the trailer arc appends (shell v1 carries none). */
+  exitCode: number
+}
+
+/**
+ * Shell protocol v1 ends a command by closing the stream, which is also what a vanishing device looks like. So arc
+ * appends `; echo <marker>$?` to every command: the marker proves the command ran to its end and carries its exit
+ * status; a stream that ends without it was cut short.
+ */
+export const EXIT_MARKER = '__ARC_EXIT_7f3e__'
+
+/** Splits the exit trailer off a command's output; undefined when the trailer never arrived. */
+export function splitExitTrailer(data: Buffer): {output: Buffer; exitCode: number} | undefined {
+  const at = data.lastIndexOf(EXIT_MARKER)
+  if (at === -1) return undefined
+  const m = /^(\d+)\r?\n?$/.exec(data.subarray(at + EXIT_MARKER.length).toString('latin1'))
+  if (!m) return undefined
+  return {output: data.subarray(0, at), exitCode: Number(m[1])}
 }
 
 /** Sockets opened by one call, destroyed when it ends or times out. */
@@ -118,18 +136,40 @@ export class AdbServer {
     )
   }
 
-  /** Runs one shell command (`shell:<command>`) and returns everything it printed. */
-  shell(serial: string, command: string, timeoutMs?: number): Promise<ShellResult> {
-    checkCommandLength(command)
-    return this.call(
-      `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``,
+  /**
+   * Runs one shell command (`shell:<command>; echo <marker>$?`) and returns what it printed and its exit status.
+   * When the output ends without the trailer, the device is checked: gone or no longer ready gives a
+   * DeviceUnavailableError, otherwise a DeviceCommandError says the output was cut short.
+   */
+  async shell(serial: string, command: string, timeoutMs?: number): Promise<ShellResult> {
+    const line = `${command}; echo ${EXIT_MARKER}$?`
+    checkCommandLength(line)
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const data = await this.call(
+      what,
       serial,
-      async (client) => {
-        const stream = await client.getDevice(serial).shell(command)
-        return {command, output: await readStream(stream)}
-      },
+      async (client) => readStream(await client.getDevice(serial).shell(line)),
       timeoutMs,
     )
+    const split = splitExitTrailer(data)
+    if (split) return {command, ...split}
+    await this.assertAttached(serial, what)
+    throw new DeviceCommandError(`${what} on ${serial} ended before finishing: the connection closed mid-output`, {
+      details: {serial, bytes: data.length},
+      actions: ['Run the command again; if it keeps happening, check the cable or the network path to the device.'],
+    })
+  }
+
+  /** Throws DeviceUnavailableError when `serial` is no longer attached, or attached but not ready. */
+  async assertAttached(serial: string, what: string): Promise<void> {
+    const device = (await this.listDevices()).find((d) => d.serial === serial)
+    if (!device) {
+      throw new DeviceUnavailableError(`device ${serial} disconnected during ${what}`, {
+        details: {serial},
+        actions: ['Reconnect the device, check `arc devices`, then run the command again.'],
+      })
+    }
+    if (device.state !== 'device') throw unavailableState(serial, device.state)
   }
 
   /** The device's adbkit client, for the few calls that are not plain shell commands. */

@@ -18,7 +18,8 @@ export interface LogLine {
   message: string
 }
 
-const THREADTIME = /^(\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})\s+(\d+)\s+(\d+) ([VDIWEFS]) (.*?)\s*: ?(.*)$/
+// logcat writes `tag: message`, so a tag ends at the first colon followed by a space (tags may hold colons).
+const THREADTIME = /^(\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})\s+(\d+)\s+(\d+) ([VDIWEFS]) (.*?)\s*:(?: (.*)|$)/
 
 export function parseLogcatLine(line: string): LogLine | undefined {
   const m = THREADTIME.exec(line.replace(/\r$/, ''))
@@ -30,7 +31,7 @@ export function parseLogcatLine(line: string): LogLine | undefined {
     tid: Number(m[4]),
     level: m[5] as string,
     tag: m[6] as string,
-    message: m[7] as string,
+    message: m[7] ?? '',
   }
 }
 

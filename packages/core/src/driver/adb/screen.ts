@@ -49,7 +49,7 @@ export async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise
     try {
       const xml = sliceDump(output, `uiautomator dump on ${dev.serial}`)
       if (!xml.includes('</hierarchy>')) {
-        await dev.assertStillAttached('uiautomator dump')
+        await dev.server.assertAttached(dev.serial, 'uiautomator dump')
         throw new InvalidDumpError(`uiautomator dump on ${dev.serial} was cut short (no </hierarchy>)`)
       }
       return {xml, hierarchy: parseUiDump(xml, `uiautomator dump on ${dev.serial}`)}
@@ -113,11 +113,6 @@ export async function captureScreen(dev: DeviceShell, state: DumpState): Promise
 }
 
 export async function screenshot(dev: DeviceShell): Promise<Buffer> {
-  const output = await dev.run(['screencap', '-p'])
-  try {
-    return readScreencapPng(output, dev.serial).png
-  } catch (error) {
-    await dev.assertStillAttached('screencap')
-    throw error
-  }
+  const {output} = await dev.run(['screencap', '-p'])
+  return readScreencapPng(output, dev.serial).png
 }

@@ -1,0 +1,105 @@
+import {expect} from 'chai'
+
+import {parseForeground, parseRotation, shortActivity} from '../../packages/core/src/driver/adb/parse-dumpsys.js'
+import {formatLogLine, logcatTimeKey, parseLogcatLine} from '../../packages/core/src/driver/adb/parse-logcat.js'
+import {isInstalledOutput, parsePackageList, parseResolvedActivity} from '../../packages/core/src/driver/adb/parse-packages.js'
+import {currentSize, parseWmDensity, parseWmSize} from '../../packages/core/src/driver/adb/parse-wm.js'
+
+describe('wm parsers', () => {
+  it('prefers the override size and density', () => {
+    expect(parseWmSize('Physical size: 1080x2400\n')).to.deep.equal({width: 1080, height: 2400})
+    expect(parseWmSize('Physical size: 1080x2400\r\nOverride size: 720x1600\r\n')).to.deep.equal({width: 720, height: 1600})
+    expect(parseWmDensity('Physical density: 420\nOverride density: 480\n')).to.equal(480)
+    expect(parseWmDensity('Physical density: 420')).to.equal(420)
+  })
+
+  it('turns the natural size by odd rotations only', () => {
+    expect(currentSize({width: 1080, height: 2400}, 1)).to.deep.equal({width: 2400, height: 1080})
+    expect(currentSize({width: 1080, height: 2400}, 2)).to.deep.equal({width: 1080, height: 2400})
+  })
+
+  it('rejects garbage with DEVICE_COMMAND_FAILED', () => {
+    expect(() => parseWmSize('\x00\x13garbage')).to.throw().with.property('code', 'DEVICE_COMMAND_FAILED')
+    expect(() => parseWmDensity('')).to.throw().with.property('code', 'DEVICE_COMMAND_FAILED')
+  })
+})
+
+describe('dumpsys parsers', () => {
+  const android14 = [
+    'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
+    '  Display: mDisplayId=0 rootTasks=3',
+    '    mCurrentRotation=ROTATION_90 mLastOrientation=-1',
+    '  mCurrentFocus=Window{4f1c2a5 u0 com.android.settings/com.android.settings.Settings}',
+    '  mFocusedApp=ActivityRecord{c0ad5d7 u0 com.android.settings/.Settings t12}',
+  ].join('\n')
+  const android8 = [
+    '  mCurrentFocus=Window{9c1d u0 com.example.app/com.example.app.ui.Main}',
+    '  mFocusedApp=AppWindowToken{44a token=Token{5ee ActivityRecord{7bd u0 com.example.app/.ui.Main t3}}}',
+    '    mRotation=0 mAltOrientation=false',
+  ].join('\n')
+
+  it('reads rotation in its several spellings', () => {
+    expect(parseRotation(android14)).to.equal(1)
+    expect(parseRotation(android8)).to.equal(0)
+    expect(parseRotation('  SurfaceOrientation: 3')).to.equal(3)
+    expect(parseRotation('DisplayViewport{type=INTERNAL, valid=true, orientation=2, deviceWidth=1080}')).to.equal(2)
+    expect(parseRotation('nothing here')).to.equal(undefined)
+  })
+
+  it('reads the foreground app from Android 10+ and older window dumps', () => {
+    expect(parseForeground(android14)).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
+    expect(parseForeground(android8)).to.deep.equal({package: 'com.example.app', activity: '.ui.Main'})
+  })
+
+  it('falls back to the resumed activity and the focused window', () => {
+    expect(parseForeground('    topResumedActivity=ActivityRecord{a u0 com.foo/com.bar.Main t1}')).to.deep.equal({
+      package: 'com.foo',
+      activity: 'com.bar.Main',
+    })
+    expect(parseForeground('  mResumedActivity: ActivityRecord{a u0 com.foo/.Main t1}')).to.deep.equal({package: 'com.foo', activity: '.Main'})
+    expect(parseForeground('  mCurrentFocus=Window{1 u0 com.foo/com.foo.Main}')).to.deep.equal({package: 'com.foo', activity: '.Main'})
+    expect(parseForeground('  mCurrentFocus=null\n  mFocusedApp=null')).to.deep.equal({})
+    expect(parseForeground('  mCurrentFocus=Window{1 u0 NotificationShade}')).to.deep.equal({})
+  })
+
+  it('shortens activities inside their package only', () => {
+    expect(shortActivity('com.foo', 'com.foo.a.Main')).to.equal('.a.Main')
+    expect(shortActivity('com.foo', 'com.foobar.Main')).to.equal('com.foobar.Main')
+  })
+})
+
+describe('package parsers', () => {
+  it('reads pm list packages with and without version codes, skipping noise', () => {
+    const out = 'package:com.a versionCode:12\r\npackage:com.b\nWARNING: linker: junk\n\npackage:/data/app/x/base.apk=com.c\n'
+    expect(parsePackageList(out)).to.deep.equal([
+      {packageId: 'com.a', versionCode: 12},
+      {packageId: 'com.b'},
+      {packageId: 'com.c'},
+    ])
+  })
+
+  it('reads the last component line of resolve-activity and pm path', () => {
+    const out = 'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.android.settings/.Settings\n'
+    expect(parseResolvedActivity(out)).to.equal('com.android.settings/.Settings')
+    expect(parseResolvedActivity('No activity found\n')).to.equal(undefined)
+    expect(isInstalledOutput('package:/system/app/Settings.apk\n')).to.equal(true)
+    expect(isInstalledOutput('')).to.equal(false)
+  })
+})
+
+describe('logcat parsers', () => {
+  it('reads threadtime lines and prints them in the spec format', () => {
+    const line = parseLogcatLine('01-26 20:52:41.820  1234  1256 I ActivityManager: Start proc: x\r')
+    expect(line).to.deep.include({date: '01-26', time: '20:52:41.820', pid: 1234, tid: 1256, level: 'I', tag: 'ActivityManager'})
+    expect(formatLogLine(line!)).to.equal('01-26 20:52:41.820 I/ActivityManager: Start proc: x')
+    expect(parseLogcatLine('02-11 16:30:00.123   10   11 D MCP:ServerService: started')).to.deep.include({tag: 'MCP:ServerService', message: 'started'})
+    expect(parseLogcatLine('--------- beginning of main')).to.equal(undefined)
+  })
+
+  it('turns ISO 8601 local times into logcat time keys and rejects others', () => {
+    expect(logcatTimeKey('2024-01-15T10:30:00', 'since')).to.equal('01-15 10:30:00.000')
+    expect(logcatTimeKey('2024-01-15T10:30', 'since')).to.equal('01-15 10:30:00.000')
+    expect(logcatTimeKey('2024-01-15 10:30:05.5', 'since')).to.equal('01-15 10:30:05.500')
+    expect(() => logcatTimeKey('yesterday', 'since')).to.throw(/since/).with.property('code', 'INVALID_INPUT')
+  })
+})
