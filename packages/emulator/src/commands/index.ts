@@ -9,6 +9,7 @@ import {monkey} from './monkey.js'
 import {pm} from './pm.js'
 import {getprop, setprop, settings} from './properties.js'
 import {screencap} from './screencap.js'
+import {grep, head, tail, wc} from './text.js'
 import type {DeviceCommand} from './types.js'
 import {uiautomator} from './uiautomator.js'
 import {wm} from './wm.js'
@@ -23,6 +24,8 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   cmd,
   dumpsys,
   getprop,
+  grep,
+  head,
   id,
   input,
   logcat,
@@ -36,8 +39,10 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   setprop,
   settings,
   sleep,
+  tail,
   touch,
   uiautomator,
+  wc,
   whoami,
   wm,
 }

@@ -1,0 +1,105 @@
+import {expect} from 'chai'
+import type {Emulator} from '@arc-cli/emulator'
+
+import {clientFor, DEMO_DIR, emulate, exec, shell, shellV2, shq, type AdbClient} from './support.js'
+
+/** Strings arc must be able to pass to a device program unchanged. */
+const NASTY = [
+  "it's",
+  "''",
+  'say "hi"',
+  '$HOME',
+  '$(id)',
+  '`id`',
+  'a;b && c || d | e & f',
+  'line1\nline2',
+  'tab\there',
+  '%s and %%s',
+  'back\\slash\\n',
+  '!history !!',
+  'glob * ? [a-z] ~root {a,b}',
+  '# not a comment',
+  '<in >out 2>&1',
+  '👍 emoji 🚀',
+  '中文 日本語 한국어',
+  '',
+  ' leading and trailing ',
+  '\u00a0nbsp',
+]
+
+describe('emulator device shell', () => {
+  let emu: Emulator
+  let client: AdbClient
+  before(async () => {
+    emu = await emulate({devices: [{serial: 'emu-1', snapshot: DEMO_DIR}, {serial: 'emu-2', snapshot: DEMO_DIR}]})
+    client = clientFor(emu)
+  })
+  after(() => emu.close())
+
+  it('runs shell: (v1) through a real POSIX sh: builtins, pipes, $?', async () => {
+    expect(await shell(client, 'emu-1', 'echo ok')).to.equal('ok\n')
+    expect(await shell(client, 'emu-1', 'x=$(getprop ro.build.version.sdk); echo "sdk=$x"; false; echo "rc=$?"')).to.equal('sdk=34\nrc=1\n')
+    expect(await shell(client, 'emu-1', 'getprop | grep -c ro.product.m; getprop | head -n 1')).to.equal('2\n[dev.bootcomplete]: [1]\n')
+    expect(await shell(client, 'emu-1', 'dumpsys window | grep -E "mCurrentFocus|mFocusedApp" | tail -n 2 | wc -l')).to.equal('2\n')
+  })
+
+  it('delivers every nasty string as the exact argv, quoted the way arc quotes', async () => {
+    const before = emu.commands.length
+    const line = NASTY.map((s) => `input text ${shq(s)}`).join('; ')
+    await shell(client, 'emu-1', line)
+    const got = emu.commands.slice(before)
+    expect(got.map((c) => c.argv)).to.deep.equal(NASTY.map((s) => ['input', 'text', s]))
+    expect(got.every((c) => c.raw === line && c.service === 'shell' && c.serial === 'emu-1')).to.equal(true)
+    expect(emu.device('emu-1').inputEvents.slice(-NASTY.length).map((e) => (e.type === 'text' ? e.text : ''))).to.deep.equal(
+      NASTY.map((s) => s.replaceAll('%s', ' ')),
+    )
+  })
+
+  it('delivers them as exact argv with adbkit’s own array quoting too', async () => {
+    for (const s of NASTY) {
+      const before = emu.commands.length
+      await shell(client, 'emu-1', ['input', 'text', s])
+      expect(emu.commands.slice(before).map((c) => c.argv)).to.deep.equal([['input', 'text', s]])
+    }
+  })
+
+  it('gives exit codes and separate stderr over shell,v2', async () => {
+    const ok = await shellV2(client, 'emu-1', 'echo out; echo err >&2; exit 3')
+    expect(ok.stdout.toString()).to.equal('out\n')
+    expect(ok.stderr.toString()).to.equal('err\n')
+    expect(ok.exitCode).to.equal(3)
+    expect((await shellV2(client, 'emu-1', 'wm size')).exitCode).to.equal(0)
+  })
+
+  it('answers unknown commands like a device: not found, exit 127', async () => {
+    const r = await shellV2(client, 'emu-1', 'frobnicate --now')
+    expect(r.stderr.toString()).to.equal('/system/bin/sh: frobnicate: not found\n')
+    expect(r.exitCode).to.equal(127)
+    expect(await shell(client, 'emu-1', 'frobnicate')).to.equal('/system/bin/sh: frobnicate: not found\n')
+  })
+
+  it('feeds v2 stdin packets to the program', async () => {
+    const r = await shellV2(client, 'emu-1', 'cat', Buffer.from('piped\u0000bytes'))
+    expect(r.stdout.toString()).to.equal('piped\u0000bytes')
+    expect(r.exitCode).to.equal(0)
+  })
+
+  it('runs exec: raw, recording the service', async () => {
+    const before = emu.commands.length
+    expect((await exec(client, 'emu-1', "getprop 'ro.product.model'")).toString()).to.equal('arc emulated device\n')
+    expect(emu.commands[before]).to.include({service: 'exec', raw: "getprop 'ro.product.model'"})
+    expect(emu.commands[before]?.argv).to.deep.equal(['getprop', 'ro.product.model'])
+  })
+
+  it('keeps devices apart', async () => {
+    await shell(client, 'emu-2', 'input tap 1 2')
+    expect(emu.device('emu-2').inputEvents).to.deep.equal([{type: 'tap', x: 1, y: 2}])
+    expect(emu.device('emu-1').inputEvents.some((e) => e.type === 'tap')).to.equal(false)
+    expect(emu.commands.at(-1)?.serial).to.equal('emu-2')
+  })
+
+  it('leaves no shell running once commands finish', async () => {
+    await Promise.all([1, 2, 3].map(() => shell(client, 'emu-1', 'wm density')))
+    expect(emu.runningShells()).to.deep.equal([])
+  })
+})
