@@ -2,6 +2,7 @@ import {createCanvas, loadImage, type Image, type SKRSContext2D} from '@napi-rs/
 
 import {InvalidInputError, type ScreenModel} from '@arc-cli/core'
 
+import {pngProblem} from './render/check-png.js'
 import {drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
 import {selectMarks} from './render/marks.js'
@@ -40,6 +41,13 @@ const BLACK_LEVEL = 8
 const REFERENCE_DP = 360
 
 async function decode(screenshot: Buffer, source: string): Promise<Image> {
+  const problem = pngProblem(screenshot)
+  if (problem) {
+    throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG: ${problem}`, {
+      details: {input: 'screenshot', source},
+      actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
+    })
+  }
   try {
     const image = await loadImage(screenshot)
     if (image.width > 0 && image.height > 0) return image
@@ -52,11 +60,17 @@ async function decode(screenshot: Buffer, source: string): Promise<Image> {
   })
 }
 
+/**
+ * A secure window (FLAG_SECURE) captures as solid black. Every 4th row is read, one row at a time, stopping at
+ * the first non-black pixel: an ordinary screenshot answers on the first row, and no full-frame copy is made.
+ */
 function isAllBlack(ctx: SKRSContext2D, width: number, height: number): boolean {
-  const {data} = ctx.getImageData(0, 0, width, height)
-  for (let i = 0; i < data.length; i += 4) {
-    if ((data[i] as number) > BLACK_LEVEL || (data[i + 1] as number) > BLACK_LEVEL || (data[i + 2] as number) > BLACK_LEVEL) {
-      return false
+  for (let y = 0; y < height; y += 4) {
+    const {data} = ctx.getImageData(0, y, width, 1)
+    for (let i = 0; i < data.length; i += 4) {
+      if ((data[i] as number) > BLACK_LEVEL || (data[i + 1] as number) > BLACK_LEVEL || (data[i + 2] as number) > BLACK_LEVEL) {
+        return false
+      }
     }
   }
   return true

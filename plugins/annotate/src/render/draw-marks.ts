@@ -76,6 +76,7 @@ export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPl
   const opacity = Math.max(MIN_LABEL_OPACITY, style.opacity)
   ctx.textBaseline = 'middle'
   ctx.textAlign = 'left'
+  let currentFont = ''
   marks.forEach((mark, i) => {
     const p = placements[i] as LabelPlacement
     const c = colors[i] as MarkColors
@@ -86,7 +87,8 @@ export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPl
     ctx.roundRect(l, t, r - l, h, style.labelShape === 'pill' ? h / 2 : Math.min(2, h / 4))
     ctx.fill()
     ctx.fillStyle = cssColor(c.text)
-    ctx.font = labelFont(p.fontPx)
+    const font = labelFont(p.fontPx)
+    if (font !== currentFont) ctx.font = currentFont = font
     const textWidth = ctx.measureText(mark.label).width
     ctx.fillText(mark.label, l + (r - l - textWidth) / 2, t + h / 2)
   })

@@ -109,6 +109,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     return [cx, cy, cx + w, cy + h]
   }
   const free = (rect: Rect) => !placed.some((p) => intersects(p, rect))
+  // The whole-image scan (step 5) is set up only when a label needs it.
+  let finder: FreeSpotFinder | undefined
 
   for (const index of order) {
     const {box, text} = requests[index] as LabelRequest
@@ -144,7 +146,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         }
       }
       if (!chosen) {
-        const rect = nearestFreeSpot(placed, box, size.width, size.height, W, H)
+        finder ??= new FreeSpotFinder(W, H)
+        const rect = finder.find(placed, box, size.width, size.height)
         if (rect) chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: false}
       }
       if (!chosen) {
@@ -164,40 +167,74 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   return result
 }
 
+let tables: {occupied: Uint8Array; sat: Int32Array} | undefined
+
 /**
- * The free w x h spot (overlapping no placed label) nearest the box's top-left corner, scanning every pixel
- * position; undefined when there is none.
+ * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner, testing every pixel
+ * position in O(1) with a summed-area table of the labels placed so far.
  */
-function nearestFreeSpot(placed: Rect[], box: Rect, w: number, h: number, W: number, H: number): Rect | undefined {
-  if (w > W || h > H) return undefined
-  // sat[(y)*(W+1)+x] = occupied pixels in [0,x) x [0,y).
-  const stride = W + 1
-  const occupied = new Uint8Array(W * H)
-  for (const [l, t, r, b] of placed) {
-    for (let y = Math.max(0, t); y < Math.min(H, b); y++) occupied.fill(1, y * W + Math.max(0, l), y * W + Math.min(W, r))
-  }
-  const sat = new Int32Array(stride * (H + 1))
-  for (let y = 0; y < H; y++) {
-    let row = 0
-    for (let x = 0; x < W; x++) {
-      row += occupied[y * W + x] as number
-      sat[(y + 1) * stride + x + 1] = (sat[y * stride + x + 1] as number) + row
+class FreeSpotFinder {
+  private readonly occupied: Uint8Array
+  private readonly sat: Int32Array
+  private painted = 0
+
+  constructor(
+    private readonly W: number,
+    private readonly H: number,
+  ) {
+    // The tables are kept between calls (one image size at a time): a server annotating screen after screen
+    // then allocates them once instead of a megabyte of garbage per image.
+    if (!tables || tables.occupied.length !== W * H || tables.sat.length !== (W + 1) * (H + 1)) {
+      tables = {occupied: new Uint8Array(W * H), sat: new Int32Array((W + 1) * (H + 1))}
     }
+    this.occupied = tables.occupied
+    this.occupied.fill(0)
+    this.sat = tables.sat
   }
-  let best: {x: number; y: number; d: number} | undefined
-  for (let y = 0; y + h <= H; y++) {
-    for (let x = 0; x + w <= W; x++) {
-      const used =
-        (sat[(y + h) * stride + x + w] as number) -
-        (sat[y * stride + x + w] as number) -
-        (sat[(y + h) * stride + x] as number) +
-        (sat[y * stride + x] as number)
-      if (used !== 0) continue
-      const d = (x - box[0]) ** 2 + (y - box[1]) ** 2
-      if (!best || d < best.d) best = {x, y, d}
+
+  find(placed: Rect[], box: Rect, w: number, h: number): Rect | undefined {
+    const {W, H, occupied, sat} = this
+    if (w > W || h > H) return undefined
+    // Labels are only ever added, so paint the new ones and rebuild the table: sat[y*(W+1)+x] counts occupied
+    // pixels in [0,x) x [0,y).
+    for (; this.painted < placed.length; this.painted++) {
+      const [l, t, r, b] = placed[this.painted] as Rect
+      for (let y = Math.max(0, t); y < Math.min(H, b); y++) occupied.fill(1, y * W + Math.max(0, l), y * W + Math.min(W, r))
     }
+    const stride = W + 1
+    for (let y = 0; y < H; y++) {
+      let row = 0
+      for (let x = 0; x < W; x++) {
+        row += occupied[y * W + x] as number
+        sat[(y + 1) * stride + x + 1] = (sat[y * stride + x + 1] as number) + row
+      }
+    }
+    const used = (x: number, y: number) =>
+      (sat[(y + h) * stride + x + w] as number) -
+      (sat[y * stride + x + w] as number) -
+      (sat[(y + h) * stride + x] as number) +
+      (sat[y * stride + x] as number)
+    // Windows of doubling size around the anchor: once a spot at distance d is found inside a window of
+    // radius R >= d, nothing outside the window can be nearer, so most searches stop after a small window.
+    const [ax, ay] = [box[0], box[1]]
+    let best: {x: number; y: number; d: number} | undefined
+    for (let radius = 4 * h; ; radius *= 2) {
+      const x0 = Math.max(0, ax - radius)
+      const y0 = Math.max(0, ay - radius)
+      const x1 = Math.min(W - w, ax + radius)
+      const y1 = Math.min(H - h, ay + radius)
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          if (used(x, y) !== 0) continue
+          const d = (x - ax) ** 2 + (y - ay) ** 2
+          if (!best || d < best.d || (d === best.d && (y < best.y || (y === best.y && x < best.x)))) best = {x, y, d}
+        }
+      }
+      const whole = x0 === 0 && y0 === 0 && x1 === W - w && y1 === H - h
+      if ((best && best.d <= radius * radius) || whole) break
+    }
+    return best && [best.x, best.y, best.x + w, best.y + h]
   }
-  return best && [best.x, best.y, best.x + w, best.y + h]
 }
 
 /** Pairs of label rectangles that overlap (positive area): the measure the issue asks for. */
