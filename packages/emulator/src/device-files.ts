@@ -25,7 +25,9 @@ export class DeviceFiles {
   /** The host path standing for a device path. */
   hostPath(devicePath: string, cwd = '/'): string {
     const normalized = this.normalize(devicePath, cwd)
-    return path.join(this.root, ...normalized.split('/').filter(Boolean))
+    // A trailing slash makes lstat follow a symlinked folder (`/sdcard/`), as on the device.
+    const slash = devicePath.endsWith('/') && normalized !== '/' ? '/' : ''
+    return path.join(this.root, ...normalized.split('/').filter(Boolean)) + slash
   }
 
   /** The device path of a host path inside the root (the working folder a helper reports), else `/`. */

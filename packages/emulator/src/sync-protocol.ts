@@ -114,7 +114,7 @@ async function list(socket: Socket, dir: string): Promise<void> {
   const chunks: Buffer[] = []
   if (names) {
     for (const name of ['.', '..', ...names.sort()]) {
-      const stats = await lstat(path.join(dir, name)).catch(() => undefined)
+      const stats = await lstat(`${dir.replace(/\/$/, '')}/${name}`).catch(() => undefined)
       if (!stats) continue
       const nameBytes = Buffer.from(name, 'utf8')
       const dent = Buffer.alloc(16)

@@ -1,0 +1,208 @@
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
+
+import {expect} from 'chai'
+import {IDLE_STATE_ERROR, NULL_ROOT_ERROR, type Emulator} from '@arc-cli/emulator'
+
+import {fixturePath, requireFixtures} from '../support/paths.js'
+import {clientFor, DEMO_DIR, emulate, exec, makeSnapshot, readAll, shell, shellV2, tempDir, type AdbClient} from './support.js'
+
+describe('emulator device commands', () => {
+  let emu: Emulator
+  let client: AdbClient
+  const tmp = tempDir()
+  const run = (command: string) => shell(client, 'emu-1', command)
+  before(async () => {
+    const login = makeSnapshot(path.join(tmp.dir, 'login'), 'Welcome')
+    const home = makeSnapshot(path.join(tmp.dir, 'home'), 'Home', {activity: '.HomeActivity', rotation: 1, width: 1280, height: 720})
+    emu = await emulate({
+      devices: [{serial: 'demo', snapshot: DEMO_DIR}],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {login, home},
+            initialScreen: 'login',
+            homeScreen: 'login',
+            transitions: [
+              {from: 'login', tap: {resourceId: 'com.example:id/sign_in'}, to: 'home'},
+              {from: 'home', keyevent: 'KEYCODE_BACK', to: 'login'},
+              {statusbar: 'expand-notifications', to: 'home'},
+            ],
+            packages: [
+              {name: 'com.example', versionCode: 7, versionName: '2.1', launcher: '.LoginActivity', screen: 'login'},
+              {name: 'com.example.nolauncher'},
+            ],
+            properties: {'ro.product.model': 'Pixel 7'},
+            wm: {density: 280},
+            logcat: [
+              '01-26 20:52:41.820  1234  1256 I ActivityManager: started',
+              '01-26 20:52:42.000  4321  4321 E Example: boom',
+              '01-26 20:52:43.000  4321  4322 D Example: detail',
+              {time: '01-26 20:52:44.000', level: 'W', tag: 'Other', message: 'careful', pid: 999},
+            ],
+          },
+        },
+      },
+    })
+    client = clientFor(emu)
+  })
+  after(async () => {
+    await emu.close()
+    tmp.cleanup()
+  })
+
+  describe('uiautomator dump', () => {
+    it('writes the default file and prints the (misspelled) message', async () => {
+      expect(await run('uiautomator dump')).to.equal('UI hierchary dumped to: /sdcard/window_dump.xml\n')
+      expect(await run('cat /sdcard/window_dump.xml')).to.equal(emu.device('emu-1').screen.xml)
+      expect(await run('uiautomator dump /data/local/tmp/d.xml')).to.equal('UI hierchary dumped to: /data/local/tmp/d.xml\n')
+    })
+
+    it('writes to /dev/tty: XML without a newline, then the message', async () => {
+      const xml = emu.device('emu-1').screen.xml
+      expect((await exec(client, 'emu-1', 'uiautomator dump /dev/tty')).toString()).to.equal(`${xml}UI hierchary dumped to: /dev/tty\n`)
+    })
+
+    it('fails the next dumps the way devices do: stderr, exit 0, no file written', async () => {
+      emu.device('emu-1').failNextDumps(1, 'idle-timeout')
+      emu.device('emu-1').failNextDumps(1, 'null-root')
+      const first = await shellV2(client, 'emu-1', 'uiautomator dump /sdcard/x.xml')
+      expect([first.stderr.toString(), first.exitCode]).to.deep.equal([IDLE_STATE_ERROR, 0])
+      expect(await run('uiautomator dump /sdcard/x.xml')).to.equal(NULL_ROOT_ERROR)
+      expect(await run('ls /sdcard/x.xml')).to.equal('ls: /sdcard/x.xml: No such file or directory\n')
+      expect(await run('uiautomator dump /sdcard/x.xml')).to.equal('UI hierchary dumped to: /sdcard/x.xml\n')
+    })
+  })
+
+  it('screencap -p gives the snapshot PNG byte-exact (exec, and adbkit’s screencap())', async () => {
+    const png = readFileSync(path.join(DEMO_DIR, 'screen.png'))
+    expect((await exec(client, 'demo', 'screencap -p')).equals(png)).to.equal(true)
+    expect((await readAll(await client.getDevice('demo').screencap())).equals(png)).to.equal(true)
+  })
+
+  it('screencap -p without screen.png gives a PNG of the screen size', async () => {
+    const png = await exec(client, 'emu-1', 'screencap -p')
+    expect(png.subarray(1, 4).toString()).to.equal('PNG')
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).to.deep.equal([720, 1280])
+  })
+
+  it('wm size and density: physical values, overrides after wm size WxH', async () => {
+    expect(await run('wm size')).to.equal('Physical size: 720x1280\n')
+    expect(await run('wm density')).to.equal('Physical density: 320\nOverride density: 280\n')
+    expect(await run('wm size 600x1000; wm size; wm size reset; wm size')).to.equal(
+      'Physical size: 720x1280\nOverride size: 600x1000\nPhysical size: 720x1280\n',
+    )
+    expect(await shell(client, 'demo', 'wm size; wm density')).to.equal('Physical size: 1080x2400\nPhysical density: 420\n')
+  })
+
+  it('dumpsys window/activity name the foreground in the formats clients parse', async () => {
+    const window = await run('dumpsys window displays')
+    expect(window).to.match(/^ {2}mCurrentFocus=Window\{[0-9a-f]{7} u0 com\.example\/com\.example\.LoginActivity\}$/m)
+    expect(window).to.match(/^ {2}mFocusedApp=ActivityRecord\{[0-9a-f]{7} u0 com\.example\/\.LoginActivity t\d+\}$/m)
+    const activity = await run('dumpsys activity activities')
+    expect(activity).to.match(/topResumedActivity=ActivityRecord\{[0-9a-f]+ u0 com\.example\/\.LoginActivity t\d+\}/)
+    expect(activity).to.match(/ResumedActivity: ActivityRecord\{[^}]*com\.example\/\.LoginActivity/)
+  })
+
+  it('taps inside a scenario element switch the screen; rotation shows in dumpsys input/display', async () => {
+    const device = emu.device('emu-1')
+    await run('input tap 10 10')
+    expect(device.screenName).to.equal('login')
+    await run('input tap 360 1050')
+    expect(device.screenName).to.equal('home')
+    expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.HomeActivity'})
+    expect(await run('dumpsys input')).to.match(/^ {6}SurfaceOrientation: 1$/m)
+    expect(await run('dumpsys display')).to.match(/DisplayViewport\{type=INTERNAL, valid=true, isActive=true, displayId=0, .*orientation=1, .*deviceWidth=1280, deviceHeight=720\}/)
+    expect(await run('wm size')).to.equal('Physical size: 720x1280\n')
+    await run('input keyevent KEYCODE_BACK')
+    expect(device.screenName).to.equal('login')
+    await run('cmd statusbar expand-notifications')
+    expect(device.screenName).to.equal('home')
+    await run('input keyevent 4')
+  })
+
+  it('records input events: tap, swipe, keyevent, text, motionevent', async () => {
+    const device = emu.device('emu-1')
+    const from = device.inputEvents.length
+    await run("input swipe 1 2 3 4 500; input keyevent --longpress 66 HOME; input text 'hello%sworld'; input touchscreen motionevent DOWN 5 6; input tap 1.5 2")
+    expect(device.inputEvents.slice(from)).to.deep.equal([
+      {type: 'swipe', x1: 1, y1: 2, x2: 3, y2: 4, durationMs: 500},
+      {type: 'keyevent', code: 66, name: 'KEYCODE_ENTER', longpress: true},
+      {type: 'keyevent', code: 3, name: 'KEYCODE_HOME', longpress: true},
+      {type: 'text', text: 'hello world'},
+      {type: 'motionevent', action: 'DOWN', x: 5, y: 6},
+      {type: 'tap', x: 1.5, y: 2},
+    ])
+    const bad = await shellV2(client, 'emu-1', 'input keyevent KEYCODE_NOPE')
+    expect([bad.stderr.toString(), bad.exitCode]).to.deep.equal(['Error: Unknown keycode: KEYCODE_NOPE\n', 1])
+  })
+
+  it('pm list packages with -3/-s/filter/--show-versioncode; adbkit getPackages()', async () => {
+    const user = (await run('pm list packages -3')).trim().split('\n')
+    expect(user).to.deep.equal(['package:com.example', 'package:com.example.nolauncher'])
+    expect(await run('pm list packages -s settings')).to.equal('package:com.android.providers.settings\npackage:com.android.settings\n')
+    expect(await run('pm list packages --show-versioncode com.example.no')).to.equal('package:com.example.nolauncher versionCode:1\n')
+    expect(await client.getDevice('emu-1').getPackages()).to.include('com.android.systemui')
+    expect(await run('dumpsys package com.example')).to.include('versionName=2.1')
+  })
+
+  it('resolves launcher activities and launches apps with am start / monkey; force-stop', async () => {
+    expect(await run('cmd package resolve-activity --brief com.example')).to.equal(
+      'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.example/.LoginActivity\n',
+    )
+    expect(await run('cmd package resolve-activity --brief com.example.nolauncher')).to.equal('No activity found\n')
+    const device = emu.device('emu-1')
+    expect(await run('am start -W -n com.android.settings/.Settings')).to.match(/^Starting: Intent \{ cmp=com\.android\.settings\/\.Settings \}\nStatus: ok\n/)
+    expect(device.foreground).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
+    expect(await run('pidof com.android.settings')).to.match(/^\d+\n$/)
+    await run('am force-stop com.android.settings')
+    expect(device.foreground.package).to.equal('com.google.android.apps.nexuslauncher')
+    expect(await run('pidof com.android.settings; echo $?')).to.equal('1\n')
+    expect(await run('monkey -p com.example -c android.intent.category.LAUNCHER 1')).to.include('Events injected: 1\n')
+    expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.LoginActivity'})
+    expect(await run('monkey -p com.example.nolauncher -c android.intent.category.LAUNCHER 1')).to.include('** No activities found to run, monkey aborted.')
+  })
+
+  it('logcat -d with -t, filterspecs, --pid and -v', async () => {
+    expect(await run('logcat -d')).to.equal(
+      '--------- beginning of main\n' +
+        '01-26 20:52:41.820  1234  1256 I ActivityManager: started\n' +
+        '01-26 20:52:42.000  4321  4321 E Example: boom\n' +
+        '01-26 20:52:43.000  4321  4322 D Example: detail\n' +
+        '01-26 20:52:44.000   999   999 W Other: careful\n',
+    )
+    expect(await run('logcat -d -t 1')).to.equal('--------- beginning of main\n01-26 20:52:44.000   999   999 W Other: careful\n')
+    expect(await run("logcat -d 'Example:E' '*:S'")).to.equal('--------- beginning of main\n01-26 20:52:42.000  4321  4321 E Example: boom\n')
+    expect(await run('logcat -d --pid=4321 *:I')).to.equal('--------- beginning of main\n01-26 20:52:42.000  4321  4321 E Example: boom\n')
+    expect(await run("logcat -d -t '01-26 20:52:43.000' -v brief")).to.equal('--------- beginning of main\nD/Example( 4321): detail\nW/Other(  999): careful\n')
+  })
+
+  it('getprop (adbkit getProperties), settings, cmd statusbar', async () => {
+    const props = await client.getDevice('emu-1').getProperties()
+    expect(props['ro.product.model']).to.equal('Pixel 7')
+    expect(props['ro.serialno']).to.equal('emu-1')
+    expect(await run('getprop sys.boot_completed; getprop no.such.prop')).to.equal('1\n\n')
+    expect(await run('settings put global window_animation_scale 0; settings get global window_animation_scale; settings get secure nope')).to.equal('0\nnull\n')
+    await run('cmd statusbar collapse')
+    expect(emu.device('emu-1').inputEvents.at(-1)).to.deep.equal({type: 'statusbar', action: 'collapse'})
+    expect(await run('cmd statusbar wiggle')).to.equal('Unknown command: wiggle\n')
+  })
+
+  describe('with the real screens', function () {
+    requireFixtures(this)
+
+    it('serves a real dump and screenshot byte-exact', async () => {
+      const dir = fixturePath('bili-home-feed')
+      const real = await emulate({devices: [{serial: 'real', snapshot: dir}]})
+      try {
+        const c = clientFor(real)
+        expect((await exec(c, 'real', 'screencap -p')).equals(readFileSync(path.join(dir, 'screen.png')))).to.equal(true)
+        const out = (await exec(c, 'real', 'uiautomator dump /dev/tty')).toString('utf8')
+        expect(out).to.equal(`${readFileSync(path.join(dir, 'window_dump.xml'), 'utf8')}UI hierchary dumped to: /dev/tty\n`)
+        expect(await shell(c, 'real', 'wm size')).to.equal('Physical size: 1080x2400\n')
+      } finally {
+        await real.close()
+      }
+    })
+  })
+})
