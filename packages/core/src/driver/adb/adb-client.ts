@@ -16,9 +16,13 @@ import {mapAdbError, unavailableState} from './map-adb-error.js'
 import type {ServerAddress} from './server-address.js'
 import {checkCommandLength} from './shell-quote.js'
 
-const {Adb} = adbkit
-// adbkit is CommonJS: under ESM its modules' default exports sit on `.default` (toolchain.md §10).
-const Connection = connectionModule.default
+// adbkit is CommonJS with `__esModule`. Node's ESM loader hands over `module.exports` (so the class sits on
+// `.default` / `.Adb`, toolchain.md §10) while tsx's CommonJS path (mocha) unwraps it; accept both shapes.
+type AdbClass = typeof adbkit.Adb
+const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as AdbClass)
+type ConnectionClass = typeof connectionModule.default
+const Connection: ConnectionClass =
+  (connectionModule as {default?: ConnectionClass}).default ?? (connectionModule as unknown as ConnectionClass)
 type Client = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
 type DeviceClient = import('@devicefarmer/adbkit/dist/src/adb/DeviceClient.js').default
 

@@ -1,0 +1,95 @@
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
+
+import {SnapshotDriver, buildScreenModel} from '@arc-cli/core'
+import {formatScreenState} from '@arc-cli/plugin-screen-state'
+import {startEmulator} from '@arc-cli/emulator'
+import {expect} from 'chai'
+
+import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {fixtureNames, fixturePath, fixturesAvailable} from '../support/paths.js'
+import {DEMO_DIR, useEmulator} from './emulator-support.js'
+
+describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', () => {
+  const h = useEmulator()
+
+  it('sends the dump, wm size, wm density and dumpsys window displays, and reads them like the snapshot', async () => {
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const capture = await driver.captureScreen()
+    const argv = h.argvSince(from)
+    expect(argv).to.deep.include.members([
+      ['uiautomator', 'dump', '--windows', '/dev/tty'],
+      ['wm', 'size'],
+      ['wm', 'density'],
+      ['dumpsys', 'window', 'displays'],
+    ])
+    expect(argv).to.have.length(4)
+    const expected = await (await SnapshotDriver.open(DEMO_DIR)).captureScreen()
+    expect(capture.xml).to.equal(expected.xml)
+    expect(capture.screen).to.deep.equal(expected.screen)
+    expect(capture.foreground).to.deep.equal(expected.foreground)
+    expect(capture.allWindows).to.equal(expected.allWindows)
+  })
+
+  it('takes a screenshot with `screencap -p` and returns the PNG byte for byte', async () => {
+    const driver = await h.driver('emu-1')
+    const from = h.emu.commands.length
+    const png = await driver.screenshot()
+    expect(h.argvSince(from)).to.deep.equal([['screencap', '-p']])
+    expect(png.equals(readFileSync(path.join(DEMO_DIR, 'screen.png')))).to.equal(true)
+  })
+
+  it('retries the known transient uiautomator failures and succeeds', async () => {
+    const driver = await h.driver()
+    h.emu.device('emu-1').failNextDumps(1, 'idle-timeout')
+    h.emu.device('emu-1').failNextDumps(1, 'null-root')
+    const from = h.emu.commands.length
+    const capture = await driver.captureScreen()
+    expect(capture.xml).to.contain('</hierarchy>')
+    expect(h.argvSince(from).filter((a) => a[0] === 'uiautomator')).to.have.length(3)
+  })
+
+  it('gives up with INVALID_DUMP after three failed dumps instead of returning an old screen', async () => {
+    const driver = await h.driver()
+    h.emu.device('emu-1').failNextDumps(3, 'idle-timeout')
+    const error = await driver.captureScreen().catch((e: unknown) => e)
+    expect(error).to.have.property('code', 'INVALID_DUMP')
+    expect((error as Error).message).to.match(/idle/)
+  })
+
+  it('uses the override size from `wm size` and turns it with the rotation', async () => {
+    const emu = await startEmulator({
+      port: 0,
+      devices: [],
+      scenario: {devices: {small: {snapshot: DEMO_DIR, wm: {size: '720x1600', density: 320}}}},
+    })
+    try {
+      const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', env: {}})
+      const capture = await driver.captureScreen()
+      expect(capture.screen).to.include({width: 720, height: 1600, density: 320})
+    } finally {
+      await emu.close()
+    }
+  })
+})
+
+describe('screen-state parity: ADB driver against arc emulate vs the snapshot itself', function () {
+  const names = fixturesAvailable ? fixtureNames().filter((n) => !n.startsWith('variant-')) : []
+  const folders = [{name: 'demo', dir: DEMO_DIR}, ...names.map((n) => ({name: n, dir: fixturePath(n)}))]
+  let emu: Awaited<ReturnType<typeof startEmulator>>
+  before(async () => {
+    emu = await startEmulator({port: 0, devices: folders.map((f, i) => ({serial: `fx-${i}`, snapshot: f.dir}))})
+  })
+  after(async () => emu?.close())
+
+  folders.forEach((folder, i) => {
+    it(`${folder.name}: same TSV (density aside where the snapshot has none)`, async () => {
+      const live = await connectAdbDriver({serial: `fx-${i}`, port: emu.port, host: '127.0.0.1', env: {}})
+      const recorded = await SnapshotDriver.open(folder.dir)
+      const [a, b] = [await live.captureScreen(), await recorded.captureScreen()]
+      if (b.screen.density === undefined) a.screen.density = undefined
+      expect(formatScreenState(buildScreenModel(a))).to.equal(formatScreenState(buildScreenModel(b)))
+    })
+  })
+})
