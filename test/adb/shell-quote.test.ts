@@ -3,33 +3,8 @@ import {execFileSync} from 'node:child_process'
 import {expect} from 'chai'
 
 import {raw, shellCommand, shq} from '../../packages/core/src/driver/adb/shell-quote.js'
+import {NASTY_STRINGS} from './nasty-strings.js'
 
-/** Strings that break naive quoting; the emulator tests send the same set to a device. */
-export const NASTY_STRINGS = [
-  '',
-  ' ',
-  'plain',
-  "it's",
-  "''",
-  '"double"',
-  '$HOME',
-  '$(id)',
-  '`id`',
-  '\\',
-  'a;b && c || d | e & f',
-  '<in >out 2>&1',
-  'line1\nline2',
-  'tab\there',
-  '%s and %d',
-  '*?[a-z]',
-  '~root',
-  '#comment',
-  '{a,b}',
-  '!event',
-  '😀 emoji',
-  '中文 汉字',
-  "mixed 'q' \"dq\" $(x) `y` ; \n\t 😀",
-]
 
 describe('shell quoting', () => {
   it('wraps in single quotes and escapes embedded ones', () => {

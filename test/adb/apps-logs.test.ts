@@ -1,0 +1,130 @@
+import {mkdtemp, readFile, readdir} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {SnapshotDriver, parseSnapshotMeta} from '@arc-cli/core'
+import {expect} from 'chai'
+
+import {tools} from '../../src/tools/index.js'
+import {DEMO_DIR, useEmulator} from './emulator-support.js'
+
+const tool = (name: string) => tools.find((t) => t.name === name)!
+
+describe('app, log and snapshot tools through the ADB driver (adbkit against arc emulate)', () => {
+  const h = useEmulator({
+    devices: [],
+    scenario: {
+      devices: {
+        'emu-1': {
+          snapshot: DEMO_DIR,
+          packages: [
+            {name: 'com.example.calc', versionCode: 42, versionName: '1.2.3', launcher: '.Calculator'},
+            {name: 'com.example.nolauncher'},
+          ],
+          logcat: [
+            '01-15 10:29:59.000  100  100 I Early: before the window',
+            {time: '01-15 10:30:01.000', level: 'D', tag: 'MCP:ServerService', message: 'started', package: 'com.example.calc'},
+            {time: '01-15 10:30:02.000', level: 'W', tag: 'MCP:ServerService', message: 'slow', package: 'com.example.calc'},
+            {time: '01-15 10:30:03.000', level: 'E', tag: 'Other', message: 'boom'},
+            {time: '01-15 10:30:04.000', level: 'V', tag: 'Other', message: 'chatty'},
+          ],
+        },
+      },
+    },
+  })
+
+  async function run(name: string, input: Record<string, unknown>, cwd = process.cwd()) {
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const ctx = {driver, config: {}, surface: 'cli', cwd, warn() {}, progress() {}} as never
+    const result = await tool(name).handler(ctx, tool(name).input.parse(input))
+    return {...result, argv: h.argvSince(from)}
+  }
+
+  it('logs read the last lines at the minimum level in the spec format', async () => {
+    const r = await run('get_device_logs', {last_lines: 2, level: 'D'})
+    expect(r.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '3', '*:D']])
+    const result = JSON.parse(r.text)
+    expect(result).to.deep.equal({
+      logs: '01-15 10:30:02.000 W/MCP:ServerService: slow\n01-15 10:30:03.000 E/Other: boom',
+      line_count: 2,
+      truncated: true,
+    })
+  })
+
+  it('logs filter by exact tag (with a colon), level, package and time range', async () => {
+    const tag = JSON.parse((await run('get_device_logs', {tag: 'MCP:ServerService', level: 'W'})).text)
+    expect(tag).to.deep.equal({logs: '01-15 10:30:02.000 W/MCP:ServerService: slow', line_count: 1, truncated: false})
+    // The app's lines carry the pid of its running process; lines of earlier runs would not match.
+    const pkg = await run('get_device_logs', {package_name: 'com.example.calc'})
+    expect(pkg.argv[0]).to.deep.equal(['pidof', 'com.example.calc'])
+    expect(JSON.parse(pkg.text).line_count).to.equal(2)
+    const range = await run('get_device_logs', {since: '2024-01-15T10:30:00', until: '2024-01-15T10:30:02', level: 'V'})
+    expect(range.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '01-15 10:30:00.000', '*:V']])
+    expect(JSON.parse(range.text).line_count).to.equal(2)
+    expect(tool('get_device_logs').input.safeParse({last_lines: 1001}).success).to.equal(false)
+    expect(tool('get_device_logs').input.safeParse({level: 'X'}).success).to.equal(false)
+  })
+
+  it('app list asks pm for system and user packages with version codes', async () => {
+    const r = await run('list_apps', {filter: 'user', name_query: 'CALC'})
+    expect(r.argv).to.deep.equal([['pm', 'list', 'packages', '-3', '--show-versioncode']])
+    expect(JSON.parse(r.text)).to.deep.equal([{package_id: 'com.example.calc', name: 'com.example.calc', version_code: 42, is_system: false}])
+    const all = JSON.parse((await run('list_apps', {})).text) as Array<{package_id: string; is_system: boolean}>
+    expect(all.find((a) => a.package_id === 'com.android.settings')).to.include({is_system: true})
+    expect(all.find((a) => a.package_id === 'com.example.nolauncher')).to.include({is_system: false})
+    const system = JSON.parse((await run('list_apps', {filter: 'system'})).text) as Array<{is_system: boolean}>
+    expect(system.every((a) => a.is_system)).to.equal(true)
+    expect(tool('list_apps').input.safeParse({filter: 'mine'}).success).to.equal(false)
+  })
+
+  it('app open resolves the launcher activity and starts it', async () => {
+    const r = await run('open_app', {package_id: 'com.example.calc'})
+    expect(r.text).to.equal('App opened successfully: com.example.calc')
+    expect(r.argv[0]?.slice(0, 4)).to.deep.equal(['cmd', 'package', 'resolve-activity', '--brief'])
+    expect(r.argv[0]?.at(-1)).to.equal('com.example.calc')
+    expect(r.argv[1]).to.deep.equal([
+      'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n',
+      'com.example.calc/.Calculator',
+    ])
+    expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.calc', activity: '.Calculator'})
+    expect((await (await h.driver()).captureScreen()).foreground.package).to.equal('com.example.calc')
+  })
+
+  it('app open fails clearly for apps that are missing or not launchable', async () => {
+    const missing = await run('open_app', {package_id: 'com.nope.app'}).catch((e: unknown) => e)
+    expect(missing).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+    expect((missing as Error).message).to.match(/not installed/)
+    const noLauncher = await run('open_app', {package_id: 'com.example.nolauncher'}).catch((e: unknown) => e)
+    expect((noLauncher as Error).message).to.match(/no launchable activity/)
+    expect(tool('open_app').input.safeParse({package_id: ''}).success).to.equal(false)
+  })
+
+  it('app close checks the package and force-stops it', async () => {
+    await run('open_app', {package_id: 'com.example.calc'})
+    const r = await run('close_app', {package_id: 'com.example.calc'})
+    expect(r.text).to.equal('App closed successfully: com.example.calc')
+    expect(r.argv).to.deep.equal([
+      ['pm', 'path', 'com.example.calc'],
+      ['am', 'force-stop', 'com.example.calc'],
+    ])
+    expect(h.emu.device('emu-1').running.has('com.example.calc')).to.equal(false)
+    const missing = await run('close_app', {package_id: 'com.nope.app'}).catch((e: unknown) => e)
+    expect(missing).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+  })
+
+  it('snapshot save writes window_dump.xml, screen.png and meta.json that read back as the same screen', async () => {
+    const dir = path.join(await mkdtemp(path.join(os.tmpdir(), 'arc-snap-')), 'saved')
+    const r = await run('save_snapshot', {dir})
+    expect(r.text).to.equal(`Snapshot saved to ${dir} (window_dump.xml, screen.png, meta.json)`)
+    expect((await readdir(dir)).sort()).to.deep.equal(['meta.json', 'screen.png', 'window_dump.xml'])
+    const meta = parseSnapshotMeta(await readFile(path.join(dir, 'meta.json'), 'utf8'), 'meta.json')
+    expect(meta).to.include({format: 'arc-snapshot/1', serial: 'emu-1', width: 1080, height: 2400, density: 420, rotation: 0})
+    const saved = await (await SnapshotDriver.open(dir)).captureScreen()
+    const live = await (await h.driver()).captureScreen()
+    expect(saved.xml).to.equal(live.xml)
+    expect(saved.screen).to.deep.equal(live.screen)
+    expect(saved.foreground).to.deep.equal(live.foreground)
+    expect((await readFile(path.join(dir, 'screen.png'))).equals(await readFile(path.join(DEMO_DIR, 'screen.png')))).to.equal(true)
+  })
+})

@@ -1,0 +1,169 @@
+import {expect} from 'chai'
+
+import {tools} from '../../src/tools/index.js'
+import {shellCommand} from '../../packages/core/src/driver/adb/shell-quote.js'
+import {useEmulator} from './emulator-support.js'
+import {NASTY_STRINGS} from './nasty-strings.js'
+
+const tool = (name: string) => tools.find((t) => t.name === name)!
+
+describe('input tools through the ADB driver (adbkit against arc emulate)', () => {
+  const h = useEmulator()
+  let events: () => unknown[]
+
+  before(() => {
+    events = () => h.emu.device('emu-1').inputEvents
+  })
+
+  /** Runs a tool handler on a live driver; returns its text, the argv sent and the input events recorded. */
+  async function run(name: string, input: Record<string, unknown>) {
+    const driver = await h.driver()
+    const fromCmd = h.emu.commands.length
+    const fromEvent = events().length
+    const parsed = tool(name).input.parse(input)
+    const ctx = {driver, config: {}, surface: 'cli', cwd: process.cwd(), warn() {}, progress() {}} as never
+    const result = await tool(name).handler(ctx, parsed)
+    return {text: result.text, argv: h.argvSince(fromCmd), events: events().slice(fromEvent)}
+  }
+
+  it('tap sends `input tap X Y`', async () => {
+    const r = await run('tap', {x: 500, y: 1000})
+    expect(r.text).to.equal('Tap executed at (500, 1000)')
+    expect(r.argv).to.deep.equal([['input', 'tap', '500', '1000']])
+    expect(r.events).to.deep.equal([{type: 'tap', x: 500, y: 1000}])
+  })
+
+  it('tap keeps fractional coordinates', async () => {
+    const r = await run('tap', {x: 10.5, y: 0})
+    expect(r.argv).to.deep.equal([['input', 'tap', '10.5', '0']])
+  })
+
+  it('long press is a swipe that holds still for the duration (default 1000 ms)', async () => {
+    expect((await run('long_press', {x: 5, y: 6})).argv).to.deep.equal([['input', 'swipe', '5', '6', '5', '6', '1000']])
+    const r = await run('long_press', {x: 500, y: 1000, duration: 2000})
+    expect(r.text).to.equal('Long press executed at (500, 1000) for 2000ms')
+    expect(r.events).to.deep.equal([{type: 'swipe', x1: 500, y1: 1000, x2: 500, y2: 1000, durationMs: 2000}])
+  })
+
+  it('double tap sends two taps in one shell command', async () => {
+    const from = h.emu.commands.length
+    const r = await run('double_tap', {x: 500, y: 1000})
+    expect(r.text).to.equal('Double tap executed at (500, 1000)')
+    expect(r.argv).to.deep.equal([
+      ['input', 'tap', '500', '1000'],
+      ['input', 'tap', '500', '1000'],
+    ])
+    const raws = new Set(h.emu.commands.slice(from).map((c) => c.raw))
+    expect(raws.size).to.equal(1)
+  })
+
+  it('swipe sends `input swipe` with the duration (default 300 ms)', async () => {
+    const r = await run('swipe', {x1: 500, y1: 1500, x2: 500, y2: 500})
+    expect(r.text).to.equal('Swipe executed from (500, 1500) to (500, 500) over 300ms')
+    expect(r.argv).to.deep.equal([['input', 'swipe', '500', '1500', '500', '500', '300']])
+  })
+
+  for (const [amount, share] of [['small', 0.25], ['medium', 0.5], ['large', 0.75]] as const) {
+    it(`scroll down ${amount} swipes ${share * 100}% of the height up through the centre`, async () => {
+      const r = await run('scroll', {direction: 'down', amount})
+      expect(r.text).to.equal(`Scroll down (${amount}) executed`)
+      const half = Math.round((2400 * share) / 2)
+      expect(r.argv).to.deep.include(['input', 'swipe', '540', String(1200 + half), '540', String(1200 - half), '300'])
+    })
+  }
+
+  it('scroll left and right move across the width', async () => {
+    expect((await run('scroll', {direction: 'right'})).events).to.deep.equal([
+      {type: 'swipe', x1: 810, y1: 1200, x2: 270, y2: 1200, durationMs: 300},
+    ])
+    expect((await run('scroll', {direction: 'up', amount: 'small'})).events).to.deep.equal([
+      {type: 'swipe', x1: 540, y1: 900, x2: 540, y2: 1500, durationMs: 300},
+    ])
+  })
+
+  for (const [name, code, keyName, text] of [
+    ['press_back', 4, 'KEYCODE_BACK', 'Back button press executed successfully'],
+    ['press_home', 3, 'KEYCODE_HOME', 'Home button press executed successfully'],
+    ['press_recents', 187, 'KEYCODE_APP_SWITCH', 'Recents button press executed successfully'],
+  ] as const) {
+    it(`${name} sends \`input keyevent ${keyName}\``, async () => {
+      const r = await run(name, {})
+      expect(r.text).to.equal(text)
+      expect(r.argv).to.deep.equal([['input', 'keyevent', keyName]])
+      expect(r.events).to.deep.include({type: 'keyevent', code, name: keyName})
+    })
+  }
+
+  for (const [key, code] of [['ENTER', 66], ['BACK', 4], ['DEL', 67], ['HOME', 3], ['TAB', 61], ['SPACE', 62]] as const) {
+    it(`press key ${key} sends KEYCODE_${key}`, async () => {
+      const r = await run('press_key', {key})
+      expect(r.text).to.equal(`Key '${key}' pressed successfully`)
+      expect(r.argv).to.deep.equal([['input', 'keyevent', `KEYCODE_${key}`]])
+      expect((r.events[0] as {code: number}).code).to.equal(code)
+    })
+  }
+
+  it('press key rejects keys outside the spec list', () => {
+    expect(tool('press_key').input.safeParse({key: 'POWER'}).success).to.equal(false)
+  })
+
+  it('notifications and quick settings use `cmd statusbar`', async () => {
+    const n = await run('open_notifications', {})
+    expect(n.text).to.equal('Open notifications executed successfully')
+    expect(n.argv).to.deep.equal([['cmd', 'statusbar', 'expand-notifications']])
+    const q = await run('open_quick_settings', {})
+    expect(q.text).to.equal('Open quick settings executed successfully')
+    expect(q.argv).to.deep.equal([['cmd', 'statusbar', 'expand-settings']])
+    expect(h.emu.device('emu-1').statusbar).to.equal('settings')
+  })
+
+  it('enforces the spec ranges: coordinates >= 0, durations 1-60000', () => {
+    expect(tool('tap').input.safeParse({x: -1, y: 0}).success).to.equal(false)
+    expect(tool('long_press').input.safeParse({x: 1, y: 1, duration: 0}).success).to.equal(false)
+    expect(tool('swipe').input.safeParse({x1: 1, y1: 1, x2: 1, y2: 1, duration: 60001}).success).to.equal(false)
+    expect(tool('scroll').input.safeParse({direction: 'sideways'}).success).to.equal(false)
+    expect(tool('scroll').input.safeParse({direction: 'up', amount: 'huge'}).success).to.equal(false)
+  })
+
+  it('serialises input actions from concurrent callers on one device, in call order', async () => {
+    const [a, b] = [await h.driver(), await h.driver()]
+    const from = events().length
+    await Promise.all(
+      Array.from({length: 12}, (_, i) => (i % 2 ? a : b).tap({x: i, y: i})),
+    )
+    expect(events().slice(from).map((e) => (e as {x: number}).x)).to.deep.equal([...Array(12).keys()])
+  })
+
+  describe('input text', () => {
+    it('sends spaces as %s and the rest quoted, and the device types the text', async () => {
+      const driver = await h.driver()
+      const from = h.emu.commands.length
+      const text = `it's "$(id)" \`x\`; a|b & c\\d`
+      await driver.inputText(text)
+      expect(h.argvSince(from)).to.deep.equal([['input', 'text', text.replaceAll(' ', '%s')]])
+      expect(events().at(-1)).to.deep.equal({type: 'text', text})
+    })
+
+    it('refuses what `input text` cannot type with UNSUPPORTED and sends nothing', async () => {
+      const driver = await h.driver()
+      const from = h.emu.commands.length
+      for (const text of ['😀', '中文', 'line\nbreak', 'tab\t', 'a %s b']) {
+        const error = await driver.inputText(text).catch((e: unknown) => e)
+        expect(error, text).to.have.property('code', 'UNSUPPORTED')
+      }
+      expect(h.emu.commands.length).to.equal(from)
+    })
+  })
+
+  describe('shell quoting on the wire', () => {
+    for (const value of NASTY_STRINGS) {
+      it(`${JSON.stringify(value)} reaches the device program byte for byte`, async () => {
+        const driver = await h.driver()
+        const from = h.emu.commands.length
+        await driver.shell.run(['input', 'text', value, 'after'])
+        expect(h.argvSince(from)).to.deep.equal([['input', 'text', value, 'after']])
+        expect(h.emu.commands.at(-1)!.raw.startsWith(shellCommand(['input', 'text', value, 'after']))).to.equal(true)
+      })
+    }
+  })
+})
