@@ -1,0 +1,183 @@
+import {mkdtemp, writeFile, chmod, access} from 'node:fs/promises'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+import {expect} from 'chai'
+
+import {AdbServer} from '../../packages/core/src/driver/adb/adb-client.js'
+import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {runArc} from '../support/run-arc.js'
+import {DEMO_DIR, useEmulator} from './emulator-support.js'
+
+const failure = (p: Promise<unknown>) => p.then(() => expect.fail('expected an error'), (e: unknown) => e as Error & {code: string; actions: string[]})
+
+/** Waits (bounded) until `check` holds; for effects that complete just after a call returns. */
+async function eventually(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
+  expect(check(), what).to.equal(true)
+}
+
+describe('device selection and errors (adbkit against arc emulate)', () => {
+  const h = useEmulator({
+    devices: [
+      {serial: 'emu-1', snapshot: DEMO_DIR},
+      {serial: 'emu-2', snapshot: DEMO_DIR},
+      {serial: 'locked', snapshot: DEMO_DIR, state: 'unauthorized'},
+      {serial: 'gone', snapshot: DEMO_DIR, state: 'offline'},
+    ],
+  })
+
+  it('refuses to guess between several ready devices and lists their serials', async () => {
+    const error = await failure(h.driver())
+    expect(error.code).to.equal('DEVICE_AMBIGUOUS')
+    expect(error.message).to.contain('emu-1, emu-2')
+  })
+
+  it('drives the device named by serial', async () => {
+    expect((await h.driver('emu-2')).serial).to.equal('emu-2')
+  })
+
+  it('names a missing serial and what is attached', async () => {
+    const error = await failure(h.driver('nope'))
+    expect(error.code).to.equal('DEVICE_NOT_FOUND')
+    expect(error.actions.join(' ')).to.contain('emu-1 (device)')
+  })
+
+  it('reports unauthorized and offline devices with what to do', async () => {
+    const locked = await failure(h.driver('locked'))
+    expect(locked.code).to.equal('DEVICE_UNAVAILABLE')
+    expect(locked.message).to.equal('device locked is unauthorized')
+    expect(locked.actions.join(' ')).to.match(/Allow USB debugging/)
+    const offline = await failure(h.driver('gone'))
+    expect(offline.code).to.equal('DEVICE_UNAVAILABLE')
+    expect(offline.message).to.contain('offline')
+  })
+
+  it('maps the server refusing a device that turned unauthorized after selection', async () => {
+    const driver = await h.driver('emu-2')
+    h.emu.device('emu-2').setState('unauthorized')
+    try {
+      expect((await failure(driver.tap({x: 1, y: 1}))).code).to.equal('DEVICE_UNAVAILABLE')
+    } finally {
+      h.emu.device('emu-2').setState('device')
+    }
+  })
+
+  it('lists every device with its state for `devices`', async () => {
+    const {listAdbDevices} = await import('../../packages/core/src/driver/adb/connect.js')
+    const devices = await listAdbDevices({host: '127.0.0.1', port: h.emu.port, env: {}})
+    expect(devices.map((d) => `${d.serial} ${d.state}`)).to.deep.equal(['emu-1 device', 'emu-2 device', 'locked unauthorized', 'gone offline'])
+    expect(devices[0]?.model).to.be.a('string')
+  })
+})
+
+describe('faults (adbkit against arc emulate)', () => {
+  const h = useEmulator()
+
+  it('a device that disappears mid-dump gives DEVICE_UNAVAILABLE, not a half screen', async () => {
+    const driver = await h.driver('emu-1')
+    const device = h.emu.device('emu-1')
+    device.addFault({command: 'uiautomator dump', kind: 'disconnect', output: "<?xml version='1.0' ?><hierarchy rotation=\"0\"><node "})
+    try {
+      const error = await failure(driver.captureScreen())
+      expect(error.code).to.equal('DEVICE_UNAVAILABLE')
+      expect(error.message).to.match(/disconnected/)
+    } finally {
+      device.reconnect()
+    }
+  })
+
+  it('a device that disappears during a tap gives DEVICE_UNAVAILABLE', async () => {
+    const driver = await h.driver('emu-1')
+    const device = h.emu.device('emu-1')
+    device.addFault({command: 'input tap', kind: 'disconnect'})
+    try {
+      expect((await failure(driver.tap({x: 1, y: 2}))).code).to.equal('DEVICE_UNAVAILABLE')
+    } finally {
+      device.reconnect()
+    }
+  })
+
+  it('a hung command times out, and its connection and device shell are gone afterwards', async () => {
+    const driver = await h.driver('emu-1', 300)
+    h.emu.device('emu-1').hangNext('input')
+    const error = await failure(driver.tap({x: 3, y: 4}))
+    expect(error.code).to.equal('TIMEOUT')
+    expect(error.message).to.match(/timed out after 300 ms/)
+    await eventually(() => h.emu.runningShells().length === 0, 'no device shell left running')
+    expect((await h.driver('emu-1')).serial).to.equal('emu-1')
+  })
+
+  it('garbage from wm size or screencap is DEVICE_COMMAND_FAILED', async () => {
+    const driver = await h.driver('emu-1')
+    h.emu.device('emu-1').addFault({command: 'wm size', kind: 'garbage', output: '\u0001\u0002 not a size'})
+    expect((await failure(driver.captureScreen())).code).to.equal('DEVICE_COMMAND_FAILED')
+    h.emu.device('emu-1').addFault({command: 'screencap', kind: 'garbage'})
+    expect((await failure(driver.screenshot())).code).to.equal('DEVICE_COMMAND_FAILED')
+  })
+
+  it('garbage instead of a dump is INVALID_DUMP', async () => {
+    const driver = await h.driver('emu-1')
+    h.emu.device('emu-1').addFault({command: 'uiautomator dump', kind: 'garbage', output: 'hello\n'})
+    expect((await failure(driver.captureScreen())).code).to.equal('INVALID_DUMP')
+  })
+
+  it('a failing input command (non-zero exit) is DEVICE_COMMAND_FAILED with its message', async () => {
+    const driver = await h.driver('emu-1')
+    h.emu.device('emu-1').addFault({command: 'input', kind: 'error', message: 'java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission\n'})
+    const error = await failure(driver.swipe({x: 1, y: 1}, {x: 2, y: 2}, 100))
+    expect(error.code).to.equal('DEVICE_COMMAND_FAILED')
+    expect(error.message).to.contain('INJECT_EVENTS')
+  })
+})
+
+describe('adb server faults', () => {
+  it('no server listening: DEVICE_UNAVAILABLE naming the address, and no adb is started', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-noadb-'))
+    const marker = path.join(dir, 'adb-was-run')
+    await writeFile(path.join(dir, 'adb'), `#!/bin/sh\ntouch '${marker}'\nexit 1\n`)
+    await chmod(path.join(dir, 'adb'), 0o755)
+    const port = await freePort()
+    const run = await runArc(['tap', '1', '2'], {env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`, PATH: `${dir}:${process.env.PATH}`}})
+    expect(run.code).to.equal(6)
+    expect(run.stderr).to.contain(`no adb server at 127.0.0.1:${port}`)
+    expect(run.stderr).to.contain('adb -P')
+    expect(await access(marker).then(() => true, () => false), 'adb start-server was run').to.equal(false)
+  })
+
+  it('a server that accepts but never answers: TIMEOUT, and arc closes its connection', async () => {
+    const closed: boolean[] = []
+    const server = net.createServer((socket) => socket.resume().on('close', () => closed.push(true)))
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const port = (server.address() as net.AddressInfo).port
+    try {
+      const error = await failure(connectAdbDriver({host: '127.0.0.1', port, timeoutMs: 200, env: {}}))
+      expect(error.code).to.equal('TIMEOUT')
+      await eventually(() => closed.length === 1, 'the connection was closed')
+    } finally {
+      server.close()
+    }
+  })
+
+  it('something that is not an adb server: a clear DEVICE_COMMAND_FAILED', async () => {
+    const server = net.createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'))
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const port = (server.address() as net.AddressInfo).port
+    try {
+      const error = await failure(new AdbServer({host: '127.0.0.1', port, source: 'test'}, 2000).listDevices())
+      expect(error.code).to.equal('DEVICE_COMMAND_FAILED')
+      expect(error.message).to.match(/unexpected data/)
+    } finally {
+      server.close()
+    }
+  })
+})
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const port = (server.address() as net.AddressInfo).port
+  await new Promise((r) => server.close(r))
+  return port
+}
