@@ -188,8 +188,10 @@ describe('emulator device commands', () => {
     expect(await run('cmd statusbar wiggle')).to.equal('Unknown command: wiggle\n')
   })
 
-  describe('with the real screens', function () {
-    requireFixtures(this)
+  describe('with the real screens', () => {
+    before(function () {
+      requireFixtures(this)
+    })
 
     it('serves a real dump and screenshot byte-exact', async () => {
       const dir = fixturePath('bili-home-feed')

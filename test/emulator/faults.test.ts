@@ -48,7 +48,7 @@ describe('emulator faults', () => {
   it('drops the device mid-command: partial output, then EOF, and the device leaves the list', async () => {
     const out = await shell(client, 'emu-1', 'uiautomator dump /dev/tty')
     expect(out).to.equal('<?xml version=')
-    expect((await client.listDevices()).map((d) => d.id)).to.deep.equal(['locked'])
+    expect((await client.listDevices()).map((d: {id: string}) => d.id)).to.deep.equal(['locked'])
     const err = await client
       .getDevice('emu-1')
       .shell('echo hi')

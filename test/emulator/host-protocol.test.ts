@@ -50,7 +50,7 @@ describe('emulator host protocol (adbkit)', () => {
     expect(lines[0]).to.match(/^emu-1 {18}device product:arc_emu model:arc_emulated_device device:arc_emu transport_id:1$/)
     expect(lines[2]).to.equal(`${'locked'.padEnd(22)} unauthorized transport_id:3`)
     const withPaths = await client.listDevicesWithPaths()
-    expect(withPaths.map((d) => d.id)).to.deep.equal(['emu-1', 'emu-2', 'locked'])
+    expect(withPaths.map((d: {id: string}) => d.id)).to.deep.equal(['emu-1', 'emu-2', 'locked'])
   })
 
   it('reports features per device and the state', async () => {

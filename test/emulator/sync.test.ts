@@ -51,7 +51,7 @@ describe('emulator sync service', () => {
 
   it('lists a folder (without . and .. in adbkit) and an empty list for a missing one', async () => {
     await push(client, Buffer.from('x'), '/sdcard/Pictures/one.png')
-    const names = (await client.getDevice('emu-1').readdir('/sdcard/Pictures')).map((e) => e.name)
+    const names = (await client.getDevice('emu-1').readdir('/sdcard/Pictures')).map((e: {name: string}) => e.name)
     expect(names).to.deep.equal(['one.png'])
     expect(await client.getDevice('emu-1').readdir('/sdcard/none')).to.deep.equal([])
   })
