@@ -74,3 +74,16 @@ describe('emulator sync service', () => {
     expect(await shell(client, 'emu-1', 'cat /sdcard/../../../../etc/hostname')).to.equal('cat: /sdcard/../../../../etc/hostname: No such file or directory\n')
   })
 })
+
+describe('emulator sync limits', () => {
+  it('rejects a DATA chunk over 64 KiB as adbd does (adbkit pushing an objectMode stream)', async () => {
+    const emu = await emulate()
+    try {
+      const transfer = await clientFor(emu).getDevice('emu-1').push(Readable.from([randomBytes(100_000)]), '/sdcard/x.bin')
+      const error = await new Promise<Error>((resolve) => transfer.on('error', resolve))
+      expect(error.message).to.match(/oversize data message/)
+    } finally {
+      await emu.close()
+    }
+  })
+})
