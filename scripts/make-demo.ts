@@ -73,7 +73,7 @@ async function renderPng(): Promise<Buffer> {
   const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "DejaVu Sans", sans-serif`
   ctx.fillStyle = '#fafafa'
   ctx.fillRect(0, 0, WIDTH, HEIGHT)
-  const text = (value: string, [l, t, , b]: number[], color: string, size: number, bold = false, align: CanvasTextAlign = 'left', right = 0) => {
+  const text = (value: string, [l, t, , b]: number[], color: string, size: number, bold = false, align: 'left' | 'center' = 'left', right = 0) => {
     ctx.fillStyle = color
     ctx.font = font(size, bold)
     ctx.textAlign = align

@@ -4,8 +4,9 @@ import {expect} from 'chai'
 const {ArcError, EXIT_CODES, EXIT_INTERRUPTED} = core
 
 describe('error model', () => {
-  const classes = Object.values(core).filter(
-    (v): v is new (m: string) => InstanceType<typeof ArcError> => typeof v === 'function' && v.prototype instanceof ArcError,
+  type ErrorClass = (new (message: string) => InstanceType<typeof ArcError>) & {name: string}
+  const classes = (Object.values(core) as unknown[]).filter(
+    (v): v is ErrorClass => typeof v === 'function' && (v as {prototype?: unknown}).prototype instanceof ArcError,
   )
 
   it('has an exit code in the table for every error class', () => {
