@@ -1,4 +1,5 @@
 import {clamp, intersects, outlineCrosses, overlapArea, touches, type Rect} from './geometry.js'
+import {SpatialIndex} from './spatial-index.js'
 
 /**
  * Label placement. Labels are placed one by one, smallest box first (small boxes have the fewest good spots),
@@ -80,22 +81,24 @@ function cornerCandidates(box: Rect, w: number, h: number): [number, number][] {
   return out
 }
 
-function ringCandidates(box: Rect, w: number, h: number): [number, number][] {
-  const out: {x: number; y: number; d: number; i: number}[] = []
+// Ring offsets (in half label widths and label heights) nearest first; the order does not depend on the label size.
+const RING_ORDER: [number, number][] = (() => {
+  const out: {dx: number; dy: number; d: number; i: number}[] = []
   let i = 0
   for (let dy = -RING_RADIUS; dy <= RING_RADIUS; dy++) {
-    for (let dx = -RING_RADIUS; dx <= RING_RADIUS; dx++) {
-      out.push({x: box[0] + dx * Math.ceil(w / 2), y: box[1] + dy * h, d: dx * dx + 4 * dy * dy, i: i++})
-    }
+    for (let dx = -RING_RADIUS; dx <= RING_RADIUS; dx++) out.push({dx, dy, d: dx * dx + 4 * dy * dy, i: i++})
   }
-  return out.sort((a, b) => a.d - b.d || a.i - b.i).map((c) => [c.x, c.y])
-}
+  return out.sort((a, b) => a.d - b.d || a.i - b.i).map((c) => [c.dx, c.dy])
+})()
 
 export function placeLabels(requests: LabelRequest[], options: PlacementOptions): LabelPlacement[] {
   const {imageWidth: W, imageHeight: H} = options
   const placed: Rect[] = []
+  const placedIndex = new SpatialIndex()
   const result: LabelPlacement[] = new Array(requests.length)
   const boxes = requests.map((r) => r.box)
+  const boxIndex = new SpatialIndex(48)
+  for (const box of boxes) boxIndex.add(box)
   const area = (r: Rect) => (r[2] - r[0]) * (r[3] - r[1])
   const order = requests.map((_, i) => i).sort((a, b) => area(boxes[a] as Rect) - area(boxes[b] as Rect) || a - b)
 
@@ -108,7 +111,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     const cy = clamp(y, 0, Math.max(0, H - h))
     return [cx, cy, cx + w, cy + h]
   }
-  const free = (rect: Rect) => !placed.some((p) => intersects(p, rect))
+  const free = (rect: Rect) => !placedIndex.intersectsAny(rect)
   // The whole-image scan (step 5) is set up only when a label needs it.
   let finder: FreeSpotFinder | undefined
 
@@ -124,9 +127,10 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         if (best && rank >= best.cost) return
         if (!free(rect)) return
         let cost = rank
-        for (let j = 0; j < boxes.length && (!best || cost < best.cost); j++) {
-          if (j !== index && outlineCrosses(boxes[j] as Rect, rect, options.lineWidth)) cost += OUTLINE_PENALTY
-        }
+        boxIndex.some(rect, (other, j) => {
+          if (j !== index && outlineCrosses(other, rect, options.lineWidth)) cost += OUTLINE_PENALTY
+          return best !== undefined && cost >= best.cost
+        })
         if (!best || cost < best.cost) best = {rect, cost}
       })
       if (best) {
@@ -138,8 +142,9 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     if (!chosen) {
       const fontPx = fonts[fonts.length - 1] as number
       const size = labelSize(options.measure(text, fontPx), fontPx)
-      for (const [x, y] of ringCandidates(box, size.width, size.height)) {
-        const rect = toRect(x, y, size.width, size.height)
+      const stepX = Math.ceil(size.width / 2)
+      for (const [dx, dy] of RING_ORDER) {
+        const rect = toRect(box[0] + dx * stepX, box[1] + dy * size.height, size.width, size.height)
         if (free(rect)) {
           chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: false}
           break
@@ -162,6 +167,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
       }
     }
     placed.push(chosen.rect)
+    placedIndex.add(chosen.rect)
     result[index] = chosen
   }
   return result
