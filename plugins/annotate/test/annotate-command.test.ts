@@ -102,6 +102,13 @@ describe('arc annotate (command)', function () {
       })
     }
 
+    it('--json together with -o - (both would write to stdout)', async () => {
+      const run = await runArc(['annotate', '--device', snapshot, '-o', '-', '--json'], {cwd: out})
+      expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
+      expect(run.stdout).to.include('INVALID_INPUT').and.include('--json cannot be used with -o -')
+      expect(await filesIn(out)).to.deep.equal([])
+    })
+
     it('a snapshot without screen.png', async () => {
       const bare = await makeSnapshot({xml})
       const run = await runArc(['annotate', '--device', bare, '-o', 'x.jpg'], {cwd: out})

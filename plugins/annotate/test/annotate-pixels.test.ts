@@ -151,4 +151,15 @@ describe('annotate: pixels of the rendered image', () => {
     // Screen 1080x1920 from the dump, screenshot half that: separate scale from screen to image.
     expect(up.image.map.scale).to.deep.equal({x: 0.5, y: 0.5})
   })
+
+  it('takes the screenshot’s orientation when the reported screen size has width and height swapped', async () => {
+    const landscape = dumpXml([
+      {bounds: [0, 0, 1920, 1080], children: [{cls: 'android.widget.Button', text: 'Go', bounds: [400, 800, 800, 1000], attrs: {clickable: 'true'}}]},
+    ], 1)
+    const swapped = await makeSnapshot({xml: landscape, png: await solidPng(1920, 1080), meta: {width: 1080, height: 1920, rotation: 1}})
+    const {image, pixels} = await annotateSnapshot(swapped, {format: 'png', max_size: 960, style: 'som'})
+    expect(image.map.screen).to.deep.equal({width: 1920, height: 1080, rotation: 1})
+    expect(image.map.marks[0]!.box).to.deep.equal([200, 400, 400, 500])
+    expect(isRed(pixels.at(201, 450))).to.equal(true)
+  })
 })
