@@ -1,0 +1,36 @@
+import {expect} from 'chai'
+
+import {SnapshotDriver, type ToolContext} from '@arc-cli/core'
+
+import {getScreenState} from '../../screen-state/src/tools/get-screen-state.js'
+import {annotate} from '../src/tools/annotate.js'
+import {dumpXml, makeSnapshot, solidPng} from './support.js'
+
+const xml = dumpXml([{bounds: [0, 0, 1080, 1920], children: [{cls: 'android.widget.Button', text: 'OK', bounds: [100, 200, 500, 400], attrs: {clickable: 'true'}}]}])
+
+describe('get_screen_state include_screenshot (MCP)', () => {
+  const context = async (dir: string): Promise<ToolContext> => ({
+    driver: await SnapshotDriver.open(dir),
+    config: {},
+    surface: 'mcp',
+    cwd: dir,
+    warn: () => undefined,
+    progress: () => undefined,
+  })
+
+  it('returns the TSV and the same annotated JPEG annotate_screenshot returns', async () => {
+    const dir = await makeSnapshot({xml, png: await solidPng(1080, 1920)})
+    const state = await getScreenState.handler(await context(dir), {include_screenshot: true})
+    const marked = await annotate.handler(await context(dir), {})
+    expect(state.text).to.include('\tOK\t')
+    expect(state.image?.mimeType).to.equal('image/jpeg')
+    expect(state.image!.data.equals(marked.image!.data)).to.equal(true)
+  })
+
+  it('returns no image by default', async () => {
+    const dir = await makeSnapshot({xml})
+    const state = await getScreenState.handler(await context(dir), {include_screenshot: false})
+    expect(state.image).to.equal(undefined)
+    expect(state.text).to.include('\tOK\t')
+  })
+})
