@@ -23,7 +23,7 @@ export function fixturePath(name: string, file = ''): string {
   return path.join(FIXTURES_DIR, name, file)
 }
 
-/** In a describe() callback: skips the suite with a reason when ../shared/fixtures/real is absent. */
+/** In a before() or it() callback (a describe callback has no skip()): skips when ../shared/fixtures/real is absent. */
 export function requireFixtures(ctx: Mocha.Context): void {
   if (!fixturesAvailable) ctx.skip()
 }
