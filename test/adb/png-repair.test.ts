@@ -3,7 +3,9 @@ import path from 'node:path'
 
 import {expect} from 'chai'
 
-import {checkPng, readScreencapPng, undoCrlf} from '../../packages/core/src/driver/adb/png-repair.js'
+import {checkPng} from '@arc-cli/core'
+
+import {readScreencapPng, undoCrlf} from '../../packages/core/src/driver/adb/png-repair.js'
 import {ROOT} from '../support/paths.js'
 
 const PNG = readFileSync(path.join(ROOT, 'packages/core/demo/screen.png'))

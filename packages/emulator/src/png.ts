@@ -1,20 +1,4 @@
-import {deflateSync} from 'node:zlib'
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256)
-  for (let n = 0; n < 256; n++) {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    table[n] = c >>> 0
-  }
-  return table
-})()
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff
-  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] as number) ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
+import {crc32, deflateSync} from 'node:zlib'
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8)

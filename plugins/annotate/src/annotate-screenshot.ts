@@ -1,8 +1,7 @@
 import {createCanvas, loadImage, type Image, type SKRSContext2D} from '@napi-rs/canvas'
 
-import {InvalidInputError, type ScreenModel} from '@arc-cli/core'
+import {checkPng, InvalidInputError, isPng, type ScreenModel} from '@arc-cli/core'
 
-import {pngProblem} from './render/check-png.js'
 import {drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
 import {selectMarks} from './render/marks.js'
@@ -41,9 +40,10 @@ const BLACK_LEVEL = 8
 const REFERENCE_DP = 360
 
 async function decode(screenshot: Buffer, source: string): Promise<Image> {
-  const problem = pngProblem(screenshot)
-  if (problem) {
-    throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG: ${problem}`, {
+  // Other formats (a JPEG screenshot) are left to the decoder; a PNG's structure is checked first.
+  const checked = isPng(screenshot) ? checkPng(screenshot) : undefined
+  if (checked && 'problem' in checked) {
+    throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG: ${checked.problem}`, {
       details: {input: 'screenshot', source},
       actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
     })

@@ -5,7 +5,8 @@ import {DeviceNotFoundError, InvalidInputError, ReadOnlyDeviceError, Unsupported
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {AppFilter, AppInfo, DeviceDriver, LogResult, ScreenCapture} from './device-driver.js'
-import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, pngSize, type SnapshotMeta} from './snapshot-format.js'
+import {pngSize} from '../png.js'
+import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
 
 /**
  * A recorded device: a snapshot folder, a bare `.xml` dump, or `demo`. It answers every read from the files

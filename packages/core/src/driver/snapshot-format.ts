@@ -44,11 +44,3 @@ export function parseSnapshotMeta(text: string, file: string): SnapshotMeta {
   }
   return parsed.data
 }
-
-/** Width and height from a PNG's IHDR chunk, without decoding it; undefined when it is not a PNG. */
-export function pngSize(png: Buffer): {width: number; height: number} | undefined {
-  const signature = '89504e470d0a1a0a'
-  if (png.length < 24 || png.subarray(0, 8).toString('hex') !== signature) return undefined
-  if (png.subarray(12, 16).toString('latin1') !== 'IHDR') return undefined
-  return {width: png.readUInt32BE(16), height: png.readUInt32BE(20)}
-}

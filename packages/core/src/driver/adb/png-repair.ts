@@ -5,26 +5,10 @@
  * checks every chunk's CRC, so a damaged image is rejected rather than passed on.
  */
 import {DeviceCommandError} from '../../errors/arc-error.js'
+import {checkPng, PNG_SIGNATURE} from '../../png.js'
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 /** The signature after LF → CR LF: `\x89PNG\r\r\n\x1a\r\n`. */
 const MANGLED_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0d, 0x0a, 0x1a, 0x0d, 0x0a])
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256)
-  for (let n = 0; n < 256; n++) {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    table[n] = c >>> 0
-  }
-  return table
-})()
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff
-  for (const byte of data) c = (CRC_TABLE[(c ^ byte) & 0xff] as number) ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
 
 /** Undoes LF → CR LF translation: every CR LF becomes LF (a lone CR was never touched). */
 export function undoCrlf(data: Buffer): Buffer {
@@ -35,27 +19,6 @@ export function undoCrlf(data: Buffer): Buffer {
     out[j++] = data[i] as number
   }
   return out.subarray(0, j)
-}
-
-/** Where an intact PNG ends (after IEND), or why the buffer is not a complete, intact PNG. */
-export function checkPng(png: Buffer): {end: number} | {problem: string} {
-  const problem = (text: string) => ({problem: text})
-  if (png.length < 8 || !png.subarray(0, 8).equals(SIGNATURE)) return problem('no PNG signature')
-  let offset = 8
-  let first = true
-  while (offset + 12 <= png.length) {
-    const length = png.readUInt32BE(offset)
-    const type = png.subarray(offset + 4, offset + 8).toString('latin1')
-    if (first && type !== 'IHDR') return problem('the first chunk is not IHDR')
-    first = false
-    const end = offset + 12 + length
-    if (end > png.length) return problem(`chunk ${type} is cut short`)
-    const crc = png.readUInt32BE(end - 4)
-    if (crc32(png.subarray(offset + 4, end - 4)) !== crc) return problem(`chunk ${type} fails its CRC check`)
-    if (type === 'IEND') return {end}
-    offset = end
-  }
-  return problem('the image ends before its IEND chunk')
 }
 
 export interface ScreencapPng {
@@ -72,7 +35,7 @@ export function readScreencapPng(output: Buffer, serial: string): ScreencapPng {
     })
   if (output.length === 0) throw fail('it printed nothing')
   const mangledAt = output.subarray(0, 4096).indexOf(MANGLED_SIGNATURE)
-  const plainAt = output.subarray(0, 4096).indexOf(SIGNATURE)
+  const plainAt = output.subarray(0, 4096).indexOf(PNG_SIGNATURE)
   if (plainAt === -1 && mangledAt === -1) {
     const text = output.subarray(0, 200).toString('utf8').trim().split(/\r?\n/, 1)[0]
     throw fail(`it is not a PNG (it starts with ${JSON.stringify(text)})`)
