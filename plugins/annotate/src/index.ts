@@ -1,6 +1,5 @@
-import type {AnyTool} from '@arc-cli/core'
+import {toolCommands, type AnyTool} from '@arc-cli/core'
 
-import {AnnotateCommand} from './commands/annotate-command.js'
 import {annotate} from './tools/annotate.js'
 
 export {defaultImageName} from './tools/annotate.js'
@@ -18,4 +17,4 @@ export {countOverlaps} from './render/place-labels.js'
 /** The tools this plugin contributes (the MCP server collects them through the `arc:tools` hook). */
 export const tools: AnyTool[] = [annotate]
 
-export const commands = {annotate: AnnotateCommand}
+export const commands = toolCommands(tools)

@@ -152,6 +152,7 @@ describe('arc annotate (command)', function () {
       driver: await SnapshotDriver.open(dir),
       config: {},
       surface: 'mcp',
+      json: false,
       cwd: out,
       warn: (m) => warnings.push(m),
       progress: () => undefined,

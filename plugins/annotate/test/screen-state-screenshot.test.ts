@@ -13,6 +13,7 @@ describe('get_screen_state include_screenshot (MCP)', () => {
     driver: await SnapshotDriver.open(dir),
     config: {},
     surface: 'mcp',
+    json: false,
     cwd: dir,
     warn: () => undefined,
     progress: () => undefined,

@@ -106,6 +106,7 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
       config,
       configFile: filepath,
       surface: 'cli',
+      json: command.jsonEnabled(),
       cwd,
       warn: (message) => {
         spinner.stop()
@@ -154,7 +155,13 @@ export function toolCommand(tool: AnyTool): Command.Class {
         flags: parsed.flags as Record<string, unknown>,
         command: this,
       })
-      if (!this.jsonEnabled()) this.log(result.text)
+      if (result.stdout) {
+        const bytes = result.stdout
+        await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (error) => (error ? reject(error) : resolve())))
+        process.stderr.write(`${result.text}\n`)
+      } else if (!this.jsonEnabled()) {
+        this.log(result.text)
+      }
       return result.data ?? {text: result.text}
     }
   }

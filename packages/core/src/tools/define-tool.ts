@@ -20,6 +20,11 @@ export interface ToolResult {
   /** Structured result: CLI `--json`, MCP structured content. Defaults to `{text}`. */
   data?: unknown
   image?: ToolImage
+  /**
+   * Raw bytes for the CLI to write to stdout in place of `text`, which then goes to stderr (an image with
+   * `-o -`). MCP ignores it.
+   */
+  stdout?: Buffer
 }
 
 export interface ToolContext {
@@ -29,6 +34,8 @@ export interface ToolContext {
   configFile?: string
   /** `cli` when run as a command (may write files), `mcp` when served to an agent (returns images inline). */
   surface: 'cli' | 'mcp'
+  /** True when the CLI prints JSON (`--json`): a handler that would write raw bytes to stdout refuses it. */
+  json: boolean
   /** Working directory for relative output paths. */
   cwd: string
   /** A note for the person at the terminal (stderr on the CLI; dropped on MCP). */

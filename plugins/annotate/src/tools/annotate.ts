@@ -97,6 +97,11 @@ export const annotate = defineTool({
   async handler(ctx, input) {
     const cli = ctx.surface === 'cli' ? annotateCliInput.parse(input) : {}
     if (cli.output === '-' && cli.map === '-') throw new InvalidInputError('--map: cannot be - (stdout holds the image)')
+    if (cli.output === '-' && ctx.json) {
+      throw new InvalidInputError('--json cannot be used with -o - (both write to stdout); use --map FILE for the map', {
+        details: {input: 'output'},
+      })
+    }
     const {image} = await annotateDevice(ctx, input)
 
     if (ctx.surface === 'mcp') {
@@ -120,8 +125,7 @@ export const annotate = defineTool({
     return {
       text: lines.join('\n'),
       data: {path: toStdout ? '-' : imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
-      // The command writes this to stdout for `-o -`.
-      ...(toStdout ? {image: {data: image.data, mimeType: image.mimeType}} : {}),
+      ...(toStdout ? {stdout: image.data} : {}),
     }
   },
 })
