@@ -8,13 +8,15 @@ import {annotateScreenshot, type AnnotatedImage} from './annotate-screenshot.js'
  * and the image describe the same dump; warnings go to ctx.warn (stderr on the CLI).
  */
 export async function annotateDevice(
-  ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn'>,
+  ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'>,
   request: AnnotateRequest,
   model?: ScreenModel,
 ): Promise<{image: AnnotatedImage; model: ScreenModel}> {
   // Options first: a bad --style or config fails before the device is touched.
   const options = resolveAnnotateOptions(ctx, request)
+  if (!model) ctx.progress(`reading the screen of ${ctx.driver.serial}`)
   const screenModel = model ?? buildScreenModel(await ctx.driver.captureScreen())
+  ctx.progress(`taking a screenshot of ${ctx.driver.serial}`)
   const png = await ctx.driver.screenshot()
   const image = await annotateScreenshot(screenModel, png, options, ctx.driver.serial)
   for (const warning of image.warnings) ctx.warn(warning)

@@ -67,11 +67,12 @@ export async function makeSnapshot(spec: SnapshotSpec): Promise<string> {
 export async function annotateSnapshot(dir: string, request: AnnotateRequest = {}, config: ArcConfig = {}) {
   const driver = await SnapshotDriver.open(dir)
   const warnings: string[] = []
-  const ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn'> = {
+  const ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'> = {
     driver,
     config,
     configFile: undefined,
     warn: (m) => warnings.push(m),
+    progress: () => undefined,
   }
   const {image} = await annotateDevice(ctx, request)
   return {image, warnings, pixels: await decode(image.data)}

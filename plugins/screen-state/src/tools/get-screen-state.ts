@@ -39,6 +39,7 @@ export const getScreenState = defineTool({
     ],
   },
   async handler(ctx, input) {
+    ctx.progress(`reading the screen of ${ctx.driver.serial}`)
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
     const text = formatScreenState(model)
