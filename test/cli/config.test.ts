@@ -6,6 +6,8 @@ import {ConfigError, loadConfig, readConfigSection} from '@arc-cli/core'
 import {expect} from 'chai'
 import {z} from 'zod'
 
+import {ROOT} from '../support/paths.js'
+
 async function project(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-'))
   await writeFile(path.join(dir, 'package.json'), files['package.json'] ?? '{"name":"p"}')
@@ -90,5 +92,19 @@ describe('config', () => {
   it('validates a plugin-owned section with the key path as written', () => {
     const schema = z.object({style: z.enum(['default', 'som'])}).strict()
     expect(() => readConfigSection('annotate', {style: 'neon'}, schema, '/x/.arcrc')).to.throw(ConfigError, /in \/x\/\.arcrc: annotate\.style/)
+  })
+})
+
+describe('.arcrc.example', () => {
+  it('is a valid config: every key it documents loads and validates, the annotate section and its preset too', async () => {
+    const {resolveAnnotateOptions} = await import('@arc-cli/plugin-annotate')
+    const file = path.join(ROOT, '.arcrc.example')
+    const {config, filepath} = await loadConfig(ROOT, {ARC_CONFIG: file})
+    expect(filepath).to.equal(file)
+    expect(config).to.include({device: 'demo'})
+    expect(config.adb).to.deep.equal({host: '127.0.0.1', port: 5037, timeoutMs: 20000})
+    const options = resolveAnnotateOptions({config, configFile: filepath}, {style: 'review'})
+    expect(options.style.name).to.equal('review')
+    expect(options).to.include({format: 'jpeg', quality: 80, maxSize: 700})
   })
 })

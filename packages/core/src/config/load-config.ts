@@ -1,4 +1,6 @@
-import {cosmiconfig} from 'cosmiconfig'
+import path from 'node:path'
+
+import {cosmiconfig, defaultLoaders} from 'cosmiconfig'
 import type {z} from 'zod'
 
 import {ConfigError} from '../errors/arc-error.js'
@@ -37,13 +39,17 @@ function describeIssues(error: z.ZodError, prefix: string[] = []): string {
 
 /**
  * Finds and validates the config: from `cwd` up to the nearest package.json (or `ARC_CONFIG` when set, which
- * names one file). A file that cannot be parsed, or a key that is unknown or of the wrong type, is a
+ * names one file, read by its extension, else as YAML/JSON). A file that cannot be parsed, or a key that is unknown or of the wrong type, is a
  * ConfigError naming the file and the key.
  */
 export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
-  const explorer = cosmiconfig('arc', {searchStrategy: 'project'})
-  let result: {config: unknown; filepath: string; isEmpty?: boolean} | null
   const explicit = env.ARC_CONFIG
+  // A file named by ARC_CONFIG may have any name (ci.arcrc.prod, .arcrc.example): an extension cosmiconfig does
+  // not know is read the way `.arcrc` is, as YAML (which takes JSON too).
+  const extension = explicit ? path.extname(explicit) : ''
+  const loaders = extension && !(extension in defaultLoaders) ? {[extension]: defaultLoaders.noExt} : {}
+  const explorer = cosmiconfig('arc', {searchStrategy: 'project', loaders})
+  let result: {config: unknown; filepath: string; isEmpty?: boolean} | null
   try {
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd)
   } catch (error) {

@@ -7,7 +7,7 @@ import {DeviceAmbiguousError, DeviceNotFoundError} from '../../errors/arc-error.
 import type {DeviceSummary} from '../device-driver.js'
 import {AdbDriver} from './adb-driver.js'
 import {AdbServer, DEFAULT_TIMEOUT_MS, type AttachedDevice} from './adb-client.js'
-import {unavailableState} from './map-adb-error.js'
+import {NO_DEVICE_HINT, unavailableState} from './map-adb-error.js'
 import {resolveServerAddress} from './server-address.js'
 
 export interface AdbConnectOptions {
@@ -38,7 +38,7 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
   }
   if (devices.length === 0) {
     throw new DeviceNotFoundError(`no devices attached to the adb server at ${where}`, {
-      actions: ['Connect a device with USB debugging on, or start an emulator; check with `adb devices`.'],
+      actions: ['Connect a device with USB debugging on, or start an emulator; check with `adb devices`.', NO_DEVICE_HINT],
     })
   }
   const ready = devices.filter((d) => d.state === 'device')

@@ -24,7 +24,11 @@ export const START_SERVER_ACTIONS = (host: string, port: number): string[] => [
     ? 'Start it with `adb start-server` (arc never starts one itself).'
     : `Start it with \`adb -P ${port} start-server\` on ${host} (arc never starts one itself).`,
   'Or point arc at a running server: ADB_SERVER_SOCKET=tcp:HOST:PORT, or --adb-host/--adb-port.',
+  NO_DEVICE_HINT,
 ]
+
+/** What can stand in for a live device: said wherever arc finds none. */
+export const NO_DEVICE_HINT = 'Without a device: --device demo, --device PATH (a snapshot folder or .xml dump), or `arc emulate`.'
 
 export const isLocal = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1'
 
