@@ -1,0 +1,62 @@
+import {readdirSync} from 'node:fs'
+import path from 'node:path'
+
+import {expect} from 'chai'
+
+import {useEmulator} from './emulator-support.js'
+
+describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
+  const h = useEmulator()
+  const dumps = (from: number) => h.argvSince(from).filter((argv) => argv[0] === 'uiautomator')
+
+  it('drops --windows when the device\'s uiautomator does not know it, and remembers that', async () => {
+    h.emu.device('emu-1').addFault({
+      command: 'uiautomator dump --windows',
+      kind: 'error',
+      message: 'Error: Unknown option: --windows\nusage: uiautomator dump [--compressed] [file]\n',
+      exitCode: 1,
+    })
+    const driver = await h.driver('emu-1')
+    try {
+      let from = h.emu.commands.length
+      const capture = await driver.captureScreen()
+      expect(capture.xml).to.match(/^<\?xml[\s\S]*<\/hierarchy>$/)
+      expect(dumps(from)).to.deep.equal([
+        ['uiautomator', 'dump', '--windows', '/dev/tty'],
+        ['uiautomator', 'dump', '/dev/tty'],
+      ])
+      from = h.emu.commands.length
+      await driver.captureScreen()
+      expect(dumps(from)).to.deep.equal([['uiautomator', 'dump', '/dev/tty']])
+    } finally {
+      await driver.close()
+    }
+  })
+
+  it('dumps to a fresh file when /dev/tty cannot be written, reads it, and leaves no file behind', async () => {
+    const device = h.emu.device('emu-1')
+    device.addFault({
+      command: 'uiautomator dump --windows /dev/tty',
+      kind: 'error',
+      message: 'ERROR: could not open /dev/tty: No such device or address\n',
+      exitCode: 1,
+    })
+    const driver = await h.driver('emu-1')
+    try {
+      const from = h.emu.commands.length
+      const capture = await driver.captureScreen()
+      expect(capture.xml).to.include('dev.arc.demo.groceries')
+      const [first, second] = dumps(from)
+      expect(first).to.deep.equal(['uiautomator', 'dump', '--windows', '/dev/tty'])
+      const file = second?.[3] ?? ''
+      expect(second?.slice(0, 3)).to.deep.equal(['uiautomator', 'dump', '--windows'])
+      expect(file).to.match(/^\/data\/local\/tmp\/arc-dump-[0-9a-f]{12}\.xml$/)
+      const touched = h.argvSince(from).filter((argv) => argv.includes(file)).map((argv) => argv[0])
+      // Removed before (never a stale file), dumped, read, removed after.
+      expect(touched).to.deep.equal(['rm', 'uiautomator', 'cat', 'rm'])
+      expect(readdirSync(path.join(device.files.root, 'data/local/tmp')).filter((f) => f.startsWith('arc-dump-'))).to.deep.equal([])
+    } finally {
+      await driver.close()
+    }
+  })
+})
