@@ -1,6 +1,7 @@
 // The public surface of @arc-cli/core, shared by arc's oclif core and its plugins.
 export * from './errors/arc-error.js'
 export * from './errors/exit-codes.js'
+export {describeZodIssues} from './errors/describe-zod-issues.js'
 export * from './driver/device-driver.js'
 export * from './driver/snapshot-format.js'
 export {checkPng, isPng, PNG_SIGNATURE, pngSize} from './png.js'

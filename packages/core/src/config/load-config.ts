@@ -4,6 +4,7 @@ import {cosmiconfig, defaultLoaders} from 'cosmiconfig'
 import type {z} from 'zod'
 
 import {ConfigError} from '../errors/arc-error.js'
+import {describeZodIssues} from '../errors/describe-zod-issues.js'
 import {configSchema, type ArcConfig} from './config-schema.js'
 
 export interface LoadedConfig {
@@ -28,19 +29,10 @@ export const CONFIG_PLACES = [
   'arc.config.mjs',
 ]
 
-function describeIssues(error: z.ZodError, prefix: string[] = []): string {
-  return error.issues
-    .map((issue) => {
-      const key = [...prefix, ...issue.path.map(String)].join('.') || '(top level)'
-      return `${key}: ${issue.message}`
-    })
-    .join('; ')
-}
-
 /**
  * Finds and validates the config: from `cwd` up to the nearest package.json (or `ARC_CONFIG` when set, which
- * names one file, read by its extension, else as YAML/JSON). A file that cannot be parsed, or a key that is unknown or of the wrong type, is a
- * ConfigError naming the file and the key.
+ * names one file, read by its extension, else as YAML/JSON). A file that cannot be parsed, or a key that is
+ * unknown or of the wrong type, is a ConfigError naming the file and the key.
  */
 export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   const explicit = env.ARC_CONFIG
@@ -62,7 +54,7 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   if (!result || result.isEmpty) return {config: {}}
   const parsed = configSchema.safeParse(result.config ?? {})
   if (!parsed.success) {
-    throw new ConfigError(`invalid config in ${result.filepath}: ${describeIssues(parsed.error)}`, {
+    throw new ConfigError(`invalid config in ${result.filepath}: ${describeZodIssues(parsed.error)}`, {
       details: {file: result.filepath, issues: parsed.error.issues},
       actions: ['See .arcrc.example or docs/config.md for every key and its allowed values.'],
     })
@@ -82,7 +74,7 @@ export function readConfigSection<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(value ?? {})
   if (!parsed.success) {
-    throw new ConfigError(`invalid config${filepath ? ` in ${filepath}` : ''}: ${describeIssues(parsed.error, [section])}`, {
+    throw new ConfigError(`invalid config${filepath ? ` in ${filepath}` : ''}: ${describeZodIssues(parsed.error, [section])}`, {
       details: {file: filepath, section, issues: parsed.error.issues},
       actions: ['See .arcrc.example or docs/config.md for every key and its allowed values.'],
     })

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 
 import {InvalidInputError} from '../errors/arc-error.js'
+import {describeZodIssues} from '../errors/describe-zod-issues.js'
 
 /**
  * A recorded snapshot is a folder holding:
@@ -39,8 +40,7 @@ export function parseSnapshotMeta(text: string, file: string): SnapshotMeta {
   }
   const parsed = snapshotMetaSchema.safeParse(json)
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')
-    throw new InvalidInputError(`snapshot meta ${file} is invalid: ${issues}`)
+    throw new InvalidInputError(`snapshot meta ${file} is invalid: ${describeZodIssues(parsed.error)}`)
   }
   return parsed.data
 }
