@@ -43,14 +43,14 @@ const OFFLINE_ACTIONS = [
 ]
 
 /** A device state other than `device`, as a DeviceUnavailableError with the right "Try:" lines. */
-export function unavailableState(serial: string, state: string): DeviceUnavailableError {
+export function unavailableState(serial: string, state: string, cause?: unknown): DeviceUnavailableError {
   const actions =
     state === 'unauthorized' || state === 'authorizing'
       ? UNAUTHORIZED_ACTIONS
       : state === 'offline' || state === 'connecting'
         ? OFFLINE_ACTIONS
         : [`The device is in \`${state}\` mode; boot it into Android and enable USB debugging.`]
-  return new DeviceUnavailableError(`device ${serial} is ${state}`, {actions, details: {serial, state}})
+  return new DeviceUnavailableError(`device ${serial} is ${state}`, {cause, actions, details: {serial, state}})
 }
 
 /** adb server FAIL strings (transport.cpp acquire_one_transport), as adbkit wraps them: `Failure: '<msg>'`. */
@@ -73,10 +73,7 @@ function mapFailure(reason: string, ctx: AdbErrorContext, cause: unknown): ArcEr
     })
   }
   const state = /device (offline|unauthorized|still authorizing|still connecting)/.exec(reason)?.[1]
-  if (state) {
-    const error = unavailableState(serial, state.replace('still ', ''))
-    return new DeviceUnavailableError(error.message, {cause, actions: error.actions, details: error.details})
-  }
+  if (state) return unavailableState(serial, state.replace('still ', ''), cause)
   return new DeviceCommandError(`${ctx.what} on ${serial} failed: the adb server said "${reason.trim()}"`, {cause})
 }
 
