@@ -1,17 +1,18 @@
 /** Listing, launching and stopping apps with `pm`, `cmd package` and `am` (adb.md §3.10). */
 import {DeviceCommandError} from '../../errors/arc-error.js'
 import type {AppFilter, AppInfo} from '../device-driver.js'
-import type {DeviceShell} from './device-shell.js'
+import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
 
 async function listPackages(dev: DeviceShell, flag: '-s' | '-3'): Promise<ListedPackage[]> {
   const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode'])
   // `--show-versioncode` arrived in Android 9; older pm rejects it, so ask again without.
   const text = isUnknownOption(output) ? await dev.text(['pm', 'list', 'packages', flag]) : output
-  if (/Exception|^Error/m.test(text) || (text.trim() !== '' && parsePackageList(text).length === 0)) {
+  const packages = parsePackageList(text)
+  if (/Exception|^Error/m.test(text) || (text.trim() !== '' && packages.length === 0)) {
     throw dev.failed(`pm list packages ${flag}`, text)
   }
-  return parsePackageList(text)
+  return packages
 }
 
 /**
@@ -45,6 +46,12 @@ function notInstalled(dev: DeviceShell, packageId: string): DeviceCommandError {
   })
 }
 
+function noLauncher(dev: DeviceShell, packageId: string): DeviceCommandError {
+  return new DeviceCommandError(`app ${packageId} has no launchable activity on ${dev.serial}`, {
+    details: {package_id: packageId},
+  })
+}
+
 /**
  * Resolves the launcher activity (`cmd package resolve-activity --brief`, Android 7+) and starts it with
  * `am start -W`; devices without `cmd package` fall back to `monkey -p PKG -c LAUNCHER 1`.
@@ -57,10 +64,8 @@ export async function openApp(dev: DeviceShell, packageId: string): Promise<void
   const component = parseResolvedActivity(resolved)
   if (!component) {
     if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
-    if (/Unknown command|Can't find service|not found/i.test(resolved)) return monkeyLaunch(dev, packageId)
-    throw new DeviceCommandError(`app ${packageId} has no launchable activity on ${dev.serial}`, {
-      details: {package_id: packageId},
-    })
+    if (isMissingCommand(resolved)) return monkeyLaunch(dev, packageId)
+    throw noLauncher(dev, packageId)
   }
   const output = await dev.text([
     'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', component,
@@ -71,9 +76,7 @@ export async function openApp(dev: DeviceShell, packageId: string): Promise<void
 async function monkeyLaunch(dev: DeviceShell, packageId: string): Promise<void> {
   const output = await dev.text(['monkey', '-p', packageId, '-c', 'android.intent.category.LAUNCHER', 1])
   if (/No activities found|monkey aborted/i.test(output) && !/Events injected: 1/.test(output)) {
-    throw new DeviceCommandError(`app ${packageId} has no launchable activity on ${dev.serial}`, {
-      details: {package_id: packageId},
-    })
+    throw noLauncher(dev, packageId)
   }
 }
 

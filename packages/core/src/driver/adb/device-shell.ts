@@ -9,6 +9,14 @@ import {shellCommand, type Raw} from './shell-quote.js'
 /** What device tools print when a command fails (`cmd input` and `am` print these on stdout or stderr). */
 const FAILURE = /Exception|^Error|\bError:|^error:|usage:|Unknown command|not found|Permission denied|SecurityException/im
 
+/**
+ * True when the device lacks the `cmd` service or command asked for (`Unknown command`, `Can't find service`,
+ * `… inaccessible or not found`), so the caller falls back to an older way.
+ */
+export function isMissingCommand(output: string): boolean {
+  return /Unknown command|Can't find service|not found/i.test(output)
+}
+
 export class DeviceShell {
   constructor(
     readonly server: AdbServer,

@@ -4,7 +4,7 @@
  */
 import {InvalidInputError, UnsupportedError} from '../../errors/arc-error.js'
 import type {Point} from '../device-driver.js'
-import type {DeviceShell} from './device-shell.js'
+import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {raw} from './shell-quote.js'
 import {screenInfo} from './screen.js'
 
@@ -85,7 +85,7 @@ export async function openQuickSettings(dev: DeviceShell): Promise<void> {
 
 async function statusBar(dev: DeviceShell, command: string, fallbackSwipes: number): Promise<void> {
   const output = await dev.text(['cmd', 'statusbar', command])
-  if (!/Unknown command|Can't find service|not found|inaccessible or not found/i.test(output)) {
+  if (!isMissingCommand(output)) {
     if (/Exception|Error/i.test(output)) throw dev.failed(`cmd statusbar ${command}`, output)
     return
   }
