@@ -1,15 +1,8 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
-/** The spec's keys and the Android key events arc sends for them. */
-export const PRESS_KEYS = {
-  ENTER: 'ENTER',
-  BACK: 'BACK',
-  DEL: 'DEL',
-  HOME: 'HOME',
-  TAB: 'TAB',
-  SPACE: 'SPACE',
-} as const
+/** The spec's keys; each is sent as its Android key event (the driver adds the `KEYCODE_` prefix). */
+const KEYS = ['ENTER', 'BACK', 'DEL', 'HOME', 'TAB', 'SPACE'] as const
 
 export const pressKey = defineTool({
   name: 'press_key',
@@ -19,11 +12,11 @@ export const pressKey = defineTool({
     'Presses one key: ENTER, BACK, DEL (backspace), HOME, TAB or SPACE, sent as the matching Android key event (KEYCODE_ENTER…) to whatever has focus.',
   kind: 'action',
   input: z.object({
-    key: z.enum(['ENTER', 'BACK', 'DEL', 'HOME', 'TAB', 'SPACE']).describe('Key to press: ENTER, BACK, DEL, HOME, TAB or SPACE'),
+    key: z.enum(KEYS).describe('Key to press: ENTER, BACK, DEL, HOME, TAB or SPACE'),
   }),
   cli: {positional: ['key'], examples: ['<%= config.bin %> <%= command.id %> ENTER']},
   async handler({driver}, {key}) {
-    await driver.pressKey(PRESS_KEYS[key])
+    await driver.pressKey(key)
     return {text: `Key '${key}' pressed successfully`, data: {key}}
   },
 })
