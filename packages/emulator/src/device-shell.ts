@@ -4,6 +4,8 @@ import type {Socket} from 'node:net'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {shq} from '@arc-cli/core'
+
 import type {ShellServiceKind} from './commands/types.js'
 import {ShellPacket, encodePacket, readPacket} from './shell-v2.js'
 import type {SocketReader} from './framing.js'
@@ -14,8 +16,6 @@ export const HELPER = fileURLToPath(new URL('../bin/device-command.cjs', import.
 
 /** What the device's sh is called in its error messages (`/system/bin/sh: x: not found`). */
 export const DEVICE_SH = '/system/bin/sh'
-
-const shq = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 
 /**
  * Writes one tiny sh script per emulated program into `dir`; that folder is the device shell's whole PATH, so

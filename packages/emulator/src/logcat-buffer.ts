@@ -1,6 +1,6 @@
-import type {LogEntrySpec} from './scenario.js'
+import type {LogLevel} from '@arc-cli/core'
 
-export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E' | 'F'
+import type {LogEntrySpec} from './scenario.js'
 
 /** One line of the device log (logcat's main buffer). */
 export interface LogEntry {

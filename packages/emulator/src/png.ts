@@ -1,5 +1,7 @@
 import {crc32, deflateSync} from 'node:zlib'
 
+import {PNG_SIGNATURE} from '@arc-cli/core'
+
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8)
   head.writeUInt32BE(data.length, 0)
@@ -24,7 +26,7 @@ export function solidPng(width: number, height: number, rgb: [number, number, nu
   ihdr[8] = 8 // bit depth
   ihdr[9] = 2 // colour type RGB
   return Buffer.concat([
-    Buffer.from('89504e470d0a1a0a', 'hex'),
+    PNG_SIGNATURE,
     chunk('IHDR', ihdr),
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {ConfigError} from '@arc-cli/core'
+import {ConfigError, describeZodIssues} from '@arc-cli/core'
 import {z} from 'zod'
 
 /**
@@ -118,10 +118,6 @@ export type PackageSpec = z.output<typeof packageSchema>
 export type TransitionSpec = z.output<typeof transitionSchema>
 export type LogEntrySpec = z.output<typeof logEntrySchema>
 
-function issuePath(p: PropertyKey[]): string {
-  return p.map(String).join('.') || '(top level)'
-}
-
 /**
  * Validates a scenario object and checks its cross-references (screens named by initialScreen, transitions
  * and packages exist); snapshot paths are made absolute against `baseDir`. Errors are ConfigErrors naming
@@ -130,8 +126,7 @@ function issuePath(p: PropertyKey[]): string {
 export function parseScenario(input: unknown, what: string, baseDir: string): ParsedScenario {
   const parsed = scenarioSchema.safeParse(input)
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${issuePath(i.path)}: ${i.message}`).join('; ')
-    throw new ConfigError(`scenario ${what} is invalid: ${issues}`, {
+    throw new ConfigError(`scenario ${what} is invalid: ${describeZodIssues(parsed.error)}`, {
       details: {scenario: what},
       actions: ['See docs/emulate.md for the scenario format.'],
     })
