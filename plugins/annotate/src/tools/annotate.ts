@@ -3,7 +3,6 @@ import path from 'node:path'
 import {defineTool, InvalidInputError} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {annotateDevice} from '../annotate-device.js'
 import type {AnnotatedImage} from '../annotate-screenshot.js'
 import {MAX_SIZE_RANGE} from '../style/annotate-config.js'
 import {writeFilesAtomically, type OutputFile} from '../write-files.js'
@@ -102,6 +101,8 @@ export const annotate = defineTool({
         details: {input: 'output'},
       })
     }
+    // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
+    const {annotateDevice} = await import('../annotate-device.js')
     const {image} = await annotateDevice(ctx, input)
 
     if (ctx.surface === 'mcp') {
