@@ -55,9 +55,12 @@ function shorten(text: string, max: number): string {
   return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : chars.join('')
 }
 
-/** Accessible name for a `type` label: text (never a password's), desc, else the resource id's entry name. */
+/**
+ * Accessible name for a `type` label: text, desc, else the resource id's entry name. A password's text is
+ * already empty in the screen model, so it is never shown.
+ */
 function accessibleName(e: ScreenElement): string {
-  const candidates = [e.node.password ? '' : e.text, e.desc, e.resId.replace(/^.*:id\//, '')]
+  const candidates = [e.text, e.desc, e.resId.replace(/^.*:id\//, '')]
   return candidates.find((c) => c.trim() !== '' && DRAWABLE.test(c)) ?? ''
 }
 
