@@ -11,7 +11,7 @@ export async function annotateDevice(
   ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'>,
   request: AnnotateRequest,
   model?: ScreenModel,
-): Promise<{image: AnnotatedImage; model: ScreenModel}> {
+): Promise<AnnotatedImage> {
   // Options first: a bad --style or config fails before the device is touched.
   const options = resolveAnnotateOptions(ctx, request)
   if (!model) ctx.progress(`reading the screen of ${ctx.driver.serial}`)
@@ -20,5 +20,5 @@ export async function annotateDevice(
   const png = await ctx.driver.screenshot()
   const image = await annotateScreenshot(screenModel, png, options, ctx.driver.serial)
   for (const warning of image.warnings) ctx.warn(warning)
-  return {image, model: screenModel}
+  return image
 }

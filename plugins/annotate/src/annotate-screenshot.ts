@@ -33,7 +33,7 @@ export interface AnnotatedImage {
 }
 
 export const DEFAULTS = {format: 'jpeg' as ImageFormat, quality: 80, maxSize: 700}
-export const LARGE_IMAGE_BYTES = 1024 * 1024
+const LARGE_IMAGE_BYTES = 1024 * 1024
 /** A pixel whose channels are all at most this counts as black (JPEG noise on a secure window's black). */
 const BLACK_LEVEL = 8
 /** The reference width of spec 000: one dp is the image's short side / 360. */

@@ -74,6 +74,6 @@ export async function annotateSnapshot(dir: string, request: AnnotateRequest = {
     warn: (m) => warnings.push(m),
     progress: () => undefined,
   }
-  const {image} = await annotateDevice(ctx, request)
+  const image = await annotateDevice(ctx, request)
   return {image, warnings, pixels: await decode(image.data)}
 }

@@ -11,9 +11,9 @@ export const NOTE_LINES = [
 
 export const DEGRADED_NOTE = 'note:DEGRADED — multi-window API unavailable, showing rootInActiveWindow only'
 export const TSV_HEADER = 'id\tclass\ttext\tdesc\tres_id\tbounds\tflags'
-export const NULL_VALUE = '-'
-export const MAX_TEXT_LENGTH = 100
-export const TRUNCATION_SUFFIX = '...truncated'
+const NULL_VALUE = '-'
+const MAX_TEXT_LENGTH = 100
+const TRUNCATION_SUFFIX = '...truncated'
 
 /**
  * Text and desc cut at 100 characters (code points, so an emoji is never split) with `...truncated`.
@@ -36,7 +36,7 @@ function cell(value: string, limit = true): string {
   return escapeCell(limit ? truncate(value) : value)
 }
 
-export function formatRow(element: ScreenElement): string {
+function formatRow(element: ScreenElement): string {
   return [
     element.id,
     cell(element.className, false),
@@ -54,7 +54,7 @@ function headerValue(value: string | undefined): string {
   return value.replace(/\s+/g, '_')
 }
 
-export function formatWindowHeader(window: ScreenWindow): string {
+function formatWindowHeader(window: ScreenWindow): string {
   const parts = [
     `window:${window.id}`,
     `type:${window.type}`,
@@ -66,7 +66,7 @@ export function formatWindowHeader(window: ScreenWindow): string {
   return `--- ${parts.join(' ')} ---`
 }
 
-export function formatScreenLine(model: ScreenModel): string {
+function formatScreenLine(model: ScreenModel): string {
   const {width, height, density} = model.screen
   return `screen:${width}x${height} density:${density ?? NULL_VALUE} orientation:${model.orientation}`
 }

@@ -2,7 +2,7 @@ import {toolCommands, type AnyTool} from '@arc-cli/core'
 
 import {getScreenState} from './tools/get-screen-state.js'
 
-export {formatScreenState, screenStateJson, formatRow, escapeCell, truncate, NOTE_LINES, DEGRADED_NOTE, TSV_HEADER} from './format-tsv.js'
+export {formatScreenState} from './format-tsv.js'
 
 /** The tools this plugin contributes (the MCP server collects them through the `arc:tools` hook). */
 export const tools: AnyTool[] = [getScreenState]

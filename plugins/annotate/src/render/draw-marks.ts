@@ -8,9 +8,9 @@ import type {LabelPlacement} from './place-labels.js'
 import type {Mark} from './marks.js'
 
 /** Text must reach at least this WCAG contrast against its label, else it switches to white or black. */
-export const MIN_TEXT_CONTRAST = 3
+const MIN_TEXT_CONTRAST = 3
 
-export interface MarkColors {
+interface MarkColors {
   box: Rgba
   label: Rgba
   text: Rgba
@@ -21,7 +21,7 @@ function color(value: string): Rgba {
   return parseColor(value) ?? BLACK
 }
 
-export function markColors(mark: Mark, style: AnnotateStyle): MarkColors {
+function markColors(mark: Mark, style: AnnotateStyle): MarkColors {
   const box = style.colorBy === 'role' ? color(style.roleColors[mark.role]) : color(style.color)
   const label = style.colorBy === 'role' ? box : color(style.labelColor ?? style.color)
   let text = style.textColor === 'auto' ? readableOn(label) : color(style.textColor)
@@ -29,7 +29,7 @@ export function markColors(mark: Mark, style: AnnotateStyle): MarkColors {
   return {box, label, text}
 }
 
-export interface DrawOptions {
+interface DrawOptions {
   style: AnnotateStyle
   /** Box outline width in image pixels. */
   lineWidth: number

@@ -1,14 +1,6 @@
 /** Rectangles as [left, top, right, bottom], right and bottom exclusive, in one pixel space. */
 export type Rect = [number, number, number, number]
 
-export function width(r: Rect): number {
-  return r[2] - r[0]
-}
-
-export function height(r: Rect): number {
-  return r[3] - r[1]
-}
-
 /** Area of the overlap of two rectangles (0 when they only touch). */
 export function overlapArea(a: Rect, b: Rect): number {
   const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0])

@@ -8,8 +8,8 @@ import {InternalError} from '@arc-cli/core'
  * system has, so Skia never substitutes a system font and labels render the same everywhere. The path is the
  * same from `src/` (dev) and `dist/` (built): both sit one level below the package folder.
  */
-export const LABEL_FONT_FILE = fileURLToPath(new URL('../../fonts/Roboto-Bold.ttf', import.meta.url))
-export const LABEL_FONT_FAMILY = 'ArcLabelRobotoBold'
+const LABEL_FONT_FILE = fileURLToPath(new URL('../../fonts/Roboto-Bold.ttf', import.meta.url))
+const LABEL_FONT_FAMILY = 'ArcLabelRobotoBold'
 
 let registered = false
 

@@ -22,14 +22,6 @@ export interface MarkSelection {
   overLimit: number
 }
 
-/**
- * The elements screen-state prints with `on`: the same kept elements and the same `on` flag, computed once in
- * core's screen model. Nothing here re-decides what is kept.
- */
-export function onScreenElements(model: ScreenModel): ScreenElement[] {
-  return model.elements.filter((e) => e.flags.on)
-}
-
 function matches(e: ScreenElement, only: MarkFilter): boolean {
   if (only === 'clickable') return e.flags.clk || e.flags.lclk
   if (only === 'editable') return e.flags.edt
@@ -39,7 +31,7 @@ function matches(e: ScreenElement, only: MarkFilter): boolean {
 const BUTTON_CLASS = /Button|CheckBox|Switch|RadioButton|Chip|Toggle|Spinner|Tab/
 
 /** Role for `colorBy: role`: inputs are editable, buttons are button-like or clickable non-text, links clickable text. */
-export function roleOf(e: ScreenElement): Role {
+function roleOf(e: ScreenElement): Role {
   if (e.flags.edt) return 'input'
   if (BUTTON_CLASS.test(e.className)) return 'button'
   if (e.flags.clk || e.flags.lclk) return e.text !== '' && /TextView|^View$/.test(e.className) ? 'link' : 'button'
@@ -64,7 +56,7 @@ function accessibleName(e: ScreenElement): string {
   return candidates.find((c) => c.trim() !== '' && DRAWABLE.test(c)) ?? ''
 }
 
-export function labelText(e: ScreenElement, n: number, format: LabelFormat, maxChars: number): string {
+function labelText(e: ScreenElement, n: number, format: LabelFormat, maxChars: number): string {
   const ref = e.id.replace(/^node_/, '')
   if (format === 'number') return String(n)
   if (format === 'both') return `${n}:${ref}`
@@ -81,7 +73,10 @@ export function labelText(e: ScreenElement, n: number, format: LabelFormat, maxC
 export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: ScreenMapping): MarkSelection {
   const candidates: {element: ScreenElement; box: Rect; index: number}[] = []
   let outside = 0
-  onScreenElements(model).forEach((element, index) => {
+  // The elements screen-state prints with `on`: the same kept elements and the same `on` flag, computed once in
+  // core's screen model. Nothing here re-decides what is kept.
+  const onScreen = model.elements.filter((e) => e.flags.on)
+  onScreen.forEach((element, index) => {
     if (!matches(element, style.only)) return
     const box = toImageRect(element.bounds, mapping)
     if (box) candidates.push({element, box, index})

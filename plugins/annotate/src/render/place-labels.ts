@@ -17,7 +17,7 @@ import {SpatialIndex} from './spatial-index.js'
  * hide. Every position is clamped inside the image, so labels near the edges move in. Pure arithmetic on
  * integers: the same marks always give the same rectangles.
  */
-export interface LabelRequest {
+interface LabelRequest {
   box: Rect
   text: string
 }
@@ -27,11 +27,9 @@ export interface LabelPlacement {
   fontPx: number
   /** The label does not touch its box: draw a leader line. */
   detached: boolean
-  /** No free spot existed: this label overlaps another. */
-  overlapping: boolean
 }
 
-export interface PlacementOptions {
+interface PlacementOptions {
   imageWidth: number
   imageHeight: number
   fontPx: number
@@ -42,16 +40,10 @@ export interface PlacementOptions {
   measure(text: string, fontPx: number): number
 }
 
-export interface LabelSize {
-  width: number
-  height: number
-  padX: number
-}
-
-export function labelSize(textWidth: number, fontPx: number): LabelSize {
+function labelSize(textWidth: number, fontPx: number): {width: number; height: number} {
   const padX = Math.max(2, Math.round(fontPx * 0.35))
   const padY = Math.max(1, Math.round(fontPx * 0.15))
-  return {width: Math.ceil(textWidth) + 2 * padX, height: Math.ceil(fontPx) + 2 * padY, padX}
+  return {width: Math.ceil(textWidth) + 2 * padX, height: Math.ceil(fontPx) + 2 * padY}
 }
 
 const OUTLINE_PENALTY = 6
@@ -134,7 +126,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         if (!best || cost < best.cost) best = {rect, cost}
       })
       if (best) {
-        chosen = {rect: best.rect, fontPx, detached: !touches(best.rect, box), overlapping: false}
+        chosen = {rect: best.rect, fontPx, detached: !touches(best.rect, box)}
         break
       }
     }
@@ -146,14 +138,14 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
       for (const [dx, dy] of RING_ORDER) {
         const rect = toRect(box[0] + dx * stepX, box[1] + dy * size.height, size.width, size.height)
         if (free(rect)) {
-          chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: false}
+          chosen = {rect, fontPx, detached: !touches(rect, box)}
           break
         }
       }
       if (!chosen) {
         finder ??= new FreeSpotFinder(W, H)
         const rect = finder.find(placed, box, size.width, size.height)
-        if (rect) chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: false}
+        if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
       if (!chosen) {
         let least: {rect: Rect; overlap: number} | undefined
@@ -163,7 +155,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
           if (!least || overlap < least.overlap) least = {rect, overlap}
         }
         const rect = (least as {rect: Rect}).rect
-        chosen = {rect, fontPx, detached: !touches(rect, box), overlapping: true}
+        chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
     }
     placed.push(chosen.rect)

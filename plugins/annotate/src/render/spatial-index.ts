@@ -17,7 +17,7 @@ export class SpatialIndex {
     return [Math.floor(r[0] / s), Math.floor(r[1] / s), Math.floor((r[2] - 1) / s), Math.floor((r[3] - 1) / s)]
   }
 
-  add(r: Rect): number {
+  add(r: Rect): void {
     const id = this.rects.push(r) - 1
     const [x0, y0, x1, y1] = this.range(r)
     for (let cy = y0; cy <= y1; cy++) {
@@ -28,7 +28,6 @@ export class SpatialIndex {
         else this.cells.set(key, [id])
       }
     }
-    return id
   }
 
   /** Calls `fn` once for each stored rectangle that may intersect `r` (same cells); stops when it returns true. */

@@ -10,7 +10,7 @@ const color = z.string().refine(isColor, {message: `not a colour: expected ${COL
 
 export const MAX_SIZE_RANGE = {min: 64, max: 8192} as const
 
-export const presetOverridesSchema = z
+const presetOverridesSchema = z
   .object({
     extends: z.string().min(1).optional().describe('Preset this one starts from (built-in or another config preset); default `default`.'),
     color: color.optional().describe('Box outline colour.'),

@@ -61,7 +61,7 @@ function channel(c: number): number {
 }
 
 /** WCAG relative luminance of the opaque colour. */
-export function luminance(color: Rgba): number {
+function luminance(color: Rgba): number {
   return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
 }
 
@@ -71,7 +71,7 @@ export function contrast(a: Rgba, b: Rgba): number {
   return (hi + 0.05) / (lo + 0.05)
 }
 
-export const WHITE: Rgba = {r: 255, g: 255, b: 255, a: 1}
+const WHITE: Rgba = {r: 255, g: 255, b: 255, a: 1}
 export const BLACK: Rgba = {r: 0, g: 0, b: 0, a: 1}
 
 /** White or black, whichever reads better on `background`. */

@@ -26,7 +26,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 /** Every preset name a user can pick: built-ins and config presets, sorted. */
-export function presetNames(config: AnnotateConfig): string[] {
+function presetNames(config: AnnotateConfig): string[] {
   return [...new Set([...Object.keys(BUILTIN_PRESETS), ...Object.keys(config.presets ?? {})])].sort()
 }
 

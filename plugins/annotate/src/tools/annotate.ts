@@ -31,7 +31,7 @@ export const annotateInput = z.object({
   only: z.enum(['all', 'clickable', 'editable']).optional().describe("Which on-screen elements get a mark (default: the preset's, all)"),
 })
 
-export const annotateCliInput = z.object({
+const annotateCliInput = z.object({
   output: z
     .string()
     .min(1)
@@ -58,11 +58,11 @@ function shown(cwd: string, file: string): string {
 }
 
 /** Lines an agent reads: one per mark, label then id then screen bounds. */
-export function markLines(image: AnnotatedImage): string[] {
+function markLines(image: AnnotatedImage): string[] {
   return image.map.marks.map((m) => `${m.label}\t${m.id}\t${m.bounds.join(',')}`)
 }
 
-export function summaryLines(image: AnnotatedImage, where: string): string[] {
+function summaryLines(image: AnnotatedImage, where: string): string[] {
   const {map} = image
   const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels)` : ''
   return [
@@ -103,7 +103,7 @@ export const annotate = defineTool({
     }
     // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
     const {annotateDevice} = await import('../annotate-device.js')
-    const {image} = await annotateDevice(ctx, input)
+    const image = await annotateDevice(ctx, input)
 
     if (ctx.surface === 'mcp') {
       return {

@@ -63,7 +63,7 @@ async function annotatedScreenshot(
   file: string | undefined,
 ): Promise<{image?: ToolImage; path?: string}> {
   const annotate = await import('@arc-cli/plugin-annotate')
-  const {image} = await annotate.annotateDevice(ctx, {}, model)
+  const image = await annotate.annotateDevice(ctx, {}, model)
   if (ctx.surface === 'mcp') return {image: {data: image.data, mimeType: image.mimeType}}
   const target = path.resolve(ctx.cwd, file ?? annotate.defaultImageName(ctx.driver.serial, image.format))
   await annotate.writeFilesAtomically([{path: target, data: image.data, input: '--screenshot'}])
