@@ -127,7 +127,7 @@ export async function annotateScreenshot(
     selection.marks.map((m) => ({box: m.box, text: m.label})),
     {imageWidth: size.width, imageHeight: size.height, fontPx, minFontPx: style.minFontSize, lineWidth, measure},
   )
-  drawMarks(ctx, selection.marks, placements, {style, lineWidth, dash})
+  drawMarks(ctx, selection.marks, placements, {style, lineWidth, dash, measure})
 
   const data = options.format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', options.quality)
   if (data.length > LARGE_IMAGE_BYTES) {

@@ -1,7 +1,7 @@
 import type {SKRSContext2D} from '@napi-rs/canvas'
 
 import {BLACK, contrast, cssColor, parseColor, readableOn, type Rgba} from '../style/colors.js'
-import {MIN_LABEL_OPACITY, type AnnotateStyle} from '../style/presets.js'
+import {MIN_LABEL_OPACITY, type AnnotateStyle, type Role} from '../style/presets.js'
 import {nearestPoints, type Rect} from './geometry.js'
 import {labelFont} from './label-font.js'
 import type {LabelPlacement} from './place-labels.js'
@@ -21,8 +21,9 @@ function color(value: string): Rgba {
   return parseColor(value) ?? BLACK
 }
 
-function markColors(mark: Mark, style: AnnotateStyle): MarkColors {
-  const box = style.colorBy === 'role' ? color(style.roleColors[mark.role]) : color(style.color)
+/** A mark's colours depend only on its role (and only with `colorBy: role`) and the style. */
+function markColors(role: Role, style: AnnotateStyle): MarkColors {
+  const box = style.colorBy === 'role' ? color(style.roleColors[role]) : color(style.color)
   const label = style.colorBy === 'role' ? box : color(style.labelColor ?? style.color)
   let text = style.textColor === 'auto' ? readableOn(label) : color(style.textColor)
   if (contrast(text, label) < MIN_TEXT_CONTRAST) text = readableOn(label)
@@ -35,6 +36,8 @@ interface DrawOptions {
   lineWidth: number
   /** Dash pattern in image pixels; empty for solid. */
   dash: number[]
+  /** Text width in pixels at a font size: the (cached) measure label placement used. */
+  measure(text: string, fontPx: number): number
 }
 
 function strokeBox(ctx: SKRSContext2D, box: Rect, lw: number): void {
@@ -49,16 +52,28 @@ function strokeBox(ctx: SKRSContext2D, box: Rect, lw: number): void {
 
 /** Draws boxes first, then leader lines, then labels on top, so no box line ever crosses a label. */
 export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPlacement[], options: DrawOptions): void {
-  const {style, lineWidth, dash} = options
-  const colors = marks.map((m) => markColors(m, style))
+  const {style, lineWidth, dash, measure} = options
+  const opacity = Math.max(MIN_LABEL_OPACITY, style.opacity)
+  // CSS colours per role, worked out once: at most four, however many marks.
+  const paints = new Map<Role, {box: string; label: string; text: string}>()
+  const paintOf = (mark: Mark) => {
+    let paint = paints.get(mark.role)
+    if (!paint) {
+      const c = markColors(mark.role, style)
+      paint = {box: cssColor(c.box), label: cssColor(c.label, opacity), text: cssColor(c.text)}
+      paints.set(mark.role, paint)
+    }
+    return paint
+  }
+
   ctx.lineWidth = lineWidth
   ctx.setLineDash(dash)
-  marks.forEach((mark, i) => {
-    const c = colors[i] as MarkColors
-    ctx.strokeStyle = cssColor(c.box)
-    ctx.fillStyle = cssColor(c.box)
+  for (const mark of marks) {
+    const {box} = paintOf(mark)
+    ctx.strokeStyle = box
+    ctx.fillStyle = box
     strokeBox(ctx, mark.box, lineWidth)
-  })
+  }
 
   ctx.setLineDash([])
   ctx.lineWidth = 1
@@ -66,30 +81,30 @@ export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPl
     const p = placements[i] as LabelPlacement
     if (!p.detached) return
     const [ax, ay, bx, by] = nearestPoints(p.rect, mark.box)
-    ctx.strokeStyle = cssColor((colors[i] as MarkColors).box)
+    ctx.strokeStyle = paintOf(mark).box
     ctx.beginPath()
     ctx.moveTo(ax, ay)
     ctx.lineTo(bx, by)
     ctx.stroke()
   })
 
-  const opacity = Math.max(MIN_LABEL_OPACITY, style.opacity)
   ctx.textBaseline = 'middle'
   ctx.textAlign = 'left'
   let currentFont = ''
   marks.forEach((mark, i) => {
     const p = placements[i] as LabelPlacement
-    const c = colors[i] as MarkColors
+    const paint = paintOf(mark)
     const [l, t, r, b] = p.rect
     const h = b - t
-    ctx.fillStyle = cssColor(c.label, opacity)
+    ctx.fillStyle = paint.label
     ctx.beginPath()
     ctx.roundRect(l, t, r - l, h, style.labelShape === 'pill' ? h / 2 : Math.min(2, h / 4))
     ctx.fill()
-    ctx.fillStyle = cssColor(c.text)
+    ctx.fillStyle = paint.text
+    // Placement measured every label at its font already, so this is a cache hit (a miss would set the same font).
+    const textWidth = measure(mark.label, p.fontPx)
     const font = labelFont(p.fontPx)
     if (font !== currentFont) ctx.font = currentFont = font
-    const textWidth = ctx.measureText(mark.label).width
     ctx.fillText(mark.label, l + (r - l - textWidth) / 2, t + h / 2)
   })
 }
