@@ -1,18 +1,15 @@
 import type {ArcConfig} from '@arc-cli/core'
+import type {z} from 'zod'
 
-import {DEFAULTS, type AnnotateOptions, type ImageFormat} from './annotate-screenshot.js'
-import type {MarkFilter} from './style/presets.js'
+import {DEFAULTS, type AnnotateOptions} from './annotate-screenshot.js'
 import {readAnnotateConfig, resolveStyle} from './style/resolve-style.js'
+import type {annotateInput} from './tools/annotate.js'
 
-/** What a caller may ask for; anything left out comes from the `annotate` config, then the defaults. */
-export interface AnnotateRequest {
-  style?: string
-  format?: ImageFormat
-  quality?: number
-  max_size?: number
-  /** Overrides the preset's `only`. */
-  only?: MarkFilter
-}
+/**
+ * What a caller may ask for (the tool's input schema; `only` overrides the preset's); anything left out comes
+ * from the `annotate` config, then the defaults.
+ */
+export type AnnotateRequest = z.output<typeof annotateInput>
 
 /** Flags win over config, config over defaults (JPEG, quality 80, 700 px long side: spec 000). */
 export function resolveAnnotateOptions(

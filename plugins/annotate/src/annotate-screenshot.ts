@@ -8,9 +8,8 @@ import {selectMarks} from './render/marks.js'
 import {countOverlaps, placeLabels} from './render/place-labels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
+import type {ImageFormat} from './style/annotate-config.js'
 import type {ResolvedStyle} from './style/resolve-style.js'
-
-export type ImageFormat = 'jpeg' | 'png'
 
 export interface AnnotateOptions {
   style: ResolvedStyle

@@ -3,6 +3,7 @@ import type {ScreenModel} from '@arc-cli/core'
 import type {LabelPlacement} from './render/place-labels.js'
 import type {MarkSelection} from './render/marks.js'
 import type {ScreenMapping} from './render/screen-mapping.js'
+import type {ImageFormat} from './style/annotate-config.js'
 import type {Role} from './style/presets.js'
 
 /**
@@ -11,7 +12,7 @@ import type {Role} from './style/presets.js'
  * prints them), `box` and `labelRect` in image pixels.
  */
 export interface AnnotationMap {
-  image: {width: number; height: number; format: 'jpeg' | 'png'; bytes: number}
+  image: {width: number; height: number; format: ImageFormat; bytes: number}
   screen: {width: number; height: number; rotation: number}
   /** Image pixels per screen pixel: x_image = x_screen * scale.x. */
   scale: {x: number; y: number}
@@ -42,7 +43,7 @@ export function buildMap(input: {
   model: ScreenModel
   mapping: ScreenMapping
   styleName: string
-  format: 'jpeg' | 'png'
+  format: ImageFormat
   bytes: number
   selection: MarkSelection
   placements: LabelPlacement[]

@@ -1,7 +1,7 @@
 export {tools, commands} from './commands.js'
 export {defaultImageName} from './tools/annotate.js'
 
-export {annotateScreenshot, DEFAULTS, type AnnotateOptions, type AnnotatedImage, type ImageFormat} from './annotate-screenshot.js'
+export {annotateScreenshot, DEFAULTS, type AnnotateOptions, type AnnotatedImage} from './annotate-screenshot.js'
 export {annotateDevice} from './annotate-device.js'
 export {resolveAnnotateOptions, type AnnotateRequest} from './annotate-options.js'
 export type {AnnotationMap, MapMark} from './annotation-map.js'

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 
 import {COLOR_HELP, isColor} from './colors.js'
+import {MARK_FILTERS, MIN_LABEL_OPACITY} from './presets.js'
 
 /**
  * The `annotate` config section, owned by this plugin. Validated with core's readConfigSection, so an error
@@ -8,6 +9,10 @@ import {COLOR_HELP, isColor} from './colors.js'
  */
 const color = z.string().refine(isColor, {message: `not a colour: expected ${COLOR_HELP}`})
 
+/** The image formats, the JPEG quality range and the long-side range: one definition for the flags and the config. */
+export const IMAGE_FORMATS = ['jpeg', 'png'] as const
+export type ImageFormat = (typeof IMAGE_FORMATS)[number]
+export const QUALITY_RANGE = {min: 1, max: 100} as const
 export const MAX_SIZE_RANGE = {min: 64, max: 8192} as const
 
 const presetOverridesSchema = z
@@ -26,11 +31,11 @@ const presetOverridesSchema = z
       .describe('Dash pattern in dp, e.g. [6, 3], or `solid`.'),
     fontSize: z.number().min(4).max(64).optional().describe('Label font size in dp.'),
     minFontSize: z.number().min(6).max(64).optional().describe('Smallest label font in image pixels (placement fallback).'),
-    opacity: z.number().min(0.55).max(1).optional().describe('Label background opacity, 0.55 to 1.'),
+    opacity: z.number().min(MIN_LABEL_OPACITY).max(1).optional().describe('Label background opacity, 0.55 to 1.'),
     labelShape: z.enum(['pill', 'badge']).optional().describe('Label shape.'),
     labelFormat: z.enum(['ref', 'number', 'both', 'type']).optional().describe('What labels show.'),
     maxLabels: z.number().int().min(0).max(10000).optional().describe('At most this many marks; 0 for no limit.'),
-    only: z.enum(['all', 'clickable', 'editable']).optional().describe('Which on-screen elements get a mark.'),
+    only: z.enum(MARK_FILTERS).optional().describe('Which on-screen elements get a mark.'),
     colorBy: z.enum(['none', 'role']).optional().describe('`role`: colour each mark by its role.'),
     roleColors: z
       .object({button: color.optional(), link: color.optional(), input: color.optional(), other: color.optional()})
@@ -46,8 +51,8 @@ export type PresetOverrides = z.output<typeof presetOverridesSchema>
 export const annotateConfigSchema = z
   .object({
     style: z.string().min(1).optional().describe('Preset used when --style is not given (default `default`).'),
-    format: z.enum(['jpeg', 'png']).optional().describe('Image format (default jpeg).'),
-    quality: z.number().int().min(1).max(100).optional().describe('JPEG quality 1-100 (default 80).'),
+    format: z.enum(IMAGE_FORMATS).optional().describe('Image format (default jpeg).'),
+    quality: z.number().int().min(QUALITY_RANGE.min).max(QUALITY_RANGE.max).optional().describe('JPEG quality 1-100 (default 80).'),
     maxSize: z
       .number()
       .int()

@@ -4,7 +4,9 @@
  * reference width spec 000 scales by, so a label looks the same size on a phone and a tablet image.
  */
 export type LabelFormat = 'ref' | 'number' | 'both' | 'type'
-export type MarkFilter = 'all' | 'clickable' | 'editable'
+/** Which on-screen elements get a mark: the one list the flag, the config and the types use. */
+export const MARK_FILTERS = ['all', 'clickable', 'editable'] as const
+export type MarkFilter = (typeof MARK_FILTERS)[number]
 export type Role = 'button' | 'link' | 'input' | 'other'
 
 export interface AnnotateStyle {

@@ -4,7 +4,8 @@ import {defineTool, InvalidInputError} from '@arc-cli/core'
 import {z} from 'zod'
 
 import type {AnnotatedImage} from '../annotate-screenshot.js'
-import {MAX_SIZE_RANGE} from '../style/annotate-config.js'
+import {IMAGE_FORMATS, MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'
+import {MARK_FILTERS} from '../style/presets.js'
 import {writeFilesAtomically, type OutputFile} from '../write-files.js'
 
 export const annotateInput = z.object({
@@ -13,12 +14,12 @@ export const annotateInput = z.object({
     .min(1)
     .optional()
     .describe('Preset: default (red dashed boxes, id labels), som (numbered badges), by-type (colour by role), or one from annotate.presets. Default: annotate.style, else default'),
-  format: z.enum(['jpeg', 'png']).optional().describe('Image format (default jpeg, or annotate.format)'),
+  format: z.enum(IMAGE_FORMATS).optional().describe('Image format (default jpeg, or annotate.format)'),
   quality: z
     .number()
     .int()
-    .min(1, 'must be 1 to 100')
-    .max(100, 'must be 1 to 100')
+    .min(QUALITY_RANGE.min, `must be ${QUALITY_RANGE.min} to ${QUALITY_RANGE.max}`)
+    .max(QUALITY_RANGE.max, `must be ${QUALITY_RANGE.min} to ${QUALITY_RANGE.max}`)
     .optional()
     .describe('JPEG quality 1-100 (default 80, or annotate.quality)'),
   max_size: z
@@ -28,7 +29,7 @@ export const annotateInput = z.object({
     .max(MAX_SIZE_RANGE.max, `must be ${MAX_SIZE_RANGE.min} to ${MAX_SIZE_RANGE.max} pixels`)
     .optional()
     .describe('Longest image side in pixels (default 700, or annotate.maxSize); never upscales'),
-  only: z.enum(['all', 'clickable', 'editable']).optional().describe("Which on-screen elements get a mark (default: the preset's, all)"),
+  only: z.enum(MARK_FILTERS).optional().describe("Which on-screen elements get a mark (default: the preset's, all)"),
 })
 
 const annotateCliInput = z.object({
@@ -46,7 +47,7 @@ function timestamp(date = new Date()): string {
 }
 
 /** `arc-<device>-<timestamp>.jpg`, the device reduced to a safe file-name word (a snapshot path to its folder name). */
-export function defaultImageName(serial: string, format: 'jpeg' | 'png', date = new Date()): string {
+export function defaultImageName(serial: string, format: ImageFormat, date = new Date()): string {
   const device = path.basename(serial.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '_') || 'device'
   return `arc-${device}-${timestamp(date)}.${format === 'png' ? 'png' : 'jpg'}`
 }
