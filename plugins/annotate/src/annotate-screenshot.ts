@@ -108,6 +108,7 @@ export async function annotateScreenshot(
   const unit = Math.min(size.width, size.height) / REFERENCE_DP
   const lineWidth = Math.max(1, Math.round(style.lineWidth * unit))
   const dash = style.dash.map((d) => Math.max(1, Math.round(d * unit)))
+  // Never below minFontSize: the one place the label font is clamped (placeLabels starts from it).
   const fontPx = Math.max(style.minFontSize, Math.round(style.fontSize * unit * 2) / 2)
   const selection = selectMarks(model, style, mapping)
 

@@ -32,6 +32,7 @@ export interface LabelPlacement {
 interface PlacementOptions {
   imageWidth: number
   imageHeight: number
+  /** Font size to try first; the caller clamps it to at least minFontPx. */
   fontPx: number
   minFontPx: number
   /** Box outline width in pixels. */
@@ -85,18 +86,18 @@ const RING_ORDER: [number, number][] = (() => {
 
 export function placeLabels(requests: LabelRequest[], options: PlacementOptions): LabelPlacement[] {
   const {imageWidth: W, imageHeight: H} = options
-  const placed: Rect[] = []
+  // The labels placed so far (in placing order) and every box (in request order), each with its grid.
   const placedIndex = new SpatialIndex()
+  const placed = placedIndex.rects
   const result: LabelPlacement[] = new Array(requests.length)
-  const boxes = requests.map((r) => r.box)
   const boxIndex = new SpatialIndex(48)
-  for (const box of boxes) boxIndex.add(box)
+  for (const request of requests) boxIndex.add(request.box)
+  const boxes = boxIndex.rects
   const area = (r: Rect) => (r[2] - r[0]) * (r[3] - r[1])
   const order = requests.map((_, i) => i).sort((a, b) => area(boxes[a] as Rect) - area(boxes[b] as Rect) || a - b)
 
   const fonts: number[] = [options.fontPx]
   for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) fonts.push(f)
-  if (options.fontPx < options.minFontPx) fonts[0] = options.minFontPx
 
   const toRect = (x: number, y: number, w: number, h: number): Rect => {
     const cx = clamp(x, 0, Math.max(0, W - w))
@@ -158,7 +159,6 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
     }
-    placed.push(chosen.rect)
     placedIndex.add(chosen.rect)
     result[index] = chosen
   }
