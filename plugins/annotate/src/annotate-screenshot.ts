@@ -41,19 +41,19 @@ const REFERENCE_DP = 360
 async function decode(screenshot: Buffer, source: string): Promise<Image> {
   // Other formats (a JPEG screenshot) are left to the decoder; a PNG's structure is checked first.
   const checked = isPng(screenshot) ? checkPng(screenshot) : undefined
+  let detail: string
   if (checked && 'problem' in checked) {
-    throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG: ${checked.problem}`, {
-      details: {input: 'screenshot', source},
-      actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
-    })
+    detail = `: ${checked.problem}`
+  } else {
+    try {
+      const image = await loadImage(screenshot)
+      if (image.width > 0 && image.height > 0) return image
+    } catch {
+      // reported below with a message that names the source
+    }
+    detail = ' (corrupt or truncated)'
   }
-  try {
-    const image = await loadImage(screenshot)
-    if (image.width > 0 && image.height > 0) return image
-  } catch {
-    // handled below with a message that names the source
-  }
-  throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG (corrupt or truncated)`, {
+  throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG${detail}`, {
     details: {input: 'screenshot', source},
     actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
   })
