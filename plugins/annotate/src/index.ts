@@ -1,5 +1,5 @@
 export {tools, commands} from './commands.js'
-export {defaultImageName} from './tools/annotate.js'
+export {saveImage} from './tools/annotate.js'
 
 export {annotateScreenshot, DEFAULTS, type AnnotateOptions, type AnnotatedImage} from './annotate-screenshot.js'
 export {annotateDevice} from './annotate-device.js'

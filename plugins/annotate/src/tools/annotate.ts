@@ -1,6 +1,6 @@
 import path from 'node:path'
 
-import {defineTool, InvalidInputError} from '@arc-cli/core'
+import {defineTool, InvalidInputError, type ToolContext} from '@arc-cli/core'
 import {z} from 'zod'
 
 import type {AnnotatedImage} from '../annotate-screenshot.js'
@@ -47,7 +47,7 @@ function timestamp(date = new Date()): string {
 }
 
 /** `arc-<device>-<timestamp>.jpg`, the device reduced to a safe file-name word (a snapshot path to its folder name). */
-export function defaultImageName(serial: string, format: ImageFormat, date = new Date()): string {
+function defaultImageName(serial: string, format: ImageFormat, date = new Date()): string {
   const device = path.basename(serial.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '_') || 'device'
   return `arc-${device}-${timestamp(date)}.${format === 'png' ? 'png' : 'jpg'}`
 }
@@ -63,15 +63,32 @@ function markLines(image: AnnotatedImage): string[] {
   return image.map.marks.map((m) => `${m.label}\t${m.id}\t${m.bounds.join(',')}`)
 }
 
-function summaryLines(image: AnnotatedImage, where: string): string[] {
+/** Size, scale and marks; the CLI puts the `path:` line first (MCP returns the image inline). */
+function summaryLines(image: AnnotatedImage): string[] {
   const {map} = image
   const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels)` : ''
   return [
-    `path: ${where}`,
     `image: ${image.width}x${image.height} ${image.format}, ${image.data.length} bytes`,
     `screen: ${map.screen.width}x${map.screen.height}, scale x=${map.scale.x} y=${map.scale.y}`,
     `marks: ${map.marks.length}${skipped}, style ${map.style}`,
   ]
+}
+
+/**
+ * Writes an annotated image to `file` (relative to ctx.cwd) or, without one, to arc-<device>-<timestamp>.<ext> in
+ * ctx.cwd, with any `extra` files: all or none. `input` names the flag in an error. Returns the image's absolute
+ * path. `arc annotate` and `arc screen-state --screenshot` both save through here.
+ */
+export async function saveImage(
+  ctx: Pick<ToolContext, 'cwd' | 'driver'>,
+  image: Pick<AnnotatedImage, 'data' | 'format'>,
+  file: string | undefined,
+  input: string,
+  extra: OutputFile[] = [],
+): Promise<string> {
+  const target = path.resolve(ctx.cwd, file ?? defaultImageName(ctx.driver.serial, image.format))
+  await writeFilesAtomically([{path: target, data: image.data, input}, ...extra])
+  return target
 }
 
 export const annotate = defineTool({
@@ -108,25 +125,26 @@ export const annotate = defineTool({
 
     if (ctx.surface === 'mcp') {
       return {
-        text: [...summaryLines(image, '(inline image)').slice(1), 'label\tid\tbounds', ...markLines(image)].join('\n'),
+        text: [...summaryLines(image), 'label\tid\tbounds', ...markLines(image)].join('\n'),
         data: image.map,
         image: {data: image.data, mimeType: image.mimeType},
       }
     }
 
-    const files: OutputFile[] = []
     const toStdout = cli.output === '-'
-    const imagePath = toStdout ? '-' : path.resolve(ctx.cwd, cli.output ?? defaultImageName(ctx.driver.serial, image.format))
-    if (!toStdout) files.push({path: imagePath, data: image.data, input: cli.output ? '--output' : 'output'})
     const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
-    if (mapPath) files.push({path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'})
-    await writeFilesAtomically(files)
+    const mapFiles: OutputFile[] = mapPath
+      ? [{path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'}]
+      : []
+    let imagePath = '-'
+    if (toStdout) await writeFilesAtomically(mapFiles)
+    else imagePath = await saveImage(ctx, image, cli.output, cli.output ? '--output' : 'output', mapFiles)
 
-    const lines = summaryLines(image, toStdout ? '(stdout)' : shown(ctx.cwd, imagePath))
+    const lines = [`path: ${toStdout ? '(stdout)' : shown(ctx.cwd, imagePath)}`, ...summaryLines(image)]
     if (mapPath) lines.push(`map: ${shown(ctx.cwd, mapPath)}`)
     return {
       text: lines.join('\n'),
-      data: {path: toStdout ? '-' : imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
+      data: {path: imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
       ...(toStdout ? {stdout: image.data} : {}),
     }
   },

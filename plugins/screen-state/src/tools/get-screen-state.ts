@@ -1,5 +1,3 @@
-import path from 'node:path'
-
 import {buildScreenModel, defineTool, type ScreenModel, type ToolContext, type ToolImage} from '@arc-cli/core'
 import {z} from 'zod'
 
@@ -65,7 +63,5 @@ async function annotatedScreenshot(
   const annotate = await import('@arc-cli/plugin-annotate')
   const image = await annotate.annotateDevice(ctx, {}, model)
   if (ctx.surface === 'mcp') return {image: {data: image.data, mimeType: image.mimeType}}
-  const target = path.resolve(ctx.cwd, file ?? annotate.defaultImageName(ctx.driver.serial, image.format))
-  await annotate.writeFilesAtomically([{path: target, data: image.data, input: '--screenshot'}])
-  return {path: target}
+  return {path: await annotate.saveImage(ctx, image, file, '--screenshot')}
 }
