@@ -1,4 +1,4 @@
-import {ArcCommand, CONFIG_PLACES, loadConfig, selectedDevice} from '@arc-cli/core'
+import {ArcCommand, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, loadConfig, resolveServerAddress, selectedDevice} from '@arc-cli/core'
 import {Flags} from '@oclif/core'
 
 interface ConfigEntry {
@@ -17,18 +17,12 @@ function flatten(value: unknown, prefix: string, source: string, out: ConfigEntr
   out.push({key: prefix, value, source})
 }
 
-/** Parses ADB_SERVER_SOCKET=tcp:HOST:PORT, as the adb client does. */
-function adbSocket(env: NodeJS.ProcessEnv): {host?: string; port?: number} {
-  const m = /^tcp:(.*):(\d+)$/.exec(env.ADB_SERVER_SOCKET ?? '')
-  return m ? {host: m[1] || undefined, port: Number(m[2])} : {}
-}
-
 export default class Config extends ArcCommand {
   static override summary = 'Print the resolved config and where each part came from'
   static override description = [
     'Shows every setting arc will use, with its source: a config file (found from the current folder up to the',
-    'nearest package.json, or named by ARC_CONFIG), the environment (ANDROID_SERIAL, ADB_SERVER_SOCKET), or the',
-    `built-in default. Files searched: ${CONFIG_PLACES.join(', ')}.`,
+    'nearest package.json, or named by ARC_CONFIG), the environment (ANDROID_SERIAL, ADB_SERVER_SOCKET,',
+    `ANDROID_ADB_SERVER_PORT), or the built-in default; flags and the environment win over the file. Files searched: ${CONFIG_PLACES.join(', ')}.`,
   ].join(' ')
   static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --json', 'ARC_CONFIG=ci.arcrc.json <%= config.bin %> config']
   static override flags = {
@@ -40,31 +34,21 @@ export default class Config extends ArcCommand {
     const {config, filepath} = await loadConfig(process.cwd())
     const entries: ConfigEntry[] = []
     flatten(config, '', filepath ?? 'default', entries)
-    const fromFile = entries.filter((e) => e.key !== '')
-    const env = process.env
+    const others = entries.filter((e) => e.key !== '')
+    // The same resolution every device command uses; `config` in a source means the file in force.
+    const fromFile = (source: string) => (source === 'config' ? (filepath as string) : source)
     const device = selectedDevice({device: flags.device, config})
-    const deviceSource = flags.device
-      ? '--device'
-      : env.ANDROID_SERIAL
-        ? 'env ANDROID_SERIAL'
-        : config.device
-          ? (filepath ?? 'config')
-          : 'default (the single attached device)'
-    const socket = adbSocket(env)
+    const server = resolveServerAddress({configured: config.adb, env: process.env})
     const resolved: ConfigEntry[] = [
-      {key: 'device', value: device ?? null, source: deviceSource},
+      {key: 'device', value: device.device ?? null, source: fromFile(device.source)},
+      {key: 'adb.host', value: server.host, source: fromFile(server.hostSource)},
+      {key: 'adb.port', value: server.port, source: fromFile(server.portSource)},
       {
-        key: 'adb.host',
-        value: config.adb?.host ?? socket.host ?? '127.0.0.1',
-        source: config.adb?.host ? (filepath as string) : socket.host ? 'env ADB_SERVER_SOCKET' : 'default',
+        key: 'adb.timeoutMs',
+        value: config.adb?.timeoutMs ?? DEFAULT_ADB_TIMEOUT_MS,
+        source: config.adb?.timeoutMs === undefined ? 'default' : (filepath as string),
       },
-      {
-        key: 'adb.port',
-        value: config.adb?.port ?? socket.port ?? 5037,
-        source: config.adb?.port ? (filepath as string) : socket.port ? 'env ADB_SERVER_SOCKET' : 'default',
-      },
-      {key: 'adb.timeoutMs', value: config.adb?.timeoutMs ?? 20000, source: config.adb?.timeoutMs ? (filepath as string) : 'default'},
-      ...fromFile.filter((e) => !['device', 'adb.host', 'adb.port', 'adb.timeoutMs'].includes(e.key)),
+      ...others.filter((e) => !['device', 'adb.host', 'adb.port', 'adb.timeoutMs'].includes(e.key)),
     ]
     if (!this.jsonEnabled()) {
       this.log(`config file: ${filepath ?? '(none found)'}`)

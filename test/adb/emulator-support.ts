@@ -24,7 +24,7 @@ export function useEmulator(options: Partial<EmulatorOptions> = {}): EmuHarness 
     const emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}], ...options})
     harness.emu = emu
     harness.env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
-    harness.server = (timeoutMs = 10_000) => new AdbServer({host: '127.0.0.1', port: emu.port, source: 'test'}, timeoutMs)
+    harness.server = (timeoutMs = 10_000) => new AdbServer({host: '127.0.0.1', port: emu.port, hostSource: 'test', portSource: 'test'}, timeoutMs)
     harness.driver = (serial?: string, timeoutMs = 10_000) =>
       connectAdbDriver({serial, port: emu.port, host: '127.0.0.1', timeoutMs, env: {}})
     harness.argvSince = (from: number) => emu.commands.slice(from).map((c) => c.argv)

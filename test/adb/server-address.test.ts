@@ -18,9 +18,18 @@ describe('adb server address', () => {
   it('prefers flags, then ADB_SERVER_SOCKET, then ANDROID_ADB_SERVER_PORT, then 127.0.0.1:5037', () => {
     const env = {ADB_SERVER_SOCKET: 'tcp:farm:7401', ANDROID_ADB_SERVER_PORT: '6000'}
     expect(resolveServerAddress({host: 'h', port: 1, env})).to.include({host: 'h', port: 1})
-    expect(resolveServerAddress({env})).to.include({host: 'farm', port: 7401, source: 'ADB_SERVER_SOCKET'})
+    expect(resolveServerAddress({env})).to.include({host: 'farm', port: 7401, hostSource: 'env ADB_SERVER_SOCKET', portSource: 'env ADB_SERVER_SOCKET'})
     expect(resolveServerAddress({env: {ANDROID_ADB_SERVER_PORT: '6000'}})).to.include({host: '127.0.0.1', port: 6000})
-    expect(resolveServerAddress({env: {}})).to.include({host: '127.0.0.1', port: 5037, source: 'default'})
+    expect(resolveServerAddress({env: {}})).to.include({host: '127.0.0.1', port: 5037, hostSource: 'default', portSource: 'default'})
     expect(resolveServerAddress({port: 5039, env: {ADB_SERVER_SOCKET: 'tcp:farm:7401'}})).to.include({host: 'farm', port: 5039})
+  })
+
+  it('takes the config\'s adb.host/adb.port only where neither a flag nor the environment says (as docs/config.md states)', () => {
+    const configured = {host: 'cfg-host', port: 6100}
+    expect(resolveServerAddress({configured, env: {}})).to.deep.equal({host: 'cfg-host', port: 6100, hostSource: 'config', portSource: 'config'})
+    expect(resolveServerAddress({configured, env: {ADB_SERVER_SOCKET: 'tcp:farm:7401'}})).to.include({host: 'farm', port: 7401})
+    expect(resolveServerAddress({configured, env: {ADB_SERVER_SOCKET: 'tcp:5038'}})).to.include({host: 'cfg-host', port: 5038, portSource: 'env ADB_SERVER_SOCKET'})
+    expect(resolveServerAddress({configured, env: {ANDROID_ADB_SERVER_PORT: '6000'}})).to.include({port: 6000})
+    expect(resolveServerAddress({host: 'flag', port: 1, configured, env: {ADB_SERVER_SOCKET: 'tcp:farm:7401'}})).to.include({host: 'flag', port: 1, hostSource: '--adb-host'})
   })
 })

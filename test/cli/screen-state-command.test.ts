@@ -128,6 +128,27 @@ describe('arc config (spawned)', () => {
     expect(r.stdout).to.match(/adb\.port\s+5038\s+\(env ADB_SERVER_SOCKET\)/)
     expect(r.stdout).to.match(/adb\.timeoutMs\s+20000\s+\(default\)/)
   })
+
+  it('resolves the adb server as device commands do: environment over the config file, tcp:PORT, IPv6, ANDROID_ADB_SERVER_PORT', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-cmd-'))
+    try {
+      await writeFile(path.join(dir, 'package.json'), '{"name": "x"}')
+      await writeFile(path.join(dir, '.arcrc.json'), '{"adb": {"host": "cfg-host", "port": 6100}}')
+      const file = path.join(dir, '.arcrc.json')
+      const fromFile = await runArc(['config'], {cwd: dir})
+      expect(fromFile.stdout).to.include(`adb.host       "cfg-host"  (${file})`)
+      expect(fromFile.stdout).to.include(`adb.port       6100  (${file})`)
+      const portOnly = await runArc(['config'], {cwd: dir, env: {ADB_SERVER_SOCKET: 'tcp:5038'}})
+      expect(portOnly.stdout).to.include(`adb.host       "cfg-host"  (${file})`)
+      expect(portOnly.stdout).to.include('adb.port       5038  (env ADB_SERVER_SOCKET)')
+      const ipv6 = await runArc(['config'], {cwd: dir, env: {ADB_SERVER_SOCKET: 'tcp:[::1]:5039'}})
+      expect(ipv6.stdout).to.include('adb.host       "::1"  (env ADB_SERVER_SOCKET)')
+      const envPort = await runArc(['config'], {cwd: dir, env: {ANDROID_ADB_SERVER_PORT: '6000'}})
+      expect(envPort.stdout).to.include('adb.port       6000  (env ANDROID_ADB_SERVER_PORT)')
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
 })
 
 describe('arc --help', () => {

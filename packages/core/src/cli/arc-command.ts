@@ -14,11 +14,11 @@ export const deviceFlags = {
     helpGroup: 'DEVICE',
   }),
   'adb-host': Flags.string({
-    summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else 127.0.0.1).',
+    summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).',
     helpGroup: 'DEVICE',
   }),
   'adb-port': Flags.integer({
-    summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else 5037).',
+    summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037).',
     min: 1,
     max: 65535,
     helpGroup: 'DEVICE',

@@ -13,7 +13,7 @@ import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
 
 import {DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
 import {mapAdbError, unavailableState} from './map-adb-error.js'
-import type {ServerAddress} from './server-address.js'
+import {DEFAULT_ADB_TIMEOUT_MS, type ServerAddress} from './server-address.js'
 import {checkCommandLength} from './shell-quote.js'
 
 // adbkit is CommonJS with `__esModule`. Node's ESM loader hands over `module.exports` (so the class sits on
@@ -24,9 +24,6 @@ type ConnectionClass = typeof connectionModule.default
 const Connection: ConnectionClass =
   (connectionModule as {default?: ConnectionClass}).default ?? (connectionModule as unknown as ConnectionClass)
 type Client = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
-type DeviceClient = import('@devicefarmer/adbkit/dist/src/adb/DeviceClient.js').default
-
-export const DEFAULT_TIMEOUT_MS = 20_000
 
 export interface AttachedDevice {
   serial: string
@@ -73,7 +70,7 @@ export class AdbServer {
   /** Sockets of calls still running, so close() can end them. */
   private readonly scopes = new Set<SocketScope>()
 
-  constructor(address: ServerAddress, timeoutMs = DEFAULT_TIMEOUT_MS) {
+  constructor(address: ServerAddress, timeoutMs = DEFAULT_ADB_TIMEOUT_MS) {
     this.host = address.host
     this.port = address.port
     this.timeoutMs = timeoutMs
@@ -174,11 +171,6 @@ export class AdbServer {
       })
     }
     if (device.state !== 'device') throw unavailableState(serial, device.state)
-  }
-
-  /** The device's adbkit client, for the few calls that are not plain shell commands. */
-  device(client: Client, serial: string): DeviceClient {
-    return client.getDevice(serial)
   }
 
   /** Ends every call still running. */

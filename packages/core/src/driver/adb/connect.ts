@@ -6,20 +6,18 @@
 import {DeviceAmbiguousError, DeviceNotFoundError} from '../../errors/arc-error.js'
 import type {DeviceSummary} from '../device-driver.js'
 import {AdbDriver} from './adb-driver.js'
-import {AdbServer, DEFAULT_TIMEOUT_MS, type AttachedDevice} from './adb-client.js'
+import {AdbServer, type AttachedDevice} from './adb-client.js'
 import {NO_DEVICE_HINT, unavailableState} from './map-adb-error.js'
-import {resolveServerAddress} from './server-address.js'
+import {resolveServerAddress, type ServerAddressInput} from './server-address.js'
 
-export interface AdbConnectOptions {
+export interface AdbConnectOptions extends ServerAddressInput {
   serial?: string
-  host?: string
-  port?: number
+  /** Time limit for one device command (default 20000 ms). */
   timeoutMs?: number
-  env: NodeJS.ProcessEnv
 }
 
 export function openAdbServer(options: Omit<AdbConnectOptions, 'serial'>): AdbServer {
-  return new AdbServer(resolveServerAddress(options), options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+  return new AdbServer(resolveServerAddress(options), options.timeoutMs)
 }
 
 /** Picks the device to drive from the server's list; throws the error model's device errors. */

@@ -1,18 +1,31 @@
 /**
- * Where the adb server is: --adb-host/--adb-port (or the config's `adb.host`/`adb.port`), else ADB_SERVER_SOCKET
- * (`tcp:HOST:PORT`, `tcp:PORT`, as the adb CLI reads it), else ANDROID_ADB_SERVER_PORT, else 127.0.0.1:5037.
- * A DeviceFarmer STF farm's adb server is reached the same way (`ADB_SERVER_SOCKET=tcp:stf.example.com:7401`).
+ * Where the adb server is, field by field: --adb-host/--adb-port, else the environment (ADB_SERVER_SOCKET as
+ * `tcp:HOST:PORT` or `tcp:PORT`, as the adb CLI reads it; ANDROID_ADB_SERVER_PORT for the port), else the
+ * config's `adb.host`/`adb.port`, else 127.0.0.1:5037. A DeviceFarmer STF farm's adb server is reached the same
+ * way (`ADB_SERVER_SOCKET=tcp:stf.example.com:7401`). `arc config` shows the same answer with its sources.
  */
 import {InvalidInputError} from '../../errors/arc-error.js'
 
 export const DEFAULT_ADB_HOST = '127.0.0.1'
 export const DEFAULT_ADB_PORT = 5037
+/** Time limit for one device command when the config's `adb.timeoutMs` does not set one. */
+export const DEFAULT_ADB_TIMEOUT_MS = 20_000
 
 export interface ServerAddress {
   host: string
   port: number
-  /** Where the address came from, for error messages. */
-  source: string
+  /** Where each part came from: `--adb-host`, `env ADB_SERVER_SOCKET`, `config`, `default`… */
+  hostSource: string
+  portSource: string
+}
+
+export interface ServerAddressInput {
+  /** --adb-host / --adb-port. */
+  host?: string
+  port?: number
+  /** The config's `adb` section, used where neither a flag nor the environment says. */
+  configured?: {host?: string; port?: number}
+  env: NodeJS.ProcessEnv
 }
 
 function parsePort(text: string, source: string): number {
@@ -36,20 +49,28 @@ export function parseServerSocket(value: string): {host?: string; port: number} 
   return {host: host || undefined, port: parsePort(m[2] as string, source)}
 }
 
-export function resolveServerAddress(options: {host?: string; port?: number; env: NodeJS.ProcessEnv}): ServerAddress {
+export function resolveServerAddress(options: ServerAddressInput): ServerAddress {
   const socket = options.env.ADB_SERVER_SOCKET?.trim()
   const fromSocket = socket ? parseServerSocket(socket) : undefined
   const envPort = options.env.ANDROID_ADB_SERVER_PORT?.trim()
-  const host = options.host ?? fromSocket?.host ?? DEFAULT_ADB_HOST
-  let port = options.port
-  let source = options.host !== undefined || options.port !== undefined ? '--adb-host/--adb-port' : 'default'
-  if (port === undefined && fromSocket) {
-    port = fromSocket.port
-    source = 'ADB_SERVER_SOCKET'
-  }
-  if (port === undefined && envPort) {
-    port = parsePort(envPort, `ANDROID_ADB_SERVER_PORT=${envPort}`)
-    source = 'ANDROID_ADB_SERVER_PORT'
-  }
-  return {host, port: port ?? DEFAULT_ADB_PORT, source}
+  const pick = <T>(choices: Array<[T | undefined, string]>, fallback: T): [T, string] =>
+    (choices.find(([value]) => value !== undefined) as [T, string] | undefined) ?? [fallback, 'default']
+  const [host, hostSource] = pick<string>(
+    [
+      [options.host, '--adb-host'],
+      [fromSocket?.host, 'env ADB_SERVER_SOCKET'],
+      [options.configured?.host, 'config'],
+    ],
+    DEFAULT_ADB_HOST,
+  )
+  const [port, portSource] = pick<number>(
+    [
+      [options.port, '--adb-port'],
+      [fromSocket?.port, 'env ADB_SERVER_SOCKET'],
+      [envPort ? parsePort(envPort, `ANDROID_ADB_SERVER_PORT=${envPort}`) : undefined, 'env ANDROID_ADB_SERVER_PORT'],
+      [options.configured?.port, 'config'],
+    ],
+    DEFAULT_ADB_PORT,
+  )
+  return {host, port, hostSource, portSource}
 }
