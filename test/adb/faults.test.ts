@@ -160,12 +160,31 @@ describe('adb server faults', () => {
     }
   })
 
+  it('arc devices against a server that never answers: one TIMEOUT, without asking a second time', async () => {
+    const sockets: net.Socket[] = []
+    const server = net.createServer((socket) => {
+      sockets.push(socket)
+      socket.resume()
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const port = (server.address() as net.AddressInfo).port
+    try {
+      const {listAdbDevices} = await import('../../packages/core/src/driver/adb/connect.js')
+      const error = await failure(listAdbDevices({host: '127.0.0.1', port, timeoutMs: 200, env: {}}))
+      expect(error.code).to.equal('TIMEOUT')
+      expect(sockets).to.have.length(1)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+    }
+  })
+
   it('something that is not an adb server: a clear DEVICE_COMMAND_FAILED', async () => {
     const server = net.createServer((socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'))
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const port = (server.address() as net.AddressInfo).port
     try {
-      const error = await failure(new AdbServer({host: '127.0.0.1', port, source: 'test'}, 2000).listDevices())
+      const error = await failure(new AdbServer({host: '127.0.0.1', port, hostSource: 'test', portSource: 'test'}, 2000).listDevices())
       expect(error.code).to.equal('DEVICE_COMMAND_FAILED')
       expect(error.message).to.match(/unexpected data/)
     } finally {

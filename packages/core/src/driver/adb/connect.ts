@@ -3,7 +3,7 @@
  * the serial given (--device, ANDROID_SERIAL or the config), else the only device ready for use. Never starts an
  * adb server: when none answers, the error says how to start one or point arc at one.
  */
-import {DeviceAmbiguousError, DeviceNotFoundError} from '../../errors/arc-error.js'
+import {DeviceAmbiguousError, DeviceCommandError, DeviceNotFoundError} from '../../errors/arc-error.js'
 import type {DeviceSummary} from '../device-driver.js'
 import {AdbDriver} from './adb-driver.js'
 import {AdbServer, type AttachedDevice} from './adb-client.js'
@@ -70,7 +70,12 @@ export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>)
   try {
     const detailed = await server
       .call<Array<{id: string; type: string}>>('list devices', undefined, (client) => client.listDevicesWithPaths())
-      .catch(() => undefined)
+      // Only a server that answered but not `devices -l` gets the plain listing; a timeout or a server that is
+      // gone would fail the same way again, after as long a wait.
+      .catch((error: unknown) => {
+        if (error instanceof DeviceCommandError) return undefined
+        throw error
+      })
     if (detailed) {
       return detailed.map((d) => {
         // adbkit splits `devices -l` lines positionally, so fields shift when the devpath is missing; read by prefix.
