@@ -77,6 +77,6 @@ export function resolveStyle(config: AnnotateConfig, requested: string | undefin
     return applyOverrides(build(parent, [...seen, parent]), overrides)
   }
   // Every config preset is resolved, not only the one in use, so a broken one is reported the first time.
-  for (const other of Object.keys(custom)) build(other, [other])
-  return {name, style: build(name, [name])}
+  const built = new Map(Object.keys(custom).map((other) => [other, build(other, [other])]))
+  return {name, style: built.get(name) ?? build(name, [name])}
 }
