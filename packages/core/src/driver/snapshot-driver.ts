@@ -1,12 +1,24 @@
-import {readFile, stat} from 'node:fs/promises'
+import {open, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import {DeviceNotFoundError, InvalidInputError, ReadOnlyDeviceError, UnsupportedError} from '../errors/arc-error.js'
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
+import type {UiHierarchy} from '../screen/ui-node.js'
 import type {AppFilter, AppInfo, DeviceDriver, LogResult, ScreenCapture} from './device-driver.js'
 import {pngSize} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
+
+/** The first `bytes` bytes of a file (fewer if it is shorter). */
+async function readHead(file: string, bytes: number): Promise<Buffer> {
+  const handle = await open(file, 'r')
+  try {
+    const {buffer, bytesRead} = await handle.read(Buffer.alloc(bytes), 0, bytes, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
 
 /**
  * A recorded device: a snapshot folder, a bare `.xml` dump, or `demo`. It answers every read from the files
@@ -40,8 +52,9 @@ export class SnapshotDriver implements DeviceDriver {
       })
     }
     if (info.isFile()) return new SnapshotDriver(serial, location)
+    const isFile = async (p: string) => (await stat(p).catch(() => undefined))?.isFile() ?? false
     const xmlPath = path.join(location, SNAPSHOT_XML)
-    if (!(await stat(xmlPath).catch(() => undefined))?.isFile()) {
+    if (!(await isFile(xmlPath))) {
       throw new DeviceNotFoundError(`no snapshot at ${location}: the folder has no ${SNAPSHOT_XML}`, {
         details: {device: location},
         actions: [`A snapshot folder holds ${SNAPSHOT_XML}, and optionally ${SNAPSHOT_PNG} and ${SNAPSHOT_META}.`],
@@ -49,12 +62,11 @@ export class SnapshotDriver implements DeviceDriver {
     }
     const pngPath = path.join(location, SNAPSHOT_PNG)
     const metaPath = path.join(location, SNAPSHOT_META)
-    const exists = async (p: string) => (await stat(p).catch(() => undefined))?.isFile() ?? false
     return new SnapshotDriver(
       serial,
       xmlPath,
-      (await exists(pngPath)) ? pngPath : undefined,
-      (await exists(metaPath)) ? metaPath : undefined,
+      (await isFile(pngPath)) ? pngPath : undefined,
+      (await isFile(metaPath)) ? metaPath : undefined,
     )
   }
 
@@ -72,9 +84,7 @@ export class SnapshotDriver implements DeviceDriver {
     const what = `UI dump ${this.xmlPath}`
     const hierarchy = parseUiDump(raw, what)
     const meta = await this.meta()
-    let size: {width: number; height: number} | undefined = meta && {width: meta.width, height: meta.height}
-    if (!size && this.pngPath) size = pngSize(await readFile(this.pngPath))
-    size ??= screenSizeFromHierarchy(hierarchy)
+    const size = await this.size(meta, hierarchy)
     const screen = {
       width: size.width,
       height: size.height,
@@ -102,8 +112,18 @@ export class SnapshotDriver implements DeviceDriver {
   }
 
   async screenSize(): Promise<{width: number; height: number}> {
-    const {width, height} = (await this.captureScreen()).screen
-    return {width, height}
+    return this.size(await this.meta())
+  }
+
+  /**
+   * meta.json's size, else screen.png's (from its 24-byte header, not the whole file), else the dump's extent;
+   * the dump is parsed only when it is needed and not already at hand.
+   */
+  private async size(meta: SnapshotMeta | undefined, hierarchy?: UiHierarchy): Promise<{width: number; height: number}> {
+    if (meta) return {width: meta.width, height: meta.height}
+    const fromPng = this.pngPath && pngSize(await readHead(this.pngPath, 24))
+    if (fromPng) return fromPng
+    return screenSizeFromHierarchy(hierarchy ?? parseUiDump(await readFile(this.xmlPath), `UI dump ${this.xmlPath}`))
   }
 
   private refuse(action: string): never {
