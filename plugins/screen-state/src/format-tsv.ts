@@ -86,7 +86,7 @@ export function formatScreenState(model: ScreenModel): string {
 /** The same data as structured JSON (`--json`, MCP structured content). Text is untruncated here. */
 export function screenStateJson(model: ScreenModel) {
   return {
-    notes: [...NOTE_LINES.map((n) => n.slice('note:'.length)), ...(model.degraded ? [DEGRADED_NOTE.slice(5)] : [])],
+    notes: [...NOTE_LINES, ...(model.degraded ? [DEGRADED_NOTE] : [])].map((line) => line.slice('note:'.length)),
     degraded: model.degraded,
     screen: {...model.screen, density: model.screen.density ?? null, orientation: model.orientation},
     windows: model.windows.map((w) => ({
