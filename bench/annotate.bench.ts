@@ -5,15 +5,16 @@
  */
 import {existsSync} from 'node:fs'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 
 import {DEMO_DIR, SnapshotDriver, buildScreenModel} from '@arc-cli/core'
-import {BUILTIN_PRESETS, annotateScreenshot, DEFAULTS} from '@arc-cli/plugin-annotate'
+import {annotateScreenshot, resolveAnnotateOptions} from '@arc-cli/plugin-annotate'
 
 import {measureOverlaps} from '../plugins/annotate/scripts/measure-overlaps.js'
+import {fixturePath} from '../test/support/paths.js'
 import {fmt, median, percentile, timeRuns} from './stats.js'
 
-const FIXTURES = path.resolve(fileURLToPath(new URL('../', import.meta.url)), '..', 'shared', 'fixtures', 'real')
+/** A built-in preset at the default format, quality and size (no config file). */
+const presetOptions = (preset: string) => resolveAnnotateOptions({config: {}}, {style: preset})
 
 async function load(dir: string) {
   const driver = await SnapshotDriver.open(dir)
@@ -22,17 +23,18 @@ async function load(dir: string) {
 
 export default async function bench(): Promise<void> {
   // bili-home-feed: 1080x2400, 193 marks. Without ../shared, the bundled demo (1080x2400, fewer marks).
-  const fixture = path.join(FIXTURES, 'bili-home-feed')
+  const fixture = fixturePath('bili-home-feed')
   const source = existsSync(path.join(fixture, 'screen.png')) ? fixture : DEMO_DIR
   const {model, png} = await load(source)
+  const defaults = presetOptions('default')
   const maxRssBefore = process.resourceUsage().maxRSS
   const rssBefore = process.memoryUsage().rss
   // One annotation, as `arc annotate` does it once per process: its added peak is what a CLI run costs.
-  await annotateScreenshot(model, png, {...DEFAULTS, style: {name: 'default', style: BUILTIN_PRESETS.default!}})
+  await annotateScreenshot(model, png, defaults)
   const maxRssOne = process.resourceUsage().maxRSS
 
   for (const preset of ['default', 'som'] as const) {
-    const options = {...DEFAULTS, style: {name: preset, style: BUILTIN_PRESETS[preset]!}}
+    const options = presetOptions(preset)
     let marks = 0
     let bytes = 0
     const times = await timeRuns(async () => {

@@ -2,21 +2,18 @@
  * screen-state in-process: parse + model + ids + TSV for each real fixture, and how much smaller the TSV is than
  * the XML it comes from. Run: npm run bench screen-state
  */
-import {existsSync, readdirSync} from 'node:fs'
-import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {buildScreenModel, SnapshotDriver, type ScreenCapture} from '@arc-cli/core'
 import {formatScreenState} from '@arc-cli/plugin-screen-state'
 
+import {fixtureNames, fixturePath, fixturesAvailable} from '../test/support/paths.js'
 import {fmt, median, timeRuns} from './stats.js'
-
-const FIXTURES = path.resolve(fileURLToPath(new URL('../', import.meta.url)), '..', 'shared', 'fixtures', 'real')
 
 export default async function bench(): Promise<void> {
   const sources: Array<[string, string]> = [['demo', fileURLToPath(new URL('../packages/core/demo/', import.meta.url))]]
-  if (existsSync(FIXTURES)) {
-    for (const d of readdirSync(FIXTURES, {withFileTypes: true})) if (d.isDirectory()) sources.push([d.name, path.join(FIXTURES, d.name)])
+  if (fixturesAvailable) {
+    for (const name of fixtureNames()) sources.push([name, fixturePath(name)])
   } else console.log('(../shared/fixtures/real absent: demo only)')
   const medians: number[] = []
   let xmlBytes = 0

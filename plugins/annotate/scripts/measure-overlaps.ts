@@ -3,26 +3,22 @@
  * presets, at the default size. `npm run bench annotate` prints the same figures; this script prints them per
  * fixture: `node --conditions=arc-source --import tsx plugins/annotate/scripts/measure-overlaps.ts [preset…]`.
  */
-import {existsSync, readdirSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {buildScreenModel, SnapshotDriver} from '@arc-cli/core'
 
-import {annotateScreenshot, DEFAULTS} from '../src/annotate-screenshot.js'
-import {BUILTIN_PRESETS} from '../src/style/presets.js'
+import {fixtureNames, fixturePath} from '../../../test/support/paths.js'
+import {annotateScreenshot} from '../src/annotate-screenshot.js'
+import {resolveAnnotateOptions} from '../src/annotate-options.js'
 
-export const FIXTURES = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)), '..', 'shared', 'fixtures', 'real')
-
-export function fixturePairs(): string[] {
-  if (!existsSync(FIXTURES)) return []
-  return readdirSync(FIXTURES, {withFileTypes: true})
-    .filter((d) => d.isDirectory() && existsSync(path.join(FIXTURES, d.name, 'screen.png')))
-    .map((d) => d.name)
-    .sort()
+/** Fixture folders with both the dump and the screenshot, sorted. */
+function fixturePairs(): string[] {
+  return fixtureNames().filter((name) => existsSync(fixturePath(name, 'screen.png')))
 }
 
-export interface OverlapRow {
+interface OverlapRow {
   fixture: string
   preset: string
   marks: number
@@ -32,12 +28,12 @@ export interface OverlapRow {
 export async function measureOverlaps(presets: string[]): Promise<OverlapRow[]> {
   const rows: OverlapRow[] = []
   for (const name of fixturePairs()) {
-    const driver = await SnapshotDriver.open(path.join(FIXTURES, name))
+    const driver = await SnapshotDriver.open(fixturePath(name))
     const model = buildScreenModel(await driver.captureScreen())
     const png = await driver.screenshot()
     for (const preset of presets) {
-      const style = {name: preset, style: BUILTIN_PRESETS[preset] as (typeof BUILTIN_PRESETS)[string]}
-      const image = await annotateScreenshot(model, png, {...DEFAULTS, style})
+      // The built-in preset at the default format and size: no config file is read.
+      const image = await annotateScreenshot(model, png, resolveAnnotateOptions({config: {}}, {style: preset}))
       rows.push({fixture: name, preset, marks: image.map.marks.length, overlaps: image.map.labelOverlaps})
     }
   }
