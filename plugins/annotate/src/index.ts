@@ -1,11 +1,6 @@
+// The library entry (`@arc-cli/plugin-annotate`). oclif loads commands.js instead, which does not load canvas.
 export {tools, commands} from './commands.js'
 export {saveImage} from './tools/annotate.js'
-
-export {annotateScreenshot, DEFAULTS, type AnnotateOptions, type AnnotatedImage} from './annotate-screenshot.js'
+export {annotateScreenshot} from './annotate-screenshot.js'
 export {annotateDevice} from './annotate-device.js'
-export {resolveAnnotateOptions, type AnnotateRequest} from './annotate-options.js'
-export type {AnnotationMap, MapMark} from './annotation-map.js'
-export {writeFilesAtomically, type OutputFile} from './write-files.js'
-export {BUILTIN_PRESETS, type AnnotateStyle} from './style/presets.js'
-export {annotateConfigSchema} from './style/annotate-config.js'
-export {countOverlaps} from './render/place-labels.js'
+export {resolveAnnotateOptions} from './annotate-options.js'
