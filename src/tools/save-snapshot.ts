@@ -14,7 +14,7 @@ import {
 import {z} from 'zod'
 
 /** meta.json for a capture: what the dump cannot say, in the snapshot format's schema. */
-export function snapshotMeta(capture: ScreenCapture, serial: string, capturedAt: Date): SnapshotMeta {
+function snapshotMeta(capture: ScreenCapture, serial: string, capturedAt: Date): SnapshotMeta {
   const meta: SnapshotMeta = {
     format: 'arc-snapshot/1',
     serial,

@@ -2,8 +2,8 @@ import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
 /** Share of the screen dimension one scroll covers. */
-export const SCROLL_AMOUNTS = {small: 0.25, medium: 0.5, large: 0.75} as const
-export const SCROLL_DURATION_MS = 300
+const SCROLL_AMOUNTS = {small: 0.25, medium: 0.5, large: 0.75} as const
+const SCROLL_DURATION_MS = 300
 
 type Direction = 'up' | 'down' | 'left' | 'right'
 
@@ -11,7 +11,7 @@ type Direction = 'up' | 'down' | 'left' | 'right'
  * The swipe a scroll makes, centred on the screen. Scrolling down reveals what is below, so the finger moves up
  * (and scrolling right moves it left), the way a person scrolls a list.
  */
-export function scrollGesture(screen: {width: number; height: number}, direction: Direction, share: number) {
+function scrollGesture(screen: {width: number; height: number}, direction: Direction, share: number) {
   const cx = Math.round(screen.width / 2)
   const cy = Math.round(screen.height / 2)
   const vertical = direction === 'up' || direction === 'down'

@@ -31,7 +31,7 @@ export async function swipe(dev: DeviceShell, from: Point, to: Point, durationMs
 }
 
 /** Android key names arc accepts without the `KEYCODE_` prefix, and numbers. */
-export function keycodeName(key: string | number): string | number {
+function keycodeName(key: string | number): string | number {
   if (typeof key === 'number') {
     if (!Number.isInteger(key) || key < 0 || key > 400) throw new InvalidInputError(`not an Android keycode: ${key}`)
     return key

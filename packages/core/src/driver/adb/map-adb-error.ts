@@ -19,7 +19,7 @@ export interface AdbErrorContext {
   serial?: string
 }
 
-export const START_SERVER_ACTIONS = (host: string, port: number): string[] => [
+const START_SERVER_ACTIONS = (host: string, port: number): string[] => [
   port === 5037 && isLocal(host)
     ? 'Start it with `adb start-server` (arc never starts one itself).'
     : `Start it with \`adb -P ${port} start-server\` on ${host} (arc never starts one itself).`,
@@ -30,7 +30,7 @@ export const START_SERVER_ACTIONS = (host: string, port: number): string[] => [
 /** What can stand in for a live device: said wherever arc finds none. */
 export const NO_DEVICE_HINT = 'Without a device: --device demo, --device PATH (a snapshot folder or .xml dump), or `arc emulate`.'
 
-export const isLocal = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1'
+const isLocal = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1'
 
 const UNAUTHORIZED_ACTIONS = [
   'Unlock the device and accept the "Allow USB debugging?" prompt, then run the command again.',

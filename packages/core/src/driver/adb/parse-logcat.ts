@@ -35,7 +35,7 @@ export function parseLogcatLine(line: string): LogLine | undefined {
   }
 }
 
-export const LEVELS: LogLevel[] = ['V', 'D', 'I', 'W', 'E', 'F']
+const LEVELS: LogLevel[] = ['V', 'D', 'I', 'W', 'E', 'F']
 
 export function levelRank(level: string): number {
   const rank = LEVELS.indexOf(level as LogLevel)

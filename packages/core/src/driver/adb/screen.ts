@@ -19,8 +19,8 @@ import {raw} from './shell-quote.js'
 const TRANSIENT = /could not get idle state|null root node|already registered|Killed|NullPointerException|is empty/i
 /** Output showing `/dev/tty` is unusable on this device (no controlling terminal). */
 const NO_TTY = /\/dev\/tty.*(No such|Permission denied|not open|failed|ENXIO)|(No such device|could not open).*\/dev\/tty/i
-export const DUMP_ATTEMPTS = 3
-export const RETRY_DELAY_MS = 250
+const DUMP_ATTEMPTS = 3
+const RETRY_DELAY_MS = 250
 
 export interface DumpState {
   /** False once the device showed that `--windows` breaks its uiautomator. */
@@ -40,7 +40,7 @@ export interface Dump {
  * uniquely named file is dumped, read and deleted. Devices whose uiautomator predates `--windows` ignore it.
  * Transient failures (no idle state, null root node…) are retried up to DUMP_ATTEMPTS times.
  */
-export async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> {
+async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> {
   let lastError: ArcError | undefined
   for (let attempt = 1; attempt <= DUMP_ATTEMPTS; attempt++) {
     if (attempt > 1) await sleep(RETRY_DELAY_MS * (attempt - 1))
@@ -77,7 +77,7 @@ async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
 }
 
 /** Rotation and foreground from `dumpsys window displays`, with older releases' fallbacks. */
-export async function windowState(dev: DeviceShell): Promise<{rotation?: 0 | 1 | 2 | 3; foreground: Foreground}> {
+async function windowState(dev: DeviceShell): Promise<{rotation?: 0 | 1 | 2 | 3; foreground: Foreground}> {
   const displays = await dev.text(['dumpsys', 'window', 'displays'])
   const rotation = parseRotation(displays)
   if (/mFocusedApp|mCurrentFocus/.test(displays)) return {rotation, foreground: parseForeground(displays)}
