@@ -1,6 +1,21 @@
 import {mkdirSync, symlinkSync} from 'node:fs'
 import path from 'node:path'
 
+/** How the device's tools (toybox, adbd) word a file-system error, by its errno code. */
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'No such file or directory',
+  EEXIST: 'File exists',
+  ENOTDIR: 'Not a directory',
+  EISDIR: 'Is a directory',
+  EACCES: 'Permission denied',
+  ENOTEMPTY: 'Directory not empty',
+}
+
+/** The device's wording of a failed file operation; an error without a known code keeps its own message. */
+export function errnoText(error: unknown): string {
+  return ERRNO_TEXT[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message
+}
+
 /**
  * A device's file system: a host folder standing for `/`. Device paths are resolved POSIX-style against `/`
  * first, so `..` can never leave the folder. Created like a phone's: `/sdcard` is a symlink to

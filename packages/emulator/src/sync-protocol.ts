@@ -3,6 +3,7 @@ import type {Stats} from 'node:fs'
 import type {Socket} from 'node:net'
 import path from 'node:path'
 
+import {errnoText} from './device-files.js'
 import {EndOfStream, type SocketReader, writeAsync} from './framing.js'
 import type {VirtualDevice} from './virtual-device.js'
 
@@ -35,18 +36,6 @@ function stat3(stats: Stats | undefined): Buffer {
     b.writeUInt32LE(Math.floor(stats.mtimeMs / 1000), 8)
   }
   return b
-}
-
-function errnoText(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code
-  const texts: Record<string, string> = {
-    ENOENT: 'No such file or directory',
-    EISDIR: 'Is a directory',
-    ENOTDIR: 'Not a directory',
-    EACCES: 'Permission denied',
-    EEXIST: 'File exists',
-  }
-  return (code && texts[code]) ?? (error as Error).message
 }
 
 export type SyncRecorder = (argv: string[]) => void

@@ -1,17 +1,8 @@
 import type {Stats} from 'node:fs'
 import {lstat, mkdir as mkdirFs, readdir, readFile, rm as rmFs, utimes, writeFile} from 'node:fs/promises'
 
+import {errnoText} from '../device-files.js'
 import type {CommandContext} from './types.js'
-
-const ERRNO: Record<string, string> = {
-  ENOENT: 'No such file or directory',
-  EEXIST: 'File exists',
-  ENOTDIR: 'Not a directory',
-  EISDIR: 'Is a directory',
-  EACCES: 'Permission denied',
-  ENOTEMPTY: 'Directory not empty',
-}
-const why = (error: unknown) => ERRNO[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message
 
 function split(argv: string[]): {flags: Set<string>; paths: string[]} {
   const flags = new Set<string>()
@@ -51,7 +42,7 @@ export async function ls(ctx: CommandContext): Promise<number> {
     try {
       stats = await lstat(host)
     } catch (error) {
-      ctx.err(`ls: ${target}: ${why(error)}\n`)
+      ctx.err(`ls: ${target}: ${errnoText(error)}\n`)
       status = 1
       continue
     }
@@ -89,7 +80,7 @@ export async function cat(ctx: CommandContext): Promise<number> {
     try {
       ctx.out(await readFile(ctx.device.files.hostPath(file, ctx.cwd)))
     } catch (error) {
-      ctx.err(`cat: ${file}: ${why(error)}\n`)
+      ctx.err(`cat: ${file}: ${errnoText(error)}\n`)
       status = 1
     }
   }
@@ -131,7 +122,7 @@ export async function mkdir(ctx: CommandContext): Promise<number> {
       await mkdirFs(ctx.device.files.hostPath(target, ctx.cwd), {recursive: flags.has('p')})
     } catch (error) {
       if (flags.has('p') && (error as NodeJS.ErrnoException).code === 'EEXIST') continue
-      ctx.err(`mkdir: '${target}': ${why(error)}\n`)
+      ctx.err(`mkdir: '${target}': ${errnoText(error)}\n`)
       status = 1
     }
   }
@@ -148,7 +139,7 @@ export async function touch(ctx: CommandContext): Promise<number> {
       const now = new Date()
       await utimes(host, now, now).catch(async () => writeFile(host, '', {flag: 'a'}))
     } catch (error) {
-      ctx.err(`touch: '${target}': ${why(error)}\n`)
+      ctx.err(`touch: '${target}': ${errnoText(error)}\n`)
       status = 1
     }
   }
