@@ -2,7 +2,7 @@ import {adbOptions, defineTool, listAdbDevices, type DeviceSummary} from '@arc-c
 import {z} from 'zod'
 
 /** `serial<TAB>state<TAB>model`, one device a line, as `adb devices` prints them plus the model. */
-export function formatDevices(devices: DeviceSummary[]): string {
+function formatDevices(devices: DeviceSummary[]): string {
   return devices.map((d) => [d.serial, d.state, d.model ?? '-'].join('\t')).join('\n')
 }
 
@@ -22,7 +22,7 @@ export const listDevices = defineTool({
   cli: {examples: ['<%= config.bin %> <%= command.id %>', 'ADB_SERVER_SOCKET=tcp:farm.example.com:7401 <%= config.bin %> <%= command.id %>']},
   async handler({config}, input) {
     const devices = await listAdbDevices(
-      adbOptions({adbHost: input.adb_host as string | undefined, adbPort: input.adb_port as number | undefined, config}),
+      adbOptions({adbHost: input.adb_host, adbPort: input.adb_port, config}),
     )
     return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: devices}
   },

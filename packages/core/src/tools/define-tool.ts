@@ -53,7 +53,7 @@ export interface CliOptions {
   examples?: string[]
 }
 
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>> {
   /** Spec name without the `android_` prefix, snake_case: `get_screen_state`, `tap`. */
   name: string
   /** CLI command id with spaces between words of a topic: `screen-state`, `press back`. */
@@ -68,18 +68,19 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
    * Fields only the CLI has (output paths and the like), merged into the command's flags and passed to the
    * handler; MCP never sees them.
    */
-  cliInput?: z.ZodObject
+  cliInput?: C
   /** False for tools that need no device (config, emulate). Default true. */
   needsDevice?: boolean
   cli?: CliOptions
-  handler(ctx: ToolContext, input: z.output<S> & Record<string, unknown>): Promise<ToolResult>
+  /** `input` holds the CLI-only fields too, already validated, when run as a command (absent on MCP). */
+  handler(ctx: ToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
 }
 
 /** Identity function that keeps the schema's types for the handler. */
-export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition<S> {
+export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: ToolDefinition<S, C>): ToolDefinition<S, C> {
   return tool
 }
 
 // Tools are stored together, so their handlers' input types are erased to the common base.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyTool = ToolDefinition<any>
+export type AnyTool = ToolDefinition<any, any>

@@ -112,7 +112,7 @@ export const annotate = defineTool({
     ],
   },
   async handler(ctx, input) {
-    const cli = ctx.surface === 'cli' ? annotateCliInput.parse(input) : {}
+    const cli = ctx.surface === 'cli' ? input : {}
     if (cli.output === '-' && cli.map === '-') throw new InvalidInputError('--map: cannot be - (stdout holds the image)')
     if (cli.output === '-' && ctx.json) {
       throw new InvalidInputError('--json cannot be used with -o - (both write to stdout); use --map FILE for the map', {

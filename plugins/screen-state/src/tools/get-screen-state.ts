@@ -42,7 +42,7 @@ export const getScreenState = defineTool({
     const model = buildScreenModel(capture)
     const text = formatScreenState(model)
     const data = screenStateJson(model)
-    const file = typeof input.screenshot === 'string' ? input.screenshot : undefined
+    const file = input.screenshot
     const wanted = ctx.surface === 'mcp' ? input.include_screenshot : input.include_screenshot || file !== undefined
     if (!wanted) return {text, data}
     const shot = await annotatedScreenshot(ctx, model, file)
