@@ -43,10 +43,10 @@ export interface ShellResult {
  * appends `; echo <marker>$?` to every command: the marker proves the command ran to its end and carries its exit
  * status; a stream that ends without it was cut short.
  */
-export const EXIT_MARKER = '__ARC_EXIT_7f3e__'
+const EXIT_MARKER = '__ARC_EXIT_7f3e__'
 
 /** Splits the exit trailer off a command's output; undefined when the trailer never arrived. */
-export function splitExitTrailer(data: Buffer): {output: Buffer; exitCode: number} | undefined {
+function splitExitTrailer(data: Buffer): {output: Buffer; exitCode: number} | undefined {
   const at = data.lastIndexOf(EXIT_MARKER)
   if (at === -1) return undefined
   const m = /^(\d+)\r?\n?$/.exec(data.subarray(at + EXIT_MARKER.length).toString('latin1'))
@@ -184,7 +184,7 @@ export class AdbServer {
  * Reads a shell stream to its end. A stream that closes with an error (the connection was reset because the
  * device vanished) rejects instead of returning the partial output.
  */
-export function readStream(stream: Duplex): Promise<Buffer> {
+function readStream(stream: Duplex): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     stream.on('data', (chunk: Buffer) => chunks.push(chunk))

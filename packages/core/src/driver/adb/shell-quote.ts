@@ -34,7 +34,7 @@ export interface Raw {
 export const raw = (text: string): Raw => ({raw: text})
 
 /** The longest command line arc sends: old adbd (Android < 7) limits an OPEN packet to 4096 bytes. */
-export const MAX_COMMAND_BYTES = 4000
+const MAX_COMMAND_BYTES = 4000
 
 export function checkCommandLength(command: string): void {
   const bytes = Buffer.byteLength(`shell:${command}`)
