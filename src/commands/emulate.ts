@@ -63,7 +63,8 @@ export default class Emulate extends ArcCommand {
 
   async run(): Promise<void> {
     const {flags} = await this.parse(Emulate)
-    if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) {
+    // Flags.integer has already rejected anything that is not a whole number.
+    if (flags.port < 0 || flags.port > 65535) {
       throw new InvalidInputError(`--port ${flags.port} is out of range: use 0-65535 (0 = a free port)`, {
         details: {flag: 'port', value: flags.port},
       })

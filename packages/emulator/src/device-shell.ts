@@ -12,10 +12,10 @@ import type {SocketReader} from './framing.js'
 import type {VirtualDevice} from './virtual-device.js'
 
 /** The helper every fake device program runs (plain JS, so it starts without a TypeScript loader). */
-export const HELPER = fileURLToPath(new URL('../bin/device-command.cjs', import.meta.url))
+const HELPER = fileURLToPath(new URL('../bin/device-command.cjs', import.meta.url))
 
 /** What the device's sh is called in its error messages (`/system/bin/sh: x: not found`). */
-export const DEVICE_SH = '/system/bin/sh'
+const DEVICE_SH = '/system/bin/sh'
 
 /**
  * Writes one tiny sh script per emulated program into `dir`; that folder is the device shell's whole PATH, so

@@ -45,10 +45,6 @@ export class SocketReader {
     })
   }
 
-  get isEnded(): boolean {
-    return this.ended && this.buffered === 0
-  }
-
   /** Exactly `n` bytes; rejects with EndOfStream when the peer closes first. */
   async read(n: number): Promise<Buffer> {
     while (this.buffered < n) {

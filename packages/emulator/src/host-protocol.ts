@@ -12,7 +12,7 @@ export const ADB_SERVER_VERSION = 41
  * stay on STAT/LIST/SEND/RECV and the non-streamed install.
  */
 export const DEVICE_FEATURES = ['shell_v2', 'fixed_push_mkdir']
-export const HOST_FEATURES = ['shell_v2', 'fixed_push_mkdir', 'push_sync', 'track_app']
+const HOST_FEATURES = ['shell_v2', 'fixed_push_mkdir', 'push_sync', 'track_app']
 
 const UNAUTHORIZED =
   "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
@@ -34,7 +34,7 @@ interface Target {
 }
 
 /** Lines of `host:devices` / `host:devices-l`, as the real server formats them (transport.cpp). */
-export function deviceList(devices: VirtualDevice[], long: boolean): string {
+function deviceList(devices: VirtualDevice[], long: boolean): string {
   return devices
     .map((d) => {
       if (!long) return `${d.serial}\t${d.state}\n`

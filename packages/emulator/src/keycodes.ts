@@ -1,5 +1,5 @@
 /** Android KeyEvent codes `input keyevent` accepts by name (KEYCODE_ prefix optional), the common subset. */
-export const KEYCODES: Record<string, number> = {
+const KEYCODES: Record<string, number> = {
   UNKNOWN: 0, SOFT_LEFT: 1, SOFT_RIGHT: 2, HOME: 3, BACK: 4, CALL: 5, ENDCALL: 6,
   0: 7, 1: 8, 2: 9, 3: 10, 4: 11, 5: 12, 6: 13, 7: 14, 8: 15, 9: 16, STAR: 17, POUND: 18,
   DPAD_UP: 19, DPAD_DOWN: 20, DPAD_LEFT: 21, DPAD_RIGHT: 22, DPAD_CENTER: 23, VOLUME_UP: 24, VOLUME_DOWN: 25,

@@ -16,7 +16,7 @@ export interface LogEntry {
 const THREADTIME = /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\s+(\d+)\s+(\d+) ([VDIWEF]) (.*?)\s*: (.*)$/
 
 /** `MM-DD hh:mm:ss.mmm` for a Date (local time, as logcat prints). */
-export function logTime(date: Date): string {
+function logTime(date: Date): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0')
   return `${p(date.getMonth() + 1)}-${p(date.getDate())} ${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}.${p(date.getMilliseconds(), 3)}`
 }

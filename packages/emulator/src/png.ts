@@ -12,12 +12,12 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * A solid-colour RGB PNG of the given size: what `screencap -p` answers for a snapshot that has no
- * screen.png, so the image at least has the device's dimensions.
+ * A solid light-grey (#f0f0f0) RGB PNG of the given size: what `screencap -p` answers for a snapshot that has
+ * no screen.png, so the image at least has the device's dimensions.
  */
-export function solidPng(width: number, height: number, rgb: [number, number, number] = [0xf0, 0xf0, 0xf0]): Buffer {
+export function solidPng(width: number, height: number): Buffer {
   const row = Buffer.alloc(1 + width * 3)
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3)
+  for (let x = 0; x < width; x++) row.set([0xf0, 0xf0, 0xf0], 1 + x * 3)
   const raw = Buffer.alloc(row.length * height)
   for (let y = 0; y < height; y++) row.copy(raw, y * row.length)
   const ihdr = Buffer.alloc(13)

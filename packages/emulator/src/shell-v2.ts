@@ -31,13 +31,12 @@ export async function readPacket(reader: SocketReader): Promise<{id: number; dat
 
 /**
  * What a `shell…:` service string asks for: `shell[,arg…]:command`, args `v2`, `raw`, `pty`, `TERM=…`
- * (adb `ShellServiceString`). adbd runs a non-empty command raw and an empty one in a PTY.
+ * (adb `ShellServiceString`). The emulator never allocates a PTY, so `raw` and `pty` are accepted and ignored.
  */
 export interface ShellServiceRequest {
   protocol: 'v1' | 'v2'
   command: string
   term?: string
-  pty: boolean
 }
 
 export function parseShellService(service: string): ShellServiceRequest | undefined {
@@ -48,6 +47,5 @@ export function parseShellService(service: string): ShellServiceRequest | undefi
   const [name, ...args] = head.split(',')
   if (name !== 'shell') return undefined
   const term = args.find((a) => a.startsWith('TERM='))?.slice(5)
-  const pty = args.includes('pty') || (!args.includes('raw') && command === '')
-  return {protocol: args.includes('v2') ? 'v2' : 'v1', command, term, pty}
+  return {protocol: args.includes('v2') ? 'v2' : 'v1', command, term}
 }

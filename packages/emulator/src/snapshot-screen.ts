@@ -23,7 +23,7 @@ export interface LoadedScreen {
   png(): Promise<Buffer>
 }
 
-export const DEFAULT_DENSITY = 420
+const DEFAULT_DENSITY = 420
 
 /**
  * Reads a snapshot through core's SnapshotDriver, so size, rotation and foreground come out exactly as

@@ -8,7 +8,7 @@ import {EndOfStream, type SocketReader, writeAsync} from './framing.js'
 import type {VirtualDevice} from './virtual-device.js'
 
 /** Largest DATA chunk adbd accepts or sends (SYNC_DATA_MAX). */
-export const SYNC_DATA_MAX = 64 * 1024
+const SYNC_DATA_MAX = 64 * 1024
 const MAX_PATH = 1024
 
 function header(id: string, value: number): Buffer {

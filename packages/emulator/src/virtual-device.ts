@@ -55,9 +55,9 @@ const DEFAULT_SYSTEM_PACKAGES: InstalledPackage[] = [
 ].map(([name, launcher]) => ({name: name as string, system: true, versionCode: 34, versionName: '14', launcher}))
 
 export const LAUNCHER_PACKAGE = 'com.google.android.apps.nexuslauncher'
-export const LAUNCHER_ACTIVITY = '.NexusLauncherActivity'
+const LAUNCHER_ACTIVITY = '.NexusLauncherActivity'
 
-export const DEFAULT_PROPERTIES: Record<string, string> = {
+const DEFAULT_PROPERTIES: Record<string, string> = {
   'ro.build.version.sdk': '34',
   'ro.build.version.release': '14',
   'ro.build.id': 'UE1A.230829.036',
@@ -134,14 +134,12 @@ export class VirtualDevice extends EventEmitter {
     this.serial = init.serial
     this.transportId = init.transportId
     this.stateValue = init.state ?? init.scenario?.state ?? 'device'
-    mkdirSync(init.root, {recursive: true})
     this.files = new DeviceFiles(init.root)
     const scenario = init.scenario
     this.transitions = scenario?.transitions ?? []
     this.faults = (scenario?.faults ?? []).map((f) => ({...f, remaining: f.times}))
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
-    const declared: InstalledPackage[] = (scenario?.packages ?? []).map((p: PackageSpec) => ({...p}))
-    this.packages = [...declared]
+    this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p}))
     if (scenario?.defaultPackages !== false) {
       for (const p of DEFAULT_SYSTEM_PACKAGES) if (!this.packages.some((q) => q.name === p.name)) this.packages.push({...p})
     }

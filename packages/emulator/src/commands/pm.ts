@@ -6,7 +6,7 @@ function apkPath(p: InstalledPackage): string {
 }
 
 /** `pm list packages [-3|-s|-e|-d|-f|-U|-i|--show-versioncode|--user N] [FILTER]` → `package:NAME` lines. */
-export function listPackages(ctx: CommandContext, args: string[]): number {
+function listPackages(ctx: CommandContext, args: string[]): number {
   let filter: string | undefined
   const flags = new Set<string>()
   for (let i = 0; i < args.length; i++) {
@@ -37,7 +37,7 @@ export function listPackages(ctx: CommandContext, args: string[]): number {
 }
 
 /** `cmd package resolve-activity --brief PKG`: the match line, then `pkg/.Activity`; or `No activity found`. */
-export function resolveActivity(ctx: CommandContext, args: string[]): number {
+function resolveActivity(ctx: CommandContext, args: string[]): number {
   const name = args.filter((a) => !a.startsWith('-') && !a.startsWith('android.intent.')).pop()
   const pkg = name ? ctx.device.findPackage(name) : undefined
   if (!pkg?.launcher) {
