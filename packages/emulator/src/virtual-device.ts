@@ -34,9 +34,14 @@ export interface InstalledPackage {
   screen?: string
 }
 
-/** An armed fault: the spec plus how many more commands it will hit. */
+/** An armed fault: the spec plus how many more commands it will hit and the words of `command`. */
 export interface ArmedFault extends FaultSpec {
   remaining: number
+  words: string[]
+}
+
+function arm(fault: FaultSpec): ArmedFault {
+  return {...fault, remaining: fault.times, words: fault.command.split(/\s+/).filter(Boolean)}
 }
 
 const DEFAULT_SYSTEM_PACKAGES: InstalledPackage[] = [
@@ -137,7 +142,7 @@ export class VirtualDevice extends EventEmitter {
     this.files = new DeviceFiles(init.root)
     const scenario = init.scenario
     this.transitions = scenario?.transitions ?? []
-    this.faults = (scenario?.faults ?? []).map((f) => ({...f, remaining: f.times}))
+    this.faults = (scenario?.faults ?? []).map(arm)
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
     this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p}))
     if (scenario?.defaultPackages !== false) {
@@ -230,8 +235,7 @@ export class VirtualDevice extends EventEmitter {
 
   /** Arms a fault for the next command starting with `command` (words; '' = any command). */
   addFault(fault: Omit<FaultSpec, 'times'> & {times?: number}): void {
-    const times = fault.times ?? 1
-    this.faults.push({...fault, times, remaining: times})
+    this.faults.push(arm({...fault, times: fault.times ?? 1}))
   }
 
   /** The next command (or the next one starting with `command`) never answers until the client gives up. */
@@ -246,11 +250,7 @@ export class VirtualDevice extends EventEmitter {
 
   /** Consumes the first armed fault matching this argv. */
   takeFault(argv: string[]): ArmedFault | undefined {
-    const fault = this.faults.find((f) => {
-      if (f.remaining <= 0) return false
-      const words = f.command.split(/\s+/).filter(Boolean)
-      return words.every((w, i) => argv[i] === w)
-    })
+    const fault = this.faults.find((f) => f.remaining > 0 && f.words.every((w, i) => argv[i] === w))
     if (fault) fault.remaining--
     return fault
   }
@@ -301,19 +301,20 @@ export class VirtualDevice extends EventEmitter {
   /** Records an input event and follows the scenario transition it triggers, if any. */
   recordInput(event: InputEvent): void {
     this.inputEvents.push(event)
+    const hit = this.transitionFor(event)
+    if (hit) this.showScreen(hit.to)
+    else if (event.type === 'keyevent' && event.code === 3) this.goHome()
+  }
+
+  /** The first transition from the current screen that this event triggers (taps, keys and statusbar only). */
+  private transitionFor(event: InputEvent): TransitionSpec | undefined {
+    let triggers: (t: TransitionSpec) => boolean
+    if (event.type === 'tap') triggers = (t) => t.tap !== undefined && this.tapHits(t.tap, event.x, event.y)
+    else if (event.type === 'keyevent') triggers = (t) => t.keyevent !== undefined && keyCode(t.keyevent) === event.code
+    else if (event.type === 'statusbar') triggers = (t) => t.statusbar === event.action
+    else return undefined
     const from = this.currentScreen
-    const applies = (t: TransitionSpec) => t.from === undefined || t.from === '*' || t.from === from
-    if (event.type === 'tap') {
-      const hit = this.transitions.find((t) => applies(t) && t.tap && this.tapHits(t.tap, event.x, event.y))
-      if (hit) this.showScreen(hit.to)
-    } else if (event.type === 'keyevent') {
-      const hit = this.transitions.find((t) => applies(t) && t.keyevent !== undefined && keyCode(t.keyevent) === event.code)
-      if (hit) this.showScreen(hit.to)
-      else if (event.code === 3) this.goHome()
-    } else if (event.type === 'statusbar') {
-      const hit = this.transitions.find((t) => applies(t) && t.statusbar === event.action)
-      if (hit) this.showScreen(hit.to)
-    }
+    return this.transitions.find((t) => (t.from === undefined || t.from === '*' || t.from === from) && triggers(t))
   }
 
   private tapHits(selector: NonNullable<TransitionSpec['tap']>, x: number, y: number): boolean {

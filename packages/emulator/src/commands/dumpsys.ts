@@ -10,14 +10,19 @@ function oid(seed: string): string {
 
 const ROTATION_NAMES = ['ROTATION_0', 'ROTATION_90', 'ROTATION_180', 'ROTATION_270']
 
-function focus(device: VirtualDevice): {window: string; record: string; pkg?: string} {
+/** The focused window and activity record; `pkg` and its task id when an app is in front. */
+type Focus = {window: string; record: string} & ({pkg: string; task: number} | {pkg?: undefined; task?: undefined})
+
+function focus(device: VirtualDevice): Focus {
   const {package: pkg, activity} = device.foreground
   if (!pkg) return {window: 'null', record: 'null'}
   const act = activity ?? '.MainActivity'
+  const task = (pkg.length % 50) + 10
   return {
     pkg,
+    task,
     window: `Window{${oid(`w${pkg}${act}`)} u0 ${pkg}/${fullActivity(pkg, act)}}`,
-    record: `ActivityRecord{${oid(`a${pkg}${act}`)} u0 ${pkg}/${shortActivity(pkg, act)} t${(pkg.length % 50) + 10}}`,
+    record: `ActivityRecord{${oid(`a${pkg}${act}`)} u0 ${pkg}/${shortActivity(pkg, act)} t${task}}`,
   }
 }
 
@@ -36,7 +41,7 @@ function window(device: VirtualDevice): string {
     ...(f.pkg
       ? [
           `  Window #2 ${f.window}:`,
-          `    mDisplayId=0 rootTaskId=${(f.pkg.length % 50) + 10} mSession=Session{${oid(`s${f.pkg}`)} ${device.ensureRunning(f.pkg)}:u0a10123} mClient=android.os.BinderProxy@${oid(`c${f.pkg}`)}`,
+          `    mDisplayId=0 rootTaskId=${f.task} mSession=Session{${oid(`s${f.pkg}`)} ${device.ensureRunning(f.pkg)}:u0a10123} mClient=android.os.BinderProxy@${oid(`c${f.pkg}`)}`,
           `    mOwnerUid=10123 showForAllUsers=false package=${f.pkg} appop=NONE`,
           `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=BASE_APPLICATION fmt=TRANSLUCENT}`,
           '    mHasSurface=true isReadyForDisplay()=true mWindowRemovalAllowed=false',
@@ -65,7 +70,7 @@ function activity(device: VirtualDevice): string {
     'Display #0 (activities from top to bottom):',
     ...(f.pkg
       ? [
-          `  * Task{${oid(`t${f.pkg}`)} #${(f.pkg.length % 50) + 10} type=standard A=10123:${f.pkg} U=0 visible=true mode=fullscreen translucent=false sz=1}`,
+          `  * Task{${oid(`t${f.pkg}`)} #${f.task} type=standard A=10123:${f.pkg} U=0 visible=true mode=fullscreen translucent=false sz=1}`,
           `    topResumedActivity=${f.record}`,
           `      * Hist  #0: ${f.record}`,
           '',
