@@ -50,25 +50,31 @@ export interface ShellSessionOptions {
  * When the client goes away the whole process group is killed, so nothing outlives the connection.
  */
 export class ShellSession {
-  readonly token: string
-  readonly device: VirtualDevice
-  readonly kind: ShellServiceKind
-  readonly command: string
   private child?: ChildProcess
   private exited = false
-  private readonly options: ShellSessionOptions
   private stderrTail = ''
   /** Resolves when the shell has exited and the client has been answered. */
   readonly done: Promise<void>
   private resolveDone!: () => void
 
-  constructor(options: ShellSessionOptions) {
-    this.options = options
-    this.token = options.token
-    this.device = options.device
-    this.kind = options.kind
-    this.command = options.command
+  constructor(private readonly options: ShellSessionOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve))
+  }
+
+  get token(): string {
+    return this.options.token
+  }
+
+  get device(): VirtualDevice {
+    return this.options.device
+  }
+
+  get kind(): ShellServiceKind {
+    return this.options.kind
+  }
+
+  get command(): string {
+    return this.options.command
   }
 
   get pid(): number | undefined {
@@ -77,10 +83,19 @@ export class ShellSession {
 
   /** Writes to the client bypassing the shell (a v2 client gets a stdout packet). */
   async writeToClient(data: string | Buffer): Promise<void> {
-    const socket = this.options.socket
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
-    if (socket.destroyed) return
-    await new Promise<void>((resolve) => socket.write(this.kind === 'shell,v2' ? encodePacket(ShellPacket.stdout, bytes) : bytes, () => resolve()))
+    if (this.options.socket.destroyed) return
+    await new Promise<void>((resolve) => this.send(ShellPacket.stdout, bytes, () => resolve()))
+  }
+
+  /**
+   * Sends bytes to the client: a v2 packet of stream `id`, or the raw bytes for v1 and exec. False when the
+   * socket's buffer is full (wait for `drain`); true when the client is gone and nothing was sent.
+   */
+  private send(id: number, data: Buffer, written?: () => void): boolean {
+    const socket = this.options.socket
+    if (socket.destroyed) return true
+    return socket.write(this.kind === 'shell,v2' ? encodePacket(id, data) : data, written)
   }
 
   start(): void {
@@ -109,14 +124,10 @@ export class ShellSession {
     this.child = child
     child.stdin?.on('error', () => {})
 
-    const send = (id: number, data: Buffer) => {
-      if (socket.destroyed) return true
-      return socket.write(v2 ? encodePacket(id, data) : data)
-    }
     const relay = (stream: NodeJS.ReadableStream, id: number) => {
       stream.on('data', (chunk: Buffer) => {
         const data = id === ShellPacket.stderr ? this.rewriteStderr(chunk) : chunk
-        if (data.length > 0 && !send(id, data)) {
+        if (data.length > 0 && !this.send(id, data)) {
           stream.pause()
           socket.once('drain', () => stream.resume())
         }
@@ -146,13 +157,13 @@ export class ShellSession {
 
     socket.on('close', () => this.kill())
     child.on('error', (error) => {
-      send(ShellPacket.stderr, Buffer.from(`${DEVICE_SH}: ${error.message}\n`))
+      this.send(ShellPacket.stderr, Buffer.from(`${DEVICE_SH}: ${error.message}\n`))
       this.finish(127)
     })
     child.on('close', (code, signal) => {
       const tail = this.stderrTail
       this.stderrTail = ''
-      if (tail) send(ShellPacket.stderr, Buffer.from(tail))
+      if (tail) this.send(ShellPacket.stderr, Buffer.from(tail))
       this.finish(code ?? 128 + signalNumber(signal))
     })
   }

@@ -71,7 +71,7 @@ class EmulatorImpl implements Emulator, HostContext {
 
   constructor(
     readonly tmp: string,
-    options: EmulatorOptions,
+    private readonly options: EmulatorOptions,
   ) {
     this.host = options.host ?? '127.0.0.1'
     this.events.setMaxListeners(0)
@@ -82,7 +82,8 @@ class EmulatorImpl implements Emulator, HostContext {
     return path.join(this.tmp, 'bin')
   }
 
-  async start(options: EmulatorOptions, scenario: ParsedScenario | undefined): Promise<void> {
+  async start(scenario: ParsedScenario | undefined): Promise<void> {
+    const options = this.options
     writeProgramDir(this.programDir, Object.keys(COMMANDS))
     this.channel = await CommandChannel.start(path.join(this.tmp, 'programs.sock'), (token, io) => this.runProgram(token, io))
     let transportId = 1
@@ -94,10 +95,11 @@ class EmulatorImpl implements Emulator, HostContext {
       if (!screens) {
         throw new ConfigError(`scenario device ${serial} has no snapshot: give devices.${serial}.snapshot or screens, or --serial ${serial}=SNAPSHOT`)
       }
+      const id = transportId++
       const device = await VirtualDevice.create({
         serial,
-        transportId: transportId++,
-        root: path.join(this.tmp, 'devices', String(transportId - 1)),
+        transportId: id,
+        root: path.join(this.tmp, 'devices', String(id)),
         screens,
         state: spec?.state,
         scenario: deviceScenario,
@@ -261,7 +263,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'arc-emu-'))
   const emulator = new EmulatorImpl(tmp, options)
   try {
-    await emulator.start(options, scenario)
+    await emulator.start(scenario)
   } catch (error) {
     await emulator.close()
     throw error
