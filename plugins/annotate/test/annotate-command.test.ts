@@ -3,7 +3,7 @@ import {mkdtemp, readdir, readFile, writeFile, chmod} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 
-import {SnapshotDriver, exitCodeFor, type ToolContext} from '@arc-cli/core'
+import {MemoryDeviceState, SnapshotDriver, exitCodeFor, type ToolContext} from '@arc-cli/core'
 
 import {runArc} from '../../../test/support/run-arc.js'
 import {annotate} from '../src/tools/annotate.js'
@@ -152,6 +152,7 @@ describe('arc annotate (command)', function () {
       driver: await SnapshotDriver.open(dir),
       config: {},
       surface: 'mcp',
+      state: new MemoryDeviceState(),
       json: false,
       cwd: out,
       warn: (m) => warnings.push(m),

@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 
-import {SnapshotDriver, type ToolContext} from '@arc-cli/core'
+import {MemoryDeviceState, SnapshotDriver, type ToolContext} from '@arc-cli/core'
 
 import {getScreenState} from '../../screen-state/src/tools/get-screen-state.js'
 import {annotate} from '../src/tools/annotate.js'
@@ -13,6 +13,7 @@ describe('get_screen_state include_screenshot (MCP)', () => {
     driver: await SnapshotDriver.open(dir),
     config: {},
     surface: 'mcp',
+    state: new MemoryDeviceState(),
     json: false,
     cwd: dir,
     warn: () => undefined,

@@ -5,6 +5,7 @@ import {loadConfig} from '../config/load-config.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
 import {resolveDriver} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
+import {FileDeviceState, MemoryDeviceState} from '../state/device-state.js'
 import type {AnyTool, ToolContext, ToolResult} from '../tools/define-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
@@ -103,6 +104,7 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
     }
     const ctx: ToolContext = {
       driver: driver as DeviceDriver,
+      state: driver ? new FileDeviceState(driver.serial) : new MemoryDeviceState(),
       config,
       configFile: filepath,
       surface: 'cli',

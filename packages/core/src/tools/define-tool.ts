@@ -2,6 +2,7 @@ import type {z} from 'zod'
 
 import type {ArcConfig} from '../config/config-schema.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
+import type {DeviceState} from '../state/device-state.js'
 
 /**
  * `read` tools only observe; `action` tools change what is on the device screen; `destructive` tools change
@@ -29,6 +30,11 @@ export interface ToolResult {
 
 export interface ToolContext {
   driver: DeviceDriver
+  /**
+   * What arc remembers about this device between calls (element ids at the last read, the last screen): a file
+   * per device in the cache folder on the CLI, memory in the MCP server.
+   */
+  state: DeviceState
   config: ArcConfig
   /** The config file in force, for error messages about its keys. */
   configFile?: string
