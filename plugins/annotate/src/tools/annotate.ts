@@ -1,6 +1,6 @@
 import path from 'node:path'
 
-import {defineTool, InvalidInputError, type ToolContext} from '@arc-cli/core'
+import {defineTool, importNativeModule, InvalidInputError, type ToolContext} from '@arc-cli/core'
 import {z} from 'zod'
 
 import type {AnnotatedImage} from '../annotate-screenshot.js'
@@ -120,7 +120,7 @@ export const annotate = defineTool({
       })
     }
     // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
-    const {annotateDevice} = await import('../annotate-device.js')
+    const {annotateDevice} = await importNativeModule(() => import('../annotate-device.js'), 'arc annotate', '@napi-rs/canvas')
     const image = await annotateDevice(ctx, input)
 
     if (ctx.surface === 'mcp') {

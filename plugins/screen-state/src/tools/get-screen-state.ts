@@ -1,4 +1,4 @@
-import {buildScreenModel, defineTool, type ScreenModel, type ToolContext, type ToolImage} from '@arc-cli/core'
+import {buildScreenModel, defineTool, importNativeModule, type ScreenModel, type ToolContext, type ToolImage} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {formatScreenState, screenStateJson} from '../format-tsv.js'
@@ -60,7 +60,7 @@ async function annotatedScreenshot(
   model: ScreenModel,
   file: string | undefined,
 ): Promise<{image?: ToolImage; path?: string}> {
-  const annotate = await import('@arc-cli/plugin-annotate')
+  const annotate = await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
   const image = await annotate.annotateDevice(ctx, {}, model)
   if (ctx.surface === 'mcp') return {image: {data: image.data, mimeType: image.mimeType}}
   return {path: await annotate.saveImage(ctx, image, file, '--screenshot')}
