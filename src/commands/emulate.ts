@@ -1,24 +1,37 @@
 import {existsSync} from 'node:fs'
 import path from 'node:path'
 
-import {ArcCommand, DEMO_DIR, DeviceNotFoundError, InvalidInputError} from '@arc-cli/core'
+import {ArcCommand, DEMO_DIR, DeviceNotFoundError, InvalidInputError, unreachableSerial} from '@arc-cli/core'
 import {startEmulator, type EmulatedDeviceSpec} from '@arc-cli/emulator'
 import {Flags} from '@oclif/core'
+
+/**
+ * The serial of the one device `arc emulate` serves when given neither --serial nor --scenario. Not `demo`: that
+ * name always means the bundled snapshot, so `--device demo` could never reach the virtual device.
+ */
+export const DEFAULT_SERIAL = 'arc-virtual'
 
 /** `NAME=SNAPSHOT` → a device spec; `demo` as SNAPSHOT is the bundled demo screen. */
 export function parseSerialFlag(value: string): EmulatedDeviceSpec {
   const eq = value.indexOf('=')
   if (eq <= 0 || eq === value.length - 1) {
-    throw new InvalidInputError(`--serial ${JSON.stringify(value)} must be NAME=SNAPSHOT, e.g. --serial demo=./snapshots/login`, {
+    throw new InvalidInputError(`--serial ${JSON.stringify(value)} must be NAME=SNAPSHOT, e.g. --serial login=./snapshots/login`, {
       details: {flag: 'serial', value},
       actions: ['SNAPSHOT is a snapshot folder (window_dump.xml [+ screen.png, meta.json]), a .xml dump, or `demo`.'],
     })
   }
   const serial = value.slice(0, eq)
   const snapshot = value.slice(eq + 1)
-  if (/[\s/]/.test(serial)) {
-    throw new InvalidInputError(`--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} may not contain spaces or slashes`, {
+  if (/\s/.test(serial)) {
+    throw new InvalidInputError(`--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} may not contain spaces`, {
       details: {flag: 'serial', value},
+    })
+  }
+  const unreachable = unreachableSerial(serial)
+  if (unreachable) {
+    throw new InvalidInputError(`--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} could not be reached by --device: ${unreachable}`, {
+      details: {flag: 'serial', value},
+      actions: [`Pick another name, e.g. --serial ${DEFAULT_SERIAL}=${snapshot}`],
     })
   }
   const resolved = snapshot === 'demo' ? DEMO_DIR : path.resolve(snapshot)
@@ -43,7 +56,7 @@ export default class Emulate extends ArcCommand {
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --port 5039',
-    '<%= config.bin %> <%= command.id %> --port 5039 --serial demo=./snapshots/login --serial tablet=./snapshots/tablet',
+    '<%= config.bin %> <%= command.id %> --port 5039 --serial phone=./snapshots/login --serial tablet=./snapshots/tablet',
     '<%= config.bin %> <%= command.id %> --port 5039 --scenario scenario.json --log commands.jsonl',
     'adb -H 127.0.0.1 -P 5039 shell echo ok',
     'ADB_SERVER_SOCKET=tcp:127.0.0.1:5039 <%= config.bin %> screen-state',
@@ -54,7 +67,7 @@ export default class Emulate extends ArcCommand {
     host: Flags.string({summary: 'Address to listen on.', default: '127.0.0.1'}),
     serial: Flags.string({
       char: 's',
-      summary: 'A device as NAME=SNAPSHOT (repeatable). Default: demo=<the bundled demo snapshot>.',
+      summary: `A device as NAME=SNAPSHOT (repeatable); SNAPSHOT may be \`demo\`. Default: ${DEFAULT_SERIAL}=demo.`,
       multiple: true,
     }),
     scenario: Flags.string({summary: 'Scenario file (JSON): screens, transitions, apps, properties, faults.'}),
@@ -70,7 +83,7 @@ export default class Emulate extends ArcCommand {
       })
     }
     const devices = (flags.serial ?? []).map((s) => parseSerialFlag(s))
-    if (devices.length === 0 && !flags.scenario) devices.push({serial: 'demo', snapshot: DEMO_DIR})
+    if (devices.length === 0 && !flags.scenario) devices.push({serial: DEFAULT_SERIAL, snapshot: DEMO_DIR})
     const emulator = await startEmulator({
       port: flags.port,
       host: flags.host,

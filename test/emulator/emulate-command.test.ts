@@ -41,9 +41,9 @@ describe('arc emulate (command)', () => {
   it('serves the demo device until SIGTERM, then stops cleanly', async () => {
     const cli = startCli(['--port', '0'])
     const port = await cli.listening
-    expect(cli.output().stdout).to.match(/\(devices: demo\)\n.*ADB_SERVER_SOCKET=tcp:127\.0\.0\.1:\d+ arc screen-state/)
+    expect(cli.output().stdout).to.match(/\(devices: arc-virtual\)\n.*ADB_SERVER_SOCKET=tcp:127\.0\.0\.1:\d+ arc screen-state/)
     const client = Adb.createClient({host: '127.0.0.1', port, bin: '/bin/false'})
-    expect((await readAll(await client.getDevice('demo').shell('echo ok'))).toString()).to.equal('ok\n')
+    expect((await readAll(await client.getDevice('arc-virtual').shell('echo ok'))).toString()).to.equal('ok\n')
     cli.child.kill('SIGTERM')
     expect(await cli.exited).to.equal(0)
     expect(cli.output().stdout).to.include('arc emulate: stopped')

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {ConfigError, describeZodIssues} from '@arc-cli/core'
+import {ConfigError, describeZodIssues, unreachableSerial} from '@arc-cli/core'
 import {z} from 'zod'
 
 /**
@@ -136,6 +136,13 @@ export function parseScenario(input: unknown, what: string, baseDir: string): Pa
     const at = `devices.${serial}`
     const bad = (key: string, message: string): never => {
       throw new ConfigError(`scenario ${what} is invalid: ${at}.${key}: ${message}`, {details: {scenario: what}})
+    }
+    const unreachable = unreachableSerial(serial)
+    if (unreachable) {
+      throw new ConfigError(`scenario ${what} is invalid: ${at}: the serial could not be reached by --device: ${unreachable}`, {
+        details: {scenario: what},
+        actions: ['Rename the device (devices.<serial>), e.g. "phone".'],
+      })
     }
     if (device.snapshot !== undefined) {
       if (device.screens !== undefined) bad('snapshot', 'give either snapshot or screens, not both')

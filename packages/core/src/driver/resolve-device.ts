@@ -1,7 +1,9 @@
 import {existsSync} from 'node:fs'
+import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import type {ArcConfig} from '../config/config-schema.js'
+import {ArcError, DeviceNotFoundError, DeviceUnavailableError} from '../errors/arc-error.js'
 import type {AdbConnectOptions} from './adb/connect.js'
 import type {DeviceDriver} from './device-driver.js'
 import {SnapshotDriver} from './snapshot-driver.js'
@@ -18,12 +20,23 @@ export interface DeviceSelection {
 }
 
 /**
- * A device string names a recorded snapshot when it contains a slash, ends in `.xml`, or is an existing path;
- * `demo` is the bundled snapshot; anything else is an adb serial. adb serials (`emulator-5554`,
- * `192.168.1.7:5555`, `R58M12ABCDE`) never contain a slash.
+ * A device string names a recorded snapshot when it looks like a path: it contains a slash (or a backslash) or
+ * ends in `.xml`. `demo` is the bundled snapshot. Anything else is an adb serial, even when a file or folder of
+ * that name exists here (`arc snapshot save a -d a` saves the device `a` into the folder `a`); adb serials
+ * (`emulator-5554`, `192.168.1.7:5555`, `R58M12ABCDE`) never contain a slash. Write `./a` for the folder.
  */
 export function isSnapshotPath(device: string): boolean {
-  return device.includes('/') || device.includes('\\') || device.toLowerCase().endsWith('.xml') || existsSync(device)
+  return device.includes('/') || device.includes('\\') || device.toLowerCase().endsWith('.xml')
+}
+
+/**
+ * Why `--device NAME` could never reach an adb device called NAME (arc would read the name as a snapshot), or
+ * undefined when it can. `arc emulate` refuses such serials so a virtual device is always reachable by name.
+ */
+export function unreachableSerial(serial: string): string | undefined {
+  if (serial === 'demo') return '`demo` always means the bundled demo snapshot'
+  if (isSnapshotPath(serial)) return 'a name with a slash or ending in .xml is read as a snapshot path'
+  return undefined
 }
 
 /**
@@ -55,5 +68,25 @@ export async function resolveDriver(selection: DeviceSelection): Promise<DeviceD
   if (device === 'demo') return SnapshotDriver.open(DEMO_DIR, 'demo')
   if (device !== undefined && isSnapshotPath(device)) return SnapshotDriver.open(device)
   const {connectAdbDriver} = await import('./adb/connect.js')
-  return connectAdbDriver({...adbOptions(selection), serial: device})
+  try {
+    return await connectAdbDriver({...adbOptions(selection), serial: device})
+  } catch (error) {
+    throw namesBoth(error, device)
+  }
+}
+
+/**
+ * A bare name that is not a device but is a file or folder here could have meant the snapshot: say so, with the
+ * spelling that picks it, instead of leaving the user to guess why the folder was not used.
+ */
+function namesBoth(error: unknown, device: string | undefined): unknown {
+  if (device === undefined || !(error instanceof ArcError) || !existsSync(device)) return error
+  if (!(error instanceof DeviceNotFoundError || error instanceof DeviceUnavailableError)) return error
+  const spelled = `.${path.sep}${device}`
+  const Kind = error instanceof DeviceNotFoundError ? DeviceNotFoundError : DeviceUnavailableError
+  return new Kind(`${error.message}; "${device}" is read as an adb serial, though a file or folder of that name is here`, {
+    details: {...error.details, device, localPath: path.resolve(device)},
+    actions: [`For the recorded snapshot, pass it as a path: --device ${spelled}`, ...error.actions],
+    cause: error,
+  })
 }
