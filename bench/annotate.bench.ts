@@ -65,7 +65,8 @@ export default async function bench(): Promise<void> {
     const overlapping = mine.filter((r) => r.overlaps > 0).map((r) => `${r.fixture} ${r.overlaps}`)
     console.log(
       `label overlaps, ${preset}: ${mine.reduce((s, r) => s + r.overlaps, 0)} pairs over ${mine.length} fixture pairs ` +
-        `(${mine.reduce((s, r) => s + r.marks, 0)} marks)${overlapping.length ? `: ${overlapping.join(', ')}` : ''}`,
+        `(${mine.reduce((s, r) => s + r.marks, 0)} marks, ${mine.reduce((s, r) => s + r.overText, 0)} labels over text)` +
+        `${overlapping.length ? `: ${overlapping.join(', ')}` : ''}`,
     )
   }
 }

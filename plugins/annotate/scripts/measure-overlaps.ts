@@ -23,7 +23,12 @@ interface OverlapRow {
   preset: string
   marks: number
   overlaps: number
+  /** Labels that cover an on-screen element showing text (its own or another's): words a reader cannot see. */
+  overText: number
 }
+
+type Rect = [number, number, number, number]
+const hits = (a: Rect, b: Rect) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 
 export async function measureOverlaps(presets: string[]): Promise<OverlapRow[]> {
   const rows: OverlapRow[] = []
@@ -34,7 +39,12 @@ export async function measureOverlaps(presets: string[]): Promise<OverlapRow[]> 
     for (const preset of presets) {
       // The built-in preset at the default format and size: no config file is read.
       const image = await annotateScreenshot(model, png, resolveAnnotateOptions({config: {}}, {style: preset}))
-      rows.push({fixture: name, preset, marks: image.map.marks.length, overlaps: image.map.labelOverlaps})
+      const {x, y} = image.map.scale
+      const text = model.elements
+        .filter((e) => e.flags.on && e.text.trim() !== '')
+        .map((e) => [e.bounds[0] * x, e.bounds[1] * y, e.bounds[2] * x, e.bounds[3] * y] as Rect)
+      const overText = image.map.marks.filter((m) => text.some((t) => hits(m.labelRect, t))).length
+      rows.push({fixture: name, preset, marks: image.map.marks.length, overlaps: image.map.labelOverlaps, overText})
     }
   }
   return rows
@@ -43,9 +53,10 @@ export async function measureOverlaps(presets: string[]): Promise<OverlapRow[]> 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const presets = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['default', 'som']
   const rows = await measureOverlaps(presets)
-  for (const row of rows) console.log(`${row.fixture}\t${row.preset}\t${row.marks} marks\t${row.overlaps} overlaps`)
+  for (const row of rows) console.log(`${row.fixture}\t${row.preset}\t${row.marks} marks\t${row.overlaps} overlaps\t${row.overText} over text`)
   for (const preset of presets) {
     const mine = rows.filter((r) => r.preset === preset)
-    console.log(`${preset}: ${mine.reduce((s, r) => s + r.overlaps, 0)} overlapping pairs over ${mine.length} fixtures`)
+    const sum = (f: (r: OverlapRow) => number) => mine.reduce((s, r) => s + f(r), 0)
+    console.log(`${preset}: ${sum((r) => r.overlaps)} overlapping pairs, ${sum((r) => r.overText)} of ${sum((r) => r.marks)} labels over text, ${mine.length} fixtures`)
   }
 }

@@ -4,7 +4,7 @@ import {checkPng, InvalidInputError, isPng, type ScreenModel} from '@arc-cli/cor
 
 import {drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
-import {selectMarks} from './render/marks.js'
+import {selectMarks, textBoxes} from './render/marks.js'
 import {countOverlaps, placeLabels} from './render/place-labels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
@@ -125,7 +125,7 @@ export async function annotateScreenshot(
   }
   const placements = placeLabels(
     selection.marks.map((m) => ({box: m.box, text: m.label})),
-    {imageWidth: size.width, imageHeight: size.height, fontPx, minFontPx: style.minFontSize, lineWidth, measure},
+    {imageWidth: size.width, imageHeight: size.height, fontPx, minFontPx: style.minFontSize, lineWidth, measure, textBoxes: textBoxes(model, mapping)},
   )
   drawMarks(ctx, selection.marks, placements, {style, lineWidth, dash, measure})
 

@@ -34,15 +34,21 @@ describe('annotate: presets and config', () => {
   })
 
   it('by-type colours boxes by role: buttons green, inputs yellow, links blue, others grey', async () => {
-    const {image, pixels} = await annotateSnapshot(dir, {style: 'by-type', format: 'png', max_size: 960})
+    const {image, pixels} = await annotateSnapshot(dir, {style: 'by-type', format: 'png', max_size: 960, only: 'all'})
     const role = Object.fromEntries(image.map.marks.map((m) => [m.role, m]))
     const leftEdge = (m: {box: number[]}) => pixels.at(m.box[0]! + 1, Math.floor((m.box[1]! + m.box[3]!) / 2))
     expect(near(leftEdge(role.button!), [0, 0xa0, 0])).to.equal(true)
     expect(near(leftEdge(role.input!), [0xff, 0xd4, 0])).to.equal(true)
     expect(near(leftEdge(role.link!), [0, 0x50, 0xff])).to.equal(true)
     expect(near(leftEdge(role.other!), [0x80, 0x80, 0x80])).to.equal(true)
-    expect(role.button!.label).to.equal('Button "Send"')
-    expect(role.other!.label).to.equal('ImageView "Logo"')
+    const ref = (m: {id: string}) => m.id.replace(/^node_/, '')
+    expect(role.button!.label).to.equal(`${ref(role.button!)} Button "Send"`)
+    expect(role.other!.label).to.equal(`${ref(role.other!)} ImageView "Logo"`)
+  })
+
+  it('by-type marks only what can be acted on unless told otherwise', async () => {
+    const {image} = await annotateSnapshot(dir, {style: 'by-type'})
+    expect(image.map.marks.map((m) => m.role).sort()).to.deep.equal(['button', 'input', 'link'])
   })
 
   it('never draws or maps a password field’s text', async () => {
@@ -59,7 +65,7 @@ describe('annotate: presets and config', () => {
       expect(JSON.stringify(image.map)).to.not.include('hunter2')
     }
     const {image} = await annotateSnapshot(d, {style: 'by-type'})
-    expect(image.map.marks[0]!.label).to.equal('Password')
+    expect(image.map.marks[0]!.label).to.equal(`${image.map.marks[0]!.id.replace(/^node_/, '')} Password`)
   })
 
   it('applies a config preset that extends a built-in and overrides colour, dash and label format', async () => {

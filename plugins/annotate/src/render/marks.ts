@@ -6,7 +6,7 @@ import {toImageRect, type ScreenMapping} from './screen-mapping.js'
 
 export interface Mark {
   element: ScreenElement
-  /** 1..N in document order, after filtering and the maxLabels cut. */
+  /** 1..N, focused app first, then document order, after filtering and the maxLabels cut. */
   number: number
   label: string
   role: Role
@@ -23,6 +23,7 @@ export interface MarkSelection {
 }
 
 function matches(e: ScreenElement, only: MarkFilter): boolean {
+  if (only === 'interactive') return e.flags.clk || e.flags.lclk || e.flags.edt
   if (only === 'clickable') return e.flags.clk || e.flags.lclk
   if (only === 'editable') return e.flags.edt
   return true
@@ -63,12 +64,29 @@ function labelText(e: ScreenElement, n: number, format: LabelFormat, maxChars: n
   if (format === 'ref') return ref
   const name = accessibleName(e)
   const type = e.node.password ? 'Password' : e.className || 'View'
-  return shorten(name ? `${type} "${name}"` : type, maxChars)
+  // The id first, whole: it is what an agent or a person passes back to arc; the description may be shortened.
+  return `${ref} ${shorten(name ? `${type} "${name}"` : type, maxChars)}`
+}
+
+/**
+ * Which marks a `maxLabels` cut keeps first (lower first): what a person or an agent most likely acts on. The
+ * focused app's interactive elements, then other apps' (a dialog, a split screen), then the keyboard's and the
+ * system bars'; elements that cannot be acted on come after every interactive one, in the same window order.
+ */
+function markPriority(e: ScreenElement): number {
+  const interactive = e.flags.clk || e.flags.lclk || e.flags.edt
+  return (interactive ? 0 : 4) + windowRank(e)
+}
+
+function windowRank(e: ScreenElement): number {
+  const w = e.window
+  return w.type === 'APPLICATION' ? (w.focused ? 0 : 1) : w.type === 'INPUT_METHOD' ? 2 : 3
 }
 
 /**
  * Picks the marks: on-screen elements matching `only`, with pixels inside the image. With a `maxLabels` cut the
- * interactive ones (clickable, editable) are kept first; numbers then follow document order either way.
+ * interactive ones of the focused app are kept first (`markPriority`). Numbers follow the windows, focused
+ * app first, then document order within each.
  */
 export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: ScreenMapping): MarkSelection {
   const candidates: {element: ScreenElement; box: Rect; index: number}[] = []
@@ -84,12 +102,12 @@ export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: S
   })
   let kept = candidates
   if (style.maxLabels > 0 && candidates.length > style.maxLabels) {
-    const interactive = (c: (typeof candidates)[number]) => c.element.flags.clk || c.element.flags.lclk || c.element.flags.edt
     kept = [...candidates]
-      .sort((a, b) => Number(interactive(b)) - Number(interactive(a)) || a.index - b.index)
+      .sort((a, b) => markPriority(a.element) - markPriority(b.element) || a.index - b.index)
       .slice(0, style.maxLabels)
-      .sort((a, b) => a.index - b.index)
   }
+  // Numbers run through the focused app first, then the other windows, each in document order.
+  kept = [...kept].sort((a, b) => windowRank(a.element) - windowRank(b.element) || a.index - b.index)
   const marks = kept.map((c, i) => ({
     element: c.element,
     number: i + 1,
@@ -98,4 +116,18 @@ export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: S
     box: c.box,
   }))
   return {marks, outside, overLimit: candidates.length - kept.length}
+}
+
+/**
+ * Image boxes of the on-screen elements that show text, marked or not: label placement avoids covering them,
+ * so the words an element says stay readable next to its label.
+ */
+export function textBoxes(model: ScreenModel, mapping: ScreenMapping): Rect[] {
+  const boxes: Rect[] = []
+  for (const e of model.elements) {
+    if (!e.flags.on || e.text.trim() === '') continue
+    const box = toImageRect(e.bounds, mapping)
+    if (box) boxes.push(box)
+  }
+  return boxes
 }

@@ -13,8 +13,9 @@ import {SpatialIndex} from './spatial-index.js'
  *    so far makes each test O(1));
  * 6. when the screen truly has no room: the spot with the least overlap, reported as an overlap.
  *
- * Cost among free candidates: the candidate's rank plus a penalty for each other box outline the label would
- * hide. Every position is clamped inside the image, so labels near the edges move in. Pure arithmetic on
+ * Cost among free candidates: the candidate's rank, plus a penalty for each other box outline the label would
+ * hide, plus a larger one for each element with visible text it would cover (marked or not, its own included),
+ * so a label sits on the edge outside a text element when there is room instead of over the words it labels. Every position is clamped inside the image, so labels near the edges move in. Pure arithmetic on
  * integers: the same marks always give the same rectangles.
  */
 interface LabelRequest {
@@ -39,6 +40,8 @@ interface PlacementOptions {
   lineWidth: number
   /** Text width in pixels at a font size. */
   measure(text: string, fontPx: number): number
+  /** Boxes of on-screen elements that show text, marked or not: a label covering one hides what it says. */
+  textBoxes?: Rect[]
 }
 
 function labelSize(textWidth: number, fontPx: number): {width: number; height: number} {
@@ -48,6 +51,7 @@ function labelSize(textWidth: number, fontPx: number): {width: number; height: n
 }
 
 const OUTLINE_PENALTY = 6
+const TEXT_PENALTY = 12
 const SHIFT_STEPS = 6
 const RING_RADIUS = 8
 
@@ -93,6 +97,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   const boxIndex = new SpatialIndex(48)
   for (const request of requests) boxIndex.add(request.box)
   const boxes = boxIndex.rects
+  const textIndex = new SpatialIndex(48)
+  for (const rect of options.textBoxes ?? []) textIndex.add(rect)
   const area = (r: Rect) => (r[2] - r[0]) * (r[3] - r[1])
   const order = requests.map((_, i) => i).sort((a, b) => area(boxes[a] as Rect) - area(boxes[b] as Rect) || a - b)
 
@@ -122,6 +128,10 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         let cost = rank
         boxIndex.some(rect, (other, j) => {
           if (j !== index && outlineCrosses(other, rect, options.lineWidth)) cost += OUTLINE_PENALTY
+          return best !== undefined && cost >= best.cost
+        })
+        textIndex.some(rect, (other) => {
+          if (intersects(other, rect)) cost += TEXT_PENALTY
           return best !== undefined && cost >= best.cost
         })
         if (!best || cost < best.cost) best = {rect, cost}

@@ -5,7 +5,7 @@
  */
 export type LabelFormat = 'ref' | 'number' | 'both' | 'type'
 /** Which on-screen elements get a mark: the one list the flag, the config and the types use. */
-export const MARK_FILTERS = ['all', 'clickable', 'editable'] as const
+export const MARK_FILTERS = ['all', 'interactive', 'clickable', 'editable'] as const
 export type MarkFilter = (typeof MARK_FILTERS)[number]
 export type Role = 'button' | 'link' | 'input' | 'other'
 
@@ -80,19 +80,20 @@ export const BUILTIN_PRESETS: Record<string, AnnotateStyle> = {
     roleColors: ROLE_COLORS,
     maxLabelChars: 24,
   },
-  // Spec 003: colour by role (buttons green, links blue, inputs yellow, others grey), labels with type and name.
+  // Spec 003: colour by role (buttons green, links blue, inputs yellow), labels with the id, type and name. Only
+  // what can be acted on gets a mark: a long label for every layout and text would bury the screen.
   'by-type': {
     color: '#808080',
     textColor: 'auto',
     lineWidth: 2,
     dash: [],
-    fontSize: 9,
-    minFontSize: 8,
+    fontSize: 10,
+    minFontSize: 9,
     opacity: 0.85,
     labelShape: 'badge',
     labelFormat: 'type',
     maxLabels: 0,
-    only: 'all',
+    only: 'interactive',
     colorBy: 'role',
     roleColors: ROLE_COLORS,
     maxLabelChars: 24,
