@@ -50,6 +50,22 @@ describe('tool registry', () => {
     }
   })
 
+  it('describes every topic in its own words, not by its first command', async () => {
+    const previous = process.env.NODE_ENV
+    process.env.NODE_ENV = 'development'
+    const config = await Config.load({root: ROOT})
+    process.env.NODE_ENV = previous
+    const topics = new Set(config.commands.filter((c) => c.id.includes(':')).map((c) => c.id.split(':')[0] as string))
+    for (const topic of topics) {
+      const description = config.topics.find((t) => t.name === topic)?.description ?? ''
+      const firstSummary = config.commands.find((c) => c.id.startsWith(`${topic}:`))?.summary
+      expect(description, `topic ${topic} needs a description in package.json oclif.topics`).to.have.length.greaterThan(10)
+      expect(description, topic).to.not.equal(firstSummary)
+    }
+    const help = await runArc(['--help'])
+    for (const topic of topics) expect(help.stdout).to.match(new RegExp(`^  ${topic} +\\S`, 'm'))
+  })
+
   it('answers --help for every command', async function () {
     this.timeout(120000)
     const previous = process.env.NODE_ENV
