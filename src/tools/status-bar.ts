@@ -11,7 +11,7 @@ export const openNotifications = defineTool({
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {
     await driver.openNotifications()
-    return {text: 'Open notifications executed successfully'}
+    return {text: 'Open notifications executed successfully', data: {panel: 'notifications'}}
   },
 })
 
@@ -25,6 +25,6 @@ export const openQuickSettings = defineTool({
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {
     await driver.openQuickSettings()
-    return {text: 'Open quick settings executed successfully'}
+    return {text: 'Open quick settings executed successfully', data: {panel: 'quick_settings'}}
   },
 })

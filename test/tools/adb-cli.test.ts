@@ -59,6 +59,11 @@ describe('device commands from the CLI through the ADB driver', function () {
     })
   }
 
+  it('status-bar commands say which panel they opened under --json', async () => {
+    expect(JSON.parse((await arc('notifications', '--json')).stdout)).to.deep.equal({panel: 'notifications'})
+    expect(JSON.parse((await arc('quick-settings', '--json')).stdout)).to.deep.equal({panel: 'quick_settings'})
+  })
+
   it('arc app open starts the launcher activity', async () => {
     const run = await arc('app', 'open', 'com.android.settings')
     expect(run.stdout.trim()).to.equal('App opened successfully: com.android.settings')
