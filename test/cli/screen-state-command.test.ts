@@ -26,7 +26,7 @@ describe('arc screen-state (spawned)', () => {
     expect(lines[0]).to.equal('note:structural-only nodes are omitted from the tree')
     expect(lines[4]).to.equal('screen:1080x2400 density:420 orientation:portrait')
     expect(stdout).to.include('--- window:3 type:APPLICATION pkg:dev.arc.demo.groceries title:- activity:.ListActivity layer:0 focused:true ---')
-    expect(stdout).to.match(/\tEditText\tAdd an item\t-\tdev\.arc\.demo\.groceries:id\/new_item\t42,231,780,357\ton,clk,lclk,foc,edt,ena\n/)
+    expect(stdout).to.match(/\tEditText\tAdd an item\t-\tdev\.arc\.demo\.groceries:id\/new_item\t42,231,780,357\ton,clk,lclk,foc,edt,ena,fcs,hint\n/)
     expect(stdout).to.match(/\tTextView\tCoffee beans\t.*\toff,ena\n/)
   })
 

@@ -1,11 +1,14 @@
 import type {ScreenElement, ScreenModel, ScreenWindow} from '@arc-cli/core'
 import {formatFlags} from '@arc-cli/core'
 
-/** The four note lines, verbatim from the spec, always printed. */
+/**
+ * The four note lines of the spec, always printed. The flags line names arc's additions after the spec's six
+ * (checked state, selection, input focus, password, hint), which keep their order and meaning.
+ */
 export const NOTE_LINES = [
   'note:structural-only nodes are omitted from the tree',
   'note:certain elements are custom and will not be properly reported, if needed or if tools are not working as expected set include_screenshot=true to see the screen and take what you see into account',
-  'note:flags: on=onscreen off=offscreen clk=clickable lclk=longClickable foc=focusable scr=scrollable edt=editable ena=enabled',
+  'note:flags: on=onscreen off=offscreen clk=clickable lclk=longClickable foc=focusable scr=scrollable edt=editable ena=enabled chk=checked unchk=unchecked sel=selected fcs=hasInputFocus pwd=password hint=textIsTheEmptyFieldsHint',
   'note:offscreen items require scroll_to_element before interaction',
 ] as const
 
@@ -106,6 +109,7 @@ export function screenStateJson(model: ScreenModel) {
         bounds: {left: e.bounds[0], top: e.bounds[1], right: e.bounds[2], bottom: e.bounds[3]},
         flags: formatFlags(e.flags).split(','),
         ...(e.node.password ? {password: true} : {}),
+        ...(e.flags.hint ? {hint: e.node.hint} : {}),
       })),
     })),
   }

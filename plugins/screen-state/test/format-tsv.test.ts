@@ -26,7 +26,11 @@ describe('screen-state TSV', () => {
   it('starts with the four note lines verbatim, then the screen line', () => {
     expect(lines.slice(0, 4)).to.deep.equal([...NOTE_LINES])
     expect(lines[0]).to.equal('note:structural-only nodes are omitted from the tree')
-    expect(lines[2]).to.equal('note:flags: on=onscreen off=offscreen clk=clickable lclk=longClickable foc=focusable scr=scrollable edt=editable ena=enabled')
+    // The spec's legend, unchanged, then arc's additions after it.
+    expect(lines[2]).to.equal(
+      'note:flags: on=onscreen off=offscreen clk=clickable lclk=longClickable foc=focusable scr=scrollable edt=editable ena=enabled' +
+        ' chk=checked unchk=unchecked sel=selected fcs=hasInputFocus pwd=password hint=textIsTheEmptyFieldsHint',
+    )
     expect(lines[3]).to.equal('note:offscreen items require scroll_to_element before interaction')
     expect(lines[4]).to.equal('screen:1080x2400 density:420 orientation:portrait')
   })
@@ -94,5 +98,39 @@ describe('screen-state TSV', () => {
     const json = screenStateJson(long)
     expect(json.windows[0]?.elements[0]?.text).to.have.length(150)
     expect(json.screen).to.include({width: 1080, height: 2400, orientation: 'portrait'})
+  })
+})
+
+describe('screen-state: the state an agent acts on', () => {
+  const xml = dumpXml([
+    {
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        {cls: 'android.widget.CheckBox', res: 'a:id/on', bounds: [0, 0, 100, 100], attrs: {checkable: 'true', checked: 'true', clickable: 'true'}},
+        {cls: 'android.widget.Switch', res: 'a:id/off', bounds: [0, 100, 100, 200], attrs: {checkable: 'true', checked: 'false', clickable: 'true'}},
+        {cls: 'android.widget.TextView', text: 'Tab', bounds: [0, 200, 100, 300], attrs: {selected: 'true'}},
+        {cls: 'android.widget.EditText', text: 'Search', res: 'a:id/q', bounds: [0, 300, 500, 400], attrs: {hint: 'Search', focused: 'true'}},
+        {cls: 'android.widget.EditText', text: 'milk', res: 'a:id/typed', bounds: [0, 400, 500, 500], attrs: {hint: 'Search'}},
+        {cls: 'android.widget.EditText', text: '', res: 'a:id/pin', bounds: [0, 500, 500, 600], attrs: {password: 'true'}},
+      ],
+    },
+  ])
+  const model = buildScreenModel(capture(xml))
+  const row = (res: string) => formatScreenState(model).split('\n').find((l) => l.includes(`\t${res}\t`)) ?? ''
+  const flags = (res: string) => row(res).split('\t')[6]
+
+  it('tells checked from unchecked, and shows selection, input focus and password fields', () => {
+    expect(flags('a:id/on')).to.equal('on,clk,ena,chk')
+    expect(flags('a:id/off')).to.equal('on,clk,ena,unchk')
+    expect(formatScreenState(model)).to.match(/\tTab\t.*\ton,ena,sel\n/)
+    expect(flags('a:id/pin')).to.equal('on,edt,ena,pwd')
+  })
+
+  it('marks a field whose text is only its hint, and not a field holding text', () => {
+    expect(flags('a:id/q')).to.equal('on,edt,ena,fcs,hint')
+    expect(flags('a:id/typed')).to.equal('on,edt,ena')
+    const fields = screenStateJson(model).windows[0]!.elements
+    expect(fields.find((e) => e.res_id === 'a:id/q')).to.include({hint: 'Search'})
+    expect(fields.find((e) => e.res_id === 'a:id/typed')).to.not.have.property('hint')
   })
 })

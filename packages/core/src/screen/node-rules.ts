@@ -57,9 +57,31 @@ export interface NodeFlags {
   scr: boolean
   edt: boolean
   ena: boolean
+  /** A checkable node (checkbox, switch, radio button) that is checked. */
+  chk: boolean
+  /** A checkable node that is not checked: the state an agent needs before it taps a toggle. */
+  unchk: boolean
+  /** Selected (a tab, a list item in selection mode). */
+  sel: boolean
+  /** Has input focus: where typed text goes. */
+  fcs: boolean
+  /** A password field (its text is never shown). */
+  pwd: boolean
+  /** The text shown is the field's hint (placeholder): the field itself is empty. */
+  hint: boolean
 }
 
-export const FLAG_ORDER = ['clk', 'lclk', 'foc', 'scr', 'edt', 'ena'] as const
+/** The spec's six flags in its order, then arc's additions (documented in the flags note). */
+export const FLAG_ORDER = ['clk', 'lclk', 'foc', 'scr', 'edt', 'ena', 'chk', 'unchk', 'sel', 'fcs', 'pwd', 'hint'] as const
+
+/**
+ * The field shows its hint: uiautomator reports an empty field's hint as its text, and (API 26+) writes the hint
+ * separately, so text equal to a non-empty hint on an editable node means the field is empty. Dumps without a
+ * `hint` attribute cannot tell; the text is then taken as typed.
+ */
+export function showsHint(node: UiNode): boolean {
+  return node.hint !== undefined && node.hint !== '' && node.text === node.hint && isEditable(node)
+}
 
 export function nodeFlags(node: UiNode, screen: {width: number; height: number}): NodeFlags {
   return {
@@ -70,10 +92,16 @@ export function nodeFlags(node: UiNode, screen: {width: number; height: number})
     scr: node.scrollable,
     edt: isEditable(node),
     ena: node.enabled,
+    chk: node.checkable && node.checked,
+    unchk: node.checkable && !node.checked,
+    sel: node.selected,
+    fcs: node.focused,
+    pwd: node.password,
+    hint: showsHint(node),
   }
 }
 
-/** `on,clk,ena`: `on` or `off` first, then the true flags in the spec's order. */
+/** `on,clk,ena`: `on` or `off` first, then the true flags in the spec's order, then arc's. */
 export function formatFlags(flags: NodeFlags): string {
   const words: string[] = [flags.on ? 'on' : 'off']
   for (const flag of FLAG_ORDER) if (flags[flag]) words.push(flag)
