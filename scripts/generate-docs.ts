@@ -7,7 +7,7 @@ import {readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {EXIT_CODES, EXIT_INTERRUPTED} from '@arc-cli/core'
+import {EXIT_CODES} from '@arc-cli/core'
 import {Config, type Command} from '@oclif/core'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
@@ -89,7 +89,6 @@ export function errorsMarkdown(): string {
     '| --- | --- | --- |',
     '| 0 | | success |',
     ...rows,
-    `| ${EXIT_INTERRUPTED} | | interrupted (SIGINT) |`,
     '',
   ].join('\n')
 }

@@ -13,6 +13,7 @@ export const listDevices = defineTool({
   description:
     'Lists every device the adb server knows, one per line: serial, state (device, offline, unauthorized…) and model. Pass a serial to other commands with --device. The server comes from --adb-host/--adb-port, else ADB_SERVER_SOCKET, else the config, else 127.0.0.1:5037; arc never starts one.',
   kind: 'read',
+  group: 'system',
   needsDevice: false,
   input: z.object({}),
   cliInput: z.object({
@@ -24,6 +25,6 @@ export const listDevices = defineTool({
     const devices = await listAdbDevices(
       adbOptions({adbHost: input.adb_host, adbPort: input.adb_port, config}),
     )
-    return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: devices}
+    return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: {devices}}
   },
 })
