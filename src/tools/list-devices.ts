@@ -21,9 +21,9 @@ export const listDevices = defineTool({
     adb_port: z.number().int().min(1).max(65535).optional().describe('Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037)'),
   }),
   cli: {examples: ['<%= config.bin %> <%= command.id %>', 'ADB_SERVER_SOCKET=tcp:farm.example.com:7401 <%= config.bin %> <%= command.id %>']},
-  async handler({config}, input) {
+  async handler({config, adb}, input) {
     const devices = await listAdbDevices(
-      adbOptions({adbHost: input.adb_host, adbPort: input.adb_port, config}),
+      adbOptions({adbHost: input.adb_host ?? adb?.host, adbPort: input.adb_port ?? adb?.port, config}),
     )
     return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: {devices}}
   },

@@ -50,6 +50,8 @@ export interface BaseToolContext {
   json: boolean
   /** Working directory for relative output paths. */
   cwd: string
+  /** The adb server the surface was pointed at (--adb-host/--adb-port of `arc mcp serve`), when it was. */
+  adb?: {host?: string; port?: number}
   /** A note for the person at the terminal (stderr on the CLI; dropped on MCP). */
   warn(message: string): void
   /** Progress on a long wait (a spinner on a TTY). */

@@ -15,6 +15,8 @@ export interface RunDeps {
   config: ArcConfig
   configFile?: string
   cwd: string
+  /** The adb server given to the surface, for tools that reach it without a device (list_devices). */
+  adb?: {host?: string; port?: number}
   /** The CLI's `--json` (false elsewhere). */
   json?: boolean
   warn?(message: string): void
@@ -110,6 +112,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
     configFile: deps.configFile,
     json: deps.json ?? false,
     cwd: deps.cwd,
+    ...(deps.adb ? {adb: deps.adb} : {}),
     warn: deps.warn ?? (() => undefined),
     progress: deps.progress ?? (() => undefined),
     signal,
