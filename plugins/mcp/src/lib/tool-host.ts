@@ -42,10 +42,19 @@ export function annotationsFor(kind: ToolKind): NonNullable<Tool['annotations']>
   return {readOnlyHint: kind === 'read', destructiveHint: kind === 'destructive', idempotentHint: kind === 'read', openWorldHint: false}
 }
 
+/** Drops what costs tokens and tells a model nothing (`minLength: 1`: runTool still checks it). */
+function trim(node: unknown): void {
+  if (!node || typeof node !== 'object') return
+  const record = node as Record<string, unknown>
+  if (record.minLength === 1) delete record.minLength
+  for (const value of Object.values(record)) trim(value)
+}
+
 /** The tool's input as JSON Schema for `tools/list` (what it accepts: defaults are optional). */
 export function inputSchemaFor(tool: AnyTool): Tool['inputSchema'] {
   const schema = z.toJSONSchema(tool.input, {io: 'input', target: 'draft-7'}) as Record<string, unknown>
   delete schema.$schema
+  trim(schema)
   return schema as Tool['inputSchema']
 }
 
