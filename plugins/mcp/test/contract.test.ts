@@ -3,6 +3,8 @@
  * and through the MCP server (the SDK client over HTTP) against the same `arc emulate` device gives the same text
  * and sends the device the same commands. A new tool joins with one row.
  */
+import {request} from 'node:http'
+
 import {DEMO_DIR} from '@arc-cli/core'
 import type {StartedHttp} from '@arc-cli/plugin-mcp'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
@@ -11,7 +13,7 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {runCommand} from '@oclif/test'
 import {expect} from 'chai'
 
-import {connect, ROOT, startServer} from './support.js'
+import {connect, ROOT, startServer, TOKEN} from './support.js'
 
 interface Row {
   /** The spec name (MCP: android_<name>). */
@@ -44,6 +46,11 @@ const ROWS: Row[] = [
   {tool: 'open_app', args: {package_id: 'not a package'}, cli: ['app', 'open', 'not a package']},
 ]
 
+/** Tools without a row, and why: nothing else may be missing. */
+const NO_ROW: Record<string, string> = {
+  annotate_screenshot: 'the CLI writes the image to a file and prints its path; server.test.ts checks the inline image',
+}
+
 describe('CLI and MCP give the same text and the same device commands (arc emulate)', () => {
   let emu: Emulator
   let server: StartedHttp
@@ -68,7 +75,31 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
     await emu?.close()
   })
 
+  it('has a row for every tool the server offers', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name.replace(/^android_/, ''))
+    const covered = new Set([...ROWS.map((r) => r.tool), ...Object.keys(NO_ROW)])
+    expect(names.filter((n) => !covered.has(n)), 'add a row to ROWS for these').to.deep.equal([])
+  })
+
   const argvSince = (from: number) => emu.commands.slice(from).map((c) => c.argv)
+
+  it('a client that disconnects mid-call cancels it: the device command is cut off', async () => {
+    emu.device('emu-1').hangNext('input')
+    const from = emu.commands.length
+    const body = JSON.stringify({jsonrpc: '2.0', id: 7, method: 'tools/call', params: {name: 'android_tap', arguments: {x: 1, y: 2}}})
+    const req = request(server.url, {
+      method: 'POST',
+      headers: {authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream'},
+    })
+    req.on('error', () => undefined)
+    req.end(body)
+    const deadline = Date.now() + 10_000
+    while (!argvSince(from).some((a) => a[0] === 'input') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(emu.runningShells()).to.have.length(1)
+    req.destroy()
+    while (emu.runningShells().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(emu.runningShells()).to.deep.equal([])
+  })
 
   for (const row of ROWS) {
     it(`${row.tool} ${JSON.stringify(row.args)} = arc ${row.cli.join(' ')}`, async () => {
