@@ -9,7 +9,7 @@ import type {AddressInfo} from 'node:net'
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 
 import {checkBearer} from './auth.js'
-import {createMcpServer} from './mcp-server.js'
+import {ServerPool} from './mcp-server.js'
 import type {ToolHost} from './tool-host.js'
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024
@@ -73,6 +73,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const bind = options.bind ?? '127.0.0.1'
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY
   const log = options.log ?? (() => undefined)
+  const pool = new ServerPool(options.host)
   let port = options.port ?? 7777
   const ownHosts = () => {
     const names = isLoopback(bind) ? ['127.0.0.1', 'localhost', '[::1]'] : [bind.includes(':') ? `[${bind}]` : bind]
@@ -101,14 +102,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     } catch {
       return reply(res, 400, -32700, 'Parse error: the body is not JSON')
     }
-    const gone = new AbortController()
-    const server = createMcpServer(options.host, gone.signal)
+    const server = pool.take()
     const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
     res.once('close', () => {
-      // A client that disconnects before its answer cancels its calls.
-      if (!res.writableFinished) gone.abort()
-      void transport.close()
-      void server.close()
+      // Closing the server aborts the calls still running: a client that disconnects cancels them.
+      void server.close().then(() => pool.give(server))
     })
     await server.connect(transport)
     await transport.handleRequest(req, res, parsed)

@@ -6,15 +6,34 @@ import type {ToolHost} from './tool-host.js'
 
 export const SERVER_INFO = {name: 'arc', version: '0.1.0'}
 
-/** A fresh server for one transport; the listing and the tools are shared. */
-export function createMcpServer(host: ToolHost, signal?: AbortSignal): Server {
+/** A server for one transport at a time; the listing and the tools are shared. */
+export function createMcpServer(host: ToolHost): Server {
   const server = new Server(SERVER_INFO, {capabilities: {tools: {}}})
   server.setRequestHandler(ListToolsRequestSchema, () => host.listing)
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    // The SDK aborts extra.signal on notifications/cancelled and when the transport closes; `signal` is the
-    // HTTP request's own (the client went away).
-    const signals = signal ? [extra.signal, signal] : [extra.signal]
-    return host.call(request.params.name, request.params.arguments, AbortSignal.any(signals))
-  })
+  // The SDK aborts extra.signal on notifications/cancelled and when the transport closes (the HTTP server closes
+  // it when the client goes away), so both cancel the call.
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => host.call(request.params.name, request.params.arguments, extra.signal))
   return server
+}
+
+/**
+ * Servers for stateless HTTP: the SDK needs a fresh transport per request and a server connected to one transport
+ * at a time, but building a server costs about 2 ms; a closed one connects again, so idle ones are kept.
+ */
+export class ServerPool {
+  private readonly idle: Server[] = []
+
+  constructor(
+    private readonly host: ToolHost,
+    private readonly keep = 32,
+  ) {}
+
+  take(): Server {
+    return this.idle.pop() ?? createMcpServer(this.host)
+  }
+
+  /** Back to the pool once closed (its transport gone). */
+  give(server: Server): void {
+    if (this.idle.length < this.keep) this.idle.push(server)
+  }
 }
