@@ -4,7 +4,7 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {demoMeta, demoXml} from '../scripts/make-demo.js'
-import {commandsMarkdown, errorsMarkdown} from '../scripts/generate-docs.js'
+import {commandsMarkdown, errorsMarkdown, mcpMarkdown} from '../scripts/generate-docs.js'
 import {ROOT} from './support/paths.js'
 
 describe('generated files are up to date', () => {
@@ -13,6 +13,16 @@ describe('generated files are up to date', () => {
     process.env.NODE_ENV = 'development'
     try {
       expect(await readFile(path.join(ROOT, 'docs/commands.md'), 'utf8')).to.equal(await commandsMarkdown())
+    } finally {
+      process.env.NODE_ENV = previous
+    }
+  })
+
+  it('the tool table in docs/mcp.md matches the tools (run `npm run docs`)', async () => {
+    const previous = process.env.NODE_ENV
+    process.env.NODE_ENV = 'development'
+    try {
+      expect(await readFile(path.join(ROOT, 'docs/mcp.md'), 'utf8')).to.equal(await mcpMarkdown())
     } finally {
       process.env.NODE_ENV = previous
     }

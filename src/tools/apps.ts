@@ -15,6 +15,7 @@ export const openApp = defineTool({
   title: 'Launch an app',
   description: 'Launches an installed app by package id through its launcher activity. Use list_apps to find package ids.',
   kind: 'action',
+  group: 'apps',
   input: z.object({package_id: packageId('launch')}),
   cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.android.settings']},
   async handler({driver}, {package_id}) {
@@ -28,8 +29,9 @@ export const listApps = defineTool({
   cliId: 'app list',
   title: 'List installed apps',
   description:
-    'Lists installed apps as JSON [{package_id, name, version_code, is_system}], filtered by type (all, user, system) and a case-insensitive substring of the name. Over plain ADB the name is the package id.',
+    'Lists installed apps as a JSON array [{package_id, name, version_code, is_system}] (--json: {apps: [...]}), filtered by type (all, user, system) and a case-insensitive substring of the name. Over plain ADB the name is the package id.',
   kind: 'read',
+  group: 'apps',
   input: z.object({
     filter: z.enum(['all', 'user', 'system']).default('all').describe('Filter by app type: all, user or system'),
     name_query: z.string().optional().describe('Filter by app name substring (case-insensitive)'),
@@ -40,7 +42,7 @@ export const listApps = defineTool({
     const apps = (await driver.listApps(filter)).filter(
       (app) => !query || app.name.toLowerCase().includes(query) || app.package_id.toLowerCase().includes(query),
     )
-    return {text: JSON.stringify(apps), data: apps}
+    return {text: JSON.stringify(apps), data: {apps}}
   },
 })
 
@@ -51,6 +53,7 @@ export const closeApp = defineTool({
   description:
     'Stops an app and its background work (`am force-stop`), in the foreground or not. System processes may restart by themselves.',
   kind: 'action',
+  group: 'apps',
   input: z.object({package_id: packageId('close')}),
   cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
   async handler({driver}, {package_id}) {

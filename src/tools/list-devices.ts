@@ -13,6 +13,7 @@ export const listDevices = defineTool({
   description:
     'Lists every device the adb server knows, one per line: serial, state (device, offline, unauthorized…) and model. Pass a serial to other commands with --device. The server comes from --adb-host/--adb-port, else ADB_SERVER_SOCKET, else the config, else 127.0.0.1:5037; arc never starts one.',
   kind: 'read',
+  group: 'system',
   needsDevice: false,
   input: z.object({
     wait: z
@@ -28,11 +29,11 @@ export const listDevices = defineTool({
   }),
   cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --wait --timeout-ms 10000', 'ADB_SERVER_SOCKET=tcp:farm.example.com:7401 <%= config.bin %> <%= command.id %>']},
   async handler(ctx, input) {
-    const options = adbOptions({adbHost: input.adb_host, adbPort: input.adb_port, config: ctx.config})
+    const options = adbOptions({adbHost: input.adb_host ?? ctx.adb?.host, adbPort: input.adb_port ?? ctx.adb?.port, config: ctx.config})
     const devices = input.wait
       ? await waitForDevice(() => listAdbDevices(options), input.serial, input.timeout_ms, ctx.progress, ctx.signal)
       : await listAdbDevices(options)
-    return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: devices}
+    return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: {devices}}
   },
 })
 

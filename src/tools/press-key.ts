@@ -11,6 +11,7 @@ export const pressKey = defineTool({
   description:
     'Presses one key: ENTER, BACK, DEL (backspace), HOME, TAB or SPACE, sent as the matching Android key event (KEYCODE_ENTER…) to whatever has focus.',
   kind: 'action',
+  group: 'keys',
   input: z.object({
     key: z.enum(KEYS).describe('Key to press: ENTER, BACK, DEL, HOME, TAB or SPACE'),
   }),

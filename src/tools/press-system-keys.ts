@@ -9,6 +9,7 @@ function systemKey(name: string, key: string, label: string, description: string
     title: `Press the ${label} button`,
     description,
     kind: 'action',
+    group: 'keys',
     input: z.object({}),
     cli: {examples: [`<%= config.bin %> <%= command.id %>`]},
     async handler({driver}) {

@@ -29,6 +29,7 @@ export const scroll = defineTool({
   description:
     'Scrolls by a share of the screen: a swipe through the screen centre covering 25% (small), 50% (medium, default) or 75% (large) of the height (up/down) or width (left/right). "down" reveals content further down.',
   kind: 'action',
+  group: 'touch',
   input: z.object({
     direction: z.enum(['up', 'down', 'left', 'right']).describe('Direction to scroll: up, down, left or right'),
     amount: z.enum(['small', 'medium', 'large']).default('medium').describe('How far: small (25%), medium (50%), large (75%)'),

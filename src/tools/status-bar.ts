@@ -7,6 +7,7 @@ export const openNotifications = defineTool({
   title: 'Pull down the notification shade',
   description: 'Pulls down the notification shade (`cmd statusbar expand-notifications`; a swipe from the top on old devices).',
   kind: 'action',
+  group: 'system',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {
@@ -21,6 +22,7 @@ export const openQuickSettings = defineTool({
   title: 'Open the quick settings panel',
   description: 'Opens the quick settings panel (`cmd statusbar expand-settings`; two swipes from the top on old devices).',
   kind: 'action',
+  group: 'system',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {

@@ -36,7 +36,7 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
   async function run(name: string, input: Record<string, unknown>, cwd = process.cwd()) {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config: {}, surface: 'cli', cwd, warn() {}, progress() {}} as never
+    const ctx = {driver, config: {}, cwd, warn() {}, progress() {}} as never
     const result = await tool(name).handler(ctx, tool(name).input.parse(input))
     return {...result, argv: h.argvSince(from)}
   }
@@ -70,6 +70,8 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     const r = await run('list_apps', {filter: 'user', name_query: 'CALC'})
     expect(r.argv).to.deep.equal([['pm', 'list', 'packages', '-3', '--show-versioncode']])
     expect(JSON.parse(r.text)).to.deep.equal([{package_id: 'com.example.calc', name: 'com.example.calc', version_code: 42, is_system: false}])
+    // The structured result is an object (MCP structured content must be one); the text keeps the spec's array.
+    expect(r.data).to.deep.equal({apps: JSON.parse(r.text)})
     const all = JSON.parse((await run('list_apps', {})).text) as Array<{package_id: string; is_system: boolean}>
     expect(all.find((a) => a.package_id === 'com.android.settings')).to.include({is_system: true})
     expect(all.find((a) => a.package_id === 'com.example.nolauncher')).to.include({is_system: false})

@@ -21,7 +21,7 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     const fromCmd = h.emu.commands.length
     const fromEvent = events().length
     const parsed = tool(name).input.parse(input)
-    const ctx = {driver, config: {}, surface: 'cli', cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = {driver, config: {}, cwd: process.cwd(), warn() {}, progress() {}} as never
     const result = await tool(name).handler(ctx, parsed)
     return {text: result.text, argv: h.argvSince(fromCmd), events: events().slice(fromEvent)}
   }

@@ -103,6 +103,7 @@ describe('.arcrc.example', () => {
     expect(filepath).to.equal(file)
     expect(config).to.include({device: 'demo'})
     expect(config.adb).to.deep.equal({host: '127.0.0.1', port: 5037, timeoutMs: 20000})
+    expect(config.mcp).to.deep.equal({host: '127.0.0.1', port: 7777, allowedOrigins: ['http://localhost:6274'], maxBodyBytes: 16777216})
     const options = resolveAnnotateOptions({config, configFile: filepath}, {style: 'review'})
     expect(options.style.name).to.equal('review')
     expect(options).to.include({format: 'jpeg', quality: 80, maxSize: 700})

@@ -17,11 +17,11 @@ describe('error model', () => {
     }
   })
 
-  it('gives every code its own exit status, none of them 0 or the interrupt status', () => {
+  it('gives every code its own exit status, none of them 0, the interrupt status only to CANCELLED', () => {
     const exits = Object.values(EXIT_CODES).map((e) => e.exit)
     expect(new Set(exits).size).to.equal(exits.length)
     expect(exits).to.not.include(0)
-    expect(exits).to.not.include(EXIT_INTERRUPTED)
+    expect(EXIT_CODES.CANCELLED.exit).to.equal(EXIT_INTERRUPTED)
   })
 
   it('wraps unknown throwables as INTERNAL and keeps ArcErrors as they are', () => {

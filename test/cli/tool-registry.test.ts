@@ -1,4 +1,4 @@
-import {inputJsonSchema, type AnyTool} from '@arc-cli/core'
+import {inputJsonSchema, TOOL_GROUPS, type AnyTool} from '@arc-cli/core'
 import {tools as annotateTools} from '@arc-cli/plugin-annotate'
 import {tools as screenStateTools} from '@arc-cli/plugin-screen-state'
 import {Config} from '@oclif/core'
@@ -24,6 +24,9 @@ describe('tool registry', () => {
       expect(tool.name.startsWith('android_')).to.equal(false)
       expect(tool.cliId).to.match(/^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)*$/)
       expect(['read', 'action', 'destructive']).to.include(tool.kind)
+      // MCP clients pick tools by group (arc mcp serve --tools group:touch); the server guesses one from the
+      // name when it is missing, but every tool of arc's own states it.
+      expect(TOOL_GROUPS, `${tool.name} needs a group`).to.include(tool.group)
       expect(tool.title.length).to.be.greaterThan(5)
       expect(tool.description.length).to.be.greaterThan(20)
       for (const schema of [tool.input, tool.cliInput].filter(Boolean)) {

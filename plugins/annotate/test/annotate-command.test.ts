@@ -147,11 +147,10 @@ describe('arc annotate (command)', function () {
     })
   })
 
-  describe('as an MCP tool', () => {
+  describe('the handler result (what MCP returns; the CLI then calls save)', () => {
     const mcpContext = async (dir: string, warnings: string[]): Promise<ToolContext> => ({
       driver: await SnapshotDriver.open(dir),
       config: {},
-      surface: 'mcp',
       state: new MemoryDeviceState(),
       json: false,
       cwd: out,

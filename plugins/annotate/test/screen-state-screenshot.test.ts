@@ -8,11 +8,10 @@ import {dumpXml, makeSnapshot, solidPng} from './support.js'
 
 const xml = dumpXml([{bounds: [0, 0, 1080, 1920], children: [{cls: 'android.widget.Button', text: 'OK', bounds: [100, 200, 500, 400], attrs: {clickable: 'true'}}]}])
 
-describe('get_screen_state include_screenshot (MCP)', () => {
+describe('get_screen_state include_screenshot (the result before the CLI saves it, as MCP returns it)', () => {
   const context = async (dir: string): Promise<ToolContext> => ({
     driver: await SnapshotDriver.open(dir),
     config: {},
-    surface: 'mcp',
     state: new MemoryDeviceState(),
     json: false,
     cwd: dir,

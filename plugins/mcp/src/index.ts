@@ -1,4 +1,10 @@
-import type {Command} from '@oclif/core'
+// The library entry (`@arc-cli/plugin-mcp`). oclif loads commands.js instead, which does not load the MCP SDK.
+export {commands} from './commands.js'
+export {collectTools} from './lib/collect-tools.js'
+export {checkBearer, generateToken} from './lib/auth.js'
+export {startHttpServer, DEFAULT_MAX_BODY, type HttpOptions, type RunningHttpServer} from './lib/http-server.js'
+export {createMcpServer, ServerPool, SERVER_INFO} from './lib/mcp-server.js'
+export {buildHost, serveHttp, serveStdio, type HttpSettings, type ServeSettings, type StartedHttp} from './lib/serve.js'
+export {annotationsFor, errorResult, errorText, inputSchemaFor, ToolHost, type ToolHostOptions} from './lib/tool-host.js'
+export {checkSlug, parseTargets, selectTools, toolFilter, toolGroup, toolName, type DeviceTarget} from './lib/tool-set.js'
 
-/** `arc mcp serve` arrives with its issue; until then this plugin contributes no commands. */
-export const commands: Record<string, Command.Class> = {}

@@ -1,12 +1,12 @@
 import {Args, Flags, type Command, type Interfaces} from '@oclif/core'
-import type {z} from 'zod'
 
 import {loadConfig} from '../config/load-config.js'
-import type {DeviceDriver} from '../driver/device-driver.js'
 import {resolveDriver} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
-import {FileDeviceState, MemoryDeviceState} from '../state/device-state.js'
-import type {AnyTool, ToolContext, ToolResult} from '../tools/define-tool.js'
+import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
+import {FileDeviceState} from '../state/device-state.js'
+import type {AnyTool, ToolResult} from '../tools/define-tool.js'
+import {runTool} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
 import {Spinner, colorsFor} from './terminal.js'
@@ -67,49 +67,45 @@ function collectInput(fields: SchemaField[], positional: string[], args: Record<
   return input
 }
 
-function parseInput(schema: z.ZodObject, raw: Record<string, unknown>, positional: string[]): Record<string, unknown> {
-  const parsed = schema.safeParse(raw)
-  if (!parsed.success) throw new InvalidInputError(describeInputIssues(parsed.error, positional))
-  return parsed.data as Record<string, unknown>
-}
-
 export interface CommandRun {
   tool: AnyTool
   args: Record<string, unknown>
   flags: Record<string, unknown>
   command: ArcCommand
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal
 }
 
-/** Runs a tool for the CLI: input validation, config, device, handler, output. Shared by every generated command. */
-export async function runToolFromCli({tool, args, flags, command}: CommandRun): Promise<ToolResult> {
+/**
+ * Runs a tool for the CLI: turns flags and arguments into the tool's input, then `runTool` with the device from
+ * --device/--adb-host/--adb-port, the per-device state file, a spinner and warnings on stderr, and the result's
+ * files written. Shared by every generated command.
+ */
+export async function runToolFromCli({tool, args, flags, command, signal}: CommandRun): Promise<ToolResult> {
   const positional = tool.cli?.positional ?? []
-  const fields = schemaFields(tool.input)
-  const input = parseInput(tool.input, collectInput(fields, positional, args, flags), positional)
-  const extra = tool.cliInput
-    ? parseInput(tool.cliInput, collectInput(schemaFields(tool.cliInput), positional, args, flags), positional)
-    : {}
+  const input = collectInput(schemaFields(tool.input), positional, args, flags)
+  const cliInput = tool.cliInput ? collectInput(schemaFields(tool.cliInput), positional, args, flags) : undefined
   const cwd = process.cwd()
   const {config, filepath} = await loadConfig(cwd)
   const spinner = new Spinner()
   const warnColors = colorsFor(process.stderr)
-  let driver: DeviceDriver | undefined
   try {
-    if (tool.needsDevice !== false) {
-      driver = await resolveDriver({
-        device: flags.device as string | undefined,
-        adbHost: flags['adb-host'] as string | undefined,
-        adbPort: flags['adb-port'] as number | undefined,
-        config,
-      })
-    }
-    const ctx: ToolContext = {
-      driver: driver as DeviceDriver,
-      state: driver ? new FileDeviceState(driver.serial) : new MemoryDeviceState(),
+    return await runTool(tool, {input, cliInput}, {
       config,
       configFile: filepath,
-      surface: 'cli',
-      json: command.jsonEnabled(),
       cwd,
+      json: command.jsonEnabled(),
+      signal,
+      save: true,
+      describeIssues: (error) => describeInputIssues(error, positional),
+      openDriver: () =>
+        resolveDriver({
+          device: flags.device as string | undefined,
+          adbHost: flags['adb-host'] as string | undefined,
+          adbPort: flags['adb-port'] as number | undefined,
+          config,
+        }),
+      stateFor: (driver) => new FileDeviceState(driver.serial),
       warn: (message) => {
         spinner.stop()
         process.stderr.write(`${warnColors.yellow('Warning:')} ${message}\n`)
@@ -117,11 +113,27 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
       progress: (message) => {
         if (!command.jsonEnabled()) spinner.update(message)
       },
-    }
-    return await tool.handler(ctx, {...input, ...extra})
+    })
   } finally {
     spinner.stop()
-    await driver?.close()
+  }
+}
+
+/**
+ * Runs `work` with a signal that Ctrl-C aborts: the first SIGINT cancels the call (device calls cut off, no file
+ * written, exit 130 through the CANCELLED error); a second one exits at once.
+ */
+async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController()
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED)
+    controller.abort()
+  }
+  process.on('SIGINT', onSigint)
+  try {
+    return await work(controller.signal)
+  } finally {
+    process.off('SIGINT', onSigint)
   }
 }
 
@@ -151,12 +163,15 @@ export function toolCommand(tool: AnyTool): Command.Class {
 
     async run(): Promise<unknown> {
       const parsed = await this.parse(ToolCommand)
-      const result = await runToolFromCli({
-        tool,
-        args: parsed.args as Record<string, unknown>,
-        flags: parsed.flags as Record<string, unknown>,
-        command: this,
-      })
+      const result = await withInterrupt((signal) =>
+        runToolFromCli({
+          tool,
+          args: parsed.args as Record<string, unknown>,
+          flags: parsed.flags as Record<string, unknown>,
+          command: this,
+          signal,
+        }),
+      )
       if (result.stdout) {
         const bytes = result.stdout
         await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (error) => (error ? reject(error) : resolve())))

@@ -30,6 +30,30 @@ export const configSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .describe('Annotated screenshots: default style, presets and image settings (see docs/annotate.md).'),
+    mcp: z
+      .object({
+        token: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Bearer token `arc mcp serve` requires (--token and ARC_MCP_TOKEN win over it). Default: a new random one per start.'),
+        host: z.string().min(1).optional().describe('Address to listen on (default 127.0.0.1).'),
+        port: z.number().int().min(0).max(65535).optional().describe('Port to listen on (default 7777; 0 picks a free one).'),
+        allowedOrigins: z
+          .array(z.string().min(1))
+          .optional()
+          .describe('Browser origins allowed to call the server (e.g. http://localhost:6274); any other Origin is refused.'),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(1024 * 1024 * 1024)
+          .optional()
+          .describe('Largest request body accepted, in bytes (default 16 MiB).'),
+      })
+      .strict()
+      .optional()
+      .describe('`arc mcp serve`: token, address, allowed origins, body limit (see docs/mcp.md).'),
   })
   .strict()
 

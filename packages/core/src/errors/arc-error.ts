@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'UNSUPPORTED'
   | 'OUTPUT_FAILED'
+  | 'CANCELLED'
   | 'INTERNAL'
 
 export interface ArcErrorOptions {
@@ -101,6 +102,14 @@ export class UnsupportedError extends ArcError {
 /** An output file could not be written (folder missing, no permission, disk full). */
 export class OutputError extends ArcError {
   readonly code = 'OUTPUT_FAILED'
+}
+
+/**
+ * The call was cancelled before it finished: Ctrl-C on the CLI, a cancellation or a disconnect from an MCP client.
+ * Device calls in flight are cut off and no output file is written.
+ */
+export class CancelledError extends ArcError {
+  readonly code = 'CANCELLED'
 }
 
 /** A bug in arc. */

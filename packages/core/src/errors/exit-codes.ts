@@ -1,5 +1,8 @@
 import type {ErrorCode} from './arc-error.js'
 
+/** Exit status after SIGINT, as shells report it: the CANCELLED code's status. */
+export const EXIT_INTERRUPTED = 130
+
 /**
  * The exit-code table, as data: the CLI exits with these, the docs render them, and a test checks that every
  * error class appears here. Codes are stable; never renumber one.
@@ -18,10 +21,9 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   TIMEOUT: {exit: 11, meaning: 'a device call or a wait ran out of time'},
   UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
   OUTPUT_FAILED: {exit: 13, meaning: 'an output file could not be written'},
+  CANCELLED: {exit: EXIT_INTERRUPTED, meaning: 'interrupted (Ctrl-C), or cancelled by the MCP client; nothing was written'},
 }
 
-/** Exit status after SIGINT, as shells report it. */
-export const EXIT_INTERRUPTED = 130
 
 export function exitCodeFor(code: ErrorCode): number {
   return EXIT_CODES[code].exit

@@ -15,41 +15,64 @@ export interface ToolImage {
   mimeType: 'image/jpeg' | 'image/png'
 }
 
+/** What the CLI shows after writing a result's files: replaces the result's `text`/`data`/`stdout` where given. */
+export interface SavedOutput {
+  text?: string
+  data?: object
+  stdout?: Buffer
+}
+
 export interface ToolResult {
   /** What a person or an agent reads: CLI stdout, MCP text content. */
   text: string
-  /** Structured result: CLI `--json`, MCP structured content. Defaults to `{text}`. */
-  data?: unknown
+  /** Structured result, always a plain object: CLI `--json`, MCP structured content. Defaults to `{text}`. */
+  data?: object
+  /** An image the tool produced: MCP image content; the CLI writes it only through `save`. */
   image?: ToolImage
   /**
    * Raw bytes for the CLI to write to stdout in place of `text`, which then goes to stderr (an image with
    * `-o -`). MCP ignores it.
    */
   stdout?: Buffer
+  /**
+   * Files the CLI may write (an image, a map): the CLI calls this once, after the handler, unless the call was
+   * cancelled; MCP never calls it (it returns `image` inline). Writes all or nothing.
+   */
+  save?(): Promise<SavedOutput>
 }
 
-export interface ToolContext {
+/** What every tool gets, device or not. */
+export interface BaseToolContext {
+  config: ArcConfig
+  /** The config file in force, for error messages about its keys. */
+  configFile?: string
+  /** True when the CLI prints JSON (`--json`): a handler that would write raw bytes to stdout refuses it. */
+  json: boolean
+  /** Working directory for relative output paths. */
+  cwd: string
+  /** The adb server the surface was pointed at (--adb-host/--adb-port of `arc mcp serve`), when it was. */
+  adb?: {host?: string; port?: number}
+  /** A note for the person at the terminal (stderr on the CLI; dropped on MCP). */
+  warn(message: string): void
+  /** Progress on a long wait (a spinner on a TTY). */
+  progress(message: string): void
+  /** Aborted when the call is cancelled (Ctrl-C, MCP cancellation, client gone): stop waiting and throw. */
+  signal?: AbortSignal
+}
+
+/** What a device tool gets: the base plus its device. */
+export interface ToolContext extends BaseToolContext {
   driver: DeviceDriver
   /**
    * What arc remembers about this device between calls (element ids at the last read, the last screen): a file
    * per device in the cache folder on the CLI, memory in the MCP server.
    */
   state: DeviceState
-  config: ArcConfig
-  /** The config file in force, for error messages about its keys. */
-  configFile?: string
-  /** `cli` when run as a command (may write files), `mcp` when served to an agent (returns images inline). */
-  surface: 'cli' | 'mcp'
-  /** True when the CLI prints JSON (`--json`): a handler that would write raw bytes to stdout refuses it. */
-  json: boolean
-  /** Working directory for relative output paths. */
-  cwd: string
-  /** A note for the person at the terminal (stderr on the CLI; dropped on MCP). */
-  warn(message: string): void
-  /** Progress on a long wait (a spinner on a TTY). */
-  progress(message: string): void
-  signal?: AbortSignal
 }
+
+/** How tools are grouped for MCP clients (`--tools group:screen`). */
+export const TOOL_GROUPS = ['screen', 'touch', 'keys', 'elements', 'text', 'apps', 'files', 'system'] as const
+export type ToolGroup = (typeof TOOL_GROUPS)[number]
 
 export interface CliOptions {
   /** Fields taken as positional arguments, in order. */
@@ -59,15 +82,17 @@ export interface CliOptions {
   examples?: string[]
 }
 
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>> {
+interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
   /** Spec name without the `android_` prefix, snake_case: `get_screen_state`, `tap`. */
   name: string
   /** CLI command id with spaces between words of a topic: `screen-state`, `press back`. */
   cliId: string
   title: string
-  /** Written for the model and the person alike; may name other tools. */
+  /** Written for the model and the person alike; may name other tools. Keep it short: MCP lists every one. */
   description: string
   kind: ToolKind
+  /** MCP group (screen, touch, keys, elements, text, apps, files, system); guessed from the name when absent. */
+  group?: ToolGroup
   /** Every field has a `.describe()`; a test checks it. */
   input: S
   /**
@@ -75,15 +100,34 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z
    * handler; MCP never sees them.
    */
   cliInput?: C
-  /** False for tools that need no device (config, emulate). Default true. */
-  needsDevice?: boolean
   cli?: CliOptions
+  /** False for tools the MCP server never serves (they write files on the machine arc runs on). Default true. */
+  mcp?: boolean
+}
+
+/** A tool that acts on or reads a device (the default). */
+export interface DeviceToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>
+  extends ToolFields<S, C> {
+  needsDevice?: true
   /** `input` holds the CLI-only fields too, already validated, when run as a command (absent on MCP). */
   handler(ctx: ToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
 }
 
+/** A tool that needs no device (list_devices): its context has no driver and no device state. */
+export interface HostToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>
+  extends ToolFields<S, C> {
+  needsDevice: false
+  handler(ctx: BaseToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
+}
+
+export type ToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>> =
+  | DeviceToolDefinition<S, C>
+  | HostToolDefinition<S, C>
+
 /** Identity function that keeps the schema's types for the handler. */
-export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: ToolDefinition<S, C>): ToolDefinition<S, C> {
+export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: HostToolDefinition<S, C>): HostToolDefinition<S, C>
+export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: DeviceToolDefinition<S, C>): DeviceToolDefinition<S, C>
+export function defineTool(tool: ToolDefinition): ToolDefinition {
   return tool
 }
 

@@ -63,7 +63,7 @@ function markLines(image: AnnotatedImage): string[] {
   return image.map.marks.map((m) => `${m.label}\t${m.id}\t${m.bounds.join(',')}`)
 }
 
-/** Size, scale and marks; the CLI puts the `path:` line first (MCP returns the image inline). */
+/** Size, scale and marks; the CLI puts the `path:` line first when it writes the image (MCP returns it inline). */
 function summaryLines(image: AnnotatedImage): string[] {
   const {map} = image
   const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels)` : ''
@@ -101,6 +101,7 @@ export const annotate = defineTool({
     'turns each label back into the element id and its bounds in screen pixels. Labels never cover each other.',
   ].join(' '),
   kind: 'read',
+  group: 'screen',
   input: annotateInput,
   cliInput: annotateCliInput,
   cli: {
@@ -112,7 +113,7 @@ export const annotate = defineTool({
     ],
   },
   async handler(ctx, input) {
-    const cli = ctx.surface === 'cli' ? input : {}
+    const cli = input
     if (cli.output === '-' && cli.map === '-') throw new InvalidInputError('--map: cannot be - (stdout holds the image)')
     if (cli.output === '-' && ctx.json) {
       throw new InvalidInputError('--json cannot be used with -o - (both write to stdout); use --map FILE for the map', {
@@ -123,29 +124,29 @@ export const annotate = defineTool({
     const {annotateDevice} = await importNativeModule(() => import('../annotate-device.js'), 'arc annotate', '@napi-rs/canvas')
     const image = await annotateDevice(ctx, input)
 
-    if (ctx.surface === 'mcp') {
-      return {
-        text: [...summaryLines(image), 'label\tid\tbounds', ...markLines(image)].join('\n'),
-        data: image.map,
-        image: {data: image.data, mimeType: image.mimeType},
-      }
-    }
-
-    const toStdout = cli.output === '-'
-    const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
-    const mapFiles: OutputFile[] = mapPath
-      ? [{path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'}]
-      : []
-    let imagePath = '-'
-    if (toStdout) await writeFilesAtomically(mapFiles)
-    else imagePath = await saveImage(ctx, image, cli.output, cli.output ? '--output' : 'output', mapFiles)
-
-    const lines = [`path: ${toStdout ? '(stdout)' : shown(ctx.cwd, imagePath)}`, ...summaryLines(image)]
-    if (mapPath) lines.push(`map: ${shown(ctx.cwd, mapPath)}`)
     return {
-      text: lines.join('\n'),
-      data: {path: imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
-      ...(toStdout ? {stdout: image.data} : {}),
+      text: [...summaryLines(image), 'label\tid\tbounds', ...markLines(image)].join('\n'),
+      data: image.map,
+      image: {data: image.data, mimeType: image.mimeType},
+      // The CLI writes the image (or puts it on stdout) and the map; MCP returns the image inline instead.
+      save: async () => {
+        const toStdout = cli.output === '-'
+        const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
+        const mapFiles: OutputFile[] = mapPath
+          ? [{path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'}]
+          : []
+        let imagePath = '-'
+        if (toStdout) await writeFilesAtomically(mapFiles)
+        else imagePath = await saveImage(ctx, image, cli.output, cli.output ? '--output' : 'output', mapFiles)
+
+        const lines = [`path: ${toStdout ? '(stdout)' : shown(ctx.cwd, imagePath)}`, ...summaryLines(image)]
+        if (mapPath) lines.push(`map: ${shown(ctx.cwd, mapPath)}`)
+        return {
+          text: lines.join('\n'),
+          data: {path: imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
+          ...(toStdout ? {stdout: image.data} : {}),
+        }
+      },
     }
   },
 })

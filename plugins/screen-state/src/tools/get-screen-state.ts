@@ -1,4 +1,4 @@
-import {buildScreenModel, defineTool, importNativeModule, type ScreenModel, type ToolContext, type ToolImage} from '@arc-cli/core'
+import {buildScreenModel, defineTool, importNativeModule} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {formatScreenState, screenStateJson} from '../format-tsv.js'
@@ -14,6 +14,7 @@ export const getScreenState = defineTool({
     'so they can be passed to element tools. Flags: on/off (on screen or not) first, then clk, lclk, foc, scr, edt, ena.',
   ].join(' '),
   kind: 'read',
+  group: 'screen',
   input: z.object({
     include_screenshot: z
       .boolean()
@@ -43,25 +44,15 @@ export const getScreenState = defineTool({
     const text = formatScreenState(model)
     const data = screenStateJson(model)
     const file = input.screenshot
-    const wanted = ctx.surface === 'mcp' ? input.include_screenshot : input.include_screenshot || file !== undefined
-    if (!wanted) return {text, data}
-    const shot = await annotatedScreenshot(ctx, model, file)
-    return {text, data: shot.path ? {...data, screenshot: shot.path} : data, ...(shot.image ? {image: shot.image} : {})}
+    if (!input.include_screenshot && file === undefined) return {text, data}
+    const annotate = await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
+    const image = await annotate.annotateDevice(ctx, {}, model)
+    return {
+      text,
+      data,
+      image: {data: image.data, mimeType: image.mimeType},
+      // The CLI writes the image to --screenshot (or arc-<device>-<timestamp>.jpg); MCP returns it inline.
+      save: async () => ({data: {...data, screenshot: await annotate.saveImage(ctx, image, file, '--screenshot')}}),
+    }
   },
 })
-
-/**
- * The spec's include_screenshot: the same annotated image `arc annotate` draws, from the same function. The
- * annotate plugin (and with it the canvas library) is loaded only here, so plain screen-state stays fast.
- * MCP gets the image inline; the CLI writes it to --screenshot (or arc-<device>-<timestamp>.jpg).
- */
-async function annotatedScreenshot(
-  ctx: ToolContext,
-  model: ScreenModel,
-  file: string | undefined,
-): Promise<{image?: ToolImage; path?: string}> {
-  const annotate = await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
-  const image = await annotate.annotateDevice(ctx, {}, model)
-  if (ctx.surface === 'mcp') return {image: {data: image.data, mimeType: image.mimeType}}
-  return {path: await annotate.saveImage(ctx, image, file, '--screenshot')}
-}

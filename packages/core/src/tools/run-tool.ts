@@ -1,0 +1,150 @@
+/**
+ * Running a tool, whoever asks: validate the input with the tool's schema, open its device, build the context,
+ * run the handler, close the device. The CLI adapter (cli/tool-command.ts) and the MCP server both call
+ * `runTool`; each decides how to show the result (print, write files, return content).
+ */
+import type {z} from 'zod'
+
+import type {ArcConfig} from '../config/config-schema.js'
+import type {DeviceDriver} from '../driver/device-driver.js'
+import {ArcError, CancelledError, InternalError, InvalidInputError} from '../errors/arc-error.js'
+import type {DeviceState} from '../state/device-state.js'
+import type {AnyTool, BaseToolContext, ToolContext, ToolResult} from './define-tool.js'
+
+export interface RunDeps {
+  config: ArcConfig
+  configFile?: string
+  cwd: string
+  /** The adb server given to the surface, for tools that reach it without a device (list_devices). */
+  adb?: {host?: string; port?: number}
+  /** The CLI's `--json` (false elsewhere). */
+  json?: boolean
+  warn?(message: string): void
+  progress?(message: string): void
+  /** Cancels the call: device calls in flight are cut off, nothing is saved, the call fails with CANCELLED. */
+  signal?: AbortSignal
+  /** Opens the device a device tool runs on; runTool closes it when the call ends. */
+  openDriver(): Promise<DeviceDriver>
+  /** The per-device store for the opened device (a file per device on the CLI, memory in the MCP server). */
+  stateFor(driver: DeviceDriver): DeviceState
+  /** Names the inputs in a validation error (the CLI names flags); default: the field names. */
+  describeIssues?(error: z.ZodError): string
+  /** Call the result's `save` (write its files) before returning: the CLI does, MCP does not. */
+  save?: boolean
+}
+
+export interface ToolCall {
+  /** The tool's input, before validation (MCP arguments, or what the CLI parsed from its flags). */
+  input: unknown
+  /** Values of the tool's CLI-only fields, when run as a command. */
+  cliInput?: unknown
+}
+
+function fieldIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`)
+    .join('; ')
+}
+
+function validate(schema: z.ZodObject, raw: unknown, describe: (error: z.ZodError) => string): Record<string, unknown> {
+  const parsed = schema.safeParse(raw ?? {})
+  if (!parsed.success) throw new InvalidInputError(describe(parsed.error))
+  return parsed.data as Record<string, unknown>
+}
+
+/** The error a cancelled call fails with: the signal's reason when it is an ArcError (a timeout), else CANCELLED. */
+export function cancellation(signal: AbortSignal): ArcError {
+  if (signal.reason instanceof ArcError) return signal.reason
+  return new CancelledError('cancelled before it finished; nothing was saved', {
+    actions: ['Run it again when you are ready; device actions already sent may have taken effect.'],
+  })
+}
+
+/**
+ * Resolves with `work`, or rejects with the cancellation as soon as `signal` aborts (running `onAbort` first, so
+ * the work's device calls are cut off rather than left running).
+ */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort?: () => void): Promise<T> {
+  if (!signal) return work
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort?.()
+      reject(cancellation(signal))
+    }
+    if (signal.aborted) {
+      abort()
+      work.catch(() => undefined)
+      return
+    }
+    signal.addEventListener('abort', abort, {once: true})
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort)
+        if (signal.aborted) reject(cancellation(signal))
+        else resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort)
+        reject(signal.aborted ? cancellation(signal) : error)
+      },
+    )
+  })
+}
+
+function checkData(tool: AnyTool, result: {data?: unknown}): void {
+  const {data} = result
+  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data) || Buffer.isBuffer(data))) {
+    throw new InternalError(`tool ${tool.name} returned data that is not a plain object`, {
+      actions: ['This is a bug in arc: a handler must return `data` as an object.'],
+    })
+  }
+}
+
+/** Runs one tool call from start to end; throws ArcErrors (INVALID_INPUT for a bad input, CANCELLED when aborted). */
+export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Promise<ToolResult> {
+  const describe = deps.describeIssues ?? fieldIssues
+  const input = validate(tool.input, call.input, describe)
+  const extra = tool.cliInput && call.cliInput !== undefined ? validate(tool.cliInput, call.cliInput, describe) : {}
+  const {signal} = deps
+  if (signal?.aborted) throw cancellation(signal)
+  const base: BaseToolContext = {
+    config: deps.config,
+    configFile: deps.configFile,
+    json: deps.json ?? false,
+    cwd: deps.cwd,
+    ...(deps.adb ? {adb: deps.adb} : {}),
+    warn: deps.warn ?? (() => undefined),
+    progress: deps.progress ?? (() => undefined),
+    signal,
+  }
+  let driver: DeviceDriver | undefined
+  let closed = false
+  const close = () => {
+    if (closed || !driver) return Promise.resolve()
+    closed = true
+    return driver.close()
+  }
+  try {
+    let result: ToolResult
+    if (tool.needsDevice === false) {
+      result = await abortable(tool.handler(base, {...input, ...extra}), signal)
+    } else {
+      const opening = deps.openDriver()
+      // A device opened after the call was cancelled is closed as soon as it arrives.
+      void opening.then((d) => (signal?.aborted ? d.close() : undefined), () => undefined)
+      driver = await abortable(opening, signal)
+      const ctx: ToolContext = {...base, driver, state: deps.stateFor(driver)}
+      result = await abortable(tool.handler(ctx, {...input, ...extra}), signal, () => void close())
+    }
+    checkData(tool, result)
+    if (deps.save && result.save) {
+      if (signal?.aborted) throw cancellation(signal)
+      const saved = await result.save()
+      checkData(tool, saved)
+      result = {...result, ...saved}
+    }
+    return result
+  } finally {
+    await close()
+  }
+}

@@ -1,0 +1,106 @@
+import {ArcCommand, loadConfig} from '@arc-cli/core'
+import {Flags} from '@oclif/core'
+
+import {collectTools} from '../../lib/collect-tools.js'
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host)
+}
+
+/** What to paste into an agent client to reach this server (printed once, when the token was generated). */
+function clientConfig(url: string, token: string): string {
+  return [
+    'Client config (Claude Desktop, Cursor, VS Code and other Streamable HTTP clients; see docs/mcp.md):',
+    JSON.stringify({mcpServers: {arc: {type: 'http', url, headers: {Authorization: `Bearer ${token}`}}}}, null, 2),
+    `Claude Code: claude mcp add --transport http arc ${url} --header "Authorization: Bearer ${token}"`,
+  ].join('\n')
+}
+
+export default class McpServe extends ArcCommand {
+  static override summary = 'Serve every arc tool to AI agents over MCP (Streamable HTTP, or stdio)'
+  static override description = [
+    'Streamable HTTP at POST /mcp (JSON responses, stateless) on 127.0.0.1, every request with a bearer token;',
+    'or --stdio for clients that start the server themselves. Tools are named android_<name>, or',
+    'android_<slug>_<name> with --slug or --device slug=SERIAL (repeat for several devices). Without a token one is',
+    'generated and printed once on stderr with a client config. See docs/mcp.md.',
+  ].join(' ')
+  static override enableJsonFlag = false
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    'ARC_MCP_TOKEN=$(cat ~/.arc-token) <%= config.bin %> <%= command.id %> --port 7777',
+    '<%= config.bin %> <%= command.id %> --device pixel=R58M12ABCDE --device tablet=emulator-5554',
+    '<%= config.bin %> <%= command.id %> --stdio --device demo --read-only',
+    '<%= config.bin %> <%= command.id %> --tools group:screen,group:touch,press_*',
+  ]
+
+  static override flags = {
+    port: Flags.integer({summary: 'Port for HTTP (default 7777, or mcp.port; 0 picks a free one).', min: 0, max: 65535}),
+    host: Flags.string({summary: 'Address to listen on (default 127.0.0.1, or mcp.host). Anything but loopback is reachable from the network.'}),
+    token: Flags.string({
+      summary: 'Bearer token clients must send (default: ARC_MCP_TOKEN, else mcp.token, else a new random one).',
+      env: 'ARC_MCP_TOKEN',
+    }),
+    stdio: Flags.boolean({summary: 'Serve on stdin/stdout instead of HTTP (no token: the client started the process).'}),
+    device: Flags.string({
+      char: 'd',
+      summary: 'Device to serve: SERIAL, demo or a snapshot path; slug=SERIAL names its tools android_<slug>_<name>. Repeatable.',
+      multiple: true,
+    }),
+    slug: Flags.string({summary: 'Device slug in tool names (android_<slug>_<name>): letters, digits, _, at most 20.'}),
+    tools: Flags.string({
+      summary: 'Serve only these tools: names or globs (get_*, android_tap) or group:<screen|touch|keys|elements|text|apps|files|system>. Repeatable, comma-separated.',
+      multiple: true,
+    }),
+    'read-only': Flags.boolean({summary: 'Serve only tools that read (no taps, keys, app or file changes).'}),
+    'allow-origin': Flags.string({summary: 'A browser Origin allowed to call the server (besides mcp.allowedOrigins). Repeatable.', multiple: true}),
+    'max-body': Flags.integer({summary: 'Largest request body in bytes (default 16 MiB, or mcp.maxBodyBytes).', min: 1024}),
+    'adb-host': Flags.string({summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).'}),
+    'adb-port': Flags.integer({summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).', min: 1, max: 65535}),
+  }
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(McpServe)
+    const {config, filepath} = await loadConfig(process.cwd())
+    const tools = await collectTools(this.config)
+    const {serveHttp, serveStdio} = await import('../../lib/serve.js')
+    const log = (message: string) => process.stderr.write(`arc mcp: ${message}\n`)
+    const common = {
+      tools,
+      config,
+      configFile: filepath,
+      devices: flags.device ?? [],
+      slug: flags.slug,
+      toolPatterns: flags.tools ?? [],
+      readOnly: flags['read-only'],
+      adbHost: flags['adb-host'],
+      adbPort: flags['adb-port'],
+      log,
+    }
+    if (flags.stdio) {
+      await serveStdio(common)
+      return
+    }
+    const started = await serveHttp({
+      ...common,
+      token: flags.token,
+      port: flags.port,
+      host: flags.host,
+      allowedOrigins: flags['allow-origin'] ?? [],
+      maxBodyBytes: flags['max-body'],
+    })
+    const bind = flags.host ?? config.mcp?.host ?? '127.0.0.1'
+    if (!isLoopback(bind)) {
+      log(`warning: listening on ${bind}, reachable from other machines; anyone with the token can drive the device`)
+    }
+    log(`${started.host.listing.tools.length} tools; listening on ${started.url}`)
+    if (started.generated) {
+      log('no token given (--token, ARC_MCP_TOKEN or mcp.token): generated one for this run:')
+      process.stderr.write(`${started.token}\n${clientConfig(started.url, started.token)}\n`)
+    }
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
+    await started.close()
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Streamable HTTP at `POST /mcp`: stateless, JSON responses, a fresh MCP server and transport per request (the SDK
+ * requires it in stateless mode). Before the MCP layer sees a request it must pass, in order: the path, the Host
+ * and Origin checks (DNS rebinding), the bearer token, the method, and the body size limit.
+ */
+import {createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+
+import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+
+import {checkBearer} from './auth.js'
+import {ServerPool} from './mcp-server.js'
+import type {ToolHost} from './tool-host.js'
+
+export const DEFAULT_MAX_BODY = 16 * 1024 * 1024
+
+export interface HttpOptions {
+  host: ToolHost
+  token: string
+  port?: number
+  bind?: string
+  /** Browser origins allowed besides the server's own. */
+  allowedOrigins?: string[]
+  maxBodyBytes?: number
+  /** Where the server reports internal failures (never with a token in them). */
+  log?(message: string): void
+}
+
+export interface RunningHttpServer {
+  server: HttpServer
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host)
+}
+
+function reply(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return
+  res.writeHead(status, {'content-type': 'application/json', ...headers})
+  res.end(JSON.stringify({jsonrpc: '2.0', error: {code, message}, id: null}))
+}
+
+/** Reads the body up to `limit` bytes; undefined when it is larger (the caller answers 413). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'])
+    if (Number.isFinite(declared) && declared > limit) {
+      resolve(undefined)
+      req.resume()
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        resolve(undefined)
+        req.removeAllListeners('data')
+        req.resume()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.once('end', () => resolve(Buffer.concat(chunks)))
+    req.once('error', reject)
+  })
+}
+
+export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
+  const bind = options.bind ?? '127.0.0.1'
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY
+  const log = options.log ?? (() => undefined)
+  const pool = new ServerPool(options.host)
+  let port = options.port ?? 7777
+  const ownHosts = () => {
+    const names = isLoopback(bind) ? ['127.0.0.1', 'localhost', '[::1]'] : [bind.includes(':') ? `[${bind}]` : bind]
+    return new Set(names.map((n) => `${n}:${port}`))
+  }
+  let hosts = new Set<string>()
+  const origins = () => new Set([...[...hosts].map((h) => `http://${h}`), ...(options.allowedOrigins ?? [])])
+  let allowedOrigins = new Set<string>()
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '').split('?')[0]
+    if (path !== '/mcp') return reply(res, 404, -32000, 'Not found')
+    // DNS rebinding: a page on another origin, or a name that resolves to this machine, gets nothing.
+    if (isLoopback(bind) && !hosts.has((req.headers.host ?? '').toLowerCase())) return reply(res, 403, -32000, 'Forbidden: Host not allowed')
+    const origin = req.headers.origin
+    if (origin !== undefined && !allowedOrigins.has(origin)) return reply(res, 403, -32000, 'Forbidden: Origin not allowed')
+    if (!checkBearer(req.headers.authorization, options.token)) {
+      return reply(res, 401, -32001, 'Unauthorized', {'www-authenticate': 'Bearer realm="arc"'})
+    }
+    if (req.method !== 'POST') return reply(res, 405, -32000, 'Method not allowed', {allow: 'POST'})
+    const body = await readBody(req, limit)
+    if (body === undefined) return reply(res, 413, -32000, `Request body larger than ${limit} bytes`, {connection: 'close'})
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body.toString('utf8'))
+    } catch {
+      return reply(res, 400, -32700, 'Parse error: the body is not JSON')
+    }
+    const server = pool.take()
+    const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
+    res.once('close', () => {
+      // Closing the server aborts the calls still running: a client that disconnects cancels them.
+      void server.close().then(() => pool.give(server))
+    })
+    await server.connect(transport)
+    await transport.handleRequest(req, res, parsed)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`internal error: ${error instanceof Error ? error.message : String(error)}`)
+      reply(res, 500, -32603, 'Internal server error')
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, bind, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  port = (server.address() as AddressInfo).port
+  hosts = ownHosts()
+  allowedOrigins = origins()
+  const shownHost = bind.includes(':') ? `[${bind}]` : bind
+  return {
+    server,
+    port,
+    url: `http://${shownHost}:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

@@ -1,0 +1,86 @@
+/** Starts `arc mcp serve` from settings (flags merged with the config): HTTP or stdio, the tool set, the token. */
+import {InvalidInputError, type AnyTool, type ArcConfig} from '@arc-cli/core'
+import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
+
+import {generateToken} from './auth.js'
+import {startHttpServer, type RunningHttpServer} from './http-server.js'
+import {createMcpServer} from './mcp-server.js'
+import {ToolHost} from './tool-host.js'
+import {parseTargets, selectTools} from './tool-set.js'
+
+export interface ServeSettings {
+  tools: AnyTool[]
+  config: ArcConfig
+  configFile?: string
+  cwd?: string
+  devices?: string[]
+  slug?: string
+  toolPatterns?: string[]
+  readOnly?: boolean
+  adbHost?: string
+  adbPort?: number
+}
+
+export interface HttpSettings extends ServeSettings {
+  token?: string
+  port?: number
+  host?: string
+  allowedOrigins?: string[]
+  maxBodyBytes?: number
+  log?(message: string): void
+}
+
+/** The ToolHost for a set of settings (validates slugs, devices and --tools). */
+export function buildHost(settings: ServeSettings & {log?(message: string): void}): ToolHost {
+  const targets = parseTargets(settings.devices ?? [], settings.slug)
+  const tools = selectTools(settings.tools, {tools: settings.toolPatterns, readOnly: settings.readOnly})
+  if (tools.length === 0) throw new InvalidInputError('--tools: no tool matches; see docs/mcp.md for the names and groups')
+  const adb = settings.adbHost !== undefined || settings.adbPort !== undefined ? {host: settings.adbHost, port: settings.adbPort} : undefined
+  return new ToolHost({
+    tools,
+    targets,
+    config: settings.config,
+    configFile: settings.configFile,
+    cwd: settings.cwd ?? process.cwd(),
+    adb,
+    log: settings.log,
+  })
+}
+
+export interface StartedHttp extends RunningHttpServer {
+  token: string
+  /** True when the token was generated for this run (print it once). */
+  generated: boolean
+  host: ToolHost
+}
+
+export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
+  const mcp = settings.config.mcp
+  const given = settings.token ?? mcp?.token
+  const token = given ?? generateToken()
+  const host = buildHost(settings)
+  const running = await startHttpServer({
+    host,
+    token,
+    port: settings.port ?? mcp?.port ?? 7777,
+    bind: settings.host ?? mcp?.host ?? '127.0.0.1',
+    allowedOrigins: [...(mcp?.allowedOrigins ?? []), ...(settings.allowedOrigins ?? [])],
+    maxBodyBytes: settings.maxBodyBytes ?? mcp?.maxBodyBytes,
+    log: settings.log,
+  })
+  return {...running, token, generated: given === undefined, host}
+}
+
+/** Serves the tools on stdin/stdout until stdin ends; resolves then. */
+export async function serveStdio(settings: ServeSettings & {log?(message: string): void}): Promise<void> {
+  const host = buildHost(settings)
+  const server = createMcpServer(host)
+  const transport = new StdioServerTransport()
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve()
+    process.stdin.once('end', () => resolve())
+  })
+  await server.connect(transport)
+  await closed
+  await server.close()
+}

@@ -1,0 +1,268 @@
+import {mkdtemp, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {DEMO_DIR} from '@arc-cli/core'
+import type {StartedHttp} from '@arc-cli/plugin-mcp'
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+import {expect} from 'chai'
+
+import {runArc} from '../../../test/support/run-arc.js'
+import {allTools, connect, jpegSize, LIST, raw, startServer, TOKEN} from './support.js'
+
+const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
+
+describe('arc mcp serve over Streamable HTTP (the SDK client against the demo device)', () => {
+  let server: StartedHttp
+  const logs: string[] = []
+  before(async () => {
+    server = await startServer({log: (m) => logs.push(m)})
+  })
+  after(async () => server?.close())
+
+  it('lists every registry tool as android_<name> with its schema and annotations from its kind', async () => {
+    const client = await connect(server.url)
+    const {tools} = await client.listTools()
+    const expected = (await allTools()).filter((t) => t.mcp !== false).map((t) => `android_${t.name}`)
+    expect(tools.map((t) => t.name).sort()).to.deep.equal([...new Set(expected)].sort())
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).to.equal('object')
+      expect(tool.description, tool.name).to.be.a('string').and.not.equal('')
+    }
+    const tap = tools.find((t) => t.name === 'android_tap')!
+    expect(tap.inputSchema.required).to.deep.equal(['x', 'y'])
+    expect(tap.annotations).to.deep.equal({readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false})
+    const state = tools.find((t) => t.name === 'android_get_screen_state')!
+    expect(state.annotations).to.include({readOnlyHint: true, idempotentHint: true})
+    expect(tools.map((t) => t.name)).to.not.include('android_save_snapshot')
+    await client.close()
+  })
+
+  it('answers get_screen_state with exactly the text the CLI prints, and the data as structured content', async () => {
+    const client = await connect(server.url)
+    const result = (await client.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult
+    const cli = await runArc(['screen-state', '--device', 'demo'])
+    expect(result.isError).to.equal(undefined)
+    expect(textOf(result)).to.equal(cli.stdout.replace(/\n$/, ''))
+    expect(result.content).to.have.length(1)
+    expect(result.structuredContent).to.have.property('windows')
+    await client.close()
+  })
+
+  it('returns the annotated screenshot as JPEG image content of the expected size', async () => {
+    const client = await connect(server.url)
+    const state = (await client.callTool({name: 'android_get_screen_state', arguments: {include_screenshot: true}})) as CallToolResult
+    const image = state.content[1] as {type: string; data: string; mimeType: string}
+    expect(image.type).to.equal('image')
+    expect(image.mimeType).to.equal('image/jpeg')
+    // The demo screen is 1080x2400: the long side becomes 700 px.
+    expect(jpegSize(Buffer.from(image.data, 'base64'))).to.deep.equal({width: 315, height: 700})
+    const marked = (await client.callTool({name: 'android_annotate_screenshot', arguments: {max_size: 480}})) as CallToolResult
+    expect(textOf(marked)).to.match(/^image: 216x480 jpeg/).and.include('label\tid\tbounds')
+    expect(jpegSize(Buffer.from((marked.content[1] as {data: string}).data, 'base64'))).to.deep.equal({width: 216, height: 480})
+    await client.close()
+  })
+
+  it('turns every failure into an isError result with the error code: invalid input, read-only device, unknown tool', async () => {
+    const client = await connect(server.url)
+    const invalid = (await client.callTool({name: 'android_tap', arguments: {x: -5, y: 'a'}})) as CallToolResult
+    expect(invalid.isError).to.equal(true)
+    expect(textOf(invalid)).to.match(/^Error \[INVALID_INPUT\]: x: .*; y: /)
+    expect(invalid.structuredContent).to.deep.include({error: {...(invalid.structuredContent as {error: object}).error, code: 'INVALID_INPUT', exitCode: 2}})
+    const action = (await client.callTool({name: 'android_tap', arguments: {x: 5, y: 5}})) as CallToolResult
+    expect(action.isError).to.equal(true)
+    expect(textOf(action)).to.match(/^Error \[DEVICE_READ_ONLY\]: /)
+    const unknown = (await client.callTool({name: 'android_nope', arguments: {}})) as CallToolResult
+    expect(textOf(unknown)).to.match(/^Error \[INVALID_INPUT\]: unknown tool "android_nope"/)
+    const missing = (await client.callTool({name: 'android_annotate_screenshot', arguments: {quality: 500}})) as CallToolResult
+    expect(textOf(missing)).to.match(/^Error \[INVALID_INPUT\]: quality: must be 1 to 100/)
+    await client.close()
+  })
+
+  it('answers 50 concurrent calls, all correct', async () => {
+    const client = await connect(server.url)
+    const expected = textOf((await client.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult)
+    const results = await Promise.all(
+      Array.from({length: 50}, (_, i) =>
+        i % 5 === 0
+          ? client.callTool({name: 'android_tap', arguments: {x: i, y: i}})
+          : client.callTool({name: 'android_get_screen_state', arguments: {}}),
+      ),
+    )
+    results.forEach((result, i) => {
+      if (i % 5 === 0) expect(textOf(result as CallToolResult)).to.match(/^Error \[DEVICE_READ_ONLY\]/)
+      else expect(textOf(result as CallToolResult)).to.equal(expected)
+    })
+    await client.close()
+  })
+
+  describe('refuses before any tool runs', () => {
+    const bad: Array<[string, Record<string, string>]> = [
+      ['no Authorization header', {}],
+      ['a wrong token', {authorization: 'Bearer wrong-token'}],
+      ['a prefix of the token', {authorization: `Bearer ${TOKEN.slice(0, -1)}`}],
+      ['the token with something appended', {authorization: `Bearer ${TOKEN}x`}],
+      ['the Basic scheme', {authorization: `Basic ${Buffer.from(`arc:${TOKEN}`).toString('base64')}`}],
+      ['the token without a scheme', {authorization: TOKEN}],
+      ['an empty bearer', {authorization: 'Bearer '}],
+    ]
+    for (const [what, headers] of bad) {
+      it(`401 with WWW-Authenticate: Bearer for ${what}`, async () => {
+        const res = await raw(server.url, {headers, body: LIST})
+        expect(res.status).to.equal(401)
+        expect(res.headers['www-authenticate']).to.match(/^Bearer /)
+        expect(res.body).to.not.include(TOKEN)
+      })
+    }
+
+    it('the SDK client with a wrong token fails to connect', async () => {
+      let error: unknown
+      try {
+        await connect(server.url, 'nope')
+      } catch (caught) {
+        error = caught
+      }
+      expect(String(error)).to.match(/Unauthorized|401/)
+    })
+
+    it('accepts the scheme in any case', async () => {
+      const res = await raw(server.url, {headers: {authorization: `bearer ${TOKEN}`}, body: LIST})
+      expect(res.status).to.equal(200)
+      expect(JSON.parse(res.body).result.tools.length).to.be.greaterThan(10)
+    })
+
+    it('403 for a foreign Origin (DNS rebinding) even with the token; the server own origin is fine', async () => {
+      const auth = {authorization: `Bearer ${TOKEN}`}
+      const foreign = await raw(server.url, {headers: {...auth, origin: 'http://evil.example'}, body: LIST})
+      expect(foreign.status).to.equal(403)
+      const own = await raw(server.url, {headers: {...auth, origin: `http://127.0.0.1:${server.port}`}, body: LIST})
+      expect(own.status).to.equal(200)
+    })
+
+    it('403 for a foreign Host header while bound to loopback', async () => {
+      const res = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`, host: `evil.example:${server.port}`}, body: LIST})
+      expect(res.status).to.equal(403)
+    })
+
+    it('405 with Allow: POST for other methods', async () => {
+      for (const method of ['GET', 'DELETE', 'PUT']) {
+        const res = await raw(server.url, {method, headers: {authorization: `Bearer ${TOKEN}`}})
+        expect(res.status, method).to.equal(405)
+        expect(res.headers.allow).to.equal('POST')
+      }
+    })
+
+    it('404 for another path, 400 for a body that is not JSON', async () => {
+      expect((await raw(server.url.replace('/mcp', '/other'), {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(404)
+      expect((await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`}, body: '{not json'})).status).to.equal(400)
+    })
+
+    it('never writes the token to its log', () => {
+      expect(logs.join('\n')).to.not.include(TOKEN)
+    })
+  })
+})
+
+describe('arc mcp serve settings', () => {
+  it('413 for a body over the limit (configurable), and an allow-listed Origin passes', async () => {
+    const server = await startServer({maxBodyBytes: 2048, allowedOrigins: ['http://localhost:6274']})
+    try {
+      const auth = {authorization: `Bearer ${TOKEN}`}
+      const big = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {pad: 'x'.repeat(4096)}})
+      expect((await raw(server.url, {headers: auth, body: big})).status).to.equal(413)
+      expect((await raw(server.url, {headers: {...auth, origin: 'http://localhost:6274'}, body: LIST})).status).to.equal(200)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('generates a 256-bit token when none is given', async () => {
+    const server = await startServer({token: undefined})
+    try {
+      expect(server.generated).to.equal(true)
+      expect(Buffer.from(server.token, 'base64url')).to.have.length(32)
+      const client = await connect(server.url, server.token)
+      expect((await client.listTools()).tools.length).to.be.greaterThan(10)
+      await client.close()
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('names tools android_<slug>_<name> with a slug, and refuses a bad slug', async () => {
+    const server = await startServer({slug: 'pixel7'})
+    try {
+      const client = await connect(server.url)
+      const names = (await client.listTools()).tools.map((t) => t.name)
+      expect(names).to.include('android_pixel7_tap').and.include('android_pixel7_get_screen_state').and.include('android_pixel7_list_devices')
+      expect(names.every((n) => n.startsWith('android_pixel7_'))).to.equal(true)
+      await client.close()
+    } finally {
+      await server.close()
+    }
+    for (const slug of ['has-dash', 'a'.repeat(21), 'spa ce']) {
+      let error: {code?: string} | undefined
+      try {
+        await startServer({slug})
+      } catch (caught) {
+        error = caught as {code?: string}
+      }
+      expect(error?.code, slug).to.equal('INVALID_INPUT')
+    }
+  })
+
+  it('serves one tool set per device with --device slug=SERIAL, each on its own device', async () => {
+    const other = await mkdtemp(path.join(os.tmpdir(), 'arc-mcp-snap-'))
+    const {readFile} = await import('node:fs/promises')
+    const xml = (await readFile(path.join(DEMO_DIR, 'window_dump.xml'), 'utf8')).replace(/text="[^"]+"/, 'text="Only on b"')
+    await writeFile(path.join(other, 'window_dump.xml'), xml)
+    const server = await startServer({devices: ['a=demo', `b=${other}`]})
+    try {
+      const client = await connect(server.url)
+      const names = (await client.listTools()).tools.map((t) => t.name)
+      expect(names).to.include('android_a_tap').and.include('android_b_tap').and.include('android_list_devices')
+      expect(names).to.not.include('android_tap')
+      const a = textOf((await client.callTool({name: 'android_a_get_screen_state', arguments: {}})) as CallToolResult)
+      const b = textOf((await client.callTool({name: 'android_b_get_screen_state', arguments: {}})) as CallToolResult)
+      expect(b).to.include('Only on b')
+      expect(a).to.not.include('Only on b')
+      await client.close()
+    } finally {
+      await server.close()
+    }
+    let error: {code?: string} | undefined
+    try {
+      await startServer({devices: ['demo', 'b=demo']})
+    } catch (caught) {
+      error = caught as {code?: string}
+    }
+    expect(error?.code).to.equal('INVALID_INPUT')
+  })
+
+  it('--tools (globs and groups) and --read-only serve fewer tools', async () => {
+    const server = await startServer({toolPatterns: ['group:touch', 'press_*'], readOnly: false})
+    const reads = await startServer({readOnly: true})
+    try {
+      const client = await connect(server.url)
+      const names = (await client.listTools()).tools.map((t) => t.name).sort()
+      expect(names).to.include.members(['android_tap', 'android_swipe', 'android_press_back', 'android_press_key'])
+      expect(names).to.not.include('android_get_screen_state')
+      await client.close()
+      const readClient = await connect(reads.url)
+      const readTools = (await readClient.listTools()).tools
+      expect(readTools.every((t) => t.annotations?.readOnlyHint === true)).to.equal(true)
+      expect(readTools.map((t) => t.name)).to.include('android_get_screen_state').and.not.include('android_tap')
+      await readClient.close()
+    } finally {
+      await server.close()
+      await reads.close()
+    }
+    let error: {code?: string} | undefined
+    try {
+      await startServer({toolPatterns: ['group:nope']})
+    } catch (caught) {
+      error = caught as {code?: string}
+    }
+    expect(error?.code).to.equal('INVALID_INPUT')
+  })
+})
