@@ -85,6 +85,21 @@ export interface LogResult {
   truncated: boolean
 }
 
+/** What a path on the device is, as lstat reports it (a symlink is not followed). */
+export type FileKind = 'file' | 'directory' | 'symlink' | 'other'
+
+export interface FileStat {
+  kind: FileKind
+  /** Size in bytes (the sync protocol's 32 bits: wraps above 4 GiB). */
+  size: number
+  /** Last modification, milliseconds since the epoch (seconds precision), or null when the device gave none. */
+  mtimeMs: number | null
+}
+
+export interface FileEntry extends FileStat {
+  name: string
+}
+
 export interface DeviceDriver {
   /** The device's serial (`demo`, a snapshot path, or an adb serial). */
   readonly serial: string
@@ -113,6 +128,29 @@ export interface DeviceDriver {
   openApp(packageId: string): Promise<void>
   closeApp(packageId: string): Promise<void>
   logs(query: LogQuery): Promise<LogResult>
+
+  /** lstat of a device path (sync STAT); undefined when nothing is there. */
+  statFile(path: string): Promise<FileStat | undefined>
+  /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
+  listDir(path: string): Promise<FileEntry[]>
+  /** A file's bytes (sync RECV). */
+  readFile(path: string): Promise<Buffer>
+  /**
+   * The path with every symlink, `.` and `..` resolved on the device (`realpath`); undefined when it or a parent
+   * does not exist, or the links loop.
+   */
+  realPath(path: string): Promise<string | undefined>
+  /** Free bytes on the file system holding `path`, or undefined when the device does not say. */
+  freeBytes(path: string): Promise<number | undefined>
+  /** Creates a folder and its missing parents (`mkdir -p`). */
+  makeDirs(path: string): Promise<void>
+  /**
+   * Replaces a file's content atomically: the bytes go to a temporary name in the same folder (sync SEND), which is
+   * then renamed over the target, so a failed or interrupted write leaves the old file as it was.
+   */
+  writeFile(path: string, data: Buffer): Promise<void>
+  /** Deletes one file (never a folder). */
+  deleteFile(path: string): Promise<void>
 
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>

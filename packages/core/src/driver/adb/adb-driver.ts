@@ -3,10 +3,11 @@
  * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
  * input action through the device's queue.
  */
-import type {AppFilter, AppInfo, DeviceDriver, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {AppFilter, AppInfo, DeviceDriver, FileEntry, FileStat, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
 import * as apps from './apps.js'
 import {DeviceShell} from './device-shell.js'
+import * as files from './files.js'
 import * as input from './input.js'
 import {serialise} from './input-queue.js'
 import {readLogs} from './logs.js'
@@ -89,6 +90,38 @@ export class AdbDriver implements DeviceDriver {
 
   logs(query: LogQuery): Promise<LogResult> {
     return readLogs(this.shell, query)
+  }
+
+  statFile(path: string): Promise<FileStat | undefined> {
+    return files.statFile(this.shell, path)
+  }
+
+  listDir(path: string): Promise<FileEntry[]> {
+    return files.listDir(this.shell, path)
+  }
+
+  readFile(path: string): Promise<Buffer> {
+    return files.readFile(this.shell, path)
+  }
+
+  realPath(path: string): Promise<string | undefined> {
+    return files.realPath(this.shell, path)
+  }
+
+  freeBytes(path: string): Promise<number | undefined> {
+    return files.freeBytes(this.shell, path)
+  }
+
+  makeDirs(path: string): Promise<void> {
+    return files.makeDirs(this.shell, path)
+  }
+
+  writeFile(path: string, data: Buffer): Promise<void> {
+    return files.writeFile(this.shell, path, data)
+  }
+
+  deleteFile(path: string): Promise<void> {
+    return files.deleteFile(this.shell, path)
   }
 
   async close(): Promise<void> {
