@@ -1,6 +1,14 @@
 import type {AnyTool} from '@arc-cli/core'
 
 import {closeApp, listApps, openApp} from './apps.js'
+import {appendFile} from './files/append-file.js'
+import {deleteFile} from './files/delete-file.js'
+import {downloadFromUrl} from './files/download-from-url.js'
+import {fileReplace} from './files/file-replace.js'
+import {listFiles} from './files/list-files.js'
+import {listStorageLocations} from './files/list-storage-locations.js'
+import {readFile} from './files/read-file.js'
+import {writeFile} from './files/write-file.js'
 import {getDeviceLogs} from './get-device-logs.js'
 import {listDevices} from './list-devices.js'
 import {longPress} from './long-press.js'
@@ -34,4 +42,12 @@ export const tools: AnyTool[] = [
   openApp,
   listApps,
   closeApp,
+  listStorageLocations,
+  listFiles,
+  readFile,
+  writeFile,
+  appendFile,
+  fileReplace,
+  downloadFromUrl,
+  deleteFile,
 ]

@@ -17,6 +17,10 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'UNSUPPORTED'
   | 'OUTPUT_FAILED'
+  | 'NOT_FOUND'
+  | 'PERMISSION_DENIED'
+  | 'FILE_TOO_LARGE'
+  | 'DOWNLOAD_FAILED'
   | 'INTERNAL'
 
 export interface ArcErrorOptions {
@@ -101,6 +105,26 @@ export class UnsupportedError extends ArcError {
 /** An output file could not be written (folder missing, no permission, disk full). */
 export class OutputError extends ArcError {
   readonly code = 'OUTPUT_FAILED'
+}
+
+/** A storage location, file, folder or text that an operation needs is not there. */
+export class NotFoundError extends ArcError {
+  readonly code = 'NOT_FOUND'
+}
+
+/** The config does not allow this (a location without allowWrite/allowDelete, a download policy), or a path leads out of its location. */
+export class PermissionDeniedError extends ArcError {
+  readonly code = 'PERMISSION_DENIED'
+}
+
+/** A file or content is over the configured size limit (files.maxBytes, files.download.maxBytes). */
+export class FileTooLargeError extends ArcError {
+  readonly code = 'FILE_TOO_LARGE'
+}
+
+/** A download from a URL failed: network error, timeout, HTTP error status, too many redirects. */
+export class DownloadFailedError extends ArcError {
+  readonly code = 'DOWNLOAD_FAILED'
 }
 
 /** A bug in arc. */
