@@ -1,6 +1,7 @@
 import type {AnyTool} from '@arc-cli/core'
 
 import {closeApp, listApps, openApp} from './apps.js'
+import {customGesture} from './custom-gesture.js'
 import {appendFile} from './files/append-file.js'
 import {deleteFile} from './files/delete-file.js'
 import {downloadFromUrl} from './files/download-from-url.js'
@@ -12,6 +13,7 @@ import {writeFile} from './files/write-file.js'
 import {getDeviceLogs} from './get-device-logs.js'
 import {listDevices} from './list-devices.js'
 import {longPress} from './long-press.js'
+import {pinch} from './pinch.js'
 import {pressKey} from './press-key.js'
 import {pressBack, pressHome, pressRecents} from './press-system-keys.js'
 import {saveSnapshot} from './save-snapshot.js'
@@ -38,6 +40,8 @@ export const tools: AnyTool[] = [
   doubleTap,
   swipe,
   scroll,
+  pinch,
+  customGesture,
   pressKey,
   openApp,
   listApps,

@@ -100,6 +100,16 @@ export interface FileEntry extends FileStat {
   name: string
 }
 
+/** One point of a finger's path: device pixels, and milliseconds from the start of the gesture. */
+export interface GesturePoint {
+  x: number
+  y: number
+  time: number
+}
+
+/** How a gesture reached the device: several fingers via `sendevent`, one via `input motionevent` or swipes. */
+export type GestureMethod = 'sendevent' | 'motionevent' | 'swipe'
+
 export interface DeviceDriver {
   /** The device's serial (`demo`, a snapshot path, or an adb serial). */
   readonly serial: string
@@ -117,6 +127,11 @@ export interface DeviceDriver {
   longPress(point: Point, durationMs: number): Promise<void>
   doubleTap(point: Point): Promise<void>
   swipe(from: Point, to: Point, durationMs: number): Promise<void>
+  /**
+   * Plays finger paths (each at least 2 points, times increasing) as one gesture; resolves to the way it was
+   * sent. Several paths need a device whose shell may write /dev/input (UNSUPPORTED otherwise).
+   */
+  gesture(paths: GesturePoint[][]): Promise<GestureMethod>
   /** Sends one key event: an Android keycode name (`KEYCODE_BACK`, `BACK`) or number. */
   pressKey(key: string | number): Promise<void>
   /** Types text into the focused field. */

@@ -12,6 +12,7 @@ export const READ_ONLY_ACTIONS = {
   longPress: 'long-press',
   doubleTap: 'double-tap',
   swipe: 'swipe',
+  gesture: 'perform a gesture',
   pressKey: 'press a key',
   inputText: 'type text',
   openNotifications: 'open notifications',

@@ -2,6 +2,7 @@ import {am} from './am.js'
 import {cmd} from './cmd.js'
 import {dumpsys} from './dumpsys.js'
 import {cat, df, ln, ls, mkdir, mv, readlink, realpath, rm, touch} from './files.js'
+import {getevent, sendevent} from './getevent.js'
 import {input} from './input.js'
 import {logcat} from './logcat.js'
 import {id, pidof, sleep, whoami} from './misc.js'
@@ -24,6 +25,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   cmd,
   df,
   dumpsys,
+  getevent,
   getprop,
   grep,
   head,
@@ -41,6 +43,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   realpath,
   rm,
   screencap,
+  sendevent,
   setprop,
   settings,
   sleep,

@@ -3,11 +3,12 @@
  * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
  * input action through the device's queue.
  */
-import type {AppFilter, AppInfo, DeviceDriver, FileEntry, FileStat, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {AppFilter, AppInfo, DeviceDriver, FileEntry, FileStat, GestureMethod, GesturePoint, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
 import * as apps from './apps.js'
 import {DeviceShell} from './device-shell.js'
 import * as files from './files.js'
+import {gesture} from './gesture.js'
 import * as input from './input.js'
 import {serialise} from './input-queue.js'
 import {readLogs} from './logs.js'
@@ -58,6 +59,10 @@ export class AdbDriver implements DeviceDriver {
 
   swipe(from: Point, to: Point, durationMs: number): Promise<void> {
     return this.act((dev) => input.swipe(dev, from, to, durationMs))
+  }
+
+  gesture(paths: GesturePoint[][]): Promise<GestureMethod> {
+    return this.act((dev) => gesture(dev, paths))
   }
 
   pressKey(key: string | number): Promise<void> {
