@@ -1,7 +1,9 @@
 import type {AnyTool} from '@arc-cli/core'
 
 import {closeApp, listApps, openApp} from './apps.js'
+import {getClipboard, setClipboard} from './clipboard.js'
 import {customGesture} from './custom-gesture.js'
+import {doctor} from './doctor.js'
 import {appendFile} from './files/append-file.js'
 import {deleteFile} from './files/delete-file.js'
 import {downloadFromUrl} from './files/download-from-url.js'
@@ -54,4 +56,7 @@ export const tools: AnyTool[] = [
   fileReplace,
   downloadFromUrl,
   deleteFile,
+  getClipboard,
+  setClipboard,
+  doctor,
 ]

@@ -110,6 +110,21 @@ export interface GesturePoint {
 /** How a gesture reached the device: several fingers via `sendevent`, one via `input motionevent` or swipes. */
 export type GestureMethod = 'sendevent' | 'motionevent' | 'swipe'
 
+/** One thing `arc doctor` checked: whether the device allows it, how, and what arc does when it does not. */
+export interface Capability {
+  id: string
+  status: 'yes' | 'partial' | 'no'
+  detail: string
+  /** What arc does instead ('' when the capability is there). */
+  fallback: string
+}
+
+export interface CapabilityReport {
+  serial: string
+  android: {release: string | null; sdk: number | null; model: string | null; buildType: string | null}
+  capabilities: Capability[]
+}
+
 export interface DeviceDriver {
   /** The device's serial (`demo`, a snapshot path, or an adb serial). */
   readonly serial: string
@@ -144,6 +159,11 @@ export interface DeviceDriver {
   closeApp(packageId: string): Promise<void>
   logs(query: LogQuery): Promise<LogResult>
 
+  /** The clipboard's text, or null when it is empty. UNSUPPORTED where the device does not let arc read it. */
+  getClipboard(): Promise<string | null>
+  /** Puts text on the clipboard. UNSUPPORTED where the device does not let arc write it. */
+  setClipboard(text: string): Promise<void>
+
   /** lstat of a device path (sync STAT); undefined when nothing is there. */
   statFile(path: string): Promise<FileStat | undefined>
   /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
@@ -166,6 +186,9 @@ export interface DeviceDriver {
   writeFile(path: string, data: Buffer): Promise<void>
   /** Deletes one file (never a folder). */
   deleteFile(path: string): Promise<void>
+
+  /** Probes what the device allows over ADB without changing anything a user would notice (`arc doctor`). */
+  probeCapabilities(): Promise<CapabilityReport>
 
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>

@@ -19,6 +19,7 @@ export const READ_ONLY_ACTIONS = {
   openQuickSettings: 'open quick settings',
   openApp: 'open an app',
   closeApp: 'close an app',
+  setClipboard: 'set the clipboard',
   makeDirs: 'create folders',
   writeFile: 'write files',
   deleteFile: 'delete files',
@@ -28,6 +29,8 @@ export const READ_ONLY_ACTIONS = {
 export const NOT_RECORDED = {
   listApps: 'installed apps to list',
   logs: 'device logs',
+  getClipboard: 'clipboard',
+  probeCapabilities: 'device to probe (arc doctor needs a live device)',
   statFile: 'file system',
   listDir: 'file system',
   readFile: 'file system',

@@ -3,10 +3,12 @@
  * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
  * input action through the device's queue.
  */
-import type {AppFilter, AppInfo, DeviceDriver, FileEntry, FileStat, GestureMethod, GesturePoint, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {AppFilter, AppInfo, CapabilityReport, DeviceDriver, FileEntry, FileStat, GestureMethod, GesturePoint, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
 import * as apps from './apps.js'
 import {DeviceShell} from './device-shell.js'
+import * as clipboard from './clipboard.js'
+import {probe} from './doctor.js'
 import * as files from './files.js'
 import {gesture} from './gesture.js'
 import * as input from './input.js'
@@ -97,6 +99,14 @@ export class AdbDriver implements DeviceDriver {
     return readLogs(this.shell, query)
   }
 
+  getClipboard(): Promise<string | null> {
+    return clipboard.getClipboard(this.shell)
+  }
+
+  setClipboard(_text: string): Promise<void> {
+    return clipboard.setClipboard(this.shell)
+  }
+
   statFile(path: string): Promise<FileStat | undefined> {
     return files.statFile(this.shell, path)
   }
@@ -127,6 +137,10 @@ export class AdbDriver implements DeviceDriver {
 
   deleteFile(path: string): Promise<void> {
     return files.deleteFile(this.shell, path)
+  }
+
+  probeCapabilities(): Promise<CapabilityReport> {
+    return probe(this.shell, () => this.captureScreen())
   }
 
   async close(): Promise<void> {
