@@ -10,6 +10,7 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {useEmulator} from '../adb/emulator-support.js'
 import {NASTY_STRINGS} from '../adb/nasty-strings.js'
+import {runArc} from '../support/run-arc.js'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -343,6 +344,21 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(listed.files.map((f) => f.name)).to.have.members(names)
     })
 
+    it('round-trips random names and contents (seeded, so a failure can be replayed)', async () => {
+      let seed = 12345
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+      const alphabet = [...' \'"$`\\;&|<>(){}[]*?~#!%\t\r-_.,:=+@^abcXYZ019éß中文😀\u200b\u00a0']
+      const pick = (n: number) => Array.from({length: n}, () => alphabet[Math.floor(next() * alphabet.length)]).join('')
+      for (let i = 0; i < 12; i++) {
+        const name = `${pick(1 + Math.floor(next() * 12))}${i}`
+        const content = pick(Math.floor(next() * 300)) + '\n'
+        if (name === '.' || name === '..') continue
+        const w = await run('write_file', {location_id: 'tmp', path: `random/${name}`, content})
+        expect(w.error, JSON.stringify(name)).to.equal(undefined)
+        expect(readFileSync(path.join(tmp, 'random', name), 'utf8'), JSON.stringify(name)).to.equal(content)
+      }
+    })
+
     it('writes over 64 KiB (several sync DATA chunks) exactly', async () => {
       const content = 'abcdefghij\n'.repeat(20_000)
       expect((await run('write_file', {location_id: 'tmp', path: 'large.txt', content})).error).to.equal(undefined)
@@ -415,6 +431,21 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'not a url'})).error?.code).to.equal('INVALID_INPUT')
       expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'ftp://example.com/x'})).error?.code).to.equal('INVALID_INPUT')
       expect(existsSync(path.join(tmp, 'x'))).to.equal(false)
+    })
+  })
+
+  describe('from the CLI', () => {
+    it('arc files write / read / delete: positional location and path, the spec texts, exit codes', async () => {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`}
+      const write = await runArc(['files', 'write', 'tmp', 'cli/notes.txt', '--content', "it's\nhere"], {env})
+      expect([write.code, write.stdout, write.stderr]).to.deep.equal([0, 'File written successfully: cli/notes.txt\n', ''])
+      expect(readFileSync(path.join(tmp, 'cli/notes.txt'), 'utf8')).to.equal("it's\nhere")
+      const read = await runArc(['files', 'read', 'tmp', 'cli/notes.txt', '--json'], {env})
+      expect(read.code).to.equal(0)
+      expect(JSON.parse(read.stdout)).to.include({path: 'cli/notes.txt', total_lines: 2})
+      const denied = await runArc(['files', 'delete', 'downloads', 'x.txt'], {env})
+      expect(denied.code).to.equal(15)
+      expect(denied.stderr).to.include('Error [PERMISSION_DENIED]: delete not allowed in storage location downloads (/sdcard/Download)')
     })
   })
 })

@@ -88,8 +88,8 @@ export function toRaw(
 /**
  * The sendevent script of a multi-finger gesture: slot i is finger i; a finger goes down at its first time
  * (tracking id 100+i, touch size, pressure, position), moves at every frame, and lifts (tracking id -1) in the
- * report after its last point; BTN_TOUCH is down while any finger is. `e` sends triples and stops at the first failure, so a device that
- * refuses the write gets nothing half-done.
+ * report after its last point; BTN_TOUCH is down while any finger is. `e` sends triples and stops at the first
+ * failure, so a device that refuses the write gets nothing half-done.
  */
 export function sendeventScript(
   device: InputDevice,
