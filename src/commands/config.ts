@@ -1,4 +1,4 @@
-import {ArcCommand, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, loadConfig, resolveServerAddress, selectedDevice} from '@arc-cli/core'
+import {ArcCommand, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, filesSettings, loadConfig, resolveServerAddress, selectedDevice} from '@arc-cli/core'
 import {Flags} from '@oclif/core'
 
 interface ConfigEntry {
@@ -48,8 +48,16 @@ export default class Config extends ArcCommand {
         value: config.adb?.timeoutMs ?? DEFAULT_ADB_TIMEOUT_MS,
         source: config.adb?.timeoutMs === undefined ? 'default' : (filepath as string),
       },
-      ...others.filter((e) => !['device', 'adb.host', 'adb.port', 'adb.timeoutMs'].includes(e.key)),
     ]
+    // The file tools' settings, defaults included, one line per key.
+    const files = filesSettings(config.files)
+    const fileEntries: ConfigEntry[] = []
+    flatten({files}, '', 'default', fileEntries)
+    for (const e of fileEntries) {
+      const set = others.find((o) => o.key === e.key || e.key.startsWith(`${o.key}.`) || o.key.startsWith(`${e.key}.`))
+      resolved.push({...e, source: set ? (filepath as string) : 'default'})
+    }
+    resolved.push(...others.filter((e) => !['device', 'adb.host', 'adb.port', 'adb.timeoutMs'].includes(e.key) && !e.key.startsWith('files.') && e.key !== 'files'))
     if (!this.jsonEnabled()) {
       this.log(`config file: ${filepath ?? '(none found)'}`)
       const width = Math.max(...resolved.map((e) => e.key.length))

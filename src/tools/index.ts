@@ -1,9 +1,21 @@
 import type {AnyTool} from '@arc-cli/core'
 
 import {closeApp, listApps, openApp} from './apps.js'
+import {getClipboard, setClipboard} from './clipboard.js'
+import {customGesture} from './custom-gesture.js'
+import {doctor} from './doctor.js'
+import {appendFile} from './files/append-file.js'
+import {deleteFile} from './files/delete-file.js'
+import {downloadFromUrl} from './files/download-from-url.js'
+import {fileReplace} from './files/file-replace.js'
+import {listFiles} from './files/list-files.js'
+import {listStorageLocations} from './files/list-storage-locations.js'
+import {readFile} from './files/read-file.js'
+import {writeFile} from './files/write-file.js'
 import {getDeviceLogs} from './get-device-logs.js'
 import {listDevices} from './list-devices.js'
 import {longPress} from './long-press.js'
+import {pinch} from './pinch.js'
 import {pressKey} from './press-key.js'
 import {pressBack, pressHome, pressRecents} from './press-system-keys.js'
 import {saveSnapshot} from './save-snapshot.js'
@@ -30,8 +42,21 @@ export const tools: AnyTool[] = [
   doubleTap,
   swipe,
   scroll,
+  pinch,
+  customGesture,
   pressKey,
   openApp,
   listApps,
   closeApp,
+  listStorageLocations,
+  listFiles,
+  readFile,
+  writeFile,
+  appendFile,
+  fileReplace,
+  downloadFromUrl,
+  deleteFile,
+  getClipboard,
+  setClipboard,
+  doctor,
 ]

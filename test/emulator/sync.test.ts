@@ -87,3 +87,34 @@ describe('emulator sync limits', () => {
     }
   })
 })
+
+describe('emulator device files', () => {
+  let emu: Emulator
+  let client: AdbClient
+  before(async () => {
+    emu = await emulate()
+    client = clientFor(emu)
+  })
+  after(() => emu.close())
+
+  it('resolves device symlinks in device space: an absolute link never reaches the host’s files', async () => {
+    const device = emu.device('emu-1')
+    const {symlinkSync} = await import('node:fs')
+    const path = await import('node:path')
+    await push(client, Buffer.from('device hosts'), '/system/etc/hosts')
+    symlinkSync('/system/etc/hosts', path.join(device.files.root, 'data/local/tmp/hosts-link'))
+    symlinkSync('/etc', path.join(device.files.root, 'data/local/tmp/etc-link'))
+    expect((await pull(client, '/data/local/tmp/hosts-link')).toString()).to.equal('device hosts')
+    expect((await client.getDevice('emu-1').stat('/data/local/tmp/hosts-link')).isSymbolicLink()).to.equal(true)
+    // The host has /etc/hostname; the device has no /etc at all.
+    const missing = await client
+      .getDevice('emu-1')
+      .stat('/data/local/tmp/etc-link/hostname')
+      .then(() => undefined, (e: NodeJS.ErrnoException) => e)
+    expect(missing?.code).to.equal('ENOENT')
+    symlinkSync('loop2', path.join(device.files.root, 'data/local/tmp/loop1'))
+    symlinkSync('loop1', path.join(device.files.root, 'data/local/tmp/loop2'))
+    expect(await shell(client, 'emu-1', 'realpath /data/local/tmp/loop1')).to.match(/Too many levels of symbolic links/)
+    expect(await shell(client, 'emu-1', 'realpath /sdcard/Download')).to.equal('/storage/emulated/0/Download\n')
+  })
+})

@@ -27,3 +27,6 @@ export function fixturePath(name: string, file = ''): string {
 export function requireFixtures(ctx: Mocha.Context): void {
   if (!fixturesAvailable) ctx.skip()
 }
+
+/** Real command output (`getevent -pl`, dumpsys…) from ../shared; tests skip when it is absent. */
+export const DEVICE_OUTPUT_DIR = path.resolve(ROOT, '..', 'shared', 'fixtures', 'device-output')

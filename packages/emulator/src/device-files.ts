@@ -1,4 +1,4 @@
-import {mkdirSync, symlinkSync} from 'node:fs'
+import {lstatSync, mkdirSync, readlinkSync, symlinkSync} from 'node:fs'
 import path from 'node:path'
 
 /** How the device's tools (toybox, adbd) word a file-system error, by its errno code. */
@@ -9,7 +9,11 @@ const ERRNO_TEXT: Record<string, string> = {
   EISDIR: 'Is a directory',
   EACCES: 'Permission denied',
   ENOTEMPTY: 'Directory not empty',
+  ELOOP: 'Too many levels of symbolic links',
 }
+
+/** Linux's limit on symlinks followed while resolving one path. */
+const MAX_LINKS = 40
 
 /** The device's wording of a failed file operation; an error without a known code keeps its own message. */
 export function errnoText(error: unknown): string {
@@ -37,12 +41,56 @@ export class DeviceFiles {
     return path.posix.resolve(cwd, devicePath)
   }
 
-  /** The host path standing for a device path. */
-  hostPath(devicePath: string, cwd = '/'): string {
-    const normalized = this.normalize(devicePath, cwd)
-    // A trailing slash makes lstat follow a symlinked folder (`/sdcard/`), as on the device.
-    const slash = devicePath.endsWith('/') && normalized !== '/' ? '/' : ''
-    return path.join(this.root, ...normalized.split('/').filter(Boolean)) + slash
+  /**
+   * The device path with symlinks resolved in device space, as the device's kernel does: links in the parents
+   * always, the last component only when `followLast` (or the path ends in `/`). An absolute link target starts
+   * again from the device's `/`, never the host's; `..` steps back physically. Missing components are kept as
+   * written. Throws an ELOOP error after 40 links.
+   */
+  resolve(devicePath: string, cwd = '/', followLast = false): string {
+    const follow = followLast || devicePath.endsWith('/')
+    let pending = (devicePath.startsWith('/') ? devicePath : `${cwd}/${devicePath}`).split('/').filter(Boolean)
+    let done: string[] = []
+    let links = 0
+    while (pending.length > 0) {
+      const name = pending.shift() as string
+      if (name === '.') continue
+      if (name === '..') {
+        done.pop()
+        continue
+      }
+      const candidate = [...done, name]
+      if (pending.length === 0 && !follow) {
+        done = candidate
+        break
+      }
+      const host = path.join(this.root, ...candidate)
+      let isLink = false
+      try {
+        isLink = lstatSync(host).isSymbolicLink()
+      } catch {
+        isLink = false
+      }
+      if (!isLink) {
+        done = candidate
+        continue
+      }
+      if (++links > MAX_LINKS) throw Object.assign(new Error(ERRNO_TEXT.ELOOP), {code: 'ELOOP'})
+      const target = readlinkSync(host)
+      if (target.startsWith('/')) done = []
+      pending = [...target.split('/').filter(Boolean), ...pending]
+    }
+    return `/${done.join('/')}`
+  }
+
+  /**
+   * The host path standing for a device path, its symlinks resolved in device space (see `resolve`), so no link
+   * on the device can reach the host's own files. A trailing slash follows a symlinked folder (`/sdcard/`), as
+   * on the device.
+   */
+  hostPath(devicePath: string, cwd = '/', followLast = false): string {
+    const resolved = this.resolve(devicePath, cwd, followLast)
+    return path.join(this.root, ...resolved.split('/').filter(Boolean))
   }
 
   /** The device path of a host path inside the root (the working folder a helper reports), else `/`. */

@@ -103,6 +103,20 @@ const deviceSchema = z
       .strict()
       .optional(),
     logcat: z.array(logEntrySchema).optional(),
+    touchscreen: z
+      .object({
+        name: z.string().min(1).default('virtio_input_multi_touch_1').describe('Name `getevent -pl` shows.'),
+        maxX: z.number().int().positive().default(32767).describe('ABS_MT_POSITION_X maximum (minimum 0).'),
+        maxY: z.number().int().positive().default(32767).describe('ABS_MT_POSITION_Y maximum (minimum 0).'),
+        slots: z.number().int().min(1).max(32).default(10).describe('Fingers it tracks (ABS_MT_SLOT 0..slots-1).'),
+        writable: z
+          .boolean()
+          .optional()
+          .describe('Whether the shell may write /dev/input/event1 (default: only below Android 10, sdk < 29).'),
+      })
+      .strict()
+      .optional()
+      .describe('The touchscreen `getevent -pl` lists and `sendevent` writes to.'),
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
   })

@@ -74,22 +74,39 @@ export async function runSync(reader: SocketReader, socket: Socket, device: Virt
         return
       }
       const arg = (await reader.read(length)).toString('utf8')
+      // A path whose links loop resolves to nothing: STAT says missing, LIST is empty, RECV fails with ELOOP.
+      const host = (followLast: boolean) => {
+        try {
+          return files.hostPath(arg, '/', followLast)
+        } catch {
+          return undefined
+        }
+      }
       if (id === 'STAT') {
         record(['STAT', arg])
-        const stats = await lstat(files.hostPath(arg)).catch(() => undefined)
+        const at = host(false)
+        const stats = at === undefined ? undefined : await lstat(at).catch(() => undefined)
         await writeAsync(socket, Buffer.concat([Buffer.from('STAT', 'latin1'), stat3(stats)]))
       } else if (id === 'LIST') {
         record(['LIST', arg])
-        await list(socket, files.hostPath(arg))
+        await list(socket, host(true))
       } else if (id === 'RECV') {
         record(['RECV', arg])
-        await recv(socket, files.hostPath(arg))
+        const at = host(true)
+        if (at === undefined) await writeAsync(socket, fail(`open failed: ${errnoText({code: 'ELOOP'})}`))
+        else await recv(socket, at)
       } else {
         const comma = arg.lastIndexOf(',')
         const target = comma >= 0 ? arg.slice(0, comma) : arg
         const mode = comma >= 0 ? Number.parseInt(arg.slice(comma + 1), 10) : 0o100644
         record(['SEND', target, String(mode)])
-        const ok = await send(reader, socket, files.hostPath(target), mode)
+        let at: string | undefined
+        try {
+          at = files.hostPath(target, '/', true)
+        } catch {
+          at = undefined
+        }
+        const ok = await send(reader, socket, at, mode)
         if (!ok) return
       }
     }
@@ -98,12 +115,12 @@ export async function runSync(reader: SocketReader, socket: Socket, device: Virt
   }
 }
 
-async function list(socket: Socket, dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => undefined)
+async function list(socket: Socket, dir: string | undefined): Promise<void> {
+  const names = dir === undefined ? undefined : await readdir(dir).catch(() => undefined)
   const chunks: Buffer[] = []
   if (names) {
     for (const name of ['.', '..', ...names.sort()]) {
-      const stats = await lstat(`${dir.replace(/\/$/, '')}/${name}`).catch(() => undefined)
+      const stats = await lstat(`${(dir as string).replace(/\/$/, '')}/${name}`).catch(() => undefined)
       if (!stats) continue
       const nameBytes = Buffer.from(name, 'utf8')
       const dent = Buffer.alloc(16)
@@ -140,7 +157,7 @@ async function recv(socket: Socket, file: string): Promise<void> {
 }
 
 /** Returns false when the connection was ended because of a protocol error. */
-async function send(reader: SocketReader, socket: Socket, file: string, mode: number): Promise<boolean> {
+async function send(reader: SocketReader, socket: Socket, file: string | undefined, mode: number): Promise<boolean> {
   const chunks: Buffer[] = []
   let mtime = 0
   for (;;) {
@@ -162,6 +179,10 @@ async function send(reader: SocketReader, socket: Socket, file: string, mode: nu
       socket.end()
       return false
     }
+  }
+  if (file === undefined) {
+    await writeAsync(socket, fail(`couldn't create file: ${errnoText({code: 'ELOOP'})}`))
+    return true
   }
   try {
     await mkdir(path.dirname(file), {recursive: true})

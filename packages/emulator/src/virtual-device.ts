@@ -22,6 +22,7 @@ export type InputEvent =
   | {type: 'text'; text: string}
   | {type: 'motionevent'; action: string; x: number; y: number}
   | {type: 'statusbar'; action: string}
+  | {type: 'sendevent'; device: string; evType: number; code: number; value: number}
 
 export interface InstalledPackage {
   name: string
@@ -121,6 +122,8 @@ export class VirtualDevice extends EventEmitter {
   readonly logcat: LogEntry[]
   readonly faults: ArmedFault[]
   readonly transitions: TransitionSpec[]
+  /** The touchscreen at /dev/input/event1 (getevent, sendevent). */
+  readonly touchscreen: {name: string; maxX: number; maxY: number; slots: number; writable?: boolean}
   /** Packages with a live process, and its pid. */
   readonly running = new Map<string, number>()
   foreground: {package?: string; activity?: string} = {}
@@ -143,6 +146,7 @@ export class VirtualDevice extends EventEmitter {
     const scenario = init.scenario
     this.transitions = scenario?.transitions ?? []
     this.faults = (scenario?.faults ?? []).map(arm)
+    this.touchscreen = scenario?.touchscreen ?? {name: 'virtio_input_multi_touch_1', maxX: 32767, maxY: 32767, slots: 10}
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
     this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p}))
     if (scenario?.defaultPackages !== false) {

@@ -39,7 +39,8 @@ function convert(field: SchemaField, value: string, label: string): unknown {
     }
     return n
   }
-  if (field.type === 'object') {
+  // Objects, and array items that are themselves arrays (a gesture's paths: one JSON path per flag), are JSON.
+  if (field.type === 'object' || (field.type === 'array' && !field.items)) {
     try {
       return JSON.parse(value)
     } catch {

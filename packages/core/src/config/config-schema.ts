@@ -1,5 +1,7 @@
 import {z} from 'zod'
 
+import {filesConfigSchema} from './files-config.js'
+
 /**
  * arc's config, as read from `.arcrc*`, `arc.config.*` or `package.json#arc`. Sections owned by a plugin
  * (`annotate`) are validated by that plugin with `readConfigSection`, so each plugin keeps its keys in one place.
@@ -54,6 +56,7 @@ export const configSchema = z
       .strict()
       .optional()
       .describe('`arc mcp serve`: token, address, allowed origins, body limit (see docs/mcp.md).'),
+    files: filesConfigSchema.optional().describe('Storage locations and limits of the file tools (see docs/files.md).'),
   })
   .strict()
 

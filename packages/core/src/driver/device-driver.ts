@@ -85,6 +85,46 @@ export interface LogResult {
   truncated: boolean
 }
 
+/** What a path on the device is, as lstat reports it (a symlink is not followed). */
+export type FileKind = 'file' | 'directory' | 'symlink' | 'other'
+
+export interface FileStat {
+  kind: FileKind
+  /** Size in bytes (the sync protocol's 32 bits: wraps above 4 GiB). */
+  size: number
+  /** Last modification, milliseconds since the epoch (seconds precision), or null when the device gave none. */
+  mtimeMs: number | null
+}
+
+export interface FileEntry extends FileStat {
+  name: string
+}
+
+/** One point of a finger's path: device pixels, and milliseconds from the start of the gesture. */
+export interface GesturePoint {
+  x: number
+  y: number
+  time: number
+}
+
+/** How a gesture reached the device: several fingers via `sendevent`, one via `input motionevent` or swipes. */
+export type GestureMethod = 'sendevent' | 'motionevent' | 'swipe'
+
+/** One thing `arc doctor` checked: whether the device allows it, how, and what arc does when it does not. */
+export interface Capability {
+  id: string
+  status: 'yes' | 'partial' | 'no'
+  detail: string
+  /** What arc does instead ('' when the capability is there). */
+  fallback: string
+}
+
+export interface CapabilityReport {
+  serial: string
+  android: {release: string | null; sdk: number | null; model: string | null; buildType: string | null}
+  capabilities: Capability[]
+}
+
 export interface DeviceDriver {
   /** The device's serial (`demo`, a snapshot path, or an adb serial). */
   readonly serial: string
@@ -102,6 +142,11 @@ export interface DeviceDriver {
   longPress(point: Point, durationMs: number): Promise<void>
   doubleTap(point: Point): Promise<void>
   swipe(from: Point, to: Point, durationMs: number): Promise<void>
+  /**
+   * Plays finger paths (each at least 2 points, times increasing) as one gesture; resolves to the way it was
+   * sent. Several paths need a device whose shell may write /dev/input (UNSUPPORTED otherwise).
+   */
+  gesture(paths: GesturePoint[][]): Promise<GestureMethod>
   /** Sends one key event: an Android keycode name (`KEYCODE_BACK`, `BACK`) or number. */
   pressKey(key: string | number): Promise<void>
   /** Types text into the focused field. */
@@ -113,6 +158,37 @@ export interface DeviceDriver {
   openApp(packageId: string): Promise<void>
   closeApp(packageId: string): Promise<void>
   logs(query: LogQuery): Promise<LogResult>
+
+  /** The clipboard's text, or null when it is empty. UNSUPPORTED where the device does not let arc read it. */
+  getClipboard(): Promise<string | null>
+  /** Puts text on the clipboard. UNSUPPORTED where the device does not let arc write it. */
+  setClipboard(text: string): Promise<void>
+
+  /** lstat of a device path (sync STAT); undefined when nothing is there. */
+  statFile(path: string): Promise<FileStat | undefined>
+  /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
+  listDir(path: string): Promise<FileEntry[]>
+  /** A file's bytes (sync RECV). */
+  readFile(path: string): Promise<Buffer>
+  /**
+   * The path with every symlink, `.` and `..` resolved on the device (`realpath`); undefined when it or a parent
+   * does not exist, or the links loop.
+   */
+  realPath(path: string): Promise<string | undefined>
+  /** Free bytes on the file system holding `path`, or undefined when the device does not say. */
+  freeBytes(path: string): Promise<number | undefined>
+  /** Creates a folder and its missing parents (`mkdir -p`). */
+  makeDirs(path: string): Promise<void>
+  /**
+   * Replaces a file's content atomically: the bytes go to a temporary name in the same folder (sync SEND), which is
+   * then renamed over the target, so a failed or interrupted write leaves the old file as it was.
+   */
+  writeFile(path: string, data: Buffer): Promise<void>
+  /** Deletes one file (never a folder). */
+  deleteFile(path: string): Promise<void>
+
+  /** Probes what the device allows over ADB without changing anything a user would notice (`arc doctor`). */
+  probeCapabilities(): Promise<CapabilityReport>
 
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>

@@ -1,11 +1,12 @@
 import {open, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 
-import {DeviceNotFoundError, InvalidInputError, ReadOnlyDeviceError, UnsupportedError} from '../errors/arc-error.js'
+import {DeviceNotFoundError, InvalidInputError, UnsupportedError} from '../errors/arc-error.js'
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
-import type {AppFilter, AppInfo, DeviceDriver, LogResult, ScreenCapture} from './device-driver.js'
+import type {DeviceDriver, ScreenCapture} from './device-driver.js'
+import {ReadOnlyDriver} from './read-only-driver.js'
 import {pngSize} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
 
@@ -22,13 +23,13 @@ async function readHead(file: string, bytes: number): Promise<Buffer> {
 
 /**
  * A recorded device: a snapshot folder, a bare `.xml` dump, or `demo`. It answers every read from the files
- * and refuses every action with DEVICE_READ_ONLY, so a script pointed at it fails loudly instead of silently
- * doing nothing.
+ * and refuses every action with DEVICE_READ_ONLY (the tables of ReadOnlyDriver), so a script pointed at it fails
+ * loudly instead of silently doing nothing.
  *
  * Screen size comes from meta.json, else from screen.png, else from the dump (Appium's declared size, or the
  * largest window edge). Density comes only from meta.json. Rotation from meta.json, else the dump.
  */
-export class SnapshotDriver implements DeviceDriver {
+export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
   readonly kind = 'snapshot' as const
   readonly serial: string
   private readonly xmlPath: string
@@ -36,6 +37,7 @@ export class SnapshotDriver implements DeviceDriver {
   private readonly metaPath?: string
 
   private constructor(serial: string, xmlPath: string, pngPath?: string, metaPath?: string) {
+    super()
     this.serial = serial
     this.xmlPath = xmlPath
     this.pngPath = pngPath
@@ -126,47 +128,5 @@ export class SnapshotDriver implements DeviceDriver {
     return screenSizeFromHierarchy(hierarchy ?? parseUiDump(await readFile(this.xmlPath), `UI dump ${this.xmlPath}`))
   }
 
-  private refuse(action: string): never {
-    throw new ReadOnlyDeviceError(`recorded device is read-only: cannot ${action} on ${this.serial}`, {
-      actions: ['Run the command against a live device (--device SERIAL) or `arc emulate`.'],
-    })
-  }
-
-  async tap(): Promise<void> {
-    this.refuse('tap')
-  }
-  async longPress(): Promise<void> {
-    this.refuse('long-press')
-  }
-  async doubleTap(): Promise<void> {
-    this.refuse('double-tap')
-  }
-  async swipe(): Promise<void> {
-    this.refuse('swipe')
-  }
-  async pressKey(): Promise<void> {
-    this.refuse('press a key')
-  }
-  async inputText(): Promise<void> {
-    this.refuse('type text')
-  }
-  async openNotifications(): Promise<void> {
-    this.refuse('open notifications')
-  }
-  async openQuickSettings(): Promise<void> {
-    this.refuse('open quick settings')
-  }
-  async listApps(_filter: AppFilter): Promise<AppInfo[]> {
-    throw new UnsupportedError(`a recorded snapshot has no installed apps to list (${this.serial})`)
-  }
-  async openApp(): Promise<void> {
-    this.refuse('open an app')
-  }
-  async closeApp(): Promise<void> {
-    this.refuse('close an app')
-  }
-  async logs(): Promise<LogResult> {
-    throw new UnsupportedError(`a recorded snapshot has no device logs (${this.serial})`)
-  }
   async close(): Promise<void> {}
 }

@@ -18,6 +18,10 @@ export type ErrorCode =
   | 'UNSUPPORTED'
   | 'OUTPUT_FAILED'
   | 'CANCELLED'
+  | 'NOT_FOUND'
+  | 'PERMISSION_DENIED'
+  | 'FILE_TOO_LARGE'
+  | 'DOWNLOAD_FAILED'
   | 'INTERNAL'
 
 export interface ArcErrorOptions {
@@ -110,6 +114,26 @@ export class OutputError extends ArcError {
  */
 export class CancelledError extends ArcError {
   readonly code = 'CANCELLED'
+}
+
+/** A storage location, file, folder or text that an operation needs is not there. */
+export class NotFoundError extends ArcError {
+  readonly code = 'NOT_FOUND'
+}
+
+/** The config does not allow this (a location without allowWrite/allowDelete, a download policy), or a path leads out of its location. */
+export class PermissionDeniedError extends ArcError {
+  readonly code = 'PERMISSION_DENIED'
+}
+
+/** A file or content is over the configured size limit (files.maxBytes, files.download.maxBytes). */
+export class FileTooLargeError extends ArcError {
+  readonly code = 'FILE_TOO_LARGE'
+}
+
+/** A download from a URL failed: network error, timeout, HTTP error status, too many redirects. */
+export class DownloadFailedError extends ArcError {
+  readonly code = 'DOWNLOAD_FAILED'
 }
 
 /** A bug in arc. */

@@ -22,6 +22,10 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
   OUTPUT_FAILED: {exit: 13, meaning: 'an output file could not be written'},
   CANCELLED: {exit: EXIT_INTERRUPTED, meaning: 'interrupted (Ctrl-C), or cancelled by the MCP client; nothing was written'},
+  NOT_FOUND: {exit: 14, meaning: 'a storage location, file, folder or text to replace is not there'},
+  PERMISSION_DENIED: {exit: 15, meaning: 'the config does not allow this write, delete or download, or a path leads out of its location'},
+  FILE_TOO_LARGE: {exit: 16, meaning: 'a file or content is over the configured size limit'},
+  DOWNLOAD_FAILED: {exit: 17, meaning: 'a download failed: network error, timeout, HTTP error status'},
 }
 
 

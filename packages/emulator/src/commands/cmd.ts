@@ -5,11 +5,14 @@ import {packageCommand} from './pm.js'
 import type {CommandContext} from './types.js'
 import {wm} from './wm.js'
 
-/** `cmd SERVICE …`: package (like pm), statusbar, input, activity (like am), window (like wm). */
+/** `cmd SERVICE …`: package (like pm), statusbar, input, activity (like am), window (like wm); `cmd -l` lists them. */
 export function cmd(ctx: CommandContext): number {
   const [, service, ...rest] = ctx.argv
   const shifted = (name: string): CommandContext => ({...ctx, argv: [name, ...rest]})
   switch (service) {
+    case '-l':
+      ctx.out(`Currently running services:\n${['activity', 'input', 'package', 'statusbar', 'window'].map((s) => `  ${s}\n`).join('')}`)
+      return 0
     case 'package':
       return packageCommand(ctx, rest)
     case 'input':

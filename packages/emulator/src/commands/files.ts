@@ -1,5 +1,5 @@
 import type {Stats} from 'node:fs'
-import {lstat, mkdir as mkdirFs, readdir, readFile, rm as rmFs, utimes, writeFile} from 'node:fs/promises'
+import {lstat, mkdir as mkdirFs, readdir, readFile, readlink as readLink, rename, rm as rmFs, stat, statfs, symlink, utimes, writeFile} from 'node:fs/promises'
 
 import {errnoText} from '../device-files.js'
 import type {CommandContext} from './types.js'
@@ -53,12 +53,13 @@ export async function ls(ctx: CommandContext): Promise<number> {
       continue
     }
     if (targets.length > 1) ctx.out(`${n > 0 ? '\n' : ''}${target}:\n`)
-    let names = (await readdir(host)).sort()
+    const folder = ctx.device.files.hostPath(target, ctx.cwd, true)
+    let names = (await readdir(folder)).sort()
     if (flags.has('a')) names = ['.', '..', ...names]
     else names = names.filter((name) => !name.startsWith('.'))
     if (flags.has('l')) {
       ctx.out(`total ${names.length}\n`)
-      for (const name of names) ctx.out(`${longLine(await lstat(`${host}/${name}`), name)}\n`)
+      for (const name of names) ctx.out(`${longLine(await lstat(`${folder}/${name}`), name)}\n`)
     } else for (const name of names) ctx.out(`${name}\n`)
   }
   return status
@@ -78,7 +79,7 @@ export async function cat(ctx: CommandContext): Promise<number> {
       continue
     }
     try {
-      ctx.out(await readFile(ctx.device.files.hostPath(file, ctx.cwd)))
+      ctx.out(await readFile(ctx.device.files.hostPath(file, ctx.cwd, true)))
     } catch (error) {
       ctx.err(`cat: ${file}: ${errnoText(error)}\n`)
       status = 1
@@ -144,4 +145,96 @@ export async function touch(ctx: CommandContext): Promise<number> {
     }
   }
   return status
+}
+
+/** `realpath [--] PATH…` / `readlink -f [--] PATH…`: every link resolved on the device; the path must exist. */
+async function canonical(ctx: CommandContext, name: string, paths: string[]): Promise<number> {
+  let status = 0
+  for (const target of paths) {
+    try {
+      const resolved = ctx.device.files.resolve(target, ctx.cwd, true)
+      await stat(ctx.device.files.hostPath(resolved))
+      ctx.out(`${resolved}\n`)
+    } catch (error) {
+      ctx.err(`${name}: ${target}: ${errnoText(error)}\n`)
+      status = 1
+    }
+  }
+  return status
+}
+
+export function realpath(ctx: CommandContext): Promise<number> {
+  return canonical(ctx, 'realpath', split(ctx.argv.slice(1)).paths)
+}
+
+/** `readlink [-f] PATH`: the link's target as stored, or with -f the canonical path. */
+export async function readlink(ctx: CommandContext): Promise<number> {
+  const {flags, paths} = split(ctx.argv.slice(1))
+  if (flags.has('f')) return canonical(ctx, 'readlink', paths)
+  let status = 0
+  for (const target of paths) {
+    try {
+      ctx.out(`${await readLink(ctx.device.files.hostPath(target, ctx.cwd))}\n`)
+    } catch {
+      status = 1
+    }
+  }
+  return status
+}
+
+/** `mv [-f] [--] SOURCE DEST`: a rename; into DEST when it is a folder. */
+export async function mv(ctx: CommandContext): Promise<number> {
+  const {paths} = split(ctx.argv.slice(1))
+  if (paths.length !== 2) {
+    ctx.err('mv: needs 2 arguments\n')
+    return 1
+  }
+  const [from, to] = paths as [string, string]
+  try {
+    const source = ctx.device.files.hostPath(from, ctx.cwd)
+    let dest = ctx.device.files.hostPath(to, ctx.cwd, true)
+    if ((await stat(dest).catch(() => undefined))?.isDirectory()) dest = `${dest}/${from.split('/').filter(Boolean).at(-1) ?? ''}`
+    else dest = ctx.device.files.hostPath(to, ctx.cwd)
+    await rename(source, dest)
+    return 0
+  } catch (error) {
+    ctx.err(`mv: '${from}': ${errnoText(error)}\n`)
+    return 1
+  }
+}
+
+/** `ln -s TARGET LINK`: the target is stored as written and resolved later in device space. */
+export async function ln(ctx: CommandContext): Promise<number> {
+  const {flags, paths} = split(ctx.argv.slice(1))
+  if (!flags.has('s') || paths.length !== 2) {
+    ctx.err('ln: only `ln -s TARGET LINK` is emulated\n')
+    return 1
+  }
+  const [target, link] = paths as [string, string]
+  try {
+    await symlink(target, ctx.device.files.hostPath(link, ctx.cwd))
+    return 0
+  } catch (error) {
+    ctx.err(`ln: ${link}: ${errnoText(error)}\n`)
+    return 1
+  }
+}
+
+/** `df -k [--] PATH`: toybox's columns, figures from the host file system holding the device folder. */
+export async function df(ctx: CommandContext): Promise<number> {
+  const {paths} = split(ctx.argv.slice(1))
+  const target = paths[0] ?? '/'
+  try {
+    const fs = await statfs(ctx.device.files.hostPath(target, ctx.cwd, true))
+    const kib = (blocks: number) => Math.floor((blocks * fs.bsize) / 1024)
+    const total = kib(fs.blocks)
+    const available = kib(fs.bavail)
+    const used = total - kib(fs.bfree)
+    const percent = total > 0 ? Math.ceil((used * 100) / total) : 0
+    ctx.out(`Filesystem     1K-blocks    Used Available Use% Mounted on\n/dev/fuse      ${total} ${used} ${available} ${percent}% /storage/emulated\n`)
+    return 0
+  } catch (error) {
+    ctx.err(`df: ${target}: ${errnoText(error)}\n`)
+    return 1
+  }
 }

@@ -1,7 +1,8 @@
 import {am} from './am.js'
 import {cmd} from './cmd.js'
 import {dumpsys} from './dumpsys.js'
-import {cat, ls, mkdir, rm, touch} from './files.js'
+import {cat, df, ln, ls, mkdir, mv, readlink, realpath, rm, touch} from './files.js'
+import {getevent, sendevent} from './getevent.js'
 import {input} from './input.js'
 import {logcat} from './logcat.js'
 import {id, pidof, sleep, whoami} from './misc.js'
@@ -22,20 +23,27 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   am,
   cat,
   cmd,
+  df,
   dumpsys,
+  getevent,
   getprop,
   grep,
   head,
   id,
   input,
+  ln,
   logcat,
   ls,
   mkdir,
   monkey,
+  mv,
   pidof,
   pm,
+  readlink,
+  realpath,
   rm,
   screencap,
+  sendevent,
   setprop,
   settings,
   sleep,

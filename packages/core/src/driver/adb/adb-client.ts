@@ -8,6 +8,8 @@
 import type {Socket} from 'node:net'
 import type {Duplex} from 'node:stream'
 
+import './quiet-bluebird.js'
+
 import adbkit from '@devicefarmer/adbkit'
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
 

@@ -3,10 +3,14 @@
  * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
  * input action through the device's queue.
  */
-import type {AppFilter, AppInfo, DeviceDriver, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {AppFilter, AppInfo, CapabilityReport, DeviceDriver, FileEntry, FileStat, GestureMethod, GesturePoint, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
 import * as apps from './apps.js'
 import {DeviceShell} from './device-shell.js'
+import * as clipboard from './clipboard.js'
+import {probe} from './doctor.js'
+import * as files from './files.js'
+import {gesture} from './gesture.js'
 import * as input from './input.js'
 import {serialise} from './input-queue.js'
 import {readLogs} from './logs.js'
@@ -59,6 +63,10 @@ export class AdbDriver implements DeviceDriver {
     return this.act((dev) => input.swipe(dev, from, to, durationMs))
   }
 
+  gesture(paths: GesturePoint[][]): Promise<GestureMethod> {
+    return this.act((dev) => gesture(dev, paths))
+  }
+
   pressKey(key: string | number): Promise<void> {
     return this.act((dev) => input.pressKey(dev, key))
   }
@@ -89,6 +97,50 @@ export class AdbDriver implements DeviceDriver {
 
   logs(query: LogQuery): Promise<LogResult> {
     return readLogs(this.shell, query)
+  }
+
+  getClipboard(): Promise<string | null> {
+    return clipboard.getClipboard(this.shell)
+  }
+
+  setClipboard(_text: string): Promise<void> {
+    return clipboard.setClipboard(this.shell)
+  }
+
+  statFile(path: string): Promise<FileStat | undefined> {
+    return files.statFile(this.shell, path)
+  }
+
+  listDir(path: string): Promise<FileEntry[]> {
+    return files.listDir(this.shell, path)
+  }
+
+  readFile(path: string): Promise<Buffer> {
+    return files.readFile(this.shell, path)
+  }
+
+  realPath(path: string): Promise<string | undefined> {
+    return files.realPath(this.shell, path)
+  }
+
+  freeBytes(path: string): Promise<number | undefined> {
+    return files.freeBytes(this.shell, path)
+  }
+
+  makeDirs(path: string): Promise<void> {
+    return files.makeDirs(this.shell, path)
+  }
+
+  writeFile(path: string, data: Buffer): Promise<void> {
+    return files.writeFile(this.shell, path, data)
+  }
+
+  deleteFile(path: string): Promise<void> {
+    return files.deleteFile(this.shell, path)
+  }
+
+  probeCapabilities(): Promise<CapabilityReport> {
+    return probe(this.shell, () => this.captureScreen())
   }
 
   async close(): Promise<void> {

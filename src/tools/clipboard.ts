@@ -1,0 +1,32 @@
+import {defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+export const getClipboard = defineTool({
+  name: 'get_clipboard',
+  cliId: 'clipboard get',
+  title: 'Read the clipboard',
+  description:
+    'Returns the clipboard text as JSON {"text": "…"} ({"text": null} when empty). Over plain ADB no Android version lets the shell read it reliably (Android 10+ denies it silently), so this fails with UNSUPPORTED rather than report an empty clipboard that may be a denied read; see `arc doctor`.',
+  kind: 'read',
+  input: z.object({}),
+  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  async handler({driver}) {
+    const text = await driver.getClipboard()
+    return {text: JSON.stringify({text}), data: {text}}
+  },
+})
+
+export const setClipboard = defineTool({
+  name: 'set_clipboard',
+  cliId: 'clipboard set',
+  title: 'Set the clipboard',
+  description:
+    'Puts text on the clipboard. Over plain ADB Android has no shell command for it, so this fails with UNSUPPORTED until the device has a helper; see `arc doctor`.',
+  kind: 'action',
+  input: z.object({text: z.string().describe('Text to set in clipboard')}),
+  cli: {positional: ['text'], examples: ['<%= config.bin %> <%= command.id %> "Hello from arc"']},
+  async handler({driver}, {text}) {
+    await driver.setClipboard(text)
+    return {text: `Clipboard set successfully (${text.length} characters)`, data: {characters: text.length}}
+  },
+})

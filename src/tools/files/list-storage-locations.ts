@@ -1,0 +1,32 @@
+import {defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+import {settingsOf} from './location.js'
+
+export const listStorageLocations = defineTool({
+  name: 'list_storage_locations',
+  cliId: 'files locations',
+  title: 'List storage locations',
+  description:
+    'Lists the storage locations the file tools may use (files.locations in the config) as JSON [{id, name, path, description, available_bytes, allow_read, allow_write, allow_delete}]. Pass an id as location_id to the other file tools.',
+  kind: 'read',
+  input: z.object({}),
+  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  async handler({driver, config}) {
+    const settings = settingsOf(config)
+    const locations = await Promise.all(
+      settings.locations.map(async (l) => ({
+        id: l.id,
+        name: l.name ?? (l.path.split('/').filter(Boolean).at(-1) || '/'),
+        path: l.path,
+        description: l.description,
+        // Unknown (null) when the folder is missing or the device does not say.
+        available_bytes: (await driver.freeBytes(l.path).catch(() => undefined)) ?? null,
+        allow_read: true,
+        allow_write: l.allowWrite,
+        allow_delete: l.allowDelete,
+      })),
+    )
+    return {text: JSON.stringify(locations), data: {locations}}
+  },
+})

@@ -1,0 +1,30 @@
+import {defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+import {checkSize, writeResolved} from './file-io.js'
+import {filePathField, findLocation, locationIdField, requireWrite, resolvePath, settingsOf} from './location.js'
+
+export const writeFile = defineTool({
+  name: 'write_file',
+  cliId: 'files write',
+  title: 'Write a text file',
+  description:
+    'Writes text to a file of a storage location that allows writing: creates it and its parent folders, or replaces its content (atomically: a failed write leaves the old file). Empty content makes an empty file. Subject to files.maxBytes.',
+  kind: 'destructive',
+  input: z.object({
+    location_id: locationIdField,
+    path: filePathField,
+    content: z.string().describe('Text content to write (UTF-8; empty string creates an empty file)'),
+  }),
+  cli: {positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Buy groceries"']},
+  async handler({driver, config}, input) {
+    const settings = settingsOf(config)
+    const location = findLocation(settings, input.location_id)
+    requireWrite(location)
+    const data = Buffer.from(input.content, 'utf8')
+    checkSize(data.length, settings.maxBytes, 'content')
+    const resolved = await resolvePath(driver, location, input.path, true)
+    await writeResolved(driver, resolved, data)
+    return {text: `File written successfully: ${resolved.relative}`, data: {path: resolved.relative, bytes: data.length}}
+  },
+})

@@ -1,0 +1,451 @@
+import {randomBytes} from 'node:crypto'
+import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
+import path from 'node:path'
+
+import {ArcError, MemoryDeviceState, type ArcConfig} from '@arc-cli/core'
+import {expect} from 'chai'
+
+import {tools} from '../../src/tools/index.js'
+import {useEmulator} from '../adb/emulator-support.js'
+import {NASTY_STRINGS} from '../adb/nasty-strings.js'
+import {runArc} from '../support/run-arc.js'
+
+const tool = (name: string) => tools.find((t) => t.name === name)!
+
+/** Every file (not folder) under `dir`, as relative paths with their bytes, links listed by their target. */
+function tree(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const entry of readdirSync(dir, {withFileTypes: true})) {
+    const rel = `${prefix}${entry.name}`
+    const full = path.join(dir, entry.name)
+    if (entry.isSymbolicLink()) out[rel] = `-> link`
+    else if (entry.isDirectory()) Object.assign(out, tree(full, `${rel}/`))
+    else out[rel] = readFileSync(full).toString('base64')
+  }
+  return out
+}
+
+describe('file tools through the ADB driver (adbkit against arc emulate)', function () {
+  this.timeout(30_000)
+  const h = useEmulator()
+  let root: string
+  /** The device's /data/local/tmp (location `tmp`) and /storage/emulated/0/Download (`downloads`) on the host. */
+  let tmp: string
+  let downloads: string
+
+  before(() => {
+    root = h.emu.device('emu-1').files.root
+    tmp = path.join(root, 'data/local/tmp')
+    downloads = path.join(root, 'storage/emulated/0/Download')
+  })
+
+  /** Runs a tool handler; returns its result, or the ArcError it threw, and what reached the device. */
+  async function run(name: string, input: Record<string, unknown>, config: ArcConfig = {}) {
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const ctx = {driver, config, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+    let result: {text: string; data?: unknown} | undefined
+    let error: ArcError | undefined
+    try {
+      result = await tool(name).handler(ctx, tool(name).input.parse(input))
+    } catch (e) {
+      if (!(e instanceof ArcError)) throw e
+      error = e
+    }
+    const sent = h.emu.commands.slice(from).map((c) => (c.service === 'sync' ? ['sync', ...c.argv] : c.argv))
+    return {text: result?.text, data: result?.data as Record<string, unknown> | undefined, error, sent}
+  }
+
+  describe('list_storage_locations', () => {
+    it('lists the default locations with free space where the folder exists', async () => {
+      const r = await run('list_storage_locations', {})
+      const list = JSON.parse(r.text as string) as Array<Record<string, unknown>>
+      expect(list.map((l) => [l.id, l.name, l.path, l.allow_read, l.allow_write, l.allow_delete])).to.deep.equal([
+        ['downloads', 'Download', '/sdcard/Download', true, true, false],
+        ['documents', 'Documents', '/sdcard/Documents', true, true, false],
+        ['tmp', 'tmp', '/data/local/tmp', true, true, true],
+      ])
+      expect(list[0]?.available_bytes).to.be.a('number').above(0)
+      // The emulated phone has no /sdcard/Documents: unknown, not 0.
+      expect(list[1]?.available_bytes).to.equal(null)
+      expect(r.data).to.deep.equal({locations: list})
+      expect(r.sent).to.have.deep.members([
+        ['df', '-k', '--', '/sdcard/Download'],
+        ['df', '-k', '--', '/sdcard/Documents'],
+        ['df', '-k', '--', '/data/local/tmp'],
+      ])
+    })
+  })
+
+  describe('write_file, read_file', () => {
+    it('creates parent folders and writes through a temporary name renamed over the file', async () => {
+      const r = await run('write_file', {location_id: 'downloads', path: 'notes/todo.txt', content: 'Buy groceries\nWalk the dog'})
+      expect(r.error).to.equal(undefined)
+      expect(r.text).to.equal('File written successfully: notes/todo.txt')
+      expect(readFileSync(path.join(downloads, 'notes/todo.txt'), 'utf8')).to.equal('Buy groceries\nWalk the dog')
+      const temp = (r.sent.find((c) => c[1] === 'SEND') as string[])[2] as string
+      expect(temp).to.match(/^\/storage\/emulated\/0\/Download\/notes\/\.todo\.txt\.arc-[0-9a-f]{8}\.tmp$/)
+      expect(r.sent).to.deep.equal([
+        ['realpath', '--', '/sdcard/Download'],
+        ['realpath', '--', '/sdcard/Download/notes'],
+        ['sync', 'STAT', '/sdcard/Download/notes'],
+        ['mkdir', '-p', '--', '/storage/emulated/0/Download/notes'],
+        ['sync', 'SEND', temp, '33188'],
+        ['mv', '-f', '--', temp, '/storage/emulated/0/Download/notes/todo.txt'],
+      ])
+      expect(readdirSync(path.join(downloads, 'notes'))).to.deep.equal(['todo.txt'])
+    })
+
+    it('reads lines as `N| line` with the more-lines hint, and pages on with offset', async () => {
+      const lines = Array.from({length: 250}, (_, i) => `line ${i + 1}`)
+      writeFileSync(path.join(tmp, 'long.txt'), `${lines.join('\r\n')}\n`)
+      const first = await run('read_file', {location_id: 'tmp', path: 'long.txt'})
+      const shown = (first.text as string).split('\n')
+      expect(shown).to.have.length(201)
+      expect(shown[0]).to.equal('1| line 1')
+      expect(shown[199]).to.equal('200| line 200')
+      expect(shown[200]).to.equal('--- More lines available. Use offset=201 to continue reading. Total lines: 250 ---')
+      expect(first.sent).to.deep.equal([
+        ['realpath', '--', '/data/local/tmp'],
+        ['sync', 'STAT', '/data/local/tmp/long.txt'],
+        ['sync', 'RECV', '/data/local/tmp/long.txt'],
+      ])
+      const rest = await run('read_file', {location_id: 'tmp', path: 'long.txt', offset: 201})
+      expect((rest.text as string).split('\n')).to.deep.equal(lines.slice(200).map((l, i) => `${201 + i}| ${l}`))
+      expect(rest.data).to.include({total_lines: 250, has_more: false, next_offset: null})
+      const two = await run('read_file', {location_id: 'tmp', path: 'long.txt', offset: 3, limit: 2})
+      expect(two.text).to.equal('3| line 3\n4| line 4\n--- More lines available. Use offset=5 to continue reading. Total lines: 250 ---')
+      const past = await run('read_file', {location_id: 'tmp', path: 'long.txt', offset: 251})
+      expect(past.error?.code).to.equal('INVALID_INPUT')
+    })
+
+    it('validates offset and limit as the spec says', () => {
+      const input = tool('read_file').input
+      expect(input.safeParse({location_id: 'tmp', path: 'a', offset: 0}).success).to.equal(false)
+      expect(input.safeParse({location_id: 'tmp', path: 'a', limit: 201}).success).to.equal(false)
+      expect(input.safeParse({location_id: 'tmp', path: 'a', limit: 0}).success).to.equal(false)
+      expect(input.safeParse({location_id: 'tmp'}).success).to.equal(false)
+      expect(input.safeParse({path: 'a'}).success).to.equal(false)
+    })
+
+    it('refuses binary files and files over the limit before reading them', async () => {
+      writeFileSync(path.join(tmp, 'image.bin'), Buffer.from([0x89, 0x50, 0x00, 0x47]))
+      const binary = await run('read_file', {location_id: 'tmp', path: 'image.bin'})
+      expect(binary.error?.code).to.equal('UNSUPPORTED')
+      expect(binary.error?.message).to.equal('image.bin is not a text file (it holds NUL bytes or is not valid UTF-8)')
+      writeFileSync(path.join(tmp, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]))
+      expect((await run('read_file', {location_id: 'tmp', path: 'latin1.txt'})).error?.code).to.equal('UNSUPPORTED')
+      writeFileSync(path.join(tmp, 'big.txt'), 'x'.repeat(101))
+      const big = await run('read_file', {location_id: 'tmp', path: 'big.txt'}, {files: {maxBytes: 100}})
+      expect(big.error?.code).to.equal('FILE_TOO_LARGE')
+      expect(big.sent.some((c) => c[1] === 'RECV')).to.equal(false)
+    })
+
+    it('reports a missing file, a folder and an unknown location', async () => {
+      expect((await run('read_file', {location_id: 'tmp', path: 'nope.txt'})).error?.code).to.equal('NOT_FOUND')
+      mkdirSync(path.join(tmp, 'folder'), {recursive: true})
+      expect((await run('read_file', {location_id: 'tmp', path: 'folder'})).error?.code).to.equal('INVALID_INPUT')
+      const unknown = await run('read_file', {location_id: 'nowhere', path: 'a.txt'})
+      expect(unknown.error?.code).to.equal('NOT_FOUND')
+      expect(unknown.error?.message).to.equal('storage location not found: "nowhere"')
+      expect(unknown.sent).to.deep.equal([])
+    })
+
+    it('refuses writes where the location does not allow them, and content over the limit, before touching the device', async () => {
+      const config: ArcConfig = {files: {locations: [{id: 'ro', path: '/data/local/tmp', description: '', allowWrite: false, allowDelete: false}]}}
+      for (const [name, input] of [
+        ['write_file', {content: 'x'}],
+        ['append_file', {content: 'x'}],
+        ['file_replace', {old_string: 'a', new_string: 'b'}],
+        ['download_from_url', {url: 'https://example.com/x'}],
+      ] as const) {
+        const r = await run(name, {location_id: 'ro', path: 'a.txt', ...input}, config)
+        expect(r.error?.code, name).to.equal('PERMISSION_DENIED')
+        expect(r.error?.message, name).to.equal('write not allowed in storage location ro (/data/local/tmp)')
+        expect(r.sent, name).to.deep.equal([])
+      }
+      const big = await run('write_file', {location_id: 'tmp', path: 'big2.txt', content: 'é'.repeat(51)}, {files: {maxBytes: 100}})
+      expect(big.error?.code).to.equal('FILE_TOO_LARGE')
+      expect(big.sent).to.deep.equal([])
+    })
+
+    it('writes an empty file, and refuses to write over a folder', async () => {
+      expect((await run('write_file', {location_id: 'tmp', path: 'empty.txt', content: ''})).error).to.equal(undefined)
+      expect(statSync(path.join(tmp, 'empty.txt')).size).to.equal(0)
+      expect((await run('read_file', {location_id: 'tmp', path: 'empty.txt'})).data).to.include({total_lines: 0})
+      mkdirSync(path.join(tmp, 'dir-target'), {recursive: true})
+      expect((await run('write_file', {location_id: 'tmp', path: 'dir-target', content: 'x'})).error?.code).to.equal('INVALID_INPUT')
+    })
+  })
+
+  describe('append_file, file_replace, delete_file', () => {
+    it('appends to an existing file and refuses a missing one', async () => {
+      writeFileSync(path.join(tmp, 'todo.txt'), 'Buy groceries')
+      const r = await run('append_file', {location_id: 'tmp', path: 'todo.txt', content: '\nFeed the cat'})
+      expect(r.text).to.equal('Content appended successfully to: todo.txt')
+      expect(readFileSync(path.join(tmp, 'todo.txt'), 'utf8')).to.equal('Buy groceries\nFeed the cat')
+      expect((await run('append_file', {location_id: 'tmp', path: 'missing.txt', content: 'x'})).error?.code).to.equal('NOT_FOUND')
+      const over = await run('append_file', {location_id: 'tmp', path: 'todo.txt', content: 'x'.repeat(20)}, {files: {maxBytes: 30}})
+      expect(over.error?.code).to.equal('FILE_TOO_LARGE')
+      expect(readFileSync(path.join(tmp, 'todo.txt'), 'utf8')).to.equal('Buy groceries\nFeed the cat')
+    })
+
+    it('replaces the first occurrence, or all, literally', async () => {
+      writeFileSync(path.join(tmp, 'r.txt'), 'a.b a.b a.b')
+      const one = await run('file_replace', {location_id: 'tmp', path: 'r.txt', old_string: 'a.b', new_string: '$&'})
+      expect(one.text).to.equal('Replaced 1 occurrence(s) in: r.txt')
+      expect(readFileSync(path.join(tmp, 'r.txt'), 'utf8')).to.equal('$& a.b a.b')
+      const all = await run('file_replace', {location_id: 'tmp', path: 'r.txt', old_string: 'a.b', new_string: 'x', replace_all: true})
+      expect(all.text).to.equal('Replaced 2 occurrence(s) in: r.txt')
+      expect(readFileSync(path.join(tmp, 'r.txt'), 'utf8')).to.equal('$& x x')
+      const missing = await run('file_replace', {location_id: 'tmp', path: 'r.txt', old_string: 'zzz', new_string: 'x'})
+      expect(missing.error?.code).to.equal('NOT_FOUND')
+      expect(missing.error?.message).to.equal('old_string not found in r.txt')
+      expect(tool('file_replace').input.safeParse({location_id: 'tmp', path: 'r.txt', old_string: '', new_string: 'x'}).success).to.equal(false)
+    })
+
+    it('deletes files only, where the location allows it', async () => {
+      writeFileSync(path.join(tmp, 'old-todo.txt'), 'x')
+      const r = await run('delete_file', {location_id: 'tmp', path: 'old-todo.txt'})
+      expect(r.text).to.equal('File deleted successfully: old-todo.txt')
+      expect(r.sent.at(-1)).to.deep.equal(['rm', '--', '/data/local/tmp/old-todo.txt'])
+      expect(existsSync(path.join(tmp, 'old-todo.txt'))).to.equal(false)
+      expect((await run('delete_file', {location_id: 'tmp', path: 'old-todo.txt'})).error?.code).to.equal('NOT_FOUND')
+      mkdirSync(path.join(tmp, 'keep-dir'), {recursive: true})
+      const dir = await run('delete_file', {location_id: 'tmp', path: 'keep-dir'})
+      expect(dir.error?.code).to.equal('INVALID_INPUT')
+      expect(existsSync(path.join(tmp, 'keep-dir'))).to.equal(true)
+      writeFileSync(path.join(downloads, 'keep.txt'), 'x')
+      const denied = await run('delete_file', {location_id: 'downloads', path: 'keep.txt'})
+      expect(denied.error?.code).to.equal('PERMISSION_DENIED')
+      expect(denied.sent).to.deep.equal([])
+      expect(existsSync(path.join(downloads, 'keep.txt'))).to.equal(true)
+    })
+  })
+
+  describe('list_files', () => {
+    it('lists folders first, then files, alphabetically, with paging', async () => {
+      const dir = path.join(tmp, 'listing')
+      mkdirSync(path.join(dir, 'Zeta'), {recursive: true})
+      mkdirSync(path.join(dir, 'alpha'), {recursive: true})
+      writeFileSync(path.join(dir, 'b.txt'), 'hello')
+      writeFileSync(path.join(dir, 'A.json'), '{}')
+      writeFileSync(path.join(dir, 'c'), '')
+      const r = await run('list_files', {location_id: 'tmp', path: 'listing'})
+      const result = JSON.parse(r.text as string) as {files: Array<Record<string, unknown>>; total_count: number; has_more: boolean}
+      expect(result.files.map((f) => [f.name, f.path, f.is_directory, f.size, f.mime_type])).to.deep.equal([
+        ['alpha', 'listing/alpha', true, 0, null],
+        ['Zeta', 'listing/Zeta', true, 0, null],
+        ['A.json', 'listing/A.json', false, 2, 'application/json'],
+        ['b.txt', 'listing/b.txt', false, 5, 'text/plain'],
+        ['c', 'listing/c', false, 0, null],
+      ])
+      expect(result.files[3]?.last_modified).to.be.a('number')
+      expect(result.files[0]?.last_modified).to.equal(null)
+      expect([result.total_count, result.has_more]).to.deep.equal([5, false])
+      const page = await run('list_files', {location_id: 'tmp', path: 'listing', offset: 1, limit: 2})
+      const paged = JSON.parse(page.text as string) as {files: Array<{name: string}>; total_count: number; has_more: boolean}
+      expect([paged.files.map((f) => f.name), paged.total_count, paged.has_more]).to.deep.equal([['Zeta', 'A.json'], 5, true])
+      expect(page.sent.at(-1)).to.deep.equal(['sync', 'LIST', '/data/local/tmp/listing'])
+      expect((await run('list_files', {location_id: 'tmp', path: 'no/such'})).error?.code).to.equal('NOT_FOUND')
+      expect((await run('list_files', {location_id: 'tmp', path: 'listing/b.txt'})).error?.code).to.equal('INVALID_INPUT')
+      expect(tool('list_files').input.safeParse({location_id: 'tmp', limit: 201}).success).to.equal(false)
+      expect(tool('list_files').input.safeParse({location_id: 'tmp', offset: -1}).success).to.equal(false)
+    })
+  })
+
+  describe('paths cannot leave their location', () => {
+    let outside: () => Record<string, string>
+    before(() => {
+      // Everything on the device except the location under test: no escape may change it.
+      outside = () => {
+        const all = tree(root)
+        return Object.fromEntries(Object.entries(all).filter(([k]) => !k.startsWith('data/local/tmp/jail/')))
+      }
+      const jail = path.join(tmp, 'jail')
+      mkdirSync(path.join(jail, 'inner'), {recursive: true})
+      writeFileSync(path.join(root, 'data/local/secret.txt'), 'secret')
+      symlinkSync('/data/local', path.join(jail, 'abs-out'))
+      symlinkSync('..', path.join(jail, 'rel-out'))
+      symlinkSync('../../../secret.txt', path.join(jail, 'inner/file-out'))
+      symlinkSync('loop-b', path.join(jail, 'loop-a'))
+      symlinkSync('loop-a', path.join(jail, 'loop-b'))
+      symlinkSync('/nowhere/at/all', path.join(jail, 'dangling'))
+      symlinkSync('inner', path.join(jail, 'inner-link'))
+    })
+    const jailConfig: ArcConfig = {files: {locations: [{id: 'jail', path: '/data/local/tmp/jail', description: '', allowWrite: true, allowDelete: true}]}}
+
+    const refused: Array<[string, string]> = [
+      ['..', 'PERMISSION_DENIED'],
+      ['../secret.txt', 'PERMISSION_DENIED'],
+      ['inner/../../secret.txt', 'PERMISSION_DENIED'],
+      ['inner//..//..//x.txt', 'PERMISSION_DENIED'],
+      ['/data/local/secret.txt', 'PERMISSION_DENIED'],
+      ['//data/local/x.txt', 'PERMISSION_DENIED'],
+      ['x\0.txt', 'INVALID_INPUT'],
+      ['abs-out/secret.txt', 'PERMISSION_DENIED'],
+      ['abs-out/new.txt', 'PERMISSION_DENIED'],
+      ['rel-out/secret.txt', 'PERMISSION_DENIED'],
+      ['rel-out/deeper/new.txt', 'PERMISSION_DENIED'],
+      ['inner/file-out', 'PERMISSION_DENIED'],
+      ['loop-a', 'PERMISSION_DENIED'],
+      ['loop-a/x.txt', 'PERMISSION_DENIED'],
+      ['dangling', 'PERMISSION_DENIED'],
+      ['dangling/x.txt', 'PERMISSION_DENIED'],
+    ]
+    const operations: Array<[string, Record<string, unknown>]> = [
+      ['read_file', {}],
+      ['write_file', {content: 'pwned'}],
+      ['append_file', {content: 'pwned'}],
+      ['file_replace', {old_string: 'secret', new_string: 'pwned'}],
+      ['delete_file', {}],
+      ['list_files', {}],
+    ]
+    for (const [bad, code] of refused) {
+      it(`refuses ${JSON.stringify(bad)} for every file tool (${code})`, async () => {
+        const before = outside()
+        for (const [name, extra] of operations) {
+          const r = await run(name, {location_id: 'jail', path: bad, ...extra}, jailConfig)
+          expect(r.error?.code, `${name} ${JSON.stringify(bad)}`).to.equal(code)
+          expect(r.sent.some((c) => ['SEND', 'RECV', 'LIST'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)), name).to.equal(false)
+        }
+        expect(outside()).to.deep.equal(before)
+      })
+    }
+
+    it('keeps look-alike names (encoded and backslash separators, doubled slashes) inside the location', async () => {
+      const before = outside()
+      for (const name of ['..%2F..%2Fescape.txt', '%2e%2e/escape.txt', '..\\..\\escape.txt', 'inner//./double.txt', '...', '.. .txt', 'inner-link/via-link.txt']) {
+        const r = await run('write_file', {location_id: 'jail', path: name, content: name}, jailConfig)
+        expect(r.error, name).to.equal(undefined)
+        expect((await run('read_file', {location_id: 'jail', path: name}, jailConfig)).text, name).to.equal(`1| ${name}`)
+      }
+      expect(outside()).to.deep.equal(before)
+      expect(readFileSync(path.join(tmp, 'jail/%2e%2e/escape.txt'), 'utf8')).to.equal('%2e%2e/escape.txt')
+      expect(readFileSync(path.join(tmp, 'jail/inner/double.txt'), 'utf8')).to.equal('inner//./double.txt')
+      expect(readFileSync(path.join(tmp, 'jail/inner/via-link.txt'), 'utf8')).to.equal('inner-link/via-link.txt')
+    })
+  })
+
+  describe('contents and names arrive byte for byte', () => {
+    it('round-trips nasty names and random UTF-8 contents', async () => {
+      const names = NASTY_STRINGS.filter((s) => s.trim() !== '' && !s.includes('/') && !s.includes('\0') && s !== '.' && s !== '..')
+      for (const [i, name] of names.entries()) {
+        const content = `${NASTY_STRINGS[(i * 7) % NASTY_STRINGS.length]}\n${randomBytes(64).toString('base64')}\n😀 ${name}`
+        const w = await run('write_file', {location_id: 'tmp', path: `fuzz/${name}`, content})
+        expect(w.error, name).to.equal(undefined)
+        expect(readFileSync(path.join(tmp, 'fuzz', name), 'utf8'), name).to.equal(content)
+        const r = await run('read_file', {location_id: 'tmp', path: `fuzz/${name}`})
+        expect((r.data as {lines: string[]}).lines.join('\n'), name).to.equal(content)
+      }
+      const listed = JSON.parse((await run('list_files', {location_id: 'tmp', path: 'fuzz'})).text as string) as {files: Array<{name: string}>}
+      expect(listed.files.map((f) => f.name)).to.have.members(names)
+    })
+
+    it('round-trips random names and contents (seeded, so a failure can be replayed)', async () => {
+      let seed = 12345
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+      const alphabet = [...' \'"$`\\;&|<>(){}[]*?~#!%\t\r-_.,:=+@^abcXYZ019éß中文😀\u200b\u00a0']
+      const pick = (n: number) => Array.from({length: n}, () => alphabet[Math.floor(next() * alphabet.length)]).join('')
+      for (let i = 0; i < 12; i++) {
+        const name = `${pick(1 + Math.floor(next() * 12))}${i}`
+        const content = pick(Math.floor(next() * 300)) + '\n'
+        if (name === '.' || name === '..') continue
+        const w = await run('write_file', {location_id: 'tmp', path: `random/${name}`, content})
+        expect(w.error, JSON.stringify(name)).to.equal(undefined)
+        expect(readFileSync(path.join(tmp, 'random', name), 'utf8'), JSON.stringify(name)).to.equal(content)
+      }
+    })
+
+    it('writes over 64 KiB (several sync DATA chunks) exactly', async () => {
+      const content = 'abcdefghij\n'.repeat(20_000)
+      expect((await run('write_file', {location_id: 'tmp', path: 'large.txt', content})).error).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'large.txt'), 'utf8')).to.equal(content)
+    })
+  })
+
+  describe('an interrupted write leaves the old file', () => {
+    it('when the rename fails, the old content stays and the temporary file is removed', async () => {
+      writeFileSync(path.join(tmp, 'precious.txt'), 'old content')
+      h.emu.device('emu-1').addFault({command: 'mv', kind: 'error', message: 'mv: rename failed: I/O error\n'})
+      const r = await run('write_file', {location_id: 'tmp', path: 'precious.txt', content: 'new content'})
+      expect(r.error?.code).to.equal('DEVICE_COMMAND_FAILED')
+      expect(readFileSync(path.join(tmp, 'precious.txt'), 'utf8')).to.equal('old content')
+      expect(readdirSync(tmp).filter((n) => n.includes('precious.txt.arc-'))).to.deep.equal([])
+    })
+
+    it('when the device stops answering mid-write, the old content stays', async () => {
+      writeFileSync(path.join(tmp, 'precious2.txt'), 'old content')
+      h.emu.device('emu-1').addFault({command: 'mv', kind: 'hang'})
+      const driver = await h.driver(undefined, 1500)
+      const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const error = await tool('write_file')
+        .handler(ctx, tool('write_file').input.parse({location_id: 'tmp', path: 'precious2.txt', content: 'new content'}))
+        .then(() => undefined, (e: ArcError) => e)
+      expect(error?.code).to.equal('TIMEOUT')
+      expect(readFileSync(path.join(tmp, 'precious2.txt'), 'utf8')).to.equal('old content')
+    })
+  })
+
+  describe('download_from_url', () => {
+    let server: http.Server
+    let base: string
+    const payload = randomBytes(150_000)
+    before(async () => {
+      server = http.createServer((req, res) => {
+        if (req.url === '/file.bin') res.end(payload)
+        else if (req.url === '/redirect') res.writeHead(302, {location: '/file.bin'}).end()
+        else if (req.url === '/slow') setTimeout(() => res.end('late'), 3000)
+        else res.writeHead(404).end('no')
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    })
+    after(() => {
+      server.closeAllConnections()
+      server.close()
+    })
+    const allowHttp = (more: Record<string, unknown> = {}): ArcConfig => ({files: {download: {allowHttp: true, ...more}}})
+
+    it('refuses plain http unless the config allows it', async () => {
+      const r = await run('download_from_url', {location_id: 'tmp', path: 'dl.bin', url: `${base}/file.bin`})
+      expect(r.error?.code).to.equal('PERMISSION_DENIED')
+      expect(r.error?.message).to.equal(`HTTP not allowed: ${base}/file.bin is not https`)
+      expect(existsSync(path.join(tmp, 'dl.bin'))).to.equal(false)
+    })
+
+    it('downloads on the host and pushes the bytes exactly, following a redirect', async () => {
+      const r = await run('download_from_url', {location_id: 'tmp', path: 'images/dl.bin', url: `${base}/redirect`}, allowHttp())
+      expect(r.text).to.equal('File downloaded successfully: images/dl.bin')
+      expect(readFileSync(path.join(tmp, 'images/dl.bin')).equals(payload)).to.equal(true)
+    })
+
+    it('reports HTTP errors, the size limit, the time limit and bad URLs', async () => {
+      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: `${base}/missing`}, allowHttp())).error?.code).to.equal('DOWNLOAD_FAILED')
+      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: `${base}/file.bin`}, allowHttp({maxBytes: 1000}))).error?.code).to.equal(
+        'FILE_TOO_LARGE',
+      )
+      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: `${base}/slow`}, allowHttp({timeoutMs: 300}))).error?.code).to.equal('TIMEOUT')
+      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'not a url'})).error?.code).to.equal('INVALID_INPUT')
+      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'ftp://example.com/x'})).error?.code).to.equal('INVALID_INPUT')
+      expect(existsSync(path.join(tmp, 'x'))).to.equal(false)
+    })
+  })
+
+  describe('from the CLI', () => {
+    it('arc files write / read / delete: positional location and path, the spec texts, exit codes', async () => {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`}
+      const write = await runArc(['files', 'write', 'tmp', 'cli/notes.txt', '--content', "it's\nhere"], {env})
+      expect([write.code, write.stdout, write.stderr]).to.deep.equal([0, 'File written successfully: cli/notes.txt\n', ''])
+      expect(readFileSync(path.join(tmp, 'cli/notes.txt'), 'utf8')).to.equal("it's\nhere")
+      const read = await runArc(['files', 'read', 'tmp', 'cli/notes.txt', '--json'], {env})
+      expect(read.code).to.equal(0)
+      expect(JSON.parse(read.stdout)).to.include({path: 'cli/notes.txt', total_lines: 2})
+      const denied = await runArc(['files', 'delete', 'downloads', 'x.txt'], {env})
+      expect(denied.code).to.equal(15)
+      expect(denied.stderr).to.include('Error [PERMISSION_DENIED]: delete not allowed in storage location downloads (/sdcard/Download)')
+    })
+  })
+})
