@@ -12,6 +12,7 @@ export const downloadFromUrl = defineTool({
   description:
     'Downloads a URL on the host (https; http only when files.download.allowHttp) and saves it to a path of a storage location that allows writing, creating parent folders. Subject to files.download.maxBytes and files.download.timeoutMs.',
   kind: 'destructive',
+  group: 'files',
   input: z.object({
     location_id: locationIdField,
     path: z.string().min(1).describe('Destination path within the storage location'),
