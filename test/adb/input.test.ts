@@ -147,11 +147,40 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     it('refuses what `input text` cannot type with UNSUPPORTED and sends nothing', async () => {
       const driver = await h.driver()
       const from = h.emu.commands.length
-      for (const text of ['😀', '中文', 'line\nbreak', 'tab\t', 'a %s b']) {
+      for (const text of ['😀', '中文', 'line\nbreak', 'tab\t', 'abc é']) {
         const error = await driver.inputText(text).catch((e: unknown) => e)
         expect(error, text).to.have.property('code', 'UNSUPPORTED')
       }
+      const error = (await driver.inputText('naïve café 😀').catch((e: unknown) => e)) as Error
+      expect(error.message).to.include('U+00EF').and.include('U+00E9').and.include('U+1F600')
       expect(h.emu.commands.length).to.equal(from)
+    })
+
+    it('types a literal %s right: the argument is cut between % and s', async () => {
+      const driver = await h.driver()
+      const from = h.emu.commands.length
+      await driver.inputText('a %s b%%s 100% sure')
+      expect(h.argvSince(from)).to.deep.equal([
+        ['input', 'text', 'a%s%'],
+        ['input', 'text', 's%sb%%'],
+        ['input', 'text', 's%s100%%ssure'],
+      ])
+      const typed = events().slice(-3).map((e) => (e as {text: string}).text).join('')
+      expect(typed).to.equal('a %s b%%s 100% sure')
+    })
+
+    it('delivers fuzzed printable ASCII byte for byte, long text in several commands', async () => {
+      const driver = await h.driver()
+      let seed = 7
+      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+      for (let round = 0; round < 20; round++) {
+        const length = round === 0 ? 1300 : 1 + Math.floor(rand() * 60)
+        const text = Array.from({length}, () => (rand() < 0.2 ? ['%', 's', ' '][Math.floor(rand() * 3)] : String.fromCharCode(32 + Math.floor(rand() * 95)))).join('')
+        const before = events().length
+        await driver.inputText(text)
+        const typed = events().slice(before).map((e) => (e as {text: string}).text).join('')
+        expect(typed, JSON.stringify(text)).to.equal(text)
+      }
     })
   })
 

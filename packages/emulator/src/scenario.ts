@@ -84,6 +84,15 @@ const logEntrySchema = z.union([
     .strict(),
 ])
 
+const fieldSchema = z
+  .object({
+    resourceId: z.string().describe('resource-id of the edit field the rule applies to.'),
+    refuse: z.boolean().default(false).describe('Typed text is dropped (a field that ignores input).'),
+    maxLength: z.number().int().nonnegative().optional().describe('Text past this length is dropped.'),
+    transform: z.enum(['upper', 'lower', 'digits']).optional().describe('Typed text is altered: upper/lower case, or digits only.'),
+  })
+  .strict()
+
 const deviceSchema = z
   .object({
     snapshot: z.string().optional().describe('Single-screen shorthand for screens: {main: snapshot}.'),
@@ -105,6 +114,7 @@ const deviceSchema = z
     logcat: z.array(logEntrySchema).optional(),
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
+    fields: z.array(fieldSchema).optional().describe('Edit fields that refuse or alter what is typed into them.'),
   })
   .strict()
 
@@ -116,6 +126,7 @@ export type DeviceScenario = z.output<typeof deviceSchema>
 export type FaultSpec = z.output<typeof faultSchema>
 export type PackageSpec = z.output<typeof packageSchema>
 export type TransitionSpec = z.output<typeof transitionSchema>
+export type FieldRule = z.output<typeof fieldSchema>
 export type LogEntrySpec = z.output<typeof logEntrySchema>
 
 /**

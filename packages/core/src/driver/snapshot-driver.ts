@@ -147,6 +147,9 @@ export class SnapshotDriver implements DeviceDriver {
   async pressKey(): Promise<void> {
     this.refuse('press a key')
   }
+  async pressKeys(): Promise<void> {
+    this.refuse('press keys')
+  }
   async inputText(): Promise<void> {
     this.refuse('type text')
   }

@@ -18,6 +18,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   TIMEOUT: {exit: 11, meaning: 'a device call or a wait ran out of time'},
   UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
   OUTPUT_FAILED: {exit: 13, meaning: 'an output file could not be written'},
+  STALE_ELEMENT: {exit: 14, meaning: 'an element id no longer names what it named when the screen was read'},
 }
 
 /** Exit status after SIGINT, as shells report it. */

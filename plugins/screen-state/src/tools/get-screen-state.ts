@@ -1,4 +1,4 @@
-import {buildScreenModel, defineTool, type ScreenModel, type ToolContext, type ToolImage} from '@arc-cli/core'
+import {buildScreenModel, defineTool, rememberScreen, type ScreenModel, type ToolContext, type ToolImage} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {formatScreenState, screenStateJson} from '../format-tsv.js'
@@ -40,6 +40,7 @@ export const getScreenState = defineTool({
     ctx.progress(`reading the screen of ${ctx.driver.serial}`)
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
+    await rememberScreen(ctx.state, model)
     const text = formatScreenState(model)
     const data = screenStateJson(model)
     const file = input.screenshot
