@@ -98,7 +98,11 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     it(`press key ${key} sends KEYCODE_${key}`, async () => {
       const r = await run('press_key', {key})
       expect(r.text).to.equal(`Key '${key}' pressed successfully`)
-      expect(r.argv).to.deep.equal([['input', 'keyevent', `KEYCODE_${key}`]])
+      // ENTER, DEL, TAB and SPACE read the screen first (a focused element must exist); only the key is input.
+      expect(r.argv.filter((a) => a[0] === 'input')).to.deep.equal([['input', 'keyevent', `KEYCODE_${key}`]])
+      expect(r.argv.at(-1)).to.deep.equal(['input', 'keyevent', `KEYCODE_${key}`])
+      if (key === 'BACK' || key === 'HOME') expect(r.argv).to.have.length(1)
+      else expect(r.argv.some((a) => a[0] === 'uiautomator')).to.equal(true)
       expect((r.events[0] as {code: number}).code).to.equal(code)
     })
   }
@@ -120,6 +124,8 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
   it('enforces the spec ranges: coordinates >= 0, durations 1-60000', () => {
     expect(tool('tap').input.safeParse({x: -1, y: 0}).success).to.equal(false)
     expect(tool('long_press').input.safeParse({x: 1, y: 1, duration: 0}).success).to.equal(false)
+    expect(tool('long_press').input.safeParse({x: 3, y: 3, duration: 1.5}).success).to.equal(false)
+    expect(tool('swipe').input.safeParse({x1: 1, y1: 1, x2: 1, y2: 1, duration: 300.5}).success).to.equal(false)
     expect(tool('swipe').input.safeParse({x1: 1, y1: 1, x2: 1, y2: 1, duration: 60001}).success).to.equal(false)
     expect(tool('scroll').input.safeParse({direction: 'sideways'}).success).to.equal(false)
     expect(tool('scroll').input.safeParse({direction: 'up', amount: 'huge'}).success).to.equal(false)

@@ -94,7 +94,7 @@ describe('element, typing and wait tools against arc emulate', function () {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {text: result.text, data: result.data as Record<string, unknown>, argv: h.argvSince(from), error: undefined}
     } catch (error) {
-      return {text: '', data: {}, argv: h.argvSince(from), error: error as {code: string; message: string}}
+      return {text: '', data: {} as Record<string, unknown>, argv: h.argvSince(from), error: error as {code: string; message: string}}
     } finally {
       await driver.close()
     }

@@ -73,7 +73,7 @@ const logEntrySchema = z.union([
   z.string().describe('A threadtime line: `01-26 20:52:41.820  1234  1256 I Tag: message`.'),
   z
     .object({
-      time: z.string().optional().describe('MM-DD hh:mm:ss.mmm'),
+      time: z.string().optional().describe('MM-DD hh:mm:ss.mmm, or YYYY-MM-DD hh:mm:ss.mmm (default year: this year)'),
       pid: z.number().int().optional(),
       tid: z.number().int().optional(),
       level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('I'),

@@ -4,7 +4,7 @@ import {dumpsys} from './dumpsys.js'
 import {cat, ls, mkdir, rm, touch} from './files.js'
 import {input} from './input.js'
 import {logcat} from './logcat.js'
-import {id, pidof, sleep, whoami} from './misc.js'
+import {date, id, pidof, sleep, whoami} from './misc.js'
 import {monkey} from './monkey.js'
 import {pm} from './pm.js'
 import {getprop, setprop, settings} from './properties.js'
@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   am,
   cat,
   cmd,
+  date,
   dumpsys,
   getprop,
   grep,
