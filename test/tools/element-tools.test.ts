@@ -12,6 +12,7 @@ import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import type {AdbDriver} from '../../packages/core/src/driver/adb/adb-driver.js'
 import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
 import {dumpXml, type NodeSpec} from '../support/dump.js'
+import {runArc} from '../support/run-arc.js'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!
@@ -371,6 +372,29 @@ describe('element, typing and wait tools against arc emulate', function () {
       setTimeout(() => controller.abort(new Error('interrupted')), 300)
       const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 30000}, controller.signal)
       expect(r.error).to.have.property('message', 'interrupted')
+    })
+  })
+
+  describe('from the CLI (ids remembered in the cache folder between processes)', () => {
+    it('screen-state, then click, type and details by id; a stale id exits 14', async () => {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
+      const arc = (...args: string[]) => runArc(args, {env})
+      const shown = await arc('screen-state')
+      expect(shown.code).to.equal(0)
+      const idOn = (label: string) => shown.stdout.split('\n').find((l) => l.split('\t')[2] === label)!.split('\t')[0] as string
+      const add = idOn('ADD')
+      const click = await arc('click', add)
+      expect(click.stdout.trim()).to.equal(`Click performed on element '${add}'`)
+      const field = idOn('Add an item')
+      const typed = await arc('type', 'append', field, 'Hi there', '--typing-speed', '10')
+      expect(typed.stdout.trim()).to.equal(`Typed 8 characters at end of element '${field}'.\nField content: Hi there`)
+      expect((await arc('type', 'clear', field)).code).to.equal(0)
+      const details = await arc('details', '--ids', add, '--ids', 'node_222222')
+      expect(details.stdout.trim()).to.equal(`id\ttext\tdesc\n${add}\tADD\t-\nnode_222222\tnot_found\tnot_found`)
+      device().showScreen('follow')
+      const stale = await arc('click', add)
+      expect(stale.code).to.equal(14)
+      expect(stale.stderr).to.include('STALE_ELEMENT')
     })
   })
 })
