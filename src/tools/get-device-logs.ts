@@ -2,7 +2,7 @@ import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
 const isoTime = (what: string) =>
-  z.string().min(1).optional().describe(`ISO 8601 local time to filter logs ${what} (e.g. 2024-01-15T10:30:00)`)
+  z.string().min(1).optional().describe(`ISO 8601 time to filter logs ${what}: device local time (2024-01-15T10:30:00), or with a zone (2024-01-15T09:30:00Z, +01:00)`)
 
 export const getDeviceLogs = defineTool({
   name: 'get_device_logs',
@@ -15,7 +15,7 @@ export const getDeviceLogs = defineTool({
   input: z.object({
     last_lines: z.number().int().min(1).max(1000).default(100).describe('Number of most recent log lines to return (1-1000)'),
     since: isoTime('from'),
-    until: isoTime('until (used with since)'),
+    until: isoTime('until (needs since)'),
     tag: z.string().min(1).optional().describe('Filter by log tag (exact match, e.g. ActivityManager)'),
     level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('D').describe('Minimum log level to include'),
     package_name: z.string().min(1).optional().describe('Filter logs by package name (its running processes)'),

@@ -12,6 +12,9 @@ import {listFiles} from './files/list-files.js'
 import {listStorageLocations} from './files/list-storage-locations.js'
 import {readFile} from './files/read-file.js'
 import {writeFile} from './files/write-file.js'
+import {clickElement, longClickElement} from './click-element.js'
+import {getElementDetails} from './element-details.js'
+import {findElements} from './find-elements.js'
 import {getDeviceLogs} from './get-device-logs.js'
 import {listDevices} from './list-devices.js'
 import {longPress} from './long-press.js'
@@ -20,8 +23,11 @@ import {pressKey} from './press-key.js'
 import {pressBack, pressHome, pressRecents} from './press-system-keys.js'
 import {saveSnapshot} from './save-snapshot.js'
 import {scroll} from './scroll.js'
+import {scrollToElement} from './scroll-to-element.js'
 import {openNotifications, openQuickSettings} from './status-bar.js'
 import {swipe} from './swipe.js'
+import {typeAppendText, typeClearText, typeInsertText, typeReplaceText} from './type-text.js'
+import {waitForElement, waitForIdle} from './wait.js'
 import {doubleTap, tap} from './tap.js'
 
 /**
@@ -59,4 +65,15 @@ export const tools: AnyTool[] = [
   getClipboard,
   setClipboard,
   doctor,
+  findElements,
+  clickElement,
+  longClickElement,
+  scrollToElement,
+  getElementDetails,
+  typeAppendText,
+  typeInsertText,
+  typeReplaceText,
+  typeClearText,
+  waitForElement,
+  waitForIdle,
 ]

@@ -22,11 +22,12 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
             {name: 'com.example.nolauncher'},
           ],
           logcat: [
-            '01-15 10:29:59.000  100  100 I Early: before the window',
-            {time: '01-15 10:30:01.000', level: 'D', tag: 'MCP:ServerService', message: 'started', package: 'com.example.calc'},
-            {time: '01-15 10:30:02.000', level: 'W', tag: 'MCP:ServerService', message: 'slow', package: 'com.example.calc'},
-            {time: '01-15 10:30:03.000', level: 'E', tag: 'Other', message: 'boom'},
-            {time: '01-15 10:30:04.000', level: 'V', tag: 'Other', message: 'chatty'},
+            '2024-01-15 10:29:59.000  100  100 I Early: before the window',
+            {time: '2023-01-15 10:30:00.500', level: 'I', tag: 'LastYear', message: 'a year earlier'},
+            {time: '2024-01-15 10:30:01.000', level: 'D', tag: 'MCP:ServerService', message: 'started', package: 'com.example.calc'},
+            {time: '2024-01-15 10:30:02.000', level: 'W', tag: 'MCP:ServerService', message: 'slow', package: 'com.example.calc'},
+            {time: '2024-01-15 10:30:03.000', level: 'E', tag: 'Other', message: 'boom'},
+            {time: '2024-01-15 10:30:04.000', level: 'V', tag: 'Other', message: 'chatty'},
           ],
         },
       },
@@ -60,8 +61,18 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(pkg.argv[0]).to.deep.equal(['pidof', 'com.example.calc'])
     expect(JSON.parse(pkg.text).line_count).to.equal(2)
     const range = await run('get_device_logs', {since: '2024-01-15T10:30:00', until: '2024-01-15T10:30:02', level: 'V'})
-    expect(range.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '01-15 10:30:00.000', '*:V']])
+    expect(range.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-v', 'year', '-t', '2024-01-15 10:30:00.000', '*:V']])
     expect(JSON.parse(range.text).line_count).to.equal(2)
+    // A range a year earlier finds that year's line (the year is no longer dropped), and a Z time is UTC.
+    const lastYear = JSON.parse((await run('get_device_logs', {since: '2023-01-01T00:00:00', until: '2023-12-31T23:59:59', level: 'V'})).text)
+    expect(lastYear.logs).to.equal('01-15 10:30:00.500 I/LastYear: a year earlier')
+    const zulu = await run('get_device_logs', {since: '2024-01-15T10:30:03Z', level: 'V'})
+    expect(zulu.argv[0]).to.deep.equal(['date', '+%z'])
+    expect(JSON.parse(zulu.text).line_count).to.equal(2)
+    for (const input of [{until: '2024-01-15T10:30:02'}, {since: '2024-13-45T99:99:99'}, {since: '2024-01-15T10:30:02', until: '2024-01-15T10:30:01'}]) {
+      const error = await run('get_device_logs', input).catch((e: unknown) => e)
+      expect(error, JSON.stringify(input)).to.have.property('code', 'INVALID_INPUT')
+    }
     expect(tool('get_device_logs').input.safeParse({last_lines: 1001}).success).to.equal(false)
     expect(tool('get_device_logs').input.safeParse({level: 'X'}).success).to.equal(false)
   })

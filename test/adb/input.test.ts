@@ -98,7 +98,11 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     it(`press key ${key} sends KEYCODE_${key}`, async () => {
       const r = await run('press_key', {key})
       expect(r.text).to.equal(`Key '${key}' pressed successfully`)
-      expect(r.argv).to.deep.equal([['input', 'keyevent', `KEYCODE_${key}`]])
+      // ENTER, DEL, TAB and SPACE read the screen first (a focused element must exist); only the key is input.
+      expect(r.argv.filter((a) => a[0] === 'input')).to.deep.equal([['input', 'keyevent', `KEYCODE_${key}`]])
+      expect(r.argv.at(-1)).to.deep.equal(['input', 'keyevent', `KEYCODE_${key}`])
+      if (key === 'BACK' || key === 'HOME') expect(r.argv).to.have.length(1)
+      else expect(r.argv.some((a) => a[0] === 'uiautomator')).to.equal(true)
       expect((r.events[0] as {code: number}).code).to.equal(code)
     })
   }
@@ -120,6 +124,8 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
   it('enforces the spec ranges: coordinates >= 0, durations 1-60000', () => {
     expect(tool('tap').input.safeParse({x: -1, y: 0}).success).to.equal(false)
     expect(tool('long_press').input.safeParse({x: 1, y: 1, duration: 0}).success).to.equal(false)
+    expect(tool('long_press').input.safeParse({x: 3, y: 3, duration: 1.5}).success).to.equal(false)
+    expect(tool('swipe').input.safeParse({x1: 1, y1: 1, x2: 1, y2: 1, duration: 300.5}).success).to.equal(false)
     expect(tool('swipe').input.safeParse({x1: 1, y1: 1, x2: 1, y2: 1, duration: 60001}).success).to.equal(false)
     expect(tool('scroll').input.safeParse({direction: 'sideways'}).success).to.equal(false)
     expect(tool('scroll').input.safeParse({direction: 'up', amount: 'huge'}).success).to.equal(false)
@@ -147,11 +153,40 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     it('refuses what `input text` cannot type with UNSUPPORTED and sends nothing', async () => {
       const driver = await h.driver()
       const from = h.emu.commands.length
-      for (const text of ['😀', '中文', 'line\nbreak', 'tab\t', 'a %s b']) {
+      for (const text of ['😀', '中文', 'line\nbreak', 'tab\t', 'abc é']) {
         const error = await driver.inputText(text).catch((e: unknown) => e)
         expect(error, text).to.have.property('code', 'UNSUPPORTED')
       }
+      const error = (await driver.inputText('naïve café 😀').catch((e: unknown) => e)) as Error
+      expect(error.message).to.include('U+00EF').and.include('U+00E9').and.include('U+1F600')
       expect(h.emu.commands.length).to.equal(from)
+    })
+
+    it('types a literal %s right: the argument is cut between % and s', async () => {
+      const driver = await h.driver()
+      const from = h.emu.commands.length
+      await driver.inputText('a %s b%%s 100% sure')
+      expect(h.argvSince(from)).to.deep.equal([
+        ['input', 'text', 'a%s%'],
+        ['input', 'text', 's%sb%%'],
+        ['input', 'text', 's%s100%%ssure'],
+      ])
+      const typed = events().slice(-3).map((e) => (e as {text: string}).text).join('')
+      expect(typed).to.equal('a %s b%%s 100% sure')
+    })
+
+    it('delivers fuzzed printable ASCII byte for byte, long text in several commands', async () => {
+      const driver = await h.driver()
+      let seed = 7
+      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+      for (let round = 0; round < 20; round++) {
+        const length = round === 0 ? 1300 : 1 + Math.floor(rand() * 60)
+        const text = Array.from({length}, () => (rand() < 0.2 ? ['%', 's', ' '][Math.floor(rand() * 3)] : String.fromCharCode(32 + Math.floor(rand() * 95)))).join('')
+        const before = events().length
+        await driver.inputText(text)
+        const typed = events().slice(before).map((e) => (e as {text: string}).text).join('')
+        expect(typed, JSON.stringify(text)).to.equal(text)
+      }
     })
   })
 

@@ -1,7 +1,7 @@
 import {expect} from 'chai'
 
 import {parseForeground, parseRotation, shortActivity} from '../../packages/core/src/driver/adb/parse-dumpsys.js'
-import {formatLogLine, logcatTimeKey, parseLogcatLine} from '../../packages/core/src/driver/adb/parse-logcat.js'
+import {formatLogLine, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal} from '../../packages/core/src/driver/adb/parse-logcat.js'
 import {isInstalledOutput, parsePackageList, parseResolvedActivity} from '../../packages/core/src/driver/adb/parse-packages.js'
 import {currentSize, parseWmDensity, parseWmSize} from '../../packages/core/src/driver/adb/parse-wm.js'
 
@@ -96,10 +96,25 @@ describe('logcat parsers', () => {
     expect(parseLogcatLine('--------- beginning of main')).to.equal(undefined)
   })
 
-  it('turns ISO 8601 local times into logcat time keys and rejects others', () => {
-    expect(logcatTimeKey('2024-01-15T10:30:00', 'since')).to.equal('01-15 10:30:00.000')
-    expect(logcatTimeKey('2024-01-15T10:30', 'since')).to.equal('01-15 10:30:00.000')
-    expect(logcatTimeKey('2024-01-15 10:30:05.5', 'since')).to.equal('01-15 10:30:05.500')
-    expect(() => logcatTimeKey('yesterday', 'since')).to.throw(/since/).with.property('code', 'INVALID_INPUT')
+  it('reads -v year lines with their year', () => {
+    expect(parseLogcatLine('2024-01-26 20:52:41.820  1234  1256 I ActivityManager: x')).to.deep.include({year: 2024, date: '01-26', time: '20:52:41.820'})
+  })
+
+  it('turns ISO 8601 times into logcat time keys with the year, and rejects impossible ones', () => {
+    expect(parseLogTime('2024-01-15T10:30:00', 'since')).to.deep.equal({key: '2024-01-15 10:30:00.000'})
+    expect(parseLogTime('2024-01-15T10:30', 'since').key).to.equal('2024-01-15 10:30:00.000')
+    expect(parseLogTime('2024-01-15 10:30:05.5', 'since').key).to.equal('2024-01-15 10:30:05.500')
+    expect(parseLogTime('2024-02-29T10:30:00Z', 'since')).to.deep.equal({key: '2024-02-29 10:30:00.000', zoneOffsetMinutes: 0})
+    expect(parseLogTime('2024-01-15T10:30:00+05:30', 'since').zoneOffsetMinutes).to.equal(330)
+    for (const bad of ['yesterday', '2024-13-45T99:99:99', '2023-02-29T10:00:00', '2024-04-31T10:00:00', '2024-01-15T24:00:00', '2024-01-15T10:60:00']) {
+      expect(() => parseLogTime(bad, 'since'), bad).to.throw(/since/).with.property('code', 'INVALID_INPUT')
+    }
+    expect(() => parseLogTime('2024-13-45T99:99:99', 'since')).to.throw(/month 13 does not exist/)
+  })
+
+  it('moves zoned times into the device zone', () => {
+    expect(toDeviceLocal(parseLogTime('2024-12-31T23:30:00Z', 'since'), parseZoneOffset('+0100'))).to.equal('2025-01-01 00:30:00.000')
+    expect(toDeviceLocal(parseLogTime('2024-01-15T10:30:00+02:00', 'since'), 0)).to.equal('2024-01-15 08:30:00.000')
+    expect(toDeviceLocal(parseLogTime('2024-01-15T10:30:00', 'since'), 120)).to.equal('2024-01-15 10:30:00.000')
   })
 })

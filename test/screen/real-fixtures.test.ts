@@ -1,4 +1,4 @@
-import {buildScreenModel, FLAG_ORDER, InvalidDumpError, shouldKeepNode, SnapshotDriver, walkNodes} from '@arc-cli/core'
+import {buildScreenModel, ELEMENT_ID_PATTERN, FLAG_ORDER, InvalidDumpError, shouldKeepNode, SnapshotDriver, walkNodes} from '@arc-cli/core'
 import {formatScreenState} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
@@ -24,7 +24,7 @@ describe('real fixtures (../shared/fixtures/real)', function () {
       for (const row of rows) {
         const cols = row.split('\t')
         expect(cols, row).to.have.length(7)
-        expect(cols[0]).to.match(/^node_[0-9a-v]{4,}$/)
+        expect(cols[0]).to.match(ELEMENT_ID_PATTERN)
         const flags = (cols[6] as string).split(',')
         expect(['on', 'off']).to.include(flags[0])
         for (const f of flags.slice(1)) expect(FLAG_WORDS.has(f), `flag ${f}`).to.equal(true)

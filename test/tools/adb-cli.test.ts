@@ -37,7 +37,7 @@ describe('device commands from the CLI through the ADB driver', function () {
     [['press', 'back'], 'Back button press executed successfully', [['input', 'keyevent', 'KEYCODE_BACK']]],
     [['press', 'home'], 'Home button press executed successfully', [['input', 'keyevent', 'KEYCODE_HOME']]],
     [['press', 'recents'], 'Recents button press executed successfully', [['input', 'keyevent', 'KEYCODE_APP_SWITCH']]],
-    [['press', 'key', 'ENTER'], "Key 'ENTER' pressed successfully", [['input', 'keyevent', 'KEYCODE_ENTER']]],
+    [['press', 'key', 'BACK'], "Key 'BACK' pressed successfully", [['input', 'keyevent', 'KEYCODE_BACK']]],
     [['notifications'], 'Open notifications executed successfully', [['cmd', 'statusbar', 'expand-notifications']]],
     [['quick-settings'], 'Open quick settings executed successfully', [['cmd', 'statusbar', 'expand-settings']]],
     [['app', 'close', 'com.android.settings'], 'App closed successfully: com.android.settings', [['pm', 'path', 'com.android.settings'], ['am', 'force-stop', 'com.android.settings']]],

@@ -73,7 +73,7 @@ const logEntrySchema = z.union([
   z.string().describe('A threadtime line: `01-26 20:52:41.820  1234  1256 I Tag: message`.'),
   z
     .object({
-      time: z.string().optional().describe('MM-DD hh:mm:ss.mmm'),
+      time: z.string().optional().describe('MM-DD hh:mm:ss.mmm, or YYYY-MM-DD hh:mm:ss.mmm (default year: this year)'),
       pid: z.number().int().optional(),
       tid: z.number().int().optional(),
       level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('I'),
@@ -83,6 +83,15 @@ const logEntrySchema = z.union([
     })
     .strict(),
 ])
+
+const fieldSchema = z
+  .object({
+    resourceId: z.string().describe('resource-id of the edit field the rule applies to.'),
+    refuse: z.boolean().default(false).describe('Typed text is dropped (a field that ignores input).'),
+    maxLength: z.number().int().nonnegative().optional().describe('Text past this length is dropped.'),
+    transform: z.enum(['upper', 'lower', 'digits']).optional().describe('Typed text is altered: upper/lower case, or digits only.'),
+  })
+  .strict()
 
 const deviceSchema = z
   .object({
@@ -119,6 +128,7 @@ const deviceSchema = z
       .describe('The touchscreen `getevent -pl` lists and `sendevent` writes to.'),
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
+    fields: z.array(fieldSchema).optional().describe('Edit fields that refuse or alter what is typed into them.'),
   })
   .strict()
 
@@ -130,6 +140,7 @@ export type DeviceScenario = z.output<typeof deviceSchema>
 export type FaultSpec = z.output<typeof faultSchema>
 export type PackageSpec = z.output<typeof packageSchema>
 export type TransitionSpec = z.output<typeof transitionSchema>
+export type FieldRule = z.output<typeof fieldSchema>
 export type LogEntrySpec = z.output<typeof logEntrySchema>
 
 /**

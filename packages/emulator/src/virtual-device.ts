@@ -10,6 +10,7 @@ import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
 import type {DeviceScenario, FaultSpec, PackageSpec, TransitionSpec} from './scenario.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
+import {TextFields} from './text-fields.js'
 
 export type DeviceState = 'device' | 'offline' | 'unauthorized'
 
@@ -124,6 +125,8 @@ export class VirtualDevice extends EventEmitter {
   readonly transitions: TransitionSpec[]
   /** The touchscreen at /dev/input/event1 (getevent, sendevent). */
   readonly touchscreen: {name: string; maxX: number; maxY: number; slots: number; writable?: boolean}
+  /** Edit fields: focus, cursor and what was typed (the served dump shows it). */
+  readonly fields: TextFields
   /** Packages with a live process, and its pid. */
   readonly running = new Map<string, number>()
   foreground: {package?: string; activity?: string} = {}
@@ -145,6 +148,7 @@ export class VirtualDevice extends EventEmitter {
     this.files = new DeviceFiles(init.root)
     const scenario = init.scenario
     this.transitions = scenario?.transitions ?? []
+    this.fields = new TextFields(scenario?.fields ?? [])
     this.faults = (scenario?.faults ?? []).map(arm)
     this.touchscreen = scenario?.touchscreen ?? {name: 'virtio_input_multi_touch_1', maxX: 32767, maxY: 32767, slots: 10}
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
@@ -211,6 +215,7 @@ export class VirtualDevice extends EventEmitter {
   showScreen(name: string): void {
     const screen = this.screens.get(name)
     if (!screen) throw new Error(`device ${this.serial} has no screen "${name}" (has: ${[...this.screens.keys()].join(', ')})`)
+    if (name !== this.currentScreen) this.fields.screenChanged()
     this.currentScreen = name
     if (screen.package) {
       this.foreground = {package: screen.package, activity: screen.activity}
@@ -264,6 +269,11 @@ export class VirtualDevice extends EventEmitter {
     socket.once('close', () => this.sockets.delete(socket))
   }
 
+  /** The uiautomator XML the device serves now: the screen's, with typed text and focus written in. */
+  dumpXml(): string {
+    return this.fields.xml(this.screen)
+  }
+
   /** Natural (portrait) physical size, what `wm size` prints. */
   get physicalSize(): {width: number; height: number} {
     const s = this.screen
@@ -305,6 +315,9 @@ export class VirtualDevice extends EventEmitter {
   /** Records an input event and follows the scenario transition it triggers, if any. */
   recordInput(event: InputEvent): void {
     this.inputEvents.push(event)
+    if (event.type === 'tap') this.fields.tap(this.screen, event.x, event.y)
+    else if (event.type === 'text') this.fields.type(this.screen, event.text)
+    else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) this.fields.key(this.screen, event.code)
     const hit = this.transitionFor(event)
     if (hit) this.showScreen(hit.to)
     else if (event.type === 'keyevent' && event.code === 3) this.goHome()

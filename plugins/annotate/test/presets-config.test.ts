@@ -72,7 +72,7 @@ describe('annotate: presets and config', () => {
     const config = {annotate: {style: 'mine', presets: {mine: {extends: 'som', color: '#00ff00', labelFormat: 'both', dash: [4, 4]}}}}
     const {image, pixels} = await annotateSnapshot(dir, {format: 'png', max_size: 960}, config)
     expect(image.map.style).to.equal('mine')
-    expect(image.map.marks[0]!.label).to.match(/^1:[a-z0-9]{4}$/)
+    expect(image.map.marks[0]!.label).to.match(/^1:[2-9a-hjkmnp-z]{6}$/)
     const m = image.map.marks[0]!
     const column = Array.from({length: m.box[3] - m.box[1] - 10}, (_, i) => pixels.at(m.box[0] + 1, m.box[1] + 5 + i))
     expect(column.some((px) => near(px, [0, 255, 0]))).to.equal(true)

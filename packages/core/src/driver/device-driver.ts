@@ -149,7 +149,15 @@ export interface DeviceDriver {
   gesture(paths: GesturePoint[][]): Promise<GestureMethod>
   /** Sends one key event: an Android keycode name (`KEYCODE_BACK`, `BACK`) or number. */
   pressKey(key: string | number): Promise<void>
-  /** Types text into the focused field. */
+  /**
+   * Sends several key events in one device command (`input keyevent K1 K2 …`, split only when very long), in
+   * order: cursor moves and deletes without one round trip per key.
+   */
+  pressKeys(keys: Array<string | number>): Promise<void>
+  /**
+   * Types text into the focused field at its cursor. Printable ASCII only: anything else fails with UNSUPPORTED,
+   * naming the characters, before anything is sent. Spaces and a literal `%s` arrive as typed.
+   */
   inputText(text: string): Promise<void>
   openNotifications(): Promise<void>
   openQuickSettings(): Promise<void>

@@ -14,6 +14,7 @@ export const READ_ONLY_ACTIONS = {
   swipe: 'swipe',
   gesture: 'perform a gesture',
   pressKey: 'press a key',
+  pressKeys: 'press keys',
   inputText: 'type text',
   openNotifications: 'open notifications',
   openQuickSettings: 'open quick settings',

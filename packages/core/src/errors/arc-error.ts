@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'DEVICE_READ_ONLY'
   | 'DEVICE_COMMAND_FAILED'
   | 'ELEMENT_NOT_FOUND'
+  | 'STALE_ELEMENT'
   | 'INVALID_DUMP'
   | 'TIMEOUT'
   | 'UNSUPPORTED'
@@ -86,6 +87,14 @@ export class DeviceCommandError extends ArcError {
 /** An element id that is not on the current screen. */
 export class ElementNotFoundError extends ArcError {
   readonly code = 'ELEMENT_NOT_FOUND'
+}
+
+/**
+ * An element id that no longer names what it named when the screen was read: it is gone, or the element it
+ * resolves to now differs from the one shown (another screen, another text). The screen must be read again.
+ */
+export class StaleElementError extends ArcError {
+  readonly code = 'STALE_ELEMENT'
 }
 
 /** A UI hierarchy dump that is empty, truncated, not XML or in an unsupported format. */

@@ -26,6 +26,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   PERMISSION_DENIED: {exit: 15, meaning: 'the config does not allow this write, delete or download, or a path leads out of its location'},
   FILE_TOO_LARGE: {exit: 16, meaning: 'a file or content is over the configured size limit'},
   DOWNLOAD_FAILED: {exit: 17, meaning: 'a download failed: network error, timeout, HTTP error status'},
+  STALE_ELEMENT: {exit: 18, meaning: 'an element id no longer names what it named when the screen was read'},
 }
 
 

@@ -4,34 +4,46 @@ import {isEditable, simpleClassName} from './node-rules.js'
 import type {UiNode} from './ui-node.js'
 
 /**
- * Element ids: `node_<hash>`, deterministic and stable while the screen stays the same.
+ * Element ids: `node_<6 characters>`, computed from the element's own stable features only, so that another
+ * element appearing, leaving, scrolling or changing never changes this one's id (docs/screen-state.md).
  *
- * What goes into the hash (and what does not):
- * - the window (its package and top-level class), so windows never share ids;
- * - the path of ancestor signatures, `SimpleClass#resource-id`, but never sibling indexes, so inserting a
- *   sibling above does not move anything;
- * - the node's own signature and its label: text, or content-desc; an editable field's text is left out, so
- *   typing into it keeps its id;
- * - never bounds, so scrolling keeps ids;
- * - for a node inside a list item (a child of a scrolling container that holds several), the item's first
- *   label, so the same icon in every row gets its own id, which moves with its row when the list scrolls.
- * Keys that are still equal after that are numbered in document order. The hash is base-32 of SHA-1,
- * 4 characters, grown only for keys whose 4-character prefix collides with another key on the same screen.
+ * The key of an element:
+ * - its window (package and top-level class), so windows never share ids;
+ * - the path of ancestor signatures, `SimpleClass#resource-id`, never sibling indexes, so inserting a sibling
+ *   above does not move anything;
+ * - its own signature and content-desc;
+ * - its text, except when it is anchored (its resource-id occurs once in its window: a clock or a counter keeps its
+ *   id when its text changes) or editable (typing keeps the field's id);
+ * - inside a repeated item (a row of a list: a child of a scrolling container, or one of several look-alike
+ *   siblings), the item's anchor label, so the same icon in every row gets its own id that moves with its row.
+ *   The anchor is the item's content-desc, else the first text of a node with a repeated resource-id (row titles),
+ *   else the first other text, never an anchored one (which may change), never one inside a scrolling container;
+ * - never bounds, so scrolling and clipping keep ids.
+ *
+ * Ids never grow to resolve a collision. Elements whose keys (or hashes) are equal are ambiguous: each gets
+ * `node_<hash>-<n>` (n in document order) and element actions refuse such ids, because document order is not
+ * something an id may depend on. The alphabet leaves out the look-alikes l, i, o, 0 and 1.
  */
 
-const ALPHABET = '0123456789abcdefghijklmnopqrstuv'
-const MIN_LENGTH = 4
+export const ID_ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz'
+export const ID_LENGTH = 6
 const CONTEXT_MAX = 40
 
-export function hashKey(key: string, length: number): string {
-  const digest = createHash('sha1').update(key).digest()
+/** `node_` + 6 characters of the alphabet, optionally `-<n>` for an ambiguous look-alike. */
+export const ELEMENT_ID_PATTERN = /^node_[2-9a-hjkmnp-z]{6}(-[1-9]\d*)?$/
+
+/** True for ids of look-alike elements, which element actions refuse. */
+export function isAmbiguousId(id: string): boolean {
+  return /-\d+$/.test(id)
+}
+
+export function hashKey(key: string, length = ID_LENGTH): string {
+  let value = BigInt(`0x${createHash('sha256').update(key).digest('hex').slice(0, 24)}`)
+  const base = BigInt(ID_ALPHABET.length)
   let out = ''
   for (let i = 0; i < length; i++) {
-    const bit = i * 5
-    const byte = bit >> 3
-    const offset = bit & 7
-    const word = ((digest[byte] ?? 0) << 8) | (digest[byte + 1] ?? 0)
-    out += ALPHABET[(word >> (11 - offset)) & 31]
+    out += ID_ALPHABET[Number(value % base)]
+    value /= base
   }
   return out
 }
@@ -40,50 +52,81 @@ function signature(node: UiNode): string {
   return `${simpleClassName(node.className)}#${node.resourceId}`
 }
 
-function ownLabel(node: UiNode): string {
-  if (isEditable(node) || node.password) return `d=${node.contentDesc}|h=${node.hint ?? ''}`
-  return `t=${node.text}|d=${node.contentDesc}`
-}
-
-/** The first text or content-desc in document order, never an edit field's (typing must not move ids). */
-function firstText(node: UiNode): string {
-  if (!isEditable(node) && !node.password) {
-    const label = node.text || node.contentDesc
-    if (label) return label
-  }
-  for (const child of node.children) {
-    const found = firstText(child)
-    if (found) return found
-  }
-  return ''
+function hasOwnText(node: UiNode): boolean {
+  return !isEditable(node) && !node.password && node.text !== ''
 }
 
 /**
- * The list item a node belongs to: the ancestor-or-self whose parent scrolls and holds two or more children
- * (a row of a list or grid, not the single content child of a ScrollView).
+ * The repeated item a node belongs to: the nearest ancestor-or-self whose parent scrolls and holds two or more
+ * children, or that has a sibling of the same signature (a row of a list whose `scrollable` the dump left unset).
  */
-function listItem(node: UiNode): UiNode | undefined {
+export function repeatedItem(node: UiNode): UiNode | undefined {
   for (let current: UiNode | undefined = node; current?.parent; current = current.parent) {
-    if (current.parent.scrollable && current.parent.children.length >= 2) return current
+    const siblings = current.parent.children
+    if (siblings.length < 2) continue
+    if (current.parent.scrollable) return current
+    const own = signature(current)
+    if (siblings.some((s) => s !== current && signature(s) === own)) return current
   }
   return undefined
 }
 
-/** The first label inside a node's list item: what tells one row's views from the next row's. */
-function itemLabel(node: UiNode): string {
-  const item = listItem(node)
-  return item ? firstText(item).slice(0, CONTEXT_MAX) : ''
+function* descendants(node: UiNode): Generator<UiNode> {
+  yield node
+  for (const child of node.children) yield* descendants(child)
 }
 
-function baseKey(node: UiNode, windowKey: string): string {
-  const path: string[] = []
-  for (let p = node.parent; p; p = p.parent) path.push(signature(p))
-  path.reverse()
-  return `${windowKey}\u0000${path.join('/')}\u0000${signature(node)}\u0000${ownLabel(node)}`
+/** A node and its descendants, without the content of scrolling containers inside it (which scrolls away). */
+function* fixedPart(node: UiNode): Generator<UiNode> {
+  yield node
+  for (const child of node.children) if (!child.scrollable) yield* fixedPart(child)
+}
+
+/**
+ * The label that names a repeated item: its content-desc, else a titled text (one with a resource-id that
+ * repeats, as row titles do), else any text that is not anchored, else any content-desc.
+ */
+export function itemAnchor(item: UiNode, unique: ReadonlySet<string> = new Set()): string {
+  let loose = ''
+  for (const node of fixedPart(item)) {
+    if (node === item && node.contentDesc) return `d=${node.contentDesc}`.slice(0, CONTEXT_MAX)
+    if (!hasOwnText(node) || unique.has(node.resourceId)) continue
+    if (node.resourceId) return `t=${node.text}`.slice(0, CONTEXT_MAX)
+    if (!loose) loose = `t=${node.text}`.slice(0, CONTEXT_MAX)
+  }
+  if (loose) return loose
+  for (const node of fixedPart(item)) if (node.contentDesc) return `d=${node.contentDesc}`.slice(0, CONTEXT_MAX)
+  return ''
+}
+
+/** Resource ids that occur exactly once in a window's tree: such a node is anchored by its resource id. */
+export function uniqueResourceIds(root: UiNode): Set<string> {
+  const counts = new Map<string, number>()
+  for (const node of descendants(root)) if (node.resourceId) counts.set(node.resourceId, (counts.get(node.resourceId) ?? 0) + 1)
+  return new Set([...counts].filter(([, n]) => n === 1).map(([id]) => id))
 }
 
 export function windowKey(root: UiNode): string {
   return `${root.package}|${simpleClassName(root.className)}`
+}
+
+/** The full key an element's id is the hash of. Exported for the persistence script and the stale-id check. */
+export function elementKey(node: UiNode, root: UiNode, unique: ReadonlySet<string> = uniqueResourceIds(root)): string {
+  const path: string[] = []
+  for (let p = node.parent; p; p = p.parent) path.push(signature(p))
+  path.reverse()
+  const item = repeatedItem(node)
+  const anchored = unique.has(node.resourceId)
+  const text = hasOwnText(node) && !anchored ? node.text : ''
+  // The anchors of up to two enclosing items: a button in a row of look-alike buttons inside a feed post is
+  // told apart by its own label and by the post's.
+  const anchors: string[] = []
+  for (let it = item; it && anchors.length < 2; it = it.parent ? repeatedItem(it.parent) : undefined) {
+    const anchor = itemAnchor(it, unique)
+    if (anchor) anchors.push(anchor)
+  }
+  const context = anchors.join('|')
+  return [windowKey(root), path.join('/'), signature(node), `d=${node.contentDesc}`, `t=${text}`, `h=${isEditable(node) ? (node.hint ?? '') : ''}`, `i=${context}`].join('\u0000')
 }
 
 /**
@@ -91,39 +134,20 @@ export function windowKey(root: UiNode): string {
  * top-level window node. Returns ids in the same order.
  */
 export function assignElementIds(nodes: UiNode[], windowOf: (node: UiNode) => UiNode): string[] {
-  const keys = nodes.map((node) => `${baseKey(node, windowKey(windowOf(node)))}\u0000i=${itemLabel(node)}`)
-  for (const indexes of groupIndexes(keys).values()) {
-    if (indexes.length < 2) continue
-    indexes.forEach((i, n) => {
-      keys[i] = `${keys[i]}\u0000#${n}`
-    })
-  }
-  return shortHashes(keys).map((hash) => `node_${hash}`)
-}
-
-function groupIndexes(keys: string[]): Map<string, number[]> {
-  const groups = new Map<string, number[]>()
-  keys.forEach((key, i) => {
-    const group = groups.get(key)
-    if (group) group.push(i)
-    else groups.set(key, [i])
+  const uniqueIn = new Map<UiNode, Set<string>>()
+  const hashes = nodes.map((node) => {
+    const root = windowOf(node)
+    let unique = uniqueIn.get(root)
+    if (!unique) uniqueIn.set(root, (unique = uniqueResourceIds(root)))
+    return hashKey(elementKey(node, root, unique))
   })
-  return groups
-}
-
-/** The shortest hashes (at least 4 characters) that are unique among distinct keys. */
-function shortHashes(keys: string[]): string[] {
-  const full = keys.map((key) => hashKey(key, 32))
-  const lengths = keys.map(() => MIN_LENGTH)
-  for (let round = 0; round < 28; round++) {
-    const byPrefix = groupIndexes(full.map((hash, i) => hash.slice(0, lengths[i])))
-    let grew = false
-    for (const indexes of byPrefix.values()) {
-      if (indexes.length < 2) continue
-      for (const i of indexes) lengths[i] = (lengths[i] as number) + 1
-      grew = true
-    }
-    if (!grew) break
-  }
-  return full.map((hash, i) => hash.slice(0, lengths[i]))
+  const count = new Map<string, number>()
+  for (const hash of hashes) count.set(hash, (count.get(hash) ?? 0) + 1)
+  const seen = new Map<string, number>()
+  return hashes.map((hash) => {
+    if (count.get(hash) === 1) return `node_${hash}`
+    const n = (seen.get(hash) ?? 0) + 1
+    seen.set(hash, n)
+    return `node_${hash}-${n}`
+  })
 }

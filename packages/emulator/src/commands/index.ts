@@ -5,7 +5,7 @@ import {cat, df, ln, ls, mkdir, mv, readlink, realpath, rm, touch} from './files
 import {getevent, sendevent} from './getevent.js'
 import {input} from './input.js'
 import {logcat} from './logcat.js'
-import {id, pidof, sleep, whoami} from './misc.js'
+import {date, id, pidof, sleep, whoami} from './misc.js'
 import {monkey} from './monkey.js'
 import {pm} from './pm.js'
 import {getprop, setprop, settings} from './properties.js'
@@ -24,6 +24,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   cat,
   cmd,
   df,
+  date,
   dumpsys,
   getevent,
   getprop,

@@ -18,6 +18,26 @@ The commands and default sources are:
 
 class InputError extends Error {}
 
+/**
+ * InputShellCommand.sendText's escape, step for step: after a `%`, an `s` becomes a space and the `%` goes; a
+ * `%` that follows a `%` arms the escape again (so `%%s` types `% `).
+ */
+export function unescapeText(text: string): string {
+  const buff = [...text]
+  let escape = false
+  for (let i = 0; i < buff.length; i++) {
+    if (escape) {
+      escape = false
+      if (buff[i] === 's') {
+        buff[i] = ' '
+        buff.splice(--i, 1)
+      }
+    }
+    if (buff[i] === '%') escape = true
+  }
+  return buff.join('')
+}
+
 function num(value: string | undefined, what: string): number {
   const n = Number(value)
   if (value === undefined || value.trim() === '' || !Number.isFinite(n)) throw new InputError(`Error: ${what}: invalid number ${JSON.stringify(value ?? '')}`)
@@ -66,7 +86,7 @@ export function input(ctx: CommandContext): number {
       }
       case 'text':
         if (rest[0] === undefined) throw new InputError('Error: text needs a string')
-        device.recordInput({type: 'text', text: rest[0].replaceAll('%s', ' ')})
+        device.recordInput({type: 'text', text: unescapeText(rest[0])})
         return 0
       case 'motionevent': {
         const action = (rest[0] ?? '').toUpperCase()

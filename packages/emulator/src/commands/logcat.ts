@@ -1,13 +1,18 @@
 import {LEVEL_ORDER, formatThreadtime, type LogEntry} from '../logcat-buffer.js'
 import {untilAborted, type CommandContext} from './types.js'
 
-const TIME = /^\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,3})?$/
+const TIME = /^(\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,3})?$/
 
-function format(e: LogEntry, style: string): string {
+function format(e: LogEntry, style: string, year: boolean): string {
+  const time = `${year ? `${e.year}-` : ''}${e.time}`
   if (style === 'brief') return `${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
-  if (style === 'time') return `${e.time} ${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
-  return formatThreadtime(e)
+  if (style === 'time') return `${time} ${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
+  return formatThreadtime(e, year)
 }
+
+/** `YYYY-MM-DD hh:mm:ss.mmm` of an entry, and of a `-t` time (without a year: this year, as logcat assumes). */
+const entryKey = (e: LogEntry) => `${e.year}-${e.time}`
+const sinceKey = (t: string) => (/^\d{4}-/.test(t) ? t : `${new Date().getFullYear()}-${t}`)
 
 /**
  * `logcat [-d] [-t N|TIME] [-T N|TIME] [-v threadtime|brief|time] [-s] [--pid=PID] [-e REGEX] [-m N] [-c]
@@ -20,6 +25,7 @@ export async function logcat(ctx: CommandContext): Promise<number> {
   let count: number | undefined
   let since: string | undefined
   let style = 'threadtime'
+  let year = false
   let silentDefault = false
   let pid: number | undefined
   let regex: RegExp | undefined
@@ -44,7 +50,13 @@ export async function logcat(ctx: CommandContext): Promise<number> {
         ctx.err(`logcat: -t "${v ?? ''}" not a number or time\n`)
         return 1
       }
-    } else if (a.startsWith('-v')) [style, i] = value(i, a, '-v') as [string, number]
+    } else if (a.startsWith('-v')) {
+      const [v, next] = value(i, a, '-v') as [string, number]
+      i = next
+      // `year` is a modifier (Android 7+): it adds the year to the date; any other word is the format.
+      if (v === 'year') year = true
+      else style = v
+    }
     else if (a.startsWith('-b')) i = value(i, a, '-b')[1]
     else if (a.startsWith('--pid')) {
       const [v, next] = value(i, a, '--pid')
@@ -78,14 +90,14 @@ export async function logcat(ctx: CommandContext): Promise<number> {
     const min = specs.get(e.tag) ?? fallback
     if (LEVEL_ORDER.indexOf(e.level) < LEVEL_ORDER.indexOf(min)) return false
     if (pid !== undefined && e.pid !== pid) return false
-    if (since !== undefined && e.time < since) return false
+    if (since !== undefined && entryKey(e) < sinceKey(since)) return false
     if (regex && !regex.test(e.message)) return false
     return true
   })
   if (count !== undefined) entries = entries.slice(-count)
   if (max !== undefined) entries = entries.slice(0, max)
   ctx.out('--------- beginning of main\n')
-  for (const e of entries) ctx.out(`${format(e, style)}\n`)
+  for (const e of entries) ctx.out(`${format(e, style, year)}\n`)
   if (!dump) await untilAborted(ctx.signal)
   return 0
 }

@@ -31,3 +31,30 @@ export function whoami(ctx: CommandContext): number {
   ctx.out('shell\n')
   return 0
 }
+
+/**
+ * `date [+FORMAT]`: the device clock in its zone (persist.sys.timezone; UTC unless the scenario says otherwise,
+ * where only a fixed `UTC±hh:mm` is understood). Formats: %Y %m %d %H %M %S %z %s.
+ */
+export function date(ctx: CommandContext): number {
+  const zone = ctx.device.properties.get('persist.sys.timezone') ?? 'UTC'
+  const m = /^(?:UTC|GMT)?([+-])(\d\d):?(\d\d)$/.exec(zone)
+  const offset = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0
+  const now = new Date()
+  const local = new Date(now.getTime() + offset * 60_000)
+  const p = (n: number) => String(n).padStart(2, '0')
+  const z = `${offset < 0 ? '-' : '+'}${p(Math.floor(Math.abs(offset) / 60))}${p(Math.abs(offset) % 60)}`
+  const fields: Record<string, string> = {
+    Y: String(local.getUTCFullYear()),
+    m: p(local.getUTCMonth() + 1),
+    d: p(local.getUTCDate()),
+    H: p(local.getUTCHours()),
+    M: p(local.getUTCMinutes()),
+    S: p(local.getUTCSeconds()),
+    z,
+    s: String(Math.floor(now.getTime() / 1000)),
+  }
+  const format = ctx.argv[1]?.startsWith('+') ? ctx.argv[1].slice(1) : '%a %b %e %H:%M:%S %Z %Y'
+  ctx.out(`${format.replace(/%([a-zA-Z%])/g, (all, c: string) => (c === '%' ? '%' : (fields[c] ?? all)))}\n`)
+  return 0
+}

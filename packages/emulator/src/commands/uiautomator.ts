@@ -33,7 +33,7 @@ export async function uiautomator(ctx: CommandContext): Promise<number> {
     return sub === 'help' || sub === undefined ? 0 : 1
   }
   const file = rest.find((a) => !a.startsWith('--')) ?? '/sdcard/window_dump.xml'
-  const xml = ctx.device.screen.xml
+  const xml = ctx.device.dumpXml()
   if (file === '/dev/tty' || file === '/dev/stdout') {
     ctx.out(xml)
   } else {

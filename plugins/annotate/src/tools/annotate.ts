@@ -97,7 +97,7 @@ export const annotate = defineTool({
   title: 'Save a screenshot with a labelled box on every on-screen element',
   description: [
     'Takes a screenshot and draws a box and a label on every element get_screen_state lists as on screen',
-    '(Set-of-Mark). Labels show the element id hash (node_a3f2 -> a3f2) or a number with the som preset; the map',
+    '(Set-of-Mark). Labels show the element id hash (node_a3f2kq -> a3f2kq) or a number with the som preset; the map',
     'turns each label back into the element id and its bounds in screen pixels. Labels never cover each other.',
   ].join(' '),
   kind: 'read',

@@ -1,4 +1,4 @@
-import {buildScreenModel, defineTool, importNativeModule} from '@arc-cli/core'
+import {buildScreenModel, defineTool, importNativeModule, rememberScreen} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {formatScreenState, screenStateJson} from '../format-tsv.js'
@@ -41,6 +41,7 @@ export const getScreenState = defineTool({
     ctx.progress(`reading the screen of ${ctx.driver.serial}`)
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
+    await rememberScreen(ctx.state, model)
     const text = formatScreenState(model)
     const data = screenStateJson(model)
     const file = input.screenshot

@@ -71,6 +71,10 @@ export class AdbDriver implements DeviceDriver {
     return this.act((dev) => input.pressKey(dev, key))
   }
 
+  pressKeys(keys: Array<string | number>): Promise<void> {
+    return this.act((dev) => input.pressKeys(dev, keys))
+  }
+
   inputText(text: string): Promise<void> {
     return this.act((dev) => input.inputText(dev, text))
   }

@@ -46,29 +46,61 @@ export async function pressKey(dev: DeviceShell, key: string | number): Promise<
   await dev.action(['input', 'keyevent', code], `input keyevent ${code}`)
 }
 
+/** Keys per `input keyevent` command: long runs (2000 cursor moves) are split to keep the command short. */
+const KEYS_PER_COMMAND = 400
+
+/** Several key events, in order, in as few `input keyevent` commands as the length allows. */
+export async function pressKeys(dev: DeviceShell, keys: Array<string | number>): Promise<void> {
+  const codes = keys.map(keycodeName)
+  for (let i = 0; i < codes.length; i += KEYS_PER_COMMAND) {
+    const part = codes.slice(i, i + KEYS_PER_COMMAND)
+    await dev.action(['input', 'keyevent', ...part], `input keyevent (${part.length} keys)`)
+  }
+}
+
+/** The characters `input text` cannot type (outside printable ASCII), each once, in order of appearance. */
+export function untypable(text: string): string[] {
+  return [...new Set([...text].filter((ch) => ch < ' ' || ch > '~'))]
+}
+
+export function describeChars(chars: string[]): string {
+  const shown = chars.slice(0, 10).map((ch) => `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`)
+  return shown.join(', ') + (chars.length > 10 ? ` and ${chars.length - 10} more` : '')
+}
+
+/**
+ * How text is cut into `input text` arguments: at most TEXT_CHUNK characters each, and never with a literal
+ * `%s` inside one (InputShellCommand turns every `%s` into a space), so `a%sb` goes as `a%` then `sb`. Spaces
+ * become `%s`; a `%` before a space survives, because `%%s` types `% `.
+ */
+export function textCommands(text: string, chunk = TEXT_CHUNK): string[] {
+  const pieces: string[] = []
+  let start = 0
+  for (let i = text.indexOf('%s'); i !== -1; i = text.indexOf('%s', i + 1)) {
+    pieces.push(text.slice(start, i + 1))
+    start = i + 1
+  }
+  pieces.push(text.slice(start))
+  const out: string[] = []
+  for (const piece of pieces) for (let i = 0; i < piece.length; i += chunk) out.push(piece.slice(i, i + chunk).replaceAll(' ', '%s'))
+  return out.filter((p) => p !== '')
+}
+
 /**
  * `input text` takes one argument, turns every `%s` into a space and can only type what the virtual keyboard map
- * has: printable ASCII. arc sends spaces as `%s`, quotes the whole argument for the shell, refuses text it cannot
- * type faithfully (non-ASCII, control characters, a literal `%s`) with UNSUPPORTED, and sends long text in chunks.
+ * has: printable ASCII. arc refuses anything else with UNSUPPORTED before sending a byte, and sends the rest as
+ * textCommands cuts it, each argument quoted for the shell.
  */
 export async function inputText(dev: DeviceShell, text: string): Promise<void> {
   if (text === '') return
-  const bad = [...text].find((ch) => ch < ' ' || ch > '~')
-  if (bad !== undefined) {
-    const code = `U+${(bad.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`
-    throw new UnsupportedError(`\`input text\` cannot type ${code} (${JSON.stringify(bad)}): only printable ASCII goes through adb input`, {
+  const bad = untypable(text)
+  if (bad.length > 0) {
+    throw new UnsupportedError(`\`input text\` cannot type ${describeChars(bad)}: only printable ASCII goes through adb input, so nothing was typed`, {
       actions: ['Type non-ASCII text with an IME such as ADBKeyBoard, or split newlines into press-key ENTER calls.'],
+      details: {characters: bad},
     })
   }
-  if (text.includes('%s')) {
-    throw new UnsupportedError('`input text` turns "%s" into a space, so a literal "%s" cannot be typed in one call', {
-      actions: ['Type "%" and "s" in separate calls.'],
-    })
-  }
-  for (let i = 0; i < text.length; i += TEXT_CHUNK) {
-    const chunk = text.slice(i, i + TEXT_CHUNK).replaceAll(' ', '%s')
-    await dev.action(['input', 'text', chunk], 'input text')
-  }
+  for (const part of textCommands(text)) await dev.action(['input', 'text', part], 'input text')
 }
 
 const TEXT_CHUNK = 500

@@ -4,7 +4,8 @@
  */
 import type {LogQuery, LogResult} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
-import {formatLogLine, levelRank, lineTimeKey, logcatTimeKey, parseLogcatLine, type LogLine} from './parse-logcat.js'
+import {InvalidInputError} from '../../errors/arc-error.js'
+import {formatLogLine, levelRank, lineTimeKey, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal, type LogLine} from './parse-logcat.js'
 
 async function packagePids(dev: DeviceShell, packageName: string): Promise<Set<number>> {
   const output = await dev.text(['pidof', packageName])
@@ -12,15 +13,26 @@ async function packagePids(dev: DeviceShell, packageName: string): Promise<Set<n
 }
 
 export async function readLogs(dev: DeviceShell, query: LogQuery): Promise<LogResult> {
-  const since = query.since === undefined ? undefined : logcatTimeKey(query.since, 'since')
-  const until = query.until === undefined ? undefined : logcatTimeKey(query.until, 'until')
+  const sinceTime = query.since === undefined ? undefined : parseLogTime(query.since, 'since')
+  const untilTime = query.until === undefined ? undefined : parseLogTime(query.until, 'until')
+  if (untilTime && !sinceTime) throw new InvalidInputError('until needs since: give both ends of the time range (--since and --until)', {details: {input: 'until'}})
+  // A zoned time (Z, +02:00) is moved into the device's zone, which logcat prints in.
+  const zoned = sinceTime?.zoneOffsetMinutes !== undefined || untilTime?.zoneOffsetMinutes !== undefined
+  const offset = zoned ? parseZoneOffset(await dev.text(['date', '+%z'])) : 0
+  const since = sinceTime && toDeviceLocal(sinceTime, offset)
+  const until = untilTime && toDeviceLocal(untilTime, offset)
+  if (since !== undefined && until !== undefined && until < since) {
+    throw new InvalidInputError(`until (${query.until}) is before since (${query.since})`, {details: {input: 'until'}})
+  }
   const hostFiltered = query.tag !== undefined || query.packageName !== undefined || until !== undefined
   const pids = query.packageName === undefined ? undefined : await packagePids(dev, query.packageName)
   if (pids && pids.size === 0) return {logs: '', line_count: 0, truncated: false}
 
   // `-t N` alone is exact; with host-side filters the whole buffer (or everything since `since`) is read.
   const window = since !== undefined ? ['-t', since] : hostFiltered ? ['-d'] : ['-t', query.lastLines + 1]
-  const output = await dev.text(['logcat', '-v', 'threadtime', ...window, `*:${query.level}`])
+  // `-v year` (Android 7+) puts the year on each line and lets `-t` take one, so a range a year back works.
+  const year = since !== undefined ? ['-v', 'year'] : []
+  const output = await dev.text(['logcat', '-v', 'threadtime', ...year, ...window, `*:${query.level}`])
   if (/^logcat: |^Unrecognized Option|invalid option/im.test(output) && !parseAny(output)) {
     throw dev.failed('logcat', output)
   }
@@ -31,8 +43,11 @@ export async function readLogs(dev: DeviceShell, query: LogQuery): Promise<LogRe
     if (!line || levelRank(line.level) < minRank) continue
     if (query.tag !== undefined && line.tag !== query.tag) continue
     if (pids && !pids.has(line.pid)) continue
-    if (since !== undefined && lineTimeKey(line) < since) continue
-    if (until !== undefined && lineTimeKey(line) > until) continue
+    // A line without a year (a logcat older than `-v year`) is compared without one.
+    const key = line.year === undefined ? lineTimeKey(line).slice(5) : lineTimeKey(line)
+    const cut = (t: string) => (line.year === undefined ? t.slice(5) : t)
+    if (since !== undefined && key < cut(since)) continue
+    if (until !== undefined && key > cut(until)) continue
     lines.push(line)
   }
   const kept = lines.slice(-query.lastLines)

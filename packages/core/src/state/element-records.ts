@@ -1,0 +1,141 @@
+/**
+ * Stale-id safety: what each element id stood for when arc last showed it, and the check an element action runs
+ * before it touches anything. get_screen_state and find_elements call `rememberElements`; element actions call
+ * `resolveElement`, which reads the screen again and fails with STALE_ELEMENT rather than act on an element other
+ * than the one the id named (docs/screen-state.md, "Stale ids").
+ */
+import {ElementNotFoundError, InvalidInputError, StaleElementError} from '../errors/arc-error.js'
+import type {DeviceDriver} from '../driver/device-driver.js'
+import {ELEMENT_ID_PATTERN, isAmbiguousId} from '../screen/element-ids.js'
+import {isEditable} from '../screen/node-rules.js'
+import {buildScreenModel, type ScreenElement, type ScreenModel} from '../screen/screen-model.js'
+import type {DeviceState} from './device-state.js'
+
+/** What an id named at its last read. */
+export interface ElementRecord {
+  /** Full class name. */
+  cls: string
+  res: string
+  /** Text at the read; for an edit field, what it held (not compared: typing changes it). */
+  text: string
+  desc: string
+  /** Window package. */
+  pkg: string
+  /** Foreground activity of the element's window, when known. */
+  activity?: string
+  editable: boolean
+}
+
+interface Records {
+  /** When the screen was read (epoch ms). */
+  at: number
+  ids: Record<string, ElementRecord>
+}
+
+export const ELEMENT_RECORDS_KEY = 'element-ids'
+/** The most ids kept: the last full read plus later find_elements results. */
+const MAX_RECORDS = 4000
+
+export function recordOf(element: ScreenElement): ElementRecord {
+  const node = element.node
+  return {
+    cls: node.className,
+    res: node.resourceId,
+    text: node.password ? '' : node.text,
+    desc: node.contentDesc,
+    pkg: element.window.pkg,
+    ...(element.window.activity ? {activity: element.window.activity} : {}),
+    editable: isEditable(node),
+  }
+}
+
+/**
+ * Remembers the ids of a screen read. `replace`: a full read (get_screen_state) replaces what was remembered;
+ * otherwise (find_elements, waits) the given elements are added to it.
+ */
+export async function rememberElements(state: DeviceState, elements: ScreenElement[], replace = true): Promise<void> {
+  const previous = replace ? undefined : await state.get<Records>(ELEMENT_RECORDS_KEY)
+  const ids: Record<string, ElementRecord> = {...previous?.ids}
+  for (const element of elements) ids[element.id] = recordOf(element)
+  const keys = Object.keys(ids)
+  for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete ids[key]
+  await state.set(ELEMENT_RECORDS_KEY, {at: Date.now(), ids} satisfies Records)
+}
+
+/** The one call get_screen_state makes: remember every id it shows. */
+export function rememberScreen(state: DeviceState, model: ScreenModel): Promise<void> {
+  return rememberElements(state, model.elements, true)
+}
+
+function describe(r: ElementRecord): string {
+  const cls = r.cls.slice(r.cls.lastIndexOf('.') + 1) || 'element'
+  const label = r.text && !r.editable ? ` "${r.text.slice(0, 40)}"` : r.desc ? ` [${r.desc.slice(0, 40)}]` : r.res ? ` ${r.res}` : ''
+  return `${cls}${label} in ${r.pkg || 'an unnamed window'}${r.activity ? ` (${r.activity})` : ''}`
+}
+
+/** The differences between what an id named and what it names now; empty when it is the same element. */
+export function recordMismatch(then: ElementRecord, now: ElementRecord): string[] {
+  const diffs: string[] = []
+  if (then.cls !== now.cls) diffs.push(`class ${then.cls} → ${now.cls}`)
+  if (then.res !== now.res) diffs.push(`resource-id ${then.res || '-'} → ${now.res || '-'}`)
+  if (then.desc !== now.desc) diffs.push(`content-desc ${JSON.stringify(then.desc)} → ${JSON.stringify(now.desc)}`)
+  if (!then.editable && then.text !== now.text) diffs.push(`text ${JSON.stringify(then.text)} → ${JSON.stringify(now.text)}`)
+  if (then.pkg !== now.pkg) diffs.push(`window ${then.pkg} → ${now.pkg}`)
+  if (then.activity && now.activity && then.activity !== now.activity) diffs.push(`activity ${then.activity} → ${now.activity}`)
+  return diffs
+}
+
+const READ_AGAIN = ['Read the screen again (arc screen-state, or get_screen_state) and use the id it shows now.']
+
+/** Checks the shape of an element id, so a typo fails as INVALID_INPUT before the device is touched. */
+export function checkElementId(id: string, input = 'element_id'): void {
+  if (!ELEMENT_ID_PATTERN.test(id)) {
+    throw new InvalidInputError(`${input} ${JSON.stringify(id)} is not an element id: ids are node_ and 6 characters (node_a3f2kq), as screen-state shows them`, {
+      details: {input, value: id},
+    })
+  }
+}
+
+export interface ResolvedElement {
+  model: ScreenModel
+  element: ScreenElement
+}
+
+/**
+ * Reads the screen now and finds the element `id` names, refusing (never guessing) when:
+ * - the id is malformed (INVALID_INPUT) or marks one of several look-alikes (INVALID_INPUT: tap its bounds);
+ * - it is not on the screen: STALE_ELEMENT when arc showed it before (the screen changed), else ELEMENT_NOT_FOUND;
+ * - it resolves to an element that differs from what it named at the last read (STALE_ELEMENT).
+ */
+export async function resolveElement(driver: DeviceDriver, state: DeviceState, id: string, input = 'element_id'): Promise<ResolvedElement> {
+  checkElementId(id, input)
+  if (isAmbiguousId(id)) {
+    throw new InvalidInputError(`${id} names one of several look-alike elements (same class, labels and place in the tree), so arc cannot tell which one you mean`, {
+      actions: ['Tap its bounds with arc tap X Y, or find it by another property (arc find).'],
+      details: {input, value: id},
+    })
+  }
+  const [model, records] = await Promise.all([driver.captureScreen().then((c) => buildScreenModel(c)), state.get<Records>(ELEMENT_RECORDS_KEY)])
+  const element = model.byId.get(id)
+  const then = records?.ids[id]
+  if (!element) {
+    if (then) {
+      throw new StaleElementError(`element ${id} is stale: the screen changed since it was read and ${describe(then)} is no longer on it`, {
+        actions: READ_AGAIN,
+        details: {element_id: id, was: then},
+      })
+    }
+    throw new ElementNotFoundError(`element ${id} is not on the current screen`, {actions: READ_AGAIN, details: {element_id: id}})
+  }
+  if (then) {
+    const now = recordOf(element)
+    const diffs = recordMismatch(then, now)
+    if (diffs.length > 0) {
+      throw new StaleElementError(`element ${id} is stale: it named ${describe(then)} when the screen was read, and now names ${describe(now)} (${diffs.join('; ')})`, {
+        actions: READ_AGAIN,
+        details: {element_id: id, was: then, now},
+      })
+    }
+  }
+  return {model, element}
+}

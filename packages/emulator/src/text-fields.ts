@@ -1,0 +1,145 @@
+/**
+ * Edit fields of the emulated screen: a tap focuses the edit field under it, `input text` types at the cursor,
+ * and cursor and delete keys move and delete, so the dump the device serves shows what was typed (a field that
+ * is empty shows its hint as its text, as uiautomator does). A scenario's `fields` rules can make a field drop or
+ * alter input, so a tool's read-back has something to catch.
+ */
+import {isEditable, walkNodes, type UiNode} from '@arc-cli/core'
+
+import type {FieldRule} from './scenario.js'
+import type {LoadedScreen} from './snapshot-screen.js'
+
+interface Focus {
+  screen: string
+  index: number
+  cursor: number
+}
+
+const KEY = {DPAD_LEFT: 21, DPAD_RIGHT: 22, SPACE: 62, DEL: 67, FORWARD_DEL: 112, MOVE_HOME: 122, MOVE_END: 123} as const
+
+const esc = (v: string) => v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
+
+export class TextFields {
+  /** Text typed so far, per screen and node (pre-order index). */
+  private readonly edits = new Map<string, Map<number, string>>()
+  private focus?: Focus
+
+  constructor(private readonly rules: FieldRule[] = []) {}
+
+  private nodes(screen: LoadedScreen): UiNode[] {
+    return [...walkNodes(screen.hierarchy.windows)]
+  }
+
+  /** What the field holds: what was typed, else its recorded text (unless that is only its hint). */
+  textOf(screen: LoadedScreen, index: number): string {
+    const typed = this.edits.get(screen.name)?.get(index)
+    if (typed !== undefined) return typed
+    const node = this.nodes(screen)[index] as UiNode
+    return node.hint !== undefined && node.text === node.hint ? '' : node.text
+  }
+
+  /** The focused field on this screen: the one tapped last, else the one the dump marks focused. */
+  focused(screen: LoadedScreen): Focus | undefined {
+    if (this.focus?.screen === screen.name) return this.focus
+    const index = this.nodes(screen).findIndex((n) => n.focused && isEditable(n))
+    if (index === -1) return undefined
+    this.focus = {screen: screen.name, index, cursor: this.textOf(screen, index).length}
+    return this.focus
+  }
+
+  /** A tap on an edit field focuses it with the cursor at the end; a tap elsewhere takes the focus away. */
+  tap(screen: LoadedScreen, x: number, y: number): void {
+    const nodes = this.nodes(screen)
+    let hit = -1
+    nodes.forEach((n, i) => {
+      const [l, t, r, b] = n.bounds
+      if (isEditable(n) && n.enabled && x >= l && x < r && y >= t && y < b) hit = i
+    })
+    if (hit === -1) {
+      const inside = nodes.some((n) => n.clickable && x >= n.bounds[0] && x < n.bounds[2] && y >= n.bounds[1] && y < n.bounds[3])
+      if (inside) this.focus = undefined
+      return
+    }
+    this.focus = {screen: screen.name, index: hit, cursor: this.textOf(screen, hit).length}
+  }
+
+  private set(screen: LoadedScreen, focus: Focus, text: string, cursor: number): void {
+    let edits = this.edits.get(screen.name)
+    if (!edits) this.edits.set(screen.name, (edits = new Map()))
+    edits.set(focus.index, text)
+    focus.cursor = Math.max(0, Math.min(cursor, text.length))
+  }
+
+  private rule(screen: LoadedScreen, focus: Focus): FieldRule | undefined {
+    const node = this.nodes(screen)[focus.index] as UiNode
+    return this.rules.find((r) => r.resourceId === node.resourceId)
+  }
+
+  /** Types at the cursor, through the field's rule. */
+  type(screen: LoadedScreen, typed: string): void {
+    const focus = this.focused(screen)
+    if (!focus) return
+    const rule = this.rule(screen, focus)
+    if (rule?.refuse) return
+    let text = typed
+    if (rule?.transform === 'upper') text = text.toUpperCase()
+    if (rule?.transform === 'lower') text = text.toLowerCase()
+    if (rule?.transform === 'digits') text = text.replace(/\D/g, '')
+    const now = this.textOf(screen, focus.index)
+    if (rule?.maxLength !== undefined) text = text.slice(0, Math.max(0, rule.maxLength - now.length))
+    const cursor = Math.min(focus.cursor, now.length)
+    this.set(screen, focus, now.slice(0, cursor) + text + now.slice(cursor), cursor + text.length)
+  }
+
+  /** Cursor and delete keys act on the focused field (HOME/END within the cursor's line, as TextView does). */
+  key(screen: LoadedScreen, code: number): void {
+    const focus = this.focused(screen)
+    if (!focus) return
+    const now = this.textOf(screen, focus.index)
+    const c = Math.min(focus.cursor, now.length)
+    switch (code) {
+      case KEY.DPAD_LEFT:
+        return this.set(screen, focus, now, c - 1)
+      case KEY.DPAD_RIGHT:
+        return this.set(screen, focus, now, c + 1)
+      case KEY.MOVE_HOME:
+        return this.set(screen, focus, now, now.lastIndexOf('\n', c - 1) + 1)
+      case KEY.MOVE_END: {
+        const end = now.indexOf('\n', c)
+        return this.set(screen, focus, now, end === -1 ? now.length : end)
+      }
+      case KEY.DEL:
+        if (c > 0) this.set(screen, focus, now.slice(0, c - 1) + now.slice(c), c - 1)
+        return
+      case KEY.FORWARD_DEL:
+        if (c < now.length) this.set(screen, focus, now.slice(0, c) + now.slice(c + 1), c)
+        return
+      case KEY.SPACE:
+        return this.type(screen, ' ')
+    }
+  }
+
+  /** The screen's XML with typed text and focus written in (the recorded XML when nothing changed). */
+  xml(screen: LoadedScreen): string {
+    const edits = this.edits.get(screen.name)
+    const focus = this.focus?.screen === screen.name ? this.focus : undefined
+    if (!edits?.size && !focus) return screen.xml
+    const nodes = this.nodes(screen)
+    let index = -1
+    return screen.xml.replace(/<node\b(?:\s+[\w:.-]+="[^"]*")*\s*\/?>/g, (tag) => {
+      index++
+      const node = nodes[index]
+      if (!node || !isEditable(node)) return tag
+      let out = tag
+      const typed = edits?.get(index)
+      if (typed !== undefined) out = out.replace(/\btext="[^"]*"/, `text="${esc(typed === '' && node.hint !== undefined ? node.hint : typed)}"`)
+      if (focus) out = out.replace(/\bfocused="[^"]*"/, `focused="${focus.index === index}"`)
+      return out
+    })
+  }
+
+  /** A new screen: nothing is focused until the dump or a tap says so. */
+  screenChanged(): void {
+    this.focus = undefined
+  }
+}

@@ -1,0 +1,27 @@
+import {buildScreenModel, checkElementId, defineTool} from '@arc-cli/core'
+import {z} from 'zod'
+
+/** Tabs and line breaks inside a value would break the TSV: written as \t, \n, \r, and a backslash as \\. */
+const cell = (s: string) => (s === '' ? '-' : s.replace(/[\\\t\n\r]/g, (c) => ({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})[c] as string))
+
+export const getElementDetails = defineTool({
+  name: 'get_element_details',
+  cliId: 'details',
+  title: 'Full text and content description of elements',
+  description:
+    'Prints the full, untruncated text and content description of each element id as TSV (id, text, desc; `-` when empty). An id that is not on the current screen gets a `not_found` row.',
+  kind: 'read',
+  group: 'elements',
+  input: z.object({ids: z.array(z.string().min(1).describe('An element id')).min(1).describe('Element ids to look up (from screen-state)')}),
+  cli: {examples: ['<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp']},
+  async handler(ctx, {ids}) {
+    for (const id of ids) checkElementId(id, 'ids')
+    const model = buildScreenModel(await ctx.driver.captureScreen())
+    const rows = ids.map((id) => {
+      const e = model.byId.get(id)
+      return e ? {id, found: true, text: e.text, desc: e.desc} : {id, found: false, text: null, desc: null}
+    })
+    const text = ['id\ttext\tdesc', ...rows.map((r) => (r.found ? `${r.id}\t${cell(r.text ?? '')}\t${cell(r.desc ?? '')}` : `${r.id}\tnot_found\tnot_found`))].join('\n')
+    return {text, data: {elements: rows}}
+  },
+})

@@ -1,0 +1,97 @@
+/** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
+import {isEditable, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
+import {z} from 'zod'
+
+export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
+export type By = (typeof BY)[number]
+
+export const elementId = z.string().min(1).describe('Element id (node_ and 6 characters) from screen-state or find')
+
+export const searchFields = {
+  by: z.enum(BY).describe('Search criteria: text, content_desc, resource_id or class_name'),
+  value: z.string().min(1).describe('Search value (non-empty)'),
+}
+
+function field(e: ScreenElement, by: By): string {
+  switch (by) {
+    case 'text':
+      return e.text
+    case 'content_desc':
+      return e.desc
+    case 'resource_id':
+      return e.resId
+    case 'class_name':
+      return e.node.className
+  }
+}
+
+/** Exact: the whole value (class_name also matches the simple name); else case-insensitive contains. */
+export function matches(e: ScreenElement, by: By, value: string, exact: boolean): boolean {
+  const have = field(e, by)
+  if (exact) return have === value || (by === 'class_name' && e.className === value)
+  return have.toLowerCase().includes(value.toLowerCase())
+}
+
+export function findMatching(model: ScreenModel, by: By, value: string, exact: boolean): ScreenElement[] {
+  return model.elements.filter((e) => matches(e, by, value, exact))
+}
+
+const orNull = (s: string) => (s === '' ? null : s)
+
+/** The spec's element object (find_elements). */
+export function elementJson(e: ScreenElement) {
+  const [left, top, right, bottom] = e.bounds
+  return {
+    id: e.id,
+    text: orNull(e.text),
+    contentDescription: orNull(e.desc),
+    resourceId: orNull(e.resId),
+    className: e.node.className,
+    bounds: {left, top, right, bottom},
+    clickable: e.node.clickable,
+    longClickable: e.node.longClickable,
+    scrollable: e.node.scrollable,
+    editable: isEditable(e.node),
+    enabled: e.node.enabled,
+  }
+}
+
+export type Rect = [number, number, number, number]
+
+function intersect(a: Rect, b: Rect): Rect {
+  return [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])]
+}
+
+const area = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
+
+/**
+ * The part of an element that can be touched: its bounds clipped to the screen, to its window and to every
+ * ancestor (views clip their children); undefined when nothing of it is visible. An ancestor with empty bounds
+ * (some dumps write [0,0][0,0] for wrappers) is ignored.
+ */
+export function visibleRect(e: ScreenElement, model: ScreenModel): Rect | undefined {
+  let rect = intersect(e.bounds, [0, 0, model.screen.width, model.screen.height])
+  for (let p: UiNode | undefined = e.node.parent; p; p = p.parent) {
+    if (area(p.bounds) === 0) continue
+    rect = intersect(rect, p.bounds)
+  }
+  return area(rect) > 0 ? rect : undefined
+}
+
+export function centre(r: Rect): {x: number; y: number} {
+  return {x: Math.floor((r[0] + r[2]) / 2), y: Math.floor((r[1] + r[3]) / 2)}
+}
+
+/** Share of the element's area that is visible (0-1). */
+export function visibleShare(e: ScreenElement, model: ScreenModel): number {
+  if (e.node.visibleToUser === false) return 0
+  const r = visibleRect(e, model)
+  const whole = area(e.bounds)
+  return r && whole > 0 ? area(r) / whole : 0
+}
+
+/** The element or its nearest ancestor with the property (a label inside a clickable row is clicked through the row). */
+export function selfOrAncestor(node: UiNode, test: (n: UiNode) => boolean): UiNode | undefined {
+  for (let n: UiNode | undefined = node; n; n = n.parent) if (test(n)) return n
+  return undefined
+}

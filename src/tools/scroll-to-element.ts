@@ -1,0 +1,78 @@
+import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
+import {z} from 'zod'
+
+import {elementId, visibleShare} from './element-support.js'
+
+export const MAX_SCROLLS = 5
+/** Visible when at least this share of the element is on screen inside its containers. */
+const VISIBLE_SHARE = 0.6
+
+/**
+ * The container to scroll: the nearest ancestor flagged scrollable; real dumps often leave `scrollable` unset
+ * (Compose, RecyclerViews in some builds), so else the nearest ancestor that clips the element (the element
+ * reaches past its bounds) and has several children.
+ */
+function scrollContainer(element: ScreenElement, model: ScreenModel): UiNode | undefined {
+  for (let p = element.node.parent; p; p = p.parent) if (p.scrollable) return p
+  const [l, t, r, b] = element.bounds
+  for (let p = element.node.parent; p?.parent; p = p.parent) {
+    const [pl, pt, pr, pb] = p.bounds
+    const clips = t < pt || b > pb || l < pl || r > pr
+    const onScreen = pr > 0 && pb > 0 && pl < model.screen.width && pt < model.screen.height
+    if (clips && onScreen && p.children.length >= 2) return p
+  }
+  return undefined
+}
+
+/** A swipe inside the container that moves its content toward the element, over 60% of its visible extent. */
+function swipeToward(element: ScreenElement, container: UiNode, model: ScreenModel) {
+  const [cl, ct, cr, cb] = [Math.max(0, container.bounds[0]), Math.max(0, container.bounds[1]), Math.min(model.screen.width, container.bounds[2]), Math.min(model.screen.height, container.bounds[3])]
+  const [l, t, r, b] = element.bounds
+  const cx = Math.floor((cl + cr) / 2)
+  const cy = Math.floor((ct + cb) / 2)
+  const dy = Math.floor((cb - ct) * 0.3)
+  const dx = Math.floor((cr - cl) * 0.3)
+  if (b > cb) return {from: {x: cx, y: cy + dy}, to: {x: cx, y: cy - dy}}
+  if (t < ct) return {from: {x: cx, y: cy - dy}, to: {x: cx, y: cy + dy}}
+  if (r > cr) return {from: {x: cx + dx, y: cy}, to: {x: cx - dx, y: cy}}
+  if (l < cl) return {from: {x: cx - dx, y: cy}, to: {x: cx + dx, y: cy}}
+  return {from: {x: cx, y: cy + dy}, to: {x: cx, y: cy - dy}}
+}
+
+export const scrollToElement = defineTool({
+  name: 'scroll_to_element',
+  cliId: 'scroll-to',
+  title: 'Scroll until an element is visible',
+  description: `Scrolls the element's nearest scrollable ancestor toward it (at most ${MAX_SCROLLS} swipes), reading the screen after each, until the element is visible. Ids survive scrolling, so the same id is followed; a stale id fails with STALE_ELEMENT.`,
+  kind: 'action',
+  group: 'elements',
+  input: z.object({element_id: elementId}),
+  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq']},
+  async handler(ctx, {element_id}) {
+    let {model, element} = await resolveElement(ctx.driver, ctx.state, element_id)
+    if (visibleShare(element, model) >= VISIBLE_SHARE) {
+      return {text: `Element '${element_id}' is already visible`, data: {element_id, scrolls: 0, already_visible: true}}
+    }
+    const container = scrollContainer(element, model)
+    if (!container) {
+      throw new InvalidInputError(`element ${element_id} is not visible and has no scrollable container to bring it into view`, {details: {element_id}})
+    }
+    for (let scrolls = 1; scrolls <= MAX_SCROLLS; scrolls++) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason
+      ctx.progress(`scrolling toward ${element_id} (${scrolls}/${MAX_SCROLLS})`)
+      const {from, to} = swipeToward(element, container, model)
+      await ctx.driver.swipe(from, to, 400)
+      model = buildScreenModel(await ctx.driver.captureScreen())
+      const now = model.byId.get(element_id)
+      if (!now) throw new StaleElementError(`element ${element_id} left the screen while scrolling toward it`, {actions: ['Read the screen again and look for it.']})
+      element = now
+      if (visibleShare(element, model) >= VISIBLE_SHARE) {
+        return {text: `Scrolled to element '${element_id}' (${scrolls} scroll(s))`, data: {element_id, scrolls, already_visible: false}}
+      }
+    }
+    throw new DeviceCommandError(`element ${element_id} is still not visible after ${MAX_SCROLLS} scrolls`, {
+      actions: ['Scroll by hand (arc scroll or arc swipe) and read the screen again.'],
+      details: {element_id, scrolls: MAX_SCROLLS},
+    })
+  },
+})

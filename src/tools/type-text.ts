@@ -1,0 +1,264 @@
+/**
+ * The typing tools over ADB: focus the field (a tap on it), place the cursor with key events (several in one
+ * command), type with `input text` in chunks paced by typing_speed, then read the field back. What the field
+ * holds must be what the edit should give; anything else is an error, never a silent success. docs/devices.md
+ * says what this can and cannot do.
+ */
+import {
+  buildScreenModel,
+  DeviceCommandError,
+  defineTool,
+  ElementNotFoundError,
+  InvalidInputError,
+  isEditable,
+  resolveElement,
+  UnsupportedError,
+  type ScreenElement,
+  type ToolContext,
+} from '@arc-cli/core'
+import {z} from 'zod'
+
+import {centre, elementId, visibleRect} from './element-support.js'
+
+/** Characters typed per `input text` command; typing_speed paces the gaps between these chunks. */
+export const TYPE_CHUNK = 20
+const MAX_TEXT = 2000
+
+const typingFields = {
+  typing_speed: z.number().int().min(10).max(5000).default(70).describe('Base delay in ms between typed chunks (10-5000)'),
+  typing_speed_variance: z.number().int().min(0).default(15).describe('Random variance in ms, clamped to [0, typing_speed]'),
+}
+const textField = (what: string) => z.string().min(1).max(MAX_TEXT).describe(`${what} (1-${MAX_TEXT} characters, printable ASCII)`)
+
+/** One typing call per device at a time in this process: two agents' keystrokes never interleave in a field. */
+const locks = new Map<string, Promise<unknown>>()
+export function withTypingLock<T>(serial: string, work: () => Promise<T>): Promise<T> {
+  const previous = locks.get(serial) ?? Promise.resolve()
+  const run = previous.then(work, work)
+  const tail = run.catch(() => undefined)
+  locks.set(serial, tail)
+  void tail.then(() => {
+    if (locks.get(serial) === tail) locks.delete(serial)
+  })
+  return run
+}
+
+function untypable(text: string): string[] {
+  return [...new Set([...text].filter((ch) => ch < ' ' || ch > '~'))]
+}
+
+/** Refuses text `input text` cannot type, naming the characters, before anything is sent. */
+function checkTypable(text: string, input: string): void {
+  const bad = untypable(text)
+  if (bad.length === 0) return
+  const names = bad.slice(0, 10).map((ch) => `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`)
+  throw new UnsupportedError(`${input} holds characters adb's \`input text\` cannot type: ${names.join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}; nothing was typed`, {
+    actions: ['Only printable ASCII can be typed over plain ADB; use an IME such as ADBKeyBoard for other text, and press key ENTER for line breaks.'],
+    details: {input, characters: bad},
+  })
+}
+
+/** What an edit field holds: its text, or '' when the dump shows its hint in place of text. */
+function content(e: ScreenElement): string {
+  const node = e.node
+  if (node.hint !== undefined && node.text === node.hint) return ''
+  return node.text
+}
+
+interface Field {
+  element: ScreenElement
+  before: string
+  /** Taps the field when it is not focused (a tap gives it focus and the keyboard). */
+  focus(): Promise<void>
+}
+
+/** Resolves the id (stale-safe) and checks it is an enabled edit field on screen. */
+async function resolveField(ctx: ToolContext, id: string): Promise<Field> {
+  const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
+  if (!isEditable(element.node)) {
+    throw new InvalidInputError(`element ${id} (${element.className}) is not an editable text field`, {details: {element_id: id}})
+  }
+  if (!element.node.enabled) throw new InvalidInputError(`element ${id} (${element.className}) is disabled`, {details: {element_id: id}})
+  const rect = visibleRect(element, model)
+  if (!rect) throw new InvalidInputError(`element ${id} is off screen`, {actions: [`Bring it into view first: arc scroll-to ${id}`]})
+  return {
+    element,
+    before: content(element),
+    async focus() {
+      if (!element.node.focused) await ctx.driver.tap(centre(rect))
+    },
+  }
+}
+
+async function focusField(ctx: ToolContext, id: string): Promise<Field> {
+  const field = await resolveField(ctx, id)
+  await field.focus()
+  return field
+}
+
+function refuseMultiline(field: Field, id: string): void {
+  if (field.before.includes('\n')) {
+    throw new UnsupportedError(`element ${id} holds several lines: key events move the cursor within a line, so arc cannot place it reliably over ADB`, {
+      actions: [`Clear it (arc type clear ${id}) and type the whole text again.`],
+    })
+  }
+}
+
+/** Cursor moves from where the tap left it to `offset`: from the start or the end of the line, whichever is shorter. */
+function cursorKeys(length: number, offset: number): string[] {
+  if (offset <= length - offset) return ['MOVE_HOME', ...Array<string>(offset).fill('DPAD_RIGHT')]
+  return ['MOVE_END', ...Array<string>(length - offset).fill('DPAD_LEFT')]
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }, {once: true})
+  })
+
+/** Types in chunks, waiting typing_speed ± variance (variance clamped to [0, typing_speed]) between chunks. */
+async function typeChunks(ctx: ToolContext, text: string, speed: number, variance: number): Promise<void> {
+  const spread = Math.min(Math.max(variance, 0), speed)
+  for (let i = 0; i < text.length; i += TYPE_CHUNK) {
+    if (i > 0) await sleep(speed + Math.round((Math.random() * 2 - 1) * spread), ctx.signal)
+    ctx.progress(`typing ${Math.min(i + TYPE_CHUNK, text.length)}/${text.length}`)
+    await ctx.driver.inputText(text.slice(i, i + TYPE_CHUNK))
+  }
+}
+
+/** Reads the field back and fails unless it holds `expected`. Returns what it holds. */
+async function readBack(ctx: ToolContext, id: string, expected: string): Promise<string> {
+  const model = buildScreenModel(await ctx.driver.captureScreen())
+  const element = model.byId.get(id)
+  if (!element) {
+    throw new DeviceCommandError(`element ${id} left the screen while typing; what it holds cannot be checked`, {
+      actions: ['Read the screen again to see what happened.'],
+    })
+  }
+  const now = content(element)
+  if (element.node.password) {
+    if (now.length === expected.length) return now
+  } else if (now === expected) {
+    return now
+  }
+  throw new DeviceCommandError(`the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)} (the app may filter, limit or reformat input)`, {
+    details: {element_id: id, expected, actual: now},
+  })
+}
+
+export const typeAppendText = defineTool({
+  name: 'type_append_text',
+  cliId: 'type append',
+  title: 'Type text at the end of a field',
+  description: 'Focuses the field, moves the cursor to its end and types the text with `input text`, then reads the field back: "Field content: …" must end with what was typed. Printable ASCII only; stale ids fail with STALE_ELEMENT.',
+  kind: 'action',
+  group: 'text',
+  input: z.object({element_id: elementId, text: textField('Text to type'), ...typingFields}),
+  cli: {positional: ['element_id', 'text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"']},
+  async handler(ctx, {element_id, text, typing_speed, typing_speed_variance}) {
+    checkTypable(text, 'text')
+    return withTypingLock(ctx.driver.serial, async () => {
+      const field = await focusField(ctx, element_id)
+      refuseMultiline(field, element_id)
+      await ctx.driver.pressKeys(['MOVE_END'])
+      await typeChunks(ctx, text, typing_speed, typing_speed_variance)
+      const now = await readBack(ctx, element_id, field.before + text)
+      return {text: `Typed ${text.length} characters at end of element '${element_id}'.\nField content: ${now}`, data: {element_id, typed: text.length, content: now}}
+    })
+  },
+})
+
+export const typeInsertText = defineTool({
+  name: 'type_insert_text',
+  cliId: 'type insert',
+  title: 'Type text at an offset in a field',
+  description: 'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
+  kind: 'action',
+  group: 'text',
+  input: z.object({
+    element_id: elementId,
+    text: textField('Text to type'),
+    offset: z.number().int().min(0).describe('0-based character offset for the cursor, within [0, current text length]'),
+    ...typingFields,
+  }),
+  cli: {positional: ['element_id', 'text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5']},
+  async handler(ctx, {element_id, text, offset, typing_speed, typing_speed_variance}) {
+    checkTypable(text, 'text')
+    return withTypingLock(ctx.driver.serial, async () => {
+      const field = await focusField(ctx, element_id)
+      if (offset > field.before.length) {
+        throw new InvalidInputError(`offset ${offset} is past the end of the field's text (${field.before.length} characters): allowed 0-${field.before.length}`, {
+          details: {input: 'offset', value: offset, max: field.before.length},
+        })
+      }
+      refuseMultiline(field, element_id)
+      await ctx.driver.pressKeys(cursorKeys(field.before.length, offset))
+      await typeChunks(ctx, text, typing_speed, typing_speed_variance)
+      const now = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset))
+      return {text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'.\nField content: ${now}`, data: {element_id, typed: text.length, offset, content: now}}
+    })
+  },
+})
+
+export const typeReplaceText = defineTool({
+  name: 'type_replace_text',
+  cliId: 'type replace',
+  title: 'Replace text in a field',
+  description: 'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
+  kind: 'action',
+  group: 'text',
+  input: z.object({
+    element_id: elementId,
+    search: z.string().min(1).max(10000).describe('Text to find in the field (first occurrence, 1-10000 characters)'),
+    new_text: z.string().max(MAX_TEXT).describe(`Replacement text (0-${MAX_TEXT} characters; empty deletes the found text)`),
+    ...typingFields,
+  }),
+  cli: {positional: ['element_id', 'search', 'new_text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq World Android']},
+  async handler(ctx, {element_id, search, new_text, typing_speed, typing_speed_variance}) {
+    checkTypable(new_text, 'new_text')
+    return withTypingLock(ctx.driver.serial, async () => {
+      const field = await focusField(ctx, element_id)
+      const at = field.before.indexOf(search)
+      if (at === -1) {
+        throw new ElementNotFoundError(`search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`, {
+          details: {element_id, search},
+        })
+      }
+      refuseMultiline(field, element_id)
+      await ctx.driver.pressKeys([...cursorKeys(field.before.length, at + search.length), ...Array<string>(search.length).fill('DEL')])
+      if (new_text) await typeChunks(ctx, new_text, typing_speed, typing_speed_variance)
+      const now = await readBack(ctx, element_id, field.before.slice(0, at) + new_text + field.before.slice(at + search.length))
+      return {
+        text: `Replaced ${search.length} characters with ${new_text.length} characters in element '${element_id}'.\nField content: ${now}`,
+        data: {element_id, replaced: search.length, typed: new_text.length, content: now},
+      }
+    })
+  },
+})
+
+export const typeClearText = defineTool({
+  name: 'type_clear_text',
+  cliId: 'type clear',
+  title: 'Clear a field',
+  description: 'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
+  kind: 'action',
+  group: 'text',
+  input: z.object({element_id: elementId}),
+  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq']},
+  async handler(ctx, {element_id}) {
+    return withTypingLock(ctx.driver.serial, async () => {
+      const field = await resolveField(ctx, element_id)
+      if (field.before === '') return {text: `Text cleared from element '${element_id}'.\nField content: `, data: {element_id, content: ''}}
+      await field.focus()
+      const n = field.before.length
+      // Backspaces clear everything before the cursor and forward-deletes everything after it, wherever it is.
+      await ctx.driver.pressKeys([...Array<string>(n).fill('DEL'), ...Array<string>(n).fill('FORWARD_DEL')])
+      const now = await readBack(ctx, element_id, '')
+      return {text: `Text cleared from element '${element_id}'.\nField content: ${now}`, data: {element_id, content: now}}
+    })
+  },
+})

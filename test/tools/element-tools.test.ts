@@ -1,0 +1,400 @@
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {buildScreenModel, DEMO_DIR, MemoryDeviceState, type DeviceState, type ScreenModel} from '@arc-cli/core'
+import {tools as screenTools} from '@arc-cli/plugin-screen-state'
+import {expect} from 'chai'
+
+import {tools} from '../../src/tools/index.js'
+import {startEmulator, type Emulator} from '@arc-cli/emulator'
+
+import type {AdbDriver} from '../../packages/core/src/driver/adb/adb-driver.js'
+import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {dumpXml, type NodeSpec} from '../support/dump.js'
+import {runArc} from '../support/run-arc.js'
+
+const all = [...tools, ...screenTools]
+const tool = (name: string) => all.find((t) => t.name === name)!
+
+const row = (name: string, top: number): NodeSpec => ({
+  cls: 'android.widget.LinearLayout',
+  res: 'com.example:id/row',
+  attrs: {clickable: 'true'},
+  bounds: [0, top, 1080, top + 200],
+  children: [{cls: 'android.widget.TextView', res: 'com.example:id/title', text: name, bounds: [40, top + 20, 1040, top + 180]}],
+})
+
+/** Screen "follow": a Follow button (anchored by its unique resource-id), a clipped list, a field that shouts. */
+const follow = (label: string): NodeSpec[] => [
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {cls: 'android.widget.Button', res: 'com.example:id/follow', text: label, attrs: {clickable: 'true'}, bounds: [100, 100, 500, 200]},
+      {
+        cls: 'androidx.recyclerview.widget.RecyclerView',
+        res: 'com.example:id/list',
+        bounds: [0, 400, 1080, 1000],
+        children: [row('Half hidden', 300), row('Second', 500), row('Third', 700)],
+      },
+      {cls: 'android.widget.EditText', res: 'com.example:id/shout', text: '', attrs: {clickable: 'true', focusable: 'true', hint: 'Shout'}, bounds: [0, 1100, 1080, 1200]},
+      {cls: 'android.widget.EditText', res: 'com.example:id/refuse', text: '', attrs: {clickable: 'true', focusable: 'true', hint: 'Refuses'}, bounds: [0, 1300, 1080, 1400]},
+      {cls: 'android.widget.Button', text: 'Same', attrs: {clickable: 'true'}, bounds: [0, 1500, 500, 1600]},
+      {cls: 'android.widget.Button', text: 'Same', attrs: {clickable: 'true'}, bounds: [500, 1500, 1080, 1600]},
+    ],
+  },
+]
+
+describe('element, typing and wait tools against arc emulate', function () {
+  this.timeout(60_000)
+  let dir: string
+  const h = {} as {emu: Emulator; driver(): Promise<AdbDriver>; argvSince(from: number): string[][]}
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-elements-'))
+    await writeFile(path.join(dir, 'follow.xml'), dumpXml(follow('Follow')))
+    await writeFile(path.join(dir, 'following.xml'), dumpXml(follow('Following')))
+    h.emu = await startEmulator({
+      port: 0,
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {demo: DEMO_DIR, follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')},
+            transitions: [{from: 'follow', tap: {text: 'Third'}, to: 'demo'}],
+            fields: [
+              {resourceId: 'com.example:id/shout', transform: 'upper'},
+              {resourceId: 'com.example:id/refuse', refuse: true},
+            ],
+          },
+        },
+      },
+    })
+    h.driver = () => connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    h.argvSince = (from: number) => h.emu.commands.slice(from).map((c) => c.argv)
+  })
+  after(async () => {
+    await h.emu?.close()
+    await rm(dir, {recursive: true, force: true})
+  })
+
+  const device = () => h.emu.device('emu-1')
+  let state: DeviceState
+  beforeEach(() => {
+    state = new MemoryDeviceState()
+    device().showScreen('demo')
+  })
+
+  /** Runs a tool handler on a live driver with this test's device state; returns its result and the argv sent. */
+  async function run(name: string, input: Record<string, unknown>, signal?: AbortSignal) {
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const ctx = {driver, state, config: {}, surface: 'cli', json: false, cwd: process.cwd(), warn() {}, progress() {}, signal} as never
+    try {
+      const result = await tool(name).handler(ctx, tool(name).input.parse(input))
+      return {text: result.text, data: result.data as Record<string, unknown>, argv: h.argvSince(from), error: undefined}
+    } catch (error) {
+      return {text: '', data: {} as Record<string, unknown>, argv: h.argvSince(from), error: error as {code: string; message: string}}
+    } finally {
+      await driver.close()
+    }
+  }
+  const inputs = (argv: string[][]) => argv.filter((a) => a[0] === 'input')
+
+  async function read(): Promise<ScreenModel> {
+    const r = await run('get_screen_state', {})
+    expect(r.error).to.equal(undefined)
+    const driver = await h.driver()
+    try {
+      return buildScreenModel(await driver.captureScreen())
+    } finally {
+      await driver.close()
+    }
+  }
+  const idOf = (m: ScreenModel, text: string) => m.elements.find((e) => e.text === text || e.desc === text)!.id
+
+  describe('find_elements', () => {
+    it('finds by contains (case-insensitive) and exact, with the spec JSON, and sends no input', async () => {
+      const r = await run('find_elements', {by: 'text', value: 'MILK'})
+      expect(inputs(r.argv)).to.deep.equal([])
+      const elements = r.data.elements as Array<Record<string, unknown>>
+      expect(elements.map((e) => e.text)).to.deep.equal(['Oat milk'])
+      expect(elements[0]).to.include({contentDescription: null, resourceId: 'dev.arc.demo.groceries:id/item_name', className: 'android.widget.TextView', clickable: false, editable: false, enabled: true})
+      expect(elements[0]!.bounds).to.deep.equal({left: 147, top: 423, right: 760, bottom: 483})
+      expect(JSON.parse(r.text)).to.deep.equal(r.data)
+      expect(((await run('find_elements', {by: 'text', value: 'oat', exact_match: true})).data.elements as unknown[]).length).to.equal(0)
+      expect(((await run('find_elements', {by: 'class_name', value: 'EditText', exact_match: true})).data.elements as unknown[]).length).to.equal(1)
+    })
+
+    it('refuses an empty value and an unknown criterion', () => {
+      expect(tool('find_elements').input.safeParse({by: 'text', value: ''}).success).to.equal(false)
+      expect(tool('find_elements').input.safeParse({by: 'xpath', value: 'x'}).success).to.equal(false)
+    })
+  })
+
+  describe('click_element and long_click_element', () => {
+    it('tap the centre of the element, through a clickable ancestor for a label', async () => {
+      const m = await read()
+      const add = idOf(m, 'ADD')
+      let r = await run('click_element', {element_id: add})
+      expect(r.text).to.equal(`Click performed on element '${add}'`)
+      expect(inputs(r.argv)).to.deep.equal([['input', 'tap', '919', '294']])
+      r = await run('click_element', {element_id: idOf(m, 'Oat milk')})
+      expect(inputs(r.argv)).to.deep.equal([['input', 'tap', '453', '453']])
+      r = await run('long_click_element', {element_id: add})
+      expect(r.error).to.have.property('code', 'INVALID_INPUT')
+      expect(inputs(r.argv)).to.deep.equal([])
+      const rowId = m.elements.find((e) => e.resId.endsWith('item_row'))!.id
+      r = await run('long_click_element', {element_id: rowId})
+      expect(r.text).to.equal(`Long-click performed on element '${rowId}'`)
+      expect(inputs(r.argv)).to.deep.equal([['input', 'swipe', '540', '472', '540', '472', '1000']])
+    })
+
+    it('tap the centre of the visible part of a clipped element', async () => {
+      device().showScreen('follow')
+      const m = await read()
+      const r = await run('click_element', {element_id: idOf(m, 'Half hidden')})
+      // Title 40,320-1040,480, clipped by the list's top edge at 400: visible 400-480.
+      expect(inputs(r.argv)).to.deep.equal([['input', 'tap', '540', '440']])
+    })
+
+    it('fail with STALE_ELEMENT, touching nothing, when the screen changed under a shown id', async () => {
+      const m = await read()
+      const add = idOf(m, 'ADD')
+      device().showScreen('follow')
+      const r = await run('click_element', {element_id: add})
+      expect(r.error).to.have.property('code', 'STALE_ELEMENT')
+      expect(r.error!.message).to.include('screen changed')
+      expect(inputs(r.argv)).to.deep.equal([])
+    })
+
+    it('fail with STALE_ELEMENT when the id now names something else (an anchored button whose text changed)', async () => {
+      device().showScreen('follow')
+      const m = await read()
+      const button = idOf(m, 'Follow')
+      device().showScreen('following')
+      const r = await run('click_element', {element_id: button})
+      expect(r.error).to.have.property('code', 'STALE_ELEMENT')
+      expect(r.error!.message).to.include('"Follow" → "Following"')
+      expect(inputs(r.argv)).to.deep.equal([])
+    })
+
+    it('refuse unknown, malformed and ambiguous ids', async () => {
+      expect((await run('click_element', {element_id: 'node_222222'})).error).to.have.property('code', 'ELEMENT_NOT_FOUND')
+      expect((await run('click_element', {element_id: 'node_1234'})).error).to.have.property('code', 'INVALID_INPUT')
+      device().showScreen('follow')
+      const m = await read()
+      const same = m.elements.filter((e) => e.text === 'Same').map((e) => e.id)
+      expect(same[0]).to.match(/-1$/)
+      const r = await run('click_element', {element_id: same[0]})
+      expect(r.error).to.have.property('code', 'INVALID_INPUT')
+      expect(r.error!.message).to.include('look-alike')
+      expect(inputs(r.argv)).to.deep.equal([])
+    })
+
+    it('a tap can switch screens (scenario transition), after which the old ids are stale', async () => {
+      device().showScreen('follow')
+      const m = await read()
+      await run('click_element', {element_id: idOf(m, 'Third')})
+      expect(device().screenName).to.equal('demo')
+      expect((await run('click_element', {element_id: idOf(m, 'Second')})).error).to.have.property('code', 'STALE_ELEMENT')
+    })
+  })
+
+  describe('scroll_to_element', () => {
+    it('says "already visible" for a visible element and sends nothing', async () => {
+      const m = await read()
+      const r = await run('scroll_to_element', {element_id: idOf(m, 'Oat milk')})
+      expect(r.text).to.equal(`Element '${idOf(m, 'Oat milk')}' is already visible`)
+      expect(inputs(r.argv)).to.deep.equal([])
+    })
+
+    it('swipes the scrollable container toward a hidden element at most 5 times, then fails', async () => {
+      const m = await read()
+      const r = await run('scroll_to_element', {element_id: idOf(m, 'Coffee beans')})
+      expect(r.error).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+      expect(r.error!.message).to.include('after 5 scrolls')
+      expect(inputs(r.argv)).to.deep.equal(Array(5).fill(['input', 'swipe', '540', '1347', '540', '621', '400']))
+    })
+  })
+
+  describe('get_element_details', () => {
+    it('prints full text and desc as TSV, with not_found rows', async () => {
+      const m = await read()
+      const r = await run('get_element_details', {ids: [idOf(m, 'Oat milk'), idOf(m, 'Delete Oat milk'), 'node_222222']})
+      expect(r.text).to.equal(`id\ttext\tdesc\n${idOf(m, 'Oat milk')}\tOat milk\t-\n${idOf(m, 'Delete Oat milk')}\t-\tDelete Oat milk\nnode_222222\tnot_found\tnot_found`)
+    })
+  })
+
+  describe('typing', () => {
+    const field = async () => {
+      const m = await read()
+      return m.elements.find((e) => e.resId.endsWith('new_item'))!.id
+    }
+    const fast = {typing_speed: 10, typing_speed_variance: 0}
+
+    it('append, insert, replace and clear: exact device commands and the field read back', async () => {
+      const id = await field()
+      let r = await run('type_append_text', {element_id: id, text: 'Hello World', ...fast})
+      expect(r.text).to.equal(`Typed 11 characters at end of element '${id}'.\nField content: Hello World`)
+      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', 'KEYCODE_MOVE_END'], ['input', 'text', 'Hello%sWorld']])
+      r = await run('type_insert_text', {element_id: id, text: ',', offset: 5, ...fast})
+      expect(r.text).to.equal(`Typed 1 characters at offset 5 in element '${id}'.\nField content: Hello, World`)
+      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', 'KEYCODE_MOVE_HOME', ...Array(5).fill('KEYCODE_DPAD_RIGHT')], ['input', 'text', ',']])
+      r = await run('type_insert_text', {element_id: id, text: '!', offset: 12, ...fast})
+      expect(inputs(r.argv)[0]).to.deep.equal(['input', 'keyevent', 'KEYCODE_MOVE_END'])
+      r = await run('type_replace_text', {element_id: id, search: 'World', new_text: 'Android', ...fast})
+      expect(r.text).to.equal(`Replaced 5 characters with 7 characters in element '${id}'.\nField content: Hello, Android!`)
+      expect(inputs(r.argv)).to.deep.equal([
+        ['input', 'keyevent', 'KEYCODE_MOVE_END', 'KEYCODE_DPAD_LEFT', ...Array(5).fill('KEYCODE_DEL')],
+        ['input', 'text', 'Android'],
+      ])
+      r = await run('type_replace_text', {element_id: id, search: ', ', new_text: '', ...fast})
+      expect(r.text).to.equal(`Replaced 2 characters with 0 characters in element '${id}'.\nField content: HelloAndroid!`)
+      r = await run('type_replace_text', {element_id: id, search: 'nowhere', new_text: 'x', ...fast})
+      expect(r.error).to.have.property('code', 'ELEMENT_NOT_FOUND')
+      r = await run('type_insert_text', {element_id: id, text: 'x', offset: 99, ...fast})
+      expect(r.error).to.have.property('code', 'INVALID_INPUT')
+      expect(inputs(r.argv)).to.deep.equal([])
+      r = await run('type_clear_text', {element_id: id})
+      expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
+      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(13).fill('KEYCODE_DEL'), ...Array(13).fill('KEYCODE_FORWARD_DEL')]])
+      r = await run('type_clear_text', {element_id: id})
+      expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
+      expect(inputs(r.argv)).to.deep.equal([])
+    })
+
+    it('types long text in paced chunks and a literal %s right', async () => {
+      const id = await field()
+      const text = 'a %s b '.repeat(6)
+      const started = Date.now()
+      const r = await run('type_append_text', {element_id: id, text, typing_speed: 50, typing_speed_variance: 0})
+      expect(r.text.split('\n')[1]).to.equal(`Field content: ${text}`)
+      expect(inputs(r.argv).filter((a) => a[1] === 'text').length).to.be.at.least(3)
+      expect(Date.now() - started).to.be.at.least(100)
+      await run('type_clear_text', {element_id: id})
+    })
+
+    it('delivers fuzzed printable ASCII byte for byte', async () => {
+      const id = await field()
+      let seed = 11
+      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+      for (let round = 0; round < 6; round++) {
+        const text = Array.from({length: 1 + Math.floor(rand() * 50)}, () => String.fromCharCode(32 + Math.floor(rand() * 95))).join('')
+        const r = await run('type_append_text', {element_id: id, text, ...fast})
+        expect(r.error, JSON.stringify(text)).to.equal(undefined)
+        expect(r.data.content).to.equal(text)
+        await run('type_clear_text', {element_id: id})
+      }
+    })
+
+    it('refuses non-ASCII text naming the characters, sending nothing', async () => {
+      const id = await field()
+      const r = await run('type_append_text', {element_id: id, text: 'café ☕', ...fast})
+      expect(r.error).to.have.property('code', 'UNSUPPORTED')
+      expect(r.error!.message).to.include('U+00E9').and.include('U+2615')
+      expect(r.argv).to.deep.equal([])
+    })
+
+    it('fails when the field does not hold what was typed (a field that refuses or alters input)', async () => {
+      device().showScreen('follow')
+      const m = await read()
+      const shout = m.elements.find((e) => e.resId.endsWith('shout'))!.id
+      let r = await run('type_append_text', {element_id: shout, text: 'quiet', ...fast})
+      expect(r.error).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+      expect(r.error!.message).to.include('"QUIET"')
+      // The field was not focused: a tap on its centre came first.
+      expect(inputs(r.argv)[0]).to.deep.equal(['input', 'tap', '540', '1150'])
+      const refuse = m.elements.find((e) => e.resId.endsWith('refuse'))!.id
+      r = await run('type_append_text', {element_id: refuse, text: 'hello', ...fast})
+      expect(r.error).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+    })
+
+    it('never interleaves two concurrent typing calls on one device', async () => {
+      const id = await field()
+      const a = 'A'.repeat(45)
+      const b = 'B'.repeat(45)
+      const [ra, rb] = await Promise.all([
+        run('type_append_text', {element_id: id, text: a, typing_speed: 20, typing_speed_variance: 0}),
+        run('type_append_text', {element_id: id, text: b, typing_speed: 20, typing_speed_variance: 0}),
+      ])
+      expect(ra.error).to.equal(undefined)
+      expect(rb.error).to.equal(undefined)
+      const final = (rb.data.content as string).length > (ra.data.content as string).length ? rb.data.content : ra.data.content
+      expect([a + b, b + a]).to.include(final)
+      await run('type_clear_text', {element_id: id})
+    })
+
+    it('press_key ENTER refuses when nothing has focus', async () => {
+      device().showScreen('follow')
+      const r = await run('press_key', {key: 'ENTER'})
+      expect(r.error).to.have.property('code', 'ELEMENT_NOT_FOUND')
+      expect(inputs(r.argv)).to.deep.equal([])
+      expect((await run('press_key', {key: 'BACK'})).error).to.equal(undefined)
+    })
+  })
+
+  describe('waits', () => {
+    it('wait_for_element finds an element on the first read', async () => {
+      const r = await run('wait_for_element', {by: 'text', value: 'Lemons', timeout: 5000})
+      expect(r.data).to.include({found: true, attempts: 1})
+      expect((r.data.element as {text: string}).text).to.equal('Lemons')
+    })
+
+    it('wait_for_element times out with found:false, elapsed and attempts, not an error', async () => {
+      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 1200})
+      expect(r.error).to.equal(undefined)
+      expect(r.data.found).to.equal(false)
+      expect(r.data.attempts as number).to.be.at.least(1)
+      expect(r.data.elapsedMs as number).to.be.within(1200, 1600)
+    })
+
+    it('both stop at their deadline when a dump hangs', async () => {
+      device().hangNext('uiautomator')
+      const started = Date.now()
+      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 800})
+      expect(r.data).to.include({found: false, attempts: 0})
+      expect(Date.now() - started).to.be.below(2500)
+      device().hangNext('uiautomator')
+      const idle = await run('wait_for_idle', {timeout: 700})
+      expect(idle.data.message as string).to.match(/^Operation timed out after \d+ms waiting for UI idle/)
+    })
+
+    it('wait_for_idle reports idle with similarity 100 on a still screen', async () => {
+      const r = await run('wait_for_idle', {timeout: 5000})
+      expect(r.data).to.include({message: 'UI is idle', similarity: 100})
+      expect(r.data.elapsedMs as number).to.be.within(400, 4000)
+    })
+
+    it('stop when the signal aborts', async () => {
+      const controller = new AbortController()
+      setTimeout(() => controller.abort(new Error('interrupted')), 300)
+      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 30000}, controller.signal)
+      expect(r.error).to.have.property('message', 'interrupted')
+    })
+  })
+
+  describe('from the CLI (ids remembered in the cache folder between processes)', () => {
+    it('screen-state, then click, type and details by id; a stale id exits 14', async () => {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
+      const arc = (...args: string[]) => runArc(args, {env})
+      const shown = await arc('screen-state')
+      expect(shown.code).to.equal(0)
+      const idOn = (label: string) => shown.stdout.split('\n').find((l) => l.split('\t')[2] === label)!.split('\t')[0] as string
+      const add = idOn('ADD')
+      const click = await arc('click', add)
+      expect(click.stdout.trim()).to.equal(`Click performed on element '${add}'`)
+      const field = idOn('Add an item')
+      const typed = await arc('type', 'append', field, 'Hi there', '--typing-speed', '10')
+      expect(typed.stdout.trim()).to.equal(`Typed 8 characters at end of element '${field}'.\nField content: Hi there`)
+      expect((await arc('type', 'clear', field)).code).to.equal(0)
+      const details = await arc('details', '--ids', add, '--ids', 'node_222222')
+      expect(details.stdout.trim()).to.equal(`id\ttext\tdesc\n${add}\tADD\t-\nnode_222222\tnot_found\tnot_found`)
+      device().showScreen('follow')
+      const stale = await arc('click', add)
+      expect(stale.code).to.equal(14)
+      expect(stale.stderr).to.include('STALE_ELEMENT')
+    })
+  })
+})
