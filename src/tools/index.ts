@@ -1,5 +1,6 @@
 import type {AnyTool} from '@arc-cli/core'
 
+import {clearAppData, grantPermission, installApp, openUrl, revokePermission, uninstallApp} from './app-manage.js'
 import {closeApp, listApps, openApp} from './apps.js'
 import {getDeviceLogs} from './get-device-logs.js'
 import {listDevices} from './list-devices.js'
@@ -34,4 +35,10 @@ export const tools: AnyTool[] = [
   openApp,
   listApps,
   closeApp,
+  installApp,
+  uninstallApp,
+  clearAppData,
+  openUrl,
+  grantPermission,
+  revokePermission,
 ]

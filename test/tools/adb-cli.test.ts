@@ -47,6 +47,7 @@ describe('device commands from the CLI through the ADB driver', function () {
     [['quick-settings'], 'Open quick settings executed successfully', [['cmd', 'statusbar', 'expand-settings']]],
     [['app', 'close', 'com.android.settings'], 'App closed successfully: com.android.settings', [['pm', 'path', 'com.android.settings'], ['am', 'force-stop', 'com.android.settings']]],
     [['app', 'list', '--filter', 'system', '--name-query', 'settings'], /"package_id":"com.android.settings"/, [['pm', 'list', 'packages', '-s', '--show-versioncode']]],
+    [['app', 'open-url', 'https://example.com/?q=a&b=c'], 'URL opened successfully: https://example.com/?q=a&b=c', [['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/?q=a&b=c']]],
     [['logs', '--last-lines', '5', '--level', 'I'], /^\{"logs":".*","line_count":\d+,"truncated":(true|false)\}$/, [['logcat', '-v', 'threadtime', '-t', '6', '*:I']]],
   ]
   for (const [args, text, argv] of cases) {
@@ -118,6 +119,14 @@ describe('device commands from the CLI through the ADB driver', function () {
     const error = JSON.parse(run.stdout).error
     expect(error.details.suggestions).to.include('VOLUME_UP')
     expect(error.message).to.contain('did you mean')
+  })
+
+  it('app actions on the demo snapshot exit 7 with DEVICE_READ_ONLY', async () => {
+    for (const args of [['app', 'clear', 'com.example.app'], ['app', 'grant', 'com.example.app', 'CAMERA']]) {
+      const run = await runArc([...args, '--device', 'demo'])
+      expect(run.code, args.join(' ')).to.equal(7)
+      expect(run.stderr).to.contain('[DEVICE_READ_ONLY]')
+    }
   })
 
   it('range errors exit 2 before anything is sent', async () => {

@@ -32,6 +32,11 @@ export interface InstalledPackage {
   launcher?: string
   /** The scenario screen shown when it is launched. */
   screen?: string
+  /** Runtime permissions the app declares, and those granted now. */
+  permissions?: string[]
+  granted?: Set<string>
+  /** URL prefixes the app opens (am start -a VIEW -d URL). */
+  links?: string[]
 }
 
 /** An armed fault: the spec plus how many more commands it will hit and the words of `command`. */
@@ -52,12 +57,19 @@ const DEFAULT_SYSTEM_PACKAGES: InstalledPackage[] = [
   ['com.android.providers.settings', undefined],
   ['com.google.android.apps.nexuslauncher', undefined],
   ['com.google.android.inputmethod.latin', undefined],
-  ['com.android.chrome', 'com.google.android.apps.chrome.Main'],
+  ['com.android.chrome', 'com.google.android.apps.chrome.Main', ['http://', 'https://']],
   ['com.google.android.dialer', '.extensions.GoogleDialtactsActivity'],
   ['com.google.android.apps.messaging', '.ui.ConversationListActivity'],
   ['com.android.camera2', 'com.android.camera.CameraLauncher'],
   ['com.android.vending', 'com.google.android.finsky.activities.MainActivity'],
-].map(([name, launcher]) => ({name: name as string, system: true, versionCode: 34, versionName: '14', launcher}))
+].map(([name, launcher, links]) => ({
+  name: name as string,
+  system: true,
+  versionCode: 34,
+  versionName: '14',
+  launcher: launcher as string | undefined,
+  links: links as string[] | undefined,
+}))
 
 export const LAUNCHER_PACKAGE = 'com.google.android.apps.nexuslauncher'
 const LAUNCHER_ACTIVITY = '.NexusLauncherActivity'
@@ -144,7 +156,7 @@ export class VirtualDevice extends EventEmitter {
     this.transitions = scenario?.transitions ?? []
     this.faults = (scenario?.faults ?? []).map(arm)
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
-    this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p}))
+    this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p, granted: new Set()}))
     if (scenario?.defaultPackages !== false) {
       for (const p of DEFAULT_SYSTEM_PACKAGES) if (!this.packages.some((q) => q.name === p.name)) this.packages.push({...p})
     }

@@ -67,6 +67,17 @@ export interface AppInfo {
   is_system: boolean
 }
 
+export interface InstallOptions {
+  /** `pm install -r`: reinstall over an installed version, keeping its data. */
+  replace: boolean
+  /** `-g`: grant every runtime permission the manifest declares. */
+  grantAll: boolean
+  /** `-d`: allow a lower version code than the installed one. */
+  downgrade: boolean
+  /** `-t`: allow an APK marked android:testOnly. */
+  allowTest: boolean
+}
+
 export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E' | 'F'
 
 export interface LogQuery {
@@ -113,6 +124,17 @@ export interface DeviceDriver {
   openApp(packageId: string): Promise<void>
   closeApp(packageId: string): Promise<void>
   logs(query: LogQuery): Promise<LogResult>
+
+  /** Installs an APK from a path on the host. */
+  installApp(apkPath: string, options: InstallOptions): Promise<void>
+  /** Removes an app; `keepData` keeps its data and cache (`pm uninstall -k`). */
+  uninstallApp(packageId: string, keepData: boolean): Promise<void>
+  /** Deletes an app's data and cache (`pm clear`). */
+  clearAppData(packageId: string): Promise<void>
+  /** Opens a URL or deep link with whatever app handles it (an ACTION_VIEW intent). */
+  openUrl(url: string): Promise<void>
+  /** Grants (true) or revokes (false) a runtime permission, by its full name (`android.permission.CAMERA`). */
+  setPermission(packageId: string, permission: string, granted: boolean): Promise<void>
 
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>

@@ -165,6 +165,21 @@ export class SnapshotDriver implements DeviceDriver {
   async closeApp(): Promise<void> {
     this.refuse('close an app')
   }
+  async installApp(): Promise<void> {
+    this.refuse('install an app')
+  }
+  async uninstallApp(): Promise<void> {
+    this.refuse('uninstall an app')
+  }
+  async clearAppData(): Promise<void> {
+    this.refuse("clear an app's data")
+  }
+  async openUrl(): Promise<void> {
+    this.refuse('open a URL')
+  }
+  async setPermission(): Promise<void> {
+    this.refuse('change a permission')
+  }
   async logs(): Promise<LogResult> {
     throw new UnsupportedError(`a recorded snapshot has no device logs (${this.serial})`)
   }

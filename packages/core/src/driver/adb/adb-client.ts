@@ -5,6 +5,7 @@
  *   half-read shell stream or pending connect is left behind,
  * - maps whatever adbkit throws to arc's error model (map-adb-error.ts).
  */
+import {createReadStream} from 'node:fs'
 import type {Socket} from 'node:net'
 import type {Duplex} from 'node:stream'
 
@@ -159,6 +160,44 @@ export class AdbServer {
       details: {serial, bytes: data.length},
       actions: ['Run the command again; if it keeps happening, check the cable or the network path to the device.'],
     })
+  }
+
+  /**
+   * Sends a host file to the device over `sync:` (SEND), mode 0644. The time limit grows with the file (1 s per
+   * MiB on top of the usual limit), since an APK can be large.
+   */
+  async push(serial: string, localPath: string, remotePath: string, bytes: number): Promise<void> {
+    const timeoutMs = this.timeoutMs + Math.ceil(bytes / 1_048_576) * 1000
+    await this.call(
+      `push to ${remotePath}`,
+      serial,
+      async (client) => {
+        const transfer = await client.getDevice(serial).push(createReadStream(localPath), remotePath, 0o644)
+        await new Promise<void>((resolve, reject) => {
+          transfer.once('end', () => resolve())
+          transfer.once('error', reject)
+        })
+      },
+      timeoutMs,
+    )
+  }
+
+  /** Reads a device file over `sync:` (RECV) into memory. */
+  async pull(serial: string, remotePath: string, timeoutMs?: number): Promise<Buffer> {
+    return this.call(
+      `pull ${remotePath}`,
+      serial,
+      async (client) => {
+        const transfer = await client.getDevice(serial).pull(remotePath)
+        return new Promise<Buffer>((resolve, reject) => {
+          const chunks: Buffer[] = []
+          transfer.on('data', (chunk: Buffer) => chunks.push(chunk))
+          transfer.once('end', () => resolve(Buffer.concat(chunks)))
+          transfer.once('error', reject)
+        })
+      },
+      timeoutMs,
+    )
   }
 
   /** Throws DeviceUnavailableError when `serial` is no longer attached, or attached but not ready. */

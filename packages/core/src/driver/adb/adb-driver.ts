@@ -3,8 +3,9 @@
  * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
  * input action through the device's queue.
  */
-import type {AppFilter, AppInfo, DeviceDriver, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {AppFilter, AppInfo, DeviceDriver, InstallOptions, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
+import * as appManage from './app-manage.js'
 import * as apps from './apps.js'
 import {DeviceShell} from './device-shell.js'
 import * as input from './input.js'
@@ -89,6 +90,26 @@ export class AdbDriver implements DeviceDriver {
 
   logs(query: LogQuery): Promise<LogResult> {
     return readLogs(this.shell, query)
+  }
+
+  installApp(apkPath: string, options: InstallOptions): Promise<void> {
+    return this.act((dev) => appManage.installApp(dev, apkPath, options))
+  }
+
+  uninstallApp(packageId: string, keepData: boolean): Promise<void> {
+    return this.act((dev) => appManage.uninstallApp(dev, packageId, keepData))
+  }
+
+  clearAppData(packageId: string): Promise<void> {
+    return this.act((dev) => appManage.clearAppData(dev, packageId))
+  }
+
+  openUrl(url: string): Promise<void> {
+    return this.act((dev) => appManage.openUrl(dev, url))
+  }
+
+  setPermission(packageId: string, permission: string, granted: boolean): Promise<void> {
+    return this.act((dev) => appManage.setPermission(dev, packageId, permission, granted))
   }
 
   async close(): Promise<void> {
