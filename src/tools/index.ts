@@ -2,6 +2,7 @@ import type {AnyTool} from '@arc-cli/core'
 
 import {clearAppData, grantPermission, installApp, openUrl, revokePermission, uninstallApp} from './app-manage.js'
 import {closeApp, listApps, openApp} from './apps.js'
+import {deviceInfo, rotation, unlock, wake} from './device.js'
 import {getDeviceLogs} from './get-device-logs.js'
 import {listDevices} from './list-devices.js'
 import {longPress} from './long-press.js'
@@ -10,6 +11,7 @@ import {pressBack, pressHome, pressRecents} from './press-system-keys.js'
 import {saveSnapshot} from './save-snapshot.js'
 import {scroll} from './scroll.js'
 import {openNotifications, openQuickSettings} from './status-bar.js'
+import {shell} from './shell.js'
 import {swipe} from './swipe.js'
 import {doubleTap, tap} from './tap.js'
 
@@ -41,4 +43,9 @@ export const tools: AnyTool[] = [
   openUrl,
   grantPermission,
   revokePermission,
+  deviceInfo,
+  rotation,
+  wake,
+  unlock,
+  shell,
 ]

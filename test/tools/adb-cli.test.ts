@@ -129,6 +129,27 @@ describe('device commands from the CLI through the ADB driver', function () {
     }
   })
 
+  it('arc shell passes stdout, stderr and the exit status through, and flags after -- reach the device', async () => {
+    const ok = await arc('shell', '--', 'getprop', 'ro.product.model')
+    expect([ok.code, ok.stdout, ok.stderr]).to.deep.equal([0, 'arc emulated device\n', ''])
+    const from = emu.commands.length
+    const bad = await arc('shell', '--', 'ls', '-l', '/nope')
+    expect([bad.code, bad.stdout, bad.stderr]).to.deep.equal([1, '', 'ls: /nope: No such file or directory\n'])
+    expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['ls', '-l', '/nope']])
+    const json = await arc('shell', '--json', '--', 'ls', '/nope')
+    expect(json.code).to.equal(1)
+    expect(JSON.parse(json.stdout)).to.deep.equal({stdout: '', stderr: 'ls: /nope: No such file or directory\n', exit_code: 1})
+    const none = await arc('shell')
+    expect(none.code).to.equal(2)
+    expect(none.stderr).to.contain('argument <command>')
+  })
+
+  it('arc device info prints one aligned line per fact', async () => {
+    const run = await arc('device', 'info')
+    expect(run.code).to.equal(0)
+    expect(run.stdout).to.match(/^serial {7}emu-1\nmodel {8}arc emulated device\n/)
+  })
+
   it('range errors exit 2 before anything is sent', async () => {
     const from = emu.commands.length
     const run = await arc('tap', '-5', '10')

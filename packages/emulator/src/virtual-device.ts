@@ -139,6 +139,14 @@ export class VirtualDevice extends EventEmitter {
   wmSize?: {width: number; height: number}
   wmDensity?: number
   statusbar: 'collapsed' | 'notifications' | 'settings' = 'collapsed'
+  /** Screen power (`dumpsys power` mWakefulness); KEYCODE_WAKEUP, SLEEP and POWER change it. */
+  awake = true
+  /** The screen lock: none, a swipe (dismissable) or a PIN-style secure one. */
+  lock: 'none' | 'swipe' | 'secure' = 'none'
+  /** True while the lock screen shows (set when the screen goes off with a lock, cleared by dismissing it). */
+  keyguardShowing = false
+  /** What `dumpsys battery` reports. */
+  battery = {level: 85, scale: 100, status: 2, ac: false, usb: true}
   homeScreen?: string
   private stateValue: DeviceState
   private present = true
@@ -272,6 +280,17 @@ export class VirtualDevice extends EventEmitter {
     socket.once('close', () => this.sockets.delete(socket))
   }
 
+  /** Screen off; with a lock set, the lock screen shows when it comes back on. */
+  sleep(): void {
+    this.awake = false
+    if (this.lock !== 'none') this.keyguardShowing = true
+  }
+
+  /** `wm dismiss-keyguard`: a swipe lock goes away; a secure one shows its PIN pad and stays. */
+  dismissKeyguard(): void {
+    if (this.awake && this.lock !== 'secure') this.keyguardShowing = false
+  }
+
   /** Natural (portrait) physical size, what `wm size` prints. */
   get physicalSize(): {width: number; height: number} {
     const s = this.screen
@@ -341,6 +360,10 @@ export class VirtualDevice extends EventEmitter {
   }
 
   keyEvent(code: number, flags: {longpress?: boolean; doubletap?: boolean} = {}): void {
+    if (code === 224) this.awake = true
+    else if (code === 223 || (code === 26 && this.awake)) this.sleep()
+    else if (code === 26) this.awake = true
+    else if (code === 82 && this.awake && this.lock === 'swipe') this.keyguardShowing = false
     this.recordInput({type: 'keyevent', code, name: keyName(code), ...flags})
   }
 }

@@ -125,15 +125,24 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
   }
 }
 
+function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
+  if (bytes.length === 0) return Promise.resolve()
+  return new Promise<void>((resolve, reject) => stream.write(bytes, (error) => (error ? reject(error) : resolve())))
+}
+
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
 export function toolCommand(tool: AnyTool): Command.Class {
   const positional = tool.cli?.positional ?? []
   const fields = [...schemaFields(tool.input), ...(tool.cliInput ? schemaFields(tool.cliInput) : [])]
   const args: Record<string, ReturnType<typeof Args.string>> = {}
-  for (const name of positional) {
+  let rest: string | undefined
+  for (const [i, name] of positional.entries()) {
     const field = fields.find((f) => f.name === name)
     if (!field) throw new Error(`tool ${tool.name}: positional ${name} is not an input field`)
-    args[name] = Args.string({description: fieldSummary(field), required: field.required})
+    if (field.type === 'array') {
+      if (i !== positional.length - 1) throw new Error(`tool ${tool.name}: array positional ${name} must be the last`)
+      rest = name
+    } else args[name] = Args.string({description: fieldSummary(field), required: field.required})
   }
   const flags: Record<string, AnyFlag> = {}
   for (const field of fields) {
@@ -147,24 +156,32 @@ export function toolCommand(tool: AnyTool): Command.Class {
     static override examples = tool.cli?.examples ?? []
     static override args = args
     static override flags = {...flags, ...(tool.needsDevice === false ? {} : deviceFlags)}
+    static override strict = rest === undefined
+    static override usage = rest === undefined ? undefined : `<%= command.id %> [flags] -- <${rest}>...`
     static tool = tool
 
     async run(): Promise<unknown> {
       const parsed = await this.parse(ToolCommand)
-      const result = await runToolFromCli({
-        tool,
-        args: parsed.args as Record<string, unknown>,
-        flags: parsed.flags as Record<string, unknown>,
-        command: this,
-      })
+      const parsedArgs = parsed.args as Record<string, unknown>
+      if (rest !== undefined) {
+        const taken = Object.values(parsedArgs).filter((v) => v !== undefined).length
+        const remaining = parsed.argv.slice(taken).map(String)
+        if (remaining.length > 0) parsedArgs[rest] = remaining
+      }
+      const result = await runToolFromCli({tool, args: parsedArgs, flags: parsed.flags as Record<string, unknown>, command: this})
       if (result.stdout) {
-        const bytes = result.stdout
-        await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (error) => (error ? reject(error) : resolve())))
-        process.stderr.write(`${result.text}\n`)
+        await writeAll(process.stdout, result.stdout)
+        if (result.stderr) await writeAll(process.stderr, result.stderr)
+        else process.stderr.write(`${result.text}\n`)
       } else if (!this.jsonEnabled()) {
         this.log(result.text)
       }
-      return result.data ?? {text: result.text}
+      const data = result.data ?? {text: result.text}
+      if (result.exitCode) {
+        if (this.jsonEnabled()) this.logJson(data)
+        this.exit(result.exitCode)
+      }
+      return data
     }
   }
   Object.defineProperty(ToolCommand, 'name', {value: `${tool.name}Command`})

@@ -78,6 +78,56 @@ export interface InstallOptions {
   allowTest: boolean
 }
 
+export interface BatteryInfo {
+  /** Charge in percent (level/scale), when the device reports it. */
+  level?: number
+  /** `charging`, `discharging`, `not charging`, `full` or `unknown`. */
+  status: string
+  /** `ac`, `usb`, `wireless`, `dock` or none (empty list). */
+  plugged: string[]
+}
+
+export interface DeviceInfo {
+  serial: string
+  model?: string
+  manufacturer?: string
+  brand?: string
+  /** `ro.build.version.release`, e.g. `14`. */
+  android_version?: string
+  sdk?: number
+  /** Primary ABI, e.g. `arm64-v8a`. */
+  abi?: string
+  /** Natural-orientation size and density in force (overrides win), when known. */
+  screen?: {width: number; height: number; density?: number}
+  battery?: BatteryInfo
+}
+
+export type Degrees = 0 | 90 | 180 | 270
+
+export interface RotationState {
+  /** What the display shows now. */
+  rotation: Degrees
+  /** True when the accelerometer decides (settings `accelerometer_rotation` = 1). */
+  auto_rotate: boolean
+  /** The rotation used while auto-rotate is off (settings `user_rotation`), when set. */
+  user_rotation?: Degrees
+}
+
+export interface PowerState {
+  /** True when the screen is on (wakefulness `Awake`). */
+  awake: boolean
+  /** True when the lock screen (keyguard) shows. */
+  locked: boolean
+  /** True when the lock needs a PIN, pattern or password, when the device says. */
+  secure?: boolean
+}
+
+export interface ShellOutput {
+  stdout: Buffer
+  stderr: Buffer
+  exitCode: number
+}
+
 export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E' | 'F'
 
 export interface LogQuery {
@@ -135,6 +185,20 @@ export interface DeviceDriver {
   openUrl(url: string): Promise<void>
   /** Grants (true) or revokes (false) a runtime permission, by its full name (`android.permission.CAMERA`). */
   setPermission(packageId: string, permission: string, granted: boolean): Promise<void>
+
+  /** Model, Android version, ABI, screen and battery. */
+  deviceInfo(): Promise<DeviceInfo>
+  rotation(): Promise<RotationState>
+  /** Locks the display to a rotation (auto-rotate off), or hands it back to the accelerometer (`auto`). */
+  setRotation(target: Degrees | 'auto'): Promise<void>
+  /** Whether the screen is on and the lock screen shows. */
+  powerState(): Promise<PowerState>
+  /** Turns the screen on; returns the state before. */
+  wake(): Promise<PowerState>
+  /** Wakes and dismisses a lock screen without a PIN; fails when a secure lock remains. Returns the state before. */
+  unlock(): Promise<PowerState>
+  /** Runs one command, each argv word quoted, with stdout, stderr and exit status apart. */
+  runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput>
 
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>

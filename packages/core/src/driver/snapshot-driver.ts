@@ -5,7 +5,7 @@ import {DeviceNotFoundError, InvalidInputError, ReadOnlyDeviceError, Unsupported
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
-import type {AppFilter, AppInfo, DeviceDriver, LogResult, ScreenCapture} from './device-driver.js'
+import type {AppFilter, AppInfo, DeviceDriver, DeviceInfo, LogResult, PowerState, RotationState, ScreenCapture, ShellOutput} from './device-driver.js'
 import {pngSize} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
 
@@ -179,6 +179,32 @@ export class SnapshotDriver implements DeviceDriver {
   }
   async setPermission(): Promise<void> {
     this.refuse('change a permission')
+  }
+  /** What the recording knows: its serial, and the screen from meta.json or the files. */
+  async deviceInfo(): Promise<DeviceInfo> {
+    const meta = await this.meta()
+    const size = await this.size(meta)
+    const natural = (meta?.rotation ?? 0) % 2 === 1 ? {width: size.height, height: size.width} : size
+    return {serial: this.serial, screen: {...natural, ...(meta?.density === undefined ? {} : {density: meta.density})}}
+  }
+  async rotation(): Promise<RotationState> {
+    const {screen} = await this.captureScreen()
+    return {rotation: (screen.rotation * 90) as RotationState['rotation'], auto_rotate: false}
+  }
+  async setRotation(): Promise<void> {
+    this.refuse('rotate the screen')
+  }
+  async powerState(): Promise<PowerState> {
+    throw new UnsupportedError(`a recorded snapshot has no screen power or lock state (${this.serial})`)
+  }
+  async wake(): Promise<PowerState> {
+    this.refuse('wake the screen')
+  }
+  async unlock(): Promise<PowerState> {
+    this.refuse('unlock the screen')
+  }
+  async runCommand(): Promise<ShellOutput> {
+    this.refuse('run a shell command')
   }
   async logs(): Promise<LogResult> {
     throw new UnsupportedError(`a recorded snapshot has no device logs (${this.serial})`)

@@ -26,6 +26,10 @@ export interface ToolResult {
    * `-o -`). MCP ignores it.
    */
   stdout?: Buffer
+  /** Raw bytes for the CLI's stderr in place of `text`, with `stdout` (a passthrough command's own stderr). */
+  stderr?: Buffer
+  /** The CLI exits with this status after printing (a passthrough command's own exit status). MCP ignores it. */
+  exitCode?: number
 }
 
 export interface ToolContext {
@@ -52,7 +56,10 @@ export interface ToolContext {
 }
 
 export interface CliOptions {
-  /** Fields taken as positional arguments, in order. */
+  /**
+   * Fields taken as positional arguments, in order. The last may be an array field: it takes every remaining
+   * argument (after `--`, flags too), as `arc shell -- ls -l` does.
+   */
   positional?: string[]
   /** One-letter aliases: field name → char. */
   char?: Record<string, string>

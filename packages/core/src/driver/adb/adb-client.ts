@@ -11,6 +11,7 @@ import type {Duplex} from 'node:stream'
 
 import adbkit from '@devicefarmer/adbkit'
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
+import protocolModule from '@devicefarmer/adbkit/dist/src/adb/protocol.js'
 
 import {DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
 import {mapAdbError, unavailableState} from './map-adb-error.js'
@@ -25,6 +26,15 @@ type ConnectionClass = typeof connectionModule.default
 const Connection: ConnectionClass =
   (connectionModule as {default?: ConnectionClass}).default ?? (connectionModule as unknown as ConnectionClass)
 type Client = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
+type ProtocolClass = typeof protocolModule.default
+const Protocol: ProtocolClass = (protocolModule as {default?: ProtocolClass}).default ?? (protocolModule as unknown as ProtocolClass)
+
+/** A command's output over shell protocol v2: the streams apart, and the real exit status. */
+export interface ShellV2Result {
+  stdout: Buffer
+  stderr: Buffer
+  exitCode: number
+}
 
 export interface AttachedDevice {
   serial: string
@@ -200,6 +210,36 @@ export class AdbServer {
     )
   }
 
+  /**
+   * Runs a command over shell protocol v2 (`shell,v2,raw:`), which keeps stdout and stderr apart and carries the
+   * exit status. Resolves to undefined when the device lacks the `shell_v2` feature (adbd before Android 7).
+   */
+  async shellV2(serial: string, command: string, timeoutMs?: number): Promise<ShellV2Result | undefined> {
+    checkCommandLength(command)
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const result = await this.call(
+      what,
+      serial,
+      async (client) => {
+        const features = await request(await client.connection(), `host-serial:${serial}:features`)
+        if (!features.toString('utf8').split(',').includes('shell_v2')) return undefined
+        const conn = await client.getDevice(serial).transport()
+        conn.write(Protocol.encodeData(`shell,v2,raw:${command}`))
+        const reply = await conn.parser.readAscii(4)
+        if (reply !== Protocol.OKAY) await conn.parser.readError()
+        return readShellV2(conn.parser.raw())
+      },
+      timeoutMs,
+    )
+    if (result === null) {
+      await this.assertAttached(serial, what)
+      throw new DeviceCommandError(`${what} on ${serial} ended before finishing: the connection closed before the exit status`, {
+        details: {serial},
+      })
+    }
+    return result
+  }
+
   /** Throws DeviceUnavailableError when `serial` is no longer attached, or attached but not ready. */
   async assertAttached(serial: string, what: string): Promise<void> {
     const device = (await this.listDevices()).find((d) => d.serial === serial)
@@ -217,6 +257,47 @@ export class AdbServer {
     for (const scope of this.scopes) scope.destroyAll()
     this.scopes.clear()
   }
+}
+
+/** One host request answered with OKAY and a length-prefixed value (`host-serial:S:features`). */
+async function request(conn: InstanceType<ConnectionClass>, service: string): Promise<Buffer> {
+  conn.write(Protocol.encodeData(service))
+  const reply = await conn.parser.readAscii(4)
+  if (reply !== Protocol.OKAY) await conn.parser.readError()
+  const value = await conn.parser.readValue()
+  conn.end()
+  return value
+}
+
+/**
+ * Reads shell v2 packets (id byte, little-endian length, payload: 1 stdout, 2 stderr, 3 exit status) to the end.
+ * Resolves to null when the stream ends without an exit packet (the device went away).
+ */
+function readShellV2(stream: Duplex): Promise<ShellV2Result | null> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    let pending = Buffer.alloc(0)
+    let exitCode: number | undefined
+    stream.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 5) {
+        const length = pending.readUInt32LE(1)
+        if (pending.length < 5 + length) break
+        const id = pending[0]
+        const payload = pending.subarray(5, 5 + length)
+        pending = pending.subarray(5 + length)
+        if (id === 1) out.push(payload)
+        else if (id === 2) err.push(payload)
+        else if (id === 3) exitCode = payload[0] ?? 0
+      }
+    })
+    const finish = () =>
+      resolve(exitCode === undefined ? null : {stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode})
+    stream.once('error', reject)
+    stream.once('end', finish)
+    stream.once('close', finish)
+  })
 }
 
 /**

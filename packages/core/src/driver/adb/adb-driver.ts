@@ -3,10 +3,25 @@
  * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
  * input action through the device's queue.
  */
-import type {AppFilter, AppInfo, DeviceDriver, InstallOptions, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {
+  AppFilter,
+  AppInfo,
+  Degrees,
+  DeviceDriver,
+  DeviceInfo,
+  InstallOptions,
+  LogQuery,
+  LogResult,
+  Point,
+  PowerState,
+  RotationState,
+  ScreenCapture,
+  ShellOutput,
+} from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
 import * as appManage from './app-manage.js'
 import * as apps from './apps.js'
+import * as control from './device-control.js'
 import {DeviceShell} from './device-shell.js'
 import * as input from './input.js'
 import {serialise} from './input-queue.js'
@@ -110,6 +125,35 @@ export class AdbDriver implements DeviceDriver {
 
   setPermission(packageId: string, permission: string, granted: boolean): Promise<void> {
     return this.act((dev) => appManage.setPermission(dev, packageId, permission, granted))
+  }
+
+  deviceInfo(): Promise<DeviceInfo> {
+    return control.deviceInfo(this.shell)
+  }
+
+  rotation(): Promise<RotationState> {
+    return control.rotation(this.shell)
+  }
+
+  setRotation(target: Degrees | 'auto'): Promise<void> {
+    return this.act((dev) => control.setRotation(dev, target))
+  }
+
+  powerState(): Promise<PowerState> {
+    return control.powerState(this.shell)
+  }
+
+  wake(): Promise<PowerState> {
+    return this.act((dev) => control.wake(dev))
+  }
+
+  unlock(): Promise<PowerState> {
+    return this.act((dev) => control.unlock(dev))
+  }
+
+  /** Not queued: a passthrough command may be a read, and may run long. */
+  runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput> {
+    return control.passthrough(this.shell, argv, timeoutMs)
   }
 
   async close(): Promise<void> {
