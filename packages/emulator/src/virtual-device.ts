@@ -8,7 +8,7 @@ import {walkNodes} from '@arc-cli/core'
 import {DeviceFiles} from './device-files.js'
 import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
-import type {DeviceScenario, FaultSpec, PackageSpec, TransitionSpec} from './scenario.js'
+import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, TransitionSpec} from './scenario.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 
 export type DeviceState = 'device' | 'offline' | 'unauthorized'
@@ -278,6 +278,14 @@ export class VirtualDevice extends EventEmitter {
   attach(socket: Socket): void {
     this.sockets.add(socket)
     socket.once('close', () => this.sockets.delete(socket))
+  }
+
+  /** Adds a line to the device log; a following `logcat` writes it at once (event `log`). */
+  appendLog(spec: LogEntrySpec): LogEntry {
+    const entry = parseLogEntry(spec, this)
+    this.logcat.push(entry)
+    this.emit('log', entry)
+    return entry
   }
 
   /** Screen off; with a lock set, the lock screen shows when it comes back on. */

@@ -92,6 +92,13 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
   const {config, filepath} = await loadConfig(cwd)
   const spinner = new Spinner()
   const warnColors = colorsFor(process.stderr)
+  const json = command.jsonEnabled()
+  const allInput = {...input, ...extra}
+  const interruptible = typeof tool.interruptible === 'function' ? tool.interruptible(allInput) : tool.interruptible === true
+  const controller = new AbortController()
+  const onSigint = () => controller.abort()
+  // Once: the first Ctrl-C asks the handler to stop; with the listener gone, a second one ends the process.
+  if (interruptible) process.once('SIGINT', onSigint)
   let driver: DeviceDriver | undefined
   try {
     if (tool.needsDevice !== false) {
@@ -115,11 +122,21 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
         process.stderr.write(`${warnColors.yellow('Warning:')} ${message}\n`)
       },
       progress: (message) => {
-        if (!command.jsonEnabled()) spinner.update(message)
+        if (!json) spinner.update(message)
       },
+      ...(interruptible
+        ? {
+            signal: controller.signal,
+            emit: (item: {text: string; data: Record<string, unknown>}) => {
+              spinner.stop()
+              process.stdout.write(`${json ? JSON.stringify(item.data) : item.text}\n`)
+            },
+          }
+        : {}),
     }
-    return await tool.handler(ctx, {...input, ...extra})
+    return await tool.handler(ctx, allInput)
   } finally {
+    process.removeListener('SIGINT', onSigint)
     spinner.stop()
     await driver?.close()
   }
@@ -169,6 +186,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
         if (remaining.length > 0) parsedArgs[rest] = remaining
       }
       const result = await runToolFromCli({tool, args: parsedArgs, flags: parsed.flags as Record<string, unknown>, command: this})
+      if (result.streamed) return undefined
       if (result.stdout) {
         await writeAll(process.stdout, result.stdout)
         if (result.stderr) await writeAll(process.stderr, result.stderr)

@@ -140,6 +140,22 @@ export interface LogQuery {
   packageName?: string
 }
 
+/** What `logs --follow` filters on: the backlog size, minimum level, exact tag and package. */
+export type FollowQuery = Omit<LogQuery, 'since' | 'until'>
+
+/** One followed log line, parsed. */
+export interface LogEvent {
+  /** The spec's line format: `02-11 16:30:00.123 D/Tag: message`. */
+  line: string
+  /** `MM-DD hh:mm:ss.mmm`, the device's local time (logcat prints no year). */
+  time: string
+  level: string
+  tag: string
+  pid: number
+  tid: number
+  message: string
+}
+
 export interface LogResult {
   logs: string
   line_count: number
@@ -174,6 +190,13 @@ export interface DeviceDriver {
   openApp(packageId: string): Promise<void>
   closeApp(packageId: string): Promise<void>
   logs(query: LogQuery): Promise<LogResult>
+  /**
+   * Streams log lines to `onLine` (the last `lastLines` first, then new ones as they are logged) until `signal`
+   * aborts, then resolves.
+   */
+  followLogs(query: FollowQuery, onLine: (event: LogEvent) => void, signal: AbortSignal): Promise<void>
+  /** Empties the device's log buffers (`logcat -c`). */
+  clearLogs(): Promise<void>
 
   /** Installs an APK from a path on the host. */
   installApp(apkPath: string, options: InstallOptions): Promise<void>

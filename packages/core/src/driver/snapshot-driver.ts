@@ -165,6 +165,12 @@ export class SnapshotDriver implements DeviceDriver {
   async closeApp(): Promise<void> {
     this.refuse('close an app')
   }
+  async followLogs(): Promise<void> {
+    throw new UnsupportedError(`a recorded snapshot has no device logs to follow (${this.serial})`)
+  }
+  async clearLogs(): Promise<void> {
+    this.refuse('clear the device logs')
+  }
   async installApp(): Promise<void> {
     this.refuse('install an app')
   }

@@ -28,6 +28,8 @@ export interface ToolResult {
   stdout?: Buffer
   /** Raw bytes for the CLI's stderr in place of `text`, with `stdout` (a passthrough command's own stderr). */
   stderr?: Buffer
+  /** Everything was already streamed through `ctx.emit`: the CLI prints nothing more (not even with --json). */
+  streamed?: boolean
   /** The CLI exits with this status after printing (a passthrough command's own exit status). MCP ignores it. */
   exitCode?: number
 }
@@ -53,6 +55,12 @@ export interface ToolContext {
   /** Progress on a long wait (a spinner on a TTY). */
   progress(message: string): void
   signal?: AbortSignal
+  /**
+   * Streams one item now, for tools that produce output until stopped (`logs --follow`): the CLI prints `text` as
+   * a line, or `data` as one JSON line with --json. Absent where nothing can stream (MCP): such a tool refuses its
+   * streaming mode there.
+   */
+  emit?(item: {text: string; data: Record<string, unknown>}): void
 }
 
 export interface CliOptions {
@@ -85,6 +93,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z
   /** False for tools that need no device (config, emulate). Default true. */
   needsDevice?: boolean
   cli?: CliOptions
+  /**
+   * True (or true for this input) when the handler runs until stopped: the CLI turns the first Ctrl-C into an abort
+   * of `ctx.signal` and waits for the handler to wind up and return (a second Ctrl-C ends arc at once).
+   */
+  interruptible?: boolean | ((input: z.output<S> & Partial<z.output<C>>) => boolean)
   /** `input` holds the CLI-only fields too, already validated, when run as a command (absent on MCP). */
   handler(ctx: ToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
 }

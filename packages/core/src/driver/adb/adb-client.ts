@@ -240,6 +240,48 @@ export class AdbServer {
     return result
   }
 
+  /**
+   * Runs a command that keeps printing (`logcat` without `-d`) and hands each chunk to `onData` as it arrives,
+   * until the command ends or `signal` aborts; aborting closes the stream, which ends the device process. Only
+   * opening the stream is under the time limit.
+   */
+  async stream(serial: string, command: string, onData: (chunk: Buffer) => void, signal: AbortSignal): Promise<void> {
+    checkCommandLength(command)
+    if (signal.aborted) return
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    // Its own scope, not `call`'s: `call` closes its sockets when it returns, and this stream must outlive that.
+    const scope = new SocketScope()
+    this.scopes.add(scope)
+    let timer: NodeJS.Timeout | undefined
+    try {
+      const opening = Promise.resolve().then(() => this.client(scope).getDevice(serial).shell(command))
+      opening.catch(() => {})
+      const stream = await Promise.race([
+        opening,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            scope.destroyAll()
+            reject(new TimeoutError(`${what} on ${serial} did not start within ${this.timeoutMs} ms`, {details: {serial}}))
+          }, this.timeoutMs)
+        }),
+      ]).catch((error: unknown) => {
+        throw mapAdbError(error, {what, host: this.host, port: this.port, serial})
+      })
+      clearTimeout(timer)
+      await new Promise<void>((resolve, reject) => {
+        signal.addEventListener('abort', () => resolve(), {once: true})
+        stream.on('data', (chunk: Buffer) => onData(chunk))
+        stream.once('error', (error: Error) => (signal.aborted ? resolve() : reject(mapAdbError(error, {what, host: this.host, port: this.port, serial}))))
+        stream.once('end', () => resolve())
+        stream.once('close', () => resolve())
+      })
+    } finally {
+      clearTimeout(timer)
+      scope.destroyAll()
+      this.scopes.delete(scope)
+    }
+  }
+
   /** Throws DeviceUnavailableError when `serial` is no longer attached, or attached but not ready. */
   async assertAttached(serial: string, what: string): Promise<void> {
     const device = (await this.listDevices()).find((d) => d.serial === serial)

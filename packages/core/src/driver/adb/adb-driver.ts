@@ -9,7 +9,9 @@ import type {
   Degrees,
   DeviceDriver,
   DeviceInfo,
+  FollowQuery,
   InstallOptions,
+  LogEvent,
   LogQuery,
   LogResult,
   Point,
@@ -25,6 +27,7 @@ import * as control from './device-control.js'
 import {DeviceShell} from './device-shell.js'
 import * as input from './input.js'
 import {serialise} from './input-queue.js'
+import {clearLogs, followLogs} from './follow-logs.js'
 import {readLogs} from './logs.js'
 import * as screen from './screen.js'
 
@@ -105,6 +108,14 @@ export class AdbDriver implements DeviceDriver {
 
   logs(query: LogQuery): Promise<LogResult> {
     return readLogs(this.shell, query)
+  }
+
+  followLogs(query: FollowQuery, onLine: (event: LogEvent) => void, signal: AbortSignal): Promise<void> {
+    return followLogs(this.shell, query, onLine, signal)
+  }
+
+  clearLogs(): Promise<void> {
+    return this.act((dev) => clearLogs(dev))
   }
 
   installApp(apkPath: string, options: InstallOptions): Promise<void> {
