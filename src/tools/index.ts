@@ -11,6 +11,7 @@ import {pressBack, pressHome, pressRecents} from './press-system-keys.js'
 import {saveSnapshot} from './save-snapshot.js'
 import {scroll} from './scroll.js'
 import {openNotifications, openQuickSettings} from './status-bar.js'
+import {screenrecord} from './screenrecord.js'
 import {shell} from './shell.js'
 import {swipe} from './swipe.js'
 import {doubleTap, tap} from './tap.js'
@@ -48,4 +49,5 @@ export const tools: AnyTool[] = [
   wake,
   unlock,
   shell,
+  screenrecord,
 ]

@@ -145,6 +145,10 @@ export class VirtualDevice extends EventEmitter {
   lock: 'none' | 'swipe' | 'secure' = 'none'
   /** True while the lock screen shows (set when the screen goes off with a lock, cleared by dismissing it). */
   keyguardShowing = false
+  /** False makes `screenrecord` missing, as on builds without it. */
+  screenrecord = true
+  /** Every recording `screenrecord` finished: its device path and how long it ran. */
+  readonly recordings: Array<{file: string; seconds: number}> = []
   /** What `dumpsys battery` reports. */
   battery = {level: 85, scale: 100, status: 2, ac: false, usb: true}
   homeScreen?: string

@@ -223,6 +223,12 @@ export interface DeviceDriver {
   /** Runs one command, each argv word quoted, with stdout, stderr and exit status apart. */
   runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput>
 
+  /**
+   * Records the screen as MP4 until the time limit (seconds) or until `signal` aborts, and returns the video.
+   * UNSUPPORTED where the device has no `screenrecord`.
+   */
+  screenRecord(timeLimitSeconds: number, signal?: AbortSignal): Promise<Buffer>
+
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>
 }

@@ -212,6 +212,9 @@ export class SnapshotDriver implements DeviceDriver {
   async runCommand(): Promise<ShellOutput> {
     this.refuse('run a shell command')
   }
+  async screenRecord(): Promise<Buffer> {
+    throw new UnsupportedError(`a recorded snapshot is a still screen: there is nothing to record (${this.serial})`)
+  }
   async logs(): Promise<LogResult> {
     throw new UnsupportedError(`a recorded snapshot has no device logs (${this.serial})`)
   }

@@ -9,6 +9,7 @@ import {monkey} from './monkey.js'
 import {pm} from './pm.js'
 import {getprop, setprop, settings} from './properties.js'
 import {screencap} from './screencap.js'
+import {screenrecord} from './screenrecord.js'
 import {grep, head, tail, wc} from './text.js'
 import type {DeviceCommand} from './types.js'
 import {uiautomator} from './uiautomator.js'
@@ -36,6 +37,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   pm,
   rm,
   screencap,
+  screenrecord,
   setprop,
   settings,
   sleep,

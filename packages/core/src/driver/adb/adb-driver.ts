@@ -30,6 +30,7 @@ import {serialise} from './input-queue.js'
 import {clearLogs, followLogs} from './follow-logs.js'
 import {readLogs} from './logs.js'
 import * as screen from './screen.js'
+import {screenRecord} from './screenrecord.js'
 
 export class AdbDriver implements DeviceDriver {
   readonly kind = 'adb' as const
@@ -165,6 +166,11 @@ export class AdbDriver implements DeviceDriver {
   /** Not queued: a passthrough command may be a read, and may run long. */
   runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput> {
     return control.passthrough(this.shell, argv, timeoutMs)
+  }
+
+  /** Not queued: it runs for as long as the recording, and input actions must go on meanwhile. */
+  screenRecord(timeLimitSeconds: number, signal?: AbortSignal): Promise<Buffer> {
+    return screenRecord(this.shell, timeLimitSeconds, signal)
   }
 
   async close(): Promise<void> {
