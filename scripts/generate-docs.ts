@@ -23,12 +23,13 @@ function render(command: Command.Loadable, bin: string): string {
   const id = command.id.replaceAll(':', ' ')
   const args = Object.entries(command.args ?? {})
   const flags = Object.entries(command.flags ?? {}).filter(([, f]) => !(f as Flag).hidden) as Array<[string, Flag]>
+  const rest = (command as {usage?: string | string[]}).usage
   const usage = [bin, id, ...args.map(([name, a]) => (a.required ? `<${name}>` : `[<${name}>]`)), flags.length ? '[flags]' : '']
     .filter(Boolean)
     .join(' ')
   const out = [`## \`${bin} ${id}\``, '', cell(command.summary), '']
   if (command.description && command.description !== command.summary) out.push(command.description.trim(), '')
-  out.push('```', usage, '```', '')
+  out.push('```', typeof rest === 'string' ? `${bin} ${rest.replace('<%= command.id %>', id)}` : usage, '```', '')
   if (args.length > 0) {
     out.push('| argument | description |', '| --- | --- |')
     for (const [name, a] of args) out.push(`| \`${name}\`${a.required ? '' : ' (optional)'} | ${cell(a.description)} |`)

@@ -1,6 +1,8 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
+import {followOrClear, logsCliInput} from './logs-stream.js'
+
 const isoTime = (what: string) =>
   z.string().min(1).optional().describe(`ISO 8601 time to filter logs ${what}: device local time (2024-01-15T10:30:00), or with a zone (2024-01-15T09:30:00Z, +01:00)`)
 
@@ -20,13 +22,18 @@ export const getDeviceLogs = defineTool({
     level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('D').describe('Minimum log level to include'),
     package_name: z.string().min(1).optional().describe('Filter logs by package name (its running processes)'),
   }),
+  cliInput: logsCliInput,
+  interruptible: (input) => input.follow === true,
   cli: {
     examples: [
       '<%= config.bin %> <%= command.id %> --last-lines 50 --level W',
+      '<%= config.bin %> <%= command.id %> --follow --level W --json',
       '<%= config.bin %> <%= command.id %> --tag ActivityManager --since 2024-01-15T10:30:00',
     ],
   },
-  async handler({driver}, input) {
+  async handler(ctx, input) {
+    if (input.follow || input.clear) return followOrClear(ctx, input)
+    const {driver} = ctx
     const result = await driver.logs({
       lastLines: input.last_lines,
       since: input.since,

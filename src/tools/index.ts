@@ -1,5 +1,6 @@
 import type {AnyTool} from '@arc-cli/core'
 
+import {clearAppData, grantPermission, installApp, openUrl, revokePermission, uninstallApp} from './app-manage.js'
 import {closeApp, listApps, openApp} from './apps.js'
 import {getClipboard, setClipboard} from './clipboard.js'
 import {customGesture} from './custom-gesture.js'
@@ -15,6 +16,7 @@ import {writeFile} from './files/write-file.js'
 import {clickElement, longClickElement} from './click-element.js'
 import {getElementDetails} from './element-details.js'
 import {findElements} from './find-elements.js'
+import {deviceInfo, rotation, unlock, wake} from './device.js'
 import {getDeviceLogs} from './get-device-logs.js'
 import {listDevices} from './list-devices.js'
 import {longPress} from './long-press.js'
@@ -25,6 +27,8 @@ import {saveSnapshot} from './save-snapshot.js'
 import {scroll} from './scroll.js'
 import {scrollToElement} from './scroll-to-element.js'
 import {openNotifications, openQuickSettings} from './status-bar.js'
+import {screenrecord} from './screenrecord.js'
+import {shell} from './shell.js'
 import {swipe} from './swipe.js'
 import {typeAppendText, typeClearText, typeInsertText, typeReplaceText} from './type-text.js'
 import {waitForElement, waitForIdle} from './wait.js'
@@ -76,4 +80,16 @@ export const tools: AnyTool[] = [
   typeClearText,
   waitForElement,
   waitForIdle,
+  installApp,
+  uninstallApp,
+  clearAppData,
+  openUrl,
+  grantPermission,
+  revokePermission,
+  deviceInfo,
+  rotation,
+  wake,
+  unlock,
+  shell,
+  screenrecord,
 ]

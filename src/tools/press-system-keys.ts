@@ -1,7 +1,7 @@
-import {defineTool, type AnyTool} from '@arc-cli/core'
+import {defineTool, resolveKey, type AnyTool} from '@arc-cli/core'
 import {z} from 'zod'
 
-/** One tool per system button: the key event it sends and the spec's success text. */
+/** One tool per system button: the key event it sends and the spec's success text; `--json` as `press key`'s. */
 function systemKey(name: string, key: string, label: string, description: string): AnyTool {
   return defineTool({
     name: `press_${name}`,
@@ -13,8 +13,9 @@ function systemKey(name: string, key: string, label: string, description: string
     input: z.object({}),
     cli: {examples: [`<%= config.bin %> <%= command.id %>`]},
     async handler({driver}) {
-      await driver.pressKey(key)
-      return {text: `${label} button press executed successfully`, data: {key: `KEYCODE_${key}`}}
+      const resolved = resolveKey(key)
+      await driver.pressKey(resolved.word)
+      return {text: `${label} button press executed successfully`, data: {key: resolved.key, code: resolved.code}}
     },
   })
 }

@@ -107,8 +107,18 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     })
   }
 
-  it('press key rejects keys outside the spec list', () => {
-    expect(tool('press_key').input.safeParse({key: 'POWER'}).success).to.equal(false)
+  it('press key takes keys beyond the spec list (VOLUME_UP) and refuses unknown names before sending anything', async () => {
+    const r = await run('press_key', {key: 'VOLUME_UP'})
+    expect(r.argv).to.deep.equal([['input', 'keyevent', 'KEYCODE_VOLUME_UP']])
+    expect((r.events[0] as {code: number}).code).to.equal(24)
+    const from = h.emu.commands.length
+    try {
+      await run('press_key', {key: 'VOLUME_UPP'})
+      expect.fail('should refuse')
+    } catch (error) {
+      expect((error as {code: string}).code).to.equal('INVALID_INPUT')
+    }
+    expect(h.emu.commands.length).to.equal(from)
   })
 
   it('notifications and quick settings use `cmd statusbar`', async () => {

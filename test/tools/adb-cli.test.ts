@@ -38,10 +38,16 @@ describe('device commands from the CLI through the ADB driver', function () {
     [['press', 'home'], 'Home button press executed successfully', [['input', 'keyevent', 'KEYCODE_HOME']]],
     [['press', 'recents'], 'Recents button press executed successfully', [['input', 'keyevent', 'KEYCODE_APP_SWITCH']]],
     [['press', 'key', 'BACK'], "Key 'BACK' pressed successfully", [['input', 'keyevent', 'KEYCODE_BACK']]],
+    [['press', 'key', 'VOLUME_UP'], "Key 'VOLUME_UP' pressed successfully", [['input', 'keyevent', 'KEYCODE_VOLUME_UP']]],
+    [['press', 'key', 'keycode_dpad_center'], "Key 'DPAD_CENTER' pressed successfully", [['input', 'keyevent', 'KEYCODE_DPAD_CENTER']]],
+    [['press', 'key', '26'], "Key 'POWER' pressed successfully", [['input', 'keyevent', '26']]],
+    [['press', 'key', 'KEYCODE_5'], "Key '5' pressed successfully", [['input', 'keyevent', 'KEYCODE_5']]],
+    [['press', 'key', '900'], "Key '900' pressed successfully", [['input', 'keyevent', '900']]],
     [['notifications'], 'Open notifications executed successfully', [['cmd', 'statusbar', 'expand-notifications']]],
     [['quick-settings'], 'Open quick settings executed successfully', [['cmd', 'statusbar', 'expand-settings']]],
     [['app', 'close', 'com.android.settings'], 'App closed successfully: com.android.settings', [['pm', 'path', 'com.android.settings'], ['am', 'force-stop', 'com.android.settings']]],
     [['app', 'list', '--filter', 'system', '--name-query', 'settings'], /"package_id":"com.android.settings"/, [['pm', 'list', 'packages', '-s', '--show-versioncode']]],
+    [['app', 'open-url', 'https://example.com/?q=a&b=c'], 'URL opened successfully: https://example.com/?q=a&b=c', [['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/?q=a&b=c']]],
     [['logs', '--last-lines', '5', '--level', 'I'], /^\{"logs":".*","line_count":\d+,"truncated":(true|false)\}$/, [['logcat', '-v', 'threadtime', '-t', '6', '*:I']]],
   ]
   for (const [args, text, argv] of cases) {
@@ -87,6 +93,66 @@ describe('device commands from the CLI through the ADB driver', function () {
   it('--adb-host/--adb-port reach the server without the environment', async () => {
     const run = await runArc(['press', 'home', '--adb-host', '127.0.0.1', '--adb-port', String(emu.port)])
     expect(run.code).to.equal(0)
+  })
+
+  it('every key command gives one --json shape: {key: KEYCODE_<NAME>, code}', async () => {
+    const back = JSON.parse((await arc('press', 'back', '--json')).stdout)
+    const del = JSON.parse((await arc('press', 'key', 'DEL', '--json')).stdout)
+    const menu = JSON.parse((await arc('press', 'key', '82', '--json')).stdout)
+    const recents = JSON.parse((await arc('press', 'recents', '--json')).stdout)
+    expect([back, del, menu, recents]).to.deep.equal([
+      {key: 'KEYCODE_BACK', code: 4},
+      {key: 'KEYCODE_DEL', code: 67},
+      {key: 'KEYCODE_MENU', code: 82},
+      {key: 'KEYCODE_APP_SWITCH', code: 187},
+    ])
+    expect(emu.device('emu-1').inputEvents.at(-2)).to.deep.include({type: 'keyevent', code: 82})
+  })
+
+  for (const bad of ['VOLUME_UPP', 'KEYCODE_', '1000', 'ENTER;reboot']) {
+    it(`press key ${bad} exits 2 with INVALID_INPUT and sends nothing`, async () => {
+      const from = emu.commands.length
+      const run = await arc('press', 'key', bad)
+      expect(run.code).to.equal(2)
+      expect(run.stderr).to.contain('[INVALID_INPUT]').and.contain('argument <key>').and.contain('docs/devices.md')
+      expect(emu.commands.length).to.equal(from)
+    })
+  }
+
+  it('an unknown key name suggests close names', async () => {
+    const run = await arc('press', 'key', 'VOLUME', '--json')
+    const error = JSON.parse(run.stdout).error
+    expect(error.details.suggestions).to.include('VOLUME_UP')
+    expect(error.message).to.contain('did you mean')
+  })
+
+  it('app actions on the demo snapshot exit 7 with DEVICE_READ_ONLY', async () => {
+    for (const args of [['app', 'clear', 'com.example.app'], ['app', 'grant', 'com.example.app', 'CAMERA']]) {
+      const run = await runArc([...args, '--device', 'demo'])
+      expect(run.code, args.join(' ')).to.equal(7)
+      expect(run.stderr).to.contain('[DEVICE_READ_ONLY]')
+    }
+  })
+
+  it('arc shell passes stdout, stderr and the exit status through, and flags after -- reach the device', async () => {
+    const ok = await arc('shell', '--', 'getprop', 'ro.product.model')
+    expect([ok.code, ok.stdout, ok.stderr]).to.deep.equal([0, 'arc emulated device\n', ''])
+    const from = emu.commands.length
+    const bad = await arc('shell', '--', 'ls', '-l', '/nope')
+    expect([bad.code, bad.stdout, bad.stderr]).to.deep.equal([1, '', 'ls: /nope: No such file or directory\n'])
+    expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['ls', '-l', '/nope']])
+    const json = await arc('shell', '--json', '--', 'ls', '/nope')
+    expect(json.code).to.equal(1)
+    expect(JSON.parse(json.stdout)).to.deep.equal({stdout: '', stderr: 'ls: /nope: No such file or directory\n', exit_code: 1})
+    const none = await arc('shell')
+    expect(none.code).to.equal(2)
+    expect(none.stderr).to.contain('argument <command>')
+  })
+
+  it('arc device info prints one aligned line per fact', async () => {
+    const run = await arc('device', 'info')
+    expect(run.code).to.equal(0)
+    expect(run.stdout).to.match(/^serial {7}emu-1\nmodel {8}arc emulated device\n/)
   })
 
   it('range errors exit 2 before anything is sent', async () => {

@@ -53,6 +53,8 @@ const packageSchema = z
     versionName: z.string().default('1.0'),
     launcher: z.string().optional().describe('Launcher activity (.Main or fully qualified); none = not launchable.'),
     screen: z.string().optional().describe('Screen shown when the app is launched.'),
+    permissions: z.array(z.string()).default([]).describe('Runtime permissions the app declares (pm grant/revoke accept only these).'),
+    links: z.array(z.string()).default([]).describe('URL prefixes the app opens (`myapp://`, `https://example.com/`).'),
   })
   .strict()
 

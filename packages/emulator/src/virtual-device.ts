@@ -8,7 +8,7 @@ import {walkNodes} from '@arc-cli/core'
 import {DeviceFiles} from './device-files.js'
 import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
-import type {DeviceScenario, FaultSpec, PackageSpec, TransitionSpec} from './scenario.js'
+import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, TransitionSpec} from './scenario.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {TextFields} from './text-fields.js'
 
@@ -34,6 +34,11 @@ export interface InstalledPackage {
   launcher?: string
   /** The scenario screen shown when it is launched. */
   screen?: string
+  /** Runtime permissions the app declares, and those granted now. */
+  permissions?: string[]
+  granted?: Set<string>
+  /** URL prefixes the app opens (am start -a VIEW -d URL). */
+  links?: string[]
 }
 
 /** An armed fault: the spec plus how many more commands it will hit and the words of `command`. */
@@ -54,12 +59,19 @@ const DEFAULT_SYSTEM_PACKAGES: InstalledPackage[] = [
   ['com.android.providers.settings', undefined],
   ['com.google.android.apps.nexuslauncher', undefined],
   ['com.google.android.inputmethod.latin', undefined],
-  ['com.android.chrome', 'com.google.android.apps.chrome.Main'],
+  ['com.android.chrome', 'com.google.android.apps.chrome.Main', ['http://', 'https://']],
   ['com.google.android.dialer', '.extensions.GoogleDialtactsActivity'],
   ['com.google.android.apps.messaging', '.ui.ConversationListActivity'],
   ['com.android.camera2', 'com.android.camera.CameraLauncher'],
   ['com.android.vending', 'com.google.android.finsky.activities.MainActivity'],
-].map(([name, launcher]) => ({name: name as string, system: true, versionCode: 34, versionName: '14', launcher}))
+].map(([name, launcher, links]) => ({
+  name: name as string,
+  system: true,
+  versionCode: 34,
+  versionName: '14',
+  launcher: launcher as string | undefined,
+  links: links as string[] | undefined,
+}))
 
 export const LAUNCHER_PACKAGE = 'com.google.android.apps.nexuslauncher'
 const LAUNCHER_ACTIVITY = '.NexusLauncherActivity'
@@ -133,6 +145,18 @@ export class VirtualDevice extends EventEmitter {
   wmSize?: {width: number; height: number}
   wmDensity?: number
   statusbar: 'collapsed' | 'notifications' | 'settings' = 'collapsed'
+  /** Screen power (`dumpsys power` mWakefulness); KEYCODE_WAKEUP, SLEEP and POWER change it. */
+  awake = true
+  /** The screen lock: none, a swipe (dismissable) or a PIN-style secure one. */
+  lock: 'none' | 'swipe' | 'secure' = 'none'
+  /** True while the lock screen shows (set when the screen goes off with a lock, cleared by dismissing it). */
+  keyguardShowing = false
+  /** False makes `screenrecord` missing, as on builds without it. */
+  screenrecord = true
+  /** Every recording `screenrecord` finished: its device path and how long it ran. */
+  readonly recordings: Array<{file: string; seconds: number}> = []
+  /** What `dumpsys battery` reports. */
+  battery = {level: 85, scale: 100, status: 2, ac: false, usb: true}
   homeScreen?: string
   private stateValue: DeviceState
   private present = true
@@ -152,7 +176,7 @@ export class VirtualDevice extends EventEmitter {
     this.faults = (scenario?.faults ?? []).map(arm)
     this.touchscreen = scenario?.touchscreen ?? {name: 'virtio_input_multi_touch_1', maxX: 32767, maxY: 32767, slots: 10}
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
-    this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p}))
+    this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p, granted: new Set()}))
     if (scenario?.defaultPackages !== false) {
       for (const p of DEFAULT_SYSTEM_PACKAGES) if (!this.packages.some((q) => q.name === p.name)) this.packages.push({...p})
     }
@@ -274,6 +298,25 @@ export class VirtualDevice extends EventEmitter {
     return this.fields.xml(this.screen)
   }
 
+  /** Adds a line to the device log; a following `logcat` writes it at once (event `log`). */
+  appendLog(spec: LogEntrySpec): LogEntry {
+    const entry = parseLogEntry(spec, this)
+    this.logcat.push(entry)
+    this.emit('log', entry)
+    return entry
+  }
+
+  /** Screen off; with a lock set, the lock screen shows when it comes back on. */
+  sleep(): void {
+    this.awake = false
+    if (this.lock !== 'none') this.keyguardShowing = true
+  }
+
+  /** `wm dismiss-keyguard`: a swipe lock goes away; a secure one shows its PIN pad and stays. */
+  dismissKeyguard(): void {
+    if (this.awake && this.lock !== 'secure') this.keyguardShowing = false
+  }
+
   /** Natural (portrait) physical size, what `wm size` prints. */
   get physicalSize(): {width: number; height: number} {
     const s = this.screen
@@ -346,6 +389,10 @@ export class VirtualDevice extends EventEmitter {
   }
 
   keyEvent(code: number, flags: {longpress?: boolean; doubletap?: boolean} = {}): void {
+    if (code === 224) this.awake = true
+    else if (code === 223 || (code === 26 && this.awake)) this.sleep()
+    else if (code === 26) this.awake = true
+    else if (code === 82 && this.awake && this.lock === 'swipe') this.keyguardShowing = false
     this.recordInput({type: 'keyevent', code, name: keyName(code), ...flags})
   }
 }

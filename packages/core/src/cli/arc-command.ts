@@ -44,7 +44,10 @@ export abstract class ArcCommand extends Command {
   static override enableJsonFlag = true
 
   protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
-    if ((error as {oclif?: {exit?: number}}).oclif?.exit !== undefined && error.name === 'ExitError') throw error
+    // A deliberate this.exit(n) (oclif's ExitError, code EEXIT) is an exit status, not an error.
+    if ((error as {code?: unknown}).code === 'EEXIT' || ((error as {oclif?: {exit?: number}}).oclif?.exit !== undefined && error.name === 'ExitError')) {
+      throw error
+    }
     let arcError: ArcError
     if (error instanceof ArcError) arcError = error
     else if (isParseError(error)) {

@@ -90,12 +90,13 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
   const {config, filepath} = await loadConfig(cwd)
   const spinner = new Spinner()
   const warnColors = colorsFor(process.stderr)
+  const json = command.jsonEnabled()
   try {
     return await runTool(tool, {input, cliInput}, {
       config,
       configFile: filepath,
       cwd,
-      json: command.jsonEnabled(),
+      json,
       signal,
       save: true,
       describeIssues: (error) => describeInputIssues(error, positional),
@@ -112,7 +113,12 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
         process.stderr.write(`${warnColors.yellow('Warning:')} ${message}\n`)
       },
       progress: (message) => {
-        if (!command.jsonEnabled()) spinner.update(message)
+        if (!json) spinner.update(message)
+      },
+      // Tools that run until stopped (logs --follow) print each item as it comes.
+      emit: (item: {text: string; data: Record<string, unknown>}) => {
+        spinner.stop()
+        process.stdout.write(`${json ? JSON.stringify(item.data) : item.text}\n`)
       },
     })
   } finally {
@@ -122,7 +128,8 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
 
 /**
  * Runs `work` with a signal that Ctrl-C aborts: the first SIGINT cancels the call (device calls cut off, no file
- * written, exit 130 through the CANCELLED error); a second one exits at once.
+ * written, exit 130 through the CANCELLED error), or, for a tool that runs until stopped (`interruptible`), asks
+ * it to wind up and finish normally; a second one exits at once.
  */
 async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
@@ -138,15 +145,24 @@ async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   }
 }
 
+function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
+  if (bytes.length === 0) return Promise.resolve()
+  return new Promise<void>((resolve, reject) => stream.write(bytes, (error) => (error ? reject(error) : resolve())))
+}
+
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
 export function toolCommand(tool: AnyTool): Command.Class {
   const positional = tool.cli?.positional ?? []
   const fields = [...schemaFields(tool.input), ...(tool.cliInput ? schemaFields(tool.cliInput) : [])]
   const args: Record<string, ReturnType<typeof Args.string>> = {}
-  for (const name of positional) {
+  let rest: string | undefined
+  for (const [i, name] of positional.entries()) {
     const field = fields.find((f) => f.name === name)
     if (!field) throw new Error(`tool ${tool.name}: positional ${name} is not an input field`)
-    args[name] = Args.string({description: fieldSummary(field), required: field.required})
+    if (field.type === 'array') {
+      if (i !== positional.length - 1) throw new Error(`tool ${tool.name}: array positional ${name} must be the last`)
+      rest = name
+    } else args[name] = Args.string({description: fieldSummary(field), required: field.required})
   }
   const flags: Record<string, AnyFlag> = {}
   for (const field of fields) {
@@ -160,27 +176,35 @@ export function toolCommand(tool: AnyTool): Command.Class {
     static override examples = tool.cli?.examples ?? []
     static override args = args
     static override flags = {...flags, ...(tool.needsDevice === false ? {} : deviceFlags)}
+    static override strict = rest === undefined
+    static override usage = rest === undefined ? undefined : `<%= command.id %> [flags] -- <${rest}>...`
     static tool = tool
 
     async run(): Promise<unknown> {
       const parsed = await this.parse(ToolCommand)
+      const parsedArgs = parsed.args as Record<string, unknown>
+      if (rest !== undefined) {
+        const taken = Object.values(parsedArgs).filter((v) => v !== undefined).length
+        const remaining = parsed.argv.slice(taken).map(String)
+        if (remaining.length > 0) parsedArgs[rest] = remaining
+      }
       const result = await withInterrupt((signal) =>
-        runToolFromCli({
-          tool,
-          args: parsed.args as Record<string, unknown>,
-          flags: parsed.flags as Record<string, unknown>,
-          command: this,
-          signal,
-        }),
+        runToolFromCli({tool, args: parsedArgs, flags: parsed.flags as Record<string, unknown>, command: this, signal}),
       )
+      if (result.streamed) return undefined
       if (result.stdout) {
-        const bytes = result.stdout
-        await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (error) => (error ? reject(error) : resolve())))
-        process.stderr.write(`${result.text}\n`)
+        await writeAll(process.stdout, result.stdout)
+        if (result.stderr) await writeAll(process.stderr, result.stderr)
+        else process.stderr.write(`${result.text}\n`)
       } else if (!this.jsonEnabled()) {
         this.log(result.text)
       }
-      return result.data ?? {text: result.text}
+      const data = result.data ?? {text: result.text}
+      if (result.exitCode) {
+        if (this.jsonEnabled()) this.logJson(data)
+        this.exit(result.exitCode)
+      }
+      return data
     }
   }
   Object.defineProperty(ToolCommand, 'name', {value: `${tool.name}Command`})

@@ -67,6 +67,67 @@ export interface AppInfo {
   is_system: boolean
 }
 
+export interface InstallOptions {
+  /** `pm install -r`: reinstall over an installed version, keeping its data. */
+  replace: boolean
+  /** `-g`: grant every runtime permission the manifest declares. */
+  grantAll: boolean
+  /** `-d`: allow a lower version code than the installed one. */
+  downgrade: boolean
+  /** `-t`: allow an APK marked android:testOnly. */
+  allowTest: boolean
+}
+
+export interface BatteryInfo {
+  /** Charge in percent (level/scale), when the device reports it. */
+  level?: number
+  /** `charging`, `discharging`, `not charging`, `full` or `unknown`. */
+  status: string
+  /** `ac`, `usb`, `wireless`, `dock` or none (empty list). */
+  plugged: string[]
+}
+
+export interface DeviceInfo {
+  serial: string
+  model?: string
+  manufacturer?: string
+  brand?: string
+  /** `ro.build.version.release`, e.g. `14`. */
+  android_version?: string
+  sdk?: number
+  /** Primary ABI, e.g. `arm64-v8a`. */
+  abi?: string
+  /** Natural-orientation size and density in force (overrides win), when known. */
+  screen?: {width: number; height: number; density?: number}
+  battery?: BatteryInfo
+}
+
+export type Degrees = 0 | 90 | 180 | 270
+
+export interface RotationState {
+  /** What the display shows now. */
+  rotation: Degrees
+  /** True when the accelerometer decides (settings `accelerometer_rotation` = 1). */
+  auto_rotate: boolean
+  /** The rotation used while auto-rotate is off (settings `user_rotation`), when set. */
+  user_rotation?: Degrees
+}
+
+export interface PowerState {
+  /** True when the screen is on (wakefulness `Awake`). */
+  awake: boolean
+  /** True when the lock screen (keyguard) shows. */
+  locked: boolean
+  /** True when the lock needs a PIN, pattern or password, when the device says. */
+  secure?: boolean
+}
+
+export interface ShellOutput {
+  stdout: Buffer
+  stderr: Buffer
+  exitCode: number
+}
+
 export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E' | 'F'
 
 export interface LogQuery {
@@ -77,6 +138,22 @@ export interface LogQuery {
   tag?: string
   level: LogLevel
   packageName?: string
+}
+
+/** What `logs --follow` filters on: the backlog size, minimum level, exact tag and package. */
+export type FollowQuery = Omit<LogQuery, 'since' | 'until'>
+
+/** One followed log line, parsed. */
+export interface LogEvent {
+  /** The spec's line format: `02-11 16:30:00.123 D/Tag: message`. */
+  line: string
+  /** `MM-DD hh:mm:ss.mmm`, the device's local time (logcat prints no year). */
+  time: string
+  level: string
+  tag: string
+  pid: number
+  tid: number
+  message: string
 }
 
 export interface LogResult {
@@ -166,6 +243,44 @@ export interface DeviceDriver {
   openApp(packageId: string): Promise<void>
   closeApp(packageId: string): Promise<void>
   logs(query: LogQuery): Promise<LogResult>
+  /**
+   * Streams log lines to `onLine` (the last `lastLines` first, then new ones as they are logged) until `signal`
+   * aborts, then resolves.
+   */
+  followLogs(query: FollowQuery, onLine: (event: LogEvent) => void, signal: AbortSignal): Promise<void>
+  /** Empties the device's log buffers (`logcat -c`). */
+  clearLogs(): Promise<void>
+
+  /** Installs an APK from a path on the host. */
+  installApp(apkPath: string, options: InstallOptions): Promise<void>
+  /** Removes an app; `keepData` keeps its data and cache (`pm uninstall -k`). */
+  uninstallApp(packageId: string, keepData: boolean): Promise<void>
+  /** Deletes an app's data and cache (`pm clear`). */
+  clearAppData(packageId: string): Promise<void>
+  /** Opens a URL or deep link with whatever app handles it (an ACTION_VIEW intent). */
+  openUrl(url: string): Promise<void>
+  /** Grants (true) or revokes (false) a runtime permission, by its full name (`android.permission.CAMERA`). */
+  setPermission(packageId: string, permission: string, granted: boolean): Promise<void>
+
+  /** Model, Android version, ABI, screen and battery. */
+  deviceInfo(): Promise<DeviceInfo>
+  rotation(): Promise<RotationState>
+  /** Locks the display to a rotation (auto-rotate off), or hands it back to the accelerometer (`auto`). */
+  setRotation(target: Degrees | 'auto'): Promise<void>
+  /** Whether the screen is on and the lock screen shows. */
+  powerState(): Promise<PowerState>
+  /** Turns the screen on; returns the state before. */
+  wake(): Promise<PowerState>
+  /** Wakes and dismisses a lock screen without a PIN; fails when a secure lock remains. Returns the state before. */
+  unlock(): Promise<PowerState>
+  /** Runs one command, each argv word quoted, with stdout, stderr and exit status apart. */
+  runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput>
+
+  /**
+   * Records the screen as MP4 until the time limit (seconds) or until `signal` aborts, and returns the video.
+   * UNSUPPORTED where the device has no `screenrecord`.
+   */
+  screenRecord(timeLimitSeconds: number, signal?: AbortSignal): Promise<Buffer>
 
   /** The clipboard's text, or null when it is empty. UNSUPPORTED where the device does not let arc read it. */
   getClipboard(): Promise<string | null>

@@ -24,6 +24,16 @@ export const READ_ONLY_ACTIONS = {
   makeDirs: 'create folders',
   writeFile: 'write files',
   deleteFile: 'delete files',
+  clearLogs: 'clear the device logs',
+  installApp: 'install an app',
+  uninstallApp: 'uninstall an app',
+  clearAppData: "clear an app's data",
+  openUrl: 'open a URL',
+  setPermission: 'change a permission',
+  setRotation: 'rotate the screen',
+  wake: 'wake the screen',
+  unlock: 'unlock the screen',
+  runCommand: 'run a shell command',
 } as const satisfies Partial<Record<keyof DeviceDriver, string>>
 
 /** Reads a recording has no data for, with what is missing (`a recorded snapshot has no <words>`). */
@@ -37,6 +47,9 @@ export const NOT_RECORDED = {
   readFile: 'file system',
   realPath: 'file system',
   freeBytes: 'file system',
+  followLogs: 'device logs to follow',
+  powerState: 'screen power or lock state',
+  screenRecord: 'moving screen to record (it is a still recording)',
 } as const satisfies Partial<Record<keyof DeviceDriver, string>>
 
 type Refused = keyof typeof READ_ONLY_ACTIONS | keyof typeof NOT_RECORDED

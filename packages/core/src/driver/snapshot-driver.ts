@@ -5,7 +5,7 @@ import {DeviceNotFoundError, InvalidInputError, UnsupportedError} from '../error
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
-import type {DeviceDriver, ScreenCapture} from './device-driver.js'
+import type {DeviceDriver, DeviceInfo, RotationState, ScreenCapture} from './device-driver.js'
 import {ReadOnlyDriver} from './read-only-driver.js'
 import {pngSize} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
@@ -126,6 +126,19 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
     const fromPng = this.pngPath && pngSize(await readHead(this.pngPath, 24))
     if (fromPng) return fromPng
     return screenSizeFromHierarchy(hierarchy ?? parseUiDump(await readFile(this.xmlPath), `UI dump ${this.xmlPath}`))
+  }
+
+  /** What the recording knows: its serial, and the screen from meta.json or the files. */
+  async deviceInfo(): Promise<DeviceInfo> {
+    const meta = await this.meta()
+    const size = await this.size(meta)
+    const natural = (meta?.rotation ?? 0) % 2 === 1 ? {width: size.height, height: size.width} : size
+    return {serial: this.serial, screen: {...natural, ...(meta?.density === undefined ? {} : {density: meta.density})}}
+  }
+
+  async rotation(): Promise<RotationState> {
+    const {screen} = await this.captureScreen()
+    return {rotation: (screen.rotation * 90) as RotationState['rotation'], auto_rotate: false}
   }
 
   async close(): Promise<void> {}

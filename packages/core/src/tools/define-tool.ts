@@ -39,6 +39,12 @@ export interface ToolResult {
    * cancelled; MCP never calls it (it returns `image` inline). Writes all or nothing.
    */
   save?(): Promise<SavedOutput>
+  /** Raw bytes for the CLI's stderr in place of `text`, with `stdout` (a passthrough command's own stderr). */
+  stderr?: Buffer
+  /** Everything was already streamed through `ctx.emit`: the CLI prints nothing more (not even with --json). */
+  streamed?: boolean
+  /** The CLI exits with this status after printing (a passthrough command's own exit status). MCP ignores it. */
+  exitCode?: number
 }
 
 /** What every tool gets, device or not. */
@@ -58,6 +64,12 @@ export interface BaseToolContext {
   progress(message: string): void
   /** Aborted when the call is cancelled (Ctrl-C, MCP cancellation, client gone): stop waiting and throw. */
   signal?: AbortSignal
+  /**
+   * Streams one item now, for tools that produce output until stopped (`logs --follow`): the CLI prints `text` as
+   * a line, or `data` as one JSON line with --json. Absent where nothing can stream (MCP): such a tool refuses its
+   * streaming mode there.
+   */
+  emit?(item: {text: string; data: Record<string, unknown>}): void
 }
 
 /** What a device tool gets: the base plus its device. */
@@ -75,7 +87,10 @@ export const TOOL_GROUPS = ['screen', 'touch', 'keys', 'elements', 'text', 'apps
 export type ToolGroup = (typeof TOOL_GROUPS)[number]
 
 export interface CliOptions {
-  /** Fields taken as positional arguments, in order. */
+  /**
+   * Fields taken as positional arguments, in order. The last may be an array field: it takes every remaining
+   * argument (after `--`, flags too), as `arc shell -- ls -l` does.
+   */
   positional?: string[]
   /** One-letter aliases: field name → char. */
   char?: Record<string, string>
@@ -103,6 +118,11 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
   cli?: CliOptions
   /** False for tools the MCP server never serves (they write files on the machine arc runs on). Default true. */
   mcp?: boolean
+  /**
+   * True (or true for this input) when the handler runs until stopped: the CLI turns the first Ctrl-C into an abort
+   * of `ctx.signal` and waits for the handler to wind up and return normally (a second Ctrl-C ends arc at once).
+   */
+  interruptible?: boolean | ((input: z.output<S> & Partial<z.output<C>>) => boolean)
 }
 
 /** A tool that acts on or reads a device (the default). */

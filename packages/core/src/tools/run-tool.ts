@@ -31,6 +31,8 @@ export interface RunDeps {
   describeIssues?(error: z.ZodError): string
   /** Call the result's `save` (write its files) before returning: the CLI does, MCP does not. */
   save?: boolean
+  /** Where a tool that runs until stopped prints each item (the CLI's stdout); absent on MCP. */
+  emit?(item: {text: string; data: Record<string, unknown>}): void
 }
 
 export interface ToolCall {
@@ -116,7 +118,11 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
     warn: deps.warn ?? (() => undefined),
     progress: deps.progress ?? (() => undefined),
     signal,
+    ...(deps.emit ? {emit: deps.emit} : {}),
   }
+  // A tool that runs until stopped treats the abort as "wind up": it returns normally, and its files are saved.
+  const untilStopped = typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...extra}) : tool.interruptible === true
+  const race = <T>(work: Promise<T>, onAbort?: () => void) => (untilStopped ? work : abortable(work, signal, onAbort))
   let driver: DeviceDriver | undefined
   let closed = false
   const close = () => {
@@ -127,18 +133,18 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
   try {
     let result: ToolResult
     if (tool.needsDevice === false) {
-      result = await abortable(tool.handler(base, {...input, ...extra}), signal)
+      result = await race(tool.handler(base, {...input, ...extra}))
     } else {
       const opening = deps.openDriver()
       // A device opened after the call was cancelled is closed as soon as it arrives.
       void opening.then((d) => (signal?.aborted ? d.close() : undefined), () => undefined)
       driver = await abortable(opening, signal)
       const ctx: ToolContext = {...base, driver, state: deps.stateFor(driver)}
-      result = await abortable(tool.handler(ctx, {...input, ...extra}), signal, () => void close())
+      result = await race(tool.handler(ctx, {...input, ...extra}), () => void close())
     }
     checkData(tool, result)
     if (deps.save && result.save) {
-      if (signal?.aborted) throw cancellation(signal)
+      if (signal?.aborted && !untilStopped) throw cancellation(signal)
       const saved = await result.save()
       checkData(tool, saved)
       result = {...result, ...saved}

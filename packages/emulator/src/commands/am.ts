@@ -27,6 +27,7 @@ function start(ctx: CommandContext, args: string[]): number {
       ctx.err('Error: Intent does not match any activities\n')
       return 1
     }
+    if (action === 'android.intent.action.VIEW' && data !== undefined) return view(ctx, data, wait)
     return 0
   }
   const slash = component.indexOf('/')
@@ -43,6 +44,19 @@ function start(ctx: CommandContext, args: string[]): number {
   if (wait) {
     ctx.out(`Status: ok\nLaunchState: ${hot ? 'HOT' : 'COLD'}\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 412\nWaitTime: 415\nComplete\n`)
   }
+  return 0
+}
+
+/** ACTION_VIEW of a URL: the first package whose `links` prefix matches comes to the front. */
+function view(ctx: CommandContext, data: string, wait: boolean): number {
+  const pkg = ctx.device.packages.find((p) => (p.links ?? []).some((prefix) => data.startsWith(prefix)))
+  if (!pkg) {
+    ctx.err(`Error: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW dat=${data} flg=0x10000000 }\n`)
+    return 1
+  }
+  const activity = pkg.launcher ?? '.MainActivity'
+  ctx.device.launch(pkg, activity)
+  if (wait) ctx.out(`Status: ok\nLaunchState: COLD\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 300\nWaitTime: 302\nComplete\n`)
   return 0
 }
 

@@ -137,13 +137,85 @@ function inputMethod(device: VirtualDevice): string {
   return `  mInputShown=${shown}\n  mIsInputViewShown=${shown}\n  mCurMethodId=com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n`
 }
 
+/** `dumpsys power`: the wakefulness lines (Android 10+ wording). */
+function power(device: VirtualDevice): string {
+  return [
+    'POWER MANAGER (dumpsys power)',
+    '',
+    'Power Manager State:',
+    `  mWakefulness=${device.awake ? 'Awake' : 'Asleep'}`,
+    `  mWakefulnessChanging=false`,
+    `  mIsPowered=${device.battery.ac || device.battery.usb}`,
+    `  mBatteryLevel=${device.battery.level}`,
+    `Display Power: state=${device.awake ? 'ON' : 'OFF'}`,
+    '',
+  ].join('\n')
+}
+
+/** `dumpsys window policy`: the keyguard delegate block of Android 9+. */
+function windowPolicy(device: VirtualDevice): string {
+  const showing = device.keyguardShowing
+  return [
+    'WINDOW MANAGER POLICY STATE (dumpsys window policy)',
+    `    mSystemReady=true mSystemBooted=true`,
+    `    mLidState=LID_ABSENT mCameraLensCoverState=LENS_COVER_ABSENT`,
+    '    KeyguardServiceDelegate',
+    `      showing=${showing}`,
+    `      showingAndNotOccluded=${showing}`,
+    `      inputRestricted=${showing}`,
+    '      occluded=false',
+    `      secure=${device.lock === 'secure'}`,
+    '      dreaming=false',
+    '      systemIsReady=true',
+    `      deviceHasKeyguard=${device.lock !== 'none'}`,
+    '      enabled=true',
+    `      interactiveState=${device.awake ? 'INTERACTIVE_STATE_AWAKE' : 'INTERACTIVE_STATE_SLEEP'}`,
+    '      KeyguardStateMonitor',
+    `        mIsShowing=${showing}`,
+    `        mSimSecure=false`,
+    `        mInputRestricted=${showing}`,
+    '        mTrusted=false',
+    '',
+  ].join('\n')
+}
+
+/** `dumpsys battery`: the BatteryService state block. */
+function battery(device: VirtualDevice): string {
+  const b = device.battery
+  return [
+    'Current Battery Service state:',
+    `  AC powered: ${b.ac}`,
+    `  USB powered: ${b.usb}`,
+    '  Wireless powered: false',
+    '  Dock powered: false',
+    '  Max charging current: 500000',
+    '  Max charging voltage: 5000000',
+    '  Charge counter: 10000',
+    `  status: ${b.status}`,
+    '  health: 2',
+    '  present: true',
+    `  level: ${b.level}`,
+    `  scale: ${b.scale}`,
+    '  voltage: 4200',
+    '  temperature: 250',
+    '  technology: Li-ion',
+    '',
+  ].join('\n')
+}
+
 /** `dumpsys window|activity|input|display|input_method|package PKG`: the lines clients parse, real formats. */
 export function dumpsys(ctx: CommandContext): number {
   const [, service, ...rest] = ctx.argv
   const device = ctx.device
   switch (service) {
     case 'window':
-      ctx.out(window(device))
+      ctx.out(rest[0] === 'policy' ? windowPolicy(device) : window(device))
+      return 0
+    case 'power':
+      ctx.out(power(device))
+      return 0
+    case 'battery':
+      ctx.out(battery(device))
       return 0
     case 'activity':
       ctx.out(activity(device))
@@ -163,7 +235,7 @@ export function dumpsys(ctx: CommandContext): number {
       return 0
     }
     case undefined:
-      ctx.out('Currently running services:\n  activity\n  display\n  input\n  input_method\n  package\n  window\n')
+      ctx.out('Currently running services:\n  activity\n  battery\n  display\n  input\n  input_method\n  package\n  power\n  window\n')
       return 0
     default:
       ctx.out(`Can't find service: ${service}\n`)

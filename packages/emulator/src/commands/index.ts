@@ -10,6 +10,7 @@ import {monkey} from './monkey.js'
 import {pm} from './pm.js'
 import {getprop, setprop, settings} from './properties.js'
 import {screencap} from './screencap.js'
+import {screenrecord} from './screenrecord.js'
 import {grep, head, tail, wc} from './text.js'
 import type {DeviceCommand} from './types.js'
 import {uiautomator} from './uiautomator.js'
@@ -45,6 +46,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   rm,
   screencap,
   sendevent,
+  screenrecord,
   setprop,
   settings,
   sleep,

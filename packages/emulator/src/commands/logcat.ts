@@ -86,18 +86,30 @@ export async function logcat(ctx: CommandContext): Promise<number> {
     }
   }
   const fallback = specs.get('*') ?? (silentDefault ? 'S' : 'V')
-  let entries = ctx.device.logcat.filter((e) => {
+  const keep = (e: LogEntry) => {
     const min = specs.get(e.tag) ?? fallback
     if (LEVEL_ORDER.indexOf(e.level) < LEVEL_ORDER.indexOf(min)) return false
     if (pid !== undefined && e.pid !== pid) return false
     if (since !== undefined && entryKey(e) < sinceKey(since)) return false
     if (regex && !regex.test(e.message)) return false
     return true
-  })
+  }
+  let entries = ctx.device.logcat.filter(keep)
   if (count !== undefined) entries = entries.slice(-count)
   if (max !== undefined) entries = entries.slice(0, max)
   ctx.out('--------- beginning of main\n')
   for (const e of entries) ctx.out(`${format(e, style, year)}\n`)
-  if (!dump) await untilAborted(ctx.signal)
+  if (!dump) {
+    // Following: lines logged from now on (device.appendLog) are written as they arrive.
+    const onLog = (e: LogEntry) => {
+      if (keep(e)) ctx.out(`${format(e, style, year)}\n`)
+    }
+    ctx.device.on('log', onLog)
+    try {
+      await untilAborted(ctx.signal)
+    } finally {
+      ctx.device.off('log', onLog)
+    }
+  }
   return 0
 }

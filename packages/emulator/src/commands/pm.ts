@@ -1,3 +1,5 @@
+import {readFileSync} from 'node:fs'
+
 import {fullActivity, shortActivity, type InstalledPackage, type VirtualDevice} from '../virtual-device.js'
 import type {CommandContext} from './types.js'
 
@@ -66,6 +68,91 @@ function packagePath(ctx: CommandContext, name: string | undefined): number {
   return 0
 }
 
+/** The package named inside an emulated APK: a ZIP (`PK\3\4`) holding `ARC_EMULATE_PACKAGE=NAME[;versionCode=N]`. */
+export const APK_MARKER = /ARC_EMULATE_PACKAGE=([A-Za-z][\w.]*)(?:;versionCode=(\d+))?/
+
+/**
+ * `pm install [-r] [-g] [-d] [-t] FILE`: FILE must be an emulated APK on the device. Without `-r` an installed
+ * package fails with INSTALL_FAILED_ALREADY_EXISTS (as Android before 7 did; newer pm replaces anyway); a lower
+ * version code without `-d` fails with INSTALL_FAILED_VERSION_DOWNGRADE. `-g` grants every declared permission.
+ */
+function install(ctx: CommandContext, args: string[]): number {
+  const flags = new Set(args.filter((a) => a.startsWith('-')))
+  const file = args.filter((a) => !a.startsWith('-')).pop()
+  const unknown = [...flags].find((f) => !['-r', '-g', '-d', '-t'].includes(f))
+  if (unknown) {
+    ctx.err(`Error: Unknown option ${unknown}\n`)
+    return 1
+  }
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(ctx.device.files.hostPath(file ?? '', ctx.cwd))
+  } catch {
+    ctx.err(`Error: Can't open file: ${file ?? ''}\n`)
+    return 1
+  }
+  const marker = bytes.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' ? APK_MARKER.exec(bytes.toString('latin1')) : null
+  if (!marker) {
+    ctx.out(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}: not an APK]\n`)
+    return 1
+  }
+  const name = marker[1] as string
+  const versionCode = Number(marker[2] ?? 1)
+  const existing = ctx.device.findPackage(name)
+  if (existing && !flags.has('-r')) {
+    ctx.out(`Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install ${name} without first uninstalling.]\n`)
+    return 1
+  }
+  if (existing && versionCode < existing.versionCode && !flags.has('-d')) {
+    ctx.out(`Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code ${versionCode} is older than current ${existing.versionCode}]\n`)
+    return 1
+  }
+  const pkg = existing ?? {name, system: false, versionCode, versionName: '1.0', launcher: '.MainActivity', permissions: [], granted: new Set<string>()}
+  pkg.versionCode = versionCode
+  if (!existing) ctx.device.packages.push(pkg)
+  if (flags.has('-g')) pkg.granted = new Set(pkg.permissions ?? [])
+  ctx.out('Performing Streamed Install\nSuccess\n')
+  return 0
+}
+
+/** `pm uninstall [-k] PKG`: `Success`, or `Failure [DELETE_FAILED_INTERNAL_ERROR]` for unknown packages. */
+function uninstall(ctx: CommandContext, args: string[]): number {
+  const name = args.filter((a) => !a.startsWith('-')).pop()
+  const device = ctx.device
+  const index = device.packages.findIndex((p) => p.name === name)
+  if (index < 0 || !name) {
+    ctx.out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n')
+    return 1
+  }
+  if (device.packages[index]?.system) {
+    ctx.out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n')
+    return 1
+  }
+  device.forceStop(name)
+  device.packages.splice(index, 1)
+  ctx.out('Success\n')
+  return 0
+}
+
+/** `pm grant|revoke PKG PERMISSION`: errors worded as PackageManagerShellCommand's exceptions. */
+function permission(ctx: CommandContext, verb: 'grant' | 'revoke', args: string[]): number {
+  const [name, perm] = args.filter((a) => !a.startsWith('-'))
+  const pkg = name ? ctx.device.findPackage(name) : undefined
+  const fail = (message: string) => {
+    ctx.err(`Exception occurred while executing '${verb}':\n${message}\n\tat com.android.server.pm.PackageManagerShellCommand.runGrantRevokePermission(PackageManagerShellCommand.java:2771)\n`)
+    return 255
+  }
+  if (!pkg) return fail(`java.lang.IllegalArgumentException: Unknown package: ${name ?? ''}`)
+  if (!perm || !/^[\w.]+\.[\w]+$/.test(perm)) return fail(`java.lang.IllegalArgumentException: Unknown permission: ${perm ?? ''}`)
+  if (!(pkg.permissions ?? []).includes(perm)) {
+    return fail(`java.lang.SecurityException: Package ${pkg.name} has not requested permission ${perm}`)
+  }
+  pkg.granted ??= new Set()
+  if (verb === 'grant') pkg.granted.add(perm)
+  else pkg.granted.delete(perm)
+  return 0
+}
+
 /** The `package` service, shared by `pm …` and `cmd package …`. */
 export function packageCommand(ctx: CommandContext, args: string[]): number {
   const [sub, ...rest] = args
@@ -80,6 +167,13 @@ export function packageCommand(ctx: CommandContext, args: string[]): number {
       return queryActivities(ctx)
     case 'path':
       return packagePath(ctx, rest.find((a) => !a.startsWith('-')))
+    case 'install':
+      return install(ctx, rest)
+    case 'uninstall':
+      return uninstall(ctx, rest)
+    case 'grant':
+    case 'revoke':
+      return permission(ctx, sub, rest)
     case 'clear': {
       const name = rest.find((a) => !a.startsWith('-'))
       if (!name || !device.findPackage(name)) {
@@ -87,6 +181,8 @@ export function packageCommand(ctx: CommandContext, args: string[]): number {
         return 1
       }
       device.forceStop(name)
+      const cleared = device.findPackage(name)
+      if (cleared) cleared.granted = new Set()
       ctx.out('Success\n')
       return 0
     }

@@ -32,7 +32,10 @@ export function wm(ctx: CommandContext): number {
     }
     return 0
   }
-  if (sub === 'dismiss-keyguard') return 0
+  if (sub === 'dismiss-keyguard') {
+    device.dismissKeyguard()
+    return 0
+  }
   ctx.err(`Unknown command: ${sub ?? ''}\n`)
   return 255
 }

@@ -5,6 +5,7 @@
  *   half-read shell stream or pending connect is left behind,
  * - maps whatever adbkit throws to arc's error model (map-adb-error.ts).
  */
+import {createReadStream} from 'node:fs'
 import type {Socket} from 'node:net'
 import type {Duplex} from 'node:stream'
 
@@ -12,6 +13,7 @@ import './quiet-bluebird.js'
 
 import adbkit from '@devicefarmer/adbkit'
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
+import protocolModule from '@devicefarmer/adbkit/dist/src/adb/protocol.js'
 
 import {DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
 import {mapAdbError, unavailableState} from './map-adb-error.js'
@@ -26,6 +28,15 @@ type ConnectionClass = typeof connectionModule.default
 const Connection: ConnectionClass =
   (connectionModule as {default?: ConnectionClass}).default ?? (connectionModule as unknown as ConnectionClass)
 type Client = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
+type ProtocolClass = typeof protocolModule.default
+const Protocol: ProtocolClass = (protocolModule as {default?: ProtocolClass}).default ?? (protocolModule as unknown as ProtocolClass)
+
+/** A command's output over shell protocol v2: the streams apart, and the real exit status. */
+export interface ShellV2Result {
+  stdout: Buffer
+  stderr: Buffer
+  exitCode: number
+}
 
 export interface AttachedDevice {
   serial: string
@@ -163,6 +174,116 @@ export class AdbServer {
     })
   }
 
+  /**
+   * Sends a host file to the device over `sync:` (SEND), mode 0644. The time limit grows with the file (1 s per
+   * MiB on top of the usual limit), since an APK can be large.
+   */
+  async push(serial: string, localPath: string, remotePath: string, bytes: number): Promise<void> {
+    const timeoutMs = this.timeoutMs + Math.ceil(bytes / 1_048_576) * 1000
+    await this.call(
+      `push to ${remotePath}`,
+      serial,
+      async (client) => {
+        const transfer = await client.getDevice(serial).push(createReadStream(localPath), remotePath, 0o644)
+        await new Promise<void>((resolve, reject) => {
+          transfer.once('end', () => resolve())
+          transfer.once('error', reject)
+        })
+      },
+      timeoutMs,
+    )
+  }
+
+  /** Reads a device file over `sync:` (RECV) into memory. */
+  async pull(serial: string, remotePath: string, timeoutMs?: number): Promise<Buffer> {
+    return this.call(
+      `pull ${remotePath}`,
+      serial,
+      async (client) => {
+        const transfer = await client.getDevice(serial).pull(remotePath)
+        return new Promise<Buffer>((resolve, reject) => {
+          const chunks: Buffer[] = []
+          transfer.on('data', (chunk: Buffer) => chunks.push(chunk))
+          transfer.once('end', () => resolve(Buffer.concat(chunks)))
+          transfer.once('error', reject)
+        })
+      },
+      timeoutMs,
+    )
+  }
+
+  /**
+   * Runs a command over shell protocol v2 (`shell,v2,raw:`), which keeps stdout and stderr apart and carries the
+   * exit status. Resolves to undefined when the device lacks the `shell_v2` feature (adbd before Android 7).
+   */
+  async shellV2(serial: string, command: string, timeoutMs?: number): Promise<ShellV2Result | undefined> {
+    checkCommandLength(command)
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const result = await this.call(
+      what,
+      serial,
+      async (client) => {
+        const features = await request(await client.connection(), `host-serial:${serial}:features`)
+        if (!features.toString('utf8').split(',').includes('shell_v2')) return undefined
+        const conn = await client.getDevice(serial).transport()
+        conn.write(Protocol.encodeData(`shell,v2,raw:${command}`))
+        const reply = await conn.parser.readAscii(4)
+        if (reply !== Protocol.OKAY) await conn.parser.readError()
+        return readShellV2(conn.parser.raw())
+      },
+      timeoutMs,
+    )
+    if (result === null) {
+      await this.assertAttached(serial, what)
+      throw new DeviceCommandError(`${what} on ${serial} ended before finishing: the connection closed before the exit status`, {
+        details: {serial},
+      })
+    }
+    return result
+  }
+
+  /**
+   * Runs a command that keeps printing (`logcat` without `-d`) and hands each chunk to `onData` as it arrives,
+   * until the command ends or `signal` aborts; aborting closes the stream, which ends the device process. Only
+   * opening the stream is under the time limit.
+   */
+  async stream(serial: string, command: string, onData: (chunk: Buffer) => void, signal: AbortSignal): Promise<void> {
+    checkCommandLength(command)
+    if (signal.aborted) return
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    // Its own scope, not `call`'s: `call` closes its sockets when it returns, and this stream must outlive that.
+    const scope = new SocketScope()
+    this.scopes.add(scope)
+    let timer: NodeJS.Timeout | undefined
+    try {
+      const opening = Promise.resolve().then(() => this.client(scope).getDevice(serial).shell(command))
+      opening.catch(() => {})
+      const stream = await Promise.race([
+        opening,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            scope.destroyAll()
+            reject(new TimeoutError(`${what} on ${serial} did not start within ${this.timeoutMs} ms`, {details: {serial}}))
+          }, this.timeoutMs)
+        }),
+      ]).catch((error: unknown) => {
+        throw mapAdbError(error, {what, host: this.host, port: this.port, serial})
+      })
+      clearTimeout(timer)
+      await new Promise<void>((resolve, reject) => {
+        signal.addEventListener('abort', () => resolve(), {once: true})
+        stream.on('data', (chunk: Buffer) => onData(chunk))
+        stream.once('error', (error: Error) => (signal.aborted ? resolve() : reject(mapAdbError(error, {what, host: this.host, port: this.port, serial}))))
+        stream.once('end', () => resolve())
+        stream.once('close', () => resolve())
+      })
+    } finally {
+      clearTimeout(timer)
+      scope.destroyAll()
+      this.scopes.delete(scope)
+    }
+  }
+
   /** Throws DeviceUnavailableError when `serial` is no longer attached, or attached but not ready. */
   async assertAttached(serial: string, what: string): Promise<void> {
     const device = (await this.listDevices()).find((d) => d.serial === serial)
@@ -180,6 +301,47 @@ export class AdbServer {
     for (const scope of this.scopes) scope.destroyAll()
     this.scopes.clear()
   }
+}
+
+/** One host request answered with OKAY and a length-prefixed value (`host-serial:S:features`). */
+async function request(conn: InstanceType<ConnectionClass>, service: string): Promise<Buffer> {
+  conn.write(Protocol.encodeData(service))
+  const reply = await conn.parser.readAscii(4)
+  if (reply !== Protocol.OKAY) await conn.parser.readError()
+  const value = await conn.parser.readValue()
+  conn.end()
+  return value
+}
+
+/**
+ * Reads shell v2 packets (id byte, little-endian length, payload: 1 stdout, 2 stderr, 3 exit status) to the end.
+ * Resolves to null when the stream ends without an exit packet (the device went away).
+ */
+function readShellV2(stream: Duplex): Promise<ShellV2Result | null> {
+  return new Promise((resolve, reject) => {
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    let pending = Buffer.alloc(0)
+    let exitCode: number | undefined
+    stream.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 5) {
+        const length = pending.readUInt32LE(1)
+        if (pending.length < 5 + length) break
+        const id = pending[0]
+        const payload = pending.subarray(5, 5 + length)
+        pending = pending.subarray(5 + length)
+        if (id === 1) out.push(payload)
+        else if (id === 2) err.push(payload)
+        else if (id === 3) exitCode = payload[0] ?? 0
+      }
+    })
+    const finish = () =>
+      resolve(exitCode === undefined ? null : {stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode})
+    stream.once('error', reject)
+    stream.once('end', finish)
+    stream.once('close', finish)
+  })
 }
 
 /**

@@ -3,9 +3,32 @@
  * `arc emulate`). Each capability lives in its own module; this class holds the per-device state and puts every
  * input action through the device's queue.
  */
-import type {AppFilter, AppInfo, CapabilityReport, DeviceDriver, FileEntry, FileStat, GestureMethod, GesturePoint, LogQuery, LogResult, Point, ScreenCapture} from '../device-driver.js'
+import type {
+  AppFilter,
+  AppInfo,
+  CapabilityReport,
+  Degrees,
+  DeviceDriver,
+  DeviceInfo,
+  FileEntry,
+  FileStat,
+  FollowQuery,
+  GestureMethod,
+  GesturePoint,
+  InstallOptions,
+  LogEvent,
+  LogQuery,
+  LogResult,
+  Point,
+  PowerState,
+  RotationState,
+  ScreenCapture,
+  ShellOutput,
+} from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
+import * as appManage from './app-manage.js'
 import * as apps from './apps.js'
+import * as control from './device-control.js'
 import {DeviceShell} from './device-shell.js'
 import * as clipboard from './clipboard.js'
 import {probe} from './doctor.js'
@@ -13,8 +36,10 @@ import * as files from './files.js'
 import {gesture} from './gesture.js'
 import * as input from './input.js'
 import {serialise} from './input-queue.js'
+import {clearLogs, followLogs} from './follow-logs.js'
 import {readLogs} from './logs.js'
 import * as screen from './screen.js'
+import {screenRecord} from './screenrecord.js'
 
 export class AdbDriver implements DeviceDriver {
   readonly kind = 'adb' as const
@@ -145,6 +170,68 @@ export class AdbDriver implements DeviceDriver {
 
   probeCapabilities(): Promise<CapabilityReport> {
     return probe(this.shell, () => this.captureScreen())
+  }
+
+  followLogs(query: FollowQuery, onLine: (event: LogEvent) => void, signal: AbortSignal): Promise<void> {
+    return followLogs(this.shell, query, onLine, signal)
+  }
+
+  clearLogs(): Promise<void> {
+    return this.act((dev) => clearLogs(dev))
+  }
+
+  installApp(apkPath: string, options: InstallOptions): Promise<void> {
+    return this.act((dev) => appManage.installApp(dev, apkPath, options))
+  }
+
+  uninstallApp(packageId: string, keepData: boolean): Promise<void> {
+    return this.act((dev) => appManage.uninstallApp(dev, packageId, keepData))
+  }
+
+  clearAppData(packageId: string): Promise<void> {
+    return this.act((dev) => appManage.clearAppData(dev, packageId))
+  }
+
+  openUrl(url: string): Promise<void> {
+    return this.act((dev) => appManage.openUrl(dev, url))
+  }
+
+  setPermission(packageId: string, permission: string, granted: boolean): Promise<void> {
+    return this.act((dev) => appManage.setPermission(dev, packageId, permission, granted))
+  }
+
+  deviceInfo(): Promise<DeviceInfo> {
+    return control.deviceInfo(this.shell)
+  }
+
+  rotation(): Promise<RotationState> {
+    return control.rotation(this.shell)
+  }
+
+  setRotation(target: Degrees | 'auto'): Promise<void> {
+    return this.act((dev) => control.setRotation(dev, target))
+  }
+
+  powerState(): Promise<PowerState> {
+    return control.powerState(this.shell)
+  }
+
+  wake(): Promise<PowerState> {
+    return this.act((dev) => control.wake(dev))
+  }
+
+  unlock(): Promise<PowerState> {
+    return this.act((dev) => control.unlock(dev))
+  }
+
+  /** Not queued: a passthrough command may be a read, and may run long. */
+  runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput> {
+    return control.passthrough(this.shell, argv, timeoutMs)
+  }
+
+  /** Not queued: it runs for as long as the recording, and input actions must go on meanwhile. */
+  screenRecord(timeLimitSeconds: number, signal?: AbortSignal): Promise<Buffer> {
+    return screenRecord(this.shell, timeLimitSeconds, signal)
   }
 
   async close(): Promise<void> {

@@ -35,11 +35,11 @@ export async function listApps(dev: DeviceShell, filter: AppFilter): Promise<App
   )
 }
 
-async function isInstalled(dev: DeviceShell, packageId: string): Promise<boolean> {
+export async function isInstalled(dev: DeviceShell, packageId: string): Promise<boolean> {
   return isInstalledOutput(await dev.text(['pm', 'path', packageId]))
 }
 
-function notInstalled(dev: DeviceShell, packageId: string): DeviceCommandError {
+export function notInstalled(dev: DeviceShell, packageId: string): DeviceCommandError {
   return new DeviceCommandError(`app ${packageId} is not installed on ${dev.serial}`, {
     details: {package_id: packageId},
     actions: ['Run `arc app list --name-query <part of the name>` to find the package id.'],

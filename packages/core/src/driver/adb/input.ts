@@ -2,8 +2,9 @@
  * Touch, keys and text over `input` (adb.md §3.7), and the status bar panels. Every function here runs inside
  * the device's input queue (input-queue.ts), so actions from concurrent callers never interleave.
  */
-import {InvalidInputError, UnsupportedError} from '../../errors/arc-error.js'
+import {UnsupportedError} from '../../errors/arc-error.js'
 import type {Point} from '../device-driver.js'
+import {resolveKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {raw} from './shell-quote.js'
 import {screenInfo} from './screen.js'
@@ -30,20 +31,10 @@ export async function swipe(dev: DeviceShell, from: Point, to: Point, durationMs
   await dev.action(['input', 'swipe', from.x, from.y, to.x, to.y, durationMs], `swipe from (${from.x}, ${from.y})`)
 }
 
-/** Android key names arc accepts without the `KEYCODE_` prefix, and numbers. */
-function keycodeName(key: string | number): string | number {
-  if (typeof key === 'number') {
-    if (!Number.isInteger(key) || key < 0 || key > 400) throw new InvalidInputError(`not an Android keycode: ${key}`)
-    return key
-  }
-  const name = key.trim().toUpperCase()
-  if (!/^[A-Z0-9_]+$/.test(name)) throw new InvalidInputError(`not an Android key name: ${JSON.stringify(key)}`)
-  return name.startsWith('KEYCODE_') ? name : `KEYCODE_${name}`
-}
-
+/** Sends one key event: the name as `KEYCODE_…` when given by name, else the number (keycodes.ts resolves both). */
 export async function pressKey(dev: DeviceShell, key: string | number): Promise<void> {
-  const code = keycodeName(key)
-  await dev.action(['input', 'keyevent', code], `input keyevent ${code}`)
+  const {word} = resolveKey(key)
+  await dev.action(['input', 'keyevent', word], `input keyevent ${word}`)
 }
 
 /** Keys per `input keyevent` command: long runs (2000 cursor moves) are split to keep the command short. */
@@ -51,7 +42,7 @@ const KEYS_PER_COMMAND = 400
 
 /** Several key events, in order, in as few `input keyevent` commands as the length allows. */
 export async function pressKeys(dev: DeviceShell, keys: Array<string | number>): Promise<void> {
-  const codes = keys.map(keycodeName)
+  const codes = keys.map((key) => resolveKey(key).word)
   for (let i = 0; i < codes.length; i += KEYS_PER_COMMAND) {
     const part = codes.slice(i, i + KEYS_PER_COMMAND)
     await dev.action(['input', 'keyevent', ...part], `input keyevent (${part.length} keys)`)

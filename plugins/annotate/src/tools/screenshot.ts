@@ -1,0 +1,77 @@
+import path from 'node:path'
+
+import {defineTool, InvalidInputError, pngSize} from '@arc-cli/core'
+import {z} from 'zod'
+
+import {writeFilesAtomically} from '../write-files.js'
+
+type Format = 'png' | 'jpeg'
+
+const EXTENSIONS: Record<string, Format> = {'.png': 'png', '.jpg': 'jpeg', '.jpeg': 'jpeg'}
+
+/** The format from `--output`'s extension and `--format`; a contradiction or an unknown extension is refused. */
+export function screenshotFormat(output: string | undefined, format: Format | undefined): Format {
+  if (output === undefined || output === '-') return format ?? 'png'
+  const ext = path.extname(output).toLowerCase()
+  const fromName = EXTENSIONS[ext]
+  if (!fromName) {
+    throw new InvalidInputError(`--output: cannot tell the image format from ${JSON.stringify(ext || path.basename(output))}: name the file .png, .jpg or .jpeg`, {
+      details: {input: 'output', path: output},
+    })
+  }
+  if (format && format !== fromName) {
+    throw new InvalidInputError(`--format ${format} contradicts --output ${output} (a ${fromName === 'png' ? 'PNG' : 'JPEG'} name)`, {
+      details: {input: 'format'},
+      actions: ['Drop --format (the extension decides), or change the file name.'],
+    })
+  }
+  return fromName
+}
+
+export const screenshot = defineTool({
+  name: 'screenshot',
+  cliId: 'screenshot',
+  title: 'Save a screenshot',
+  description:
+    'Takes a plain screenshot (no marks) at full resolution. The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
+  kind: 'read',
+  group: 'screen',
+  input: z.object({
+    format: z.enum(['png', 'jpeg']).optional().describe('png or jpeg; default: from the --output extension, else png'),
+    quality: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(90).describe('JPEG quality 1-100'),
+  }),
+  cliInput: z.object({
+    output: z
+      .string({error: (issue) => (issue.input === undefined ? 'required: the image file to write (-o shot.png, shot.jpg) or - for stdout' : undefined)})
+      .min(1)
+      .describe('Image file to write (.png, .jpg or .jpeg), or - for stdout'),
+  }),
+  cli: {
+    char: {output: 'o'},
+    examples: ['<%= config.bin %> <%= command.id %> -o screen.png', '<%= config.bin %> <%= command.id %> -o - --format jpeg > screen.jpg'],
+  },
+  async handler(ctx, input) {
+    const output = input.output
+    if (output === '-' && ctx.json) {
+      throw new InvalidInputError('--json cannot be used with -o - (both write to stdout)', {details: {input: 'output'}})
+    }
+    const format = screenshotFormat(output, input.format)
+    const png = await ctx.driver.screenshot()
+    const size = pngSize(png) ?? {width: 0, height: 0}
+    let data = png
+    if (format === 'jpeg') {
+      // Loaded only here: other commands must not load the canvas library.
+      const {pngToJpeg} = await import('../encode-jpeg.js')
+      data = await pngToJpeg(png, input.quality, ctx.driver.serial)
+    }
+    const facts = {format, width: size.width, height: size.height, bytes: data.length}
+    const summary = `${size.width}x${size.height} ${format}, ${data.length} bytes`
+    if (output === undefined) {
+      return {text: `screenshot: ${summary}`, data: facts, image: {data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg'}}
+    }
+    if (output === '-') return {text: `Screenshot written to stdout (${summary})`, data: {path: '-', ...facts}, stdout: data}
+    const target = path.resolve(ctx.cwd, output)
+    await writeFilesAtomically([{path: target, data, input: '--output'}])
+    return {text: `Screenshot saved: ${target} (${summary})`, data: {path: target, ...facts}}
+  },
+})

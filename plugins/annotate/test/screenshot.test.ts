@@ -1,0 +1,91 @@
+import {mkdtemp, readdir, readFile} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+
+import {DEMO_DIR, SnapshotDriver, type ToolContext} from '@arc-cli/core'
+import {startEmulator, type Emulator} from '@arc-cli/emulator'
+import {expect} from 'chai'
+
+import {runArc} from '../../../test/support/run-arc.js'
+import {screenshot, screenshotFormat} from '../src/tools/screenshot.js'
+import {decode} from './support.js'
+
+describe('arc screenshot', function () {
+  let out: string
+  let demoPng: Buffer
+  before(async () => {
+    out = await mkdtemp(path.join(tmpdir(), 'arc-shot-'))
+    demoPng = await readFile(path.join(DEMO_DIR, 'screen.png'))
+  })
+
+  it('takes the format from the extension and refuses unknown ones and contradictions', () => {
+    expect(screenshotFormat('a.PNG', undefined)).to.equal('png')
+    expect(screenshotFormat('a.jpg', undefined)).to.equal('jpeg')
+    expect(screenshotFormat('a.jpeg', 'jpeg')).to.equal('jpeg')
+    expect(screenshotFormat('-', undefined)).to.equal('png')
+    expect(screenshotFormat('-', 'jpeg')).to.equal('jpeg')
+    expect(() => screenshotFormat('a.gif', undefined)).to.throw(/\.png, \.jpg or \.jpeg/)
+    expect(() => screenshotFormat('noext', undefined)).to.throw(/cannot tell the image format/)
+    expect(() => screenshotFormat('a.png', 'jpeg')).to.throw('--format jpeg contradicts --output a.png')
+  })
+
+  it('writes the device PNG byte for byte to a .png and announces it', async () => {
+    const run = await runArc(['screenshot', '--device', 'demo', '-o', 'shot.png'], {cwd: out})
+    expect(run.code).to.equal(0)
+    const file = path.join(out, 'shot.png')
+    expect(run.stdout.trim()).to.equal(`Screenshot saved: ${file} (1080x2400 png, ${demoPng.length} bytes)`)
+    expect((await readFile(file)).equals(demoPng)).to.equal(true)
+  })
+
+  it('encodes a .jpg as JPEG of the same size, and --json reports it', async () => {
+    const run = await runArc(['screenshot', '--device', 'demo', '-o', 'shot.jpg', '--quality', '70', '--json'], {cwd: out})
+    expect(run.code).to.equal(0)
+    const data = await readFile(path.join(out, 'shot.jpg'))
+    expect([...data.subarray(0, 3)]).to.deep.equal([0xff, 0xd8, 0xff])
+    expect(JSON.parse(run.stdout)).to.deep.equal({path: path.join(out, 'shot.jpg'), format: 'jpeg', width: 1080, height: 2400, bytes: data.length})
+    const pixels = await decode(data)
+    expect([pixels.width, pixels.height]).to.deep.equal([1080, 2400])
+  })
+
+  it('-o - writes the image to stdout and the note to stderr', async () => {
+    const run = await runArc(['screenshot', '--device', 'demo', '-o', '-'], {cwd: out})
+    expect(run.code).to.equal(0)
+    // runArc decodes stdout as UTF-8, so the signature's first byte (0x89) is not comparable; the rest is.
+    expect(run.stdout.slice(1, 4)).to.equal('PNG')
+    expect(run.stderr.trim()).to.equal(`Screenshot written to stdout (1080x2400 png, ${demoPng.length} bytes)`)
+  })
+
+  it('input errors exit 2 and leave no file behind', async () => {
+    const before = (await readdir(out)).sort()
+    for (const args of [[], ['-o', 'x.gif'], ['-o', 'x.png', '--format', 'jpeg'], ['-o', '-', '--json'], ['-o', 'x.jpg', '--quality', '0']]) {
+      const run = await runArc(['screenshot', '--device', 'demo', ...args], {cwd: out})
+      expect(run.code, args.join(' ')).to.equal(2)
+      expect(run.stderr + run.stdout).to.contain('INVALID_INPUT')
+    }
+    expect((await readdir(out)).sort()).to.deep.equal(before)
+  })
+
+  it('without an output (MCP) returns the image inline', async () => {
+    const driver = await SnapshotDriver.open(DEMO_DIR, 'demo')
+    const result = await screenshot.handler({driver, cwd: out, json: false} as unknown as ToolContext, {quality: 90})
+    expect(result.image?.mimeType).to.equal('image/png')
+    expect(result.image?.data.equals(demoPng)).to.equal(true)
+    expect(result.text).to.equal(`screenshot: 1080x2400 png, ${demoPng.length} bytes`)
+  })
+
+  describe('over ADB', () => {
+    let emu: Emulator
+    before(async () => {
+      emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
+    })
+    after(async () => emu?.close())
+
+    it('sends screencap -p and saves what it returns', async () => {
+      const from = emu.commands.length
+      const run = await runArc(['screenshot', '-o', 'live.png'], {cwd: out, env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}})
+      expect(run.code).to.equal(0)
+      expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['screencap', '-p']])
+      expect((await readFile(path.join(out, 'live.png'))).equals(demoPng)).to.equal(true)
+    })
+  })
+})

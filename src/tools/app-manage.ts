@@ -1,0 +1,130 @@
+import path from 'node:path'
+
+import {defineTool, fullPermissionName, PACKAGE_NAME, PERMISSION_NAME} from '@arc-cli/core'
+import {z} from 'zod'
+
+const packageId = (what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(PACKAGE_NAME, 'expected a package id like com.example.app (dot-separated letters, digits and _)')
+    .describe(`The package ID of the app to ${what} (e.g. com.example.app)`)
+
+const permission = z
+  .string()
+  .trim()
+  .transform(fullPermissionName)
+  .refine((p) => PERMISSION_NAME.test(p), 'expected a permission like android.permission.CAMERA (or CAMERA)')
+  .describe('Permission: its full name (android.permission.CAMERA) or, for android.permission.*, the short name (CAMERA)')
+
+export const installApp = defineTool({
+  name: 'install_app',
+  cliId: 'app install',
+  title: 'Install an app',
+  description:
+    'Installs an APK from a path on the computer running arc: pushes it to /data/local/tmp, runs `pm install` and removes the copy. --replace reinstalls over an installed version keeping its data, --grant-all grants every runtime permission, --downgrade allows an older version, --allow-test allows test-only APKs.',
+  kind: 'destructive',
+  group: 'apps',
+  input: z.object({
+    apk: z.string().trim().min(1).describe('Path of the .apk file on this computer (relative to the working folder)'),
+    replace: z.boolean().default(false).describe('Reinstall over an installed version, keeping its data (pm install -r)'),
+    grant_all: z.boolean().default(false).describe('Grant every runtime permission the app declares (pm install -g)'),
+    downgrade: z.boolean().default(false).describe('Allow installing a lower version code (pm install -d)'),
+    allow_test: z.boolean().default(false).describe('Allow an APK built as test-only (pm install -t)'),
+  }),
+  cli: {
+    positional: ['apk'],
+    char: {replace: 'r', grant_all: 'g'},
+    examples: ['<%= config.bin %> <%= command.id %> app-debug.apk -r -g'],
+  },
+  async handler({driver, cwd}, input) {
+    const apk = path.resolve(cwd, input.apk)
+    await driver.installApp(apk, {replace: input.replace, grantAll: input.grant_all, downgrade: input.downgrade, allowTest: input.allow_test})
+    return {
+      text: `App installed successfully: ${apk}`,
+      data: {apk, replace: input.replace, grant_all: input.grant_all, downgrade: input.downgrade, allow_test: input.allow_test},
+    }
+  },
+})
+
+export const uninstallApp = defineTool({
+  name: 'uninstall_app',
+  cliId: 'app uninstall',
+  title: 'Uninstall an app',
+  description: 'Removes an installed app (`pm uninstall`); --keep-data keeps its data and cache for a later reinstall (`-k`).',
+  kind: 'destructive',
+  group: 'apps',
+  input: z.object({
+    package_id: packageId('uninstall'),
+    keep_data: z.boolean().default(false).describe('Keep the app data and cache (pm uninstall -k)'),
+  }),
+  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app --keep-data']},
+  async handler({driver}, {package_id, keep_data}) {
+    await driver.uninstallApp(package_id, keep_data)
+    return {text: `App uninstalled successfully: ${package_id}`, data: {package_id, keep_data}}
+  },
+})
+
+export const clearAppData = defineTool({
+  name: 'clear_app_data',
+  cliId: 'app clear',
+  title: "Clear an app's data",
+  description: "Deletes an app's data and cache and stops it (`pm clear`), as a fresh install would have it. Refuses apps that are not installed.",
+  kind: 'destructive',
+  group: 'apps',
+  input: z.object({package_id: packageId('reset')}),
+  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
+  async handler({driver}, {package_id}) {
+    await driver.clearAppData(package_id)
+    return {text: `App data cleared successfully: ${package_id}`, data: {package_id}}
+  },
+})
+
+export const openUrl = defineTool({
+  name: 'open_url',
+  cliId: 'app open-url',
+  title: 'Open a URL or deep link',
+  description:
+    'Opens a URL or deep link (https://…, myapp://path, tel:…) with the app that handles it: `am start -a android.intent.action.VIEW -d URL`. Fails when no app handles it.',
+  kind: 'action',
+  group: 'apps',
+  input: z.object({
+    url: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/, 'expected a URL with a scheme and no spaces, like https://example.com or myapp://path (write spaces as %20)')
+      .describe('The URL or deep link to open (e.g. https://example.com, myapp://item/42)'),
+  }),
+  cli: {positional: ['url'], examples: ["<%= config.bin %> <%= command.id %> 'https://example.com/?q=arc'"]},
+  async handler({driver}, {url}) {
+    await driver.openUrl(url)
+    return {text: `URL opened successfully: ${url}`, data: {url}}
+  },
+})
+
+function permissionTool(granted: boolean) {
+  const verb = granted ? 'grant' : 'revoke'
+  return defineTool({
+    name: `${verb}_permission`,
+    cliId: `app ${verb}`,
+    title: granted ? 'Grant a permission' : 'Revoke a permission',
+    description: `${granted ? 'Grants a runtime permission to' : 'Revokes a runtime permission from'} an app (\`pm ${verb}\`, Android 6+). Only runtime ("dangerous") permissions the app declares can be changed.`,
+    kind: 'destructive',
+    group: 'apps',
+    input: z.object({package_id: packageId(granted ? 'grant it to' : 'revoke it from'), permission}),
+    cli: {
+      positional: ['package_id', 'permission'],
+      examples: [`<%= config.bin %> <%= command.id %> com.example.app CAMERA`, `<%= config.bin %> <%= command.id %> com.example.app android.permission.ACCESS_FINE_LOCATION`],
+    },
+    async handler({driver}, input) {
+      await driver.setPermission(input.package_id, input.permission, granted)
+      return {
+        text: `Permission ${granted ? 'granted' : 'revoked'} successfully: ${input.permission} ${granted ? 'to' : 'from'} ${input.package_id}`,
+        data: {package_id: input.package_id, permission: input.permission, granted},
+      }
+    },
+  })
+}
+
+export const grantPermission = permissionTool(true)
+export const revokePermission = permissionTool(false)
