@@ -1,13 +1,16 @@
 /**
  * arc mcp serve: what the MCP layer adds to a tool call. get_screen_state on the demo device, 1,000 calls through
  * the SDK client over Streamable HTTP against the same call through runTool in process (the handler's own time,
- * device opening included); 20 clients at once; the size of tools/list in o200k tokens. Run: npm run bench mcp
+ * device opening included); 20 clients at once against a separate server process; the size of tools/list in o200k tokens. Run: npm run bench mcp
  */
+import {spawn} from 'node:child_process'
+import path from 'node:path'
+
 import {DEMO_DIR, MemoryDeviceState, runTool, SnapshotDriver} from '@arc-cli/core'
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 
-import {allTools, connect, startServer} from '../plugins/mcp/test/support.js'
+import {allTools, connect, ROOT, startServer, TOKEN} from '../plugins/mcp/test/support.js'
 import {fmt, percentile, timeRuns} from './stats.js'
 
 const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 1000)
@@ -50,22 +53,41 @@ export default async function bench(): Promise<void> {
     console.log(`  in the server, beyond the tool call (HTTP checks, SDK transport and protocol): p50 ${fmt(p(serverSide, 50))}, p99 ${fmt(p(serverSide, 99))}`)
     console.log(`  MCP overhead (client and server in this one process): p50 ${fmt(p(served, 50) - p(direct, 50))}, p99 ${fmt(p(served, 99) - p(direct, 99))} (target p50 <= 3 ms)`)
 
-    const clients: Client[] = await Promise.all(Array.from({length: CLIENTS}, () => connect(server.url)))
-    const latencies: number[] = []
-    const per = CALLS / CLIENTS
-    const start = process.hrtime.bigint()
-    await Promise.all(
-      clients.map(async (c) => {
-        for (let i = 0; i < per; i++) {
-          const t = process.hrtime.bigint()
-          await c.callTool({name: 'android_get_screen_state', arguments: {}})
-          latencies.push(Number(process.hrtime.bigint() - t) / 1e6)
-        }
-      }),
-    )
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9
-    console.log(`${CLIENTS} clients at once, ${CALLS} calls: ${(CALLS / seconds).toFixed(0)} calls/s, p50 ${fmt(p(latencies, 50))}, p99 ${fmt(p(latencies, 99))}`)
-    await Promise.all(clients.map((c) => c.close()))
+    // Concurrency with the server in its own process (as in use), so the clients' work does not slow it down.
+    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--device', 'demo', '--port', '0'], {
+      env: {...process.env, NODE_OPTIONS: '', ARC_MCP_TOKEN: TOKEN},
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = ''
+        child.stderr.on('data', (d) => {
+          err += d
+          const m = /listening on (http:\S+)/.exec(err)
+          if (m) resolve(m[1] as string)
+        })
+        child.once('exit', () => reject(new Error(`arc mcp serve ended: ${err}`)))
+      })
+      const clients: Client[] = await Promise.all(Array.from({length: CLIENTS}, () => connect(url)))
+      for (const c of clients) await c.callTool({name: 'android_get_screen_state', arguments: {}})
+      const latencies: number[] = []
+      const per = CALLS / CLIENTS
+      const start = process.hrtime.bigint()
+      await Promise.all(
+        clients.map(async (c) => {
+          for (let i = 0; i < per; i++) {
+            const t = process.hrtime.bigint()
+            await c.callTool({name: 'android_get_screen_state', arguments: {}})
+            latencies.push(Number(process.hrtime.bigint() - t) / 1e6)
+          }
+        }),
+      )
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9
+      console.log(`${CLIENTS} clients at once against a separate arc mcp serve, ${CALLS} calls: ${(CALLS / seconds).toFixed(0)} calls/s, p50 ${fmt(p(latencies, 50))}, p99 ${fmt(p(latencies, 99))}`)
+      await Promise.all(clients.map((c) => c.close()))
+    } finally {
+      child.kill('SIGTERM')
+    }
 
     const listing = await client.listTools()
     const tokens = encode(JSON.stringify(listing.tools)).length

@@ -176,6 +176,19 @@ describe('arc mcp serve settings', () => {
     }
   })
 
+  it('refuses an empty or short token without echoing it', async () => {
+    for (const token of ['', 'short-secret']) {
+      let error: {code?: string; message?: string} | undefined
+      try {
+        await startServer({token})
+      } catch (caught) {
+        error = caught as {code?: string; message?: string}
+      }
+      expect(error?.code).to.equal('INVALID_INPUT')
+      if (token) expect(error?.message).to.not.include(token)
+    }
+  })
+
   it('generates a 256-bit token when none is given', async () => {
     const server = await startServer({token: undefined})
     try {

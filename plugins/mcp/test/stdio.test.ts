@@ -5,19 +5,26 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
+import {DEMO_DIR} from '@arc-cli/core'
+import {startEmulator} from '@arc-cli/emulator'
+
 import {runArc} from '../../../test/support/run-arc.js'
 import {ROOT} from './support.js'
+
+function spawnServer(args: string[], env: Record<string, string> = {}): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--stdio', ...args],
+    cwd: ROOT,
+    env: {...(process.env as Record<string, string>), NODE_OPTIONS: '', NO_COLOR: '1', ...env},
+    stderr: 'pipe',
+  })
+}
 
 describe('arc mcp serve --stdio (a spawned arc process)', () => {
   it('serves the same tools on stdin/stdout, with the CLI text, and ends when the client closes', async function () {
     this.timeout(60_000)
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--stdio', '--device', 'demo', '--slug', 'demo'],
-      cwd: ROOT,
-      env: {...(process.env as Record<string, string>), NODE_OPTIONS: '', NO_COLOR: '1'},
-      stderr: 'pipe',
-    })
+    const transport = spawnServer(['--device', 'demo', '--slug', 'demo'])
     const client = new Client({name: 'arc-test', version: '0.0.0'})
     await client.connect(transport)
     try {
@@ -33,5 +40,33 @@ describe('arc mcp serve --stdio (a spawned arc process)', () => {
       await client.close()
     }
     expect(transport.pid).to.equal(null)
+  })
+
+  it('an MCP cancellation (notifications/cancelled) aborts the call: the device command is cut off', async function () {
+    this.timeout(60_000)
+    const emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
+    const client = new Client({name: 'arc-test', version: '0.0.0'})
+    try {
+      await client.connect(spawnServer(['--device', 'emu-1'], {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}))
+      emu.device('emu-1').hangNext('input')
+      const from = emu.commands.length
+      const controller = new AbortController()
+      const call = client.callTool({name: 'android_tap', arguments: {x: 1, y: 2}}, undefined, {signal: controller.signal, timeout: 60_000})
+      call.catch(() => undefined)
+      const deadline = Date.now() + 30_000
+      while (!emu.commands.slice(from).some((c) => c.argv[0] === 'input') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(emu.runningShells()).to.have.length(1)
+      controller.abort()
+      let rejected = false
+      await call.catch(() => (rejected = true))
+      expect(rejected).to.equal(true)
+      // The device command would hang until the 20 s adb time limit; the cancellation ends it well before.
+      const cut = Date.now() + 10_000
+      while (emu.runningShells().length > 0 && Date.now() < cut) await new Promise((r) => setTimeout(r, 20))
+      expect(emu.runningShells()).to.deep.equal([])
+    } finally {
+      await client.close()
+      await emu.close()
+    }
   })
 })

@@ -57,6 +57,12 @@ export interface StartedHttp extends RunningHttpServer {
 export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
   const mcp = settings.config.mcp
   const given = settings.token ?? mcp?.token
+  if (given !== undefined && given.trim().length < 16) {
+    // Never echo the token itself: the message names only where it came from.
+    throw new InvalidInputError(`--token: the token (from ${settings.token === undefined ? 'mcp.token' : '--token or ARC_MCP_TOKEN'}) is shorter than 16 characters`, {
+      actions: ['Use a long random token (openssl rand -base64 32), or give none and let arc generate one.'],
+    })
+  }
   const token = given ?? generateToken()
   const host = buildHost(settings)
   const running = await startHttpServer({

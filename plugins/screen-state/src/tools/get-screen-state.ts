@@ -46,6 +46,8 @@ export const getScreenState = defineTool({
     const data = screenStateJson(model)
     const file = input.screenshot
     if (!input.include_screenshot && file === undefined) return {text, data}
+    // The spec's include_screenshot: the image `arc annotate` draws, from the same function. The annotate plugin
+    // (and the canvas library) is loaded only here, so plain screen-state stays fast.
     const annotate = await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
     const image = await annotate.annotateDevice(ctx, {}, model)
     return {
