@@ -2,6 +2,7 @@
  * `npm run bench startup`: whole-process CPU time (user + system, every thread) of the built CLI (`bin/run.js`,
  * after `npm run build`) for `arc --version`, `arc tap` (against `arc emulate`) and `arc screen-state --device
  * demo`, against `node -e "import('@oclif/core')"` — the floor any oclif CLI pays. Target: within 1.3x.
+ * Then 100 taps against `arc emulate`: 100 `arc tap` processes against one `arc batch` of 100 lines (wall time).
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -58,6 +59,14 @@ export default async function bench(): Promise<void> {
       const ratio = ms / floor
       console.log(`| ${name} | ${ms.toFixed(0)} | ${ratio.toFixed(2)} | ${ratio <= 1.3 ? 'met' : 'missed'} |`)
     }
+    const taps = 100
+    let start = Date.now()
+    for (let i = 0; i < taps; i++) await wall([run, 'tap', String(i), '20'], adb)
+    const separate = Date.now() - start
+    start = Date.now()
+    await wall([run, 'batch'], adb, Array.from({length: taps}, (_, i) => `tap ${i} 20`).join('\n'))
+    const batch = Date.now() - start
+    console.log(`\n${taps} taps against arc emulate: ${taps} processes ${(separate / 1000).toFixed(1)} s, one arc batch ${(batch / 1000).toFixed(1)} s (${(separate / batch).toFixed(1)}x faster)`)
   } finally {
     await emu.close()
   }
@@ -77,4 +86,13 @@ async function cpuAsync(args: string[], env: NodeJS.ProcessEnv, runs: number): P
   } finally {
     rmSync(dir, {recursive: true, force: true})
   }
+}
+
+/** Runs `node ARGS` to the end (stdin from `input`), failing on a non-zero exit. */
+function wall(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, {cwd: ROOT, env: {...process.env, ...env}, stdio: ['pipe', 'ignore', 'ignore']})
+    child.stdin?.end(input)
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}`))))
+  })
 }
