@@ -2,7 +2,9 @@ import {existsSync} from 'node:fs'
 import path from 'node:path'
 
 import {ArcCommand, DEMO_DIR, DeviceNotFoundError, InvalidInputError, unreachableSerial} from '@arc-cli/core'
-import {startEmulator, type EmulatedDeviceSpec} from '@arc-cli/emulator'
+// The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
+// `arc --version` and every other command would otherwise pay for it at start-up.
+import type {EmulatedDeviceSpec} from '@arc-cli/emulator'
 import {Flags} from '@oclif/core'
 
 /**
@@ -84,6 +86,7 @@ export default class Emulate extends ArcCommand {
     }
     const devices = (flags.serial ?? []).map((s) => parseSerialFlag(s))
     if (devices.length === 0 && !flags.scenario) devices.push({serial: DEFAULT_SERIAL, snapshot: DEMO_DIR})
+    const {startEmulator} = await import('@arc-cli/emulator')
     const emulator = await startEmulator({
       port: flags.port,
       host: flags.host,

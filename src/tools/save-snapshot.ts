@@ -27,6 +27,11 @@ function snapshotMeta(capture: ScreenCapture, serial: string, capturedAt: Date):
   if (capture.screen.density !== undefined) meta.density = capture.screen.density
   if (capture.foreground.package !== undefined) meta.package = capture.foreground.package
   if (capture.foreground.activity !== undefined) meta.activity = capture.foreground.activity
+  if (capture.windowManager) {
+    // The visible windows are what a later read of the snapshot matches against; hidden ones only cost bytes.
+    const windows = capture.windowManager.windows.filter((w) => w.visible)
+    meta.windowManager = capture.windowManager.focus === undefined ? {windows} : {windows, focus: capture.windowManager.focus}
+  }
   return meta
 }
 
@@ -34,7 +39,7 @@ export const saveSnapshot = defineTool({
   name: 'save_snapshot',
   cliId: 'snapshot save',
   title: 'Record the screen as a snapshot folder',
-  description: `Writes the current screen to a folder: ${SNAPSHOT_XML} (the uiautomator dump), ${SNAPSHOT_PNG} (a screenshot of the same moment) and ${SNAPSHOT_META} (size, density, rotation, foreground app). Any command reads it back with --device DIR.`,
+  description: `Writes the current screen to a folder: ${SNAPSHOT_XML} (the uiautomator dump), ${SNAPSHOT_PNG} (a screenshot of the same moment) and ${SNAPSHOT_META} (size, density, rotation, foreground app, the window manager's window list). Any command reads it back with --device DIR.`,
   kind: 'read',
   group: 'screen',
   // It writes a folder on the machine arc runs on, at a path the caller picks: a CLI job, not an agent's.

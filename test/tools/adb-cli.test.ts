@@ -1,4 +1,4 @@
-import {mkdtemp, readdir} from 'node:fs/promises'
+import {mkdtemp, readdir, readFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -20,11 +20,19 @@ describe('device commands from the CLI through the ADB driver', function () {
   })
   after(async () => emu?.close())
 
-  it('screen-state over ADB prints the same TSV as the snapshot it comes from', async () => {
+  it('screen-state over ADB prints the snapshot it comes from, with the window titles the window manager reported', async () => {
     const [live, recorded] = await Promise.all([arc('screen-state'), runArc(['screen-state', '--device', DEMO_DIR])])
     expect(live.stderr).to.equal('')
     expect(live.code).to.equal(0)
-    expect(live.stdout).to.equal(recorded.stdout)
+    const headers = live.stdout.split('\n').filter((l) => l.startsWith('--- window:'))
+    expect(headers.map((h) => /title:(\S+)/.exec(h)?.[1])).to.deep.equal([
+      'InputMethod',
+      'NavigationBar0',
+      'StatusBar',
+      'dev.arc.demo.groceries/dev.arc.demo.groceries.ListActivity',
+    ])
+    // The recorded dump has no window manager to ask: everything but the titles is the same.
+    expect(live.stdout.replace(/ title:\S+/g, ' title:-')).to.equal(recorded.stdout)
   })
 
   const cases: Array<[string[], string | RegExp, string[][]]> = [
@@ -81,6 +89,19 @@ describe('device commands from the CLI through the ADB driver', function () {
     const run = await arc('snapshot', 'save', dir)
     expect(run.code).to.equal(0)
     expect((await readdir(dir)).sort()).to.deep.equal(['meta.json', 'screen.png', 'window_dump.xml'])
+    // meta.json says what the window manager reported, and reading the snapshot back uses it.
+    const meta = JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8'))
+    // (An earlier test opened Settings, which this virtual screen does not show: the groceries window is then
+    // an unfocused APPLICATION window, as a real device would report it.)
+    expect(meta.windowManager.windows.map((w: {title: string; type: string}) => `${w.type} ${w.title}`)).to.deep.equal([
+      'INPUT_METHOD InputMethod',
+      'NAVIGATION_BAR NavigationBar0',
+      'STATUS_BAR StatusBar',
+      'APPLICATION dev.arc.demo.groceries',
+      'WALLPAPER com.android.systemui.wallpapers.ImageWallpaper',
+    ])
+    const [live, saved] = await Promise.all([arc('screen-state'), runArc(['screen-state', '--device', dir])])
+    expect(saved.stdout).to.equal(live.stdout)
   })
 
   it('ANDROID_SERIAL and --device pick the device; a wrong one exits 4 with DEVICE_NOT_FOUND', async () => {

@@ -90,7 +90,7 @@ describe('element, typing and wait tools against arc emulate', function () {
   async function run(name: string, input: Record<string, unknown>, signal?: AbortSignal) {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, state, config: {}, surface: 'cli', json: false, cwd: process.cwd(), warn() {}, progress() {}, signal} as never
+    const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal} as never
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {text: result.text, data: result.data as Record<string, unknown>, argv: h.argvSince(from), error: undefined}

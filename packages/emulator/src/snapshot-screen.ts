@@ -1,4 +1,4 @@
-import {SnapshotDriver, type UiHierarchy, walkNodes} from '@arc-cli/core'
+import {SnapshotDriver, type UiHierarchy, type WindowManagerState, walkNodes} from '@arc-cli/core'
 
 import {solidPng} from './png.js'
 
@@ -19,6 +19,8 @@ export interface LoadedScreen {
   /** The foreground app the snapshot (or the scenario) names; undefined when unknown. */
   package?: string
   activity?: string
+  /** The window list the snapshot recorded (meta.json `windowManager`); undefined: derived from the dump. */
+  windowManager?: WindowManagerState
   /** screen.png, or a blank PNG of the screen's size when the snapshot has none. */
   png(): Promise<Buffer>
 }
@@ -48,6 +50,7 @@ export async function loadScreen(
     rotation: capture.screen.rotation,
     package: overrides.package ?? capture.foreground.package,
     activity: overrides.activity ?? capture.foreground.activity,
+    ...(capture.windowManager ? {windowManager: capture.windowManager} : {}),
     async png() {
       png ??= driver.hasScreenshot ? await driver.screenshot() : solidPng(capture.screen.width, capture.screen.height)
       return png

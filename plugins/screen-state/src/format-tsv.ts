@@ -95,6 +95,7 @@ export function screenStateJson(model: ScreenModel) {
     windows: model.windows.map((w) => ({
       id: w.id,
       type: w.type,
+      ...(w.deviceType ? {device_type: w.deviceType} : {}),
       pkg: w.pkg || null,
       title: w.title ?? null,
       activity: w.activity ?? null,

@@ -1,6 +1,5 @@
 import path from 'node:path'
 
-import {cosmiconfig, defaultLoaders} from 'cosmiconfig'
 import type {z} from 'zod'
 
 import {ConfigError} from '../errors/arc-error.js'
@@ -36,6 +35,8 @@ export const CONFIG_PLACES = [
  */
 export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   const explicit = env.ARC_CONFIG
+  // Loaded here, not at the top: commands that never read the config (`arc --version`, help) do not pay for it.
+  const {cosmiconfig, defaultLoaders} = await import('cosmiconfig')
   // A file named by ARC_CONFIG may have any name (ci.arcrc.prod, .arcrc.example): an extension cosmiconfig does
   // not know is read the way `.arcrc` is, as YAML (which takes JSON too).
   const extension = explicit ? path.extname(explicit) : ''

@@ -45,6 +45,38 @@ export interface ScreenCapture {
   allWindows: boolean
   /** The parsed dump, when the driver already parsed it (saves a second parse). */
   hierarchy?: UiHierarchy
+  /**
+   * What the window manager reported at the same moment (live devices, and snapshots that recorded it): the
+   * true window types, stacking order, titles and focus. Undefined for a bare recorded dump, whose window
+   * metadata is then guessed from the dump alone.
+   */
+  windowManager?: WindowManagerState
+}
+
+/** One window as `dumpsys window windows` lists it. */
+export interface DeviceWindow {
+  /** The title inside `Window{…}`: `com.foo/com.foo.Main`, `StatusBar`, `InputMethod`, `PopupWindow:1a2b3c`. */
+  title: string
+  /** The owning package (`package=` on the window's owner line), when printed. */
+  package?: string
+  /** The LayoutParams type by name: BASE_APPLICATION, STATUS_BAR, INPUT_METHOD… (`TYPE_<n>` when unknown). */
+  type: string
+  /** Position in the window manager's list: 0 is the topmost window. */
+  z: number
+  /** `mBaseLayer`, the policy layer of the window's type (0 when not printed). */
+  layer: number
+  displayId: number
+  /** Shown on screen now (`isVisible`, or surface and view visibility on older releases). */
+  visible: boolean
+  /** The window's frame in screen pixels [left, top, right, bottom], when printed. */
+  frame?: [number, number, number, number]
+}
+
+export interface WindowManagerState {
+  /** Every window listed, topmost first (a snapshot keeps only the visible ones). */
+  windows: DeviceWindow[]
+  /** The focused window's title (`mCurrentFocus`), when a window has focus. */
+  focus?: string
 }
 
 export interface DeviceSummary {

@@ -99,6 +99,8 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
       screen,
       foreground: {package: meta?.package, activity: meta?.activity},
       allWindows: meta?.allWindows ?? hierarchy.windows.length > 1,
+      // A snapshot that recorded the window manager's list is read with it; a bare dump falls back to guessing.
+      ...(meta?.windowManager ? {windowManager: meta.windowManager} : {}),
     }
   }
 

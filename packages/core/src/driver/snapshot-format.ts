@@ -14,6 +14,19 @@ export const SNAPSHOT_XML = 'window_dump.xml'
 export const SNAPSHOT_PNG = 'screen.png'
 export const SNAPSHOT_META = 'meta.json'
 
+const deviceWindowSchema = z
+  .object({
+    title: z.string().describe('The window title inside Window{…}.'),
+    package: z.string().optional().describe('The owning package.'),
+    type: z.string().describe('The window manager type name (BASE_APPLICATION, STATUS_BAR…).'),
+    z: z.number().int().nonnegative().describe('Position in the window list, 0 = topmost.'),
+    layer: z.number().int().describe('mBaseLayer.'),
+    displayId: z.number().int().nonnegative().describe('The display the window is on.'),
+    visible: z.boolean().describe('Shown on screen.'),
+    frame: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional().describe('Frame [left, top, right, bottom].'),
+  })
+  .strict()
+
 export const snapshotMetaSchema = z
   .object({
     format: z.literal('arc-snapshot/1').describe('Format tag; bumped on incompatible changes.'),
@@ -26,6 +39,14 @@ export const snapshotMetaSchema = z
     activity: z.string().optional().describe('Foreground activity.'),
     allWindows: z.boolean().optional().describe('True when the dump holds every window (uiautomator --windows).'),
     capturedAt: z.string().optional().describe('ISO 8601 time of capture.'),
+    windowManager: z
+      .object({
+        windows: z.array(deviceWindowSchema).describe('The visible windows, topmost first.'),
+        focus: z.string().optional().describe('The focused window title (mCurrentFocus).'),
+      })
+      .strict()
+      .optional()
+      .describe('What the window manager reported at capture time (dumpsys window windows); absent when it was not read.'),
   })
   .strict()
 

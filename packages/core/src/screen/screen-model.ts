@@ -3,8 +3,9 @@ import {assignElementIds} from './element-ids.js'
 import {nodeFlags, shouldKeepNode, simpleClassName, type NodeFlags} from './node-rules.js'
 import {parseUiDump, walkNodes} from './parse-ui-dump.js'
 import type {UiHierarchy, UiNode} from './ui-node.js'
+import {accessibilityType, matchWindows, missingWindows, type WindowType} from './window-metadata.js'
 
-export type WindowType = 'APPLICATION' | 'INPUT_METHOD' | 'SYSTEM'
+export type {WindowType} from './window-metadata.js'
 
 export interface ScreenElement {
   /** `node_<hash>` */
@@ -26,10 +27,15 @@ export interface ScreenWindow {
   id: number
   type: WindowType
   pkg: string
-  /** uiautomator dumps carry no window titles: always undefined for now, printed as `-`. */
+  /** The window manager's title for the window (`com.foo/com.foo.Main`, `StatusBar`); undefined for a recorded dump without it. */
   title?: string
+  /** The window manager's own type name (`BASE_APPLICATION`, `NAVIGATION_BAR_PANEL`…), when it reported one. */
+  deviceType?: string
   activity?: string
-  /** Stacking order: the dump lists the topmost window first, so layer = count - 1 - id. */
+  /**
+   * Stacking order, higher on top: the window manager's order where it reported one, else the dump's (which
+   * lists the topmost window first, so layer = count - 1 - id).
+   */
   layer: number
   focused: boolean
   root: UiNode
@@ -39,7 +45,7 @@ export interface ScreenWindow {
 export interface ScreenModel {
   screen: ScreenInfo
   orientation: 'portrait' | 'landscape'
-  /** Only the active window was dumped. */
+  /** Windows are missing from the dump (the device showed more than it dumped, or a bare dump of one window). */
   degraded: boolean
   windows: ScreenWindow[]
   /** Every kept element, in window then document order. */
@@ -52,7 +58,7 @@ const IME_PACKAGE = /inputmethod|keyboard|\.ime\b|swiftkey|gboard|honeyboard|sog
 const SYSTEM_RESOURCE = /(status_bar|navigation_bar|notification_panel|navbar|statusbar)/i
 
 /**
- * Window type, derived because uiautomator does not write it: an input-method package (or a root whose class
+ * Window type guessed from the dump alone (recorded dumps without window-manager data): an input-method package (or a root whose class
  * is the IME's SoftInputWindow/keyboard view) is INPUT_METHOD; a SystemUI window, or a root whose resource id
  * names the status or navigation bar, is SYSTEM; everything else is APPLICATION.
  */
@@ -74,24 +80,28 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
   const hierarchy = capture.hierarchy ?? parseUiDump(capture.xml, what)
   const {screen} = capture
   const count = hierarchy.windows.length
-  const windows: ScreenWindow[] = hierarchy.windows.map((root, id) => ({
-    id,
-    type: windowType(root),
-    pkg: root.package,
-    layer: count - 1 - id,
-    focused: false,
-    root,
-    elements: [],
-  }))
+  const wm = capture.windowManager
+  const matches = wm ? matchWindows(hierarchy.windows, wm) : []
+  const windows: ScreenWindow[] = hierarchy.windows.map((root, id) => {
+    const device = matches[id]
+    const window: ScreenWindow = {
+      id,
+      type: device ? accessibilityType(device.type) : windowType(root),
+      pkg: root.package,
+      layer: count - 1 - id,
+      focused: false,
+      root,
+      elements: [],
+    }
+    if (device) {
+      window.title = device.title
+      window.deviceType = device.type
+    }
+    return window
+  })
+  if (wm) stackByWindowManager(windows, matches.map((m) => m?.z))
 
-  // Focus: the application window holding the focused node; else the one whose package is in the
-  // foreground; else the topmost application window.
-  const apps = windows.filter((w) => w.type === 'APPLICATION')
-  const focusedWindow =
-    apps.find((w) => containsFocus(w.root)) ??
-    apps.find((w) => capture.foreground.package !== undefined && w.pkg === capture.foreground.package) ??
-    apps[0] ??
-    windows.find((w) => containsFocus(w.root))
+  const focusedWindow = (wm?.focus !== undefined ? windows.find((w) => w.title === wm.focus) : undefined) ?? guessFocus(windows, capture)
   if (focusedWindow) {
     focusedWindow.focused = true
     if (
@@ -133,12 +143,42 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
   return {
     screen,
     orientation: screen.width > screen.height ? 'landscape' : 'portrait',
-    degraded: !capture.allWindows,
+    degraded: wm ? missingWindows(hierarchy.windows, wm, screen).length > 0 : !capture.allWindows,
     windows,
     elements,
     byId: new Map(elements.map((e) => [e.id, e])),
     hierarchy,
   }
+}
+
+/**
+ * Focus without the window manager's word: the application window holding the focused node; else the one
+ * whose package is in the foreground; else the topmost application window.
+ */
+function guessFocus(windows: ScreenWindow[], capture: ScreenCapture): ScreenWindow | undefined {
+  const apps = windows.filter((w) => w.type === 'APPLICATION')
+  return (
+    apps.find((w) => containsFocus(w.root)) ??
+    apps.find((w) => capture.foreground.package !== undefined && w.pkg === capture.foreground.package) ??
+    apps[0] ??
+    windows.find((w) => containsFocus(w.root))
+  )
+}
+
+/**
+ * Layers from the window manager's list (z 0 = topmost). A root it did not report keeps its place in the dump
+ * just below the matched window listed before it.
+ */
+function stackByWindowManager(windows: ScreenWindow[], zs: Array<number | undefined>): void {
+  let previous = -1
+  const keys = zs.map((z, i) => {
+    if (z !== undefined) previous = z
+    return z ?? previous + (i + 1) / (zs.length + 1)
+  })
+  const order = windows.map((_, i) => i).sort((a, b) => (keys[a] as number) - (keys[b] as number))
+  order.forEach((index, rank) => {
+    ;(windows[index] as ScreenWindow).layer = windows.length - 1 - rank
+  })
 }
 
 /**

@@ -2,6 +2,7 @@ import {createHash} from 'node:crypto'
 
 import {fullActivity, shortActivity, type VirtualDevice} from '../virtual-device.js'
 import type {CommandContext} from './types.js'
+import {focusedTitle, windowListText} from './window-list.js'
 
 /** A stable 7-hex-digit object id, like the identity hashes dumpsys prints. */
 function oid(seed: string): string {
@@ -28,36 +29,24 @@ function focus(device: VirtualDevice): Focus {
 
 function window(device: VirtualDevice): string {
   const f = focus(device)
+  const title = focusedTitle(device)
+  const currentFocus = title === undefined ? 'null' : `Window{${oid(`w${title}`)} u0 ${title}}`
   const s = device.screen
   const rotation = ROTATION_NAMES[s.rotation] as string
-  const systemui = 'com.android.systemui'
   return [
     'WINDOW MANAGER WINDOWS (dumpsys window windows)',
-    `  Window #0 Window{${oid('nav')} u0 NavigationBar0}:`,
-    `    mDisplayId=0 rootTaskId=1 mSession=Session{${oid('s1')} 1234:u0a10080} mClient=android.os.BinderProxy@${oid('c1')}`,
-    `    mOwnerUid=10080 showForAllUsers=true package=${systemui} appop=NONE`,
-    `  Window #1 Window{${oid('status')} u0 StatusBar}:`,
-    `    mDisplayId=0 rootTaskId=1 mSession=Session{${oid('s1')} 1234:u0a10080} mClient=android.os.BinderProxy@${oid('c2')}`,
-    ...(f.pkg
-      ? [
-          `  Window #2 ${f.window}:`,
-          `    mDisplayId=0 rootTaskId=${f.task} mSession=Session{${oid(`s${f.pkg}`)} ${device.ensureRunning(f.pkg)}:u0a10123} mClient=android.os.BinderProxy@${oid(`c${f.pkg}`)}`,
-          `    mOwnerUid=10123 showForAllUsers=false package=${f.pkg} appop=NONE`,
-          `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=BASE_APPLICATION fmt=TRANSLUCENT}`,
-          '    mHasSurface=true isReadyForDisplay()=true mWindowRemovalAllowed=false',
-        ]
-      : []),
+    ...windowListText(device),
     '',
     'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
     `  Display: mDisplayId=0 rootTasks=4`,
     `    init=${s.width}x${s.height} ${s.density}dpi cur=${s.width}x${s.height} app=${s.width}x${s.height} rng=${Math.min(s.width, s.height)}x${Math.min(s.width, s.height)}-${Math.max(s.width, s.height)}x${Math.max(s.width, s.height)}`,
     `    mCurrentRotation=${rotation}`,
     `    mLastOrientation=${s.rotation % 2 === 1 ? 0 : 1}`,
-    `  mCurrentFocus=${f.window}`,
+    `  mCurrentFocus=${currentFocus}`,
     `  mFocusedApp=${f.record}`,
     '',
     `  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h843dp ${s.density}dpi nrml long port finger qwerty/v/v -nav/h winConfig={ mBounds=Rect(0, 0 - ${s.width}, ${s.height}) mRotation=${rotation}}}`,
-    `  mCurrentFocus=${f.window}`,
+    `  mCurrentFocus=${currentFocus}`,
     `  mFocusedApp=${f.record}`,
     '',
   ].join('\n')

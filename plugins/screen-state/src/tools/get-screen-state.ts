@@ -1,7 +1,7 @@
 import {buildScreenModel, defineTool, importNativeModule, rememberScreen} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {formatScreenState, screenStateJson} from '../format-tsv.js'
+import {screenStateView} from '../screen-state-views.js'
 
 export const getScreenState = defineTool({
   name: 'get_screen_state',
@@ -21,6 +21,18 @@ export const getScreenState = defineTool({
       .default(false)
       .describe(
         'Also return a screenshot annotated with a red box and id label on every on-screen element (JPEG, 700 px long side; style from annotate.style)',
+      ),
+    detail: z
+      .enum(['full', 'compact'])
+      .default('full')
+      .describe(
+        'full: the spec TSV. compact: fewest tokens; every on-screen control and text with its id, centre and non-default flags; layout-only rows dropped, off-screen rows summarised',
+      ),
+    changes: z
+      .enum(['off', 'ack', 'diff'])
+      .default('off')
+      .describe(
+        'Compare with the last read of this device. ack: one line when nothing changed, else the screen. diff: also, when something changed, only the rows added, removed and changed, by id',
       ),
   }),
   cliInput: z.object({
@@ -42,8 +54,7 @@ export const getScreenState = defineTool({
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
     await rememberScreen(ctx.state, model)
-    const text = formatScreenState(model)
-    const data = screenStateJson(model)
+    const {text, data} = await screenStateView(ctx.state, model, input.detail, input.changes)
     const file = input.screenshot
     if (!input.include_screenshot && file === undefined) return {text, data}
     // The spec's include_screenshot: the image `arc annotate` draws, from the same function. The annotate plugin

@@ -8,9 +8,11 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import {ArcError, InvalidDumpError} from '../../errors/arc-error.js'
 import {parseUiDump, sliceDump} from '../../screen/parse-ui-dump.js'
 import type {UiHierarchy} from '../../screen/ui-node.js'
-import type {Foreground, ScreenCapture} from '../device-driver.js'
+import {missingWindows} from '../../screen/window-metadata.js'
+import type {Foreground, ScreenCapture, WindowManagerState} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 import {parseForeground, parseRotation} from './parse-dumpsys.js'
+import {parseWindowManager} from './parse-windows.js'
 import {currentSize, parseWmDensity, parseWmSize} from './parse-wm.js'
 import {readScreencapPng} from './png-repair.js'
 import {raw} from './shell-quote.js'
@@ -76,15 +78,22 @@ async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
   }
 }
 
-/** Rotation and foreground from `dumpsys window displays`, with older releases' fallbacks. */
-async function windowState(dev: DeviceShell): Promise<{rotation?: 0 | 1 | 2 | 3; foreground: Foreground}> {
-  const displays = await dev.text(['dumpsys', 'window', 'displays'])
-  const rotation = parseRotation(displays)
-  if (/mFocusedApp|mCurrentFocus/.test(displays)) return {rotation, foreground: parseForeground(displays)}
-  const windows = await dev.text(['dumpsys', 'window', 'windows'])
-  let foreground = parseForeground(windows)
+/**
+ * Rotation, foreground and the window manager's window list from `dumpsys window displays` and
+ * `dumpsys window windows` (read together), with `dumpsys activity activities` as the foreground's last resort.
+ */
+async function windowState(
+  dev: DeviceShell,
+): Promise<{rotation?: 0 | 1 | 2 | 3; foreground: Foreground; windowManager: WindowManagerState}> {
+  const [displays, windows] = await Promise.all([
+    dev.text(['dumpsys', 'window', 'displays']),
+    dev.text(['dumpsys', 'window', 'windows']),
+  ])
+  const windowManager = parseWindowManager(windows, displays)
+  const rotation = parseRotation(displays) ?? parseRotation(windows)
+  let foreground = parseForeground(/mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows)
   if (!foreground.package) foreground = parseForeground(await dev.text(['dumpsys', 'activity', 'activities']))
-  return {rotation: rotation ?? parseRotation(windows), foreground}
+  return {rotation, foreground, windowManager}
 }
 
 /** Screen size in the current orientation, density and rotation, without a dump (scroll needs only these). */
@@ -102,13 +111,17 @@ export async function captureScreen(dev: DeviceShell, state: DumpState): Promise
     windowState(dev),
   ])
   const rotation = window.rotation ?? dump.hierarchy.rotation
+  const {windowManager} = window
   const {width, height} = currentSize(parseWmSize(size), rotation)
   return {
     xml: dump.xml,
     hierarchy: dump.hierarchy,
     screen: {width, height, density: parseWmDensity(density), rotation},
     foreground: window.foreground,
-    allWindows: dump.hierarchy.windows.length > 1,
+    allWindows: windowManager.windows.length > 0
+      ? missingWindows(dump.hierarchy.windows, windowManager, {width, height}).length === 0
+      : dump.hierarchy.windows.length > 1,
+    ...(windowManager.windows.length > 0 ? {windowManager} : {}),
   }
 }
 

@@ -1,0 +1,144 @@
+/**
+ * `npm run bench tokens`: what one look at the screen costs, arc against mobile-mcp, on the real screens of
+ * ../shared/fixtures/real served by `arc emulate` (a child process: mobile-mcp's adb calls are synchronous).
+ *
+ * - Tokens (o200k, gpt-tokenizer's o200k_base): the raw XML, arc's default TSV, arc `detail: compact`, arc's
+ *   unchanged-screen line, and mobile-mcp 1.0.4's element list (`mobile_list_elements_on_screen`, text format)
+ *   made by its own Android code (`AndroidRobot.getElementsOnScreen` + `formatElements`) through the real `adb`
+ *   client. The mobile-mcp column is skipped, with the reason, where `adb` is not installed.
+ * - Host time per read: arc's ADB driver (capture + model + compact text) against mobile-mcp's, same device.
+ */
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
+import {existsSync, readdirSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import {buildScreenModel, type ScreenModel} from '@arc-cli/core'
+import {formatCompact, formatScreenState} from '@arc-cli/plugin-screen-state'
+import {encode} from 'gpt-tokenizer/encoding/o200k_base'
+
+import {connectAdbDriver} from '../packages/core/src/driver/adb/connect.js'
+import {rememberScreen, unchangedLine} from '../plugins/screen-state/src/screen-changes.js'
+import {fmt, median, timeRuns} from './stats.js'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'real')
+const require = createRequire(import.meta.url)
+
+interface MobileMcp {
+  elements(serial: string): Promise<string>
+}
+
+function loadMobileMcp(port: number): MobileMcp | string {
+  if (spawnSync('adb', ['version']).status !== 0) return 'adb is not installed (apt-get install -y adb)'
+  const {AndroidRobot} = require('@mobilenext/mobile-mcp/lib/android.js') as {
+    AndroidRobot: new (serial: string) => {getElementsOnScreen(): Promise<unknown[]>}
+  }
+  const {formatElements} = require('@mobilenext/mobile-mcp/lib/format-elements.js') as {
+    formatElements(elements: unknown[], format: 'text' | 'json'): string
+  }
+  // mobile-mcp runs `adb -s SERIAL …`; the adb client reaches arc emulate through ADB_SERVER_SOCKET.
+  delete process.env.ANDROID_HOME
+  process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${port}`
+  return {
+    async elements(serial) {
+      const elements = await new AndroidRobot(serial).getElementsOnScreen()
+      return elements.length === 0 ? '' : formatElements(elements, 'text')
+    },
+  }
+}
+
+async function startEmulatorProcess(devices: string[]): Promise<{port: number; child: ChildProcess}> {
+  const args = ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'emulate', '--port', '0', ...devices.flatMap((d) => ['--serial', d])]
+  const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe']})
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const m = /listening on [\d.]+:(\d+)/.exec(out)
+      if (m) resolve(Number(m[1]))
+    })
+    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.on('exit', (code) => reject(new Error(`arc emulate exited ${code}: ${out}`)))
+  })
+  return {port, child}
+}
+
+const tokens = (text: string) => (text === '' ? 0 : encode(text).length)
+
+export default async function bench(): Promise<void> {
+  if (!existsSync(FIXTURES)) {
+    console.log(`skipped: ${FIXTURES} is absent`)
+    return
+  }
+  const names = readdirSync(FIXTURES, {withFileTypes: true})
+    .filter((d) => d.isDirectory() && !d.name.startsWith('variant-'))
+    .map((d) => d.name)
+    .sort()
+  const {port, child} = await startEmulatorProcess(names.map((n, i) => `s${i}=${path.join(FIXTURES, n)}`))
+  try {
+    const mm = loadMobileMcp(port)
+    if (typeof mm === 'string') console.log(`mobile-mcp column skipped: ${mm}`)
+    console.log('| screen | raw XML | arc default | arc compact | arc unchanged | mobile-mcp | compact / mobile-mcp |')
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
+    const totals = {raw: 0, full: 0, compact: 0, mm: 0}
+    let worst = 0
+    let over = 0
+    let compared = 0
+    const models: Array<{serial: string; model: ScreenModel}> = []
+    for (const [i, name] of names.entries()) {
+      const serial = `s${i}`
+      const driver = await connectAdbDriver({serial, port, host: '127.0.0.1', env: {}})
+      const capture = await driver.captureScreen()
+      await driver.close()
+      const model = buildScreenModel(capture)
+      models.push({serial, model})
+      const raw = tokens(capture.xml)
+      const full = tokens(formatScreenState(model))
+      const compact = tokens(formatCompact(model))
+      const ack = tokens(unchangedLine(rememberScreen(model)))
+      const listed = typeof mm === 'string' ? undefined : tokens(await mm.elements(serial))
+      let ratio = '-'
+      if (listed) {
+        const r = compact / listed
+        worst = Math.max(worst, r)
+        compared++
+        if (r > 0.8) over++
+        ratio = `${r.toFixed(2)}${r > 0.8 ? ' (missed)' : ''}`
+        totals.mm += listed
+        totals.compact += compact
+      }
+      totals.raw += raw
+      totals.full += full
+      console.log(`| ${name} | ${raw} | ${full} | ${compact} | ${ack} | ${listed === undefined ? 'skipped' : listed === 0 ? '0 (lists nothing)' : listed} | ${ratio} |`)
+    }
+    const allCompact = models.reduce((n, {model}) => n + tokens(formatCompact(model)), 0)
+    console.log(
+      `\nall ${names.length} screens: default ${(totals.full / totals.raw).toFixed(2)}x raw XML, compact ${(allCompact / totals.raw).toFixed(2)}x raw XML`,
+    )
+    if (compared > 0) {
+      console.log(
+        `where mobile-mcp lists elements (${compared} screens): compact/mobile-mcp worst ${worst.toFixed(2)}, total ${(totals.compact / totals.mm).toFixed(2)}; target <= 0.8 on every screen: ${over === 0 ? 'met' : `missed on ${over}`}`,
+      )
+    }
+
+    // Host time per read on three screens of different sizes: arc (capture + model + compact) vs mobile-mcp.
+    const sample = ['music-app-dsp-switches', 'xmlonly-androidtv-philo-top-269', 'maps-dialog-amp-escape'].map((n) => names.indexOf(n)).filter((i) => i >= 0)
+    const runs = 15
+    for (const i of sample) {
+      const serial = `s${i}`
+      const driver = await connectAdbDriver({serial, port, host: '127.0.0.1', env: {}})
+      const arc = await timeRuns(async () => formatCompact(buildScreenModel(await driver.captureScreen())), runs, 3)
+      await driver.close()
+      const line = `${names[i]}: arc ${fmt(median(arc))}`
+      if (typeof mm === 'string') console.log(`${line}; mobile-mcp skipped`)
+      else {
+        const theirs = await timeRuns(() => mm.elements(serial), runs, 3)
+        console.log(`${line}, mobile-mcp ${fmt(median(theirs))} (median of ${runs}, host time per read)`)
+      }
+    }
+  } finally {
+    child.kill('SIGTERM')
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Which text get_screen_state answers with: the spec's TSV (default) or the compact form, and with `changes`
+ * the one-line ack or the diff against the last read of this device. Kept apart from the handler so the tool's
+ * definition stays small.
+ */
+import type {DeviceState, ScreenModel} from '@arc-cli/core'
+
+import {formatCompact} from './format-compact.js'
+import {formatScreenState, screenStateJson} from './format-tsv.js'
+import {diffScreens, formatDiff, LAST_SCREEN_KEY, rememberScreen, unchangedLine, type RememberedScreen} from './screen-changes.js'
+
+export type Detail = 'full' | 'compact'
+export type Changes = 'off' | 'ack' | 'diff'
+
+export interface ScreenStateView {
+  text: string
+  data: Record<string, unknown>
+}
+
+/**
+ * Renders the screen and remembers it for this device (every read does, so a later `changes` request compares
+ * against the latest read whatever its options were).
+ */
+export async function screenStateView(state: DeviceState, model: ScreenModel, detail: Detail, changes: Changes): Promise<ScreenStateView> {
+  const now = rememberScreen(model)
+  const before = changes === 'off' ? undefined : await state.get<RememberedScreen>(LAST_SCREEN_KEY)
+  await state.set(LAST_SCREEN_KEY, now)
+  if (before && typeof before.fingerprint === 'string' && before.rows && typeof before.rows === 'object') {
+    if (before.fingerprint === now.fingerprint) {
+      return {text: unchangedLine(now), data: {unchanged: true, fingerprint: now.fingerprint}}
+    }
+    if (changes === 'diff') {
+      const diff = diffScreens(before, model)
+      const text = formatDiff(before, now, diff, model.elements.length)
+      if (text !== undefined) {
+        return {
+          text,
+          data: {
+            unchanged: false,
+            fingerprint: now.fingerprint,
+            previous_fingerprint: before.fingerprint,
+            added: diff.added.map((e) => e.id),
+            removed: diff.removed,
+            changed: diff.changed.map((e) => e.id),
+          },
+        }
+      }
+    }
+  }
+  const text = detail === 'compact' ? formatCompact(model) : formatScreenState(model)
+  return {text, data: {...screenStateJson(model), fingerprint: now.fingerprint}}
+}

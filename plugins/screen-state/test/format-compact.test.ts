@@ -1,0 +1,114 @@
+import {buildScreenModel, SnapshotDriver, type ScreenElement} from '@arc-cli/core'
+import {expect} from 'chai'
+
+import {
+  compactRole,
+  compactText,
+  formatCompact,
+  isInteractive,
+  shortResId,
+} from '../src/format-compact.js'
+import {formatScreenState} from '../src/format-tsv.js'
+import {capture, dumpXml} from '../../../test/support/dump.js'
+import {fixtureNames, fixturePath, fixturesAvailable} from '../../../test/support/paths.js'
+
+/** Ids at the start of compact rows. */
+function rowIds(text: string): string[] {
+  return text.split('\n').flatMap((l) => (/^(node_\S+) /.exec(l)?.[1] ? [/^(node_\S+) /.exec(l)?.[1] as string] : []))
+}
+
+describe('compact screen-state on every real fixture: nothing an agent needs is lost', function () {
+  const names = fixturesAvailable ? fixtureNames() : []
+  before(function () {
+    if (!fixturesAvailable) this.skip()
+  })
+
+  for (const name of names) {
+    it(`${name}: every on-screen control and text keeps its row or its words, under the default format's ids`, async () => {
+      const model = buildScreenModel(await (await SnapshotDriver.open(fixturePath(name))).captureScreen())
+      const compact = formatCompact(model)
+      const full = formatScreenState(model)
+      const ids = rowIds(compact)
+      const listed = new Set(ids)
+      // The same ids: every id compact prints is a row of the default format, once.
+      expect(ids.length).to.equal(listed.size)
+      for (const id of ids) expect(full).to.include(`\n${id}\t`)
+      const onScreen = model.elements.filter((e) => e.flags.on)
+      for (const e of onScreen.filter(isInteractive)) {
+        expect(listed.has(e.id), `${e.id} (interactive) missing`).to.equal(true)
+        const row = compact.split('\n').find((l) => l.startsWith(`${e.id} `)) as string
+        // Its flags as an agent acts on them.
+        expect(row.includes(` @`), `${e.id} clickable mark`).to.equal(e.flags.clk)
+        if (e.flags.scr) expect(row).to.match(/ (\S+,)?scr\b/)
+        if (e.flags.edt) expect(row).to.match(/\bedt\b/)
+        if (!e.flags.ena) expect(row).to.match(/\bdis\b/)
+      }
+      // All visible text: every on-screen text and description is written, on its own row or its target's.
+      for (const e of onScreen) {
+        if (e.text) expect(compact, `${e.id} text`).to.include(`"${compactText(e.text, '"')}"`)
+        if (e.desc && e.desc !== e.text) expect(compact, `${e.id} desc`).to.include(`[${compactText(e.desc, ']')}]`)
+      }
+      // Rows left out are layout only (or plain text carried by a target), and off-screen rows are summarised.
+      const dropped = onScreen.filter((e: ScreenElement) => !listed.has(e.id))
+      for (const e of dropped) expect(isInteractive(e)).to.equal(false)
+      const off = model.elements.filter((e) => !e.flags.on && (isInteractive(e) || e.text || e.desc))
+      if (off.length > 0) expect(compact).to.match(/^off-screen: /m)
+      for (const e of off) expect(listed.has(e.id)).to.equal(false)
+    })
+  }
+})
+
+describe('compact screen-state rows', () => {
+  it('shortens roles and resource ids, escapes what would break a line, cuts at 100 characters', () => {
+    expect(compactRole('Button')).to.equal('btn')
+    expect(compactRole('AppCompatImageButton')).to.equal('btn')
+    expect(compactRole('TextView')).to.equal('')
+    expect(compactRole('TextInputEditText')).to.equal('edit')
+    expect(compactRole('SwitchCompat')).to.equal('switch')
+    expect(compactRole('Chronometer')).to.equal('Chronometer')
+    expect(shortResId('com.foo:id/title', 'com.foo')).to.equal('title')
+    expect(shortResId('android:id/title', 'com.foo')).to.equal('android:id/title')
+    expect(compactText('a"b\nc\td\\e\u0007', '"')).to.equal('a\\"b\\nc\\td\\\\e\\u{7}')
+    expect(compactText('x]y', ']')).to.equal('x\\]y')
+    expect(Array.from(compactText('😀'.repeat(120), '"'))).to.have.length(101)
+  })
+
+  it('writes a target with the text inside it, a checkbox state, disabled and focused, and summarises off-screen rows', () => {
+    const xml = dumpXml([
+      {
+        pkg: 'com.foo',
+        bounds: [0, 0, 1080, 2400],
+        children: [
+          {
+            res: 'com.foo:id/row',
+            bounds: [0, 100, 1080, 200],
+            attrs: {clickable: 'true'},
+            children: [{text: 'Wi-Fi', pkg: 'com.foo', bounds: [20, 110, 500, 190]}],
+          },
+          {cls: 'android.widget.CheckBox', res: 'com.foo:id/done', bounds: [0, 300, 100, 400], attrs: {clickable: 'true', checkable: 'true', checked: 'true'}},
+          {cls: 'android.widget.Button', text: 'Send', bounds: [0, 500, 100, 600], attrs: {clickable: 'true', enabled: 'false'}},
+          {cls: 'android.widget.EditText', text: 'hi', bounds: [0, 700, 1080, 800], attrs: {focused: 'true', clickable: 'true'}},
+          {res: 'com.foo:id/spacer', bounds: [0, 900, 1080, 910]},
+          {
+            cls: 'androidx.recyclerview.widget.RecyclerView',
+            bounds: [0, 1000, 1080, 2400],
+            attrs: {scrollable: 'true'},
+            children: [{text: 'Below', bounds: [0, 2500, 1080, 2600], attrs: {clickable: 'true'}}],
+          },
+        ],
+      },
+    ])
+    const model = buildScreenModel(capture(xml))
+    const lines = formatCompact(model).split('\n').slice(2)
+    const id = (text: string) => model.elements.find((e) => e.text === text || e.resId === text)?.id as string
+    expect(lines).to.deep.equal([
+      '## application com.foo focused',
+      `${id('com.foo:id/row')} "Wi-Fi" @540,150`,
+      `${id('com.foo:id/done')} check #done @50,350 checked`,
+      `${id('Send')} btn "Send" @50,550 dis`,
+      `${id('hi')} edit "hi" @540,750 edt,focused`,
+      `${model.elements.find((e) => e.className === 'RecyclerView')?.id} list ~540,1700 scr`,
+      `off-screen: 1 below (1 interactive); scroll ${model.elements.find((e) => e.className === 'RecyclerView')?.id}`,
+    ])
+  })
+})

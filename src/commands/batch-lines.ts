@@ -1,0 +1,66 @@
+/**
+ * The lines of an `arc batch` script: one arc command per line, words split the way a POSIX shell splits a
+ * simple command (whitespace; '…' literal; "…" with \" \\ \$ \` escapes; \x outside quotes; # starts a comment
+ * at the start of a word). Nothing is expanded: no variables, globs or substitutions.
+ */
+import {InvalidInputError} from '@arc-cli/core'
+
+export interface BatchLine {
+  /** 1-based line number in the script. */
+  line: number
+  words: string[]
+}
+
+export function splitWords(text: string, line: number): string[] {
+  const words: string[] = []
+  let word = ''
+  let inWord = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string
+    if (c === ' ' || c === '\t' || c === '\r') {
+      if (inWord) words.push(word)
+      word = ''
+      inWord = false
+    } else if (c === '#' && !inWord) {
+      break
+    } else if (c === "'") {
+      const end = text.indexOf("'", i + 1)
+      if (end === -1) throw unterminated(line, "'")
+      word += text.slice(i + 1, end)
+      inWord = true
+      i = end
+    } else if (c === '"') {
+      inWord = true
+      let j = i + 1
+      for (; j < text.length && text[j] !== '"'; j++) {
+        if (text[j] === '\\' && j + 1 < text.length && '"\\$`'.includes(text[j + 1] as string)) j++
+        word += text[j]
+      }
+      if (j >= text.length) throw unterminated(line, '"')
+      i = j
+    } else if (c === '\\') {
+      if (i + 1 < text.length) word += text[++i]
+      inWord = true
+    } else {
+      word += c
+      inWord = true
+    }
+  }
+  if (inWord) words.push(word)
+  return words
+}
+
+function unterminated(line: number, quote: string): InvalidInputError {
+  return new InvalidInputError(`batch line ${line}: unterminated ${quote} quote`, {
+    actions: ['Close the quote on the same line; a command cannot span lines.'],
+  })
+}
+
+/** Every command line of a script; blank and comment-only lines are skipped. */
+export function parseBatch(script: string): BatchLine[] {
+  return script
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .map((text, i) => ({line: i + 1, words: splitWords(text, i + 1)}))
+    .filter((l) => l.words.length > 0)
+}
