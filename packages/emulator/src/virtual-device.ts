@@ -276,6 +276,11 @@ export class VirtualDevice extends EventEmitter {
     this.addFault({command, kind: 'hang'})
   }
 
+  /** Disarms every fault not yet consumed (one armed for a command that never arrived would catch the next). */
+  clearFaults(): void {
+    this.faults.length = 0
+  }
+
   /** The next `n` `uiautomator dump`s fail the way real devices do. */
   failNextDumps(n: number, kind: 'idle-timeout' | 'null-root' = 'idle-timeout'): void {
     this.addFault({command: 'uiautomator dump', kind, times: n})

@@ -5,7 +5,7 @@
  */
 import {request} from 'node:http'
 
-import {DEMO_DIR} from '@arc-cli/core'
+import {buildScreenModel, DEMO_DIR, SnapshotDriver} from '@arc-cli/core'
 import type {StartedHttp} from '@arc-cli/plugin-mcp'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
@@ -22,6 +22,12 @@ interface Row {
   /** The same call as CLI words. */
   cli: string[]
 }
+
+/** Ids of the demo screen, as the screen model (and so get_screen_state) gives them. */
+const demo = buildScreenModel(await (await SnapshotDriver.open(DEMO_DIR)).captureScreen())
+const idOf = (res: string) => demo.elements.find((e) => e.resId.endsWith(`:id/${res}`))?.id as string
+const ADD = idOf('add_button')
+const FIELD = idOf('new_item')
 
 const ROWS: Row[] = [
   {tool: 'get_screen_state', args: {}, cli: ['screen-state']},
@@ -41,15 +47,59 @@ const ROWS: Row[] = [
   {tool: 'close_app', args: {package_id: 'com.android.settings'}, cli: ['app', 'close', 'com.android.settings']},
   {tool: 'list_apps', args: {filter: 'system', name_query: 'settings'}, cli: ['app', 'list', '--filter', 'system', '--name-query', 'settings']},
   {tool: 'get_device_logs', args: {last_lines: 5, level: 'I'}, cli: ['logs', '--last-lines', '5', '--level', 'I']},
+  // Files in the emulator's /data/local/tmp (the `tmp` location); each call leaves the device as it found it.
+  {tool: 'list_storage_locations', args: {}, cli: ['files', 'locations']},
+  {tool: 'write_file', args: {location_id: 'tmp', path: 'contract.txt', content: 'hello\n'}, cli: ['files', 'write', 'tmp', 'contract.txt', '--content', 'hello\n']},
+  {tool: 'list_files', args: {location_id: 'tmp'}, cli: ['files', 'list', 'tmp']},
+  {tool: 'read_file', args: {location_id: 'tmp', path: 'contract.txt'}, cli: ['files', 'read', 'tmp', 'contract.txt']},
+  {
+    tool: 'file_replace',
+    args: {location_id: 'tmp', path: 'contract.txt', old_string: 'hello', new_string: 'hello', replace_all: true},
+    cli: ['files', 'replace', 'tmp', 'contract.txt', '--old-string', 'hello', '--new-string', 'hello', '--replace-all'],
+  },
+  {tool: 'get_clipboard', args: {}, cli: ['clipboard', 'get']},
+  {tool: 'set_clipboard', args: {text: 'x'}, cli: ['clipboard', 'set', 'x']},
+  {tool: 'pinch', args: {center_x: 540, center_y: 1200, scale: 2}, cli: ['pinch', '540', '1200', '2']},
+  {tool: 'doctor', args: {}, cli: ['doctor']},
+  // Elements of the demo screen, by the ids get_screen_state shows for it.
+  {tool: 'find_elements', args: {by: 'text', value: 'ADD'}, cli: ['find', 'text', 'ADD']},
+  {tool: 'click_element', args: {element_id: ADD}, cli: ['click', ADD]},
+  {tool: 'long_click_element', args: {element_id: ADD}, cli: ['long-click', ADD]},
+  {tool: 'scroll_to_element', args: {element_id: ADD}, cli: ['scroll-to', ADD]},
+  {tool: 'get_element_details', args: {ids: [ADD]}, cli: ['details', '--ids', ADD]},
+  {tool: 'type_clear_text', args: {element_id: FIELD}, cli: ['type', 'clear', FIELD]},
+  {tool: 'open_url', args: {url: 'https://example.com/?q=a&b=c'}, cli: ['app', 'open-url', 'https://example.com/?q=a&b=c']},
+  {tool: 'clear_app_data', args: {package_id: 'com.android.settings'}, cli: ['app', 'clear', 'com.android.settings']},
+  {tool: 'grant_permission', args: {package_id: 'com.android.settings', permission: 'CAMERA'}, cli: ['app', 'grant', 'com.android.settings', 'CAMERA']},
+  {tool: 'revoke_permission', args: {package_id: 'com.android.settings', permission: 'CAMERA'}, cli: ['app', 'revoke', 'com.android.settings', 'CAMERA']},
+  {tool: 'device_info', args: {}, cli: ['device', 'info']},
+  {tool: 'rotation', args: {}, cli: ['device', 'rotation']},
+  {tool: 'wake', args: {}, cli: ['device', 'wake']},
+  {tool: 'unlock', args: {}, cli: ['device', 'unlock']},
+  {tool: 'shell', args: {command: ['echo', 'hi']}, cli: ['shell', '--', 'echo', 'hi']},
   // Failures match too: the same message, and nothing sent to the device.
   {tool: 'tap', args: {x: -1, y: 5}, cli: ['tap', '--', '-1', '5']},
   {tool: 'open_app', args: {package_id: 'not a package'}, cli: ['app', 'open', 'not a package']},
+  {tool: 'delete_file', args: {location_id: 'tmp', path: 'missing.txt'}, cli: ['files', 'delete', 'tmp', 'missing.txt']},
+  {tool: 'download_from_url', args: {location_id: 'tmp', path: 'x.bin', url: 'http://127.0.0.1:9/x'}, cli: ['files', 'download', 'tmp', 'x.bin', 'http://127.0.0.1:9/x']},
+  {tool: 'type_replace_text', args: {element_id: FIELD, search: 'zzz', new_text: 'y'}, cli: ['type', 'replace', FIELD, 'zzz', 'y']},
+  {tool: 'install_app', args: {apk: '/no/such/app.apk'}, cli: ['app', 'install', '/no/such/app.apk']},
+  {tool: 'uninstall_app', args: {package_id: 'com.example.absent'}, cli: ['app', 'uninstall', 'com.example.absent']},
 ]
 
 /** Tools without a row, and why: nothing else may be missing. */
 const NO_ROW: Record<string, string> = {
   annotate_screenshot: 'the CLI writes the image to a file and prints its path; server.test.ts checks the inline image',
+  screenshot: 'the CLI writes the image to a file and prints its path; screenshot.test.ts checks the inline image',
+  screenrecord: 'runs until stopped and writes a file on the CLI; screenrecord.test.ts covers both ends',
+  append_file: 'the CLI call changes the file the MCP call then appends to, so the two results differ by design',
+  type_append_text: 'the CLI call types into the field the MCP call then reads back, so the two read-backs differ',
+  type_insert_text: 'the CLI call types into the field the MCP call then reads back, so the two read-backs differ',
+  wait_for_element: 'its result carries the elapsed time, which differs between two calls',
+  wait_for_idle: 'its result carries the elapsed time, which differs between two calls',
+  custom_gesture: 'paths are one JSON value per --paths flag on the CLI; gestures.test.ts checks the event stream of both',
 }
+
 
 describe('CLI and MCP give the same text and the same device commands (arc emulate)', () => {
   let emu: Emulator
