@@ -330,7 +330,8 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
   })
 
   describe('contents and names arrive byte for byte', () => {
-    it('round-trips nasty names and random UTF-8 contents', async () => {
+    it('round-trips nasty names and random UTF-8 contents', async function () {
+      this.timeout(120_000)
       const names = NASTY_STRINGS.filter((s) => s.trim() !== '' && !s.includes('/') && !s.includes('\0') && s !== '.' && s !== '..')
       for (const [i, name] of names.entries()) {
         const content = `${NASTY_STRINGS[(i * 7) % NASTY_STRINGS.length]}\n${randomBytes(64).toString('base64')}\n😀 ${name}`
@@ -344,7 +345,8 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(listed.files.map((f) => f.name)).to.have.members(names)
     })
 
-    it('round-trips random names and contents (seeded, so a failure can be replayed)', async () => {
+    it('round-trips random names and contents (seeded, so a failure can be replayed)', async function () {
+      this.timeout(120_000)
       let seed = 12345
       const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
       const alphabet = [...' \'"$`\\;&|<>(){}[]*?~#!%\t\r-_.,:=+@^abcXYZ019éß中文😀\u200b\u00a0']
