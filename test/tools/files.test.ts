@@ -1,6 +1,9 @@
 import {randomBytes} from 'node:crypto'
-import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
 import http from 'node:http'
+import https from 'node:https'
+import os from 'node:os'
 import type {AddressInfo} from 'node:net'
 import path from 'node:path'
 
@@ -433,6 +436,39 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'not a url'})).error?.code).to.equal('INVALID_INPUT')
       expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'ftp://example.com/x'})).error?.code).to.equal('INVALID_INPUT')
       expect(existsSync(path.join(tmp, 'x'))).to.equal(false)
+    })
+  })
+
+  describe('download_from_url over https with a certificate that does not verify', () => {
+    let server: https.Server | undefined
+    let url = ''
+    before(async function () {
+      // A throwaway self-signed certificate (openssl on the test machine; skipped without it).
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-cert-'))
+      try {
+        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], {stdio: 'ignore'})
+      } catch {
+        rmSync(dir, {recursive: true, force: true})
+        this.skip()
+      }
+      server = https.createServer({key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem'))}, (_req, res) => res.end('secret-ish'))
+      rmSync(dir, {recursive: true, force: true})
+      await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+      url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/x.txt`
+    })
+    after(() => {
+      server?.closeAllConnections()
+      server?.close()
+    })
+
+    it('refuses it by default and accepts it with allowUnverifiedHttps', async () => {
+      const refused = await run('download_from_url', {location_id: 'tmp', path: 'tls/x.txt', url})
+      expect(refused.error?.code).to.equal('PERMISSION_DENIED')
+      expect(refused.error?.message).to.match(/^unverified HTTPS not allowed: the certificate of 127\.0\.0\.1:\d+ does not verify \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/)
+      expect(existsSync(path.join(tmp, 'tls/x.txt'))).to.equal(false)
+      const allowed = await run('download_from_url', {location_id: 'tmp', path: 'tls/x.txt', url}, {files: {download: {allowUnverifiedHttps: true}}})
+      expect(allowed.error).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'tls/x.txt'), 'utf8')).to.equal('secret-ish')
     })
   })
 
