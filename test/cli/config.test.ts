@@ -95,6 +95,39 @@ describe('config', () => {
   })
 })
 
+describe('files config section', () => {
+  it('fills the defaults, takes a location list, and names bad keys', async () => {
+    const {filesSettings} = await import('@arc-cli/core')
+    expect(filesSettings(undefined).locations.map((l) => [l.id, l.path, l.allowWrite, l.allowDelete])).to.deep.equal([
+      ['downloads', '/sdcard/Download', true, false],
+      ['documents', '/sdcard/Documents', true, false],
+      ['tmp', '/data/local/tmp', true, true],
+    ])
+    const dir = await project({'.arcrc.json': JSON.stringify({files: {locations: [{id: 'logs', path: '/sdcard/Logs'}], maxBytes: 1000}})})
+    try {
+      const {config} = await loadConfig(dir, {})
+      const settings = filesSettings(config.files)
+      expect(settings.locations).to.deep.equal([{id: 'logs', path: '/sdcard/Logs', description: '', allowWrite: false, allowDelete: false}])
+      expect([settings.maxBytes, settings.download.allowHttp, settings.download.timeoutMs]).to.deep.equal([1000, false, 60000])
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+    for (const [files, pattern] of [
+      [{locations: [{id: 'a', path: 'relative'}]}, /files\.locations\.0\.path/],
+      [{locations: [{id: 'a', path: '/x/../y'}]}, /files\.locations\.0\.path/],
+      [{locations: [{id: 'a', path: '/x'}, {id: 'a', path: '/y'}]}, /location ids must be unique/],
+      [{download: {allowHttp: 'yes'}}, /files\.download\.allowHttp/],
+    ] as const) {
+      const bad = await project({'.arcrc.json': JSON.stringify({files})})
+      try {
+        await expectConfigError(loadConfig(bad, {}), pattern)
+      } finally {
+        await rm(bad, {recursive: true, force: true})
+      }
+    }
+  })
+})
+
 describe('.arcrc.example', () => {
   it('is a valid config: every key it documents loads and validates, the annotate section and its preset too', async () => {
     const {resolveAnnotateOptions} = await import('@arc-cli/plugin-annotate')

@@ -1,6 +1,9 @@
 import {randomBytes} from 'node:crypto'
-import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
 import http from 'node:http'
+import https from 'node:https'
+import os from 'node:os'
 import type {AddressInfo} from 'node:net'
 import path from 'node:path'
 
@@ -330,7 +333,8 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
   })
 
   describe('contents and names arrive byte for byte', () => {
-    it('round-trips nasty names and random UTF-8 contents', async () => {
+    it('round-trips nasty names and random UTF-8 contents', async function () {
+      this.timeout(120_000)
       const names = NASTY_STRINGS.filter((s) => s.trim() !== '' && !s.includes('/') && !s.includes('\0') && s !== '.' && s !== '..')
       for (const [i, name] of names.entries()) {
         const content = `${NASTY_STRINGS[(i * 7) % NASTY_STRINGS.length]}\n${randomBytes(64).toString('base64')}\n😀 ${name}`
@@ -344,7 +348,8 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(listed.files.map((f) => f.name)).to.have.members(names)
     })
 
-    it('round-trips random names and contents (seeded, so a failure can be replayed)', async () => {
+    it('round-trips random names and contents (seeded, so a failure can be replayed)', async function () {
+      this.timeout(120_000)
       let seed = 12345
       const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
       const alphabet = [...' \'"$`\\;&|<>(){}[]*?~#!%\t\r-_.,:=+@^abcXYZ019éß中文😀\u200b\u00a0']
@@ -431,6 +436,39 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'not a url'})).error?.code).to.equal('INVALID_INPUT')
       expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'ftp://example.com/x'})).error?.code).to.equal('INVALID_INPUT')
       expect(existsSync(path.join(tmp, 'x'))).to.equal(false)
+    })
+  })
+
+  describe('download_from_url over https with a certificate that does not verify', () => {
+    let server: https.Server | undefined
+    let url = ''
+    before(async function () {
+      // A throwaway self-signed certificate (openssl on the test machine; skipped without it).
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-cert-'))
+      try {
+        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], {stdio: 'ignore'})
+      } catch {
+        rmSync(dir, {recursive: true, force: true})
+        this.skip()
+      }
+      server = https.createServer({key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem'))}, (_req, res) => res.end('secret-ish'))
+      rmSync(dir, {recursive: true, force: true})
+      await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+      url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/x.txt`
+    })
+    after(() => {
+      server?.closeAllConnections()
+      server?.close()
+    })
+
+    it('refuses it by default and accepts it with allowUnverifiedHttps', async () => {
+      const refused = await run('download_from_url', {location_id: 'tmp', path: 'tls/x.txt', url})
+      expect(refused.error?.code).to.equal('PERMISSION_DENIED')
+      expect(refused.error?.message).to.match(/^unverified HTTPS not allowed: the certificate of 127\.0\.0\.1:\d+ does not verify \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/)
+      expect(existsSync(path.join(tmp, 'tls/x.txt'))).to.equal(false)
+      const allowed = await run('download_from_url', {location_id: 'tmp', path: 'tls/x.txt', url}, {files: {download: {allowUnverifiedHttps: true}}})
+      expect(allowed.error).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'tls/x.txt'), 'utf8')).to.equal('secret-ish')
     })
   })
 
