@@ -5,7 +5,7 @@ import {z} from 'zod'
 export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
 export type By = (typeof BY)[number]
 
-export const elementId = z.string().min(1).describe('Element id (node_ and 6 characters) from screen-state or find')
+export const elementId = z.string().min(1).describe('Element id from screen-state or find (node_ and 6 characters)')
 
 export const searchFields = {
   by: z.enum(BY).describe('Search criteria: text, content_desc, resource_id or class_name'),

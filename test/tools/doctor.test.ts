@@ -47,7 +47,7 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
       'clipboard-read': 'no',
       'clipboard-write': 'no',
       screenshot: 'yes',
-      screenrecord: 'no',
+      screenrecord: 'yes',
       'statusbar-service': 'yes',
       'package-service': 'yes',
       realpath: 'yes',

@@ -376,7 +376,7 @@ describe('element, typing and wait tools against arc emulate', function () {
   })
 
   describe('from the CLI (ids remembered in the cache folder between processes)', () => {
-    it('screen-state, then click, type and details by id; a stale id exits 14', async () => {
+    it('screen-state, then click, type and details by id; a stale id exits 18', async () => {
       const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
       const arc = (...args: string[]) => runArc(args, {env})
       const shown = await arc('screen-state')
@@ -393,7 +393,7 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect(details.stdout.trim()).to.equal(`id\ttext\tdesc\n${add}\tADD\t-\nnode_222222\tnot_found\tnot_found`)
       device().showScreen('follow')
       const stale = await arc('click', add)
-      expect(stale.code).to.equal(14)
+      expect(stale.code).to.equal(18)
       expect(stale.stderr).to.include('STALE_ELEMENT')
     })
   })

@@ -31,7 +31,9 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     }
     const tap = tools.find((t) => t.name === 'android_tap')!
     expect(tap.inputSchema.required).to.deep.equal(['x', 'y'])
-    expect(tap.annotations).to.deep.equal({readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false})
+    // Only what differs from MCP's defaults (readOnlyHint false, destructiveHint true, idempotentHint false).
+    expect(tap.annotations).to.deep.equal({destructiveHint: false})
+    expect(tools.find((t) => t.name === 'android_write_file')!.annotations ?? {}).to.deep.equal({})
     const state = tools.find((t) => t.name === 'android_get_screen_state')!
     expect(state.annotations).to.include({readOnlyHint: true, idempotentHint: true})
     expect(tools.map((t) => t.name)).to.not.include('android_save_snapshot')

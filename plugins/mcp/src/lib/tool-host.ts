@@ -38,8 +38,33 @@ interface Served {
 }
 
 /** MCP annotations from a tool's kind: reads are read-only and idempotent; only `destructive` tools destroy. */
+/**
+ * MCP annotations from the tool's kind, written only where they differ from MCP's defaults (readOnlyHint false,
+ * destructiveHint true, idempotentHint false, openWorldHint true): every key costs tokens in every agent's context.
+ * openWorldHint is left at its default, the cautious reading: arc acts on a real device, and some tools reach
+ * beyond it (open_url, download_from_url, shell).
+ */
 export function annotationsFor(kind: ToolKind): NonNullable<Tool['annotations']> {
-  return {readOnlyHint: kind === 'read', destructiveHint: kind === 'destructive', idempotentHint: kind === 'read', openWorldHint: false}
+  if (kind === 'read') return {readOnlyHint: true, idempotentHint: true}
+  if (kind === 'action') return {destructiveHint: false}
+  return {}
+}
+
+/**
+ * The description agents see: the tool's first sentence when the whole is long. The rest (how it works over ADB,
+ * edge cases) stays in `arc <command> --help` and docs/commands.md; the budget is the whole tools/list.
+ */
+export function mcpDescription(description: string): string {
+  let text = description
+  if (text.length > 80) {
+    const end = /[.!?](?=\s+[A-Z(`"])/.exec(text)
+    if (end) text = text.slice(0, end.index + 1)
+  }
+  if (text.length > 80) {
+    const colon = text.indexOf(': ')
+    if (colon >= 30) text = `${text.slice(0, colon)}.`
+  }
+  return text
 }
 
 /** Drops what costs tokens and tells a model nothing (`minLength: 1`: runTool still checks it). */
@@ -47,7 +72,31 @@ function trim(node: unknown): void {
   if (!node || typeof node !== 'object') return
   const record = node as Record<string, unknown>
   if (record.minLength === 1) delete record.minLength
+  // Tool arguments are validated by the tool's own schema; `additionalProperties: false` repeats on every object.
+  if (record.additionalProperties === false) delete record.additionalProperties
+  // A pattern (package ids) is for validation, which the tool's schema does; to a model it is noise.
+  if (typeof record.pattern === 'string') delete record.pattern
+  // zod's whole numbers carry the safe-integer range as bounds: no bound at all, to a model.
+  if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum
+  if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum
+  if (typeof record.description === 'string') record.description = shortField(record.description, record)
   for (const value of Object.values(record)) trim(value)
+}
+
+/**
+ * A field's description for tools/list: a range in brackets that the schema's own minimum/maximum (or maxLength)
+ * already states goes, and a long description keeps its first sentence or the words before its first bracket,
+ * which name the field; `--help` keeps the whole.
+ */
+function shortField(description: string, schema: Record<string, unknown>): string {
+  let text = description.replace(/\s*\(>= ?0\)/g, schema.minimum === 0 ? '' : '$&').replace(/\s*\((-?\d+)\s*-\s*(-?\d+)( [a-z]+)?\)/g, (whole, lo: string, hi: string) =>
+    (Number(lo) === schema.minimum && Number(hi) === schema.maximum) || Number(hi) === schema.maxLength ? '' : whole,
+  )
+  if (text.length > 50) {
+    const cut = /\. | \(/.exec(text)
+    if (cut && cut.index >= 20) text = text.slice(0, cut.index)
+  }
+  return text
 }
 
 /** The tool's input as JSON Schema for `tools/list` (what it accepts: defaults are optional). */
@@ -82,10 +131,10 @@ export class ToolHost {
     const add = (name: string, served: Served, description: string) => {
       if (this.served.has(name)) return
       this.served.set(name, served)
+      // No `title`: optional in MCP, and the name and description say it; every key costs tokens per tool.
       tools.push({
         name,
-        title: served.tool.title,
-        description,
+        description: mcpDescription(description),
         inputSchema: inputSchemaFor(served.tool),
         annotations: annotationsFor(served.tool.kind),
       })
