@@ -4,9 +4,10 @@ import {defineTool, InvalidInputError, type ToolContext} from '@arc-cli/core'
 import {z} from 'zod'
 
 import type {AnnotatedImage} from '../annotate-screenshot.js'
-import {IMAGE_FORMATS, MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'
+import {MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'
 import {MARK_FILTERS} from '../style/presets.js'
-import {writeFilesAtomically, type OutputFile} from '../write-files.js'
+import {FORMAT_NAMES, formatForOutput} from '../output-format.js'
+import {validateTargets, writeFilesAtomically, type OutputFile} from '../write-files.js'
 
 export const annotateInput = z.object({
   style: z
@@ -14,7 +15,10 @@ export const annotateInput = z.object({
     .min(1)
     .optional()
     .describe('Preset: default (red dashed boxes, id labels), som (numbered badges), by-type (colour by role), or one from annotate.presets. Default: annotate.style, else default'),
-  format: z.enum(IMAGE_FORMATS).optional().describe('Image format (default jpeg, or annotate.format)'),
+  format: z
+    .enum(FORMAT_NAMES)
+    .optional()
+    .describe('Image format: jpeg (or jpg) or png. Default: the output file extension, else annotate.format, else jpeg'),
   quality: z
     .number()
     .int()
@@ -121,7 +125,14 @@ export const annotate = defineTool({
     }
     // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
     const {annotateDevice} = await import('../annotate-device.js')
-    const image = await annotateDevice(ctx, input)
+    // Every target and the format are checked before the device is touched, so a mistake costs nothing.
+    const format = formatForOutput(cli.output, input.format, '--output')
+    const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
+    await validateTargets([
+      ...(cli.output && cli.output !== '-' ? [{path: path.resolve(ctx.cwd, cli.output), input: '--output'}] : []),
+      ...(mapPath ? [{path: mapPath, input: '--map'}] : []),
+    ])
+    const image = await annotateDevice(ctx, {...input, format})
 
     if (ctx.surface === 'mcp') {
       return {
@@ -132,7 +143,6 @@ export const annotate = defineTool({
     }
 
     const toStdout = cli.output === '-'
-    const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
     const mapFiles: OutputFile[] = mapPath
       ? [{path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'}]
       : []

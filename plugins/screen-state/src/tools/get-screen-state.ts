@@ -61,7 +61,8 @@ async function annotatedScreenshot(
   file: string | undefined,
 ): Promise<{image?: ToolImage; path?: string}> {
   const annotate = await import('@arc-cli/plugin-annotate')
-  const image = await annotate.annotateDevice(ctx, {}, model)
+  const format = annotate.formatForOutput(ctx.surface === 'mcp' ? undefined : file, undefined, '--screenshot')
+  const image = await annotate.annotateDevice(ctx, format ? {format} : {}, model)
   if (ctx.surface === 'mcp') return {image: {data: image.data, mimeType: image.mimeType}}
   return {path: await annotate.saveImage(ctx, image, file, '--screenshot')}
 }
