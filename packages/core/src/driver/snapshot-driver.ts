@@ -1,4 +1,4 @@
-import {open, readFile, stat} from 'node:fs/promises'
+import {open, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import {DeviceNotFoundError, InvalidInputError, ReadOnlyDeviceError, UnsupportedError} from '../errors/arc-error.js'
@@ -8,10 +8,20 @@ import type {UiHierarchy} from '../screen/ui-node.js'
 import type {AppFilter, AppInfo, DeviceDriver, LogResult, ScreenCapture} from './device-driver.js'
 import {pngSize} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
+import {
+  checkListedParts,
+  checkSnapshotPart,
+  MAX_SNAPSHOT_PNG_BYTES,
+  MAX_SNAPSHOT_XML_BYTES,
+  readSnapshotFile,
+  snapshotReadError,
+} from './snapshot-integrity.js'
 
 /** The first `bytes` bytes of a file (fewer if it is shorter). */
 async function readHead(file: string, bytes: number): Promise<Buffer> {
-  const handle = await open(file, 'r')
+  const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw snapshotReadError(file, error)
+  })
   try {
     const {buffer, bytesRead} = await handle.read(Buffer.alloc(bytes), 0, bytes, 0)
     return buffer.subarray(0, bytesRead)
@@ -76,14 +86,18 @@ export class SnapshotDriver implements DeviceDriver {
 
   private async meta(): Promise<SnapshotMeta | undefined> {
     if (!this.metaPath) return undefined
-    return parseSnapshotMeta(await readFile(this.metaPath, 'utf8'), this.metaPath)
+    const text = (await readSnapshotFile(this.metaPath, 1024 * 1024, 'meta')).toString('utf8')
+    const meta = parseSnapshotMeta(text, this.metaPath)
+    checkListedParts(meta, this.metaPath, [SNAPSHOT_XML, ...(this.pngPath ? [SNAPSHOT_PNG] : [])])
+    return meta
   }
 
   async captureScreen(): Promise<ScreenCapture> {
-    const raw = await readFile(this.xmlPath)
+    const raw = await readSnapshotFile(this.xmlPath, MAX_SNAPSHOT_XML_BYTES, 'dump')
     const what = `UI dump ${this.xmlPath}`
-    const hierarchy = parseUiDump(raw, what)
     const meta = await this.meta()
+    checkSnapshotPart(meta, this.metaPath, SNAPSHOT_XML, raw)
+    const hierarchy = parseUiDump(raw, what)
     const size = await this.size(meta, hierarchy)
     const screen = {
       width: size.width,
@@ -106,7 +120,8 @@ export class SnapshotDriver implements DeviceDriver {
         actions: [`Add ${SNAPSHOT_PNG} to the snapshot folder, or record it again with \`arc snapshot save\`.`],
       })
     }
-    const png = await readFile(this.pngPath)
+    const png = await readSnapshotFile(this.pngPath, MAX_SNAPSHOT_PNG_BYTES, 'screenshot')
+    checkSnapshotPart(await this.meta(), this.metaPath, SNAPSHOT_PNG, png)
     if (!pngSize(png)) throw new InvalidInputError(`${this.pngPath} is not a PNG image`)
     return png
   }
@@ -123,7 +138,8 @@ export class SnapshotDriver implements DeviceDriver {
     if (meta) return {width: meta.width, height: meta.height}
     const fromPng = this.pngPath && pngSize(await readHead(this.pngPath, 24))
     if (fromPng) return fromPng
-    return screenSizeFromHierarchy(hierarchy ?? parseUiDump(await readFile(this.xmlPath), `UI dump ${this.xmlPath}`))
+    const raw = hierarchy ? undefined : await readSnapshotFile(this.xmlPath, MAX_SNAPSHOT_XML_BYTES, 'dump')
+    return screenSizeFromHierarchy(hierarchy ?? parseUiDump(raw as Buffer, `UI dump ${this.xmlPath}`))
   }
 
   private refuse(action: string): never {

@@ -26,6 +26,20 @@ export const snapshotMetaSchema = z
     activity: z.string().optional().describe('Foreground activity.'),
     allWindows: z.boolean().optional().describe('True when the dump holds every window (uiautomator --windows).'),
     capturedAt: z.string().optional().describe('ISO 8601 time of capture.'),
+    files: z
+      .record(
+        z.string(),
+        z
+          .object({
+            bytes: z.number().int().nonnegative().describe('Size in bytes.'),
+            sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the content, hex.'),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe(
+        'The dump and screenshot this meta.json was written with (name -> size and hash); a reader refuses parts that do not match.',
+      ),
   })
   .strict()
 
