@@ -6,7 +6,7 @@ import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
 import type {AppFilter, AppInfo, DeviceDriver, LogResult, ScreenCapture} from './device-driver.js'
-import {pngSize} from '../png.js'
+import {pngSize, pngSizeProblem} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
 import {
   checkListedParts,
@@ -137,7 +137,16 @@ export class SnapshotDriver implements DeviceDriver {
   private async size(meta: SnapshotMeta | undefined, hierarchy?: UiHierarchy): Promise<{width: number; height: number}> {
     if (meta) return {width: meta.width, height: meta.height}
     const fromPng = this.pngPath && pngSize(await readHead(this.pngPath, 24))
-    if (fromPng) return fromPng
+    if (fromPng) {
+      const problem = pngSizeProblem(fromPng)
+      if (problem) {
+        throw new InvalidInputError(`${this.pngPath} cannot give the screen size: ${problem}`, {
+          details: {path: this.pngPath, width: fromPng.width, height: fromPng.height},
+          actions: ['Replace screen.png, or add meta.json with the screen width and height.'],
+        })
+      }
+      return fromPng
+    }
     const raw = hierarchy ? undefined : await readSnapshotFile(this.xmlPath, MAX_SNAPSHOT_XML_BYTES, 'dump')
     return screenSizeFromHierarchy(hierarchy ?? parseUiDump(raw as Buffer, `UI dump ${this.xmlPath}`))
   }

@@ -22,6 +22,12 @@ export interface MarkSelection {
   overLimit: number
 }
 
+/**
+ * Most marks any image gets, whatever the preset says (maxLabels 0, "no limit", included): more than this many
+ * labels cannot be read on a phone screen, and it bounds the label placement's work on a hostile dump.
+ */
+export const MAX_MARKS = 1000
+
 function matches(e: ScreenElement, only: MarkFilter): boolean {
   if (only === 'clickable') return e.flags.clk || e.flags.lclk
   if (only === 'editable') return e.flags.edt
@@ -83,11 +89,12 @@ export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: S
     else outside++
   })
   let kept = candidates
-  if (style.maxLabels > 0 && candidates.length > style.maxLabels) {
+  const limit = style.maxLabels > 0 ? Math.min(style.maxLabels, MAX_MARKS) : MAX_MARKS
+  if (candidates.length > limit) {
     const interactive = (c: (typeof candidates)[number]) => c.element.flags.clk || c.element.flags.lclk || c.element.flags.edt
     kept = [...candidates]
       .sort((a, b) => Number(interactive(b)) - Number(interactive(a)) || a.index - b.index)
-      .slice(0, style.maxLabels)
+      .slice(0, limit)
       .sort((a, b) => a.index - b.index)
   }
   const marks = kept.map((c, i) => ({

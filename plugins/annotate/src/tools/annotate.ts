@@ -5,6 +5,7 @@ import {z} from 'zod'
 
 import type {AnnotatedImage} from '../annotate-screenshot.js'
 import {MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'
+import {MAX_MARKS} from '../render/marks.js'
 import {MARK_FILTERS} from '../style/presets.js'
 import {FORMAT_NAMES, formatForOutput} from '../output-format.js'
 import {validateTargets, writeFilesAtomically, type OutputFile} from '../write-files.js'
@@ -70,7 +71,7 @@ function markLines(image: AnnotatedImage): string[] {
 /** Size, scale and marks; the CLI puts the `path:` line first (MCP returns the image inline). */
 function summaryLines(image: AnnotatedImage): string[] {
   const {map} = image
-  const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels)` : ''
+  const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels or the ${MAX_MARKS}-mark limit)` : ''
   return [
     `image: ${image.width}x${image.height} ${image.format}, ${image.data.length} bytes`,
     `screen: ${map.screen.width}x${map.screen.height}, scale x=${map.scale.x} y=${map.scale.y}`,
