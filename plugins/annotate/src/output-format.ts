@@ -22,7 +22,8 @@ export function normalizeFormat(name: FormatName | undefined): ImageFormat | und
 export function formatForOutput(file: string | undefined, requested: FormatName | undefined, input: string): ImageFormat | undefined {
   const wanted = normalizeFormat(requested)
   if (!file || file === '-') return wanted
-  const fromName = BY_EXTENSION[path.extname(file).toLowerCase()]
+  const extension = path.extname(file).toLowerCase()
+  const fromName = Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension] : undefined
   if (!fromName) return wanted
   if (wanted && wanted !== fromName) {
     throw new InvalidInputError(

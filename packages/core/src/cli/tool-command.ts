@@ -1,6 +1,7 @@
 import {Args, Flags, type Command, type Interfaces} from '@oclif/core'
 import type {z} from 'zod'
 
+import {checkConfigSections} from '../config/check-sections.js'
 import {loadConfig} from '../config/load-config.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
 import {resolveDriver} from '../driver/resolve-device.js'
@@ -89,7 +90,9 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
     ? parseInput(tool.cliInput, collectInput(schemaFields(tool.cliInput), positional, args, flags), positional)
     : {}
   const cwd = process.cwd()
-  const {config, filepath} = await loadConfig(cwd)
+  const loaded = await loadConfig(cwd)
+  await checkConfigSections(command.config, loaded)
+  const {config, filepath} = loaded
   const spinner = new Spinner()
   const warnColors = colorsFor(process.stderr)
   let driver: DeviceDriver | undefined
