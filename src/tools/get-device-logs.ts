@@ -1,6 +1,8 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
+import {PACKAGE_ID_PATTERN} from './apps.js'
+
 const isoTime = (what: string) =>
   z.string().min(1).optional().describe(`ISO 8601 local time to filter logs ${what} (e.g. 2024-01-15T10:30:00)`)
 
@@ -17,7 +19,13 @@ export const getDeviceLogs = defineTool({
     until: isoTime('until (used with since)'),
     tag: z.string().min(1).optional().describe('Filter by log tag (exact match, e.g. ActivityManager)'),
     level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('D').describe('Minimum log level to include'),
-    package_name: z.string().min(1).optional().describe('Filter logs by package name (its running processes)'),
+    package_name: z
+      .string()
+      .trim()
+      .min(1)
+      .regex(PACKAGE_ID_PATTERN, 'expected a package id like com.example.app')
+      .optional()
+      .describe('Filter logs by package name (its running processes)'),
   }),
   cli: {
     examples: [

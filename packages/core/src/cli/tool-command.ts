@@ -35,8 +35,9 @@ function buildFlag(field: SchemaField, char?: string): AnyFlag {
 function convert(field: SchemaField, value: string, label: string): unknown {
   if (field.type === 'integer' || field.type === 'number') {
     const n = Number(value)
-    if (value.trim() === '' || !Number.isFinite(n)) {
-      throw new InvalidInputError(`${label}: expected ${field.type === 'integer' ? 'a whole number' : 'a number'}, got ${JSON.stringify(value)}`)
+    // Decimal notation only: Number() would also read 0x10, 0b1, 1e3 and " 5 ", which no one means on a command line.
+    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(n)) {
+      throw new InvalidInputError(`${label}: expected ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits, got ${JSON.stringify(value)}`)
     }
     return n
   }
