@@ -2,6 +2,7 @@ import {Args, Flags, type Command, type Interfaces} from '@oclif/core'
 import type {z} from 'zod'
 
 import {checkConfigSections} from '../config/check-sections.js'
+import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
 import {loadConfig} from '../config/load-config.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
 import {resolveDriver} from '../driver/resolve-device.js'
@@ -9,6 +10,7 @@ import {InvalidInputError} from '../errors/arc-error.js'
 import {FileDeviceState, MemoryDeviceState} from '../state/device-state.js'
 import type {AnyTool, ToolContext, ToolResult} from '../tools/define-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
+import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
 import {Spinner, colorsFor} from './terminal.js'
 
@@ -122,7 +124,10 @@ export async function runToolFromCli({tool, args, flags, command}: CommandRun): 
         if (!command.jsonEnabled()) spinner.update(message)
       },
     }
-    return await tool.handler(ctx, {...input, ...extra})
+    // A touch held for `duration` ms (long-press, swipe: up to 60 s) gets that time on top.
+    const held = typeof input.duration === 'number' ? input.duration : 0
+    const deadline = (config.adb?.timeoutMs ?? DEFAULT_ADB_TIMEOUT_MS) * COMMAND_DEADLINE_FACTOR + held
+    return await runWithDeadline(`arc ${tool.cliId}`, deadline, (signal) => tool.handler({...ctx, signal}, {...input, ...extra}))
   } finally {
     spinner.stop()
     await driver?.close()
