@@ -109,6 +109,8 @@ export async function writeFilesAtomically(files: OutputFile[]): Promise<void> {
       current = file
       const temp = sideFile(file.path, 'tmp')
       temps.push(temp)
+      // A leftover with this pid is a killed run's whose pid was reused: it is ours to replace.
+      await rm(temp, {force: true})
       await writeFile(temp, file.data, {flag: 'wx'})
     }
     for (const file of files) {
