@@ -1,4 +1,4 @@
-import {ArcCommand, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, filesSettings, loadConfig, resolveServerAddress, selectedDevice} from '@arc-cli/core'
+import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, filesSettings, loadConfig, resolveServerAddress, selectedDevice} from '@arc-cli/core'
 import {Flags} from '@oclif/core'
 
 interface ConfigEntry {
@@ -31,7 +31,9 @@ export default class Config extends ArcCommand {
 
   async run(): Promise<unknown> {
     const {flags} = await this.parse(Config)
-    const {config, filepath} = await loadConfig(process.cwd())
+    const loaded = await loadConfig(process.cwd())
+    await checkConfigSections(this.config, loaded)
+    const {config, filepath} = loaded
     const entries: ConfigEntry[] = []
     flatten(config, '', filepath ?? 'default', entries)
     const others = entries.filter((e) => e.key !== '')

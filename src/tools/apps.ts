@@ -1,12 +1,15 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
-const packageId = (what: string) =>
+/** What a package id may be (letters, digits, _ and dots, starting with a letter): nothing a shell or pidof reads as an option. */
+export const PACKAGE_ID_PATTERN = /^[A-Za-z][\w.]*$/
+
+export const packageId = (what: string) =>
   z
     .string()
     .trim()
     .min(1)
-    .regex(/^[A-Za-z][\w.]*$/, 'expected a package id like com.example.app')
+    .regex(PACKAGE_ID_PATTERN, 'expected a package id like com.example.app')
     .describe(`The package ID of the app to ${what} (e.g. com.example.app)`)
 
 export const openApp = defineTool({

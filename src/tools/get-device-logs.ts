@@ -1,6 +1,7 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
+import {PACKAGE_ID_PATTERN} from './apps.js'
 import {followOrClear, logsCliInput} from './logs-stream.js'
 
 const isoTime = (what: string) =>
@@ -20,7 +21,13 @@ export const getDeviceLogs = defineTool({
     until: isoTime('until (needs since)'),
     tag: z.string().min(1).optional().describe('Filter by log tag (exact match, e.g. ActivityManager)'),
     level: z.enum(['V', 'D', 'I', 'W', 'E', 'F']).default('D').describe('Minimum log level to include'),
-    package_name: z.string().min(1).optional().describe('Filter logs by package name (its running processes)'),
+    package_name: z
+      .string()
+      .trim()
+      .min(1)
+      .regex(PACKAGE_ID_PATTERN, 'expected a package id like com.example.app')
+      .optional()
+      .describe('Filter logs by package name (its running processes)'),
   }),
   cliInput: logsCliInput,
   interruptible: (input) => input.follow === true,

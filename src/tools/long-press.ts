@@ -1,7 +1,7 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {at, coordinate, duration} from './touch-schema.js'
+import {at, checkOnScreen, coordinate, duration} from './touch-schema.js'
 
 export const longPress = defineTool({
   name: 'long_press',
@@ -17,6 +17,7 @@ export const longPress = defineTool({
   }),
   cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200 --duration 2000']},
   async handler({driver}, {x, y, duration}) {
+    await checkOnScreen(driver, {'': {x, y}})
     await driver.longPress({x, y}, duration)
     return {text: `Long press executed at ${at(x, y)} for ${duration}ms`, data: {x, y, duration}}
   },

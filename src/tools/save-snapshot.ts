@@ -1,9 +1,8 @@
-import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {
   defineTool,
-  OutputError,
+  fileRecord,
   SNAPSHOT_META,
   SNAPSHOT_PNG,
   SNAPSHOT_XML,
@@ -12,6 +11,8 @@ import {
   type SnapshotMeta,
 } from '@arc-cli/core'
 import {z} from 'zod'
+
+import {writeSnapshotFolder} from './snapshot-folder-writer.js'
 
 /** meta.json for a capture: what the dump cannot say, in the snapshot format's schema. */
 function snapshotMeta(capture: ScreenCapture, serial: string, capturedAt: Date): SnapshotMeta {
@@ -39,7 +40,7 @@ export const saveSnapshot = defineTool({
   name: 'save_snapshot',
   cliId: 'snapshot save',
   title: 'Record the screen as a snapshot folder',
-  description: `Writes the current screen to a folder: ${SNAPSHOT_XML} (the uiautomator dump), ${SNAPSHOT_PNG} (a screenshot of the same moment) and ${SNAPSHOT_META} (size, density, rotation, foreground app, the window manager's window list). Any command reads it back with --device DIR.`,
+  description: `Writes the current screen to a folder, replacing it whole (a folder holding other files is refused): ${SNAPSHOT_XML} (the uiautomator dump), ${SNAPSHOT_PNG} (a screenshot of the same moment) and ${SNAPSHOT_META} (size, density, rotation, foreground app, the window manager's window list). Any command reads it back with --device DIR.`,
   kind: 'read',
   group: 'screen',
   // It writes a folder on the machine arc runs on, at a path the caller picks: a CLI job, not an agent's.
@@ -57,15 +58,15 @@ export const saveSnapshot = defineTool({
       warn(`no ${SNAPSHOT_PNG}: ${error.message}`)
     }
     const meta = snapshotMeta(capture, driver.serial, new Date())
+    const xml = Buffer.from(capture.xml, 'utf8')
+    // meta.json records the parts it belongs with, so a reader can refuse a mix of two saves.
+    meta.files = {[SNAPSHOT_XML]: fileRecord(xml), ...(png ? {[SNAPSHOT_PNG]: fileRecord(png)} : {})}
     const files = [SNAPSHOT_XML, ...(png ? [SNAPSHOT_PNG] : []), SNAPSHOT_META]
-    try {
-      await mkdir(target, {recursive: true})
-      await writeFile(path.join(target, SNAPSHOT_XML), capture.xml)
-      if (png) await writeFile(path.join(target, SNAPSHOT_PNG), png)
-      await writeFile(path.join(target, SNAPSHOT_META), `${JSON.stringify(meta, null, 2)}\n`)
-    } catch (error) {
-      throw new OutputError(`cannot write the snapshot to ${target}: ${(error as Error).message}`, {cause: error})
-    }
+    await writeSnapshotFolder(target, [
+      {name: SNAPSHOT_XML, data: xml},
+      ...(png ? [{name: SNAPSHOT_PNG, data: png}] : []),
+      {name: SNAPSHOT_META, data: `${JSON.stringify(meta, null, 2)}\n`},
+    ])
     return {text: `Snapshot saved to ${dir} (${files.join(', ')})`, data: {dir: target, files, meta}}
   },
 })

@@ -1,7 +1,7 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {at, coordinate, duration} from './touch-schema.js'
+import {at, checkOnScreen, coordinate, duration} from './touch-schema.js'
 
 export const swipe = defineTool({
   name: 'swipe',
@@ -20,6 +20,7 @@ export const swipe = defineTool({
   }),
   cli: {positional: ['x1', 'y1', 'x2', 'y2'], examples: ['<%= config.bin %> <%= command.id %> 500 1500 500 500']},
   async handler({driver}, {x1, y1, x2, y2, duration}) {
+    await checkOnScreen(driver, {start: {x: x1, y: y1}, end: {x: x2, y: y2}})
     await driver.swipe({x: x1, y: y1}, {x: x2, y: y2}, duration)
     return {
       text: `Swipe executed from ${at(x1, y1)} to ${at(x2, y2)} over ${duration}ms`,

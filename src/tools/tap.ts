@@ -1,7 +1,7 @@
 import {defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {at, coordinate} from './touch-schema.js'
+import {at, checkOnScreen, coordinate} from './touch-schema.js'
 
 export const tap = defineTool({
   name: 'tap',
@@ -14,6 +14,7 @@ export const tap = defineTool({
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
   cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
   async handler({driver}, {x, y}) {
+    await checkOnScreen(driver, {'': {x, y}})
     await driver.tap({x, y})
     return {text: `Tap executed at ${at(x, y)}`, data: {x, y}}
   },
@@ -29,6 +30,7 @@ export const doubleTap = defineTool({
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
   cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
   async handler({driver}, {x, y}) {
+    await checkOnScreen(driver, {'': {x, y}})
     await driver.doubleTap({x, y})
     return {text: `Double tap executed at ${at(x, y)}`, data: {x, y}}
   },

@@ -10,7 +10,10 @@ export interface ArcRun {
 }
 
 /** Runs `bin/dev.js` (from source) as a user would, with its own process, env and working folder. */
-export function runArc(args: string[], options: {cwd?: string; env?: NodeJS.ProcessEnv; input?: string} = {}): Promise<ArcRun> {
+export function runArc(
+  args: string[],
+  options: {cwd?: string; env?: NodeJS.ProcessEnv; input?: string; /** Run as this user (tests running as root). */ uid?: number} = {},
+): Promise<ArcRun> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...options.env}
     delete env.ANDROID_SERIAL
@@ -18,6 +21,7 @@ export function runArc(args: string[], options: {cwd?: string; env?: NodeJS.Proc
     const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), ...args], {
       cwd: options.cwd ?? ROOT,
       env,
+      ...(options.uid === undefined ? {} : {uid: options.uid, gid: options.uid}),
     })
     let stdout = ''
     let stderr = ''

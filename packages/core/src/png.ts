@@ -1,4 +1,4 @@
-import {crc32} from 'node:zlib'
+import {crc32, inflateSync} from 'node:zlib'
 
 /**
  * PNG structure checks shared by every reader of screenshots: the ADB driver (screencap output), annotate
@@ -39,4 +39,87 @@ export function checkPng(png: Buffer): {end: number} | {problem: string} {
     offset = end
   }
   return {problem: 'truncated: no IEND chunk'}
+}
+
+/**
+ * Limits on a screenshot before anything decodes it: the largest phone and tablet screens are under 4000 pixels a
+ * side and 10 million pixels; the limits leave room for any real screen while keeping a decode under ~100 MB.
+ */
+export const PNG_LIMITS = {maxSide: 16384, maxPixels: 25_000_000} as const
+
+/** Why a PNG's declared size is not a screen's (0 or over PNG_LIMITS), or undefined when it is fine. */
+export function pngSizeProblem(size: {width: number; height: number}): string | undefined {
+  const {width, height} = size
+  if (width === 0 || height === 0) return `its header says ${width}x${height}, an image with no pixels`
+  if (width > PNG_LIMITS.maxSide || height > PNG_LIMITS.maxSide || width * height > PNG_LIMITS.maxPixels) {
+    return `its header says ${width}x${height}, over arc's limit for a screenshot (${PNG_LIMITS.maxSide} pixels a side, ${PNG_LIMITS.maxPixels} pixels in all)`
+  }
+  return undefined
+}
+
+const CHANNELS: Record<number, number> = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const
+
+/** Bytes of filtered scanlines the header promises (each row: a filter byte, then its pixels). */
+function expectedPixelBytes(width: number, height: number, bitsPerPixel: number, interlaced: boolean): number {
+  const rows = (w: number, h: number) => (w > 0 && h > 0 ? h * (1 + Math.ceil((w * bitsPerPixel) / 8)) : 0)
+  if (!interlaced) return rows(width, height)
+  return ADAM7.reduce((sum, [xs, ys, dx, dy]) => sum + rows(Math.ceil((width - xs) / dx), Math.ceil((height - ys) / dy)), 0)
+}
+
+/**
+ * Checks a PNG all the way to its pixel data, without decoding it into an image: the structure (checkPng), the
+ * declared size (pngSizeProblem), and that the compressed data inflates to exactly the bytes the header promises
+ * with a valid filter byte on every row. A decoder handed garbage pixel data returns a black image without
+ * complaint; this tells that apart from a screen that really is black. Inflating is bounded by the size limit.
+ */
+export function checkPngPixels(png: Buffer): {problem: string} | undefined {
+  const structure = checkPng(png)
+  if ('problem' in structure) return structure
+  const size = pngSize(png) as {width: number; height: number}
+  const sizeProblem = pngSizeProblem(size)
+  if (sizeProblem) return {problem: sizeProblem}
+  const bitDepth = png[24] as number
+  const colorType = png[25] as number
+  const interlaced = png[28] === 1
+  const channels = CHANNELS[colorType]
+  if (channels === undefined || ![1, 2, 4, 8, 16].includes(bitDepth)) {
+    return {problem: `its header has an invalid colour type ${colorType} or bit depth ${bitDepth}`}
+  }
+  const idat: Buffer[] = []
+  for (let offset = 8; offset + 12 <= structure.end; ) {
+    const length = png.readUInt32BE(offset)
+    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT') idat.push(png.subarray(offset + 8, offset + 8 + length))
+    offset += 12 + length
+  }
+  if (idat.length === 0) return {problem: 'it has no pixel data (no IDAT chunk)'}
+  const expected = expectedPixelBytes(size.width, size.height, channels * bitDepth, interlaced)
+  let pixels: Buffer
+  try {
+    pixels = inflateSync(Buffer.concat(idat), {maxOutputLength: expected + 1})
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      return {problem: `its pixel data is larger than its ${size.width}x${size.height} header says`}
+    }
+    return {problem: `its pixel data is damaged (${(error as Error).message})`}
+  }
+  if (pixels.length !== expected) {
+    return {problem: `its pixel data is ${pixels.length} bytes, its ${size.width}x${size.height} header needs ${expected}`}
+  }
+  if (!interlaced) {
+    const stride = expected / size.height
+    for (let row = 0; row < size.height; row++) {
+      const filter = pixels[row * stride] as number
+      if (filter > 4) return {problem: `its pixel data is damaged (row ${row} has filter type ${filter}; 0-4 exist)`}
+    }
+  }
+  return undefined
 }

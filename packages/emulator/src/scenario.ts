@@ -62,7 +62,7 @@ export const FAULT_KINDS = ['idle-timeout', 'null-root', 'hang', 'disconnect', '
 
 const faultSchema = z
   .object({
-    command: z.string().min(1).describe('Matches a device command by its leading words, e.g. "uiautomator dump".'),
+    command: z.string().describe('Matches a device command by its leading words, e.g. "uiautomator dump"; "" matches any command.'),
     kind: z.enum(FAULT_KINDS),
     times: z.number().int().positive().default(1).describe('How many matching commands it affects.'),
     output: z.string().optional().describe('garbage: the bytes to print; disconnect: what to print first.'),

@@ -2,6 +2,7 @@ import type {ArcConfig} from '@arc-cli/core'
 import type {z} from 'zod'
 
 import {DEFAULTS, type AnnotateOptions} from './annotate-screenshot.js'
+import {normalizeFormat} from './output-format.js'
 import {readAnnotateConfig, resolveStyle} from './style/resolve-style.js'
 import type {annotateInput} from './tools/annotate.js'
 
@@ -21,7 +22,7 @@ export function resolveAnnotateOptions(
   if (request.only) resolved.style = {...resolved.style, only: request.only}
   return {
     style: resolved,
-    format: request.format ?? config.format ?? DEFAULTS.format,
+    format: normalizeFormat(request.format) ?? config.format ?? DEFAULTS.format,
     quality: request.quality ?? config.quality ?? DEFAULTS.quality,
     maxSize: request.max_size ?? config.maxSize ?? DEFAULTS.maxSize,
   }

@@ -1,6 +1,6 @@
 import {createCanvas, loadImage, type Image, type SKRSContext2D} from '@napi-rs/canvas'
 
-import {checkPng, InvalidInputError, isPng, type ScreenModel} from '@arc-cli/core'
+import {checkPngPixels, InvalidInputError, isPng, type ScreenModel} from '@arc-cli/core'
 
 import {drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
@@ -40,10 +40,11 @@ const REFERENCE_DP = 360
 
 async function decode(screenshot: Buffer, source: string): Promise<Image> {
   // Other formats (a JPEG screenshot) are left to the decoder; a PNG's structure is checked first.
-  const checked = isPng(screenshot) ? checkPng(screenshot) : undefined
+  // Structure, declared size and pixel data, before the decoder allocates anything.
+  const problem = isPng(screenshot) ? checkPngPixels(screenshot)?.problem : undefined
   let detail: string
-  if (checked && 'problem' in checked) {
-    detail = `: ${checked.problem}`
+  if (problem) {
+    detail = `: ${problem}`
   } else {
     try {
       const image = await loadImage(screenshot)
@@ -57,6 +58,27 @@ async function decode(screenshot: Buffer, source: string): Promise<Image> {
     details: {input: 'screenshot', source},
     actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
   })
+}
+
+/** Largest difference between the screenshot's and the screen's aspect ratios (scaling is fine, distortion is not). */
+const MAX_ASPECT_DIFFERENCE = 0.05
+
+/**
+ * The screenshot must show the dump's screen: the same shape (either orientation, any scale). Otherwise every
+ * mark would land in the wrong place, so it is refused with both sizes named.
+ */
+function checkAgainstScreen(image: {width: number; height: number}, screen: {width: number; height: number}, source: string): void {
+  if (screen.width <= 0 || screen.height <= 0) return
+  const ratio = (w: number, h: number) => Math.max(w, h) / Math.min(w, h)
+  const difference = Math.abs(ratio(image.width, image.height) / ratio(screen.width, screen.height) - 1)
+  if (difference <= MAX_ASPECT_DIFFERENCE) return
+  throw new InvalidInputError(
+    `the screenshot from ${source} is ${image.width}x${image.height}, which is not the shape of the ${screen.width}x${screen.height} screen in the dump: the two are not of the same screen`,
+    {
+      details: {input: 'screenshot', source, image: [image.width, image.height], screen: [screen.width, screen.height]},
+      actions: ['Take the screenshot and the dump again together (`arc snapshot save`), or fix meta.json width and height.'],
+    },
+  )
 }
 
 /**
@@ -89,6 +111,7 @@ export async function annotateScreenshot(
   ensureLabelFont()
   const {style} = options.style
   const image = await decode(screenshot, source)
+  checkAgainstScreen(image, model.screen, source)
   const size = outputSize(image, options.maxSize)
   const mapping = screenMapping(model.screen, image, size)
   const canvas = createCanvas(size.width, size.height)

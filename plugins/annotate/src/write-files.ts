@@ -1,7 +1,7 @@
-import {rename, rm, writeFile} from 'node:fs/promises'
+import {link, lstat, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {OutputError} from '@arc-cli/core'
+import {InvalidInputError, OutputError} from '@arc-cli/core'
 
 export interface OutputFile {
   path: string
@@ -13,41 +13,131 @@ export interface OutputFile {
 function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'ENOENT') return 'the folder does not exist'
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'permission denied'
   if (code === 'EISDIR') return 'it is a folder'
   if (code === 'ENOTDIR') return 'a part of the path is not a folder'
-  if (code === 'ENOSPC') return 'the disk is full'
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk is full'
   return error instanceof Error ? error.message : String(error)
 }
 
+function outputError(file: Pick<OutputFile, 'path' | 'input'>, why: string, cause?: unknown): OutputError {
+  return new OutputError(`${file.input}: cannot write ${file.path}: ${why}`, {
+    cause,
+    details: {input: file.input, path: file.path},
+    actions: ['Choose a path in an existing folder you can write to.'],
+  })
+}
+
+/** `.NAME.PID.tmp` (the new content) and `.NAME.PID.bak` (a hard link to the old file while renaming). */
+function sideFile(target: string, kind: 'tmp' | 'bak', pid = process.pid): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${pid}.${kind}`)
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 /**
- * Writes all files or none: each goes to a temp file in its own folder first (so the rename is atomic on the
- * same file system), and only when every temp is written are they renamed into place. On any failure every
- * temp, and any file already renamed in this call, is removed, so no partial output is left behind.
+ * Removes the side files a killed run left beside `target` (`.NAME.PID.tmp` / `.bak` whose process is gone), so
+ * hidden files do not pile up. A live process's files are left alone: it may still be writing them.
+ */
+export async function removeStaleSideFiles(target: string): Promise<string[]> {
+  const dir = path.dirname(target)
+  const pattern = new RegExp(`^\\.${escapeRegExp(path.basename(target))}\\.(\\d+)\\.(tmp|bak)$`)
+  const names = await readdir(dir).catch(() => [] as string[])
+  const removed: string[] = []
+  for (const name of names) {
+    const pid = Number(pattern.exec(name)?.[1])
+    if (!pid || pid === process.pid || isAlive(pid)) continue
+    await rm(path.join(dir, name), {force: true}).catch(() => undefined)
+    removed.push(name)
+  }
+  return removed
+}
+
+/**
+ * Checks every target before anything is written: no two inputs name the same file, no target is a folder,
+ * and every target's folder exists and is a folder. What fails is named by its input.
+ */
+export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'input'>>): Promise<void> {
+  const seen = new Map<string, Pick<OutputFile, 'path' | 'input'>>()
+  for (const file of files) {
+    const resolved = path.resolve(file.path)
+    const other = seen.get(resolved)
+    if (other) {
+      throw new InvalidInputError(`${file.input} and ${other.input} both name ${file.path}: each output needs its own file`, {
+        details: {inputs: [other.input, file.input], path: file.path},
+      })
+    }
+    seen.set(resolved, file)
+    const folder = await stat(path.dirname(resolved)).catch((error: unknown) => error as NodeJS.ErrnoException)
+    if (folder instanceof Error) throw outputError(file, reason(folder), folder)
+    if (!folder.isDirectory()) throw outputError(file, 'a part of the path is not a folder')
+    const existing = await stat(resolved).catch(() => undefined)
+    if (existing?.isDirectory()) throw outputError(file, 'it is a folder')
+  }
+}
+
+/**
+ * Writes all files or none, and never loses an existing one:
+ * 1. every target is checked first (see validateTargets), stale side files of killed runs are removed;
+ * 2. each file goes to `.NAME.PID.tmp` in its own folder (so the rename is atomic on the same file system);
+ * 3. an existing target is hard-linked to `.NAME.PID.bak`, then each temp is renamed over its target;
+ * 4. on any failure the temps are removed, targets that did not exist are removed, and targets that did are
+ *    put back from their `.bak` link, so every file is as it was; on success the `.bak` links are removed.
+ * A symlink at a target is replaced by the file, never followed.
  */
 export async function writeFilesAtomically(files: OutputFile[]): Promise<void> {
+  await validateTargets(files)
+  for (const file of files) await removeStaleSideFiles(file.path)
   const temps: string[] = []
-  const done: string[] = []
+  const backups = new Map<string, string>()
+  const existed = new Set<string>()
+  const renamed: OutputFile[] = []
   let current: OutputFile | undefined
   try {
     for (const file of files) {
       current = file
-      const temp = path.join(path.dirname(file.path), `.${path.basename(file.path)}.${process.pid}.tmp`)
+      const temp = sideFile(file.path, 'tmp')
       temps.push(temp)
-      await writeFile(temp, file.data)
+      // A leftover with this pid is a killed run's whose pid was reused: it is ours to replace.
+      await rm(temp, {force: true})
+      await writeFile(temp, file.data, {flag: 'wx'})
+    }
+    for (const file of files) {
+      current = file
+      const exists = await lstat(file.path).catch(() => undefined)
+      if (!exists) continue
+      existed.add(file.path)
+      const backup = sideFile(file.path, 'bak')
+      await rm(backup, {force: true})
+      // A file system without hard links: the rename still replaces the target atomically, only the
+      // put-back after a later failure is not possible.
+      if (await link(file.path, backup).then(() => true, () => false)) backups.set(file.path, backup)
     }
     for (const [i, file] of files.entries()) {
       current = file
       await rename(temps[i] as string, file.path)
-      done.push(file.path)
+      renamed.push(file)
     }
   } catch (error) {
-    await Promise.all([...temps, ...done].map((p) => rm(p, {force: true}).catch(() => undefined)))
-    const file = current as OutputFile
-    throw new OutputError(`${file.input}: cannot write ${file.path}: ${reason(error)}`, {
-      cause: error,
-      details: {input: file.input, path: file.path},
-      actions: ['Choose a path in an existing folder you can write to.'],
-    })
+    await Promise.all(temps.map((p) => rm(p, {force: true}).catch(() => undefined)))
+    for (const file of renamed) {
+      const backup = backups.get(file.path)
+      if (backup) await rename(backup, file.path).catch(() => undefined)
+      else if (!existed.has(file.path)) await rm(file.path, {force: true}).catch(() => undefined)
+    }
+    await Promise.all([...backups.values()].map((p) => rm(p, {force: true}).catch(() => undefined)))
+    throw outputError(current as OutputFile, reason(error), error)
   }
+  await Promise.all([...backups.values()].map((p) => rm(p, {force: true}).catch(() => undefined)))
 }

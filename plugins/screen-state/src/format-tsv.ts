@@ -26,12 +26,19 @@ export function truncate(value: string): string {
   return chars.length > MAX_TEXT_LENGTH ? chars.slice(0, MAX_TEXT_LENGTH).join('') + TRUNCATION_SUFFIX : value
 }
 
+const NAMED_ESCAPES: Record<string, string> = {'\\': '\\\\', '\t': '\\t', '\r': '\\r', '\n': '\\n'}
+
 /**
- * Escapes a value so a row always has exactly 7 tab-separated columns on one line: backslash, tab, CR and LF
- * become `\\`, `\t`, `\r`, `\n`. Every other character (U+00A0, U+202F, U+200E, emoji) is kept as it is.
+ * Escapes a value so a row always has exactly 7 tab-separated columns on one line, and no byte from a dump can
+ * drive the terminal: backslash, tab, CR and LF become `\\`, `\t`, `\r`, `\n`; every other control character
+ * (C0, DEL, C1: ESC sequences, BEL, NUL) becomes `\xHH`. Every other character (U+00A0, U+202F, U+200E,
+ * emoji) is kept as it is.
  */
 export function escapeCell(value: string): string {
-  return value.replace(/[\\\t\r\n]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : '\\n'))
+  return value.replace(
+    /[\\\u0000-\u001f\u007f-\u009f]/g,
+    (c) => NAMED_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  )
 }
 
 function cell(value: string, limit = true): string {
@@ -54,7 +61,7 @@ function formatRow(element: ScreenElement): string {
 /** Header values may not hold spaces (fields are space-separated); a title with spaces has them as `_`. */
 function headerValue(value: string | undefined): string {
   if (!value) return NULL_VALUE
-  return value.replace(/\s+/g, '_')
+  return escapeCell(value.replace(/\s+/g, '_'))
 }
 
 function formatWindowHeader(window: ScreenWindow): string {

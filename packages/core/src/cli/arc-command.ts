@@ -38,7 +38,7 @@ function isParseError(error: unknown): error is Error & {oclif: {exit: number}} 
 /**
  * Base of every arc command: renders errors the one arc way. A user error prints `Error [CODE]: message` and
  * its "Try:" lines on stderr, without a stack, and exits with the code from EXIT_CODES; with --json the error
- * goes to stdout as `{"error": {...}}`. A stack is printed only for internal errors or with DEBUG=arc*.
+ * goes to stdout as `{"error": {...}}`. A stack is printed only with DEBUG=arc*, for every code alike.
  */
 export abstract class ArcCommand extends Command {
   static override enableJsonFlag = true
@@ -62,10 +62,11 @@ export abstract class ArcCommand extends Command {
       const c = colorsFor(process.stderr)
       const lines = [`${c.red.bold('Error')} ${c.dim(`[${arcError.code}]`)}: ${arcError.message}`]
       for (const action of arcError.actions) lines.push(`${c.cyan('Try:')} ${action}`)
+      // One rule for every code, INTERNAL included: the stack only with DEBUG=arc* (the INTERNAL message says so).
       const debug = /(^|,)\s*arc/.test(process.env.DEBUG ?? '')
-      if ((debug || arcError.code === 'INTERNAL') && (arcError.cause instanceof Error || arcError.stack)) {
+      if (debug) {
         const cause = arcError.cause instanceof Error ? arcError.cause : arcError
-        if (debug || arcError.code === 'INTERNAL') lines.push(c.dim(cause.stack ?? String(cause)))
+        lines.push(c.dim(cause.stack ?? String(cause)))
       }
       process.stderr.write(`${lines.join('\n')}\n`)
     }

@@ -1,5 +1,7 @@
 import {Args, Flags, type Command, type Interfaces} from '@oclif/core'
 
+import {checkConfigSections} from '../config/check-sections.js'
+import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
 import {loadConfig} from '../config/load-config.js'
 import {resolveDriver} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
@@ -8,6 +10,7 @@ import {FileDeviceState} from '../state/device-state.js'
 import type {AnyTool, ToolResult} from '../tools/define-tool.js'
 import {runTool} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
+import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
 import {Spinner, colorsFor} from './terminal.js'
 
@@ -34,8 +37,9 @@ function buildFlag(field: SchemaField, char?: string): AnyFlag {
 function convert(field: SchemaField, value: string, label: string): unknown {
   if (field.type === 'integer' || field.type === 'number') {
     const n = Number(value)
-    if (value.trim() === '' || !Number.isFinite(n)) {
-      throw new InvalidInputError(`${label}: expected ${field.type === 'integer' ? 'a whole number' : 'a number'}, got ${JSON.stringify(value)}`)
+    // Decimal notation only: Number() would also read 0x10, 0b1, 1e3 and " 5 ", which no one means on a command line.
+    if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(n)) {
+      throw new InvalidInputError(`${label}: expected ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits, got ${JSON.stringify(value)}`)
     }
     return n
   }
@@ -87,17 +91,25 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
   const input = collectInput(schemaFields(tool.input), positional, args, flags)
   const cliInput = tool.cliInput ? collectInput(schemaFields(tool.cliInput), positional, args, flags) : undefined
   const cwd = process.cwd()
-  const {config, filepath} = await loadConfig(cwd)
+  const loaded = await loadConfig(cwd)
+  await checkConfigSections(command.config, loaded)
+  const {config, filepath} = loaded
   const spinner = new Spinner()
   const warnColors = colorsFor(process.stderr)
   const json = command.jsonEnabled()
-  try {
-    return await runTool(tool, {input, cliInput}, {
+  // One deadline for the whole command on top of each device call's own limit, except for a tool that runs until
+  // stopped (logs --follow, screenrecord). A touch held for `duration` ms (long-press, swipe) gets that time on top.
+  const held = typeof input.duration === 'number' ? input.duration : 0
+  const deadlineMs = (config.adb?.timeoutMs ?? DEFAULT_ADB_TIMEOUT_MS) * COMMAND_DEADLINE_FACTOR + held
+  const untilStopped =
+    typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...(cliInput ?? {})}) : tool.interruptible === true
+  const run = (callSignal?: AbortSignal) =>
+    runTool(tool, {input, cliInput}, {
       config,
       configFile: filepath,
       cwd,
       json,
-      signal,
+      signal: callSignal,
       save: true,
       describeIssues: (error) => describeInputIssues(error, positional),
       openDriver: () =>
@@ -121,6 +133,9 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
         process.stdout.write(`${json ? JSON.stringify(item.data) : item.text}\n`)
       },
     })
+  try {
+    if (untilStopped) return await run(signal)
+    return await runWithDeadline(`arc ${tool.cliId}`, deadlineMs, (deadline) => run(signal ? AbortSignal.any([signal, deadline]) : deadline))
   } finally {
     spinner.stop()
   }

@@ -1,8 +1,11 @@
+import {constants} from 'node:fs'
+import {access, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import type {z} from 'zod'
 
 import {ConfigError} from '../errors/arc-error.js'
+import {loadCodeConfig} from './load-code-config.js'
 import {describeZodIssues} from '../errors/describe-zod-issues.js'
 import {configSchema, type ArcConfig} from './config-schema.js'
 
@@ -40,12 +43,20 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   // A file named by ARC_CONFIG may have any name (ci.arcrc.prod, .arcrc.example): an extension cosmiconfig does
   // not know is read the way `.arcrc` is, as YAML (which takes JSON too).
   const extension = explicit ? path.extname(explicit) : ''
-  const loaders = extension && !(extension in defaultLoaders) ? {[extension]: defaultLoaders.noExt} : {}
+  const codeLoaders = {'.js': loadCodeConfig, '.cjs': loadCodeConfig, '.mjs': loadCodeConfig}
+  const loaders = {
+    ...codeLoaders,
+    ...(extension && !Object.hasOwn(defaultLoaders, extension) && !Object.hasOwn(codeLoaders, extension)
+      ? {[extension]: defaultLoaders.noExt}
+      : {}),
+  }
   const explorer = cosmiconfig('arc', {searchStrategy: 'project', loaders})
   let result: {config: unknown; filepath: string; isEmpty?: boolean} | null
+  if (!explicit) await refuseUnreadablePlaces(cwd)
   try {
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd)
   } catch (error) {
+    if (error instanceof ConfigError) throw error
     const message = error instanceof Error ? error.message : String(error)
     throw new ConfigError(`cannot read config${explicit ? ` ${explicit}` : ''}: ${message}`, {
       cause: error,
@@ -53,6 +64,13 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
     })
   }
   if (!result || result.isEmpty) return {config: {}}
+  const protoKey = findProtoKey(result.config)
+  if (protoKey) {
+    throw new ConfigError(`invalid config in ${result.filepath}: ${protoKey}: a key named __proto__ is not allowed`, {
+      details: {file: result.filepath, key: protoKey},
+      actions: ['Rename the key; see .arcrc.example or docs/config.md for every key.'],
+    })
+  }
   const parsed = configSchema.safeParse(result.config ?? {})
   if (!parsed.success) {
     throw new ConfigError(`invalid config in ${result.filepath}: ${describeZodIssues(parsed.error)}`, {
@@ -61,6 +79,71 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
     })
   }
   return {config: parsed.data, filepath: result.filepath}
+}
+
+/** The files cosmiconfig tries in each folder, in its order (package.json is read for its `arc` key). */
+const PLACE_FILES = [
+  '.arcrc',
+  '.arcrc.json',
+  '.arcrc.yaml',
+  '.arcrc.yml',
+  '.arcrc.js',
+  '.arcrc.ts',
+  '.arcrc.mjs',
+  '.arcrc.cjs',
+  ...['', '.json', '.yaml', '.yml', '.js', '.ts', '.mjs', '.cjs'].map((ext) => path.join('.config', `arcrc${ext}`)),
+  'arc.config.js',
+  'arc.config.ts',
+  'arc.config.mjs',
+  'arc.config.cjs',
+]
+
+/**
+ * cosmiconfig's search skips a config file it cannot read (EACCES) as if it were not there, so arc would run
+ * with another config, or none, without a word. This walks the same folders first (from `cwd` up to the one
+ * holding package.json) and refuses a config file that exists but cannot be read.
+ */
+async function refuseUnreadablePlaces(cwd: string): Promise<void> {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    for (const name of PLACE_FILES) {
+      const file = path.join(dir, name)
+      const info = await stat(file).catch(() => undefined)
+      if (!info?.isFile()) continue
+      const readable = await access(file, constants.R_OK).then(
+        () => true,
+        () => false,
+      )
+      if (readable) return
+      throw new ConfigError(`cannot read config ${file}: permission denied`, {
+        details: {file},
+        actions: ['Make the file readable (`chmod a+r`), remove it, or set ARC_CONFIG to another file.'],
+      })
+    }
+    const hasPackage = await stat(path.join(dir, 'package.json')).then(
+      () => true,
+      () => false,
+    )
+    if (hasPackage || path.dirname(dir) === dir) return
+  }
+}
+
+/**
+ * The path of the first `__proto__` key anywhere in a parsed config (JSON.parse keeps it as an own key; copying
+ * it into an object would change that object's prototype or silently drop it). Walked with a stack, not
+ * recursion, so no nesting depth can overflow.
+ */
+function findProtoKey(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']]
+  while (stack.length > 0) {
+    const [current, at] = stack.pop() as [unknown, string]
+    if (current === null || typeof current !== 'object') continue
+    for (const key of Object.keys(current)) {
+      const where = at ? `${at}.${key}` : key
+      if (key === '__proto__') return where
+      stack.push([(current as Record<string, unknown>)[key], where])
+    }
+  }
+  return undefined
 }
 
 /**

@@ -1,4 +1,4 @@
-import {open, readFile, stat} from 'node:fs/promises'
+import {open, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import {DeviceNotFoundError, InvalidInputError, UnsupportedError} from '../errors/arc-error.js'
@@ -7,12 +7,22 @@ import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
 import type {DeviceDriver, DeviceInfo, RotationState, ScreenCapture} from './device-driver.js'
 import {ReadOnlyDriver} from './read-only-driver.js'
-import {pngSize} from '../png.js'
+import {pngSize, pngSizeProblem} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
+import {
+  checkListedParts,
+  checkSnapshotPart,
+  MAX_SNAPSHOT_PNG_BYTES,
+  MAX_SNAPSHOT_XML_BYTES,
+  readSnapshotFile,
+  snapshotReadError,
+} from './snapshot-integrity.js'
 
 /** The first `bytes` bytes of a file (fewer if it is shorter). */
 async function readHead(file: string, bytes: number): Promise<Buffer> {
-  const handle = await open(file, 'r')
+  const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw snapshotReadError(file, error)
+  })
   try {
     const {buffer, bytesRead} = await handle.read(Buffer.alloc(bytes), 0, bytes, 0)
     return buffer.subarray(0, bytesRead)
@@ -78,14 +88,18 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
 
   private async meta(): Promise<SnapshotMeta | undefined> {
     if (!this.metaPath) return undefined
-    return parseSnapshotMeta(await readFile(this.metaPath, 'utf8'), this.metaPath)
+    const text = (await readSnapshotFile(this.metaPath, 1024 * 1024, 'meta')).toString('utf8')
+    const meta = parseSnapshotMeta(text, this.metaPath)
+    checkListedParts(meta, this.metaPath, [SNAPSHOT_XML, ...(this.pngPath ? [SNAPSHOT_PNG] : [])])
+    return meta
   }
 
   async captureScreen(): Promise<ScreenCapture> {
-    const raw = await readFile(this.xmlPath)
+    const raw = await readSnapshotFile(this.xmlPath, MAX_SNAPSHOT_XML_BYTES, 'dump')
     const what = `UI dump ${this.xmlPath}`
-    const hierarchy = parseUiDump(raw, what)
     const meta = await this.meta()
+    checkSnapshotPart(meta, this.metaPath, SNAPSHOT_XML, raw)
+    const hierarchy = parseUiDump(raw, what)
     const size = await this.size(meta, hierarchy)
     const screen = {
       width: size.width,
@@ -110,7 +124,8 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
         actions: [`Add ${SNAPSHOT_PNG} to the snapshot folder, or record it again with \`arc snapshot save\`.`],
       })
     }
-    const png = await readFile(this.pngPath)
+    const png = await readSnapshotFile(this.pngPath, MAX_SNAPSHOT_PNG_BYTES, 'screenshot')
+    checkSnapshotPart(await this.meta(), this.metaPath, SNAPSHOT_PNG, png)
     if (!pngSize(png)) throw new InvalidInputError(`${this.pngPath} is not a PNG image`)
     return png
   }
@@ -126,8 +141,18 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
   private async size(meta: SnapshotMeta | undefined, hierarchy?: UiHierarchy): Promise<{width: number; height: number}> {
     if (meta) return {width: meta.width, height: meta.height}
     const fromPng = this.pngPath && pngSize(await readHead(this.pngPath, 24))
-    if (fromPng) return fromPng
-    return screenSizeFromHierarchy(hierarchy ?? parseUiDump(await readFile(this.xmlPath), `UI dump ${this.xmlPath}`))
+    if (fromPng) {
+      const problem = pngSizeProblem(fromPng)
+      if (problem) {
+        throw new InvalidInputError(`${this.pngPath} cannot give the screen size: ${problem}`, {
+          details: {path: this.pngPath, width: fromPng.width, height: fromPng.height},
+          actions: ['Replace screen.png, or add meta.json with the screen width and height.'],
+        })
+      }
+      return fromPng
+    }
+    const raw = hierarchy ? undefined : await readSnapshotFile(this.xmlPath, MAX_SNAPSHOT_XML_BYTES, 'dump')
+    return screenSizeFromHierarchy(hierarchy ?? parseUiDump(raw as Buffer, `UI dump ${this.xmlPath}`))
   }
 
   /** What the recording knows: its serial, and the screen from meta.json or the files. */

@@ -47,6 +47,20 @@ export const snapshotMetaSchema = z
       .strict()
       .optional()
       .describe('What the window manager reported at capture time (dumpsys window windows); absent when it was not read.'),
+    files: z
+      .record(
+        z.string(),
+        z
+          .object({
+            bytes: z.number().int().nonnegative().describe('Size in bytes.'),
+            sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the content, hex.'),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe(
+        'The dump and screenshot this meta.json was written with (name -> size and hash); a reader refuses parts that do not match.',
+      ),
   })
   .strict()
 

@@ -150,9 +150,23 @@ export class InternalError extends ArcError {
   readonly code = 'INTERNAL'
 }
 
-/** Wraps anything thrown into an ArcError, keeping ArcErrors as they are. */
+/**
+ * Wraps anything thrown into an ArcError, keeping ArcErrors as they are. System errors that are the
+ * environment's doing, not a bug (stdout closed by the reader, a full disk), get their own codes.
+ */
 export function toArcError(error: unknown): ArcError {
   if (error instanceof ArcError) return error
+  const errno = (error as NodeJS.ErrnoException | undefined)?.code
+  if (errno === 'EPIPE') {
+    return new OutputError('stdout was closed before arc finished writing (the command reading it exited early)', {
+      cause: error,
+      details: {errno},
+      actions: ['Let the reading command read everything, or write to a file with -o FILE.'],
+    })
+  }
+  if (errno === 'ENOSPC' || errno === 'EDQUOT') {
+    return new OutputError('the disk is full', {cause: error, details: {errno}, actions: ['Free some space and run again.']})
+  }
   const message = error instanceof Error ? error.message : String(error)
   return new InternalError(`internal error: ${message}`, {
     cause: error,

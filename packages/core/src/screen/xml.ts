@@ -9,7 +9,19 @@ export interface XmlElement {
   line: number
 }
 
-const NAMED_ENTITIES: Record<string, string> = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'"}
+const NAMED_ENTITIES: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+})
+
+/**
+ * Limits on any document, so work and memory stay bounded whatever arrives: real uiautomator dumps nest
+ * about 30 deep and hold a few thousand nodes at most. Past either limit the dump is refused (INVALID_DUMP).
+ */
+export const XML_LIMITS = {maxDepth: 256, maxElements: 50_000} as const
 
 /**
  * Parses one XML document into elements. Text content is ignored (uiautomator keeps everything in attributes);
@@ -20,6 +32,7 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
   let pos = 0
   const stack: XmlElement[] = []
   let root: XmlElement | undefined
+  let elements = 0
 
   // Line numbers for messages, counted forward from the last one asked (parsing only moves forward), so
   // numbering every tag stays linear in the size of the document.
@@ -113,6 +126,20 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
       pos = end + 3
       continue
     }
+    if (source.startsWith('<!DOCTYPE', pos) || source.startsWith('<!doctype', pos)) {
+      const end = source.indexOf('>', pos)
+      if (end === -1) truncated()
+      const declaration = source.slice(pos, end)
+      // An internal subset declares entities (billion laughs); SYSTEM/PUBLIC names an outside file (XXE).
+      if (/\[|\bSYSTEM\b|\bPUBLIC\b/i.test(declaration)) {
+        throw new InvalidDumpError(
+          `${what} is refused: it has a DOCTYPE with entity declarations or an external reference (line ${lineAt(pos)}); arc expands no entities and reads no outside files, and uiautomator dumps never carry one`,
+          {details: {line: lineAt(pos), refused: 'DOCTYPE'}},
+        )
+      }
+      pos = end + 1
+      continue
+    }
     if (source.startsWith('<!', pos)) {
       const end = source.indexOf('>', pos)
       if (end === -1) truncated()
@@ -140,8 +167,18 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
     // An opening tag.
     const at = pos
     pos++
-    const element: XmlElement = {name: readName(), attrs: {}, children: [], line: lineAt(at)}
+    const element: XmlElement = {name: readName(), attrs: Object.create(null) as Record<string, string>, children: [], line: lineAt(at)}
     if (root && stack.length === 0) fail(`a second document element <${element.name}>`, at)
+    if (++elements > XML_LIMITS.maxElements) {
+      throw new InvalidDumpError(`${what} is too large: more than ${XML_LIMITS.maxElements} elements (line ${lineAt(at)}); arc reads at most that many`, {
+        details: {line: lineAt(at), limit: XML_LIMITS.maxElements},
+      })
+    }
+    if (stack.length >= XML_LIMITS.maxDepth) {
+      throw new InvalidDumpError(`${what} nests too deep: more than ${XML_LIMITS.maxDepth} levels (line ${lineAt(at)}); arc reads at most that many`, {
+        details: {line: lineAt(at), limit: XML_LIMITS.maxDepth},
+      })
+    }
     for (;;) {
       skipSpace()
       if (pos >= source.length) truncated()

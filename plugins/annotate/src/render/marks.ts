@@ -22,6 +22,12 @@ export interface MarkSelection {
   overLimit: number
 }
 
+/**
+ * Most marks any image gets, whatever the preset says (maxLabels 0, "no limit", included): more than this many
+ * labels cannot be read on a phone screen, and it bounds the label placement's work on a hostile dump.
+ */
+export const MAX_MARKS = 1000
+
 function matches(e: ScreenElement, only: MarkFilter): boolean {
   if (only === 'interactive') return e.flags.clk || e.flags.lclk || e.flags.edt
   if (only === 'clickable') return e.flags.clk || e.flags.lclk
@@ -101,10 +107,11 @@ export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: S
     else outside++
   })
   let kept = candidates
-  if (style.maxLabels > 0 && candidates.length > style.maxLabels) {
+  const limit = style.maxLabels > 0 ? Math.min(style.maxLabels, MAX_MARKS) : MAX_MARKS
+  if (candidates.length > limit) {
     kept = [...candidates]
       .sort((a, b) => markPriority(a.element) - markPriority(b.element) || a.index - b.index)
-      .slice(0, style.maxLabels)
+      .slice(0, limit)
   }
   // Numbers run through the focused app first, then the other windows, each in document order.
   kept = [...kept].sort((a, b) => windowRank(a.element) - windowRank(b.element) || a.index - b.index)

@@ -60,7 +60,15 @@ export const annotateConfigSchema = z
       .max(MAX_SIZE_RANGE.max)
       .optional()
       .describe('Longest image side in pixels (default 700); never upscales.'),
-    presets: z.record(z.string().min(1), presetOverridesSchema).optional().describe('Custom presets by name.'),
+    presets: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a preset name is 1-64 letters, digits, _ . or -, starting with a letter or digit'),
+        presetOverridesSchema,
+      )
+      .optional()
+      .describe('Custom presets by name.'),
   })
   .strict()
 

@@ -28,7 +28,7 @@ export const COLOR_HELP = `#rgb, #rrggbb, #rrggbbaa, rgb(r,g,b), rgba(r,g,b,a) o
 /** Parses a colour; undefined when the string is not one (the caller names the key in its error). */
 export function parseColor(value: string): Rgba | undefined {
   const text = value.trim().toLowerCase()
-  const named = NAMED[text]
+  const named = Object.hasOwn(NAMED, text) ? NAMED[text] : undefined
   if (named) return parseColor(named)
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/.exec(text)?.[1]
   if (hex) {

@@ -4,9 +4,11 @@ import {defineTool, importNativeModule, InvalidInputError, type ToolContext} fro
 import {z} from 'zod'
 
 import type {AnnotatedImage} from '../annotate-screenshot.js'
-import {IMAGE_FORMATS, MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'
+import {MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'
+import {MAX_MARKS} from '../render/marks.js'
 import {MARK_FILTERS} from '../style/presets.js'
-import {writeFilesAtomically, type OutputFile} from '../write-files.js'
+import {FORMAT_NAMES, formatForOutput} from '../output-format.js'
+import {validateTargets, writeFilesAtomically, type OutputFile} from '../write-files.js'
 
 export const annotateInput = z.object({
   style: z
@@ -14,7 +16,10 @@ export const annotateInput = z.object({
     .min(1)
     .optional()
     .describe('Preset: default (red dashed boxes, id labels), som (numbered badges), by-type (colour by role), or one from annotate.presets. Default: annotate.style, else default'),
-  format: z.enum(IMAGE_FORMATS).optional().describe('Image format (default jpeg, or annotate.format)'),
+  format: z
+    .enum(FORMAT_NAMES)
+    .optional()
+    .describe('Image format: jpeg (or jpg) or png. Default: the output file extension, else annotate.format, else jpeg'),
   quality: z
     .number()
     .int()
@@ -66,7 +71,7 @@ function markLines(image: AnnotatedImage): string[] {
 /** Size, scale and marks; the CLI puts the `path:` line first when it writes the image (MCP returns it inline). */
 function summaryLines(image: AnnotatedImage): string[] {
   const {map} = image
-  const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels)` : ''
+  const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels or the ${MAX_MARKS}-mark limit)` : ''
   return [
     `image: ${image.width}x${image.height} ${image.format}, ${image.data.length} bytes`,
     `screen: ${map.screen.width}x${map.screen.height}, scale x=${map.scale.x} y=${map.scale.y}`,
@@ -122,7 +127,14 @@ export const annotate = defineTool({
     }
     // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
     const {annotateDevice} = await importNativeModule(() => import('../annotate-device.js'), 'arc annotate', '@napi-rs/canvas')
-    const image = await annotateDevice(ctx, input)
+    // Every target and the format are checked before the device is touched, so a mistake costs nothing.
+    const format = formatForOutput(cli.output, input.format, '--output')
+    const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
+    await validateTargets([
+      ...(cli.output && cli.output !== '-' ? [{path: path.resolve(ctx.cwd, cli.output), input: '--output'}] : []),
+      ...(mapPath ? [{path: mapPath, input: '--map'}] : []),
+    ])
+    const image = await annotateDevice(ctx, {...input, format})
 
     return {
       text: [...summaryLines(image), 'label\tid\tbounds', ...markLines(image)].join('\n'),
@@ -131,7 +143,6 @@ export const annotate = defineTool({
       // The CLI writes the image (or puts it on stdout) and the map; MCP returns the image inline instead.
       save: async () => {
         const toStdout = cli.output === '-'
-        const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
         const mapFiles: OutputFile[] = mapPath
           ? [{path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'}]
           : []

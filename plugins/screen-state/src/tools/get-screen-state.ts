@@ -60,7 +60,9 @@ export const getScreenState = defineTool({
     // The spec's include_screenshot: the image `arc annotate` draws, from the same function. The annotate plugin
     // (and the canvas library) is loaded only here, so plain screen-state stays fast.
     const annotate = await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
-    const image = await annotate.annotateDevice(ctx, {}, model)
+    // The CLI's --screenshot names the format by its extension (MCP has no file: JPEG inline).
+    const format = annotate.formatForOutput(file, undefined, '--screenshot')
+    const image = await annotate.annotateDevice(ctx, format ? {format} : {}, model)
     return {
       text,
       data,

@@ -38,11 +38,17 @@ export class DeviceShell {
     return (await this.run(words, timeoutMs)).output.toString('utf8')
   }
 
-  /** Runs a command that prints nothing when it works: a non-zero exit or failure text is a DeviceCommandError. */
+  /**
+   * Runs a command that prints nothing when it works (`input`, `am force-stop`): a non-zero exit, failure text,
+   * or any other output at all (random bytes with exit status 0 included) is a DeviceCommandError quoting it,
+   * never reported as done. Dynamic-linker warnings some builds print are not output of the command.
+   */
   async action(words: Array<string | number | Raw>, what: string): Promise<string> {
     const {output, exitCode} = await this.run(words)
     const text = output.toString('utf8')
+    const unexpected = text.split(/\r?\n/).filter((line) => line.trim() !== '' && !/^WARNING: linker:/.test(line))
     if (exitCode !== 0 || FAILURE.test(text)) throw this.failed(what, text, exitCode)
+    if (unexpected.length > 0) throw this.failed(what, `unexpected output: ${JSON.stringify(unexpected.join('\n').slice(0, 200))}`, exitCode)
     return text
   }
 

@@ -1,0 +1,135 @@
+import {expect} from 'chai'
+import {spawn} from 'node:child_process'
+import {chmod, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {exitCodeFor} from '@arc-cli/core'
+
+import {isRoot, scratch, tree} from '../support/hostile.js'
+import {ROOT} from '../support/paths.js'
+import {runArc} from '../support/run-arc.js'
+
+const PROTOTYPE_NAMES = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']
+const NO_STACK = /\n\s+at /
+
+/** A project folder (package.json stops the config search) holding one config file. */
+async function project(file: string, content: string): Promise<string> {
+  const dir = await scratch()
+  await writeFile(path.join(dir, 'package.json'), '{}\n')
+  await writeFile(path.join(dir, file), content)
+  return dir
+}
+
+describe('hostile: prototype-named keys', function () {
+  for (const name of PROTOTYPE_NAMES) {
+    it(`--style ${name}: exit INVALID_INPUT (2), "unknown preset", no file written`, async () => {
+      const dir = await scratch()
+      const run = await runArc(['annotate', '-d', 'demo', '--style', name, '-o', 'x.jpg'], {cwd: dir})
+      expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+      expect(run.stderr).to.include(`unknown preset "${name}"`).and.not.match(NO_STACK)
+      expect(await tree(dir)).to.deep.equal({})
+    })
+  }
+
+  it('config presets named toString and constructor work like any name; __proto__ is refused (exit 3)', async () => {
+    const ok = await project('.arcrc.json', JSON.stringify({annotate: {style: 'constructor', presets: {constructor: {color: 'blue'}, toString: {extends: 'constructor'}}}}))
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'x.jpg'], {cwd: ok})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stdout).to.include('style constructor')
+    const bad = await project('.arcrc.json', '{"annotate": {"presets": {"__proto__": {"color": "red"}}}}')
+    const refused = await runArc(['config'], {cwd: bad})
+    expect(refused.code, refused.stderr).to.equal(exitCodeFor('INVALID_CONFIG'))
+    expect(refused.stderr).to.include('annotate.presets.__proto__: a key named __proto__ is not allowed')
+  })
+
+  it('a colour named constructor: exit 3 "not a colour", never INTERNAL', async () => {
+    const dir = await project('.arcrc.json', JSON.stringify({annotate: {presets: {mine: {color: 'constructor'}}}}))
+    const run = await runArc(['config'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_CONFIG'))
+    expect(run.stderr).to.include('annotate.presets.mine.color: not a colour')
+  })
+})
+
+describe('hostile: config that every command refuses', function () {
+  const presets: Record<string, {extends: string}> = {}
+  for (let i = 0; i < 100_000; i++) presets[`p${i}`] = {extends: `p${i + 1}`}
+  const cases: Array<{name: string; config: unknown; says: string}> = [
+    {name: 'a 100,000-long extends chain', config: {annotate: {presets}}, says: 'the chain of presets is longer than 32'},
+    {name: 'an extends cycle', config: {annotate: {presets: {a: {extends: 'b'}, b: {extends: 'a'}}}}, says: 'in a cycle (a -> b -> a)'},
+    {name: 'an unknown annotate.style', config: {annotate: {style: 'nope'}}, says: 'annotate.style: unknown preset "nope"'},
+    {name: 'quality: 500', config: {annotate: {quality: 500}}, says: 'annotate.quality'},
+    {name: 'color: notacolour', config: {annotate: {presets: {mine: {color: 'notacolour'}}}}, says: 'not a colour'},
+  ]
+  for (const c of cases) {
+    it(`${c.name}: arc config and screen-state exit INVALID_CONFIG (3)`, async () => {
+      const dir = await project('.arcrc.json', JSON.stringify(c.config))
+      const before = await tree(dir)
+      for (const args of [['config'], ['screen-state', '-d', 'demo']]) {
+        const run = await runArc(args, {cwd: dir})
+        expect(run.code, `${args[0]}: ${run.stderr}`).to.equal(exitCodeFor('INVALID_CONFIG'))
+        expect(run.stderr).to.include(c.says).and.not.match(NO_STACK)
+      }
+      expect(await tree(dir)).to.deep.equal(before)
+    })
+  }
+
+  it('a syntax error in arc.config.js: exit 3 naming the file and the SyntaxError', async () => {
+    const dir = await project('arc.config.js', 'export default {device: "demo",\n')
+    const run = await runArc(['config'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_CONFIG'))
+    expect(run.stderr).to.include(path.join(dir, 'arc.config.js')).and.include('SyntaxError').and.not.include('bug in Node')
+  })
+
+  it('an endless loop in arc.config.js: exit 3 after the 5 s load limit, arc does not hang', async () => {
+    const dir = await project('arc.config.js', 'while (true) {}\n')
+    const run = await runArc(['screen-state', '-d', 'demo'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_CONFIG'))
+    expect(run.stderr).to.include('did not finish loading within 5 s')
+  })
+
+  it('arc.config.cjs and .mjs exporting data still load', async () => {
+    for (const [file, body] of [
+      ['arc.config.cjs', 'module.exports = {device: "demo"}\n'],
+      ['arc.config.mjs', 'export default {device: "demo"}\n'],
+    ] as const) {
+      const run = await runArc(['config', '--json'], {cwd: await project(file, body)})
+      expect(run.code, run.stderr).to.equal(0)
+      expect(JSON.parse(run.stdout).config).to.deep.equal({device: 'demo'})
+    }
+  })
+
+  it('an unreadable config file found by the search: exit 3 "permission denied", not silently skipped', async function () {
+    if (!isRoot) this.skip() // run as nobody so that permissions apply
+    const dir = await project('.arcrc.json', '{"device": "demo"}\n')
+    await chmod(dir, 0o755)
+    await chmod(path.join(dir, '.arcrc.json'), 0o600)
+    const run = await runArc(['config'], {cwd: dir, uid: 65534, env: {HOME: '/tmp', ARC_CACHE_DIR: '/tmp'}})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_CONFIG'))
+    expect(run.stderr).to.include('.arcrc.json: permission denied')
+  })
+})
+
+describe('hostile: the command line', function () {
+  it('an unknown command: exit 2 with the nearest command, and the JSON error under --json', async () => {
+    const run = await runArc(['screenstate'])
+    expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include('Error [INVALID_INPUT]: unknown command "screenstate"').and.include('Try: arc screen-state')
+    const json = await runArc(['screenstate', '--json'])
+    expect(json.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(JSON.parse(json.stdout).error).to.include({code: 'INVALID_INPUT', exitCode: 2})
+  })
+
+  it('a closed pipe (annotate -o - | head -c 8): exit OUTPUT_FAILED (13), no stack, not INTERNAL', async () => {
+    // A real shell pipe; a PNG (several times the 64 KB pipe buffer) makes sure arc is still writing when head exits.
+    const dev = path.join(ROOT, 'bin', 'dev.js')
+    const script = `"${process.execPath}" --conditions=arc-source "${dev}" annotate -d demo --format png -o - 2>&3 | head -c 8 >/dev/null; echo "\${PIPESTATUS[0]}"`
+    const child = spawn('bash', ['-c', `{ ${script}; } 3>&2`], {env: {...process.env, NO_COLOR: '1'}})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    await new Promise((resolve) => child.on('close', resolve))
+    expect(Number(stdout.trim()), stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(stderr).to.include('stdout was closed').and.not.include('INTERNAL').and.not.match(NO_STACK)
+  })
+})

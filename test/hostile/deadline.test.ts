@@ -1,0 +1,30 @@
+import {expect} from 'chai'
+
+import {runWithDeadline, TimeoutError} from '@arc-cli/core'
+
+/** One deadline for a whole command: many steps that each finish in time still end at the deadline. */
+describe('hostile: the whole-command deadline', function () {
+  it('ends work made of many short steps at the deadline with TIMEOUT, and aborts its signal', async () => {
+    let steps = 0
+    let seen: AbortSignal | undefined
+    const started = Date.now()
+    const error = await runWithDeadline('arc annotate', 300, async (signal) => {
+      seen = signal
+      // Each step is well within any per-call limit; together they never end.
+      while (!signal.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        steps++
+      }
+      return 'done'
+    }).catch((e: unknown) => e)
+    expect(error).to.be.instanceOf(TimeoutError)
+    expect((error as TimeoutError).message).to.include('arc annotate did not finish within 0.3 s')
+    expect(seen?.aborted).to.equal(true)
+    expect(steps).to.be.greaterThan(3)
+    expect(Date.now() - started).to.be.lessThan(5000)
+  })
+
+  it('returns the result of work that finishes in time', async () => {
+    expect(await runWithDeadline('arc tap', 1000, async () => 42)).to.equal(42)
+  })
+})

@@ -1,0 +1,75 @@
+import {expect} from 'chai'
+import {mkdir, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {exitCodeFor, parseUiDump, XML_LIMITS, type ErrorCode} from '@arc-cli/core'
+
+import {
+  BILLION_LAUGHS,
+  CONTROL_CHARS_DUMP,
+  deepDump,
+  hugeDump,
+  latin1Dump,
+  utf16Dump,
+  XXE,
+  XXE_EXTERNAL_DTD,
+} from '../support/hostile-inputs.js'
+import {scratch, tree} from '../support/hostile.js'
+import {runArc} from '../support/run-arc.js'
+
+interface DumpCase {
+  name: string
+  dump: () => string | Buffer
+  code: ErrorCode | 0
+  says?: string
+}
+
+const CASES: DumpCase[] = [
+  {name: `nested ${XML_LIMITS.maxDepth + 1} deep`, dump: () => deepDump(XML_LIMITS.maxDepth + 1), code: 'INVALID_DUMP', says: 'nests too deep'},
+  {name: 'nested 3,000 deep (once a stack overflow)', dump: () => deepDump(3000), code: 'INVALID_DUMP', says: 'nests too deep'},
+  {name: `nested ${XML_LIMITS.maxDepth - 1} deep (under the limit)`, dump: () => deepDump(XML_LIMITS.maxDepth - 1), code: 0},
+  {name: `${XML_LIMITS.maxElements + 1} elements`, dump: () => hugeDump(XML_LIMITS.maxElements), code: 'INVALID_DUMP', says: 'too large'},
+  {name: 'billion laughs', dump: () => BILLION_LAUGHS, code: 'INVALID_DUMP', says: 'DOCTYPE with entity declarations'},
+  {name: 'XXE (internal subset naming a file)', dump: () => XXE, code: 'INVALID_DUMP', says: 'DOCTYPE with entity declarations'},
+  {name: 'XXE (external DTD)', dump: () => XXE_EXTERNAL_DTD, code: 'INVALID_DUMP', says: 'an external reference'},
+  {name: 'Latin-1 bytes', dump: latin1Dump, code: 'INVALID_DUMP', says: 'not valid UTF-8'},
+  {name: 'UTF-16 with a BOM', dump: utf16Dump, code: 'INVALID_DUMP', says: 'binary data'},
+  {name: 'a NUL byte', dump: () => Buffer.from('<hierarchy>\u0000</hierarchy>'), code: 'INVALID_DUMP', says: 'binary data'},
+  {name: 'an unknown entity', dump: () => deepDump(1).replace('item 0', '&bogus;'), code: 'INVALID_DUMP', says: 'unknown entity &bogus;'},
+  {name: 'an attribute named __proto__', dump: () => deepDump(1).replace('index=', '__proto__="x" constructor="y" index='), code: 0},
+]
+
+/** Hostile dumps through screen-state: a documented code and a message saying what was refused, never INTERNAL. */
+describe('hostile: dumps', function () {
+  let dir: string
+  before(async () => {
+    dir = await scratch()
+  })
+
+  for (const c of CASES) {
+    it(`${c.name}: exit ${c.code === 0 ? 0 : `${c.code} (${exitCodeFor(c.code)})`}, no file changed`, async () => {
+      const snap = path.join(dir, c.name.replace(/\W+/g, '-'))
+      await mkdir(snap)
+      await writeFile(path.join(snap, 'window_dump.xml'), c.dump())
+      const before = await tree(dir)
+      const run = await runArc(['screen-state', '-d', snap])
+      expect(run.code, run.stderr).to.equal(c.code === 0 ? 0 : exitCodeFor(c.code))
+      if (c.says) expect(run.stderr).to.include(c.says)
+      expect(run.stderr).to.not.include('INTERNAL').and.not.match(/\n\s+at /)
+      expect(await tree(dir)).to.deep.equal(before)
+    })
+  }
+
+  it('control characters in dump text are escaped in the TSV (\\x1b, \\x07, \\x9b, \\x7f) and never reach the terminal raw', async () => {
+    const file = path.join(dir, 'control.xml')
+    await writeFile(file, CONTROL_CHARS_DUMP)
+    const run = await runArc(['screen-state', '-d', file])
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stdout).to.include('\\x1b[31mRED\\x1b[0m\\x07BEL\\x9b2J\\x7f')
+    expect(run.stdout).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+  })
+
+  it('the reader keeps no recursion on depth: the limit, not the stack, stops a 100,000-deep dump', () => {
+    expect(() => parseUiDump(deepDump(100_000))).to.throw(/nests too deep: more than 256 levels/)
+  })
+})

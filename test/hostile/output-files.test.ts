@@ -1,0 +1,128 @@
+import {expect} from 'chai'
+import {mkdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {exitCodeFor} from '@arc-cli/core'
+
+import {mountTmpfs, scratch, tree} from '../support/hostile.js'
+import {runArc} from '../support/run-arc.js'
+
+const JPEG = Buffer.from([0xff, 0xd8, 0xff])
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47])
+
+/** Hostile output targets for `arc annotate`: every failure leaves every existing file exactly as it was. */
+describe('hostile: annotate output targets', function () {
+  let dir: string
+  beforeEach(async () => {
+    dir = await scratch()
+    await writeFile(path.join(dir, 'out.jpg'), 'PRECIOUS\n')
+    await writeFile(path.join(dir, 'same.json'), 'PRECIOUS\n')
+  })
+
+  it('-o out.jpg --map mapdir (a folder): exit OUTPUT_FAILED (13), out.jpg unchanged, no temp files', async () => {
+    await mkdir(path.join(dir, 'mapdir'))
+    const before = await tree(dir)
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'out.jpg', '--map', 'mapdir'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(run.stderr).to.include('--map').and.include('it is a folder')
+    expect(await tree(dir)).to.deep.equal(before)
+  })
+
+  it('-o same.json --map same.json: exit INVALID_INPUT (2) naming both flags, same.json unchanged', async () => {
+    const before = await tree(dir)
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'same.json', '--map', 'same.json'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include('--map and --output both name')
+    expect(await tree(dir)).to.deep.equal(before)
+  })
+
+  it('-o into a missing folder: exit 13 before any work, nothing written', async () => {
+    const before = await tree(dir)
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'nope/x.jpg', '--map', 'm.json'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(run.stderr).to.include('the folder does not exist')
+    expect(await tree(dir)).to.deep.equal(before)
+  })
+
+  it('replaces a symlinked target with the file, never writing through the link', async () => {
+    await writeFile(path.join(dir, 'victim.txt'), 'VICTIM\n')
+    await symlink('victim.txt', path.join(dir, 'shot.jpg'))
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'shot.jpg'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(await readFile(path.join(dir, 'victim.txt'), 'utf8')).to.equal('VICTIM\n')
+    expect((await readFile(path.join(dir, 'shot.jpg'))).subarray(0, 3)).to.deep.equal(JPEG)
+  })
+
+  it('removes .NAME.PID.tmp files left by a killed run (dead pid), keeps a live process\'s', async () => {
+    const dead = path.join(dir, '.shot.jpg.999999999.tmp')
+    const live = path.join(dir, `.shot.jpg.${process.pid}.tmp`)
+    await writeFile(dead, 'half')
+    await writeFile(live, 'busy')
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'shot.jpg'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(Object.keys(await tree(dir))).to.include(path.basename(live)).and.not.include(path.basename(dead))
+  })
+
+  describe('format follows the file name', () => {
+    it('-o x.png writes PNG bytes, -o x.jpg JPEG bytes, and says where each went', async () => {
+      const png = await runArc(['annotate', '-d', 'demo', '-o', 'x.png'], {cwd: dir})
+      expect(png.code, png.stderr).to.equal(0)
+      expect(png.stdout).to.include('path: x.png').and.include(' png,')
+      expect((await readFile(path.join(dir, 'x.png'))).subarray(0, 4)).to.deep.equal(PNG)
+      const jpg = await runArc(['annotate', '-d', 'demo', '-o', 'x.jpeg'], {cwd: dir})
+      expect(jpg.code, jpg.stderr).to.equal(0)
+      expect((await readFile(path.join(dir, 'x.jpeg'))).subarray(0, 3)).to.deep.equal(JPEG)
+    })
+
+    it('--format jpg is jpeg', async () => {
+      const run = await runArc(['annotate', '-d', 'demo', '--format', 'jpg', '-o', 'y'], {cwd: dir})
+      expect(run.code, run.stderr).to.equal(0)
+      expect((await readFile(path.join(dir, 'y'))).subarray(0, 3)).to.deep.equal(JPEG)
+    })
+
+    it('--format png -o x.jpg is a contradiction: exit 2, nothing written', async () => {
+      const before = await tree(dir)
+      const run = await runArc(['annotate', '-d', 'demo', '--format', 'png', '-o', 'x.jpg'], {cwd: dir})
+      expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+      expect(run.stderr).to.include('contradicts')
+      expect(await tree(dir)).to.deep.equal(before)
+    })
+
+    it('screen-state --screenshot x.png writes PNG bytes', async () => {
+      const run = await runArc(['screen-state', '-d', 'demo', '--screenshot', 'x.png'], {cwd: dir})
+      expect(run.code, run.stderr).to.equal(0)
+      expect((await readFile(path.join(dir, 'x.png'))).subarray(0, 4)).to.deep.equal(PNG)
+    })
+  })
+})
+
+describe('hostile: full and read-only disks', function () {
+  it('ENOSPC on the map (a full tmpfs): exit 13 "the disk is full", the image target beside it unchanged', async function () {
+    const disk = await mountTmpfs({sizeKb: 8})
+    if (!disk) this.skip()
+    try {
+      const dir = await scratch()
+      await writeFile(path.join(dir, 'out.jpg'), 'PRECIOUS\n')
+      await writeFile(path.join(disk.dir, 'filler'), Buffer.alloc(8 * 1024 - 1))
+      const before = [await tree(dir), await tree(disk.dir)]
+      const run = await runArc(['annotate', '-d', 'demo', '-o', 'out.jpg', '--map', path.join(disk.dir, 'map.json')], {cwd: dir})
+      expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+      expect(run.stderr).to.include('the disk is full')
+      expect([await tree(dir), await tree(disk.dir)]).to.deep.equal(before)
+    } finally {
+      await disk.unmount()
+    }
+  })
+
+  it('a read-only file system: exit 13 "permission denied", even as root', async function () {
+    const disk = await mountTmpfs({sizeKb: 64, readOnly: true})
+    if (!disk) this.skip()
+    try {
+      const run = await runArc(['annotate', '-d', 'demo', '-o', path.join(disk.dir, 'x.jpg')])
+      expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+      expect(run.stderr).to.include('permission denied')
+    } finally {
+      await disk.unmount()
+    }
+  })
+})

@@ -1,0 +1,67 @@
+import {expect} from 'chai'
+import {copyFile, mkdir, readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {checkPngPixels, DEMO_DIR, exitCodeFor, type ErrorCode} from '@arc-cli/core'
+
+import {blackPng, garbagePixelsPng, lyingPng} from '../support/hostile-inputs.js'
+import {scratch, tree} from '../support/hostile.js'
+import {runArc} from '../support/run-arc.js'
+
+interface PngCase {
+  name: string
+  png: () => Buffer
+  /** meta.json beside it (else none: the size then comes from the PNG header). */
+  meta?: boolean
+  code: ErrorCode | 0
+  says: string
+}
+
+const CASES: PngCase[] = [
+  {name: 'a 69-byte PNG claiming 20000x20000', png: () => lyingPng(20000, 20000), code: 'INVALID_INPUT', says: 'over arc\'s limit for a screenshot'},
+  {name: 'a PNG claiming 0x0', png: () => lyingPng(0, 0), code: 'INVALID_INPUT', says: 'an image with no pixels'},
+  {name: 'a PNG claiming 2^31-1 x 1', png: () => lyingPng(2 ** 31 - 1, 1), code: 'INVALID_INPUT', says: 'over arc\'s limit'},
+  {name: 'a PNG claiming 1080x2400 with one byte of pixels', png: () => lyingPng(1080, 2400), meta: true, code: 'INVALID_INPUT', says: 'its pixel data is 1 bytes'},
+  {name: 'valid CRCs, garbage pixel data', png: () => garbagePixelsPng(1080, 2400), meta: true, code: 'INVALID_INPUT', says: 'its pixel data is damaged'},
+  {name: 'a PNG of another shape than the screen', png: () => blackPng(2400, 2400), meta: true, code: 'INVALID_INPUT', says: 'not the shape of the 1080x2400 screen'},
+  {name: 'a real black screen (secure window)', png: () => blackPng(540, 1200), meta: true, code: 0, says: 'entirely black'},
+]
+
+/** Hostile screenshots through annotate: refused before decoding, and a decode failure told from a black screen. */
+describe('hostile: PNGs', function () {
+  let dir: string
+  before(async () => {
+    dir = await scratch()
+  })
+
+  for (const c of CASES) {
+    it(`${c.name}: exit ${c.code === 0 ? 0 : `${c.code} (${exitCodeFor(c.code)})`}, no file changed`, async () => {
+      const snap = path.join(dir, c.name.replace(/\W+/g, '-'))
+      await mkdir(snap)
+      await copyFile(path.join(DEMO_DIR, 'window_dump.xml'), path.join(snap, 'window_dump.xml'))
+      if (c.meta) await copyFile(path.join(DEMO_DIR, 'meta.json'), path.join(snap, 'meta.json'))
+      await writeFile(path.join(snap, 'screen.png'), c.png())
+      await writeFile(path.join(dir, 'out.jpg'), 'PRECIOUS\n')
+      const before = await tree(dir)
+      const run = await runArc(['annotate', '-d', snap, '-o', 'out.jpg'], {cwd: dir})
+      expect(run.code, run.stderr).to.equal(c.code === 0 ? 0 : exitCodeFor(c.code))
+      expect(run.stderr).to.include(c.says).and.not.include('INTERNAL')
+      if (c.code !== 0) expect(await tree(dir)).to.deep.equal(before)
+    })
+  }
+
+  it('screen-state refuses a lying header as the screen size (no `screen:20000x20000`)', async () => {
+    const snap = path.join(dir, 'size-from-png')
+    await mkdir(snap)
+    await copyFile(path.join(DEMO_DIR, 'window_dump.xml'), path.join(snap, 'window_dump.xml'))
+    await writeFile(path.join(snap, 'screen.png'), lyingPng(20000, 20000))
+    const run = await runArc(['screen-state', '-d', snap])
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stdout).to.not.include('20000x20000')
+  })
+
+  it('checkPngPixels passes the demo screenshot and a real black one', async () => {
+    expect(checkPngPixels(await readFile(path.join(DEMO_DIR, 'screen.png')))).to.equal(undefined)
+    expect(checkPngPixels(blackPng(10, 10))).to.equal(undefined)
+  })
+})
