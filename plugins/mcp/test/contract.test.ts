@@ -171,7 +171,8 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
         expect(mcpText).to.equal(cli.stdout.replace(/\n$/, ''))
       }
       // A screen capture runs its device commands in parallel, so their order varies; the set must not.
-      const sorted = (argv: string[][]) => argv.map((a) => JSON.stringify(a)).sort()
+      // Atomic writes push to a temporary name with random hex in it: the same command, another name.
+      const sorted = (argv: string[][]) => argv.map((a) => JSON.stringify(a).replace(/\.arc-[0-9a-f]{8}\.tmp/g, '.arc-TMP.tmp')).sort()
       expect(sorted(mcpArgv)).to.deep.equal(sorted(cliArgv))
     })
   }

@@ -162,7 +162,9 @@ async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Prom
 
 function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
   if (bytes.length === 0) return Promise.resolve()
-  return new Promise<void>((resolve, reject) => stream.write(bytes, (error) => (error ? reject(error) : resolve())))
+  // The callback goes third, as write(chunk, encoding, cb): a stand-in stream that captures output (oclif's test
+  // harness) calls only a third-argument callback, and the command would wait for it forever.
+  return new Promise<void>((resolve, reject) => stream.write(bytes, undefined, (error) => (error ? reject(error) : resolve())))
 }
 
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
@@ -177,7 +179,8 @@ export function toolCommand(tool: AnyTool): Command.Class {
     if (field.type === 'array') {
       if (i !== positional.length - 1) throw new Error(`tool ${tool.name}: array positional ${name} must be the last`)
       rest = name
-    } else args[name] = Args.string({description: fieldSummary(field), required: field.required})
+    // ignoreStdin: oclif would otherwise read piped stdin as the first argument when it is not given.
+    } else args[name] = Args.string({description: fieldSummary(field), required: field.required, ignoreStdin: true})
   }
   const flags: Record<string, AnyFlag> = {}
   for (const field of fields) {
