@@ -1,7 +1,7 @@
 import {lstat, mkdir, readdir, rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {OutputError, SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML} from '@arc-cli/core'
+import {isProcessAlive, OutputError, SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML} from '@arc-cli/core'
 
 /**
  * Writes a snapshot folder whole or not at all. The files go into `.NAME.PID.tmp` beside the target, and only
@@ -35,15 +35,6 @@ function failure(target: string, why: string, cause?: unknown): OutputError {
   })
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 async function cleanStale(target: string): Promise<void> {
   const parent = path.dirname(target)
   const base = path.basename(target)
@@ -51,7 +42,7 @@ async function cleanStale(target: string): Promise<void> {
     if (!name.startsWith(`.${base}.`)) continue
     const match = /\.(\d+)\.(tmp|old)$/.exec(name.slice(base.length + 1))
     const pid = Number(match?.[1])
-    if (!match || name !== `.${base}.${pid}.${match[2]}` || pid === process.pid || isAlive(pid)) continue
+    if (!match || name !== `.${base}.${pid}.${match[2]}` || pid === process.pid || isProcessAlive(pid)) continue
     const full = path.join(parent, name)
     // Killed between the two renames: the old snapshot is the only one, so it goes back.
     if (match[2] === 'old' && !(await lstat(target).catch(() => undefined))) await rename(full, target).catch(() => undefined)

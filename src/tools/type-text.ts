@@ -6,12 +6,15 @@
  */
 import {
   buildScreenModel,
+  describeChars,
   DeviceCommandError,
   defineTool,
   ElementNotFoundError,
   InvalidInputError,
   isEditable,
   resolveElement,
+  serialise,
+  untypable,
   UnsupportedError,
   type ScreenElement,
   type ToolContext,
@@ -31,28 +34,15 @@ const typingFields = {
 const textField = (what: string) => z.string().min(1).max(MAX_TEXT).describe(`${what} (1-${MAX_TEXT} characters, printable ASCII)`)
 
 /** One typing call per device at a time in this process: two agents' keystrokes never interleave in a field. */
-const locks = new Map<string, Promise<unknown>>()
 export function withTypingLock<T>(serial: string, work: () => Promise<T>): Promise<T> {
-  const previous = locks.get(serial) ?? Promise.resolve()
-  const run = previous.then(work, work)
-  const tail = run.catch(() => undefined)
-  locks.set(serial, tail)
-  void tail.then(() => {
-    if (locks.get(serial) === tail) locks.delete(serial)
-  })
-  return run
-}
-
-function untypable(text: string): string[] {
-  return [...new Set([...text].filter((ch) => ch < ' ' || ch > '~'))]
+  return serialise(`typing:${serial}`, work)
 }
 
 /** Refuses text `input text` cannot type, naming the characters, before anything is sent. */
 function checkTypable(text: string, input: string): void {
   const bad = untypable(text)
   if (bad.length === 0) return
-  const names = bad.slice(0, 10).map((ch) => `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`)
-  throw new UnsupportedError(`${input} holds characters adb's \`input text\` cannot type: ${names.join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}; nothing was typed`, {
+  throw new UnsupportedError(`${input} holds characters adb's \`input text\` cannot type: ${describeChars(bad)}; nothing was typed`, {
     actions: ['Only printable ASCII can be typed over plain ADB; use an IME such as ADBKeyBoard for other text, and press key ENTER for line breaks.'],
     details: {input, characters: bad},
   })

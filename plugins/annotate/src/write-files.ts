@@ -1,7 +1,7 @@
 import {link, lstat, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {InvalidInputError, OutputError} from '@arc-cli/core'
+import {InvalidInputError, isProcessAlive, OutputError} from '@arc-cli/core'
 
 export interface OutputFile {
   path: string
@@ -37,15 +37,6 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
  * Removes the side files a killed run left beside `target` (`.NAME.PID.tmp` / `.bak` whose process is gone), so
  * hidden files do not pile up. A live process's files are left alone: it may still be writing them.
@@ -57,7 +48,7 @@ export async function removeStaleSideFiles(target: string): Promise<string[]> {
   const removed: string[] = []
   for (const name of names) {
     const pid = Number(pattern.exec(name)?.[1])
-    if (!pid || pid === process.pid || isAlive(pid)) continue
+    if (!pid || pid === process.pid || isProcessAlive(pid)) continue
     await rm(path.join(dir, name), {force: true}).catch(() => undefined)
     removed.push(name)
   }

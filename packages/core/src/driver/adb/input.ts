@@ -7,6 +7,7 @@ import type {Point} from '../device-driver.js'
 import {resolveKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {raw} from './shell-quote.js'
+import {describeChars, untypable} from '../typable.js'
 import {screenInfo} from './screen.js'
 
 export async function tap(dev: DeviceShell, {x, y}: Point): Promise<void> {
@@ -47,16 +48,6 @@ export async function pressKeys(dev: DeviceShell, keys: Array<string | number>):
     const part = codes.slice(i, i + KEYS_PER_COMMAND)
     await dev.action(['input', 'keyevent', ...part], `input keyevent (${part.length} keys)`)
   }
-}
-
-/** The characters `input text` cannot type (outside printable ASCII), each once, in order of appearance. */
-export function untypable(text: string): string[] {
-  return [...new Set([...text].filter((ch) => ch < ' ' || ch > '~'))]
-}
-
-export function describeChars(chars: string[]): string {
-  const shown = chars.slice(0, 10).map((ch) => `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`)
-  return shown.join(', ') + (chars.length > 10 ? ` and ${chars.length - 10} more` : '')
 }
 
 /**
