@@ -2,42 +2,32 @@
  * `npm run bench elements`: host cost of the element tools against `arc emulate` (in process, real adbkit).
  *
  * - click_element: wall time of the handler (id check, screen read, stale check, visible-part centre, tap)
- *   minus the same device commands sent through bare adbkit (the four reads of a capture in parallel, then
+ *   minus the same device commands sent through bare adbkit (the five reads of a capture in parallel, then
  *   `input tap`): what arc adds over the commands it sends.
  * - wait_for_idle poll: the host work of one poll on the demo screen (parse, screen model, 256-slot fingerprint
  *   of an already-read dump, plus the similarity), without the device read and the 500 ms sleep.
  */
-import {buildScreenModel, DEMO_DIR, MemoryDeviceState, rememberScreen} from '@arc-cli/core'
-import {startEmulator} from '@arc-cli/emulator'
-import adbkit from '@devicefarmer/adbkit'
+import {buildScreenModel, MemoryDeviceState, rememberScreen} from '@arc-cli/core'
 
-import {connectAdbDriver} from '../packages/core/src/driver/adb/connect.js'
 import {clickElement} from '../src/tools/click-element.js'
 import {fingerprint, similarity} from '../src/tools/wait.js'
 import {fmt, median, percentile, timeRuns} from './stats.js'
-
-type AdbClass = typeof adbkit.Adb
-const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as AdbClass)
+import {withBenchDevice} from './support/bench-device.js'
 
 export default async function bench(): Promise<void> {
-  const emu = await startEmulator({port: 0, devices: [{serial: 'bench', snapshot: DEMO_DIR}]})
-  try {
-    const driver = await connectAdbDriver({host: '127.0.0.1', port: emu.port, env: {}})
-    const client = Adb.createClient({host: '127.0.0.1', port: emu.port, bin: '/bin/false'})
-    const device = client.getDevice('bench')
-    const bare = async (command: string) => Adb.util.readAll(await device.shell(command))
+  await withBenchDevice(async ({driver, bare, bareCapture}) => {
     const state = new MemoryDeviceState()
     const capture = await driver.captureScreen()
     const model = buildScreenModel(capture)
     await rememberScreen(state, model)
     // The ADD button: a tap on it switches nothing in this scenario, so every run sees the same screen.
     const add = model.elements.find((e) => e.text === 'ADD')!.id
-    const ctx = {driver, state, config: {}, surface: 'cli', json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
 
     const runs = 30
     const click = await timeRuns(() => clickElement.handler(ctx, clickElement.input.parse({element_id: add}) as never), runs)
     const deviceSide = await timeRuns(async () => {
-      await Promise.all([bare('uiautomator dump --windows /dev/tty'), bare('wm size'), bare('wm density'), bare('dumpsys window displays')])
+      await bareCapture()
       await bare('input tap 919 294')
     }, runs)
     const previous = fingerprint(model.hierarchy.windows)
@@ -46,12 +36,9 @@ export default async function bench(): Promise<void> {
     const row = (name: string, times: number[]) =>
       console.log(`${name.padEnd(48)} median ${fmt(median(times)).padStart(10)}   p90 ${fmt(percentile(times, 90)).padStart(10)}`)
     row('click_element via ADB driver (total)', click)
-    row('  same 5 device commands, bare adbkit', deviceSide)
+    row('  same 6 device commands, bare adbkit', deviceSide)
     console.log(`${'  => host overhead of click_element'.padEnd(48)} median ${fmt(median(click) - median(deviceSide)).padStart(10)}`)
     row(`wait_for_idle poll, host work (${model.hierarchy.nodeCount} nodes)`, poll)
     console.log(`(${runs} click runs, 200 poll runs, after warm-up; emulator programs run as real processes on this host)`)
-    await driver.close()
-  } finally {
-    await emu.close()
-  }
+  })
 }
