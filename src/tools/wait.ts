@@ -41,7 +41,7 @@ export const waitForElement = defineTool({
   name: 'wait_for_element',
   cliId: 'wait element',
   title: 'Wait until an element appears',
-  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Prints JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error: found is false.`,
+  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error: found is false.`,
   kind: 'read',
   group: 'elements',
   input: z.object({...searchFields, timeout: timeoutField('How long to wait')}),
@@ -101,7 +101,7 @@ export const waitForIdle = defineTool({
   name: 'wait_for_idle',
   cliId: 'wait idle',
   title: 'Wait until the screen stops changing',
-  description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Prints JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the object). A timeout is not an error.`,
+  description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Returns JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the object). A timeout is not an error.`,
   kind: 'read',
   group: 'elements',
   input: z.object({
