@@ -1,4 +1,4 @@
-import {defineTool} from '@arc-cli/core'
+import {defineTool, formatTable, type AppInfo} from '@arc-cli/core'
 import {z} from 'zod'
 
 /** What a package id may be (letters, digits, _ and dots, starting with a letter): nothing a shell or pidof reads as an option. */
@@ -27,12 +27,22 @@ export const openApp = defineTool({
   },
 })
 
+/** The CLI's table: package, version, type, and the label where the device gives one other than the package id. */
+export function appTable(apps: AppInfo[]): string {
+  if (apps.length === 0) return 'No apps match.'
+  const named = apps.some((a) => a.name !== a.package_id)
+  const version = (a: AppInfo) =>
+    a.version_name !== undefined ? `${a.version_name}${a.version_code !== undefined ? ` (${a.version_code})` : ''}` : String(a.version_code ?? '')
+  const rows = apps.map((a) => [a.package_id, version(a), a.is_system ? 'system' : 'user', ...(named ? [a.name] : [])])
+  return formatTable(['PACKAGE', 'VERSION', 'TYPE', ...(named ? ['NAME'] : [])], rows)
+}
+
 export const listApps = defineTool({
   name: 'list_apps',
   cliId: 'app list',
   title: 'List installed apps',
   description:
-    'Lists installed apps as a JSON array [{package_id, name, version_code, is_system}] (--json: {apps: [...]}), filtered by type (all, user, system) and a case-insensitive substring of the name. Over plain ADB the name is the package id.',
+    'Lists installed apps as a JSON array [{package_id, name, version_code, is_system}]. Filters: type (all, user, system) and a case-insensitive substring of the name. The CLI prints a table (--json: {apps: [...]}). Over plain ADB the name is the package id.',
   kind: 'read',
   group: 'apps',
   input: z.object({
@@ -45,7 +55,7 @@ export const listApps = defineTool({
     const apps = (await driver.listApps(filter)).filter(
       (app) => !query || app.name.toLowerCase().includes(query) || app.package_id.toLowerCase().includes(query),
     )
-    return {text: JSON.stringify(apps), data: {apps}}
+    return {text: JSON.stringify(apps), data: {apps}, human: appTable(apps)}
   },
 })
 

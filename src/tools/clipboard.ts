@@ -1,4 +1,4 @@
-import {defineTool} from '@arc-cli/core'
+import {defineTool, printableLine} from '@arc-cli/core'
 import {z} from 'zod'
 
 export const getClipboard = defineTool({
@@ -6,14 +6,16 @@ export const getClipboard = defineTool({
   cliId: 'clipboard get',
   title: 'Read the clipboard',
   description:
-    'Returns the clipboard text as JSON {"text": "…"} ({"text": null} when empty). Over plain ADB no Android version lets the shell read it reliably (Android 10+ denies it silently), so this fails with UNSUPPORTED rather than report an empty clipboard that may be a denied read; see `arc doctor`.',
+    'Returns the clipboard text as JSON {"text": "…"} ({"text": null} when empty). Over plain ADB no Android version lets the shell read it reliably (Android 10+ denies it silently), so this fails with UNSUPPORTED rather than report an empty clipboard that may be a denied read; see `arc doctor`. The CLI prints the text itself (--json: the object).',
   kind: 'read',
   group: 'text',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {
     const text = await driver.getClipboard()
-    return {text: JSON.stringify({text}), data: {text}}
+    // The CLI prints the text itself, line by line with control characters written out.
+    const human = text === null ? 'The clipboard is empty.' : text.split('\n').map((line) => printableLine(line)).join('\n')
+    return {text: JSON.stringify({text}), data: {text}, human}
   },
 })
 

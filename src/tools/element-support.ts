@@ -1,5 +1,5 @@
 /** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
-import {isEditable, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
+import {formatFlags, formatTable, isEditable, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
 import {z} from 'zod'
 
 export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
@@ -54,6 +54,20 @@ export function elementJson(e: ScreenElement) {
     editable: isEditable(e.node),
     enabled: e.node.enabled,
   }
+}
+
+const MAX_CELL = 40
+
+/** A cell for people: cut at 40 characters (code points) with `…`; get_element_details gives the whole. */
+function short(value: string): string {
+  const chars = Array.from(value)
+  return chars.length > MAX_CELL ? `${chars.slice(0, MAX_CELL - 1).join('')}…` : value
+}
+
+/** The CLI's table of elements (find, wait element): the columns of a screen-state row, aligned. */
+export function elementTable(elements: ScreenElement[]): string {
+  const rows = elements.map((e) => [e.id, e.className, short(e.text), short(e.desc), e.resId, e.bounds.join(','), formatFlags(e.flags)])
+  return formatTable(['ID', 'CLASS', 'TEXT', 'DESC', 'RES_ID', 'BOUNDS', 'FLAGS'], rows)
 }
 
 export type Rect = [number, number, number, number]

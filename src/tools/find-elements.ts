@@ -1,14 +1,14 @@
 import {defineTool, rememberElements, buildScreenModel} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {elementJson, findMatching, searchFields} from './element-support.js'
+import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
 
 export const findElements = defineTool({
   name: 'find_elements',
   cliId: 'find',
   title: 'Find elements by text, content description, resource id or class',
   description:
-    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Prints a JSON object with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds and flags. The ids can be passed to the element tools.',
+    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds and flags. The ids can be passed to the element tools. The CLI prints a table (--json: the object).',
   kind: 'read',
   group: 'elements',
   input: z.object({
@@ -21,6 +21,7 @@ export const findElements = defineTool({
     const found = findMatching(model, by, value, exact_match)
     await rememberElements(ctx.state, found, false)
     const data = {elements: found.map(elementJson)}
-    return {text: JSON.stringify(data, null, 2), data}
+    const human = found.length > 0 ? elementTable(found) : `No element matches ${by} ${JSON.stringify(value)}.`
+    return {text: JSON.stringify(data, null, 2), data, human}
   },
 })

@@ -1,4 +1,4 @@
-import {defineTool} from '@arc-cli/core'
+import {defineTool, printableLine, type LogResult} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {PACKAGE_ID_PATTERN} from './apps.js'
@@ -7,12 +7,21 @@ import {followOrClear, logsCliInput} from './logs-stream.js'
 const isoTime = (what: string) =>
   z.string().min(1).optional().describe(`ISO 8601 time to filter logs ${what}: device local time (2024-01-15T10:30:00), or with a zone (2024-01-15T09:30:00Z, +01:00)`)
 
+/**
+ * The CLI's text: the lines themselves, as `logs --follow` prints them (control characters written out, tabs
+ * kept), or a line saying none matched.
+ */
+export function logLines(result: LogResult): string {
+  if (result.line_count === 0 || result.logs === '') return 'No log lines match.'
+  return result.logs.split('\n').map((line) => printableLine(line)).join('\n')
+}
+
 export const getDeviceLogs = defineTool({
   name: 'get_device_logs',
   cliId: 'logs',
   title: 'Read the device logs (logcat)',
   description:
-    'Returns recent logcat lines as JSON {logs, line_count, truncated}, filtered by time range, exact tag, minimum level and package. Lines read `MM-DD hh:mm:ss.mmm L/Tag: message`; truncated is true when more lines matched than last_lines.',
+    'Returns recent logcat lines as JSON {logs, line_count, truncated}, filtered by time range, exact tag, minimum level and package. Lines read `MM-DD hh:mm:ss.mmm L/Tag: message`; truncated is true when more lines matched than last_lines. The CLI prints the lines alone (--json: the object).',
   kind: 'read',
   group: 'system',
   input: z.object({
@@ -49,6 +58,6 @@ export const getDeviceLogs = defineTool({
       level: input.level,
       packageName: input.package_name,
     })
-    return {text: JSON.stringify(result), data: result}
+    return {text: JSON.stringify(result), data: result, human: logLines(result)}
   },
 })

@@ -1,4 +1,4 @@
-import {InvalidInputError, type ToolContext, type ToolResult} from '@arc-cli/core'
+import {InvalidInputError, printableLine, type ToolContext, type ToolResult} from '@arc-cli/core'
 import {z} from 'zod'
 
 /** `arc logs --follow` and `--clear`: CLI-only (a stream has no place in one MCP answer). */
@@ -19,8 +19,9 @@ interface StreamInput {
 }
 
 /**
- * Clears, follows, or both. Following emits one item per line (`text`: the spec's line format; `data`: time, level,
- * tag, pid, tid, message and the line) until ctx.signal aborts, then returns a streamed result.
+ * Clears, follows, or both. Following emits one item per line (`text`: the spec's line format, printed as one-shot
+ * `arc logs` prints it; `data`: time, level, tag, pid, tid, message and the line) until ctx.signal aborts, then
+ * returns a streamed result.
  */
 export async function followOrClear(ctx: ToolContext, input: StreamInput): Promise<ToolResult> {
   if (input.follow && (input.since !== undefined || input.until !== undefined)) {
@@ -36,7 +37,7 @@ export async function followOrClear(ctx: ToolContext, input: StreamInput): Promi
   const emit = ctx.emit as NonNullable<ToolContext['emit']>
   await ctx.driver.followLogs(
     {lastLines: input.last_lines, tag: input.tag, level: input.level, packageName: input.package_name},
-    (event) => emit({text: event.line, data: {...event}}),
+    (event) => emit({text: printableLine(event.line), data: {...event}}),
     ctx.signal as AbortSignal,
   )
   return {text: '', data: {}, streamed: true}

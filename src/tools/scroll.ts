@@ -1,25 +1,34 @@
-import {defineTool} from '@arc-cli/core'
+import {buildScreenModel, defineTool, DeviceCommandError, InvalidInputError, resolveElement, type ScreenModel, type ToolContext} from '@arc-cli/core'
 import {z} from 'zod'
 
-/** Share of the screen dimension one scroll covers. */
+import {visibleRect, type Rect} from './element-support.js'
+import {coveringRects, freeArea, swipeInside, type Direction} from './scroll-area.js'
+
+/** Share of the screen dimension (or of the element's) one scroll covers. */
 const SCROLL_AMOUNTS = {small: 0.25, medium: 0.5, large: 0.75} as const
 const SCROLL_DURATION_MS = 300
+/** An area thinner than this along the swipe leaves no room for one. */
+const MIN_EXTENT_PX = 20
 
-type Direction = 'up' | 'down' | 'left' | 'right'
+const KEYBOARD_ACTION = 'Hide the keyboard first (arc press back), then scroll again.'
 
-/**
- * The swipe a scroll makes, centred on the screen. Scrolling down reveals what is below, so the finger moves up
- * (and scrolling right moves it left), the way a person scrolls a list.
- */
-function scrollGesture(screen: {width: number; height: number}, direction: Direction, share: number) {
-  const cx = Math.round(screen.width / 2)
-  const cy = Math.round(screen.height / 2)
-  const vertical = direction === 'up' || direction === 'down'
-  const half = Math.round(((vertical ? screen.height : screen.width) * share) / 2)
-  const sign = direction === 'down' || direction === 'right' ? 1 : -1
-  return vertical
-    ? {from: {x: cx, y: cy + sign * half}, to: {x: cx, y: cy - sign * half}}
-    : {from: {x: cx + sign * half, y: cy}, to: {x: cx - sign * half, y: cy}}
+/** The element's visible part less the keyboard and bars over it; refuses an element that cannot be scrolled there. */
+async function elementArea(ctx: ToolContext, id: string): Promise<{model: ScreenModel; area: Rect}> {
+  const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
+  if (!element.node.scrollable) {
+    throw new InvalidInputError(`element ${id} (${element.className}) is not scrollable: element_id must name a list or scroll view (flag scr in screen-state)`, {
+      actions: ['Pick an element with the scr flag from arc screen-state, or scroll the screen without --element-id (or arc swipe on its bounds).'],
+      details: {element_id: id},
+    })
+  }
+  const visible = visibleRect(element, model)
+  if (!visible) {
+    throw new InvalidInputError(`element ${id} is off screen: there is nothing of it to swipe in`, {
+      actions: [`Bring it into view first: arc scroll-to ${id}`],
+      details: {element_id: id},
+    })
+  }
+  return {model, area: freeArea(visible, coveringRects(model))}
 }
 
 export const scroll = defineTool({
@@ -27,18 +36,46 @@ export const scroll = defineTool({
   cliId: 'scroll',
   title: 'Scroll the screen in a direction',
   description:
-    'Scrolls by a share of the screen: a swipe through the screen centre covering 25% (small), 50% (medium, default) or 75% (large) of the height (up/down) or width (left/right). "down" reveals content further down.',
+    'Scrolls by a share of the screen: a swipe covering 25% (small), 50% (medium, default) or 75% (large) of the height (up/down) or width (left/right), centred in the part of the screen the keyboard and system bars leave free (shorter when that part is). "down" reveals content further down. With element_id, the swipe runs inside that scrollable element (a share of its visible height or width); a stale id fails with STALE_ELEMENT.',
   kind: 'action',
   group: 'touch',
   input: z.object({
     direction: z.enum(['up', 'down', 'left', 'right']).describe('Direction to scroll: up, down, left or right'),
     amount: z.enum(['small', 'medium', 'large']).default('medium').describe('How far: small (25%), medium (50%), large (75%)'),
+    element_id: z.string().min(1).optional().describe('Scroll inside this scrollable element'),
   }),
-  cli: {positional: ['direction'], examples: ['<%= config.bin %> <%= command.id %> down --amount large']},
-  async handler({driver}, {direction, amount}) {
-    const size = await driver.screenSize()
-    const {from, to} = scrollGesture(size, direction, SCROLL_AMOUNTS[amount])
-    await driver.swipe(from, to, SCROLL_DURATION_MS)
-    return {text: `Scroll ${direction} (${amount}) executed`, data: {direction, amount, from, to}}
+  cli: {
+    positional: ['direction'],
+    examples: ['<%= config.bin %> <%= command.id %> down --amount large', '<%= config.bin %> <%= command.id %> left --element-id node_a3f2kq'],
+  },
+  async handler(ctx, {direction, amount, element_id}) {
+    const share = SCROLL_AMOUNTS[amount]
+    const vertical = direction === 'up' || direction === 'down'
+    let area: Rect
+    let distance: number
+    if (element_id !== undefined) {
+      area = (await elementArea(ctx, element_id)).area
+      distance = share * (vertical ? area[3] - area[1] : area[2] - area[0])
+    } else {
+      const model = buildScreenModel(await ctx.driver.captureScreen())
+      const {width, height} = model.screen
+      area = freeArea([0, 0, width, height], coveringRects(model))
+      distance = share * (vertical ? height : width)
+    }
+    const extent = vertical ? area[3] - area[1] : area[2] - area[0]
+    if (extent < MIN_EXTENT_PX) {
+      const where = element_id === undefined ? 'the screen' : `element ${element_id}`
+      const error = element_id === undefined ? DeviceCommandError : InvalidInputError
+      throw new error(`no room to scroll ${direction} in ${where}: the keyboard and system bars leave ${Math.max(0, extent)} px of it free`, {
+        actions: [KEYBOARD_ACTION],
+        details: {...(element_id === undefined ? {} : {element_id}), area},
+      })
+    }
+    const {from, to} = swipeInside(area, direction as Direction, distance)
+    await ctx.driver.swipe(from, to, SCROLL_DURATION_MS)
+    const [left, top, right, bottom] = area
+    const data = {direction, amount, ...(element_id === undefined ? {} : {element_id}), from, to, area: {left, top, right, bottom}}
+    const inside = element_id === undefined ? '' : ` inside element '${element_id}'`
+    return {text: `Scroll ${direction} (${amount}) executed${inside}`, data}
   },
 })

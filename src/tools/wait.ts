@@ -7,12 +7,14 @@ import {buildScreenModel, defineTool, rememberElements, walkNodes, type ScreenMo
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
 
-import {elementJson, findMatching, searchFields} from './element-support.js'
+import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
 
 export const POLL_MS = 500
 const timeoutField = (what: string) => z.number().int().min(1).max(30000).describe(`${what} in milliseconds (1-30000)`)
 
 const TIMED_OUT = Symbol('timed out')
+
+const reads = (n: number) => `${n} read${n === 1 ? '' : 's'}`
 
 /** Resolves after `ms`, or rejects with the abort reason when `signal` aborts first. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -39,7 +41,7 @@ export const waitForElement = defineTool({
   name: 'wait_for_element',
   cliId: 'wait element',
   title: 'Wait until an element appears',
-  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Prints JSON: found, elapsedMs, attempts and the element. A timeout is not an error: found is false.`,
+  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error: found is false.`,
   kind: 'read',
   group: 'elements',
   input: z.object({...searchFields, timeout: timeoutField('How long to wait')}),
@@ -57,7 +59,8 @@ export const waitForElement = defineTool({
       if (element) {
         await rememberElements(ctx.state, [element], false)
         const data = {found: true, elapsedMs: Date.now() - start, attempts, element: elementJson(element)}
-        return {text: JSON.stringify(data, null, 2), data}
+        const human = `Found after ${data.elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`
+        return {text: JSON.stringify(data, null, 2), data, human}
       }
       if (Date.now() + POLL_MS > deadline) {
         await sleep(deadline - Date.now(), ctx.signal)
@@ -66,7 +69,8 @@ export const waitForElement = defineTool({
       await sleep(POLL_MS, ctx.signal)
     }
     const data = {found: false, elapsedMs: Date.now() - start, attempts}
-    return {text: JSON.stringify(data, null, 2), data}
+    const human = `Not found: no element with ${by} containing ${JSON.stringify(value)} after ${data.elapsedMs} ms (${reads(attempts)})`
+    return {text: JSON.stringify(data, null, 2), data, human}
   },
 })
 
@@ -97,7 +101,7 @@ export const waitForIdle = defineTool({
   name: 'wait_for_idle',
   cliId: 'wait idle',
   title: 'Wait until the screen stops changing',
-  description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Prints JSON: message, elapsedMs and the similarity reached. A timeout is not an error.`,
+  description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Returns JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the object). A timeout is not an error.`,
   kind: 'read',
   group: 'elements',
   input: z.object({
@@ -119,7 +123,7 @@ export const waitForIdle = defineTool({
         last = similarity(previous, current)
         if (last >= match_percentage) {
           const data = {message: 'UI is idle', elapsedMs: Date.now() - start, similarity: last}
-          return {text: JSON.stringify(data, null, 2), data}
+          return {text: JSON.stringify(data, null, 2), data, human: `UI is idle after ${data.elapsedMs} ms (similarity ${last}%)`}
         }
       }
       previous = current
@@ -131,6 +135,6 @@ export const waitForIdle = defineTool({
     }
     const elapsedMs = Date.now() - start
     const data = {message: `Operation timed out after ${elapsedMs}ms waiting for UI idle. Retry if the operation is long-running.`, elapsedMs, similarity: last}
-    return {text: JSON.stringify(data, null, 2), data}
+    return {text: JSON.stringify(data, null, 2), data, human: `Not idle: timed out after ${elapsedMs} ms (last similarity ${last}%, wanted ${match_percentage}%)`}
   },
 })

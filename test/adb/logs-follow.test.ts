@@ -6,6 +6,7 @@ import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
 import {ROOT} from '../support/paths.js'
+import {runArc} from '../support/run-arc.js'
 import {DEMO_DIR, useEmulator} from './emulator-support.js'
 
 const logs = tools.find((t) => t.name === 'get_device_logs')!
@@ -82,6 +83,26 @@ describe('logs --follow and --clear through the ADB driver', () => {
     }
     expect(h.argvSince(from)).to.deep.equal([])
     await driver.close()
+  })
+
+  it('arc logs --follow prints each line as one-shot arc logs prints it', async function () {
+    this.timeout(60_000)
+    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'logs', '--follow', '--level', 'E', '--last-lines', '1'], {
+      cwd: ROOT,
+      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ANDROID_SERIAL: '', ...h.env},
+    })
+    let stdout = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    await until(() => h.emu.runningShells().length > 0)
+    h.emu.device('emu-1').appendLog({time: '01-15 10:33:00.000', level: 'E', tag: 'Plain', message: 'a \u001b[2Jb'})
+    await until(() => stdout.includes('Plain'))
+    child.kill('SIGINT')
+    expect(await exited).to.equal(0)
+    const oneShot = await runArc(['logs', '--level', 'E', '--last-lines', '1'], {env: h.env})
+    expect(oneShot.stdout).to.equal('01-15 10:33:00.000 E/Plain: a \\x1b[2Jb\n')
+    expect(stdout.trimEnd().split('\n').at(-1)).to.equal(oneShot.stdout.trimEnd())
+    await until(() => h.emu.runningShells().length === 0)
   })
 
   it('arc logs --follow --json prints JSON lines until Ctrl-C, then exits 0', async function () {

@@ -25,6 +25,7 @@ export {assignElementIds, elementKey, ELEMENT_ID_PATTERN, hashKey, ID_ALPHABET, 
 export * from './screen/screen-model.js'
 export * from './tools/define-tool.js'
 export {abortable, cancellation, runTool, type RunDeps, type ToolCall} from './tools/run-tool.js'
+export {formatBytes, formatTable, printable, printableLine} from './tools/human-text.js'
 export {arcCacheDir, FileDeviceState, MemoryDeviceState, serialFolderName, type DeviceState} from './state/device-state.js'
 export {configSchema, type ArcConfig} from './config/config-schema.js'
 export * from './config/files-config.js'

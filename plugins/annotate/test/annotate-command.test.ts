@@ -83,6 +83,22 @@ describe('arc annotate (command)', function () {
     expect(ja.equals(jb)).to.equal(true)
   })
 
+  it('screen-state says on stderr where it wrote the screenshot, and --json names the file', async () => {
+    const named = await runArc(['screen-state', '--device', snapshot, '--screenshot', 'b.jpg'], {cwd: out})
+    expect(named.code, named.stderr).to.equal(0)
+    const bytes = (await readFile(path.join(out, 'b.jpg'))).length
+    expect(named.stderr).to.equal(`Annotated screenshot saved: b.jpg (394x700 jpeg, ${bytes} bytes)\n`)
+    expect(named.stdout).not.to.include('b.jpg')
+
+    const unnamed = await runArc(['screen-state', '--device', snapshot, '--include-screenshot', '--json'], {cwd: out})
+    expect(unnamed.code, unnamed.stderr).to.equal(0)
+    const written = (await filesIn(out)).filter((f) => f !== 'b.jpg')
+    expect(written).to.have.length(1)
+    expect(written[0]).to.match(new RegExp(`^arc-${path.basename(snapshot)}-\\d{8}-\\d{6}\\.jpg$`))
+    expect(unnamed.stderr).to.match(new RegExp(`^Annotated screenshot saved: ${written[0]!.replaceAll('.', '\\.')} \\(394x700 jpeg, \\d+ bytes\\)\\n$`))
+    expect(JSON.parse(unnamed.stdout).screenshot).to.equal(path.join(out, written[0]!))
+  })
+
   describe('bad inputs: a clear error, the right exit code, and no file left behind', () => {
     const cases: [string, string[], string, RegExp][] = [
       ['quality 0', ['--quality', '0'], 'INVALID_INPUT', /--quality: must be 1 to 100/],

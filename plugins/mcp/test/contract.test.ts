@@ -1,7 +1,8 @@
 /**
  * The contract between the two surfaces: every tool run through the CLI adapter (the oclif command, in process)
  * and through the MCP server (the SDK client over HTTP) against the same `arc emulate` device gives the same text
- * and sends the device the same commands. A new tool joins with one row.
+ * (or, for a tool whose CLI prints a table in place of the spec's JSON, the same data) and sends the device the
+ * same commands. A new tool joins with one row.
  */
 import {request} from 'node:http'
 
@@ -21,6 +22,12 @@ interface Row {
   args: Record<string, unknown>
   /** The same call as CLI words. */
   cli: string[]
+  /**
+   * The tool's MCP text is the spec's JSON, and the CLI prints a table or plain lines in its place (`human`), so
+   * the two texts differ by design: the CLI runs with --json, and its JSON must equal MCP's structured content,
+   * the data both renderings come from. The human text is checked in the tool's own tests.
+   */
+  data?: true
 }
 
 /** Ids of the demo screen, as the screen model (and so get_screen_state) gives them. */
@@ -28,6 +35,7 @@ const demo = buildScreenModel(await (await SnapshotDriver.open(DEMO_DIR)).captur
 const idOf = (res: string) => demo.elements.find((e) => e.resId.endsWith(`:id/${res}`))?.id as string
 const ADD = idOf('add_button')
 const FIELD = idOf('new_item')
+const LIST = idOf('items')
 
 const ROWS: Row[] = [
   {tool: 'get_screen_state', args: {}, cli: ['screen-state']},
@@ -37,6 +45,7 @@ const ROWS: Row[] = [
   {tool: 'double_tap', args: {x: 7, y: 8}, cli: ['double-tap', '7', '8']},
   {tool: 'swipe', args: {x1: 500, y1: 1500, x2: 500, y2: 500}, cli: ['swipe', '500', '1500', '500', '500']},
   {tool: 'scroll', args: {direction: 'down', amount: 'large'}, cli: ['scroll', 'down', '--amount', 'large']},
+  {tool: 'scroll', args: {direction: 'up', element_id: LIST}, cli: ['scroll', 'up', '--element-id', LIST]},
   {tool: 'press_back', args: {}, cli: ['press', 'back']},
   {tool: 'press_home', args: {}, cli: ['press', 'home']},
   {tool: 'press_recents', args: {}, cli: ['press', 'recents']},
@@ -45,24 +54,24 @@ const ROWS: Row[] = [
   {tool: 'open_quick_settings', args: {}, cli: ['quick-settings']},
   {tool: 'open_app', args: {package_id: 'com.android.settings'}, cli: ['app', 'open', 'com.android.settings']},
   {tool: 'close_app', args: {package_id: 'com.android.settings'}, cli: ['app', 'close', 'com.android.settings']},
-  {tool: 'list_apps', args: {filter: 'system', name_query: 'settings'}, cli: ['app', 'list', '--filter', 'system', '--name-query', 'settings']},
-  {tool: 'get_device_logs', args: {last_lines: 5, level: 'I'}, cli: ['logs', '--last-lines', '5', '--level', 'I']},
+  {tool: 'list_apps', args: {filter: 'system', name_query: 'settings'}, cli: ['app', 'list', '--filter', 'system', '--name-query', 'settings'], data: true},
+  {tool: 'get_device_logs', args: {last_lines: 5, level: 'I'}, cli: ['logs', '--last-lines', '5', '--level', 'I'], data: true},
   // Files in the emulator's /data/local/tmp (the `tmp` location); each call leaves the device as it found it.
-  {tool: 'list_storage_locations', args: {}, cli: ['files', 'locations']},
+  {tool: 'list_storage_locations', args: {}, cli: ['files', 'locations'], data: true},
   {tool: 'write_file', args: {location_id: 'tmp', path: 'contract.txt', content: 'hello\n'}, cli: ['files', 'write', 'tmp', 'contract.txt', '--content', 'hello\n']},
-  {tool: 'list_files', args: {location_id: 'tmp'}, cli: ['files', 'list', 'tmp']},
+  {tool: 'list_files', args: {location_id: 'tmp'}, cli: ['files', 'list', 'tmp'], data: true},
   {tool: 'read_file', args: {location_id: 'tmp', path: 'contract.txt'}, cli: ['files', 'read', 'tmp', 'contract.txt']},
   {
     tool: 'file_replace',
     args: {location_id: 'tmp', path: 'contract.txt', old_string: 'hello', new_string: 'hello', replace_all: true},
     cli: ['files', 'replace', 'tmp', 'contract.txt', '--old-string', 'hello', '--new-string', 'hello', '--replace-all'],
   },
-  {tool: 'get_clipboard', args: {}, cli: ['clipboard', 'get']},
+  {tool: 'get_clipboard', args: {}, cli: ['clipboard', 'get'], data: true},
   {tool: 'set_clipboard', args: {text: 'x'}, cli: ['clipboard', 'set', 'x']},
   {tool: 'pinch', args: {center_x: 540, center_y: 1200, scale: 2}, cli: ['pinch', '540', '1200', '2']},
   {tool: 'doctor', args: {}, cli: ['doctor']},
   // Elements of the demo screen, by the ids get_screen_state shows for it.
-  {tool: 'find_elements', args: {by: 'text', value: 'ADD'}, cli: ['find', 'text', 'ADD']},
+  {tool: 'find_elements', args: {by: 'text', value: 'ADD'}, cli: ['find', 'text', 'ADD'], data: true},
   {tool: 'click_element', args: {element_id: ADD}, cli: ['click', ADD]},
   {tool: 'long_click_element', args: {element_id: ADD}, cli: ['long-click', ADD]},
   {tool: 'scroll_to_element', args: {element_id: ADD}, cli: ['scroll-to', ADD]},
@@ -154,7 +163,7 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
   for (const row of ROWS) {
     it(`${row.tool} ${JSON.stringify(row.args)} = arc ${row.cli.join(' ')}`, async () => {
       let from = emu.commands.length
-      const cli = await runCommand(row.cli, {root: ROOT})
+      const cli = await runCommand(row.data ? [...row.cli, '--json'] : row.cli, {root: ROOT})
       const cliArgv = argvSince(from)
       from = emu.commands.length
       const mcp = (await client.callTool({name: `android_${row.tool}`, arguments: row.args})) as CallToolResult
@@ -164,8 +173,16 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
         // The CLI prints `Error [CODE]: message` on stderr; MCP returns the same as an isError result (it names
         // fields as the agent sent them, the CLI as flags or arguments).
         expect(mcp.isError, mcpText).to.equal(true)
-        const code = /\[([A-Z_]+)\]/.exec(cli.stderr)?.[1]
+        // (With --json the CLI's error is JSON on stdout.)
+        const code = row.data ? (JSON.parse(cli.stdout) as {error: {code: string}}).error.code : /\[([A-Z_]+)\]/.exec(cli.stderr)?.[1]
         expect(mcpText).to.match(new RegExp(`^Error \\[${code}\\]: `))
+      } else if (row.data) {
+        expect(mcp.isError, mcpText).to.equal(undefined)
+        // Free space is the host disk's under the emulator's files, which other processes change between the calls.
+        const steady = (data: unknown) => JSON.parse(JSON.stringify(data).replace(/"available_bytes":\d+/g, '"available_bytes":"N"'))
+        expect(steady(JSON.parse(cli.stdout))).to.deep.equal(steady(mcp.structuredContent))
+        // MCP keeps the spec's text: JSON an agent parses.
+        expect(() => JSON.parse(mcpText)).not.to.throw()
       } else {
         expect(mcp.isError, mcpText).to.equal(undefined)
         expect(mcpText).to.equal(cli.stdout.replace(/\n$/, ''))

@@ -1,4 +1,4 @@
-import {defineTool, InvalidInputError, NotFoundError, type FileEntry} from '@arc-cli/core'
+import {defineTool, formatBytes, formatTable, InvalidInputError, NotFoundError, type FileEntry} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {effective, findLocation, locationIdField, resolvePath, settingsOf} from './location.js'
@@ -27,12 +27,32 @@ function compare(a: FileEntry, b: FileEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 }
 
+interface Listed {
+  name: string
+  is_directory: boolean
+  size: number
+  last_modified: number | null
+}
+
+/** The CLI's table: folders with a trailing `/`, sizes for people, times in UTC; a line when more entries follow. */
+export function fileTable(files: Listed[], total: number, offset: number): string {
+  if (files.length === 0) return total === 0 ? 'The folder is empty.' : `No entries from offset ${offset} (the folder has ${total}).`
+  const rows = files.map((f) => [
+    f.is_directory ? `${f.name}/` : f.name,
+    f.is_directory ? '' : formatBytes(f.size),
+    f.last_modified === null ? '' : `${new Date(f.last_modified).toISOString().slice(0, 19)}Z`,
+  ])
+  const table = formatTable(['NAME', 'SIZE', 'MODIFIED'], rows)
+  const next = offset + files.length
+  return next < total ? `${table}\n(${files.length} of ${total} entries; the next page: --offset ${next})` : table
+}
+
 export const listFiles = defineTool({
   name: 'list_files',
   cliId: 'files list',
   title: 'List files in a storage location',
   description:
-    'Lists a folder of a storage location as JSON {files: [{name, path, is_directory, size, last_modified, mime_type}], total_count, has_more}: folders first, then files, alphabetically; page with offset and limit. `path` of an entry is relative to the location, ready for the other file tools.',
+    'Lists a folder of a storage location as JSON {files: [{name, path, is_directory, size, last_modified, mime_type}], total_count, has_more}: folders first, then files, alphabetically; page with offset and limit. `path` of an entry is relative to the location, ready for the other file tools. The CLI prints a table (--json: the object).',
   kind: 'read',
   group: 'files',
   input: z.object({
@@ -64,6 +84,6 @@ export const listFiles = defineTool({
       mime_type: mimeType(e),
     }))
     const result = {files, total_count: entries.length, has_more: input.offset + page.length < entries.length}
-    return {text: JSON.stringify(result), data: result}
+    return {text: JSON.stringify(result), data: result, human: fileTable(files, entries.length, input.offset)}
   },
 })

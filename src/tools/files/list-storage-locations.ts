@@ -1,4 +1,4 @@
-import {defineTool} from '@arc-cli/core'
+import {defineTool, formatBytes, formatTable} from '@arc-cli/core'
 import {z} from 'zod'
 
 import {settingsOf} from './location.js'
@@ -8,7 +8,7 @@ export const listStorageLocations = defineTool({
   cliId: 'files locations',
   title: 'List storage locations',
   description:
-    'Lists the storage locations the file tools may use (files.locations in the config) as JSON [{id, name, path, description, available_bytes, allow_read, allow_write, allow_delete}]. Pass an id as location_id to the other file tools.',
+    'Lists the storage locations the file tools may use (files.locations in the config) as JSON [{id, name, path, description, available_bytes, allow_read, allow_write, allow_delete}]. Pass an id as location_id to the other file tools. The CLI prints a table (ACCESS: r read, w write, d delete; --json: {locations: [...]}).',
   kind: 'read',
   group: 'files',
   input: z.object({}),
@@ -28,6 +28,14 @@ export const listStorageLocations = defineTool({
         allow_delete: l.allowDelete,
       })),
     )
-    return {text: JSON.stringify(locations), data: {locations}}
+    const rows = locations.map((l) => [
+      l.id,
+      l.path,
+      l.available_bytes === null ? '' : formatBytes(l.available_bytes),
+      `r${l.allow_write ? 'w' : '-'}${l.allow_delete ? 'd' : '-'}`,
+      l.description ?? '',
+    ])
+    const human = formatTable(['ID', 'PATH', 'FREE', 'ACCESS', 'DESCRIPTION'], rows)
+    return {text: JSON.stringify(locations), data: {locations}, human}
   },
 })

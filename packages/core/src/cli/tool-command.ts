@@ -210,12 +210,15 @@ export function toolCommand(tool: AnyTool): Command.Class {
         runToolFromCli({tool, args: parsedArgs, flags: parsed.flags as Record<string, unknown>, command: this, signal}),
       )
       if (result.streamed) return undefined
+      for (const note of result.notes ?? []) process.stderr.write(`${note}\n`)
+      // A person reads the CLI: a tool whose text is JSON for agents offers plain lines or a table in `human`.
+      const shown = result.human ?? result.text
       if (result.stdout) {
         await writeAll(process.stdout, result.stdout)
         if (result.stderr) await writeAll(process.stderr, result.stderr)
-        else process.stderr.write(`${result.text}\n`)
+        else process.stderr.write(`${shown}\n`)
       } else if (!this.jsonEnabled()) {
-        this.log(result.text)
+        this.log(shown)
       }
       const data = result.data ?? {text: result.text}
       if (result.exitCode) {

@@ -1,4 +1,4 @@
-import type {ScreenCapture, ScreenInfo} from '../driver/device-driver.js'
+import type {ScreenCapture, ScreenInfo, WindowManagerState} from '../driver/device-driver.js'
 import {assignElementIds} from './element-ids.js'
 import {nodeFlags, shouldKeepNode, simpleClassName, type NodeFlags} from './node-rules.js'
 import {parseUiDump, walkNodes} from './parse-ui-dump.js'
@@ -52,6 +52,8 @@ export interface ScreenModel {
   elements: ScreenElement[]
   byId: Map<string, ScreenElement>
   hierarchy: UiHierarchy
+  /** What the window manager reported with the dump (window frames: the keyboard, the bars), when it did. */
+  windowManager?: WindowManagerState
 }
 
 const IME_PACKAGE = /inputmethod|keyboard|\.ime\b|swiftkey|gboard|honeyboard|sogou|baidu\.input/i
@@ -148,6 +150,7 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     elements,
     byId: new Map(elements.map((e) => [e.id, e])),
     hierarchy,
+    ...(wm ? {windowManager: wm} : {}),
   }
 }
 

@@ -20,11 +20,18 @@ export interface SavedOutput {
   text?: string
   data?: object
   stdout?: Buffer
+  /** Where each file went, for the CLI's stderr when stdout holds the tool's own output (see ToolResult.notes). */
+  notes?: string[]
 }
 
 export interface ToolResult {
-  /** What a person or an agent reads: CLI stdout, MCP text content. */
+  /** What a person or an agent reads: CLI stdout (unless `human` is given), MCP text content. */
   text: string
+  /**
+   * What the CLI prints in place of `text` when `text` is the spec's machine text (JSON an agent parses): plain
+   * lines, an aligned table. Derived from `data`, so `--json` and this say the same. MCP ignores it.
+   */
+  human?: string
   /** Structured result, always a plain object: CLI `--json`, MCP structured content. Defaults to `{text}`. */
   data?: object
   /** An image the tool produced: MCP image content; the CLI writes it only through `save`. */
@@ -45,6 +52,8 @@ export interface ToolResult {
   streamed?: boolean
   /** The CLI exits with this status after printing (a passthrough command's own exit status). MCP ignores it. */
   exitCode?: number
+  /** Lines for the CLI's stderr, even with --json (where a file went when stdout holds other output). MCP ignores them. */
+  notes?: string[]
 }
 
 /** What every tool gets, device or not. */

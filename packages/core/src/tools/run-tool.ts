@@ -147,7 +147,8 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
       if (signal?.aborted && !untilStopped) throw cancellation(signal)
       const saved = await result.save()
       checkData(tool, saved)
-      result = {...result, ...saved}
+      // Saved text replaces the handler's, and with it any human rendering of the handler's text.
+      result = {...result, ...(saved.text !== undefined ? {human: undefined} : {}), ...saved}
     }
     return result
   } finally {

@@ -58,7 +58,7 @@ function defaultImageName(serial: string, format: ImageFormat, date = new Date()
 }
 
 /** A path as the person would type it: relative below the working folder, else absolute. */
-function shown(cwd: string, file: string): string {
+export function shown(cwd: string, file: string): string {
   const relative = path.relative(cwd, file)
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file
 }

@@ -67,8 +67,13 @@ export const getScreenState = defineTool({
       text,
       data,
       image: {data: image.data, mimeType: image.mimeType},
-      // The CLI writes the image to --screenshot (or arc-<device>-<timestamp>.jpg); MCP returns it inline.
-      save: async () => ({data: {...data, screenshot: await annotate.saveImage(ctx, image, file, '--screenshot')}}),
+      // The CLI writes the image to --screenshot (or arc-<device>-<timestamp>.jpg) and says so on stderr, since
+      // stdout holds the screen; --json names it as `screenshot`. MCP returns the image inline.
+      save: async () => {
+        const saved = await annotate.saveImage(ctx, image, file, '--screenshot')
+        const note = `Annotated screenshot saved: ${annotate.shown(ctx.cwd, saved)} (${image.width}x${image.height} ${image.format}, ${image.data.length} bytes)`
+        return {data: {...data, screenshot: saved}, notes: [note]}
+      },
     }
   },
 })

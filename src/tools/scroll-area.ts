@@ -1,0 +1,95 @@
+/**
+ * Where a scroll may swipe: the screen (or a scrollable element's visible part) less what covers the app there,
+ * the on-screen keyboard and the system bars, so a swipe never starts on a key or the navigation bar.
+ */
+import type {ScreenModel, ScreenWindow} from '@arc-cli/core'
+
+import type {Rect} from './element-support.js'
+
+/** Window-manager types that cover an app: the keyboard and the system bars. */
+const COVERING = new Set(['INPUT_METHOD', 'INPUT_METHOD_DIALOG', 'STATUS_BAR', 'NAVIGATION_BAR', 'NAVIGATION_BAR_PANEL'])
+/** A window-manager frame of the keyboard larger than this share of the screen is not where its keys are (below). */
+const MAX_IME_FRAME_SHARE = 0.6
+
+export type Direction = 'up' | 'down' | 'left' | 'right'
+
+const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
+
+function intersect(a: Rect, b: Rect): Rect {
+  return [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])]
+}
+
+/**
+ * A dump window that covers the app: the keyboard, a bar by the window manager's word, or (a recorded dump
+ * without it) a system window along one edge of the screen thinner than a quarter of it.
+ */
+function covers(window: ScreenWindow, screen: {width: number; height: number}): boolean {
+  if (window.type === 'INPUT_METHOD') return true
+  if (window.deviceType !== undefined) return COVERING.has(window.deviceType)
+  if (window.type !== 'SYSTEM') return false
+  const [l, t, r, b] = window.root.bounds
+  const alongTopOrBottom = (t <= 0 || b >= screen.height) && b - t < screen.height / 4
+  const alongSide = (l <= 0 || r >= screen.width) && r - l < screen.width / 4
+  return alongTopOrBottom || alongSide
+}
+
+/**
+ * What covers the app: the keyboard and bars of the dump (their roots' bounds: what they draw), and the ones the
+ * window manager lists as visible that the dump lacks. A keyboard frame is used only when the dump has no keyboard
+ * and the frame is not most of the screen: older releases give the input method a near full-screen frame of which
+ * the keys take the bottom part.
+ */
+export function coveringRects(model: ScreenModel): Rect[] {
+  const {screen} = model
+  const rects: Rect[] = model.windows.filter((w) => covers(w, screen)).map((w) => [...w.root.bounds] as Rect)
+  const dumpHasKeyboard = model.windows.some((w) => w.type === 'INPUT_METHOD')
+  for (const w of model.windowManager?.windows ?? []) {
+    if (!w.visible || w.displayId !== 0 || !w.frame || !COVERING.has(w.type)) continue
+    if (w.type.startsWith('INPUT_METHOD')) {
+      if (dumpHasKeyboard || areaOf(w.frame) > MAX_IME_FRAME_SHARE * screen.width * screen.height) continue
+    }
+    rects.push([...w.frame] as Rect)
+  }
+  return rects
+}
+
+/**
+ * `base` less every rectangle in `covered`: where one overlaps, the largest of the four parts of `base` beside it
+ * (above, below, left, right) is kept: a keyboard along the bottom leaves what is above it.
+ */
+export function freeArea(base: Rect, covered: Rect[]): Rect {
+  let area = base
+  for (const c of covered) {
+    const o = intersect(area, c)
+    if (areaOf(o) === 0) continue
+    const parts: Rect[] = [
+      [area[0], area[1], area[2], o[1]],
+      [area[0], o[3], area[2], area[3]],
+      [area[0], area[1], o[0], area[3]],
+      [o[2], area[1], area[2], area[3]],
+    ]
+    area = parts.reduce((best, p) => (areaOf(p) > areaOf(best) ? p : best))
+  }
+  return area
+}
+
+/** The swipe keeps this share of the area's extent clear at each end. */
+const EDGE_SHARE = 0.05
+
+/**
+ * The swipe a scroll makes inside `area`, centred in it, over `distance` pixels (at most 90% of the area's extent
+ * along the swipe). Scrolling down reveals what is below, so the finger moves up (and scrolling right moves it
+ * left), the way a person scrolls a list.
+ */
+export function swipeInside(area: Rect, direction: Direction, distance: number) {
+  const [l, t, r, b] = area
+  const vertical = direction === 'up' || direction === 'down'
+  const extent = vertical ? b - t : r - l
+  const half = Math.floor(Math.min(distance, extent * (1 - 2 * EDGE_SHARE)) / 2)
+  const cx = Math.floor((l + r) / 2)
+  const cy = Math.floor((t + b) / 2)
+  const sign = direction === 'down' || direction === 'right' ? 1 : -1
+  return vertical
+    ? {from: {x: cx, y: cy + sign * half}, to: {x: cx, y: cy - sign * half}}
+    : {from: {x: cx + sign * half, y: cy}, to: {x: cx - sign * half, y: cy}}
+}

@@ -1,0 +1,200 @@
+/**
+ * `scroll` keeps its swipe off the on-screen keyboard and the system bars, and with element_id inside a scrollable
+ * element: the gestures `arc emulate` records, on the demo (keyboard up), built screens and a real Gmail screen
+ * with Gboard; and the refusals (not scrollable, stale, no room).
+ */
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {buildScreenModel, DEMO_DIR, MemoryDeviceState, type DeviceState, type ScreenModel} from '@arc-cli/core'
+import {tools as screenTools} from '@arc-cli/plugin-screen-state'
+import {startEmulator, type Emulator} from '@arc-cli/emulator'
+import {expect} from 'chai'
+
+import {tools} from '../../src/tools/index.js'
+import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {dumpXml, type NodeSpec} from '../support/dump.js'
+import {fixturePath, fixturesAvailable} from '../support/paths.js'
+import {runArc} from '../support/run-arc.js'
+
+const all = [...tools, ...screenTools]
+const tool = (name: string) => all.find((t) => t.name === name)!
+
+const KEYBOARD: NodeSpec = {
+  pkg: 'com.google.android.inputmethod.latin',
+  bounds: [0, 1500, 1080, 2280],
+  children: [{cls: 'android.widget.Button', pkg: 'com.google.android.inputmethod.latin', text: 'g', attrs: {clickable: 'true'}, bounds: [480, 1700, 580, 1830]}],
+}
+const BARS: NodeSpec[] = [
+  {pkg: 'com.android.systemui', bounds: [0, 2280, 1080, 2400], children: [{cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', attrs: {clickable: 'true'}, bounds: [120, 2280, 360, 2400]}]},
+  {pkg: 'com.android.systemui', bounds: [0, 0, 1080, 80], children: [{cls: 'android.widget.TextView', pkg: 'com.android.systemui', text: '9:41', bounds: [40, 10, 160, 70]}]},
+]
+/** An app with a scrollable list from y 200 to 2000, or (listGone) a text where the list was. */
+const app = (listGone = false): NodeSpec => ({
+  pkg: 'com.example',
+  bounds: [0, 0, 1080, 2400],
+  children: [
+    listGone
+      ? {cls: 'android.widget.TextView', text: 'Nothing here', bounds: [0, 200, 1080, 400]}
+      : {
+          cls: 'androidx.recyclerview.widget.RecyclerView',
+          res: 'com.example:id/list',
+          attrs: {scrollable: 'true', focusable: 'true'},
+          bounds: [0, 200, 1080, 2000],
+          children: [{cls: 'android.widget.TextView', text: 'Row one', bounds: [40, 220, 1040, 400]}],
+        },
+  ],
+})
+
+type Swipe = {type: string; x1: number; y1: number; x2: number; y2: number; durationMs: number}
+const swipe = (x1: number, y1: number, x2: number, y2: number): Swipe => ({type: 'swipe', x1, y1, x2, y2, durationMs: 300})
+const inside = (x: number, y: number, [l, t, r, b]: number[]) => x >= l && x < r && y >= t && y < b
+
+describe('scroll avoids the keyboard and bars, and scrolls inside an element (arc emulate)', function () {
+  this.timeout(60_000)
+  let dir: string
+  let emu: Emulator
+  let state: DeviceState
+  const real: Record<string, string> = fixturesAvailable ? {gmail: fixturePath('xmlonly-gmail-compose-gboard-keyboard', 'window_dump.xml')} : {}
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-scroll-'))
+    await writeFile(path.join(dir, 'keyboard.xml'), dumpXml([KEYBOARD, ...BARS, app()]))
+    await writeFile(path.join(dir, 'gone.xml'), dumpXml([KEYBOARD, ...BARS, app(true)]))
+    await writeFile(path.join(dir, 'plain.xml'), dumpXml([...BARS, app()]))
+    emu = await startEmulator({
+      port: 0,
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {demo: DEMO_DIR, keyboard: path.join(dir, 'keyboard.xml'), gone: path.join(dir, 'gone.xml'), plain: path.join(dir, 'plain.xml'), ...real},
+          },
+        },
+      },
+    })
+  })
+  after(async () => {
+    await emu?.close()
+    await rm(dir, {recursive: true, force: true})
+  })
+  beforeEach(() => {
+    state = new MemoryDeviceState()
+  })
+
+  const device = () => emu.device('emu-1')
+
+  async function run(name: string, input: Record<string, unknown>) {
+    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    const from = device().inputEvents.length
+    const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+    try {
+      const result = await tool(name).handler(ctx, tool(name).input.parse(input))
+      return {text: result.text, data: result.data as Record<string, unknown>, events: device().inputEvents.slice(from), error: undefined}
+    } catch (error) {
+      return {text: '', data: {} as Record<string, unknown>, events: device().inputEvents.slice(from), error: error as {code: string; message: string}}
+    } finally {
+      await driver.close()
+    }
+  }
+
+  async function read(): Promise<ScreenModel> {
+    expect((await run('get_screen_state', {})).error).to.equal(undefined)
+    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    try {
+      return buildScreenModel(await driver.captureScreen())
+    } finally {
+      await driver.close()
+    }
+  }
+
+  it('on the demo, scroll down swipes above the keyboard, never on the "g" key', async () => {
+    device().showScreen('demo')
+    const model = await read()
+    const keyboard = model.windows.find((w) => w.type === 'INPUT_METHOD')!.root.bounds
+    const g = model.elements.find((e) => e.text === 'g')!.bounds
+    // Free: below the status bar (63), above the keyboard (1590); 50% of 2400 fits in it.
+    const r = await run('scroll', {direction: 'down'})
+    expect(r.text).to.equal('Scroll down (medium) executed')
+    expect(r.events).to.deep.equal([swipe(540, 1426, 540, 226)])
+    expect(r.data.area).to.deep.equal({left: 0, top: 63, right: 1080, bottom: 1590})
+    for (const [x, y] of [[540, 1426], [540, 226]] as const) {
+      expect(inside(x, y, keyboard), `(${x}, ${y}) on the keyboard`).to.equal(false)
+      expect(inside(x, y, g)).to.equal(false)
+    }
+    // 75% of 2400 does not fit in 1527 px: the swipe shortens to 90% of the free height.
+    expect((await run('scroll', {direction: 'down', amount: 'large'})).events).to.deep.equal([swipe(540, 1513, 540, 139)])
+    expect((await run('scroll', {direction: 'left'})).events).to.deep.equal([swipe(270, 826, 810, 826)])
+  })
+
+  it('without a keyboard, only the bars are left out', async () => {
+    device().showScreen('plain')
+    expect((await run('scroll', {direction: 'down'})).events).to.deep.equal([swipe(540, 1780, 540, 580)])
+    expect((await run('scroll', {direction: 'up', amount: 'small'})).events).to.deep.equal([swipe(540, 880, 540, 1480)])
+  })
+
+  it('element_id scrolls inside the element, less the keyboard over it', async () => {
+    device().showScreen('keyboard')
+    const model = await read()
+    const list = model.elements.find((e) => e.resId === 'com.example:id/list')!.id
+    const r = await run('scroll', {direction: 'down', element_id: list})
+    expect(r.text).to.equal(`Scroll down (medium) executed inside element '${list}'`)
+    // The list is 200-2000, the keyboard from 1500: 50% of the 1300 px left, centred at 850.
+    expect(r.events).to.deep.equal([swipe(540, 1175, 540, 525)])
+    expect(r.data).to.deep.include({element_id: list, area: {left: 0, top: 200, right: 1080, bottom: 1500}})
+    expect((await run('scroll', {direction: 'right', amount: 'large', element_id: list})).events).to.deep.equal([swipe(945, 850, 135, 850)])
+  })
+
+  it('refuses an element that is not scrollable, a stale id and an unknown one, sending nothing', async () => {
+    device().showScreen('keyboard')
+    const model = await read()
+    const row = model.elements.find((e) => e.text === 'Row one')!.id
+    const list = model.elements.find((e) => e.resId === 'com.example:id/list')!.id
+    const flat = await run('scroll', {direction: 'down', element_id: row})
+    expect(flat.error).to.include({code: 'INVALID_INPUT'})
+    expect(flat.error!.message).to.include(`element ${row} (TextView) is not scrollable`)
+    device().showScreen('gone')
+    const stale = await run('scroll', {direction: 'down', element_id: list})
+    expect(stale.error).to.include({code: 'STALE_ELEMENT'})
+    expect(stale.error!.message).to.include(`element ${list} is stale`)
+    expect((await run('scroll', {direction: 'down', element_id: 'node_zzzzzz'})).error).to.include({code: 'ELEMENT_NOT_FOUND'})
+    expect(flat.events.concat(stale.events)).to.deep.equal([])
+  })
+
+  it('from the CLI: exit 2 for a non-scrollable element, 18 for a stale id, --json names the area', async () => {
+    const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
+    const arc = (...args: string[]) => runArc(args, {env})
+    device().showScreen('keyboard')
+    const shown = await arc('screen-state')
+    const idOf = (column: number, value: string) => shown.stdout.split('\n').find((l) => l.split('\t')[column] === value)!.split('\t')[0] as string
+    const list = idOf(4, 'com.example:id/list')
+    const ok = await arc('scroll', 'down', '--element-id', list, '--json')
+    expect(ok.code, ok.stderr).to.equal(0)
+    expect(JSON.parse(ok.stdout)).to.deep.equal({direction: 'down', amount: 'medium', element_id: list, from: {x: 540, y: 1175}, to: {x: 540, y: 525}, area: {left: 0, top: 200, right: 1080, bottom: 1500}})
+    const flat = await arc('scroll', 'down', '--element-id', idOf(2, 'Row one'))
+    expect(flat.code).to.equal(2)
+    expect(flat.stderr).to.include('[INVALID_INPUT]').and.include('is not scrollable')
+    device().showScreen('gone')
+    const from = device().inputEvents.length
+    const stale = await arc('scroll', 'down', '--element-id', list)
+    expect(stale.code).to.equal(18)
+    expect(stale.stderr).to.include('[STALE_ELEMENT]')
+    expect(device().inputEvents.slice(from)).to.deep.equal([])
+  })
+
+  it('on a real Gmail screen with Gboard up, the swipe stays between the status bar and the keyboard', async function () {
+    if (!fixturesAvailable) this.skip()
+    device().showScreen('gmail')
+    const model = await read()
+    const keyboard = model.windows.find((w) => w.type === 'INPUT_METHOD')!.root.bounds
+    expect(keyboard).to.deep.equal([0, 1558, 1080, 2220])
+    const r = await run('scroll', {direction: 'down'})
+    // Free: 76 (status bar) to 1558 (keyboard); 50% of the 2340 px screen fits, centred at 817.
+    expect(r.data.area).to.deep.equal({left: 0, top: 76, right: 1080, bottom: 1558})
+    expect(r.events).to.deep.equal([swipe(540, 1402, 540, 232)])
+    // Its ScrollView is not flagged scrollable in the dump: refused, not guessed.
+    const scrollView = model.elements.find((e) => e.className === 'ScrollView')!.id
+    expect((await run('scroll', {direction: 'down', element_id: scrollView})).error).to.include({code: 'INVALID_INPUT'})
+  })
+})

@@ -1,0 +1,60 @@
+import {buildScreenModel, type DeviceWindow} from '@arc-cli/core'
+import {expect} from 'chai'
+
+import {coveringRects, freeArea, swipeInside} from '../../src/tools/scroll-area.js'
+import {capture, dumpXml, type NodeSpec} from '../support/dump.js'
+
+const appRoot: NodeSpec = {pkg: 'com.example', bounds: [0, 0, 1440, 2560], children: [{cls: 'android.widget.ListView', attrs: {scrollable: 'true'}, bounds: [0, 100, 1440, 2400]}]}
+const wmWindow = (title: string, type: string, frame: [number, number, number, number], visible = true, pkg = 'android'): DeviceWindow => ({
+  title,
+  type,
+  package: pkg,
+  z: 0,
+  layer: 0,
+  displayId: 0,
+  visible,
+  frame,
+})
+
+describe('scroll area: what covers the app, and what is left', () => {
+  it('a recorded dump without window-manager data: the keyboard and the thin system windows along an edge', () => {
+    const xml = dumpXml([
+      {pkg: 'com.touchtype.swiftkey', bounds: [0, 1600, 1080, 2274]},
+      {pkg: 'com.android.systemui', bounds: [0, 2274, 1080, 2400]},
+      {pkg: 'com.android.systemui', bounds: [0, 0, 1080, 63]},
+      {pkg: 'com.android.systemui', bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.TextView', text: 'Shade', bounds: [0, 0, 1080, 200]}]},
+      {pkg: 'com.example', bounds: [0, 0, 1080, 2400]},
+    ])
+    const model = buildScreenModel(capture(xml))
+    // The full-screen SystemUI window (an open shade) is not a bar: scrolling goes into it.
+    expect(coveringRects(model)).to.deep.equal([[0, 1600, 1080, 2274], [0, 2274, 1080, 2400], [0, 0, 1080, 63]])
+    expect(freeArea([0, 0, 1080, 2400], coveringRects(model))).to.deep.equal([0, 63, 1080, 1600])
+  })
+
+  it('a landscape navigation bar on the side leaves the rest of the width', () => {
+    expect(freeArea([0, 0, 2400, 1080], [[2274, 0, 2400, 1080], [0, 0, 2400, 63]])).to.deep.equal([0, 63, 2274, 1080])
+  })
+
+  it('a floating keyboard in the middle leaves the largest part beside it', () => {
+    expect(freeArea([0, 0, 1080, 2400], [[100, 1000, 980, 1400]])).to.deep.equal([0, 0, 1080, 1000])
+  })
+
+  it("the window manager's bars and keyboard count when the dump lacks them; a near full-screen keyboard frame does not", () => {
+    const xml = dumpXml([appRoot])
+    const wm = (ime: DeviceWindow) => ({
+      windows: [wmWindow('NavigationBar', 'NAVIGATION_BAR', [0, 2416, 1440, 2560]), wmWindow('StatusBar', 'STATUS_BAR', [0, 0, 1440, 72]), ime, wmWindow('Gone', 'NAVIGATION_BAR', [0, 0, 100, 2560], false)],
+    })
+    const screen = {width: 1440, height: 2560}
+    // Android 7 gives the input method a frame from below the status bar to the bottom; its keys are the bottom part.
+    const old = buildScreenModel(capture(xml, screen, {windowManager: wm(wmWindow('InputMethod', 'INPUT_METHOD', [0, 72, 1440, 2560]))}))
+    expect(coveringRects(old)).to.deep.equal([[0, 2416, 1440, 2560], [0, 0, 1440, 72]])
+    const tight = buildScreenModel(capture(xml, screen, {windowManager: wm(wmWindow('InputMethod', 'INPUT_METHOD', [0, 1500, 1440, 2560]))}))
+    expect(freeArea([0, 0, 1440, 2560], coveringRects(tight))).to.deep.equal([0, 72, 1440, 1500])
+  })
+
+  it('swipeInside centres the swipe and keeps 5% of the extent clear at each end', () => {
+    expect(swipeInside([0, 100, 1000, 1100], 'down', 500)).to.deep.equal({from: {x: 500, y: 850}, to: {x: 500, y: 350}})
+    expect(swipeInside([0, 100, 1000, 1100], 'up', 5000)).to.deep.equal({from: {x: 500, y: 150}, to: {x: 500, y: 1050}})
+    expect(swipeInside([0, 0, 1000, 100], 'right', 400)).to.deep.equal({from: {x: 700, y: 50}, to: {x: 300, y: 50}})
+  })
+})
