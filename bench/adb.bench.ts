@@ -1,7 +1,7 @@
 /**
  * `npm run bench adb`: host overhead of the ADB driver against `arc emulate` (in process, real adbkit, real TCP).
  *
- * - screen-state: wall time of `captureScreen()` + screen model + TSV, minus the time of the same five device
+ * - screen-state: wall time of `captureScreen()` + screen model + TSV, minus the time of the same three device
  *   commands sent in parallel through bare adbkit with no arc code around them (what the virtual device spends).
  * - tap: wall time of one `driver.tap()` (queue, quoting, connection with no-spawn guard, exit trailer) minus a
  *   bare adbkit `shell:input tap` round trip.
@@ -16,7 +16,7 @@ export default async function bench(): Promise<void> {
   await withBenchDevice(async ({driver, bare, bareCapture}) => {
     const runs = 30
     const screenState = await timeRuns(async () => formatScreenState(buildScreenModel(await driver.captureScreen())), runs)
-    // The device side: the same five commands, in parallel as the driver sends them, with no arc code around them.
+    // The device side: the same three commands, in parallel as the driver sends them, with no arc code around them.
     const deviceSide = await timeRuns(bareCapture, runs)
     const tap = await timeRuns(() => driver.tap({x: 10, y: 20}), runs)
     const bareTap = await timeRuns(() => bare('input tap 10 20'), runs)
@@ -24,7 +24,7 @@ export default async function bench(): Promise<void> {
     const row = (name: string, times: number[]) =>
       console.log(`${name.padEnd(44)} median ${fmt(median(times)).padStart(10)}   p90 ${fmt(percentile(times, 90)).padStart(10)}`)
     row('screen-state via ADB driver (total)', screenState)
-    row('  same 5 device commands, bare adbkit', deviceSide)
+    row('  same 3 device commands, bare adbkit', deviceSide)
     console.log(`${'  => host overhead of screen-state'.padEnd(44)} median ${fmt(median(screenState) - median(deviceSide)).padStart(10)}`)
     row('tap via ADB driver (total)', tap)
     row('  bare adbkit `input tap`', bareTap)

@@ -2,7 +2,7 @@
  * `npm run bench elements`: host cost of the element tools against `arc emulate` (in process, real adbkit).
  *
  * - click_element: wall time of the handler (id check, screen read, stale check, visible-part centre, tap)
- *   minus the same device commands sent through bare adbkit (the five reads of a capture in parallel, then
+ *   minus the same device commands sent through bare adbkit (the three reads of a capture in parallel, then
  *   `input tap`): what arc adds over the commands it sends.
  * - wait_for_idle poll: the host work of one poll on the demo screen (parse, screen model, 256-slot fingerprint
  *   of an already-read dump, plus the similarity), without the device read and the 500 ms sleep.

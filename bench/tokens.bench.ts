@@ -6,7 +6,8 @@
  *   unchanged-screen line, and mobile-mcp 1.0.4's element list (`mobile_list_elements_on_screen`, text format)
  *   made by its own Android code (`AndroidRobot.getElementsOnScreen` + `formatElements`) through the real `adb`
  *   client. The mobile-mcp column is skipped, with the reason, where `adb` is not installed.
- * - Host time per read: arc's ADB driver (capture + model + compact text) against mobile-mcp's, same device.
+ * - Host time per read: arc's ADB driver (capture + model + compact text) against mobile-mcp's, same device; and
+ *   host CPU per read (the emulator with the device programs it ran, plus this process with its adb clients).
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
 import {existsSync, readdirSync} from 'node:fs'
@@ -21,6 +22,7 @@ import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 import {connectAdbDriver} from '../packages/core/src/driver/adb/connect.js'
 import {rememberScreen, unchangedLine} from '../plugins/screen-state/src/screen-changes.js'
 import {fmt, median, timeRuns} from './stats.js'
+import {treeCpuMs} from './support/process-cpu.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'real')
@@ -126,18 +128,35 @@ export default async function bench(): Promise<void> {
     // Host time per read on three screens of different sizes: arc (capture + model + compact) vs mobile-mcp.
     const sample = ['music-app-dsp-switches', 'xmlonly-androidtv-philo-top-269', 'maps-dialog-amp-escape'].map((n) => names.indexOf(n)).filter((i) => i >= 0)
     const runs = 15
+    const warmup = 3
+    // Host CPU per read: the emulator process with the device shells and programs it ran, plus this process with
+    // the adb clients it ran (mobile-mcp) — steadier than wall time on a loaded machine.
+    const cpuOf = async (work: () => Promise<unknown>) => {
+      const before = [treeCpuMs(child.pid as number), treeCpuMs('self')]
+      const times = await timeRuns(work, runs, warmup)
+      const after = [treeCpuMs(child.pid as number), treeCpuMs('self')]
+      const spent = before.every((v) => v !== undefined) && after.every((v) => v !== undefined)
+        ? ((after[0] as number) - (before[0] as number) + (after[1] as number) - (before[1] as number)) / (runs + warmup)
+        : undefined
+      return {times, cpu: spent}
+    }
+    const cpuLines: string[] = []
     for (const i of sample) {
       const serial = `s${i}`
       const driver = await connectAdbDriver({serial, port, host: '127.0.0.1', env: {}})
-      const arc = await timeRuns(async () => formatCompact(buildScreenModel(await driver.captureScreen())), runs, 3)
+      const arc = await cpuOf(async () => formatCompact(buildScreenModel(await driver.captureScreen())))
       await driver.close()
-      const line = `${names[i]}: arc ${fmt(median(arc))}`
+      const line = `${names[i]}: arc ${fmt(median(arc.times))}`
       if (typeof mm === 'string') console.log(`${line}; mobile-mcp skipped`)
       else {
-        const theirs = await timeRuns(() => mm.elements(serial), runs, 3)
-        console.log(`${line}, mobile-mcp ${fmt(median(theirs))} (median of ${runs}, host time per read)`)
+        const theirs = await cpuOf(() => mm.elements(serial))
+        console.log(`${line}, mobile-mcp ${fmt(median(theirs.times))} (median of ${runs}, host time per read)`)
+        if (arc.cpu !== undefined && theirs.cpu !== undefined) {
+          cpuLines.push(`${names[i]}: arc ${fmt(arc.cpu)}, mobile-mcp ${fmt(theirs.cpu)} (mean of ${runs + warmup}, host CPU per read)`)
+        }
       }
     }
+    for (const line of cpuLines) console.log(line)
   } finally {
     child.kill('SIGTERM')
   }

@@ -12,8 +12,11 @@ import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
 type AdbClass = typeof adbkit.Adb
 const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as AdbClass)
 
-/** The device commands of one `captureScreen()`, as the driver sends them (in parallel). */
-export const CAPTURE_COMMANDS = ['uiautomator dump --windows /dev/tty', 'wm size', 'wm density', 'dumpsys window displays', 'dumpsys window windows']
+/**
+ * The device commands of one `captureScreen()`, as the driver sends them (in parallel, one connection each):
+ * size and density come from `dumpsys window displays`, so `wm size` / `wm density` are not among them.
+ */
+export const CAPTURE_COMMANDS = ['uiautomator dump --windows /dev/tty', 'dumpsys window displays', 'dumpsys window windows']
 
 export interface BenchDevice {
   emu: Emulator

@@ -6,31 +6,50 @@ import {formatScreenState} from '@arc-cli/plugin-screen-state'
 import {startEmulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
+import {AdbServer} from '../../packages/core/src/driver/adb/adb-client.js'
 import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {parseWmDensity, parseWmSize} from '../../packages/core/src/driver/adb/parse-wm.js'
 import {fixtureNames, fixturePath, fixturesAvailable} from '../support/paths.js'
 import {DEMO_DIR, useEmulator} from './emulator-support.js'
 
 describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', () => {
   const h = useEmulator()
 
-  it('sends the dump, wm size, wm density and dumpsys window displays and windows, and reads them like the snapshot', async () => {
+  it('sends the dump and dumpsys window displays and windows (size and density come from displays), and reads them like the snapshot', async () => {
     const driver = await h.driver()
     const from = h.emu.commands.length
+    const requests = h.emu.requests.length
     const capture = await driver.captureScreen()
     const argv = h.argvSince(from)
-    expect(argv).to.deep.include.members([
+    expect(argv).to.have.deep.members([
       ['uiautomator', 'dump', '--windows', '/dev/tty'],
-      ['wm', 'size'],
-      ['wm', 'density'],
       ['dumpsys', 'window', 'displays'],
       ['dumpsys', 'window', 'windows'],
     ])
-    expect(argv).to.have.length(5)
+    // One device shell connection per command.
+    expect(h.emu.requests.slice(requests).filter((r) => /^(shell|exec)[,:]/.test(r.raw))).to.have.length(3)
     const expected = await (await SnapshotDriver.open(DEMO_DIR)).captureScreen()
     expect(capture.xml).to.equal(expected.xml)
     expect(capture.screen).to.deep.equal(expected.screen)
     expect(capture.foreground).to.deep.equal(expected.foreground)
     expect(capture.allWindows).to.equal(true)
+  })
+
+  it('asks wm size and wm density only when the displays dump shows no size, and reads the same screen', async () => {
+    const driver = await h.driver()
+    const device = h.emu.device('emu-1')
+    const displays = await h.server().shell('emu-1', 'dumpsys window displays')
+    device.addFault({command: 'dumpsys window displays', kind: 'garbage', output: displays.output.toString('utf8').replace(/^ {4}init=.*\n/m, '')})
+    const from = h.emu.commands.length
+    const capture = await driver.captureScreen()
+    expect(h.argvSince(from)).to.have.deep.members([
+      ['uiautomator', 'dump', '--windows', '/dev/tty'],
+      ['dumpsys', 'window', 'displays'],
+      ['dumpsys', 'window', 'windows'],
+      ['wm', 'size'],
+      ['wm', 'density'],
+    ])
+    expect(capture.screen).to.deep.equal((await (await SnapshotDriver.open(DEMO_DIR)).captureScreen()).screen)
   })
 
   it('takes a screenshot with `screencap -p` and returns the PNG byte for byte', async () => {
@@ -59,7 +78,7 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     expect((error as Error).message).to.match(/idle/)
   })
 
-  it('uses the override size from `wm size` and turns it with the rotation', async () => {
+  it('uses the override size and density (base= in the displays dump, as wm size/density report them) and turns it with the rotation', async () => {
     const emu = await startEmulator({
       port: 0,
       devices: [],
@@ -69,6 +88,18 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
       const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', env: {}})
       const capture = await driver.captureScreen()
       expect(capture.screen).to.include({width: 720, height: 1600, density: 320})
+      // An override set at run time, and a screen read through wm size/density instead: the same answer.
+      const server = new AdbServer({host: '127.0.0.1', port: emu.port, hostSource: 'test', portSource: 'test'}, 10_000)
+      await server.shell('small', 'wm size 600x1000; wm density 280')
+      expect((await driver.captureScreen()).screen).to.include({width: 600, height: 1000, density: 280})
+      const viaWm = await server.shell('small', 'wm size; wm density')
+      expect(parseWmSize(viaWm.output.toString())).to.deep.equal({width: 600, height: 1000})
+      expect(parseWmDensity(viaWm.output.toString())).to.equal(280)
+      const device = emu.device('small')
+      device.addFault({command: 'dumpsys window displays', kind: 'garbage', output: ''})
+      expect((await driver.captureScreen()).screen).to.include({width: 600, height: 1000, density: 280})
+      await server.shell('small', 'wm size reset; wm density reset')
+      expect((await driver.captureScreen()).screen).to.include({width: 1080, height: 2400, density: 420})
     } finally {
       await emu.close()
     }

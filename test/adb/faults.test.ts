@@ -111,8 +111,9 @@ describe('faults (adbkit against arc emulate)', () => {
     expect((await h.driver('emu-1')).serial).to.equal('emu-1')
   })
 
-  it('garbage from wm size or screencap is DEVICE_COMMAND_FAILED', async () => {
+  it('garbage from wm size (asked when the displays dump shows no size) or screencap is DEVICE_COMMAND_FAILED', async () => {
     const driver = await h.driver('emu-1')
+    h.emu.device('emu-1').addFault({command: 'dumpsys window displays', kind: 'garbage', output: '\u0000\u00ff not a dump'})
     h.emu.device('emu-1').addFault({command: 'wm size', kind: 'garbage', output: '\u0001\u0002 not a size'})
     expect((await failure(driver.captureScreen())).code).to.equal('DEVICE_COMMAND_FAILED')
     h.emu.device('emu-1').addFault({command: 'screencap', kind: 'garbage'})

@@ -93,6 +93,28 @@ describe('emulator device commands', () => {
       'Physical size: 720x1280\nOverride size: 600x1000\nPhysical size: 720x1280\n',
     )
     expect(await shell(client, 'demo', 'wm size; wm density')).to.equal('Physical size: 1080x2400\nPhysical density: 420\n')
+    // An override equal to the physical value is none, as on a device.
+    expect(await run('wm size 720x1280; wm size; wm size reset')).to.equal('Physical size: 720x1280\n')
+  })
+
+  it('dumpsys window displays shows what wm size and wm density show: init= physical, base= while overridden', async () => {
+    const sizeLine = async () => /^ {4}init=.*$/m.exec(await run('dumpsys window displays'))?.[0]
+    // The scenario overrides the density only: base= repeats the physical size with the density in force.
+    expect(await sizeLine()).to.equal('    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 base=720x1280 280dpi cur=720x1280 app=720x1280 rng=720x720-1280x1280')
+    await run('wm size 600x1000')
+    expect(await sizeLine()).to.equal('    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 base=600x1000 280dpi cur=600x1000 app=600x1000 rng=600x600-1000x1000')
+    await run('wm size reset; wm density reset')
+    expect(await sizeLine()).to.equal('    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 cur=720x1280 app=720x1280 rng=720x720-1280x1280')
+    await run('wm density 280')
+    expect(await shell(client, 'demo', 'dumpsys window displays')).to.match(/^ {4}init=1080x2400 420dpi mMinSizeOfResizeableTaskDp=220 cur=1080x2400 /m)
+  })
+
+  it('dumpsys window names one section, or prints both', async () => {
+    const displays = await run('dumpsys window displays')
+    const windows = await run('dumpsys window windows')
+    expect(displays).to.match(/^WINDOW MANAGER DISPLAY CONTENTS \(dumpsys window displays\)$/m).and.not.match(/WINDOW MANAGER WINDOWS|Window #0/)
+    expect(windows).to.match(/^WINDOW MANAGER WINDOWS \(dumpsys window windows\)$/m).and.not.match(/DISPLAY CONTENTS|init=|mCurrentFocus/)
+    expect(await run('dumpsys window')).to.equal(`${displays}\n${windows}`)
   })
 
   it('dumpsys window/activity name the foreground in the formats clients parse', async () => {
@@ -114,6 +136,8 @@ describe('emulator device commands', () => {
     expect(await run('dumpsys input')).to.match(/^ {6}SurfaceOrientation: 1$/m)
     expect(await run('dumpsys display')).to.match(/DisplayViewport\{type=INTERNAL, valid=true, isActive=true, displayId=0, .*orientation=1, .*deviceWidth=1280, deviceHeight=720\}/)
     expect(await run('wm size')).to.equal('Physical size: 720x1280\n')
+    // The window manager's size line: the natural size as wm size prints it, cur= turned to the rotation.
+    expect(await run('dumpsys window displays')).to.match(/^ {4}init=720x1280 320dpi .*base=720x1280 280dpi cur=1280x720 /m)
     await run('input keyevent KEYCODE_BACK')
     expect(device.screenName).to.equal('login')
     await run('cmd statusbar expand-notifications')

@@ -37,12 +37,12 @@ describe('device commands from the CLI through the ADB driver', function () {
 
   const cases: Array<[string[], string | RegExp, string[][]]> = [
     [['devices'], /^emu-1\tdevice\t/, []],
-    [['tap', '500', '1000'], 'Tap executed at (500, 1000)', [['wm', 'size'], ['dumpsys', 'window', 'displays'], ['input', 'tap', '500', '1000']]],
-    [['long-press', '5', '6', '--duration', '2000'], 'Long press executed at (5, 6) for 2000ms', [['wm', 'size'], ['dumpsys', 'window', 'displays'], ['input', 'swipe', '5', '6', '5', '6', '2000']]],
-    [['double-tap', '7', '8'], 'Double tap executed at (7, 8)', [['wm', 'size'], ['dumpsys', 'window', 'displays'], ['input', 'tap', '7', '8'], ['input', 'tap', '7', '8']]],
-    [['swipe', '500', '1500', '500', '500'], 'Swipe executed from (500, 1500) to (500, 500) over 300ms', [['wm', 'size'], ['dumpsys', 'window', 'displays'], ['input', 'swipe', '500', '1500', '500', '500', '300']]],
+    [['tap', '500', '1000'], 'Tap executed at (500, 1000)', [['dumpsys', 'window', 'displays'], ['input', 'tap', '500', '1000']]],
+    [['long-press', '5', '6', '--duration', '2000'], 'Long press executed at (5, 6) for 2000ms', [['dumpsys', 'window', 'displays'], ['input', 'swipe', '5', '6', '5', '6', '2000']]],
+    [['double-tap', '7', '8'], 'Double tap executed at (7, 8)', [['dumpsys', 'window', 'displays'], ['input', 'tap', '7', '8'], ['input', 'tap', '7', '8']]],
+    [['swipe', '500', '1500', '500', '500'], 'Swipe executed from (500, 1500) to (500, 500) over 300ms', [['dumpsys', 'window', 'displays'], ['input', 'swipe', '500', '1500', '500', '500', '300']]],
     // scroll reads the screen to keep off the keyboard (1590-2274 on the demo) and the bars: 90% of the 1527 px left.
-    [['scroll', 'down', '--amount', 'large'], 'Scroll down (large) executed', [['wm', 'size'], ['wm', 'density'], ['dumpsys', 'window', 'windows'], ['dumpsys', 'window', 'displays'], ['uiautomator', 'dump', '--windows', '/dev/tty'], ['input', 'swipe', '540', '1513', '540', '139', '300']]],
+    [['scroll', 'down', '--amount', 'large'], 'Scroll down (large) executed', [['dumpsys', 'window', 'windows'], ['dumpsys', 'window', 'displays'], ['uiautomator', 'dump', '--windows', '/dev/tty'], ['input', 'swipe', '540', '1513', '540', '139', '300']]],
     [['press', 'back'], 'Back button press executed successfully', [['input', 'keyevent', 'KEYCODE_BACK']]],
     [['press', 'home'], 'Home button press executed successfully', [['input', 'keyevent', 'KEYCODE_HOME']]],
     [['press', 'recents'], 'Recents button press executed successfully', [['input', 'keyevent', 'KEYCODE_APP_SWITCH']]],

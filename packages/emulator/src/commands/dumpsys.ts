@@ -27,29 +27,68 @@ function focus(device: VirtualDevice): Focus {
   }
 }
 
-function window(device: VirtualDevice): string {
+/**
+ * The default display as the window manager holds it (Android's `DisplayContent`): the natural physical size and
+ * density (what `wm size`/`wm density` print as Physical), the size and density in force (`wm size`/`wm density`
+ * overrides win, as they print them as Override) and the size in force turned to the current rotation.
+ */
+function displaySizes(device: VirtualDevice) {
+  const physical = device.physicalSize
+  const base = device.wmSize ?? physical
+  const density = device.wmDensity ?? device.screen.density
+  const overridden = base.width !== physical.width || base.height !== physical.height || density !== device.screen.density
+  const current = device.screen.rotation % 2 === 1 ? {width: base.height, height: base.width} : base
+  return {physical, base, density, overridden, current}
+}
+
+/**
+ * Android 13's size line: `init=` physical, `base=` only while an override is set (then both values in force),
+ * `cur=` the current size (app and range taken as the whole screen).
+ */
+function displayLine(device: VirtualDevice): string {
+  const {physical, base, density, overridden, current} = displaySizes(device)
+  const [short, long] = [Math.min(current.width, current.height), Math.max(current.width, current.height)]
+  return (
+    `    init=${physical.width}x${physical.height} ${device.screen.density}dpi mMinSizeOfResizeableTaskDp=220` +
+    (overridden ? ` base=${base.width}x${base.height} ${density}dpi` : '') +
+    ` cur=${current.width}x${current.height} app=${current.width}x${current.height} rng=${short}x${short}-${long}x${long}`
+  )
+}
+
+/** `dumpsys window displays`: the display's sizes, rotation and focus (Android 10+ keep the focus lines here). */
+function displaysSection(device: VirtualDevice): string[] {
   const f = focus(device)
   const title = focusedTitle(device)
   const currentFocus = title === undefined ? 'null' : `Window{${oid(`w${title}`)} u0 ${title}}`
   const s = device.screen
   const rotation = ROTATION_NAMES[s.rotation] as string
+  const {density, current} = displaySizes(device)
   return [
-    'WINDOW MANAGER WINDOWS (dumpsys window windows)',
-    ...windowListText(device),
-    '',
     'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
     `  Display: mDisplayId=0 rootTasks=4`,
-    `    init=${s.width}x${s.height} ${s.density}dpi cur=${s.width}x${s.height} app=${s.width}x${s.height} rng=${Math.min(s.width, s.height)}x${Math.min(s.width, s.height)}-${Math.max(s.width, s.height)}x${Math.max(s.width, s.height)}`,
+    displayLine(device),
     `    mCurrentRotation=${rotation}`,
     `    mLastOrientation=${s.rotation % 2 === 1 ? 0 : 1}`,
     `  mCurrentFocus=${currentFocus}`,
     `  mFocusedApp=${f.record}`,
     '',
-    `  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h843dp ${s.density}dpi nrml long port finger qwerty/v/v -nav/h winConfig={ mBounds=Rect(0, 0 - ${s.width}, ${s.height}) mRotation=${rotation}}}`,
+    `  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h843dp ${density}dpi nrml long port finger qwerty/v/v -nav/h winConfig={ mBounds=Rect(0, 0 - ${current.width}, ${current.height}) mRotation=${rotation}}}`,
     `  mCurrentFocus=${currentFocus}`,
     `  mFocusedApp=${f.record}`,
     '',
-  ].join('\n')
+  ]
+}
+
+/** `dumpsys window windows`: the window list only (Android 10+ print the focus in the displays section). */
+function windowsSection(device: VirtualDevice): string[] {
+  return ['WINDOW MANAGER WINDOWS (dumpsys window windows)', ...windowListText(device), '']
+}
+
+/** `dumpsys window [displays|windows]`: one section, or (no section named) both, as a real device prints them. */
+function window(device: VirtualDevice, section: string | undefined): string {
+  if (section === 'displays') return displaysSection(device).join('\n')
+  if (section === 'windows') return windowsSection(device).join('\n')
+  return [...displaysSection(device), ...windowsSection(device)].join('\n')
 }
 
 function activity(device: VirtualDevice): string {
@@ -198,7 +237,7 @@ export function dumpsys(ctx: CommandContext): number {
   const device = ctx.device
   switch (service) {
     case 'window':
-      ctx.out(rest[0] === 'policy' ? windowPolicy(device) : window(device))
+      ctx.out(rest[0] === 'policy' ? windowPolicy(device) : window(device, rest[0]))
       return 0
     case 'power':
       ctx.out(power(device))

@@ -8,7 +8,9 @@ export function wm(ctx: CommandContext): number {
     if (value === undefined) {
       const p = device.physicalSize
       ctx.out(`Physical size: ${p.width}x${p.height}\n`)
-      if (device.wmSize) ctx.out(`Override size: ${device.wmSize.width}x${device.wmSize.height}\n`)
+      const o = device.wmSize
+      // As on a device, an override equal to the physical value is none (`dumpsys window displays` agrees).
+      if (o && (o.width !== p.width || o.height !== p.height)) ctx.out(`Override size: ${o.width}x${o.height}\n`)
     } else if (value === 'reset') device.wmSize = undefined
     else {
       const m = /^(\d+)x(\d+)$/.exec(value)
@@ -23,7 +25,7 @@ export function wm(ctx: CommandContext): number {
   if (sub === 'density') {
     if (value === undefined) {
       ctx.out(`Physical density: ${device.screen.density}\n`)
-      if (device.wmDensity) ctx.out(`Override density: ${device.wmDensity}\n`)
+      if (device.wmDensity && device.wmDensity !== device.screen.density) ctx.out(`Override density: ${device.wmDensity}\n`)
     } else if (value === 'reset') device.wmDensity = undefined
     else if (/^\d+$/.test(value)) device.wmDensity = Number(value)
     else {

@@ -67,7 +67,7 @@ export class AdbDriver implements DeviceDriver {
     return screen.screenshot(this.shell)
   }
 
-  /** Screen size in the current orientation (wm size with overrides, turned by the rotation). */
+  /** Screen size in the current orientation (the size in force, overrides included, turned by the rotation). */
   screenSize(): Promise<{width: number; height: number}> {
     return screen.screenInfo(this.shell)
   }

@@ -1,6 +1,6 @@
 /**
  * Observing the screen over ADB: the uiautomator dump (all windows where the device can), screen size with
- * overrides, density, rotation and the foreground app, captured together; and PNG screenshots.
+ * overrides, density, rotation, the foreground app and the window list, captured together; and PNG screenshots.
  */
 import {randomBytes} from 'node:crypto'
 import {setTimeout as sleep} from 'node:timers/promises'
@@ -13,6 +13,7 @@ import type {Foreground, ScreenCapture, WindowManagerState} from '../device-driv
 import type {DeviceShell} from './device-shell.js'
 import {parseForeground, parseRotation} from './parse-dumpsys.js'
 import {parseWindowManager} from './parse-windows.js'
+import {parseDisplayMetrics, type DisplayMetrics} from './parse-display.js'
 import {currentSize, parseWmDensity, parseWmSize} from './parse-wm.js'
 import {readScreencapPng} from './png-repair.js'
 import {raw} from './shell-quote.js'
@@ -78,45 +79,69 @@ async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
   }
 }
 
+interface WindowState {
+  rotation?: 0 | 1 | 2 | 3
+  foreground: Foreground
+  windowManager: WindowManagerState
+  metrics: DisplayMetrics
+}
+
 /**
- * Rotation, foreground and the window manager's window list from `dumpsys window displays` and
+ * The size (natural orientation) and density in force: from the `init=`/`base=` line of `dumpsys window displays`,
+ * which every Android version in the captures prints; `wm size` / `wm density` only when it does not.
+ */
+async function displayMetrics(dev: DeviceShell, displays: string): Promise<DisplayMetrics> {
+  const metrics = parseDisplayMetrics(displays)
+  if (metrics) return metrics
+  const [size, density] = await Promise.all([dev.text(['wm', 'size']), dev.text(['wm', 'density'])])
+  return {size: parseWmSize(size), density: parseWmDensity(density)}
+}
+
+/**
+ * Rotation, size, density, foreground and the window manager's window list from `dumpsys window displays` and
  * `dumpsys window windows` (read together), with `dumpsys activity activities` as the foreground's last resort.
  */
-async function windowState(
-  dev: DeviceShell,
-): Promise<{rotation?: 0 | 1 | 2 | 3; foreground: Foreground; windowManager: WindowManagerState}> {
+async function windowState(dev: DeviceShell): Promise<WindowState> {
   const [displays, windows] = await Promise.all([
     dev.text(['dumpsys', 'window', 'displays']),
     dev.text(['dumpsys', 'window', 'windows']),
   ])
   const windowManager = parseWindowManager(windows, displays)
   const rotation = parseRotation(displays) ?? parseRotation(windows)
-  let foreground = parseForeground(/mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows)
-  if (!foreground.package) foreground = parseForeground(await dev.text(['dumpsys', 'activity', 'activities']))
-  return {rotation, foreground, windowManager}
-}
-
-/** Screen size in the current orientation, density and rotation, without a dump (scroll needs only these). */
-export async function screenInfo(dev: DeviceShell): Promise<{width: number; height: number; rotation: 0 | 1 | 2 | 3}> {
-  const [size, displays] = await Promise.all([dev.text(['wm', 'size']), dev.text(['dumpsys', 'window', 'displays'])])
-  const rotation = parseRotation(displays) ?? 0
-  return {...currentSize(parseWmSize(size), rotation), rotation}
-}
-
-export async function captureScreen(dev: DeviceShell, state: DumpState): Promise<ScreenCapture> {
-  const [dump, size, density, window] = await Promise.all([
-    dumpHierarchy(dev, state),
-    dev.text(['wm', 'size']),
-    dev.text(['wm', 'density']),
-    windowState(dev),
+  const lookup = /mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows
+  let foreground = parseForeground(lookup)
+  const [metrics, activities] = await Promise.all([
+    displayMetrics(dev, displays),
+    foreground.package ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
   ])
+  if (activities !== undefined) foreground = parseForeground(activities)
+  return {rotation, foreground, windowManager, metrics}
+}
+
+/**
+ * Screen size in the current orientation and rotation, without a dump (scroll and the on-screen checks need only
+ * these): one `dumpsys window displays`, plus `wm size` where it shows no size.
+ */
+export async function screenInfo(dev: DeviceShell): Promise<{width: number; height: number; rotation: 0 | 1 | 2 | 3}> {
+  const displays = await dev.text(['dumpsys', 'window', 'displays'])
+  const rotation = parseRotation(displays) ?? 0
+  const natural = parseDisplayMetrics(displays)?.size ?? parseWmSize(await dev.text(['wm', 'size']))
+  return {...currentSize(natural, rotation), rotation}
+}
+
+/**
+ * One observation: the dump in parallel with the window manager's two reads (three device commands on every
+ * Android version in the captures; `wm size` and `wm density` join only where the displays dump lacks a size).
+ */
+export async function captureScreen(dev: DeviceShell, state: DumpState): Promise<ScreenCapture> {
+  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), windowState(dev)])
   const rotation = window.rotation ?? dump.hierarchy.rotation
   const {windowManager} = window
-  const {width, height} = currentSize(parseWmSize(size), rotation)
+  const {width, height} = currentSize(window.metrics.size, rotation)
   return {
     xml: dump.xml,
     hierarchy: dump.hierarchy,
-    screen: {width, height, density: parseWmDensity(density), rotation},
+    screen: {width, height, density: window.metrics.density, rotation},
     foreground: window.foreground,
     allWindows: windowManager.windows.length > 0
       ? missingWindows(dump.hierarchy.windows, windowManager, {width, height}).length === 0
