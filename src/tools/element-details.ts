@@ -1,6 +1,8 @@
 import {buildScreenModel, checkElementId, defineTool} from '@arc-cli/core'
 import {z} from 'zod'
 
+import {elementIdString} from './element-support.js'
+
 /** Tabs and line breaks inside a value would break the TSV: written as \t, \n, \r, and a backslash as \\. */
 const cell = (s: string) => (s === '' ? '-' : s.replace(/[\\\t\n\r]/g, (c) => ({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})[c] as string))
 
@@ -12,7 +14,7 @@ export const getElementDetails = defineTool({
     'Prints the full, untruncated text and content description of each element id as TSV (id, text, desc; `-` when empty). An id that is not on the current screen gets a `not_found` row.',
   kind: 'read',
   group: 'elements',
-  input: z.object({ids: z.array(z.string().min(1).describe('An element id')).min(1).describe('Element ids to look up (from screen-state)')}),
+  input: z.object({ids: z.array(elementIdString().describe('An element id')).min(1).describe('Element ids to look up (from screen-state)')}),
   cli: {examples: ['<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp']},
   async handler(ctx, {ids}) {
     for (const id of ids) checkElementId(id, 'ids')

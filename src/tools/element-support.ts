@@ -1,11 +1,14 @@
 /** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
-import {formatFlags, formatTable, isEditable, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
+import {formatFlags, formatTable, fullElementId, isEditable, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
 import {z} from 'zod'
 
 export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
 export type By = (typeof BY)[number]
 
-export const elementId = z.string().min(1).describe('Element id from screen-state or find (node_ and 6 characters)')
+/** An element id as any read printed it: `node_a3f2kq`, or `a3f2kq` from compact screen-state (made full here). */
+export const elementIdString = () => z.string().min(1).overwrite(fullElementId)
+
+export const elementId = elementIdString().describe('Element id from screen-state or find (node_ and 6 characters)')
 
 export const searchFields = {
   by: z.enum(BY).describe('Search criteria: text, content_desc, resource_id or class_name'),

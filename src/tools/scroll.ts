@@ -1,7 +1,7 @@
 import {buildScreenModel, defineTool, DeviceCommandError, InvalidInputError, resolveElement, type ScreenModel, type ToolContext} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {visibleRect, type Rect} from './element-support.js'
+import {elementIdString, visibleRect, type Rect} from './element-support.js'
 import {coveringRects, freeArea, swipeInside, type Direction} from './scroll-area.js'
 
 /** Share of the screen dimension (or of the element's) one scroll covers. */
@@ -42,7 +42,7 @@ export const scroll = defineTool({
   input: z.object({
     direction: z.enum(['up', 'down', 'left', 'right']).describe('Direction to scroll: up, down, left or right'),
     amount: z.enum(['small', 'medium', 'large']).default('medium').describe('How far: small (25%), medium (50%), large (75%)'),
-    element_id: z.string().min(1).optional().describe('Scroll inside this scrollable element'),
+    element_id: elementIdString().optional().describe('Scroll inside this scrollable element'),
   }),
   cli: {
     positional: ['direction'],

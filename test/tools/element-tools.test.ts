@@ -180,6 +180,24 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect(inputs(r.argv)).to.deep.equal([])
     })
 
+    it('take the ids compact screen-state prints (without node_) as the same elements', async () => {
+      const compact = await run('get_screen_state', {detail: 'compact'})
+      const bare = (label: string) => compact.text.split('\n').find((l) => l.includes(`"${label}"`))!.split(' ')[0] as string
+      const m = await read()
+      expect(`node_${bare('ADD')}`).to.equal(idOf(m, 'ADD'))
+      let r = await run('click_element', {element_id: bare('ADD')})
+      expect(r.text).to.equal(`Click performed on element '${idOf(m, 'ADD')}'`)
+      expect(inputs(r.argv)).to.deep.equal([['input', 'tap', '919', '294']])
+      // "Oat milk" is written on its row's line (the tap target that holds it): details of that row, in full.
+      const row = m.byId.get(`node_${bare('Oat milk')}`)!
+      r = await run('get_element_details', {ids: [bare('Oat milk')]})
+      expect(r.text).to.equal(`id\ttext\tdesc\n${row.id}\t${row.text || '-'}\t${row.desc || '-'}`)
+      // Only the id alphabet's 6 characters gain the prefix: anything else is still refused as malformed.
+      r = await run('click_element', {element_id: 'oatmilk'})
+      expect(r.error).to.have.property('code', 'INVALID_INPUT')
+      expect(inputs(r.argv)).to.deep.equal([])
+    })
+
     it('refuse unknown, malformed and ambiguous ids', async () => {
       expect((await run('click_element', {element_id: 'node_222222'})).error).to.have.property('code', 'ELEMENT_NOT_FOUND')
       expect((await run('click_element', {element_id: 'node_1234'})).error).to.have.property('code', 'INVALID_INPUT')

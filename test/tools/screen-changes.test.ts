@@ -1,7 +1,7 @@
 import {cpSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {buildScreenModel, DEMO_DIR, MemoryDeviceState, SnapshotDriver, type DeviceDriver, type ToolContext} from '@arc-cli/core'
+import {buildScreenModel, DEMO_DIR, fullElementId, MemoryDeviceState, SnapshotDriver, type DeviceDriver, type ToolContext} from '@arc-cli/core'
 import {getScreenState} from '@arc-cli/plugin-screen-state'
 import {compactRow} from '../../plugins/screen-state/src/format-compact.js'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
@@ -105,9 +105,9 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
     expect(lines[0]).to.equal(
       `changed since last read (screen ${data.previous_fingerprint} -> ${data.fingerprint}): +${added.length} -${removed.length} ~${data.changed.length}`,
     )
-    expect(lines.filter((l) => / check #item_done @79,473 unchecked$/.test(l)).map((l) => l.slice(2).split(' ')[0])).to.deep.equal([box?.id])
-    expect(lines.filter((l) => l.startsWith('+ ')).map((l) => l.split(' ')[1])).to.deep.equal(data.added)
-    expect(lines.filter((l) => l.startsWith('- ')).map((l) => l.slice(2))).to.deep.equal(data.removed)
+    expect(lines.filter((l) => / check #item_done @79,473 unchecked$/.test(l)).map((l) => fullElementId(l.slice(2).split(' ')[0] as string))).to.deep.equal([box?.id])
+    expect(lines.filter((l) => l.startsWith('+ ')).map((l) => fullElementId(l.split(' ')[1] as string))).to.deep.equal(data.added)
+    expect(lines.filter((l) => l.startsWith('- ')).map((l) => fullElementId(l.slice(2)))).to.deep.equal(data.removed)
     expect(diff.text).to.include('"Limes"')
     expect(lines.length).to.equal(1 + data.added.length + data.removed.length + data.changed.length)
   })

@@ -8,10 +8,13 @@
  *
  * Plain text inside a tap target is written on the target's row (one row, one id to act on).
  *
+ * Ids are printed without their `node_` prefix (`a3f2kq` for `node_a3f2kq`: the prefix is the same on every row and
+ * costs a token or two each); every tool that takes an element id accepts both forms.
+ *
  * Row: `<id> <role> "<text>" [<desc>] #<res> @<x>,<y> <flags>`, each part only when it has something to say;
  * `@` marks a clickable element's centre (so no `clk` flag), `~` the centre of another control (a list, a field).
  */
-import type {ScreenElement, ScreenModel, ScreenWindow} from '@arc-cli/core'
+import {bareElementId, type ScreenElement, type ScreenModel, type ScreenWindow} from '@arc-cli/core'
 
 const MAX_TEXT = 100
 
@@ -135,7 +138,7 @@ function words(e: ScreenElement): string[] {
 }
 
 export function compactRow(e: ScreenElement, inner: ScreenElement[] = []): string {
-  const parts = [e.id]
+  const parts = [bareElementId(e.id)]
   const role = compactRole(e.className)
   if (role) parts.push(role)
   parts.push(...words(e))
@@ -152,7 +155,7 @@ export function compactRow(e: ScreenElement, inner: ScreenElement[] = []): strin
   return parts.join(' ')
 }
 
-/** `off-screen: 12 below, 3 above (4 interactive); scroll node_ab12` — or nothing when every row is on screen. */
+/** `off-screen: 12 below, 3 above (4 interactive); scroll ab12cd` — or nothing when every row is on screen. */
 export function offScreenSummary(window: ScreenWindow, screen: {width: number; height: number}): string | undefined {
   const off = window.elements.filter((e) => !e.flags.on && (isInteractive(e) || e.text !== '' || e.desc !== ''))
   if (off.length === 0) return undefined
@@ -169,7 +172,7 @@ export function offScreenSummary(window: ScreenWindow, screen: {width: number; h
   const elsewhere = off.length - below - above - right - left
   if (elsewhere > 0) sides.push(`${elsewhere} not shown`)
   const interactive = count(isInteractive)
-  const scrollers = window.elements.filter((e) => e.flags.scr && e.flags.on).map((e) => e.id)
+  const scrollers = window.elements.filter((e) => e.flags.scr && e.flags.on).map((e) => bareElementId(e.id))
   const scroll = scrollers.length > 0 ? `; scroll ${scrollers.slice(0, 2).join(' or ')}` : ''
   return `off-screen: ${sides.join(', ')} (${interactive} interactive)${scroll}`
 }

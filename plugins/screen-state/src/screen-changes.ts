@@ -5,7 +5,7 @@
  */
 import {createHash} from 'node:crypto'
 
-import {formatFlags, type ScreenElement, type ScreenModel} from '@arc-cli/core'
+import {bareElementId, formatFlags, type ScreenElement, type ScreenModel} from '@arc-cli/core'
 
 import {compactRow} from './format-compact.js'
 
@@ -75,6 +75,6 @@ export function formatDiff(before: RememberedScreen, now: RememberedScreen, diff
     `changed since last read (screen ${before.fingerprint} -> ${now.fingerprint}): +${diff.added.length} -${diff.removed.length} ~${diff.changed.length}`,
     ...diff.added.map((e) => `+ ${compactRow(e)}`),
     ...diff.changed.map((e) => `~ ${compactRow(e)}`),
-    ...diff.removed.map((id) => `- ${id}`),
+    ...diff.removed.map((id) => `- ${bareElementId(id)}`),
   ].join('\n')
 }

@@ -1,4 +1,4 @@
-import {buildScreenModel, SnapshotDriver, type ScreenElement} from '@arc-cli/core'
+import {bareElementId, buildScreenModel, fullElementId, SnapshotDriver, type ScreenElement} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {
@@ -12,9 +12,13 @@ import {formatScreenState} from '../src/format-tsv.js'
 import {capture, dumpXml} from '../../../test/support/dump.js'
 import {fixtureNames, fixturePath, fixturesAvailable} from '../../../test/support/paths.js'
 
-/** Ids at the start of compact rows. */
+/** Ids at the start of compact rows (printed without `node_`), in full. */
 function rowIds(text: string): string[] {
-  return text.split('\n').flatMap((l) => (/^(node_\S+) /.exec(l)?.[1] ? [/^(node_\S+) /.exec(l)?.[1] as string] : []))
+  // The first two lines are the legend and the `screen …` line.
+  return text.split('\n').slice(2).flatMap((l) => {
+    const id = /^([2-9a-hjkmnp-z]{6}(-[1-9]\d*)?) /.exec(l)?.[1]
+    return id ? [fullElementId(id)] : []
+  })
 }
 
 describe('compact screen-state on every real fixture: nothing an agent needs is lost', function () {
@@ -30,13 +34,14 @@ describe('compact screen-state on every real fixture: nothing an agent needs is 
       const full = formatScreenState(model)
       const ids = rowIds(compact)
       const listed = new Set(ids)
-      // The same ids: every id compact prints is a row of the default format, once.
+      // The same ids: every id compact prints is a row of the default format, once; no row prints the prefix.
+      expect(compact).to.not.match(/^node_/m)
       expect(ids.length).to.equal(listed.size)
       for (const id of ids) expect(full).to.include(`\n${id}\t`)
       const onScreen = model.elements.filter((e) => e.flags.on)
       for (const e of onScreen.filter(isInteractive)) {
         expect(listed.has(e.id), `${e.id} (interactive) missing`).to.equal(true)
-        const row = compact.split('\n').find((l) => l.startsWith(`${e.id} `)) as string
+        const row = compact.split('\n').find((l) => l.startsWith(`${bareElementId(e.id)} `)) as string
         // Its flags as an agent acts on them.
         expect(row.includes(` @`), `${e.id} clickable mark`).to.equal(e.flags.clk)
         if (e.flags.scr) expect(row).to.match(/ (\S+,)?scr\b/)
@@ -100,15 +105,15 @@ describe('compact screen-state rows', () => {
     ])
     const model = buildScreenModel(capture(xml))
     const lines = formatCompact(model).split('\n').slice(2)
-    const id = (text: string) => model.elements.find((e) => e.text === text || e.resId === text)?.id as string
+    const id = (text: string) => bareElementId(model.elements.find((e) => e.text === text || e.resId === text)?.id as string)
     expect(lines).to.deep.equal([
       '## application com.foo focused',
       `${id('com.foo:id/row')} "Wi-Fi" @540,150`,
       `${id('com.foo:id/done')} check #done @50,350 checked`,
       `${id('Send')} btn "Send" @50,550 dis`,
       `${id('hi')} edit "hi" @540,750 edt,focused`,
-      `${model.elements.find((e) => e.className === 'RecyclerView')?.id} list ~540,1700 scr`,
-      `off-screen: 1 below (1 interactive); scroll ${model.elements.find((e) => e.className === 'RecyclerView')?.id}`,
+      `${bareElementId(model.elements.find((e) => e.className === 'RecyclerView')?.id as string)} list ~540,1700 scr`,
+      `off-screen: 1 below (1 interactive); scroll ${bareElementId(model.elements.find((e) => e.className === 'RecyclerView')?.id as string)}`,
     ])
   })
 })

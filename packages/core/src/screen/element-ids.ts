@@ -32,6 +32,19 @@ const CONTEXT_MAX = 40
 /** `node_` + 6 characters of the alphabet, optionally `-<n>` for an ambiguous look-alike. */
 export const ELEMENT_ID_PATTERN = /^node_[2-9a-hjkmnp-z]{6}(-[1-9]\d*)?$/
 
+/** An id without its `node_` prefix, as `detail: compact` prints it. */
+const BARE_ID_PATTERN = /^[2-9a-hjkmnp-z]{6}(-[1-9]\d*)?$/
+
+/** `node_a3f2kq` → `a3f2kq`: the form `detail: compact` prints (the prefix is the same on every row). */
+export function bareElementId(id: string): string {
+  return id.startsWith('node_') ? id.slice(5) : id
+}
+
+/** `a3f2kq` → `node_a3f2kq`; any other string is returned as given (a full id, or something to refuse). */
+export function fullElementId(id: string): string {
+  return BARE_ID_PATTERN.test(id) ? `node_${id}` : id
+}
+
 /** True for ids of look-alike elements, which element actions refuse. */
 export function isAmbiguousId(id: string): boolean {
   return /-\d+$/.test(id)

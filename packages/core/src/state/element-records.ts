@@ -6,7 +6,7 @@
  */
 import {ElementNotFoundError, InvalidInputError, StaleElementError} from '../errors/arc-error.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
-import {ELEMENT_ID_PATTERN, isAmbiguousId} from '../screen/element-ids.js'
+import {ELEMENT_ID_PATTERN, fullElementId, isAmbiguousId} from '../screen/element-ids.js'
 import {isEditable} from '../screen/node-rules.js'
 import {buildScreenModel, type ScreenElement, type ScreenModel} from '../screen/screen-model.js'
 import type {DeviceState} from './device-state.js'
@@ -87,13 +87,18 @@ export function recordMismatch(then: ElementRecord, now: ElementRecord): string[
 
 const READ_AGAIN = ['Read the screen again (arc screen-state, or get_screen_state) and use the id it shows now.']
 
-/** Checks the shape of an element id, so a typo fails as INVALID_INPUT before the device is touched. */
-export function checkElementId(id: string, input = 'element_id'): void {
-  if (!ELEMENT_ID_PATTERN.test(id)) {
-    throw new InvalidInputError(`${input} ${JSON.stringify(id)} is not an element id: ids are node_ and 6 characters (node_a3f2kq), as screen-state shows them`, {
+/**
+ * Checks the shape of an element id, so a typo fails as INVALID_INPUT before the device is touched, and returns
+ * it in full: `a3f2kq` (as `detail: compact` prints it) is `node_a3f2kq`.
+ */
+export function checkElementId(id: string, input = 'element_id'): string {
+  const full = fullElementId(id)
+  if (!ELEMENT_ID_PATTERN.test(full)) {
+    throw new InvalidInputError(`${input} ${JSON.stringify(id)} is not an element id: ids are node_ and 6 characters (node_a3f2kq, or a3f2kq as compact screen-state prints them)`, {
       details: {input, value: id},
     })
   }
+  return full
 }
 
 export interface ResolvedElement {
@@ -107,8 +112,8 @@ export interface ResolvedElement {
  * - it is not on the screen: STALE_ELEMENT when arc showed it before (the screen changed), else ELEMENT_NOT_FOUND;
  * - it resolves to an element that differs from what it named at the last read (STALE_ELEMENT).
  */
-export async function resolveElement(driver: DeviceDriver, state: DeviceState, id: string, input = 'element_id'): Promise<ResolvedElement> {
-  checkElementId(id, input)
+export async function resolveElement(driver: DeviceDriver, state: DeviceState, given: string, input = 'element_id'): Promise<ResolvedElement> {
+  const id = checkElementId(given, input)
   if (isAmbiguousId(id)) {
     throw new InvalidInputError(`${id} names one of several look-alike elements (same class, labels and place in the tree), so arc cannot tell which one you mean`, {
       actions: ['Tap its bounds with arc tap X Y, or find it by another property (arc find).'],
