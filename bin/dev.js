@@ -1,4 +1,10 @@
 #!/usr/bin/env -S node --conditions=arc-source
+import {fileURLToPath} from 'node:url'
+
 import {execute} from '@oclif/core'
 
-await execute({development: true, dir: import.meta.url})
+import {sourceLoadOptions} from './source-load-options.js'
+
+// Development: the commands come from src/ through tsx, never from dist/ or its oclif.manifest.json.
+process.env.NODE_ENV = 'development'
+await execute({development: true, loadOptions: await sourceLoadOptions(fileURLToPath(new URL('..', import.meta.url)))})

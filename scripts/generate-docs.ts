@@ -11,6 +11,8 @@ import {fileURLToPath} from 'node:url'
 import {EXIT_CODES} from '@arc-cli/core'
 import {Config, type Command} from '@oclif/core'
 
+import {sourceLoadOptions} from '../bin/source-load-options.js'
+
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 type Flag = Command.Flag.Any & {summary?: string; description?: string; helpGroup?: string; char?: string; options?: readonly string[]; multiple?: boolean; allowNo?: boolean; required?: boolean; hidden?: boolean}
@@ -55,7 +57,7 @@ function render(command: Command.Loadable, bin: string): string {
 }
 
 export async function commandsMarkdown(): Promise<string> {
-  const config = await Config.load({root: ROOT})
+  const config = await Config.load(await sourceLoadOptions(ROOT))
   const commands = config.commands.filter((c) => !c.hidden && c.pluginName !== '@oclif/plugin-help').sort((a, b) => a.id.localeCompare(b.id))
   const header = [
     '# Command reference',
@@ -78,7 +80,7 @@ const TOOLS_END = '<!-- tools:end -->'
 
 /** The tool table of docs/mcp.md: every tool `arc mcp serve` offers, from the same definitions it serves. */
 export async function mcpToolTable(): Promise<string> {
-  const config = await Config.load({root: ROOT})
+  const config = await Config.load(await sourceLoadOptions(ROOT))
   const {collectTools, selectTools, toolGroup} = await import('@arc-cli/plugin-mcp')
   const all = await collectTools(config)
   const served = selectTools(all, {}).sort((a, b) => toolGroup(a).localeCompare(toolGroup(b)) || a.name.localeCompare(b.name))

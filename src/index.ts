@@ -1,17 +1,3 @@
-import {toolCommands} from '@arc-cli/core'
-import type {Command} from '@oclif/core'
-
-import Batch from './commands/batch.js'
-import Config from './commands/config.js'
-import Emulate from './commands/emulate.js'
-import {tools} from './tools/index.js'
-
+// The library entry of arc's oclif core. oclif does not load it: each command is its own module in commands/
+// (one per command id, found through oclif.manifest.json), so a command loads only what it needs.
 export {tools} from './tools/index.js'
-
-/** Every command of arc's oclif core: one per device tool, plus the hand-written ones. */
-export const commands: Record<string, Command.Class> = {
-  ...toolCommands(tools),
-  batch: Batch,
-  config: Config,
-  emulate: Emulate,
-}

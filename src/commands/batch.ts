@@ -3,7 +3,7 @@ import {readFile} from 'node:fs/promises'
 import {ArcCommand, InvalidInputError} from '@arc-cli/core'
 import {Args, Flags} from '@oclif/core'
 
-import {parseBatch} from './batch-lines.js'
+import {parseBatch} from '../batch-lines.js'
 
 /** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
 function exitStatus(error: unknown): number | undefined {

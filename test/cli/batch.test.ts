@@ -6,7 +6,7 @@ import {DEMO_DIR} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {parseBatch, splitWords} from '../../src/commands/batch-lines.js'
+import {parseBatch, splitWords} from '../../src/batch-lines.js'
 import {runArc} from '../support/run-arc.js'
 
 describe('arc batch: many commands, one process', () => {

@@ -6,8 +6,8 @@ import {runCommand} from '@oclif/test'
 import {expect} from 'chai'
 
 import {tools as coreTools} from '../../src/tools/index.js'
-import {ROOT} from '../support/paths.js'
 import {runArc} from '../support/run-arc.js'
+import {sourceOptions} from '../support/source-config.js'
 
 const ALL: AnyTool[] = [...coreTools, ...screenStateTools, ...annotateTools]
 
@@ -42,13 +42,18 @@ describe('tool registry', () => {
     const previous = process.env.NODE_ENV
     process.env.NODE_ENV = 'development'
     try {
-      const config = await Config.load({root: ROOT})
+      const config = await Config.load(await sourceOptions())
       const result = await config.runHook('arc:tools', {})
       expect(result.failures).to.deep.equal([])
       const served = result.successes.flatMap((s) => s.result as AnyTool[]).map((t) => t.name).sort()
       expect(served).to.deep.equal(ALL.map((t) => t.name).sort())
-      // And every tool has a command.
-      for (const tool of ALL) expect(config.findCommand(tool.cliId.replaceAll(' ', ':')), tool.cliId).to.not.equal(undefined)
+      // And every tool has a command, and the module oclif loads for that id is this tool's (src/commands/<id>.ts).
+      for (const tool of ALL) {
+        const command = config.findCommand(tool.cliId.replaceAll(' ', ':'))
+        expect(command, tool.cliId).to.not.equal(undefined)
+        const loaded = (await command?.load()) as {tool?: AnyTool} | undefined
+        expect(loaded?.tool?.name, tool.cliId).to.equal(tool.name)
+      }
     } finally {
       process.env.NODE_ENV = previous
     }
@@ -57,7 +62,7 @@ describe('tool registry', () => {
   it('describes every topic in its own words, not by its first command', async () => {
     const previous = process.env.NODE_ENV
     process.env.NODE_ENV = 'development'
-    const config = await Config.load({root: ROOT})
+    const config = await Config.load(await sourceOptions())
     process.env.NODE_ENV = previous
     const topics = new Set(config.commands.filter((c) => c.id.includes(':')).map((c) => c.id.split(':')[0] as string))
     for (const topic of topics) {
@@ -74,14 +79,14 @@ describe('tool registry', () => {
     this.timeout(120_000)
     const previous = process.env.NODE_ENV
     process.env.NODE_ENV = 'development'
-    const config = await Config.load({root: ROOT})
+    const config = await Config.load(await sourceOptions())
     process.env.NODE_ENV = previous
     const ids = config.commands.filter((c) => !c.hidden && c.pluginName !== '@oclif/plugin-help').map((c) => c.id.replaceAll(':', ' '))
     expect(ids).to.include.members(ALL.map((t) => t.cliId))
     // In process (oclif's runCommand, as a user's `arc <id> --help` resolves it): one spawned arc per command
     // would cost a Node start-up each, and there are over sixty. bin/dev.js --help is spawned by the test above.
     for (const id of ids) {
-      const {stdout, error} = await runCommand([...id.split(' '), '--help'], {root: ROOT})
+      const {stdout, error} = await runCommand([...id.split(' '), '--help'], await sourceOptions())
       expect(error, id).to.equal(undefined)
       expect(stdout, id).to.include('USAGE')
     }

@@ -14,7 +14,8 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {runCommand} from '@oclif/test'
 import {expect} from 'chai'
 
-import {connect, ROOT, startServer, TOKEN} from './support.js'
+import {sourceOptions} from '../../../test/support/source-config.js'
+import {connect, startServer, TOKEN} from './support.js'
 
 interface Row {
   /** The spec name (MCP: android_<name>). */
@@ -163,7 +164,7 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
   for (const row of ROWS) {
     it(`${row.tool} ${JSON.stringify(row.args)} = arc ${row.cli.join(' ')}`, async () => {
       let from = emu.commands.length
-      const cli = await runCommand(row.data ? [...row.cli, '--json'] : row.cli, {root: ROOT})
+      const cli = await runCommand(row.data ? [...row.cli, '--json'] : row.cli, await sourceOptions())
       const cliArgv = argvSince(from)
       from = emu.commands.length
       const mcp = (await client.callTool({name: `android_${row.tool}`, arguments: row.args})) as CallToolResult

@@ -7,6 +7,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {Config} from '@oclif/core'
 
 import {ROOT} from '../../../test/support/paths.js'
+import {sourceOptions} from '../../../test/support/source-config.js'
 
 export {ROOT}
 
@@ -18,7 +19,7 @@ export function allTools(): Promise<AnyTool[]> {
     const previous = process.env.NODE_ENV
     process.env.NODE_ENV = 'development'
     try {
-      return await collectTools(await Config.load({root: ROOT}))
+      return await collectTools(await Config.load(await sourceOptions()))
     } finally {
       process.env.NODE_ENV = previous
     }

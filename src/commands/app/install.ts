@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {installApp} from '../../tools/app-manage.js'
+
+export default toolCommand(installApp)

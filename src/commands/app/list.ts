@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {listApps} from '../../tools/apps.js'
+
+export default toolCommand(listApps)

@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {openApp} from '../../tools/apps.js'
+
+export default toolCommand(openApp)

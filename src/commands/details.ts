@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {getElementDetails} from '../tools/element-details.js'
+
+export default toolCommand(getElementDetails)

@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {rotation} from '../../tools/device.js'
+
+export default toolCommand(rotation)

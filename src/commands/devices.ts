@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {listDevices} from '../tools/list-devices.js'
+
+export default toolCommand(listDevices)

@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {listFiles} from '../../tools/files/list-files.js'
+
+export default toolCommand(listFiles)

@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {fileReplace} from '../../tools/files/file-replace.js'
+
+export default toolCommand(fileReplace)

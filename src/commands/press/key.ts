@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {pressKey} from '../../tools/press-key.js'
+
+export default toolCommand(pressKey)

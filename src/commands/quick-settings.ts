@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {openQuickSettings} from '../tools/status-bar.js'
+
+export default toolCommand(openQuickSettings)

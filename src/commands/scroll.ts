@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {scroll} from '../tools/scroll.js'
+
+export default toolCommand(scroll)

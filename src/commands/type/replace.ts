@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {typeReplaceText} from '../../tools/type-text.js'
+
+export default toolCommand(typeReplaceText)
