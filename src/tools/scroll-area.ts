@@ -2,7 +2,7 @@
  * Where a scroll may swipe: the screen (or a scrollable element's visible part) less what covers the app there,
  * the on-screen keyboard and the system bars, so a swipe never starts on a key or the navigation bar.
  */
-import type {ScreenModel, ScreenWindow} from '@arc-cli/core'
+import type {DeviceWindow, ScreenModel, ScreenWindow, WindowManagerState} from '@arc-cli/core'
 
 import type {Rect} from './element-support.js'
 
@@ -11,7 +11,12 @@ const COVERING = new Set(['INPUT_METHOD', 'INPUT_METHOD_DIALOG', 'STATUS_BAR', '
 /** A window-manager frame of the keyboard larger than this share of the screen is not where its keys are (below). */
 const MAX_IME_FRAME_SHARE = 0.6
 
+/** An area thinner than this along the swipe leaves no room for one. */
+export const MIN_EXTENT_PX = 20
+export const KEYBOARD_ACTION = 'Hide the keyboard first (arc press back), then scroll again.'
+
 export type Direction = 'up' | 'down' | 'left' | 'right'
+type Size = {width: number; height: number}
 
 const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
 
@@ -23,7 +28,7 @@ function intersect(a: Rect, b: Rect): Rect {
  * A dump window that covers the app: the keyboard, a bar by the window manager's word, or (a recorded dump
  * without it) a system window along one edge of the screen thinner than a quarter of it.
  */
-function covers(window: ScreenWindow, screen: {width: number; height: number}): boolean {
+function covers(window: ScreenWindow, screen: Size): boolean {
   if (window.type === 'INPUT_METHOD') return true
   if (window.deviceType !== undefined) return COVERING.has(window.deviceType)
   if (window.type !== 'SYSTEM') return false
@@ -32,6 +37,13 @@ function covers(window: ScreenWindow, screen: {width: number; height: number}): 
   const alongSide = (l <= 0 || r >= screen.width) && r - l < screen.width / 4
   return alongTopOrBottom || alongSide
 }
+
+const isKeyboard = (w: DeviceWindow) => w.type.startsWith('INPUT_METHOD')
+/** A keyboard frame that is most of the screen: older releases give the input method one and draw the keys at its bottom. */
+const tooLarge = (frame: Rect, screen: Size) => areaOf(frame) > MAX_IME_FRAME_SHARE * screen.width * screen.height
+/** The window manager's shown keyboard and bars on the default display. */
+const coveringWindows = (wm: WindowManagerState | undefined) =>
+  (wm?.windows ?? []).filter((w) => w.visible && w.displayId === 0 && COVERING.has(w.type))
 
 /**
  * What covers the app: the keyboard and bars of the dump (their roots' bounds: what they draw), and the ones the
@@ -43,11 +55,24 @@ export function coveringRects(model: ScreenModel): Rect[] {
   const {screen} = model
   const rects: Rect[] = model.windows.filter((w) => covers(w, screen)).map((w) => [...w.root.bounds] as Rect)
   const dumpHasKeyboard = model.windows.some((w) => w.type === 'INPUT_METHOD')
-  for (const w of model.windowManager?.windows ?? []) {
-    if (!w.visible || w.displayId !== 0 || !w.frame || !COVERING.has(w.type)) continue
-    if (w.type.startsWith('INPUT_METHOD')) {
-      if (dumpHasKeyboard || areaOf(w.frame) > MAX_IME_FRAME_SHARE * screen.width * screen.height) continue
-    }
+  for (const w of coveringWindows(model.windowManager)) {
+    if (!w.frame) continue
+    if (isKeyboard(w) && (dumpHasKeyboard || tooLarge(w.frame, screen))) continue
+    rects.push([...w.frame] as Rect)
+  }
+  return rects
+}
+
+/**
+ * What covers the app by the window manager's word alone (no dump): the frames of the shown keyboard and bars.
+ * Undefined when that cannot be told without the dump: no window list, a shown keyboard or bar without a frame,
+ * or a shown keyboard whose frame is most of the screen (where its keys are is then in the dump only).
+ */
+export function windowManagerRects(wm: WindowManagerState | undefined, screen: Size): Rect[] | undefined {
+  if (!wm || wm.windows.length === 0) return undefined
+  const rects: Rect[] = []
+  for (const w of coveringWindows(wm)) {
+    if (!w.frame || (isKeyboard(w) && tooLarge(w.frame, screen))) return undefined
     rects.push([...w.frame] as Rect)
   }
   return rects

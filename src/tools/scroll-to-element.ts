@@ -1,7 +1,8 @@
 import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {elementId, visibleShare} from './element-support.js'
+import {elementId, visibleShare, type Rect} from './element-support.js'
+import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX} from './scroll-area.js'
 
 export const MAX_SCROLLS = 5
 /** Visible when at least this share of the element is on screen inside its containers. */
@@ -24,9 +25,25 @@ function scrollContainer(element: ScreenElement, model: ScreenModel): UiNode | u
   return undefined
 }
 
-/** A swipe inside the container that moves its content toward the element, over 60% of its visible extent. */
-function swipeToward(element: ScreenElement, container: UiNode, model: ScreenModel) {
-  const [cl, ct, cr, cb] = [Math.max(0, container.bounds[0]), Math.max(0, container.bounds[1]), Math.min(model.screen.width, container.bounds[2]), Math.min(model.screen.height, container.bounds[3])]
+/**
+ * Where to swipe in the container: its part on the screen less the keyboard and bars over it (from the screen just
+ * read), so no swipe starts on a key or the navigation bar; refused when they leave no room.
+ */
+function swipeArea(element: ScreenElement, container: UiNode, model: ScreenModel): Rect {
+  const onScreen: Rect = [Math.max(0, container.bounds[0]), Math.max(0, container.bounds[1]), Math.min(model.screen.width, container.bounds[2]), Math.min(model.screen.height, container.bounds[3])]
+  const area = freeArea(onScreen, coveringRects(model))
+  const free = Math.max(0, Math.min(area[2] - area[0], area[3] - area[1]))
+  if (free < MIN_EXTENT_PX) {
+    throw new DeviceCommandError(`no room to scroll toward element ${element.id}: the keyboard and system bars leave ${free} px of its scrollable container free`, {
+      actions: [KEYBOARD_ACTION],
+      details: {element_id: element.id, area},
+    })
+  }
+  return area
+}
+
+/** A swipe inside the free area that moves the container's content toward the element, over 60% of its extent. */
+function swipeToward(element: ScreenElement, [cl, ct, cr, cb]: Rect) {
   const [l, t, r, b] = element.bounds
   const cx = Math.floor((cl + cr) / 2)
   const cy = Math.floor((ct + cb) / 2)
@@ -60,7 +77,7 @@ export const scrollToElement = defineTool({
     for (let scrolls = 1; scrolls <= MAX_SCROLLS; scrolls++) {
       if (ctx.signal?.aborted) throw ctx.signal.reason
       ctx.progress(`scrolling toward ${element_id} (${scrolls}/${MAX_SCROLLS})`)
-      const {from, to} = swipeToward(element, container, model)
+      const {from, to} = swipeToward(element, swipeArea(element, container, model))
       await ctx.driver.swipe(from, to, 400)
       model = buildScreenModel(await ctx.driver.captureScreen())
       const now = model.byId.get(element_id)

@@ -2,15 +2,28 @@ import {buildScreenModel, defineTool, DeviceCommandError, InvalidInputError, res
 import {z} from 'zod'
 
 import {elementIdString, visibleRect, type Rect} from './element-support.js'
-import {coveringRects, freeArea, swipeInside, type Direction} from './scroll-area.js'
+import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside, windowManagerRects, type Direction} from './scroll-area.js'
 
 /** Share of the screen dimension (or of the element's) one scroll covers. */
 const SCROLL_AMOUNTS = {small: 0.25, medium: 0.5, large: 0.75} as const
 const SCROLL_DURATION_MS = 300
-/** An area thinner than this along the swipe leaves no room for one. */
-const MIN_EXTENT_PX = 20
 
-const KEYBOARD_ACTION = 'Hide the keyboard first (arc press back), then scroll again.'
+/**
+ * The screen less the keyboard and bars, and the screen's size. The window manager's frames are enough when it
+ * reports them usably (two dumpsys reads on a live device); only otherwise is the whole screen captured (the dump
+ * as well), e.g. a keyboard shown with a near full-screen frame, or a recording without a window list.
+ */
+async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; height: number}; area: Rect}> {
+  const info = await ctx.driver.windowInfo()
+  let screen: {width: number; height: number} = info.screen
+  let covered = windowManagerRects(info.windowManager, screen)
+  if (covered === undefined) {
+    const model = buildScreenModel(await ctx.driver.captureScreen())
+    screen = model.screen
+    covered = coveringRects(model)
+  }
+  return {screen, area: freeArea([0, 0, screen.width, screen.height], covered)}
+}
 
 /** The element's visible part less the keyboard and bars over it; refuses an element that cannot be scrolled there. */
 async function elementArea(ctx: ToolContext, id: string): Promise<{model: ScreenModel; area: Rect}> {
@@ -57,10 +70,9 @@ export const scroll = defineTool({
       area = (await elementArea(ctx, element_id)).area
       distance = share * (vertical ? area[3] - area[1] : area[2] - area[0])
     } else {
-      const model = buildScreenModel(await ctx.driver.captureScreen())
-      const {width, height} = model.screen
-      area = freeArea([0, 0, width, height], coveringRects(model))
-      distance = share * (vertical ? height : width)
+      const {screen, area: free} = await screenArea(ctx)
+      area = free
+      distance = share * (vertical ? screen.height : screen.width)
     }
     const extent = vertical ? area[3] - area[1] : area[2] - area[0]
     if (extent < MIN_EXTENT_PX) {

@@ -1,9 +1,11 @@
 /**
  * `scroll` keeps its swipe off the on-screen keyboard and the system bars, and with element_id inside a scrollable
  * element: the gestures `arc emulate` records, on the demo (keyboard up), built screens and a real Gmail screen
- * with Gboard; and the refusals (not scrollable, stale, no room).
+ * with Gboard; and the refusals (not scrollable, stale, no room). Plain scroll reads the window manager only, and
+ * the dump too only where the keyboard's frame does not say where its keys are. `scroll_to_element` swipes off the
+ * keyboard and bars too.
  */
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -13,6 +15,7 @@ import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
+import {coveringRects, freeArea} from '../../src/tools/scroll-area.js'
 import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
 import {dumpXml, type NodeSpec} from '../support/dump.js'
 import {fixturePath, fixturesAvailable} from '../support/paths.js'
@@ -30,7 +33,7 @@ const BARS: NodeSpec[] = [
   {pkg: 'com.android.systemui', bounds: [0, 2280, 1080, 2400], children: [{cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', attrs: {clickable: 'true'}, bounds: [120, 2280, 360, 2400]}]},
   {pkg: 'com.android.systemui', bounds: [0, 0, 1080, 80], children: [{cls: 'android.widget.TextView', pkg: 'com.android.systemui', text: '9:41', bounds: [40, 10, 160, 70]}]},
 ]
-/** An app with a scrollable list from y 200 to 2000, or (listGone) a text where the list was. */
+/** An app with a scrollable list from y 200 to 2000 (a row past its end), or (listGone) a text where the list was. */
 const app = (listGone = false): NodeSpec => ({
   pkg: 'com.example',
   bounds: [0, 0, 1080, 2400],
@@ -42,10 +45,36 @@ const app = (listGone = false): NodeSpec => ({
           res: 'com.example:id/list',
           attrs: {scrollable: 'true', focusable: 'true'},
           bounds: [0, 200, 1080, 2000],
-          children: [{cls: 'android.widget.TextView', text: 'Row one', bounds: [40, 220, 1040, 400]}],
+          children: [
+            {cls: 'android.widget.TextView', text: 'Row one', bounds: [40, 220, 1040, 400]},
+            {cls: 'android.widget.TextView', text: 'Row far', bounds: [40, 2050, 1040, 2250]},
+          ],
         },
   ],
 })
+/** An app whose list lies wholly under the keyboard (1500-2280). */
+const buried: NodeSpec = {
+  pkg: 'com.example',
+  bounds: [0, 0, 1080, 2400],
+  children: [
+    {
+      cls: 'android.widget.ListView',
+      attrs: {scrollable: 'true'},
+      bounds: [0, 1600, 1080, 2200],
+      children: [{cls: 'android.widget.TextView', text: 'Deep row', bounds: [40, 2300, 1040, 2500]}],
+    },
+  ],
+}
+/** The window manager of an Android 7 device with the keyboard up: the input method's frame runs from the status bar down. */
+const ANDROID7_WM = {
+  windows: [
+    {title: 'InputMethod', package: 'com.google.android.inputmethod.latin', type: 'INPUT_METHOD', z: 0, layer: 141000, displayId: 0, visible: true, frame: [0, 80, 1080, 2400]},
+    {title: 'NavigationBar', package: 'com.android.systemui', type: 'NAVIGATION_BAR', z: 1, layer: 231000, displayId: 0, visible: true, frame: [0, 2280, 1080, 2400]},
+    {title: 'StatusBar', package: 'com.android.systemui', type: 'STATUS_BAR', z: 2, layer: 171000, displayId: 0, visible: true, frame: [0, 0, 1080, 80]},
+    {title: 'com.example/com.example.Main', package: 'com.example', type: 'BASE_APPLICATION', z: 3, layer: 21000, displayId: 0, visible: true, frame: [0, 0, 1080, 2400]},
+  ],
+  focus: 'com.example/com.example.Main',
+}
 
 type Swipe = {type: string; x1: number; y1: number; x2: number; y2: number; durationMs: number}
 const swipe = (x1: number, y1: number, x2: number, y2: number): Swipe => ({type: 'swipe', x1, y1, x2, y2, durationMs: 300})
@@ -63,13 +92,26 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     await writeFile(path.join(dir, 'keyboard.xml'), dumpXml([KEYBOARD, ...BARS, app()]))
     await writeFile(path.join(dir, 'gone.xml'), dumpXml([KEYBOARD, ...BARS, app(true)]))
     await writeFile(path.join(dir, 'plain.xml'), dumpXml([...BARS, app()]))
+    await writeFile(path.join(dir, 'buried.xml'), dumpXml([KEYBOARD, ...BARS, buried]))
+    await mkdir(path.join(dir, 'android7'))
+    await writeFile(path.join(dir, 'android7', 'window_dump.xml'), dumpXml([KEYBOARD, ...BARS, app()]))
+    const meta = {format: 'arc-snapshot/1', width: 1080, height: 2400, density: 420, rotation: 0, package: 'com.example', activity: '.Main', allWindows: true, windowManager: ANDROID7_WM}
+    await writeFile(path.join(dir, 'android7', 'meta.json'), JSON.stringify(meta))
     emu = await startEmulator({
       port: 0,
       devices: [],
       scenario: {
         devices: {
           'emu-1': {
-            screens: {demo: DEMO_DIR, keyboard: path.join(dir, 'keyboard.xml'), gone: path.join(dir, 'gone.xml'), plain: path.join(dir, 'plain.xml'), ...real},
+            screens: {
+              demo: DEMO_DIR,
+              keyboard: path.join(dir, 'keyboard.xml'),
+              gone: path.join(dir, 'gone.xml'),
+              plain: path.join(dir, 'plain.xml'),
+              buried: path.join(dir, 'buried.xml'),
+              android7: path.join(dir, 'android7'),
+              ...real,
+            },
           },
         },
       },
@@ -88,12 +130,14 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
   async function run(name: string, input: Record<string, unknown>) {
     const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
     const from = device().inputEvents.length
+    const fromCommand = emu.commands.length
+    const sent = () => ({events: device().inputEvents.slice(from), argv: emu.commands.slice(fromCommand).map((c) => c.argv)})
     const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
-      return {text: result.text, data: result.data as Record<string, unknown>, events: device().inputEvents.slice(from), error: undefined}
+      return {text: result.text, data: result.data as Record<string, unknown>, ...sent(), error: undefined}
     } catch (error) {
-      return {text: '', data: {} as Record<string, unknown>, events: device().inputEvents.slice(from), error: error as {code: string; message: string}}
+      return {text: '', data: {} as Record<string, unknown>, ...sent(), error: error as {code: string; message: string}}
     } finally {
       await driver.close()
     }
@@ -132,6 +176,51 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     device().showScreen('plain')
     expect((await run('scroll', {direction: 'down'})).events).to.deep.equal([swipe(540, 1780, 540, 580)])
     expect((await run('scroll', {direction: 'up', amount: 'small'})).events).to.deep.equal([swipe(540, 880, 540, 1480)])
+  })
+
+  it('plain scroll reads the window manager only (no uiautomator dump) when it reports the keyboard, and swipes where the dump would have', async () => {
+    device().showScreen('keyboard')
+    const model = await read()
+    const [left, top, right, bottom] = freeArea([0, 0, 1080, 2400], coveringRects(model))
+    const r = await run('scroll', {direction: 'down'})
+    expect(r.argv).to.have.deep.members([['dumpsys', 'window', 'displays'], ['dumpsys', 'window', 'windows'], ['input', 'swipe', '540', '1390', '540', '190', '300']])
+    expect(r.data.area).to.deep.equal({left, top, right, bottom}).and.deep.equal({left: 0, top: 80, right: 1080, bottom: 1500})
+    expect(r.events).to.deep.equal([swipe(540, 1390, 540, 190)])
+  })
+
+  it("plain scroll dumps the screen too when the keyboard's frame is most of the screen (Android 7), and swipes above its keys", async () => {
+    device().showScreen('android7')
+    const r = await run('scroll', {direction: 'down'})
+    const dumpsys = [['dumpsys', 'window', 'displays'], ['dumpsys', 'window', 'windows']]
+    // The window manager first, then the whole capture: the dump and the window manager again.
+    expect(r.argv.slice(0, 2)).to.have.deep.members(dumpsys)
+    expect(r.argv.slice(2, 5)).to.have.deep.members([['uiautomator', 'dump', '--windows', '/dev/tty'], ...dumpsys])
+    expect(r.argv.slice(5)).to.deep.equal([['input', 'swipe', '540', '1390', '540', '190', '300']])
+    // The keys start at 1500 (the dump), not at the frame's 80: the same swipe as on the screen above.
+    expect(r.data.area).to.deep.equal({left: 0, top: 80, right: 1080, bottom: 1500})
+  })
+
+  it('scroll_to_element swipes inside the part of the list the keyboard leaves free, never on a key', async () => {
+    device().showScreen('keyboard')
+    const model = await read()
+    const far = model.elements.find((e) => e.text === 'Row far')!.id
+    const keyboard = model.windows.find((w) => w.type === 'INPUT_METHOD')!.root.bounds
+    const r = await run('scroll_to_element', {element_id: far})
+    // The screen never changes here: five swipes, then the refusal.
+    expect(r.error).to.include({code: 'DEVICE_COMMAND_FAILED'})
+    // The list is 200-2000 and the keyboard from 1500: 60% of the 1300 px left, centred at 850 (not at 1100, on the keys).
+    expect(r.events).to.deep.equal(Array(5).fill({...swipe(540, 1240, 540, 460), durationMs: 400}))
+    expect(inside(540, 1240, keyboard)).to.equal(false)
+  })
+
+  it('scroll_to_element refuses a list the keyboard covers whole, sending nothing', async () => {
+    device().showScreen('buried')
+    const model = await read()
+    const deep = model.elements.find((e) => e.text === 'Deep row')!.id
+    const r = await run('scroll_to_element', {element_id: deep})
+    expect(r.error).to.include({code: 'DEVICE_COMMAND_FAILED'})
+    expect(r.error!.message).to.equal(`no room to scroll toward element ${deep}: the keyboard and system bars leave 0 px of its scrollable container free`)
+    expect(r.events).to.deep.equal([])
   })
 
   it('element_id scrolls inside the element, less the keyboard over it', async () => {

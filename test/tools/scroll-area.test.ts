@@ -1,7 +1,7 @@
 import {buildScreenModel, type DeviceWindow} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {coveringRects, freeArea, swipeInside} from '../../src/tools/scroll-area.js'
+import {coveringRects, freeArea, swipeInside, windowManagerRects} from '../../src/tools/scroll-area.js'
 import {capture, dumpXml, type NodeSpec} from '../support/dump.js'
 
 const appRoot: NodeSpec = {pkg: 'com.example', bounds: [0, 0, 1440, 2560], children: [{cls: 'android.widget.ListView', attrs: {scrollable: 'true'}, bounds: [0, 100, 1440, 2400]}]}
@@ -50,6 +50,41 @@ describe('scroll area: what covers the app, and what is left', () => {
     expect(coveringRects(old)).to.deep.equal([[0, 2416, 1440, 2560], [0, 0, 1440, 72]])
     const tight = buildScreenModel(capture(xml, screen, {windowManager: wm(wmWindow('InputMethod', 'INPUT_METHOD', [0, 1500, 1440, 2560]))}))
     expect(freeArea([0, 0, 1440, 2560], coveringRects(tight))).to.deep.equal([0, 72, 1440, 1500])
+  })
+
+  it("the window manager alone: the shown keyboard's and bars' frames, the same free area as with the dump where they agree", () => {
+    const screen = {width: 1080, height: 2400}
+    const bars = [wmWindow('NavigationBar0', 'NAVIGATION_BAR', [0, 2274, 1080, 2400]), wmWindow('StatusBar', 'STATUS_BAR', [0, 0, 1080, 63])]
+    const keyboard = wmWindow('InputMethod', 'INPUT_METHOD', [0, 1590, 1080, 2274], true, 'com.example.ime')
+    const app = wmWindow('com.example/com.example.Main', 'BASE_APPLICATION', [0, 0, 1080, 2274], true, 'com.example')
+    const hidden = wmWindow('InputMethod', 'INPUT_METHOD', [0, 63, 1080, 2400], false)
+    const other = {...wmWindow('StatusBar', 'STATUS_BAR', [0, 0, 1920, 40]), displayId: 1}
+    const wm = {windows: [keyboard, ...bars, app, hidden, other]}
+    expect(windowManagerRects(wm, screen)).to.deep.equal([[0, 1590, 1080, 2274], [0, 2274, 1080, 2400], [0, 0, 1080, 63]])
+    // The dump of the same screen (its roots drawn where the window manager puts them) gives the same area.
+    const xml = dumpXml([
+      {pkg: 'com.example.ime', bounds: [0, 1590, 1080, 2274]},
+      {pkg: 'android', bounds: [0, 2274, 1080, 2400]},
+      {pkg: 'android', bounds: [0, 0, 1080, 63]},
+      {pkg: 'com.example', bounds: [0, 0, 1080, 2274]},
+    ])
+    const model = buildScreenModel(capture(xml, screen, {windowManager: wm}))
+    expect(freeArea([0, 0, 1080, 2400], windowManagerRects(wm, screen)!)).to.deep.equal(freeArea([0, 0, 1080, 2400], coveringRects(model)))
+    expect(freeArea([0, 0, 1080, 2400], windowManagerRects(wm, screen)!)).to.deep.equal([0, 63, 1080, 1590])
+  })
+
+  it('the window manager alone cannot tell: no list, a shown keyboard with a near full-screen frame or none, a bar without a frame', () => {
+    const screen = {width: 1440, height: 2560}
+    const bar = wmWindow('StatusBar', 'STATUS_BAR', [0, 0, 1440, 72])
+    expect(windowManagerRects(undefined, screen)).to.equal(undefined)
+    expect(windowManagerRects({windows: []}, screen)).to.equal(undefined)
+    // Android 7: the shown input method's frame runs from the status bar to the bottom; the keys are in the dump only.
+    expect(windowManagerRects({windows: [wmWindow('InputMethod', 'INPUT_METHOD', [0, 72, 1440, 2560]), bar]}, screen)).to.equal(undefined)
+    const frameless = (title: string, type: string): DeviceWindow => ({title, type, z: 0, layer: 0, displayId: 0, visible: true})
+    expect(windowManagerRects({windows: [frameless('InputMethod', 'INPUT_METHOD'), bar]}, screen)).to.equal(undefined)
+    expect(windowManagerRects({windows: [frameless('StatusBar', 'STATUS_BAR')]}, screen)).to.equal(undefined)
+    // The same near full-screen frame hidden (keyboard down) is not in the way: the bars are enough.
+    expect(windowManagerRects({windows: [wmWindow('InputMethod', 'INPUT_METHOD', [0, 72, 1440, 2560], false), bar]}, screen)).to.deep.equal([[0, 0, 1440, 72]])
   })
 
   it('swipeInside centres the swipe and keeps 5% of the extent clear at each end', () => {

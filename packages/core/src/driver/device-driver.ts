@@ -79,6 +79,16 @@ export interface WindowManagerState {
   focus?: string
 }
 
+/** The window manager's view alone, without a dump: the screen and the window list (plain scroll needs only these). */
+export interface WindowInfo {
+  screen: ScreenInfo
+  /**
+   * The window list with types, frames and visibility; undefined where the source has none (a recording that did
+   * not save it, or a device whose `dumpsys window windows` lists no window).
+   */
+  windowManager?: WindowManagerState
+}
+
 export interface DeviceSummary {
   serial: string
   /** `device`, `offline`, `unauthorized`, `recorded`… as the source reports it. */
@@ -244,8 +254,10 @@ export interface DeviceDriver {
   captureScreen(): Promise<ScreenCapture>
   /** A PNG of the screen, in the current orientation. */
   screenshot(): Promise<Buffer>
-  /** Screen width and height in the current orientation, without a full capture (scroll needs only these). */
+  /** Screen width and height in the current orientation, without a full capture (the touch tools' check). */
   screenSize(): Promise<{width: number; height: number}>
+  /** Screen and the window manager's window list, without a dump: where the keyboard and bars are, when it can tell. */
+  windowInfo(): Promise<WindowInfo>
 
   tap(point: Point): Promise<void>
   longPress(point: Point, durationMs: number): Promise<void>

@@ -5,7 +5,7 @@ import {DeviceNotFoundError, InvalidInputError, UnsupportedError} from '../error
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
-import type {DeviceDriver, DeviceInfo, RotationState, ScreenCapture} from './device-driver.js'
+import type {DeviceDriver, DeviceInfo, RotationState, ScreenCapture, WindowInfo} from './device-driver.js'
 import {ReadOnlyDriver} from './read-only-driver.js'
 import {pngSize, pngSizeProblem} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
@@ -132,6 +132,17 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
 
   async screenSize(): Promise<{width: number; height: number}> {
     return this.size(await this.meta())
+  }
+
+  /**
+   * The recorded screen and window list: meta.json's, without reading the dump; a snapshot without meta.json gives
+   * its screen from the files and no window list (nothing recorded one), so a caller needing the bars reads the dump.
+   */
+  async windowInfo(): Promise<WindowInfo> {
+    const meta = await this.meta()
+    if (!meta) return {screen: (await this.captureScreen()).screen}
+    const {width, height, density, rotation, windowManager} = meta
+    return {screen: {width, height, density, rotation}, ...(windowManager ? {windowManager} : {})}
   }
 
   /**

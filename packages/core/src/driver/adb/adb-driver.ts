@@ -24,6 +24,7 @@ import type {
   RotationState,
   ScreenCapture,
   ShellOutput,
+  WindowInfo,
 } from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
 import * as appManage from './app-manage.js'
@@ -70,6 +71,10 @@ export class AdbDriver implements DeviceDriver {
   /** Screen size in the current orientation (the size in force, overrides included, turned by the rotation). */
   screenSize(): Promise<{width: number; height: number}> {
     return screen.screenInfo(this.shell)
+  }
+
+  windowInfo(): Promise<WindowInfo> {
+    return screen.windowInfo(this.shell)
   }
 
   tap(point: Point): Promise<void> {

@@ -9,7 +9,7 @@ import {ArcError, InvalidDumpError} from '../../errors/arc-error.js'
 import {parseUiDump, sliceDump} from '../../screen/parse-ui-dump.js'
 import type {UiHierarchy} from '../../screen/ui-node.js'
 import {missingWindows} from '../../screen/window-metadata.js'
-import type {Foreground, ScreenCapture, WindowManagerState} from '../device-driver.js'
+import type {Foreground, ScreenCapture, WindowInfo, WindowManagerState} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 import {parseForeground, parseRotation} from './parse-dumpsys.js'
 import {parseWindowManager} from './parse-windows.js'
@@ -99,9 +99,10 @@ async function displayMetrics(dev: DeviceShell, displays: string): Promise<Displ
 
 /**
  * Rotation, size, density, foreground and the window manager's window list from `dumpsys window displays` and
- * `dumpsys window windows` (read together), with `dumpsys activity activities` as the foreground's last resort.
+ * `dumpsys window windows` (read together), with `dumpsys activity activities` as the foreground's last resort
+ * (asked only by a capture: `withForeground`).
  */
-async function windowState(dev: DeviceShell): Promise<WindowState> {
+async function windowState(dev: DeviceShell, withForeground: boolean): Promise<WindowState> {
   const [displays, windows] = await Promise.all([
     dev.text(['dumpsys', 'window', 'displays']),
     dev.text(['dumpsys', 'window', 'windows']),
@@ -112,15 +113,28 @@ async function windowState(dev: DeviceShell): Promise<WindowState> {
   let foreground = parseForeground(lookup)
   const [metrics, activities] = await Promise.all([
     displayMetrics(dev, displays),
-    foreground.package ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
+    foreground.package || !withForeground ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
   ])
   if (activities !== undefined) foreground = parseForeground(activities)
   return {rotation, foreground, windowManager, metrics}
 }
 
 /**
- * Screen size in the current orientation and rotation, without a dump (scroll and the on-screen checks need only
- * these): one `dumpsys window displays`, plus `wm size` where it shows no size.
+ * The window manager's view without a dump (plain scroll): two device commands in parallel, `dumpsys window
+ * displays` and `dumpsys window windows` (`wm size`, `wm density` only where the displays dump shows no size).
+ */
+export async function windowInfo(dev: DeviceShell): Promise<WindowInfo> {
+  const {rotation = 0, metrics, windowManager} = await windowState(dev, false)
+  const {width, height} = currentSize(metrics.size, rotation)
+  return {
+    screen: {width, height, density: metrics.density, rotation},
+    ...(windowManager.windows.length > 0 ? {windowManager} : {}),
+  }
+}
+
+/**
+ * Screen size in the current orientation and rotation, without a dump (the on-screen checks need only these):
+ * one `dumpsys window displays`, plus `wm size` where it shows no size.
  */
 export async function screenInfo(dev: DeviceShell): Promise<{width: number; height: number; rotation: 0 | 1 | 2 | 3}> {
   const displays = await dev.text(['dumpsys', 'window', 'displays'])
@@ -134,7 +148,7 @@ export async function screenInfo(dev: DeviceShell): Promise<{width: number; heig
  * Android version in the captures; `wm size` and `wm density` join only where the displays dump lacks a size).
  */
 export async function captureScreen(dev: DeviceShell, state: DumpState): Promise<ScreenCapture> {
-  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), windowState(dev)])
+  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), windowState(dev, true)])
   const rotation = window.rotation ?? dump.hierarchy.rotation
   const {windowManager} = window
   const {width, height} = currentSize(window.metrics.size, rotation)
