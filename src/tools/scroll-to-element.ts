@@ -1,12 +1,30 @@
 import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {elementId, visibleShare, type Rect} from './element-support.js'
+import {elementId, visibleRect, visibleShare, type Rect} from './element-support.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX} from './scroll-area.js'
 
 export const MAX_SCROLLS = 5
-/** Visible when at least this share of the element is on screen inside its containers. */
+/** Visible when at least this share of the element is on screen inside its containers, clear of the keyboard and bars. */
 const VISIBLE_SHARE = 0.6
+
+const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
+
+/**
+ * The share of an app's element that can be seen and touched: its visible part less what the keyboard and bars
+ * drawn over the app cover (a row behind the keyboard is on screen but not reachable). Elements of the keyboard
+ * or a bar themselves are measured as they are.
+ */
+function reachableShare(element: ScreenElement, model: ScreenModel): number {
+  const share = visibleShare(element, model)
+  const seen = visibleRect(element, model)
+  if (share === 0 || !seen || element.window.type !== 'APPLICATION') return share
+  let hidden = 0
+  for (const [l, t, r, b] of coveringRects(model)) {
+    hidden += areaOf([Math.max(seen[0], l), Math.max(seen[1], t), Math.min(seen[2], r), Math.min(seen[3], b)])
+  }
+  return share * Math.max(0, 1 - hidden / areaOf(seen))
+}
 
 /**
  * The container to scroll: the nearest ancestor flagged scrollable; real dumps often leave `scrollable` unset
@@ -67,7 +85,7 @@ export const scrollToElement = defineTool({
   cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq']},
   async handler(ctx, {element_id}) {
     let {model, element} = await resolveElement(ctx.driver, ctx.state, element_id)
-    if (visibleShare(element, model) >= VISIBLE_SHARE) {
+    if (reachableShare(element, model) >= VISIBLE_SHARE) {
       return {text: `Element '${element_id}' is already visible`, data: {element_id, scrolls: 0, already_visible: true}}
     }
     const container = scrollContainer(element, model)
@@ -83,7 +101,7 @@ export const scrollToElement = defineTool({
       const now = model.byId.get(element_id)
       if (!now) throw new StaleElementError(`element ${element_id} left the screen while scrolling toward it`, {actions: ['Read the screen again and look for it.']})
       element = now
-      if (visibleShare(element, model) >= VISIBLE_SHARE) {
+      if (reachableShare(element, model) >= VISIBLE_SHARE) {
         return {text: `Scrolled to element '${element_id}' (${scrolls} scroll(s))`, data: {element_id, scrolls, already_visible: false}}
       }
     }

@@ -33,7 +33,7 @@ const BARS: NodeSpec[] = [
   {pkg: 'com.android.systemui', bounds: [0, 2280, 1080, 2400], children: [{cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', attrs: {clickable: 'true'}, bounds: [120, 2280, 360, 2400]}]},
   {pkg: 'com.android.systemui', bounds: [0, 0, 1080, 80], children: [{cls: 'android.widget.TextView', pkg: 'com.android.systemui', text: '9:41', bounds: [40, 10, 160, 70]}]},
 ]
-/** An app with a scrollable list from y 200 to 2000 (a row past its end), or (listGone) a text where the list was. */
+/** An app with a scrollable list from y 200 to 2000 (a row under the keyboard's keys, a row past its end), or (listGone) a text where the list was. */
 const app = (listGone = false): NodeSpec => ({
   pkg: 'com.example',
   bounds: [0, 0, 1080, 2400],
@@ -47,6 +47,7 @@ const app = (listGone = false): NodeSpec => ({
           bounds: [0, 200, 1080, 2000],
           children: [
             {cls: 'android.widget.TextView', text: 'Row one', bounds: [40, 220, 1040, 400]},
+            {cls: 'android.widget.TextView', text: 'Row under keys', bounds: [40, 1600, 1040, 1800]},
             {cls: 'android.widget.TextView', text: 'Row far', bounds: [40, 2050, 1040, 2250]},
           ],
         },
@@ -211,6 +212,19 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     // The list is 200-2000 and the keyboard from 1500: 60% of the 1300 px left, centred at 850 (not at 1100, on the keys).
     expect(r.events).to.deep.equal(Array(5).fill({...swipe(540, 1240, 540, 460), durationMs: 400}))
     expect(inside(540, 1240, keyboard)).to.equal(false)
+  })
+
+  it('scroll_to_element counts a row behind the keyboard as not visible, and swipes it up toward the free part', async () => {
+    device().showScreen('keyboard')
+    const model = await read()
+    const id = (text: string) => model.elements.find((e) => e.text === text)!.id
+    // On screen inside the list, but the keys (from 1500) cover it whole: not "already visible".
+    const under = await run('scroll_to_element', {element_id: id('Row under keys')})
+    expect(under.error).to.include({code: 'DEVICE_COMMAND_FAILED'})
+    expect(under.events[0]).to.deep.equal({...swipe(540, 1240, 540, 460), durationMs: 400})
+    const one = await run('scroll_to_element', {element_id: id('Row one')})
+    expect(one.text).to.equal(`Element '${id('Row one')}' is already visible`)
+    expect(one.events).to.deep.equal([])
   })
 
   it('scroll_to_element refuses a list the keyboard covers whole, sending nothing', async () => {
