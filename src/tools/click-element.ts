@@ -2,10 +2,14 @@ import {defineTool, InvalidInputError, resolveElement, type ToolContext} from '@
 import {z} from 'zod'
 
 import {centre, elementId, selfOrAncestor, visibleRect} from './element-support.js'
+import {reachableRect} from './scroll-area.js'
 
 const LONG_CLICK_MS = 1000
 
-/** Resolves the id (stale-safe), checks the element can take the touch, and returns the centre of its visible part. */
+/**
+ * Resolves the id (stale-safe), checks the element can take the touch, and returns the centre of the part of it a
+ * tap reaches: visible, and not under the keyboard or a bar drawn over the app.
+ */
 async function target(ctx: ToolContext, id: string, long: boolean): Promise<{x: number; y: number}> {
   const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
   const what = long ? 'long-clickable' : 'clickable'
@@ -26,7 +30,14 @@ async function target(ctx: ToolContext, id: string, long: boolean): Promise<{x: 
       details: {element_id: id},
     })
   }
-  return centre(rect)
+  const reachable = reachableRect(element, model)
+  if (!reachable) {
+    throw new InvalidInputError(`element ${id} is behind the keyboard or a system bar: a tap there would land on them`, {
+      actions: ['Hide the keyboard first (arc press back), then click again.', `Or bring it into the free part of the screen: arc scroll-to ${id}`],
+      details: {element_id: id},
+    })
+  }
+  return centre(reachable)
 }
 
 export const clickElement = defineTool({

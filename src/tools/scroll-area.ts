@@ -1,10 +1,11 @@
 /**
  * Where a scroll may swipe: the screen (or a scrollable element's visible part) less what covers the app there,
- * the on-screen keyboard and the system bars, so a swipe never starts on a key or the navigation bar.
+ * the on-screen keyboard and the system bars, so a swipe never starts on a key or the navigation bar; and the part
+ * of an app's element a tap can reach for the same reason.
  */
-import type {DeviceWindow, ScreenModel, ScreenWindow, WindowManagerState} from '@arc-cli/core'
+import type {DeviceWindow, ScreenElement, ScreenModel, ScreenWindow, WindowManagerState} from '@arc-cli/core'
 
-import type {Rect} from './element-support.js'
+import {visibleRect, type Rect} from './element-support.js'
 
 /** Window-manager types that cover an app: the keyboard and the system bars. */
 const COVERING = new Set(['INPUT_METHOD', 'INPUT_METHOD_DIALOG', 'STATUS_BAR', 'NAVIGATION_BAR', 'NAVIGATION_BAR_PANEL'])
@@ -96,6 +97,18 @@ export function freeArea(base: Rect, covered: Rect[]): Rect {
     area = parts.reduce((best, p) => (areaOf(p) > areaOf(best) ? p : best))
   }
   return area
+}
+
+/**
+ * The part of an element a touch can reach: its visible part less the keyboard and bars drawn over the app (the
+ * largest piece they leave), so a tap on a row behind the keys never lands on a key. Elements of the keyboard or a
+ * bar themselves are taken as they are. Undefined when nothing of it can be touched.
+ */
+export function reachableRect(element: ScreenElement, model: ScreenModel): Rect | undefined {
+  const seen = visibleRect(element, model)
+  if (!seen || element.window.type !== 'APPLICATION') return seen
+  const free = freeArea(seen, coveringRects(model))
+  return areaOf(free) > 0 ? free : undefined
 }
 
 /** The swipe keeps this share of the area's extent clear at each end. */

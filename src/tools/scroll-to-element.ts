@@ -1,8 +1,8 @@
 import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {elementId, visibleRect, visibleShare, type Rect} from './element-support.js'
-import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX} from './scroll-area.js'
+import {elementId, type Rect} from './element-support.js'
+import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './scroll-area.js'
 
 export const MAX_SCROLLS = 5
 /** Visible when at least this share of the element is on screen inside its containers, clear of the keyboard and bars. */
@@ -10,20 +10,12 @@ const VISIBLE_SHARE = 0.6
 
 const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
 
-/**
- * The share of an app's element that can be seen and touched: its visible part less what the keyboard and bars
- * drawn over the app cover (a row behind the keyboard is on screen but not reachable). Elements of the keyboard
- * or a bar themselves are measured as they are.
- */
+/** The share of the element that can be seen and touched: on screen, and clear of the keyboard and bars over the app. */
 function reachableShare(element: ScreenElement, model: ScreenModel): number {
-  const share = visibleShare(element, model)
-  const seen = visibleRect(element, model)
-  if (share === 0 || !seen || element.window.type !== 'APPLICATION') return share
-  let hidden = 0
-  for (const [l, t, r, b] of coveringRects(model)) {
-    hidden += areaOf([Math.max(seen[0], l), Math.max(seen[1], t), Math.min(seen[2], r), Math.min(seen[3], b)])
-  }
-  return share * Math.max(0, 1 - hidden / areaOf(seen))
+  if (element.node.visibleToUser === false) return 0
+  const r = reachableRect(element, model)
+  const whole = areaOf(element.bounds)
+  return r && whole > 0 ? areaOf(r) / whole : 0
 }
 
 /**

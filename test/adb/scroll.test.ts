@@ -33,7 +33,7 @@ const BARS: NodeSpec[] = [
   {pkg: 'com.android.systemui', bounds: [0, 2280, 1080, 2400], children: [{cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', attrs: {clickable: 'true'}, bounds: [120, 2280, 360, 2400]}]},
   {pkg: 'com.android.systemui', bounds: [0, 0, 1080, 80], children: [{cls: 'android.widget.TextView', pkg: 'com.android.systemui', text: '9:41', bounds: [40, 10, 160, 70]}]},
 ]
-/** An app with a scrollable list from y 200 to 2000 (a row under the keyboard's keys, a row past its end), or (listGone) a text where the list was. */
+/** An app with a scrollable list from y 200 to 2000 (a row a quarter clear of the keyboard's keys, one behind them, a row past its end), or (listGone) a text where the list was. */
 const app = (listGone = false): NodeSpec => ({
   pkg: 'com.example',
   bounds: [0, 0, 1080, 2400],
@@ -47,7 +47,8 @@ const app = (listGone = false): NodeSpec => ({
           bounds: [0, 200, 1080, 2000],
           children: [
             {cls: 'android.widget.TextView', text: 'Row one', bounds: [40, 220, 1040, 400]},
-            {cls: 'android.widget.TextView', text: 'Row under keys', bounds: [40, 1600, 1040, 1800]},
+            {cls: 'android.widget.TextView', text: 'Row under keys', attrs: {clickable: 'true'}, bounds: [40, 1400, 1040, 1800]},
+            {cls: 'android.widget.TextView', text: 'Row behind keys', attrs: {clickable: 'true'}, bounds: [40, 1820, 1040, 1980]},
             {cls: 'android.widget.TextView', text: 'Row far', bounds: [40, 2050, 1040, 2250]},
           ],
         },
@@ -218,13 +219,28 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     device().showScreen('keyboard')
     const model = await read()
     const id = (text: string) => model.elements.find((e) => e.text === text)!.id
-    // On screen inside the list, but the keys (from 1500) cover it whole: not "already visible".
-    const under = await run('scroll_to_element', {element_id: id('Row under keys')})
-    expect(under.error).to.include({code: 'DEVICE_COMMAND_FAILED'})
-    expect(under.events[0]).to.deep.equal({...swipe(540, 1240, 540, 460), durationMs: 400})
+    // On screen inside the list, but the keys (from 1500) cover all of one and 75% of the other: not "already visible".
+    for (const text of ['Row behind keys', 'Row under keys']) {
+      const r = await run('scroll_to_element', {element_id: id(text)})
+      expect(r.error, text).to.include({code: 'DEVICE_COMMAND_FAILED'})
+      expect(r.events[0]).to.deep.equal({...swipe(540, 1240, 540, 460), durationMs: 400})
+    }
     const one = await run('scroll_to_element', {element_id: id('Row one')})
     expect(one.text).to.equal(`Element '${id('Row one')}' is already visible`)
     expect(one.events).to.deep.equal([])
+  })
+
+  it('click_element taps the part of a row the keyboard leaves free, and refuses a row wholly behind it', async () => {
+    device().showScreen('keyboard')
+    const model = await read()
+    const id = (text: string) => model.elements.find((e) => e.text === text)!.id
+    // 1400-1800 with the keys from 1500: the centre of 1400-1500, not (540, 1600) on the keyboard.
+    const under = await run('click_element', {element_id: id('Row under keys')})
+    expect(under.events).to.deep.equal([{type: 'tap', x: 540, y: 1450}])
+    const behind = await run('click_element', {element_id: id('Row behind keys')})
+    expect(behind.error).to.include({code: 'INVALID_INPUT'})
+    expect(behind.error!.message).to.equal(`element ${id('Row behind keys')} is behind the keyboard or a system bar: a tap there would land on them`)
+    expect(behind.events).to.deep.equal([])
   })
 
   it('scroll_to_element refuses a list the keyboard covers whole, sending nothing', async () => {
