@@ -46,10 +46,6 @@ function sources(dir: string): string[] {
  * now (tsc records exactly that as the file's `version`), and every source must have its .js in dist.
  */
 export function distStaleness(): string | undefined {
-  for (const manifest of ['oclif.manifest.json', ...projects().map((p) => path.join(path.relative(ROOT, p), 'oclif.manifest.json'))]) {
-    // bin/run.js would read commands from a manifest instead of the code.
-    if (existsSync(path.join(ROOT, manifest))) return `${manifest} exists`
-  }
   for (const project of projects()) {
     const rel = path.relative(ROOT, project) || '.'
     const infoPath = path.join(project, 'tsconfig.tsbuildinfo')
@@ -99,7 +95,7 @@ async function build(force: boolean): Promise<string | undefined> {
  */
 export async function mochaGlobalSetup(): Promise<void> {
   let why = (await build(false)) ?? distStaleness()
-  if (why && !why.startsWith('tsc -b failed') && !why.includes('manifest')) why = (await build(true)) ?? distStaleness()
+  if (why && !why.startsWith('tsc -b failed')) why = (await build(true)) ?? distStaleness()
   process.env[CLI_ENTRY_VAR] = why ? 'source' : 'dist'
   if (why) console.error(`spawned arc runs from source (bin/dev.js, slower): ${why}`)
 }
