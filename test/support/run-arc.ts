@@ -1,6 +1,6 @@
 import {spawn} from 'node:child_process'
-import path from 'node:path'
 
+import {arcNodeArgs} from './built-cli.js'
 import {ROOT} from './paths.js'
 
 export interface ArcRun {
@@ -9,7 +9,10 @@ export interface ArcRun {
   stderr: string
 }
 
-/** Runs `bin/dev.js` (from source) as a user would, with its own process, env and working folder. */
+/**
+ * Runs arc as a user would, with its own process, env and working folder: `bin/run.js` on a dist proven current
+ * by the test setup, else `bin/dev.js` from source (test/support/built-cli.ts).
+ */
 export function runArc(
   args: string[],
   options: {cwd?: string; env?: NodeJS.ProcessEnv; input?: string; /** Run as this user (tests running as root). */ uid?: number} = {},
@@ -18,7 +21,7 @@ export function runArc(
     const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...options.env}
     delete env.ANDROID_SERIAL
     if (options.env?.ANDROID_SERIAL) env.ANDROID_SERIAL = options.env.ANDROID_SERIAL
-    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), ...args], {
+    const child = spawn(process.execPath, arcNodeArgs(args), {
       cwd: options.cwd ?? ROOT,
       env,
       ...(options.uid === undefined ? {} : {uid: options.uid, gid: options.uid}),
