@@ -82,15 +82,26 @@ async function build(force: boolean): Promise<string | undefined> {
       env: {...process.env, NODE_OPTIONS: ''},
       maxBuffer: 64 * 1024 * 1024,
     })
-    return undefined
   } catch (error) {
     const {stdout, message} = error as {stdout?: string; message: string}
     return `tsc -b failed: ${(stdout || message).trim().split('\n').slice(0, 3).join(' | ')}`
   }
+  // What `npm run build` does after tsc: bin/run.js reads each command's flags and help from these manifests.
+  try {
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts', 'write-manifests.js')], {
+      cwd: ROOT,
+      env: {...process.env, NODE_OPTIONS: '', NODE_ENV: 'production'},
+    })
+    return undefined
+  } catch (error) {
+    const {stdout, message} = error as {stdout?: string; message: string}
+    return `writing the oclif manifests failed: ${(stdout || message).trim().split('\n').slice(0, 3).join(' | ')}`
+  }
 }
 
 /**
- * Brings dist up to date with `tsc -b` (about a second when nothing changed, as on CI after `npm install` built it),
+ * Brings dist and the oclif manifests up to date as `npm run build` does (about a second when nothing changed, as
+ * on CI after `npm install` built them),
  * checks it, rebuilds everything once if tsc's incremental check was fooled, and chooses the entry.
  */
 export async function mochaGlobalSetup(): Promise<void> {
