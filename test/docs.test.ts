@@ -6,26 +6,19 @@ import {expect} from 'chai'
 import {demoMeta, demoXml} from '../scripts/make-demo.js'
 import {commandsMarkdown, errorsMarkdown, mcpMarkdown} from '../scripts/generate-docs.js'
 import {ROOT} from './support/paths.js'
+import {inDevelopment} from './support/source-config.js'
 
 describe('generated files are up to date', () => {
   it('docs/commands.md matches the commands (run `npm run docs`)', async () => {
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    try {
+    await inDevelopment(async () => {
       expect(await readFile(path.join(ROOT, 'docs/commands.md'), 'utf8')).to.equal(await commandsMarkdown())
-    } finally {
-      process.env.NODE_ENV = previous
-    }
+    })
   })
 
   it('the tool table in docs/mcp.md matches the tools (run `npm run docs`)', async () => {
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    try {
+    await inDevelopment(async () => {
       expect(await readFile(path.join(ROOT, 'docs/mcp.md'), 'utf8')).to.equal(await mcpMarkdown())
-    } finally {
-      process.env.NODE_ENV = previous
-    }
+    })
   })
 
   it('docs/errors.md matches the exit-code table (run `npm run docs`)', async () => {

@@ -6,6 +6,7 @@ import {expect} from 'chai'
 
 import {buildManifest, packageRoots} from '../../scripts/write-manifests.js'
 import {ROOT} from '../support/paths.js'
+import {inDevelopment} from '../support/source-config.js'
 
 // Registers a resolve hook that prints every file the process resolves, one per line on stderr.
 const TRACE = `data:text/javascript,${encodeURIComponent(
@@ -31,9 +32,7 @@ function resolvedBy(module: string): string[] {
 describe('oclif.manifest.json and command loading', () => {
   it('a built manifest describes the commands as the sources do (run `npm run build` when this fails)', async function () {
     this.timeout(120_000)
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    try {
+    await inDevelopment(async () => {
       for (const root of packageRoots()) {
         const file = path.join(root, 'oclif.manifest.json')
         // bin/run.js uses dist/ and the manifest together: `npm run build` writes both, `npm run clean` removes both.
@@ -44,21 +43,15 @@ describe('oclif.manifest.json and command loading', () => {
         expect(Object.keys(built.commands).sort(), file).to.deep.equal(Object.keys(fromSources.commands).sort())
         for (const [id, command] of Object.entries(fromSources.commands)) expect(built.commands[id], `${file}: ${id}`).to.deep.equal(command)
       }
-    } finally {
-      process.env.NODE_ENV = previous
-    }
+    })
   })
 
   it('a manifest names no module path: oclif finds each command from its id (dist/ built, src/ in development)', async () => {
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    try {
+    await inDevelopment(async () => {
       const manifest = await buildManifest(ROOT)
       expect(Object.keys(manifest.commands)).to.include.members(['tap', 'press:back', 'batch', 'config', 'emulate'])
       for (const command of Object.values(manifest.commands)) expect(command).to.not.have.any.keys('relativePath', 'isESM')
-    } finally {
-      process.env.NODE_ENV = previous
-    }
+    })
   })
 
   it('a command module loads its own tool, not every tool, canvas, the MCP SDK or adbkit', function () {

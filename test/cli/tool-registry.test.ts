@@ -7,7 +7,7 @@ import {expect} from 'chai'
 
 import {tools as coreTools} from '../../src/tools/index.js'
 import {runArc} from '../support/run-arc.js'
-import {sourceOptions} from '../support/source-config.js'
+import {inDevelopment, sourceOptions} from '../support/source-config.js'
 
 const ALL: AnyTool[] = [...coreTools, ...screenStateTools, ...annotateTools]
 
@@ -39,9 +39,7 @@ describe('tool registry', () => {
   }
 
   it('hands every tool to the arc:tools hook (how the MCP server will collect them)', async () => {
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    try {
+    await inDevelopment(async () => {
       const config = await Config.load(await sourceOptions())
       const result = await config.runHook('arc:tools', {})
       expect(result.failures).to.deep.equal([])
@@ -54,16 +52,11 @@ describe('tool registry', () => {
         const loaded = (await command?.load()) as {tool?: AnyTool} | undefined
         expect(loaded?.tool?.name, tool.cliId).to.equal(tool.name)
       }
-    } finally {
-      process.env.NODE_ENV = previous
-    }
+    })
   })
 
   it('describes every topic in its own words, not by its first command', async () => {
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    const config = await Config.load(await sourceOptions())
-    process.env.NODE_ENV = previous
+    const config = await inDevelopment(async () => Config.load(await sourceOptions()))
     const topics = new Set(config.commands.filter((c) => c.id.includes(':')).map((c) => c.id.split(':')[0] as string))
     for (const topic of topics) {
       const description = config.topics.find((t) => t.name === topic)?.description ?? ''
@@ -77,10 +70,7 @@ describe('tool registry', () => {
 
   it('answers --help for every command', async function () {
     this.timeout(120_000)
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    const config = await Config.load(await sourceOptions())
-    process.env.NODE_ENV = previous
+    const config = await inDevelopment(async () => Config.load(await sourceOptions()))
     const ids = config.commands.filter((c) => !c.hidden && c.pluginName !== '@oclif/plugin-help').map((c) => c.id.replaceAll(':', ' '))
     expect(ids).to.include.members(ALL.map((t) => t.cliId))
     // In process (oclif's runCommand, as a user's `arc <id> --help` resolves it): one spawned arc per command

@@ -7,7 +7,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import {Config} from '@oclif/core'
 
 import {ROOT} from '../../../test/support/paths.js'
-import {sourceOptions} from '../../../test/support/source-config.js'
+import {inDevelopment, sourceOptions} from '../../../test/support/source-config.js'
 
 export {ROOT}
 
@@ -15,15 +15,7 @@ let loaded: Promise<AnyTool[]> | undefined
 
 /** Every tool the installed plugins hand to `arc:tools`, collected the way `arc mcp serve` does. */
 export function allTools(): Promise<AnyTool[]> {
-  loaded ??= (async () => {
-    const previous = process.env.NODE_ENV
-    process.env.NODE_ENV = 'development'
-    try {
-      return await collectTools(await Config.load(await sourceOptions()))
-    } finally {
-      process.env.NODE_ENV = previous
-    }
-  })()
+  loaded ??= inDevelopment(async () => collectTools(await Config.load(await sourceOptions())))
   return loaded
 }
 
