@@ -16,7 +16,7 @@ export default async function bench(): Promise<void> {
   await withBenchDevice(async ({driver, bare, bareCapture}) => {
     const runs = 30
     const screenState = await timeRuns(async () => formatScreenState(buildScreenModel(await driver.captureScreen())), runs)
-    // The device side: the same three commands, in parallel as the driver sends them, with no arc code around them.
+    // The device side: the same commands (CAPTURE_COMMANDS), in parallel as the driver sends them, with no arc code around them.
     const deviceSide = await timeRuns(bareCapture, runs)
     const tap = await timeRuns(() => driver.tap({x: 10, y: 20}), runs)
     const bareTap = await timeRuns(() => bare('input tap 10 20'), runs)

@@ -14,9 +14,10 @@ const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as 
 
 /**
  * The device commands of one `captureScreen()`, as the driver sends them (in parallel, one connection each):
- * size and density come from `dumpsys window displays`, so `wm size` / `wm density` are not among them.
+ * size, density and the window list come from the sections of one `dumpsys window -a`, so `wm size` / `wm density`
+ * and the separate `dumpsys window displays` / `windows` are not among them.
  */
-export const CAPTURE_COMMANDS = ['uiautomator dump --windows /dev/tty', 'dumpsys window displays', 'dumpsys window windows']
+export const CAPTURE_COMMANDS = ['uiautomator dump --windows /dev/tty', 'dumpsys window -a']
 
 export interface BenchDevice {
   emu: Emulator

@@ -15,7 +15,7 @@ import {DEMO_DIR, useEmulator} from './emulator-support.js'
 describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', () => {
   const h = useEmulator()
 
-  it('sends the dump and dumpsys window displays and windows (size and density come from displays), and reads them like the snapshot', async () => {
+  it('sends the dump and one dumpsys window -a (size and density come from its displays section), and reads them like the snapshot', async () => {
     const driver = await h.driver()
     const from = h.emu.commands.length
     const requests = h.emu.requests.length
@@ -23,11 +23,10 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     const argv = h.argvSince(from)
     expect(argv).to.have.deep.members([
       ['uiautomator', 'dump', '--windows', '/dev/tty'],
-      ['dumpsys', 'window', 'displays'],
-      ['dumpsys', 'window', 'windows'],
+      ['dumpsys', 'window', '-a'],
     ])
     // One device shell connection per command.
-    expect(h.emu.requests.slice(requests).filter((r) => /^(shell|exec)[,:]/.test(r.raw))).to.have.length(3)
+    expect(h.emu.requests.slice(requests).filter((r) => /^(shell|exec)[,:]/.test(r.raw))).to.have.length(2)
     const expected = await (await SnapshotDriver.open(DEMO_DIR)).captureScreen()
     expect(capture.xml).to.equal(expected.xml)
     expect(capture.screen).to.deep.equal(expected.screen)
@@ -35,17 +34,16 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     expect(capture.allWindows).to.equal(true)
   })
 
-  it('asks wm size and wm density only when the displays dump shows no size, and reads the same screen', async () => {
+  it('asks wm size and wm density only when the displays section shows no size, and reads the same screen', async () => {
     const driver = await h.driver()
     const device = h.emu.device('emu-1')
-    const displays = await h.server().shell('emu-1', 'dumpsys window displays')
-    device.addFault({command: 'dumpsys window displays', kind: 'garbage', output: displays.output.toString('utf8').replace(/^ {4}init=.*\n/m, '')})
+    const whole = await h.server().shell('emu-1', 'dumpsys window -a')
+    device.addFault({command: 'dumpsys window -a', kind: 'garbage', output: whole.output.toString('utf8').replace(/^ {4}init=.*\n/m, '')})
     const from = h.emu.commands.length
     const capture = await driver.captureScreen()
     expect(h.argvSince(from)).to.have.deep.members([
       ['uiautomator', 'dump', '--windows', '/dev/tty'],
-      ['dumpsys', 'window', 'displays'],
-      ['dumpsys', 'window', 'windows'],
+      ['dumpsys', 'window', '-a'],
       ['wm', 'size'],
       ['wm', 'density'],
     ])

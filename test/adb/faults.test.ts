@@ -113,6 +113,8 @@ describe('faults (adbkit against arc emulate)', () => {
 
   it('garbage from wm size (asked when the displays dump shows no size) or screencap is DEVICE_COMMAND_FAILED', async () => {
     const driver = await h.driver('emu-1')
+    // Garbage instead of the whole window dump sends arc to the two separate reads; garbage from displays too leaves no size.
+    h.emu.device('emu-1').addFault({command: 'dumpsys window -a', kind: 'garbage', output: '\u0000\u00ff not a dump'})
     h.emu.device('emu-1').addFault({command: 'dumpsys window displays', kind: 'garbage', output: '\u0000\u00ff not a dump'})
     h.emu.device('emu-1').addFault({command: 'wm size', kind: 'garbage', output: '\u0001\u0002 not a size'})
     expect((await failure(driver.captureScreen())).code).to.equal('DEVICE_COMMAND_FAILED')

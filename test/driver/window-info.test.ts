@@ -17,25 +17,27 @@ describe('windowInfo: screen and window list without a dump', () => {
   describe('ADB driver (adbkit against arc emulate)', () => {
     const h = useEmulator()
 
-    it('sends dumpsys window displays and windows only, and reads the screen and windows a capture reads', async () => {
+    it('sends one dumpsys window -a only, and reads the screen and windows a capture reads', async () => {
       const driver = await h.driver()
       const from = h.emu.commands.length
       const requests = h.emu.requests.length
       const info = await driver.windowInfo()
       expect(h.argvSince(from)).to.have.deep.members([
-        ['dumpsys', 'window', 'displays'],
-        ['dumpsys', 'window', 'windows'],
+        ['dumpsys', 'window', '-a'],
       ])
-      expect(h.emu.requests.slice(requests).filter((r) => /^(shell|exec)[,:]/.test(r.raw))).to.have.length(2)
+      expect(h.emu.requests.slice(requests).filter((r) => /^(shell|exec)[,:]/.test(r.raw))).to.have.length(1)
       const capture = await driver.captureScreen()
       expect(info.screen).to.deep.equal(capture.screen)
       expect(info.windowManager).to.deep.equal(capture.windowManager)
       expect(info.windowManager!.windows.find((w) => w.type === 'INPUT_METHOD')).to.include({visible: true}).and.have.deep.property('frame', [0, 1590, 1080, 2274])
     })
 
-    it('gives no window list when dumpsys window windows lists none', async () => {
+    it('gives no window list when the windows section lists none', async () => {
       const driver = await h.driver()
-      h.emu.device('emu-1').addFault({command: 'dumpsys window windows', kind: 'garbage', output: 'WINDOW MANAGER WINDOWS (dumpsys window windows)\n'})
+      const whole = (await h.server().shell('emu-1', 'dumpsys window -a')).output.toString('utf8')
+      const empty = whole.replace(/^(WINDOW MANAGER WINDOWS \(dumpsys window windows\)\n)[\s\S]*?(?=^-{10,}$)/m, '$1')
+      expect(empty).to.not.equal(whole)
+      h.emu.device('emu-1').addFault({command: 'dumpsys window -a', kind: 'garbage', output: empty})
       const info = await driver.windowInfo()
       expect(info).to.not.have.property('windowManager')
       expect(info.screen).to.include({width: 1080, height: 2400, rotation: 0})

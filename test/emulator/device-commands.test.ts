@@ -109,12 +109,29 @@ describe('emulator device commands', () => {
     expect(await shell(client, 'demo', 'dumpsys window displays')).to.match(/^ {4}init=1080x2400 420dpi mMinSizeOfResizeableTaskDp=220 cur=1080x2400 /m)
   })
 
-  it('dumpsys window names one section, or prints both', async () => {
+  it('dumpsys window names one section, or prints every section: with -a each after dashes and holding what the section prints alone', async () => {
     const displays = await run('dumpsys window displays')
     const windows = await run('dumpsys window windows')
     expect(displays).to.match(/^WINDOW MANAGER DISPLAY CONTENTS \(dumpsys window displays\)$/m).and.not.match(/WINDOW MANAGER WINDOWS|Window #0/)
     expect(windows).to.match(/^WINDOW MANAGER WINDOWS \(dumpsys window windows\)$/m).and.not.match(/DISPLAY CONTENTS|init=|mCurrentFocus/)
-    expect(await run('dumpsys window')).to.equal(`${displays}\n${windows}`)
+    const whole = await run('dumpsys window -a')
+    const headers = [...whole.matchAll(/^WINDOW MANAGER .*\(dumpsys window (\w+)\):?$/gm)].map((m) => m[1])
+    // Android 13's sections, in its order (shared/fixtures/device-output/dumpsys-window).
+    expect(headers).to.deep.equal(['lastanr', 'policy', 'animator', 'sessions', 'displays', 'tokens', 'windows', 'trace', 'logging', 'refresh', 'constants'])
+    const dashes = `${'-'.repeat(79)}\n`
+    expect(whole.split(dashes)).to.have.length(headers.length + 1)
+    // Each section as printed alone, then the blank line doDump prints after it.
+    expect(whole).to.contain(`${dashes}${displays}\n${dashes}`).and.contain(`${dashes}${windows}\n${dashes}`)
+    expect(await run('dumpsys window -a windows')).to.equal(windows)
+  })
+
+  it('dumpsys window without -a prints the sections after blank lines, the windows without their layer, visibility and frame lines', async () => {
+    const plain = await run('dumpsys window')
+    expect(plain).to.not.contain('-----')
+    expect(plain).to.match(/^WINDOW MANAGER DISPLAY CONTENTS \(dumpsys window displays\)$/m)
+    expect(plain).to.match(/^ {2}Window #0 Window\{/m).and.match(/^ {4}isVisible=true$/m)
+    expect(plain).to.not.match(/mBaseLayer=|mViewVisibility=|Frames: /)
+    expect(await run('dumpsys window windows')).to.match(/mBaseLayer=/).and.match(/mViewVisibility=/).and.match(/Frames: /)
   })
 
   it('dumpsys window/activity name the foreground in the formats clients parse', async () => {

@@ -42,7 +42,7 @@ describe('device commands from the CLI through the ADB driver', function () {
     [['double-tap', '7', '8'], 'Double tap executed at (7, 8)', [['dumpsys', 'window', 'displays'], ['input', 'tap', '7', '8'], ['input', 'tap', '7', '8']]],
     [['swipe', '500', '1500', '500', '500'], 'Swipe executed from (500, 1500) to (500, 500) over 300ms', [['dumpsys', 'window', 'displays'], ['input', 'swipe', '500', '1500', '500', '500', '300']]],
     // scroll asks the window manager where the keyboard (1590-2274 on the demo) and the bars are, no dump: 90% of the 1527 px left.
-    [['scroll', 'down', '--amount', 'large'], 'Scroll down (large) executed', [['dumpsys', 'window', 'windows'], ['dumpsys', 'window', 'displays'], ['input', 'swipe', '540', '1513', '540', '139', '300']]],
+    [['scroll', 'down', '--amount', 'large'], 'Scroll down (large) executed', [['dumpsys', 'window', '-a'], ['input', 'swipe', '540', '1513', '540', '139', '300']]],
     [['press', 'back'], 'Back button press executed successfully', [['input', 'keyevent', 'KEYCODE_BACK']]],
     [['press', 'home'], 'Home button press executed successfully', [['input', 'keyevent', 'KEYCODE_HOME']]],
     [['press', 'recents'], 'Recents button press executed successfully', [['input', 'keyevent', 'KEYCODE_APP_SWITCH']]],

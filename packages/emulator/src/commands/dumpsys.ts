@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 
 import {fullActivity, shortActivity, type VirtualDevice} from '../virtual-device.js'
 import type {CommandContext} from './types.js'
-import {focusedTitle, windowListText} from './window-list.js'
+import {deviceWindows, focusedTitle, windowListText} from './window-list.js'
 
 /** A stable 7-hex-digit object id, like the identity hashes dumpsys prints. */
 function oid(seed: string): string {
@@ -80,15 +80,77 @@ function displaysSection(device: VirtualDevice): string[] {
 }
 
 /** `dumpsys window windows`: the window list only (Android 10+ print the focus in the displays section). */
-function windowsSection(device: VirtualDevice): string[] {
-  return ['WINDOW MANAGER WINDOWS (dumpsys window windows)', ...windowListText(device), '']
+function windowsSection(device: VirtualDevice, dumpAll = true): string[] {
+  return ['WINDOW MANAGER WINDOWS (dumpsys window windows)', ...windowListText(device, dumpAll), '']
 }
 
-/** `dumpsys window [displays|windows]`: one section, or (no section named) both, as a real device prints them. */
-function window(device: VirtualDevice, section: string | undefined): string {
+const SEPARATOR = '-'.repeat(79)
+
+/**
+ * Every section of the whole dump, in Android 13's order and headers (shared/fixtures/device-output/dumpsys-window):
+ * last ANR, policy, animator, sessions, display contents, tokens, windows, trace, logging, refresh-rate denylist,
+ * constants. With `-a` (`dumpAll`) each section follows a line of dashes and the windows carry every line; without
+ * it the sections follow a blank line and the windows lack the `-a`-only lines, as AOSP's `doDump` prints them.
+ */
+function wholeDump(device: VirtualDevice, dumpAll: boolean): string {
+  const windows = deviceWindows(device)
+  const text = (lines: string[]) => `${lines.join('\n')}\n`
+  // Each section as `dumpsys window <name>` prints it alone; the first seven are followed by a blank line.
+  const sections: Array<[string, boolean]> = [
+    [text(['WINDOW MANAGER LAST ANR (dumpsys window lastanr)', '  <no ANR has occurred since boot>']), true],
+    [windowPolicy(device), true],
+    [
+      text([
+        'WINDOW MANAGER ANIMATOR STATE (dumpsys window animator)',
+        '    DisplayContentsAnimator #0:',
+        ...windows.map((w, i) => `      Window #${i}: WindowStateAnimator{${oid(`a${w.title}${i}`)} ${w.title}}`),
+      ]),
+      true,
+    ],
+    [
+      text([
+        'WINDOW MANAGER SESSIONS (dumpsys window sessions)',
+        ...[...new Set(windows.map((w) => w.package ?? 'android'))].flatMap((pkg) => [
+          `  Session Session{${oid(`s${pkg}`)} 1234:u0a10080}:`,
+          '    mNumWindow=1 mCanAddInternalSystemWindow=false mAppOverlaySurfaces={} mAlertWindowSurfaces={} mClientDead=false',
+          `    mPackageName=${pkg}`,
+        ]),
+      ]),
+      true,
+    ],
+    [displaysSection(device).join('\n'), true],
+    [
+      text([
+        'WINDOW MANAGER TOKENS (dumpsys window tokens)',
+        '  All tokens:',
+        '  Display #0',
+        ...windows.flatMap((w, i) => [
+          `  WindowToken{${oid(`t${i}`)} type=${w.type} android.os.BinderProxy@${oid(`b${i}`)}}:`,
+          `    windows=[Window{${oid(`w${w.title}${i}`)} u0 ${w.title}}]`,
+        ]),
+      ]),
+      true,
+    ],
+    [windowsSection(device, dumpAll).join('\n'), true],
+    [text(['WINDOW MANAGER TRACE (dumpsys window trace)', 'Status: Disabled', 'Log level: 1', 'Buffer size: 10485760 bytes', 'Buffer usage: 0 bytes', 'Elements in the buffer: 0']), false],
+    [text(['WINDOW MANAGER LOGGING (dumpsys window logging)', 'ProtoLog status: Disabled', 'Logging definitions loaded: 0']), false],
+    [text(['WINDOW MANAGER HIGH REFRESH RATE BLACKLIST (dumpsys window refresh)', 'High Refresh Rate Denylist', '  Packages:']), false],
+    [text(['WINDOW MANAGER CONSTANTS (dumpsys window constants):', '  system_gesture_exclusion_log_debounce_millis=0', '  system_gesture_exclusion_limit_dp=200']), false],
+  ]
+  return `\n${sections.map(([section, blank]) => `${dumpAll ? `${SEPARATOR}\n` : ''}${section}${blank ? '\n' : ''}`).join('')}`
+}
+
+/**
+ * `dumpsys window [-a] [displays|windows|policy]`: one section (printed with every detail, as AOSP's `doDump` does
+ * for a named section), or with none named the whole dump, every detail only with `-a`.
+ */
+function window(device: VirtualDevice, args: string[]): string {
+  const dumpAll = args.includes('-a')
+  const section = args.find((a) => !a.startsWith('-'))
+  if (section === 'policy') return windowPolicy(device)
   if (section === 'displays') return displaysSection(device).join('\n')
   if (section === 'windows') return windowsSection(device).join('\n')
-  return [...displaysSection(device), ...windowsSection(device)].join('\n')
+  return wholeDump(device, dumpAll)
 }
 
 function activity(device: VirtualDevice): string {
@@ -237,7 +299,7 @@ export function dumpsys(ctx: CommandContext): number {
   const device = ctx.device
   switch (service) {
     case 'window':
-      ctx.out(rest[0] === 'policy' ? windowPolicy(device) : window(device, rest[0]))
+      ctx.out(window(device, rest))
       return 0
     case 'power':
       ctx.out(power(device))

@@ -69,8 +69,11 @@ export function focusedTitle(device: VirtualDevice): string | undefined {
   return deviceWindows(device).find((w) => w.type === 'BASE_APPLICATION')?.title
 }
 
-/** The Android 13 text of the window list. */
-export function windowListText(device: VirtualDevice): string[] {
+/**
+ * The Android 13 text of the window list. `dumpAll` (`dumpsys window windows`, and the whole dump with `-a`) adds
+ * the lines AOSP's `WindowState.dump` prints only then: the layer and token, the view visibility and the frames.
+ */
+export function windowListText(device: VirtualDevice, dumpAll = true): string[] {
   return deviceWindows(device).flatMap((w, i) => {
     const frame = w.frame ?? [0, 0, 0, 0]
     const box = `[${frame[0]},${frame[1]}][${frame[2]},${frame[3]}]`
@@ -80,10 +83,14 @@ export function windowListText(device: VirtualDevice): string[] {
       `    mOwnerUid=10080 showForAllUsers=false package=${w.package ?? 'android'} appop=NONE`,
       `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=${w.type} fmt=TRANSLUCENT`,
       '      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR}',
-      `    mBaseLayer=${w.layer} mSubLayer=0    mToken=WindowToken{${oid(`t${i}`)} type=${w.type} android.os.BinderProxy@${oid(`b${i}`)}}`,
-      `    mViewVisibility=${w.visible ? '0x0' : '0x8'} mHaveFrame=true mObscured=false`,
+      ...(dumpAll
+        ? [
+            `    mBaseLayer=${w.layer} mSubLayer=0    mToken=WindowToken{${oid(`t${i}`)} type=${w.type} android.os.BinderProxy@${oid(`b${i}`)}}`,
+            `    mViewVisibility=${w.visible ? '0x0' : '0x8'} mHaveFrame=true mObscured=false`,
+          ]
+        : []),
       `    mHasSurface=${w.visible} isReadyForDisplay()=${w.visible} mWindowRemovalAllowed=false`,
-      `    Frames: parent=${box} display=${box} frame=${box} last=${box} insetsChanged=false`,
+      ...(dumpAll ? [`    Frames: parent=${box} display=${box} frame=${box} last=${box} insetsChanged=false`] : []),
       `    isOnScreen=${w.visible}`,
       `    isVisible=${w.visible}`,
     ]

@@ -17,6 +17,7 @@ import {parseDisplayMetrics, type DisplayMetrics} from './parse-display.js'
 import {currentSize, parseWmDensity, parseWmSize} from './parse-wm.js'
 import {readScreencapPng} from './png-repair.js'
 import {raw} from './shell-quote.js'
+import {windowSection} from './window-sections.js'
 
 /** uiautomator failures that pass when tried again a moment later (adb.md §3.2, §4.3). */
 const TRANSIENT = /could not get idle state|null root node|already registered|Killed|NullPointerException|is empty/i
@@ -98,15 +99,31 @@ async function displayMetrics(dev: DeviceShell, displays: string): Promise<Displ
 }
 
 /**
- * Rotation, size, density, foreground and the window manager's window list from `dumpsys window displays` and
- * `dumpsys window windows` (read together), with `dumpsys activity activities` as the foreground's last resort
- * (asked only by a capture: `withForeground`).
+ * The `displays` and `windows` sections of the window manager, from ONE device command: `dumpsys window -a` prints
+ * every section from one dump (window-sections.ts), so the two are one moment and cost one process and one
+ * window-manager dump instead of two. Fallback: only when that output lacks either section (a vendor build that
+ * prints the whole dump differently, or answers it with an error) are `dumpsys window displays` and
+ * `dumpsys window windows` asked separately, as before.
  */
-async function windowState(dev: DeviceShell, withForeground: boolean): Promise<WindowState> {
-  const [displays, windows] = await Promise.all([
+async function windowDumps(dev: DeviceShell): Promise<{displays: string; windows: string}> {
+  const full = await dev.text(['dumpsys', 'window', '-a'])
+  const displays = windowSection(full, 'displays')
+  const windows = windowSection(full, 'windows')
+  if (displays !== undefined && windows !== undefined) return {displays, windows}
+  const [aloneDisplays, aloneWindows] = await Promise.all([
     dev.text(['dumpsys', 'window', 'displays']),
     dev.text(['dumpsys', 'window', 'windows']),
   ])
+  return {displays: aloneDisplays, windows: aloneWindows}
+}
+
+/**
+ * Rotation, size, density, foreground and the window manager's window list from the `displays` and `windows`
+ * sections of one `dumpsys window -a` (windowDumps), with `dumpsys activity activities` as the foreground's last
+ * resort (asked only by a capture: `withForeground`).
+ */
+async function windowState(dev: DeviceShell, withForeground: boolean): Promise<WindowState> {
+  const {displays, windows} = await windowDumps(dev)
   const windowManager = parseWindowManager(windows, displays)
   const rotation = parseRotation(displays) ?? parseRotation(windows)
   const lookup = /mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows
@@ -120,8 +137,8 @@ async function windowState(dev: DeviceShell, withForeground: boolean): Promise<W
 }
 
 /**
- * The window manager's view without a dump (plain scroll): two device commands in parallel, `dumpsys window
- * displays` and `dumpsys window windows` (`wm size`, `wm density` only where the displays dump shows no size).
+ * The window manager's view without a dump (plain scroll): one device command, `dumpsys window -a` (`wm size`,
+ * `wm density` only where the displays section shows no size).
  */
 export async function windowInfo(dev: DeviceShell): Promise<WindowInfo> {
   const {rotation = 0, metrics, windowManager} = await windowState(dev, false)
@@ -144,8 +161,9 @@ export async function screenInfo(dev: DeviceShell): Promise<{width: number; heig
 }
 
 /**
- * One observation: the dump in parallel with the window manager's two reads (three device commands on every
- * Android version in the captures; `wm size` and `wm density` join only where the displays dump lacks a size).
+ * One observation: the dump in parallel with the window manager's one read, `dumpsys window -a` (two device
+ * commands on every Android version in the captures; `wm size` and `wm density` join only where the displays
+ * section lacks a size, the two separate window reads only where the whole dump lacks a section).
  */
 export async function captureScreen(dev: DeviceShell, state: DumpState): Promise<ScreenCapture> {
   const [dump, window] = await Promise.all([dumpHierarchy(dev, state), windowState(dev, true)])
