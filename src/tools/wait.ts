@@ -34,7 +34,14 @@ async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenMod
   if (remaining <= 0) return TIMED_OUT
   const read = ctx.driver.captureScreen().then((c) => buildScreenModel(c))
   read.catch(() => undefined)
-  return Promise.race([read, sleep(remaining, ctx.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
+  // The deadline's timer ends with the race: left running, it would keep the process alive until the deadline.
+  const done = new AbortController()
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, done.signal]) : done.signal
+  try {
+    return await Promise.race([read, sleep(remaining, signal).then((): typeof TIMED_OUT => TIMED_OUT)])
+  } finally {
+    done.abort()
+  }
 }
 
 export const waitForElement = defineTool({

@@ -360,6 +360,16 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect((r.data.element as {text: string}).text).to.equal('Lemons')
     })
 
+    it('leave no deadline timer behind when the element or idleness comes first (a CLI process would live on until it)', async () => {
+      const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+      // A read through the driver leaves one timer of its own (the same after any tool): counted from after one.
+      await run('find_elements', {by: 'text', value: 'Lemons'})
+      const before = timers()
+      expect((await run('wait_for_element', {by: 'text', value: 'Lemons', timeout: 30000})).data).to.include({found: true})
+      expect((await run('wait_for_idle', {timeout: 30000})).error).to.equal(undefined)
+      expect(timers()).to.equal(before)
+    })
+
     it('wait_for_element times out with found:false, elapsed and attempts, not an error', async () => {
       const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 1200})
       expect(r.error).to.equal(undefined)
