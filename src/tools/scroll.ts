@@ -20,7 +20,7 @@ async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; he
   if (covered === undefined) {
     const model = buildScreenModel(await ctx.driver.captureScreen())
     screen = model.screen
-    covered = coveringRects(model)
+    covered = coveringRects(model, 'screen')
   }
   return {screen, area: freeArea([0, 0, screen.width, screen.height], covered)}
 }

@@ -2,6 +2,8 @@ import {buildScreenModel, type DeviceWindow} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {coveringRects, freeArea, swipeInside, windowManagerRects} from '../../src/tools/scroll-area.js'
+import {parseWindowManager} from '../../packages/core/src/driver/adb/parse-windows.js'
+import {deviceOutputAvailable, readDeviceOutput} from '../support/device-output.js'
 import {capture, dumpXml, type NodeSpec} from '../support/dump.js'
 
 const appRoot: NodeSpec = {pkg: 'com.example', bounds: [0, 0, 1440, 2560], children: [{cls: 'android.widget.ListView', attrs: {scrollable: 'true'}, bounds: [0, 100, 1440, 2400]}]}
@@ -92,4 +94,31 @@ describe('scroll area: what covers the app, and what is left', () => {
     expect(swipeInside([0, 100, 1000, 1100], 'up', 5000)).to.deep.equal({from: {x: 500, y: 150}, to: {x: 500, y: 1050}})
     expect(swipeInside([0, 0, 1000, 100], 'right', 400)).to.deep.equal({from: {x: 700, y: 50}, to: {x: 300, y: 50}})
   })
+
+  describe('real window-manager captures', function () {
+    before(function () {
+      if (!deviceOutputAvailable) this.skip()
+    })
+    const wmOf = (file: string) => parseWindowManager(readDeviceOutput('dumpsys-window-windows', file), '')
+
+    it("Android 15: the rounded-corner overlays (ScreenDecorOverlay, NAVIGATION_BAR_PANEL) cover nothing; the bars do", () => {
+      const wm = wmOf('emulator-pixel-avd-android15plus.txt')
+      const screen = {width: 1080, height: 2424}
+      // The overlays span 0-196 and 2228-2424; the status bar ends at 142 and the taskbar starts at 2361.
+      expect(wm.windows.filter((w) => w.title.startsWith('ScreenDecorOverlay')).map((w) => w.frame)).to.deep.equal([[0, 2228, 1080, 2424], [0, 0, 1080, 196]])
+      expect(freeArea([0, 0, 1080, 2424], windowManagerRects(wm, screen) ?? [])).to.deep.equal([0, 142, 1080, 2361])
+      // An edge-to-edge app's bottom-navigation icon above the taskbar stays whole.
+      expect(freeArea([100, 2240, 300, 2330], windowManagerRects(wm, screen, 'app') ?? [])).to.deep.equal([100, 2240, 300, 2330])
+    })
+
+    it('Android 7.1 with the status bar window filling the screen (shade or lock screen): a screen scroll goes into it, an app element is covered', () => {
+      const wm = wmOf('meizu-mx6-flyme-android7.1.1.txt')
+      const screen = {width: 1080, height: 1920}
+      expect(wm.windows.find((w) => w.type === 'STATUS_BAR' && w.visible)?.frame).to.deep.equal([0, 0, 1080, 1920])
+      expect(freeArea([0, 0, 1080, 1920], windowManagerRects(wm, screen) ?? [])).to.deep.equal([0, 0, 1080, 1920])
+      const app = freeArea([0, 200, 1080, 400], windowManagerRects(wm, screen, 'app') ?? [])
+      expect((app[2] - app[0]) * (app[3] - app[1])).to.equal(0)
+    })
+  })
 })
+
