@@ -5,7 +5,7 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {DEMO_DIR, useEmulator} from './emulator-support.js'
+import {useDemoDevice} from './emulator-support.js'
 import {NASTY_STRINGS} from './nasty-strings.js'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
@@ -16,18 +16,10 @@ function fakeApk(name: string, versionCode = 1): Buffer {
 }
 
 describe('app install, uninstall, clear, open-url and permissions through the ADB driver', () => {
-  const h = useEmulator({
-    devices: [],
-    scenario: {
-      devices: {
-        'emu-1': {
-          snapshot: DEMO_DIR,
-          packages: [
-            {name: 'com.example.cam', versionCode: 5, launcher: '.Main', permissions: ['android.permission.CAMERA'], links: ['cam://']},
-          ],
-        },
-      },
-    },
+  const h = useDemoDevice({
+    packages: [
+      {name: 'com.example.cam', versionCode: 5, launcher: '.Main', permissions: ['android.permission.CAMERA'], links: ['cam://']},
+    ],
   })
   let dir: string
   before(async () => {

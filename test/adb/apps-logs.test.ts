@@ -6,32 +6,24 @@ import {SnapshotDriver, parseSnapshotMeta} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {DEMO_DIR, useEmulator} from './emulator-support.js'
+import {DEMO_DIR, useDemoDevice} from './emulator-support.js'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
 describe('app, log and snapshot tools through the ADB driver (adbkit against arc emulate)', () => {
-  const h = useEmulator({
-    devices: [],
-    scenario: {
-      devices: {
-        'emu-1': {
-          snapshot: DEMO_DIR,
-          packages: [
-            {name: 'com.example.calc', versionCode: 42, versionName: '1.2.3', launcher: '.Calculator'},
-            {name: 'com.example.nolauncher'},
-          ],
-          logcat: [
-            '2024-01-15 10:29:59.000  100  100 I Early: before the window',
-            {time: '2023-01-15 10:30:00.500', level: 'I', tag: 'LastYear', message: 'a year earlier'},
-            {time: '2024-01-15 10:30:01.000', level: 'D', tag: 'MCP:ServerService', message: 'started', package: 'com.example.calc'},
-            {time: '2024-01-15 10:30:02.000', level: 'W', tag: 'MCP:ServerService', message: 'slow', package: 'com.example.calc'},
-            {time: '2024-01-15 10:30:03.000', level: 'E', tag: 'Other', message: 'boom'},
-            {time: '2024-01-15 10:30:04.000', level: 'V', tag: 'Other', message: 'chatty'},
-          ],
-        },
-      },
-    },
+  const h = useDemoDevice({
+    packages: [
+      {name: 'com.example.calc', versionCode: 42, versionName: '1.2.3', launcher: '.Calculator'},
+      {name: 'com.example.nolauncher'},
+    ],
+    logcat: [
+      '2024-01-15 10:29:59.000  100  100 I Early: before the window',
+      {time: '2023-01-15 10:30:00.500', level: 'I', tag: 'LastYear', message: 'a year earlier'},
+      {time: '2024-01-15 10:30:01.000', level: 'D', tag: 'MCP:ServerService', message: 'started', package: 'com.example.calc'},
+      {time: '2024-01-15 10:30:02.000', level: 'W', tag: 'MCP:ServerService', message: 'slow', package: 'com.example.calc'},
+      {time: '2024-01-15 10:30:03.000', level: 'E', tag: 'Other', message: 'boom'},
+      {time: '2024-01-15 10:30:04.000', level: 'V', tag: 'Other', message: 'chatty'},
+    ],
   })
 
   async function run(name: string, input: Record<string, unknown>, cwd = process.cwd()) {

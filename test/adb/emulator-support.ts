@@ -34,3 +34,10 @@ export function useEmulator(options: Partial<EmulatorOptions> = {}): EmuHarness 
   })
   return harness
 }
+
+type DeviceSetup = NonNullable<Exclude<EmulatorOptions['scenario'], string | undefined>['devices']>[string]
+
+/** `useEmulator` with one device, `emu-1`, showing the demo screen, with what `device` adds (packages, logcat…). */
+export function useDemoDevice(device: Omit<DeviceSetup, 'snapshot'>): EmuHarness {
+  return useEmulator({devices: [], scenario: {devices: {'emu-1': {snapshot: DEMO_DIR, ...device}}}})
+}

@@ -7,7 +7,7 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {ROOT} from '../support/paths.js'
 import {runArc} from '../support/run-arc.js'
-import {DEMO_DIR, useEmulator} from './emulator-support.js'
+import {DEMO_DIR, useDemoDevice} from './emulator-support.js'
 
 const logs = tools.find((t) => t.name === 'get_device_logs')!
 
@@ -18,20 +18,12 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('logs --follow and --clear through the ADB driver', () => {
-  const h = useEmulator({
-    devices: [],
-    scenario: {
-      devices: {
-        'emu-1': {
-          snapshot: DEMO_DIR,
-          packages: [{name: 'com.example.calc', launcher: '.Main'}],
-          logcat: [
-            {time: '01-15 10:30:01.000', level: 'I', tag: 'Old', message: 'backlog one'},
-            {time: '01-15 10:30:02.000', level: 'W', tag: 'Old', message: 'backlog two'},
-          ],
-        },
-      },
-    },
+  const h = useDemoDevice({
+    packages: [{name: 'com.example.calc', launcher: '.Main'}],
+    logcat: [
+      {time: '01-15 10:30:01.000', level: 'I', tag: 'Old', message: 'backlog one'},
+      {time: '01-15 10:30:02.000', level: 'W', tag: 'Old', message: 'backlog two'},
+    ],
   })
 
   it('followLogs streams the backlog, then new lines as they are logged, until aborted', async () => {

@@ -6,22 +6,14 @@ import {formatBytes, formatTable, printable, printableLine} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {runArc} from '../support/run-arc.js'
-import {DEMO_DIR, useEmulator} from '../adb/emulator-support.js'
+import {useDemoDevice} from '../adb/emulator-support.js'
 
 describe('human text on the CLI, JSON with --json', () => {
-  const h = useEmulator({
-    devices: [],
-    scenario: {
-      devices: {
-        'emu-1': {
-          snapshot: DEMO_DIR,
-          logcat: [
-            {time: '01-15 10:30:01.000', level: 'I', tag: 'Shop', message: 'opened'},
-            {time: '01-15 10:30:02.000', level: 'E', tag: 'Shop', message: 'bad \u001b[31mred\u001b[0m\tend'},
-          ],
-        },
-      },
-    },
+  const h = useDemoDevice({
+    logcat: [
+      {time: '01-15 10:30:01.000', level: 'I', tag: 'Shop', message: 'opened'},
+      {time: '01-15 10:30:02.000', level: 'E', tag: 'Shop', message: 'bad \u001b[31mred\u001b[0m\tend'},
+    ],
   })
   const arc = (...args: string[]) => runArc(args, {env: h.env})
 
