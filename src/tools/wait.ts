@@ -16,15 +16,29 @@ const TIMED_OUT = Symbol('timed out')
 
 const reads = (n: number) => `${n} read${n === 1 ? '' : 's'}`
 
-/** Resolves after `ms`, or rejects with the abort reason when `signal` aborts first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Resolves after `ms`, or rejects with the abort reason when `signal` aborts first; `cancel` (when given) ends the
+ * wait early without settling it. The timer and the abort listener go either way: nothing is left to keep the
+ * process alive or to pile up on a signal that a long wait hands to many sleeps.
+ */
+function sleep(ms: number, signal?: AbortSignal, cancel?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
-    const timer = setTimeout(resolve, Math.max(0, ms))
-    signal?.addEventListener('abort', () => {
+    const end = () => {
       clearTimeout(timer)
-      reject(signal.reason)
-    }, {once: true})
+      signal?.removeEventListener('abort', onAbort)
+      cancel?.removeEventListener('abort', end)
+    }
+    const onAbort = () => {
+      end()
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(() => {
+      end()
+      resolve()
+    }, Math.max(0, ms))
+    signal?.addEventListener('abort', onAbort, {once: true})
+    cancel?.addEventListener('abort', end, {once: true})
   })
 }
 
@@ -36,9 +50,8 @@ async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenMod
   read.catch(() => undefined)
   // The deadline's timer ends with the race: left running, it would keep the process alive until the deadline.
   const done = new AbortController()
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, done.signal]) : done.signal
   try {
-    return await Promise.race([read, sleep(remaining, signal).then((): typeof TIMED_OUT => TIMED_OUT)])
+    return await Promise.race([read, sleep(remaining, ctx.signal, done.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
   } finally {
     done.abort()
   }

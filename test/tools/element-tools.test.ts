@@ -1,3 +1,4 @@
+import {getEventListeners} from 'node:events'
 import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -368,6 +369,14 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect((await run('wait_for_element', {by: 'text', value: 'Lemons', timeout: 30000})).data).to.include({found: true})
       expect((await run('wait_for_idle', {timeout: 30000})).error).to.equal(undefined)
       expect(timers()).to.equal(before)
+    })
+
+    it('leave no abort listener behind on the signal after many reads (Node warns past 10)', async () => {
+      const controller = new AbortController()
+      const r = await run('wait_for_element', {by: 'text', value: 'zzz', timeout: 1600}, controller.signal)
+      expect(r.data).to.include({found: false})
+      expect(r.data.attempts as number).to.be.greaterThan(1)
+      expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
     })
 
     it('wait_for_element times out with found:false, elapsed and attempts, not an error', async () => {
