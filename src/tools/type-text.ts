@@ -14,6 +14,7 @@ import {
   isEditable,
   resolveElement,
   serialise,
+  sleep,
   untypable,
   UnsupportedError,
   type ScreenElement,
@@ -99,16 +100,6 @@ function cursorKeys(length: number, offset: number): string[] {
   if (offset <= length - offset) return ['MOVE_HOME', ...Array<string>(offset).fill('DPAD_RIGHT')]
   return ['MOVE_END', ...Array<string>(length - offset).fill('DPAD_LEFT')]
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    }, {once: true})
-  })
 
 /** Types in chunks, waiting typing_speed ± variance (variance clamped to [0, typing_speed]) between chunks. */
 async function typeChunks(ctx: ToolContext, text: string, speed: number, variance: number): Promise<void> {

@@ -3,7 +3,7 @@
  * look alike. Both stop at their deadline even when a dump is slow (a read still running then is abandoned),
  * report progress for the spinner and stop when ctx.signal aborts. Running out of time is a result, not an error.
  */
-import {buildScreenModel, defineTool, rememberElements, walkNodes, type ScreenModel, type ToolContext, type UiNode} from '@arc-cli/core'
+import {buildScreenModel, defineTool, rememberElements, sleep, walkNodes, type ScreenModel, type ToolContext, type UiNode} from '@arc-cli/core'
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
 
@@ -15,32 +15,6 @@ const timeoutField = (what: string) => z.number().int().min(1).max(30000).descri
 const TIMED_OUT = Symbol('timed out')
 
 const reads = (n: number) => `${n} read${n === 1 ? '' : 's'}`
-
-/**
- * Resolves after `ms`, or rejects with the abort reason when `signal` aborts first; `cancel` (when given) ends the
- * wait early without settling it. The timer and the abort listener go either way: nothing is left to keep the
- * process alive or to pile up on a signal that a long wait hands to many sleeps.
- */
-function sleep(ms: number, signal?: AbortSignal, cancel?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const end = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-      cancel?.removeEventListener('abort', end)
-    }
-    const onAbort = () => {
-      end()
-      reject(signal?.reason)
-    }
-    const timer = setTimeout(() => {
-      end()
-      resolve()
-    }, Math.max(0, ms))
-    signal?.addEventListener('abort', onAbort, {once: true})
-    cancel?.addEventListener('abort', end, {once: true})
-  })
-}
 
 /** One read of the screen, or TIMED_OUT when the deadline comes first. */
 async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenModel | typeof TIMED_OUT> {

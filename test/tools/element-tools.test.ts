@@ -288,8 +288,11 @@ describe('element, typing and wait tools against arc emulate', function () {
       const id = await field()
       const text = 'a %s b '.repeat(6)
       const started = Date.now()
-      const r = await run('type_append_text', {element_id: id, text, typing_speed: 50, typing_speed_variance: 0})
+      const controller = new AbortController()
+      const r = await run('type_append_text', {element_id: id, text, typing_speed: 50, typing_speed_variance: 0}, controller.signal)
       expect(r.text.split('\n')[1]).to.equal(`Field content: ${text}`)
+      // Each pause between chunks takes its abort listener away again.
+      expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
       expect(inputs(r.argv).filter((a) => a[1] === 'text').length).to.be.at.least(3)
       expect(Date.now() - started).to.be.at.least(100)
       await run('type_clear_text', {element_id: id})
