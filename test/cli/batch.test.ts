@@ -2,30 +2,23 @@ import {mkdtemp, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {DEMO_DIR} from '@arc-cli/core'
-import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
 import {parseBatch, splitWords} from '../../src/batch-lines.js'
 import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '../adb/emulator-support.js'
 
 describe('arc batch: many commands, one process', () => {
-  let emu: Emulator
-  let env: NodeJS.ProcessEnv
-  before(async () => {
-    emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
-    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
-  })
-  after(async () => emu?.close())
+  const h = useEmulator()
 
-  const taps = () => emu.device('emu-1').inputEvents.filter((e) => e.type === 'tap').length
+  const taps = () => h.emu.device('emu-1').inputEvents.filter((e) => e.type === 'tap').length
 
   it('runs every line of a file in order, each printing what it prints alone', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-batch-'))
     const file = path.join(dir, 'steps.txt')
     await writeFile(file, '# three taps and a look\ntap 10 20\n\ntap 30 40  # inline comment\npress back\nscreen-state --detail compact\n')
     const before = taps()
-    const run = await runArc(['batch', file], {env})
+    const run = await runArc(['batch', file], {env: h.env})
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
     const out = run.stdout.split('\n')
@@ -36,12 +29,12 @@ describe('arc batch: many commands, one process', () => {
 
   it('stops at the first failing line with its exit status; --keep-going runs the rest and keeps that status', async () => {
     const before = taps()
-    const stopped = await runArc(['batch'], {env, input: 'tap 1 1\ntap -5 10\ntap 2 2\n'})
+    const stopped = await runArc(['batch'], {env: h.env, input: 'tap 1 1\ntap -5 10\ntap 2 2\n'})
     expect(stopped.code).to.equal(2)
     expect(stopped.stdout.trim()).to.equal('Tap executed at (1, 1)')
     expect(stopped.stderr).to.contain('[INVALID_INPUT]')
     expect(taps() - before).to.equal(1)
-    const kept = await runArc(['batch', '-', '--keep-going'], {env, input: 'tap 1 1\ntap -5 10\nfrobnicate\ntap 2 2\n'})
+    const kept = await runArc(['batch', '-', '--keep-going'], {env: h.env, input: 'tap 1 1\ntap -5 10\nfrobnicate\ntap 2 2\n'})
     expect(kept.code).to.equal(2)
     expect(kept.stdout.trim().split('\n')).to.deep.equal(['Tap executed at (1, 1)', 'Tap executed at (2, 2)'])
     expect(kept.stderr).to.contain('batch line 3: unknown command "frobnicate"')
@@ -49,10 +42,10 @@ describe('arc batch: many commands, one process', () => {
   })
 
   it('refuses to nest and names an unreadable file', async () => {
-    const nested = await runArc(['batch'], {env, input: 'batch other.txt\n'})
+    const nested = await runArc(['batch'], {env: h.env, input: 'batch other.txt\n'})
     expect(nested.code).to.equal(2)
     expect(nested.stderr).to.contain('`batch` cannot run inside a batch')
-    const missing = await runArc(['batch', '/nonexistent/steps.txt'], {env})
+    const missing = await runArc(['batch', '/nonexistent/steps.txt'], {env: h.env})
     expect(missing.code).to.equal(2)
     expect(missing.stderr).to.contain('cannot read batch file /nonexistent/steps.txt')
   })

@@ -1,22 +1,17 @@
 import {expect} from 'chai'
 
 import {DEMO_DIR, exitCodeFor, type ErrorCode} from '@arc-cli/core'
-import {parseScenario, startEmulator, type Emulator} from '@arc-cli/emulator'
+import {parseScenario} from '@arc-cli/emulator'
 
 import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '../adb/emulator-support.js'
 
 /**
  * What reaches the device and what comes back, against `arc emulate` (demo: 1080x2400): a refused input sends
  * no input command at all, and unexpected device output is a failure, never "executed".
  */
 describe('hostile: device input', function () {
-  let emu: Emulator
-  let env: NodeJS.ProcessEnv
-  before(async () => {
-    emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
-    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
-  })
-  after(async () => emu?.close())
+  const h = useEmulator()
 
   const refused: Array<[string[], ErrorCode, string]> = [
     [['tap', '5000', '5000'], 'INVALID_INPUT', '(5000, 5000) is off the 1080x2400 screen'],
@@ -34,18 +29,18 @@ describe('hostile: device input', function () {
   ]
   for (const [args, code, says] of refused) {
     it(`arc ${args.join(' ')}: exit ${code} (${exitCodeFor(code)}), no input or pidof sent`, async () => {
-      const from = emu.commands.length
-      const run = await runArc(args, {env})
+      const from = h.emu.commands.length
+      const run = await runArc(args, {env: h.env})
       expect(run.code, run.stderr).to.equal(exitCodeFor(code))
       expect(run.stderr).to.include(says)
-      const sent = emu.commands.slice(from).map((c) => c.argv[0])
+      const sent = h.emu.commands.slice(from).map((c) => c.argv[0])
       expect(sent).to.not.include('input').and.not.include('pidof')
     })
   }
 
   it('random bytes from `input` with exit status 0: exit DEVICE_COMMAND_FAILED (8) quoting the output, not "Tap executed"', async () => {
-    emu.device('emu-1').addFault({command: 'input', kind: 'garbage', output: 'Xq\u0007#random'})
-    const run = await runArc(['tap', '10', '10'], {env})
+    h.emu.device('emu-1').addFault({command: 'input', kind: 'garbage', output: 'Xq\u0007#random'})
+    const run = await runArc(['tap', '10', '10'], {env: h.env})
     expect(run.code, run.stderr).to.equal(exitCodeFor('DEVICE_COMMAND_FAILED'))
     expect(run.stdout).to.not.include('Tap executed')
     expect(run.stderr).to.include('unexpected output').and.include('random')
@@ -54,8 +49,8 @@ describe('hostile: device input', function () {
   it('a fault with "command": "" is accepted by the scenario schema and matches any command, as docs/emulate.md says', async () => {
     const scenario = parseScenario({devices: {x: {snapshot: DEMO_DIR, faults: [{command: '', kind: 'hang'}]}}}, 'test', process.cwd())
     expect(scenario.devices.x?.faults?.[0]?.command).to.equal('')
-    emu.device('emu-1').addFault({command: '', kind: 'error', message: 'boom\n', exitCode: 3})
-    const run = await runArc(['press', 'back'], {env})
+    h.emu.device('emu-1').addFault({command: '', kind: 'error', message: 'boom\n', exitCode: 3})
+    const run = await runArc(['press', 'back'], {env: h.env})
     expect(run.code, run.stderr).to.equal(exitCodeFor('DEVICE_COMMAND_FAILED'))
     expect(run.stderr).to.include('boom')
   })

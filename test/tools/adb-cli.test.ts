@@ -3,22 +3,16 @@ import os from 'node:os'
 import path from 'node:path'
 
 import {DEMO_DIR} from '@arc-cli/core'
-import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
 import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '../adb/emulator-support.js'
 
 /** Every device command of arc's core, run as a user would (bin/dev.js) against `arc emulate` over ADB_SERVER_SOCKET. */
 describe('device commands from the CLI through the ADB driver', function () {
-  let emu: Emulator
-  let env: NodeJS.ProcessEnv
-  const arc = (...args: string[]) => runArc(args, {env})
+  const h = useEmulator()
+  const arc = (...args: string[]) => runArc(args, {env: h.env})
 
-  before(async () => {
-    emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
-    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
-  })
-  after(async () => emu?.close())
 
   it('screen-state over ADB prints the snapshot it comes from, with the window titles the window manager reported', async () => {
     const [live, recorded] = await Promise.all([arc('screen-state'), runArc(['screen-state', '--device', DEMO_DIR])])
@@ -61,13 +55,13 @@ describe('device commands from the CLI through the ADB driver', function () {
   ]
   for (const [args, text, argv] of cases) {
     it(`arc ${args.join(' ')}`, async () => {
-      const from = emu.commands.length
+      const from = h.emu.commands.length
       const run = await arc(...args)
       expect(run.stderr).to.equal('')
       expect(run.code).to.equal(0)
       if (typeof text === 'string') expect(run.stdout.trim()).to.equal(text)
       else expect(run.stdout.trim()).to.match(text)
-      const sent = emu.commands.slice(from).map((c) => c.argv)
+      const sent = h.emu.commands.slice(from).map((c) => c.argv)
       // Reads a command makes in parallel (a touch's size and rotation, scroll's window reads) may arrive in any order.
       if (argv.length > 0) expect(sent).to.have.deep.members(argv)
       if (argv.length > 0) expect(sent.at(-1)).to.deep.equal(argv.at(-1))
@@ -82,7 +76,7 @@ describe('device commands from the CLI through the ADB driver', function () {
   it('arc app open starts the launcher activity', async () => {
     const run = await arc('app', 'open', 'com.android.settings')
     expect(run.stdout.trim()).to.equal('App opened successfully: com.android.settings')
-    expect(emu.device('emu-1').foreground.package).to.equal('com.android.settings')
+    expect(h.emu.device('emu-1').foreground.package).to.equal('com.android.settings')
   })
 
   it('arc snapshot save DIR writes the three files', async () => {
@@ -106,14 +100,14 @@ describe('device commands from the CLI through the ADB driver', function () {
   })
 
   it('ANDROID_SERIAL and --device pick the device; a wrong one exits 4 with DEVICE_NOT_FOUND', async () => {
-    expect((await runArc(['tap', '1', '1'], {env: {...env, ANDROID_SERIAL: 'emu-1'}})).code).to.equal(0)
+    expect((await runArc(['tap', '1', '1'], {env: {...h.env, ANDROID_SERIAL: 'emu-1'}})).code).to.equal(0)
     const wrong = await arc('tap', '1', '1', '--device', 'nope')
     expect(wrong.code).to.equal(4)
     expect(wrong.stderr).to.contain('[DEVICE_NOT_FOUND]')
   })
 
   it('--adb-host/--adb-port reach the server without the environment', async () => {
-    const run = await runArc(['press', 'home', '--adb-host', '127.0.0.1', '--adb-port', String(emu.port)])
+    const run = await runArc(['press', 'home', '--adb-host', '127.0.0.1', '--adb-port', String(h.emu.port)])
     expect(run.code).to.equal(0)
   })
 
@@ -128,16 +122,16 @@ describe('device commands from the CLI through the ADB driver', function () {
       {key: 'KEYCODE_MENU', code: 82},
       {key: 'KEYCODE_APP_SWITCH', code: 187},
     ])
-    expect(emu.device('emu-1').inputEvents.at(-2)).to.deep.include({type: 'keyevent', code: 82})
+    expect(h.emu.device('emu-1').inputEvents.at(-2)).to.deep.include({type: 'keyevent', code: 82})
   })
 
   for (const bad of ['VOLUME_UPP', 'KEYCODE_', '1000', 'ENTER;reboot']) {
     it(`press key ${bad} exits 2 with INVALID_INPUT and sends nothing`, async () => {
-      const from = emu.commands.length
+      const from = h.emu.commands.length
       const run = await arc('press', 'key', bad)
       expect(run.code).to.equal(2)
       expect(run.stderr).to.contain('[INVALID_INPUT]').and.contain('argument <key>').and.contain('docs/devices.md')
-      expect(emu.commands.length).to.equal(from)
+      expect(h.emu.commands.length).to.equal(from)
     })
   }
 
@@ -159,10 +153,10 @@ describe('device commands from the CLI through the ADB driver', function () {
   it('arc shell passes stdout, stderr and the exit status through, and flags after -- reach the device', async () => {
     const ok = await arc('shell', '--', 'getprop', 'ro.product.model')
     expect([ok.code, ok.stdout, ok.stderr]).to.deep.equal([0, 'arc emulated device\n', ''])
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const bad = await arc('shell', '--', 'ls', '-l', '/nope')
     expect([bad.code, bad.stdout, bad.stderr]).to.deep.equal([1, '', 'ls: /nope: No such file or directory\n'])
-    expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['ls', '-l', '/nope']])
+    expect(h.emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['ls', '-l', '/nope']])
     const json = await arc('shell', '--json', '--', 'ls', '/nope')
     expect(json.code).to.equal(1)
     expect(JSON.parse(json.stdout)).to.deep.equal({stdout: '', stderr: 'ls: /nope: No such file or directory\n', exit_code: 1})
@@ -178,9 +172,9 @@ describe('device commands from the CLI through the ADB driver', function () {
   })
 
   it('range errors exit 2 before anything is sent', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('tap', '-5', '10')
     expect(run.code).to.equal(2)
-    expect(emu.commands.length).to.equal(from)
+    expect(h.emu.commands.length).to.equal(from)
   })
 })
