@@ -75,11 +75,11 @@ export function elementTable(elements: ScreenElement[]): string {
 
 export type Rect = [number, number, number, number]
 
-function intersect(a: Rect, b: Rect): Rect {
+export function intersect(a: Rect, b: Rect): Rect {
   return [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])]
 }
 
-const area = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
+export const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
 
 /**
  * The part of an element that can be touched: its bounds clipped to the screen, to its window and to every
@@ -89,22 +89,21 @@ const area = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
 export function visibleRect(e: ScreenElement, model: ScreenModel): Rect | undefined {
   let rect = intersect(e.bounds, [0, 0, model.screen.width, model.screen.height])
   for (let p: UiNode | undefined = e.node.parent; p; p = p.parent) {
-    if (area(p.bounds) === 0) continue
+    if (areaOf(p.bounds) === 0) continue
     rect = intersect(rect, p.bounds)
   }
-  return area(rect) > 0 ? rect : undefined
+  return areaOf(rect) > 0 ? rect : undefined
 }
 
 export function centre(r: Rect): {x: number; y: number} {
   return {x: Math.floor((r[0] + r[2]) / 2), y: Math.floor((r[1] + r[3]) / 2)}
 }
 
-/** Share of the element's area that is visible (0-1). */
-export function visibleShare(e: ScreenElement, model: ScreenModel): number {
+/** Share (0-1) of the element's area that `part` of it covers (its visible part…); 0 when it is hidden from the user. */
+export function shareOf(e: ScreenElement, part: Rect | undefined): number {
   if (e.node.visibleToUser === false) return 0
-  const r = visibleRect(e, model)
-  const whole = area(e.bounds)
-  return r && whole > 0 ? area(r) / whole : 0
+  const whole = areaOf(e.bounds)
+  return part && whole > 0 ? areaOf(part) / whole : 0
 }
 
 /** The element or its nearest ancestor with the property (a label inside a clickable row is clicked through the row). */

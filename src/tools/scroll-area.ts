@@ -5,7 +5,7 @@
  */
 import type {DeviceWindow, ScreenElement, ScreenModel, ScreenWindow, WindowManagerState} from '@arc-cli/core'
 
-import {visibleRect, type Rect} from './element-support.js'
+import {areaOf, intersect, visibleRect, type Rect} from './element-support.js'
 
 /** Window-manager types that cover an app: the keyboard and the system bars. */
 const COVERING = new Set(['INPUT_METHOD', 'INPUT_METHOD_DIALOG', 'STATUS_BAR', 'NAVIGATION_BAR', 'NAVIGATION_BAR_PANEL'])
@@ -32,12 +32,6 @@ export const KEYBOARD_ACTION = 'Hide the keyboard first (arc press back), then s
 
 export type Direction = 'up' | 'down' | 'left' | 'right'
 type Size = {width: number; height: number}
-
-const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
-
-function intersect(a: Rect, b: Rect): Rect {
-  return [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])]
-}
 
 /**
  * A dump window that covers the app: the keyboard, a bar by the window manager's word, or (a recorded dump

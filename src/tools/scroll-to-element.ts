@@ -1,22 +1,15 @@
 import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
 import {z} from 'zod'
 
-import {elementId, type Rect} from './element-support.js'
+import {elementId, shareOf, type Rect} from './element-support.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './scroll-area.js'
 
 export const MAX_SCROLLS = 5
 /** Visible when at least this share of the element is on screen inside its containers, clear of the keyboard and bars. */
 const VISIBLE_SHARE = 0.6
 
-const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
-
 /** The share of the element that can be seen and touched: on screen, and clear of the keyboard and bars over the app. */
-function reachableShare(element: ScreenElement, model: ScreenModel): number {
-  if (element.node.visibleToUser === false) return 0
-  const r = reachableRect(element, model)
-  const whole = areaOf(element.bounds)
-  return r && whole > 0 ? areaOf(r) / whole : 0
-}
+const reachableShare = (element: ScreenElement, model: ScreenModel) => shareOf(element, reachableRect(element, model))
 
 /**
  * The container to scroll: the nearest ancestor flagged scrollable; real dumps often leave `scrollable` unset
