@@ -50,6 +50,39 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     expect(capture.screen).to.deep.equal((await (await SnapshotDriver.open(DEMO_DIR)).captureScreen()).screen)
   })
 
+  it('takes mFocusedApp=null as the answer (no dumpsys activity), and asks dumpsys activity only when the window manager prints no mFocusedApp', async () => {
+    const driver = await h.driver()
+    const device = h.emu.device('emu-1')
+    const shown = {...device.foreground}
+    expect(shown.package, 'the demo names its app').to.be.a('string')
+    try {
+      device.foreground = {}
+      let from = h.emu.commands.length
+      const none = await driver.captureScreen()
+      expect(h.argvSince(from)).to.have.deep.members([
+        ['uiautomator', 'dump', '--windows', '/dev/tty'],
+        ['dumpsys', 'window', '-a'],
+      ])
+      expect(none.foreground).to.deep.equal({})
+
+      device.foreground = shown
+      const whole = await h.server().shell('emu-1', 'dumpsys window -a')
+      const silent = whole.output.toString('utf8').replace(/^ *(mFocusedApp|mCurrentFocus)=.*\n/gm, '')
+      expect(silent).to.not.match(/mFocusedApp|mCurrentFocus/)
+      device.addFault({command: 'dumpsys window -a', kind: 'garbage', output: silent})
+      from = h.emu.commands.length
+      const asked = await driver.captureScreen()
+      expect(h.argvSince(from)).to.have.deep.members([
+        ['uiautomator', 'dump', '--windows', '/dev/tty'],
+        ['dumpsys', 'window', '-a'],
+        ['dumpsys', 'activity', 'activities'],
+      ])
+      expect(asked.foreground.package).to.equal(shown.package)
+    } finally {
+      device.foreground = shown
+    }
+  })
+
   it('takes a screenshot with `screencap -p` and returns the PNG byte for byte', async () => {
     const driver = await h.driver('emu-1')
     const from = h.emu.commands.length

@@ -120,7 +120,8 @@ async function windowDumps(dev: DeviceShell): Promise<{displays: string; windows
 /**
  * Rotation, size, density, foreground and the window manager's window list from the `displays` and `windows`
  * sections of one `dumpsys window -a` (windowDumps), with `dumpsys activity activities` as the foreground's last
- * resort (asked only by a capture: `withForeground`).
+ * resort (asked only by a capture, `withForeground`, and only when the window manager's output has no
+ * `mFocusedApp=` answer at all).
  */
 async function windowState(dev: DeviceShell, withForeground: boolean): Promise<WindowState> {
   const {displays, windows} = await windowDumps(dev)
@@ -128,9 +129,12 @@ async function windowState(dev: DeviceShell, withForeground: boolean): Promise<W
   const rotation = parseRotation(displays) ?? parseRotation(windows)
   const lookup = /mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows
   let foreground = parseForeground(lookup)
+  // `mFocusedApp=null` is the window manager's answer that no app has focus (a transition, a lock screen, a device
+  // showing no app): `dumpsys activity` is asked only when the window manager's output says nothing about it.
+  const answered = foreground.package !== undefined || /mFocusedApp=null\b/.test(lookup)
   const [metrics, activities] = await Promise.all([
     displayMetrics(dev, displays),
-    foreground.package || !withForeground ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
+    answered || !withForeground ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
   ])
   if (activities !== undefined) foreground = parseForeground(activities)
   return {rotation, foreground, windowManager, metrics}
