@@ -1,7 +1,6 @@
 import path from 'node:path'
 
-import {defineTool, fullPermissionName, PACKAGE_NAME, PERMISSION_NAME} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, fullPermissionName, PACKAGE_NAME, PERMISSION_NAME, z} from '@arc-cli/core'
 
 const packageId = (what: string) =>
   z

@@ -1,5 +1,4 @@
-import {defineTool, formatTable, type AppInfo} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, formatTable, type AppInfo, z} from '@arc-cli/core'
 
 /** What a package id may be (letters, digits, _ and dots, starting with a letter): nothing a shell or pidof reads as an option. */
 export const PACKAGE_ID_PATTERN = /^[A-Za-z][\w.]*$/

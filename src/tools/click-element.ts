@@ -1,5 +1,4 @@
-import {defineTool, InvalidInputError, resolveElement, type ToolContext} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, InvalidInputError, resolveElement, type ToolContext, z} from '@arc-cli/core'
 
 import {centre, elementId, selfOrAncestor, visibleRect} from './element-support.js'
 import {reachableRect} from './scroll-area.js'

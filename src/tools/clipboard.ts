@@ -1,5 +1,4 @@
-import {defineTool, printableLine} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, printableLine, z} from '@arc-cli/core'
 
 export const getClipboard = defineTool({
   name: 'get_clipboard',

@@ -1,5 +1,4 @@
-import {defineTool, type DeviceInfo, type RotationState} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, type DeviceInfo, type RotationState, z} from '@arc-cli/core'
 
 function infoText(info: DeviceInfo): string {
   const rows: Array<[string, string | undefined]> = [

@@ -1,5 +1,4 @@
-import {defineTool, type CapabilityReport} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, type CapabilityReport, z} from '@arc-cli/core'
 
 const MARK = {yes: 'yes', partial: 'partly', no: 'no'} as const
 

@@ -1,5 +1,4 @@
-import {buildScreenModel, checkElementId, defineTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {buildScreenModel, checkElementId, defineTool, z} from '@arc-cli/core'
 
 import {elementIdString} from './element-support.js'
 

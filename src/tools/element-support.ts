@@ -1,6 +1,5 @@
 /** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
-import {formatFlags, formatTable, fullElementId, isEditable, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
-import {z} from 'zod'
+import {formatFlags, formatTable, fullElementId, isEditable, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
 
 export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
 export type By = (typeof BY)[number]

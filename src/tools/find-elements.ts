@@ -1,5 +1,4 @@
-import {defineTool, rememberElements, buildScreenModel} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, rememberElements, buildScreenModel, z} from '@arc-cli/core'
 
 import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
 

@@ -1,5 +1,5 @@
 /** The custom_gesture input: finger paths of points, validated as the spec says. */
-import {z} from 'zod'
+import {z} from '@arc-cli/core'
 
 export const gesturePoint = z
   .object({

@@ -1,5 +1,4 @@
-import {defineTool, printableLine, type LogResult} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, printableLine, type LogResult, z} from '@arc-cli/core'
 
 import {PACKAGE_ID_PATTERN} from './apps.js'
 import {followOrClear, logsCliInput} from './logs-stream.js'

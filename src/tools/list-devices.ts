@@ -1,5 +1,4 @@
-import {adbOptions, DeviceUnavailableError, defineTool, listAdbDevices, TimeoutError, type DeviceSummary} from '@arc-cli/core'
-import {z} from 'zod'
+import {adbOptions, DeviceUnavailableError, defineTool, listAdbDevices, TimeoutError, type DeviceSummary, z} from '@arc-cli/core'
 
 /** `serial<TAB>state<TAB>model`, one device a line, as `adb devices` prints them plus the model. */
 function formatDevices(devices: DeviceSummary[]): string {

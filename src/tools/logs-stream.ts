@@ -1,5 +1,4 @@
-import {InvalidInputError, printableLine, type ToolContext, type ToolResult} from '@arc-cli/core'
-import {z} from 'zod'
+import {InvalidInputError, printableLine, type ToolContext, type ToolResult, z} from '@arc-cli/core'
 
 /** `arc logs --follow` and `--clear`: CLI-only (a stream has no place in one MCP answer). */
 export const logsCliInput = z.object({

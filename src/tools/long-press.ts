@@ -1,5 +1,4 @@
-import {defineTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, z} from '@arc-cli/core'
 
 import {at, checkOnScreen, coordinate, duration} from './touch-schema.js'
 

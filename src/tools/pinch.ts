@@ -1,5 +1,4 @@
-import {defineTool, type GesturePoint} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, type GesturePoint, z} from '@arc-cli/core'
 
 import {at, coordinate, duration} from './touch-schema.js'
 

@@ -1,5 +1,4 @@
-import {defineTool, ElementNotFoundError, parseUiDump, resolveKey, walkNodes} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, ElementNotFoundError, parseUiDump, resolveKey, walkNodes, z} from '@arc-cli/core'
 
 /**
  * The spec's six keys (ENTER, BACK, DEL, HOME, TAB, SPACE) and any other Android key event by name or number.

@@ -1,5 +1,4 @@
-import {defineTool, resolveKey, type AnyTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, resolveKey, type AnyTool, z} from '@arc-cli/core'
 
 /** One tool per system button: the key event it sends and the spec's success text; `--json` as `press key`'s. */
 function systemKey(name: string, key: string, label: string, description: string): AnyTool {

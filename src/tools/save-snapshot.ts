@@ -9,8 +9,8 @@ import {
   UnsupportedError,
   type ScreenCapture,
   type SnapshotMeta,
+  z,
 } from '@arc-cli/core'
-import {z} from 'zod'
 
 import {writeSnapshotFolder} from './snapshot-folder-writer.js'
 

@@ -1,7 +1,6 @@
 import path from 'node:path'
 
-import {defineTool, InvalidInputError} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, InvalidInputError, z} from '@arc-cli/core'
 
 import {writeOutputFile} from './write-output.js'
 

@@ -1,5 +1,4 @@
-import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode} from '@arc-cli/core'
-import {z} from 'zod'
+import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
 
 import {elementId, shareOf, type Rect} from './element-support.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './scroll-area.js'

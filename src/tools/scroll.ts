@@ -1,5 +1,4 @@
-import {buildScreenModel, defineTool, DeviceCommandError, InvalidInputError, resolveElement, type ScreenModel, type ToolContext} from '@arc-cli/core'
-import {z} from 'zod'
+import {buildScreenModel, defineTool, DeviceCommandError, InvalidInputError, resolveElement, type ScreenModel, type ToolContext, z} from '@arc-cli/core'
 
 import {elementIdString, visibleRect, type Rect} from './element-support.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside, windowManagerRects, type Direction} from './scroll-area.js'

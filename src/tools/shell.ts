@@ -1,5 +1,4 @@
-import {defineTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, z} from '@arc-cli/core'
 
 /** Text for MCP and --json-less readers without a terminal: stdout, then stderr and a non-zero status. */
 function summary(stdout: string, stderr: string, exitCode: number): string {

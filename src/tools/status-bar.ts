@@ -1,5 +1,4 @@
-import {defineTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, z} from '@arc-cli/core'
 
 export const openNotifications = defineTool({
   name: 'open_notifications',

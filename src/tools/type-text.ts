@@ -19,8 +19,8 @@ import {
   UnsupportedError,
   type ScreenElement,
   type ToolContext,
+  z,
 } from '@arc-cli/core'
-import {z} from 'zod'
 
 import {centre, elementId, visibleRect} from './element-support.js'
 

@@ -3,9 +3,8 @@
  * look alike. Both stop at their deadline even when a dump is slow (a read still running then is abandoned),
  * report progress for the spinner and stop when ctx.signal aborts. Running out of time is a result, not an error.
  */
-import {buildScreenModel, defineTool, rememberElements, sleep, walkNodes, type ScreenModel, type ToolContext, type UiNode} from '@arc-cli/core'
+import {buildScreenModel, defineTool, rememberElements, sleep, walkNodes, type ScreenModel, type ToolContext, type UiNode, z} from '@arc-cli/core'
 import {createHash} from 'node:crypto'
-import {z} from 'zod'
 
 import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
 

@@ -2,9 +2,8 @@ import {mkdtemp, mkdir, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 
-import {ConfigError, loadConfig, readConfigSection} from '@arc-cli/core'
+import {ConfigError, loadConfig, readConfigSection, z} from '@arc-cli/core'
 import {expect} from 'chai'
-import {z} from 'zod'
 
 import {ROOT} from '../support/paths.js'
 

@@ -3,9 +3,8 @@ import {mkdtemp, readdir} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {ArcError, defineTool, MemoryDeviceState, runTool, SnapshotDriver, DEMO_DIR, type DeviceDriver, type RunDeps} from '@arc-cli/core'
+import {ArcError, defineTool, MemoryDeviceState, runTool, SnapshotDriver, DEMO_DIR, type DeviceDriver, type RunDeps, z} from '@arc-cli/core'
 import {expect} from 'chai'
-import {z} from 'zod'
 
 import {tools} from '../../src/tools/index.js'
 import {useEmulator} from '../adb/emulator-support.js'

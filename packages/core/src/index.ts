@@ -1,4 +1,10 @@
 // The public surface of @arc-cli/core, shared by arc's oclif core and its plugins.
+/**
+ * zod, for every package's schemas. The built core is one bundle with zod inside (scripts/bundle-core.js), so the
+ * core, the commands and the plugins must share this one copy: a schema made by another copy of zod would not be
+ * one core's zod could read.
+ */
+export {z} from 'zod'
 export * from './errors/arc-error.js'
 export * from './errors/exit-codes.js'
 export {describeZodIssues} from './errors/describe-zod-issues.js'

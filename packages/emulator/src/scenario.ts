@@ -1,8 +1,7 @@
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {ConfigError, describeZodIssues, unreachableSerial} from '@arc-cli/core'
-import {z} from 'zod'
+import {ConfigError, describeZodIssues, unreachableSerial, z} from '@arc-cli/core'
 
 /**
  * The scenario file (JSON): what each emulated device shows and how it reacts. Documented in docs/emulate.md.

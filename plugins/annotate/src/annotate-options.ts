@@ -1,5 +1,5 @@
 import type {ArcConfig} from '@arc-cli/core'
-import type {z} from 'zod'
+import type {z} from '@arc-cli/core'
 
 import {DEFAULTS, type AnnotateOptions} from './annotate-screenshot.js'
 import {normalizeFormat} from './output-format.js'

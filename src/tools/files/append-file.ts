@@ -1,5 +1,4 @@
-import {defineTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, z} from '@arc-cli/core'
 
 import {assertUnchanged, checkSize, decodeText, readChecked, writeResolved} from './file-io.js'
 import {filePathField, findLocation, locationIdField, requireFile, requireWrite, resolvePath, settingsOf} from './location.js'

@@ -1,5 +1,4 @@
-import {defineTool, InvalidInputError, NotFoundError} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, InvalidInputError, NotFoundError, z} from '@arc-cli/core'
 
 import {filePathField, findLocation, locationIdField, requireDelete, resolvePath, settingsOf} from './location.js'
 

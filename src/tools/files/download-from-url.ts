@@ -1,5 +1,4 @@
-import {defineTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, z} from '@arc-cli/core'
 
 import {download, parseUrl} from './download.js'
 import {writeResolved} from './file-io.js'

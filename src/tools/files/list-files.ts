@@ -1,5 +1,4 @@
-import {defineTool, formatBytes, formatTable, InvalidInputError, NotFoundError, type FileEntry} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, formatBytes, formatTable, InvalidInputError, NotFoundError, type FileEntry, z} from '@arc-cli/core'
 
 import {effective, findLocation, locationIdField, resolvePath, settingsOf} from './location.js'
 

@@ -1,5 +1,4 @@
-import {defineTool, formatBytes, formatTable} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, formatBytes, formatTable, z} from '@arc-cli/core'
 
 import {settingsOf} from './location.js'
 

@@ -14,8 +14,8 @@ import {
   type FileStat,
   type FilesSettings,
   type StorageLocation,
+  z,
 } from '@arc-cli/core'
-import {z} from 'zod'
 
 export const locationIdField = z.string().min(1).describe('Storage location ID from list_storage_locations')
 

@@ -1,5 +1,4 @@
-import {defineTool, InvalidInputError} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, InvalidInputError, z} from '@arc-cli/core'
 
 import {decodeText, readChecked} from './file-io.js'
 import {filePathField, findLocation, locationIdField, requireFile, resolvePath, settingsOf} from './location.js'

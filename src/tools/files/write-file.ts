@@ -1,5 +1,4 @@
-import {defineTool} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, z} from '@arc-cli/core'
 
 import {checkSize, writeResolved} from './file-io.js'
 import {filePathField, findLocation, locationIdField, requireWrite, resolvePath, settingsOf} from './location.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from '@arc-cli/core'
 
 import {COLOR_HELP, isColor} from './colors.js'
 import {MARK_FILTERS, MIN_LABEL_OPACITY} from './presets.js'

@@ -1,7 +1,6 @@
 import path from 'node:path'
 
-import {defineTool, importNativeModule, InvalidInputError, type ToolContext} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, importNativeModule, InvalidInputError, type ToolContext, z} from '@arc-cli/core'
 
 import type {AnnotatedImage} from '../annotate-screenshot.js'
 import {MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'

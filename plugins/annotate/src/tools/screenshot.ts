@@ -1,7 +1,6 @@
 import path from 'node:path'
 
-import {defineTool, InvalidInputError, pngSize} from '@arc-cli/core'
-import {z} from 'zod'
+import {defineTool, InvalidInputError, pngSize, z} from '@arc-cli/core'
 
 import {writeFilesAtomically} from '../write-files.js'
 

@@ -13,9 +13,9 @@ import {
   type ArcConfig,
   type ArcError,
   type ToolKind,
+  z,
 } from '@arc-cli/core'
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
-import {z} from 'zod'
 
 import {toolName, type DeviceTarget} from './tool-set.js'
 

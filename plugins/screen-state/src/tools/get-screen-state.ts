@@ -1,5 +1,4 @@
-import {buildScreenModel, defineTool, importNativeModule, rememberScreen} from '@arc-cli/core'
-import {z} from 'zod'
+import {buildScreenModel, defineTool, importNativeModule, rememberScreen, z} from '@arc-cli/core'
 
 import {screenStateView} from '../screen-state-views.js'
 
