@@ -1,11 +1,14 @@
 import {spawnSync} from 'node:child_process'
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 
 import {expect} from 'chai'
 
 import {buildManifest, packageRoots} from '../../scripts/write-manifests.js'
+import {useEmulator} from '../adb/emulator-support.js'
+import {CLI_ENTRY_VAR} from '../support/built-cli.js'
 import {ROOT} from '../support/paths.js'
+import {runArc} from '../support/run-arc.js'
 import {inDevelopment} from '../support/source-config.js'
 
 // Registers a resolve hook that prints every file the process resolves, one per line on stderr.
@@ -13,6 +16,15 @@ const TRACE = `data:text/javascript,${encodeURIComponent(
   `import {register} from 'node:module'
 register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("resolve " + r.url + "\\\\n"); return r }'))`,
 )}`
+
+/** The files a traced process resolved (TRACE's lines on stderr), as paths below the repository or package names. */
+function resolvedFiles(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('resolve file://'))
+    .map((l) => decodeURIComponent(l.slice('resolve file://'.length)))
+    .map((f) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? path.relative(ROOT, f))
+}
 
 /** Every file (as a path below the repository, or a package name) that importing `module` resolves. */
 function resolvedBy(module: string): string[] {
@@ -22,11 +34,7 @@ function resolvedBy(module: string): string[] {
     {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}},
   )
   expect(run.status, run.stderr).to.equal(0)
-  return run.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('resolve file://'))
-    .map((l) => decodeURIComponent(l.slice('resolve file://'.length)))
-    .map((f) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? path.relative(ROOT, f))
+  return resolvedFiles(run.stderr)
 }
 
 describe('oclif.manifest.json and command loading', () => {
@@ -63,5 +71,44 @@ describe('oclif.manifest.json and command loading', () => {
     for (const heavy of ['@napi-rs/canvas', '@modelcontextprotocol/sdk', '@devicefarmer/adbkit', '@arc-cli/emulator']) {
       expect(resolved, heavy).to.not.include(heavy)
     }
+  })
+})
+
+describe('the built CLI (bin/run.js) and the core bundle', () => {
+  const h = useEmulator()
+
+  /** What `arc ARGS` resolved, run as the tests run arc (bin/run.js on the dist the setup proved current). */
+  async function traced(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
+    const run = await runArc(args, {env: {...env, NODE_OPTIONS: `--import ${TRACE}`}})
+    expect(run.code, run.stderr).to.equal(0)
+    return resolvedFiles(run.stderr)
+  }
+
+  it('imports the core as one bundle with zod, chalk and cosmiconfig inside, and adbkit in a chunk loaded only for a device', async function () {
+    this.timeout(60_000)
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal('dist')
+    const look = await traced(['screen-state', '--device', 'demo'])
+    const act = await traced(['tap', '10', '20'], h.env)
+    for (const files of [look, act]) {
+      expect(files).to.include('packages/core/dist/bundle/index.js')
+      for (const bundled of ['zod', 'chalk', 'cosmiconfig', '@devicefarmer/adbkit', 'bluebird', 'node-forge']) expect(files, bundled).to.not.include(bundled)
+      expect(files.filter((f) => f.startsWith('packages/core/') && !f.startsWith('packages/core/dist/bundle/')), 'core modules outside the bundle').to.deep.equal([])
+    }
+    const adbChunk = (files: string[]) => files.some((f) => /^packages\/core\/dist\/bundle\/connect-\w+\.js$/.test(f))
+    expect(adbChunk(act), 'tap loads the ADB driver chunk').to.equal(true)
+    expect(adbChunk(look), 'a snapshot read does not').to.equal(false)
+    expect(h.emu.device('emu-1').inputEvents.at(-1)).to.deep.equal({type: 'tap', x: 10, y: 20})
+  })
+
+  it('no package but the core imports zod: the built CLI has one zod, inside the bundle, and every schema is made by it', () => {
+    const roots = ['src', 'packages/emulator/src', ...readdirSync(path.join(ROOT, 'plugins')).map((p) => `plugins/${p}/src`)]
+    const offenders: string[] = []
+    for (const root of roots) {
+      for (const file of readdirSync(path.join(ROOT, root), {recursive: true}).map(String).filter((f) => f.endsWith('.ts'))) {
+        const text = readFileSync(path.join(ROOT, root, file), 'utf8')
+        if (/from\s+['"]zod(\/[^'"]*)?['"]|import\(\s*['"]zod/.test(text)) offenders.push(`${root}/${file}`)
+      }
+    }
+    expect(offenders, 'import {z} from \'@arc-cli/core\' instead').to.deep.equal([])
   })
 })

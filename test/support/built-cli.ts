@@ -5,6 +5,7 @@ import {createRequire} from 'node:module'
 import path from 'node:path'
 import {promisify} from 'node:util'
 
+import {bundleStaleness} from '../../scripts/bundle-core.js'
 import {ROOT} from './paths.js'
 
 /**
@@ -43,7 +44,8 @@ function sources(dir: string): string[] {
  * Why dist does not hold the current sources, or undefined when it does. tsc -b decides "up to date" from file
  * times, so a source replaced by one with an older time (cp -p, tar, rsync -t) or a deleted output escapes it;
  * this check does not: each project's tsbuildinfo must record, for every source file, the sha256 of its content
- * now (tsc records exactly that as the file's `version`), and every source must have its .js in dist.
+ * now (tsc records exactly that as the file's `version`), every source must have its .js in dist, and the core's
+ * bundle must have been made from the files as they are now (the sha256 of each, in its inputs.json).
  */
 export function distStaleness(): string | undefined {
   for (const project of projects()) {
@@ -71,7 +73,7 @@ export function distStaleness(): string | undefined {
       if (!existsSync(out)) return `${path.relative(ROOT, out)} is missing`
     }
   }
-  return undefined
+  return bundleStaleness()
 }
 
 async function build(force: boolean): Promise<string | undefined> {
@@ -86,7 +88,14 @@ async function build(force: boolean): Promise<string | undefined> {
     const {stdout, message} = error as {stdout?: string; message: string}
     return `tsc -b failed: ${(stdout || message).trim().split('\n').slice(0, 3).join(' | ')}`
   }
-  // What `npm run build` does after tsc: bin/run.js reads each command's flags and help from these manifests.
+  // What `npm run build` does after tsc: the core's bundle (what the built packages import as @arc-cli/core), then
+  // the manifests bin/run.js reads each command's flags and help from.
+  try {
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts', 'bundle-core.js')], {cwd: ROOT, env: {...process.env, NODE_OPTIONS: ''}})
+  } catch (error) {
+    const {stdout, stderr, message} = error as {stdout?: string; stderr?: string; message: string}
+    return `bundling the core failed: ${(stderr || stdout || message).trim().split('\n').slice(0, 3).join(' | ')}`
+  }
   try {
     await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts', 'write-manifests.js')], {
       cwd: ROOT,
@@ -100,9 +109,9 @@ async function build(force: boolean): Promise<string | undefined> {
 }
 
 /**
- * Brings dist and the oclif manifests up to date as `npm run build` does (about a second when nothing changed, as
- * on CI after `npm install` built them),
- * checks it, rebuilds everything once if tsc's incremental check was fooled, and chooses the entry.
+ * Brings dist, the core's bundle and the oclif manifests up to date as `npm run build` does (a second or two when
+ * nothing changed, as on CI after `npm install` built them), checks it, rebuilds everything once if tsc's
+ * incremental check was fooled, and chooses the entry.
  */
 export async function mochaGlobalSetup(): Promise<void> {
   let why = (await build(false)) ?? distStaleness()

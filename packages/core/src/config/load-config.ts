@@ -39,7 +39,10 @@ export const CONFIG_PLACES = [
 export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   const explicit = env.ARC_CONFIG
   // Loaded here, not at the top: commands that never read the config (`arc --version`, help) do not pay for it.
-  const {cosmiconfig, defaultLoaders} = await import('cosmiconfig')
+  // module.exports of this CommonJS package is `default` in core's bundle (which gives a lazily loaded CommonJS
+  // module no named exports) and in Node; tsx, running the sources, gives the named exports alone.
+  const loaded = await import('cosmiconfig')
+  const {cosmiconfig, defaultLoaders} = (loaded.default as typeof loaded | undefined) ?? loaded
   // A file named by ARC_CONFIG may have any name (ci.arcrc.prod, .arcrc.example): an extension cosmiconfig does
   // not know is read the way `.arcrc` is, as YAML (which takes JSON too).
   const extension = explicit ? path.extname(explicit) : ''

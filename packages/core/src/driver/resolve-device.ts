@@ -8,7 +8,11 @@ import type {AdbConnectOptions} from './adb/connect.js'
 import type {DeviceDriver} from './device-driver.js'
 import {SnapshotDriver} from './snapshot-driver.js'
 
-/** The bundled demo snapshot (the project's own screen, made by scripts/make-demo.ts). */
+/**
+ * The bundled demo snapshot (the project's own screen, made by scripts/make-demo.ts). Two folders up from this
+ * module: src/driver/ in development, dist/driver/ built, dist/bundle/ in the core's bundle (scripts/bundle-core.js
+ * keeps that depth).
+ */
 export const DEMO_DIR = fileURLToPath(new URL('../../demo/', import.meta.url))
 
 export interface DeviceSelection {

@@ -1,0 +1,101 @@
+/**
+ * `npm run build` runs this after tsc and before the manifests: it bundles @arc-cli/core's built dist/ and what it
+ * imports (zod, chalk, cosmiconfig, adbkit and theirs) into packages/core/dist/bundle/, which is what the package
+ * exports to the built CLI. Start-up is paid by every `arc tap` a script runs, and Node 20 spends it mostly finding,
+ * reading and compiling modules one file at a time: the core alone is some 350 of them (docs/architecture.md,
+ * "How commands load"). The bundle is a handful of files:
+ * - `index.js`: the core with zod and chalk, loaded by every command;
+ * - chunks loaded on first use: the live ADB driver with adbkit (only when a command opens a device), cosmiconfig
+ *   (only when a command reads the config).
+ * Kept outside: @oclif/core (the core's commands must extend the very oclif the CLI runs), the TypeScript compiler
+ * (cosmiconfig's loader for `.ts` configs, which arc does not use).
+ * zod's translations of its own messages (64 languages) are left out: arc writes its messages itself from zod's
+ * issue codes (describe-zod-issues.ts), zod's own English default is kept, and nothing in arc asks for another.
+ *
+ * `dist/bundle/inputs.json` records the sha256 of every file that went in, so test/support/built-cli.ts can tell
+ * a bundle made from other sources (a bare `tsc -b` since) from a current one. `--clean` deletes the bundle.
+ * Plain JavaScript: it runs before anything can transpile TypeScript.
+ */
+import {createHash} from 'node:crypto'
+import {readFileSync, rmSync, writeFileSync} from 'node:fs'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const CORE = path.join(ROOT, 'packages', 'core')
+export const BUNDLE = path.join(CORE, 'dist', 'bundle')
+export const INPUTS_FILE = path.join(BUNDLE, 'inputs.json')
+
+/** Resolves zod's `locales/index.js` (only its namespace re-exports import it) to an empty module. */
+const withoutZodLocales = {
+  name: 'arc-without-zod-locales',
+  setup(build) {
+    build.onResolve({filter: /^\.\.\/locales\/index\.js$/}, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/](external|index)\.js$/.test(args.importer) ? {path: 'zod-locales', namespace: 'arc-empty'} : undefined,
+    )
+    build.onLoad({filter: /.*/, namespace: 'arc-empty'}, () => ({contents: 'export {}', loader: 'js'}))
+  },
+}
+
+export async function bundleCore() {
+  const esbuild = await import('esbuild')
+  rmSync(BUNDLE, {recursive: true, force: true})
+  const result = await esbuild.build({
+    entryPoints: {index: path.join(CORE, 'dist', 'index.js')},
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir: BUNDLE,
+    external: ['@oclif/core', 'typescript'],
+    // Whitespace and syntax only: names stay, so a stack trace (DEBUG=arc*) still says which function failed.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // The bundled CommonJS packages (adbkit, cosmiconfig) call require() for Node's own modules.
+    banner: {js: "import {createRequire as arcCreateRequire} from 'node:module';const require=arcCreateRequire(import.meta.url);"},
+    plugins: [withoutZodLocales],
+    metafile: true,
+    logLevel: 'warning',
+  })
+  const inputs = {}
+  for (const input of Object.keys(result.metafile.inputs).sort()) {
+    if (input.includes(':')) continue // arc-empty:zod-locales
+    const file = path.resolve(ROOT, input)
+    inputs[path.relative(ROOT, file)] = createHash('sha256').update(readFileSync(file)).digest('hex')
+  }
+  writeFileSync(INPUTS_FILE, `${JSON.stringify({inputs}, null, 1)}\n`)
+  const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0)
+  const files = Object.keys(result.metafile.outputs).length
+  console.log(`wrote ${path.relative(process.cwd(), BUNDLE)}/ (${files} files, ${(bytes / 1024).toFixed(0)} KiB, from ${Object.keys(inputs).length} modules)`)
+}
+
+/** Why the bundle does not hold the current inputs, or undefined when it does. */
+export function bundleStaleness() {
+  let recorded
+  try {
+    recorded = JSON.parse(readFileSync(INPUTS_FILE, 'utf8')).inputs
+  } catch (error) {
+    return `no readable ${path.relative(ROOT, INPUTS_FILE)} (${error.message})`
+  }
+  for (const [name, hash] of Object.entries(recorded)) {
+    let now
+    try {
+      now = createHash('sha256').update(readFileSync(path.join(ROOT, name))).digest('hex')
+    } catch {
+      return `${name}, bundled into the core, is gone`
+    }
+    if (now !== hash) return `${name} changed since the core was bundled`
+  }
+  return undefined
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // No top-level await: test/support/built-cli.ts imports this module, and a loader may require() it.
+  if (process.argv.includes('--clean')) rmSync(BUNDLE, {recursive: true, force: true})
+  else
+    bundleCore().catch((error) => {
+      console.error(error)
+      process.exitCode = 1
+    })
+}
