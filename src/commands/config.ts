@@ -1,4 +1,4 @@
-import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, filesSettings, loadConfig, resolveServerAddress, selectedDevice} from '@arc-cli/core'
+import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, displayWidth, filesSettings, loadConfig, padToWidth, resolveServerAddress, selectedDevice} from '@arc-cli/core'
 import {Flags} from '@oclif/core'
 
 interface ConfigEntry {
@@ -62,8 +62,8 @@ export default class Config extends ArcCommand {
     resolved.push(...others.filter((e) => !['device', 'adb.host', 'adb.port', 'adb.timeoutMs'].includes(e.key) && !e.key.startsWith('files.') && e.key !== 'files'))
     if (!this.jsonEnabled()) {
       this.log(`config file: ${filepath ?? '(none found)'}`)
-      const width = Math.max(...resolved.map((e) => e.key.length))
-      for (const e of resolved) this.log(`${e.key.padEnd(width)}  ${JSON.stringify(e.value)}  (${e.source})`)
+      const width = Math.max(...resolved.map((e) => displayWidth(e.key)))
+      for (const e of resolved) this.log(`${padToWidth(e.key, width)}  ${JSON.stringify(e.value)}  (${e.source})`)
     }
     return {file: filepath ?? null, config, resolved}
   }

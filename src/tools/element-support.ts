@@ -1,5 +1,5 @@
 /** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
-import {formatFlags, formatTable, fullElementId, isEditable, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
+import {formatFlags, formatTable, fullElementId, isEditable, truncateToWidth, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
 
 export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
 export type By = (typeof BY)[number]
@@ -60,11 +60,8 @@ export function elementJson(e: ScreenElement) {
 
 const MAX_CELL = 40
 
-/** A cell for people: cut at 40 characters (code points) with `…`; get_element_details gives the whole. */
-function short(value: string): string {
-  const chars = Array.from(value)
-  return chars.length > MAX_CELL ? `${chars.slice(0, MAX_CELL - 1).join('')}…` : value
-}
+/** A cell for people: cut to 40 terminal columns with `…` (a CJK character takes two); get_element_details gives the whole. */
+const short = (value: string) => truncateToWidth(value, MAX_CELL)
 
 /** The CLI's table of elements (find, wait element): the columns of a screen-state row, aligned. */
 export function elementTable(elements: ScreenElement[]): string {

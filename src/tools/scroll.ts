@@ -9,15 +9,16 @@ const SCROLL_DURATION_MS = 300
 
 /**
  * The screen less the keyboard and bars, and the screen's size. The window manager's frames are enough when it
- * reports them usably (two dumpsys reads on a live device); only otherwise is the whole screen captured (the dump
- * as well), e.g. a keyboard shown with a near full-screen frame, or a recording without a window list.
+ * reports them usably (one `dumpsys window -a` on a live device); only otherwise is the dump read as well (the
+ * window manager's reading is handed to the capture, not read again), e.g. a keyboard shown with a near
+ * full-screen frame, or a recording without a window list.
  */
 async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; height: number}; area: Rect}> {
   const info = await ctx.driver.windowInfo()
   let screen: {width: number; height: number} = info.screen
   let covered = windowManagerRects(info.windowManager, screen)
   if (covered === undefined) {
-    const model = buildScreenModel(await ctx.driver.captureScreen())
+    const model = buildScreenModel(await ctx.driver.captureScreen(info))
     screen = model.screen
     covered = coveringRects(model, 'screen')
   }

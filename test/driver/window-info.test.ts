@@ -1,6 +1,7 @@
 /**
- * `windowInfo()`: the window manager's view without a dump. The ADB driver sends the two dumpsys reads only (to
- * `arc emulate`) and reads them as a capture does; a snapshot answers from meta.json, with the window list where it
+ * `windowInfo()`: the window manager's view without a dump. The ADB driver sends one `dumpsys window -a` only (to
+ * `arc emulate`) and reads it as a capture does, and a capture handed that WindowInfo reuses the reading (the dump
+ * alone); a snapshot answers from meta.json, with the window list where it
  * recorded one, and from the files without one.
  */
 import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
@@ -30,6 +31,32 @@ describe('windowInfo: screen and window list without a dump', () => {
       expect(info.screen).to.deep.equal(capture.screen)
       expect(info.windowManager).to.deep.equal(capture.windowManager)
       expect(info.windowManager!.windows.find((w) => w.type === 'INPUT_METHOD')).to.include({visible: true}).and.have.deep.property('frame', [0, 1590, 1080, 2274])
+    })
+
+    it("a capture given that WindowInfo dumps only: the window manager's reading is reused, and the capture is a fresh one's", async () => {
+      const driver = await h.driver()
+      const info = await driver.windowInfo()
+      const from = h.emu.commands.length
+      const reused = await driver.captureScreen(info)
+      expect(h.argvSince(from)).to.deep.equal([['uiautomator', 'dump', '--windows', '/dev/tty']])
+      expect(reused).to.deep.equal(await driver.captureScreen())
+      // A WindowInfo the driver did not hand out (a copy) is not its reading: the window manager is read again.
+      const again = h.emu.commands.length
+      await driver.captureScreen({...info})
+      expect(h.argvSince(again)).to.have.deep.members([['uiautomator', 'dump', '--windows', '/dev/tty'], ['dumpsys', 'window', '-a']])
+    })
+
+    it('a capture given a reading that names no foreground app asks the activity manager, as a fresh capture does', async () => {
+      const driver = await h.driver()
+      const whole = (await h.server().shell('emu-1', 'dumpsys window -a')).output.toString('utf8')
+      const unfocused = whole.replace(/^.*(mFocusedApp|mCurrentFocus).*$/gm, '')
+      expect(unfocused).to.not.equal(whole)
+      h.emu.device('emu-1').addFault({command: 'dumpsys window -a', kind: 'garbage', output: unfocused})
+      const info = await driver.windowInfo()
+      const from = h.emu.commands.length
+      const capture = await driver.captureScreen(info)
+      expect(h.argvSince(from)).to.have.deep.members([['uiautomator', 'dump', '--windows', '/dev/tty'], ['dumpsys', 'activity', 'activities']])
+      expect(capture.foreground.package).to.be.a('string').and.not.equal('')
     })
 
     it('gives no window list when the windows section lists none', async () => {

@@ -2,7 +2,7 @@
  * Tools whose spec text is JSON for agents print people's text on the CLI (an aligned table, plain lines) and keep
  * their JSON under --json; `arc emulate` serves the demo screen, its apps and a logcat with a hostile line.
  */
-import {formatBytes, formatTable, printable, printableLine} from '@arc-cli/core'
+import {displayWidth, formatBytes, formatTable, printable, printableLine} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {runArc} from '../support/run-arc.js'
@@ -52,6 +52,24 @@ describe('human text on the CLI, JSON with --json', () => {
       expect(list.stdout).to.equal(`NAME   SIZE  MODIFIED\nh.txt  5 B   ${modified}\n`)
     } finally {
       await arc('files', 'delete', 'tmp', 'h.txt')
+    }
+  })
+
+  it('files list lines up names in Chinese, Japanese, Korean, emoji and with combining accents', async () => {
+    const names = ['报告.txt', 'スクリーン.png', '한국어.txt', '🙂👍🏽.txt', 'cafe\u0301.txt', 'plain.txt']
+    const written = await Promise.all(names.map((name, i) => arc('files', 'write', 'tmp', name, '--content', 'x'.repeat(i + 1))))
+    expect(written.map((w) => w.code)).to.deep.equal(names.map(() => 0))
+    try {
+      const [head, ...lines] = (await arc('files', 'list', 'tmp')).stdout.trimEnd().split('\n')
+      expect(lines.map((l) => l.split(/ {2,}/)[0]).sort()).to.deep.equal([...names].sort())
+      // NAME, SIZE and MODIFIED start at their header's terminal column on every line, whatever the name's script.
+      for (const line of lines) {
+        let from = 0
+        const starts = line.split(/ {2,}/).map((cell) => (from = line.indexOf(cell, from)))
+        expect(starts.map((at) => displayWidth(line.slice(0, at))), line).to.deep.equal(['NAME', 'SIZE', 'MODIFIED'].map((h) => head!.indexOf(h)))
+      }
+    } finally {
+      await Promise.all(names.map((name) => arc('files', 'delete', 'tmp', name)))
     }
   })
 

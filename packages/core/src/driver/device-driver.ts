@@ -250,8 +250,12 @@ export interface DeviceDriver {
   /** `snapshot` drivers are read-only; `adb` drivers act. */
   readonly kind: 'adb' | 'snapshot'
 
-  /** One observation: hierarchy XML, screen size, density, rotation and foreground app. */
-  captureScreen(): Promise<ScreenCapture>
+  /**
+   * One observation: hierarchy XML, screen size, density, rotation and foreground app. `known`: what this driver's
+   * windowInfo() just returned; the window manager's state behind it is reused instead of read again (a live device
+   * then dumps only), where the driver can tell it is its own.
+   */
+  captureScreen(known?: WindowInfo): Promise<ScreenCapture>
   /** A PNG of the screen, in the current orientation. */
   screenshot(): Promise<Buffer>
   /** Screen width and height in the current orientation, without a full capture (the touch tools' check). */

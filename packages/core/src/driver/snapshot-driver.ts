@@ -94,6 +94,7 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
     return meta
   }
 
+  /** Reads the files each time: a WindowInfo passed from windowInfo() would spare no device command here. */
   async captureScreen(): Promise<ScreenCapture> {
     const raw = await readSnapshotFile(this.xmlPath, MAX_SNAPSHOT_XML_BYTES, 'dump')
     const what = `UI dump ${this.xmlPath}`

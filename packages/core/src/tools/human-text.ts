@@ -2,6 +2,7 @@
  * Helpers for a tool's `human` text (what the CLI prints in place of the spec's JSON): aligned tables and lines
  * that no byte from a device can turn into terminal control (an app label, a file name, a log message).
  */
+import {displayWidth, padToWidth} from './display-width.js'
 
 const NAMED: Record<string, string> = {'\\': '\\\\', '\t': '\\t', '\r': '\\r', '\n': '\\n'}
 const hex = (c: string) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
@@ -25,16 +26,16 @@ export function printableLine(value: string): string {
 
 /**
  * An aligned table: a header row, then one row per entry, columns two spaces apart and the last one unpadded.
- * Cells are made printable; an empty cell shows `-`. Widths count code points (a CJK character takes two
- * columns in most terminals, so such a column may be a little off).
+ * Cells are made printable; an empty cell shows `-`. Widths are terminal columns (display-width.ts): a CJK
+ * character or an emoji takes two, a combining accent none, so such cells line up with the rest.
  */
 export function formatTable(header: string[], rows: string[][]): string {
   const cells = [header, ...rows].map((row) => row.map((c) => (c === '' ? '-' : printable(c))))
-  const widths = header.map((_, i) => Math.max(...cells.map((row) => Array.from(row[i] ?? '').length)))
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => displayWidth(row[i] ?? ''))))
   return cells
     .map((row) =>
       row
-        .map((c, i) => (i === row.length - 1 ? c : c + ' '.repeat((widths[i] as number) - Array.from(c).length)))
+        .map((c, i) => (i === row.length - 1 ? c : padToWidth(c, widths[i] as number)))
         .join('  ')
         .trimEnd(),
     )

@@ -47,6 +47,11 @@ export class AdbDriver implements DeviceDriver {
   readonly serial: string
   readonly shell: DeviceShell
   private readonly dumpState: screen.DumpState = {windowsFlag: true, tty: true}
+  /**
+   * The window-manager reading behind each WindowInfo handed out, for a capture given it (plain scroll's fallback):
+   * held only while the caller holds the WindowInfo, and used only when passed back, so no read is ever cached.
+   */
+  private readonly windowStates = new WeakMap<WindowInfo, screen.WindowState>()
 
   constructor(
     readonly server: AdbServer,
@@ -60,8 +65,9 @@ export class AdbDriver implements DeviceDriver {
     return serialise(this.shell.key, () => action(this.shell))
   }
 
-  captureScreen(): Promise<ScreenCapture> {
-    return screen.captureScreen(this.shell, this.dumpState)
+  /** `known`: a WindowInfo this driver's windowInfo() returned; its window-manager reading is reused, not read again. */
+  captureScreen(known?: WindowInfo): Promise<ScreenCapture> {
+    return screen.captureScreen(this.shell, this.dumpState, known && this.windowStates.get(known))
   }
 
   screenshot(): Promise<Buffer> {
@@ -73,8 +79,10 @@ export class AdbDriver implements DeviceDriver {
     return screen.screenInfo(this.shell)
   }
 
-  windowInfo(): Promise<WindowInfo> {
-    return screen.windowInfo(this.shell)
+  async windowInfo(): Promise<WindowInfo> {
+    const {info, state} = await screen.windowInfo(this.shell)
+    this.windowStates.set(info, state)
+    return info
   }
 
   tap(point: Point): Promise<void> {

@@ -80,7 +80,8 @@ async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
   }
 }
 
-interface WindowState {
+/** One reading of the window manager: what `windowInfo()` reports, and what a capture combines with its dump. */
+export interface WindowState {
   rotation?: 0 | 1 | 2 | 3
   foreground: Foreground
   windowManager: WindowManagerState
@@ -142,15 +143,18 @@ async function windowState(dev: DeviceShell, withForeground: boolean): Promise<W
 
 /**
  * The window manager's view without a dump (plain scroll): one device command, `dumpsys window -a` (`wm size`,
- * `wm density` only where the displays section shows no size).
+ * `wm density` only where the displays section shows no size). Also returns the reading itself, which
+ * `captureScreen` can reuse instead of reading the window manager again.
  */
-export async function windowInfo(dev: DeviceShell): Promise<WindowInfo> {
-  const {rotation = 0, metrics, windowManager} = await windowState(dev, false)
+export async function windowInfo(dev: DeviceShell): Promise<{info: WindowInfo; state: WindowState}> {
+  const state = await windowState(dev, false)
+  const {rotation = 0, metrics, windowManager} = state
   const {width, height} = currentSize(metrics.size, rotation)
-  return {
+  const info = {
     screen: {width, height, density: metrics.density, rotation},
     ...(windowManager.windows.length > 0 ? {windowManager} : {}),
   }
+  return {info, state}
 }
 
 /**
@@ -167,10 +171,12 @@ export async function screenInfo(dev: DeviceShell): Promise<{width: number; heig
 /**
  * One observation: the dump in parallel with the window manager's one read, `dumpsys window -a` (two device
  * commands on every Android version in the captures; `wm size` and `wm density` join only where the displays
- * section lacks a size, the two separate window reads only where the whole dump lacks a section).
+ * section lacks a size, the two separate window reads only where the whole dump lacks a section). Given `known`, a
+ * reading `windowInfo` made moments before, the window manager is not read again: the dump alone (and
+ * `dumpsys activity activities` where that reading names no foreground app).
  */
-export async function captureScreen(dev: DeviceShell, state: DumpState): Promise<ScreenCapture> {
-  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), windowState(dev, true)])
+export async function captureScreen(dev: DeviceShell, state: DumpState, known?: WindowState): Promise<ScreenCapture> {
+  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), known ? withForeground(dev, known) : windowState(dev, true)])
   const rotation = window.rotation ?? dump.hierarchy.rotation
   const {windowManager} = window
   const {width, height} = currentSize(window.metrics.size, rotation)
@@ -184,6 +190,12 @@ export async function captureScreen(dev: DeviceShell, state: DumpState): Promise
       : dump.hierarchy.windows.length > 1,
     ...(windowManager.windows.length > 0 ? {windowManager} : {}),
   }
+}
+
+/** A reading made without the foreground's last resort, completed by it where the window manager named no app. */
+async function withForeground(dev: DeviceShell, known: WindowState): Promise<WindowState> {
+  if (known.foreground.package) return known
+  return {...known, foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities']))}
 }
 
 export async function screenshot(dev: DeviceShell): Promise<Buffer> {
