@@ -59,6 +59,22 @@ describe('windowInfo: screen and window list without a dump', () => {
       expect(capture.foreground.package).to.be.a('string').and.not.equal('')
     })
 
+    it('a capture given a reading that says mFocusedApp=null dumps only, as a fresh capture does', async () => {
+      const driver = await h.driver()
+      const device = h.emu.device('emu-1')
+      const shown = {...device.foreground}
+      try {
+        device.foreground = {}
+        const info = await driver.windowInfo()
+        const from = h.emu.commands.length
+        const capture = await driver.captureScreen(info)
+        expect(h.argvSince(from)).to.deep.equal([['uiautomator', 'dump', '--windows', '/dev/tty']])
+        expect(capture.foreground).to.deep.equal({})
+      } finally {
+        device.foreground = shown
+      }
+    })
+
     it('gives no window list when the windows section lists none', async () => {
       const driver = await h.driver()
       const whole = (await h.server().shell('emu-1', 'dumpsys window -a')).output.toString('utf8')

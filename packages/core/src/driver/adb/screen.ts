@@ -84,6 +84,8 @@ async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
 export interface WindowState {
   rotation?: 0 | 1 | 2 | 3
   foreground: Foreground
+  /** The window manager said which app has focus (an app, or `mFocusedApp=null`: none); else ask the activities. */
+  focusAnswered: boolean
   windowManager: WindowManagerState
   metrics: DisplayMetrics
 }
@@ -132,13 +134,13 @@ async function windowState(dev: DeviceShell, withForeground: boolean): Promise<W
   let foreground = parseForeground(lookup)
   // `mFocusedApp=null` is the window manager's answer that no app has focus (a transition, a lock screen, a device
   // showing no app): `dumpsys activity` is asked only when the window manager's output says nothing about it.
-  const answered = foreground.package !== undefined || /mFocusedApp=null\b/.test(lookup)
+  const focusAnswered = foreground.package !== undefined || /mFocusedApp=null\b/.test(lookup)
   const [metrics, activities] = await Promise.all([
     displayMetrics(dev, displays),
-    answered || !withForeground ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
+    focusAnswered || !withForeground ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
   ])
   if (activities !== undefined) foreground = parseForeground(activities)
-  return {rotation, foreground, windowManager, metrics}
+  return {rotation, foreground, focusAnswered: focusAnswered || activities !== undefined, windowManager, metrics}
 }
 
 /**
@@ -173,7 +175,7 @@ export async function screenInfo(dev: DeviceShell): Promise<{width: number; heig
  * commands on every Android version in the captures; `wm size` and `wm density` join only where the displays
  * section lacks a size, the two separate window reads only where the whole dump lacks a section). Given `known`, a
  * reading `windowInfo` made moments before, the window manager is not read again: the dump alone (and
- * `dumpsys activity activities` where that reading names no foreground app).
+ * `dumpsys activity activities` where that reading has no `mFocusedApp=` answer).
  */
 export async function captureScreen(dev: DeviceShell, state: DumpState, known?: WindowState): Promise<ScreenCapture> {
   const [dump, window] = await Promise.all([dumpHierarchy(dev, state), known ? withForeground(dev, known) : windowState(dev, true)])
@@ -192,10 +194,10 @@ export async function captureScreen(dev: DeviceShell, state: DumpState, known?: 
   }
 }
 
-/** A reading made without the foreground's last resort, completed by it where the window manager named no app. */
+/** A reading made without the foreground's last resort, completed by it where the window manager did not say. */
 async function withForeground(dev: DeviceShell, known: WindowState): Promise<WindowState> {
-  if (known.foreground.package) return known
-  return {...known, foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities']))}
+  if (known.focusAnswered) return known
+  return {...known, foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities'])), focusAnswered: true}
 }
 
 export async function screenshot(dev: DeviceShell): Promise<Buffer> {
