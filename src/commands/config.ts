@@ -1,4 +1,4 @@
-import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, displayWidth, filesSettings, loadConfig, padToWidth, resolveServerAddress, selectedDevice} from '@arc-cli/core'
+import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, displayWidth, filesSettings, loadConfig, padToWidth, printableLine, resolveServerAddress, selectedDevice} from '@arc-cli/core'
 import {Flags} from '@oclif/core'
 
 interface ConfigEntry {
@@ -61,9 +61,12 @@ export default class Config extends ArcCommand {
     }
     resolved.push(...others.filter((e) => !['device', 'adb.host', 'adb.port', 'adb.timeoutMs'].includes(e.key) && !e.key.startsWith('files.') && e.key !== 'files'))
     if (!this.jsonEnabled()) {
-      this.log(`config file: ${filepath ?? '(none found)'}`)
-      const width = Math.max(...resolved.map((e) => displayWidth(e.key)))
-      for (const e of resolved) this.log(`${padToWidth(e.key, width)}  ${JSON.stringify(e.value)}  (${e.source})`)
+      // Names the user chose (a preset, a location) and paths reach the terminal with control characters written
+      // out; JSON.stringify leaves DEL and the C1 controls as they are.
+      this.log(`config file: ${filepath === undefined ? '(none found)' : printableLine(filepath)}`)
+      const rows = resolved.map((e) => ({key: printableLine(e.key), value: printableLine(JSON.stringify(e.value)), source: printableLine(e.source)}))
+      const width = Math.max(...rows.map((e) => displayWidth(e.key)))
+      for (const e of rows) this.log(`${padToWidth(e.key, width)}  ${e.value}  (${e.source})`)
     }
     return {file: filepath ?? null, config, resolved}
   }

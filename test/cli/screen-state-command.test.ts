@@ -154,6 +154,31 @@ describe('arc config (spawned)', () => {
   })
 })
 
+describe('arc config, with control characters in the file', () => {
+  it('writes control characters in names and values out instead of sending them to the terminal', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-ctl-'))
+    try {
+      await writeFile(path.join(dir, 'package.json'), '{"name": "x"}')
+      const hostile = 'red\u001b[31m\u009b2J\u0007'
+      await writeFile(path.join(dir, '.arcrc.json'), JSON.stringify({annotate: {presets: {[hostile]: {quality: 60}}}}))
+      // A preset name must be a plain name: the error names the key with its control characters written out.
+      const refused = await runArc(['config'], {cwd: dir})
+      expect(refused.code).to.equal(3)
+      expect(refused.stderr).to.include('annotate.presets.red\\x1b[31m\\x9b2J\\x07')
+      expect(refused.stderr + refused.stdout).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+      // A location's name is the user's own text; `arc config` shows it as JSON, with what JSON leaves raw (the C1
+      // controls) written out too.
+      await writeFile(path.join(dir, '.arcrc.json'), JSON.stringify({files: {locations: [{id: 'mine', path: '/sdcard/x', name: hostile, description: `d${hostile}`, allowWrite: false, allowDelete: false}]}}))
+      const r = await runArc(['config'], {cwd: dir})
+      expect(r.code, r.stderr).to.equal(0)
+      expect(r.stdout + r.stderr).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+      expect(r.stdout).to.include('"name":"red\\u001b[31m\\x9b2J\\u0007"')
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+})
+
 describe('arc --help', () => {
   it('lists the core commands and every plugin\'s', async () => {
     const r = await runArc(['--help'])
