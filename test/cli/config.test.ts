@@ -88,6 +88,31 @@ describe('config', () => {
     await expectConfigError(loadConfig(dir, {}), /cannot read config: JSON Error in .*\.arcrc\.json/)
   })
 
+  it('writes out the control characters of the line a YAML parser quotes from a file that does not parse', async () => {
+    const dir = await make({'.arcrc.yaml': 'device: "\u001b]0;PWNED\u0007\u001b[31mred"\nadb: [\n'})
+    const error = await loadConfig(dir, {}).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).to.be.instanceOf(ConfigError)
+    const {message} = error as ConfigError
+    expect(message).to.match(/cannot read config: /)
+    expect(message).to.include('\\x1b]0;PWNED\\x07\\x1b[31mred')
+    expect(message).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
+
+  for (const file of ['arc.config.ts', '.arcrc.ts']) {
+    it(`refuses ${file} by name: arc does not read TypeScript configs`, async () => {
+      const dir = await make({[file]: 'throw new Error("boom")\n'})
+      await expectConfigError(loadConfig(dir, {}), new RegExp(`cannot read config .*${file.replace('.', '\\.')}: arc does not read TypeScript config files`))
+    })
+  }
+
+  it('refuses a TypeScript file named by ARC_CONFIG', async () => {
+    const dir = await make({'ci.ts': 'export default {}\n'})
+    await expectConfigError(loadConfig(dir, {ARC_CONFIG: path.join(dir, 'ci.ts')}), /arc does not read TypeScript config files/)
+  })
+
   it('validates a plugin-owned section with the key path as written', () => {
     const schema = z.object({style: z.enum(['default', 'som'])}).strict()
     expect(() => readConfigSection('annotate', {style: 'neon'}, schema, '/x/.arcrc')).to.throw(ConfigError, /in \/x\/\.arcrc: annotate\.style/)

@@ -6,6 +6,7 @@ import type {z} from 'zod'
 
 import {ConfigError} from '../errors/arc-error.js'
 import {loadCodeConfig} from './load-code-config.js'
+import {printableLine} from '../tools/human-text.js'
 import {describeZodIssues} from '../errors/describe-zod-issues.js'
 import {configSchema, type ArcConfig} from './config-schema.js'
 
@@ -46,7 +47,7 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   // A file named by ARC_CONFIG may have any name (ci.arcrc.prod, .arcrc.example): an extension cosmiconfig does
   // not know is read the way `.arcrc` is, as YAML (which takes JSON too).
   const extension = explicit ? path.extname(explicit) : ''
-  const codeLoaders = {'.js': loadCodeConfig, '.cjs': loadCodeConfig, '.mjs': loadCodeConfig}
+  const codeLoaders = {'.js': loadCodeConfig, '.cjs': loadCodeConfig, '.mjs': loadCodeConfig, '.ts': refuseTypeScript}
   const loaders = {
     ...codeLoaders,
     ...(extension && !Object.hasOwn(defaultLoaders, extension) && !Object.hasOwn(codeLoaders, extension)
@@ -60,7 +61,8 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd)
   } catch (error) {
     if (error instanceof ConfigError) throw error
-    const message = error instanceof Error ? error.message : String(error)
+    // A YAML or JSON parser quotes the offending line of the file: its control characters are written out.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n').map(printableLine).join('\n')
     throw new ConfigError(`cannot read config${explicit ? ` ${explicit}` : ''}: ${message}`, {
       cause: error,
       actions: ['Fix the file (see .arcrc.example for every key), or set ARC_CONFIG to another file.'],
@@ -82,6 +84,17 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
     })
   }
   return {config: parsed.data, filepath: result.filepath}
+}
+
+/**
+ * cosmiconfig would compile a TypeScript config with the TypeScript compiler, which arc does not install: a `.ts`
+ * config (found, or named by ARC_CONFIG) is refused by name instead of failing on a missing compiler.
+ */
+function refuseTypeScript(filepath: string): never {
+  throw new ConfigError(`cannot read config ${filepath}: arc does not read TypeScript config files`, {
+    details: {file: filepath},
+    actions: ['Write it as .arcrc.mjs, arc.config.mjs, JSON or YAML (docs/config.md), or set ARC_CONFIG to another file.'],
+  })
 }
 
 /** The files cosmiconfig tries in each folder, in its order (package.json is read for its `arc` key). */
