@@ -78,6 +78,19 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
         ['dumpsys', 'activity', 'activities'],
       ])
       expect(asked.foreground.package).to.equal(shown.package)
+
+      // One display in a format arc cannot read, another with no app: not an answer, the activities are asked.
+      let n = 0
+      const mixed = whole.output
+        .toString('utf8')
+        .replace(/^( *)mCurrentFocus=.*$/gm, '$1mCurrentFocus=null')
+        .replace(/^( *)mFocusedApp=.*$/gm, (_line, indent: string) => `${indent}mFocusedApp=${n++ === 0 ? 'VendorRecord{7 display0}' : 'null'}`)
+      expect(n).to.be.greaterThan(1)
+      device.addFault({command: 'dumpsys window -a', kind: 'garbage', output: mixed})
+      from = h.emu.commands.length
+      const vendor = await driver.captureScreen()
+      expect(h.argvSince(from)).to.deep.include(['dumpsys', 'activity', 'activities'])
+      expect(vendor.foreground.package).to.equal(shown.package)
     } finally {
       device.foreground = shown
     }

@@ -123,8 +123,8 @@ async function windowDumps(dev: DeviceShell): Promise<{displays: string; windows
 /**
  * Rotation, size, density, foreground and the window manager's window list from the `displays` and `windows`
  * sections of one `dumpsys window -a` (windowDumps), with `dumpsys activity activities` as the foreground's last
- * resort (asked only by a capture, `withForeground`, and only when the window manager's output has no
- * `mFocusedApp=` answer at all).
+ * resort (asked only by a capture, `withForeground`, and only when the window manager names no app arc can read
+ * and does not say `mFocusedApp=null` on every display).
  */
 async function windowState(dev: DeviceShell, withForeground: boolean): Promise<WindowState> {
   const {displays, windows} = await windowDumps(dev)
@@ -133,8 +133,10 @@ async function windowState(dev: DeviceShell, withForeground: boolean): Promise<W
   const lookup = /mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows
   let foreground = parseForeground(lookup)
   // `mFocusedApp=null` is the window manager's answer that no app has focus (a transition, a lock screen, a device
-  // showing no app): `dumpsys activity` is asked only when the window manager's output says nothing about it.
-  const focusAnswered = foreground.package !== undefined || /mFocusedApp=null\b/.test(lookup)
+  // showing no app). Android 10+ print the line once per display, so it counts only when every display says null:
+  // `dumpsys activity` is asked when no line names an app arc can read and not every line is null.
+  const focusedApps = [...lookup.matchAll(/mFocusedApp=(\S*)/g)].map((m) => m[1])
+  const focusAnswered = foreground.package !== undefined || (focusedApps.length > 0 && focusedApps.every((v) => v === 'null'))
   const [metrics, activities] = await Promise.all([
     displayMetrics(dev, displays),
     focusAnswered || !withForeground ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
@@ -175,7 +177,7 @@ export async function screenInfo(dev: DeviceShell): Promise<{width: number; heig
  * commands on every Android version in the captures; `wm size` and `wm density` join only where the displays
  * section lacks a size, the two separate window reads only where the whole dump lacks a section). Given `known`, a
  * reading `windowInfo` made moments before, the window manager is not read again: the dump alone (and
- * `dumpsys activity activities` where that reading has no `mFocusedApp=` answer).
+ * `dumpsys activity activities` where that reading gave no answer on the focused app).
  */
 export async function captureScreen(dev: DeviceShell, state: DumpState, known?: WindowState): Promise<ScreenCapture> {
   const [dump, window] = await Promise.all([dumpHierarchy(dev, state), known ? withForeground(dev, known) : windowState(dev, true)])
