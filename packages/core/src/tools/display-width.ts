@@ -65,11 +65,14 @@ function clusterWidth(cluster: string): number {
   return width
 }
 
-const graphemes = new Intl.Segmenter(undefined, {granularity: 'grapheme'})
+// Made on first use: creating a segmenter costs about 10 ms of CPU, which every command would pay at start-up
+// (the core is one bundle) though most print no text beyond ASCII.
+let graphemes: Intl.Segmenter | undefined
 const ASCII = /^[\x20-\x7e]*$/
 
 /** The grapheme clusters of `text` with the columns each takes. */
 function* clusters(text: string): Generator<[string, number]> {
+  graphemes ??= new Intl.Segmenter(undefined, {granularity: 'grapheme'})
   for (const {segment} of graphemes.segment(text)) yield [segment, clusterWidth(segment)]
 }
 
