@@ -13,11 +13,12 @@
  * issue codes (describe-zod-issues.ts), zod's own English default is kept, and nothing in arc asks for another.
  *
  * `dist/bundle/inputs.json` records the sha256 of every file that went in, so test/support/built-cli.ts can tell
- * a bundle made from other sources (a bare `tsc -b` since) from a current one. `--clean` deletes the bundle.
+ * a bundle made from other sources (a bare `tsc -b` since) from a current one; `THIRD-PARTY-LICENSES.txt` holds
+ * the bundled packages' license notices; source maps sit beside each file. `--clean` deletes the bundle.
  * Plain JavaScript: it runs before anything can transpile TypeScript.
  */
 import {createHash} from 'node:crypto'
-import {readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -25,6 +26,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const CORE = path.join(ROOT, 'packages', 'core')
 export const BUNDLE = path.join(CORE, 'dist', 'bundle')
 export const INPUTS_FILE = path.join(BUNDLE, 'inputs.json')
+export const LICENSES_FILE = path.join(BUNDLE, 'THIRD-PARTY-LICENSES.txt')
 
 /** Resolves zod's `locales/index.js` (only its namespace re-exports import it) to an empty module. */
 const withoutZodLocales = {
@@ -48,10 +50,14 @@ export async function bundleCore() {
     platform: 'node',
     target: 'node20',
     outdir: BUNDLE,
+    // Input paths (metafile, comments, chunk names) relative to the repository, wherever the script runs from.
+    absWorkingDir: ROOT,
     external: ['@oclif/core', 'typescript'],
     // Whitespace and syntax only: names stay, so a stack trace (DEBUG=arc*) still says which function failed.
     minifyWhitespace: true,
     minifySyntax: true,
+    // A stack trace under `node --enable-source-maps` names the original file and line (docs/architecture.md).
+    sourcemap: 'linked',
     // The bundled CommonJS packages (adbkit, cosmiconfig) call require() for Node's own modules.
     banner: {js: "import {createRequire as arcCreateRequire} from 'node:module';const require=arcCreateRequire(import.meta.url);"},
     plugins: [withoutZodLocales],
@@ -65,9 +71,31 @@ export async function bundleCore() {
     inputs[path.relative(ROOT, file)] = createHash('sha256').update(readFileSync(file)).digest('hex')
   }
   writeFileSync(INPUTS_FILE, `${JSON.stringify({inputs}, null, 1)}\n`)
+  writeFileSync(LICENSES_FILE, thirdPartyLicenses(Object.keys(inputs)))
   const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0)
   const files = Object.keys(result.metafile.outputs).length
   console.log(`wrote ${path.relative(process.cwd(), BUNDLE)}/ (${files} files, ${(bytes / 1024).toFixed(0)} KiB, from ${Object.keys(inputs).length} modules)`)
+}
+
+/**
+ * The notices the bundled packages ship (most keep them in a LICENSE file, not in their code, so esbuild's legal
+ * comments miss them): one section per package, with its name, version, declared license and LICENSE text.
+ */
+function thirdPartyLicenses(inputs) {
+  const roots = new Set()
+  for (const input of inputs) {
+    const m = /^(.*node_modules\/(@[^/]+\/)?[^/]+)\//.exec(input.split(path.sep).join('/'))
+    if (m) roots.add(m[1])
+  }
+  const sections = [...roots].sort().map((root) => {
+    const dir = path.join(ROOT, root)
+    const pjson = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))
+    const license = typeof pjson.license === 'string' ? pjson.license : JSON.stringify(pjson.license ?? 'unstated')
+    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f))
+    const text = file && existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no license file in the package)'
+    return `${pjson.name} ${pjson.version} (${license})\n${'-'.repeat(60)}\n${text}\n`
+  })
+  return `Third-party code bundled into @arc-cli/core's dist/bundle (scripts/bundle-core.js), with each package's notice.\n\n${sections.join('\n')}`
 }
 
 /** Why the bundle does not hold the current inputs, or undefined when it does. */
