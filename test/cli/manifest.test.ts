@@ -100,6 +100,15 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
     expect(h.emu.device('emu-1').inputEvents.at(-1)).to.deep.equal({type: 'tap', x: 10, y: 20})
   })
 
+  it("the bundle's license file has a section for every package bundled into it", () => {
+    const bundle = path.join(ROOT, 'packages', 'core', 'dist', 'bundle')
+    const inputs = Object.keys((JSON.parse(readFileSync(path.join(bundle, 'inputs.json'), 'utf8')) as {inputs: Record<string, string>}).inputs)
+    const packages = new Set(inputs.map((f) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p): p is string => p !== undefined))
+    expect(packages).to.include.keys('zod', '@devicefarmer/adbkit', 'node-forge')
+    const notices = readFileSync(path.join(bundle, 'THIRD-PARTY-LICENSES.txt'), 'utf8')
+    for (const name of packages) expect(notices, name).to.match(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\S+ \\(`, 'm'))
+  })
+
   it('no package but the core imports zod: the built CLI has one zod, inside the bundle, and every schema is made by it', () => {
     const roots = ['src', 'packages/emulator/src', ...readdirSync(path.join(ROOT, 'plugins')).map((p) => `plugins/${p}/src`)]
     const offenders: string[] = []
