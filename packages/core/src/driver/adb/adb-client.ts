@@ -5,14 +5,17 @@
  *   half-read shell stream or pending connect is left behind,
  * - maps whatever adbkit throws to arc's error model (map-adb-error.ts).
  */
+import {EventEmitter} from 'node:events'
 import {createReadStream} from 'node:fs'
 import type {Socket} from 'node:net'
 import type {Duplex} from 'node:stream'
 
 import './quiet-bluebird.js'
 
-import adbkit from '@devicefarmer/adbkit'
+import devicesModule from '@devicefarmer/adbkit/dist/src/adb/command/host/devices.js'
+import devicesWithPathsModule from '@devicefarmer/adbkit/dist/src/adb/command/host/deviceswithpaths.js'
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
+import deviceClientModule from '@devicefarmer/adbkit/dist/src/adb/DeviceClient.js'
 import protocolModule from '@devicefarmer/adbkit/dist/src/adb/protocol.js'
 
 import {DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
@@ -20,16 +23,65 @@ import {mapAdbError, unavailableState} from './map-adb-error.js'
 import {DEFAULT_ADB_TIMEOUT_MS, type ServerAddress} from './server-address.js'
 import {checkCommandLength} from './shell-quote.js'
 
-// adbkit is CommonJS with `__esModule`. Node's ESM loader hands over `module.exports` (so the class sits on
-// `.default` / `.Adb`, toolchain.md §10) while tsx's CommonJS path (mocha) unwraps it; accept both shapes.
-type AdbClass = typeof adbkit.Adb
-const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as AdbClass)
-type ConnectionClass = typeof connectionModule.default
-const Connection: ConnectionClass =
-  (connectionModule as {default?: ConnectionClass}).default ?? (connectionModule as unknown as ConnectionClass)
-type Client = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
-type ProtocolClass = typeof protocolModule.default
-const Protocol: ProtocolClass = (protocolModule as {default?: ProtocolClass}).default ?? (protocolModule as unknown as ProtocolClass)
+// adbkit's modules are CommonJS with `__esModule`. Node's ESM loader (and the core's bundle) hand over
+// `module.exports`, so the class sits on `.default` (toolchain.md §10), while tsx's CommonJS path (mocha) unwraps
+// it; accept both shapes.
+function cjsDefault<T>(module: {default: T}): T {
+  return (module as {default?: T}).default ?? (module as unknown as T)
+}
+const Connection = cjsDefault(connectionModule)
+const Protocol = cjsDefault(protocolModule)
+const DeviceClient = cjsDefault(deviceClientModule)
+const HostDevicesCommand = cjsDefault(devicesModule)
+const HostDevicesWithPathsCommand = cjsDefault(devicesWithPathsModule)
+type Connection = InstanceType<typeof Connection>
+type DeviceClient = InstanceType<typeof DeviceClient>
+type AdbkitClient = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
+
+/**
+ * What arc asks of an adb server, on adbkit's own connection, device client and host commands: the part of
+ * adbkit's `Client` arc uses. `Client` itself is not loaded: its module brings adbkit's whole TCP/USB bridge and,
+ * with it, node-forge, about 20 ms of CPU on every command that opens a device, for nothing arc calls. Connections
+ * never run `adb start-server` (adbkit does on ECONNREFUSED; arc reports "no adb server" instead) and are tracked
+ * by the call's `scope`, which destroys them when the call ends or times out.
+ */
+export class ServerClient extends EventEmitter {
+  readonly options: {host: string; port: number}
+
+  constructor(
+    host: string,
+    port: number,
+    private readonly scope: SocketScope,
+  ) {
+    super()
+    this.options = {host, port}
+    // Connection errors also reject the call's own promise; this listener only keeps Node from throwing them.
+    this.on('error', () => {})
+  }
+
+  connection(): Promise<Connection> {
+    const conn = new Connection(this.options)
+    ;(conn as unknown as {triedStarting: boolean}).triedStarting = true
+    conn.on('error', (error) => this.emit('error', error))
+    const connected = conn.connect()
+    this.scope.sockets.add(conn.socket)
+    conn.socket.once('close', () => this.scope.sockets.delete(conn.socket))
+    return connected
+  }
+
+  /** adbkit's DeviceClient needs nothing of its client but `connection()`. */
+  getDevice(serial: string): DeviceClient {
+    return new DeviceClient(this as unknown as AdbkitClient, serial)
+  }
+
+  async listDevices(): Promise<Array<{id: string; type: string}>> {
+    return new HostDevicesCommand(await this.connection()).execute()
+  }
+
+  async listDevicesWithPaths(): Promise<Array<{id: string; type: string; path: string}>> {
+    return new HostDevicesWithPathsCommand(await this.connection()).execute()
+  }
+}
 
 /** A command's output over shell protocol v2: the streams apart, and the real exit status. */
 export interface ShellV2Result {
@@ -93,29 +145,16 @@ export class AdbServer {
     return `${this.host}:${this.port}`
   }
 
-  /** An adbkit client whose connections are tracked by `scope` and never start an adb server. */
-  private client(scope: SocketScope): Client {
-    const client = Adb.createClient({host: this.host, port: this.port})
-    // Connection errors also reject the call's own promise; this listener only keeps Node from throwing them.
-    client.on('error', () => {})
-    client.connection = () => {
-      const conn = new Connection(client.options)
-      // adbkit runs `adb start-server` once on ECONNREFUSED; arc reports "no adb server" instead.
-      ;(conn as unknown as {triedStarting: boolean}).triedStarting = true
-      conn.on('error', (error) => client.emit('error', error))
-      const connected = conn.connect()
-      scope.sockets.add(conn.socket)
-      conn.socket.once('close', () => scope.sockets.delete(conn.socket))
-      return connected
-    }
-    return client
+  /** A client whose connections are tracked by `scope` and never start an adb server. */
+  private client(scope: SocketScope): ServerClient {
+    return new ServerClient(this.host, this.port, scope)
   }
 
   /**
    * Runs `fn` with a fresh adbkit client under the time limit. On timeout every socket the call opened is
    * destroyed and a TimeoutError names the call; any adbkit error becomes an ArcError.
    */
-  async call<T>(what: string, serial: string | undefined, fn: (client: Client) => PromiseLike<T>, timeoutMs = this.timeoutMs): Promise<T> {
+  async call<T>(what: string, serial: string | undefined, fn: (client: ServerClient) => PromiseLike<T>, timeoutMs = this.timeoutMs): Promise<T> {
     const scope = new SocketScope()
     this.scopes.add(scope)
     let timer: NodeJS.Timeout | undefined
@@ -304,7 +343,7 @@ export class AdbServer {
 }
 
 /** One host request answered with OKAY and a length-prefixed value (`host-serial:S:features`). */
-async function request(conn: InstanceType<ConnectionClass>, service: string): Promise<Buffer> {
+async function request(conn: Connection, service: string): Promise<Buffer> {
   conn.write(Protocol.encodeData(service))
   const reply = await conn.parser.readAscii(4)
   if (reply !== Protocol.OKAY) await conn.parser.readError()
