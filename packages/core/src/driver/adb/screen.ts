@@ -122,27 +122,20 @@ async function windowDumps(dev: DeviceShell): Promise<{displays: string; windows
 
 /**
  * Rotation, size, density, foreground and the window manager's window list from the `displays` and `windows`
- * sections of one `dumpsys window -a` (windowDumps), with `dumpsys activity activities` as the foreground's last
- * resort (asked only by a capture, `withForeground`, and only when the window manager names no app arc can read
- * and does not say `mFocusedApp=null` on every display).
+ * sections of one `dumpsys window -a` (windowDumps). The foreground is the window manager's word alone: a capture
+ * completes it with `withForeground` where that word is missing.
  */
-async function windowState(dev: DeviceShell, withForeground: boolean): Promise<WindowState> {
+async function windowState(dev: DeviceShell): Promise<WindowState> {
   const {displays, windows} = await windowDumps(dev)
   const windowManager = parseWindowManager(windows, displays)
   const rotation = parseRotation(displays) ?? parseRotation(windows)
   const lookup = /mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows
-  let foreground = parseForeground(lookup)
+  const foreground = parseForeground(lookup)
   // `mFocusedApp=null` is the window manager's answer that no app has focus (a transition, a lock screen, a device
-  // showing no app). Android 10+ print the line once per display, so it counts only when every display says null:
-  // `dumpsys activity` is asked when no line names an app arc can read and not every line is null.
+  // showing no app). Android 10+ print the line once per display, so it counts only when every display says null.
   const focusedApps = [...lookup.matchAll(/mFocusedApp=(\S*)/g)].map((m) => m[1])
   const focusAnswered = foreground.package !== undefined || (focusedApps.length > 0 && focusedApps.every((v) => v === 'null'))
-  const [metrics, activities] = await Promise.all([
-    displayMetrics(dev, displays),
-    focusAnswered || !withForeground ? undefined : dev.text(['dumpsys', 'activity', 'activities']),
-  ])
-  if (activities !== undefined) foreground = parseForeground(activities)
-  return {rotation, foreground, focusAnswered: focusAnswered || activities !== undefined, windowManager, metrics}
+  return {rotation, foreground, focusAnswered, windowManager, metrics: await displayMetrics(dev, displays)}
 }
 
 /**
@@ -151,7 +144,7 @@ async function windowState(dev: DeviceShell, withForeground: boolean): Promise<W
  * `captureScreen` can reuse instead of reading the window manager again.
  */
 export async function windowInfo(dev: DeviceShell): Promise<{info: WindowInfo; state: WindowState}> {
-  const state = await windowState(dev, false)
+  const state = await windowState(dev)
   const {rotation = 0, metrics, windowManager} = state
   const {width, height} = currentSize(metrics.size, rotation)
   const info = {
@@ -180,7 +173,7 @@ export async function screenInfo(dev: DeviceShell): Promise<{width: number; heig
  * `dumpsys activity activities` where that reading gave no answer on the focused app).
  */
 export async function captureScreen(dev: DeviceShell, state: DumpState, known?: WindowState): Promise<ScreenCapture> {
-  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), known ? withForeground(dev, known) : windowState(dev, true)])
+  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), withForeground(dev, known ?? windowState(dev))])
   const rotation = window.rotation ?? dump.hierarchy.rotation
   const {windowManager} = window
   const {width, height} = currentSize(window.metrics.size, rotation)
@@ -196,8 +189,12 @@ export async function captureScreen(dev: DeviceShell, state: DumpState, known?: 
   }
 }
 
-/** A reading made without the foreground's last resort, completed by it where the window manager did not say. */
-async function withForeground(dev: DeviceShell, known: WindowState): Promise<WindowState> {
+/**
+ * A window-manager reading with the foreground's last resort, `dumpsys activity activities`, asked only where the
+ * window manager names no app arc can read and does not say `mFocusedApp=null` on every display.
+ */
+async function withForeground(dev: DeviceShell, reading: WindowState | Promise<WindowState>): Promise<WindowState> {
+  const known = await reading
   if (known.focusAnswered) return known
   return {...known, foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities'])), focusAnswered: true}
 }
