@@ -70,6 +70,13 @@ describe('arc screen-state (spawned)', () => {
       expect(r.stdout).to.equal('')
     })
 
+    it('a path with control characters: the error names it with them written out, whatever the message quotes', async () => {
+      const r = await runArc(['screen-state', '-d', './no/\u001b]0;x\u0007\u009b2J'])
+      expect(r.code).to.equal(exitOf('DEVICE_NOT_FOUND'))
+      expect(r.stderr).to.include('no snapshot at ./no/\\x1b]0;x\\x07\\x9b2J: the path does not exist')
+      expect(r.stderr).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    })
+
     it('a folder without window_dump.xml: DEVICE_NOT_FOUND', async () => {
       const dir = path.join(tmp, 'empty-snapshot')
       await mkdir(dir, {recursive: true})

@@ -2,6 +2,7 @@ import {Command, Flags} from '@oclif/core'
 
 import {ArcError, InvalidInputError, toArcError} from '../errors/arc-error.js'
 import {exitCodeFor} from '../errors/exit-codes.js'
+import {printableText} from '../tools/human-text.js'
 import {colorsFor} from './terminal.js'
 
 /** Flags every device command takes. */
@@ -60,13 +61,15 @@ export abstract class ArcCommand extends Command {
       this.logJson({error: {...arcError.toJSON(), exitCode: exit}})
     } else {
       const c = colorsFor(process.stderr)
-      const lines = [`${c.red.bold('Error')} ${c.dim(`[${arcError.code}]`)}: ${arcError.message}`]
-      for (const action of arcError.actions) lines.push(`${c.cyan('Try:')} ${action}`)
+      // Messages quote what came from outside (a file's line, a config key, a device's answer): their control
+      // characters are written out here, for every error, and never reach the terminal.
+      const lines = [`${c.red.bold('Error')} ${c.dim(`[${arcError.code}]`)}: ${printableText(arcError.message)}`]
+      for (const action of arcError.actions) lines.push(`${c.cyan('Try:')} ${printableText(action)}`)
       // One rule for every code, INTERNAL included: the stack only with DEBUG=arc* (the INTERNAL message says so).
       const debug = /(^|,)\s*arc/.test(process.env.DEBUG ?? '')
       if (debug) {
         const cause = arcError.cause instanceof Error ? arcError.cause : arcError
-        lines.push(c.dim(cause.stack ?? String(cause)))
+        lines.push(c.dim(printableText(cause.stack ?? String(cause))))
       }
       process.stderr.write(`${lines.join('\n')}\n`)
     }

@@ -6,7 +6,7 @@ import type {z} from 'zod'
 
 import {ConfigError} from '../errors/arc-error.js'
 import {loadCodeConfig} from './load-code-config.js'
-import {printableLine} from '../tools/human-text.js'
+import {printableText} from '../tools/human-text.js'
 import {describeZodIssues} from '../errors/describe-zod-issues.js'
 import {configSchema, type ArcConfig} from './config-schema.js'
 
@@ -62,7 +62,7 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   } catch (error) {
     if (error instanceof ConfigError) throw error
     // A YAML or JSON parser quotes the offending line of the file: its control characters are written out.
-    const message = (error instanceof Error ? error.message : String(error)).split('\n').map(printableLine).join('\n')
+    const message = printableText(error instanceof Error ? error.message : String(error))
     throw new ConfigError(`cannot read config${explicit ? ` ${explicit}` : ''}: ${message}`, {
       cause: error,
       actions: ['Fix the file (see .arcrc.example for every key), or set ARC_CONFIG to another file.'],

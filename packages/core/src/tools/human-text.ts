@@ -24,6 +24,11 @@ export function printableLine(value: string): string {
   return value.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, hex)
 }
 
+/** Text of several lines as printed: each line as `printableLine` writes it, the line breaks kept. */
+export function printableText(value: string): string {
+  return value.split('\n').map(printableLine).join('\n')
+}
+
 /**
  * An aligned table: a header row, then one row per entry, columns two spaces apart and the last one unpadded.
  * Cells are made printable; an empty cell shows `-`. Widths are terminal columns (display-width.ts): a CJK
