@@ -4,11 +4,14 @@
  * exports to the built CLI. Start-up is paid by every `arc tap` a script runs, and Node 20 spends it mostly finding,
  * reading and compiling modules one file at a time: the core alone is some 350 of them (docs/architecture.md,
  * "How commands load"). The bundle is a handful of files:
- * - `index.js`: the core with zod and chalk, loaded by every command;
+ * - `oclif.js`: oclif (the parts `src/oclif.ts` names), which bin/run.js starts: `arc --version` and `--help` load
+ *   only this and its chunk;
+ * - `index.js`: the core with zod and chalk, loaded by every command, and sharing oclif's chunk, so the commands
+ *   extend the very oclif the CLI runs;
  * - chunks loaded on first use: the live ADB driver with adbkit (only when a command opens a device), cosmiconfig
  *   (only when a command reads the config).
- * Kept outside: @oclif/core (the core's commands must extend the very oclif the CLI runs), the TypeScript compiler
- * (cosmiconfig's loader for `.ts` configs, which arc does not use).
+ * Kept outside: the TypeScript compiler, ts-node and tsx (oclif asks for them only in development, cosmiconfig for
+ * `.ts` configs, which arc refuses), and Yarn's pnpapi (oclif looks for it only under Yarn Plug'n'Play).
  * zod's translations of its own messages (64 languages) are left out: arc writes its messages itself from zod's
  * issue codes (describe-zod-issues.ts), zod's own English default is kept, and nothing in arc asks for another.
  *
@@ -43,7 +46,7 @@ export async function bundleCore() {
   const esbuild = await import('esbuild')
   rmSync(BUNDLE, {recursive: true, force: true})
   const result = await esbuild.build({
-    entryPoints: {index: path.join(CORE, 'dist', 'index.js')},
+    entryPoints: {index: path.join(CORE, 'dist', 'index.js'), oclif: path.join(CORE, 'dist', 'oclif.js')},
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -52,14 +55,25 @@ export async function bundleCore() {
     outdir: BUNDLE,
     // Input paths (metafile, comments, chunk names) relative to the repository, wherever the script runs from.
     absWorkingDir: ROOT,
-    external: ['@oclif/core', 'typescript'],
+    external: ['typescript', 'ts-node', 'tsx', 'pnpapi'],
     // Whitespace and syntax only: names stay, so a stack trace (DEBUG=arc*) still says which function failed.
     minifyWhitespace: true,
     minifySyntax: true,
     // A stack trace under `node --enable-source-maps` names the original file and line (docs/architecture.md).
     sourcemap: 'linked',
-    // The bundled CommonJS packages (adbkit, cosmiconfig) call require() for Node's own modules.
-    banner: {js: "import {createRequire as arcCreateRequire} from 'node:module';const require=arcCreateRequire(import.meta.url);"},
+    // The bundled CommonJS packages (oclif, adbkit, cosmiconfig) call require() for Node's own modules, and oclif
+    // reads __dirname (where ESM has none) for a few fallbacks: both are this file's own.
+    banner: {
+      js: [
+        "import {createRequire as arcCreateRequire} from 'node:module';",
+        "import {dirname as arcDirnameOf} from 'node:path';",
+        "import {fileURLToPath as arcFileURLToPath} from 'node:url';",
+        'const require=arcCreateRequire(import.meta.url);',
+        'const arcFilename=arcFileURLToPath(import.meta.url);',
+        'const arcDirname=arcDirnameOf(arcFilename);',
+      ].join(''),
+    },
+    define: {__dirname: 'arcDirname', __filename: 'arcFilename'},
     plugins: [withoutZodLocales],
     metafile: true,
     logLevel: 'warning',

@@ -1,7 +1,6 @@
 import {readFile} from 'node:fs/promises'
 
-import {ArcCommand, InvalidInputError} from '@arc-cli/core'
-import {Args, Flags} from '@oclif/core'
+import {ArcCommand, Args, Flags, InvalidInputError} from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
 

@@ -1,5 +1,4 @@
-import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, displayWidth, filesSettings, loadConfig, padToWidth, printableLine, resolveServerAddress, selectedDevice} from '@arc-cli/core'
-import {Flags} from '@oclif/core'
+import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, displayWidth, filesSettings, Flags, loadConfig, padToWidth, printableLine, resolveServerAddress, selectedDevice} from '@arc-cli/core'
 
 interface ConfigEntry {
   key: string

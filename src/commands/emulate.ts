@@ -1,11 +1,10 @@
 import {existsSync} from 'node:fs'
 import path from 'node:path'
 
-import {ArcCommand, DEMO_DIR, DeviceNotFoundError, InvalidInputError, unreachableSerial} from '@arc-cli/core'
+import {ArcCommand, DEMO_DIR, DeviceNotFoundError, Flags, InvalidInputError, unreachableSerial} from '@arc-cli/core'
 // The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
 // `arc --version` and every other command would otherwise pay for it at start-up.
 import type {EmulatedDeviceSpec} from '@arc-cli/emulator'
-import {Flags} from '@oclif/core'
 
 /**
  * The serial of the one device `arc emulate` serves when given neither --serial nor --scenario. Not `demo`: that

@@ -84,16 +84,20 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
     return resolvedFiles(run.stderr)
   }
 
-  it('imports the core as one bundle with zod, chalk and cosmiconfig inside, and adbkit in a chunk loaded only for a device', async function () {
+  it('imports oclif and the core as one bundle with zod, chalk and cosmiconfig inside, and adbkit in a chunk loaded only for a device', async function () {
     this.timeout(60_000)
     expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal('dist')
+    const version = await traced(['--version'])
     const look = await traced(['screen-state', '--device', 'demo'])
     const act = await traced(['tap', '10', '20'], h.env)
-    for (const files of [look, act]) {
-      expect(files).to.include('packages/core/dist/bundle/index.js')
-      for (const bundled of ['zod', 'chalk', 'cosmiconfig', '@devicefarmer/adbkit', 'bluebird', 'node-forge']) expect(files, bundled).to.not.include(bundled)
+    for (const files of [version, look, act]) {
+      expect(files).to.include('packages/core/dist/bundle/oclif.js')
+      for (const bundled of ['@oclif/core', 'zod', 'chalk', 'cosmiconfig', '@devicefarmer/adbkit', 'bluebird', 'node-forge']) expect(files, bundled).to.not.include(bundled)
       expect(files.filter((f) => f.startsWith('packages/core/') && !f.startsWith('packages/core/dist/bundle/')), 'core modules outside the bundle').to.deep.equal([])
     }
+    // --version and --help need oclif only: not the core with zod.
+    expect(version).to.not.include('packages/core/dist/bundle/index.js')
+    for (const files of [look, act]) expect(files).to.include('packages/core/dist/bundle/index.js')
     const adbChunk = (files: string[]) => files.some((f) => /^packages\/core\/dist\/bundle\/connect-\w+\.js$/.test(f))
     expect(adbChunk(act), 'tap loads the ADB driver chunk').to.equal(true)
     expect(adbChunk(look), 'a snapshot read does not').to.equal(false)
@@ -104,22 +108,32 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
     const bundle = path.join(ROOT, 'packages', 'core', 'dist', 'bundle')
     const inputs = Object.keys((JSON.parse(readFileSync(path.join(bundle, 'inputs.json'), 'utf8')) as {inputs: Record<string, string>}).inputs)
     const packages = new Set(inputs.map((f) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p): p is string => p !== undefined))
-    expect(packages).to.include.keys('zod', '@devicefarmer/adbkit', 'bluebird')
+    expect(packages).to.include.keys('@oclif/core', 'zod', '@devicefarmer/adbkit', 'bluebird')
     // adbkit's Client (its TCP/USB bridge, and with it node-forge) is not loaded: adb-client.ts builds on its parts.
     expect(packages).to.not.include('node-forge')
     const notices = readFileSync(path.join(bundle, 'THIRD-PARTY-LICENSES.txt'), 'utf8')
     for (const name of packages) expect(notices, name).to.match(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\S+ \\(`, 'm'))
   })
 
-  it('no package but the core imports zod: the built CLI has one zod, inside the bundle, and every schema is made by it', () => {
+  /** Files under the packages' sources (outside the core) whose import of `pkg` leaves code at run time. */
+  function runtimeImportsOf(pkg: string): string[] {
     const roots = ['src', 'packages/emulator/src', ...readdirSync(path.join(ROOT, 'plugins')).map((p) => `plugins/${p}/src`)]
+    const name = pkg.replace(/[/]/g, '\\/')
+    // `import type {…} from` leaves nothing; `import {…} from`, `import x from`, `export … from` and import() do.
+    const clause = String.raw`(\{[^}]*\}|\*\s+as\s+\w+|\w+(\s*,\s*\{[^}]*\})?)`
+    const runtime = new RegExp(String.raw`^(import(?!\s+type\b)\s*${clause}\s*from\s*|export\s*(\{[^}]*\}|\*(\s+as\s+\w+)?)\s*from\s*|import\s*|.*\bimport\(\s*)['"]${name}(\/[^'"]*)?['"]`, 'm')
     const offenders: string[] = []
     for (const root of roots) {
       for (const file of readdirSync(path.join(ROOT, root), {recursive: true}).map(String).filter((f) => f.endsWith('.ts'))) {
-        const text = readFileSync(path.join(ROOT, root, file), 'utf8')
-        if (/from\s+['"]zod(\/[^'"]*)?['"]|import\(\s*['"]zod/.test(text)) offenders.push(`${root}/${file}`)
+        if (runtime.test(readFileSync(path.join(ROOT, root, file), 'utf8'))) offenders.push(`${root}/${file}`)
       }
     }
-    expect(offenders, 'import {z} from \'@arc-cli/core\' instead').to.deep.equal([])
+    return offenders
+  }
+
+  it('no package but the core imports zod or oclif: the built CLI has one of each, inside the bundle', () => {
+    // Every schema must be made by the core's zod, and every command must extend the oclif bin/run.js starts.
+    expect(runtimeImportsOf('zod'), "import {z} from '@arc-cli/core' instead").to.deep.equal([])
+    expect(runtimeImportsOf('@oclif/core'), "import {Args, Command, Flags} from '@arc-cli/core' instead").to.deep.equal([])
   })
 })

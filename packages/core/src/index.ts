@@ -5,6 +5,8 @@
  * one core's zod could read.
  */
 export {z} from 'zod'
+/** oclif's Command, Flags and Args, for every package's commands: see oclif.ts (one copy, inside the bundle). */
+export {Args, Command, Flags} from './oclif.js'
 export * from './errors/arc-error.js'
 export * from './errors/exit-codes.js'
 export {describeZodIssues} from './errors/describe-zod-issues.js'

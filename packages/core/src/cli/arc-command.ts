@@ -1,7 +1,6 @@
-import {Command, Flags} from '@oclif/core'
-
 import {ArcError, InvalidInputError, toArcError} from '../errors/arc-error.js'
 import {exitCodeFor} from '../errors/exit-codes.js'
+import {Command, Flags} from '../oclif.js'
 import {printableText} from '../tools/human-text.js'
 import {colorsFor} from './terminal.js'
 

@@ -1,4 +1,4 @@
-import {Args, Flags, type Command, type Interfaces} from '@oclif/core'
+import type {Command, Interfaces} from '@oclif/core'
 
 import {checkConfigSections} from '../config/check-sections.js'
 import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
@@ -6,6 +6,7 @@ import {loadConfig} from '../config/load-config.js'
 import {resolveDriver} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
 import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
+import {Args, Flags} from '../oclif.js'
 import {FileDeviceState} from '../state/device-state.js'
 import type {AnyTool, ToolResult} from '../tools/define-tool.js'
 import {runTool} from '../tools/run-tool.js'

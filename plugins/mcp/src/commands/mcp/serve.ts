@@ -1,5 +1,4 @@
-import {ArcCommand, loadConfig} from '@arc-cli/core'
-import {Flags} from '@oclif/core'
+import {ArcCommand, Flags, loadConfig} from '@arc-cli/core'
 
 import {collectTools} from '../../lib/collect-tools.js'
 
