@@ -8,14 +8,16 @@
 import {EventEmitter} from 'node:events'
 import {createReadStream} from 'node:fs'
 import type {Socket} from 'node:net'
-import type {Duplex} from 'node:stream'
+import type {Duplex, Readable} from 'node:stream'
 
 import './quiet-bluebird.js'
 
 import devicesModule from '@devicefarmer/adbkit/dist/src/adb/command/host/devices.js'
 import devicesWithPathsModule from '@devicefarmer/adbkit/dist/src/adb/command/host/deviceswithpaths.js'
+import transportModule from '@devicefarmer/adbkit/dist/src/adb/command/host/transport.js'
+import shellModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport/shell.js'
+import syncModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport/sync.js'
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
-import deviceClientModule from '@devicefarmer/adbkit/dist/src/adb/DeviceClient.js'
 import protocolModule from '@devicefarmer/adbkit/dist/src/adb/protocol.js'
 
 import {DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
@@ -31,17 +33,19 @@ function cjsDefault<T>(module: {default: T}): T {
 }
 const Connection = cjsDefault(connectionModule)
 const Protocol = cjsDefault(protocolModule)
-const DeviceClient = cjsDefault(deviceClientModule)
 const HostDevicesCommand = cjsDefault(devicesModule)
 const HostDevicesWithPathsCommand = cjsDefault(devicesWithPathsModule)
+const HostTransportCommand = cjsDefault(transportModule)
+const ShellCommand = cjsDefault(shellModule)
+const SyncCommand = cjsDefault(syncModule)
 type Connection = InstanceType<typeof Connection>
-type DeviceClient = InstanceType<typeof DeviceClient>
-type AdbkitClient = import('@devicefarmer/adbkit/dist/src/adb/client.js').default
+type Sync = Awaited<ReturnType<InstanceType<typeof SyncCommand>['execute']>>
 
 /**
- * What arc asks of an adb server, on adbkit's own connection, device client and host commands: the part of
- * adbkit's `Client` arc uses. `Client` itself is not loaded: its module brings adbkit's whole TCP/USB bridge and,
- * with it, node-forge, about 20 ms of CPU on every command that opens a device, for nothing arc calls. Connections
+ * What arc asks of an adb server, on adbkit's own connection and commands: the part of adbkit's `Client` and
+ * `DeviceClient` arc uses. Neither is loaded: `Client`'s module brings adbkit's whole TCP/USB bridge and, with it,
+ * node-forge, and `DeviceClient`'s every device command adbkit has (some 50 modules, with its monkey and logcat
+ * clients), about 30 ms of CPU together on every command that opens a device, for nothing arc calls. Connections
  * never run `adb start-server` (adbkit does on ECONNREFUSED; arc reports "no adb server" instead) and are tracked
  * by the call's `scope`, which destroys them when the call ends or times out.
  */
@@ -69,9 +73,9 @@ export class ServerClient extends EventEmitter {
     return connected
   }
 
-  /** adbkit's DeviceClient needs nothing of its client but `connection()`. */
-  getDevice(serial: string): DeviceClient {
-    return new DeviceClient(this as unknown as AdbkitClient, serial)
+  /** One device on this server: the device calls arc makes, as adbkit's DeviceClient makes them. */
+  getDevice(serial: string): AdbDevice {
+    return new AdbDevice(this, serial)
   }
 
   async listDevices(): Promise<Array<{id: string; type: string}>> {
@@ -80,6 +84,62 @@ export class ServerClient extends EventEmitter {
 
   async listDevicesWithPaths(): Promise<Array<{id: string; type: string; path: string}>> {
     return new HostDevicesWithPathsCommand(await this.connection()).execute()
+  }
+}
+
+/**
+ * The device calls arc makes, each on a fresh connection switched to the device (`host:transport:<serial>`), the
+ * way adbkit's DeviceClient makes them; the sync calls (`sync:`) end their sync session when done.
+ */
+export class AdbDevice {
+  constructor(
+    private readonly client: ServerClient,
+    readonly serial: string,
+  ) {}
+
+  /** A connection switched to this device, for a device service. */
+  async transport(): Promise<Connection> {
+    const conn = await this.client.connection()
+    await new HostTransportCommand(conn).execute(this.serial)
+    return conn
+  }
+
+  /** `shell:<command>` (shell protocol v1): the stream of what it prints. */
+  async shell(command: string): Promise<Duplex> {
+    return new ShellCommand(await this.transport()).execute(command)
+  }
+
+  async stat(path: string): Promise<Awaited<ReturnType<Sync['stat']>>> {
+    return this.withSync((sync) => sync.stat(path))
+  }
+
+  async readdir(path: string): Promise<Awaited<ReturnType<Sync['readdir']>>> {
+    return this.withSync((sync) => sync.readdir(path))
+  }
+
+  /** Reads a device file (RECV); the sync session ends with the transfer. */
+  async pull(path: string): Promise<ReturnType<Sync['pull']>> {
+    const sync = await this.sync()
+    return sync.pull(path).on('end', () => sync.end())
+  }
+
+  /** Writes a device file (SEND); the sync session ends with the transfer. */
+  async push(contents: Readable, path: string, mode: number): Promise<ReturnType<Sync['push']>> {
+    const sync = await this.sync()
+    return sync.push(contents, path, mode).on('end', () => sync.end())
+  }
+
+  private async sync(): Promise<Sync> {
+    return new SyncCommand(await this.transport()).execute()
+  }
+
+  private async withSync<T>(fn: (sync: Sync) => PromiseLike<T>): Promise<T> {
+    const sync = await this.sync()
+    try {
+      return await fn(sync)
+    } finally {
+      sync.end()
+    }
   }
 }
 
