@@ -1,6 +1,7 @@
 /** Types of bundle-core.js (plain JavaScript, run by `npm run build`), for the tests that import it. */
 export const CORE: string
 export const BUNDLE: string
+export const BUNDLE_FILE: string
 export const INPUTS_FILE: string
 export declare function bundleCore(): Promise<void>
 export declare function bundleStaleness(): string | undefined

@@ -1,15 +1,15 @@
 /**
  * `npm run build` runs this after tsc and before the manifests: it bundles @arc-cli/core's built dist/ and what it
- * imports (zod, chalk, cosmiconfig, adbkit and theirs) into packages/core/dist/bundle/, which is what the package
- * exports to the built CLI. Start-up is paid by every `arc tap` a script runs, and Node 20 spends it mostly finding,
- * reading and compiling modules one file at a time: the core alone is some 350 of them (docs/architecture.md,
- * "How commands load"). The bundle is a handful of files:
- * - `oclif.js`: oclif (the parts `src/oclif.ts` names), which bin/run.js starts: `arc --version` and `--help` load
- *   only this and its chunk;
- * - `index.js`: the core with zod and chalk, loaded by every command, and sharing oclif's chunk, so the commands
- *   extend the very oclif the CLI runs;
- * - chunks loaded on first use: the live ADB driver with adbkit (only when a command opens a device), cosmiconfig
- *   (only when a command reads the config).
+ * imports (oclif, zod, chalk, cosmiconfig, adbkit and theirs) into packages/core/dist/bundle/, which is what the
+ * package exports to the built CLI. Start-up is paid by every `arc tap` a script runs, and Node 20 spends it mostly
+ * finding, reading and compiling modules one file at a time: oclif and the core were some 500 of them
+ * (docs/architecture.md, "How commands load"). The bundle is:
+ * - `core.cjs`: everything, one CommonJS file. The parts only some commands need (the live ADB driver with
+ *   adbkit, cosmiconfig) are imported with `import()` in the sources, so they run on first use, not at start-up;
+ * - `core.cjs.cache`: V8's code cache for it, written by scripts/write-code-cache.js, so most of its compiling is
+ *   done once, here, instead of on every run (packages/core/src/loader/load-bundle.ts loads the two);
+ * - `index.js` and `oclif.js`: the package's ES module entries (`@arc-cli/core`, `@arc-cli/core/oclif`), which
+ *   re-export the bundle's names. bin/run.js starts oclif from `oclif.js`, and every command extends that one copy.
  * Kept outside: the TypeScript compiler, ts-node and tsx (oclif asks for them only in development, cosmiconfig for
  * `.ts` configs, which arc refuses), and Yarn's pnpapi (oclif looks for it only under Yarn Plug'n'Play).
  * zod's translations of its own messages (64 languages) are left out: arc writes its messages itself from zod's
@@ -17,19 +17,37 @@
  *
  * `dist/bundle/inputs.json` records the sha256 of every file that went in, so test/support/built-cli.ts can tell
  * a bundle made from other sources (a bare `tsc -b` since) from a current one; `THIRD-PARTY-LICENSES.txt` holds
- * the bundled packages' license notices; source maps sit beside each file. `--clean` deletes the bundle.
+ * the bundled packages' license notices; `core.cjs.map` is the source map. `--clean` deletes the bundle.
  * Plain JavaScript: it runs before anything can transpile TypeScript.
  */
+import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+
+import {checkNoDynamicImport, dynamicImportsViaLoader} from './bundle-dynamic-imports.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const CORE = path.join(ROOT, 'packages', 'core')
 export const BUNDLE = path.join(CORE, 'dist', 'bundle')
+export const BUNDLE_FILE = path.join(BUNDLE, 'core.cjs')
 export const INPUTS_FILE = path.join(BUNDLE, 'inputs.json')
 export const LICENSES_FILE = path.join(BUNDLE, 'THIRD-PARTY-LICENSES.txt')
+
+/** The bundle's entry module's name (it is written on stdin, not to disk). */
+const ENTRY = 'core-entry.js'
+
+/** Packages left outside the bundle (see above). */
+const EXTERNAL = ['typescript', 'ts-node', 'tsx', 'pnpapi']
+
+/** What `@arc-cli/core/oclif` exports (packages/core/src/oclif.ts). */
+const OCLIF_NAMES = ['Args', 'Command', 'Flags', 'execute']
+
+// The bundle's own names for what CommonJS lacks: its `import.meta.url`, and `import()` through the loader
+// (module.arcImport) or, when Node's own require loads it (source maps on), a real one.
+const BANNER = 'var arcImportMetaUrl=require("node:url").pathToFileURL(__filename).href,__arcImport=module.arcImport??(s=>import(s));'
 
 /** Resolves zod's `locales/index.js` (only its namespace re-exports import it) to an empty module. */
 const withoutZodLocales = {
@@ -46,49 +64,52 @@ export async function bundleCore() {
   const esbuild = await import('esbuild')
   rmSync(BUNDLE, {recursive: true, force: true})
   const result = await esbuild.build({
-    entryPoints: {index: path.join(CORE, 'dist', 'index.js'), oclif: path.join(CORE, 'dist', 'oclif.js')},
+    // One entry for the two the package exports: the core, and oclif's `execute` (the rest of oclif.ts is in it).
+    stdin: {contents: "export * from './index.js'\nexport {execute} from './oclif.js'\n", resolveDir: path.join(CORE, 'dist'), sourcefile: ENTRY},
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
-    outdir: BUNDLE,
-    // Input paths (metafile, comments, chunk names) relative to the repository, wherever the script runs from.
+    outfile: BUNDLE_FILE,
+    // Input paths (metafile, comments) relative to the repository, wherever the script runs from.
     absWorkingDir: ROOT,
-    external: ['typescript', 'ts-node', 'tsx', 'pnpapi'],
+    external: EXTERNAL,
     // Whitespace and syntax only: names stay, so a stack trace (DEBUG=arc*) still says which function failed.
     minifyWhitespace: true,
     minifySyntax: true,
     // A stack trace under `node --enable-source-maps` names the original file and line (docs/architecture.md).
     sourcemap: 'linked',
-    // The bundled CommonJS packages (oclif, adbkit, cosmiconfig) call require() for Node's own modules, and oclif
-    // reads __dirname (where ESM has none) for a few fallbacks: both are this file's own.
-    banner: {
-      js: [
-        "import {createRequire as arcCreateRequire} from 'node:module';",
-        "import {dirname as arcDirnameOf} from 'node:path';",
-        "import {fileURLToPath as arcFileURLToPath} from 'node:url';",
-        'const require=arcCreateRequire(import.meta.url);',
-        'const arcFilename=arcFileURLToPath(import.meta.url);',
-        'const arcDirname=arcDirnameOf(arcFilename);',
-      ].join(''),
-    },
-    define: {__dirname: 'arcDirname', __filename: 'arcFilename'},
-    plugins: [withoutZodLocales],
+    banner: {js: BANNER},
+    define: {'import.meta.url': 'arcImportMetaUrl'},
+    plugins: [withoutZodLocales, dynamicImportsViaLoader(EXTERNAL)],
     metafile: true,
     logLevel: 'warning',
   })
+  const code = readFileSync(BUNDLE_FILE, 'utf8')
+  checkNoDynamicImport(code, path.relative(ROOT, BUNDLE_FILE), code.indexOf(BANNER) + BANNER.length)
+  // The ES module entries name every export of the bundle (its CommonJS exports are not visible to `import`).
+  const names = Object.keys(createRequire(import.meta.url)(BUNDLE_FILE)).filter((name) => name !== 'default' && name !== '__esModule')
+  const missing = OCLIF_NAMES.filter((name) => !names.includes(name))
+  if (missing.length > 0) throw new Error(`the bundle does not export ${missing.join(', ')}`)
+  const entry = (exported) =>
+    `// Written by scripts/bundle-core.js: the bundle's exports as an ES module.\nimport {loadCore} from '../loader/load-bundle.js'\n\nexport const {${exported.join(', ')}} = loadCore()\n`
+  writeFileSync(path.join(BUNDLE, 'index.js'), entry(names.filter((name) => name !== 'execute')))
+  writeFileSync(path.join(BUNDLE, 'oclif.js'), entry(OCLIF_NAMES))
   const inputs = {}
   for (const input of Object.keys(result.metafile.inputs).sort()) {
     if (input.includes(':')) continue // arc-empty:zod-locales
     const file = path.resolve(ROOT, input)
+    if (file === path.join(CORE, 'dist', ENTRY)) continue // the stdin entry above
     inputs[path.relative(ROOT, file)] = createHash('sha256').update(readFileSync(file)).digest('hex')
   }
   writeFileSync(INPUTS_FILE, `${JSON.stringify({inputs}, null, 1)}\n`)
   writeFileSync(LICENSES_FILE, thirdPartyLicenses(Object.keys(inputs)))
-  const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0)
-  const files = Object.keys(result.metafile.outputs).length
-  console.log(`wrote ${path.relative(process.cwd(), BUNDLE)}/ (${files} files, ${(bytes / 1024).toFixed(0)} KiB, from ${Object.keys(inputs).length} modules)`)
+  const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-code-cache.js')], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
+  if (cache.status !== 0) throw new Error(`scripts/write-code-cache.js failed (exit ${cache.status}):\n${cache.stderr}${cache.stdout}`)
+  const kib = (file) => (readFileSync(file).length / 1024).toFixed(0)
+  console.log(
+    `wrote ${path.relative(process.cwd(), BUNDLE)}/ (core.cjs ${kib(BUNDLE_FILE)} KiB from ${Object.keys(inputs).length} modules, code cache ${kib(`${BUNDLE_FILE}.cache`)} KiB)`,
+  )
 }
 
 /**
@@ -109,7 +130,7 @@ function thirdPartyLicenses(inputs) {
     const text = file && existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no license file in the package)'
     return `${pjson.name} ${pjson.version} (${license})\n${'-'.repeat(60)}\n${text}\n`
   })
-  return `Third-party code bundled into @arc-cli/core's dist/bundle (scripts/bundle-core.js), with each package's notice.\n\n${sections.join('\n')}`
+  return `Third-party code bundled into @arc-cli/core's dist/bundle/core.cjs (scripts/bundle-core.js), with each package's notice.\n\n${sections.join('\n')}`
 }
 
 /** Why the bundle does not hold the current inputs, or undefined when it does. */

@@ -1,0 +1,77 @@
+/**
+ * Loads the built core (`dist/bundle/core.cjs`: oclif, zod, the core and its lazily started parts, one CommonJS
+ * file made by scripts/bundle-core.js) for the ESM entries beside it (`index.js`, `oclif.js`). Not part of the
+ * bundle: the bundle is what it loads.
+ *
+ * Start-up is paid by every `arc tap` a script runs, and most of it is V8 compiling JavaScript. Node 20 has no
+ * compile cache for modules, so this loader keeps one itself: `core.cjs.cache`, V8's code cache for the bundle,
+ * written by the build (scripts/write-code-cache.js) after a few commands ran, so it holds the functions they
+ * compiled. Compiling with it skips most of that work. V8 refuses a cache from another V8 version or other V8
+ * flags (`rejected`), and the loader does not offer one older than the bundle (`stale`): either way the bundle
+ * compiles as usual, only slower. With `--enable-source-maps` the bundle is required the usual way (Node reads
+ * its source map only then), without the cache. `DEBUG=arc*` prints which it was.
+ */
+import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {fileURLToPath} from 'node:url'
+import vm from 'node:vm'
+
+export const BUNDLE_FILE = fileURLToPath(new URL('../bundle/core.cjs', import.meta.url))
+export const CODE_CACHE_FILE = `${BUNDLE_FILE}.cache`
+
+/** How the bundle was compiled: with the code cache, or why not. */
+export type CodeCacheState = 'used' | 'rejected' | 'stale' | 'absent' | 'source maps'
+
+interface Loaded {
+  exports: Record<string, unknown>
+  state: CodeCacheState
+  script?: vm.Script
+}
+
+let loaded: Loaded | undefined
+
+/** The bundle's exports, loaded on the first call. */
+export function loadCore(): Record<string, unknown> {
+  loaded ??= load()
+  return loaded.exports
+}
+
+/** How this process compiled the bundle (undefined before `loadCore`). */
+export function codeCacheState(): CodeCacheState | undefined {
+  return loaded?.state
+}
+
+/** Writes V8's code cache for the bundle as compiled so far in this process (the build calls it at exit). */
+export function writeCodeCache(file = CODE_CACHE_FILE): void {
+  if (!loaded?.script) throw new Error(`the bundle was not compiled through vm.Script (${loaded?.state ?? 'not loaded'}): no code cache to write`)
+  writeFileSync(file, loaded.script.createCachedData())
+}
+
+function load(): Loaded {
+  let result: Loaded
+  if (process.sourceMapsEnabled) {
+    result = {exports: createRequire(import.meta.url)(BUNDLE_FILE) as Record<string, unknown>, state: 'source maps'}
+  } else {
+    const {cachedData, state} = readCodeCache()
+    const source = readFileSync(BUNDLE_FILE, 'utf8')
+    // Node's own CommonJS wrapper; the bundle's first line stays line 1 in stack traces.
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
+      filename: BUNDLE_FILE,
+      lineOffset: -1,
+      cachedData,
+    })
+    const module = {exports: {} as Record<string, unknown>, arcImport: (specifier: string) => import(specifier)}
+    const wrapper = script.runInThisContext() as (...args: unknown[]) => void
+    wrapper.call(module.exports, module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, fileURLToPath(new URL('../bundle/', import.meta.url)))
+    result = {exports: module.exports, state: cachedData === undefined ? state : script.cachedDataRejected ? 'rejected' : 'used', script}
+  }
+  if (/(^|,)\s*arc/.test(process.env.DEBUG ?? '')) process.stderr.write(`arc: core bundle compiled (code cache: ${result.state})\n`)
+  return result
+}
+
+/** The code cache, unless it is missing or older than the bundle (a bundle rebuilt or edited since). */
+function readCodeCache(): {cachedData?: Buffer; state: CodeCacheState} {
+  if (!existsSync(CODE_CACHE_FILE)) return {state: 'absent'}
+  if (statSync(CODE_CACHE_FILE).mtimeMs < statSync(BUNDLE_FILE).mtimeMs) return {state: 'stale'}
+  return {cachedData: readFileSync(CODE_CACHE_FILE), state: 'used'}
+}

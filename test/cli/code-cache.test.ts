@@ -1,0 +1,137 @@
+import {spawnSync} from 'node:child_process'
+import {cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {pathToFileURL} from 'node:url'
+
+import {expect} from 'chai'
+
+import {checkNoDynamicImport, dynamicImportsViaLoader} from '../../scripts/bundle-dynamic-imports.js'
+import {CLI_ENTRY_VAR} from '../support/built-cli.js'
+import {ROOT} from '../support/paths.js'
+
+const DIST = path.join(ROOT, 'packages', 'core', 'dist')
+
+describe('the core bundle and its code cache (packages/core/src/loader/load-bundle.ts)', () => {
+  let copy: string
+
+  before(() => {
+    // The built bundle, proven current by the test setup; a copy, so the cases below can age or break its cache.
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal('dist')
+    copy = mkdtempSync(path.join(os.tmpdir(), 'arc-code-cache-test-'))
+    cpSync(path.join(DIST, 'loader'), path.join(copy, 'dist', 'loader'), {recursive: true})
+    cpSync(path.join(DIST, 'bundle'), path.join(copy, 'dist', 'bundle'), {recursive: true, preserveTimestamps: true})
+  })
+
+  after(() => {
+    if (copy) rmSync(copy, {recursive: true, force: true})
+  })
+
+  const bundleFile = () => path.join(copy, 'dist', 'bundle', 'core.cjs')
+  const cacheFile = () => `${bundleFile()}.cache`
+
+  /** Loads the copy in a fresh node and reports how it compiled and whether oclif's `execute` came through. */
+  function loadCopy(nodeArgs: string[] = []): {state: string; execute: string} {
+    const loader = pathToFileURL(path.join(copy, 'dist', 'loader', 'load-bundle.js')).href
+    const code = `const l = await import(${JSON.stringify(loader)}); const core = l.loadCore(); console.log(JSON.stringify({state: l.codeCacheState(), execute: typeof core.execute}))`
+    const run = spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', code], {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}})
+    expect(run.status, run.stderr).to.equal(0)
+    expect(run.stderr, 'no warning from the loader').to.equal('')
+    return JSON.parse(run.stdout) as {state: string; execute: string}
+  }
+
+  it('compiles the bundle with the code cache the build wrote', () => {
+    expect(loadCopy()).to.deep.equal({state: 'used', execute: 'function'})
+  })
+
+  it('offers no cache older than the bundle (a bundle rebuilt or edited since), and loads the bundle all the same', () => {
+    const saved = statSync(cacheFile())
+    const older = new Date(statSync(bundleFile()).mtimeMs - 60_000)
+    utimesSync(cacheFile(), older, older)
+    try {
+      expect(loadCopy()).to.deep.equal({state: 'stale', execute: 'function'})
+    } finally {
+      utimesSync(cacheFile(), saved.atime, saved.mtime)
+    }
+  })
+
+  it('compiles from scratch when V8 refuses the cache (another Node, other flags, a damaged file)', () => {
+    const saved = readFileSync(cacheFile())
+    try {
+      writeFileSync(cacheFile(), Buffer.alloc(saved.length, 7))
+      expect(loadCopy()).to.deep.equal({state: 'rejected', execute: 'function'})
+      rmSync(cacheFile())
+      expect(loadCopy()).to.deep.equal({state: 'absent', execute: 'function'})
+    } finally {
+      writeFileSync(cacheFile(), saved)
+    }
+    // V8 ties a cache to its flags: one made without --no-opt is refused under it.
+    expect(loadCopy(['--no-opt'])).to.deep.equal({state: 'rejected', execute: 'function'})
+  })
+
+  it('with --enable-source-maps, requires the bundle the usual way so Node reads its source map', () => {
+    expect(loadCopy(['--enable-source-maps'])).to.deep.equal({state: 'source maps', execute: 'function'})
+  })
+
+  it('the ES module entries export every name the bundle exports', () => {
+    // In a node of its own: the bundle's oclif and zod stay out of this process.
+    const list = spawnSync(process.execPath, ['-p', `JSON.stringify(Object.keys(require(${JSON.stringify(path.join(DIST, 'bundle', 'core.cjs'))})))`], {encoding: 'utf8'})
+    expect(list.status, list.stderr).to.equal(0)
+    const names = (JSON.parse(list.stdout) as string[]).filter((n) => n !== '__esModule')
+    const index = readFileSync(path.join(DIST, 'bundle', 'index.js'), 'utf8')
+    const oclif = readFileSync(path.join(DIST, 'bundle', 'oclif.js'), 'utf8')
+    const exported = (text: string) => (/export const \{([^}]*)\}/.exec(text)?.[1] ?? '').split(',').map((n) => n.trim()).filter(Boolean)
+    expect([...exported(index), 'execute'].sort()).to.deep.equal([...names].sort())
+    expect(exported(oclif)).to.deep.equal(['Args', 'Command', 'Flags', 'execute'])
+  })
+})
+
+describe('import() in the bundle (scripts/bundle-dynamic-imports.js)', () => {
+  it('the built bundle calls import() only in its banner, through the loader', () => {
+    const code = readFileSync(path.join(DIST, 'bundle', 'core.cjs'), 'utf8')
+    const banner = code.indexOf('__arcImport=module.arcImport??(s=>import(s));')
+    expect(banner).to.be.within(0, 200)
+    expect(() => checkNoDynamicImport(code, 'core.cjs', banner + 50)).to.not.throw()
+    expect(() => checkNoDynamicImport(code, 'core.cjs', 0), "the check sees the banner's own").to.throw(/still calls import\(\)/)
+  })
+
+  it('the check tells an import() call from the text "import(" in a string, a template or a comment', () => {
+    const text = 'const a = "import(x)"; const b = `await import(url)`; // import(y)\n/* import(z) */ f()'
+    expect(() => checkNoDynamicImport(text, 'text.js', 0)).to.not.throw()
+    expect(() => checkNoDynamicImport('async function g(u) { return (await import(u)).default }', 'code.js', 0)).to.throw(/code\.js still calls import\(\).*import\(u\)/)
+  })
+
+  it('rewrites computed import() and import() of an external package, leaves bundled literals and text alone', async function () {
+    this.timeout(20_000)
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-dynamic-import-'))
+    try {
+      writeFileSync(path.join(dir, 'lazy.js'), 'export const lazy = 1\n')
+      writeFileSync(
+        path.join(dir, 'entry.js'),
+        [
+          'export const load = (u) => import(u)',
+          "export const ts = () => import('typescript')",
+          "export const lazy = () => import('./lazy.js')",
+          'export const text = "import(u)"',
+        ].join('\n'),
+      )
+      const esbuild = await import('esbuild')
+      const out = await esbuild.build({
+        entryPoints: [path.join(dir, 'entry.js')],
+        bundle: true,
+        format: 'cjs',
+        platform: 'node',
+        write: false,
+        external: ['typescript'],
+        plugins: [dynamicImportsViaLoader(['typescript'])],
+        logLevel: 'silent',
+      })
+      const code = out.outputFiles[0].text
+      expect(code).to.include('__arcImport(u)').and.include('__arcImport("typescript")').and.include('"import(u)"')
+      expect(code, 'the bundled module is inlined, not imported').to.not.match(/import\(["']\.\/lazy/)
+      expect(() => checkNoDynamicImport(code, 'entry.js', 0)).to.not.throw()
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  })
+})
