@@ -104,7 +104,7 @@ export async function bundleCore() {
   }
   writeFileSync(INPUTS_FILE, `${JSON.stringify({inputs}, null, 1)}\n`)
   writeFileSync(LICENSES_FILE, thirdPartyLicenses(Object.keys(inputs)))
-  const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-code-cache.js')], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
+  const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-code-cache.js')], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000})
   if (cache.status !== 0) throw new Error(`scripts/write-code-cache.js failed (exit ${cache.status}):\n${cache.stderr}${cache.stdout}`)
   const kib = (file) => (readFileSync(file).length / 1024).toFixed(0)
   console.log(

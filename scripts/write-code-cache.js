@@ -8,6 +8,7 @@
  * The cache only makes start-up faster; what it holds never changes what a command does.
  */
 import {mkdtempSync, rmSync} from 'node:fs'
+import {createServer} from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
@@ -15,7 +16,15 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'arc-code-cache-'))
 process.env.ARC_CACHE_DIR = stateDir
-process.env.ADB_SERVER_SOCKET = 'tcp:127.0.0.1:1'
+// A port that was free a moment ago: the tap finds no adb server there at once.
+const closedPort = await new Promise((resolve, reject) => {
+  const server = createServer().listen(0, '127.0.0.1', () => {
+    const {port} = server.address()
+    server.close(() => resolve(port))
+  })
+  server.on('error', reject)
+})
+process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${closedPort}`
 delete process.env.ANDROID_SERIAL
 
 const {writeCodeCache} = await import(pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'loader', 'load-bundle.js')).href)
