@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto'
+import {hash} from 'node:crypto'
 
 import {isEditable, simpleClassName} from './node-rules.js'
 import type {UiNode} from './ui-node.js'
@@ -50,16 +50,33 @@ export function isAmbiguousId(id: string): boolean {
   return /-\d+$/.test(id)
 }
 
+/**
+ * The id of a key: the first 96 bits of its SHA-256 as a big-endian integer, written in base 31 (ID_ALPHABET),
+ * least significant digit first. The division is done on three 32-bit words (each step stays below 2^37, exact in
+ * a double), which gives the digits BigInt arithmetic on the same 96 bits gives, without a hex string or a BigInt.
+ */
 export function hashKey(key: string, length = ID_LENGTH): string {
-  let value = BigInt(`0x${createHash('sha256').update(key).digest('hex').slice(0, 24)}`)
-  const base = BigInt(ID_ALPHABET.length)
+  const digest = hash('sha256', key, 'buffer')
+  let high = digest.readUInt32BE(0)
+  let middle = digest.readUInt32BE(4)
+  let low = digest.readUInt32BE(8)
+  const base = ID_ALPHABET.length
   let out = ''
   for (let i = 0; i < length; i++) {
-    out += ID_ALPHABET[Number(value % base)]
-    value /= base
+    let rest = high % base
+    high = (high - rest) / base
+    let part = rest * WORD + middle
+    rest = part % base
+    middle = (part - rest) / base
+    part = rest * WORD + low
+    rest = part % base
+    low = (part - rest) / base
+    out += ID_ALPHABET[rest]
   }
   return out
 }
+
+const WORD = 2 ** 32
 
 function signature(node: UiNode): string {
   return `${simpleClassName(node.className)}#${node.resourceId}`
@@ -67,6 +84,70 @@ function signature(node: UiNode): string {
 
 function hasOwnText(node: UiNode): boolean {
   return !isEditable(node) && !node.password && node.text !== ''
+}
+
+/**
+ * What the keys of one screen share, worked out once per node instead of once per element that asks: signatures,
+ * ancestor paths, repeated items and their anchors. Every answer is the one the plain functions below give
+ * (`elementKey` without a memo computes each from scratch); a memo lives for one `assignElementIds` call.
+ */
+export class KeyMemo {
+  private readonly signatures = new Map<UiNode, string>()
+  private readonly paths = new Map<UiNode, string>()
+  private readonly items = new Map<UiNode, UiNode | null>()
+  private readonly anchors = new Map<UiNode, string>()
+  private readonly siblingSignatures = new Map<UiNode, Map<string, number>>()
+
+  signature(node: UiNode): string {
+    let value = this.signatures.get(node)
+    if (value === undefined) this.signatures.set(node, (value = signature(node)))
+    return value
+  }
+
+  /** The signatures of the node's ancestors, root first, joined by `/` ('' for a root). */
+  path(node: UiNode): string {
+    const parent = node.parent
+    if (!parent) return ''
+    let value = this.paths.get(node)
+    if (value === undefined) {
+      value = parent.parent ? `${this.path(parent)}/${this.signature(parent)}` : this.signature(parent)
+      this.paths.set(node, value)
+    }
+    return value
+  }
+
+  /** repeatedItem(node), with each parent's signature counts taken once. */
+  repeatedItem(node: UiNode): UiNode | undefined {
+    const parent = node.parent
+    if (!parent) return undefined
+    let item = this.items.get(node)
+    if (item === undefined) {
+      item = this.isItem(node, parent) ? node : (this.repeatedItem(parent) ?? null)
+      this.items.set(node, item)
+    }
+    return item ?? undefined
+  }
+
+  private isItem(node: UiNode, parent: UiNode): boolean {
+    if (parent.children.length < 2) return false
+    if (parent.scrollable) return true
+    let counts = this.siblingSignatures.get(parent)
+    if (!counts) {
+      counts = new Map()
+      for (const sibling of parent.children) {
+        const own = this.signature(sibling)
+        counts.set(own, (counts.get(own) ?? 0) + 1)
+      }
+      this.siblingSignatures.set(parent, counts)
+    }
+    return (counts.get(this.signature(node)) as number) > 1
+  }
+
+  itemAnchor(item: UiNode, unique: ReadonlySet<string>): string {
+    let value = this.anchors.get(item)
+    if (value === undefined) this.anchors.set(item, (value = itemAnchor(item, unique)))
+    return value
+  }
 }
 
 /**
@@ -84,15 +165,14 @@ export function repeatedItem(node: UiNode): UiNode | undefined {
   return undefined
 }
 
-function* descendants(node: UiNode): Generator<UiNode> {
-  yield node
-  for (const child of node.children) yield* descendants(child)
-}
-
-/** A node and its descendants, without the content of scrolling containers inside it (which scrolls away). */
-function* fixedPart(node: UiNode): Generator<UiNode> {
-  yield node
-  for (const child of node.children) if (!child.scrollable) yield* fixedPart(child)
+/**
+ * A node and its descendants in document order, without the content of scrolling containers inside it (which
+ * scrolls away), until `visit` returns true.
+ */
+function someInFixedPart(node: UiNode, visit: (node: UiNode) => boolean): boolean {
+  if (visit(node)) return true
+  for (const child of node.children) if (!child.scrollable && someInFixedPart(child, visit)) return true
+  return false
 }
 
 /**
@@ -100,46 +180,73 @@ function* fixedPart(node: UiNode): Generator<UiNode> {
  * repeats, as row titles do), else any text that is not anchored, else any content-desc.
  */
 export function itemAnchor(item: UiNode, unique: ReadonlySet<string> = new Set()): string {
+  if (item.contentDesc) return `d=${item.contentDesc}`.slice(0, CONTEXT_MAX)
+  let titled = ''
   let loose = ''
-  for (const node of fixedPart(item)) {
-    if (node === item && node.contentDesc) return `d=${node.contentDesc}`.slice(0, CONTEXT_MAX)
-    if (!hasOwnText(node) || unique.has(node.resourceId)) continue
-    if (node.resourceId) return `t=${node.text}`.slice(0, CONTEXT_MAX)
+  someInFixedPart(item, (node) => {
+    if (!hasOwnText(node) || unique.has(node.resourceId)) return false
+    if (node.resourceId) {
+      titled = `t=${node.text}`.slice(0, CONTEXT_MAX)
+      return true
+    }
     if (!loose) loose = `t=${node.text}`.slice(0, CONTEXT_MAX)
-  }
+    return false
+  })
+  if (titled) return titled
   if (loose) return loose
-  for (const node of fixedPart(item)) if (node.contentDesc) return `d=${node.contentDesc}`.slice(0, CONTEXT_MAX)
-  return ''
+  let described = ''
+  someInFixedPart(item, (node) => {
+    if (node.contentDesc) described = `d=${node.contentDesc}`.slice(0, CONTEXT_MAX)
+    return described !== ''
+  })
+  return described
 }
 
 /** Resource ids that occur exactly once in a window's tree: such a node is anchored by its resource id. */
 export function uniqueResourceIds(root: UiNode): Set<string> {
   const counts = new Map<string, number>()
-  for (const node of descendants(root)) if (node.resourceId) counts.set(node.resourceId, (counts.get(node.resourceId) ?? 0) + 1)
-  return new Set([...counts].filter(([, n]) => n === 1).map(([id]) => id))
+  const count = (node: UiNode): void => {
+    if (node.resourceId) counts.set(node.resourceId, (counts.get(node.resourceId) ?? 0) + 1)
+    for (const child of node.children) count(child)
+  }
+  count(root)
+  const unique = new Set<string>()
+  for (const [id, n] of counts) if (n === 1) unique.add(id)
+  return unique
 }
 
 export function windowKey(root: UiNode): string {
   return `${root.package}|${simpleClassName(root.className)}`
 }
 
-/** The full key an element's id is the hash of. Exported for the persistence script and the stale-id check. */
-export function elementKey(node: UiNode, root: UiNode, unique: ReadonlySet<string> = uniqueResourceIds(root)): string {
-  const path: string[] = []
-  for (let p = node.parent; p; p = p.parent) path.push(signature(p))
-  path.reverse()
-  const item = repeatedItem(node)
+/**
+ * The full key an element's id is the hash of. Exported for the persistence script and the stale-id check.
+ * `memo` (one per screen) only saves work: the key is the same with or without it.
+ */
+export function elementKey(node: UiNode, root: UiNode, unique: ReadonlySet<string> = uniqueResourceIds(root), memo?: KeyMemo): string {
+  let path: string
+  let item: UiNode | undefined
+  if (memo) {
+    path = memo.path(node)
+    item = memo.repeatedItem(node)
+  } else {
+    const signatures: string[] = []
+    for (let p = node.parent; p; p = p.parent) signatures.push(signature(p))
+    path = signatures.reverse().join('/')
+    item = repeatedItem(node)
+  }
   const anchored = unique.has(node.resourceId)
   const text = hasOwnText(node) && !anchored ? node.text : ''
   // The anchors of up to two enclosing items: a button in a row of look-alike buttons inside a feed post is
   // told apart by its own label and by the post's.
   const anchors: string[] = []
-  for (let it = item; it && anchors.length < 2; it = it.parent ? repeatedItem(it.parent) : undefined) {
-    const anchor = itemAnchor(it, unique)
+  for (let it = item; it && anchors.length < 2; it = it.parent ? (memo ? memo.repeatedItem(it.parent) : repeatedItem(it.parent)) : undefined) {
+    const anchor = memo ? memo.itemAnchor(it, unique) : itemAnchor(it, unique)
     if (anchor) anchors.push(anchor)
   }
   const context = anchors.join('|')
-  return [windowKey(root), path.join('/'), signature(node), `d=${node.contentDesc}`, `t=${text}`, `h=${isEditable(node) ? (node.hint ?? '') : ''}`, `i=${context}`].join('\u0000')
+  const own = memo ? memo.signature(node) : signature(node)
+  return [windowKey(root), path, own, `d=${node.contentDesc}`, `t=${text}`, `h=${isEditable(node) ? (node.hint ?? '') : ''}`, `i=${context}`].join('\u0000')
 }
 
 /**
@@ -148,11 +255,12 @@ export function elementKey(node: UiNode, root: UiNode, unique: ReadonlySet<strin
  */
 export function assignElementIds(nodes: UiNode[], windowOf: (node: UiNode) => UiNode): string[] {
   const uniqueIn = new Map<UiNode, Set<string>>()
+  const memo = new KeyMemo()
   const hashes = nodes.map((node) => {
     const root = windowOf(node)
     let unique = uniqueIn.get(root)
     if (!unique) uniqueIn.set(root, (unique = uniqueResourceIds(root)))
-    return hashKey(elementKey(node, root, unique))
+    return hashKey(elementKey(node, root, unique, memo))
   })
   const count = new Map<string, number>()
   for (const hash of hashes) count.set(hash, (count.get(hash) ?? 0) + 1)

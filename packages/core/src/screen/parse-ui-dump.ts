@@ -1,5 +1,6 @@
 import {InvalidDumpError} from '../errors/arc-error.js'
 import type {UiHierarchy, UiNode} from './ui-node.js'
+import {readPlainDump} from './fast-dump.js'
 import {parseXml, type XmlElement} from './xml.js'
 
 /** Known uiautomator failure messages, which devices print instead of XML. */
@@ -86,6 +87,15 @@ const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/
  */
 export function parseUiDump(raw: string | Buffer, what = 'UI dump'): UiHierarchy {
   const xml = sliceDump(raw, what)
+  return readPlainDump(xml) ?? readDumpTree(xml, what)
+}
+
+/**
+ * The general reading of a dump that sliceDump cut out: the XML reader's element tree, then a UiNode per element,
+ * with every error the XML reader and the bounds check give. parseUiDump takes the plain reading (fast-dump.ts)
+ * where the document is in uiautomator's plain form, which gives the same hierarchy for less work.
+ */
+export function readDumpTree(xml: string, what = 'UI dump'): UiHierarchy {
   const root = parseXml(xml, what)
   if (root.name !== 'hierarchy') {
     throw new InvalidDumpError(

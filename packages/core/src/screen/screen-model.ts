@@ -1,7 +1,7 @@
 import type {ScreenCapture, ScreenInfo, WindowManagerState} from '../driver/device-driver.js'
 import {assignElementIds} from './element-ids.js'
 import {nodeFlags, shouldKeepNode, simpleClassName, type NodeFlags} from './node-rules.js'
-import {parseUiDump, walkNodes} from './parse-ui-dump.js'
+import {parseUiDump} from './parse-ui-dump.js'
 import type {UiHierarchy, UiNode} from './ui-node.js'
 import {accessibilityType, matchWindows, missingWindows, type WindowType} from './window-metadata.js'
 
@@ -118,11 +118,14 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
   const kept: UiNode[] = []
   const windowOfNode = new Map<UiNode, ScreenWindow>()
   for (const window of windows) {
-    for (const node of walkNodes([window.root])) {
-      if (!shouldKeepNode(node)) continue
-      kept.push(node)
-      windowOfNode.set(node, window)
+    const keep = (node: UiNode): void => {
+      if (shouldKeepNode(node)) {
+        kept.push(node)
+        windowOfNode.set(node, window)
+      }
+      for (const child of node.children) keep(child)
     }
+    keep(window.root)
   }
   const ids = assignElementIds(kept, (node) => (windowOfNode.get(node) as ScreenWindow).root)
   const elements: ScreenElement[] = kept.map((node, i) => {

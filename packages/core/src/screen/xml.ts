@@ -17,6 +17,35 @@ const NAMED_ENTITIES: Record<string, string> = Object.assign(Object.create(null)
   apos: "'",
 })
 
+const REFERENCE = /&([^;&\s]{0,32});/g
+
+/**
+ * An attribute value with its entity and character references replaced (`&amp;` → `&`, `&#x1F600;` → 😀); a `&`
+ * that starts no reference stays as written. A reference to an unknown entity or to no character gives the problem
+ * instead, as the error message states it.
+ */
+export function decodeReferences(raw: string): string | {problem: string} {
+  let problem: string | undefined
+  const value = raw.replace(REFERENCE, (match, entity: string) => {
+    if (entity.startsWith('#')) {
+      const hex = entity[1] === 'x' || entity[1] === 'X'
+      const code = Number.parseInt(entity.slice(hex ? 2 : 1), hex ? 16 : 10)
+      if (!Number.isFinite(code) || code < 0 || code > 0x10ffff) {
+        problem ??= `bad character reference ${match}`
+        return match
+      }
+      return String.fromCodePoint(code)
+    }
+    const named = NAMED_ENTITIES[entity]
+    if (named === undefined) {
+      problem ??= `unknown entity ${match}`
+      return match
+    }
+    return named
+  })
+  return problem === undefined ? value : {problem}
+}
+
 /**
  * Limits on any document, so work and memory stay bounded whatever arrives: real uiautomator dumps nest
  * about 30 deep and hold a few thousand nodes at most. Past either limit the dump is refused (INVALID_DUMP).
@@ -65,17 +94,8 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
 
   const decode = (raw: string, at: number): string => {
     if (!raw.includes('&')) return raw
-    return raw.replace(/&([^;&\s]{0,32});/g, (match, entity: string) => {
-      if (entity.startsWith('#')) {
-        const hex = entity[1] === 'x' || entity[1] === 'X'
-        const code = Number.parseInt(entity.slice(hex ? 2 : 1), hex ? 16 : 10)
-        if (!Number.isFinite(code) || code < 0 || code > 0x10ffff) fail(`bad character reference ${match}`, at)
-        return String.fromCodePoint(code)
-      }
-      const named = NAMED_ENTITIES[entity]
-      if (named === undefined) fail(`unknown entity ${match}`, at)
-      return named as string
-    })
+    const decoded = decodeReferences(raw)
+    return typeof decoded === 'string' ? decoded : fail(decoded.problem, at)
   }
 
   const isNameChar = (c: number): boolean =>
