@@ -13,6 +13,7 @@
  */
 import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
+import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import vm from 'node:vm'
 
@@ -62,7 +63,7 @@ function load(): Loaded {
     })
     const module = {exports: {} as Record<string, unknown>, arcImport: (specifier: string) => import(specifier)}
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void
-    wrapper.call(module.exports, module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, fileURLToPath(new URL('../bundle/', import.meta.url)))
+    wrapper.call(module.exports, module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, path.dirname(BUNDLE_FILE))
     result = {exports: module.exports, state: cachedData === undefined ? state : script.cachedDataRejected ? 'rejected' : 'used', script}
   }
   if (/(^|,)\s*arc/.test(process.env.DEBUG ?? '')) process.stderr.write(`arc: core bundle compiled (code cache: ${result.state})\n`)
