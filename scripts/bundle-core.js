@@ -47,7 +47,7 @@ const OCLIF_NAMES = ['Args', 'Command', 'Flags', 'execute']
 
 // The bundle's own names for what CommonJS lacks: its `import.meta.url`, and `import()` through the loader
 // (module.arcImport) or, when Node's own require loads it (source maps on), a real one.
-const BANNER = 'var arcImportMetaUrl=require("node:url").pathToFileURL(__filename).href,__arcImport=module.arcImport??(s=>import(s));'
+const BANNER = 'var arcImportMetaUrl=require("node:url").pathToFileURL(__filename).href,__arcImport=module.arcImport??((s,o)=>import(s,o));'
 
 /** Resolves zod's `locales/index.js` (only its namespace re-exports import it) to an empty module. */
 const withoutZodLocales = {
@@ -104,7 +104,14 @@ export async function bundleCore() {
   }
   writeFileSync(INPUTS_FILE, `${JSON.stringify({inputs}, null, 1)}\n`)
   writeFileSync(LICENSES_FILE, thirdPartyLicenses(Object.keys(inputs)))
-  const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-code-cache.js')], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000})
+  // Without NODE_OPTIONS: V8 refuses a cache made under other V8 flags (a CI's --max-old-space-size would make every
+  // later run compile from scratch), and --enable-source-maps would load the bundle without vm.Script.
+  const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-code-cache.js')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+    env: {...process.env, NODE_OPTIONS: ''},
+  })
   if (cache.status !== 0) throw new Error(`scripts/write-code-cache.js failed (exit ${cache.status}):\n${cache.stderr}${cache.stdout}`)
   const kib = (file) => (readFileSync(file).length / 1024).toFixed(0)
   console.log(
@@ -126,7 +133,8 @@ function thirdPartyLicenses(inputs) {
     const dir = path.join(ROOT, root)
     const pjson = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))
     const license = typeof pjson.license === 'string' ? pjson.license : JSON.stringify(pjson.license ?? 'unstated')
-    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f))
+    // LICENSE, LICENSE.md, COPYING.txt, LICENSE-MIT.txt (emoji-regex)…
+    const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)([-.][\w.-]*)?$/i.test(f))
     const text = file && existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no license file in the package)'
     return `${pjson.name} ${pjson.version} (${license})\n${'-'.repeat(60)}\n${text}\n`
   })

@@ -5,7 +5,9 @@
  * the module inside the bundle; what remains are imports of a computed specifier (oclif importing a command's
  * module, cosmiconfig a JavaScript config) or of a package kept outside (cosmiconfig's `typescript`). This plugin renames those to `__arcImport(...)`, which the bundle's
  * banner takes from the loader (a real `import()` in an ES module), and `checkNoDynamicImport` proves none is left.
- * Parsed with acorn, so an `import(` in a string or a comment is left alone. Plain JavaScript, like bundle-core.js.
+ * Parsed with acorn, so an `import(` in a string or a comment is left alone. The loader resolves a specifier from
+ * its own folder, not from the module that asked: right for what these pass (absolute file URLs, package names), not
+ * for a relative path, which no bundled module computes. Plain JavaScript, like bundle-core.js.
  */
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'

@@ -28,12 +28,22 @@ process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${closedPort}`
 delete process.env.ANDROID_SERIAL
 
 const {writeCodeCache} = await import(pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'loader', 'load-bundle.js')).href)
-const {execute} = await import(pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'bundle', 'oclif.js')).href)
+const bundle = (file) => pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'bundle', file)).href
+const {execute} = await import(bundle('oclif.js'))
+const {exitCodeFor} = await import(bundle('index.js'))
 
-// oclif ends a failed command with process.exit (the tap fails: nothing listens): the cache is written on the way
-// out, and this script's status says only whether that worked.
-process.on('exit', () => {
+const dir = pathToFileURL(path.join(ROOT, 'bin', 'run.js')).href
+const runs = [['--version'], ['screen-state', '--device', 'demo'], ['tap', '1', '1']]
+const unavailable = exitCodeFor('DEVICE_UNAVAILABLE')
+let done = 0
+
+// oclif ends a failed command with process.exit, as the tap must (nothing listens): the cache is written on the way
+// out, after every command ran as expected, and this script's status says whether both held.
+process.on('exit', (code) => {
   try {
+    if (done !== runs.length - 1 || code !== unavailable) {
+      throw new Error(`the commands did not run as expected (${done} of ${runs.length - 1} before the tap; exit ${code}, not ${unavailable})`)
+    }
     writeCodeCache()
     process.exitCode = 0
   } catch (error) {
@@ -43,7 +53,7 @@ process.on('exit', () => {
     rmSync(stateDir, {recursive: true, force: true})
   }
 })
-const dir = pathToFileURL(path.join(ROOT, 'bin', 'run.js')).href
-for (const args of [['--version'], ['screen-state', '--device', 'demo'], ['tap', '1', '1']]) {
+for (const args of runs) {
   await execute({dir, args})
+  done++
 }

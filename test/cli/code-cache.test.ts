@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -55,14 +55,17 @@ describe('the core bundle and its code cache (packages/core/src/loader/load-bund
     }
   })
 
-  it('compiles from scratch when V8 refuses the cache (another Node, other flags, a damaged file)', () => {
+  it('compiles from scratch when V8 refuses the cache (another Node, other flags, a damaged file) or it cannot be read', () => {
     const saved = readFileSync(cacheFile())
     try {
       writeFileSync(cacheFile(), Buffer.alloc(saved.length, 7))
       expect(loadCopy()).to.deep.equal({state: 'rejected', execute: 'function'})
       rmSync(cacheFile())
       expect(loadCopy()).to.deep.equal({state: 'absent', execute: 'function'})
+      mkdirSync(cacheFile())
+      expect(loadCopy()).to.deep.equal({state: 'unreadable', execute: 'function'})
     } finally {
+      rmSync(cacheFile(), {recursive: true, force: true})
       writeFileSync(cacheFile(), saved)
     }
     // V8 ties a cache to its flags: one made without --no-opt is refused under it.
@@ -89,7 +92,7 @@ describe('the core bundle and its code cache (packages/core/src/loader/load-bund
 describe('import() in the bundle (scripts/bundle-dynamic-imports.js)', () => {
   it('the built bundle calls import() only in its banner, through the loader', () => {
     const code = readFileSync(path.join(DIST, 'bundle', 'core.cjs'), 'utf8')
-    const banner = code.indexOf('__arcImport=module.arcImport??(s=>import(s));')
+    const banner = code.indexOf('__arcImport=module.arcImport??((s,o)=>import(s,o));')
     expect(banner).to.be.within(0, 200)
     expect(() => checkNoDynamicImport(code, 'core.cjs', banner + 50)).to.not.throw()
     expect(() => checkNoDynamicImport(code, 'core.cjs', 0), "the check sees the banner's own").to.throw(/still calls import\(\)/)

@@ -7,8 +7,8 @@
  * compile cache for modules, so this loader keeps one itself: `core.cjs.cache`, V8's code cache for the bundle,
  * written by the build (scripts/write-code-cache.js) after a few commands ran, so it holds the functions they
  * compiled. Compiling with it skips most of that work. V8 refuses a cache from another V8 version or other V8
- * flags (`rejected`), and the loader does not offer one older than the bundle (`stale`): either way the bundle
- * compiles as usual, only slower. With `--enable-source-maps` the bundle is required the usual way (Node reads
+ * flags (`rejected`), and the loader does not offer one older than the bundle (`stale`) or one it cannot read
+ * (`unreadable`): either way the bundle compiles as usual, only slower. With `--enable-source-maps` the bundle is required the usual way (Node reads
  * its source map only then), without the cache. `DEBUG=arc*` prints which it was.
  */
 import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
@@ -21,7 +21,7 @@ export const BUNDLE_FILE = fileURLToPath(new URL('../bundle/core.cjs', import.me
 export const CODE_CACHE_FILE = `${BUNDLE_FILE}.cache`
 
 /** How the bundle was compiled: with the code cache, or why not. */
-export type CodeCacheState = 'used' | 'rejected' | 'stale' | 'absent' | 'source maps'
+export type CodeCacheState = 'used' | 'rejected' | 'stale' | 'absent' | 'unreadable' | 'source maps'
 
 interface Loaded {
   exports: Record<string, unknown>
@@ -61,7 +61,10 @@ function load(): Loaded {
       lineOffset: -1,
       cachedData,
     })
-    const module = {exports: {} as Record<string, unknown>, arcImport: (specifier: string) => import(specifier)}
+    // `__arcImport` in the bundle (scripts/bundle-dynamic-imports.js). Its specifiers are absolute file URLs or
+    // package names, so resolving them from here is resolving them from the bundle.
+    const arcImport = (specifier: string, options?: ImportCallOptions) => import(specifier, options)
+    const module = {exports: {} as Record<string, unknown>, arcImport}
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void
     wrapper.call(module.exports, module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, path.dirname(BUNDLE_FILE))
     result = {exports: module.exports, state: cachedData === undefined ? state : script.cachedDataRejected ? 'rejected' : 'used', script}
@@ -70,9 +73,14 @@ function load(): Loaded {
   return result
 }
 
-/** The code cache, unless it is missing or older than the bundle (a bundle rebuilt or edited since). */
+/** The code cache, unless it is missing, unreadable or older than the bundle (a bundle rebuilt or edited since). */
 function readCodeCache(): {cachedData?: Buffer; state: CodeCacheState} {
   if (!existsSync(CODE_CACHE_FILE)) return {state: 'absent'}
-  if (statSync(CODE_CACHE_FILE).mtimeMs < statSync(BUNDLE_FILE).mtimeMs) return {state: 'stale'}
-  return {cachedData: readFileSync(CODE_CACHE_FILE), state: 'used'}
+  try {
+    if (statSync(CODE_CACHE_FILE).mtimeMs < statSync(BUNDLE_FILE).mtimeMs) return {state: 'stale'}
+    return {cachedData: readFileSync(CODE_CACHE_FILE), state: 'used'}
+  } catch {
+    // A cache is only ever a shortcut: whatever keeps it from being read (a folder in its place, its permissions).
+    return {state: 'unreadable'}
+  }
 }
