@@ -1,3 +1,4 @@
+import {spawn} from 'node:child_process'
 import path from 'node:path'
 
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
@@ -40,6 +41,34 @@ describe('arc mcp serve --stdio (a spawned arc process)', () => {
       await client.close()
     }
     expect(transport.pid).to.equal(null)
+  })
+
+  it('answers every request written before stdin ends, then exits 0 (printf … | arc mcp serve --stdio)', async function () {
+    this.timeout(60_000)
+    const requests = [
+      {jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'pipe', version: '0'}}},
+      {jsonrpc: '2.0', method: 'notifications/initialized'},
+      {jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'android_get_screen_state', arguments: {}}},
+      {jsonrpc: '2.0', id: 3, method: 'tools/call', params: {name: 'android_tap', arguments: {x: 1, y: 2}}},
+      {jsonrpc: '2.0', id: 4, method: 'tools/list'},
+    ]
+    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--stdio', '--device', 'demo'], {
+      cwd: ROOT,
+      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'},
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stdin.end(requests.map((r) => `${JSON.stringify(r)}\n`).join(''))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(code, stderr).to.equal(0)
+    const answers = stdout.trim().split('\n').map((line) => JSON.parse(line) as {id: number; result: {content?: Array<{text: string}>; isError?: boolean}})
+    expect(answers.map((a) => a.id).sort()).to.deep.equal([1, 2, 3, 4])
+    const byId = new Map(answers.map((a) => [a.id, a.result]))
+    expect(byId.get(2)?.content?.[0].text).to.include('screen:1080x2400')
+    expect(byId.get(3)?.isError).to.equal(true)
+    expect(byId.get(3)?.content?.[0].text).to.match(/^Error \[DEVICE_READ_ONLY\]/)
   })
 
   it('an MCP cancellation (notifications/cancelled) aborts the call: the device command is cut off', async function () {

@@ -77,16 +77,27 @@ export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
   return {...running, token, generated: given === undefined, host}
 }
 
-/** Serves the tools on stdin/stdout until stdin ends; resolves then. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * Serves the tools on stdin/stdout until stdin ends, and resolves once every request read before the end has its
+ * answer: a client may write its requests and close stdin at once (`printf … | arc mcp serve --stdio`).
+ */
 export async function serveStdio(settings: ServeSettings & {log?(message: string): void}): Promise<void> {
   const host = buildHost(settings)
   const server = createMcpServer(host)
   const transport = new StdioServerTransport()
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve()
-    process.stdin.once('end', () => resolve())
+  const closed = new Promise<'closed' | 'end'>((resolve) => {
+    server.onclose = () => resolve('closed')
+    process.stdin.once('end', () => resolve('end'))
   })
   await server.connect(transport)
-  await closed
+  if ((await closed) === 'end') {
+    // The SDK hands the last messages read to their handlers on a later turn, and writes each answer on a later
+    // turn than the handler's end: a turn before, the calls, then a turn after.
+    await nextTurn()
+    await host.idle()
+    await nextTurn()
+  }
   await server.close()
 }

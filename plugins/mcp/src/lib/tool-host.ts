@@ -165,8 +165,23 @@ export class ToolHost {
     return this.served.has(name)
   }
 
+  /** Calls still running. */
+  private readonly running = new Set<Promise<CallToolResult>>()
+
   /** Runs one `tools/call`; every failure, invalid input included, is an `isError` result with the error code. */
-  async call(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  call(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+    const call = this.run(name, args, signal)
+    this.running.add(call)
+    void call.finally(() => this.running.delete(call))
+    return call
+  }
+
+  /** Resolves when no call is running (a call that starts meanwhile is waited for too). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running])
+  }
+
+  private async run(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
     const served = this.served.get(name)
     if (!served) return errorResult(new InvalidInputError(`unknown tool ${JSON.stringify(name)}; tools/list gives the names`))
     const {config, adb} = this.options
