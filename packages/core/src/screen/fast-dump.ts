@@ -1,11 +1,13 @@
+import {dumpHierarchy, NodeReader} from './dump-node.js'
 import type {UiHierarchy, UiNode} from './ui-node.js'
 import {decodeReferences, XML_LIMITS} from './xml.js'
 
 /**
  * The plain reading of what uiautomator writes: `<hierarchy …>` holding `<node …>` elements, each attribute after
  * white space and written `name="value"` (or `name='value'`, which uiautomator writes for a value holding `"`),
- * nothing between tags but white space. It builds the UiNodes straight from the text, without the general reader's
- * element tree and attribute objects: less than half its time on the largest real screen.
+ * nothing between tags but white space. It hands each attribute straight from the text to the NodeReader the
+ * general reader uses too (dump-node.ts), without that reader's element tree and attribute objects: less than half
+ * its time on the largest real screen.
  *
  * Anything else gives undefined and `parseUiDump` reads the document the general way: comments, a DOCTYPE, other
  * tag names (Appium's class-name tags), spaces around `=`, text between tags, an attribute given twice, a `<` in a
@@ -14,8 +16,6 @@ import {decodeReferences, XML_LIMITS} from './xml.js'
  * error (test/screen/fast-dump.test.ts holds the two to that on every real fixture, broken variants and random
  * one-character changes).
  */
-
-const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/
 
 /** The characters the general reader allows in a name (xml.ts `isNameChar`). */
 const isNameChar = (c: number): boolean =>
@@ -61,104 +61,6 @@ function readTag(xml: string, pos: number, take: (name: string, value: string) =
   }
 }
 
-/** A node's attributes as the general reader's toNode reads them (parse-ui-dump.ts), and which were seen. */
-class NodeReader {
-  seen = 0
-  other: string[] | undefined
-  node!: UiNode
-  bounds: string | undefined
-  enabled: string | undefined
-  index: string | undefined
-  visible: string | undefined
-  displayed: string | undefined
-  hint: string | undefined
-  displayId: string | undefined
-  drawingOrder: string | undefined
-
-  start(parent: UiNode | undefined): void {
-    this.seen = 0
-    this.other = undefined
-    this.bounds = this.enabled = this.index = this.visible = this.displayed = this.hint = this.displayId = this.drawingOrder = undefined
-    this.node = {
-      className: '',
-      text: '',
-      contentDesc: '',
-      resourceId: '',
-      package: '',
-      bounds: [0, 0, 0, 0],
-      checkable: false,
-      checked: false,
-      clickable: false,
-      longClickable: false,
-      enabled: true,
-      focusable: false,
-      focused: false,
-      scrollable: false,
-      password: false,
-      selected: false,
-      naf: false,
-      index: 0,
-      children: [],
-      parent,
-    }
-  }
-
-  private once(bit: number): boolean {
-    if (this.seen & bit) return false
-    this.seen |= bit
-    return true
-  }
-
-  readonly take = (name: string, value: string): boolean => {
-    const node = this.node
-    switch (name) {
-      case 'index': return this.once(1) && ((this.index = value), true)
-      case 'text': return this.once(2) && ((node.text = value), true)
-      case 'resource-id': return this.once(4) && ((node.resourceId = value), true)
-      case 'class': return this.once(8) && ((node.className = value), true)
-      case 'package': return this.once(16) && ((node.package = value), true)
-      case 'content-desc': return this.once(32) && ((node.contentDesc = value), true)
-      case 'checkable': return this.once(64) && ((node.checkable = value === 'true'), true)
-      case 'checked': return this.once(128) && ((node.checked = value === 'true'), true)
-      case 'clickable': return this.once(256) && ((node.clickable = value === 'true'), true)
-      case 'enabled': return this.once(512) && ((this.enabled = value), true)
-      case 'focusable': return this.once(1024) && ((node.focusable = value === 'true'), true)
-      case 'focused': return this.once(2048) && ((node.focused = value === 'true'), true)
-      case 'scrollable': return this.once(4096) && ((node.scrollable = value === 'true'), true)
-      case 'long-clickable': return this.once(8192) && ((node.longClickable = value === 'true'), true)
-      case 'password': return this.once(16384) && ((node.password = value === 'true'), true)
-      case 'selected': return this.once(32768) && ((node.selected = value === 'true'), true)
-      case 'bounds': return this.once(65536) && ((this.bounds = value), true)
-      case 'visible-to-user': return this.once(131072) && ((this.visible = value), true)
-      case 'displayed': return this.once(262144) && ((this.displayed = value), true)
-      case 'hint': return this.once(524288) && ((this.hint = value), true)
-      case 'display-id': return this.once(1048576) && ((this.displayId = value), true)
-      case 'drawing-order': return this.once(2097152) && ((this.drawingOrder = value), true)
-      case 'NAF': return this.once(4194304) && ((node.naf = value === 'true'), true)
-      default:
-        if (this.other?.includes(name)) return false
-        ;(this.other ??= []).push(name)
-        return true
-    }
-  }
-
-  /** The node, or undefined where its bounds are unreadable (the general reader says where). */
-  finish(): UiNode | undefined {
-    const m = BOUNDS.exec(this.bounds ?? '')
-    if (!m) return undefined
-    const node = this.node
-    node.bounds = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])]
-    node.enabled = this.enabled === undefined ? true : this.enabled === 'true'
-    node.index = Number(this.index ?? 0) || 0
-    const visible = this.visible ?? this.displayed
-    if (visible !== undefined) node.visibleToUser = visible === 'true'
-    if (this.hint !== undefined && this.hint !== '') node.hint = this.hint
-    if (this.displayId !== undefined) node.displayId = Number(this.displayId)
-    if (this.drawingOrder !== undefined) node.drawingOrder = Number(this.drawingOrder)
-    return node
-  }
-}
-
 const skipSpace = (xml: string, pos: number): number => {
   while (isSpace(xml.charCodeAt(pos))) pos++
   return pos
@@ -196,7 +98,7 @@ export function readPlainDump(xml: string): UiHierarchy | undefined {
       const parent = open.at(-1)
       reader.start(parent)
       const tag = readTag(xml, pos + '<node'.length, reader.take)
-      const node = tag && reader.finish()
+      const node = tag && reader.finish('')
       if (!node) return undefined
       count++
       if (parent) parent.children.push(node)
@@ -214,11 +116,5 @@ export function readPlainDump(xml: string): UiHierarchy | undefined {
     }
   }
   if (skipSpace(xml, pos) !== xml.length) return undefined
-  const rotationAttr = Number(root.get('rotation') ?? 0)
-  const rotation = ([0, 1, 2, 3] as const).find((r) => r === rotationAttr) ?? 0
-  const hierarchy: UiHierarchy = {rotation, windows, format: 'uiautomator', nodeCount: count}
-  const width = Number(root.get('width'))
-  const height = Number(root.get('height'))
-  if (width > 0 && height > 0) hierarchy.declaredSize = {width, height}
-  return hierarchy
+  return dumpHierarchy((name) => root.get(name), windows, 'uiautomator', count)
 }

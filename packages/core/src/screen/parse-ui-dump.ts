@@ -1,5 +1,6 @@
 import {InvalidDumpError} from '../errors/arc-error.js'
 import type {UiHierarchy, UiNode} from './ui-node.js'
+import {dumpHierarchy, NodeReader} from './dump-node.js'
 import {readPlainDump} from './fast-dump.js'
 import {parseXml, type XmlElement} from './xml.js'
 
@@ -78,8 +79,6 @@ function firstLine(text: string): string {
   return line.length > 80 ? `${line.slice(0, 80)}…` : line
 }
 
-const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/
-
 /**
  * Parses a uiautomator dump (any of the three header variants, single-line or pretty-printed, several top-level
  * windows) into UiNodes. Appium-style dumps whose tags are class names are read too: the tag is the class when
@@ -105,55 +104,24 @@ export function readDumpTree(xml: string, what = 'UI dump'): UiHierarchy {
   }
   let format: UiHierarchy['format'] = 'uiautomator'
   let count = 0
+  const reader = new NodeReader()
   const toNode = (el: XmlElement, parent: UiNode | undefined): UiNode => {
     if (el.name !== 'node') format = 'classname-tags'
-    const a = el.attrs
-    const boundsText = a.bounds ?? ''
-    const m = BOUNDS.exec(boundsText)
-    if (!m) {
+    reader.start(parent)
+    // The XML reader refuses a repeated attribute, so every one is taken.
+    for (const name in el.attrs) reader.take(name, el.attrs[name] as string)
+    const node = reader.finish(el.name === 'node' ? '' : el.name)
+    if (!node) {
       throw new InvalidDumpError(
-        `${what} has a node with unreadable bounds ${JSON.stringify(boundsText)} at line ${el.line}; expected [left,top][right,bottom]`,
+        `${what} has a node with unreadable bounds ${JSON.stringify(el.attrs.bounds ?? '')} at line ${el.line}; expected [left,top][right,bottom]`,
       )
     }
     count++
-    const node: UiNode = {
-      className: a.class ?? (el.name === 'node' ? '' : el.name),
-      text: a.text ?? '',
-      contentDesc: a['content-desc'] ?? '',
-      resourceId: a['resource-id'] ?? '',
-      package: a.package ?? '',
-      bounds: [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])],
-      checkable: a.checkable === 'true',
-      checked: a.checked === 'true',
-      clickable: a.clickable === 'true',
-      longClickable: a['long-clickable'] === 'true',
-      enabled: a.enabled === undefined ? true : a.enabled === 'true',
-      focusable: a.focusable === 'true',
-      focused: a.focused === 'true',
-      scrollable: a.scrollable === 'true',
-      password: a.password === 'true',
-      selected: a.selected === 'true',
-      naf: a.NAF === 'true',
-      index: Number(a.index ?? 0) || 0,
-      children: [],
-      parent,
-    }
-    const visible = a['visible-to-user'] ?? a.displayed
-    if (visible !== undefined) node.visibleToUser = visible === 'true'
-    if (a.hint !== undefined && a.hint !== '') node.hint = a.hint
-    if (a['display-id'] !== undefined) node.displayId = Number(a['display-id'])
-    if (a['drawing-order'] !== undefined) node.drawingOrder = Number(a['drawing-order'])
     node.children = el.children.map((child) => toNode(child, node))
     return node
   }
   const windows = root.children.map((child) => toNode(child, undefined))
-  const rotationAttr = Number(root.attrs.rotation ?? 0)
-  const rotation = ([0, 1, 2, 3] as const).find((r) => r === rotationAttr) ?? 0
-  const hierarchy: UiHierarchy = {rotation, windows, format, nodeCount: count}
-  const width = Number(root.attrs.width)
-  const height = Number(root.attrs.height)
-  if (width > 0 && height > 0) hierarchy.declaredSize = {width, height}
-  return hierarchy
+  return dumpHierarchy((name) => root.attrs[name], windows, format, count)
 }
 
 /** Depth-first, document order. */
