@@ -15,31 +15,73 @@ function esc(v: string): string {
   return v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
 }
 
+function nodeXml(n: NodeSpec, index: number): string {
+  const b = n.bounds ?? [0, 0, 100, 100]
+  const attrs: Record<string, string> = {
+    index: String(index),
+    text: n.text ?? '',
+    'resource-id': n.res ?? '',
+    class: n.cls ?? 'android.widget.FrameLayout',
+    package: n.pkg ?? 'com.example',
+    'content-desc': n.desc ?? '',
+    clickable: 'false',
+    enabled: 'true',
+    focusable: 'false',
+    focused: 'false',
+    scrollable: 'false',
+    'long-clickable': 'false',
+    password: 'false',
+    ...n.attrs,
+    bounds: `[${b[0]},${b[1]}][${b[2]},${b[3]}]`,
+  }
+  const open = `<node ${Object.entries(attrs).map(([k, v]) => `${k}="${esc(v)}"`).join(' ')}`
+  return n.children?.length ? `${open}>${n.children.map(nodeXml).join('')}</node>` : `${open} />`
+}
+
 /** Builds a uiautomator-style dump from a compact spec, for unit tests. */
 export function dumpXml(windows: NodeSpec[], rotation = 0): string {
-  const node = (n: NodeSpec, index: number): string => {
-    const b = n.bounds ?? [0, 0, 100, 100]
-    const attrs: Record<string, string> = {
-      index: String(index),
-      text: n.text ?? '',
-      'resource-id': n.res ?? '',
-      class: n.cls ?? 'android.widget.FrameLayout',
-      package: n.pkg ?? 'com.example',
-      'content-desc': n.desc ?? '',
-      clickable: 'false',
-      enabled: 'true',
-      focusable: 'false',
-      focused: 'false',
-      scrollable: 'false',
-      'long-clickable': 'false',
-      password: 'false',
-      ...n.attrs,
-      bounds: `[${b[0]},${b[1]}][${b[2]},${b[3]}]`,
-    }
-    const open = `<node ${Object.entries(attrs).map(([k, v]) => `${k}="${esc(v)}"`).join(' ')}`
-    return n.children?.length ? `${open}>${n.children.map(node).join('')}</node>` : `${open} />`
+  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${rotation}">${windows.map(nodeXml).join('')}</hierarchy>`
+}
+
+/** One `<window>` of a `uiautomator dump --windows` document; `attrs` replace or add the window's attributes. */
+export interface WindowSpec {
+  type: string
+  title?: string
+  layer: number
+  focused?: boolean
+  bounds?: [number, number, number, number]
+  attrs?: Record<string, string>
+  /** The window's tree; none: uiautomator wrote no `<hierarchy>` for it. */
+  tree?: NodeSpec
+  rotation?: number
+  children?: WindowSpec[]
+}
+
+function windowXml(w: WindowSpec, index: number): string {
+  const b = w.bounds ?? w.tree?.bounds ?? [0, 0, 1080, 2400]
+  const attrs: Record<string, string> = {
+    index: String(index),
+    title: w.title ?? '',
+    bounds: `[${b[0]},${b[1]}][${b[2]},${b[3]}]`,
+    active: String(w.focused ?? false),
+    focused: String(w.focused ?? false),
+    'accessibility-focused': 'false',
+    id: String(100 + index),
+    layer: String(w.layer),
+    type: w.type,
+    ...w.attrs,
   }
-  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${rotation}">${windows.map(node).join('')}</hierarchy>`
+  const open = `<window ${Object.entries(attrs).map(([k, v]) => `${k}="${esc(v)}"`).join(' ')}>`
+  const tree = w.tree ? `<hierarchy rotation="${w.rotation ?? 0}">${nodeXml(w.tree, 0)}</hierarchy>` : ''
+  return `${open}${(w.children ?? []).map(windowXml).join('')}${tree}</window>`
+}
+
+/** Builds the `<displays>` document `uiautomator dump --windows` writes, from display id to its windows (topmost first). */
+export function displaysXml(displays: Record<number, WindowSpec[]>): string {
+  const body = Object.entries(displays)
+    .map(([id, windows]) => `<display id="${id}">${windows.map(windowXml).join('')}</display>`)
+    .join('')
+  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays>${body}</displays>`
 }
 
 export function capture(xml: string, screen = {width: 1080, height: 2400}, extra: Partial<ScreenCapture> = {}): ScreenCapture {

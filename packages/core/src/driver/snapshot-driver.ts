@@ -5,6 +5,7 @@ import {DeviceNotFoundError, InvalidInputError, UnsupportedError} from '../error
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
+import {treelessWindows} from '../screen/window-metadata.js'
 import type {DeviceDriver, DeviceInfo, RotationState, ScreenCapture, WindowInfo} from './device-driver.js'
 import {ReadOnlyDriver} from './read-only-driver.js'
 import {pngSize, pngSizeProblem} from '../png.js'
@@ -113,7 +114,9 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
       hierarchy,
       screen,
       foreground: {package: meta?.package, activity: meta?.activity},
-      allWindows: meta?.allWindows ?? hierarchy.windows.length > 1,
+      allWindows:
+        meta?.allWindows ??
+        (hierarchy.listedWindows ? treelessWindows(hierarchy.listedWindows).length === 0 : hierarchy.windows.length > 1),
       // A snapshot that recorded the window manager's list is read with it; a bare dump falls back to guessing.
       ...(meta?.windowManager ? {windowManager: meta.windowManager} : {}),
     }

@@ -2,6 +2,7 @@ import {InvalidDumpError} from '../errors/arc-error.js'
 import type {UiHierarchy, UiNode} from './ui-node.js'
 import {dumpHierarchy, NodeReader} from './dump-node.js'
 import {readPlainDump} from './fast-dump.js'
+import {readDisplays} from './displays-dump.js'
 import {parseXml, type XmlElement} from './xml.js'
 
 /** Known uiautomator failure messages, which devices print instead of XML. */
@@ -13,7 +14,8 @@ const DEVICE_FAILURES: Array<[RegExp, string]> = [
 
 /**
  * Cuts the XML document out of what a device or a tool printed: real devices print
- * "UI hierchary dumped to: /dev/tty" after the XML, and some tools print log lines before it.
+ * "UI hierchary dumped to: /dev/tty" after the XML, and some tools print log lines before it. The document ends
+ * at the last `</hierarchy>`, or `</displays>` for the `<displays>` form of `uiautomator dump --windows`.
  * Input may be a Buffer (checked for binary junk) or a string.
  */
 export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
@@ -30,7 +32,7 @@ export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
     text = raw
   }
   if (text.trim() === '') throw emptyDump(what)
-  const start = text.search(/<\?xml|<hierarchy[\s>]/)
+  const start = text.search(/<\?xml|<hierarchy[\s>]|<displays[\s>]/)
   if (start === -1) {
     for (const [pattern, meaning] of DEVICE_FAILURES) {
       if (pattern.test(text)) {
@@ -43,9 +45,17 @@ export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
       actions: ['Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'],
     })
   }
-  const close = text.lastIndexOf('</hierarchy>')
-  const end = close === -1 ? text.length : close + '</hierarchy>'.length
+  const closing = documentElement(text, start) === 'displays' ? '</displays>' : '</hierarchy>'
+  const close = text.lastIndexOf(closing)
+  const end = close === -1 ? text.length : close + closing.length
   return text.slice(start, end)
+}
+
+/** The name of the first element from `start` (past the XML declaration, comments and a DOCTYPE). */
+function documentElement(text: string, start: number): string | undefined {
+  const tag = /<([A-Za-z_][\w.:-]*)/g
+  tag.lastIndex = start
+  return tag.exec(text)?.[1]
 }
 
 const UTF8 = new TextDecoder('utf-8', {fatal: true})
@@ -81,7 +91,7 @@ function firstLine(text: string): string {
 
 /**
  * Parses a uiautomator dump (any of the three header variants, single-line or pretty-printed, several top-level
- * windows) into UiNodes. Appium-style dumps whose tags are class names are read too: the tag is the class when
+ * windows, or the `<displays>` form of `--windows` with each window's metadata: displays-dump.ts) into UiNodes. Appium-style dumps whose tags are class names are read too: the tag is the class when
  * there is no `class` attribute.
  */
 export function parseUiDump(raw: string | Buffer, what = 'UI dump'): UiHierarchy {
@@ -96,10 +106,10 @@ export function parseUiDump(raw: string | Buffer, what = 'UI dump'): UiHierarchy
  */
 export function readDumpTree(xml: string, what = 'UI dump'): UiHierarchy {
   const root = parseXml(xml, what)
-  if (root.name !== 'hierarchy') {
+  if (root.name !== 'hierarchy' && root.name !== 'displays') {
     throw new InvalidDumpError(
-      `${what} has an unsupported dump format: the document element is <${root.name}>, expected <hierarchy>`,
-      {actions: ['arc reads `uiautomator dump` output and Appium-style page sources rooted at <hierarchy>.']},
+      `${what} has an unsupported dump format: the document element is <${root.name}>, expected <hierarchy> or <displays>`,
+      {actions: ['arc reads `uiautomator dump` output (`--windows` included) and Appium-style page sources rooted at <hierarchy>.']},
     )
   }
   let format: UiHierarchy['format'] = 'uiautomator'
@@ -119,6 +129,11 @@ export function readDumpTree(xml: string, what = 'UI dump'): UiHierarchy {
     count++
     node.children = el.children.map((child) => toNode(child, node))
     return node
+  }
+  if (root.name === 'displays') {
+    const read = readDisplays(root, what, (el) => toNode(el, undefined))
+    const rotation = read.rotation
+    return {...dumpHierarchy((name) => (name === 'rotation' ? rotation : undefined), read.roots, format, count), listedWindows: read.listed}
   }
   const windows = root.children.map((child) => toNode(child, undefined))
   return dumpHierarchy((name) => root.attrs[name], windows, format, count)

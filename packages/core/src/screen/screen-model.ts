@@ -2,8 +2,8 @@ import type {ScreenCapture, ScreenInfo, WindowManagerState} from '../driver/devi
 import {assignElementIds} from './element-ids.js'
 import {nodeFlags, shouldKeepNode, simpleClassName, type NodeFlags} from './node-rules.js'
 import {parseUiDump} from './parse-ui-dump.js'
-import type {UiHierarchy, UiNode} from './ui-node.js'
-import {accessibilityType, matchWindows, missingWindows, type WindowType} from './window-metadata.js'
+import type {DumpWindow, UiHierarchy, UiNode} from './ui-node.js'
+import {accessibilityType, dumpWindowType, matchWindows, missingWindows, treelessWindows, type WindowType} from './window-metadata.js'
 
 export type {WindowType} from './window-metadata.js'
 
@@ -27,14 +27,20 @@ export interface ScreenWindow {
   id: number
   type: WindowType
   pkg: string
-  /** The window manager's title for the window (`com.foo/com.foo.Main`, `StatusBar`); undefined for a recorded dump without it. */
+  /**
+   * The window's title: the accessibility layer's (an app's label) where a `--windows` dump gave one, else the window
+   * manager's (`com.foo/com.foo.Main`, `StatusBar`); undefined for a recorded dump without either.
+   */
   title?: string
-  /** The window manager's own type name (`BASE_APPLICATION`, `NAVIGATION_BAR_PANEL`…), when it reported one. */
+  /**
+   * The device's own type name where it says more than `type`: the window manager's (`BASE_APPLICATION`,
+   * `NAVIGATION_BAR_PANEL`…), or a `--windows` dump's type outside the spec's list (`WINDOW_CONTROL`).
+   */
   deviceType?: string
   activity?: string
   /**
-   * Stacking order, higher on top: the window manager's order where it reported one, else the dump's (which
-   * lists the topmost window first, so layer = count - 1 - id).
+   * Stacking order, higher on top: a `--windows` dump's accessibility layer, else the window manager's order where it
+   * reported one, else the dump's (which lists the topmost window first, so layer = count - 1 - id).
    */
   layer: number
   focused: boolean
@@ -84,6 +90,7 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
   const count = hierarchy.windows.length
   const wm = capture.windowManager
   const matches = wm ? matchWindows(hierarchy.windows, wm) : []
+  const listed = hierarchy.listedWindows
   const windows: ScreenWindow[] = hierarchy.windows.map((root, id) => {
     const device = matches[id]
     const window: ScreenWindow = {
@@ -101,9 +108,23 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     }
     return window
   })
-  if (wm) stackByWindowManager(windows, matches.map((m) => m?.z))
-
-  const focusedWindow = (wm?.focus !== undefined ? windows.find((w) => w.title === wm.focus) : undefined) ?? guessFocus(windows, capture)
+  let focusedWindow: ScreenWindow | undefined
+  if (listed) {
+    // The dump's own window list is the accessibility layer's word, from the moment of the dump itself.
+    const info = new Map(listed.map((w) => [w.root, w]))
+    for (const window of windows) {
+      const own = info.get(window.root) as DumpWindow
+      window.type = dumpWindowType(own.type)
+      if (own.title !== '') window.title = own.title
+      const written = own.type.replace(/^TYPE_/, '')
+      if (window.type !== written) window.deviceType ??= written
+      window.layer = own.layer
+      if (own.focused) focusedWindow ??= window
+    }
+  } else {
+    if (wm) stackByWindowManager(windows, matches.map((m) => m?.z))
+    focusedWindow = (wm?.focus !== undefined ? windows.find((w) => w.title === wm.focus) : undefined) ?? guessFocus(windows, capture)
+  }
   if (focusedWindow) {
     focusedWindow.focused = true
     if (
@@ -148,7 +169,11 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
   return {
     screen,
     orientation: screen.width > screen.height ? 'landscape' : 'portrait',
-    degraded: wm ? missingWindows(hierarchy.windows, wm, screen).length > 0 : !capture.allWindows,
+    degraded: listed
+      ? treelessWindows(listed).length > 0
+      : wm
+        ? missingWindows(hierarchy.windows, wm, screen).length > 0
+        : !capture.allWindows,
     windows,
     elements,
     byId: new Map(elements.map((e) => [e.id, e])),
@@ -189,15 +214,19 @@ function stackByWindowManager(windows: ScreenWindow[], zs: Array<number | undefi
 
 /**
  * Screen size when the source does not say (a bare `.xml` file without `screen.png`): Appium's declared
- * size, else the extent of the top-level windows (the largest right and bottom edges).
+ * size, else the extent of the windows of display 0 a `--windows` dump listed, else of the top-level nodes (the
+ * largest right and bottom edges).
  */
 export function screenSizeFromHierarchy(hierarchy: UiHierarchy): {width: number; height: number} {
   if (hierarchy.declaredSize) return hierarchy.declaredSize
+  const boxes = (hierarchy.listedWindows ?? [])
+    .flatMap((w) => (w.displayId === 0 && w.bounds ? [w.bounds] : []))
+    .concat(hierarchy.windows.map((root) => root.bounds))
   let width = 0
   let height = 0
-  for (const root of hierarchy.windows) {
-    width = Math.max(width, root.bounds[2])
-    height = Math.max(height, root.bounds[3])
+  for (const box of boxes) {
+    width = Math.max(width, box[2])
+    height = Math.max(height, box[3])
   }
   return {width, height}
 }

@@ -4,7 +4,7 @@
  * rather than from guesses about package names.
  */
 import type {DeviceWindow, WindowManagerState} from '../driver/device-driver.js'
-import type {UiNode} from './ui-node.js'
+import type {DumpWindow, UiNode} from './ui-node.js'
 
 /** The spec's window types (AccessibilityWindowInfo's). */
 export type WindowType =
@@ -14,6 +14,25 @@ export type WindowType =
   | 'ACCESSIBILITY_OVERLAY'
   | 'SPLIT_SCREEN_DIVIDER'
   | 'MAGNIFICATION_OVERLAY'
+
+const ACCESSIBILITY_TYPES = new Set<string>([
+  'APPLICATION',
+  'INPUT_METHOD',
+  'SYSTEM',
+  'ACCESSIBILITY_OVERLAY',
+  'SPLIT_SCREEN_DIVIDER',
+  'MAGNIFICATION_OVERLAY',
+])
+
+/**
+ * The type a `--windows` dump wrote (`AccessibilityWindowInfo.typeToString`: `TYPE_APPLICATION`…) as the spec's
+ * type; a type outside the spec's list (`TYPE_WINDOW_CONTROL`, Android 13) or none is SYSTEM, the window's own
+ * name staying in `deviceType`.
+ */
+export function dumpWindowType(written: string): WindowType {
+  const name = written.replace(/^TYPE_/, '')
+  return ACCESSIBILITY_TYPES.has(name) ? (name as WindowType) : 'SYSTEM'
+}
 
 /** Window-manager types Android's accessibility layer reports as APPLICATION windows besides the app range. */
 const APP_LIKE = new Set(['PHONE', 'PRIORITY_PHONE', 'TOAST', 'APPLICATION_OVERLAY', 'SYSTEM_ALERT'])
@@ -101,4 +120,13 @@ export function missingWindows(
 ): DeviceWindow[] {
   const matched = new Set(matchWindows(roots, wm).filter((w): w is DeviceWindow => w !== undefined))
   return wm.windows.filter((w) => w.visible && w.displayId === 0 && expectedInDump(w) && onScreen(w, screen) && !matched.has(w))
+}
+
+/**
+ * Windows of the main display that a `--windows` dump listed without a tree: the device showed them but gave
+ * their content to no one. The accessibility layer lists only the windows a user can interact with, so the app
+ * behind a modal dialog is not missing: it is not listed.
+ */
+export function treelessWindows(listed: DumpWindow[]): DumpWindow[] {
+  return listed.filter((w) => w.root === undefined && w.displayId === 0)
 }

@@ -8,7 +8,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import {ArcError, InvalidDumpError} from '../../errors/arc-error.js'
 import {parseUiDump, sliceDump} from '../../screen/parse-ui-dump.js'
 import type {UiHierarchy} from '../../screen/ui-node.js'
-import {missingWindows} from '../../screen/window-metadata.js'
+import {missingWindows, treelessWindows} from '../../screen/window-metadata.js'
 import type {Foreground, ScreenCapture, WindowInfo, WindowManagerState} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 import {parseForeground, parseRotation} from './parse-dumpsys.js'
@@ -41,7 +41,9 @@ export interface Dump {
 /**
  * Dumps the UI hierarchy. `uiautomator dump --windows /dev/tty` writes every window's XML straight to the
  * shell stream, so no file is involved and nothing stale can be read; where `/dev/tty` does not work a new
- * uniquely named file is dumped, read and deleted. Devices whose uiautomator predates `--windows` ignore it.
+ * uniquely named file is dumped, read and deleted. Devices whose uiautomator predates `--windows` ignore it and
+ * write the active window's `<hierarchy>`; those that know it write the `<displays>` form, every window with its
+ * accessibility metadata (displays-dump.ts).
  * Transient failures (no idle state, null root node…) are retried up to DUMP_ATTEMPTS times.
  */
 async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> {
@@ -52,9 +54,9 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
     const output = state.tty ? await dev.text(['uiautomator', 'dump', ...flags, '/dev/tty']) : await dumpViaFile(dev, flags)
     try {
       const xml = sliceDump(output, `uiautomator dump on ${dev.serial}`)
-      if (!xml.includes('</hierarchy>')) {
+      if (!xml.endsWith('</hierarchy>') && !xml.endsWith('</displays>')) {
         await dev.server.assertAttached(dev.serial, 'uiautomator dump')
-        throw new InvalidDumpError(`uiautomator dump on ${dev.serial} was cut short (no </hierarchy>)`)
+        throw new InvalidDumpError(`uiautomator dump on ${dev.serial} was cut short (no </hierarchy> or </displays> at its end)`)
       }
       return {xml, hierarchy: parseUiDump(xml, `uiautomator dump on ${dev.serial}`)}
     } catch (error) {
@@ -74,7 +76,7 @@ async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
   try {
     const log = await dev.text(['uiautomator', 'dump', ...flags, file])
     const xml = await dev.text(['cat', file, raw('2>/dev/null')])
-    return xml.includes('<hierarchy') ? xml : `${log}\n${xml}`
+    return xml.includes('<hierarchy') || xml.includes('<displays') ? xml : `${log}\n${xml}`
   } finally {
     await dev.text(['rm', '-f', file]).catch(() => undefined)
   }
@@ -182,9 +184,11 @@ export async function captureScreen(dev: DeviceShell, state: DumpState, known?: 
     hierarchy: dump.hierarchy,
     screen: {width, height, density: window.metrics.density, rotation},
     foreground: window.foreground,
-    allWindows: windowManager.windows.length > 0
-      ? missingWindows(dump.hierarchy.windows, windowManager, {width, height}).length === 0
-      : dump.hierarchy.windows.length > 1,
+    allWindows: dump.hierarchy.listedWindows
+      ? treelessWindows(dump.hierarchy.listedWindows).length === 0
+      : windowManager.windows.length > 0
+        ? missingWindows(dump.hierarchy.windows, windowManager, {width, height}).length === 0
+        : dump.hierarchy.windows.length > 1,
     ...(windowManager.windows.length > 0 ? {windowManager} : {}),
   }
 }
