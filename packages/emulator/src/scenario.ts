@@ -127,6 +127,10 @@ const deviceSchema = z
       .strict()
       .optional()
       .describe('The touchscreen `getevent -pl` lists and `sendevent` writes to.'),
+    windowsDump: z
+      .boolean()
+      .default(false)
+      .describe('uiautomator knows `dump --windows` and writes every window with its metadata (<displays>), as some builds do.'),
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
     fields: z.array(fieldSchema).optional().describe('Edit fields that refuse or alter what is typed into them.'),

@@ -153,6 +153,8 @@ export class VirtualDevice extends EventEmitter {
   keyguardShowing = false
   /** False makes `screenrecord` missing, as on builds without it. */
   screenrecord = true
+  /** True gives the device a uiautomator whose `dump --windows` writes the `<displays>` form (scenario `windowsDump`). */
+  windowsDump = false
   /** Every recording `screenrecord` finished: its device path and how long it ran. */
   readonly recordings: Array<{file: string; seconds: number}> = []
   /** What `dumpsys battery` reports. */
@@ -185,6 +187,7 @@ export class VirtualDevice extends EventEmitter {
       this.wmSize = {width: w as number, height: h as number}
     }
     this.wmDensity = scenario?.wm?.density
+    this.windowsDump = scenario?.windowsDump ?? false
     this.homeScreen = scenario?.homeScreen
     this.logcat = scenario?.logcat ? scenario.logcat.map((e) => parseLogEntry(e, this)) : []
     for (const [file, content] of Object.entries(scenario?.files ?? {})) {

@@ -2,6 +2,7 @@ import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import type {CommandContext} from './types.js'
+import {windowsDocument} from './windows-dump.js'
 
 const USAGE = `Usage: uiautomator <subcommand> [options]
 
@@ -24,7 +25,9 @@ events: prints out accessibility events until terminated
 /**
  * `uiautomator dump [--compressed] [--windows] [file]`: writes the current screen's XML to the file (default
  * /sdcard/window_dump.xml) and prints `UI hierchary dumped to: <file>` (sic). `/dev/tty` is the caller's
- * terminal: the XML (no trailing newline) then the message go to stdout.
+ * terminal: the XML (no trailing newline) then the message go to stdout. `--windows` is ignored, as by AOSP's
+ * uiautomator, unless the scenario gives the device a uiautomator that has it (`windowsDump`): then every window
+ * comes in the `<displays>` form (windows-dump.ts).
  */
 export async function uiautomator(ctx: CommandContext): Promise<number> {
   const [, sub, ...rest] = ctx.argv
@@ -33,7 +36,7 @@ export async function uiautomator(ctx: CommandContext): Promise<number> {
     return sub === 'help' || sub === undefined ? 0 : 1
   }
   const file = rest.find((a) => !a.startsWith('--')) ?? '/sdcard/window_dump.xml'
-  const xml = ctx.device.dumpXml()
+  const xml = rest.includes('--windows') && ctx.device.windowsDump ? windowsDocument(ctx.device) : ctx.device.dumpXml()
   if (file === '/dev/tty' || file === '/dev/stdout') {
     ctx.out(xml)
   } else {

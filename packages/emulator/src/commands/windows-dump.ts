@@ -1,0 +1,108 @@
+/**
+ * `uiautomator dump --windows` on a build whose uiautomator has the flag: the `<displays>` document AOSP's
+ * `AccessibilityNodeInfoDumper.dumpWindowsToFile` writes, one `<window>` per window with its accessibility
+ * metadata around that window's `<hierarchy>` (adb.md §3.2). The trees are the screen's own top-level elements,
+ * cut from the XML the plain dump serves (typed text included); the metadata comes from the window list
+ * `dumpsys window` serves (window-list.ts), so the two reads agree as on a device.
+ */
+import {createHash} from 'node:crypto'
+
+import {accessibilityType, matchWindows, type DeviceWindow, type UiNode} from '@arc-cli/core'
+
+import type {VirtualDevice} from '../virtual-device.js'
+import {deviceWindows, focusedTitle} from './window-list.js'
+
+const attr = (v: string): string =>
+  v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
+
+/** Where the tag starting at `at` (its `<`) ends, just past its `>`; quoted values may hold `>`. */
+function tagEnd(xml: string, at: number): number {
+  let quote = ''
+  for (let i = at + 1; i < xml.length; i++) {
+    const c = xml[i] as string
+    if (quote) {
+      if (c === quote) quote = ''
+    } else if (c === '"' || c === "'") {
+      quote = c
+    } else if (c === '>') {
+      return i + 1
+    }
+  }
+  throw new Error('unterminated tag in the screen XML')
+}
+
+/** The text of each element directly under the document element, in order, and the document element's open tag. */
+export function topLevelElements(xml: string): {rootTag: string; elements: string[]} {
+  let i = xml.search(/<[A-Za-z_]/)
+  if (i === -1) throw new Error('the screen XML has no document element')
+  const rootEnd = tagEnd(xml, i)
+  const rootTag = xml.slice(i, rootEnd)
+  const elements: string[] = []
+  let depth = 0
+  let start = -1
+  i = rootEnd
+  for (;;) {
+    i = xml.indexOf('<', i)
+    if (i === -1) throw new Error('the screen XML ends before its document element closes')
+    if (xml.startsWith('<!--', i)) {
+      i = xml.indexOf('-->', i) + 3
+      continue
+    }
+    const end = tagEnd(xml, i)
+    if (xml[i + 1] === '/') {
+      if (depth === 0) return {rootTag, elements}
+      if (--depth === 0) elements.push(xml.slice(start, end))
+    } else if (xml[end - 2] === '/') {
+      if (depth === 0) elements.push(xml.slice(i, end))
+    } else {
+      if (depth === 0) start = i
+      depth++
+    }
+    i = end
+  }
+}
+
+function windowId(title: string, z: number): number {
+  return Number.parseInt(createHash('sha1').update(`${title}#${z}`).digest('hex').slice(0, 4), 16)
+}
+
+/** The `<displays>` document for the screen the device shows now. */
+export function windowsDocument(device: VirtualDevice): string {
+  const xml = device.dumpXml()
+  const {hierarchy} = device.screen
+  if (hierarchy.listedWindows) return xml
+  const {rootTag, elements} = topLevelElements(xml)
+  if (elements.length !== hierarchy.windows.length) {
+    throw new Error(`the screen XML has ${elements.length} top-level elements but ${hierarchy.windows.length} windows`)
+  }
+  const listed = deviceWindows(device)
+  const byRoot: Array<DeviceWindow | undefined> = device.screen.windowManager
+    ? matchWindows(hierarchy.windows, {windows: listed})
+    : hierarchy.windows.map((_, i) => listed[i])
+  const focus = focusedTitle(device)
+  const rotation = /\srotation="(\d)"/.exec(rootTag)?.[1] ?? '0'
+  // Topmost first, by the window list's order (a root it lacks keeps its place in the dump).
+  const order = hierarchy.windows.map((_, i) => i).sort((a, b) => (byRoot[a]?.z ?? a) - (byRoot[b]?.z ?? b))
+  const displays = new Map<number, string[]>()
+  order.forEach((i, rank) => {
+    const root = hierarchy.windows[i] as UiNode
+    const window = byRoot[i]
+    const title = window?.title ?? root.package
+    const [l, t, r, b] = window?.frame ?? root.bounds
+    const focused = window !== undefined && window.title === focus
+    const type = `TYPE_${accessibilityType(window?.type ?? 'APPLICATION')}`
+    const displayId = root.displayId ?? 0
+    const list = displays.get(displayId) ?? []
+    displays.set(displayId, list)
+    list.push(
+      `<window index="${list.length}" title="${attr(title)}" bounds="[${l},${t}][${r},${b}]" active="${focused}" focused="${focused}" ` +
+        `accessibility-focused="false" id="${windowId(title, window?.z ?? i)}" layer="${order.length - 1 - rank}" type="${type}">` +
+        `<hierarchy rotation="${rotation}">${elements[i] as string}</hierarchy></window>`,
+    )
+  })
+  const body = [...displays.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([id, windows]) => `<display id="${id}">${windows.join('')}</display>`)
+    .join('')
+  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays>${body}</displays>`
+}
