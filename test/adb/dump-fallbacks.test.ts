@@ -33,6 +33,42 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
     }
   })
 
+  it('drops --windows when it wrote nothing (an empty window list) and reports it done, and remembers that', async () => {
+    // AOSP's dumpWindowsToFile returns before writing when the accessibility layer lists no window.
+    h.emu.device('emu-1').addFault({command: 'uiautomator dump --windows', kind: 'garbage', output: 'UI hierchary dumped to: /dev/tty\n'})
+    const driver = await h.driver('emu-1')
+    try {
+      let from = h.emu.commands.length
+      const capture = await driver.captureScreen()
+      expect(capture.xml).to.include('dev.arc.demo.groceries')
+      expect(dumps(from)).to.deep.equal([
+        ['uiautomator', 'dump', '--windows', '/dev/tty'],
+        ['uiautomator', 'dump', '/dev/tty'],
+      ])
+      from = h.emu.commands.length
+      await driver.captureScreen()
+      expect(dumps(from)).to.deep.equal([['uiautomator', 'dump', '/dev/tty']])
+    } finally {
+      await driver.close()
+    }
+  })
+
+  it('still refuses a plain dump that wrote nothing', async () => {
+    const device = h.emu.device('emu-1')
+    for (const flags of ['--windows', '']) {
+      device.addFault({command: `uiautomator dump ${flags}`.trim(), kind: 'garbage', output: 'UI hierchary dumped to: /dev/tty\n'})
+    }
+    const driver = await h.driver('emu-1')
+    try {
+      const error = await driver.captureScreen().then(() => expect.fail('expected an error'), (e: Error & {code: string}) => e)
+      expect(error.code).to.equal('INVALID_DUMP')
+      expect(error.message).to.contain('UI hierchary dumped to: /dev/tty')
+      expect(device.takeFault(['uiautomator', 'dump'])).to.equal(undefined)
+    } finally {
+      await driver.close()
+    }
+  })
+
   it('dumps to a fresh file when /dev/tty cannot be written, reads it, and leaves no file behind', async () => {
     const device = h.emu.device('emu-1')
     device.addFault({

@@ -23,11 +23,13 @@ import {windowSection} from './window-sections.js'
 const TRANSIENT = /could not get idle state|null root node|already registered|Killed|NullPointerException|is empty/i
 /** Output showing `/dev/tty` is unusable on this device (no controlling terminal). */
 const NO_TTY = /\/dev\/tty.*(No such|Permission denied|not open|failed|ENXIO)|(No such device|could not open).*\/dev\/tty/i
+/** uiautomator's closing message alone: it reported a dump but wrote no XML. */
+const WROTE_NOTHING = /^[^<]*UI hier\w+ dumped to: [^<]*$/
 const DUMP_ATTEMPTS = 3
 const RETRY_DELAY_MS = 250
 
 export interface DumpState {
-  /** False once the device showed that `--windows` breaks its uiautomator. */
+  /** False once the device showed that `--windows` breaks its uiautomator, or that it wrote nothing with it. */
   windowsFlag: boolean
   /** False once the device showed that `/dev/tty` cannot be written; then arc dumps to a fresh file. */
   tty: boolean
@@ -64,6 +66,9 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
       lastError = error
       if (state.tty && NO_TTY.test(output)) state.tty = false
       else if (state.windowsFlag && /--windows|Unknown option|usage:/i.test(output)) state.windowsFlag = false
+      // The `--windows` dumper writes nothing at all when the accessibility layer hands it an empty window list,
+      // then reports the dump done (AOSP dumpWindowsToFile returns early); the plain dump still works.
+      else if (state.windowsFlag && WROTE_NOTHING.test(output)) state.windowsFlag = false
       else if (!TRANSIENT.test(output) && !TRANSIENT.test(error.message) && output.trim() !== '') throw error
     }
   }
