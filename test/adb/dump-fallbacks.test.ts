@@ -9,49 +9,38 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
   const h = useEmulator()
   const dumps = (from: number) => h.argvSince(from).filter((argv) => argv[0] === 'uiautomator')
 
-  it('drops --windows when the device\'s uiautomator does not know it, and remembers that', async () => {
-    h.emu.device('emu-1').addFault({
-      command: 'uiautomator dump --windows',
-      kind: 'error',
-      message: 'Error: Unknown option: --windows\nusage: uiautomator dump [--compressed] [file]\n',
-      exitCode: 1,
-    })
-    const driver = await h.driver('emu-1')
-    try {
-      let from = h.emu.commands.length
-      const capture = await driver.captureScreen()
-      expect(capture.xml).to.match(/^<\?xml[\s\S]*<\/hierarchy>$/)
-      expect(dumps(from)).to.deep.equal([
-        ['uiautomator', 'dump', '--windows', '/dev/tty'],
-        ['uiautomator', 'dump', '/dev/tty'],
-      ])
-      from = h.emu.commands.length
-      await driver.captureScreen()
-      expect(dumps(from)).to.deep.equal([['uiautomator', 'dump', '/dev/tty']])
-    } finally {
-      await driver.close()
-    }
-  })
+  const windowsRefusals = [
+    {
+      when: "the device's uiautomator does not know it",
+      fault: {command: 'uiautomator dump --windows', kind: 'error', message: 'Error: Unknown option: --windows\nusage: uiautomator dump [--compressed] [file]\n', exitCode: 1},
+    },
+    {
+      // AOSP's dumpWindowsToFile returns before writing when the accessibility layer lists no window.
+      when: 'it wrote nothing (an empty window list) and reported the dump done',
+      fault: {command: 'uiautomator dump --windows', kind: 'garbage', output: 'UI hierchary dumped to: /dev/tty\n'},
+    },
+  ] as const
 
-  it('drops --windows when it wrote nothing (an empty window list) and reports it done, and remembers that', async () => {
-    // AOSP's dumpWindowsToFile returns before writing when the accessibility layer lists no window.
-    h.emu.device('emu-1').addFault({command: 'uiautomator dump --windows', kind: 'garbage', output: 'UI hierchary dumped to: /dev/tty\n'})
-    const driver = await h.driver('emu-1')
-    try {
-      let from = h.emu.commands.length
-      const capture = await driver.captureScreen()
-      expect(capture.xml).to.include('dev.arc.demo.groceries')
-      expect(dumps(from)).to.deep.equal([
-        ['uiautomator', 'dump', '--windows', '/dev/tty'],
-        ['uiautomator', 'dump', '/dev/tty'],
-      ])
-      from = h.emu.commands.length
-      await driver.captureScreen()
-      expect(dumps(from)).to.deep.equal([['uiautomator', 'dump', '/dev/tty']])
-    } finally {
-      await driver.close()
-    }
-  })
+  for (const {when, fault} of windowsRefusals) {
+    it(`drops --windows when ${when}, and remembers that`, async () => {
+      h.emu.device('emu-1').addFault(fault)
+      const driver = await h.driver('emu-1')
+      try {
+        let from = h.emu.commands.length
+        const capture = await driver.captureScreen()
+        expect(capture.xml).to.match(/^<\?xml[\s\S]*dev\.arc\.demo\.groceries[\s\S]*<\/hierarchy>$/)
+        expect(dumps(from)).to.deep.equal([
+          ['uiautomator', 'dump', '--windows', '/dev/tty'],
+          ['uiautomator', 'dump', '/dev/tty'],
+        ])
+        from = h.emu.commands.length
+        await driver.captureScreen()
+        expect(dumps(from)).to.deep.equal([['uiautomator', 'dump', '/dev/tty']])
+      } finally {
+        await driver.close()
+      }
+    })
+  }
 
   it('still refuses a plain dump that wrote nothing', async () => {
     const device = h.emu.device('emu-1')
