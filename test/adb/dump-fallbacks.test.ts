@@ -42,6 +42,25 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
     })
   }
 
+  it('drops --windows when every display it listed had no window (an empty <displays />), as when it wrote nothing', async () => {
+    // dumpWindowsToFile skips a display whose window list is empty (or whose Display is gone); when it skipped them
+    // all, the serializer closes the empty document element as `<displays />`.
+    const output = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays />UI hierchary dumped to: /dev/tty\n"
+    h.emu.device('emu-1').addFault({command: 'uiautomator dump --windows', kind: 'garbage', output})
+    const driver = await h.driver('emu-1')
+    try {
+      const from = h.emu.commands.length
+      const capture = await driver.captureScreen()
+      expect(capture.xml).to.include('dev.arc.demo.groceries')
+      expect(dumps(from)).to.deep.equal([
+        ['uiautomator', 'dump', '--windows', '/dev/tty'],
+        ['uiautomator', 'dump', '/dev/tty'],
+      ])
+    } finally {
+      await driver.close()
+    }
+  })
+
   it('still refuses a plain dump that wrote nothing', async () => {
     const device = h.emu.device('emu-1')
     for (const flags of ['--windows', '']) {

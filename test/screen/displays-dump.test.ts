@@ -115,6 +115,10 @@ describe('uiautomator dump --windows: the <displays> document', () => {
     const h = parseUiDump(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays />`)
     expect(h.windows).to.deep.equal([])
     expect(h.listedWindows).to.deep.equal([])
+    // As a device prints it: the message right after the empty document element.
+    const printed = parseUiDump(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays />UI hierchary dumped to: /dev/tty\n`)
+    expect(printed.windows).to.deep.equal([])
+    expect(printed.listedWindows).to.deep.equal([])
   })
 
   describe('refuses what uiautomator does not write, naming it', () => {

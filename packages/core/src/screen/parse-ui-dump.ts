@@ -45,17 +45,24 @@ export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
       actions: ['Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'],
     })
   }
-  const closing = documentElement(text, start) === 'displays' ? '</displays>' : '</hierarchy>'
+  const root = documentElement(text, start)
+  const closing = root?.name === 'displays' ? '</displays>' : '</hierarchy>'
   const close = text.lastIndexOf(closing)
-  const end = close === -1 ? text.length : close + closing.length
+  // An element with nothing in it is written closed at once: `<displays />` when `--windows` found no window.
+  const end = close !== -1 ? close + closing.length : (root?.emptyEnd ?? text.length)
   return text.slice(start, end)
 }
 
-/** The name of the first element from `start` (past the XML declaration, comments and a DOCTYPE). */
-function documentElement(text: string, start: number): string | undefined {
-  const tag = /<([A-Za-z_][\w.:-]*)/g
+/**
+ * The name of the first element from `start` (past the XML declaration, comments and a DOCTYPE) and, when that
+ * element is empty (`<displays />`), where its tag ends.
+ */
+function documentElement(text: string, start: number): {name: string; emptyEnd?: number} | undefined {
+  const tag = /<([A-Za-z_][\w.:-]*)(?:[^>"']|"[^"]*"|'[^']*')*?(\/)?>/g
   tag.lastIndex = start
-  return tag.exec(text)?.[1]
+  const m = tag.exec(text)
+  if (!m) return undefined
+  return m[2] ? {name: m[1] as string, emptyEnd: m.index + m[0].length} : {name: m[1] as string}
 }
 
 const UTF8 = new TextDecoder('utf-8', {fatal: true})

@@ -25,6 +25,8 @@ const TRANSIENT = /could not get idle state|null root node|already registered|Ki
 const NO_TTY = /\/dev\/tty.*(No such|Permission denied|not open|failed|ENXIO)|(No such device|could not open).*\/dev\/tty/i
 /** uiautomator's closing message alone: it reported a dump but wrote no XML. */
 const WROTE_NOTHING = /^[^<]*UI hier\w+ dumped to: [^<]*$/
+/** A `<displays>` document without a display: every display the `--windows` dumper was given had no window. */
+const NO_DISPLAY = /<displays\s*(\/>|>\s*<\/displays>)/
 const DUMP_ATTEMPTS = 3
 const RETRY_DELAY_MS = 250
 
@@ -56,6 +58,9 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
     const output = state.tty ? await dev.text(['uiautomator', 'dump', ...flags, '/dev/tty']) : await dumpViaFile(dev, flags)
     try {
       const xml = sliceDump(output, `uiautomator dump on ${dev.serial}`)
+      if (state.windowsFlag && NO_DISPLAY.test(xml)) {
+        throw new InvalidDumpError(`uiautomator dump --windows on ${dev.serial} listed no window (an empty <displays>)`)
+      }
       if (!xml.endsWith('</hierarchy>') && !xml.endsWith('</displays>')) {
         await dev.server.assertAttached(dev.serial, 'uiautomator dump')
         throw new InvalidDumpError(`uiautomator dump on ${dev.serial} was cut short (no </hierarchy> or </displays> at its end)`)
@@ -67,8 +72,9 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
       if (state.tty && NO_TTY.test(output)) state.tty = false
       else if (state.windowsFlag && /--windows|Unknown option|usage:/i.test(output)) state.windowsFlag = false
       // The `--windows` dumper writes nothing at all when the accessibility layer hands it an empty window list,
-      // then reports the dump done (AOSP dumpWindowsToFile returns early); the plain dump still works.
-      else if (state.windowsFlag && WROTE_NOTHING.test(output)) state.windowsFlag = false
+      // then reports the dump done (AOSP dumpWindowsToFile returns early); it writes an empty `<displays />` when
+      // every display it was handed had no window (or is gone). The plain dump still works.
+      else if (state.windowsFlag && (WROTE_NOTHING.test(output) || NO_DISPLAY.test(output))) state.windowsFlag = false
       else if (!TRANSIENT.test(output) && !TRANSIENT.test(error.message) && output.trim() !== '') throw error
     }
   }
