@@ -96,6 +96,29 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect((await (await h.driver()).captureScreen()).foreground.package).to.equal('com.example.calc')
   })
 
+  it('app open counts a slow cold start (am start -W says Status: timeout) as opened, not failed', async () => {
+    // What am prints when the activity started but did not report itself drawn within the wait (a slow cold start).
+    const slow = [
+      'Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=com.example.calc/.Calculator }',
+      'Status: timeout',
+      'LaunchState: UNKNOWN (-1)',
+      'Activity: com.example.calc/.Calculator',
+      'WaitTime: 11639',
+      'Complete',
+      '',
+    ].join('\n')
+    h.emu.device('emu-1').addFault({command: 'am start', kind: 'garbage', output: slow})
+    const r = await run('open_app', {package_id: 'com.example.calc'})
+    expect(r.text).to.equal('App opened successfully: com.example.calc')
+    h.emu.device('emu-1').addFault({command: 'am start', kind: 'garbage', output: slow.replace('cmp=com.example.calc/.Calculator', 'dat=calc://x')})
+    const driver = await h.driver()
+    try {
+      await driver.openUrl('calc://x')
+    } finally {
+      await driver.close()
+    }
+  })
+
   it('app open fails clearly for apps that are missing or not launchable', async () => {
     const missing = await run('open_app', {package_id: 'com.nope.app'}).catch((e: unknown) => e)
     expect(missing).to.have.property('code', 'DEVICE_COMMAND_FAILED')
