@@ -36,13 +36,30 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
 
   it('logs read the last lines at the minimum level in the spec format', async () => {
     const r = await run('get_device_logs', {last_lines: 2, level: 'D'})
-    expect(r.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '3', '*:D']])
+    // Above V the level is a filterspec, which logcat applies after logd's `-t N` count: the buffer is read whole.
+    expect(r.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-d', '*:D']])
     const result = JSON.parse(r.text)
     expect(result).to.deep.equal({
       logs: '01-15 10:30:02.000 W/MCP:ServerService: slow\n01-15 10:30:03.000 E/Other: boom',
       line_count: 2,
       truncated: true,
     })
+  })
+
+  it('logs return the last lines at the level even when lines of lower levels follow them', async () => {
+    const device = h.emu.device('emu-1')
+    const before = device.logcat.length
+    for (let i = 0; i < 5; i++) device.appendLog({level: 'V', tag: 'Chatty', message: `noise ${i}`})
+    try {
+      const errors = JSON.parse((await run('get_device_logs', {last_lines: 1, level: 'E'})).text)
+      expect(errors).to.deep.equal({logs: '01-15 10:30:03.000 E/Other: boom', line_count: 1, truncated: false})
+      // At level V the tail is exact, so logcat's own `-t N` is used.
+      const all = await run('get_device_logs', {last_lines: 2, level: 'V'})
+      expect(all.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '3', '*:V']])
+      expect(JSON.parse(all.text)).to.include({line_count: 2, truncated: true})
+    } finally {
+      device.logcat.length = before
+    }
   })
 
   it('logs filter by exact tag (with a colon), level, package and time range', async () => {
