@@ -12,7 +12,7 @@ export const at = (x: number, y: number) => `(${x}, ${y})`
 /**
  * Refuses a point outside the screen before anything is sent: x must be below the width and y below the height
  * (device pixels, current orientation, from driver.screenSize(): one `dumpsys window displays` on a live device,
- * one extra shell call). A tap at (5000, 5000) on a 1080x2400 screen would otherwise "succeed" and do nothing.
+ * one extra shell call; two on Android 7-9, whose rotation only `dumpsys window windows` shows). A tap at (5000, 5000) on a 1080x2400 screen would otherwise "succeed" and do nothing.
  */
 export async function checkOnScreen(driver: DeviceDriver, points: Record<string, {x: number; y: number}>): Promise<void> {
   const {width, height} = await driver.screenSize()

@@ -36,13 +36,30 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
 
   it('logs read the last lines at the minimum level in the spec format', async () => {
     const r = await run('get_device_logs', {last_lines: 2, level: 'D'})
-    expect(r.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '3', '*:D']])
+    // Above V the level is a filterspec, which logcat applies after logd's `-t N` count: the buffer is read whole.
+    expect(r.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-d', '*:D']])
     const result = JSON.parse(r.text)
     expect(result).to.deep.equal({
       logs: '01-15 10:30:02.000 W/MCP:ServerService: slow\n01-15 10:30:03.000 E/Other: boom',
       line_count: 2,
       truncated: true,
     })
+  })
+
+  it('logs return the last lines at the level even when lines of lower levels follow them', async () => {
+    const device = h.emu.device('emu-1')
+    const before = device.logcat.length
+    for (let i = 0; i < 5; i++) device.appendLog({level: 'V', tag: 'Chatty', message: `noise ${i}`})
+    try {
+      const errors = JSON.parse((await run('get_device_logs', {last_lines: 1, level: 'E'})).text)
+      expect(errors).to.deep.equal({logs: '01-15 10:30:03.000 E/Other: boom', line_count: 1, truncated: false})
+      // At level V the tail is exact, so logcat's own `-t N` is used.
+      const all = await run('get_device_logs', {last_lines: 2, level: 'V'})
+      expect(all.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '3', '*:V']])
+      expect(JSON.parse(all.text)).to.include({line_count: 2, truncated: true})
+    } finally {
+      device.logcat.length = before
+    }
   })
 
   it('logs filter by exact tag (with a colon), level, package and time range', async () => {
@@ -94,6 +111,29 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     ])
     expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.calc', activity: '.Calculator'})
     expect((await (await h.driver()).captureScreen()).foreground.package).to.equal('com.example.calc')
+  })
+
+  it('app open counts a slow cold start (am start -W says Status: timeout) as opened, not failed', async () => {
+    // What am prints when the activity started but did not report itself drawn within the wait (a slow cold start).
+    const slow = [
+      'Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=com.example.calc/.Calculator }',
+      'Status: timeout',
+      'LaunchState: UNKNOWN (-1)',
+      'Activity: com.example.calc/.Calculator',
+      'WaitTime: 11639',
+      'Complete',
+      '',
+    ].join('\n')
+    h.emu.device('emu-1').addFault({command: 'am start', kind: 'garbage', output: slow})
+    const r = await run('open_app', {package_id: 'com.example.calc'})
+    expect(r.text).to.equal('App opened successfully: com.example.calc')
+    h.emu.device('emu-1').addFault({command: 'am start', kind: 'garbage', output: slow.replace('cmp=com.example.calc/.Calculator', 'dat=calc://x')})
+    const driver = await h.driver()
+    try {
+      await driver.openUrl('calc://x')
+    } finally {
+      await driver.close()
+    }
   })
 
   it('app open fails clearly for apps that are missing or not launchable', async () => {

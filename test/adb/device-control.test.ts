@@ -70,6 +70,34 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
     expect((await run('rotation')).text).to.equal('Rotation: 0° (auto-rotate on)')
   })
 
+  it('rotation and the screen size on Android 7-9, whose displays section shows no rotation: read from the windows section', async () => {
+    // The shape of those releases: the displays section has the size line only (`cur=` turned to landscape here);
+    // the rotation closes `dumpsys window windows`.
+    const displays = [
+      'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
+      '  Display: mDisplayId=0',
+      '    init=1080x1920 480dpi cur=1920x1080 app=1920x1080 rng=1080x1008-1920x1848',
+      '    deferred=false layoutNeeded=false',
+      '',
+    ].join('\n')
+    const windows = ['WINDOW MANAGER WINDOWS (dumpsys window windows)', '  mRotation=1 mAltOrientation=false', ''].join('\n')
+    const landscape = () => {
+      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: displays})
+      device().addFault({command: 'dumpsys window windows', kind: 'garbage', output: windows})
+    }
+    landscape()
+    const get = await run('rotation')
+    expect(get.argv).to.deep.include(['dumpsys', 'window', 'windows'])
+    expect(get.data).to.deep.include({rotation: 90})
+    landscape()
+    const driver = await h.driver()
+    try {
+      expect(await driver.screenSize()).to.deep.include({width: 1920, height: 1080})
+    } finally {
+      await driver.close()
+    }
+  })
+
   it('rotation refuses other values before anything is sent', () => {
     expect(tool('rotation').input.safeParse({set: '45'}).success).to.equal(false)
   })

@@ -51,7 +51,7 @@ describe('device commands from the CLI through the ADB driver', function () {
     [['app', 'close', 'com.android.settings'], 'App closed successfully: com.android.settings', [['pm', 'path', 'com.android.settings'], ['am', 'force-stop', 'com.android.settings']]],
     [['app', 'list', '--filter', 'system', '--name-query', 'settings'], /^PACKAGE +VERSION +TYPE\n(.*\n)*com\.android\.settings +34 +system$/m, [['pm', 'list', 'packages', '-s', '--show-versioncode']]],
     [['app', 'open-url', 'https://example.com/?q=a&b=c'], 'URL opened successfully: https://example.com/?q=a&b=c', [['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/?q=a&b=c']]],
-    [['logs', '--last-lines', '5', '--level', 'I'], /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [IWEF]\/\S+: .*\n?){5}$/, [['logcat', '-v', 'threadtime', '-t', '6', '*:I']]],
+    [['logs', '--last-lines', '5', '--level', 'I'], /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [IWEF]\/\S+: .*\n?){5}$/, [['logcat', '-v', 'threadtime', '-d', '*:I']]],
   ]
   for (const [args, text, argv] of cases) {
     it(`arc ${args.join(' ')}`, async () => {

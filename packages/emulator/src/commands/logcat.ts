@@ -86,16 +86,18 @@ export async function logcat(ctx: CommandContext): Promise<number> {
     }
   }
   const fallback = specs.get('*') ?? (silentDefault ? 'S' : 'V')
-  const keep = (e: LogEntry) => {
+  // As on a device: logd selects the entries (pid, start time, and a `-t N` count taken from those), and logcat
+  // filters what it receives by tag, priority and regex (AOSP logcat.cpp ProcessBuffer). So `-t 10 *:E` prints the
+  // errors among the last 10 entries, not the last 10 errors.
+  const selected = (e: LogEntry) => (pid === undefined || e.pid === pid) && (since === undefined || entryKey(e) >= sinceKey(since))
+  const printed = (e: LogEntry) => {
     const min = specs.get(e.tag) ?? fallback
-    if (LEVEL_ORDER.indexOf(e.level) < LEVEL_ORDER.indexOf(min)) return false
-    if (pid !== undefined && e.pid !== pid) return false
-    if (since !== undefined && entryKey(e) < sinceKey(since)) return false
-    if (regex && !regex.test(e.message)) return false
-    return true
+    return LEVEL_ORDER.indexOf(e.level) >= LEVEL_ORDER.indexOf(min) && (!regex || regex.test(e.message))
   }
-  let entries = ctx.device.logcat.filter(keep)
+  const keep = (e: LogEntry) => selected(e) && printed(e)
+  let entries = ctx.device.logcat.filter(selected)
   if (count !== undefined) entries = entries.slice(-count)
+  entries = entries.filter(printed)
   if (max !== undefined) entries = entries.slice(0, max)
   ctx.out('--------- beginning of main\n')
   for (const e of entries) ctx.out(`${format(e, style, year)}\n`)

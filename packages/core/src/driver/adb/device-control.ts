@@ -1,6 +1,6 @@
 /**
- * The device itself: facts (`getprop`, `wm`, `dumpsys battery`), rotation (`settings … user_rotation` and
- * `accelerometer_rotation`), screen power and the lock screen (`dumpsys power`, `dumpsys window policy`,
+ * The device itself: facts (`getprop`, `wm`, `dumpsys battery`), rotation (`dumpsys window displays`, and
+ * `settings … user_rotation` and `accelerometer_rotation`), screen power and the lock screen (`dumpsys power`, `dumpsys window policy`,
  * `input keyevent`, `wm dismiss-keyguard`), and the `arc shell` passthrough.
  */
 import {setTimeout as sleep} from 'node:timers/promises'
@@ -8,8 +8,8 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import {DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
 import type {BatteryInfo, Degrees, DeviceInfo, PowerState, RotationState, ShellOutput} from '../device-driver.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
-import {parseRotation} from './parse-dumpsys.js'
 import {parseWmDensity, parseWmSize} from './parse-wm.js'
+import {displayRotation} from './screen.js'
 import {shellCommand} from './shell-quote.js'
 
 /** `[ro.product.model]: [Pixel 7]` lines → a map. */
@@ -75,7 +75,7 @@ export async function rotation(dev: DeviceShell): Promise<RotationState> {
   ])
   const userQuarter = /^\s*([0-3])\s*$/.exec(user)?.[1]
   return {
-    rotation: toDegrees(parseRotation(displays) ?? 0),
+    rotation: toDegrees((await displayRotation(dev, displays)) ?? 0),
     auto_rotate: accel.trim() === '1',
     ...(userQuarter === undefined ? {} : {user_rotation: toDegrees(Number(userQuarter))}),
   }

@@ -28,8 +28,12 @@ export async function readLogs(dev: DeviceShell, query: LogQuery): Promise<LogRe
   const pids = query.packageName === undefined ? undefined : await packagePids(dev, query.packageName)
   if (pids && pids.size === 0) return {logs: '', line_count: 0, truncated: false}
 
-  // `-t N` alone is exact; with host-side filters the whole buffer (or everything since `since`) is read.
-  const window = since !== undefined ? ['-t', since] : hostFiltered ? ['-d'] : ['-t', query.lastLines + 1]
+  // logd takes `-t N`'s last N entries before logcat applies the filterspec (AOSP logcat.cpp: the priority is
+  // checked per line it receives), so `-t N *:E` prints the errors among the last N lines of every level. `-t N`
+  // is therefore exact only at level V without host-side filters; otherwise the whole buffer (or everything since
+  // `since`) is read, with the level still filtered on the device.
+  const exactTail = !hostFiltered && query.level === 'V'
+  const window = since !== undefined ? ['-t', since] : exactTail ? ['-t', query.lastLines + 1] : ['-d']
   // `-v year` (Android 7+) puts the year on each line and lets `-t` take one, so a range a year back works.
   const year = since !== undefined ? ['-v', 'year'] : []
   const output = await dev.text(['logcat', '-v', 'threadtime', ...year, ...window, `*:${query.level}`])

@@ -168,12 +168,22 @@ export async function windowInfo(dev: DeviceShell): Promise<{info: WindowInfo; s
 }
 
 /**
+ * The display's rotation, given `dumpsys window displays`: Android 10+ print it there (`mCurrentRotation=`);
+ * Android 7-9 do not (their displays section has sizes only), and print it at the end of
+ * `dumpsys window windows` (`mRotation=1 mAltOrientation=false`), which is then asked. Undefined when neither shows it.
+ */
+export async function displayRotation(dev: DeviceShell, displays: string): Promise<0 | 1 | 2 | 3 | undefined> {
+  return parseRotation(displays) ?? parseRotation(await dev.text(['dumpsys', 'window', 'windows']))
+}
+
+/**
  * Screen size in the current orientation and rotation, without a dump (the on-screen checks need only these):
- * one `dumpsys window displays`, plus `wm size` where it shows no size.
+ * one `dumpsys window displays` (plus `dumpsys window windows` on Android 7-9, for the rotation), and `wm size`
+ * where it shows no size.
  */
 export async function screenInfo(dev: DeviceShell): Promise<{width: number; height: number; rotation: 0 | 1 | 2 | 3}> {
   const displays = await dev.text(['dumpsys', 'window', 'displays'])
-  const rotation = parseRotation(displays) ?? 0
+  const rotation = (await displayRotation(dev, displays)) ?? 0
   const natural = parseDisplayMetrics(displays)?.size ?? parseWmSize(await dev.text(['wm', 'size']))
   return {...currentSize(natural, rotation), rotation}
 }
