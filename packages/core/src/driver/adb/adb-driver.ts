@@ -46,7 +46,8 @@ export class AdbDriver implements DeviceDriver {
   readonly kind = 'adb' as const
   readonly serial: string
   readonly shell: DeviceShell
-  private readonly dumpState: screen.DumpState = {windowsFlag: true, tty: true}
+  /** What the device showed of its uiautomator (`--windows`, `/dev/tty`), shared by this process's drivers of it. */
+  private readonly dumpState: screen.DumpState
   /**
    * The window-manager reading behind each WindowInfo handed out, for a capture given it (plain scroll's fallback):
    * held only while the caller holds the WindowInfo, and used only when passed back, so no read is ever cached.
@@ -59,6 +60,7 @@ export class AdbDriver implements DeviceDriver {
   ) {
     this.serial = serial
     this.shell = new DeviceShell(server, serial)
+    this.dumpState = screen.dumpStateFor(this.shell.key)
   }
 
   private act<T>(action: (dev: DeviceShell) => Promise<T>): Promise<T> {

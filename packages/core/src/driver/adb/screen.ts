@@ -31,10 +31,28 @@ const DUMP_ATTEMPTS = 3
 const RETRY_DELAY_MS = 250
 
 export interface DumpState {
-  /** False once the device showed that `--windows` breaks its uiautomator, or that it wrote nothing with it. */
+  /** False once the device showed that `--windows` breaks its uiautomator, or gave nothing with it WINDOWS_MISSES times. */
   windowsFlag: boolean
+  /** Dumps `--windows` gave nothing usable for (no XML, no window, no tree); at WINDOWS_MISSES the flag is dropped. */
+  windowsMisses?: number
   /** False once the device showed that `/dev/tty` cannot be written; then arc dumps to a fresh file. */
   tty: boolean
+}
+
+/** After this many dumps `--windows` gave nothing usable for, arc stops asking the device for it. */
+const WINDOWS_MISSES = 2
+
+/**
+ * What each device showed of its uiautomator, for the life of this process (an MCP server, a batch), one per device
+ * per adb server, so a device is not asked twice per read for what it cannot do. A memory gone stale (another device
+ * under the same serial) costs no correctness: the plain dump and `/dev/tty`'s file route read every device.
+ */
+const dumpStates = new Map<string, DumpState>()
+
+export function dumpStateFor(key: string): DumpState {
+  let state = dumpStates.get(key)
+  if (!state) dumpStates.set(key, (state = {windowsFlag: true, tty: true}))
+  return state
 }
 
 export interface Dump {
@@ -48,37 +66,69 @@ export interface Dump {
  * uniquely named file is dumped, read and deleted. Devices whose uiautomator predates `--windows` ignore it and
  * write the active window's `<hierarchy>`; those that know it write the `<displays>` form, every window with its
  * accessibility metadata (displays-dump.ts).
- * Transient failures (no idle state, null root node…) are retried up to DUMP_ATTEMPTS times.
+ *
+ * Where `--windows` gives nothing usable, the same dump is asked again without it: the `--windows` dumper writes no
+ * XML at all when the accessibility layer hands it an empty window list yet reports the dump done (AOSP
+ * dumpWindowsToFile returns early), an empty `<displays />` when every display it was handed had no window, and
+ * windows without trees when their roots were not ready; the plain dump still works there. Where a plain dump to
+ * `/dev/tty` also wrote nothing, the tty is what fails, and the dump goes to a file. Transient failures (no idle
+ * state, null root node…) are tried DUMP_ATTEMPTS times in all.
  */
 async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> {
-  let lastError: ArcError | undefined
-  for (let attempt = 1; attempt <= DUMP_ATTEMPTS; attempt++) {
-    if (attempt > 1) await sleep(RETRY_DELAY_MS * (attempt - 1))
-    const flags = state.windowsFlag ? ['--windows'] : []
+  const what = `uiautomator dump on ${dev.serial}`
+  let windows = state.windowsFlag
+  let tries = 0
+  for (;;) {
+    const flags = windows ? ['--windows'] : []
     const output = state.tty ? await dev.text(['uiautomator', 'dump', ...flags, '/dev/tty']) : await dumpViaFile(dev, flags)
+    let gaveNothing = WROTE_NOTHING.test(output)
+    let failure: InvalidDumpError
     try {
-      const xml = sliceDump(output, `uiautomator dump on ${dev.serial}`)
-      if (state.windowsFlag && NO_DISPLAY.test(xml)) {
+      const xml = sliceDump(output, what)
+      if (NO_DISPLAY.test(xml)) {
+        gaveNothing = true
         throw new InvalidDumpError(`uiautomator dump --windows on ${dev.serial} listed no window (an empty <displays>)`)
       }
       if (!xml.endsWith('</hierarchy>') && !xml.endsWith('</displays>')) {
         await dev.server.assertAttached(dev.serial, 'uiautomator dump')
-        throw new InvalidDumpError(`uiautomator dump on ${dev.serial} was cut short (no </hierarchy> or </displays> at its end)`)
+        throw new InvalidDumpError(`${what} was cut short (no </hierarchy> or </displays> at its end)`)
       }
-      return {xml, hierarchy: parseUiDump(xml, `uiautomator dump on ${dev.serial}`)}
+      const hierarchy = parseUiDump(xml, what)
+      if (hierarchy.listedWindows && hierarchy.windows.length === 0) {
+        gaveNothing = true
+        throw new InvalidDumpError(`uiautomator dump --windows on ${dev.serial} listed windows but none of their content`)
+      }
+      return {xml, hierarchy}
     } catch (error) {
       if (!(error instanceof InvalidDumpError)) throw error
-      lastError = error
-      if (state.tty && NO_TTY.test(output)) state.tty = false
-      else if (state.windowsFlag && /--windows|Unknown option|usage:/i.test(output)) state.windowsFlag = false
-      // The `--windows` dumper writes nothing at all when the accessibility layer hands it an empty window list,
-      // then reports the dump done (AOSP dumpWindowsToFile returns early); it writes an empty `<displays />` when
-      // every display it was handed had no window (or is gone). The plain dump still works.
-      else if (state.windowsFlag && (WROTE_NOTHING.test(output) || NO_DISPLAY.test(output))) state.windowsFlag = false
-      else if (!TRANSIENT.test(output) && !TRANSIENT.test(error.message) && output.trim() !== '') throw error
+      failure = error
+    }
+    if (state.tty && NO_TTY.test(output)) {
+      state.tty = false
+    } else if (windows && /--windows|Unknown option|usage:/i.test(output)) {
+      state.windowsFlag = windows = false
+    } else if (gaveNothing && windows) {
+      windows = false
+      state.windowsMisses = (state.windowsMisses ?? 0) + 1
+      if (state.windowsMisses >= WINDOWS_MISSES) state.windowsFlag = false
+    } else if (gaveNothing && state.tty) {
+      state.tty = false
+    } else if (gaveNothing || (!TRANSIENT.test(output) && !TRANSIENT.test(failure.message) && output.trim() !== '')) {
+      throw liveDumpError(failure)
+    } else {
+      if (++tries >= DUMP_ATTEMPTS) throw liveDumpError(failure)
+      await sleep(RETRY_DELAY_MS * tries)
     }
   }
-  throw lastError as ArcError
+}
+
+/** A dump error with advice for a live device, in place of the advice for a file arc was given. */
+function liveDumpError(error: InvalidDumpError): InvalidDumpError {
+  if (!error.actions.some((a) => a.includes('window_dump.xml'))) return error
+  return new InvalidDumpError(error.message, {
+    details: error.details,
+    actions: ['Try again in a moment; if it keeps failing, `arc doctor` shows what this device\'s uiautomator supports.'],
+  })
 }
 
 async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
