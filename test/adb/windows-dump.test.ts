@@ -5,14 +5,21 @@
  * both reads' metadata from one window list; focus aside where the plain read has to guess it), and the capture
  * says every window is there.
  */
-import {buildScreenModel} from '@arc-cli/core'
-import {formatScreenState} from '@arc-cli/plugin-screen-state'
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {buildScreenModel, MemoryDeviceState, runTool} from '@arc-cli/core'
+import {formatCompact, formatScreenState, tools as screenTools} from '@arc-cli/plugin-screen-state'
 import {startEmulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
+
+import {tools} from '../../src/tools/index.js'
 
 import {AdbServer} from '../../packages/core/src/driver/adb/adb-client.js'
 import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
 import {fixtureNames, fixturePath, fixturesAvailable} from '../support/paths.js'
+import {displaysXml} from '../support/dump.js'
 import {DEMO_DIR} from './emulator-support.js'
 
 describe('uiautomator dump --windows in the <displays> form, over ADB against arc emulate', function () {
@@ -59,5 +66,58 @@ describe('uiautomator dump --windows in the <displays> form, over ADB against ar
       expect(formatScreenState(modelB)).to.equal(focus === undefined ? expected.replace(/( activity:\S+)? focused:true ---/g, ' focused:false ---') : expected)
       expect(modelB.windows.some((w) => w.focused)).to.equal(focus !== undefined)
     })
+  })
+})
+
+describe('a <displays> dump with a window on another display, over ADB against arc emulate', function () {
+  let dir: string
+  let emu: Awaited<ReturnType<typeof startEmulator>>
+  const button = (text: string, bounds: [number, number, number, number]) => ({cls: 'android.widget.Button', text, attrs: {clickable: 'true'}, bounds})
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-displays-'))
+    const xml = displaysXml({
+      0: [{type: 'TYPE_APPLICATION', title: 'Main', layer: 1, focused: true, tree: {pkg: 'com.main', bounds: [0, 0, 1080, 2400], children: [button('Play', [100, 300, 500, 400])]}}],
+      2: [{type: 'TYPE_APPLICATION', title: 'Cover', layer: 3, bounds: [0, 0, 720, 720], tree: {pkg: 'com.cover', bounds: [0, 0, 720, 720], children: [button('Pause', [100, 300, 500, 400])]}}],
+    })
+    await writeFile(path.join(dir, 'window_dump.xml'), xml)
+    emu = await startEmulator({port: 0, devices: [], scenario: {devices: {two: {snapshot: path.join(dir, 'window_dump.xml'), windowsDump: true}}}})
+  })
+  after(async () => {
+    await emu?.close()
+    await rm(dir, {recursive: true, force: true})
+  })
+
+  const call = (name: string, input: Record<string, unknown>) =>
+    runTool([...tools, ...screenTools].find((t) => t.name === name)!, {input}, {
+      openDriver: () => connectAdbDriver({serial: 'two', port: emu.port, host: '127.0.0.1', env: {}}),
+      stateFor: () => new MemoryDeviceState(),
+    })
+
+  it('says which display a window is on, and lists the main display first in compact form', async () => {
+    const driver = await connectAdbDriver({serial: 'two', port: emu.port, host: '127.0.0.1', env: {}})
+    const model = buildScreenModel(await driver.captureScreen())
+    await driver.close()
+    expect(model.windows.map((w) => [w.pkg, w.display, w.layer])).to.deep.equal([['com.main', 0, 1], ['com.cover', 2, 3]])
+    const tsv = formatScreenState(model)
+    expect(tsv).to.contain('--- window:0 type:APPLICATION pkg:com.main title:Main layer:1 focused:true ---')
+    expect(tsv).to.contain('--- window:1 display:2 type:APPLICATION pkg:com.cover title:Cover layer:3 focused:false ---')
+    const {data} = (await call('get_screen_state', {})) as {data: {windows: Array<{display: number}>}}
+    expect(data.windows.map((w) => w.display)).to.deep.equal([0, 2])
+    const compact = formatCompact(model).split('\n').filter((line) => line.startsWith('## '))
+    expect(compact).to.deep.equal(['## application com.main focused', '## application com.cover display:2'])
+  })
+
+  it('refuses to act on an element of another display, and sends nothing; acts on the main display', async () => {
+    const driver = await connectAdbDriver({serial: 'two', port: emu.port, host: '127.0.0.1', env: {}})
+    const model = buildScreenModel(await driver.captureScreen())
+    await driver.close()
+    const id = (text: string) => model.elements.find((e) => e.text === text)!.id
+    const from = emu.commands.length
+    const refused = await call('click_element', {element_id: id('Pause')}).then(() => expect.fail('expected an error'), (e: Error & {code: string}) => e)
+    expect(refused.code).to.equal('UNSUPPORTED')
+    expect(refused.message).to.contain('is on display 2').and.contain('main display (0) only')
+    expect(emu.commands.slice(from).map((c) => c.argv[0])).to.not.include('input')
+    await call('click_element', {element_id: id('Play')})
+    expect(emu.commands.slice(from).map((c) => c.argv.join(' '))).to.include('input tap 300 350')
   })
 })

@@ -179,6 +179,7 @@ export function offScreenSummary(window: ScreenWindow, screen: {width: number; h
 
 function windowLine(window: ScreenWindow): string {
   const parts = [`## ${window.type.toLowerCase()} ${window.pkg || '-'}`]
+  if (window.display !== 0) parts.push(`display:${window.display}`)
   if (window.activity) parts.push(window.activity)
   if (window.title && window.type !== 'APPLICATION') parts.push(window.title.replace(/\s+/g, '_'))
   if (window.focused) parts.push('focused')
@@ -186,13 +187,14 @@ function windowLine(window: ScreenWindow): string {
 }
 
 /**
- * The compact text. Windows come topmost first (highest layer), so what covers the screen is read first;
- * a window with nothing to list (a bar with no labels) is left out.
+ * The compact text. Windows come topmost first (highest layer), so what covers the screen is read first, the main
+ * display's before any other's (each display has its own layers); a window with nothing to list (a bar with no
+ * labels) is left out.
  */
 export function formatCompact(model: ScreenModel): string {
   const {width, height} = model.screen
   const lines = [COMPACT_LEGEND, `screen ${width}x${height} ${model.orientation}${model.degraded ? ' degraded:some-windows-missing' : ''}`]
-  const windows = [...model.windows].sort((a, b) => b.layer - a.layer)
+  const windows = [...model.windows].sort((a, b) => a.display - b.display || b.layer - a.layer)
   for (const window of windows) {
     const listed = window.elements.filter(isListed)
     const absorbed = absorbedTexts(listed)

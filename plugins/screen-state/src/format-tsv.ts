@@ -67,6 +67,8 @@ function headerValue(value: string | undefined): string {
 function formatWindowHeader(window: ScreenWindow): string {
   const parts = [
     `window:${window.id}`,
+    // Only a window off the main screen says which display it is on, so the spec's header stays as it is.
+    ...(window.display !== 0 ? [`display:${window.display}`] : []),
     `type:${window.type}`,
     `pkg:${headerValue(window.pkg)}`,
     `title:${headerValue(window.title)}`,
@@ -101,6 +103,7 @@ export function screenStateJson(model: ScreenModel) {
     screen: {...model.screen, density: model.screen.density ?? null, orientation: model.orientation},
     windows: model.windows.map((w) => ({
       id: w.id,
+      display: w.display,
       type: w.type,
       ...(w.deviceType ? {device_type: w.deviceType} : {}),
       pkg: w.pkg || null,

@@ -25,6 +25,8 @@ export interface ScreenElement {
 export interface ScreenWindow {
   /** Position of the window's top-level node in the dump (0 = first). */
   id: number
+  /** The display the window is on: 0, the main screen, unless the dump says another (`display-id`, `<display id>`). */
+  display: number
   type: WindowType
   pkg: string
   /**
@@ -95,6 +97,7 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     const device = matches[id]
     const window: ScreenWindow = {
       id,
+      display: root.displayId ?? 0,
       type: device ? accessibilityType(device.type) : windowType(root),
       pkg: root.package,
       layer: count - 1 - id,

@@ -4,7 +4,7 @@
  * `resolveElement`, which reads the screen again and fails with STALE_ELEMENT rather than act on an element other
  * than the one the id named (docs/screen-state.md, "Stale ids").
  */
-import {ElementNotFoundError, InvalidInputError, StaleElementError} from '../errors/arc-error.js'
+import {ElementNotFoundError, InvalidInputError, StaleElementError, UnsupportedError} from '../errors/arc-error.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
 import {ELEMENT_ID_PATTERN, fullElementId, isAmbiguousId} from '../screen/element-ids.js'
 import {isEditable} from '../screen/node-rules.js'
@@ -141,6 +141,12 @@ export async function resolveElement(driver: DeviceDriver, state: DeviceState, g
         details: {element_id: id, was: then, now},
       })
     }
+  }
+  if (element.window.display !== 0) {
+    throw new UnsupportedError(
+      `element ${id} is on display ${element.window.display}; arc's taps, gestures and typing reach the main display (0) only`,
+      {actions: ['Act on elements of the main display, or drive the other display with arc shell (input -d DISPLAY …).'], details: {element_id: id, display: element.window.display}},
+    )
   }
   return {model, element}
 }
