@@ -89,6 +89,8 @@ describe('a <displays> dump with a window on another display, over ADB against a
 
   const call = (name: string, input: Record<string, unknown>) =>
     runTool([...tools, ...screenTools].find((t) => t.name === name)!, {input}, {
+      config: {},
+      cwd: process.cwd(),
       openDriver: () => connectAdbDriver({serial: 'two', port: emu.port, host: '127.0.0.1', env: {}}),
       stateFor: () => new MemoryDeviceState(),
     })
