@@ -36,8 +36,10 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
 
   it('logs read the last lines at the minimum level in the spec format', async () => {
     const r = await run('get_device_logs', {last_lines: 2, level: 'D'})
-    // Above V the level is a filterspec, which logcat applies after logd's `-t N` count: the buffer is read whole.
-    expect(r.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-d', '*:D']])
+    // Above V the level is a filterspec, which logcat applies after logd's `-t N` count: the buffer is read whole,
+    // and only its last lines (with room for the `beginning of` dividers) leave the device.
+    // (The two programs of the pipeline start together, so they are logged in either order.)
+    expect(r.argv).to.have.deep.members([['logcat', '-v', 'threadtime', '-d', '*:D'], ['tail', '-n', '11']])
     const result = JSON.parse(r.text)
     expect(result).to.deep.equal({
       logs: '01-15 10:30:02.000 W/MCP:ServerService: slow\n01-15 10:30:03.000 E/Other: boom',
@@ -53,6 +55,11 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     try {
       const errors = JSON.parse((await run('get_device_logs', {last_lines: 1, level: 'E'})).text)
       expect(errors).to.deep.equal({logs: '01-15 10:30:03.000 E/Other: boom', line_count: 1, truncated: false})
+      // Many lines later, the last ones still come back, and the read says there were more.
+      for (let i = 0; i < 40; i++) device.appendLog({level: 'D', tag: 'Busy', message: `line ${i}`})
+      const last = JSON.parse((await run('get_device_logs', {last_lines: 3, level: 'D'})).text)
+      expect(last.logs.split('\n').map((l: string) => l.replace(/^.*: /, ''))).to.deep.equal(['line 37', 'line 38', 'line 39'])
+      expect(last).to.include({line_count: 3, truncated: true})
       // At level V the tail is exact, so logcat's own `-t N` is used.
       const all = await run('get_device_logs', {last_lines: 2, level: 'V'})
       expect(all.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-t', '3', '*:V']])

@@ -5,7 +5,11 @@
 import type {LogQuery, LogResult} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 import {InvalidInputError} from '../../errors/arc-error.js'
+import {raw} from './shell-quote.js'
 import {formatLogLine, levelRank, lineTimeKey, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal, type LogLine} from './parse-logcat.js'
+
+/** `--------- beginning of <buffer>` lines a read may hold among its last lines: one per buffer (main, system, crash…). */
+const DIVIDERS = 8
 
 async function packagePids(dev: DeviceShell, packageName: string): Promise<Set<number>> {
   const output = await dev.text(['pidof', packageName])
@@ -31,12 +35,14 @@ export async function readLogs(dev: DeviceShell, query: LogQuery): Promise<LogRe
   // logd takes `-t N`'s last N entries before logcat applies the filterspec (AOSP logcat.cpp: the priority is
   // checked per line it receives), so `-t N *:E` prints the errors among the last N lines of every level. `-t N`
   // is therefore exact only at level V without host-side filters; otherwise the whole buffer (or everything since
-  // `since`) is read, with the level still filtered on the device.
+  // `since`) is read, with the level still filtered on the device. Without host-side filters only the last lines
+  // matter: toybox `tail` keeps them on the device, so a buffer of megabytes does not cross the connection.
   const exactTail = !hostFiltered && query.level === 'V'
   const window = since !== undefined ? ['-t', since] : exactTail ? ['-t', query.lastLines + 1] : ['-d']
+  const tail = !hostFiltered && !exactTail ? [raw('|'), 'tail', '-n', query.lastLines + 1 + DIVIDERS] : []
   // `-v year` (Android 7+) puts the year on each line and lets `-t` take one, so a range a year back works.
   const year = since !== undefined ? ['-v', 'year'] : []
-  const output = await dev.text(['logcat', '-v', 'threadtime', ...year, ...window, `*:${query.level}`])
+  const output = await dev.text(['logcat', '-v', 'threadtime', ...year, ...window, `*:${query.level}`, ...tail])
   if (/^logcat: |^Unrecognized Option|invalid option/im.test(output) && !parseAny(output)) {
     throw dev.failed('logcat', output)
   }
