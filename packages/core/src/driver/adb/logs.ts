@@ -37,9 +37,9 @@ export async function readLogs(dev: DeviceShell, query: LogQuery): Promise<LogRe
   // is therefore exact only at level V without host-side filters; otherwise the whole buffer (or everything since
   // `since`) is read, with the level still filtered on the device. Without host-side filters only the last lines
   // matter: toybox `tail` keeps them on the device, so a buffer of megabytes does not cross the connection.
-  const exactTail = !hostFiltered && query.level === 'V'
-  const window = since !== undefined ? ['-t', since] : exactTail ? ['-t', query.lastLines + 1] : ['-d']
-  const tail = !hostFiltered && !exactTail ? [raw('|'), 'tail', '-n', query.lastLines + 1 + DIVIDERS] : []
+  const exactCount = !hostFiltered && query.level === 'V' && since === undefined
+  const window = since !== undefined ? ['-t', since] : exactCount ? ['-t', query.lastLines + 1] : ['-d']
+  const tail = !hostFiltered && !exactCount ? [raw('|'), 'tail', '-n', query.lastLines + 1 + DIVIDERS] : []
   // `-v year` (Android 7+) puts the year on each line and lets `-t` take one, so a range a year back works.
   const year = since !== undefined ? ['-v', 'year'] : []
   const output = await dev.text(['logcat', '-v', 'threadtime', ...year, ...window, `*:${query.level}`, ...tail])
