@@ -15,6 +15,8 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     packages: [
       {name: 'com.example.calc', versionCode: 42, versionName: '1.2.3', launcher: '.Calculator'},
       {name: 'com.example.nolauncher'},
+      // A debug build: its own launcher activity and a leak viewer's, so resolve-activity answers the chooser.
+      {name: 'com.example.debug', launcher: '.MainActivity', moreLaunchers: ['leakcanary.internal.activity.LeakLauncherActivity']},
     ],
     logcat: [
       '2024-01-15 10:29:59.000  100  100 I Early: before the window',
@@ -118,6 +120,17 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     ])
     expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.calc', activity: '.Calculator'})
     expect((await (await h.driver()).captureScreen()).foreground.package).to.equal('com.example.calc')
+  })
+
+  it('app open starts the first launcher activity of an app with several, never the chooser resolve-activity names', async () => {
+    const r = await run('open_app', {package_id: 'com.example.debug'})
+    expect(r.text).to.equal('App opened successfully: com.example.debug')
+    expect(r.argv[1]).to.deep.equal([
+      'cmd', 'package', 'query-activities', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER',
+      'com.example.debug',
+    ])
+    expect(r.argv[2]?.at(-1)).to.equal('com.example.debug/.MainActivity')
+    expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.debug', activity: '.MainActivity'})
   })
 
   it('app open counts a slow cold start (am start -W says Status: timeout) as opened, not failed', async () => {

@@ -2,7 +2,7 @@ import {expect} from 'chai'
 
 import {parseForeground, parseRotation, shortActivity} from '../../packages/core/src/driver/adb/parse-dumpsys.js'
 import {formatLogLine, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal} from '../../packages/core/src/driver/adb/parse-logcat.js'
-import {isInstalledOutput, parsePackageList, parseResolvedActivity} from '../../packages/core/src/driver/adb/parse-packages.js'
+import {firstQueriedActivity, isInstalledOutput, parsePackageList, parseResolvedActivity} from '../../packages/core/src/driver/adb/parse-packages.js'
 import {currentSize, parseWmDensity, parseWmSize} from '../../packages/core/src/driver/adb/parse-wm.js'
 
 describe('wm parsers', () => {
@@ -84,6 +84,23 @@ describe('package parsers', () => {
     expect(parseResolvedActivity('No activity found\n')).to.equal(undefined)
     expect(isInstalledOutput('package:/system/app/Settings.apk\n')).to.equal(true)
     expect(isInstalledOutput('')).to.equal(false)
+  })
+
+  it('takes the first of the package\'s own activities from query-activities --brief (PackageManagerShellCommand form)', () => {
+    const out = [
+      '2 activities found:',
+      '  Activity #0:',
+      '    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false',
+      '    com.example.app/.MainActivity',
+      '  Activity #1:',
+      '    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false',
+      '    com.example.app/leakcanary.internal.activity.LeakLauncherActivity',
+      '',
+    ].join('\n')
+    expect(firstQueriedActivity(out, 'com.example.app')).to.equal('com.example.app/.MainActivity')
+    // Another package's component (a prefix of the id included) is never taken.
+    expect(firstQueriedActivity(out, 'com.example')).to.equal(undefined)
+    expect(firstQueriedActivity('No activities found\n', 'com.example.app')).to.equal(undefined)
   })
 })
 

@@ -51,6 +51,10 @@ const packageSchema = z
     versionCode: z.number().int().nonnegative().default(1),
     versionName: z.string().default('1.0'),
     launcher: z.string().optional().describe('Launcher activity (.Main or fully qualified); none = not launchable.'),
+    moreLaunchers: z
+      .array(z.string())
+      .default([])
+      .describe('Further launcher activities (a second icon, a debug build\'s leak viewer): resolve-activity then answers the chooser.'),
     screen: z.string().optional().describe('Screen shown when the app is launched.'),
     permissions: z.array(z.string()).default([]).describe('Runtime permissions the app declares (pm grant/revoke accept only these).'),
     links: z.array(z.string()).default([]).describe('URL prefixes the app opens (`myapp://`, `https://example.com/`).'),

@@ -32,6 +32,8 @@ export interface InstalledPackage {
   versionName: string
   /** Launcher activity, fully qualified or `.Short`; undefined when the app has none. */
   launcher?: string
+  /** Further launcher activities, listed after `launcher`: with any, resolve-activity answers the chooser. */
+  moreLaunchers?: string[]
   /** The scenario screen shown when it is launched. */
   screen?: string
   /** Runtime permissions the app declares, and those granted now. */

@@ -38,25 +38,57 @@ function listPackages(ctx: CommandContext, args: string[]): number {
   return 0
 }
 
-/** `cmd package resolve-activity --brief PKG`: the match line, then `pkg/.Activity`; or `No activity found`. */
+/** The platform's chooser, which resolve-activity answers when a package has several launcher activities. */
+const RESOLVER = 'android/com.android.internal.app.ResolverActivity'
+
+/** The intent's package: the last word that is neither an option nor an intent action or category. */
+function intentPackage(args: string[]): string | undefined {
+  return args.filter((a) => !a.startsWith('-') && !a.startsWith('android.intent.')).pop()
+}
+
+/** A package's launcher activities, in manifest order. */
+function launchersOf(p: InstalledPackage): string[] {
+  return p.launcher ? [p.launcher, ...(p.moreLaunchers ?? [])] : []
+}
+
+/**
+ * `cmd package resolve-activity --brief PKG`: the match line, then `pkg/.Activity`; `No activity found`; or, as
+ * PackageManager does when several activities match equally, its chooser `android/…ResolverActivity`.
+ */
 function resolveActivity(ctx: CommandContext, args: string[]): number {
-  const name = args.filter((a) => !a.startsWith('-') && !a.startsWith('android.intent.')).pop()
+  const name = intentPackage(args)
   const pkg = name ? ctx.device.findPackage(name) : undefined
-  if (!pkg?.launcher) {
+  const launchers = pkg ? launchersOf(pkg) : []
+  if (!pkg || launchers.length === 0) {
     ctx.out('No activity found\n')
     return 0
   }
+  if (launchers.length > 1) {
+    ctx.out(`priority=0 preferredOrder=0 match=0x0 specificIndex=-1 isDefault=false\n${RESOLVER}\n`)
+    return 0
+  }
   ctx.out('priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n')
-  ctx.out(`${pkg.name}/${shortActivity(pkg.name, pkg.launcher)}\n`)
+  ctx.out(`${pkg.name}/${shortActivity(pkg.name, launchers[0] as string)}\n`)
   return 0
 }
 
-/** `cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER` (brief). */
-function queryActivities(ctx: CommandContext): number {
-  const launchable = ctx.device.packages.filter((p) => p.launcher)
-  ctx.out(`${launchable.length} activities found:\n`)
-  launchable.forEach((p, i) => {
-    ctx.out(`  Activity #${i}:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    ActivityInfo:\n      name=${fullActivity(p.name, p.launcher as string)}\n      packageName=${p.name}\n`)
+/**
+ * `cmd package query-activities [--brief] -a android.intent.action.MAIN -c android.intent.category.LAUNCHER [PKG]`:
+ * `N activities found:`, then `  Activity #i:` and (brief) the match line and `pkg/.Activity`, or `ActivityInfo:`.
+ */
+function queryActivities(ctx: CommandContext, args: string[]): number {
+  const name = intentPackage(args)
+  const packages = name === undefined ? ctx.device.packages : ctx.device.packages.filter((p) => p.name === name)
+  const found = packages.flatMap((p) => launchersOf(p).map((activity) => ({p, activity})))
+  if (found.length === 0) {
+    ctx.out('No activities found\n')
+    return 0
+  }
+  ctx.out(`${found.length} activities found:\n`)
+  found.forEach(({p, activity}, i) => {
+    ctx.out(`  Activity #${i}:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n`)
+    if (args.includes('--brief')) ctx.out(`    ${p.name}/${shortActivity(p.name, activity)}\n`)
+    else ctx.out(`    ActivityInfo:\n      name=${fullActivity(p.name, activity)}\n      packageName=${p.name}\n`)
   })
   return 0
 }
@@ -164,7 +196,7 @@ export function packageCommand(ctx: CommandContext, args: string[]): number {
     case 'resolve-activity':
       return resolveActivity(ctx, rest)
     case 'query-activities':
-      return queryActivities(ctx)
+      return queryActivities(ctx, rest)
     case 'path':
       return packagePath(ctx, rest.find((a) => !a.startsWith('-')))
     case 'install':

@@ -2,7 +2,7 @@
 import {DeviceCommandError} from '../../errors/arc-error.js'
 import type {AppFilter, AppInfo} from '../device-driver.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
-import {isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
+import {firstQueriedActivity, isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
 
 async function listPackages(dev: DeviceShell, flag: '-s' | '-3'): Promise<ListedPackage[]> {
   const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode'])
@@ -53,15 +53,26 @@ function noLauncher(dev: DeviceShell, packageId: string): DeviceCommandError {
 }
 
 /**
- * Resolves the launcher activity (`cmd package resolve-activity --brief`, Android 7+) and starts it with
- * `am start -W`; devices without `cmd package` fall back to `monkey -p PKG -c LAUNCHER 1`.
+ * Resolves the launcher activity (`cmd package resolve-activity --brief`, Android 7+; `query-activities` when that
+ * answers the chooser) and starts it with `am start -W`; devices without `cmd package` fall back to
+ * `monkey -p PKG -c LAUNCHER 1`.
  */
 export async function openApp(dev: DeviceShell, packageId: string): Promise<void> {
   const resolved = await dev.text([
     'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN',
     '-c', 'android.intent.category.LAUNCHER', packageId,
   ])
-  const component = parseResolvedActivity(resolved)
+  let component = parseResolvedActivity(resolved)
+  // A package with several launcher activities (a second icon, a debug build's leak viewer) resolves to the
+  // platform's chooser, `android/com.android.internal.app.ResolverActivity` (a vendor's own on some builds):
+  // starting that shows an "open with" list of every app. Take the package's first launcher activity instead.
+  if (component && !component.startsWith(`${packageId}/`)) {
+    const queried = await dev.text([
+      'cmd', 'package', 'query-activities', '--brief', '-a', 'android.intent.action.MAIN',
+      '-c', 'android.intent.category.LAUNCHER', packageId,
+    ])
+    component = firstQueriedActivity(queried, packageId)
+  }
   if (!component) {
     if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
     if (isMissingCommand(resolved)) return monkeyLaunch(dev, packageId)

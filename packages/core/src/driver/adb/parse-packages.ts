@@ -36,6 +36,19 @@ export function parseResolvedActivity(output: string): string | undefined {
   return undefined
 }
 
+/**
+ * The package's first launcher activity from `cmd package query-activities --brief -a …MAIN -c …LAUNCHER PKG`
+ * (`N activities found:`, then per match `  Activity #i:`, its `priority=…` line and `pkg/.Activity`), in the
+ * order the package manager lists them (priority, then manifest order); undefined when none is the package's.
+ */
+export function firstQueriedActivity(output: string, packageId: string): string | undefined {
+  for (const line of output.split(/\r?\n/)) {
+    const component = line.trim()
+    if (/^[A-Za-z][\w.]*\/[\w.$]+$/.test(component) && component.startsWith(`${packageId}/`)) return component
+  }
+  return undefined
+}
+
 /** `pm path PKG` prints `package:/data/app/…/base.apk` lines for an installed package, nothing otherwise. */
 export function isInstalledOutput(output: string): boolean {
   return /^package:\S+/m.test(output)
