@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {execFileSync} from 'node:child_process'
 import http from 'node:http'
 import https from 'node:https'
@@ -256,6 +256,25 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect((await run('list_files', {location_id: 'tmp', path: 'listing/b.txt'})).error?.code).to.equal('INVALID_INPUT')
       expect(tool('list_files').input.safeParse({location_id: 'tmp', limit: 201}).success).to.equal(false)
       expect(tool('list_files').input.safeParse({location_id: 'tmp', offset: -1}).success).to.equal(false)
+    })
+
+    it('refuses a folder the shell user may not read instead of calling it empty (adbd answers LIST with DONE alone)', async () => {
+      const secret = path.join(tmp, 'secret')
+      mkdirSync(secret, {recursive: true})
+      writeFileSync(path.join(secret, 'token.txt'), 'x')
+      chmodSync(secret, 0o700)
+      mkdirSync(path.join(tmp, 'empty'), {recursive: true})
+      try {
+        const denied = await run('list_files', {location_id: 'tmp', path: 'secret'})
+        expect(denied.error?.code).to.equal('DEVICE_COMMAND_FAILED')
+        expect(denied.error?.message).to.match(/listing \/data\/local\/tmp\/secret failed .*Permission denied/)
+        expect(denied.sent.slice(-2)).to.deep.equal([['sync', 'LIST', '/data/local/tmp/secret'], ['ls', '-a', '--', '/data/local/tmp/secret']])
+        // A folder that is really empty stays an empty listing.
+        const empty = await run('list_files', {location_id: 'tmp', path: 'empty'})
+        expect(JSON.parse(empty.text as string)).to.deep.equal({files: [], total_count: 0, has_more: false})
+      } finally {
+        chmodSync(secret, 0o755)
+      }
     })
   })
 

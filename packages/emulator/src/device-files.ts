@@ -15,6 +15,15 @@ const ERRNO_TEXT: Record<string, string> = {
 /** Linux's limit on symlinks followed while resolving one path. */
 const MAX_LINKS = 40
 
+/**
+ * Whether the device's shell user (uid 2000, "other" to the system-owned folders it cannot read) may read what
+ * `stats` describes: the emulator runs with the host user's rights, so a folder stands for one the shell may not
+ * read (another app's data, `/data`) by lacking the read bit for others (`chmod o-r`).
+ */
+export function shellMayRead(stats: {mode: number}): boolean {
+  return (stats.mode & 0o004) !== 0
+}
+
 /** The device's wording of a failed file operation; an error without a known code keeps its own message. */
 export function errnoText(error: unknown): string {
   return ERRNO_TEXT[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message

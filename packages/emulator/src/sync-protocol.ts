@@ -3,7 +3,7 @@ import type {Stats} from 'node:fs'
 import type {Socket} from 'node:net'
 import path from 'node:path'
 
-import {errnoText} from './device-files.js'
+import {errnoText, shellMayRead} from './device-files.js'
 import {EndOfStream, type SocketReader, writeAsync} from './framing.js'
 import type {VirtualDevice} from './virtual-device.js'
 
@@ -115,8 +115,10 @@ export async function runSync(reader: SocketReader, socket: Socket, device: Virt
   }
 }
 
+/** LIST: a folder that cannot be opened (missing, a loop, unreadable to the shell) is answered as an empty one. */
 async function list(socket: Socket, dir: string | undefined): Promise<void> {
-  const names = dir === undefined ? undefined : await readdir(dir).catch(() => undefined)
+  const readable = dir !== undefined && (await lstat(dir).then(shellMayRead, () => false))
+  const names = readable ? await readdir(dir).catch(() => undefined) : undefined
   const chunks: Buffer[] = []
   if (names) {
     for (const name of ['.', '..', ...names.sort()]) {

@@ -1,7 +1,7 @@
 import type {Stats} from 'node:fs'
 import {lstat, mkdir as mkdirFs, readdir, readFile, readlink as readLink, rename, rm as rmFs, stat, statfs, symlink, utimes, writeFile} from 'node:fs/promises'
 
-import {errnoText} from '../device-files.js'
+import {errnoText, shellMayRead} from '../device-files.js'
 import type {CommandContext} from './types.js'
 
 function split(argv: string[]): {flags: Set<string>; paths: string[]} {
@@ -54,6 +54,11 @@ export async function ls(ctx: CommandContext): Promise<number> {
     }
     if (targets.length > 1) ctx.out(`${n > 0 ? '\n' : ''}${target}:\n`)
     const folder = ctx.device.files.hostPath(target, ctx.cwd, true)
+    if (!shellMayRead(await stat(folder))) {
+      ctx.err(`ls: ${target}: ${errnoText({code: 'EACCES'})}\n`)
+      status = 1
+      continue
+    }
     let names = (await readdir(folder)).sort()
     if (flags.has('a')) names = ['.', '..', ...names]
     else names = names.filter((name) => !name.startsWith('.'))

@@ -6,6 +6,7 @@ import {randomBytes} from 'node:crypto'
 import path from 'node:path'
 import {Readable} from 'node:stream'
 
+import {DeviceCommandError} from '../../errors/arc-error.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 
@@ -44,11 +45,29 @@ export async function statFile(dev: DeviceShell, target: string): Promise<FileSt
   })
 }
 
+/**
+ * The folder's entries over sync LIST. adbd answers a folder it cannot open (`Permission denied` for the shell
+ * user: another app's data, a system folder) exactly as an empty one, so an empty answer is checked with `ls -a`,
+ * which says why it could not read the folder.
+ */
 export async function listDir(dev: DeviceShell, target: string): Promise<FileEntry[]> {
-  return dev.server.call(`list ${target}`, dev.serial, async (client) => {
-    const entries = (await client.getDevice(dev.serial).readdir(target)) as Array<SyncStats & {name: string}>
-    return entries.map((e) => ({name: e.name, ...toStat(e)}))
+  const entries = await dev.server.call(`list ${target}`, dev.serial, async (client) => {
+    const listed = (await client.getDevice(dev.serial).readdir(target)) as Array<SyncStats & {name: string}>
+    return listed.map((e) => ({name: e.name, ...toStat(e)}))
   })
+  if (entries.length > 0) return entries
+  const {output, exitCode} = await dev.run(['ls', '-a', '--', target])
+  if (exitCode !== 0) {
+    const text = output.toString('utf8')
+    const error = dev.failed(`listing ${target}`, text, exitCode)
+    throw new DeviceCommandError(error.message, {
+      details: {...error.details, path: target},
+      actions: /Permission denied/i.test(text)
+        ? ["The device's shell user may not read this folder (another app's private data, a system folder): point the location at a folder it can read, such as /sdcard/Download or /data/local/tmp."]
+        : [],
+    })
+  }
+  return entries
 }
 
 interface Transfer {
