@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync} from 'node:fs'
 import {execFileSync} from 'node:child_process'
 import http from 'node:http'
 import https from 'node:https'
@@ -144,6 +144,23 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       const big = await run('read_file', {location_id: 'tmp', path: 'big.txt'}, {files: {maxBytes: 100}})
       expect(big.error?.code).to.equal('FILE_TOO_LARGE')
       expect(big.sent.some((c) => c[1] === 'RECV')).to.equal(false)
+    })
+
+    it('stops reading a file past the limit when its size said less: the sync STAT gives sizes in 32 bits', async () => {
+      const sparse = path.join(tmp, 'huge.txt')
+      writeFileSync(sparse, '')
+      truncateSync(sparse, 2 ** 32 + 5)
+      try {
+        const listed = await run('list_files', {location_id: 'tmp', path: ''})
+        expect(JSON.stringify(listed.data)).to.contain('"name":"huge.txt"')
+        const huge = await run('read_file', {location_id: 'tmp', path: 'huge.txt'}, {files: {maxBytes: 200_000}})
+        expect(huge.error?.code).to.equal('FILE_TOO_LARGE')
+        expect(huge.sent.filter((c) => c[1] === 'RECV')).to.have.length(1)
+        // The connection it read on was closed: the device goes on answering.
+        expect((await run('read_file', {location_id: 'tmp', path: 'long.txt', limit: 1})).error).to.equal(undefined)
+      } finally {
+        rmSync(sparse)
+      }
     })
 
     it('reports a missing file, a folder and an unknown location', async () => {

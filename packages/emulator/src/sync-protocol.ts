@@ -32,7 +32,8 @@ function stat3(stats: Stats | undefined): Buffer {
   const b = Buffer.alloc(12)
   if (stats) {
     b.writeUInt32LE(modeOf(stats), 0)
-    b.writeUInt32LE(Math.min(stats.size, 0xffffffff), 4)
+    // adbd's STAT reply and DENT carry the size in 32 bits: a file of 4 GiB and 5 bytes says 5.
+    b.writeUInt32LE(stats.size % 0x1_0000_0000, 4)
     b.writeUInt32LE(Math.floor(stats.mtimeMs / 1000), 8)
   }
   return b

@@ -40,7 +40,8 @@ export function decodeText(data: Buffer, relative: string): string {
 /** Reads a regular file's bytes after checking its size against the limit. */
 export async function readChecked(driver: DeviceDriver, file: {path: string; stat: FileStat}, limit: number, relative: string): Promise<Buffer> {
   checkSize(file.stat.size, limit, `file ${relative}`)
-  const data = await driver.readFile(file.path)
+  // The stat's size can be wrong (32 bits on older adbd), so the read itself stops past the limit.
+  const data = await driver.readFile(file.path, limit)
   checkSize(data.length, limit, `file ${relative}`)
   return data
 }

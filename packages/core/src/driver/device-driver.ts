@@ -339,8 +339,12 @@ export interface DeviceDriver {
   statFile(path: string): Promise<FileStat | undefined>
   /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
   listDir(path: string): Promise<FileEntry[]>
-  /** A file's bytes (sync RECV). */
-  readFile(path: string): Promise<Buffer>
+  /**
+   * A file's bytes (sync RECV). Given `maxBytes`, the read stops once past it: a longer file comes back cut after
+   * more than `maxBytes` bytes, so the caller can tell it is over, without the rest in memory (a stat's size can be
+   * wrong: older adbd sends it in 32 bits, so a file of 4 GiB and 5 bytes says 5).
+   */
+  readFile(path: string, maxBytes?: number): Promise<Buffer>
   /**
    * The path with every symlink, `.` and `..` resolved on the device (`realpath`); undefined when it or a parent
    * does not exist, or the links loop.

@@ -117,10 +117,10 @@ export class AdbDevice {
     return this.withSync((sync) => sync.readdir(path))
   }
 
-  /** Reads a device file (RECV); the sync session ends with the transfer. */
+  /** Reads a device file (RECV); the sync session ends with the transfer, or when it is cancelled part way. */
   async pull(path: string): Promise<ReturnType<Sync['pull']>> {
     const sync = await this.sync()
-    return sync.pull(path).on('end', () => sync.end())
+    return sync.pull(path).on('end', () => sync.end()).on('cancel', () => sync.end())
   }
 
   /** Writes a device file (SEND); the sync session ends with the transfer. */

@@ -159,8 +159,8 @@ export class AdbDriver implements DeviceDriver {
     return files.listDir(this.shell, path)
   }
 
-  readFile(path: string): Promise<Buffer> {
-    return files.readFile(this.shell, path)
+  readFile(path: string, maxBytes?: number): Promise<Buffer> {
+    return files.readFile(this.shell, path, maxBytes)
   }
 
   realPath(path: string): Promise<string | undefined> {

@@ -76,18 +76,35 @@ interface Transfer {
   on(event: 'error', listener: (error: Error) => void): unknown
 }
 
+/** A pull that can be stopped part way (adbkit's PullTransfer: its `cancel` ends the sync session). */
+interface PullStream extends Transfer {
+  cancel(): unknown
+}
+
 /**
  * A pull's bytes. adbkit ends a failed pull (`open failed: …`) with `end` first and `error` after (adb.md §1.6):
- * an empty result waits a moment for that error before it counts as an empty file.
+ * an empty result waits a moment for that error before it counts as an empty file. Past `maxBytes` the pull is
+ * stopped and what came so far (more than `maxBytes`) is the answer.
  */
-function collect(transfer: Transfer): Promise<Buffer> {
+function collect(transfer: PullStream, maxBytes = Infinity): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let failed = false
-    transfer.on('data', (chunk) => chunks.push(chunk))
+    let size = 0
+    let stopped = false
+    transfer.on('data', (chunk) => {
+      if (stopped) return
+      chunks.push(chunk)
+      size += chunk.length
+      if (size > maxBytes) {
+        stopped = true
+        resolve(Buffer.concat(chunks))
+        transfer.cancel()
+      }
+    })
     transfer.on('error', (error) => {
       failed = true
-      reject(error)
+      if (!stopped) reject(error)
     })
     transfer.on('end', () => {
       const data = Buffer.concat(chunks)
@@ -97,8 +114,8 @@ function collect(transfer: Transfer): Promise<Buffer> {
   })
 }
 
-export async function readFile(dev: DeviceShell, target: string): Promise<Buffer> {
-  return dev.server.call(`pull ${target}`, dev.serial, async (client) => collect(await client.getDevice(dev.serial).pull(target)))
+export async function readFile(dev: DeviceShell, target: string, maxBytes?: number): Promise<Buffer> {
+  return dev.server.call(`pull ${target}`, dev.serial, async (client) => collect(await client.getDevice(dev.serial).pull(target), maxBytes))
 }
 
 function pushDone(transfer: Transfer): Promise<void> {
