@@ -56,9 +56,20 @@ function content(e: ScreenElement): string {
   return node.text
 }
 
+/**
+ * Whether the field's text may be only its hint. An empty field shows its hint as its text, and the shell
+ * `uiautomator dump` writes the `hint` attribute only from Android 16 on: where the dump has none, text in a field
+ * may be the words of its hint over an empty field, and a field just emptied shows its hint.
+ */
+function mayBeHint(e: ScreenElement): boolean {
+  return e.node.hint === undefined && e.node.text !== ''
+}
+
 interface Field {
   element: ScreenElement
   before: string
+  /** `before` may be the hint of an empty field (mayBeHint). */
+  unsure: boolean
   /** Taps the field when it is not focused (a tap gives it focus and the keyboard). */
   focus(): Promise<void>
 }
@@ -75,6 +86,7 @@ async function resolveField(ctx: ToolContext, id: string): Promise<Field> {
   return {
     element,
     before: content(element),
+    unsure: mayBeHint(element),
     async focus() {
       if (!element.node.focused) await ctx.driver.tap(centre(rect))
     },
@@ -111,8 +123,8 @@ async function typeChunks(ctx: ToolContext, text: string, speed: number, varianc
   }
 }
 
-/** Reads the field back and fails unless it holds `expected`. Returns what it holds. */
-async function readBack(ctx: ToolContext, id: string, expected: string): Promise<string> {
+/** The field as the screen shows it now; an error when it left the screen. */
+async function readField(ctx: ToolContext, id: string): Promise<ScreenElement> {
   const model = buildScreenModel(await ctx.driver.captureScreen())
   const element = model.byId.get(id)
   if (!element) {
@@ -120,15 +132,58 @@ async function readBack(ctx: ToolContext, id: string, expected: string): Promise
       actions: ['Read the screen again to see what happened.'],
     })
   }
-  const now = content(element)
-  if (element.node.password) {
-    if (now.length === expected.length) return now
-  } else if (now === expected) {
-    return now
-  }
-  throw new DeviceCommandError(`the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)} (the app may filter, limit or reformat input)`, {
+  return element
+}
+
+/** Whether the field shows `expected` (a password field: as many characters). */
+function holds(element: ScreenElement, now: string, expected: string): boolean {
+  return element.node.password ? now.length === expected.length : now === expected
+}
+
+function mismatch(id: string, expected: string, now: string, unsure = false): DeviceCommandError {
+  const why = unsure
+    ? ' (its text before the edit may have been only its hint, shown over an empty field: this device\'s dump does not say)'
+    : ' (the app may filter, limit or reformat input)'
+  return new DeviceCommandError(`the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}${why}`, {
     details: {element_id: id, expected, actual: now},
   })
+}
+
+/**
+ * Reads the field back and fails unless it holds `expected`, or, where the field's text before the edit may have
+ * been only its hint (`unsure`), `ifEmpty`: what the same edit gives on an empty field. Returns what it holds.
+ */
+async function readBack(ctx: ToolContext, id: string, expected: string, {unsure = false, ifEmpty}: {unsure?: boolean; ifEmpty?: string} = {}): Promise<string> {
+  const element = await readField(ctx, id)
+  const now = content(element)
+  if (holds(element, now, expected) || (unsure && ifEmpty !== undefined && holds(element, now, ifEmpty))) return now
+  throw mismatch(id, expected, now, unsure)
+}
+
+/** Typed into a field that may be empty but shows text, to see whether it is (mayBeHint). */
+const PROBE = '0'
+
+/**
+ * Checks a field is empty after a clear. Where the dump cannot tell an empty field from its hint's words and the
+ * field still shows text, one probe character is typed: an empty field then holds just the probe, and the probe is
+ * deleted again and the field must show what it showed before (its hint) or nothing; anything else is a failure.
+ */
+async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
+  const element = await readField(ctx, id)
+  const shown = content(element)
+  if (shown === '') return
+  if (!mayBeHint(element)) throw mismatch(id, '', shown)
+  await ctx.driver.inputText(PROBE)
+  const probed = content(await readField(ctx, id))
+  // Delete the probe wherever it went in (one character more); a field that dropped it is left alone.
+  if (probed.length === shown.length + 1 || holds(element, probed, PROBE)) await ctx.driver.pressKeys(['DEL'])
+  if (!holds(element, probed, PROBE)) {
+    throw new DeviceCommandError(`the field ${id} still holds text after the deletes: it shows ${JSON.stringify(shown)}, and a probe character typed into it gave ${JSON.stringify(probed)}, not the probe alone`, {
+      details: {element_id: id, expected: '', actual: shown},
+    })
+  }
+  const after = content(await readField(ctx, id))
+  if (after !== '' && after !== shown) throw mismatch(id, '', after)
 }
 
 export const typeAppendText = defineTool({
@@ -147,7 +202,7 @@ export const typeAppendText = defineTool({
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(['MOVE_END'])
       await typeChunks(ctx, text, typing_speed, typing_speed_variance)
-      const now = await readBack(ctx, element_id, field.before + text)
+      const now = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
       return {text: `Typed ${text.length} characters at end of element '${element_id}'.\nField content: ${now}`, data: {element_id, typed: text.length, content: now}}
     })
   },
@@ -179,7 +234,7 @@ export const typeInsertText = defineTool({
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(cursorKeys(field.before.length, offset))
       await typeChunks(ctx, text, typing_speed, typing_speed_variance)
-      const now = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset))
+      const now = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset), {unsure: field.unsure, ifEmpty: text})
       return {text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'.\nField content: ${now}`, data: {element_id, typed: text.length, offset, content: now}}
     })
   },
@@ -212,7 +267,9 @@ export const typeReplaceText = defineTool({
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys([...cursorKeys(field.before.length, at + search.length), ...Array<string>(search.length).fill('DEL')])
       if (new_text) await typeChunks(ctx, new_text, typing_speed, typing_speed_variance)
-      const now = await readBack(ctx, element_id, field.before.slice(0, at) + new_text + field.before.slice(at + search.length))
+      const now = await readBack(ctx, element_id, field.before.slice(0, at) + new_text + field.before.slice(at + search.length), {
+        unsure: field.unsure,
+      })
       return {
         text: `Replaced ${search.length} characters with ${new_text.length} characters in element '${element_id}'.\nField content: ${now}`,
         data: {element_id, replaced: search.length, typed: new_text.length, content: now},
@@ -238,8 +295,8 @@ export const typeClearText = defineTool({
       const n = field.before.length
       // Backspaces clear everything before the cursor and forward-deletes everything after it, wherever it is.
       await ctx.driver.pressKeys([...Array<string>(n).fill('DEL'), ...Array<string>(n).fill('FORWARD_DEL')])
-      const now = await readBack(ctx, element_id, '')
-      return {text: `Text cleared from element '${element_id}'.\nField content: ${now}`, data: {element_id, content: now}}
+      await confirmCleared(ctx, element_id)
+      return {text: `Text cleared from element '${element_id}'.\nField content: `, data: {element_id, content: ''}}
     })
   },
 })

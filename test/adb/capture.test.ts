@@ -17,9 +17,11 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
 
   it('sends the dump and one dumpsys window -a (size and density come from its displays section), and reads them like the snapshot', async () => {
     const driver = await h.driver()
+    // The demo's dump carries `hint` attributes, which uiautomator writes from Android 16 (API 36) on.
+    h.emu.device('emu-1').properties.set('ro.build.version.sdk', '36')
     const from = h.emu.commands.length
     const requests = h.emu.requests.length
-    const capture = await driver.captureScreen()
+    const capture = await driver.captureScreen().finally(() => h.emu.device('emu-1').properties.set('ro.build.version.sdk', '34'))
     const argv = h.argvSince(from)
     expect(argv).to.have.deep.members([
       ['uiautomator', 'dump', '--windows', '/dev/tty'],
@@ -156,6 +158,8 @@ describe('screen-state parity: ADB driver against arc emulate vs the snapshot it
   let emu: Awaited<ReturnType<typeof startEmulator>>
   before(async () => {
     emu = await startEmulator({port: 0, devices: folders.map((f, i) => ({serial: `fx-${i}`, snapshot: f.dir}))})
+    // Devices that write what the snapshots recorded: `hint` attributes are written from Android 16 (API 36) on.
+    for (const device of emu.devices()) device.properties.set('ro.build.version.sdk', '36')
   })
   after(async () => emu?.close())
 

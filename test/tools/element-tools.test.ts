@@ -41,6 +41,7 @@ const follow = (label: string): NodeSpec[] => [
       },
       {cls: 'android.widget.EditText', res: 'com.example:id/shout', text: '', attrs: {clickable: 'true', focusable: 'true', hint: 'Shout'}, bounds: [0, 1100, 1080, 1200]},
       {cls: 'android.widget.EditText', res: 'com.example:id/refuse', text: '', attrs: {clickable: 'true', focusable: 'true', hint: 'Refuses'}, bounds: [0, 1300, 1080, 1400]},
+      {cls: 'android.widget.EditText', res: 'com.example:id/locked', text: 'keep', attrs: {clickable: 'true', focusable: 'true', hint: 'Locked'}, bounds: [0, 1700, 1080, 1800]},
       {cls: 'android.widget.Button', text: 'Same', attrs: {clickable: 'true'}, bounds: [0, 1500, 500, 1600]},
       {cls: 'android.widget.Button', text: 'Same', attrs: {clickable: 'true'}, bounds: [500, 1500, 1080, 1600]},
     ],
@@ -67,6 +68,7 @@ describe('element, typing and wait tools against arc emulate', function () {
             fields: [
               {resourceId: 'com.example:id/shout', transform: 'upper'},
               {resourceId: 'com.example:id/refuse', refuse: true},
+              {resourceId: 'com.example:id/locked', refuse: true},
             ],
           },
         },
@@ -276,12 +278,54 @@ describe('element, typing and wait tools against arc emulate', function () {
       r = await run('type_insert_text', {element_id: id, text: 'x', offset: 99, ...fast})
       expect(r.error).to.have.property('code', 'INVALID_INPUT')
       expect(inputs(r.argv)).to.deep.equal([])
+      // Emptied, the field shows its hint, which an Android 14 dump does not mark: one probe character tells.
+      const probe = [['input', 'text', '0'], ['input', 'keyevent', 'KEYCODE_DEL']]
       r = await run('type_clear_text', {element_id: id})
       expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
-      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(13).fill('KEYCODE_DEL'), ...Array(13).fill('KEYCODE_FORWARD_DEL')]])
+      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(13).fill('KEYCODE_DEL'), ...Array(13).fill('KEYCODE_FORWARD_DEL')], ...probe])
       r = await run('type_clear_text', {element_id: id})
       expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
-      expect(inputs(r.argv)).to.deep.equal([])
+      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(11).fill('KEYCODE_DEL'), ...Array(11).fill('KEYCODE_FORWARD_DEL')], ...probe])
+    })
+
+    it('type into an empty field that shows its hint as text, as dumps before Android 16 do (no hint attribute)', async () => {
+      const m = await read()
+      const node = m.elements.find((e) => e.resId.endsWith('new_item'))!
+      expect(node.text).to.equal('Add an item')
+      expect(node.node.hint).to.equal(undefined)
+      let r = await run('type_append_text', {element_id: node.id, text: 'milk', ...fast})
+      expect(r.error).to.equal(undefined)
+      expect(r.text).to.equal(`Typed 4 characters at end of element '${node.id}'.\nField content: milk`)
+      r = await run('type_clear_text', {element_id: node.id})
+      expect(r.error).to.equal(undefined)
+      r = await run('type_insert_text', {element_id: node.id, text: 'eggs', offset: 0, ...fast})
+      expect(r.text).to.equal(`Typed 4 characters at offset 0 in element '${node.id}'.\nField content: eggs`)
+      await run('type_clear_text', {element_id: node.id})
+    })
+
+    it('on Android 16, whose dumps carry the hint, type and clear without a probe', async () => {
+      device().properties.set('ro.build.version.sdk', '36')
+      try {
+        const id = await field()
+        expect((await read()).byId.get(id)!.node.hint).to.equal('Add an item')
+        let r = await run('type_append_text', {element_id: id, text: 'milk', ...fast})
+        expect(r.text).to.equal(`Typed 4 characters at end of element '${id}'.\nField content: milk`)
+        r = await run('type_clear_text', {element_id: id})
+        expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
+        expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(4).fill('KEYCODE_DEL'), ...Array(4).fill('KEYCODE_FORWARD_DEL')]])
+      } finally {
+        device().properties.set('ro.build.version.sdk', '34')
+      }
+    })
+
+    it('fail a clear that left text in a field with a hint: the probe is not taken for an empty field', async () => {
+      device().showScreen('follow')
+      const id = (await read()).elements.find((e) => e.resId.endsWith('locked'))!.id
+      const r = await run('type_clear_text', {element_id: id})
+      expect(r.error).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+      expect(r.error!.message).to.include('"keep"')
+      // The probe was dropped, so no DEL follows it (it would delete the field's own text).
+      expect(inputs(r.argv).at(-1)).to.deep.equal(['input', 'text', '0'])
     })
 
     it('types long text in paced chunks and a literal %s right', async () => {

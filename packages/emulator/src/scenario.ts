@@ -92,7 +92,7 @@ const logEntrySchema = z.union([
 const fieldSchema = z
   .object({
     resourceId: z.string().describe('resource-id of the edit field the rule applies to.'),
-    refuse: z.boolean().default(false).describe('Typed text is dropped (a field that ignores input).'),
+    refuse: z.boolean().default(false).describe('Typed text and delete keys are dropped (a field that ignores input).'),
     maxLength: z.number().int().nonnegative().optional().describe('Text past this length is dropped.'),
     transform: z.enum(['upper', 'lower', 'digits']).optional().describe('Typed text is altered: upper/lower case, or digits only.'),
   })

@@ -1,8 +1,10 @@
 /**
  * Edit fields of the emulated screen: a tap focuses the edit field under it, `input text` types at the cursor,
- * and cursor and delete keys move and delete, so the dump the device serves shows what was typed (a field that
- * is empty shows its hint as its text, as uiautomator does). A scenario's `fields` rules can make a field drop or
- * alter input, so a tool's read-back has something to catch.
+ * and cursor and delete keys move and delete, so the dump the device serves shows what was typed. As on a device, a
+ * field that is empty shows its hint as its text, and only Android 16+ (API 36) write the `hint` attribute: the
+ * shell `uiautomator dump` of Android 7-15 leaves it out, so its dump cannot tell an empty field from one holding
+ * its hint's words. A scenario's `fields` rules can make a field drop or alter input, so a tool's read-back has
+ * something to catch.
  */
 import {isEditable, walkNodes, type UiNode} from '@arc-cli/core'
 
@@ -17,6 +19,9 @@ interface Focus {
 
 const KEY = {DPAD_LEFT: 21, DPAD_RIGHT: 22, SPACE: 62, DEL: 67, FORWARD_DEL: 112, MOVE_HOME: 122, MOVE_END: 123} as const
 
+/** The first API level whose `uiautomator dump` writes the `hint` attribute (android-16.0.0). */
+export const HINT_ATTRIBUTE_SDK = 36
+
 const esc = (v: string) => v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
 
 export class TextFields {
@@ -24,7 +29,11 @@ export class TextFields {
   private readonly edits = new Map<string, Map<number, string>>()
   private focus?: Focus
 
-  constructor(private readonly rules: FieldRule[] = []) {}
+  /** `sdk()` is the device's API level now (its `ro.build.version.sdk`): it decides whether dumps carry `hint`. */
+  constructor(
+    private readonly rules: FieldRule[] = [],
+    private readonly sdk: () => number = () => 34,
+  ) {}
 
   private nodes(screen: LoadedScreen): UiNode[] {
     return [...walkNodes(screen.hierarchy.windows)]
@@ -95,6 +104,7 @@ export class TextFields {
   key(screen: LoadedScreen, code: number): void {
     const focus = this.focused(screen)
     if (!focus) return
+    if (this.rule(screen, focus)?.refuse && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return
     const now = this.textOf(screen, focus.index)
     const c = Math.min(focus.cursor, now.length)
     switch (code) {
@@ -119,20 +129,28 @@ export class TextFields {
     }
   }
 
-  /** The screen's XML with typed text and focus written in (the recorded XML when nothing changed). */
+  /**
+   * The screen's XML with typed text and focus written in, an empty field showing its hint as its text, and the
+   * `hint` attribute only from API 36 on (the recorded XML when none of that changes anything).
+   */
   xml(screen: LoadedScreen): string {
     const edits = this.edits.get(screen.name)
     const focus = this.focus?.screen === screen.name ? this.focus : undefined
-    if (!edits?.size && !focus) return screen.xml
     const nodes = this.nodes(screen)
+    const hintAttribute = this.sdk() >= HINT_ATTRIBUTE_SDK
+    const hinted = nodes.some((n) => n.hint !== undefined && isEditable(n)) || (!hintAttribute && /\shint="/.test(screen.xml))
+    if (!edits?.size && !focus && !hinted) return screen.xml
     let index = -1
     return screen.xml.replace(/<node\b(?:\s+[\w:.-]+="[^"]*")*\s*\/?>/g, (tag) => {
       index++
       const node = nodes[index]
-      if (!node || !isEditable(node)) return tag
-      let out = tag
+      let out = hintAttribute ? tag : tag.replace(/\s+hint="[^"]*"/, '')
+      if (!node || !isEditable(node)) return out
       const typed = edits?.get(index)
-      if (typed !== undefined) out = out.replace(/\btext="[^"]*"/, `text="${esc(typed === '' && node.hint !== undefined ? node.hint : typed)}"`)
+      if (typed !== undefined || node.hint !== undefined) {
+        const content = this.textOf(screen, index)
+        out = out.replace(/\btext="[^"]*"/, `text="${esc(content === '' && node.hint !== undefined ? node.hint : content)}"`)
+      }
       if (focus) out = out.replace(/\bfocused="[^"]*"/, `focused="${focus.index === index}"`)
       return out
     })

@@ -176,7 +176,7 @@ export class VirtualDevice extends EventEmitter {
     this.files = new DeviceFiles(init.root)
     const scenario = init.scenario
     this.transitions = scenario?.transitions ?? []
-    this.fields = new TextFields(scenario?.fields ?? [])
+    this.fields = new TextFields(scenario?.fields ?? [], () => Number(this.properties.get('ro.build.version.sdk') ?? '34'))
     this.faults = (scenario?.faults ?? []).map(arm)
     this.touchscreen = scenario?.touchscreen ?? {name: 'virtio_input_multi_touch_1', maxX: 32767, maxY: 32767, slots: 10}
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))

@@ -119,6 +119,8 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
 
   before(async () => {
     emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
+    // A device that writes the demo's `hint` attributes (Android 16+), so the field's id is the snapshot's.
+    emu.device('emu-1').properties.set('ro.build.version.sdk', '36')
     server = await startServer({devices: [], adbHost: '127.0.0.1', adbPort: emu.port})
     client = await connect(server.url)
     process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${emu.port}`

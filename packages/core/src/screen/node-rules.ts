@@ -75,8 +75,8 @@ export interface NodeFlags {
 export const FLAG_ORDER = ['clk', 'lclk', 'foc', 'scr', 'edt', 'ena', 'chk', 'unchk', 'sel', 'fcs', 'pwd', 'hint'] as const
 
 /**
- * The field shows its hint: uiautomator reports an empty field's hint as its text, and (API 26+) writes the hint
- * separately, so text equal to a non-empty hint on an editable node means the field is empty. Dumps without a
+ * The field shows its hint: uiautomator reports an empty field's hint as its text, and (the shell dump from Android
+ * 16 on) writes the hint separately, so text equal to a non-empty hint on an editable node means the field is empty. Dumps without a
  * `hint` attribute cannot tell; the text is then taken as typed.
  */
 export function showsHint(node: UiNode): boolean {
