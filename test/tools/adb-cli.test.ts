@@ -15,7 +15,12 @@ describe('device commands from the CLI through the ADB driver', function () {
 
 
   it('screen-state over ADB prints the snapshot it comes from, with the window titles the window manager reported', async () => {
-    const [live, recorded] = await Promise.all([arc('screen-state'), runArc(['screen-state', '--device', DEMO_DIR])])
+    // The demo's dump carries `hint` attributes, which a device writes only where its uiautomator does (API 36 here).
+    const device = h.emu.device('emu-1')
+    device.properties.set('ro.build.version.sdk', '36')
+    const [live, recorded] = await Promise.all([arc('screen-state'), runArc(['screen-state', '--device', DEMO_DIR])]).finally(() =>
+      device.properties.set('ro.build.version.sdk', '34'),
+    )
     expect(live.stderr).to.equal('')
     expect(live.code).to.equal(0)
     const headers = live.stdout.split('\n').filter((l) => l.startsWith('--- window:'))
