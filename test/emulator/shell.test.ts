@@ -43,6 +43,18 @@ describe('emulator device shell', () => {
     expect(await shell(client, 'emu-1', 'dumpsys window | grep -E "mCurrentFocus|mFocusedApp" | tail -n 2 | wc -l')).to.equal('2\n')
   })
 
+  it('gives v1 and exec one stream in the order it was written: a program\'s error stays before a later echo', async () => {
+    // Read as two pipes, a later stdout line could overtake an earlier stderr one when both were ready at once.
+    const line = 'am start -a android.intent.action.VIEW -d nothing://here; echo "done $?"'
+    const outputs = await Promise.all(
+      Array.from({length: 24}, (_, i) => (i % 2 === 0 ? shell(client, 'emu-1', line) : exec(client, 'emu-1', line).then((b) => b.toString('utf8')))),
+    )
+    for (const output of outputs) {
+      expect(output).to.match(/^Starting: Intent \{[^\n]*\}\nError: Activity not started, unable to resolve Intent [^\n]*\ndone 1\n$/)
+    }
+    expect(await shell(client, 'emu-1', 'nosuchprog; echo "rc=$?"')).to.equal('/system/bin/sh: nosuchprog: not found\nrc=127\n')
+  })
+
   it('delivers every nasty string as the exact argv, quoted the way arc quotes', async () => {
     const before = emu.commands.length
     const line = NASTY.map((s) => `input text ${shq(s)}`).join('; ')

@@ -101,7 +101,11 @@ export class ShellSession {
   start(): void {
     const {command, socket, reader, device} = this.options
     const v2 = this.kind === 'shell,v2'
-    const args = command === '' ? ['-s'] : ['-c', command, DEVICE_SH]
+    // v1 and exec give one stream, in the order it was written (a pty on a device): the shell sends its stderr into
+    // its stdout before running anything, so a program's error and a later `echo` cannot change places, as two
+    // pipes read separately let them.
+    const merged = !v2
+    const args = command === '' ? ['-s'] : ['-c', merged ? `exec 2>&1\n${command}` : command, DEVICE_SH]
     const env: NodeJS.ProcessEnv = {
       PATH: this.options.programDir,
       HOME: '/',
@@ -123,10 +127,11 @@ export class ShellSession {
     })
     this.child = child
     child.stdin?.on('error', () => {})
+    if (merged && command === '') child.stdin?.write('exec 2>&1\n')
 
     const relay = (stream: NodeJS.ReadableStream, id: number) => {
       stream.on('data', (chunk: Buffer) => {
-        const data = id === ShellPacket.stderr ? this.rewriteStderr(chunk) : chunk
+        const data = id === ShellPacket.stderr ? this.rewriteStderr(chunk) : merged ? rewriteShellErrors(chunk) : chunk
         if (data.length > 0 && !this.send(id, data)) {
           stream.pause()
           socket.once('drain', () => stream.resume())
@@ -198,6 +203,15 @@ export class ShellSession {
       // already gone
     }
   }
+}
+
+/**
+ * The shell's own error lines in a merged stream, as Android's sh words them (no line number). The shell writes
+ * each such line at once, so it arrives whole; any other bytes (a PNG, a dump) pass through untouched.
+ */
+function rewriteShellErrors(chunk: Buffer): Buffer {
+  if (!chunk.includes(`${DEVICE_SH}: `)) return chunk
+  return Buffer.from(chunk.toString('latin1').replace(/^(\/system\/bin\/sh): \d+: /gm, '$1: '), 'latin1')
 }
 
 function signalNumber(signal: NodeJS.Signals | null): number {
