@@ -102,6 +102,16 @@ describe('pinch and custom_gesture', function () {
     }
   })
 
+  it('takes the lowest event number among look-alike touchscreens, whatever order getevent lists them in', function () {
+    const full = path.join(DEVICE_OUTPUT_DIR, 'getevent-pl', 'emulator-avd-android15-virtio.txt')
+    if (!existsSync(full)) this.skip()
+    const devices = parseGetevent(readFileSync(full, 'utf8'))
+    expect(devices.filter((d) => d.name.startsWith('virtio_input_multi_touch_'))).to.have.length(11)
+    for (const order of [[...devices].reverse(), [...devices.slice(5), ...devices.slice(0, 5)]]) {
+      expect(findTouchscreen(order)?.name).to.equal('virtio_input_multi_touch_1')
+    }
+  })
+
   describe('on arc emulate', () => {
     const h = useEmulator({
       devices: [{serial: 'emu-1', snapshot: DEMO_DIR}],

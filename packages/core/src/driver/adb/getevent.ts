@@ -90,10 +90,13 @@ export function parseGetevent(output: string): InputDevice[] {
 
 /**
  * The touchscreen: a device with ABS_MT_POSITION_X and _Y; among several, one that says INPUT_PROP_DIRECT
- * first, then one with ABS_MT_SLOT (protocol B), then the first listed (the emulator lists eleven virtio ones).
+ * first, then one with ABS_MT_SLOT (protocol B), then the lowest `/dev/input/eventN` (the official emulator
+ * has eleven look-alike virtio ones, the first for the main display; getevent lists them in the folder's order,
+ * which is not sorted on every device), then the first listed.
  */
 export function findTouchscreen(devices: InputDevice[]): InputDevice | undefined {
   const touch = devices.filter((d) => d.abs.has('ABS_MT_POSITION_X') && d.abs.has('ABS_MT_POSITION_Y'))
   const score = (d: InputDevice) => (d.props.has('INPUT_PROP_DIRECT') ? 2 : 0) + (d.abs.has('ABS_MT_SLOT') ? 1 : 0)
-  return [...touch].sort((a, b) => score(b) - score(a))[0]
+  const number = (d: InputDevice) => Number(/\/event(\d+)$/.exec(d.path)?.[1] ?? Infinity)
+  return [...touch].sort((a, b) => score(b) - score(a) || number(a) - number(b))[0]
 }
