@@ -121,6 +121,15 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     expect(h.emu.device('emu-1').statusbar).to.equal('settings')
   })
 
+  it('notifications swipe down from the status bar where the statusbar service has no shell commands', async () => {
+    // A service without them answers `cmd` with Binder's default text and exit 0 (vendor builds that removed it).
+    h.emu.device('emu-1').addFault({command: 'cmd statusbar', kind: 'garbage', output: 'No shell command implementation.\n'})
+    const n = await run('open_notifications', {})
+    expect(n.text).to.equal('Open notifications executed successfully')
+    expect(n.argv[0]).to.deep.equal(['cmd', 'statusbar', 'expand-notifications'])
+    expect(n.argv.at(-1)?.slice(0, 3)).to.deep.equal(['input', 'swipe', '540'])
+  })
+
   it('enforces the spec ranges: coordinates >= 0, durations 1-60000', () => {
     expect(tool('tap').input.safeParse({x: -1, y: 0}).success).to.equal(false)
     expect(tool('long_press').input.safeParse({x: 1, y: 1, duration: 0}).success).to.equal(false)

@@ -11,10 +11,11 @@ const FAILURE = /Exception|^Error|\bError:|^error:|usage:|Unknown command|not fo
 
 /**
  * True when the device lacks the `cmd` service or command asked for (`Unknown command`, `Can't find service`,
- * `… inaccessible or not found`), so the caller falls back to an older way.
+ * `… inaccessible or not found`, or Binder's default `No shell command implementation.` for a service without
+ * shell commands), so the caller falls back to an older way.
  */
 export function isMissingCommand(output: string): boolean {
-  return /Unknown command|Can't find service|not found/i.test(output)
+  return /Unknown command|Can't find service|not found|No shell command implementation/i.test(output)
 }
 
 export class DeviceShell {
