@@ -12,12 +12,13 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * A solid light-grey (#f0f0f0) RGB PNG of the given size: what `screencap -p` answers for a snapshot that has
- * no screen.png, so the image at least has the device's dimensions.
+ * A solid grey RGB PNG of the given size, light (#f0f0f0) by default: what `screencap -p` answers for a snapshot
+ * that has no screen.png, so the image at least has the device's dimensions; black (`level` 0) for a display that
+ * is off.
  */
-export function solidPng(width: number, height: number): Buffer {
+export function solidPng(width: number, height: number, level = 0xf0): Buffer {
   const row = Buffer.alloc(1 + width * 3)
-  for (let x = 0; x < width; x++) row.set([0xf0, 0xf0, 0xf0], 1 + x * 3)
+  for (let x = 0; x < width; x++) row.set([level, level, level], 1 + x * 3)
   const raw = Buffer.alloc(row.length * height)
   for (let y = 0; y < height; y++) row.copy(raw, y * row.length)
   const ihdr = Buffer.alloc(13)

@@ -135,6 +135,13 @@ const deviceSchema = z
       .boolean()
       .default(false)
       .describe('uiautomator knows `dump --windows` and writes every window with its metadata (<displays>), as some builds do.'),
+    otherDisplay: z
+      .object({width: z.number().int().positive(), height: z.number().int().positive()})
+      .strict()
+      .optional()
+      .describe(
+        "A second physical display, off (a folded phone's other screen), that SurfaceFlinger lists first: `screencap` without `-d` warns and captures it.",
+      ),
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
     fields: z.array(fieldSchema).optional().describe('Edit fields that refuse or alter what is typed into them.'),

@@ -157,6 +157,11 @@ export class VirtualDevice extends EventEmitter {
   screenrecord = true
   /** True gives the device a uiautomator whose `dump --windows` writes the `<displays>` form (scenario `windowsDump`). */
   windowsDump = false
+  /**
+   * A second physical display that is off (scenario `otherDisplay`), listed before display 0's by SurfaceFlinger, as
+   * on foldables: `screencap` without `-d` warns and captures it (black), `-d` picks a display by physical id.
+   */
+  otherDisplay?: {width: number; height: number}
   /** Every recording `screenrecord` finished: its device path and how long it ran. */
   readonly recordings: Array<{file: string; seconds: number}> = []
   /** What `dumpsys battery` reports. */
@@ -190,6 +195,7 @@ export class VirtualDevice extends EventEmitter {
     }
     this.wmDensity = scenario?.wm?.density
     this.windowsDump = scenario?.windowsDump ?? false
+    this.otherDisplay = scenario?.otherDisplay
     this.homeScreen = scenario?.homeScreen
     this.logcat = scenario?.logcat ? scenario.logcat.map((e) => parseLogEntry(e, this)) : []
     for (const [file, content] of Object.entries(scenario?.files ?? {})) {

@@ -1,5 +1,6 @@
 import {createHash} from 'node:crypto'
 
+import {MAIN_DISPLAY_ID, OTHER_DISPLAY_ID} from '../displays.js'
 import {fullActivity, shortActivity, type VirtualDevice} from '../virtual-device.js'
 import type {CommandContext} from './types.js'
 import {deviceWindows, focusedTitle, windowListText} from './window-list.js'
@@ -183,7 +184,7 @@ function input(device: VirtualDevice): string {
     '  Device 3: virtio_input_multi_touch_2',
     '    Sources: TOUCHSCREEN',
     '    Touch Input Mapper (mode - DIRECT):',
-    '      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, ' +
+    `      Viewport INTERNAL: displayId=0, uniqueId=local:${MAIN_DISPLAY_ID}, port=0, ` +
       `orientation=${s.rotation}, logicalFrame=[0, 0, ${s.width}, ${s.height}], physicalFrame=[0, 0, ${s.width}, ${s.height}], ` +
       `deviceSize=[${p.width}, ${p.height}], isActive=[1]`,
     `      SurfaceWidth: ${s.width}px`,
@@ -193,18 +194,32 @@ function input(device: VirtualDevice): string {
   ].join('\n')
 }
 
+/** `dumpsys display`: display 0's viewport and device; with `otherDisplay`, that display's (inactive, off) first. */
 function display(device: VirtualDevice): string {
   const s = device.screen
   const p = device.physicalSize
+  const o = device.otherDisplay
+  const main = `DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:${MAIN_DISPLAY_ID}', physicalPort=0, orientation=${s.rotation}, logicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), physicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), deviceWidth=${s.width}, deviceHeight=${s.height}}`
+  const viewports = o
+    ? [`DisplayViewport{type=INTERNAL, valid=true, isActive=false, displayId=3, uniqueId='local:${OTHER_DISPLAY_ID}', physicalPort=1, orientation=0, logicalFrame=Rect(0, 0 - ${o.width}, ${o.height}), physicalFrame=Rect(0, 0 - ${o.width}, ${o.height}), deviceWidth=${o.width}, deviceHeight=${o.height}}`, main]
+    : [main]
   return [
     'DISPLAY MANAGER (dumpsys display)',
     '  mOnlyCode=false',
-    `  mViewports=[DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:4619827259835644672', physicalPort=0, orientation=${s.rotation}, logicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), physicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), deviceWidth=${s.width}, deviceHeight=${s.height}}]`,
-    'Display Devices: size=1',
-    `  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:4619827259835644672", ${p.width} x ${p.height}, modeId 1, density ${s.density}, state ON}`,
+    `  mViewports=[${viewports.join(', ')}]`,
+    `Display Devices: size=${o ? 2 : 1}`,
+    ...(o ? [`  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:${OTHER_DISPLAY_ID}", ${o.width} x ${o.height}, modeId 2, density ${s.density}, state OFF}`] : []),
+    `  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:${MAIN_DISPLAY_ID}", ${p.width} x ${p.height}, modeId 1, density ${s.density}, state ON}`,
     `    mCurrentOrientation=${s.rotation}`,
     '',
   ].join('\n')
+}
+
+/** `dumpsys SurfaceFlinger --display-id`: the physical displays, the other display (scenario `otherDisplay`) first. */
+function surfaceFlingerDisplays(device: VirtualDevice): string {
+  const lines = [`Display ${MAIN_DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"`]
+  if (device.otherDisplay) lines.unshift(`Display ${OTHER_DISPLAY_ID} (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"`)
+  return `${lines.join('\n')}\n`
 }
 
 function pkgInfo(device: VirtualDevice, name: string | undefined): string | undefined {
@@ -319,13 +334,16 @@ export function dumpsys(ctx: CommandContext): number {
     case 'input_method':
       ctx.out(inputMethod(device))
       return 0
+    case 'SurfaceFlinger':
+      ctx.out(rest.includes('--display-id') ? surfaceFlingerDisplays(device) : 'SurfaceFlinger: only --display-id is emulated\n')
+      return 0
     case 'package': {
       const info = pkgInfo(device, rest.find((a) => !a.startsWith('-')))
       ctx.out(info ?? 'Dump for package not found\n')
       return 0
     }
     case undefined:
-      ctx.out('Currently running services:\n  activity\n  battery\n  display\n  input\n  input_method\n  package\n  power\n  window\n')
+      ctx.out('Currently running services:\n  SurfaceFlinger\n  activity\n  battery\n  display\n  input\n  input_method\n  package\n  power\n  window\n')
       return 0
     default:
       ctx.out(`Can't find service: ${service}\n`)
