@@ -106,6 +106,28 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     expect(png.equals(readFileSync(path.join(DEMO_DIR, 'screen.png')))).to.equal(true)
   })
 
+  it('captures display 0 by its physical id where screencap warns of several displays (a foldable), not the first one SurfaceFlinger lists', async () => {
+    const emu = await startEmulator({
+      port: 0,
+      devices: [],
+      scenario: {devices: {fold: {snapshot: DEMO_DIR, otherDisplay: {width: 1080, height: 2424}}}},
+    })
+    try {
+      const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', env: {}})
+      const png = await driver.screenshot()
+      expect(png.equals(readFileSync(path.join(DEMO_DIR, 'screen.png')))).to.equal(true)
+      // Known to have several displays now: the next screenshot looks display 0 up first and captures once.
+      const from = emu.commands.length
+      expect((await driver.screenshot()).equals(png)).to.equal(true)
+      expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([
+        ['dumpsys', 'display'],
+        ['screencap', '-p', '-d', '4619827259835644672'],
+      ])
+    } finally {
+      await emu.close()
+    }
+  })
+
   it('retries the known transient uiautomator failures and succeeds', async () => {
     const driver = await h.driver()
     h.emu.device('emu-1').failNextDumps(1, 'idle-timeout')

@@ -4,6 +4,7 @@ import {parseForeground, parseRotation, shortActivity} from '../../packages/core
 import {formatLogLine, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal} from '../../packages/core/src/driver/adb/parse-logcat.js'
 import {firstQueriedActivity, isInstalledOutput, parsePackageList, parseResolvedActivity} from '../../packages/core/src/driver/adb/parse-packages.js'
 import {currentSize, parseWmDensity, parseWmSize} from '../../packages/core/src/driver/adb/parse-wm.js'
+import {displayZeroPhysicalId, warnsOfSeveralDisplays} from '../../packages/core/src/driver/adb/screencap-display.js'
 
 describe('wm parsers', () => {
   it('prefers the override size and density', () => {
@@ -21,6 +22,27 @@ describe('wm parsers', () => {
   it('rejects garbage with DEVICE_COMMAND_FAILED', () => {
     expect(() => parseWmSize('\x00\x13garbage')).to.throw().with.property('code', 'DEVICE_COMMAND_FAILED')
     expect(() => parseWmDensity('')).to.throw().with.property('code', 'DEVICE_COMMAND_FAILED')
+  })
+})
+
+describe('screencap display choice', () => {
+  const viewport = (displayId: number, uniqueId: string, active: boolean) =>
+    `DisplayViewport{type=INTERNAL, valid=true, isActive=${active}, displayId=${displayId}, uniqueId='${uniqueId}', physicalPort=0, orientation=0, deviceWidth=1080, deviceHeight=2424}`
+
+  it("reads display 0's physical id from its viewport, wherever it is listed", () => {
+    const fold = `  mViewports=[${viewport(3, 'local:4619827551948147201', false)}, ${viewport(0, 'local:4619827259835644672', true)}]\n`
+    expect(displayZeroPhysicalId(fold)).to.equal('4619827259835644672')
+    // Android 12's form with a small id (the display's port)
+    expect(displayZeroPhysicalId(`  mViewports=[${viewport(0, 'local:0', true)}]`)).to.equal('0')
+    expect(displayZeroPhysicalId(`  mViewports=[${viewport(2, 'virtual:com.example,1', true)}]`)).to.equal(undefined)
+    expect(displayZeroPhysicalId("Can't find service: display")).to.equal(undefined)
+  })
+
+  it('sees the several-displays warning only ahead of the image', () => {
+    const png = Buffer.from('\x89PNG\r\n\x1a\n....Multiple displays were found', 'latin1')
+    expect(warnsOfSeveralDisplays(png)).to.equal(false)
+    const warned = Buffer.concat([Buffer.from('[Warning] Multiple displays were found, but no display id was specified!\n'), png])
+    expect(warnsOfSeveralDisplays(warned)).to.equal(true)
   })
 })
 

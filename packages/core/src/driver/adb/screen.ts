@@ -16,6 +16,7 @@ import {parseWindowManager} from './parse-windows.js'
 import {parseDisplayMetrics, type DisplayMetrics} from './parse-display.js'
 import {currentSize, parseWmDensity, parseWmSize} from './parse-wm.js'
 import {readScreencapPng} from './png-repair.js'
+import {displayZeroPhysicalId, severalDisplays, warnsOfSeveralDisplays} from './screencap-display.js'
 import {raw} from './shell-quote.js'
 import {windowSection} from './window-sections.js'
 
@@ -274,7 +275,24 @@ async function withForeground(dev: DeviceShell, reading: WindowState | Promise<W
   return {...known, foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities'])), focusAnswered: true}
 }
 
+/**
+ * A PNG of display 0, the screen the dump describes. Where screencap warned that it chose among several displays,
+ * display 0 is captured again by its physical id (screencap-display.ts), and on later calls looked up first.
+ */
 export async function screenshot(dev: DeviceShell): Promise<Buffer> {
+  if (severalDisplays.has(dev.key)) {
+    const id = displayZeroPhysicalId(await dev.text(['dumpsys', 'display']))
+    if (id !== undefined) return capture(dev, id)
+  }
   const {output} = await dev.run(['screencap', '-p'])
+  const {png} = readScreencapPng(output, dev.serial)
+  if (!warnsOfSeveralDisplays(output)) return png
+  severalDisplays.add(dev.key)
+  const id = displayZeroPhysicalId(await dev.text(['dumpsys', 'display']))
+  return id === undefined ? png : capture(dev, id)
+}
+
+async function capture(dev: DeviceShell, displayId: string): Promise<Buffer> {
+  const {output} = await dev.run(['screencap', '-p', '-d', displayId])
   return readScreencapPng(output, dev.serial).png
 }
