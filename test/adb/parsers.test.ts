@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 
-import {parseForeground, parseRotation, shortActivity} from '../../packages/core/src/driver/adb/parse-dumpsys.js'
+import {focusSection, parseForeground, parseRotation, shortActivity} from '../../packages/core/src/driver/adb/parse-dumpsys.js'
 import {formatLogLine, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal} from '../../packages/core/src/driver/adb/parse-logcat.js'
 import {firstQueriedActivity, isInstalledOutput, parsePackageList, parseResolvedActivity} from '../../packages/core/src/driver/adb/parse-packages.js'
 import {currentSize, parseWmDensity, parseWmSize} from '../../packages/core/src/driver/adb/parse-wm.js'
@@ -59,6 +59,21 @@ describe('dumpsys parsers', () => {
     '  mFocusedApp=AppWindowToken{44a token=Token{5ee ActivityRecord{7bd u0 com.example.app/.ui.Main t3}}}',
     '    mRotation=0 mAltOrientation=false',
   ].join('\n')
+
+  it("reads the foreground from display 0's block where several displays print focus lines (display 0 listed last)", () => {
+    const cluster = [
+      'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
+      '  Display: mDisplayId=3 rootTasks=1',
+      '    init=1080x1920 320dpi cur=1080x1920 app=1080x1920',
+      '  mCurrentFocus=Window{9a1b2c3 u0 com.example.cluster/com.example.cluster.Main}',
+      '  mFocusedApp=ActivityRecord{5d6e7f8 u0 com.example.cluster/.Main t40}',
+      ...android14.split('\n').slice(1),
+    ].join('\n')
+    expect(parseForeground(focusSection(cluster, ''))).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
+    expect(parseForeground(focusSection(android14, ''))).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
+    // Up to Android 9 the displays section has no focus lines: the windows section holds them.
+    expect(focusSection('  Display: mDisplayId=0\n    init=1080x1920 420dpi', android8)).to.equal(android8)
+  })
 
   it('reads rotation in its several spellings', () => {
     expect(parseRotation(android14)).to.equal(1)

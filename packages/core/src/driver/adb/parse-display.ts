@@ -21,7 +21,7 @@ const DISPLAY_HEADER = /^[ \t]*Display: mDisplayId=(\d+)\b/gm
 const SIZE_LINE = /\binit=(\d+)x(\d+) (\d+)dpi\b(?:[^\n]*?\bbase=(\d+)x(\d+) (\d+)dpi\b)?/
 
 /** The text of display `id`'s block: from its `Display: mDisplayId=` line to the next display's. */
-function displayBlock(output: string, id: number): string | undefined {
+export function displayBlock(output: string, id: number): string | undefined {
   const headers = [...output.matchAll(DISPLAY_HEADER)]
   const at = headers.findIndex((m) => Number(m[1]) === id)
   if (at < 0) return undefined

@@ -4,6 +4,7 @@
  * fact has several patterns, tried in order (adb.md §3.4-3.5).
  */
 import type {Foreground, ScreenInfo} from '../device-driver.js'
+import {displayBlock} from './parse-display.js'
 
 type Rotation = ScreenInfo['rotation']
 
@@ -42,6 +43,17 @@ const FOREGROUND: RegExp[] = [
   // the focused window, when it is an activity's: mCurrentFocus=Window{4f1c2a5 u0 com.foo/com.foo.Main}
   new RegExp(String.raw`mCurrentFocus=Window\{[^}]*?\s${COMPONENT}\}`),
 ]
+
+/**
+ * Where the window manager names the focused app of the display arc reads (display 0): from Android 10 the
+ * displays section prints `mCurrentFocus=`/`mFocusedApp=` in each display's block, and lists the displays in its
+ * own order (display 0 last on some multi-display devices, after a car cluster's, an emulator's extra screens or a
+ * virtual display), so only display 0's block counts; up to 9 the lines close the windows section, once.
+ */
+export function focusSection(displays: string, windows: string): string {
+  if (!/mFocusedApp|mCurrentFocus/.test(displays)) return windows
+  return displayBlock(displays, 0) ?? displays
+}
 
 /** The foreground package and activity, or `{}` when no pattern matches (a transition, a locked screen). */
 export function parseForeground(output: string): Foreground {

@@ -11,7 +11,7 @@ import type {UiHierarchy} from '../../screen/ui-node.js'
 import {missingWindows, treelessWindows} from '../../screen/window-metadata.js'
 import type {Foreground, ScreenCapture, WindowInfo, WindowManagerState} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
-import {parseForeground, parseRotation} from './parse-dumpsys.js'
+import {focusSection, parseForeground, parseRotation} from './parse-dumpsys.js'
 import {parseWindowManager} from './parse-windows.js'
 import {parseDisplayMetrics, type DisplayMetrics} from './parse-display.js'
 import {currentSize, parseWmDensity, parseWmSize} from './parse-wm.js'
@@ -193,10 +193,11 @@ async function windowState(dev: DeviceShell): Promise<WindowState> {
   const {displays, windows} = await windowDumps(dev)
   const windowManager = parseWindowManager(windows, displays)
   const rotation = parseRotation(displays) ?? parseRotation(windows)
-  const lookup = /mFocusedApp|mCurrentFocus/.test(displays) ? displays : windows
+  const lookup = focusSection(displays, windows)
   const foreground = parseForeground(lookup)
   // `mFocusedApp=null` is the window manager's answer that no app has focus (a transition, a lock screen, a device
-  // showing no app). Android 10+ print the line once per display, so it counts only when every display says null.
+  // showing no app). Android 10+ print the line once per display: without display 0's block, it counts only when
+  // every display says null.
   const focusedApps = [...lookup.matchAll(/mFocusedApp=(\S*)/g)].map((m) => m[1])
   const focusAnswered = foreground.package !== undefined || (focusedApps.length > 0 && focusedApps.every((v) => v === 'null'))
   return {rotation, foreground, focusAnswered, windowManager, metrics: await displayMetrics(dev, displays)}
