@@ -230,6 +230,21 @@ describe('arc mcp serve settings', () => {
     }
   })
 
+  it('refuses a token no Authorization header carries as given (spaces, non-ASCII), without echoing it', async () => {
+    // Each was accepted at start-up, then every request got 401: the header parser stops at a space, and clients
+    // send non-ASCII as UTF-8 or Latin-1 bytes, so one client matched and another did not.
+    for (const token of ['correct horse battery staple', 'tökentökentökentöken', `${TOKEN}\n`, ` ${TOKEN}`]) {
+      let error: {code?: string; message?: string} | undefined
+      try {
+        await (await startServer({token})).close()
+      } catch (caught) {
+        error = caught as {code?: string; message?: string}
+      }
+      expect(error?.code, JSON.stringify(token)).to.equal('INVALID_INPUT')
+      expect(error?.message).to.not.include(token.trim())
+    }
+  })
+
   it('generates a 256-bit token when none is given', async () => {
     const server = await startServer({token: undefined})
     try {
