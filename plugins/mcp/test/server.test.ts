@@ -178,6 +178,45 @@ describe('arc mcp serve settings', () => {
     }
   })
 
+  it('lets an allow-listed browser origin through CORS: the preflight (no token) and every answer, 401 and 405 too', async () => {
+    const origin = 'http://localhost:6274'
+    const server = await startServer({allowedOrigins: [origin]})
+    try {
+      // A browser sends the preflight without credentials, so it cannot carry the token.
+      const preflight = await raw(server.url, {
+        method: 'OPTIONS',
+        headers: {origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,mcp-protocol-version'},
+      })
+      expect(preflight.status).to.equal(204)
+      expect(preflight.headers['access-control-allow-origin']).to.equal(origin)
+      expect(String(preflight.headers['access-control-allow-methods'])).to.include('POST')
+      for (const header of ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id']) {
+        expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).to.include(header)
+      }
+      const ok = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`, origin}, body: LIST})
+      expect(ok.status).to.equal(200)
+      expect(ok.headers['access-control-allow-origin']).to.equal(origin)
+      expect(String(ok.headers['access-control-expose-headers']).toLowerCase()).to.include('mcp-session-id')
+      // The browser must be able to read a refusal too (the SDK client then knows it is a 401, or that GET has no stream).
+      const unauthorized = await raw(server.url, {headers: {origin}, body: LIST})
+      expect(unauthorized.status).to.equal(401)
+      expect(unauthorized.headers['access-control-allow-origin']).to.equal(origin)
+      const get = await raw(server.url, {method: 'GET', headers: {authorization: `Bearer ${TOKEN}`, origin}})
+      expect(get.status).to.equal(405)
+      expect(get.headers['access-control-allow-origin']).to.equal(origin)
+      // Neither a foreign origin nor a request without one gets CORS headers, and a foreign preflight is refused.
+      const foreign = await raw(server.url, {method: 'OPTIONS', headers: {origin: 'http://evil.example', 'access-control-request-method': 'POST'}})
+      expect(foreign.status).to.equal(403)
+      expect(foreign.headers['access-control-allow-origin']).to.equal(undefined)
+      const plain = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})
+      expect(plain.headers['access-control-allow-origin']).to.equal(undefined)
+      const noOrigin = await raw(server.url, {method: 'OPTIONS'})
+      expect(noOrigin.status).to.equal(401)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('refuses an empty or short token without echoing it', async () => {
     for (const token of ['', 'short-secret']) {
       let error: {code?: string; message?: string} | undefined
@@ -188,6 +227,21 @@ describe('arc mcp serve settings', () => {
       }
       expect(error?.code).to.equal('INVALID_INPUT')
       if (token) expect(error?.message).to.not.include(token)
+    }
+  })
+
+  it('refuses a token no Authorization header carries as given (spaces, non-ASCII), without echoing it', async () => {
+    // Each was accepted at start-up, then every request got 401: the header parser stops at a space, and clients
+    // send non-ASCII as UTF-8 or Latin-1 bytes, so one client matched and another did not.
+    for (const token of ['correct horse battery staple', 'tökentökentökentöken', `${TOKEN}\n`, ` ${TOKEN}`]) {
+      let error: {code?: string; message?: string} | undefined
+      try {
+        await (await startServer({token})).close()
+      } catch (caught) {
+        error = caught as {code?: string; message?: string}
+      }
+      expect(error?.code, JSON.stringify(token)).to.equal('INVALID_INPUT')
+      expect(error?.message).to.not.include(token.trim())
     }
   })
 

@@ -1,7 +1,8 @@
 /**
  * Streamable HTTP at `POST /mcp`: stateless, JSON responses, a fresh MCP server and transport per request (the SDK
  * requires it in stateless mode). Before the MCP layer sees a request it must pass, in order: the path, the Host
- * and Origin checks (DNS rebinding), the bearer token, the method, and the body size limit.
+ * and Origin checks (DNS rebinding), the bearer token, the method, and the body size limit. An allowed Origin gets
+ * CORS headers, and its preflight an answer before the token check.
  */
 import {createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -31,6 +32,22 @@ export interface RunningHttpServer {
   url: string
   port: number
   close(): Promise<void>
+}
+
+/** On every answer to an allowed Origin: the headers a browser client may read (the SDK client reads these). */
+const CORS_HEADERS = {
+  vary: 'Origin',
+  'access-control-expose-headers': 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
+}
+
+/**
+ * The answer to a CORS preflight from an allowed Origin. GET and DELETE are let through to their 405, which the SDK
+ * client reads as "no stream, no session"; refused by the preflight, they would surface as network errors.
+ */
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'POST, GET, DELETE',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'access-control-max-age': '600',
 }
 
 function isLoopback(host: string): boolean {
@@ -90,6 +107,17 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     if (isLoopback(bind) && !hosts.has((req.headers.host ?? '').toLowerCase())) return reply(res, 403, -32000, 'Forbidden: Host not allowed')
     const origin = req.headers.origin
     if (origin !== undefined && !allowedOrigins.has(origin)) return reply(res, 403, -32000, 'Forbidden: Origin not allowed')
+    if (origin !== undefined) {
+      // An allowed browser origin (the MCP Inspector's UI in direct mode): without these headers the browser hides
+      // every answer, refusals included, from the page.
+      for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
+      res.setHeader('access-control-allow-origin', origin)
+      // The preflight carries no credentials, so it is answered before the token is checked; it runs nothing.
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+        res.writeHead(204, PREFLIGHT_HEADERS).end()
+        return
+      }
+    }
     if (!checkBearer(req.headers.authorization, options.token)) {
       return reply(res, 401, -32001, 'Unauthorized', {'www-authenticate': 'Bearer realm="arc"'})
     }

@@ -63,6 +63,14 @@ export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
       actions: ['Use a long random token (openssl rand -base64 32), or give none and let arc generate one.'],
     })
   }
+  if (given !== undefined && !/^[\x21-\x7e]+$/.test(given)) {
+    // A space ends the token in `Authorization: Bearer …`, and clients send other characters as different bytes
+    // (UTF-8 or Latin-1): every request would get 401, from some clients or all.
+    throw new InvalidInputError(
+      `--token: the token (from ${settings.token === undefined ? 'mcp.token' : '--token or ARC_MCP_TOKEN'}) has spaces or characters outside printable ASCII, which an Authorization header cannot carry as given`,
+      {actions: ['Use letters, digits and -._~+/= (openssl rand -base64 32), or give none and let arc generate one.']},
+    )
+  }
   const token = given ?? generateToken()
   const host = buildHost(settings)
   const running = await startHttpServer({
