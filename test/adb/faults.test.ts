@@ -18,6 +18,40 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
   expect(check(), what).to.equal(true)
 }
 
+describe('a USB device the Linux host may not open (adb state `no permissions (…); see [URL]`)', () => {
+  const h = useEmulator({
+    devices: [
+      {serial: 'R58M12ABCDE', snapshot: DEMO_DIR, state: 'no permissions'},
+      {serial: 'emu-1', snapshot: DEMO_DIR},
+    ],
+  })
+
+  it('arc devices shows the whole state, not its first word', async () => {
+    const {listAdbDevices} = await import('../../packages/core/src/driver/adb/connect.js')
+    const devices = await listAdbDevices({host: '127.0.0.1', port: h.emu.port, env: {}})
+    expect(devices.map((d) => d.state)).to.deep.equal([
+      'no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html]',
+      'device',
+    ])
+    expect(devices[0]?.transportId).to.match(/^\d+$/)
+    expect(devices[1]?.model).to.be.a('string')
+  })
+
+  it('choosing it says to fix USB permissions, not to boot into Android', async () => {
+    const error = await failure(h.driver('R58M12ABCDE'))
+    expect(error.code).to.equal('DEVICE_UNAVAILABLE')
+    expect(error.message).to.match(/^device R58M12ABCDE cannot be opened: this user has no permission for the USB device/)
+    expect(error.actions.join(' ')).to.match(/udev rule/).and.not.match(/boot it into Android/)
+  })
+
+  it('the server refusing a service on it maps to the same error', async () => {
+    const server = new AdbServer({host: '127.0.0.1', port: h.emu.port, hostSource: 'test', portSource: 'test'}, 2000)
+    const error = await failure(server.shell('R58M12ABCDE', 'echo hi'))
+    expect(error.code).to.equal('DEVICE_UNAVAILABLE')
+    expect(error.actions.join(' ')).to.match(/udev rule/)
+  })
+})
+
 describe('device selection and errors (adbkit against arc emulate)', () => {
   const h = useEmulator({
     devices: [

@@ -13,7 +13,6 @@ import type {Duplex, Readable} from 'node:stream'
 import './quiet-bluebird.js'
 
 import devicesModule from '@devicefarmer/adbkit/dist/src/adb/command/host/devices.js'
-import devicesWithPathsModule from '@devicefarmer/adbkit/dist/src/adb/command/host/deviceswithpaths.js'
 import transportModule from '@devicefarmer/adbkit/dist/src/adb/command/host/transport.js'
 import shellModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport/shell.js'
 import syncModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport/sync.js'
@@ -34,7 +33,6 @@ function cjsDefault<T>(module: {default: T}): T {
 const Connection = cjsDefault(connectionModule)
 const Protocol = cjsDefault(protocolModule)
 const HostDevicesCommand = cjsDefault(devicesModule)
-const HostDevicesWithPathsCommand = cjsDefault(devicesWithPathsModule)
 const HostTransportCommand = cjsDefault(transportModule)
 const ShellCommand = cjsDefault(shellModule)
 const SyncCommand = cjsDefault(syncModule)
@@ -82,8 +80,12 @@ export class ServerClient extends EventEmitter {
     return new HostDevicesCommand(await this.connection()).execute()
   }
 
-  async listDevicesWithPaths(): Promise<Array<{id: string; type: string; path: string}>> {
-    return new HostDevicesWithPathsCommand(await this.connection()).execute()
+  /**
+   * `host:devices-l` as the server wrote it. Not adbkit's listDevicesWithPaths: it splits lines on whitespace,
+   * which breaks states with spaces (`no permissions (…); see [URL]`) and the `(no serial number)` serial.
+   */
+  async listDevicesLong(): Promise<string> {
+    return (await request(await this.connection(), 'host:devices-l')).toString('utf8')
   }
 }
 

@@ -7,6 +7,7 @@ import {DeviceAmbiguousError, DeviceCommandError, DeviceNotFoundError} from '../
 import type {DeviceSummary} from '../device-driver.js'
 import {AdbDriver} from './adb-driver.js'
 import {AdbServer, type AttachedDevice} from './adb-client.js'
+import {parseDevicesLong} from './device-list.js'
 import {NO_DEVICE_HINT, unavailableState} from './map-adb-error.js'
 import {resolveServerAddress, type ServerAddressInput} from './server-address.js'
 
@@ -69,28 +70,14 @@ export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>)
   const server = openAdbServer(options)
   try {
     const detailed = await server
-      .call<Array<{id: string; type: string}>>('list devices', undefined, (client) => client.listDevicesWithPaths())
+      .call('list devices', undefined, (client) => client.listDevicesLong())
       // Only a server that answered but not `devices -l` gets the plain listing; a timeout or a server that is
       // gone would fail the same way again, after as long a wait.
       .catch((error: unknown) => {
         if (error instanceof DeviceCommandError) return undefined
         throw error
       })
-    if (detailed) {
-      return detailed.map((d) => {
-        // adbkit splits `devices -l` lines positionally, so fields shift when the devpath is missing; read by prefix.
-        const words = Object.values(d).filter((v): v is string => typeof v === 'string')
-        const field = (prefix: string) => words.find((w) => w.startsWith(`${prefix}:`))?.slice(prefix.length + 1)
-        const summary: DeviceSummary = {serial: d.id, state: d.type}
-        const model = field('model')
-        const product = field('product')
-        const transportId = field('transport_id')
-        if (model) summary.model = model
-        if (product) summary.product = product
-        if (transportId) summary.transportId = transportId
-        return summary
-      })
-    }
+    if (detailed !== undefined) return parseDevicesLong(detailed)
     return (await server.listDevices()).map((d) => ({serial: d.serial, state: d.state}))
   } finally {
     server.close()
