@@ -59,12 +59,42 @@ function deviceList(devices: VirtualDevice[], long: boolean): string {
     .join('')
 }
 
+/** `host:port` or `[v6]:port` (android::base::ParseNetAddress); a bare host takes `defaultPort`. */
+function parseNetAddress(text: string, defaultPort?: number): {host: string; port?: number} | undefined {
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d+))?$/.exec(text)
+  if (!m) return undefined
+  return {host: (m[1] ?? m[2]) as string, port: m[3] === undefined ? defaultPort : Number(m[3])}
+}
+
+/**
+ * What `-s TARGET` (`host:transport:TARGET`, `host-serial:TARGET:…`) matches, as atransport::MatchesTarget does:
+ * the serial; for a network device (`HOST:PORT` serial) the host with or without the port, `tcp:`/`udp:` prefixes
+ * ignored; or `product:P`, `model:M` (spaces as `_`), `device:D`. (Emulated devices have no devpath.)
+ */
+function matchesTarget(device: VirtualDevice, target: string): boolean {
+  if (target === device.serial) return true
+  const own = parseNetAddress(device.serial)
+  if (own?.port !== undefined) {
+    const wanted = parseNetAddress(target.replace(/^(?:tcp|udp):/, ''), own.port)
+    if (wanted && wanted.host === own.host && wanted.port === own.port) return true
+  }
+  if (device.state !== 'device') return false
+  const model = (device.properties.get('ro.product.model') ?? '').replace(/[^A-Za-z0-9]/g, '_')
+  return (
+    target === `product:${device.properties.get('ro.product.name') ?? ''}` ||
+    target === `model:${model}` ||
+    target === `device:${device.properties.get('ro.product.device') ?? ''}`
+  )
+}
+
 /** Picks the device a request is about, or the error message the real server would give. */
 function acquire(ctx: HostContext, target: Target, requireOnline: boolean): VirtualDevice | string {
   const devices = ctx.devices()
   let device: VirtualDevice | undefined
   if (target.serial !== undefined) {
-    device = devices.find((d) => d.serial === target.serial)
+    const matches = devices.filter((d) => matchesTarget(d, target.serial as string))
+    if (matches.length > 1) return 'more than one device'
+    device = matches[0]
     if (!device) return `device '${target.serial}' not found`
   } else if (target.transportId !== undefined) {
     device = devices.find((d) => d.transportId === target.transportId)
