@@ -52,6 +52,34 @@ describe('a USB device the Linux host may not open (adb state `no permissions (â
   })
 })
 
+describe('--device names a device the way `adb -s` does (atransport::MatchesTarget)', () => {
+  const h = useEmulator({
+    devices: [
+      {serial: '192.168.1.5:5555', snapshot: DEMO_DIR},
+      {serial: '[fe80::1%wlan0]:5555', snapshot: DEMO_DIR},
+      {serial: 'emulator-5554', snapshot: DEMO_DIR},
+    ],
+  })
+
+  it('a network device by its host without the port, or with tcp:; every later request names it the same way', async () => {
+    for (const target of ['192.168.1.5', 'tcp:192.168.1.5:5555', '[fe80::1%wlan0]']) {
+      const driver = await h.driver(target)
+      expect(driver.serial, target).to.equal(target)
+      const from = h.emu.commands.length
+      await driver.tap({x: 1, y: 1})
+      const serials = new Set(h.emu.commands.slice(from).map((c) => c.serial))
+      expect([...serials], target).to.deep.equal([target.startsWith('[') ? '[fe80::1%wlan0]:5555' : '192.168.1.5:5555'])
+    }
+  })
+
+  it('the wrong port, or a name the server matches twice, is refused as adb refuses it', async () => {
+    expect((await failure(h.driver('192.168.1.5:5556'))).code).to.equal('DEVICE_NOT_FOUND')
+    const twice = await failure(h.driver('model:arc_emulated_device'))
+    expect(twice.code).to.equal('DEVICE_AMBIGUOUS')
+    expect(twice.message).to.match(/^several devices match model:arc_emulated_device/)
+  })
+})
+
 describe('device selection and errors (adbkit against arc emulate)', () => {
   const h = useEmulator({
     devices: [

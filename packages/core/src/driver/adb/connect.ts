@@ -26,6 +26,8 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
   const listed = devices.map((d) => `${d.serial} (${d.state})`).join(', ')
   if (serial !== undefined) {
     const device = devices.find((d) => d.serial === serial)
+    const twins = devices.filter((d) => d.serial === serial).length
+    if (twins > 1) throw sharedSerial(serial, twins)
     if (!device) {
       throw new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${where}`, {
         details: {serial, attached: devices.map((d) => d.serial)},
@@ -50,16 +52,41 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
     })
   }
   const serials = ready.map((d) => d.serial)
+  if (new Set(serials).size === 1) throw sharedSerial(serials[0] as string, serials.length)
   throw new DeviceAmbiguousError(`${ready.length} devices are attached and none was chosen: ${serials.join(', ')}`, {
     details: {serials},
     actions: [`Pass --device ${serials[0]} (or set ANDROID_SERIAL).`],
   })
 }
 
+/**
+ * Several devices with one serial (cheap boards ship `0123456789ABCDEF`): the server refuses that serial as
+ * ambiguous, as `adb -s` does, but takes each device's USB path.
+ */
+function sharedSerial(serial: string, count: number): DeviceAmbiguousError {
+  return new DeviceAmbiguousError(`${count} devices share the serial ${serial}, so it names none of them`, {
+    details: {serial, count},
+    actions: ['Pick one by its USB path as `adb devices -l` shows it: --device usb:1-4 (as with `adb -s`), or unplug the others.'],
+  })
+}
+
 export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbDriver> {
   const server = openAdbServer(options)
-  const serial = selectDevice(await server.listDevices(), options.serial, server.address)
-  return new AdbDriver(server, serial)
+  const devices = await server.listDevices()
+  const target = options.serial
+  // Not a listed serial: the server may still match it as `adb -s` does (a network device's host without the
+  // port, `tcp:HOST:PORT`, the devpath `usb:1-4`, `model:M`…), and then every request names it the same way.
+  if (target !== undefined && !devices.some((d) => d.serial === target)) {
+    const state = await server.targetState(target).catch((error: unknown) => {
+      if (error instanceof DeviceNotFoundError) return undefined
+      throw error
+    })
+    if (state !== undefined) {
+      if (state !== 'device') throw unavailableState(target, state)
+      return new AdbDriver(server, target)
+    }
+  }
+  return new AdbDriver(server, selectDevice(devices, target, server.address))
 }
 
 /**

@@ -77,6 +77,13 @@ function mapFailure(reason: string, ctx: AdbErrorContext, cause: unknown): ArcEr
   if (/^no (devices|emulators)/.test(reason)) {
     return new DeviceNotFoundError(`no devices attached to the adb server at ${ctx.host}:${ctx.port}`, {cause})
   }
+  if (/^more than one/.test(reason) && ctx.serial !== undefined) {
+    return new DeviceAmbiguousError(`several devices match ${ctx.serial} (${reason})`, {
+      cause,
+      details: {serial: ctx.serial},
+      actions: ['Run `adb devices -l` and pass one device\'s own serial, or its USB path (--device usb:1-4) when serials repeat.'],
+    })
+  }
   if (/^more than one/.test(reason)) {
     return new DeviceAmbiguousError(`several devices are attached and none was chosen (${reason})`, {
       cause,
