@@ -74,6 +74,7 @@ describe('--device names a device the way `adb -s` does (atransport::MatchesTarg
 
   it('the wrong port, or a name the server matches twice, is refused as adb refuses it', async () => {
     expect((await failure(h.driver('192.168.1.5:5556'))).code).to.equal('DEVICE_NOT_FOUND')
+    expect((await failure(h.driver(''))).code).to.equal('DEVICE_NOT_FOUND')
     const twice = await failure(h.driver('model:arc_emulated_device'))
     expect(twice.code).to.equal('DEVICE_AMBIGUOUS')
     expect(twice.message).to.match(/^several devices match model:arc_emulated_device/)

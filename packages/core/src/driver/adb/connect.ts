@@ -76,7 +76,7 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
   const target = options.serial
   // Not a listed serial: the server may still match it as `adb -s` does (a network device's host without the
   // port, `tcp:HOST:PORT`, the devpath `usb:1-4`, `model:M`…), and then every request names it the same way.
-  if (target !== undefined && !devices.some((d) => d.serial === target)) {
+  if (target !== undefined && target !== '' && !devices.some((d) => d.serial === target)) {
     const state = await server.targetState(target).catch((error: unknown) => {
       if (error instanceof DeviceNotFoundError) return undefined
       throw error
