@@ -21,7 +21,7 @@ export default class Config extends ArcCommand {
   static override description = [
     'Shows every setting arc will use, with its source: a config file (found from the current folder up to the',
     'nearest package.json, or named by ARC_CONFIG), the environment (ANDROID_SERIAL, ADB_SERVER_SOCKET,',
-    `ANDROID_ADB_SERVER_PORT), or the built-in default; flags and the environment win over the file. Files searched: ${CONFIG_PLACES.join(', ')}.`,
+    `ANDROID_ADB_SERVER_ADDRESS, ANDROID_ADB_SERVER_PORT), or the built-in default; flags and the environment win over the file. Files searched: ${CONFIG_PLACES.join(', ')}.`,
   ].join(' ')
   static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --json', 'ARC_CONFIG=ci.arcrc.json <%= config.bin %> config']
   static override flags = {

@@ -23,7 +23,7 @@ export const listDevices = defineTool({
     timeout_ms: z.number().int().min(1).max(600_000).default(30_000).describe('With --wait: give up after this many ms (1-600000)'),
   }),
   cliInput: z.object({
-    adb_host: z.string().min(1).optional().describe('Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1)'),
+    adb_host: z.string().min(1).optional().describe('Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1)'),
     adb_port: z.number().int().min(1).max(65535).optional().describe('Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037)'),
   }),
   cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --wait --timeout-ms 10000', 'ADB_SERVER_SOCKET=tcp:farm.example.com:7401 <%= config.bin %> <%= command.id %>']},

@@ -18,6 +18,69 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
   expect(check(), what).to.equal(true)
 }
 
+describe('a USB device the Linux host may not open (adb state `no permissions (…); see [URL]`)', () => {
+  const h = useEmulator({
+    devices: [
+      {serial: 'R58M12ABCDE', snapshot: DEMO_DIR, state: 'no permissions'},
+      {serial: 'emu-1', snapshot: DEMO_DIR},
+    ],
+  })
+
+  it('arc devices shows the whole state, not its first word', async () => {
+    const {listAdbDevices} = await import('../../packages/core/src/driver/adb/connect.js')
+    const devices = await listAdbDevices({host: '127.0.0.1', port: h.emu.port, env: {}})
+    expect(devices.map((d) => d.state)).to.deep.equal([
+      'no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html]',
+      'device',
+    ])
+    expect(devices[0]?.transportId).to.match(/^\d+$/)
+    expect(devices[1]?.model).to.be.a('string')
+  })
+
+  it('choosing it says to fix USB permissions, not to boot into Android', async () => {
+    const error = await failure(h.driver('R58M12ABCDE'))
+    expect(error.code).to.equal('DEVICE_UNAVAILABLE')
+    expect(error.message).to.match(/^device R58M12ABCDE cannot be opened: this user has no permission for the USB device/)
+    expect(error.actions.join(' ')).to.match(/udev rule/).and.not.match(/boot it into Android/)
+  })
+
+  it('the server refusing a service on it maps to the same error', async () => {
+    const server = new AdbServer({host: '127.0.0.1', port: h.emu.port, hostSource: 'test', portSource: 'test'}, 2000)
+    const error = await failure(server.shell('R58M12ABCDE', 'echo hi'))
+    expect(error.code).to.equal('DEVICE_UNAVAILABLE')
+    expect(error.actions.join(' ')).to.match(/udev rule/)
+  })
+})
+
+describe('--device names a device the way `adb -s` does (atransport::MatchesTarget)', () => {
+  const h = useEmulator({
+    devices: [
+      {serial: '192.168.1.5:5555', snapshot: DEMO_DIR},
+      {serial: '[fe80::1%wlan0]:5555', snapshot: DEMO_DIR},
+      {serial: 'emulator-5554', snapshot: DEMO_DIR},
+    ],
+  })
+
+  it('a network device by its host without the port, or with tcp:; every later request names it the same way', async () => {
+    for (const target of ['192.168.1.5', 'tcp:192.168.1.5:5555', '[fe80::1%wlan0]']) {
+      const driver = await h.driver(target)
+      expect(driver.serial, target).to.equal(target)
+      const from = h.emu.commands.length
+      await driver.tap({x: 1, y: 1})
+      const serials = new Set(h.emu.commands.slice(from).map((c) => c.serial))
+      expect([...serials], target).to.deep.equal([target.startsWith('[') ? '[fe80::1%wlan0]:5555' : '192.168.1.5:5555'])
+    }
+  })
+
+  it('the wrong port, or a name the server matches twice, is refused as adb refuses it', async () => {
+    expect((await failure(h.driver('192.168.1.5:5556'))).code).to.equal('DEVICE_NOT_FOUND')
+    expect((await failure(h.driver(''))).code).to.equal('DEVICE_NOT_FOUND')
+    const twice = await failure(h.driver('model:arc_emulated_device'))
+    expect(twice.code).to.equal('DEVICE_AMBIGUOUS')
+    expect(twice.message).to.match(/^several devices match model:arc_emulated_device/)
+  })
+})
+
 describe('device selection and errors (adbkit against arc emulate)', () => {
   const h = useEmulator({
     devices: [

@@ -71,4 +71,18 @@ describe('device selection', () => {
     expect(() => selectDevice([d('a', 'unauthorized')], undefined, 'x')).to.throw().with.property('code', 'DEVICE_UNAVAILABLE')
     expect(() => selectDevice([d('a')], 'b', 'x')).to.throw().with.property('code', 'DEVICE_NOT_FOUND')
   })
+  it('two devices with one serial (cheap boards ship 0123456789ABCDEF): names the shared serial and the USB-path way out', () => {
+    const twins = [d('0123456789ABCDEF'), d('0123456789ABCDEF')]
+    for (const serial of [undefined, '0123456789ABCDEF']) {
+      let error: (Error & {code?: string; actions?: string[]}) | undefined
+      try {
+        selectDevice(twins, serial, 'x')
+      } catch (caught) {
+        error = caught as typeof error
+      }
+      expect(error?.code, String(serial)).to.equal('DEVICE_AMBIGUOUS')
+      expect(error?.message).to.equal('2 devices share the serial 0123456789ABCDEF, so it names none of them')
+      expect(error?.actions?.join(' ')).to.contain('--device usb:1-4')
+    }
+  })
 })

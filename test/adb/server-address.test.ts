@@ -24,6 +24,21 @@ describe('adb server address', () => {
     expect(resolveServerAddress({port: 5039, env: {ADB_SERVER_SOCKET: 'tcp:farm:7401'}})).to.include({host: 'farm', port: 5039})
   })
 
+  it('reads ANDROID_ADB_SERVER_ADDRESS for the host (WSL2, Docker), as adb does: only without ADB_SERVER_SOCKET', () => {
+    const env = {ANDROID_ADB_SERVER_ADDRESS: 'host.docker.internal', ANDROID_ADB_SERVER_PORT: '5038'}
+    expect(resolveServerAddress({env})).to.deep.equal({
+      host: 'host.docker.internal',
+      port: 5038,
+      hostSource: 'env ANDROID_ADB_SERVER_ADDRESS',
+      portSource: 'env ANDROID_ADB_SERVER_PORT',
+    })
+    expect(resolveServerAddress({env: {ANDROID_ADB_SERVER_ADDRESS: '[::1]'}})).to.include({host: '::1', port: 5037})
+    expect(resolveServerAddress({configured: {host: 'cfg'}, env: {ANDROID_ADB_SERVER_ADDRESS: '172.20.2.158'}})).to.include({host: '172.20.2.158'})
+    expect(resolveServerAddress({host: 'flag', env})).to.include({host: 'flag'})
+    expect(resolveServerAddress({env: {...env, ADB_SERVER_SOCKET: 'tcp:farm:7401'}})).to.include({host: 'farm', port: 7401})
+    expect(resolveServerAddress({env: {ANDROID_ADB_SERVER_ADDRESS: ' '}})).to.include({host: '127.0.0.1', hostSource: 'default'})
+  })
+
   it('takes the config\'s adb.host/adb.port only where neither a flag nor the environment says (as docs/config.md states)', () => {
     const configured = {host: 'cfg-host', port: 6100}
     expect(resolveServerAddress({configured, env: {}})).to.deep.equal({host: 'cfg-host', port: 6100, hostSource: 'config', portSource: 'config'})

@@ -17,6 +17,18 @@ const HOST_FEATURES = ['shell_v2', 'fixed_push_mkdir', 'push_sync', 'track_app']
 const UNAUTHORIZED =
   "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
 
+/**
+ * How a Linux adb server names a USB device it may not open, in `host:devices` and `get-state` (diagnose_usb's
+ * short help text), and what it answers a service asked of it (the long one).
+ */
+export const NO_PERMISSIONS_STATE =
+  'no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html]'
+const NO_PERMISSIONS =
+  'insufficient permissions for device: missing udev rules? user is in the plugdev group\nSee [http://developer.android.com/tools/device.html] for more information'
+
+/** The state as the server prints it. */
+const stateName = (device: VirtualDevice): string => (device.state === 'no permissions' ? NO_PERMISSIONS_STATE : device.state)
+
 /** What the host-protocol handler needs from the emulator. */
 export interface HostContext {
   /** Devices currently attached (disconnected ones are absent). */
@@ -37,14 +49,42 @@ interface Target {
 function deviceList(devices: VirtualDevice[], long: boolean): string {
   return devices
     .map((d) => {
-      if (!long) return `${d.serial}\t${d.state}\n`
+      if (!long) return `${d.serial}\t${stateName(d)}\n`
       const model = (d.properties.get('ro.product.model') ?? 'unknown').replace(/\s+/g, '_')
       const product = d.properties.get('ro.product.name') ?? 'unknown'
       const device = d.properties.get('ro.product.device') ?? 'unknown'
       const details = d.state === 'device' ? ` product:${product} model:${model} device:${device}` : ''
-      return `${d.serial.padEnd(22)} ${d.state}${details} transport_id:${d.transportId}\n`
+      return `${d.serial.padEnd(22)} ${stateName(d)}${details} transport_id:${d.transportId}\n`
     })
     .join('')
+}
+
+/** `host:port` or `[v6]:port` (android::base::ParseNetAddress); a bare host takes `defaultPort`. */
+function parseNetAddress(text: string, defaultPort?: number): {host: string; port?: number} | undefined {
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d+))?$/.exec(text)
+  if (!m) return undefined
+  return {host: (m[1] ?? m[2]) as string, port: m[3] === undefined ? defaultPort : Number(m[3])}
+}
+
+/**
+ * What `-s TARGET` (`host:transport:TARGET`, `host-serial:TARGET:…`) matches, as atransport::MatchesTarget does:
+ * the serial; for a network device (`HOST:PORT` serial) the host with or without the port, `tcp:`/`udp:` prefixes
+ * ignored; or `product:P`, `model:M` (spaces as `_`), `device:D`. (Emulated devices have no devpath.)
+ */
+function matchesTarget(device: VirtualDevice, target: string): boolean {
+  if (target === device.serial) return true
+  const own = parseNetAddress(device.serial)
+  if (own?.port !== undefined) {
+    const wanted = parseNetAddress(target.replace(/^(?:tcp|udp):/, ''), own.port)
+    if (wanted && wanted.host === own.host && wanted.port === own.port) return true
+  }
+  if (device.state !== 'device') return false
+  const model = (device.properties.get('ro.product.model') ?? '').replace(/[^A-Za-z0-9]/g, '_')
+  return (
+    target === `product:${device.properties.get('ro.product.name') ?? ''}` ||
+    target === `model:${model}` ||
+    target === `device:${device.properties.get('ro.product.device') ?? ''}`
+  )
 }
 
 /** Picks the device a request is about, or the error message the real server would give. */
@@ -52,7 +92,9 @@ function acquire(ctx: HostContext, target: Target, requireOnline: boolean): Virt
   const devices = ctx.devices()
   let device: VirtualDevice | undefined
   if (target.serial !== undefined) {
-    device = devices.find((d) => d.serial === target.serial)
+    const matches = devices.filter((d) => matchesTarget(d, target.serial as string))
+    if (matches.length > 1) return 'more than one device'
+    device = matches[0]
     if (!device) return `device '${target.serial}' not found`
   } else if (target.transportId !== undefined) {
     device = devices.find((d) => d.transportId === target.transportId)
@@ -64,6 +106,7 @@ function acquire(ctx: HostContext, target: Target, requireOnline: boolean): Virt
   }
   if (requireOnline && device.state === 'offline') return 'device offline'
   if (requireOnline && device.state === 'unauthorized') return UNAUTHORIZED
+  if (requireOnline && device.state === 'no permissions') return NO_PERMISSIONS
   return device
 }
 
@@ -179,7 +222,7 @@ async function hostService(request: string, ctx: HostContext, socket: Socket, se
       if (typeof device === 'string') await reply(failReply(device))
       else {
         const values: Record<string, string> = {
-          'get-state': device.state,
+          'get-state': stateName(device),
           'get-serialno': device.serial,
           'get-devpath': 'unknown',
           'get-product': device.properties.get('ro.product.name') ?? 'unknown',

@@ -101,7 +101,7 @@ const fieldSchema = z
 const deviceSchema = z
   .object({
     snapshot: z.string().optional().describe('Single-screen shorthand for screens: {main: snapshot}.'),
-    state: z.enum(['device', 'offline', 'unauthorized']).optional(),
+    state: z.enum(['device', 'offline', 'unauthorized', 'no permissions']).optional(),
     screens: z.record(z.string(), screenSchema).optional(),
     initialScreen: z.string().optional(),
     homeScreen: z.string().optional().describe('Screen shown after HOME or when the foreground app is stopped.'),

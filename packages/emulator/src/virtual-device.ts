@@ -12,7 +12,11 @@ import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, TransitionSpe
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {TextFields} from './text-fields.js'
 
-export type DeviceState = 'device' | 'offline' | 'unauthorized'
+/**
+ * `no permissions` is a USB device a Linux host may not open (no udev rule): the server lists it under a longer
+ * name (`NO_PERMISSIONS_STATE` in host-protocol.ts) and refuses every service on it.
+ */
+export type DeviceState = 'device' | 'offline' | 'unauthorized' | 'no permissions'
 
 /** An input the device received through `input …` or `cmd statusbar …`, in device pixels. */
 export type InputEvent =

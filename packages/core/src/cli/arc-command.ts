@@ -14,7 +14,7 @@ export const deviceFlags = {
     helpGroup: 'DEVICE',
   }),
   'adb-host': Flags.string({
-    summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).',
+    summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).',
     helpGroup: 'DEVICE',
   }),
   'adb-port': Flags.integer({

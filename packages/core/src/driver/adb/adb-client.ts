@@ -13,14 +13,13 @@ import type {Duplex, Readable} from 'node:stream'
 import './quiet-bluebird.js'
 
 import devicesModule from '@devicefarmer/adbkit/dist/src/adb/command/host/devices.js'
-import devicesWithPathsModule from '@devicefarmer/adbkit/dist/src/adb/command/host/deviceswithpaths.js'
 import transportModule from '@devicefarmer/adbkit/dist/src/adb/command/host/transport.js'
 import shellModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport/shell.js'
 import syncModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport/sync.js'
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
 import protocolModule from '@devicefarmer/adbkit/dist/src/adb/protocol.js'
 
-import {DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
+import {DeviceCommandError, DeviceNotFoundError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
 import {mapAdbError, unavailableState} from './map-adb-error.js'
 import {DEFAULT_ADB_TIMEOUT_MS, type ServerAddress} from './server-address.js'
 import {checkCommandLength} from './shell-quote.js'
@@ -34,7 +33,6 @@ function cjsDefault<T>(module: {default: T}): T {
 const Connection = cjsDefault(connectionModule)
 const Protocol = cjsDefault(protocolModule)
 const HostDevicesCommand = cjsDefault(devicesModule)
-const HostDevicesWithPathsCommand = cjsDefault(devicesWithPathsModule)
 const HostTransportCommand = cjsDefault(transportModule)
 const ShellCommand = cjsDefault(shellModule)
 const SyncCommand = cjsDefault(syncModule)
@@ -82,8 +80,12 @@ export class ServerClient extends EventEmitter {
     return new HostDevicesCommand(await this.connection()).execute()
   }
 
-  async listDevicesWithPaths(): Promise<Array<{id: string; type: string; path: string}>> {
-    return new HostDevicesWithPathsCommand(await this.connection()).execute()
+  /**
+   * `host:devices-l` as the server wrote it. Not adbkit's listDevicesWithPaths: it splits lines on whitespace,
+   * which breaks states with spaces (`no permissions (…); see [URL]`) and the `(no serial number)` serial.
+   */
+  async listDevicesLong(): Promise<string> {
+    return (await request(await this.connection(), 'host:devices-l')).toString('utf8')
   }
 }
 
@@ -383,16 +385,27 @@ export class AdbServer {
     }
   }
 
+  /**
+   * `host-serial:TARGET:get-state`: the state of the one device the server matches to TARGET the way `adb -s`
+   * does (the serial; for a network device its host without the port; the devpath `usb:1-4`; `model:M`…).
+   * DeviceNotFoundError when none matches, DeviceAmbiguousError when several do.
+   */
+  targetState(target: string): Promise<string> {
+    return this.call('find the device', target, async (client) =>
+      (await request(await client.connection(), `host-serial:${target}:get-state`)).toString('utf8').trim(),
+    )
+  }
+
   /** Throws DeviceUnavailableError when `serial` is no longer attached, or attached but not ready. */
   async assertAttached(serial: string, what: string): Promise<void> {
-    const device = (await this.listDevices()).find((d) => d.serial === serial)
-    if (!device) {
+    const state = await this.targetState(serial).catch((error: unknown) => {
+      if (!(error instanceof DeviceNotFoundError)) throw error
       throw new DeviceUnavailableError(`device ${serial} disconnected during ${what}`, {
         details: {serial},
         actions: ['Reconnect the device, check `arc devices`, then run the command again.'],
       })
-    }
-    if (device.state !== 'device') throw unavailableState(serial, device.state)
+    })
+    if (state !== 'device') throw unavailableState(serial, state)
   }
 
   /** Ends every call still running. */

@@ -7,6 +7,7 @@ import {DeviceAmbiguousError, DeviceCommandError, DeviceNotFoundError} from '../
 import type {DeviceSummary} from '../device-driver.js'
 import {AdbDriver} from './adb-driver.js'
 import {AdbServer, type AttachedDevice} from './adb-client.js'
+import {parseDevicesLong} from './device-list.js'
 import {NO_DEVICE_HINT, unavailableState} from './map-adb-error.js'
 import {resolveServerAddress, type ServerAddressInput} from './server-address.js'
 
@@ -25,6 +26,8 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
   const listed = devices.map((d) => `${d.serial} (${d.state})`).join(', ')
   if (serial !== undefined) {
     const device = devices.find((d) => d.serial === serial)
+    const twins = devices.filter((d) => d.serial === serial).length
+    if (twins > 1) throw sharedSerial(serial, twins)
     if (!device) {
       throw new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${where}`, {
         details: {serial, attached: devices.map((d) => d.serial)},
@@ -49,16 +52,41 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
     })
   }
   const serials = ready.map((d) => d.serial)
+  if (new Set(serials).size === 1) throw sharedSerial(serials[0] as string, serials.length)
   throw new DeviceAmbiguousError(`${ready.length} devices are attached and none was chosen: ${serials.join(', ')}`, {
     details: {serials},
     actions: [`Pass --device ${serials[0]} (or set ANDROID_SERIAL).`],
   })
 }
 
+/**
+ * Several devices with one serial (cheap boards ship `0123456789ABCDEF`): the server refuses that serial as
+ * ambiguous, as `adb -s` does, but takes each device's USB path.
+ */
+function sharedSerial(serial: string, count: number): DeviceAmbiguousError {
+  return new DeviceAmbiguousError(`${count} devices share the serial ${serial}, so it names none of them`, {
+    details: {serial, count},
+    actions: ['Pick one by its USB path as `adb devices -l` shows it: --device usb:1-4 (as with `adb -s`), or unplug the others.'],
+  })
+}
+
 export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbDriver> {
   const server = openAdbServer(options)
-  const serial = selectDevice(await server.listDevices(), options.serial, server.address)
-  return new AdbDriver(server, serial)
+  const devices = await server.listDevices()
+  const target = options.serial
+  // Not a listed serial: the server may still match it as `adb -s` does (a network device's host without the
+  // port, `tcp:HOST:PORT`, the devpath `usb:1-4`, `model:M`…), and then every request names it the same way.
+  if (target !== undefined && target !== '' && !devices.some((d) => d.serial === target)) {
+    const state = await server.targetState(target).catch((error: unknown) => {
+      if (error instanceof DeviceNotFoundError) return undefined
+      throw error
+    })
+    if (state !== undefined) {
+      if (state !== 'device') throw unavailableState(target, state)
+      return new AdbDriver(server, target)
+    }
+  }
+  return new AdbDriver(server, selectDevice(devices, target, server.address))
 }
 
 /**
@@ -69,28 +97,14 @@ export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>)
   const server = openAdbServer(options)
   try {
     const detailed = await server
-      .call<Array<{id: string; type: string}>>('list devices', undefined, (client) => client.listDevicesWithPaths())
+      .call('list devices', undefined, (client) => client.listDevicesLong())
       // Only a server that answered but not `devices -l` gets the plain listing; a timeout or a server that is
       // gone would fail the same way again, after as long a wait.
       .catch((error: unknown) => {
         if (error instanceof DeviceCommandError) return undefined
         throw error
       })
-    if (detailed) {
-      return detailed.map((d) => {
-        // adbkit splits `devices -l` lines positionally, so fields shift when the devpath is missing; read by prefix.
-        const words = Object.values(d).filter((v): v is string => typeof v === 'string')
-        const field = (prefix: string) => words.find((w) => w.startsWith(`${prefix}:`))?.slice(prefix.length + 1)
-        const summary: DeviceSummary = {serial: d.id, state: d.type}
-        const model = field('model')
-        const product = field('product')
-        const transportId = field('transport_id')
-        if (model) summary.model = model
-        if (product) summary.product = product
-        if (transportId) summary.transportId = transportId
-        return summary
-      })
-    }
+    if (detailed !== undefined) return parseDevicesLong(detailed)
     return (await server.listDevices()).map((d) => ({serial: d.serial, state: d.state}))
   } finally {
     server.close()

@@ -42,6 +42,12 @@ const OFFLINE_ACTIONS = [
   'Check the device with `adb devices`.',
 ]
 
+/** A Linux host that may not open the USB device: adb's state `no permissions (…); see [URL]`. */
+const NO_PERMISSIONS_ACTIONS = [
+  'Give your user access to the USB device: install a udev rule for it (e.g. the android-udev-rules package) and join the plugdev group, then replug the cable.',
+  'Then check with `adb devices`; see https://developer.android.com/studio/run/device.',
+]
+
 /** A device state other than `device`, as a DeviceUnavailableError with the right "Try:" lines. */
 export function unavailableState(serial: string, state: string, cause?: unknown): DeviceUnavailableError {
   const actions =
@@ -49,8 +55,13 @@ export function unavailableState(serial: string, state: string, cause?: unknown)
       ? UNAUTHORIZED_ACTIONS
       : state === 'offline' || state === 'connecting'
         ? OFFLINE_ACTIONS
-        : [`The device is in \`${state}\` mode; boot it into Android and enable USB debugging.`]
-  return new DeviceUnavailableError(`device ${serial} is ${state}`, {cause, actions, details: {serial, state}})
+        : state.startsWith('no permissions')
+          ? NO_PERMISSIONS_ACTIONS
+          : [`The device is in \`${state}\` mode; boot it into Android and enable USB debugging.`]
+  const message = state.startsWith('no permissions')
+    ? `device ${serial} cannot be opened: this user has no permission for the USB device (adb: "${state}")`
+    : `device ${serial} is ${state}`
+  return new DeviceUnavailableError(message, {cause, actions, details: {serial, state}})
 }
 
 /** adb server FAIL strings (transport.cpp acquire_one_transport), as adbkit wraps them: `Failure: '<msg>'`. */
@@ -66,6 +77,13 @@ function mapFailure(reason: string, ctx: AdbErrorContext, cause: unknown): ArcEr
   if (/^no (devices|emulators)/.test(reason)) {
     return new DeviceNotFoundError(`no devices attached to the adb server at ${ctx.host}:${ctx.port}`, {cause})
   }
+  if (/^more than one/.test(reason) && ctx.serial !== undefined) {
+    return new DeviceAmbiguousError(`several devices match ${ctx.serial} (${reason})`, {
+      cause,
+      details: {serial: ctx.serial},
+      actions: ['Run `adb devices -l` and pass one device\'s own serial, or its USB path (--device usb:1-4) when serials repeat.'],
+    })
+  }
   if (/^more than one/.test(reason)) {
     return new DeviceAmbiguousError(`several devices are attached and none was chosen (${reason})`, {
       cause,
@@ -74,6 +92,7 @@ function mapFailure(reason: string, ctx: AdbErrorContext, cause: unknown): ArcEr
   }
   const state = /device (offline|unauthorized|still authorizing|still connecting)/.exec(reason)?.[1]
   if (state) return unavailableState(serial, state.replace('still ', ''), cause)
+  if (/^insufficient permissions for device/.test(reason)) return unavailableState(serial, 'no permissions', cause)
   return new DeviceCommandError(`${ctx.what} on ${serial} failed: the adb server said "${reason.trim()}"`, {cause})
 }
 

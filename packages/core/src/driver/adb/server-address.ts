@@ -1,6 +1,7 @@
 /**
- * Where the adb server is, field by field: --adb-host/--adb-port, else the environment (ADB_SERVER_SOCKET as
- * `tcp:HOST:PORT` or `tcp:PORT`, as the adb CLI reads it; ANDROID_ADB_SERVER_PORT for the port), else the
+ * Where the adb server is, field by field: --adb-host/--adb-port, else the environment as the adb CLI reads it
+ * (ADB_SERVER_SOCKET as `tcp:HOST:PORT` or `tcp:PORT`; without it ANDROID_ADB_SERVER_ADDRESS for the host, as
+ * WSL2 and Docker setups use to reach the host's server, and ANDROID_ADB_SERVER_PORT for the port), else the
  * config's `adb.host`/`adb.port`, else 127.0.0.1:5037. A DeviceFarmer STF farm's adb server is reached the same
  * way (`ADB_SERVER_SOCKET=tcp:stf.example.com:7401`). `arc config` shows the same answer with its sources.
  */
@@ -53,12 +54,15 @@ export function resolveServerAddress(options: ServerAddressInput): ServerAddress
   const socket = options.env.ADB_SERVER_SOCKET?.trim()
   const fromSocket = socket ? parseServerSocket(socket) : undefined
   const envPort = options.env.ANDROID_ADB_SERVER_PORT?.trim()
+  // adb reads ANDROID_ADB_SERVER_ADDRESS only when ADB_SERVER_SOCKET is unset (client/commandline.cpp).
+  const envAddress = socket ? undefined : options.env.ANDROID_ADB_SERVER_ADDRESS?.trim().replace(/^\[(.*)\]$/, '$1') || undefined
   const pick = <T>(choices: Array<[T | undefined, string]>, fallback: T): [T, string] =>
     (choices.find(([value]) => value !== undefined) as [T, string] | undefined) ?? [fallback, 'default']
   const [host, hostSource] = pick<string>(
     [
       [options.host, '--adb-host'],
       [fromSocket?.host, 'env ADB_SERVER_SOCKET'],
+      [envAddress, 'env ANDROID_ADB_SERVER_ADDRESS'],
       [options.configured?.host, 'config'],
     ],
     DEFAULT_ADB_HOST,

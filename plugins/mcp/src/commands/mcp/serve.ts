@@ -53,7 +53,7 @@ export default class McpServe extends ArcCommand {
     'read-only': Flags.boolean({summary: 'Serve only tools that read (no taps, keys, app or file changes).'}),
     'allow-origin': Flags.string({summary: 'A browser Origin allowed to call the server (besides mcp.allowedOrigins). Repeatable.', multiple: true}),
     'max-body': Flags.integer({summary: 'Largest request body in bytes (default 16 MiB, or mcp.maxBodyBytes).', min: 1024}),
-    'adb-host': Flags.string({summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).'}),
+    'adb-host': Flags.string({summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).'}),
     'adb-port': Flags.integer({summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).', min: 1, max: 65535}),
   }
 
