@@ -79,6 +79,29 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
     })
   }
 
+  it('counts only misses in a row: a usable --windows dump in between keeps the flag', async () => {
+    const {device, driver} = await fresh()
+    device.windowsDump = true
+    const windows = ['uiautomator', 'dump', '--windows', '/dev/tty']
+    const plain = ['uiautomator', 'dump', '/dev/tty']
+    try {
+      for (const [miss, dumped] of [
+        [true, [windows, plain]],
+        [false, [windows]],
+        [true, [windows, plain]],
+        [false, [windows]],
+      ] as const) {
+        if (miss) device.addFault({command: 'uiautomator dump --windows', kind: 'garbage', output: done})
+        const from = h.emu.commands.length
+        const capture = await driver.captureScreen()
+        expect(capture.hierarchy?.listedWindows === undefined).to.equal(miss)
+        expect(dumps(from)).to.deep.equal(dumped)
+      }
+    } finally {
+      await driver.close()
+    }
+  })
+
   it('dumps to a file when a plain dump to /dev/tty also wrote nothing: the tty is what fails there, not --windows', async () => {
     const {device, driver} = await fresh()
     device.addFault({command: 'uiautomator dump --windows /dev/tty', kind: 'garbage', output: done})

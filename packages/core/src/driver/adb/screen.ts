@@ -34,13 +34,13 @@ const RETRY_DELAY_MS = 250
 export interface DumpState {
   /** False once the device showed that `--windows` breaks its uiautomator, or gave nothing with it WINDOWS_MISSES times. */
   windowsFlag: boolean
-  /** Dumps `--windows` gave nothing usable for (no XML, no window, no tree); at WINDOWS_MISSES the flag is dropped. */
+  /** Dumps in a row `--windows` gave nothing usable for (no XML, no window, no tree); at WINDOWS_MISSES the flag is dropped. */
   windowsMisses?: number
   /** False once the device showed that `/dev/tty` cannot be written; then arc dumps to a fresh file. */
   tty: boolean
 }
 
-/** After this many dumps `--windows` gave nothing usable for, arc stops asking the device for it. */
+/** After this many dumps in a row `--windows` gave nothing usable for, arc stops asking the device for it. */
 const WINDOWS_MISSES = 2
 
 /**
@@ -99,6 +99,8 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
         gaveNothing = true
         throw new InvalidDumpError(`uiautomator dump --windows on ${dev.serial} listed windows but none of their content`)
       }
+      // Only misses in a row stop the flag: a lock screen or a transition now and then must not cost it for good.
+      if (hierarchy.listedWindows) state.windowsMisses = 0
       return {xml, hierarchy}
     } catch (error) {
       if (!(error instanceof InvalidDumpError)) throw error
