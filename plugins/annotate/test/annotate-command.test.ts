@@ -5,6 +5,7 @@ import path from 'node:path'
 
 import {MemoryDeviceState, SnapshotDriver, exitCodeFor, type ToolContext} from '@arc-cli/core'
 
+import {displaysXml} from '../../../test/support/dump.js'
 import {runArc} from '../../../test/support/run-arc.js'
 import {annotate} from '../src/tools/annotate.js'
 import {decode, dumpXml, makeSnapshot, solidPng} from './support.js'
@@ -43,6 +44,20 @@ describe('arc annotate (command)', function () {
     expect(map.marks.map((m: {text: string}) => m.text)).to.deep.equal(['OK', 'Hello'])
     expect(map.marks[0]).to.have.keys(['label', 'number', 'id', 'bounds', 'box', 'labelRect', 'class', 'text', 'desc', 'role'])
     expect((await decode(bytes)).width).to.equal(394)
+  })
+
+  it("marks the main display's elements only: the screenshot shows no other display", async () => {
+    const twoDisplays = await makeSnapshot({
+      xml: displaysXml({
+        0: [{type: 'TYPE_APPLICATION', title: 'Main', layer: 1, focused: true, tree: {bounds: [0, 0, 1080, 1920], children: [{cls: 'android.widget.Button', text: 'OK', bounds: [100, 200, 500, 400], attrs: {clickable: 'true'}}]}}],
+        2: [{type: 'TYPE_APPLICATION', title: 'Cover', layer: 0, tree: {bounds: [0, 0, 720, 720], children: [{cls: 'android.widget.Button', text: 'Pause', bounds: [10, 10, 300, 300], attrs: {clickable: 'true'}}]}}],
+      }),
+      png: await solidPng(1080, 1920),
+    })
+    const run = await runArc(['annotate', '--device', twoDisplays, '-o', 'shot.jpg', '--map', 'map.json'], {cwd: out})
+    expect(run.code, run.stderr).to.equal(0)
+    const map = JSON.parse(await readFile(path.join(out, 'map.json'), 'utf8'))
+    expect(map.marks.map((m: {text: string}) => m.text)).to.deep.equal(['OK'])
   })
 
   it('names the file arc-<device>-<timestamp>.jpg without -o, and gives JSON with --json', async () => {

@@ -89,6 +89,11 @@ function windowRank(e: ScreenElement): number {
   return w.type === 'APPLICATION' ? (w.focused ? 0 : 1) : w.type === 'INPUT_METHOD' ? 2 : 3
 }
 
+/** On screen (`on`) and on the main display, the one screenshots show. */
+function onMainScreen(e: ScreenElement): boolean {
+  return e.flags.on && e.window.display === 0
+}
+
 /**
  * Picks the marks: on-screen elements matching `only`, with pixels inside the image. With a `maxLabels` cut the
  * interactive ones of the focused app are kept first (`markPriority`). Numbers follow the windows, focused
@@ -98,8 +103,9 @@ export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: S
   const candidates: {element: ScreenElement; box: Rect; index: number}[] = []
   let outside = 0
   // The elements screen-state prints with `on`: the same kept elements and the same `on` flag, computed once in
-  // core's screen model. Nothing here re-decides what is kept.
-  const onScreen = model.elements.filter((e) => e.flags.on)
+  // core's screen model. Nothing here re-decides what is kept, but the screenshot shows the main display only, so
+  // another display's elements (a `display:N` window) have no place on it.
+  const onScreen = model.elements.filter(onMainScreen)
   onScreen.forEach((element, index) => {
     if (!matches(element, style.only)) return
     const box = toImageRect(element.bounds, mapping)
@@ -132,7 +138,7 @@ export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: S
 export function textBoxes(model: ScreenModel, mapping: ScreenMapping): Rect[] {
   const boxes: Rect[] = []
   for (const e of model.elements) {
-    if (!e.flags.on || e.text.trim() === '') continue
+    if (!onMainScreen(e) || e.text.trim() === '') continue
     const box = toImageRect(e.bounds, mapping)
     if (box) boxes.push(box)
   }
