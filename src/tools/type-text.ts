@@ -151,13 +151,28 @@ function mismatch(id: string, expected: string, now: string, unsure = false): De
 
 /**
  * Reads the field back and fails unless it holds `expected`, or, where the field's text before the edit may have
- * been only its hint (`unsure`), `ifEmpty`: what the same edit gives on an empty field. Returns what it holds.
+ * been only its hint (`unsure`), `ifEmpty`: what the same edit gives on an empty field. Returns what it holds, and
+ * whether it was taken that way (`hintTaken`): the caller says so, since an app that replaced real text with what
+ * was typed looks the same in such a dump.
  */
-async function readBack(ctx: ToolContext, id: string, expected: string, {unsure = false, ifEmpty}: {unsure?: boolean; ifEmpty?: string} = {}): Promise<string> {
+async function readBack(
+  ctx: ToolContext,
+  id: string,
+  expected: string,
+  {unsure = false, ifEmpty}: {unsure?: boolean; ifEmpty?: string} = {},
+): Promise<{now: string; hintTaken: boolean}> {
   const element = await readField(ctx, id)
   const now = content(element)
-  if (holds(element, now, expected) || (unsure && ifEmpty !== undefined && holds(element, now, ifEmpty))) return now
+  if (holds(element, now, expected)) return {now, hintTaken: false}
+  if (unsure && ifEmpty !== undefined && holds(element, now, ifEmpty)) return {now, hintTaken: true}
   throw mismatch(id, expected, now, unsure)
+}
+
+/** The line a result adds when the field's earlier text was taken as its hint (readBack's `hintTaken`). */
+function hintNote(before: string, hintTaken: boolean): string {
+  return hintTaken
+    ? `\nIts earlier text ${JSON.stringify(before)} was taken as the hint of an empty field: this device's dump does not say which it was.`
+    : ''
 }
 
 /** Typed into a field that may be empty but shows text, to see whether it is (mayBeHint). */
@@ -202,8 +217,11 @@ export const typeAppendText = defineTool({
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(['MOVE_END'])
       await typeChunks(ctx, text, typing_speed, typing_speed_variance)
-      const now = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
-      return {text: `Typed ${text.length} characters at end of element '${element_id}'.\nField content: ${now}`, data: {element_id, typed: text.length, content: now}}
+      const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
+      return {
+        text: `Typed ${text.length} characters at end of element '${element_id}'.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
+        data: {element_id, typed: text.length, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {})},
+      }
     })
   },
 })
@@ -234,8 +252,11 @@ export const typeInsertText = defineTool({
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(cursorKeys(field.before.length, offset))
       await typeChunks(ctx, text, typing_speed, typing_speed_variance)
-      const now = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset), {unsure: field.unsure, ifEmpty: text})
-      return {text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'.\nField content: ${now}`, data: {element_id, typed: text.length, offset, content: now}}
+      const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset), {unsure: field.unsure, ifEmpty: text})
+      return {
+        text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
+        data: {element_id, typed: text.length, offset, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {})},
+      }
     })
   },
 })
@@ -267,7 +288,7 @@ export const typeReplaceText = defineTool({
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys([...cursorKeys(field.before.length, at + search.length), ...Array<string>(search.length).fill('DEL')])
       if (new_text) await typeChunks(ctx, new_text, typing_speed, typing_speed_variance)
-      const now = await readBack(ctx, element_id, field.before.slice(0, at) + new_text + field.before.slice(at + search.length), {
+      const {now} = await readBack(ctx, element_id, field.before.slice(0, at) + new_text + field.before.slice(at + search.length), {
         unsure: field.unsure,
       })
       return {
