@@ -133,6 +133,14 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.debug', activity: '.MainActivity'})
   })
 
+  it('app open of a package the chooser stands for starts it with monkey where query-activities lists nothing readable', async () => {
+    h.emu.device('emu-1').addFault({command: 'cmd package query-activities', kind: 'garbage', output: 'No activities found\n'})
+    const r = await run('open_app', {package_id: 'com.example.debug'})
+    expect(r.text).to.equal('App opened successfully: com.example.debug')
+    expect(r.argv.at(-1)?.slice(0, 3)).to.deep.equal(['monkey', '-p', 'com.example.debug'])
+    expect(r.argv.some((argv) => argv.includes('android/com.android.internal.app.ResolverActivity'))).to.equal(false)
+  })
+
   it('app open counts a slow cold start (am start -W says Status: timeout) as opened, not failed', async () => {
     // What am prints when the activity started but did not report itself drawn within the wait (a slow cold start).
     const slow = [

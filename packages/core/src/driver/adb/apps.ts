@@ -65,13 +65,15 @@ export async function openApp(dev: DeviceShell, packageId: string): Promise<void
   let component = parseResolvedActivity(resolved)
   // A package with several launcher activities (a second icon, a debug build's leak viewer) resolves to the
   // platform's chooser, `android/com.android.internal.app.ResolverActivity` (a vendor's own on some builds):
-  // starting that shows an "open with" list of every app. Take the package's first launcher activity instead.
+  // starting that shows an "open with" list of every app. Take the package's first launcher activity instead;
+  // where the device lists none arc can read, monkey starts the package's launcher itself.
   if (component && !component.startsWith(`${packageId}/`)) {
     const queried = await dev.text([
       'cmd', 'package', 'query-activities', '--brief', '-a', 'android.intent.action.MAIN',
       '-c', 'android.intent.category.LAUNCHER', packageId,
     ])
     component = firstQueriedActivity(queried, packageId)
+    if (!component) return monkeyLaunch(dev, packageId)
   }
   if (!component) {
     if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
