@@ -75,6 +75,10 @@ describe('--device names a device the way `adb -s` does (atransport::MatchesTarg
   it('the wrong port, or a name the server matches twice, is refused as adb refuses it', async () => {
     expect((await failure(h.driver('192.168.1.5:5556'))).code).to.equal('DEVICE_NOT_FOUND')
     expect((await failure(h.driver(''))).code).to.equal('DEVICE_NOT_FOUND')
+    // adb's server cuts `host-serial:foo:bar:get-state` after `foo` and finds no service `bar:get-state`.
+    const colon = await failure(h.driver('foo:bar'))
+    expect(colon.code).to.equal('DEVICE_NOT_FOUND')
+    expect(colon.message).to.equal(`device foo:bar is not attached to the adb server at 127.0.0.1:${h.emu.port}`)
     const twice = await failure(h.driver('model:arc_emulated_device'))
     expect(twice.code).to.equal('DEVICE_AMBIGUOUS')
     expect(twice.message).to.match(/^several devices match model:arc_emulated_device/)

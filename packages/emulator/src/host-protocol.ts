@@ -110,10 +110,35 @@ function acquire(ctx: HostContext, target: Target, requireOnline: boolean): Virt
   return device
 }
 
+/**
+ * Where the serial of `host-serial:SERIAL:cmd` ends, as adb's skip_host_serial finds it (sockets.cpp): after the
+ * next colon past a `usb:`/`product:`/`model:`/`device:` prefix; else, a `tcp:`/`udp:` prefix and a `[v6]`
+ * address skipped, at the next colon, or past it when digits and another colon follow (a port). So `foo:bar` is
+ * the serial `foo` and the command `bar:…`, whatever devices there are.
+ */
+function hostSerialEnd(rest: string): number {
+  const prefixed = /^(usb|product|model|device):/.exec(rest)
+  if (prefixed) return rest.indexOf(':', prefixed[0].length)
+  let from = /^(tcp|udp):/.test(rest) ? 4 : 0
+  if (rest[from] === '[') {
+    const close = rest.indexOf(']', from)
+    if (close === -1) return -1
+    from = close + 1
+  }
+  const colon = rest.indexOf(':', from)
+  if (colon === -1) return -1
+  const port = /^\d+:/.exec(rest.slice(colon + 1))
+  return port ? colon + port[0].length : colon
+}
+
 /** Splits `host-serial:S:cmd`, `host-transport-id:N:cmd`, `host-usb:cmd`, `host-local:cmd`, `host:cmd`. */
 function splitHostRequest(request: string): {target: Target; command: string} | undefined {
-  const serial = /^host-serial:(.+?):(features|get-state|get-serialno|get-devpath|get-product|list-forward|killforward-all|killforward:.*|forward:.*|wait-for-.*)$/s.exec(request)
-  if (serial) return {target: {serial: serial[1]}, command: serial[2] as string}
+  if (request.startsWith('host-serial:')) {
+    const rest = request.slice('host-serial:'.length)
+    const end = hostSerialEnd(rest)
+    if (end <= 0) return undefined
+    return {target: {serial: rest.slice(0, end)}, command: rest.slice(end + 1)}
+  }
   const id = /^host-transport-id:(\d+):(.*)$/s.exec(request)
   if (id) return {target: {transportId: Number(id[1])}, command: id[2] as string}
   const plain = /^host(?:-usb|-local)?:(.*)$/s.exec(request)

@@ -79,6 +79,9 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
   if (target !== undefined && target !== '' && !devices.some((d) => d.serial === target)) {
     const state = await server.targetState(target).catch((error: unknown) => {
       if (error instanceof DeviceNotFoundError) return undefined
+      // The server cuts `host-serial:NAME:get-state` at NAME's first colon it cannot place (`foo:bar` is not a
+      // serial form it knows) and then finds no service: NAME names no device.
+      if (error instanceof DeviceCommandError && /unknown host service/i.test(error.message)) return undefined
       throw error
     })
     if (state !== undefined) {
