@@ -10,7 +10,7 @@ export const listDevices = defineTool({
   cliId: 'devices',
   title: 'List the devices attached to the adb server',
   description:
-    'Lists every device the adb server knows, one per line: serial, state (device, offline, unauthorized…) and model. Pass a serial to other commands with --device. The server comes from --adb-host/--adb-port, else ADB_SERVER_SOCKET, else the config, else 127.0.0.1:5037; arc never starts one.',
+    'Lists every device the adb server knows, one per line: serial, state (device, offline, unauthorized…) and model. Pass a serial to other commands with --device. The server comes from --adb-host/--adb-port, else ADB_SERVER_SOCKET (or ANDROID_ADB_SERVER_ADDRESS), else the config, else 127.0.0.1:5037; arc never starts one.',
   kind: 'read',
   group: 'system',
   needsDevice: false,
