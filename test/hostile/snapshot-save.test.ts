@@ -96,6 +96,23 @@ describe('hostile: snapshot save and read', function () {
     expect(gone.stderr).to.include('meta.json lists screen.png, which the folder does not hold')
   })
 
+  it('a truncated screen.png in a snapshot without recorded hashes: screenshot and save refuse it, writing nothing', async () => {
+    const snap = path.join(dir, 'old')
+    expect((await runArc(['snapshot', 'save', 'old', '-d', 'demo'], {cwd: dir})).code).to.equal(0)
+    const metaPath = path.join(snap, 'meta.json')
+    const {files: _files, ...meta} = JSON.parse(await readFile(metaPath, 'utf8'))
+    await writeFile(metaPath, JSON.stringify(meta))
+    const pngPath = path.join(snap, 'screen.png')
+    await writeFile(pngPath, (await readFile(pngPath)).subarray(0, 5000))
+    const shot = await runArc(['screenshot', '-d', snap, '-o', path.join(dir, 'shot.png')])
+    expect(shot.code, shot.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(shot.stderr).to.include(`${pngPath} is not a whole PNG`).and.include('truncated')
+    const copy = await runArc(['snapshot', 'save', 'copy', '-d', snap], {cwd: dir})
+    expect(copy.code, copy.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    const after = Object.keys(await tree(dir))
+    expect(after.filter((n) => n.startsWith('shot') || n.startsWith('copy') || n.startsWith('.'))).to.deep.equal([])
+  })
+
   it('an unreadable snapshot file (EACCES): exit 2 naming the file, never INTERNAL', async function () {
     if (!isRoot) this.skip() // run as nobody so that permissions apply
     expect((await runArc(['snapshot', 'save', 'snap', '-d', 'demo'], {cwd: dir})).code).to.equal(0)

@@ -8,7 +8,7 @@ import type {UiHierarchy} from '../screen/ui-node.js'
 import {treelessWindows} from '../screen/window-metadata.js'
 import type {DeviceDriver, DeviceInfo, RotationState, ScreenCapture, WindowInfo} from './device-driver.js'
 import {ReadOnlyDriver} from './read-only-driver.js'
-import {pngSize, pngSizeProblem} from '../png.js'
+import {checkPng, pngSize, pngSizeProblem} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
 import {
   checkListedParts,
@@ -131,6 +131,15 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
     const png = await readSnapshotFile(this.pngPath, MAX_SNAPSHOT_PNG_BYTES, 'screenshot')
     checkSnapshotPart(await this.meta(), this.metaPath, SNAPSHOT_PNG, png)
     if (!pngSize(png)) throw new InvalidInputError(`${this.pngPath} is not a PNG image`)
+    // A snapshot without recorded hashes (or a hand-made one) can hold a cut-short PNG: the live driver refuses
+    // such a screencap, so this does too, instead of passing it on to a screenshot file or a new snapshot.
+    const checked = checkPng(png)
+    if ('problem' in checked) {
+      throw new InvalidInputError(`${this.pngPath} is not a whole PNG: ${checked.problem}`, {
+        details: {path: this.pngPath},
+        actions: ['Replace screen.png, or record the snapshot again with `arc snapshot save`.'],
+      })
+    }
     return png
   }
 
