@@ -1,4 +1,4 @@
-import {lstat, mkdir, readdir, rename, rm, writeFile} from 'node:fs/promises'
+import {lstat, mkdir, readdir, realpath, rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {isProcessAlive, OutputError, SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML} from '@arc-cli/core'
@@ -9,7 +9,8 @@ import {isProcessAlive, OutputError, SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML} 
  * renamed to the target, the old one removed. So:
  * - a full disk or a kill leaves the old snapshot as it was (never a new dump beside an old screen.png);
  * - a symlink in the old folder (screen.png -> elsewhere) is never written through: the whole folder is replaced;
- * - a target folder holding files other than a snapshot's is refused, so no one else's file is ever removed.
+ * - a target folder holding files other than a snapshot's is refused, so no one else's file is ever removed;
+ * - a target that is a symbolic link is refused (the swap would replace the link, not the folder it names).
  * Side folders of killed runs are removed on the next save (an `.old` folder is put back when the target is gone).
  */
 const SNAPSHOT_FILES = new Set([SNAPSHOT_XML, SNAPSHOT_PNG, SNAPSHOT_META])
@@ -23,7 +24,10 @@ function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'permission denied'
   if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk is full'
-  if (code === 'ENOTDIR') return 'a part of the path is not a folder'
+  // mkdir -p answers EEXIST, not ENOTDIR, where a part of the parent path is a file.
+  if (code === 'ENOTDIR' || (code === 'EEXIST' && (error as NodeJS.ErrnoException).syscall === 'mkdir')) {
+    return 'a part of the path is not a folder'
+  }
   return error instanceof Error ? error.message : String(error)
 }
 
@@ -53,6 +57,11 @@ async function cleanStale(target: string): Promise<void> {
 export async function writeSnapshotFolder(target: string, files: SnapshotFile[]): Promise<void> {
   const existing = await lstat(target).catch(() => undefined)
   if (existing?.isFile()) throw failure(target, 'it is a file, not a folder')
+  if (existing?.isSymbolicLink()) {
+    // Swapping the folder in would replace the link itself, leaving the folder it points to as it was.
+    const to = await realpath(target).catch(() => undefined)
+    throw failure(target, `it is a symbolic link ${to ? `to ${to}` : 'to nothing'}; a snapshot replaces its folder whole, so name the folder itself`)
+  }
   if (existing?.isDirectory()) {
     const others = (await readdir(target)).filter((name) => !SNAPSHOT_FILES.has(name))
     if (others.length > 0) {

@@ -52,6 +52,23 @@ describe('hostile: snapshot save and read', function () {
     expect(await tree(dir)).to.deep.equal(before)
   })
 
+  it('a target that is a symbolic link: exit 13 naming where it points, the link and its folder unchanged', async () => {
+    expect((await runArc(['snapshot', 'save', 'real', '-d', 'demo'], {cwd: dir})).code).to.equal(0)
+    await symlink('real', path.join(dir, 'latest'))
+    const before = await tree(dir)
+    const run = await runArc(['snapshot', 'save', 'latest', '-d', 'demo'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(run.stderr).to.include('it is a symbolic link').and.include(path.join(dir, 'real'))
+    expect(await tree(dir)).to.deep.equal(before)
+  })
+
+  it('a target below a file: exit 13 saying a part of the path is not a folder', async () => {
+    await writeFile(path.join(dir, 'plain'), 'PRECIOUS\n')
+    const run = await runArc(['snapshot', 'save', 'plain/snap', '-d', 'demo'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(run.stderr).to.include('a part of the path is not a folder')
+  })
+
   it('ENOSPC (a full tmpfs): exit 13, the old snapshot whole and still readable', async function () {
     const disk = await mountTmpfs({sizeKb: 512})
     if (!disk) this.skip()
