@@ -288,9 +288,11 @@ export const typeReplaceText = defineTool({
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys([...cursorKeys(field.before.length, at + search.length), ...Array<string>(search.length).fill('DEL')])
       if (new_text) await typeChunks(ctx, new_text, typing_speed, typing_speed_variance)
-      const {now} = await readBack(ctx, element_id, field.before.slice(0, at) + new_text + field.before.slice(at + search.length), {
-        unsure: field.unsure,
-      })
+      const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
+      // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
+      let now = ''
+      if (expected === '') await confirmCleared(ctx, element_id)
+      else ({now} = await readBack(ctx, element_id, expected, {unsure: field.unsure}))
       return {
         text: `Replaced ${search.length} characters with ${new_text.length} characters in element '${element_id}'.\nField content: ${now}`,
         data: {element_id, replaced: search.length, typed: new_text.length, content: now},

@@ -309,6 +309,22 @@ describe('element, typing and wait tools against arc emulate', function () {
       await run('type_clear_text', {element_id: node.id})
     })
 
+    it('replace the whole text with nothing where the emptied field then shows its hint (no hint attribute): a probe tells, not a failure', async () => {
+      const id = await field()
+      let r = await run('type_append_text', {element_id: id, text: 'milk', ...fast})
+      expect(r.error).to.equal(undefined)
+      r = await run('type_replace_text', {element_id: id, search: 'milk', new_text: '', ...fast})
+      expect(r.error).to.equal(undefined)
+      expect(r.text).to.equal(`Replaced 4 characters with 0 characters in element '${id}'.\nField content: `)
+      expect(r.data).to.include({content: ''})
+      expect(inputs(r.argv)).to.deep.equal([
+        ['input', 'keyevent', 'KEYCODE_MOVE_END', ...Array(4).fill('KEYCODE_DEL')],
+        ['input', 'text', '0'],
+        ['input', 'keyevent', 'KEYCODE_DEL'],
+      ])
+      expect((await read()).byId.get(id)!.text).to.equal('Add an item')
+    })
+
     it('on Android 16, whose dumps carry the hint, type and clear without a probe', async () => {
       device().properties.set('ro.build.version.sdk', '36')
       try {
