@@ -153,7 +153,7 @@ describe('arc annotate (command)', function () {
       const broken = await makeSnapshot({xml, png: good.subarray(0, 60)})
       const run = await runArc(['annotate', '--device', broken, '-o', 'x.jpg'], {cwd: out})
       expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
-      expect(run.stderr).to.include('[INVALID_INPUT]').and.include('not a readable PNG')
+      expect(run.stderr).to.include('[INVALID_INPUT]').and.include('screen.png is not a whole PNG: truncated')
       expect(await filesIn(out)).to.deep.equal([])
     })
 
