@@ -154,8 +154,10 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
       }
     })
 
-    it('404 for another path, 400 for a body that is not JSON', async () => {
+    it('404 for another path, 400 for a body that is not JSON; /mcp/ is /mcp', async () => {
       expect((await raw(server.url.replace('/mcp', '/other'), {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(404)
+      expect((await raw(server.url.replace('/mcp', '/mcpx'), {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(404)
+      expect((await raw(`${server.url}/`, {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(200)
       expect((await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`}, body: '{not json'})).status).to.equal(400)
     })
 

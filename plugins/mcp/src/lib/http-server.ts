@@ -102,7 +102,8 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0]
-    if (path !== '/mcp') return reply(res, 404, -32000, 'Not found')
+    // `/mcp/` too: clients' configs often end the URL with a slash.
+    if (path !== '/mcp' && path !== '/mcp/') return reply(res, 404, -32000, 'Not found')
     // DNS rebinding: a page on another origin, or a name that resolves to this machine, gets nothing.
     if (isLoopback(bind) && !hosts.has((req.headers.host ?? '').toLowerCase())) return reply(res, 403, -32000, 'Forbidden: Host not allowed')
     const origin = req.headers.origin
