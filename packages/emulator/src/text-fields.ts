@@ -22,7 +22,8 @@ const KEY = {DPAD_LEFT: 21, DPAD_RIGHT: 22, SPACE: 62, DEL: 67, FORWARD_DEL: 112
 /** The first API level whose `uiautomator dump` writes the `hint` attribute (android-16.0.0). */
 export const HINT_ATTRIBUTE_SDK = 36
 
-const esc = (v: string) => v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
+/** An attribute value as uiautomator's serializer writes it (`&`, `<`, `>`, `"` and the line breaks as references). */
+export const escapeAttribute = (v: string): string => v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
 
 export class TextFields {
   /** Text typed so far, per screen and node (pre-order index). */
@@ -149,7 +150,7 @@ export class TextFields {
       const typed = edits?.get(index)
       if (typed !== undefined || node.hint !== undefined) {
         const content = this.textOf(screen, index)
-        out = out.replace(/\btext="[^"]*"/, `text="${esc(content === '' && node.hint !== undefined ? node.hint : content)}"`)
+        out = out.replace(/\btext="[^"]*"/, `text="${escapeAttribute(content === '' && node.hint !== undefined ? node.hint : content)}"`)
       }
       if (focus) out = out.replace(/\bfocused="[^"]*"/, `focused="${focus.index === index}"`)
       return out

@@ -11,7 +11,8 @@ import type {DeviceWindow, UiNode} from '@arc-cli/core'
 
 import {fullActivity, type VirtualDevice} from '../virtual-device.js'
 
-function oid(seed: string): string {
+/** A short stable hex id from a seed (the object ids `dumpsys window` prints). */
+export function oid(seed: string): string {
   return createHash('sha1').update(seed).digest('hex').slice(0, 7)
 }
 

@@ -5,15 +5,11 @@
  * cut from the XML the plain dump serves (typed text included); the metadata comes from the window list
  * `dumpsys window` serves (window-list.ts), so the two reads agree as on a device.
  */
-import {createHash} from 'node:crypto'
-
 import {accessibilityType, matchWindows, type DeviceWindow, type UiNode} from '@arc-cli/core'
 
+import {escapeAttribute} from '../text-fields.js'
 import type {VirtualDevice} from '../virtual-device.js'
-import {deviceWindows, focusedTitle} from './window-list.js'
-
-const attr = (v: string): string =>
-  v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
+import {deviceWindows, focusedTitle, oid} from './window-list.js'
 
 /** Where the tag starting at `at` (its `<`) ends, just past its `>`; quoted values may hold `>`. */
 function tagEnd(xml: string, at: number): number {
@@ -63,7 +59,7 @@ export function topLevelElements(xml: string): {rootTag: string; elements: strin
 }
 
 function windowId(title: string, z: number): number {
-  return Number.parseInt(createHash('sha1').update(`${title}#${z}`).digest('hex').slice(0, 4), 16)
+  return Number.parseInt(oid(`${title}#${z}`).slice(0, 4), 16)
 }
 
 /** The `<displays>` document for the screen the device shows now. */
@@ -95,7 +91,7 @@ export function windowsDocument(device: VirtualDevice): string {
     const list = displays.get(displayId) ?? []
     displays.set(displayId, list)
     list.push(
-      `<window index="${list.length}" title="${attr(title)}" bounds="[${l},${t}][${r},${b}]" active="${focused}" focused="${focused}" ` +
+      `<window index="${list.length}" title="${escapeAttribute(title)}" bounds="[${l},${t}][${r},${b}]" active="${focused}" focused="${focused}" ` +
         `accessibility-focused="false" id="${windowId(title, window?.z ?? i)}" layer="${order.length - 1 - rank}" type="${type}">` +
         `<hierarchy rotation="${rotation}">${elements[i] as string}</hierarchy></window>`,
     )
