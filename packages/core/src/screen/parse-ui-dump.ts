@@ -12,19 +12,22 @@ const DEVICE_FAILURES: Array<[RegExp, string]> = [
   [/killed/i, 'uiautomator was killed while dumping'],
 ]
 
+const PASS_A_DUMP = 'Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'
+
 /**
  * Cuts the XML document out of what a device or a tool printed: real devices print
  * "UI hierchary dumped to: /dev/tty" after the XML, and some tools print log lines before it. The document ends
  * at the last `</hierarchy>`, or `</displays>` for the `<displays>` form of `uiautomator dump --windows`.
- * Input may be a Buffer (checked for binary junk) or a string.
+ * Input may be a Buffer (checked for binary junk) or a string. `notADump` is the advice where the input is no dump at
+ * all: by default for a file arc was given; a live device's reader passes its own.
  */
-export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
+export function sliceDump(raw: string | Buffer, what = 'UI dump', notADump = PASS_A_DUMP): string {
   let text: string
   if (Buffer.isBuffer(raw)) {
     if (raw.length === 0) throw emptyDump(what)
     if (raw.includes(0)) {
       throw new InvalidDumpError(`${what} is binary data, not a uiautomator XML dump`, {
-        actions: ['Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'],
+        actions: [notADump],
       })
     }
     text = decodeUtf8(raw, what)
@@ -42,7 +45,7 @@ export function sliceDump(raw: string | Buffer, what = 'UI dump'): string {
       }
     }
     throw new InvalidDumpError(`${what} is not a uiautomator XML dump: it starts with ${JSON.stringify(firstLine(text))}`, {
-      actions: ['Pass the window_dump.xml written by `uiautomator dump`, or a snapshot folder.'],
+      actions: [notADump],
     })
   }
   const root = documentElement(text, start)

@@ -5,7 +5,7 @@
 import {randomBytes} from 'node:crypto'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {ArcError, InvalidDumpError} from '../../errors/arc-error.js'
+import {InvalidDumpError} from '../../errors/arc-error.js'
 import {parseUiDump, sliceDump} from '../../screen/parse-ui-dump.js'
 import type {UiHierarchy} from '../../screen/ui-node.js'
 import {missingWindows, treelessWindows} from '../../screen/window-metadata.js'
@@ -29,6 +29,8 @@ const WROTE_NOTHING = /^[^<]*UI hier\w+ dumped to: [^<]*$/
 /** A `<displays>` document without a display: every display the `--windows` dumper was given had no window. */
 const NO_DISPLAY = /<displays\s*(\/>|>\s*<\/displays>)/
 const DUMP_ATTEMPTS = 3
+/** The advice where a live device printed no dump at all (not the advice for a file arc was given). */
+const RETRY_OR_DOCTOR = "Try again in a moment; if it keeps failing, `arc doctor` shows what this device's uiautomator supports."
 const RETRY_DELAY_MS = 250
 
 export interface DumpState {
@@ -85,7 +87,7 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
     let gaveNothing = WROTE_NOTHING.test(output)
     let failure: InvalidDumpError
     try {
-      const xml = sliceDump(output, what)
+      const xml = sliceDump(output, what, RETRY_OR_DOCTOR)
       if (NO_DISPLAY.test(xml)) {
         gaveNothing = true
         throw new InvalidDumpError(`uiautomator dump --windows on ${dev.serial} listed no window (an empty <displays>)`)
@@ -117,21 +119,12 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
     } else if (gaveNothing && state.tty) {
       state.tty = false
     } else if (gaveNothing || (!TRANSIENT.test(output) && !TRANSIENT.test(failure.message) && output.trim() !== '')) {
-      throw liveDumpError(failure)
+      throw failure
     } else {
-      if (++tries >= DUMP_ATTEMPTS) throw liveDumpError(failure)
+      if (++tries >= DUMP_ATTEMPTS) throw failure
       await sleep(RETRY_DELAY_MS * tries)
     }
   }
-}
-
-/** A dump error with advice for a live device, in place of the advice for a file arc was given. */
-function liveDumpError(error: InvalidDumpError): InvalidDumpError {
-  if (!error.actions.some((a) => a.includes('window_dump.xml'))) return error
-  return new InvalidDumpError(error.message, {
-    details: error.details,
-    actions: ['Try again in a moment; if it keeps failing, `arc doctor` shows what this device\'s uiautomator supports.'],
-  })
 }
 
 async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
