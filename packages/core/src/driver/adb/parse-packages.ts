@@ -23,6 +23,9 @@ export function isUnknownOption(output: string): boolean {
   return /Unknown option|Error: unknown|IllegalArgumentException/i.test(output)
 }
 
+/** A line that is one activity component, `pkg/.Activity` or `pkg/pkg.Activity`, as `--brief` prints it. */
+const COMPONENT_LINE = /^[A-Za-z][\w.]*\/[\w.$]+$/
+
 /**
  * The launchable activity from `cmd package resolve-activity --brief PKG`: its last line looks like
  * `com.foo/.MainActivity`; `No activity found` otherwise.
@@ -31,7 +34,7 @@ export function parseResolvedActivity(output: string): string | undefined {
   const lines = output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as string
-    if (/^[A-Za-z][\w.]*\/[\w.$]+$/.test(line)) return line
+    if (COMPONENT_LINE.test(line)) return line
   }
   return undefined
 }
@@ -44,7 +47,7 @@ export function parseResolvedActivity(output: string): string | undefined {
 export function firstQueriedActivity(output: string, packageId: string): string | undefined {
   for (const line of output.split(/\r?\n/)) {
     const component = line.trim()
-    if (/^[A-Za-z][\w.]*\/[\w.$]+$/.test(component) && component.startsWith(`${packageId}/`)) return component
+    if (COMPONENT_LINE.test(component) && component.startsWith(`${packageId}/`)) return component
   }
   return undefined
 }
