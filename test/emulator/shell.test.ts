@@ -1,5 +1,8 @@
+import {randomBytes} from 'node:crypto'
+import {spawnSync} from 'node:child_process'
+
 import {expect} from 'chai'
-import type {Emulator} from '@arc-cli/emulator'
+import type {Emulator, ProgramHelper} from '@arc-cli/emulator'
 
 import {clientFor, DEMO_DIR, emulate, exec, shell, shellV2, shq, type AdbClient} from './support.js'
 
@@ -27,11 +30,36 @@ const NASTY = [
   '\u00a0nbsp',
 ]
 
-describe('emulator device shell', () => {
+/** Linux with a perl on PATH: where the emulator relays device programs through perl unless told otherwise. */
+const perlHost = process.platform === 'linux' && spawnSync('perl', ['-e', '1']).status === 0
+
+describe('emulator program helper', () => {
+  it(`relays device programs through ${perlHost ? 'perl on this Linux host' : 'Node.js on a host without a usable perl'} by default`, async () => {
+    const emu = await emulate()
+    try {
+      expect(emu.programHelper).to.equal(perlHost ? 'perl' : 'node')
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('uses Node.js when told to', async () => {
+    const emu = await emulate({programHelper: 'node'})
+    try {
+      expect(emu.programHelper).to.equal('node')
+      expect(await shell(clientFor(emu), 'emu-1', 'wm size')).to.equal('Physical size: 1080x2400\n')
+    } finally {
+      await emu.close()
+    }
+  })
+})
+
+// Both helpers run every test below: they must be indistinguishable to a client.
+for (const helper of (perlHost ? ['perl', 'node'] : ['node']) as ProgramHelper[]) describe(`emulator device shell (${helper} helper)`, () => {
   let emu: Emulator
   let client: AdbClient
   before(async () => {
-    emu = await emulate({devices: [{serial: 'emu-1', snapshot: DEMO_DIR}, {serial: 'emu-2', snapshot: DEMO_DIR}]})
+    emu = await emulate({devices: [{serial: 'emu-1', snapshot: DEMO_DIR}, {serial: 'emu-2', snapshot: DEMO_DIR}], programHelper: helper})
     client = clientFor(emu)
   })
   after(() => emu.close())
@@ -94,6 +122,17 @@ describe('emulator device shell', () => {
     const r = await shellV2(client, 'emu-1', 'cat', Buffer.from('piped\u0000bytes'))
     expect(r.stdout.toString()).to.equal('piped\u0000bytes')
     expect(r.exitCode).to.equal(0)
+  })
+
+  it('relays large binary stdin and stdout byte for byte', async () => {
+    const bytes = randomBytes(300_000)
+    const r = await shellV2(client, 'emu-1', 'cat', bytes)
+    expect(r.stdout.equals(bytes)).to.equal(true)
+    expect(r.exitCode).to.equal(0)
+  })
+
+  it('reports the working folder a program was started in', async () => {
+    expect(await shell(client, 'emu-1', 'mkdir -p sdcard/cwd-test/inner && cd sdcard/cwd-test && ls; ls /sdcard/cwd-test')).to.equal('inner\ninner\n')
   })
 
   it('runs exec: raw, recording the service', async () => {

@@ -2,8 +2,9 @@
 'use strict'
 // One emulated Android program (uiautomator, input, ls…) as the device's /bin/sh runs it: forwards its exact argv
 // to the emulator over a Unix socket and relays the answer to stdout/stderr and the exit status.
-// Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (JSON), 0 stdin, 5 stdin EOF.
-// From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
+// Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (session, cwd, argv..., each
+// ended by NUL), 0 stdin, 5 stdin EOF. From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
+// device-command.pl is the same program for hosts with perl, which starts in a fraction of the time.
 const net = require('node:net')
 
 const socketPath = process.env.ARC_EMU_SOCKET
@@ -36,7 +37,7 @@ function finish(code) {
 process.stdout.on('error', () => process.exit(141))
 process.stderr.on('error', () => {})
 
-conn.on('connect', () => send(0x52, Buffer.from(JSON.stringify({session, argv, cwd: process.cwd()}), 'utf8')))
+conn.on('connect', () => send(0x52, Buffer.from([session, process.cwd(), ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
 let buffer = Buffer.alloc(0)
 conn.on('data', (chunk) => {
   buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])

@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import net, {type Server, type Socket} from 'node:net'
 
-/** Frame types between the emulator and bin/device-command.cjs (see that file). */
+/** Frame types between the emulator and its program helper, bin/device-command.pl or .cjs (see those files). */
 const Frame = {stdin: 0, stdout: 1, stderr: 2, exit: 3, wantStdin: 4, stdinEnd: 5, request: 0x52} as const
 
 function frame(type: number, data: Buffer | string = Buffer.alloc(0)): Buffer {
@@ -10,6 +10,17 @@ function frame(type: number, data: Buffer | string = Buffer.alloc(0)): Buffer {
   head[0] = type
   head.writeUInt32BE(body.length, 1)
   return Buffer.concat([head, body])
+}
+
+/**
+ * A helper's request: the session token, the program's working folder and its argv, each ended by a NUL (none of
+ * them can hold one). Bytes that are not UTF-8 read as U+FFFD, as Node.js reads a process's argv.
+ */
+function parseRequest(data: Buffer): {session: string; cwd: string; argv: string[]} | undefined {
+  if (data.at(-1) !== 0) return undefined
+  const [session, cwd, ...argv] = data.subarray(0, -1).toString('utf8').split('\0')
+  if (!session || cwd === undefined || argv.length === 0) return undefined
+  return {session, cwd, argv}
 }
 
 /** The streams of one running device program, on the emulator's side. */
@@ -82,10 +93,8 @@ export class CommandChannel {
         buffer = buffer.subarray(5 + length)
         if (type === Frame.request && !started) {
           started = true
-          let request: {session: string; argv: string[]; cwd: string}
-          try {
-            request = JSON.parse(data.toString('utf8')) as typeof request
-          } catch {
+          const request = parseRequest(data)
+          if (!request) {
             socket.destroy()
             return
           }

@@ -2,7 +2,6 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
 import type {Socket} from 'node:net'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 
 import {shq} from '@arc-cli/core'
 
@@ -11,21 +10,20 @@ import {ShellPacket, encodePacket, readPacket} from './shell-v2.js'
 import type {SocketReader} from './framing.js'
 import type {VirtualDevice} from './virtual-device.js'
 
-/** The helper every fake device program runs (plain JS, so it starts without a TypeScript loader). */
-const HELPER = fileURLToPath(new URL('../bin/device-command.cjs', import.meta.url))
-
 /** What the device's sh is called in its error messages (`/system/bin/sh: x: not found`). */
 const DEVICE_SH = '/system/bin/sh'
 
 /**
- * Writes one tiny sh script per emulated program into `dir`; that folder is the device shell's whole PATH, so
- * any other name is "not found" as on a phone.
+ * Writes one tiny sh script per emulated program into `dir`, each starting `helper` (see program-helper.ts) with
+ * the program's name and arguments; that folder is the device shell's whole PATH, so any other name is "not
+ * found" as on a phone.
  */
-export function writeProgramDir(dir: string, names: string[]): void {
+export function writeProgramDir(dir: string, names: string[], helper: string[]): void {
   mkdirSync(dir, {recursive: true})
+  const start = helper.map(shq).join(' ')
   for (const name of names) {
     const file = path.join(dir, name)
-    writeFileSync(file, `#!/bin/sh\nexec ${shq(process.execPath)} ${shq(HELPER)} ${shq(name)} "$@"\n`)
+    writeFileSync(file, `#!/bin/sh\nexec ${start} ${shq(name)} "$@"\n`)
     chmodSync(file, 0o755)
   }
 }

@@ -14,6 +14,7 @@ import type {CommandContext} from './commands/types.js'
 import {ShellSession, writeProgramDir} from './device-shell.js'
 import {failReply, OKAY, type SocketReader, writeAsync} from './framing.js'
 import {handleConnection, type HostContext} from './host-protocol.js'
+import {chooseHelper, type ProgramHelper} from './program-helper.js'
 import {loadScenarioFile, parseScenario, type ParsedScenario, type Scenario} from './scenario.js'
 import {parseShellService} from './shell-v2.js'
 import {runSync} from './sync-protocol.js'
@@ -37,6 +38,8 @@ export interface EmulatorOptions {
   scenario?: string | Scenario
   /** Writes one JSON line per command received (see CommandLog). */
   logFile?: string
+  /** What relays each device program to the emulator; default perl where it can, else Node.js (program-helper.ts). */
+  programHelper?: ProgramHelper
 }
 
 export interface Emulator {
@@ -51,6 +54,8 @@ export interface Emulator {
   devices(): VirtualDevice[]
   /** Process ids of device shells still running (empty once every client has finished or gone). */
   runningShells(): number[]
+  /** What relays device programs to this emulator (EmulatorOptions.programHelper). */
+  readonly programHelper: ProgramHelper
   /** Stops listening, drops every connection, kills every device shell and deletes the temporary files. */
   close(): Promise<void>
 }
@@ -58,6 +63,7 @@ export interface Emulator {
 class EmulatorImpl implements Emulator, HostContext {
   port = 0
   host: string
+  programHelper: ProgramHelper = 'node'
   readonly commands: ReceivedCommand[] = []
   readonly requests: ReceivedRequest[] = []
   private readonly byserial = new Map<string, VirtualDevice>()
@@ -84,7 +90,9 @@ class EmulatorImpl implements Emulator, HostContext {
 
   async start(scenario: ParsedScenario | undefined): Promise<void> {
     const options = this.options
-    writeProgramDir(this.programDir, Object.keys(COMMANDS))
+    const {helper, command} = chooseHelper(options.programHelper)
+    this.programHelper = helper
+    writeProgramDir(this.programDir, Object.keys(COMMANDS), command)
     this.channel = await CommandChannel.start(path.join(this.tmp, 'programs.sock'), (token, io) => this.runProgram(token, io))
     let transportId = 1
     const specs = new Map<string, EmulatedDeviceSpec | undefined>(options.devices.map((d) => [d.serial, d]))

@@ -22,6 +22,7 @@
  * `VirtualDevice`, `InputEvent`, `Scenario`. docs/emulate.md describes the scenario format and each command.
  */
 export {startEmulator, type EmulatedDeviceSpec, type Emulator, type EmulatorOptions} from './emulator.js'
+export type {ProgramHelper} from './program-helper.js'
 export type {ReceivedCommand, ReceivedRequest} from './command-log.js'
 export {
   VirtualDevice,
