@@ -1,6 +1,7 @@
 /**
  * Round trip of one device command through adbkit against `arc emulate`: a shell builtin (`echo`: the cost of the
- * protocol plus one device sh), and an emulated program (`wm size`: plus one helper process), plus a 1 MB pull.
+ * protocol plus one device sh), and an emulated program (`wm size`: plus one helper process, with the helper the
+ * emulator chose and with the Node.js one), plus a 1 MB pull.
  */
 import {randomBytes} from 'node:crypto'
 import {Readable} from 'node:stream'
@@ -26,7 +27,16 @@ export default async function bench(): Promise<void> {
     const report = (name: string, times: number[]) =>
       console.log(`${name.padEnd(34)} median ${fmt(median(times))}  p90 ${fmt(percentile(times, 90))}  (n=${times.length})`)
     report('shell:echo ok (builtin)', await timeRuns(async () => readAll(await device.shell('echo ok')), 50))
-    report('shell:wm size (emulated program)', await timeRuns(async () => readAll(await device.shell('wm size')), 30))
+    report(`shell:wm size (${emu.programHelper} helper)`, await timeRuns(async () => readAll(await device.shell('wm size')), 30))
+    if (emu.programHelper !== 'node') {
+      const nodeEmu = await startEmulator({port: 0, devices: [{serial: 'bench', snapshot: DEMO_DIR}], programHelper: 'node'})
+      try {
+        const nodeDevice = Adb.createClient({host: '127.0.0.1', port: nodeEmu.port, bin: '/bin/false'}).getDevice('bench')
+        report('shell:wm size (node helper)', await timeRuns(async () => readAll(await nodeDevice.shell('wm size')), 30))
+      } finally {
+        await nodeEmu.close()
+      }
+    }
     const data = randomBytes(1024 * 1024)
     const push = await device.push(Readable.from(data, {objectMode: false}), '/data/local/tmp/bench.bin')
     await new Promise((resolve, reject) => push.on('end', resolve).on('error', reject))
