@@ -1,4 +1,15 @@
-import {adbOptions, DeviceUnavailableError, defineTool, listAdbDevices, TimeoutError, type DeviceSummary, z} from '@arc-cli/core'
+import {
+  adbOptions,
+  DeviceUnavailableError,
+  defineTool,
+  findAdbDevice,
+  InvalidInputError,
+  listAdbDevices,
+  TimeoutError,
+  unreachableSerial,
+  type DeviceSummary,
+  z,
+} from '@arc-cli/core'
 
 /** `serial<TAB>state<TAB>model`, one device a line, as `adb devices` prints them plus the model. */
 function formatDevices(devices: DeviceSummary[]): string {
@@ -19,19 +30,25 @@ export const listDevices = defineTool({
       .boolean()
       .default(false)
       .describe('Wait until the adb server answers and a device (or the --serial one) is ready, like adb wait-for-device'),
-    serial: z.string().min(1).optional().describe('With --wait: wait for this serial to be ready (default: any device)'),
+    serial: z.string().min(1).optional().describe('With --wait: wait for this device, named as for --device'),
     timeout_ms: z.number().int().min(1).max(600_000).default(30_000).describe('With --wait: give up after this many ms (1-600000)'),
   }),
   cliInput: z.object({
     adb_host: z.string().min(1).optional().describe('Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1)'),
     adb_port: z.number().int().min(1).max(65535).optional().describe('Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037)'),
   }),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --wait --timeout-ms 10000', 'ADB_SERVER_SOCKET=tcp:farm.example.com:7401 <%= config.bin %> <%= command.id %>']},
+  cli: {
+    examples: [
+      '<%= config.bin %> <%= command.id %>',
+      '<%= config.bin %> <%= command.id %> --wait --timeout-ms 10000',
+      '<%= config.bin %> <%= command.id %> --wait --serial 192.168.1.5 --timeout-ms 60000',
+      'ADB_SERVER_SOCKET=tcp:farm.example.com:7401 <%= config.bin %> <%= command.id %>',
+    ],
+  },
   async handler(ctx, input) {
     const options = adbOptions({adbHost: input.adb_host ?? ctx.adb?.host, adbPort: input.adb_port ?? ctx.adb?.port, config: ctx.config})
-    const devices = input.wait
-      ? await waitForDevice(() => listAdbDevices(options), input.serial, input.timeout_ms, ctx.progress, ctx.signal)
-      : await listAdbDevices(options)
+    const look = (name?: string) => (name === undefined ? listAdbDevices(options).then((all) => ({devices: all})) : findAdbDevice(options, name))
+    const devices = input.wait ? await waitForDevice(look, input.serial, input.timeout_ms, ctx.progress, ctx.signal) : await listAdbDevices(options)
     return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: {devices}}
   },
 })
@@ -39,25 +56,35 @@ export const listDevices = defineTool({
 const POLL_MS = 100
 
 /**
- * Polls the server until a device (or `serial`) is in state `device`. A server that is not up yet (a script that
- * just started `arc emulate` or `adb start-server`) counts as "not ready", not as a failure; anything else fails.
+ * Polls the server until a device (or the one `serial` names) is in state `device`. `serial` is matched as
+ * `--device` matches it (findAdbDevice: the exact serial listed, else what adb's server matches, such as a
+ * network device's host without its port), so a wait that ends means `--device SERIAL` finds a ready device. A
+ * server that is not up yet (a script that just started `arc emulate` or `adb start-server`) counts as "not
+ * ready", not as a failure; so does a name nothing matches yet. A name several devices match fails at once
+ * (DEVICE_AMBIGUOUS, as `--device` would), as does anything else.
  */
 async function waitForDevice(
-  list: () => Promise<DeviceSummary[]>,
+  look: (serial?: string) => Promise<{devices: DeviceSummary[]; state?: string}>,
   serial: string | undefined,
   timeoutMs: number,
   progress: (message: string) => void,
   signal?: AbortSignal,
 ): Promise<DeviceSummary[]> {
+  const unreachable = serial === undefined ? undefined : unreachableSerial(serial)
+  if (unreachable) {
+    throw new InvalidInputError(`--serial ${serial}: ${unreachable}, never an adb device, so there is nothing to wait for`, {
+      details: {field: 'serial', value: serial},
+      actions: ['Pass the serial of an adb device (or what `adb -s` takes: 192.168.1.5, usb:1-4); `arc devices` lists them.'],
+    })
+  }
   const deadline = Date.now() + timeoutMs
   let last = 'the adb server has not answered'
   progress(`waiting for ${serial ?? 'a device'}`)
   for (;;) {
     try {
-      const devices = await list()
-      if (devices.some((d) => d.state === 'device' && (serial === undefined || d.serial === serial))) return devices
-      const seen = devices.find((d) => d.serial === serial)
-      last = seen ? `${serial} is ${seen.state}` : devices.length > 0 ? `attached: ${formatList(devices)}` : 'no device is attached'
+      const {devices, state} = await look(serial)
+      if (serial === undefined ? devices.some((d) => d.state === 'device') : state === 'device') return devices
+      last = state !== undefined ? `${serial} is ${state}` : devices.length > 0 ? `attached: ${formatList(devices)}` : 'no device is attached'
     } catch (error) {
       if (!(error instanceof DeviceUnavailableError)) throw error
       last = error.message

@@ -6,7 +6,7 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {AdbServer} from '../../packages/core/src/driver/adb/adb-client.js'
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {connectAdbDriver, namedDeviceState} from '../../packages/core/src/driver/adb/connect.js'
 import {runArc} from '../support/run-arc.js'
 import {DEMO_DIR, useEmulator} from './emulator-support.js'
 
@@ -82,6 +82,21 @@ describe('--device names a device the way `adb -s` does (atransport::MatchesTarg
     const twice = await failure(h.driver('model:arc_emulated_device'))
     expect(twice.code).to.equal('DEVICE_AMBIGUOUS')
     expect(twice.message).to.match(/^several devices match model:arc_emulated_device/)
+  })
+  it('one resolution of a name (--device and `devices --wait --serial`): a listed serial costs no request, a shared one is ambiguous', async () => {
+    const server = h.server()
+    const from = h.emu.requests.length
+    expect(await namedDeviceState(server, [{serial: 'emulator-5554', state: 'offline'}], 'emulator-5554')).to.equal('offline')
+    expect(await namedDeviceState(server, [], '192.168.1.5')).to.equal(undefined)
+    const twins = [{serial: '0123456789ABCDEF', state: 'device'}, {serial: '0123456789ABCDEF', state: 'device'}]
+    const shared = await failure(namedDeviceState(server, twins, '0123456789ABCDEF'))
+    expect(shared.code).to.equal('DEVICE_AMBIGUOUS')
+    expect(shared.message).to.equal('2 devices share the serial 0123456789ABCDEF, so it names none of them')
+    expect(h.emu.requests.length, 'nothing asked of the server').to.equal(from)
+    const listed = await server.listDevices()
+    expect(await namedDeviceState(server, listed, '192.168.1.5')).to.equal('device')
+    expect(await namedDeviceState(server, listed, 'foo:bar')).to.equal(undefined)
+    expect(h.emu.requests.slice(from).map((r) => r.raw)).to.deep.equal(['host:devices', 'host-serial:192.168.1.5:get-state', 'host-serial:foo:bar:get-state'])
   })
 })
 

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import {DEMO_DIR, isSnapshotPath, unreachableSerial} from '@arc-cli/core'
-import {startEmulator} from '@arc-cli/emulator'
+import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
 import {runArc} from '../support/run-arc.js'
@@ -84,6 +84,125 @@ describe('arc devices --wait', () => {
       const run = await runArc(['devices', '--wait', '--serial', 'wanted', '--timeout-ms', '400'], {env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}})
       expect(run.code).to.equal(11)
       expect(run.stderr).to.include('no device wanted was ready within 400 ms (attached: other (device))')
+    } finally {
+      await emu.close()
+    }
+  })
+})
+
+describe('arc devices --wait --serial names a device as --device does (the same resolution)', () => {
+  const socket = (emu: Emulator) => ({ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`})
+  const getStates = (emu: Emulator) => emu.requests.filter((r) => r.raw.endsWith(':get-state')).length
+
+  it('waits for a network device named by its host without the port, and then --device with that name drives it', async () => {
+    const emu = await startEmulator({
+      port: 0,
+      devices: [
+        {serial: '192.168.1.5:5555', snapshot: DEMO_DIR, state: 'offline'},
+        {serial: 'emulator-5554', snapshot: DEMO_DIR},
+      ],
+    })
+    try {
+      const waiting = runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '20000'], {env: socket(emu)})
+      // The device comes up only once the wait has asked the server about the name (and seen it offline).
+      for (let i = 0; i < 400 && getStates(emu) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25))
+      expect(getStates(emu), 'the wait asked the server what 192.168.1.5 names').to.be.greaterThan(0)
+      emu.device('192.168.1.5:5555').setState('device')
+      const run = await waiting
+      expect(run.code, run.stderr).to.equal(0)
+      expect(run.stdout).to.match(/^192\.168\.1\.5:5555\tdevice\t/m)
+      const from = emu.commands.length
+      const tap = await runArc(['tap', '1', '1', '--device', '192.168.1.5'], {env: socket(emu)})
+      expect(tap.code, tap.stderr).to.equal(0)
+      expect([...new Set(emu.commands.slice(from).map((c) => c.serial))]).to.deep.equal(['192.168.1.5:5555'])
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('takes tcp:HOST:PORT too, and while the device it names is not ready says so when the time is up', async () => {
+    const emu = await startEmulator({port: 0, devices: [{serial: '192.168.1.5:5555', snapshot: DEMO_DIR, state: 'unauthorized'}]})
+    try {
+      const late = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '300'], {env: socket(emu)})
+      expect(late.code).to.equal(11)
+      expect(late.stderr).to.include('no device 192.168.1.5 was ready within 300 ms (192.168.1.5 is unauthorized)')
+      emu.device('192.168.1.5:5555').setState('device')
+      const ready = await runArc(['devices', '--wait', '--serial', 'tcp:192.168.1.5:5555', '--timeout-ms', '20000'], {env: socket(emu)})
+      expect(ready.code, ready.stderr).to.equal(0)
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('a name several devices match fails at once with the error --device gives, not at the timeout', async () => {
+    const emu = await startEmulator({
+      port: 0,
+      devices: [
+        {serial: '192.168.1.5:5555', snapshot: DEMO_DIR},
+        {serial: '192.168.1.5:5556', snapshot: DEMO_DIR},
+      ],
+    })
+    try {
+      const wait = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '60000'], {env: socket(emu)})
+      const tap = await runArc(['tap', '1', '1', '--device', '192.168.1.5'], {env: socket(emu)})
+      expect(wait.code, wait.stderr).to.equal(5)
+      expect(wait.stderr).to.match(/DEVICE_AMBIGUOUS.*several devices match 192\.168\.1\.5 /)
+      expect(tap.code).to.equal(5)
+      const firstLine = (text: string) => text.split('\n')[0]
+      expect(firstLine(wait.stderr)).to.equal(firstLine(tap.stderr))
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('an exact serial costs the listing alone, and nothing is asked about a name while nothing is attached', async () => {
+    const emu = await startEmulator({port: 0, devices: [{serial: 'emulator-5554', snapshot: DEMO_DIR}]})
+    try {
+      const exact = await runArc(['devices', '--wait', '--serial', 'emulator-5554'], {env: socket(emu)})
+      expect(exact.code, exact.stderr).to.equal(0)
+      emu.device('emulator-5554').disconnect()
+      const none = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '300'], {env: socket(emu)})
+      expect(none.code).to.equal(11)
+      expect(none.stderr).to.include('(no device is attached)')
+      expect(emu.requests.filter((r) => r.raw.startsWith('host:devices')).length).to.be.greaterThan(1)
+      expect(getStates(emu)).to.equal(0)
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it('refuses a name --device reads as a snapshot: there is no adb device to wait for', async () => {
+    for (const name of ['demo', './login']) {
+      const run = await runArc(['devices', '--wait', '--serial', name, '--timeout-ms', '60000'])
+      expect(run.code, run.stderr).to.equal(2)
+      expect(run.stderr).to.include(`--serial ${name}:`)
+      expect(run.stderr).to.include('nothing to wait for')
+    }
+  })
+})
+
+describe('ANDROID_SERIAL takes what --device takes', () => {
+  it('a network device by its host without the port, or with tcp:, and a name two devices match is DEVICE_AMBIGUOUS alike', async () => {
+    const emu = await startEmulator({
+      port: 0,
+      devices: [
+        {serial: '192.168.1.5:5555', snapshot: DEMO_DIR},
+        {serial: '10.0.0.7:5555', snapshot: DEMO_DIR},
+        {serial: '10.0.0.7:5556', snapshot: DEMO_DIR},
+      ],
+    })
+    const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
+    try {
+      for (const name of ['192.168.1.5', 'tcp:192.168.1.5:5555']) {
+        const from = emu.commands.length
+        const run = await runArc(['tap', '1', '1'], {env: {...env, ANDROID_SERIAL: name}})
+        expect(run.code, `${name}: ${run.stderr}`).to.equal(0)
+        expect([...new Set(emu.commands.slice(from).map((c) => c.serial))], name).to.deep.equal(['192.168.1.5:5555'])
+      }
+      const byEnv = await runArc(['tap', '1', '1'], {env: {...env, ANDROID_SERIAL: '10.0.0.7'}})
+      const byFlag = await runArc(['tap', '1', '1', '--device', '10.0.0.7'], {env})
+      expect(byEnv.code, byEnv.stderr).to.equal(5)
+      expect(byEnv.stderr).to.equal(byFlag.stderr)
     } finally {
       await emu.close()
     }

@@ -20,7 +20,7 @@ export {fullPermissionName, PACKAGE_NAME, PERMISSION_NAME} from './driver/androi
 export {fileRecord, MAX_SNAPSHOT_PNG_BYTES, MAX_SNAPSHOT_XML_BYTES} from './driver/snapshot-integrity.js'
 export {checkPng, checkPngPixels, isPng, PNG_LIMITS, PNG_SIGNATURE, pngSize, pngSizeProblem} from './png.js'
 export {SnapshotDriver} from './driver/snapshot-driver.js'
-export {listAdbDevices, type AdbConnectOptions} from './driver/adb/lazy.js'
+export {findAdbDevice, listAdbDevices, type AdbConnectOptions} from './driver/adb/lazy.js'
 export {shq, shellCommand} from './driver/adb/shell-quote.js'
 export {serialise} from './driver/adb/input-queue.js'
 export {describeChars, untypable} from './driver/typable.js'

@@ -25,15 +25,8 @@ export function openAdbServer(options: Omit<AdbConnectOptions, 'serial'>): AdbSe
 export function selectDevice(devices: AttachedDevice[], serial: string | undefined, where: string): string {
   const listed = devices.map((d) => `${d.serial} (${d.state})`).join(', ')
   if (serial !== undefined) {
-    const device = devices.find((d) => d.serial === serial)
-    const twins = devices.filter((d) => d.serial === serial).length
-    if (twins > 1) throw sharedSerial(serial, twins)
-    if (!device) {
-      throw new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${where}`, {
-        details: {serial, attached: devices.map((d) => d.serial)},
-        actions: [devices.length > 0 ? `Attached: ${listed}.` : 'No device is attached at all.', 'Run `arc devices` to list them.'],
-      })
-    }
+    const device = listedDevice(devices, serial)
+    if (!device) throw notAttached(serial, devices, where)
     if (device.state !== 'device') throw unavailableState(serial, device.state)
     return serial
   }
@@ -59,6 +52,43 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
   })
 }
 
+/** The one listed device whose serial is exactly `serial`; DeviceAmbiguousError when several share it. */
+function listedDevice(devices: AttachedDevice[], serial: string): AttachedDevice | undefined {
+  const twins = devices.filter((d) => d.serial === serial)
+  if (twins.length > 1) throw sharedSerial(serial, twins.length)
+  return twins[0]
+}
+
+function notAttached(serial: string, devices: AttachedDevice[], where: string): DeviceNotFoundError {
+  const listed = devices.map((d) => `${d.serial} (${d.state})`).join(', ')
+  return new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${where}`, {
+    details: {serial, attached: devices.map((d) => d.serial)},
+    actions: [devices.length > 0 ? `Attached: ${listed}.` : 'No device is attached at all.', 'Run `arc devices` to list them.'],
+  })
+}
+
+/**
+ * The state of the device NAME picks, as `adb -s NAME` picks it: the device `devices` lists under that exact
+ * serial (no request: the list is at hand), else the one the server matches to NAME (`host-serial:NAME:get-state`:
+ * a network device's host without the port, `tcp:HOST:PORT`, the devpath `usb:1-4`, `model:M`…), every later
+ * request then naming it the same way. Undefined when nothing matches (nothing is asked when nothing is
+ * attached); DeviceAmbiguousError when several devices share the serial or match the name. The one resolution of
+ * a name, for --device (ANDROID_SERIAL, the config) and `arc devices --wait --serial` alike.
+ */
+export async function namedDeviceState(server: AdbServer, devices: AttachedDevice[], name: string): Promise<string | undefined> {
+  const listed = listedDevice(devices, name)
+  if (listed) return listed.state
+  // `host-serial::get-state` is no request adb parses.
+  if (name === '' || devices.length === 0) return undefined
+  return server.targetState(name).catch((error: unknown) => {
+    if (error instanceof DeviceNotFoundError) return undefined
+    // The server cuts `host-serial:NAME:get-state` at NAME's first colon it cannot place (`foo:bar` is not a
+    // serial form it knows) and then finds no service: NAME names no device.
+    if (error instanceof DeviceCommandError && /unknown host service/i.test(error.message)) return undefined
+    throw error
+  })
+}
+
 /**
  * Several devices with one serial (cheap boards ship `0123456789ABCDEF`): the server refuses that serial as
  * ambiguous, as `adb -s` does, but takes each device's USB path.
@@ -74,22 +104,11 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
   const server = openAdbServer(options)
   const devices = await server.listDevices()
   const target = options.serial
-  // Not a listed serial: the server may still match it as `adb -s` does (a network device's host without the
-  // port, `tcp:HOST:PORT`, the devpath `usb:1-4`, `model:M`…), and then every request names it the same way.
-  if (target !== undefined && target !== '' && !devices.some((d) => d.serial === target)) {
-    const state = await server.targetState(target).catch((error: unknown) => {
-      if (error instanceof DeviceNotFoundError) return undefined
-      // The server cuts `host-serial:NAME:get-state` at NAME's first colon it cannot place (`foo:bar` is not a
-      // serial form it knows) and then finds no service: NAME names no device.
-      if (error instanceof DeviceCommandError && /unknown host service/i.test(error.message)) return undefined
-      throw error
-    })
-    if (state !== undefined) {
-      if (state !== 'device') throw unavailableState(target, state)
-      return new AdbDriver(server, target)
-    }
-  }
-  return new AdbDriver(server, selectDevice(devices, target, server.address))
+  if (target === undefined) return new AdbDriver(server, selectDevice(devices, undefined, server.address))
+  const state = await namedDeviceState(server, devices, target)
+  if (state === undefined) throw notAttached(target, devices, server.address)
+  if (state !== 'device') throw unavailableState(target, state)
+  return new AdbDriver(server, target)
 }
 
 /**
@@ -99,17 +118,38 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
 export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>): Promise<DeviceSummary[]> {
   const server = openAdbServer(options)
   try {
-    const detailed = await server
-      .call('list devices', undefined, (client) => client.listDevicesLong())
-      // Only a server that answered but not `devices -l` gets the plain listing; a timeout or a server that is
-      // gone would fail the same way again, after as long a wait.
-      .catch((error: unknown) => {
-        if (error instanceof DeviceCommandError) return undefined
-        throw error
-      })
-    if (detailed !== undefined) return parseDevicesLong(detailed)
-    return (await server.listDevices()).map((d) => ({serial: d.serial, state: d.state}))
+    return await listOn(server)
   } finally {
     server.close()
   }
+}
+
+/**
+ * One look for `arc devices --wait --serial NAME`: every device (as listAdbDevices lists them) and the state of the
+ * device `--device NAME` would pick (namedDeviceState), undefined while nothing matches NAME.
+ */
+export async function findAdbDevice(
+  options: Omit<AdbConnectOptions, 'serial'>,
+  name: string,
+): Promise<{devices: DeviceSummary[]; state?: string}> {
+  const server = openAdbServer(options)
+  try {
+    const devices = await listOn(server)
+    return {devices, state: await namedDeviceState(server, devices, name)}
+  } finally {
+    server.close()
+  }
+}
+
+async function listOn(server: AdbServer): Promise<DeviceSummary[]> {
+  const detailed = await server
+    .call('list devices', undefined, (client) => client.listDevicesLong())
+    // Only a server that answered but not `devices -l` gets the plain listing; a timeout or a server that is
+    // gone would fail the same way again, after as long a wait.
+    .catch((error: unknown) => {
+      if (error instanceof DeviceCommandError) return undefined
+      throw error
+    })
+  if (detailed !== undefined) return parseDevicesLong(detailed)
+  return (await server.listDevices()).map((d) => ({serial: d.serial, state: d.state}))
 }

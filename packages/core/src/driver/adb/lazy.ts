@@ -11,4 +11,13 @@ export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>)
   return list(options)
 }
 
+/**
+ * Every device the adb server knows and the state of the device `--device NAME` would pick (undefined while
+ * nothing matches NAME): what `arc devices --wait --serial NAME` waits on.
+ */
+export async function findAdbDevice(options: Omit<AdbConnectOptions, 'serial'>, name: string): Promise<{devices: DeviceSummary[]; state?: string}> {
+  const {findAdbDevice: find} = await import('./connect.js')
+  return find(options, name)
+}
+
 export type {AdbConnectOptions} from './connect.js'
