@@ -31,7 +31,7 @@ export function appTable(apps: AppInfo[]): string {
   if (apps.length === 0) return 'No apps match.'
   const named = apps.some((a) => a.name !== a.package_id)
   const version = (a: AppInfo) =>
-    a.version_name !== undefined ? `${a.version_name}${a.version_code !== undefined ? ` (${a.version_code})` : ''}` : String(a.version_code ?? '')
+    a.version_name !== null ? `${a.version_name}${a.version_code !== null ? ` (${a.version_code})` : ''}` : String(a.version_code ?? '')
   const rows = apps.map((a) => [a.package_id, version(a), a.is_system ? 'system' : 'user', ...(named ? [a.name] : [])])
   return formatTable(['PACKAGE', 'VERSION', 'TYPE', ...(named ? ['NAME'] : [])], rows)
 }
@@ -41,7 +41,7 @@ export const listApps = defineTool({
   cliId: 'app list',
   title: 'List installed apps',
   description:
-    'Lists installed apps as a JSON array [{package_id, name, version_code, is_system}]. Filters: type (all, user, system) and a case-insensitive substring of the name. The CLI prints a table (--json: {apps: [...]}). Over plain ADB the name is the package id.',
+    'Lists installed apps as a JSON array [{package_id, name, version_name, version_code, is_system}]. Filters: type (all, user, system) and a case-insensitive substring of the name. The CLI prints a table (--json: {apps: [...]}). Over plain ADB the name is the package id.',
   kind: 'read',
   group: 'apps',
   input: z.object({

@@ -14,7 +14,9 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
   const h = useDemoDevice({
     packages: [
       {name: 'com.example.calc', versionCode: 42, versionName: '1.2.3', launcher: '.Calculator'},
-      {name: 'com.example.nolauncher'},
+      {name: 'com.example.nolauncher', versionName: null},
+      // An updated system app: dumpsys lists its factory copy (versionCode 1) under Hidden system packages too.
+      {name: 'com.example.maps', system: true, versionCode: 1170, versionName: '11.7 – Über 版本 [beta]', factoryVersionName: '9.0'},
       // A debug build: its own launcher activity and a leak viewer's, so resolve-activity answers the chooser.
       {name: 'com.example.debug', launcher: '.MainActivity', moreLaunchers: ['leakcanary.internal.activity.LeakLauncherActivity']},
     ],
@@ -95,10 +97,17 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(tool('get_device_logs').input.safeParse({level: 'X'}).success).to.equal(false)
   })
 
-  it('app list asks pm for system and user packages with version codes', async () => {
+  it('app list asks pm for system and user packages with version codes, and dumpsys for version names', async () => {
     const r = await run('list_apps', {filter: 'user', name_query: 'CALC'})
-    expect(r.argv).to.deep.equal([['pm', 'list', 'packages', '-3', '--show-versioncode']])
-    expect(JSON.parse(r.text)).to.deep.equal([{package_id: 'com.example.calc', name: 'com.example.calc', version_code: 42, is_system: false}])
+    // The pipeline's two programs start together with pm, so they are logged in any order.
+    expect(r.argv).to.have.deep.members([
+      ['pm', 'list', 'packages', '-3', '--show-versioncode'],
+      ['dumpsys', 'package', 'packages'],
+      ['grep', '-E', '^[^ ]|^ *(Package \\[|versionName=|versionCode=|compat name=)'],
+    ])
+    expect(JSON.parse(r.text)).to.deep.equal([
+      {package_id: 'com.example.calc', name: 'com.example.calc', version_name: '1.2.3', version_code: 42, is_system: false},
+    ])
     // The structured result is an object (MCP structured content must be one); the text keeps the spec's array.
     expect(r.data).to.deep.equal({apps: JSON.parse(r.text)})
     const all = JSON.parse((await run('list_apps', {})).text) as Array<{package_id: string; is_system: boolean}>
@@ -107,6 +116,33 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     const system = JSON.parse((await run('list_apps', {filter: 'system'})).text) as Array<{is_system: boolean}>
     expect(system.every((a) => a.is_system)).to.equal(true)
     expect(tool('list_apps').input.safeParse({filter: 'mine'}).success).to.equal(false)
+    // The installed version of an updated system app, not its factory copy; null where the manifest has none;
+    // every app carries the same five keys.
+    expect(all.find((a) => a.package_id === 'com.example.maps')).to.deep.equal({
+      package_id: 'com.example.maps', name: 'com.example.maps', version_name: '11.7 – Über 版本 [beta]', version_code: 1170, is_system: true,
+    })
+    expect(all.find((a) => a.package_id === 'com.example.nolauncher')).to.include({version_name: null, version_code: 1})
+    expect(all.find((a) => a.package_id === 'com.android.settings')).to.include({version_name: '14', version_code: 34})
+    expect(all.every((a) => Object.keys(a).join() === 'package_id,name,version_name,version_code,is_system')).to.equal(true)
+  })
+
+  it('app list still lists every app when the version read fails, and fills version codes pm did not print', async () => {
+    const device = h.emu.device('emu-1')
+    // Android < 9: pm rejects --show-versioncode and is asked again without, so the codes come from dumpsys.
+    device.addFault({command: 'pm list packages -3 --show-versioncode', kind: 'error', message: 'Error: Unknown option: --show-versioncode\n', exitCode: 255})
+    const old = await run('list_apps', {filter: 'user', name_query: 'calc'})
+    expect(old.argv).to.deep.include(['pm', 'list', 'packages', '-3'])
+    expect(JSON.parse(old.text)).to.deep.equal([
+      {package_id: 'com.example.calc', name: 'com.example.calc', version_name: '1.2.3', version_code: 42, is_system: false},
+    ])
+    // A device whose dumpsys will not answer still lists its apps, without version names.
+    device.addFault({command: 'dumpsys package', kind: 'error', message: "Can't find service: package\n", exitCode: 0})
+    expect(JSON.parse((await run('list_apps', {filter: 'user', name_query: 'calc'})).text)).to.deep.equal([
+      {package_id: 'com.example.calc', name: 'com.example.calc', version_name: null, version_code: 42, is_system: false},
+    ])
+    // Nor one whose dump is garbage.
+    device.addFault({command: 'dumpsys package', kind: 'garbage', output: '\u0000Packages\u0013\n  Package [com.example.calc'})
+    expect(JSON.parse((await run('list_apps', {filter: 'user', name_query: 'calc'})).text)[0]).to.include({version_name: null, version_code: 42})
   })
 
   it('app open resolves the launcher activity and starts it', async () => {

@@ -30,7 +30,8 @@ describe('emulator device commands', () => {
             ],
             packages: [
               {name: 'com.example', versionCode: 7, versionName: '2.1', launcher: '.LoginActivity', screen: 'login'},
-              {name: 'com.example.nolauncher'},
+              {name: 'com.example.nolauncher', versionName: null},
+              {name: 'com.android.vending', system: true, versionCode: 84, versionName: '41.2.1 [0] [PR]', factoryVersionName: '30.0'},
             ],
             properties: {'ro.product.model': 'Pixel 7'},
             wm: {density: 280},
@@ -185,6 +186,19 @@ describe('emulator device commands', () => {
     expect(await run('pm list packages --show-versioncode com.example.no')).to.equal('package:com.example.nolauncher versionCode:1\n')
     expect(await client.getDevice('emu-1').getPackages()).to.include('com.android.systemui')
     expect(await run('dumpsys package com.example')).to.include('versionName=2.1')
+  })
+
+  it('dumpsys package packages: every package block, factory copies under Hidden system packages; grep -E filters it', async () => {
+    const dump = await run('dumpsys package packages')
+    const [installed, hidden] = dump.split('\nHidden system packages:\n') as [string, string]
+    expect(installed.startsWith('Packages:\n  Package [android] (')).to.equal(true)
+    expect(installed.match(/^  Package \[[\w.]+\]/gm)).to.have.length(emu.device('emu-1').packages.length)
+    expect(installed).to.match(/  Package \[com\.example\.nolauncher\] \([0-9a-f]{7}\):\n(    .*\n)*?    versionName=null\n/)
+    expect(installed).to.match(/  Package \[com\.android\.vending\] \([0-9a-f]{7}\):\n(    .*\n)*?    versionCode=84 minSdk=26 targetSdk=34\n(    .*\n)*?    versionName=41\.2\.1 \[0\] \[PR\]\n/)
+    expect(hidden).to.match(/^  Package \[com\.android\.vending\] \([0-9a-f]{7}\):\n(    .*\n)*?    codePath=\/system\/app\/vending\n(    .*\n)*?    versionName=30\.0\n/)
+    expect(hidden.match(/^  Package /gm)).to.have.length(1)
+    const filtered = await run("dumpsys package packages | grep -E '^[^ ]|^ *(Package \\[|versionName=)'")
+    expect(filtered.split('\n').slice(0, 3)).to.deep.equal(['Packages:', `  Package [android] (${/\[android\] \(([0-9a-f]+)\)/.exec(dump)?.[1]}):`, '    versionName=14'])
   })
 
   it('resolves launcher activities and launches apps with am start / monkey; force-stop', async () => {

@@ -44,6 +44,8 @@ describe('emulator scenario and options', () => {
     expect(badScreen.message).to.match(/devices\.a\.transitions\.0\.to: unknown screen "two" \(screens: one\)/)
     const twoTriggers = await bad({devices: {a: {transitions: [{keyevent: 4, statusbar: 'collapse', to: 'x'}]}}})
     expect(twoTriggers.message).to.match(/exactly one trigger/)
+    const factoryOfUserApp = await bad({devices: {a: {packages: [{name: 'com.example.app', factoryVersionName: '1.0'}]}}})
+    expect(factoryOfUserApp.message).to.match(/devices\.a\.packages\.0\.factoryVersionName: factoryVersionName needs system: true/)
   })
 
   it('rejects an unreadable or non-JSON scenario file with the path', async () => {

@@ -55,7 +55,12 @@ describe('device commands from the CLI through the ADB driver', function () {
     [['notifications'], 'Open notifications executed successfully', [['cmd', 'statusbar', 'expand-notifications']]],
     [['quick-settings'], 'Open quick settings executed successfully', [['cmd', 'statusbar', 'expand-settings']]],
     [['app', 'close', 'com.android.settings'], 'App closed successfully: com.android.settings', [['pm', 'path', 'com.android.settings'], ['am', 'force-stop', 'com.android.settings']]],
-    [['app', 'list', '--filter', 'system', '--name-query', 'settings'], /^PACKAGE +VERSION +TYPE\n(.*\n)*com\.android\.settings +34 +system$/m, [['pm', 'list', 'packages', '-s', '--show-versioncode']]],
+    [
+      ['app', 'list', '--filter', 'system', '--name-query', 'settings'],
+      /^PACKAGE +VERSION +TYPE\n(.*\n)*com\.android\.settings +14 \(34\) +system$/m,
+      [['pm', 'list', 'packages', '-s', '--show-versioncode'], ['dumpsys', 'package', 'packages'], ['grep', '-E', '^[^ ]|^ *(Package \\[|versionName=|versionCode=|compat name=)']],
+      {pipeline: true},
+    ],
     [['app', 'open-url', 'https://example.com/?q=a&b=c'], 'URL opened successfully: https://example.com/?q=a&b=c', [['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/?q=a&b=c']]],
     [['logs', '--last-lines', '5', '--level', 'I'], /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [IWEF]\/\S+: .*\n?){5}$/, [['logcat', '-v', 'threadtime', '-d', '*:I'], ['tail', '-n', '14']], {pipeline: true}],
   ]

@@ -20,12 +20,13 @@ describe('human text on the CLI, JSON with --json', () => {
   it('app list prints an aligned table; --json gives {apps: [...]}', async () => {
     const [table, json] = await Promise.all([arc('app', 'list', '--filter', 'system', '--name-query', 'settings'), arc('app', 'list', '--filter', 'system', '--name-query', 'settings', '--json')])
     expect(table.code, table.stderr).to.equal(0)
-    const apps = JSON.parse(json.stdout).apps as Array<{package_id: string; version_code: number}>
-    expect(apps.map((a) => a.package_id)).to.include('com.android.settings')
+    const apps = JSON.parse(json.stdout).apps as Array<{package_id: string; version_name: string | null; version_code: number | null}>
+    expect(apps.find((a) => a.package_id === 'com.android.settings')).to.include({version_name: '14', version_code: 34})
     const lines = table.stdout.trimEnd().split('\n')
     expect(lines[0]).to.match(/^PACKAGE +VERSION +TYPE$/)
     expect(lines.slice(1).map((l) => l.split(/ +/)[0])).to.deep.equal(apps.map((a) => a.package_id))
-    expect(lines).to.include(`com.android.settings${' '.repeat(lines[0]!.indexOf('VERSION') - 'com.android.settings'.length)}34       system`)
+    // Version name, then the code in brackets.
+    expect(lines).to.include(`com.android.settings${' '.repeat(lines[0]!.indexOf('VERSION') - 'com.android.settings'.length)}14 (34)  system`)
     expect((await arc('app', 'list', '--name-query', 'no-such-app')).stdout).to.equal('No apps match.\n')
   })
 

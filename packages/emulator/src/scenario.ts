@@ -49,7 +49,11 @@ const packageSchema = z
     name: z.string().regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'not a package name like com.example.app'),
     system: z.boolean().default(false),
     versionCode: z.number().int().nonnegative().default(1),
-    versionName: z.string().default('1.0'),
+    versionName: z.string().nullable().default('1.0').describe('null: the manifest declares none (dumpsys prints `versionName=null`).'),
+    factoryVersionName: z
+      .string()
+      .optional()
+      .describe('A system app updated over its factory copy: dumpsys also lists that copy, with this version, under `Hidden system packages:`.'),
     launcher: z.string().optional().describe('Launcher activity (.Main or fully qualified); none = not launchable.'),
     moreLaunchers: z
       .array(z.string())
@@ -60,6 +64,10 @@ const packageSchema = z
     links: z.array(z.string()).default([]).describe('URL prefixes the app opens (`myapp://`, `https://example.com/`).'),
   })
   .strict()
+  .refine((p) => p.factoryVersionName === undefined || p.system, {
+    message: 'factoryVersionName needs system: true (only a system app has a factory copy)',
+    path: ['factoryVersionName'],
+  })
 
 export const FAULT_KINDS = ['idle-timeout', 'null-root', 'hang', 'disconnect', 'garbage', 'error'] as const
 

@@ -33,7 +33,10 @@ export interface InstalledPackage {
   name: string
   system: boolean
   versionCode: number
-  versionName: string
+  /** Null: the manifest declares none. */
+  versionName: string | null
+  /** A system app updated over its factory copy: that copy's version name (listed as a hidden system package). */
+  factoryVersionName?: string
   /** Launcher activity, fully qualified or `.Short`; undefined when the app has none. */
   launcher?: string
   /** Further launcher activities, listed after `launcher`: with any, resolve-activity answers the chooser. */

@@ -104,8 +104,10 @@ export interface AppInfo {
   package_id: string
   /** Display label; over plain ADB this is the package name unless the device reports a label. */
   name: string
-  version_name?: string
-  version_code?: number
+  /** Null where the device reports none (no versionName in the manifest, or a device that would not say). */
+  version_name: string | null
+  /** Null where the device reports none. */
+  version_code: number | null
   is_system: boolean
 }
 

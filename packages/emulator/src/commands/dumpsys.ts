@@ -2,6 +2,7 @@ import {createHash} from 'node:crypto'
 
 import {MAIN_DISPLAY_ID, OTHER_DISPLAY_ID} from '../displays.js'
 import {fullActivity, shortActivity, type VirtualDevice} from '../virtual-device.js'
+import {packageDump, packagesDump} from './package-dump.js'
 import type {CommandContext} from './types.js'
 import {deviceWindows, focusedTitle, windowListText} from './window-list.js'
 
@@ -222,21 +223,6 @@ function surfaceFlingerDisplays(device: VirtualDevice): string {
   return `${lines.join('\n')}\n`
 }
 
-function pkgInfo(device: VirtualDevice, name: string | undefined): string | undefined {
-  const pkg = name ? device.findPackage(name) : undefined
-  if (!pkg) return undefined
-  return [
-    'Packages:',
-    `  Package [${pkg.name}] (${oid(`p${pkg.name}`)}):`,
-    `    userId=${pkg.system ? 1000 : 10123}`,
-    `    codePath=/data/app/~~${oid(`d${pkg.name}`)}==/${pkg.name}-1`,
-    `    versionCode=${pkg.versionCode} minSdk=26 targetSdk=34`,
-    `    versionName=${pkg.versionName}`,
-    `    flags=[ ${pkg.system ? 'SYSTEM ' : ''}HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]`,
-    '',
-  ].join('\n')
-}
-
 function inputMethod(device: VirtualDevice): string {
   const shown = device.screen.hierarchy.windows.some((w) => w.package === 'com.google.android.inputmethod.latin')
   return `  mInputShown=${shown}\n  mIsInputViewShown=${shown}\n  mCurMethodId=com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n`
@@ -308,7 +294,7 @@ function battery(device: VirtualDevice): string {
   ].join('\n')
 }
 
-/** `dumpsys window|activity|input|display|input_method|package PKG`: the lines clients parse, real formats. */
+/** `dumpsys window|activity|input|display|input_method|package [packages|PKG]`: the lines clients parse, real formats. */
 export function dumpsys(ctx: CommandContext): number {
   const [, service, ...rest] = ctx.argv
   const device = ctx.device
@@ -338,8 +324,9 @@ export function dumpsys(ctx: CommandContext): number {
       ctx.out(rest.includes('--display-id') ? surfaceFlingerDisplays(device) : 'SurfaceFlinger: only --display-id is emulated\n')
       return 0
     case 'package': {
-      const info = pkgInfo(device, rest.find((a) => !a.startsWith('-')))
-      ctx.out(info ?? 'Dump for package not found\n')
+      const what = rest.find((a) => !a.startsWith('-'))
+      if (what === undefined || what === 'packages' || what === 'p') ctx.out(packagesDump(device))
+      else ctx.out(packageDump(device, what) ?? 'Dump for package not found\n')
       return 0
     }
     case undefined:

@@ -1,8 +1,10 @@
 /** Listing, launching and stopping apps with `pm`, `cmd package` and `am` (adb.md §3.10). */
-import {DeviceCommandError} from '../../errors/arc-error.js'
+import {DeviceCommandError, TimeoutError} from '../../errors/arc-error.js'
 import type {AppFilter, AppInfo} from '../device-driver.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
+import {PACKAGE_VERSION_LINES, parsePackageVersions, type PackageVersion} from './parse-package-versions.js'
 import {firstQueriedActivity, isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
+import {raw} from './shell-quote.js'
 
 async function listPackages(dev: DeviceShell, flag: '-s' | '-3'): Promise<ListedPackage[]> {
   const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode'])
@@ -16,20 +18,42 @@ async function listPackages(dev: DeviceShell, flag: '-s' | '-3'): Promise<Listed
 }
 
 /**
- * Installed packages, system (`pm list packages -s`) and user (`-3`) ones, sorted by package id. Plain ADB has no
- * way to read an app's label, so `name` is the package id; `version_name` is not reported either.
+ * Version names (and codes) of every installed package: `dumpsys package packages`, filtered on the device by
+ * grep to the lines the parser reads (some 3 of the 40 or so each app's block has). Anything but an answer (a device
+ * without grep, a dumpsys that failed or was refused) gives no versions, never a failed listing.
+ */
+async function packageVersions(dev: DeviceShell): Promise<Map<string, PackageVersion>> {
+  try {
+    return parsePackageVersions(
+      await dev.text(['dumpsys', 'package', 'packages', raw('|'), 'grep', '-E', PACKAGE_VERSION_LINES]),
+    )
+  } catch (error) {
+    if (error instanceof DeviceCommandError || error instanceof TimeoutError) return new Map()
+    throw error
+  }
+}
+
+/**
+ * Installed packages, system (`pm list packages -s`) and user (`-3`) ones, sorted by package id, with the
+ * version name dumpsys reports (read in parallel). Plain ADB has no way to read an app's label, so `name` is the
+ * package id. `version_name` and `version_code` are null where the device reports none.
  */
 export async function listApps(dev: DeviceShell, filter: AppFilter): Promise<AppInfo[]> {
-  const [system, user] = await Promise.all([
+  const [system, user, versions] = await Promise.all([
     filter === 'user' ? [] : listPackages(dev, '-s'),
     filter === 'system' ? [] : listPackages(dev, '-3'),
+    packageVersions(dev),
   ])
-  const toApp = (pkg: ListedPackage, isSystem: boolean): AppInfo => ({
-    package_id: pkg.packageId,
-    name: pkg.packageId,
-    ...(pkg.versionCode === undefined ? {} : {version_code: pkg.versionCode}),
-    is_system: isSystem,
-  })
+  const toApp = (pkg: ListedPackage, isSystem: boolean): AppInfo => {
+    const version = versions.get(pkg.packageId)
+    return {
+      package_id: pkg.packageId,
+      name: pkg.packageId,
+      version_name: version?.versionName ?? null,
+      version_code: pkg.versionCode ?? version?.versionCode ?? null,
+      is_system: isSystem,
+    }
+  }
   return [...system.map((p) => toApp(p, true)), ...user.map((p) => toApp(p, false))].sort((a, b) =>
     a.package_id.localeCompare(b.package_id),
   )
