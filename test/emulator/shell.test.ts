@@ -135,6 +135,13 @@ for (const helper of (perlHost ? ['perl', 'node'] : ['node']) as ProgramHelper[]
     expect(await shell(client, 'emu-1', 'mkdir -p sdcard/cwd-test/inner && cd sdcard/cwd-test && ls; ls /sdcard/cwd-test')).to.equal('inner\ninner\n')
   })
 
+  it('runs a program whose stdin, stdout or stderr is closed as if it were /dev/null', async () => {
+    // Node.js opens /dev/null on a standard descriptor it finds closed; perl would leave a file of its own there.
+    const closed = ['>&-', '<&- >&-', '>&- 2>&-', '<&- >&- 2>&-'].map((r) => `wm size ${r}; echo "rc=$?"`).join('; ')
+    const r = await shellV2(client, 'emu-1', `${closed}; echo in | cat <&-; echo "rc=$?"; ls /nope 2>&-; echo "rc=$?"`)
+    expect([r.stdout.toString(), r.stderr.toString(), r.exitCode]).to.deep.equal(['rc=0\nrc=0\nrc=0\nrc=0\nrc=0\nrc=1\n', '', 0])
+  })
+
   it('runs exec: raw, recording the service', async () => {
     const before = emu.commands.length
     expect((await exec(client, 'emu-1', "getprop 'ro.product.model'")).toString()).to.equal('arc emulated device\n')
