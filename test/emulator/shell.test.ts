@@ -142,6 +142,12 @@ for (const helper of (perlHost ? ['perl', 'node'] : ['node']) as ProgramHelper[]
     expect([r.stdout.toString(), r.stderr.toString(), r.exitCode]).to.deep.equal(['rc=0\nrc=0\nrc=0\nrc=0\nrc=0\nrc=1\n', '', 0])
   })
 
+  it('ends a program whose reader has gone with 141, as SIGPIPE ends it on a device', async () => {
+    // screencap writes 10 MB, more than a pipe holds, so it meets the closed pipe however the two are scheduled.
+    const r = await shellV2(client, 'emu-1', '{ screencap; echo "rc=$?" >&2; } | true')
+    expect([r.stdout.toString(), r.stderr.toString(), r.exitCode]).to.deep.equal(['', 'rc=141\n', 0])
+  })
+
   it('runs exec: raw, recording the service', async () => {
     const before = emu.commands.length
     expect((await exec(client, 'emu-1', "getprop 'ro.product.model'")).toString()).to.equal('arc emulated device\n')

@@ -30,7 +30,12 @@ function finish(code) {
   const done = () => {
     if (--pending === 0) process.exit(code)
   }
-  process.stdout.write('', done)
+  // Stdout failing (its reader went away) ends the program with 141, as SIGPIPE would: the stream's 'error' event
+  // can come after the exit frame, but this write reports the failure.
+  process.stdout.write('', (error) => {
+    if (error) code = 141
+    done()
+  })
   process.stderr.write('', done)
 }
 
