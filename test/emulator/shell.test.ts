@@ -1,10 +1,12 @@
 import {randomBytes} from 'node:crypto'
 import {spawnSync} from 'node:child_process'
+import {writeFileSync} from 'node:fs'
+import path from 'node:path'
 
 import {expect} from 'chai'
 import type {Emulator, ProgramHelper} from '@arc-cli/emulator'
 
-import {clientFor, DEMO_DIR, emulate, exec, shell, shellV2, shq, type AdbClient} from './support.js'
+import {clientFor, DEMO_DIR, emulate, exec, shell, shellV2, shq, tempDir, type AdbClient} from './support.js'
 
 /** Strings arc must be able to pass to a device program unchanged. */
 const NASTY = [
@@ -50,6 +52,27 @@ describe('emulator program helper', () => {
       expect(await shell(clientFor(emu), 'emu-1', 'wm size')).to.equal('Physical size: 1080x2400\n')
     } finally {
       await emu.close()
+    }
+  })
+
+  it('relays through Node.js when the perl on PATH cannot relay a program, even one that exits as a failed connect does', async () => {
+    // A program named perl that exits 255 without a word is what the helper looks like when it cannot reach the
+    // emulator at all: only a program relayed end to end shows the helper works.
+    const {dir, cleanup} = tempDir()
+    writeFileSync(path.join(dir, 'perl'), '#!/bin/sh\nexit 255\n', {mode: 0o755})
+    const searchPath = process.env.PATH
+    process.env.PATH = `${dir}${path.delimiter}${searchPath ?? ''}`
+    try {
+      const emu = await emulate()
+      try {
+        expect(emu.programHelper).to.equal('node')
+        expect(await shell(clientFor(emu), 'emu-1', 'wm size')).to.equal('Physical size: 1080x2400\n')
+      } finally {
+        await emu.close()
+      }
+    } finally {
+      process.env.PATH = searchPath
+      cleanup()
     }
   })
 })

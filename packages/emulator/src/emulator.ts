@@ -90,7 +90,7 @@ class EmulatorImpl implements Emulator, HostContext {
 
   async start(scenario: ParsedScenario | undefined): Promise<void> {
     const options = this.options
-    const {helper, command} = chooseHelper(options.programHelper)
+    const {helper, command} = await chooseHelper(options.programHelper, this.tmp)
     this.programHelper = helper
     writeProgramDir(this.programDir, Object.keys(COMMANDS), command)
     this.channel = await CommandChannel.start(path.join(this.tmp, 'programs.sock'), (token, io) => this.runProgram(token, io))
