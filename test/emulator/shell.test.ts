@@ -158,6 +158,13 @@ for (const helper of (perlHost ? ['perl', 'node'] : ['node']) as ProgramHelper[]
     expect(await shell(client, 'emu-1', 'mkdir -p sdcard/cwd-test/inner && cd sdcard/cwd-test && ls; ls /sdcard/cwd-test')).to.equal('inner\ninner\n')
   })
 
+  it('runs a program in a folder deleted under it', async () => {
+    const r = await shellV2(client, 'emu-1', 'mkdir -p sdcard/gone && cd sdcard/gone && rm -r /sdcard/gone && ls; echo "rc=$?"')
+    expect(r.stdout.toString()).to.equal('rc=1\n')
+    // The host's sh may say it lost its folder (dash: `sh: 0: getcwd() failed: …`); the program says nothing more.
+    expect(r.stderr.toString()).to.match(/^(sh: [^\n]*\n)*ls: \.: No such file or directory\n$/)
+  })
+
   it('runs a program whose stdin, stdout or stderr is closed as if it were /dev/null', async () => {
     // Node.js opens /dev/null on a standard descriptor it finds closed; perl would leave a file of its own there.
     const closed = ['>&-', '<&- >&-', '>&- 2>&-', '<&- >&- 2>&-'].map((r) => `wm size ${r}; echo "rc=$?"`).join('; ')

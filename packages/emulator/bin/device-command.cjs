@@ -5,6 +5,7 @@
 // Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (session, cwd, argv..., each
 // ended by NUL), 0 stdin, 5 stdin EOF. From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
 // device-command.pl is the same program for hosts with perl, which starts in a fraction of the time.
+const fs = require('node:fs')
 const net = require('node:net')
 
 const socketPath = process.env.ARC_EMU_SOCKET
@@ -42,7 +43,20 @@ function finish(code) {
 process.stdout.on('error', () => process.exit(141))
 process.stderr.on('error', () => {})
 
-conn.on('connect', () => send(0x52, Buffer.from([session, process.cwd(), ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
+/** The working folder, which may have been deleted: getcwd() then fails, but Linux still names it (as the perl helper reads it). */
+function workingFolder() {
+  try {
+    return process.cwd()
+  } catch {
+    try {
+      return fs.readlinkSync('/proc/self/cwd')
+    } catch {
+      return '/'
+    }
+  }
+}
+
+conn.on('connect', () => send(0x52, Buffer.from([session, workingFolder(), ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
 let buffer = Buffer.alloc(0)
 conn.on('data', (chunk) => {
   buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
