@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {spawnSync} from 'node:child_process'
-import {writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
 import {expect} from 'chai'
@@ -72,6 +72,31 @@ describe('emulator program helper', () => {
       }
     } finally {
       process.env.PATH = searchPath
+      cleanup()
+    }
+  })
+
+  it('relays device programs when the temporary folder is too long a path for a Unix socket, and leaves nothing', async () => {
+    // A socket path is at most 107 bytes: a longer one was cut short, outside the emulator's folder, so the socket
+    // outlived close() and the next emulator could not listen there.
+    const {dir, cleanup} = tempDir()
+    const long = path.join(dir, 'x'.repeat(120))
+    mkdirSync(long)
+    const tmpdir = process.env.TMPDIR
+    process.env.TMPDIR = long
+    try {
+      for (const helper of ['node', undefined] as const) {
+        const emu = await emulate({programHelper: helper})
+        try {
+          expect(await shell(clientFor(emu), 'emu-1', 'wm size')).to.equal('Physical size: 1080x2400\n')
+        } finally {
+          await emu.close()
+        }
+      }
+      expect([readdirSync(dir), readdirSync(long)]).to.deep.equal([[path.basename(long)], []])
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = tmpdir
       cleanup()
     }
   })

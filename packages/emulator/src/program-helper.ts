@@ -71,8 +71,8 @@ async function relaysThrough(perl: string, dir: string): Promise<boolean> {
 
 /**
  * The helper to use and the command line that starts it, before the program's name and arguments. Without a
- * choice, perl where it relays a trial program (through a socket in `dir`), else Node.js (this very binary).
- * Choosing `perl` where it cannot is a ConfigError.
+ * choice, perl where it relays a trial program (through a socket in `dir`, a socketFolder), else Node.js (this
+ * very binary). Choosing `perl` where it cannot is a ConfigError.
  */
 export async function chooseHelper(choice: ProgramHelper | undefined, dir: string): Promise<{helper: ProgramHelper; command: string[]}> {
   if (choice !== 'node') {
