@@ -1,10 +1,12 @@
 import {randomBytes} from 'node:crypto'
 import {spawnSync} from 'node:child_process'
+import {mkdirSync, readdirSync, writeFileSync} from 'node:fs'
+import path from 'node:path'
 
 import {expect} from 'chai'
 import type {Emulator, ProgramHelper} from '@arc-cli/emulator'
 
-import {clientFor, DEMO_DIR, emulate, exec, shell, shellV2, shq, type AdbClient} from './support.js'
+import {clientFor, DEMO_DIR, emulate, exec, shell, shellV2, shq, tempDir, type AdbClient} from './support.js'
 
 /** Strings arc must be able to pass to a device program unchanged. */
 const NASTY = [
@@ -50,6 +52,52 @@ describe('emulator program helper', () => {
       expect(await shell(clientFor(emu), 'emu-1', 'wm size')).to.equal('Physical size: 1080x2400\n')
     } finally {
       await emu.close()
+    }
+  })
+
+  it('relays through Node.js when the perl on PATH cannot relay a program, even one that exits as a failed connect does', async () => {
+    // A program named perl that exits 255 without a word is what the helper looks like when it cannot reach the
+    // emulator at all: only a program relayed end to end shows the helper works.
+    const {dir, cleanup} = tempDir()
+    writeFileSync(path.join(dir, 'perl'), '#!/bin/sh\nexit 255\n', {mode: 0o755})
+    const searchPath = process.env.PATH
+    process.env.PATH = `${dir}${path.delimiter}${searchPath ?? ''}`
+    try {
+      const emu = await emulate()
+      try {
+        expect(emu.programHelper).to.equal('node')
+        expect(await shell(clientFor(emu), 'emu-1', 'wm size')).to.equal('Physical size: 1080x2400\n')
+      } finally {
+        await emu.close()
+      }
+    } finally {
+      process.env.PATH = searchPath
+      cleanup()
+    }
+  })
+
+  it('relays device programs when the temporary folder is too long a path for a Unix socket, and leaves nothing', async () => {
+    // A socket path is at most 107 bytes: a longer one was cut short, outside the emulator's folder, so the socket
+    // outlived close() and the next emulator could not listen there.
+    const {dir, cleanup} = tempDir()
+    const long = path.join(dir, 'x'.repeat(120))
+    mkdirSync(long)
+    const tmpdir = process.env.TMPDIR
+    process.env.TMPDIR = long
+    try {
+      for (const helper of ['node', undefined] as const) {
+        const emu = await emulate({programHelper: helper})
+        try {
+          expect(await shell(clientFor(emu), 'emu-1', 'wm size')).to.equal('Physical size: 1080x2400\n')
+        } finally {
+          await emu.close()
+        }
+      }
+      expect([readdirSync(dir), readdirSync(long)]).to.deep.equal([[path.basename(long)], []])
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = tmpdir
+      cleanup()
     }
   })
 })
@@ -133,6 +181,26 @@ for (const helper of (perlHost ? ['perl', 'node'] : ['node']) as ProgramHelper[]
 
   it('reports the working folder a program was started in', async () => {
     expect(await shell(client, 'emu-1', 'mkdir -p sdcard/cwd-test/inner && cd sdcard/cwd-test && ls; ls /sdcard/cwd-test')).to.equal('inner\ninner\n')
+  })
+
+  it('runs a program in a folder deleted under it', async () => {
+    const r = await shellV2(client, 'emu-1', 'mkdir -p sdcard/gone && cd sdcard/gone && rm -r /sdcard/gone && ls; echo "rc=$?"')
+    expect(r.stdout.toString()).to.equal('rc=1\n')
+    // The host's sh may say it lost its folder (dash: `sh: 0: getcwd() failed: …`); the program says nothing more.
+    expect(r.stderr.toString()).to.match(/^(sh: [^\n]*\n)*ls: \.: No such file or directory\n$/)
+  })
+
+  it('runs a program whose stdin, stdout or stderr is closed as if it were /dev/null', async () => {
+    // Node.js opens /dev/null on a standard descriptor it finds closed; perl would leave a file of its own there.
+    const closed = ['>&-', '<&- >&-', '>&- 2>&-', '<&- >&- 2>&-'].map((r) => `wm size ${r}; echo "rc=$?"`).join('; ')
+    const r = await shellV2(client, 'emu-1', `${closed}; echo in | cat <&-; echo "rc=$?"; ls /nope 2>&-; echo "rc=$?"`)
+    expect([r.stdout.toString(), r.stderr.toString(), r.exitCode]).to.deep.equal(['rc=0\nrc=0\nrc=0\nrc=0\nrc=0\nrc=1\n', '', 0])
+  })
+
+  it('ends a program whose reader has gone with 141, as SIGPIPE ends it on a device', async () => {
+    // screencap writes 10 MB, more than a pipe holds, so it meets the closed pipe however the two are scheduled.
+    const r = await shellV2(client, 'emu-1', '{ screencap; echo "rc=$?" >&2; } | true')
+    expect([r.stdout.toString(), r.stderr.toString(), r.exitCode]).to.deep.equal(['', 'rc=141\n', 0])
   })
 
   it('runs exec: raw, recording the service', async () => {

@@ -5,6 +5,7 @@
 // Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (session, cwd, argv..., each
 // ended by NUL), 0 stdin, 5 stdin EOF. From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
 // device-command.pl is the same program for hosts with perl, which starts in a fraction of the time.
+const fs = require('node:fs')
 const net = require('node:net')
 
 const socketPath = process.env.ARC_EMU_SOCKET
@@ -30,14 +31,32 @@ function finish(code) {
   const done = () => {
     if (--pending === 0) process.exit(code)
   }
-  process.stdout.write('', done)
+  // Stdout failing (its reader went away) ends the program with 141, as SIGPIPE would: the stream's 'error' event
+  // can come after the exit frame, but this write reports the failure.
+  process.stdout.write('', (error) => {
+    if (error) code = 141
+    done()
+  })
   process.stderr.write('', done)
 }
 
 process.stdout.on('error', () => process.exit(141))
 process.stderr.on('error', () => {})
 
-conn.on('connect', () => send(0x52, Buffer.from([session, process.cwd(), ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
+/** The working folder, which may have been deleted: getcwd() then fails, but Linux still names it (as the perl helper reads it). */
+function workingFolder() {
+  try {
+    return process.cwd()
+  } catch {
+    try {
+      return fs.readlinkSync('/proc/self/cwd')
+    } catch {
+      return '/'
+    }
+  }
+}
+
+conn.on('connect', () => send(0x52, Buffer.from([session, workingFolder(), ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
 let buffer = Buffer.alloc(0)
 conn.on('data', (chunk) => {
   buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])

@@ -13,6 +13,16 @@ if (!$socket_path || !$session) {
   syswrite(STDERR, "$name: not running inside arc emulate\n");
   exit 126;
 }
+# A caller may close stdin, stdout or stderr (`wm size >&-`). Perl then holds a file it read itself (this script,
+# strict.pm, Errno.pm) on that descriptor, so a write there fails, where Node.js opens /dev/null on a standard
+# descriptor it finds closed and the program carries on: do as Node.js does.
+my %own = map { my @s = stat $_; @s ? ("$s[0] $s[1]" => 1) : () } $0, values %INC;
+for my $std ([\*STDIN, '<'], [\*STDOUT, '>'], [\*STDERR, '>']) {
+  my ($handle, $mode) = @$std;
+  my @s = stat $handle;
+  next if @s && !$own{"$s[0] $s[1]"};
+  open($handle, $mode, '/dev/null') or exit 255;
+}
 $SIG{PIPE} = 'IGNORE';
 binmode(STDIN);
 binmode(STDOUT);

@@ -1,5 +1,7 @@
 import {randomBytes} from 'node:crypto'
+import {mkdtempSync} from 'node:fs'
 import net, {type Server, type Socket} from 'node:net'
+import path from 'node:path'
 
 /** Frame types between the emulator and its program helper, bin/device-command.pl or .cjs (see those files). */
 const Frame = {stdin: 0, stdout: 1, stderr: 2, exit: 3, wantStdin: 4, stdinEnd: 5, request: 0x52} as const
@@ -21,6 +23,18 @@ function parseRequest(data: Buffer): {session: string; cwd: string; argv: string
   const [session, cwd, ...argv] = data.subarray(0, -1).toString('utf8').split('\0')
   if (!session || cwd === undefined || argv.length === 0) return undefined
   return {session, cwd, argv}
+}
+
+/** The longest Unix socket path every platform takes: sun_path holds 108 bytes on Linux, 104 on macOS, with a NUL. */
+const MAX_SOCKET_PATH = 103
+
+/**
+ * A folder for Unix sockets named in up to 20 bytes: `dir` itself, unless its path is too long for them (a long
+ * TMPDIR; a longer path is cut short, outside `dir`), else a new folder under /tmp that the caller removes.
+ */
+export function socketFolder(dir: string): string {
+  if (Buffer.byteLength(path.join(dir, 'x'.repeat(20))) <= MAX_SOCKET_PATH) return dir
+  return mkdtempSync('/tmp/arc-emu-')
 }
 
 /** The streams of one running device program, on the emulator's side. */

@@ -6,7 +6,7 @@ import path from 'node:path'
 
 import {ConfigError, DeviceNotFoundError, InvalidInputError} from '@arc-cli/core'
 
-import {CommandChannel, type ProgramIo} from './command-channel.js'
+import {CommandChannel, socketFolder, type ProgramIo} from './command-channel.js'
 import {CommandLog, type ReceivedCommand, type ReceivedRequest} from './command-log.js'
 import {COMMANDS} from './commands/index.js'
 import {runFault} from './faults.js'
@@ -74,6 +74,8 @@ class EmulatorImpl implements Emulator, HostContext {
   private channel?: CommandChannel
   private log?: CommandLog
   private closed = false
+  /** Where the emulator's Unix sockets go: `tmp`, unless that path is too long for them (socketFolder). */
+  private sockets?: string
 
   constructor(
     readonly tmp: string,
@@ -90,10 +92,11 @@ class EmulatorImpl implements Emulator, HostContext {
 
   async start(scenario: ParsedScenario | undefined): Promise<void> {
     const options = this.options
-    const {helper, command} = chooseHelper(options.programHelper)
+    const sockets = (this.sockets = socketFolder(this.tmp))
+    const {helper, command} = await chooseHelper(options.programHelper, sockets)
     this.programHelper = helper
     writeProgramDir(this.programDir, Object.keys(COMMANDS), command)
-    this.channel = await CommandChannel.start(path.join(this.tmp, 'programs.sock'), (token, io) => this.runProgram(token, io))
+    this.channel = await CommandChannel.start(path.join(sockets, 'programs.sock'), (token, io) => this.runProgram(token, io))
     let transportId = 1
     const specs = new Map<string, EmulatedDeviceSpec | undefined>(options.devices.map((d) => [d.serial, d]))
     for (const serial of Object.keys(scenario?.devices ?? {})) if (!specs.has(serial)) specs.set(serial, undefined)
@@ -242,6 +245,7 @@ class EmulatorImpl implements Emulator, HostContext {
     await Promise.all([...this.sessions.values()].map((s) => s.done))
     await this.channel?.close()
     rmSync(this.tmp, {recursive: true, force: true})
+    if (this.sockets) rmSync(this.sockets, {recursive: true, force: true})
   }
 }
 
