@@ -335,7 +335,11 @@ export interface DeviceDriver {
   /** Puts text on the clipboard. UNSUPPORTED where the device does not let arc write it. */
   setClipboard(text: string): Promise<void>
 
-  /** lstat of a device path (sync STAT); undefined when nothing is there. */
+  /**
+   * lstat of a device path (sync STAT); undefined when nothing is there. The file methods fail with
+   * DEVICE_ACCESS_DENIED where the device refuses the path to its shell user (another app's data, a system file),
+   * never answering as if nothing were there.
+   */
   statFile(path: string): Promise<FileStat | undefined>
   /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
   listDir(path: string): Promise<FileEntry[]>
