@@ -94,8 +94,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         ['realpath', '--', '/sdcard/Download'],
         ['realpath', '--', '/sdcard/Download/notes'],
         ['sync', 'STAT', '/sdcard/Download/notes'],
-        // A STAT that finds nothing is asked again of the shell: missing, or closed to the shell user?
-        ['ls', '-ld', '--', '/sdcard/Download/notes'],
+        // Nothing there is what a new file expects: the shell is not asked why (only a NOT_FOUND asks).
         ['mkdir', '-p', '--', '/storage/emulated/0/Download/notes'],
         ['sync', 'SEND', temp, '33188'],
         ['mv', '-f', '--', temp, '/storage/emulated/0/Download/notes/todo.txt'],
@@ -354,10 +353,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(tree(tmp)).to.deep.equal(before)
     })
 
-    it('a write or delete in a folder the shell may not look into sends nothing and leaves every file as it was', async () => {
+    it('an edit or delete in a folder the shell may not look into sends nothing and leaves every file as it was', async () => {
       const before = tree(tmp)
       for (const [name, input] of [
-        ['write_file', {path: 'app-data/new.txt', content: 'x'}],
         ['append_file', {path: 'app-data/notes.txt', content: 'x'}],
         ['file_replace', {path: 'app-data/notes.txt', old_string: 'private', new_string: 'public'}],
         ['delete_file', {path: 'app-data/notes.txt'}],
@@ -366,6 +364,22 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         expect(r.error?.code, name).to.equal('DEVICE_ACCESS_DENIED')
         expect(r.sent.some((c) => ['SEND', 'RECV'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)), name).to.equal(false)
       }
+      expect(tree(tmp)).to.deep.equal(before)
+    })
+
+    it("write_file of a new file there: its STAT finds nothing, as for any new file, and adbd refuses the SEND; nothing is left", async () => {
+      const before = tree(tmp)
+      const r = await run('write_file', {location_id: 'tmp', path: 'app-data/new.txt', content: 'x'})
+      expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(r.error?.message).to.equal("permission denied on emu-1: the device's shell user may not write in the folder /data/local/tmp/app-data")
+      const temp = (r.sent.find((c) => c[1] === 'SEND') as string[])[2] as string
+      expect(r.sent).to.deep.equal([
+        ['realpath', '--', '/data/local/tmp'],
+        ['realpath', '--', '/data/local/tmp/app-data'],
+        ['sync', 'STAT', '/data/local/tmp/app-data/new.txt'],
+        ['sync', 'SEND', temp, '33188'],
+        ['rm', '-f', '--', temp],
+      ])
       expect(tree(tmp)).to.deep.equal(before)
     })
 
@@ -393,12 +407,21 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(r.sent.map((c) => c.slice(0, 2))).to.deep.equal([['realpath', '--'], ['sync', 'STAT'], ['sync', 'RECV']])
     })
 
-    it('a missing file is still NOT_FOUND: the shell says No such file or directory', async () => {
+    it('a missing file is still NOT_FOUND: before saying so, arc asks the shell once, and it says No such file or directory', async () => {
       const r = await run('read_file', {location_id: 'tmp', path: 'no-such-file.txt'})
       expect(r.error?.code).to.equal('NOT_FOUND')
       expect(r.error?.message).to.equal('file not found: no-such-file.txt in storage location tmp')
-      expect(r.sent.slice(-2)).to.deep.equal([['sync', 'STAT', '/data/local/tmp/no-such-file.txt'], ['ls', '-ld', '--', '/data/local/tmp/no-such-file.txt']])
-      expect((await run('list_files', {location_id: 'tmp', path: 'no-such-folder'})).error?.code).to.equal('NOT_FOUND')
+      expect(r.sent).to.deep.equal([
+        ['realpath', '--', '/data/local/tmp'],
+        ['sync', 'STAT', '/data/local/tmp/no-such-file.txt'],
+        ['ls', '-ld', '--', '/data/local/tmp/no-such-file.txt'],
+      ])
+      const list = await run('list_files', {location_id: 'tmp', path: 'no-such-folder'})
+      expect(list.error?.code).to.equal('NOT_FOUND')
+      expect(list.sent.slice(-2)).to.deep.equal([['sync', 'STAT', '/data/local/tmp/no-such-folder'], ['ls', '-ld', '--', '/data/local/tmp/no-such-folder']])
+      const del = await run('delete_file', {location_id: 'tmp', path: 'gone/no-such-file.txt'})
+      expect(del.error?.code).to.equal('NOT_FOUND')
+      expect(del.sent.at(-1)).to.deep.equal(['ls', '-ld', '--', '/data/local/tmp/gone/no-such-file.txt'])
     })
 
     it('a name that merely contains "Permission denied" is still NOT_FOUND (only the end of the message counts)', async () => {

@@ -129,9 +129,6 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
     mkdirSync(appData)
     writeFileSync(path.join(appData, 'notes.txt'), 'private\n')
     chmodSync(appData, 0o700)
-    // The write_file row then replaces a file in both calls: a new file costs one more command (its STAT finds
-    // nothing, so arc asks the shell why), which would tell the first call from the second.
-    writeFileSync(path.join(appData, '../contract.txt'), 'hello\n')
     server = await startServer({devices: [], adbHost: '127.0.0.1', adbPort: emu.port})
     client = await connect(server.url)
     process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${emu.port}`

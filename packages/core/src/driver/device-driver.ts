@@ -336,11 +336,16 @@ export interface DeviceDriver {
   setClipboard(text: string): Promise<void>
 
   /**
-   * lstat of a device path (sync STAT); undefined when nothing is there. The file methods fail with
-   * DEVICE_ACCESS_DENIED where the device refuses the path to its shell user (another app's data, a system file),
-   * never answering as if nothing were there.
+   * lstat of a device path (sync STAT); undefined when the device found nothing, which over ADB is also its answer
+   * for a path behind a folder closed to its shell user (see confirmMissing). The other file methods fail with
+   * DEVICE_ACCESS_DENIED where the device refuses a path to its shell user (another app's data, a system file).
    */
   statFile(path: string): Promise<FileStat | undefined>
+  /**
+   * Asked only before reporting a path missing that statFile found nothing at: fails with DEVICE_ACCESS_DENIED when
+   * the device refuses the path to its shell user (a folder on its way it may not look into), else returns.
+   */
+  confirmMissing(path: string): Promise<void>
   /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
   listDir(path: string): Promise<FileEntry[]>
   /**

@@ -3,8 +3,9 @@
  * toybox in the shell (`realpath`, `mkdir -p`, `mv`, `rm`, `df`), every path quoted.
  *
  * adb works as the device's shell user, which may not look into another app's data or many system folders. adbd
- * hides that in places: a STAT it cannot lstat and a LIST of a folder it cannot open look like nothing being there,
- * so those answers are checked with `ls` (only then: a STAT that finds the file costs nothing more), and a path the
+ * hides that in places: a STAT it cannot lstat and a LIST of a folder it cannot open look like nothing being there.
+ * An empty LIST is checked with `ls -a` here; a STAT stays one request, and the caller asks `confirmMissing` (one
+ * `ls -ld`) only on its way to reporting the path missing, so a write of a new file costs nothing more. A path the
  * device refuses is DEVICE_ACCESS_DENIED, never NOT_FOUND or an empty folder.
  */
 import {randomBytes} from 'node:crypto'
@@ -67,25 +68,29 @@ export function accessDenied(dev: DeviceShell, target: string, how: 'reach' | 'r
   })
 }
 
-/**
- * lstat over sync STAT. adbd answers a path it cannot lstat with zeros for any reason (missing, or a folder on its
- * way closed to the shell user), and adbkit calls that ENOENT; then `ls -ld` tells the two apart (toybox:
- * `ls: PATH: Permission denied` vs `No such file or directory`), and a refused path is DEVICE_ACCESS_DENIED.
- */
+/** lstat over sync STAT: one request, undefined when adbd answers zeros (see confirmMissing for what zeros mean). */
 export async function statFile(dev: DeviceShell, target: string): Promise<FileStat | undefined> {
-  const stat = await dev.server.call(`stat ${target}`, dev.serial, async (client) => {
+  return dev.server.call(`stat ${target}`, dev.serial, async (client) => {
     try {
       return toStat((await client.getDevice(dev.serial).stat(target)) as SyncStats)
     } catch (error) {
+      // adbd answers zeros when lstat fails; adbkit turns them into ENOENT.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
       throw error
     }
   })
-  if (stat) return stat
+}
+
+/**
+ * Before a path a STAT found nothing at is reported missing: adbd answers zeros whenever lstat fails, for a missing
+ * path and for one behind a folder closed to the shell user alike, so the shell is asked (`ls -ld`; toybox says
+ * `ls: PATH: Permission denied` or `No such file or directory`). A refused path is DEVICE_ACCESS_DENIED; otherwise
+ * this returns and the caller reports it missing.
+ */
+export async function confirmMissing(dev: DeviceShell, target: string): Promise<void> {
   const {output} = await dev.run(['ls', '-ld', '--', target])
   const text = output.toString('utf8')
   if (saysDenied(text)) throw accessDenied(dev, target, 'reach', text)
-  return undefined
 }
 
 /**
