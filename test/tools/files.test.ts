@@ -383,6 +383,16 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(tree(tmp)).to.deep.equal(before)
     })
 
+    it("the driver's mkdir -p into such a folder: toybox's Permission denied is DEVICE_ACCESS_DENIED, nothing made", async () => {
+      const before = tree(tmp)
+      const driver = await h.driver()
+      const error = await driver.makeDirs('/data/local/tmp/app-data/sub/folder').then(() => undefined, (e: ArcError) => e)
+      expect(error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(error?.message).to.equal("permission denied on emu-1: the device's shell user may not create the folder /data/local/tmp/app-data/sub/folder")
+      expect(existsSync(path.join(appData, 'sub'))).to.equal(false)
+      expect(tree(tmp)).to.deep.equal(before)
+    })
+
     it("the driver's write into such a folder: adbd's couldn't create file: Permission denied is DEVICE_ACCESS_DENIED", async () => {
       const before = tree(tmp)
       const driver = await h.driver()

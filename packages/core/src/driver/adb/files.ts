@@ -49,14 +49,16 @@ function saysDenied(text: string): boolean {
 
 /**
  * The device refused `target` to its shell user. `how`: `reach` (a folder on its way may not be looked into, so
- * whether the path exists cannot be told), `read` (the file), `list` (the folder), `write` (in the folder).
+ * whether the path exists cannot be told), `read` (the file), `list` (the folder), `write` (in the folder), `create`
+ * (the folder, with `mkdir -p`).
  */
-export function accessDenied(dev: DeviceShell, target: string, how: 'reach' | 'read' | 'list' | 'write', output?: string): DeviceAccessDeniedError {
+export function accessDenied(dev: DeviceShell, target: string, how: 'reach' | 'read' | 'list' | 'write' | 'create', output?: string): DeviceAccessDeniedError {
   const what = {
     reach: `may not look into a folder on the way to ${target}, so arc can neither read it nor tell whether it exists`,
     read: `may not read ${target}`,
     list: `may not read the folder ${target}`,
     write: `may not write in the folder ${target}`,
+    create: `may not create the folder ${target}`,
   }[how]
   return new DeviceAccessDeniedError(`permission denied on ${dev.serial}: the device's shell user ${what}`, {
     details: {serial: dev.serial, path: target, ...(output === undefined ? {} : {output: output.trim().slice(0, 300)})},
@@ -221,8 +223,15 @@ export async function freeBytes(dev: DeviceShell, target: string): Promise<numbe
   return last && last.length >= 4 && Number.isFinite(available) ? available * 1024 : undefined
 }
 
+/** `mkdir -p`; toybox's `mkdir: 'PATH': Permission denied` (a folder on the way closed to the shell user) is DEVICE_ACCESS_DENIED. */
 export async function makeDirs(dev: DeviceShell, target: string): Promise<void> {
-  await dev.action(['mkdir', '-p', '--', target], `mkdir -p ${target}`)
+  try {
+    await dev.action(['mkdir', '-p', '--', target], `mkdir -p ${target}`)
+  } catch (error) {
+    const output = error instanceof DeviceCommandError ? String(error.details.output ?? '') : ''
+    if (saysDenied(output)) throw accessDenied(dev, target, 'create', output)
+    throw error
+  }
 }
 
 /** The temporary sibling a write goes to before it is renamed over the target. */
