@@ -4,7 +4,7 @@ import {Readable} from 'node:stream'
 import {expect} from 'chai'
 import type {Emulator} from '@arc-cli/emulator'
 
-import {clientFor, emulate, readAll, shell, type AdbClient} from './support.js'
+import {clientFor, emulate, readAll, shell, shellV2, type AdbClient} from './support.js'
 
 async function push(client: AdbClient, data: Buffer, to: string, mode?: number): Promise<void> {
   const transfer = await client.getDevice('emu-1').push(Readable.from(data, {objectMode: false}), to, mode)
@@ -116,5 +116,84 @@ describe('emulator device files', () => {
     symlinkSync('loop1', path.join(device.files.root, 'data/local/tmp/loop2'))
     expect(await shell(client, 'emu-1', 'realpath /data/local/tmp/loop1')).to.match(/Too many levels of symbolic links/)
     expect(await shell(client, 'emu-1', 'realpath /sdcard/Download')).to.equal('/storage/emulated/0/Download\n')
+  })
+})
+
+describe('emulator: paths closed to the shell user, as adbd and toybox answer them', () => {
+  let emu: Emulator
+  let client: AdbClient
+  let root: string
+  before(async () => {
+    emu = await emulate()
+    client = clientFor(emu)
+    root = emu.device('emu-1').files.root
+    const {chmodSync, mkdirSync, writeFileSync} = await import('node:fs')
+    const path = await import('node:path')
+    // An app's data folder (0700: the shell may not look inside) and a system file it may see but not open (0640).
+    mkdirSync(path.join(root, 'data/data/com.example/databases'), {recursive: true})
+    writeFileSync(path.join(root, 'data/data/com.example/databases/x.db'), 'rows')
+    chmodSync(path.join(root, 'data/data/com.example'), 0o700)
+    mkdirSync(path.join(root, 'data/system'), {recursive: true})
+    writeFileSync(path.join(root, 'data/system/packages.xml'), '<packages/>')
+    chmodSync(path.join(root, 'data/system/packages.xml'), 0o640)
+  })
+  after(async () => {
+    const {chmodSync} = await import('node:fs')
+    chmodSync(`${root}/data/data/com.example`, 0o755)
+    await emu.close()
+  })
+
+  /** One raw sync STAT (v1): adbd's 12 bytes after `STAT` (mode, size, mtime), with no client reading them for us. */
+  async function rawStat(target: string): Promise<Buffer> {
+    const stream = await client.getDevice('emu-1').openLocal('sync:')
+    const name = Buffer.from(target, 'utf8')
+    const head = Buffer.alloc(8)
+    head.write('STAT', 0, 'latin1')
+    head.writeUInt32LE(name.length, 4)
+    stream.write(Buffer.concat([head, name]))
+    const reply = await new Promise<Buffer>((resolve) => {
+      let got = Buffer.alloc(0)
+      stream.on('data', (chunk: Buffer) => {
+        got = Buffer.concat([got, chunk])
+        if (got.length >= 16) resolve(got)
+      })
+    })
+    stream.end()
+    expect(reply.toString('latin1', 0, 4)).to.equal('STAT')
+    return reply.subarray(4, 16)
+  }
+
+  it('sync STAT of a path inside a folder the shell may not search is all zeros, as for a missing path', async () => {
+    expect(await rawStat('/data/data/com.example/databases/x.db')).to.deep.equal(Buffer.alloc(12))
+    expect(await rawStat('/data/data/com.example/databases')).to.deep.equal(Buffer.alloc(12))
+    expect(await rawStat('/data/data/no-such-app')).to.deep.equal(Buffer.alloc(12))
+    // The folder itself, and a file the shell may see but not open, are there to lstat.
+    expect((await rawStat('/data/data/com.example')).readUInt32LE(0) & 0o170777).to.equal(0o040700)
+    expect((await rawStat('/data/system/packages.xml')).readUInt32LE(0) & 0o170777).to.equal(0o100640)
+  })
+
+  it('LIST is empty, RECV and SEND fail with Permission denied', async () => {
+    expect(await client.getDevice('emu-1').readdir('/data/data/com.example')).to.deep.equal([])
+    expect(await client.getDevice('emu-1').readdir('/data/data/com.example/databases')).to.deep.equal([])
+    for (const target of ['/data/data/com.example/databases/x.db', '/data/system/packages.xml']) {
+      const transfer = await client.getDevice('emu-1').pull(target)
+      const error = await new Promise<Error>((resolve) => transfer.on('error', resolve))
+      expect(error.message, target).to.equal("Failure: 'open failed: Permission denied'")
+    }
+    const error = await push(client, Buffer.from('x'), '/data/data/com.example/new.txt').then(() => undefined, (e: Error) => e)
+    expect(error?.message).to.equal("Failure: 'couldn't create file: Permission denied'")
+  })
+
+  it('toybox says Permission denied where it cannot look, No such file or directory where nothing is', async () => {
+    const ask = (command: string) => shellV2(client, 'emu-1', command)
+    const denied = await ask("ls -ld -- '/data/data/com.example/databases/x.db'")
+    expect([denied.stdout.toString(), denied.stderr.toString(), denied.exitCode]).to.deep.equal(['', 'ls: /data/data/com.example/databases/x.db: Permission denied\n', 1])
+    const missing = await ask("ls -ld -- '/data/data/no-such-app'")
+    expect([missing.stderr.toString(), missing.exitCode]).to.deep.equal(['ls: /data/data/no-such-app: No such file or directory\n', 1])
+    expect((await ask('ls -ld -- /data/data/com.example')).stdout.toString()).to.match(/^drwx------ .* \/data\/data\/com\.example\n$/)
+    expect((await ask('ls -a -- /data/data/com.example')).stderr.toString()).to.equal('ls: /data/data/com.example: Permission denied\n')
+    expect((await ask('cat /data/system/packages.xml')).stderr.toString()).to.equal('cat: /data/system/packages.xml: Permission denied\n')
+    expect((await ask('realpath -- /data/data/com.example/databases')).stderr.toString()).to.equal('realpath: /data/data/com.example/databases: Permission denied\n')
+    expect((await ask('rm -f -- /data/data/com.example/databases/x.db')).stderr.toString()).to.equal('rm: /data/data/com.example/databases/x.db: Permission denied\n')
   })
 })

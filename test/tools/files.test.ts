@@ -94,6 +94,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         ['realpath', '--', '/sdcard/Download'],
         ['realpath', '--', '/sdcard/Download/notes'],
         ['sync', 'STAT', '/sdcard/Download/notes'],
+        // Nothing there is what a new file expects: the shell is not asked why (only a NOT_FOUND asks).
         ['mkdir', '-p', '--', '/storage/emulated/0/Download/notes'],
         ['sync', 'SEND', temp, '33188'],
         ['mv', '-f', '--', temp, '/storage/emulated/0/Download/notes/todo.txt'],
@@ -283,8 +284,8 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       mkdirSync(path.join(tmp, 'empty'), {recursive: true})
       try {
         const denied = await run('list_files', {location_id: 'tmp', path: 'secret'})
-        expect(denied.error?.code).to.equal('DEVICE_COMMAND_FAILED')
-        expect(denied.error?.message).to.match(/listing \/data\/local\/tmp\/secret failed .*Permission denied/)
+        expect(denied.error?.code).to.equal('DEVICE_ACCESS_DENIED')
+        expect(denied.error?.message).to.equal("permission denied on emu-1: the device's shell user may not read the folder /data/local/tmp/secret")
         expect(denied.sent.slice(-2)).to.deep.equal([['sync', 'LIST', '/data/local/tmp/secret'], ['ls', '-a', '--', '/data/local/tmp/secret']])
         // A folder that is really empty stays an empty listing.
         const empty = await run('list_files', {location_id: 'tmp', path: 'empty'})
@@ -292,6 +293,165 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       } finally {
         chmodSync(secret, 0o755)
       }
+    })
+  })
+
+  describe('paths the device keeps from its shell user (adbd answers a STAT it cannot lstat with zeros)', () => {
+    // As on a phone: an app's data folder (0700: the shell user may not even look inside, so adbd's STAT of
+    // anything in it is all zeros, as for a missing path) and a system file it may see but not open (0640).
+    let appData: string
+    let systemFile: string
+    before(() => {
+      appData = path.join(tmp, 'app-data')
+      mkdirSync(path.join(appData, 'databases'), {recursive: true})
+      writeFileSync(path.join(appData, 'databases/x.db'), 'rows')
+      writeFileSync(path.join(appData, 'notes.txt'), 'private notes\n')
+      chmodSync(path.join(appData, 'databases'), 0o771)
+      chmodSync(appData, 0o700)
+      systemFile = path.join(tmp, 'packages.xml')
+      writeFileSync(systemFile, '<packages/>\n')
+      chmodSync(systemFile, 0o640)
+    })
+    after(() => {
+      chmodSync(appData, 0o755)
+      chmodSync(systemFile, 0o644)
+    })
+
+    const reachDenied = (devicePath: string) =>
+      `permission denied on emu-1: the device's shell user may not look into a folder on the way to ${devicePath}, so arc can neither read it nor tell whether it exists`
+
+    it('read_file of a file in a folder the shell may not look into: DEVICE_ACCESS_DENIED naming it, not NOT_FOUND', async () => {
+      const r = await run('read_file', {location_id: 'tmp', path: 'app-data/notes.txt'})
+      expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(r.error?.message).to.equal(reachDenied('/data/local/tmp/app-data/notes.txt'))
+      expect(r.error?.details).to.include({serial: 'emu-1', path: '/data/local/tmp/app-data/notes.txt', output: 'ls: /data/local/tmp/app-data/notes.txt: Permission denied'})
+      expect(r.error?.actions.join('\n')).to.include('run-as PKG').and.include('adb root')
+      // The STAT came back zeroed, so the shell was asked once, quoted; nothing was pulled.
+      expect(r.sent).to.deep.equal([
+        ['realpath', '--', '/data/local/tmp'],
+        ['realpath', '--', '/data/local/tmp/app-data'],
+        ['sync', 'STAT', '/data/local/tmp/app-data/notes.txt'],
+        ['ls', '-ld', '--', '/data/local/tmp/app-data/notes.txt'],
+      ])
+      // Whether a name exists in there cannot be told: a missing one is refused the same way.
+      expect((await run('read_file', {location_id: 'tmp', path: 'app-data/typo.txt'})).error?.message).to.equal(reachDenied('/data/local/tmp/app-data/typo.txt'))
+    })
+
+    it('deeper in: realpath says Permission denied, so the folder on the way is named (read, list, write, delete)', async () => {
+      const before = tree(tmp)
+      for (const [name, input] of [
+        ['read_file', {path: 'app-data/databases/x.db'}],
+        ['list_files', {path: 'app-data/databases'}],
+        ['write_file', {path: 'app-data/databases/new.db', content: 'x'}],
+        ['delete_file', {path: 'app-data/databases/x.db'}],
+      ] as const) {
+        const r = await run(name, {location_id: 'tmp', ...input})
+        expect(r.error?.code, name).to.equal('DEVICE_ACCESS_DENIED')
+        expect(r.error?.message, name).to.equal(reachDenied('/data/local/tmp/app-data/databases'))
+        expect(r.sent.some((c) => ['SEND', 'RECV', 'LIST'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)), name).to.equal(false)
+      }
+      expect(tree(tmp)).to.deep.equal(before)
+    })
+
+    it('an edit or delete in a folder the shell may not look into sends nothing and leaves every file as it was', async () => {
+      const before = tree(tmp)
+      for (const [name, input] of [
+        ['append_file', {path: 'app-data/notes.txt', content: 'x'}],
+        ['file_replace', {path: 'app-data/notes.txt', old_string: 'private', new_string: 'public'}],
+        ['delete_file', {path: 'app-data/notes.txt'}],
+      ] as const) {
+        const r = await run(name, {location_id: 'tmp', ...input})
+        expect(r.error?.code, name).to.equal('DEVICE_ACCESS_DENIED')
+        expect(r.sent.some((c) => ['SEND', 'RECV'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)), name).to.equal(false)
+      }
+      expect(tree(tmp)).to.deep.equal(before)
+    })
+
+    it("write_file of a new file there: its STAT finds nothing, as for any new file, and adbd refuses the SEND; nothing is left", async () => {
+      const before = tree(tmp)
+      const r = await run('write_file', {location_id: 'tmp', path: 'app-data/new.txt', content: 'x'})
+      expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(r.error?.message).to.equal("permission denied on emu-1: the device's shell user may not write in the folder /data/local/tmp/app-data")
+      const temp = (r.sent.find((c) => c[1] === 'SEND') as string[])[2] as string
+      expect(r.sent).to.deep.equal([
+        ['realpath', '--', '/data/local/tmp'],
+        ['realpath', '--', '/data/local/tmp/app-data'],
+        ['sync', 'STAT', '/data/local/tmp/app-data/new.txt'],
+        ['sync', 'SEND', temp, '33188'],
+        ['rm', '-f', '--', temp],
+      ])
+      expect(tree(tmp)).to.deep.equal(before)
+    })
+
+    it("the driver's mkdir -p into such a folder: toybox's Permission denied is DEVICE_ACCESS_DENIED, nothing made", async () => {
+      const before = tree(tmp)
+      const driver = await h.driver()
+      const error = await driver.makeDirs('/data/local/tmp/app-data/sub/folder').then(() => undefined, (e: ArcError) => e)
+      expect(error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(error?.message).to.equal("permission denied on emu-1: the device's shell user may not create the folder /data/local/tmp/app-data/sub/folder")
+      expect(existsSync(path.join(appData, 'sub'))).to.equal(false)
+      expect(tree(tmp)).to.deep.equal(before)
+    })
+
+    it("the driver's write into such a folder: adbd's couldn't create file: Permission denied is DEVICE_ACCESS_DENIED", async () => {
+      const before = tree(tmp)
+      const driver = await h.driver()
+      const error = await driver.writeFile('/data/local/tmp/app-data/new.txt', Buffer.from('x')).then(() => undefined, (e: ArcError) => e)
+      expect(error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(error?.message).to.equal("permission denied on emu-1: the device's shell user may not write in the folder /data/local/tmp/app-data")
+      expect(tree(tmp)).to.deep.equal(before)
+    })
+
+    it('a storage location inside such a folder is refused, not reported missing', async () => {
+      const config: ArcConfig = {files: {locations: [{id: 'app', path: '/data/local/tmp/app-data/databases', description: '', allowWrite: true, allowDelete: false}]}}
+      const r = await run('read_file', {location_id: 'app', path: 'x.db'}, config)
+      expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(r.error?.message).to.equal(reachDenied('/data/local/tmp/app-data/databases'))
+      expect(r.sent).to.deep.equal([['realpath', '--', '/data/local/tmp/app-data/databases']])
+    })
+
+    it('a file the shell may see but not open: adbd fails the RECV with Permission denied, and so does arc', async () => {
+      const r = await run('read_file', {location_id: 'tmp', path: 'packages.xml'})
+      expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
+      expect(r.error?.message).to.equal("permission denied on emu-1: the device's shell user may not read /data/local/tmp/packages.xml")
+      expect(r.sent.map((c) => c.slice(0, 2))).to.deep.equal([['realpath', '--'], ['sync', 'STAT'], ['sync', 'RECV']])
+    })
+
+    it('a missing file is still NOT_FOUND: before saying so, arc asks the shell once, and it says No such file or directory', async () => {
+      const r = await run('read_file', {location_id: 'tmp', path: 'no-such-file.txt'})
+      expect(r.error?.code).to.equal('NOT_FOUND')
+      expect(r.error?.message).to.equal('file not found: no-such-file.txt in storage location tmp')
+      expect(r.sent).to.deep.equal([
+        ['realpath', '--', '/data/local/tmp'],
+        ['sync', 'STAT', '/data/local/tmp/no-such-file.txt'],
+        ['ls', '-ld', '--', '/data/local/tmp/no-such-file.txt'],
+      ])
+      const list = await run('list_files', {location_id: 'tmp', path: 'no-such-folder'})
+      expect(list.error?.code).to.equal('NOT_FOUND')
+      expect(list.sent.slice(-2)).to.deep.equal([['sync', 'STAT', '/data/local/tmp/no-such-folder'], ['ls', '-ld', '--', '/data/local/tmp/no-such-folder']])
+      const del = await run('delete_file', {location_id: 'tmp', path: 'gone/no-such-file.txt'})
+      expect(del.error?.code).to.equal('NOT_FOUND')
+      expect(del.sent.at(-1)).to.deep.equal(['ls', '-ld', '--', '/data/local/tmp/gone/no-such-file.txt'])
+    })
+
+    it('a name that merely contains "Permission denied" is still NOT_FOUND (only the end of the message counts)', async () => {
+      const r = await run('read_file', {location_id: 'tmp', path: 'x: Permission denied'})
+      expect(r.error?.code).to.equal('NOT_FOUND')
+    })
+
+    it('arc files read: exit 19 with the code, the path and what to try; stdout empty; a missing file stays exit 14', async () => {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`}
+      const denied = await runArc(['files', 'read', 'tmp', 'app-data/databases/x.db'], {env})
+      expect(denied.code).to.equal(19)
+      expect(denied.stdout).to.equal('')
+      expect(denied.stderr).to.include(`Error [DEVICE_ACCESS_DENIED]: ${reachDenied('/data/local/tmp/app-data/databases')}\n`)
+      expect(denied.stderr).to.include('Try: ')
+      const json = await runArc(['files', 'read', 'tmp', 'packages.xml', '--json'], {env})
+      expect(json.code).to.equal(19)
+      expect(JSON.parse(json.stdout).error).to.include({code: 'DEVICE_ACCESS_DENIED', exitCode: 19})
+      const missing = await runArc(['files', 'read', 'tmp', 'no-such-file.txt'], {env})
+      expect([missing.code, missing.stdout]).to.deep.equal([14, ''])
+      expect(missing.stderr).to.include('Error [NOT_FOUND]: file not found: no-such-file.txt in storage location tmp')
     })
   })
 

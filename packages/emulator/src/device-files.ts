@@ -1,4 +1,4 @@
-import {lstatSync, mkdirSync, readlinkSync, symlinkSync} from 'node:fs'
+import {lstatSync, mkdirSync, readlinkSync, symlinkSync, type Stats} from 'node:fs'
 import path from 'node:path'
 
 /** How the device's tools (toybox, adbd) word a file-system error, by its errno code. */
@@ -16,12 +16,25 @@ const ERRNO_TEXT: Record<string, string> = {
 const MAX_LINKS = 40
 
 /**
- * Whether the device's shell user (uid 2000, "other" to the system-owned folders it cannot read) may read what
- * `stats` describes: the emulator runs with the host user's rights, so a folder stands for one the shell may not
- * read (another app's data, `/data`) by lacking the read bit for others (`chmod o-r`).
+ * What the device's shell user (uid 2000: "other" to the system- and app-owned files it may not touch) may do with
+ * what `stats` describes. The emulator runs with the host user's rights, so the "other" permission bits stand for
+ * the shell user's: a folder without the search bit for others (`chmod o-x`, like an app's 0700 data folder) may
+ * not be looked into (lstat of anything inside fails with EACCES, so sync STAT answers zeros), a folder without the
+ * read bit (`chmod o-r`) may not be listed, a file without it (`chmod o-r`, like /data/system/packages.xml) may
+ * not be opened. Every file counts as another user's, so a file pushed with mode 0600 is closed to the shell too
+ * (arc pushes 0644).
  */
 export function shellMayRead(stats: {mode: number}): boolean {
   return (stats.mode & 0o004) !== 0
+}
+
+export function shellMaySearch(stats: {mode: number}): boolean {
+  return (stats.mode & 0o001) !== 0
+}
+
+/** The error a file operation of the shell user meets on a path closed to it. */
+export function accessError(): NodeJS.ErrnoException {
+  return Object.assign(new Error(ERRNO_TEXT.EACCES), {code: 'EACCES'})
 }
 
 /** The device's wording of a failed file operation; an error without a known code keeps its own message. */
@@ -54,7 +67,8 @@ export class DeviceFiles {
    * The device path with symlinks resolved in device space, as the device's kernel does: links in the parents
    * always, the last component only when `followLast` (or the path ends in `/`). An absolute link target starts
    * again from the device's `/`, never the host's; `..` steps back physically. Missing components are kept as
-   * written. Throws an ELOOP error after 40 links.
+   * written. Throws an ELOOP error after 40 links, and an EACCES error when it must look into a folder the shell
+   * user may not search (see `shellMaySearch`), as the kernel does for uid 2000.
    */
   resolve(devicePath: string, cwd = '/', followLast = false): string {
     const follow = followLast || devicePath.endsWith('/')
@@ -74,13 +88,14 @@ export class DeviceFiles {
         break
       }
       const host = path.join(this.root, ...candidate)
-      let isLink = false
+      let stats: Stats | undefined
       try {
-        isLink = lstatSync(host).isSymbolicLink()
+        stats = lstatSync(host)
       } catch {
-        isLink = false
+        stats = undefined
       }
-      if (!isLink) {
+      if (!stats?.isSymbolicLink()) {
+        if (pending.length > 0 && stats?.isDirectory() && !shellMaySearch(stats)) throw accessError()
         done = candidate
         continue
       }

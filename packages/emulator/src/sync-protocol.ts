@@ -3,7 +3,7 @@ import type {Stats} from 'node:fs'
 import type {Socket} from 'node:net'
 import path from 'node:path'
 
-import {errnoText, shellMayRead} from './device-files.js'
+import {accessError, errnoText, shellMayRead} from './device-files.js'
 import {EndOfStream, type SocketReader, writeAsync} from './framing.js'
 import type {VirtualDevice} from './virtual-device.js'
 
@@ -42,7 +42,8 @@ function stat3(stats: Stats | undefined): Buffer {
 export type SyncRecorder = (argv: string[]) => void
 
 /**
- * The `sync:` service (adb SYNC.TXT, file_sync_service.cpp): STAT (lstat; mode 0 = missing), LIST (DENTs
+ * The `sync:` service (adb SYNC.TXT, file_sync_service.cpp): STAT (lstat; mode 0 when it fails, for a missing
+ * path and one closed to the shell user alike), LIST (DENTs
  * including `.` and `..`, then DONE with a zeroed dent), RECV (DATA ≤ 64 KiB… DONE, or FAIL), SEND
  * (`path,mode`; DATA ≤ 64 KiB…; DONE carries the mtime; OKAY or FAIL), QUIT. Requests repeat on one
  * connection until QUIT or close.
@@ -75,11 +76,14 @@ export async function runSync(reader: SocketReader, socket: Socket, device: Virt
         return
       }
       const arg = (await reader.read(length)).toString('utf8')
-      // A path whose links loop resolves to nothing: STAT says missing, LIST is empty, RECV fails with ELOOP.
+      // A path whose links loop, or that leads through a folder the shell user may not search, resolves to
+      // nothing: STAT answers zeros (adbd's lstat failed), LIST is empty, RECV and SEND fail with the errno.
+      let unresolved: unknown
       const host = (followLast: boolean) => {
         try {
           return files.hostPath(arg, '/', followLast)
-        } catch {
+        } catch (error) {
+          unresolved = error
           return undefined
         }
       }
@@ -94,18 +98,18 @@ export async function runSync(reader: SocketReader, socket: Socket, device: Virt
       } else if (id === 'RECV') {
         record(['RECV', arg])
         const at = host(true)
-        if (at === undefined) await writeAsync(socket, fail(`open failed: ${errnoText({code: 'ELOOP'})}`))
+        if (at === undefined) await writeAsync(socket, fail(`open failed: ${errnoText(unresolved)}`))
         else await recv(socket, at)
       } else {
         const comma = arg.lastIndexOf(',')
         const target = comma >= 0 ? arg.slice(0, comma) : arg
         const mode = comma >= 0 ? Number.parseInt(arg.slice(comma + 1), 10) : 0o100644
         record(['SEND', target, String(mode)])
-        let at: string | undefined
+        let at: string | {error: unknown}
         try {
           at = files.hostPath(target, '/', true)
-        } catch {
-          at = undefined
+        } catch (error) {
+          at = {error}
         }
         const ok = await send(reader, socket, at, mode)
         if (!ok) return
@@ -141,6 +145,7 @@ async function recv(socket: Socket, file: string): Promise<void> {
   try {
     const stats = await lstat(file)
     if (stats.isDirectory()) throw Object.assign(new Error('is a directory'), {code: 'EISDIR'})
+    if (!shellMayRead(stats)) throw accessError()
     handle = await open(file, 'r')
   } catch (error) {
     await writeAsync(socket, fail(`open failed: ${errnoText(error)}`))
@@ -160,7 +165,7 @@ async function recv(socket: Socket, file: string): Promise<void> {
 }
 
 /** Returns false when the connection was ended because of a protocol error. */
-async function send(reader: SocketReader, socket: Socket, file: string | undefined, mode: number): Promise<boolean> {
+async function send(reader: SocketReader, socket: Socket, file: string | {error: unknown}, mode: number): Promise<boolean> {
   const chunks: Buffer[] = []
   let mtime = 0
   for (;;) {
@@ -183,8 +188,8 @@ async function send(reader: SocketReader, socket: Socket, file: string | undefin
       return false
     }
   }
-  if (file === undefined) {
-    await writeAsync(socket, fail(`couldn't create file: ${errnoText({code: 'ELOOP'})}`))
+  if (typeof file !== 'string') {
+    await writeAsync(socket, fail(`couldn't create file: ${errnoText(file.error)}`))
     return true
   }
   try {

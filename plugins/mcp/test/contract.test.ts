@@ -4,7 +4,9 @@
  * (or, for a tool whose CLI prints a table in place of the spec's JSON, the same data) and sends the device the
  * same commands. A new tool joins with one row.
  */
+import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
 import {request} from 'node:http'
+import path from 'node:path'
 
 import {buildScreenModel, DEMO_DIR, SnapshotDriver} from '@arc-cli/core'
 import type {StartedHttp} from '@arc-cli/plugin-mcp'
@@ -91,6 +93,7 @@ const ROWS: Row[] = [
   {tool: 'tap', args: {x: -1, y: 5}, cli: ['tap', '--', '-1', '5']},
   {tool: 'open_app', args: {package_id: 'not a package'}, cli: ['app', 'open', 'not a package']},
   {tool: 'delete_file', args: {location_id: 'tmp', path: 'missing.txt'}, cli: ['files', 'delete', 'tmp', 'missing.txt']},
+  {tool: 'read_file', args: {location_id: 'tmp', path: 'app-data/notes.txt'}, cli: ['files', 'read', 'tmp', 'app-data/notes.txt']},
   {tool: 'download_from_url', args: {location_id: 'tmp', path: 'x.bin', url: 'http://127.0.0.1:9/x'}, cli: ['files', 'download', 'tmp', 'x.bin', 'http://127.0.0.1:9/x']},
   {tool: 'type_replace_text', args: {element_id: FIELD, search: 'zzz', new_text: 'y'}, cli: ['type', 'replace', FIELD, 'zzz', 'y']},
   {tool: 'install_app', args: {apk: '/no/such/app.apk'}, cli: ['app', 'install', '/no/such/app.apk']},
@@ -121,6 +124,11 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
     emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
     // A device that writes the demo's `hint` attributes (Android 16+), so the field's id is the snapshot's.
     emu.device('emu-1').properties.set('ro.build.version.sdk', '36')
+    // An app's data folder in the `tmp` location: 0700, so the device's shell user may not look inside it.
+    const appData = path.join(emu.device('emu-1').files.root, 'data/local/tmp/app-data')
+    mkdirSync(appData)
+    writeFileSync(path.join(appData, 'notes.txt'), 'private\n')
+    chmodSync(appData, 0o700)
     server = await startServer({devices: [], adbHost: '127.0.0.1', adbPort: emu.port})
     client = await connect(server.url)
     process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${emu.port}`
@@ -161,6 +169,15 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
     req.destroy()
     while (emu.runningShells().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     expect(emu.runningShells()).to.deep.equal([])
+  })
+
+  it('a file the device keeps from its shell user is an isError result with DEVICE_ACCESS_DENIED and its exit code', async () => {
+    const result = (await client.callTool({name: 'android_read_file', arguments: {location_id: 'tmp', path: 'app-data/notes.txt'}})) as CallToolResult
+    expect(result.isError).to.equal(true)
+    expect((result.content[0] as {text: string}).text).to.match(/^Error \[DEVICE_ACCESS_DENIED\]: permission denied on emu-1: .* \/data\/local\/tmp\/app-data\/notes\.txt,/)
+    expect((result.structuredContent as {error: Record<string, unknown>}).error).to.include({code: 'DEVICE_ACCESS_DENIED', exitCode: 19})
+    const missing = (await client.callTool({name: 'android_read_file', arguments: {location_id: 'tmp', path: 'no-such.txt'}})) as CallToolResult
+    expect((missing.structuredContent as {error: Record<string, unknown>}).error).to.include({code: 'NOT_FOUND', exitCode: 14})
   })
 
   for (const row of ROWS) {

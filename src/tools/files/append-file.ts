@@ -23,7 +23,7 @@ export const appendFile = defineTool({
     requireWrite(location)
     const added = Buffer.from(input.content, 'utf8')
     const resolved = await resolvePath(driver, location, input.path)
-    const file = requireFile(resolved)
+    const file = await requireFile(driver, resolved)
     checkSize(file.stat.size + added.length, settings.maxBytes, 'the file with the appended content')
     const old = await readChecked(driver, file, settings.maxBytes, resolved.relative)
     decodeText(old, resolved.relative)

@@ -17,6 +17,7 @@ export const deleteFile = defineTool({
     const resolved = await resolvePath(driver, location, input.path)
     if (resolved.relative === '') throw new InvalidInputError('path names the storage location itself: give a file name')
     if (!resolved.stat) {
+      await driver.confirmMissing(resolved.devicePath)
       throw new NotFoundError(`file not found: ${resolved.relative} in storage location ${location.id}`, {
         details: {location_id: location.id, path: resolved.relative},
       })

@@ -27,7 +27,7 @@ export const fileReplace = defineTool({
     const location = findLocation(settings, input.location_id)
     requireWrite(location)
     const resolved = await resolvePath(driver, location, input.path)
-    const file = requireFile(resolved)
+    const file = await requireFile(driver, resolved)
     const text = decodeText(await readChecked(driver, file, settings.maxBytes, resolved.relative), resolved.relative)
     const parts = text.split(input.old_string)
     const found = parts.length - 1

@@ -82,7 +82,10 @@ export interface ResolvedPath {
   existingFolder: string
   /** Folders still to create under existingFolder before the file can be written (empty when its folder exists). */
   missingFolders: string[]
-  /** lstat of devicePath; undefined when nothing is there. */
+  /**
+   * lstat of devicePath; undefined when the STAT found nothing (missing, or behind a folder closed to the device's
+   * shell user: call driver.confirmMissing before reporting it missing).
+   */
   stat?: FileStat
   /** When devicePath is a symlink (inside the location): its real path and what is there. */
   target?: {path: string; stat?: FileStat}
@@ -155,10 +158,14 @@ export function effective(resolved: ResolvedPath): {path: string; stat?: FileSta
   return resolved.target ?? {path: resolved.devicePath, stat: resolved.stat}
 }
 
-/** The existing regular file at `resolved`, or NOT_FOUND / INVALID_INPUT naming what is there instead. */
-export function requireFile(resolved: ResolvedPath): {path: string; stat: FileStat} {
+/**
+ * The existing regular file at `resolved`, or NOT_FOUND / INVALID_INPUT naming what is there instead
+ * (DEVICE_ACCESS_DENIED when the device keeps the path from its shell user).
+ */
+export async function requireFile(driver: DeviceDriver, resolved: ResolvedPath): Promise<{path: string; stat: FileStat}> {
   const {path, stat} = effective(resolved)
   if (!stat) {
+    await driver.confirmMissing(path)
     throw new NotFoundError(`file not found: ${resolved.relative} in storage location ${resolved.location.id}`, {
       details: {location_id: resolved.location.id, path: resolved.relative},
       actions: ['List the folder with list_files to see what is there.'],

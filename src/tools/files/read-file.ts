@@ -30,7 +30,7 @@ export const readFile = defineTool({
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)
     const resolved = await resolvePath(driver, location, input.path)
-    const file = requireFile(resolved)
+    const file = await requireFile(driver, resolved)
     const lines = splitLines(decodeText(await readChecked(driver, file, settings.maxBytes, resolved.relative), resolved.relative))
     const total = lines.length
     if (input.offset > Math.max(total, 1)) {

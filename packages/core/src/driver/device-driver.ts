@@ -337,8 +337,17 @@ export interface DeviceDriver {
   /** Puts text on the clipboard. UNSUPPORTED where the device does not let arc write it. */
   setClipboard(text: string): Promise<void>
 
-  /** lstat of a device path (sync STAT); undefined when nothing is there. */
+  /**
+   * lstat of a device path (sync STAT); undefined when the device found nothing, which over ADB is also its answer
+   * for a path behind a folder closed to its shell user (see confirmMissing). The other file methods fail with
+   * DEVICE_ACCESS_DENIED where the device refuses a path to its shell user (another app's data, a system file).
+   */
   statFile(path: string): Promise<FileStat | undefined>
+  /**
+   * Asked only before reporting a path missing that statFile found nothing at: fails with DEVICE_ACCESS_DENIED when
+   * the device refuses the path to its shell user (a folder on its way it may not look into), else returns.
+   */
+  confirmMissing(path: string): Promise<void>
   /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
   listDir(path: string): Promise<FileEntry[]>
   /**

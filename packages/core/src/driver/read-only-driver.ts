@@ -43,6 +43,7 @@ export const NOT_RECORDED = {
   getClipboard: 'clipboard',
   probeCapabilities: 'device to probe (arc doctor needs a live device)',
   statFile: 'file system',
+  confirmMissing: 'file system',
   listDir: 'file system',
   readFile: 'file system',
   realPath: 'file system',

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'CANCELLED'
   | 'NOT_FOUND'
   | 'PERMISSION_DENIED'
+  | 'DEVICE_ACCESS_DENIED'
   | 'FILE_TOO_LARGE'
   | 'DOWNLOAD_FAILED'
   | 'INTERNAL'
@@ -133,6 +134,15 @@ export class NotFoundError extends ArcError {
 /** The config does not allow this (a location without allowWrite/allowDelete, a download policy), or a path leads out of its location. */
 export class PermissionDeniedError extends ArcError {
   readonly code = 'PERMISSION_DENIED'
+}
+
+/**
+ * The device itself refuses a path to its shell user (uid `shell`, what adb runs as): another app's private data,
+ * a system file or folder. Not arc's config (that is PERMISSION_DENIED): running as the app (`run-as`) or as root is
+ * what reaches it.
+ */
+export class DeviceAccessDeniedError extends ArcError {
+  readonly code = 'DEVICE_ACCESS_DENIED'
 }
 
 /** A file or content is over the configured size limit (files.maxBytes, files.download.maxBytes). */

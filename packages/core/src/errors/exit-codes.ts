@@ -27,6 +27,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   FILE_TOO_LARGE: {exit: 16, meaning: 'a file or content is over the configured size limit'},
   DOWNLOAD_FAILED: {exit: 17, meaning: 'a download failed: network error, timeout, HTTP error status'},
   STALE_ELEMENT: {exit: 18, meaning: 'an element id no longer names what it named when the screen was read'},
+  DEVICE_ACCESS_DENIED: {exit: 19, meaning: "the device's shell user may not read or reach this path (another app's private data, a system file)"},
 }
 
 

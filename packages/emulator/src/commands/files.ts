@@ -1,7 +1,7 @@
 import type {Stats} from 'node:fs'
 import {lstat, mkdir as mkdirFs, readdir, readFile, readlink as readLink, rename, rm as rmFs, stat, statfs, symlink, utimes, writeFile} from 'node:fs/promises'
 
-import {errnoText, shellMayRead} from '../device-files.js'
+import {accessError, errnoText, shellMayRead} from '../device-files.js'
 import type {CommandContext} from './types.js'
 
 function split(argv: string[]): {flags: Set<string>; paths: string[]} {
@@ -37,9 +37,10 @@ export async function ls(ctx: CommandContext): Promise<number> {
   const targets = paths.length > 0 ? paths : ['.']
   let status = 0
   for (const [n, target] of targets.entries()) {
-    const host = ctx.device.files.hostPath(target, ctx.cwd)
+    let host: string
     let stats: Stats
     try {
+      host = ctx.device.files.hostPath(target, ctx.cwd)
       stats = await lstat(host)
     } catch (error) {
       ctx.err(`ls: ${target}: ${errnoText(error)}\n`)
@@ -84,7 +85,9 @@ export async function cat(ctx: CommandContext): Promise<number> {
       continue
     }
     try {
-      ctx.out(await readFile(ctx.device.files.hostPath(file, ctx.cwd, true)))
+      const host = ctx.device.files.hostPath(file, ctx.cwd, true)
+      if (!shellMayRead(await stat(host))) throw accessError()
+      ctx.out(await readFile(host))
     } catch (error) {
       ctx.err(`cat: ${file}: ${errnoText(error)}\n`)
       status = 1
@@ -100,11 +103,14 @@ export async function rm(ctx: CommandContext): Promise<number> {
   const recursive = flags.has('r') || flags.has('R')
   let status = 0
   for (const target of paths) {
-    const host = ctx.device.files.hostPath(target, ctx.cwd)
-    const stats = await lstat(host).catch(() => undefined)
-    if (!stats) {
-      if (!force) {
-        ctx.err(`rm: ${target}: No such file or directory\n`)
+    let host: string
+    let stats: Stats | undefined
+    try {
+      host = ctx.device.files.hostPath(target, ctx.cwd)
+      stats = await lstat(host)
+    } catch (error) {
+      if (!force || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        ctx.err(`rm: ${target}: ${errnoText(error)}\n`)
         status = 1
       }
       continue
@@ -140,8 +146,8 @@ export async function touch(ctx: CommandContext): Promise<number> {
   const {paths} = split(ctx.argv.slice(1))
   let status = 0
   for (const target of paths) {
-    const host = ctx.device.files.hostPath(target, ctx.cwd)
     try {
+      const host = ctx.device.files.hostPath(target, ctx.cwd)
       const now = new Date()
       await utimes(host, now, now).catch(async () => writeFile(host, '', {flag: 'a'}))
     } catch (error) {

@@ -1,5 +1,6 @@
-import {readFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 
+import {accessError, errnoText, shellMayRead} from '../device-files.js'
 import type {CommandContext} from './types.js'
 
 async function inputs(ctx: CommandContext, files: string[], name: string): Promise<{name: string; text: string}[] | number> {
@@ -7,9 +8,11 @@ async function inputs(ctx: CommandContext, files: string[], name: string): Promi
   const out: {name: string; text: string}[] = []
   for (const file of files) {
     try {
-      out.push({name: file, text: await readFile(ctx.device.files.hostPath(file, ctx.cwd), 'utf8')})
-    } catch {
-      ctx.err(`${name}: ${file}: No such file or directory\n`)
+      const host = ctx.device.files.hostPath(file, ctx.cwd, true)
+      if (!shellMayRead(await stat(host))) throw accessError()
+      out.push({name: file, text: await readFile(host, 'utf8')})
+    } catch (error) {
+      ctx.err(`${name}: ${file}: ${errnoText(error)}\n`)
       return 2
     }
   }

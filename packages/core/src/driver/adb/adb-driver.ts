@@ -155,6 +155,10 @@ export class AdbDriver implements DeviceDriver {
     return files.statFile(this.shell, path)
   }
 
+  confirmMissing(path: string): Promise<void> {
+    return files.confirmMissing(this.shell, path)
+  }
+
   listDir(path: string): Promise<FileEntry[]> {
     return files.listDir(this.shell, path)
   }

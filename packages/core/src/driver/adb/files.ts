@@ -1,12 +1,18 @@
 /**
  * Files on the device (adb.md §3.13): content over the sync service (binary-safe, no quoting), the rest through
  * toybox in the shell (`realpath`, `mkdir -p`, `mv`, `rm`, `df`), every path quoted.
+ *
+ * adb works as the device's shell user, which may not look into another app's data or many system folders. adbd
+ * hides that in places: a STAT it cannot lstat and a LIST of a folder it cannot open look like nothing being there.
+ * An empty LIST is checked with `ls -a` here; a STAT stays one request, and the caller asks `confirmMissing` (one
+ * `ls -ld`) only on its way to reporting the path missing, so a write of a new file costs nothing more. A path the
+ * device refuses is DEVICE_ACCESS_DENIED, never NOT_FOUND or an empty folder.
  */
 import {randomBytes} from 'node:crypto'
 import path from 'node:path'
 import {Readable} from 'node:stream'
 
-import {DeviceCommandError} from '../../errors/arc-error.js'
+import {DeviceAccessDeniedError, DeviceCommandError} from '../../errors/arc-error.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 
@@ -33,16 +39,60 @@ function toStat(stats: SyncStats): FileStat {
   return {kind: kindOf(stats.mode), size: stats.size, mtimeMs: stats.mtimeMs > 0 ? stats.mtimeMs : null}
 }
 
+/**
+ * Whether a tool's error ends with strerror(EACCES), as toybox (`ls: PATH: Permission denied`), toolbox and adbd
+ * (`open failed: Permission denied`) end it. Only the end counts: the path in the message is anybody's text.
+ */
+function saysDenied(text: string): boolean {
+  return /: Permission denied'?$/.test(text.trimEnd())
+}
+
+/**
+ * The device refused `target` to its shell user. `how`: `reach` (a folder on its way may not be looked into, so
+ * whether the path exists cannot be told), `read` (the file), `list` (the folder), `write` (in the folder), `create`
+ * (the folder, with `mkdir -p`).
+ */
+export function accessDenied(dev: DeviceShell, target: string, how: 'reach' | 'read' | 'list' | 'write' | 'create', output?: string): DeviceAccessDeniedError {
+  const what = {
+    reach: `may not look into a folder on the way to ${target}, so arc can neither read it nor tell whether it exists`,
+    read: `may not read ${target}`,
+    list: `may not read the folder ${target}`,
+    write: `may not write in the folder ${target}`,
+    create: `may not create the folder ${target}`,
+  }[how]
+  return new DeviceAccessDeniedError(`permission denied on ${dev.serial}: the device's shell user ${what}`, {
+    details: {serial: dev.serial, path: target, ...(output === undefined ? {} : {output: output.trim().slice(0, 300)})},
+    actions: [
+      "adb works as the shell user, which cannot see another app's private data or most system files: point the storage location at a folder it can read, such as /sdcard/Download or /data/local/tmp.",
+      "A debuggable app's own files can be reached as that app: `arc shell -- run-as PKG ls -l files/`.",
+      'On a device with root (an emulator image without Google Play, a userdebug build): `adb root`, then run arc again.',
+    ],
+  })
+}
+
+/** lstat over sync STAT: one request, undefined when adbd answers zeros (see confirmMissing for what zeros mean). */
 export async function statFile(dev: DeviceShell, target: string): Promise<FileStat | undefined> {
   return dev.server.call(`stat ${target}`, dev.serial, async (client) => {
     try {
       return toStat((await client.getDevice(dev.serial).stat(target)) as SyncStats)
     } catch (error) {
-      // adbd answers mode 0 for a missing path; adbkit turns it into ENOENT.
+      // adbd answers zeros when lstat fails; adbkit turns them into ENOENT.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
       throw error
     }
   })
+}
+
+/**
+ * Before a path a STAT found nothing at is reported missing: adbd answers zeros whenever lstat fails, for a missing
+ * path and for one behind a folder closed to the shell user alike, so the shell is asked (`ls -ld`; toybox says
+ * `ls: PATH: Permission denied` or `No such file or directory`). A refused path is DEVICE_ACCESS_DENIED; otherwise
+ * this returns and the caller reports it missing.
+ */
+export async function confirmMissing(dev: DeviceShell, target: string): Promise<void> {
+  const {output} = await dev.run(['ls', '-ld', '--', target])
+  const text = output.toString('utf8')
+  if (saysDenied(text)) throw accessDenied(dev, target, 'reach', text)
 }
 
 /**
@@ -59,13 +109,9 @@ export async function listDir(dev: DeviceShell, target: string): Promise<FileEnt
   const {output, exitCode} = await dev.run(['ls', '-a', '--', target])
   if (exitCode !== 0) {
     const text = output.toString('utf8')
+    if (saysDenied(text)) throw accessDenied(dev, target, 'list', text)
     const error = dev.failed(`listing ${target}`, text, exitCode)
-    throw new DeviceCommandError(error.message, {
-      details: {...error.details, path: target},
-      actions: /Permission denied/i.test(text)
-        ? ["The device's shell user may not read this folder (another app's private data, a system folder): point the location at a folder it can read, such as /sdcard/Download or /data/local/tmp."]
-        : [],
-    })
+    throw new DeviceCommandError(error.message, {details: {...error.details, path: target}})
   }
   return entries
 }
@@ -114,8 +160,16 @@ function collect(transfer: PullStream, maxBytes = Infinity): Promise<Buffer> {
   })
 }
 
+/** A file's bytes over sync RECV; adbd's `open failed: Permission denied` (a file closed to the shell user) is DEVICE_ACCESS_DENIED. */
 export async function readFile(dev: DeviceShell, target: string, maxBytes?: number): Promise<Buffer> {
-  return dev.server.call(`pull ${target}`, dev.serial, async (client) => collect(await client.getDevice(dev.serial).pull(target), maxBytes))
+  return dev.server.call(`pull ${target}`, dev.serial, async (client) => {
+    try {
+      return await collect(await client.getDevice(dev.serial).pull(target), maxBytes)
+    } catch (error) {
+      if ((error as Error).name === 'FailError' && saysDenied((error as Error).message)) throw accessDenied(dev, target, 'read', (error as Error).message)
+      throw error
+    }
+  })
 }
 
 function pushDone(transfer: Transfer): Promise<void> {
@@ -130,19 +184,32 @@ function pushDone(transfer: Transfer): Promise<void> {
 }
 
 async function push(dev: DeviceShell, data: Buffer, target: string): Promise<void> {
-  await dev.server.call(`push ${target}`, dev.serial, async (client) =>
-    // A byte stream, not objectMode: adbkit must cut it into ≤ 64 KiB DATA chunks (adb.md §1.6).
-    pushDone(await client.getDevice(dev.serial).push(Readable.from(data, {objectMode: false}), target, 0o644)),
-  )
+  await dev.server.call(`push ${target}`, dev.serial, async (client) => {
+    try {
+      // A byte stream, not objectMode: adbkit must cut it into ≤ 64 KiB DATA chunks (adb.md §1.6).
+      await pushDone(await client.getDevice(dev.serial).push(Readable.from(data, {objectMode: false}), target, 0o644))
+    } catch (error) {
+      // adbd: `couldn't create file: Permission denied` (a folder the shell user may not write in).
+      if ((error as Error).name === 'FailError' && saysDenied((error as Error).message)) throw accessDenied(dev, path.posix.dirname(target), 'write', (error as Error).message)
+      throw error
+    }
+  })
 }
 
-/** `realpath` (toybox, Android 6+), else `readlink -f`; undefined when the path cannot be resolved. */
+/**
+ * `realpath` (toybox, Android 6+), else `readlink -f`; undefined when the path cannot be resolved, and
+ * DEVICE_ACCESS_DENIED when the device says a folder on its way is closed to the shell user.
+ */
 export async function realPath(dev: DeviceShell, target: string): Promise<string | undefined> {
   let result = await dev.run(['realpath', '--', target])
   if (result.exitCode === 127) {
     result = await dev.run(['readlink', '-f', '--', target])
   }
-  if (result.exitCode !== 0) return undefined
+  if (result.exitCode !== 0) {
+    const text = result.output.toString('utf8')
+    if (saysDenied(text)) throw accessDenied(dev, target, 'reach', text)
+    return undefined
+  }
   const line = result.output.toString('utf8').replace(/\r?\n$/, '')
   return line.startsWith('/') && !line.includes('\n') ? line : undefined
 }
@@ -156,8 +223,15 @@ export async function freeBytes(dev: DeviceShell, target: string): Promise<numbe
   return last && last.length >= 4 && Number.isFinite(available) ? available * 1024 : undefined
 }
 
+/** `mkdir -p`; toybox's `mkdir: 'PATH': Permission denied` (a folder on the way closed to the shell user) is DEVICE_ACCESS_DENIED. */
 export async function makeDirs(dev: DeviceShell, target: string): Promise<void> {
-  await dev.action(['mkdir', '-p', '--', target], `mkdir -p ${target}`)
+  try {
+    await dev.action(['mkdir', '-p', '--', target], `mkdir -p ${target}`)
+  } catch (error) {
+    const output = error instanceof DeviceCommandError ? String(error.details.output ?? '') : ''
+    if (saysDenied(output)) throw accessDenied(dev, target, 'create', output)
+    throw error
+  }
 }
 
 /** The temporary sibling a write goes to before it is renamed over the target. */
