@@ -52,7 +52,7 @@ function saysDenied(text: string): boolean {
  * whether the path exists cannot be told), `read` (the file), `list` (the folder), `write` (in the folder), `create`
  * (the folder, with `mkdir -p`).
  */
-export function accessDenied(dev: DeviceShell, target: string, how: 'reach' | 'read' | 'list' | 'write' | 'create', output?: string): DeviceAccessDeniedError {
+function accessDenied(dev: DeviceShell, target: string, how: 'reach' | 'read' | 'list' | 'write' | 'create', output?: string): DeviceAccessDeniedError {
   const what = {
     reach: `may not look into a folder on the way to ${target}, so arc can neither read it nor tell whether it exists`,
     read: `may not read ${target}`,
