@@ -6,8 +6,9 @@
  *   unchanged-screen line, and mobile-mcp 1.0.4's element list (`mobile_list_elements_on_screen`, text format)
  *   made by its own Android code (`AndroidRobot.getElementsOnScreen` + `formatElements`) through the real `adb`
  *   client. The mobile-mcp column is skipped, with the reason, where `adb` is not installed.
- * - Host time per read: arc's ADB driver (capture + model + compact text) against mobile-mcp's, same device; and
- *   host CPU per read (the emulator with the device programs it ran, plus this process with its adb clients).
+ * - Host time per read: arc's ADB driver (capture + model + compact text) against mobile-mcp's, same device, the
+ *   two reads alternating; and host CPU per read (the emulator with the device programs it ran, plus this process
+ *   with its adb clients).
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
 import {existsSync, readdirSync} from 'node:fs'
@@ -21,7 +22,7 @@ import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 
 import {connectAdbDriver} from '../packages/core/src/driver/adb/connect.js'
 import {rememberScreen, unchangedLine} from '../plugins/screen-state/src/screen-changes.js'
-import {fmt, median, timeRuns} from './stats.js'
+import {fmt, median, timeAlternating, timeRuns} from './stats.js'
 import {treeCpuMs} from './support/process-cpu.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
@@ -144,16 +145,23 @@ export default async function bench(): Promise<void> {
     for (const i of sample) {
       const serial = `s${i}`
       const driver = await connectAdbDriver({serial, port, host: '127.0.0.1', env: {}})
-      const arc = await cpuOf(async () => formatCompact(buildScreenModel(await driver.captureScreen())))
-      await driver.close()
-      const line = `${names[i]}: arc ${fmt(median(arc.times))}`
-      if (typeof mm === 'string') console.log(`${line}; mobile-mcp skipped`)
-      else {
-        const theirs = await cpuOf(() => mm.elements(serial))
-        console.log(`${line}, mobile-mcp ${fmt(median(theirs.times))} (median of ${runs}, host time per read)`)
-        if (arc.device !== undefined && arc.client !== undefined && theirs.device !== undefined && theirs.client !== undefined) {
-          cpuLines.push(`${names[i]}: arc ${cpuText(arc)}, mobile-mcp ${cpuText(theirs)} (mean of ${runs + warmup}, host CPU ms per read)`)
+      const arcRead = async () => formatCompact(buildScreenModel(await driver.captureScreen()))
+      try {
+        if (typeof mm === 'string') {
+          console.log(`${names[i]}: arc ${fmt(median(await timeRuns(arcRead, runs, warmup)))}; mobile-mcp skipped`)
+          continue
         }
+        const theirRead = () => mm.elements(serial)
+        // Wall time with the two reads alternating; CPU (which needs each tool's reads in one stretch) after.
+        const [ours, theirs] = (await timeAlternating([arcRead, theirRead], runs, warmup)) as [number[], number[]]
+        console.log(`${names[i]}: arc ${fmt(median(ours))}, mobile-mcp ${fmt(median(theirs))} (median of ${runs}, alternating, host time per read)`)
+        const arc = await cpuOf(arcRead)
+        const their = await cpuOf(theirRead)
+        if (arc.device !== undefined && arc.client !== undefined && their.device !== undefined && their.client !== undefined) {
+          cpuLines.push(`${names[i]}: arc ${cpuText(arc)}, mobile-mcp ${cpuText(their)} (mean of ${runs + warmup}, host CPU ms per read)`)
+        }
+      } finally {
+        await driver.close()
       }
     }
     for (const line of cpuLines) console.log(line)
