@@ -57,15 +57,23 @@ function workingFolder() {
 }
 
 conn.on('connect', () => send(0x52, Buffer.from([session, workingFolder(), ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
-let buffer = Buffer.alloc(0)
+// The bytes received and not yet handled, kept as chunks and joined only once a whole frame is there: joining on
+// every chunk copied a large frame (a 10 MB screencap) over and over.
+let chunks = []
+let received = 0
 conn.on('data', (chunk) => {
-  buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
-  while (buffer.length >= 5) {
-    const length = buffer.readUInt32BE(1)
-    if (buffer.length < 5 + length) break
+  chunks.push(chunk)
+  received += chunk.length
+  while (received >= 5) {
+    if (chunks[0].length < 5) chunks = [Buffer.concat(chunks, received)]
+    const length = chunks[0].readUInt32BE(1)
+    if (received < 5 + length) break
+    const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
     const type = buffer[0]
     const data = buffer.subarray(5, 5 + length)
-    buffer = buffer.subarray(5 + length)
+    const rest = buffer.subarray(5 + length)
+    chunks = rest.length > 0 ? [rest] : []
+    received = rest.length
     if (type === 1) process.stdout.write(data)
     else if (type === 2) process.stderr.write(data)
     else if (type === 3) finish(data[0] || 0)
