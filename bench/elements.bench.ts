@@ -10,7 +10,7 @@
 import {buildScreenModel, MemoryDeviceState, rememberScreen} from '@arc-cli/core'
 
 import {clickElement} from '../src/tools/click-element.js'
-import {fingerprint, similarity} from '../src/tools/wait.js'
+import {fingerprint, similarity} from '../src/tools/wait-idle.js'
 import {fmt, median, percentile, timeRuns} from './stats.js'
 import {withBenchDevice} from './support/bench-device.js'
 

@@ -87,7 +87,7 @@ export async function mcpToolTable(): Promise<string> {
   const rows = served.map(
     (t) => `| \`android_${t.name}\` | ${toolGroup(t)} | ${t.kind} | \`${config.bin} ${t.cliId}\` | ${cell(t.description)} |`,
   )
-  const withheld = all.filter((t) => t.mcp === false).map((t) => `\`${t.name}\` (\`${config.bin} ${t.cliId}\`)`)
+  const withheld = all.filter((t) => t.cliOnly !== undefined).map((t) => `\`${t.name}\` (\`${config.bin} ${t.cliId}\`): ${t.cliOnly}`)
   return [
     TOOLS_START,
     '',
@@ -95,7 +95,7 @@ export async function mcpToolTable(): Promise<string> {
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    `Not served over MCP (they write files on the machine arc runs on): ${withheld.join(', ') || 'none'}.`,
+    `Not served over MCP: ${withheld.join('; ') || 'none'}.`,
     '',
     TOOLS_END,
   ].join('\n')

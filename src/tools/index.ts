@@ -31,7 +31,8 @@ import {screenrecord} from './screenrecord.js'
 import {shell} from './shell.js'
 import {swipe} from './swipe.js'
 import {typeAppendText, typeClearText, typeInsertText, typeReplaceText} from './type-text.js'
-import {waitForElement, waitForIdle} from './wait.js'
+import {waitForElement, waitForElementGone} from './wait.js'
+import {waitForIdle} from './wait-idle.js'
 import {doubleTap, tap} from './tap.js'
 
 /**
@@ -79,6 +80,7 @@ export const tools: AnyTool[] = [
   typeReplaceText,
   typeClearText,
   waitForElement,
+  waitForElementGone,
   waitForIdle,
   installApp,
   uninstallApp,

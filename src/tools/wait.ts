@@ -1,133 +1,117 @@
 /**
- * Waits: wait_for_element polls the screen until an element matches; wait_for_idle until two reads 500 ms apart
- * look alike. Both stop at their deadline even when a dump is slow (a read still running then is abandoned),
- * report progress for the spinner and stop when ctx.signal aborts. Running out of time is a result, not an error.
+ * The element waits: wait_for_element polls the screen until an element matches; wait_for_element_gone until none
+ * does. Both stop at their deadline (wait-poll.ts), report progress for the spinner and stop when ctx.signal aborts.
+ * Running out of time is a result, not an error; the CLI exits with TIMEOUT's status after printing it.
  */
-import {buildScreenModel, defineTool, rememberElements, sleep, walkNodes, type ScreenModel, type ToolContext, type UiNode, z} from '@arc-cli/core'
-import {createHash} from 'node:crypto'
+import {
+  checkElementId,
+  defineTool,
+  ELEMENT_RECORDS_KEY,
+  InvalidInputError,
+  isAmbiguousId,
+  recordMismatch,
+  recordOf,
+  rememberElements,
+  type ElementRecord,
+  type ScreenElement,
+  type ScreenModel,
+  type ToolContext,
+  z,
+} from '@arc-cli/core'
 
-import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
+import {BY, elementJson, elementTable, findMatching, searchFields, type By} from './element-support.js'
+import {pollScreen, POLL_MS, reads, timedOut, timeoutField} from './wait-poll.js'
 
-export const POLL_MS = 500
-const timeoutField = (what: string) => z.number().int().min(1).max(30000).describe(`${what} in milliseconds (1-30000)`)
-
-const TIMED_OUT = Symbol('timed out')
-
-const reads = (n: number) => `${n} read${n === 1 ? '' : 's'}`
-
-/** One read of the screen, or TIMED_OUT when the deadline comes first. */
-async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenModel | typeof TIMED_OUT> {
-  const remaining = deadline - Date.now()
-  if (remaining <= 0) return TIMED_OUT
-  const read = ctx.driver.captureScreen().then((c) => buildScreenModel(c))
-  read.catch(() => undefined)
-  // The deadline's timer ends with the race: left running, it would keep the process alive until the deadline.
-  const done = new AbortController()
-  try {
-    return await Promise.race([read, sleep(remaining, ctx.signal, done.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
-  } finally {
-    done.abort()
-  }
-}
+export {POLL_MS} from './wait-poll.js'
 
 export const waitForElement = defineTool({
   name: 'wait_for_element',
   cliId: 'wait element',
   title: 'Wait until an element appears',
-  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error: found is false.`,
+  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error over MCP (found is false); the CLI exits 11 (TIMEOUT) after printing, so \`arc wait element … && arc click …\` goes on only when it was found. For the opposite, see wait gone.`,
   kind: 'read',
   group: 'elements',
-  input: z.object({...searchFields, timeout: timeoutField('How long to wait')}),
+  input: z.object({...searchFields, timeout: timeoutField()}),
   cli: {positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000']},
   async handler(ctx, {by, value, timeout}) {
-    const start = Date.now()
-    const deadline = start + timeout
-    let attempts = 0
-    for (;;) {
-      ctx.progress(`waiting for ${by} ${JSON.stringify(value)} (${attempts} reads)`)
-      const model = await readBefore(ctx, deadline)
-      if (model === TIMED_OUT) break
-      attempts++
-      const [element] = findMatching(model, by, value, false)
-      if (element) {
-        await rememberElements(ctx.state, [element], false)
-        const data = {found: true, elapsedMs: Date.now() - start, attempts, element: elementJson(element)}
-        const human = `Found after ${data.elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`
-        return {text: JSON.stringify(data, null, 2), data, human}
-      }
-      if (Date.now() + POLL_MS > deadline) {
-        await sleep(deadline - Date.now(), ctx.signal)
-        break
-      }
-      await sleep(POLL_MS, ctx.signal)
+    const end = await pollScreen(
+      ctx,
+      timeout,
+      (n) => `waiting for ${by} ${JSON.stringify(value)} (${reads(n)})`,
+      (model) => findMatching(model, by, value, false)[0],
+    )
+    const {met: element, elapsedMs, attempts} = end
+    if (element) {
+      await rememberElements(ctx.state, [element], false)
+      const data = {found: true, elapsedMs, attempts, element: elementJson(element)}
+      return {text: JSON.stringify(data, null, 2), data, human: `Found after ${elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`}
     }
-    const data = {found: false, elapsedMs: Date.now() - start, attempts}
-    const human = `Not found: no element with ${by} containing ${JSON.stringify(value)} after ${data.elapsedMs} ms (${reads(attempts)})`
-    return {text: JSON.stringify(data, null, 2), data, human}
+    return timedOut({found: false, elapsedMs, attempts}, `Not found: no element with ${by} containing ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`)
   },
 })
 
-export const FINGERPRINT_SLOTS = 256
+const GONE_BY = [...BY, 'id'] as const
 
-/** The spec's tree fingerprint: every node's class, id, labels, state and bounds hashed into one of 256 slots. */
-export function fingerprint(windows: UiNode[]): Uint32Array {
-  const slots = new Uint32Array(FINGERPRINT_SLOTS)
-  for (const n of walkNodes(windows)) {
-    const key = [n.className, n.resourceId, n.text, n.contentDesc, n.bounds.join(','), n.checked, n.selected, n.focused, n.enabled].join('\u0000')
-    slots[createHash('md5').update(key).digest()[0] as number]! += 1
+/** The element that still matches on this read, or undefined when none does. */
+type Present = (model: ScreenModel) => ScreenElement | undefined
+
+/**
+ * An id is present while the screen holds an element with it that is still what the id named at its last read
+ * (the stale check of element actions): an id that is gone, or that now names another element, counts as gone.
+ */
+async function idPresence(ctx: ToolContext, id: string): Promise<Present> {
+  if (isAmbiguousId(id)) {
+    throw new InvalidInputError(`${id} names one of several look-alike elements, so arc cannot tell when the one you mean is gone`, {
+      actions: ['Wait for it by text, content_desc or resource_id instead (arc wait gone text …).'],
+      details: {input: 'value', value: id},
+    })
   }
-  return slots
+  const then = (await ctx.state.get<{ids?: Record<string, ElementRecord>}>(ELEMENT_RECORDS_KEY))?.ids?.[id]
+  return (model) => {
+    const element = model.byId.get(id)
+    return element && (!then || recordMismatch(then, recordOf(element)).length === 0) ? element : undefined
+  }
 }
 
-/** 100 × (1 − Σ|a−b| / Σ(a+b)), rounded; 100 for two empty trees. */
-export function similarity(a: Uint32Array, b: Uint32Array): number {
-  let diff = 0
-  let sum = 0
-  for (let i = 0; i < FINGERPRINT_SLOTS; i++) {
-    diff += Math.abs((a[i] as number) - (b[i] as number))
-    sum += (a[i] as number) + (b[i] as number)
-  }
-  return sum === 0 ? 100 : Math.round(100 * (1 - diff / sum))
-}
-
-export const waitForIdle = defineTool({
-  name: 'wait_for_idle',
-  cliId: 'wait idle',
-  title: 'Wait until the screen stops changing',
-  description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Returns JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the object). A timeout is not an error.`,
+export const waitForElementGone = defineTool({
+  name: 'wait_for_element_gone',
+  cliId: 'wait gone',
+  title: 'Wait until an element is gone',
+  description: `Reads the screen every ${POLL_MS} ms until no element's text, content_desc, resource_id or class_name contains \`value\` (case-insensitive), or the timeout passes: for a spinner or a "Loading…" text to go away. By id: until the element the id names is gone (an id no longer on the screen, or naming another element now, counts as gone). Prints one line, and the element while it is still there (--json: gone, elapsedMs, attempts, element). Still there at the timeout: exits 11 (TIMEOUT) after printing. Not served over MCP (tools/list has no room left; poll find_elements there).`,
   kind: 'read',
   group: 'elements',
+  cliOnly: 'tools/list has no room for another tool within its 6,000-token budget; over MCP, poll find_elements until it lists none',
   input: z.object({
-    timeout: timeoutField('How long to wait'),
-    match_percentage: z.number().int().min(0).max(100).default(100).describe('Similarity threshold in percent (0-100, default 100 = exact match)'),
+    by: z.enum(GONE_BY).describe('Search criteria: text, content_desc, resource_id, class_name, or id (an element id from screen-state or find)'),
+    value: searchFields.value,
+    timeout: timeoutField(),
   }),
-  cli: {examples: ['<%= config.bin %> <%= command.id %> --timeout 3000', '<%= config.bin %> <%= command.id %> --timeout 5000 --match-percentage 95']},
-  async handler(ctx, {timeout, match_percentage}) {
-    const start = Date.now()
-    const deadline = start + timeout
-    let previous: Uint32Array | undefined
-    let last = 0
-    for (;;) {
-      ctx.progress(`waiting for the screen to settle (similarity ${last}%)`)
-      const model = await readBefore(ctx, deadline)
-      if (model === TIMED_OUT) break
-      const current = fingerprint(model.hierarchy.windows)
-      if (previous) {
-        last = similarity(previous, current)
-        if (last >= match_percentage) {
-          const data = {message: 'UI is idle', elapsedMs: Date.now() - start, similarity: last}
-          return {text: JSON.stringify(data, null, 2), data, human: `UI is idle after ${data.elapsedMs} ms (similarity ${last}%)`}
-        }
-      }
-      previous = current
-      if (Date.now() + POLL_MS > deadline) {
-        await sleep(deadline - Date.now(), ctx.signal)
-        break
-      }
-      await sleep(POLL_MS, ctx.signal)
+  cli: {
+    positional: ['by', 'value'],
+    examples: ['<%= config.bin %> <%= command.id %> text Loading --timeout 10000', '<%= config.bin %> <%= command.id %> id node_a3f2kq --timeout 5000'],
+  },
+  async handler(ctx, {by, value, timeout}) {
+    const id = by === 'id' ? checkElementId(value, 'value') : undefined
+    const present: Present = id ? await idPresence(ctx, id) : (model) => findMatching(model, by as By, value, false)[0]
+    let still: ScreenElement | undefined
+    const end = await pollScreen(
+      ctx,
+      timeout,
+      (n) => `waiting for ${by} ${JSON.stringify(value)} to go (${reads(n)})`,
+      (model) => {
+        still = present(model)
+        return still ? undefined : true
+      },
+    )
+    const {elapsedMs, attempts} = end
+    const what = id ? `element ${id}` : `element with ${by} containing ${JSON.stringify(value)}`
+    if (end.met) {
+      const data = {gone: true, elapsedMs, attempts}
+      return {text: JSON.stringify(data, null, 2), data, human: `Gone after ${elapsedMs} ms (${reads(attempts)}): no ${what}`}
     }
-    const elapsedMs = Date.now() - start
-    const data = {message: `Operation timed out after ${elapsedMs}ms waiting for UI idle. Retry if the operation is long-running.`, elapsedMs, similarity: last}
-    return {text: JSON.stringify(data, null, 2), data, human: `Not idle: timed out after ${elapsedMs} ms (last similarity ${last}%, wanted ${match_percentage}%)`}
+    if (!still) return timedOut({gone: false, elapsedMs, attempts}, `Not gone: no read of the screen finished within ${elapsedMs} ms`)
+    await rememberElements(ctx.state, [still], false)
+    const data = {gone: false, elapsedMs, attempts, element: elementJson(still)}
+    return timedOut(data, `Still there after ${elapsedMs} ms (${reads(attempts)}): an ${what}\n${elementTable([still])}`)
   },
 })

@@ -23,7 +23,7 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
   it('lists every registry tool as android_<name> with its schema and annotations from its kind', async () => {
     const client = await connect(server.url)
     const {tools} = await client.listTools()
-    const expected = (await allTools()).filter((t) => t.mcp !== false).map((t) => `android_${t.name}`)
+    const expected = (await allTools()).filter((t) => t.cliOnly === undefined).map((t) => `android_${t.name}`)
     expect(tools.map((t) => t.name).sort()).to.deep.equal([...new Set(expected)].sort())
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object')
@@ -36,7 +36,7 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     expect(tools.find((t) => t.name === 'android_write_file')!.annotations ?? {}).to.deep.equal({})
     const state = tools.find((t) => t.name === 'android_get_screen_state')!
     expect(state.annotations).to.include({readOnlyHint: true, idempotentHint: true})
-    expect(tools.map((t) => t.name)).to.not.include('android_save_snapshot')
+    expect(tools.map((t) => t.name)).to.not.include.members(['android_save_snapshot', 'android_wait_for_element_gone'])
     await client.close()
   })
 
@@ -78,6 +78,21 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     expect(textOf(unknown)).to.match(/^Error \[INVALID_INPUT\]: unknown tool "android_nope"/)
     const missing = (await client.callTool({name: 'android_annotate_screenshot', arguments: {quality: 500}})) as CallToolResult
     expect(textOf(missing)).to.match(/^Error \[INVALID_INPUT\]: quality: must be 1 to 100/)
+    await client.close()
+  })
+
+  it('answers a wait that times out as the spec says: a normal result with found false, not isError', async () => {
+    const client = await connect(server.url)
+    const result = (await client.callTool({name: 'android_wait_for_element', arguments: {by: 'text', value: 'zzz', timeout: 600}})) as CallToolResult
+    expect(result.isError).to.equal(undefined)
+    expect(JSON.parse(textOf(result))).to.have.keys('found', 'elapsedMs', 'attempts').and.include({found: false})
+    expect(result.structuredContent).to.include({found: false})
+    const idle = (await client.callTool({name: 'android_wait_for_idle', arguments: {timeout: 300}})) as CallToolResult
+    expect(idle.isError).to.equal(undefined)
+    expect(textOf(idle)).to.match(/"message": "Operation timed out after \d+ms waiting for UI idle/)
+    const capped = (await client.callTool({name: 'android_wait_for_element', arguments: {by: 'text', value: 'zzz', timeout: 30001}})) as CallToolResult
+    expect(capped.isError).to.equal(true)
+    expect(textOf(capped)).to.equal('Error [INVALID_INPUT]: timeout: must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
     await client.close()
   })
 

@@ -1,5 +1,5 @@
 import {toolCommand} from '@arc-cli/core'
 
-import {waitForIdle} from '../../tools/wait.js'
+import {waitForIdle} from '../../tools/wait-idle.js'
 
 export default toolCommand(waitForIdle)

@@ -18,7 +18,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   DEVICE_COMMAND_FAILED: {exit: 8, meaning: 'a device command ran and failed or gave unusable output'},
   ELEMENT_NOT_FOUND: {exit: 9, meaning: 'an element id is not on the current screen'},
   INVALID_DUMP: {exit: 10, meaning: 'a UI dump is empty, truncated, not XML or in an unsupported format'},
-  TIMEOUT: {exit: 11, meaning: 'a device call or a wait ran out of time'},
+  TIMEOUT: {exit: 11, meaning: 'a device call ran out of time, or a wait (`arc wait …`) ended without its condition (its result is still printed)'},
   UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
   OUTPUT_FAILED: {exit: 13, meaning: 'an output file could not be written'},
   CANCELLED: {exit: EXIT_INTERRUPTED, meaning: 'interrupted (Ctrl-C), or cancelled by the MCP client; nothing was written'},

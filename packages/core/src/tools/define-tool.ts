@@ -50,7 +50,11 @@ export interface ToolResult {
   stderr?: Buffer
   /** Everything was already streamed through `ctx.emit`: the CLI prints nothing more (not even with --json). */
   streamed?: boolean
-  /** The CLI exits with this status after printing (a passthrough command's own exit status). MCP ignores it. */
+  /**
+   * The CLI exits with this status after printing: a passthrough command's own exit status (`arc shell`), or a
+   * result that is a failure for a script though not an error (a wait that ran out of time: TIMEOUT's status, so
+   * `arc wait … && next` stops; `arc batch` stops there too). MCP ignores it: the result is a normal one there.
+   */
   exitCode?: number
   /** Lines for the CLI's stderr, even with --json (where a file went when stdout holds other output). MCP ignores them. */
   notes?: string[]
@@ -125,8 +129,11 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
    */
   cliInput?: C
   cli?: CliOptions
-  /** False for tools the MCP server never serves (they write files on the machine arc runs on). Default true. */
-  mcp?: boolean
+  /**
+   * Why the MCP server never serves this tool, for docs/mcp.md (it writes files on the machine arc runs on, or
+   * tools/list has no room for it); absent: served.
+   */
+  cliOnly?: string
   /**
    * True (or true for this input) when the handler runs until stopped: the CLI turns the first Ctrl-C into an abort
    * of `ctx.signal` and waits for the handler to wind up and return normally (a second Ctrl-C ends arc at once).

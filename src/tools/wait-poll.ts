@@ -1,0 +1,82 @@
+/**
+ * What the waits share: the timeout field (the spec caps one wait at 30 s), the poll loop (a read every 500 ms
+ * that stops at the deadline even when a dump is slow: a read still running then is abandoned) and the result of a
+ * wait that ran out of time. That result is not an error (MCP returns it as a normal result, as the spec says), but
+ * it carries TIMEOUT's exit status, so `arc wait … && next` in a script goes on only when the wait's condition held.
+ */
+import {buildScreenModel, exitCodeFor, sleep, type ScreenModel, type ToolContext, type ToolResult, z} from '@arc-cli/core'
+
+export const POLL_MS = 500
+export const MAX_WAIT_MS = 30_000
+
+const CAP = `a wait lasts ${MAX_WAIT_MS / 1000} s at most; to wait longer, run it again`
+
+/** `(1-30000, …)`: tools/list keeps the words before the bracket, --help and the error say the cap. */
+export const timeoutField = () =>
+  z
+    .number()
+    .int()
+    .min(1, {error: 'must be at least 1 (milliseconds)'})
+    .max(MAX_WAIT_MS, {error: `must be at most ${MAX_WAIT_MS}: ${CAP}`})
+    .describe(`How long to wait in milliseconds (1-${MAX_WAIT_MS}: ${CAP})`)
+
+const TIMED_OUT = Symbol('timed out')
+
+export const reads = (n: number) => `${n} read${n === 1 ? '' : 's'}`
+
+/** One read of the screen, or TIMED_OUT when the deadline comes first. */
+async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenModel | typeof TIMED_OUT> {
+  const remaining = deadline - Date.now()
+  if (remaining <= 0) return TIMED_OUT
+  const read = ctx.driver.captureScreen().then((c) => buildScreenModel(c))
+  read.catch(() => undefined)
+  // The deadline's timer ends with the race: left running, it would keep the process alive until the deadline.
+  const done = new AbortController()
+  try {
+    return await Promise.race([read, sleep(remaining, ctx.signal, done.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
+  } finally {
+    done.abort()
+  }
+}
+
+export interface PollEnd<T> {
+  /** What `check` returned when the condition held; undefined when the time ran out. */
+  met?: T
+  /** Reads that finished in time. */
+  attempts: number
+  elapsedMs: number
+}
+
+/**
+ * Reads the screen every POLL_MS ms until `check` returns something (the condition held) or `timeout` ms pass.
+ * `progress` is the spinner's line before each read.
+ */
+export async function pollScreen<T>(
+  ctx: ToolContext,
+  timeout: number,
+  progress: (attempts: number) => string,
+  check: (model: ScreenModel) => T | undefined,
+): Promise<PollEnd<T>> {
+  const start = Date.now()
+  const deadline = start + timeout
+  let attempts = 0
+  for (;;) {
+    ctx.progress(progress(attempts))
+    const model = await readBefore(ctx, deadline)
+    if (model === TIMED_OUT) break
+    attempts++
+    const met = check(model)
+    if (met !== undefined) return {met, attempts, elapsedMs: Date.now() - start}
+    if (Date.now() + POLL_MS > deadline) {
+      await sleep(deadline - Date.now(), ctx.signal)
+      break
+    }
+    await sleep(POLL_MS, ctx.signal)
+  }
+  return {attempts, elapsedMs: Date.now() - start}
+}
+
+/** A result, not an error; the CLI exits with TIMEOUT's status after printing it (MCP ignores exitCode). */
+export function timedOut(data: object, human: string): ToolResult {
+  return {text: JSON.stringify(data, null, 2), data, human, exitCode: exitCodeFor('TIMEOUT')}
+}

@@ -1,0 +1,205 @@
+/**
+ * The waits as a script meets them: `arc wait element|gone|idle` exit 0 when the condition held and 11 (TIMEOUT)
+ * when time ran out, still printing the result; `arc batch` stops there. `arc emulate` serves a "loading" screen whose
+ * Skip button moves it (a scenario transition) to a "done" screen, tapped by a second arc while the wait runs.
+ */
+import {getEventListeners} from 'node:events'
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {buildScreenModel, ELEMENT_RECORDS_KEY, exitCodeFor, MemoryDeviceState, recordOf, rememberElements} from '@arc-cli/core'
+import {startEmulator, type Emulator} from '@arc-cli/emulator'
+import {expect} from 'chai'
+
+import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {waitForElementGone} from '../../src/tools/wait.js'
+import {dumpXml} from '../support/dump.js'
+import {runArc, type ArcRun} from '../support/run-arc.js'
+
+const TIMEOUT_EXIT = exitCodeFor('TIMEOUT')
+const SKIP = {x: 300, y: 2050}
+
+const loading = dumpXml([
+  {
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {cls: 'android.widget.ProgressBar', res: 'com.example:id/spinner', bounds: [440, 1000, 640, 1200]},
+      {cls: 'android.widget.TextView', res: 'com.example:id/status', text: 'Loading…', bounds: [100, 1250, 980, 1350]},
+      {cls: 'android.widget.Button', text: 'Skip', attrs: {clickable: 'true'}, bounds: [100, 2000, 500, 2100]},
+    ],
+  },
+])
+const done = dumpXml([
+  {bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.TextView', res: 'com.example:id/status', text: 'Done', bounds: [100, 1250, 980, 1350]}]},
+])
+
+describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when not (arc emulate)', function () {
+  this.timeout(60_000)
+  let dir: string
+  let emu: Emulator
+  let env: NodeJS.ProcessEnv
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-waits-'))
+    await writeFile(path.join(dir, 'loading.xml'), loading)
+    await writeFile(path.join(dir, 'done.xml'), done)
+    emu = await startEmulator({
+      port: 0,
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {loading: path.join(dir, 'loading.xml'), done: path.join(dir, 'done.xml')},
+            initialScreen: 'loading',
+            transitions: [{from: 'loading', tap: {text: 'Skip'}, to: 'done'}],
+          },
+        },
+      },
+    })
+    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
+  })
+  after(async () => {
+    await emu?.close()
+    await rm(dir, {recursive: true, force: true})
+  })
+
+  const device = () => emu.device('emu-1')
+  beforeEach(() => device().showScreen('loading'))
+  const arc = (...args: string[]) => runArc(args, {env})
+  const taps = () => device().inputEvents.filter((e) => e.type === 'tap').length
+
+  /** Starts `arc …` and, once it has read the loading screen, taps Skip with a second arc: the screen becomes "done". */
+  async function skipWhile(...args: string[]): Promise<ArcRun> {
+    const from = emu.commands.length
+    const waiting = arc(...args)
+    const deadline = Date.now() + 20_000
+    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'uiautomator') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect((await arc('tap', String(SKIP.x), String(SKIP.y))).code).to.equal(0)
+    return waiting
+  }
+
+  it('wait element: exits 0 once the element appears, 11 with its result printed when it does not', async () => {
+    const found = await skipWhile('wait', 'element', 'text', 'Done', '--timeout', '15000')
+    expect(found.code, found.stderr).to.equal(0)
+    expect(found.stdout).to.match(/^Found after \d+ ms \(\d+ reads?\):\nID +CLASS/)
+    expect(device().screenName).to.equal('done')
+
+    const [missing, json] = await Promise.all([arc('wait', 'element', 'text', 'Nope', '--timeout', '1200'), arc('wait', 'element', 'text', 'Nope', '--timeout', '1200', '--json')])
+    expect(missing.code).to.equal(TIMEOUT_EXIT)
+    expect(missing.stdout).to.match(/^Not found: no element with text containing "Nope" after \d+ ms \(\d reads\)\n$/)
+    expect(missing.stderr).to.equal('')
+    expect(json.code).to.equal(TIMEOUT_EXIT)
+    expect(JSON.parse(json.stdout)).to.include({found: false})
+  })
+
+  it('wait gone: exits 0 once no element matches (it saw the element first), 11 with the element while it stays', async () => {
+    const gone = await skipWhile('wait', 'gone', 'text', 'loading', '--timeout', '15000', '--json')
+    expect(gone.code, gone.stderr).to.equal(0)
+    const data = JSON.parse(gone.stdout) as {gone: boolean; attempts: number}
+    expect(data.gone).to.equal(true)
+    expect(data.attempts).to.be.at.least(2)
+
+    const absent = await arc('wait', 'gone', 'resource_id', 'spinner', '--timeout', '1200')
+    expect(absent.code).to.equal(0)
+    expect(absent.stdout).to.match(/^Gone after \d+ ms \(1 read\): no element with resource_id containing "spinner"\n$/)
+
+    device().showScreen('loading')
+    const [still, json] = await Promise.all([
+      arc('wait', 'gone', 'class_name', 'ProgressBar', '--timeout', '1200'),
+      arc('wait', 'gone', 'text', 'Loading', '--timeout', '1200', '--json'),
+    ])
+    expect(still.code).to.equal(TIMEOUT_EXIT)
+    expect(still.stdout).to.match(/^Still there after \d+ ms \(\d reads\): an element with class_name containing "ProgressBar"\nID +CLASS.*\nnode_\w{6} +ProgressBar/)
+    expect(json.code).to.equal(TIMEOUT_EXIT)
+    expect(JSON.parse(json.stdout)).to.deep.include({gone: false}).and.to.have.nested.property('element.text', 'Loading…')
+  })
+
+  it('wait gone by id: waits for the element an id named; one no longer on the screen counts as gone', async () => {
+    const find = await arc('find', 'text', 'Loading', '--json')
+    const [{id}] = (JSON.parse(find.stdout) as {elements: Array<{id: string}>}).elements
+    const still = await arc('wait', 'gone', 'id', id!, '--timeout', '800')
+    expect(still.code).to.equal(TIMEOUT_EXIT)
+    expect(still.stdout).to.include(`Still there after`).and.include(id!)
+    const gone = await skipWhile('wait', 'gone', 'id', id!.replace(/^node_/, ''), '--timeout', '15000')
+    expect(gone.code, gone.stderr).to.equal(0)
+    expect(gone.stdout).to.match(new RegExp(`^Gone after \\d+ ms \\(\\d+ reads\\): no element ${id}\\n$`))
+    const bad = await arc('wait', 'gone', 'id', 'node_12', '--timeout', '800')
+    expect(bad.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(bad.stderr).to.include('is not an element id')
+    const lookAlike = await arc('wait', 'gone', 'id', 'node_abcdef-2', '--timeout', '800')
+    expect(lookAlike.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(lookAlike.stderr).to.include('names one of several look-alike elements')
+  })
+
+  it('wait gone by id: an id that now names another element than at its read counts as gone (the stale check)', async () => {
+    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    try {
+      const state = new MemoryDeviceState()
+      const status = buildScreenModel(await driver.captureScreen()).elements.find((e) => e.text === 'Loading…')!
+      const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const wait = () => waitForElementGone.handler(ctx, waitForElementGone.input.parse({by: 'id', value: status.id, timeout: 700}) as never)
+      await rememberElements(state, [status])
+      expect((await wait()).data).to.include({gone: false})
+      // What the id named at its read: a status text of another app (the record a read of that screen would leave).
+      await state.set(ELEMENT_RECORDS_KEY, {at: Date.now(), ids: {[status.id]: {...recordOf(status), pkg: 'com.other'}}})
+      const result = await wait()
+      expect(result.data).to.include({gone: true, attempts: 1})
+      expect(result.exitCode).to.equal(undefined)
+    } finally {
+      await driver.close()
+    }
+  })
+
+  it('wait gone stops at its deadline when a dump hangs, and leaves no timer or abort listener behind', async () => {
+    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    const controller = new AbortController()
+    const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal: controller.signal} as never
+    const wait = (value: string, timeout: number) => waitForElementGone.handler(ctx, waitForElementGone.input.parse({by: 'text', value, timeout}) as never)
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    try {
+      await wait('Nope', 5000)
+      const before = timers()
+      expect((await wait('Nope', 30_000)).data).to.include({gone: true, attempts: 1})
+      expect(timers()).to.equal(before)
+      device().hangNext('uiautomator')
+      const started = Date.now()
+      const hung = await wait('Loading', 800)
+      expect(Date.now() - started).to.be.below(2500)
+      expect(hung.data).to.deep.equal({gone: false, elapsedMs: (hung.data as {elapsedMs: number}).elapsedMs, attempts: 0})
+      expect(hung.exitCode).to.equal(TIMEOUT_EXIT)
+      expect(hung.human).to.match(/^Not gone: no read of the screen finished within \d+ ms$/)
+      const many = await wait('Skip', 1600)
+      expect((many.data as {attempts: number}).attempts).to.be.greaterThan(1)
+      expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
+    } finally {
+      await driver.close()
+    }
+  })
+
+  it('wait idle: exits 11 when two reads 500 ms apart do not fit in the timeout', async () => {
+    const idle = await arc('wait', 'idle', '--timeout', '300')
+    expect(idle.code).to.equal(TIMEOUT_EXIT)
+    expect(idle.stdout).to.match(/^Not idle: timed out after \d+ ms/)
+  })
+
+  it('arc batch stops at a wait that timed out, with its exit status; a wait that held goes on', async () => {
+    const before = taps()
+    const stopped = await runArc(['batch'], {env, input: `wait gone text Loading --timeout 800\ntap ${SKIP.x} ${SKIP.y}\n`})
+    expect(stopped.code).to.equal(TIMEOUT_EXIT)
+    expect(stopped.stdout).to.match(/^Still there after/)
+    expect(taps()).to.equal(before)
+    expect(device().screenName).to.equal('loading')
+    const kept = await runArc(['batch', '--keep-going'], {env, input: `wait element text Done --timeout 600\ntap ${SKIP.x} ${SKIP.y}\nwait element text Done --timeout 5000\n`})
+    expect(kept.code).to.equal(TIMEOUT_EXIT)
+    expect(kept.stdout.split('\n').map((l) => l.split(' ')[0])).to.include.members(['Not', 'Tap', 'Found'])
+    expect(device().screenName).to.equal('done')
+  })
+
+  it('says a wait lasts 30 s at most, on the CLI and in the help', async () => {
+    const [tooLong, help] = await Promise.all([arc('wait', 'gone', 'text', 'x', '--timeout', '30001'), arc('wait', 'element', '--help')])
+    expect(tooLong.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(tooLong.stderr).to.include('--timeout: must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
+    expect(help.stdout.replace(/\s+/g, ' ')).to.include('(1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
+  })
+})
