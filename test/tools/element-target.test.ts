@@ -84,6 +84,12 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     const exact = await arc('click', '--text', 'add', '--exact-match')
     expect(exact.code).to.equal(9)
     expect(exact.stderr).to.contain('Try: 2 element(s) match without --exact-match')
+    // A selector is literal text, never a pattern; what it holds is quoted, control characters written out.
+    const pattern = await arc('click', '--text', '.*')
+    expect(pattern.code).to.equal(9)
+    const escape = await arc('click', '--desc', '\u001b[31mred')
+    expect(escape.code).to.equal(9)
+    expect(escape.stderr).to.contain('--desc "\\u001b[31mred"').and.not.contain('\u001b')
     expect(inputsSince(from)).to.deep.equal([])
   })
 
