@@ -1,16 +1,19 @@
-import {defineTool, InvalidInputError, resolveElement, type ToolContext, z} from '@arc-cli/core'
+import {defineTool, InvalidInputError, type ToolContext, z} from '@arc-cli/core'
 
-import {centre, elementId, selfOrAncestor, visibleRect} from './element-support.js'
+import {centre, selfOrAncestor, visibleRect} from './element-support.js'
+import {foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput} from './element-target.js'
 import {reachableRect} from './scroll-area.js'
 
 const LONG_CLICK_MS = 1000
 
 /**
- * Resolves the id (stale-safe), checks the element can take the touch, and returns the centre of the part of it a
- * tap reaches: visible, and not under the keyboard or a bar drawn over the app.
+ * Resolves the target (an id, stale-safe, or a selector's one match), checks the element can take the touch, and
+ * returns it with the centre of the part of it a tap reaches: visible, and not under the keyboard or a bar drawn
+ * over the app.
  */
-async function target(ctx: ToolContext, id: string, long: boolean): Promise<{x: number; y: number}> {
-  const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
+async function target(ctx: ToolContext, input: TargetInput, long: boolean): Promise<{found: Target; point: {x: number; y: number}}> {
+  const found = await resolveTarget(ctx, input)
+  const {model, element, id} = found
   const what = long ? 'long-clickable' : 'clickable'
   const taker = selfOrAncestor(element.node, (n) => (long ? n.longClickable : n.clickable))
   if (!taker) {
@@ -36,38 +39,43 @@ async function target(ctx: ToolContext, id: string, long: boolean): Promise<{x: 
       details: {element_id: id},
     })
   }
-  return centre(reachable)
+  return {found, point: centre(reachable)}
 }
 
 export const clickElement = defineTool({
   name: 'click_element',
   cliId: 'click',
-  title: 'Click an element by id',
+  title: 'Click an element by id or selector',
   description:
     'Taps the centre of the visible part of the element (clipped to the screen and its window). The screen is read again first: an id that no longer names the element it named when shown fails with STALE_ELEMENT instead of tapping something else.',
   kind: 'action',
   group: 'elements',
-  input: z.object({element_id: elementId}),
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq']},
-  async handler(ctx, {element_id}) {
-    const point = await target(ctx, element_id, false)
+  input: z.object({element_id: targetId}),
+  cliInput: selectorInput,
+  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text Submit', '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok']},
+  async handler(ctx, input) {
+    const {found, point} = await target(ctx, input, false)
     await ctx.driver.tap(point)
-    return {text: `Click performed on element '${element_id}'`, data: {element_id, ...point}}
+    return {text: `Click performed on element '${found.id}'${foundBy(found)}`, data: {element_id: found.id, ...point, ...selectorData(found)}}
   },
 })
 
 export const longClickElement = defineTool({
   name: 'long_click_element',
   cliId: 'long-click',
-  title: 'Long-click an element by id',
+  title: 'Long-click an element by id or selector',
   description: `Presses and holds (${LONG_CLICK_MS} ms) the centre of the visible part of the element. Stale ids fail with STALE_ELEMENT, as for click_element.`,
   kind: 'action',
   group: 'elements',
-  input: z.object({element_id: elementId}),
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq']},
-  async handler(ctx, {element_id}) {
-    const point = await target(ctx, element_id, true)
+  input: z.object({element_id: targetId}),
+  cliInput: selectorInput,
+  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match']},
+  async handler(ctx, input) {
+    const {found, point} = await target(ctx, input, true)
     await ctx.driver.longPress(point, LONG_CLICK_MS)
-    return {text: `Long-click performed on element '${element_id}'`, data: {element_id, ...point, duration: LONG_CLICK_MS}}
+    return {
+      text: `Long-click performed on element '${found.id}'${foundBy(found)}`,
+      data: {element_id: found.id, ...point, duration: LONG_CLICK_MS, ...selectorData(found)},
+    }
   },
 })

@@ -1,6 +1,7 @@
-import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, resolveElement, StaleElementError, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
+import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, StaleElementError, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
 
-import {elementId, shareOf, type Rect} from './element-support.js'
+import {shareOf, type Rect} from './element-support.js'
+import {foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './scroll-area.js'
 
 export const MAX_SCROLLS = 5
@@ -61,16 +62,21 @@ function swipeToward(element: ScreenElement, [cl, ct, cr, cb]: Rect) {
 export const scrollToElement = defineTool({
   name: 'scroll_to_element',
   cliId: 'scroll-to',
-  title: 'Scroll until an element is visible',
+  title: 'Scroll until an element is visible (by id or selector)',
   description: `Scrolls the element's nearest scrollable ancestor toward it (at most ${MAX_SCROLLS} swipes), reading the screen after each, until the element is visible. Ids survive scrolling, so the same id is followed; a stale id fails with STALE_ELEMENT.`,
   kind: 'action',
   group: 'elements',
-  input: z.object({element_id: elementId}),
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq']},
-  async handler(ctx, {element_id}) {
-    let {model, element} = await resolveElement(ctx.driver, ctx.state, element_id)
+  input: z.object({element_id: targetId}),
+  cliInput: selectorInput,
+  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Coffee beans"']},
+  async handler(ctx, input) {
+    const found = await resolveTarget(ctx, input)
+    const element_id = found.id
+    const by = foundBy(found)
+    const selector = selectorData(found)
+    let {model, element} = found
     if (reachableShare(element, model) >= VISIBLE_SHARE) {
-      return {text: `Element '${element_id}' is already visible`, data: {element_id, scrolls: 0, already_visible: true}}
+      return {text: `Element '${element_id}'${by} is already visible`, data: {element_id, scrolls: 0, already_visible: true, ...selector}}
     }
     const container = scrollContainer(element, model)
     if (!container) {
@@ -86,7 +92,7 @@ export const scrollToElement = defineTool({
       if (!now) throw new StaleElementError(`element ${element_id} left the screen while scrolling toward it`, {actions: ['Read the screen again and look for it.']})
       element = now
       if (reachableShare(element, model) >= VISIBLE_SHARE) {
-        return {text: `Scrolled to element '${element_id}' (${scrolls} scroll(s))`, data: {element_id, scrolls, already_visible: false}}
+        return {text: `Scrolled to element '${element_id}'${by} (${scrolls} scroll(s))`, data: {element_id, scrolls, already_visible: false, ...selector}}
       }
     }
     throw new DeviceCommandError(`element ${element_id} is still not visible after ${MAX_SCROLLS} scrolls`, {

@@ -12,7 +12,6 @@ import {
   ElementNotFoundError,
   InvalidInputError,
   isEditable,
-  resolveElement,
   serialise,
   sleep,
   untypable,
@@ -23,6 +22,7 @@ import {
 } from '@arc-cli/core'
 
 import {centre, elementId, visibleRect} from './element-support.js'
+import {foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput} from './element-target.js'
 
 /** Characters typed per `input text` command; typing_speed paces the gaps between these chunks. */
 export const TYPE_CHUNK = 20
@@ -66,6 +66,8 @@ function mayBeHint(e: ScreenElement): boolean {
 }
 
 interface Field {
+  /** The field's target: its id, and the selector that found it, if one did. */
+  target: Target
   element: ScreenElement
   before: string
   /** `before` may be the hint of an empty field (mayBeHint). */
@@ -74,9 +76,10 @@ interface Field {
   focus(): Promise<void>
 }
 
-/** Resolves the id (stale-safe) and checks it is an enabled edit field on screen. */
-async function resolveField(ctx: ToolContext, id: string): Promise<Field> {
-  const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
+/** Resolves the target (an id, stale-safe, or a selector's one match) and checks it is an enabled edit field on screen. */
+async function resolveField(ctx: ToolContext, input: TargetInput): Promise<Field> {
+  const target = await resolveTarget(ctx, input)
+  const {model, element, id} = target
   if (!isEditable(element.node)) {
     throw new InvalidInputError(`element ${id} (${element.className}) is not an editable text field`, {details: {element_id: id}})
   }
@@ -84,6 +87,7 @@ async function resolveField(ctx: ToolContext, id: string): Promise<Field> {
   const rect = visibleRect(element, model)
   if (!rect) throw new InvalidInputError(`element ${id} is off screen`, {actions: [`Bring it into view first: arc scroll-to ${id}`]})
   return {
+    target,
     element,
     before: content(element),
     unsure: mayBeHint(element),
@@ -94,7 +98,7 @@ async function resolveField(ctx: ToolContext, id: string): Promise<Field> {
 }
 
 async function focusField(ctx: ToolContext, id: string): Promise<Field> {
-  const field = await resolveField(ctx, id)
+  const field = await resolveField(ctx, {element_id: id})
   await field.focus()
   return field
 }
@@ -304,22 +308,25 @@ export const typeReplaceText = defineTool({
 export const typeClearText = defineTool({
   name: 'type_clear_text',
   cliId: 'type clear',
-  title: 'Clear a field',
+  title: 'Clear a field (by id or selector)',
   description: 'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
   kind: 'action',
   group: 'text',
-  input: z.object({element_id: elementId}),
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq']},
-  async handler(ctx, {element_id}) {
+  input: z.object({element_id: targetId}),
+  cliInput: selectorInput,
+  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email']},
+  async handler(ctx, input) {
     return withTypingLock(ctx.driver.serial, async () => {
-      const field = await resolveField(ctx, element_id)
-      if (field.before === '') return {text: `Text cleared from element '${element_id}'.\nField content: `, data: {element_id, content: ''}}
+      const field = await resolveField(ctx, input)
+      const element_id = field.target.id
+      const result = {text: `Text cleared from element '${element_id}'${foundBy(field.target)}.\nField content: `, data: {element_id, content: '', ...selectorData(field.target)}}
+      if (field.before === '') return result
       await field.focus()
       const n = field.before.length
       // Backspaces clear everything before the cursor and forward-deletes everything after it, wherever it is.
       await ctx.driver.pressKeys([...Array<string>(n).fill('DEL'), ...Array<string>(n).fill('FORWARD_DEL')])
       await confirmCleared(ctx, element_id)
-      return {text: `Text cleared from element '${element_id}'.\nField content: `, data: {element_id, content: ''}}
+      return result
     })
   },
 })

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'DEVICE_READ_ONLY'
   | 'DEVICE_COMMAND_FAILED'
   | 'ELEMENT_NOT_FOUND'
+  | 'ELEMENT_AMBIGUOUS'
   | 'STALE_ELEMENT'
   | 'INVALID_DUMP'
   | 'TIMEOUT'
@@ -85,9 +86,17 @@ export class DeviceCommandError extends ArcError {
   readonly code = 'DEVICE_COMMAND_FAILED'
 }
 
-/** An element id that is not on the current screen. */
+/** An element id that is not on the current screen, or a selector no element on it matches. */
 export class ElementNotFoundError extends ArcError {
   readonly code = 'ELEMENT_NOT_FOUND'
+}
+
+/**
+ * A selector (`--text`, `--desc`…) that matches several elements: arc acts on one element, never on the first of
+ * several; the error lists the candidates, and their ids pick one.
+ */
+export class ElementAmbiguousError extends ArcError {
+  readonly code = 'ELEMENT_AMBIGUOUS'
 }
 
 /**

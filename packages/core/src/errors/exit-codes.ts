@@ -16,7 +16,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   DEVICE_UNAVAILABLE: {exit: 6, meaning: 'the device is offline, unauthorized or gone, or no adb server answers'},
   DEVICE_READ_ONLY: {exit: 7, meaning: 'an action was asked of a recorded snapshot (read-only)'},
   DEVICE_COMMAND_FAILED: {exit: 8, meaning: 'a device command ran and failed or gave unusable output'},
-  ELEMENT_NOT_FOUND: {exit: 9, meaning: 'an element id is not on the current screen'},
+  ELEMENT_NOT_FOUND: {exit: 9, meaning: 'an element id is not on the current screen, or no element matches a selector'},
   INVALID_DUMP: {exit: 10, meaning: 'a UI dump is empty, truncated, not XML or in an unsupported format'},
   TIMEOUT: {exit: 11, meaning: 'a device call ran out of time, or a wait (`arc wait …`) ended without its condition (its result is still printed)'},
   UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
@@ -28,6 +28,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   DOWNLOAD_FAILED: {exit: 17, meaning: 'a download failed: network error, timeout, HTTP error status'},
   STALE_ELEMENT: {exit: 18, meaning: 'an element id no longer names what it named when the screen was read'},
   DEVICE_ACCESS_DENIED: {exit: 19, meaning: "the device's shell user may not read or reach this path (another app's private data, a system file)"},
+  ELEMENT_AMBIGUOUS: {exit: 20, meaning: 'a selector (--text, --desc, --res-id, --class-name) matches several elements; pass the id of one'},
 }
 
 

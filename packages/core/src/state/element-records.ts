@@ -142,11 +142,15 @@ export async function resolveElement(driver: DeviceDriver, state: DeviceState, g
       })
     }
   }
-  if (element.window.display !== 0) {
-    throw new UnsupportedError(
-      `element ${id} is on display ${element.window.display}; arc's taps, gestures and typing reach the main display (0) only`,
-      {actions: ['Act on elements of the main display, or drive the other display with arc shell (input -d DISPLAY …).'], details: {element_id: id, display: element.window.display}},
-    )
-  }
+  checkMainDisplay(element)
   return {model, element}
+}
+
+/** Refuses an element of another display than the main one (0): arc's taps, gestures and typing reach display 0 only. */
+export function checkMainDisplay(element: ScreenElement): void {
+  if (element.window.display === 0) return
+  throw new UnsupportedError(
+    `element ${element.id} is on display ${element.window.display}; arc's taps, gestures and typing reach the main display (0) only`,
+    {actions: ['Act on elements of the main display, or drive the other display with arc shell (input -d DISPLAY …).'], details: {element_id: element.id, display: element.window.display}},
+  )
 }

@@ -1,0 +1,147 @@
+/**
+ * The one element an element action acts on: an id from a read, or a selector (`--text Submit`) that must match
+ * exactly one element on a fresh read of the screen. Every element action resolves its target here; the selector
+ * fields are CLI-only inputs for now (MCP's tools/list has no room for them), so serving them over MCP is moving
+ * `selectorInput` into a tool's `input`, nothing more. The matching is find's (`matches`): what `arc find` lists
+ * for the same criteria are the candidates.
+ */
+import {
+  buildScreenModel,
+  checkMainDisplay,
+  ElementAmbiguousError,
+  ElementNotFoundError,
+  InvalidInputError,
+  rememberElements,
+  resolveElement,
+  type ResolvedElement,
+  type ScreenElement,
+  type ScreenModel,
+  type ToolContext,
+  z,
+} from '@arc-cli/core'
+
+import {elementIdString, elementJson, elementTable, matches, type By} from './element-support.js'
+
+/** The element id of an element action: optional, since a selector may stand in its place. */
+export const targetId = elementIdString().optional().describe('Element id from screen-state or find (node_ and 6 characters)')
+
+/** Selector field → find's criterion. */
+const KINDS = {text: 'text', desc: 'content_desc', res_id: 'resource_id', class_name: 'class_name'} as const satisfies Record<string, By>
+type Kind = keyof typeof KINDS
+
+const selector = (what: string) => z.string().min(1).optional().describe(`In place of an id: the one element whose ${what} contains this (case-insensitive, as arc find matches)`)
+
+/** The selector fields (CLI-only for now: a tool's `cliInput`). Several together must all match the element. */
+export const selectorInput = z.object({
+  text: selector('text'),
+  desc: selector('content description'),
+  res_id: selector('resource id'),
+  class_name: selector('class name'),
+  exact_match: z.boolean().default(false).describe('With a selector: match whole values exactly (a class also by its simple name)'),
+})
+
+export type TargetInput = {element_id?: string} & Partial<z.output<typeof selectorInput>>
+
+export interface Target extends ResolvedElement {
+  /** The id of the element acted on (the selector's one match, or the id given, in full). */
+  id: string
+  /** The selector that found it, as given (absent for an id). */
+  selector?: Partial<Record<Kind, string>> & {exact_match: boolean}
+}
+
+const flag = (kind: Kind) => `--${kind.replace('_', '-')}`
+const SELECTOR_FLAGS = (Object.keys(KINDS) as Kind[]).map(flag).join(', ')
+/** Candidates listed in an ambiguity error's message (the rest are counted), and in its details. */
+const LISTED = 10
+const DETAILED = 50
+
+function criteriaOf(input: TargetInput): Array<[Kind, string]> {
+  return (Object.keys(KINDS) as Kind[]).flatMap((kind) => (input[kind] === undefined ? [] : [[kind, input[kind] as string] as [Kind, string]]))
+}
+
+function describeSelector(criteria: Array<[Kind, string]>, exact: boolean): string {
+  return [...criteria.map(([kind, value]) => `${flag(kind)} ${JSON.stringify(value)}`), ...(exact ? ['--exact-match'] : [])].join(' ')
+}
+
+function matching(model: ScreenModel, criteria: Array<[Kind, string]>, exact: boolean): ScreenElement[] {
+  return model.elements.filter((e) => criteria.every(([kind, value]) => matches(e, KINDS[kind], value, exact)))
+}
+
+/** What would have matched with a small change to the selector (contains for exact; desc for text and back). */
+function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: boolean): string[] {
+  const hints: string[] = []
+  if (exact) {
+    const n = matching(model, criteria, false).length
+    if (n > 0) hints.push(`${n} element(s) match without --exact-match (case-insensitive contains).`)
+  }
+  const [only] = criteria
+  if (criteria.length === 1 && only && (only[0] === 'text' || only[0] === 'desc')) {
+    const other: Kind = only[0] === 'text' ? 'desc' : 'text'
+    const n = matching(model, [[other, only[1]]], exact).length
+    if (n > 0) hints.push(`${describeSelector([[other, only[1]]], exact)} matches ${n} element(s).`)
+  }
+  return hints
+}
+
+/**
+ * Resolves an element action's target. An id goes through `resolveElement` (stale-safe); a selector is matched on
+ * a fresh read and must match exactly one element: none is ELEMENT_NOT_FOUND, several ELEMENT_AMBIGUOUS with the
+ * candidates, never the first of them. An id and a selector together, or neither, is INVALID_INPUT. The ids shown
+ * (the match, or the candidates) are remembered as find's are, so they can be used next with the stale-id check.
+ */
+export async function resolveTarget(ctx: ToolContext, input: TargetInput): Promise<Target> {
+  const criteria = criteriaOf(input)
+  const exact = input.exact_match ?? false
+  if (input.element_id !== undefined && criteria.length > 0) {
+    throw new InvalidInputError(`both an element id (${input.element_id}) and a selector (${describeSelector(criteria, exact)}) were given: pass one of them`, {
+      details: {element_id: input.element_id, selector: Object.fromEntries(criteria)},
+    })
+  }
+  if (exact && criteria.length === 0) throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${SELECTOR_FLAGS})`)
+  if (input.element_id !== undefined) {
+    const resolved = await resolveElement(ctx.driver, ctx.state, input.element_id)
+    return {...resolved, id: resolved.element.id}
+  }
+  if (criteria.length === 0) {
+    throw new InvalidInputError(`no element given: element_id is required (the command line also takes a selector in its place: ${SELECTOR_FLAGS})`, {
+      actions: ['Read the screen (arc screen-state, or arc find) for the ids.'],
+    })
+  }
+  const what = describeSelector(criteria, exact)
+  const model = buildScreenModel(await ctx.driver.captureScreen())
+  const found = matching(model, criteria, exact)
+  if (found.length === 0) {
+    throw new ElementNotFoundError(`no element on the current screen matches ${what}`, {
+      actions: [...nearMisses(model, criteria, exact), 'See what is on the screen: arc screen-state (or arc find).'],
+      details: {selector: Object.fromEntries(criteria), exact_match: exact},
+    })
+  }
+  if (found.length > 1) {
+    const listed = found.slice(0, DETAILED)
+    await rememberElements(ctx.state, listed, false)
+    const more = found.length > LISTED ? `\n… and ${found.length - LISTED} more (arc find lists them all)` : ''
+    const exactly = exact ? 0 : matching(model, criteria, true).length
+    throw new ElementAmbiguousError(`${found.length} elements match ${what}, and arc acts on one element only, never the first of several:\n${elementTable(found.slice(0, LISTED))}${more}`, {
+      actions: [
+        'Pass the id of the one you mean (the ID column) in place of the selector.',
+        exactly === 1 ? 'Or add --exact-match: one of them matches exactly.' : `Or narrow the selector: combine ${SELECTOR_FLAGS}${exact ? '' : ', or add --exact-match'}.`,
+      ],
+      details: {selector: Object.fromEntries(criteria), exact_match: exact, count: found.length, candidates: listed.map(elementJson)},
+    })
+  }
+  const element = found[0] as ScreenElement
+  checkMainDisplay(element)
+  await rememberElements(ctx.state, [element], false)
+  return {model, element, id: element.id, selector: {...Object.fromEntries(criteria), exact_match: exact}}
+}
+
+/** How a result names the element acted on: ` (found by --text "Submit")` after a selector, else nothing. */
+export function foundBy(target: Target): string {
+  if (!target.selector) return ''
+  return ` (found by ${describeSelector(criteriaOf(target.selector), target.selector.exact_match)})`
+}
+
+/** The selector a result's data reports, when one found the element. */
+export function selectorData(target: Target): {selector?: Target['selector']} {
+  return target.selector ? {selector: target.selector} : {}
+}
