@@ -1,8 +1,8 @@
 /**
  * The typing tools over ADB: focus the field (a tap on it), place the cursor with key events (several in one
- * command), type with `input text` in chunks paced by typing_speed, then read the field back. What the field
- * holds must be what the edit should give; anything else is an error, never a silent success. docs/devices.md
- * says what this can and cannot do.
+ * command), type with `input text` in chunks paced by typing_speed (other text through ADBKeyBoard, where the
+ * device has it), then read the field back. What the field holds must be what the edit should give; anything else
+ * is an error, never a silent success. docs/devices.md says what this can and cannot do.
  */
 import {
   buildScreenModel,

@@ -1,8 +1,8 @@
 /**
  * Text outside printable ASCII, typed through ADBKeyBoard (github.com/senzhk/ADBKeyBoard), an input method whose
  * service registers a broadcast receiver while it runs: `ADB_INPUT_B64` with a `msg` extra of base64 UTF-8 is
- * committed into the focused field (`ADB_INPUT_TEXT` takes the text itself, which `am` mangles outside ASCII on
- * some releases, so arc sends base64). Its receiver lives only while it is the current input method, so arc
+ * committed into the focused field (since October 2018; `ADB_INPUT_TEXT` takes the text itself, which may not
+ * pass through `am` intact outside ASCII from Android 8 on, so arc sends base64). Its receiver lives only while it is the current input method, so arc
  * switches to it for the call (`ime enable`/`ime set`), waits until the input method manager has bound it, sends
  * the broadcasts, and sets the keyboard that was current back, also when something failed.
  */
@@ -13,7 +13,7 @@ import type {DeviceShell} from './device-shell.js'
 
 export const ADB_KEYBOARD = 'com.android.adbkeyboard/.AdbIME'
 const ADB_KEYBOARD_PACKAGE = 'com.android.adbkeyboard'
-/** Where to get it: the project's releases (v2.4-dev; v2.5-dev adds an Android 16 fix). */
+/** Where to get it: the project's releases (v2.5-dev registers its receiver exported, which Android 16 needs). */
 export const ADB_KEYBOARD_URL = 'https://github.com/senzhk/ADBKeyBoard/releases'
 
 /** UTF-8 bytes per broadcast: their base64 (a third longer) keeps each command well within adb's 4000 bytes. */
