@@ -76,6 +76,8 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
           keyboard: {snapshot: note, adbKeyboard: true},
           plain: {snapshot: note},
           'keyboard-failing': {snapshot: note, adbKeyboard: true, faults: [{command: 'am broadcast', kind: 'error', message: 'Exception occurred while executing \'broadcast\':\n', exitCode: 255}]},
+          // Its `ime set` fails twice: selecting ADBKeyBoard, then setting Gboard back.
+          'keyboard-stuck': {snapshot: note, adbKeyboard: true, faults: [{command: 'ime set', kind: 'error', message: 'Error: boom\n', exitCode: 255, times: 2}]},
         },
       },
     })
@@ -89,7 +91,7 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
   })
   // Each test starts from empty fields: a clear is key events, which every device here takes.
   afterEach(async () => {
-    for (const serial of ['keyboard', 'plain', 'keyboard-failing']) {
+    for (const serial of ['keyboard', 'plain', 'keyboard-failing', 'keyboard-stuck']) {
       const r = await run(serial, 'type_clear_text', {element_id: await fieldId(serial)})
       expect(r.error, serial).to.equal(undefined)
     }
@@ -186,6 +188,33 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     expect(setting('keyboard-failing')).to.equal(GBOARD)
     expect(emu.device('keyboard-failing').inputMethods.enabled.has(ADB_KEYBOARD)).to.equal(false)
     expect(emu.device('keyboard-failing').inputEvents.filter((e) => e.type === 'commit')).to.deep.equal([])
+  })
+
+  it('says so, with the command to run, where the keyboard could not be set back; still disables what it enabled', async () => {
+    const id = await fieldId('keyboard-stuck')
+    const r = await run('keyboard-stuck', 'type_append_text', {element_id: id, text: 'é', ...fast})
+    expect(r.error).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+    expect(r.error!.message).to.match(/^typing failed \(ime set com\.android\.adbkeyboard\/\.AdbIME failed .*\) and the keyboard could not be set back to com\.google/)
+    expect(r.error!.actions).to.deep.equal([`Set it back by hand: adb -s keyboard-stuck shell ime set ${GBOARD}`])
+    expect(keyboardCommands(r.argv).slice(-3)).to.deep.equal([['ime', 'set', ADB_KEYBOARD], ...switchBack])
+    expect(r.argv.some((a) => a[0] === 'am')).to.equal(false)
+    expect(emu.device('keyboard-stuck').inputMethods.enabled.has(ADB_KEYBOARD)).to.equal(false)
+  })
+
+  it('an ADBKeyBoard installed with `arc app install` is used at once, and one uninstalled no more', async () => {
+    const d = await driver('plain')
+    const apk = path.join(dir, 'keyboardservice-debug.apk')
+    await writeFile(apk, Buffer.concat([Buffer.from('PK\u0003\u0004', 'latin1'), Buffer.from('....ARC_EMULATE_PACKAGE=com.android.adbkeyboard;versionCode=2....')]))
+    try {
+      expect(await d.typingMethod('abc')).to.equal('input')
+      await d.installApp(apk, {replace: false, grantAll: false, downgrade: false, allowTest: false})
+      expect(await d.typingMethod('é')).to.equal('ime')
+      await d.uninstallApp('com.android.adbkeyboard', false)
+      const error = await d.typingMethod('é').catch((e: unknown) => e)
+      expect(error).to.have.property('code', 'UNSUPPORTED')
+    } finally {
+      await d.close()
+    }
   })
 
   it('without ADBKeyBoard: UNSUPPORTED naming the characters and how to install it, with nothing sent but the probe', async () => {

@@ -115,11 +115,15 @@ async function broadcast(dev: DeviceShell, text: string): Promise<void> {
   }
 }
 
-/** Sets the keyboard that was current back (and disables ADBKeyBoard where arc enabled it). */
+/** Sets the keyboard that was current back and disables ADBKeyBoard where arc enabled it: both tried, the first failure thrown. */
 async function restore(dev: DeviceShell, previous: string, disable: boolean): Promise<void> {
-  if (/^[A-Za-z][\w.]*\/[\w.$]+$/.test(previous)) await ime(dev, 'set', previous)
-  else await dev.text(['settings', 'delete', 'secure', 'default_input_method'])
-  if (disable) await ime(dev, 'disable', ADB_KEYBOARD)
+  const steps = [
+    () => (/^[A-Za-z][\w.]*\/[\w.$]+$/.test(previous) ? ime(dev, 'set', previous) : dev.text(['settings', 'delete', 'secure', 'default_input_method'])),
+    ...(disable ? [() => ime(dev, 'disable', ADB_KEYBOARD)] : []),
+  ]
+  const failures: unknown[] = []
+  for (const step of steps) await step().catch((error: unknown) => failures.push(error))
+  if (failures.length > 0) throw failures[0]
 }
 
 /**
