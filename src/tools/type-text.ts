@@ -1,12 +1,11 @@
 /**
  * The typing tools over ADB: focus the field (a tap on it), place the cursor with key events (several in one
- * command), type with `input text` in chunks paced by typing_speed, then read the field back. What the field
- * holds must be what the edit should give; anything else is an error, never a silent success. docs/devices.md
- * says what this can and cannot do.
+ * command), type with `input text` in chunks paced by typing_speed (other text through ADBKeyBoard, where the
+ * device has it), then read the field back. What the field holds must be what the edit should give; anything else
+ * is an error, never a silent success. docs/devices.md says what this can and cannot do.
  */
 import {
   buildScreenModel,
-  describeChars,
   DeviceCommandError,
   defineTool,
   ElementNotFoundError,
@@ -14,10 +13,10 @@ import {
   isEditable,
   serialise,
   sleep,
-  untypable,
   UnsupportedError,
   type ScreenElement,
   type ToolContext,
+  type TypingMethod,
   z,
 } from '@arc-cli/core'
 
@@ -32,21 +31,26 @@ const typingFields = {
   typing_speed: z.number().int().min(10).max(5000).default(70).describe('Base delay in ms between typed chunks (10-5000)'),
   typing_speed_variance: z.number().int().min(0).default(15).describe('Random variance in ms, clamped to [0, typing_speed]'),
 }
-const textField = (what: string) => z.string().min(1).max(MAX_TEXT).describe(`${what} (1-${MAX_TEXT} characters, printable ASCII)`)
+const textField = (what: string) => z.string().min(1).max(MAX_TEXT).describe(`${what} (1-${MAX_TEXT} characters; non-ASCII needs ADBKeyBoard)`)
 
 /** One typing call per device at a time in this process: two agents' keystrokes never interleave in a field. */
 export function withTypingLock<T>(serial: string, work: () => Promise<T>): Promise<T> {
   return serialise(`typing:${serial}`, work)
 }
 
-/** Refuses text `input text` cannot type, naming the characters, before anything is sent. */
-function checkTypable(text: string, input: string): void {
-  const bad = untypable(text)
-  if (bad.length === 0) return
-  throw new UnsupportedError(`${input} holds characters adb's \`input text\` cannot type: ${describeChars(bad)}; nothing was typed`, {
-    actions: ['Only printable ASCII can be typed over plain ADB; use an IME such as ADBKeyBoard for other text, and press key ENTER for line breaks.'],
-    details: {input, characters: bad},
-  })
+/**
+ * How the text will be typed, asked before anything is sent: UNSUPPORTED (naming the input and the characters)
+ * for what the device cannot type, such as non-ASCII without ADBKeyBoard.
+ */
+async function typingMethod(ctx: ToolContext, text: string, input: string): Promise<TypingMethod> {
+  try {
+    return await ctx.driver.typingMethod(text)
+  } catch (error) {
+    if (error instanceof UnsupportedError) {
+      throw new UnsupportedError(`${input}: ${error.message}`, {actions: error.actions, details: {input, ...error.details}, cause: error})
+    }
+    throw error
+  }
 }
 
 /** What an edit field holds: its text, or '' when the dump shows its hint in place of text. */
@@ -117,8 +121,16 @@ function cursorKeys(length: number, offset: number): string[] {
   return ['MOVE_END', ...Array<string>(length - offset).fill('DPAD_LEFT')]
 }
 
-/** Types in chunks, waiting typing_speed ± variance (variance clamped to [0, typing_speed]) between chunks. */
-async function typeChunks(ctx: ToolContext, text: string, speed: number, variance: number): Promise<void> {
+/**
+ * Types in chunks, waiting typing_speed ± variance (variance clamped to [0, typing_speed]) between chunks. Text
+ * that goes through ADBKeyBoard is one call: each call switches the keyboard there and back.
+ */
+async function typeChunks(ctx: ToolContext, text: string, method: TypingMethod, speed: number, variance: number): Promise<void> {
+  if (method === 'ime') {
+    ctx.progress(`typing ${text.length} characters through ADBKeyBoard`)
+    await ctx.driver.inputText(text)
+    return
+  }
   const spread = Math.min(Math.max(variance, 0), speed)
   for (let i = 0; i < text.length; i += TYPE_CHUNK) {
     if (i > 0) await sleep(speed + Math.round((Math.random() * 2 - 1) * spread), ctx.signal)
@@ -209,18 +221,18 @@ export const typeAppendText = defineTool({
   name: 'type_append_text',
   cliId: 'type append',
   title: 'Type text at the end of a field',
-  description: 'Focuses the field, moves the cursor to its end and types the text with `input text`, then reads the field back: "Field content: …" must end with what was typed. Printable ASCII only; stale ids fail with STALE_ELEMENT.',
+  description: 'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
   kind: 'action',
   group: 'text',
   input: z.object({element_id: elementId, text: textField('Text to type'), ...typingFields}),
   cli: {positional: ['element_id', 'text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"']},
   async handler(ctx, {element_id, text, typing_speed, typing_speed_variance}) {
-    checkTypable(text, 'text')
+    const method = await typingMethod(ctx, text, 'text')
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, element_id)
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(['MOVE_END'])
-      await typeChunks(ctx, text, typing_speed, typing_speed_variance)
+      await typeChunks(ctx, text, method, typing_speed, typing_speed_variance)
       const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
       return {
         text: `Typed ${text.length} characters at end of element '${element_id}'.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
@@ -245,7 +257,7 @@ export const typeInsertText = defineTool({
   }),
   cli: {positional: ['element_id', 'text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5']},
   async handler(ctx, {element_id, text, offset, typing_speed, typing_speed_variance}) {
-    checkTypable(text, 'text')
+    const method = await typingMethod(ctx, text, 'text')
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, element_id)
       if (offset > field.before.length) {
@@ -255,7 +267,7 @@ export const typeInsertText = defineTool({
       }
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(cursorKeys(field.before.length, offset))
-      await typeChunks(ctx, text, typing_speed, typing_speed_variance)
+      await typeChunks(ctx, text, method, typing_speed, typing_speed_variance)
       const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset), {unsure: field.unsure, ifEmpty: text})
       return {
         text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
@@ -280,7 +292,7 @@ export const typeReplaceText = defineTool({
   }),
   cli: {positional: ['element_id', 'search', 'new_text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq World Android']},
   async handler(ctx, {element_id, search, new_text, typing_speed, typing_speed_variance}) {
-    checkTypable(new_text, 'new_text')
+    const method = new_text === '' ? 'input' : await typingMethod(ctx, new_text, 'new_text')
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, element_id)
       const at = field.before.indexOf(search)
@@ -291,7 +303,7 @@ export const typeReplaceText = defineTool({
       }
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys([...cursorKeys(field.before.length, at + search.length), ...Array<string>(search.length).fill('DEL')])
-      if (new_text) await typeChunks(ctx, new_text, typing_speed, typing_speed_variance)
+      if (new_text) await typeChunks(ctx, new_text, method, typing_speed, typing_speed_variance)
       const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
       // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
       let now = ''

@@ -153,6 +153,10 @@ const deviceSchema = z
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
     fields: z.array(fieldSchema).optional().describe('Edit fields that refuse or alter what is typed into them.'),
+    adbKeyboard: z
+      .boolean()
+      .default(false)
+      .describe('ADBKeyBoard (com.android.adbkeyboard/.AdbIME) is installed, not yet enabled: its broadcasts type any text.'),
   })
   .strict()
 

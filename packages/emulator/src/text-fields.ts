@@ -101,6 +101,13 @@ export class TextFields {
     this.set(screen, focus, now.slice(0, cursor) + text + now.slice(cursor), cursor + text.length)
   }
 
+  /** Empties the focused field (ADBKeyBoard's ADB_CLEAR_TEXT), unless its rule refuses input. */
+  clear(screen: LoadedScreen): void {
+    const focus = this.focused(screen)
+    if (!focus || this.rule(screen, focus)?.refuse) return
+    this.set(screen, focus, '', 0)
+  }
+
   /** Cursor and delete keys act on the focused field (HOME/END within the cursor's line, as TextView does). */
   key(screen: LoadedScreen, code: number): void {
     const focus = this.focused(screen)

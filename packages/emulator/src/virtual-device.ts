@@ -10,6 +10,7 @@ import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
 import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, TransitionSpec} from './scenario.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
+import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
 
 /**
@@ -18,13 +19,18 @@ import {TextFields} from './text-fields.js'
  */
 export type DeviceState = 'device' | 'offline' | 'unauthorized' | 'no permissions'
 
-/** An input the device received through `input …` or `cmd statusbar …`, in device pixels. */
+/**
+ * An input the device received through `input …` or `cmd statusbar …`, in device pixels; `commit` and `clear-text`
+ * are ADBKeyBoard's (an `am broadcast` it received while it was the bound input method).
+ */
 export type InputEvent =
   | {type: 'tap'; x: number; y: number}
   | {type: 'swipe'; x1: number; y1: number; x2: number; y2: number; durationMs: number}
   | {type: 'draganddrop'; x1: number; y1: number; x2: number; y2: number; durationMs: number}
   | {type: 'keyevent'; code: number; name: string; longpress?: boolean; doubletap?: boolean}
   | {type: 'text'; text: string}
+  | {type: 'commit'; text: string}
+  | {type: 'clear-text'}
   | {type: 'motionevent'; action: string; x: number; y: number}
   | {type: 'statusbar'; action: string}
   | {type: 'sendevent'; device: string; evType: number; code: number; value: number}
@@ -148,6 +154,8 @@ export class VirtualDevice extends EventEmitter {
   readonly touchscreen: {name: string; maxX: number; maxY: number; slots: number; writable?: boolean}
   /** Edit fields: focus, cursor and what was typed (the served dump shows it). */
   readonly fields: TextFields
+  /** Input methods: installed, enabled, current and bound (ime, settings, am broadcast to ADBKeyBoard). */
+  readonly inputMethods: InputMethods
   /** Packages with a live process, and its pid. */
   readonly running = new Map<string, number>()
   foreground: {package?: string; activity?: string} = {}
@@ -190,9 +198,13 @@ export class VirtualDevice extends EventEmitter {
     this.transitions = scenario?.transitions ?? []
     this.fields = new TextFields(scenario?.fields ?? [], () => Number(this.properties.get('ro.build.version.sdk') ?? '34'))
     this.faults = (scenario?.faults ?? []).map(arm)
+    this.inputMethods = new InputMethods(this)
     this.touchscreen = scenario?.touchscreen ?? {name: 'virtio_input_multi_touch_1', maxX: 32767, maxY: 32767, slots: 10}
     this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
     this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p, granted: new Set()}))
+    if (scenario?.adbKeyboard && !this.packages.some((p) => p.name === ADB_KEYBOARD_PACKAGE)) {
+      this.packages.push({name: ADB_KEYBOARD_PACKAGE, system: false, versionCode: 2, versionName: '2.0', permissions: [], granted: new Set()})
+    }
     if (scenario?.defaultPackages !== false) {
       for (const p of DEFAULT_SYSTEM_PACKAGES) if (!this.packages.some((q) => q.name === p.name)) this.packages.push({...p})
     }
@@ -382,7 +394,8 @@ export class VirtualDevice extends EventEmitter {
   recordInput(event: InputEvent): void {
     this.inputEvents.push(event)
     if (event.type === 'tap') this.fields.tap(this.screen, event.x, event.y)
-    else if (event.type === 'text') this.fields.type(this.screen, event.text)
+    else if (event.type === 'text' || event.type === 'commit') this.fields.type(this.screen, event.text)
+    else if (event.type === 'clear-text') this.fields.clear(this.screen)
     else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) this.fields.key(this.screen, event.code)
     const hit = this.transitionFor(event)
     if (hit) this.showScreen(hit.to)

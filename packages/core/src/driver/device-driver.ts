@@ -231,6 +231,9 @@ export interface GesturePoint {
 /** How a gesture reached the device: several fingers via `sendevent`, one via `input motionevent` or swipes. */
 export type GestureMethod = 'sendevent' | 'motionevent' | 'swipe'
 
+/** How text reaches a field: `input text` (printable ASCII), or an input method's broadcast (ADBKeyBoard). */
+export type TypingMethod = 'input' | 'ime'
+
 /** One thing `arc doctor` checked: whether the device allows it, how, and what arc does when it does not. */
 export interface Capability {
   id: string
@@ -282,8 +285,15 @@ export interface DeviceDriver {
    */
   pressKeys(keys: Array<string | number>): Promise<void>
   /**
-   * Types text into the focused field at its cursor. Printable ASCII only: anything else fails with UNSUPPORTED,
-   * naming the characters, before anything is sent. Spaces and a literal `%s` arrive as typed.
+   * How inputText types `text`: `input` (printable ASCII, `input text`) or `ime` (other text, through ADBKeyBoard's
+   * broadcast). Fails with UNSUPPORTED, naming the characters, where nothing can type it: control characters, or
+   * non-ASCII on a device without ADBKeyBoard. Asks the device (one probe) only for text outside printable ASCII.
+   */
+  typingMethod(text: string): Promise<TypingMethod>
+  /**
+   * Types text into the focused field at its cursor: printable ASCII with `input text` (spaces and a literal `%s`
+   * arrive as typed), anything else through ADBKeyBoard, switched to for the call and the keyboard before it
+   * restored, also on failure. What typingMethod refuses fails the same way, before anything is sent.
    */
   inputText(text: string): Promise<void>
   openNotifications(): Promise<void>

@@ -15,6 +15,7 @@ export const READ_ONLY_ACTIONS = {
   gesture: 'perform a gesture',
   pressKey: 'press a key',
   pressKeys: 'press keys',
+  typingMethod: 'type text',
   inputText: 'type text',
   openNotifications: 'open notifications',
   openQuickSettings: 'open quick settings',

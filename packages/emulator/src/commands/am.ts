@@ -1,4 +1,5 @@
 import {fullActivity, shortActivity} from '../virtual-device.js'
+import {ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE} from '../input-methods.js'
 import type {CommandContext} from './types.js'
 
 /** Options of `am start` that take a value (so their value is not mistaken for the intent's data). */
@@ -60,6 +61,39 @@ function view(ctx: CommandContext, data: string, wait: boolean): number {
   return 0
 }
 
+/**
+ * `am broadcast [-a ACTION] [-p PKG] [--es KEY VALUE]…`: waits for the receivers, as `am` does, and says so. The
+ * one receiver emulated is ADBKeyBoard's (input-methods.ts), registered only while it is the bound input method:
+ * ADB_INPUT_B64 (`msg`: base64 of UTF-8) and ADB_INPUT_TEXT (`msg`: the text) commit text into the focused
+ * field, ADB_CLEAR_TEXT empties it. Any other broadcast reaches no one; either way the result is 0.
+ */
+function broadcast(ctx: CommandContext, args: string[]): number {
+  let action: string | undefined
+  let pkg: string | undefined
+  const extras = new Map<string, string>()
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (a === '-a') action = args[++i]
+    else if (a === '-p') pkg = args[++i]
+    else if (a === '--es') {
+      extras.set(args[i + 1] ?? '', args[i + 2] ?? '')
+      i += 2
+    } else if (WITH_VALUE.has(a)) i += a.startsWith('--e') ? 2 : 1
+  }
+  const parts = [action && `act=${action}`, 'flg=0x400000', pkg && `pkg=${pkg}`, extras.size > 0 && '(has extras)'].filter(Boolean)
+  ctx.out(`Broadcasting: Intent { ${parts.join(' ')} }\n`)
+  const device = ctx.device
+  const methods = device.inputMethods
+  const toAdbKeyboard = (pkg === undefined || pkg === ADB_KEYBOARD_PACKAGE) && methods.current === ADB_KEYBOARD_IME && methods.bound()
+  if (toAdbKeyboard && action === 'ADB_INPUT_B64' && extras.has('msg')) {
+    device.recordInput({type: 'commit', text: Buffer.from(extras.get('msg') as string, 'base64').toString('utf8')})
+  } else if (toAdbKeyboard && action === 'ADB_INPUT_TEXT' && extras.has('msg')) {
+    device.recordInput({type: 'commit', text: extras.get('msg') as string})
+  } else if (toAdbKeyboard && action === 'ADB_CLEAR_TEXT') device.recordInput({type: 'clear-text'})
+  ctx.out('Broadcast completed: result=0\n')
+  return 0
+}
+
 /** `am start [-W] [-n PKG/ACT] [-a ACTION] [-d URI] …`, `am force-stop PKG`, `am kill PKG`. */
 export function am(ctx: CommandContext): number {
   const [, sub, ...rest] = ctx.argv
@@ -69,10 +103,7 @@ export function am(ctx: CommandContext): number {
     if (name) ctx.device.forceStop(name)
     return 0
   }
-  if (sub === 'broadcast') {
-    ctx.out('Broadcasting: Intent { }\nBroadcast completed: result=0\n')
-    return 0
-  }
+  if (sub === 'broadcast') return broadcast(ctx, rest)
   ctx.err(`Error: Unknown command: ${sub ?? ''}\n`)
   return 255
 }

@@ -225,7 +225,7 @@ function surfaceFlingerDisplays(device: VirtualDevice): string {
 
 function inputMethod(device: VirtualDevice): string {
   const shown = device.screen.hierarchy.windows.some((w) => w.package === 'com.google.android.inputmethod.latin')
-  return `  mInputShown=${shown}\n  mIsInputViewShown=${shown}\n  mCurMethodId=com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME\n`
+  return `  mInputShown=${shown}\n  mIsInputViewShown=${shown}\n${device.inputMethods.dumpLines()}`
 }
 
 /** `dumpsys power`: the wakefulness lines (Android 10+ wording). */

@@ -3,6 +3,7 @@ import {cmd} from './cmd.js'
 import {dumpsys} from './dumpsys.js'
 import {cat, df, ln, ls, mkdir, mv, readlink, realpath, rm, touch} from './files.js'
 import {getevent, sendevent} from './getevent.js'
+import {ime} from './ime.js'
 import {input} from './input.js'
 import {logcat} from './logcat.js'
 import {date, id, pidof, sleep, whoami} from './misc.js'
@@ -32,6 +33,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   grep,
   head,
   id,
+  ime,
   input,
   ln,
   logcat,

@@ -1,3 +1,4 @@
+import {InputMethods} from '../input-methods.js'
 import type {CommandContext} from './types.js'
 
 /** `getprop` (every `[key]: [value]`, sorted) or `getprop KEY` (the value, or an empty line). */
@@ -37,5 +38,7 @@ export function settings(ctx: CommandContext): number {
     ctx.err('Invalid command: settings (get|put|delete) NAMESPACE KEY [VALUE]\n')
     return 255
   }
+  // The current input method is a setting: writing it switches, as the input method manager observes it.
+  if (verb !== 'get' && InputMethods.isSetting(id)) ctx.device.inputMethods.switched()
   return 0
 }

@@ -24,6 +24,7 @@ import type {
   RotationState,
   ScreenCapture,
   ShellOutput,
+  TypingMethod,
   WindowInfo,
 } from '../device-driver.js'
 import type {AdbServer} from './adb-client.js'
@@ -113,6 +114,10 @@ export class AdbDriver implements DeviceDriver {
 
   pressKeys(keys: Array<string | number>): Promise<void> {
     return this.act((dev) => input.pressKeys(dev, keys))
+  }
+
+  typingMethod(text: string): Promise<TypingMethod> {
+    return input.typingMethod(this.shell, text)
   }
 
   inputText(text: string): Promise<void> {

@@ -1,9 +1,10 @@
 /**
  * `arc doctor`'s probes: what this device lets arc do over ADB, found without changing anything a user would
- * notice (reads, `command -v`, `cmd -l`, a UI dump, and a lone SYN_REPORT written to the touchscreen, which
- * moves nothing). Each capability says what arc does when it is missing.
+ * notice (reads, `command -v`, `cmd -l`, `ime list`, a UI dump, and a lone SYN_REPORT written to the
+ * touchscreen, which moves nothing). Each capability says what arc does when it is missing.
  */
 import type {Capability, CapabilityReport, ScreenCapture} from '../device-driver.js'
+import {ADB_KEYBOARD, ADB_KEYBOARD_URL, imeIds, isAdbKeyboard} from './adb-keyboard.js'
 import {clipboardReason} from './clipboard.js'
 import type {DeviceShell} from './device-shell.js'
 import {findTouchscreen, parseGetevent} from './getevent.js'
@@ -18,13 +19,14 @@ function parseProps(output: string): Map<string, string> {
 }
 
 export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCapture>): Promise<CapabilityReport> {
-  const [propsText, found, services, listing] = await Promise.all([
+  const [propsText, found, services, listing, imeList] = await Promise.all([
     dev.text(['getprop']),
     // `command -v` prints the path of a program it finds (a shell builtin: runs nothing); one name per call,
     // as some shells read only the first.
     dev.text([raw(`for p in ${PROGRAMS.join(' ')}; do command -v "$p"; done`)]),
     dev.text(['cmd', '-l']),
     dev.text(['getevent', '-pl']),
+    dev.text(['ime', 'list', '-a', '-s']),
   ])
   const props = parseProps(propsText)
   const sdk = Number(props.get('ro.build.version.sdk')) || undefined
@@ -58,11 +60,14 @@ export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCaptu
     has.has('input') ? `input tap/swipe/keyevent/text${(sdk ?? 0) >= 31 ? ' (in system_server: fast)' : ' (a new VM per call: 0.3-1 s each)'}` : 'no input program',
     'touch, keys and typing cannot work',
   )
+  const adbKeyboard = imeIds(imeList).some(isAdbKeyboard)
   add(
     'text-input',
-    has.has('input') ? 'partial' : false,
-    'input text types printable ASCII only',
-    'non-ASCII text fails with UNSUPPORTED (needs an IME such as ADBKeyBoard)',
+    has.has('input') ? (adbKeyboard ? true : 'partial') : false,
+    adbKeyboard
+      ? `input text for printable ASCII; other text through ADBKeyBoard (${ADB_KEYBOARD}, switched to for each such text)`
+      : 'input text types printable ASCII only; no ADBKeyBoard among the input methods (ime list -a -s)',
+    `non-ASCII text fails with UNSUPPORTED: install ADBKeyBoard (${ADB_KEYBOARD_URL}) with arc app install`,
   )
   const motion = has.has('input') && (sdk ?? 0) >= 29
   add('single-finger-gesture', motion ? true : 'partial', motion ? 'input motionevent (Android 10+)' : 'no input motionevent before Android 10', 'custom_gesture with one path is sent as one swipe per segment (the finger lifts between segments)')

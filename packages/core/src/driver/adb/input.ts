@@ -3,11 +3,12 @@
  * the device's input queue (input-queue.ts), so actions from concurrent callers never interleave.
  */
 import {UnsupportedError} from '../../errors/arc-error.js'
-import type {Point} from '../device-driver.js'
+import type {Point, TypingMethod} from '../device-driver.js'
 import {resolveKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
-import {raw} from './shell-quote.js'
-import {describeChars, untypable} from '../typable.js'
+import {raw, shq} from './shell-quote.js'
+import {describeChars, neverTypable, untypable} from '../typable.js'
+import {hasAdbKeyboard, noAdbKeyboard, typeWithAdbKeyboard} from './adb-keyboard.js'
 import {screenInfo} from './screen.js'
 
 export async function tap(dev: DeviceShell, {x, y}: Point): Promise<void> {
@@ -38,16 +39,29 @@ export async function pressKey(dev: DeviceShell, key: string | number): Promise<
   await dev.action(['input', 'keyevent', word], `input keyevent ${word}`)
 }
 
-/** Keys per `input keyevent` command: long runs (2000 cursor moves) are split to keep the command short. */
-const KEYS_PER_COMMAND = 400
+/**
+ * Key names per `input keyevent` command: as many as fit in KEY_COMMAND_BYTES, so long runs (2000 cursor moves or
+ * deletes: some 22 bytes each, quoted) are split to stay within adb's 4000-byte command.
+ */
+const KEY_COMMAND_BYTES = 3500
 
-/** Several key events, in order, in as few `input keyevent` commands as the length allows. */
+/** Several key events, in order, in as few `input keyevent` commands as the command length allows. */
 export async function pressKeys(dev: DeviceShell, keys: Array<string | number>): Promise<void> {
   const codes = keys.map((key) => resolveKey(key).word)
-  for (let i = 0; i < codes.length; i += KEYS_PER_COMMAND) {
-    const part = codes.slice(i, i + KEYS_PER_COMMAND)
-    await dev.action(['input', 'keyevent', ...part], `input keyevent (${part.length} keys)`)
+  let part: Array<string | number> = []
+  let bytes = 0
+  const send = async () => {
+    if (part.length > 0) await dev.action(['input', 'keyevent', ...part], `input keyevent (${part.length} keys)`)
+    part = []
+    bytes = 0
   }
+  for (const code of codes) {
+    const size = (typeof code === 'number' ? String(code).length : Buffer.byteLength(shq(code))) + 1
+    if (bytes + size > KEY_COMMAND_BYTES) await send()
+    part.push(code)
+    bytes += size
+  }
+  await send()
 }
 
 /**
@@ -68,20 +82,35 @@ export function textCommands(text: string, chunk = TEXT_CHUNK): string[] {
   return out.filter((p) => p !== '')
 }
 
+/** UNSUPPORTED for control characters and lone surrogates, which no typing path takes. */
+function refuseNeverTypable(text: string): void {
+  const bad = neverTypable(text)
+  if (bad.length === 0) return
+  throw new UnsupportedError(`arc cannot type ${describeChars(bad)}: control characters are keys, not text, and a lone surrogate has no UTF-8; nothing was typed`, {
+    actions: ['Split line breaks and tabs out into press-key ENTER / TAB calls.'],
+    details: {characters: bad},
+  })
+}
+
+/** How inputText will type the text: `input` without asking the device, else `ime` after probing for ADBKeyBoard. */
+export async function typingMethod(dev: DeviceShell, text: string): Promise<TypingMethod> {
+  refuseNeverTypable(text)
+  const bad = untypable(text)
+  if (bad.length === 0) return 'input'
+  if (!(await hasAdbKeyboard(dev))) throw noAdbKeyboard(bad)
+  return 'ime'
+}
+
 /**
  * `input text` takes one argument, turns every `%s` into a space and can only type what the virtual keyboard map
- * has: printable ASCII. arc refuses anything else with UNSUPPORTED before sending a byte, and sends the rest as
- * textCommands cuts it, each argument quoted for the shell.
+ * has: printable ASCII, sent as textCommands cuts it, each argument quoted for the shell. Other text goes through
+ * ADBKeyBoard (adb-keyboard.ts) where the device has it, else fails with UNSUPPORTED before a byte is typed.
  */
 export async function inputText(dev: DeviceShell, text: string): Promise<void> {
   if (text === '') return
+  refuseNeverTypable(text)
   const bad = untypable(text)
-  if (bad.length > 0) {
-    throw new UnsupportedError(`\`input text\` cannot type ${describeChars(bad)}: only printable ASCII goes through adb input, so nothing was typed`, {
-      actions: ['Type non-ASCII text with an IME such as ADBKeyBoard, or split newlines into press-key ENTER calls.'],
-      details: {characters: bad},
-    })
-  }
+  if (bad.length > 0) return typeWithAdbKeyboard(dev, text, bad)
   for (const part of textCommands(text)) await dev.action(['input', 'text', part], 'input text')
 }
 
