@@ -202,8 +202,17 @@ export function toolCommand(tool: AnyTool): Command.Class {
     static tool = tool
 
     async run(): Promise<unknown> {
-      const parsed = await this.parse(ToolCommand)
+      const refuseMisread = (typed: Record<string, unknown> | undefined) => {
+        const misread = typed && tool.cli?.misread?.(typed)
+        if (misread) throw new InvalidInputError(misread.message, {actions: misread.actions})
+      }
+      const parsed = await this.parse(ToolCommand).catch((error: unknown) => {
+        // oclif's parse error (missing arguments) still holds what was typed.
+        refuseMisread((error as {parse?: {output?: {args?: Record<string, unknown>}}}).parse?.output?.args)
+        throw error
+      })
       const parsedArgs = parsed.args as Record<string, unknown>
+      refuseMisread(parsedArgs)
       if (rest !== undefined) {
         const taken = Object.values(parsedArgs).filter((v) => v !== undefined).length
         const remaining = parsed.argv.slice(taken).map(String)
