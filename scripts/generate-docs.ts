@@ -121,7 +121,7 @@ export function errorsMarkdown(): string {
     '',
     'Every error arc reports has a stable code and its own exit status. On the terminal it prints',
     '`Error [CODE]: message` on stderr, followed by `Try:` lines, and no stack trace, `INTERNAL` included (set',
-    '`DEBUG=arc*` to see one). An unknown command is an `INVALID_INPUT` naming the nearest commands. With `--json` the error is printed on stdout as `{"error": {"code", "message", "actions", "details",',
+    '`DEBUG=arc*` to see one). An unknown command is an `INVALID_INPUT` naming the commands meant (`arc app stop com.x`: `arc app close com.x`). With `--json` the error is printed on stdout as `{"error": {"code", "message", "actions", "details",',
     '"exitCode"}}`. Scripts should match on the code or the exit status, never on the message.',
     '',
     '| exit | code | meaning |',

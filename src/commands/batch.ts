@@ -3,6 +3,7 @@ import {readFile} from 'node:fs/promises'
 import {ArcCommand, Args, Flags, InvalidInputError} from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
+import {commandSet, suggestFor} from '../command-suggestions.js'
 
 /** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
 function exitStatus(error: unknown): number | undefined {
@@ -80,8 +81,17 @@ export default class Batch extends ArcCommand {
       if (id === 'batch') break
       if (this.config.findCommand(id)) return id
     }
-    const what = words[0] === 'batch' ? '`batch` cannot run inside a batch' : `unknown command "${words.slice(0, 2).join(' ')}"`
-    throw new InvalidInputError(`batch line ${line}: ${what}`, {actions: [`Run \`${this.config.bin} --help\` for the commands.`]})
+    if (words[0] === 'batch') {
+      throw new InvalidInputError(`batch line ${line}: \`batch\` cannot run inside a batch`, {actions: [`Run \`${this.config.bin} --help\` for the commands.`]})
+    }
+    // The words before the first flag, as oclif hands an unknown command to its command_not_found hook.
+    const firstFlag = words.findIndex((w) => w.startsWith('-'))
+    const named = firstFlag === -1 ? words : words.slice(0, firstFlag)
+    const {command, message, suggestions} = suggestFor(named, commandSet(this.config), firstFlag === -1 ? [] : words.slice(firstFlag))
+    throw new InvalidInputError(`batch line ${line}: ${message}`, {
+      details: {line, command, suggestions},
+      actions: [...suggestions.map((s) => `${this.config.bin} ${s}`), `Run \`${this.config.bin} --help\` for the commands.`],
+    })
   }
 
   /** A line that failed before its command ran (unknown command): printed the arc way, its status returned. */

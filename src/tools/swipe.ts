@@ -2,6 +2,12 @@ import {defineTool, z} from '@arc-cli/core'
 
 import {at, checkOnScreen, coordinate, duration} from './touch-schema.js'
 
+/**
+ * `arc scroll` names the way the content moves into view, a finger the way it moves: a finger moving up scrolls
+ * down (swipeInside in scroll-area.ts).
+ */
+const SCROLL_FOR_FINGER: Record<string, string> = {up: 'down', down: 'up', left: 'right', right: 'left'}
+
 export const swipe = defineTool({
   name: 'swipe',
   cliId: 'swipe',
@@ -17,7 +23,22 @@ export const swipe = defineTool({
     y2: coordinate('End Y coordinate'),
     duration: duration('Swipe duration', 300),
   }),
-  cli: {positional: ['x1', 'y1', 'x2', 'y2'], examples: ['<%= config.bin %> <%= command.id %> 500 1500 500 500']},
+  cli: {
+    positional: ['x1', 'y1', 'x2', 'y2'],
+    examples: ['<%= config.bin %> <%= command.id %> 500 1500 500 500'],
+    misread: ({x1}) => {
+      const finger = typeof x1 === 'string' ? x1.toLowerCase() : ''
+      const scroll = SCROLL_FOR_FINGER[finger]
+      if (!scroll) return undefined
+      return {
+        message: `swipe takes coordinates (x1 y1 x2 y2 in screen pixels), not a direction: got ${JSON.stringify(x1)}`,
+        actions: [
+          `arc scroll ${scroll}  (a swipe ${finger}: the finger moves ${finger}, content further ${scroll} comes into view)`,
+          'arc swipe 500 1500 500 500  (from one point to another, in screen pixels)',
+        ],
+      }
+    },
+  },
   async handler({driver}, {x1, y1, x2, y2, duration}) {
     await checkOnScreen(driver, {start: {x: x1, y: y1}, end: {x: x2, y: y2}})
     await driver.swipe({x: x1, y: y1}, {x: x2, y: y2}, duration)

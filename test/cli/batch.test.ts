@@ -41,10 +41,13 @@ describe('arc batch: many commands, one process', () => {
     expect(taps() - before).to.equal(3)
   })
 
-  it('refuses to nest and names an unreadable file', async () => {
+  it('refuses to nest, suggests the command an unknown line meant, and names an unreadable file', async () => {
     const nested = await runArc(['batch'], {env: h.env, input: 'batch other.txt\n'})
     expect(nested.code).to.equal(2)
     expect(nested.stderr).to.contain('`batch` cannot run inside a batch')
+    const unknown = await runArc(['batch'], {env: h.env, input: 'app stop com.x\n'})
+    expect(unknown.code).to.equal(2)
+    expect(unknown.stderr).to.contain('batch line 1: unknown command "app stop"\nTry: arc app close com.x\n')
     const missing = await runArc(['batch', '/nonexistent/steps.txt'], {env: h.env})
     expect(missing.code).to.equal(2)
     expect(missing.stderr).to.contain('cannot read batch file /nonexistent/steps.txt')

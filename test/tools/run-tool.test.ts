@@ -37,6 +37,17 @@ describe('runTool: the tool runner no surface owns', () => {
     expect(opened).to.equal(0)
   })
 
+  it('says a missing input is required and what it allows, not zod\'s "received undefined"; a wrong one keeps its reason', async () => {
+    let opened = 0
+    const open = async () => (opened++, h.driver())
+    const missing = await failure(runTool(tool('wait_for_idle'), {input: {}}, deps(open)))
+    expect(missing.code).to.equal('INVALID_INPUT')
+    expect(missing.message).to.equal('timeout is required: How long to wait in milliseconds (1-30000)')
+    const both = await failure(runTool(tool('tap'), {input: {x: 'a'}}, deps(open)))
+    expect(both.message).to.match(/^x: .*expected number, received string; y is required: /)
+    expect(opened).to.equal(0)
+  })
+
   it('gives a tool that needs no device a context without a driver, and never opens one', async () => {
     const seen: string[] = []
     const probe = defineTool({

@@ -35,6 +35,34 @@ function isParseError(error: unknown): error is Error & {oclif: {exit: number}} 
   )
 }
 
+type ParsedFlags = Record<string, {required?: boolean; summary?: string; description?: string; options?: readonly string[]}>
+
+/**
+ * oclif's parse error as one arc line: its own text without the "See more help" footer, and its missing required
+ * flags ("The following error occurred: Missing required flag port") said the way a missing tool input is:
+ * `--port is required: <the flag's summary>`.
+ */
+export function parseErrorMessage(error: Error & {parse?: {input?: {flags?: ParsedFlags}}}): string {
+  // oclif dims the reasons with ANSI colours on a terminal; they are read as text here.
+  // eslint-disable-next-line no-control-regex
+  const text = error.message.replace(/\u001B\[[0-9;]*m/g, '').replace(/\n\s*See more help with --help\s*$/, '').trim()
+  const listed = /^The following errors? occurred:\n([\s\S]*)$/.exec(text)
+  if (!listed) return text
+  const flags = error.parse?.input?.flags ?? {}
+  return (listed[1] as string)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((reason) => {
+      const name = /^Missing required flag (\S+)$/.exec(reason)?.[1]
+      if (name === undefined) return reason
+      const flag = flags[name]
+      const what = [flag?.summary ?? flag?.description, flag?.options ? `one of ${flag.options.join(', ')}` : undefined].filter(Boolean)
+      return `--${name} is required${what.length > 0 ? `: ${what.join('; ')}` : ''}`
+    })
+    .join('; ')
+}
+
 /**
  * Base of every arc command: renders errors the one arc way. A user error prints `Error [CODE]: message` and
  * its "Try:" lines on stderr, without a stack, and exits with the code from EXIT_CODES; with --json the error
@@ -51,7 +79,7 @@ export abstract class ArcCommand extends Command {
     let arcError: ArcError
     if (error instanceof ArcError) arcError = error
     else if (isParseError(error)) {
-      arcError = new InvalidInputError(error.message.replace(/\n\s*See more help with --help\s*$/, '').trim(), {
+      arcError = new InvalidInputError(parseErrorMessage(error), {
         actions: [`Run \`${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''} --help\` for the flags and arguments.`],
       })
     } else arcError = toArcError(error)

@@ -1,5 +1,7 @@
 import {z} from 'zod'
 
+import {isMissingInput, requiredInputText} from '../errors/describe-zod-issues.js'
+
 /** One input field as the CLI sees it, read from the zod schema's JSON Schema (the same one MCP publishes). */
 export interface SchemaField {
   name: string
@@ -59,14 +61,14 @@ export function flagName(field: string): string {
 
 /**
  * Turns zod issues into one message that names each input the way the user typed it (`--last-lines`, `<x>`)
- * and says what is allowed.
+ * and says what is allowed: a missing one is `--timeout is required: <its description>`.
  */
-export function describeInputIssues(error: z.ZodError, positional: string[] = []): string {
+export function describeInputIssues(error: z.ZodError, positional: string[] = [], schema?: z.ZodObject): string {
   return error.issues
     .map((issue) => {
       const key = String(issue.path[0] ?? '')
       const label = positional.includes(key) ? `argument <${key}>` : key ? `--${flagName(key)}` : 'input'
-      return `${label}: ${issue.message}`
+      return isMissingInput(issue) ? requiredInputText(label, schema, key) : `${label}: ${issue.message}`
     })
     .join('; ')
 }

@@ -26,7 +26,9 @@ function fieldSummary(field: SchemaField): string {
 type AnyFlag = Interfaces.Flag<any>
 
 function buildFlag(field: SchemaField, char?: string): AnyFlag {
-  const common = {summary: fieldSummary(field), ...(char ? {char: char as 'a'} : {})}
+  // A required input is a required flag: --help shows it so, and oclif refuses a command line without it before
+  // the command runs (ArcCommand words that error as `--timeout is required: …`).
+  const common = {summary: fieldSummary(field), required: field.required, ...(char ? {char: char as 'a'} : {})}
   if (field.type === 'boolean') return Flags.boolean({...common, allowNo: field.default === true})
   if (field.type === 'array') return Flags.string({...common, multiple: true, helpValue: `<${field.items ?? 'value'}>`})
   if (field.options) return Flags.string({...common, options: field.options})
@@ -112,7 +114,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
       json,
       signal: callSignal,
       save: true,
-      describeIssues: (error) => describeInputIssues(error, positional),
+      describeIssues: (error, schema) => describeInputIssues(error, positional, schema),
       openDriver: () =>
         resolveDriver({
           device: flags.device as string | undefined,
@@ -200,8 +202,17 @@ export function toolCommand(tool: AnyTool): Command.Class {
     static tool = tool
 
     async run(): Promise<unknown> {
-      const parsed = await this.parse(ToolCommand)
+      const refuseMisread = (typed: Record<string, unknown> | undefined) => {
+        const misread = typed && tool.cli?.misread?.(typed)
+        if (misread) throw new InvalidInputError(misread.message, {actions: misread.actions})
+      }
+      const parsed = await this.parse(ToolCommand).catch((error: unknown) => {
+        // oclif's parse error (missing arguments) still holds what was typed.
+        refuseMisread((error as {parse?: {output?: {args?: Record<string, unknown>}}}).parse?.output?.args)
+        throw error
+      })
       const parsedArgs = parsed.args as Record<string, unknown>
+      refuseMisread(parsedArgs)
       if (rest !== undefined) {
         const taken = Object.values(parsedArgs).filter((v) => v !== undefined).length
         const remaining = parsed.argv.slice(taken).map(String)

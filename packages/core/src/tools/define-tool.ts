@@ -108,6 +108,11 @@ export interface CliOptions {
   /** One-letter aliases: field name → char. */
   char?: Record<string, string>
   examples?: string[]
+  /**
+   * Recognises, from the positional arguments as typed (strings, some missing), a command line meant for another
+   * command: `arc swipe up` is a scroll. Returns what to say instead of the missing or malformed arguments.
+   */
+  misread?(args: Record<string, unknown>): {message: string; actions: string[]} | undefined
 }
 
 interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {

@@ -8,6 +8,7 @@ import type {z} from 'zod'
 import type {ArcConfig} from '../config/config-schema.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
 import {ArcError, CancelledError, InternalError, InvalidInputError} from '../errors/arc-error.js'
+import {isMissingInput, REPORT_INPUT, requiredInputText} from '../errors/describe-zod-issues.js'
 import type {DeviceState} from '../state/device-state.js'
 import type {AnyTool, BaseToolContext, ToolContext, ToolResult} from './define-tool.js'
 
@@ -28,7 +29,7 @@ export interface RunDeps {
   /** The per-device store for the opened device (a file per device on the CLI, memory in the MCP server). */
   stateFor(driver: DeviceDriver): DeviceState
   /** Names the inputs in a validation error (the CLI names flags); default: the field names. */
-  describeIssues?(error: z.ZodError): string
+  describeIssues?(error: z.ZodError, schema: z.ZodObject): string
   /** Call the result's `save` (write its files) before returning: the CLI does, MCP does not. */
   save?: boolean
   /** Where a tool that runs until stopped prints each item (the CLI's stdout); absent on MCP. */
@@ -42,15 +43,18 @@ export interface ToolCall {
   cliInput?: unknown
 }
 
-function fieldIssues(error: z.ZodError): string {
+function fieldIssues(error: z.ZodError, schema: z.ZodObject): string {
   return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`)
+    .map((issue) => {
+      const key = issue.path.length > 0 ? issue.path.join('.') : 'input'
+      return isMissingInput(issue) ? requiredInputText(key, schema, key) : `${key}: ${issue.message}`
+    })
     .join('; ')
 }
 
-function validate(schema: z.ZodObject, raw: unknown, describe: (error: z.ZodError) => string): Record<string, unknown> {
-  const parsed = schema.safeParse(raw ?? {})
-  if (!parsed.success) throw new InvalidInputError(describe(parsed.error))
+function validate(schema: z.ZodObject, raw: unknown, describe: (error: z.ZodError, schema: z.ZodObject) => string): Record<string, unknown> {
+  const parsed = schema.safeParse(raw ?? {}, REPORT_INPUT)
+  if (!parsed.success) throw new InvalidInputError(describe(parsed.error, schema))
   return parsed.data as Record<string, unknown>
 }
 

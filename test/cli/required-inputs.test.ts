@@ -1,0 +1,78 @@
+import {exitCodeFor, parseErrorMessage, schemaFields, toolCommand, flagName, type AnyTool} from '@arc-cli/core'
+import {tools as annotateTools} from '@arc-cli/plugin-annotate'
+import {tools as screenStateTools} from '@arc-cli/plugin-screen-state'
+import {runCommand} from '@oclif/test'
+import {expect} from 'chai'
+
+import {tools as coreTools} from '../../src/tools/index.js'
+import {runArc} from '../support/run-arc.js'
+import {sourceOptions} from '../support/source-config.js'
+
+const ALL: AnyTool[] = [...coreTools, ...screenStateTools, ...annotateTools]
+const INVALID = exitCodeFor('INVALID_INPUT')
+
+/** The required inputs of each tool that the CLI takes as flags (not positional arguments). */
+function requiredFlags(tool: AnyTool): string[] {
+  const positional = tool.cli?.positional ?? []
+  const fields = [...schemaFields(tool.input), ...(tool.cliInput ? schemaFields(tool.cliInput) : [])]
+  return fields.filter((f) => f.required && !positional.includes(f.name)).map((f) => flagName(f.name))
+}
+
+describe('required inputs on the command line', () => {
+  it('makes every required tool input that becomes a flag a required flag, shown so in --help', async () => {
+    const withRequired = ALL.filter((t) => requiredFlags(t).length > 0)
+    // The ones a new user met: wait's --timeout, details' --ids, gesture's --paths, type insert's --offset.
+    expect(withRequired.map((t) => t.cliId)).to.include.members(['wait element', 'wait idle', 'details', 'gesture', 'type insert'])
+    for (const tool of withRequired) {
+      const flags = (toolCommand(tool) as unknown as {flags: Record<string, {required?: boolean}>}).flags
+      for (const name of requiredFlags(tool)) expect(flags[name]?.required, `${tool.cliId} --${name}`).to.equal(true)
+      const {stdout} = await runCommand([...tool.cliId.split(' '), '--help'], await sourceOptions())
+      for (const name of requiredFlags(tool)) {
+        // oclif leaves a required flag out of the brackets in USAGE and marks it "(required)" in FLAGS.
+        expect(stdout, `${tool.cliId} --${name}`).to.match(new RegExp(`\\$ arc ${tool.cliId} .*--${name}[ =]<`, 's'))
+        expect(stdout, `${tool.cliId} --${name}`).to.not.match(new RegExp(`\\[--${name}[ =]`))
+        expect(stdout, `${tool.cliId} --${name}`).to.match(new RegExp(`--${name}=\\S+ +\\(required\\)`))
+      }
+    }
+  })
+
+  it('refuses `arc wait element` without --timeout: INVALID_INPUT naming the flag and what it allows, before any device', async () => {
+    // An adb port nothing listens on: reaching for the device would fail with another code.
+    const run = await runArc(['wait', 'element', 'text', 'Groceries', '--adb-port', '9', '-d', 'emulator-5554'])
+    expect(run.code).to.equal(INVALID)
+    expect(run.stderr).to.include('Error [INVALID_INPUT]: --timeout is required: How long to wait in milliseconds (1-30000)')
+    expect(run.stderr).to.not.include('received undefined').and.not.include('The following error')
+    const json = await runArc(['wait', 'idle', '-d', 'demo', '--json'])
+    expect(json.code).to.equal(INVALID)
+    expect(JSON.parse(json.stdout).error).to.include({code: 'INVALID_INPUT', message: '--timeout is required: How long to wait in milliseconds (1-30000)', exitCode: INVALID})
+  })
+
+  it('names each missing flag of details, gesture and type insert', async () => {
+    const cases: Array<[string[], string]> = [
+      [['details'], '--ids is required: Element ids to look up'],
+      [['gesture'], '--paths is required: Array of paths'],
+      [['type', 'insert', 'node_a', 'hi'], '--offset is required: 0-based character offset'],
+    ]
+    for (const [argv, message] of cases) {
+      const run = await runArc([...argv, '-d', 'demo'])
+      expect(run.code, argv.join(' ')).to.equal(INVALID)
+      expect(run.stderr, argv.join(' ')).to.include(`Error [INVALID_INPUT]: ${message}`)
+    }
+  })
+
+  it('words `arc emulate` without --port like every other missing input, not oclif\'s "The following error occurred"', async () => {
+    const run = await runArc(['emulate'])
+    expect(run.code).to.equal(INVALID)
+    expect(run.stderr).to.match(/^Error \[INVALID_INPUT\]: --port is required: TCP port/)
+    expect(run.stderr).to.not.include('The following error').and.not.include('Missing required flag')
+  })
+
+  it('rewrites each missing flag among oclif\'s reasons and keeps the others, colours stripped', () => {
+    const error = Object.assign(
+      new Error('The following errors occurred:\n  \u001B[2mMissing required flag port\n  --a cannot also be provided when using --b\u001B[22m\nSee more help with --help'),
+      {parse: {input: {flags: {port: {required: true, summary: 'TCP port.'}}}}},
+    )
+    expect(parseErrorMessage(error)).to.equal('--port is required: TCP port.; --a cannot also be provided when using --b')
+    expect(parseErrorMessage(new Error('Nonexistent flag: --x\nSee more help with --help'))).to.equal('Nonexistent flag: --x')
+  })
+})
