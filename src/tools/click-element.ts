@@ -52,6 +52,7 @@ export const clickElement = defineTool({
   group: 'elements',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput,
+  cliMayOmit: ['element_id'],
   cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text Submit', '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok']},
   async handler(ctx, input) {
     const {found, point} = await target(ctx, input, false)
@@ -69,6 +70,7 @@ export const longClickElement = defineTool({
   group: 'elements',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput,
+  cliMayOmit: ['element_id'],
   cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match']},
   async handler(ctx, input) {
     const {found, point} = await target(ctx, input, true)

@@ -22,8 +22,11 @@ import {
 
 import {elementIdString, elementJson, elementTable, matches, type By} from './element-support.js'
 
-/** The element id of an element action: optional, since a selector may stand in its place. */
-export const targetId = elementIdString().optional().describe('Element id from screen-state or find (node_ and 6 characters)')
+/**
+ * The element id of an element action: required, as the spec has it, except on a command line, where a selector
+ * may stand in its place (the tools list it in `cliMayOmit`; resolveTarget refuses a call with neither).
+ */
+export const targetId = elementIdString().describe('Element id from screen-state or find (node_ and 6 characters)')
 
 /** Selector field → find's criterion. */
 const KINDS = {text: 'text', desc: 'content_desc', res_id: 'resource_id', class_name: 'class_name'} as const satisfies Record<string, By>

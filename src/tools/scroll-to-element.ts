@@ -68,6 +68,7 @@ export const scrollToElement = defineTool({
   group: 'elements',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput,
+  cliMayOmit: ['element_id'],
   cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Coffee beans"']},
   async handler(ctx, input) {
     const found = await resolveTarget(ctx, input)

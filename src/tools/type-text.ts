@@ -326,6 +326,7 @@ export const typeClearText = defineTool({
   group: 'text',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput,
+  cliMayOmit: ['element_id'],
   cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email']},
   async handler(ctx, input) {
     return withTypingLock(ctx.driver.serial, async () => {

@@ -46,7 +46,7 @@ describe('unknown commands: what arc suggests', () => {
     expect(typed.message).to.equal('unknown command "type hello": the type commands are append, clear, insert, replace')
     expect(typed.suggestions).to.deep.equal([
       'type append <element_id> <text>',
-      'type clear <element_id>',
+      'type clear',
       'type insert <element_id> <text> --offset <value>',
       'type replace <element_id> <search> <new_text>',
       'type --help',

@@ -40,11 +40,11 @@ describe('required inputs on the command line', () => {
     // An adb port nothing listens on: reaching for the device would fail with another code.
     const run = await runArc(['wait', 'element', 'text', 'Groceries', '--adb-port', '9', '-d', 'emulator-5554'])
     expect(run.code).to.equal(INVALID)
-    expect(run.stderr).to.include('Error [INVALID_INPUT]: --timeout is required: How long to wait in milliseconds (1-30000)')
+    expect(run.stderr).to.include('Error [INVALID_INPUT]: --timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
     expect(run.stderr).to.not.include('received undefined').and.not.include('The following error')
     const json = await runArc(['wait', 'idle', '-d', 'demo', '--json'])
     expect(json.code).to.equal(INVALID)
-    expect(JSON.parse(json.stdout).error).to.include({code: 'INVALID_INPUT', message: '--timeout is required: How long to wait in milliseconds (1-30000)', exitCode: INVALID})
+    expect(JSON.parse(json.stdout).error).to.include({code: 'INVALID_INPUT', message: '--timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)', exitCode: INVALID})
   })
 
   it('names each missing flag of details, gesture and type insert', async () => {

@@ -42,7 +42,7 @@ describe('runTool: the tool runner no surface owns', () => {
     const open = async () => (opened++, h.driver())
     const missing = await failure(runTool(tool('wait_for_idle'), {input: {}}, deps(open)))
     expect(missing.code).to.equal('INVALID_INPUT')
-    expect(missing.message).to.equal('timeout is required: How long to wait in milliseconds (1-30000)')
+    expect(missing.message).to.equal('timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
     const both = await failure(runTool(tool('tap'), {input: {x: 'a'}}, deps(open)))
     expect(both.message).to.match(/^x: .*expected number, received string; y is required: /)
     expect(opened).to.equal(0)

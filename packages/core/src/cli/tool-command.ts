@@ -9,7 +9,7 @@ import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
 import {Args, Flags} from '../oclif.js'
 import {FileDeviceState} from '../state/device-state.js'
 import type {AnyTool, ToolResult} from '../tools/define-tool.js'
-import {runTool} from '../tools/run-tool.js'
+import {inputSchema, runTool} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
 import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
@@ -91,7 +91,7 @@ export interface CommandRun {
  */
 export async function runToolFromCli({tool, args, flags, command, signal}: CommandRun): Promise<ToolResult> {
   const positional = tool.cli?.positional ?? []
-  const input = collectInput(schemaFields(tool.input), positional, args, flags)
+  const input = collectInput(schemaFields(inputSchema(tool, true)), positional, args, flags)
   const cliInput = tool.cliInput ? collectInput(schemaFields(tool.cliInput), positional, args, flags) : undefined
   const cwd = process.cwd()
   const loaded = await loadConfig(cwd)
@@ -173,7 +173,7 @@ function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
 export function toolCommand(tool: AnyTool): Command.Class {
   const positional = tool.cli?.positional ?? []
-  const fields = [...schemaFields(tool.input), ...(tool.cliInput ? schemaFields(tool.cliInput) : [])]
+  const fields = [...schemaFields(inputSchema(tool, true)), ...(tool.cliInput ? schemaFields(tool.cliInput) : [])]
   const args: Record<string, ReturnType<typeof Args.string>> = {}
   let rest: string | undefined
   for (const [i, name] of positional.entries()) {

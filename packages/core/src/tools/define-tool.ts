@@ -133,6 +133,12 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
    * handler; MCP never sees them.
    */
   cliInput?: C
+  /**
+   * Fields `input` requires (so MCP lists them as required) that a command line may leave out, because a CLI-only
+   * field stands in for them: a selector (`--text Submit`) for `element_id`. The handler must refuse a call that
+   * gives neither; its input type still shows these fields as present.
+   */
+  cliMayOmit?: string[]
   cli?: CliOptions
   /**
    * Why the MCP server never serves this tool, for docs/mcp.md (it writes files on the machine arc runs on, or

@@ -106,11 +106,19 @@ function checkData(tool: AnyTool, result: {data?: unknown}): void {
   }
 }
 
+/** The schema a call's input must meet: the tool's, with its `cliMayOmit` fields optional for a command line. */
+export function inputSchema(tool: AnyTool, fromCli: boolean): z.ZodObject {
+  const omit = fromCli ? (tool.cliMayOmit ?? []) : []
+  if (omit.length === 0) return tool.input
+  return tool.input.partial(Object.fromEntries(omit.map((name) => [name, true])) as Record<string, true>)
+}
+
 /** Runs one tool call from start to end; throws ArcErrors (INVALID_INPUT for a bad input, CANCELLED when aborted). */
 export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Promise<ToolResult> {
   const describe = deps.describeIssues ?? fieldIssues
-  const input = validate(tool.input, call.input, describe)
-  const extra = tool.cliInput && call.cliInput !== undefined ? validate(tool.cliInput, call.cliInput, describe) : {}
+  const fromCli = call.cliInput !== undefined
+  const input = validate(inputSchema(tool, fromCli), call.input, describe)
+  const extra = tool.cliInput && fromCli ? validate(tool.cliInput, call.cliInput, describe) : {}
   const {signal} = deps
   if (signal?.aborted) throw cancellation(signal)
   const base: BaseToolContext = {
