@@ -157,6 +157,8 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     expect(result.data).to.deep.equal({element_id: idOf('ADD'), x: 919, y: 294, selector: {res_id: 'add_button', exact_match: false}})
     expect(inputsSince(from)).to.deep.equal([['input', 'tap', '919', '294']])
     expect(Object.keys((inputSchemaFor(clickElement).properties ?? {}) as object)).to.deep.equal(['element_id'])
+    // Required there, as the spec has it: only a command line may leave it out (cliMayOmit).
+    expect(inputSchemaFor(clickElement).required).to.deep.equal(['element_id'])
     // Over MCP the selector fields are not in the schema: they are dropped, and the call names the missing id.
     const error = await runTool(clickElement, {input: {text: 'ADD'}}, deps).then(
       () => undefined,
