@@ -95,7 +95,7 @@ export async function mcpToolTable(): Promise<string> {
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    `Not served over MCP (they write files on the machine arc runs on): ${withheld.join(', ') || 'none'}.`,
+    `Not served over MCP (CLI-only: they write files on the machine arc runs on, or were left out of tools/list's token budget): ${withheld.join(', ') || 'none'}.`,
     '',
     TOOLS_END,
   ].join('\n')

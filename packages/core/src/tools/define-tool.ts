@@ -125,7 +125,10 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
    */
   cliInput?: C
   cli?: CliOptions
-  /** False for tools the MCP server never serves (they write files on the machine arc runs on). Default true. */
+  /**
+   * False for tools the MCP server never serves: they write files on the machine arc runs on, or are CLI comforts
+   * left out of tools/list's token budget (keyboard status/hide). Default true.
+   */
   mcp?: boolean
   /**
    * True (or true for this input) when the handler runs until stopped: the CLI turns the first Ctrl-C into an abort
