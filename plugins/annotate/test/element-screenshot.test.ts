@@ -73,7 +73,7 @@ describe('arc screenshot --element', function () {
     expect([...bytes.subarray(0, 3)]).to.deep.equal([0xff, 0xd8, 0xff])
   })
 
-  it('crops to the visible part of an element half off screen; refuses one wholly off screen, writing nothing', async () => {
+  it('crops to the visible part of an element half off screen; refuses one wholly off screen, writing nothing; warns of a covered one', async () => {
     const dir = await makeSnapshot({
       xml: dumpXml([
         {
@@ -81,6 +81,7 @@ describe('arc screenshot --element', function () {
           children: [
             {cls: 'android.widget.Button', res: 'com.example:id/half', text: 'Half', attrs: {clickable: 'true'}, bounds: [900, 100, 1300, 300]},
             {cls: 'android.widget.Button', res: 'com.example:id/gone', text: 'Gone', attrs: {clickable: 'true'}, bounds: [0, 2500, 500, 2600]},
+            {cls: 'android.widget.Button', res: 'com.example:id/covered', text: 'Covered', attrs: {clickable: 'true', 'visible-to-user': 'false'}, bounds: [0, 1000, 500, 1100]},
           ],
         },
       ]),
@@ -95,6 +96,10 @@ describe('arc screenshot --element', function () {
     expect(JSON.parse(half.stdout).bounds).to.deep.equal({left: 900, top: 100, right: 1080, bottom: 300})
     const pixels = await decode(await readFile(path.join(out, 'half.png')))
     for (const [x, y] of [[0, 0], [179, 0], [0, 199], [179, 199], [90, 100]] as const) expect(pixels.at(x, y)).to.deep.equal([0, 0, 255, 255])
+
+    const covered = await runArc(['screenshot', '--device', dir, '--element', id('Covered'), '-o', 'covered.png'], {cwd: out, env: env()})
+    expect(covered.code, covered.stderr).to.equal(0)
+    expect(covered.stderr).to.include(`element ${id('Covered')} is marked not visible to the user: the image shows what covers it`)
 
     const before = (await readdir(out)).sort()
     const gone = await runArc(['screenshot', '--device', dir, '--element', id('Gone'), '-o', 'gone.png'], {cwd: out, env: env()})
