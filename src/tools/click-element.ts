@@ -35,7 +35,7 @@ async function target(ctx: ToolContext, input: TargetInput, long: boolean): Prom
   const reachable = reachableRect(element, model)
   if (!reachable) {
     throw new InvalidInputError(`element ${id} is behind the keyboard or a system bar: a tap there would land on them`, {
-      actions: ['Hide the keyboard first (arc press back), then click again.', `Or bring it into the free part of the screen: arc scroll-to ${id}`],
+      actions: ['Hide the keyboard first (arc keyboard hide), then click again.', `Or bring it into the free part of the screen: arc scroll-to ${id}`],
       details: {element_id: id},
     })
   }

@@ -1,5 +1,5 @@
 /** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
-import {formatFlags, formatTable, fullElementId, isEditable, truncateToWidth, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
+import {areaOf, formatFlags, formatTable, fullElementId, intersect, isEditable, truncateToWidth, visibleRect, type Rect, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
 
 export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
 export type By = (typeof BY)[number]
@@ -69,27 +69,7 @@ export function elementTable(elements: ScreenElement[]): string {
   return formatTable(['ID', 'CLASS', 'TEXT', 'DESC', 'RES_ID', 'BOUNDS', 'FLAGS'], rows)
 }
 
-export type Rect = [number, number, number, number]
-
-export function intersect(a: Rect, b: Rect): Rect {
-  return [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])]
-}
-
-export const areaOf = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1])
-
-/**
- * The part of an element that can be touched: its bounds clipped to the screen, to its window and to every
- * ancestor (views clip their children); undefined when nothing of it is visible. An ancestor with empty bounds
- * (some dumps write [0,0][0,0] for wrappers) is ignored.
- */
-export function visibleRect(e: ScreenElement, model: ScreenModel): Rect | undefined {
-  let rect = intersect(e.bounds, [0, 0, model.screen.width, model.screen.height])
-  for (let p: UiNode | undefined = e.node.parent; p; p = p.parent) {
-    if (areaOf(p.bounds) === 0) continue
-    rect = intersect(rect, p.bounds)
-  }
-  return areaOf(rect) > 0 ? rect : undefined
-}
+export {areaOf, intersect, visibleRect, type Rect}
 
 export function centre(r: Rect): {x: number; y: number} {
   return {x: Math.floor((r[0] + r[2]) / 2), y: Math.floor((r[1] + r[3]) / 2)}

@@ -18,6 +18,7 @@ import {getElementDetails} from './element-details.js'
 import {findElements} from './find-elements.js'
 import {deviceInfo, rotation, unlock, wake} from './device.js'
 import {getDeviceLogs} from './get-device-logs.js'
+import {hideKeyboard, keyboardStatus} from './keyboard.js'
 import {listDevices} from './list-devices.js'
 import {longPress} from './long-press.js'
 import {pinch} from './pinch.js'
@@ -45,6 +46,8 @@ export const tools: AnyTool[] = [
   pressBack,
   pressHome,
   pressRecents,
+  keyboardStatus,
+  hideKeyboard,
   openNotifications,
   openQuickSettings,
   getDeviceLogs,

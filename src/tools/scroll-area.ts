@@ -28,7 +28,7 @@ export type CoverPurpose = 'screen' | 'app'
 
 /** An area thinner than this along the swipe leaves no room for one. */
 export const MIN_EXTENT_PX = 20
-export const KEYBOARD_ACTION = 'Hide the keyboard first (arc press back), then scroll again.'
+export const KEYBOARD_ACTION = 'Hide the keyboard first (arc keyboard hide), then scroll again.'
 
 export type Direction = 'up' | 'down' | 'left' | 'right'
 type Size = {width: number; height: number}

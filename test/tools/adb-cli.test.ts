@@ -91,6 +91,8 @@ describe('device commands from the CLI through the ADB driver', function () {
   })
 
   it('arc snapshot save DIR writes the three files', async () => {
+    // An earlier `press back` closed the demo's keyboard (the emulator models it): show it again, so it is recorded.
+    h.emu.device('emu-1').keyboardDismissed = false
     const dir = path.join(await mkdtemp(path.join(os.tmpdir(), 'arc-cli-snap-')), 'snap')
     const run = await arc('snapshot', 'save', dir)
     expect(run.code).to.equal(0)

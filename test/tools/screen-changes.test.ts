@@ -113,7 +113,11 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
   })
 
   it('back again: the diff reverses, then the unchanged line', async () => {
+    // The first BACK closes the keyboard the edited screen shows (the app sees nothing), the second goes back.
     await driver.pressKey('BACK')
+    expect(emu.device('phone').screenName).to.equal('edited')
+    await driver.pressKey('BACK')
+    expect(emu.device('phone').screenName).to.equal('list')
     const diff = await read('diff')
     expect(diff.text).to.match(/^changed since last read/)
     expect(diff.text).to.include('checked')
@@ -125,7 +129,7 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
     await driver.tap({x: 919, y: 294})
     const compact = await read('ack', 'compact')
     expect(compact.text).to.match(/^rows: id role/)
-    await driver.pressKey('BACK')
+    await driver.pressKeys(['BACK', 'BACK'])
   })
 
   it('the CLI remembers the last read in the cache folder between processes', async () => {

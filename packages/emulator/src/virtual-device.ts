@@ -6,6 +6,8 @@ import type {Socket} from 'node:net'
 import {walkNodes} from '@arc-cli/core'
 
 import {DeviceFiles} from './device-files.js'
+import {isKeyboardRoot} from './commands/window-list.js'
+import {withoutKeyboard} from './commands/windows-dump.js'
 import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
 import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, TransitionSpec} from './scenario.js'
@@ -182,6 +184,11 @@ export class VirtualDevice extends EventEmitter {
   /** What `dumpsys battery` reports. */
   battery = {level: 85, scale: 100, status: 2, ac: false, usb: true}
   homeScreen?: string
+  /**
+   * A BACK closed the keyboard of the screen shown: the dump leaves its windows out, the window list lists it
+   * hidden, `dumpsys input_method` says mInputShown=false. Another screen, or a tap on an edit field, shows it again.
+   */
+  keyboardDismissed = false
   private stateValue: DeviceState
   private present = true
   private currentScreen = ''
@@ -269,7 +276,10 @@ export class VirtualDevice extends EventEmitter {
   showScreen(name: string): void {
     const screen = this.screens.get(name)
     if (!screen) throw new Error(`device ${this.serial} has no screen "${name}" (has: ${[...this.screens.keys()].join(', ')})`)
-    if (name !== this.currentScreen) this.fields.screenChanged()
+    if (name !== this.currentScreen) {
+      this.fields.screenChanged()
+      this.keyboardDismissed = false
+    }
     this.currentScreen = name
     if (screen.package) {
       this.foreground = {package: screen.package, activity: screen.activity}
@@ -328,9 +338,22 @@ export class VirtualDevice extends EventEmitter {
     socket.once('close', () => this.sockets.delete(socket))
   }
 
-  /** The uiautomator XML the device serves now: the screen's, with typed text and focus written in. */
+  /** The uiautomator XML the device serves now: the screen's, with typed text and focus written in, less a closed keyboard. */
   dumpXml(): string {
-    return this.fields.xml(this.screen)
+    const xml = this.fields.xml(this.screen)
+    return this.keyboardDismissed ? withoutKeyboard(xml, this.screen.hierarchy) : xml
+  }
+
+  /** The screen draws a keyboard: an input method's window in its dump, or a shown one in its recorded window list. */
+  get screenHasKeyboard(): boolean {
+    const recorded = this.screen.windowManager
+    if (recorded) return recorded.windows.some((w) => w.type === 'INPUT_METHOD' && w.displayId === 0 && w.visible)
+    return this.screen.hierarchy.windows.some((root) => isKeyboardRoot(root) && (root.displayId ?? 0) === 0)
+  }
+
+  /** The keyboard shows now: the screen has one and no BACK closed it. */
+  get keyboardShown(): boolean {
+    return this.screenHasKeyboard && !this.keyboardDismissed
   }
 
   /** Adds a line to the device log; a following `logcat` writes it at once (event `log`). */
@@ -393,8 +416,15 @@ export class VirtualDevice extends EventEmitter {
   /** Records an input event and follows the scenario transition it triggers, if any. */
   recordInput(event: InputEvent): void {
     this.inputEvents.push(event)
-    if (event.type === 'tap') this.fields.tap(this.screen, event.x, event.y)
-    else if (event.type === 'text' || event.type === 'commit') this.fields.type(this.screen, event.text)
+    if (event.type === 'keyevent' && event.code === 4 && !event.longpress && !event.doubletap && this.keyboardShown) {
+      // The input method takes a BACK while it shows: the keyboard closes, and the app (and its transitions) see nothing.
+      this.keyboardDismissed = true
+      return
+    }
+    if (event.type === 'tap') {
+      this.fields.tap(this.screen, event.x, event.y)
+      if (this.keyboardDismissed && this.tappedFocusedField(event.x, event.y)) this.keyboardDismissed = false
+    } else if (event.type === 'text' || event.type === 'commit') this.fields.type(this.screen, event.text)
     else if (event.type === 'clear-text') this.fields.clear(this.screen)
     else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) this.fields.key(this.screen, event.code)
     const hit = this.transitionFor(event)
@@ -411,6 +441,16 @@ export class VirtualDevice extends EventEmitter {
     else return undefined
     const from = this.currentScreen
     return this.transitions.find((t) => (t.from === undefined || t.from === '*' || t.from === from) && triggers(t))
+  }
+
+  /** The tap landed on the edit field that has the focus now (it took it): its keyboard shows again. */
+  private tappedFocusedField(x: number, y: number): boolean {
+    const focus = this.fields.focused(this.screen)
+    if (!focus) return false
+    const node = [...walkNodes(this.screen.hierarchy.windows)][focus.index]
+    if (!node) return false
+    const [l, t, r, b] = node.bounds
+    return x >= l && x < r && y >= t && y < b
   }
 
   private tapHits(selector: NonNullable<TransitionSpec['tap']>, x: number, y: number): boolean {

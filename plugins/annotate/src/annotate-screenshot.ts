@@ -1,6 +1,6 @@
-import {createCanvas, loadImage, type Image, type SKRSContext2D} from '@napi-rs/canvas'
+import {createCanvas, type SKRSContext2D} from '@napi-rs/canvas'
 
-import {checkPngPixels, InvalidInputError, isPng, type ScreenModel} from '@arc-cli/core'
+import type {ScreenModel} from '@arc-cli/core'
 
 import {drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
@@ -8,6 +8,7 @@ import {selectMarks, textBoxes} from './render/marks.js'
 import {countOverlaps, placeLabels} from './render/place-labels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
+import {checkAgainstScreen, decodeScreenshot} from './screenshot-image.js'
 import type {ImageFormat} from './style/annotate-config.js'
 import type {ResolvedStyle} from './style/resolve-style.js'
 
@@ -38,49 +39,6 @@ const BLACK_LEVEL = 8
 /** The reference width of spec 000: one dp is the image's short side / 360. */
 const REFERENCE_DP = 360
 
-async function decode(screenshot: Buffer, source: string): Promise<Image> {
-  // Other formats (a JPEG screenshot) are left to the decoder; a PNG's structure is checked first.
-  // Structure, declared size and pixel data, before the decoder allocates anything.
-  const problem = isPng(screenshot) ? checkPngPixels(screenshot)?.problem : undefined
-  let detail: string
-  if (problem) {
-    detail = `: ${problem}`
-  } else {
-    try {
-      const image = await loadImage(screenshot)
-      if (image.width > 0 && image.height > 0) return image
-    } catch {
-      // reported below with a message that names the source
-    }
-    detail = ' (corrupt or truncated)'
-  }
-  throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG${detail}`, {
-    details: {input: 'screenshot', source},
-    actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
-  })
-}
-
-/** Largest difference between the screenshot's and the screen's aspect ratios (scaling is fine, distortion is not). */
-const MAX_ASPECT_DIFFERENCE = 0.05
-
-/**
- * The screenshot must show the dump's screen: the same shape (either orientation, any scale). Otherwise every
- * mark would land in the wrong place, so it is refused with both sizes named.
- */
-function checkAgainstScreen(image: {width: number; height: number}, screen: {width: number; height: number}, source: string): void {
-  if (screen.width <= 0 || screen.height <= 0) return
-  const ratio = (w: number, h: number) => Math.max(w, h) / Math.min(w, h)
-  const difference = Math.abs(ratio(image.width, image.height) / ratio(screen.width, screen.height) - 1)
-  if (difference <= MAX_ASPECT_DIFFERENCE) return
-  throw new InvalidInputError(
-    `the screenshot from ${source} is ${image.width}x${image.height}, which is not the shape of the ${screen.width}x${screen.height} screen in the dump: the two are not of the same screen`,
-    {
-      details: {input: 'screenshot', source, image: [image.width, image.height], screen: [screen.width, screen.height]},
-      actions: ['Take the screenshot and the dump again together (`arc snapshot save`), or fix meta.json width and height.'],
-    },
-  )
-}
-
 /**
  * A secure window (FLAG_SECURE) captures as solid black. Every 4th row is read, one row at a time, stopping at
  * the first non-black pixel: an ordinary screenshot answers on the first row, and no full-frame copy is made.
@@ -110,7 +68,7 @@ export async function annotateScreenshot(
 ): Promise<AnnotatedImage> {
   ensureLabelFont()
   const {style} = options.style
-  const image = await decode(screenshot, source)
+  const image = await decodeScreenshot(screenshot, source)
   checkAgainstScreen(image, model.screen, source)
   const size = outputSize(image, options.maxSize)
   const mapping = screenMapping(model.screen, image, size)

@@ -89,6 +89,20 @@ export interface WindowInfo {
   windowManager?: WindowManagerState
 }
 
+/**
+ * Whether the soft keyboard is on screen, as the device tells it two ways; the verdict is keyboardVerdict's
+ * (keyboard-state.ts). Either is undefined where the source does not say.
+ */
+export interface KeyboardState {
+  /** The input method service's `mInputShown` (`dumpsys input_method`): it last told the keyboard to show. */
+  inputShown?: boolean
+  /**
+   * The window manager's keyboard window (INPUT_METHOD on display 0) is shown; false when the list has windows but
+   * no shown keyboard (a keyboard on screen is always a window), undefined without a window list.
+   */
+  windowShown?: boolean
+}
+
 export interface DeviceSummary {
   serial: string
   /** `device`, `offline`, `unauthorized`, `recorded`… as the source reports it. */
@@ -267,6 +281,8 @@ export interface DeviceDriver {
   screenSize(): Promise<{width: number; height: number}>
   /** Screen and the window manager's window list, without a dump: where the keyboard and bars are, when it can tell. */
   windowInfo(): Promise<WindowInfo>
+  /** Whether the soft keyboard shows, by the input method service and the window manager (no dump). */
+  keyboard(): Promise<KeyboardState>
 
   tap(point: Point): Promise<void>
   longPress(point: Point, durationMs: number): Promise<void>

@@ -3,10 +3,11 @@ import path from 'node:path'
 
 import {DeviceNotFoundError, InvalidInputError, UnsupportedError} from '../errors/arc-error.js'
 import {parseUiDump} from '../screen/parse-ui-dump.js'
-import {screenSizeFromHierarchy} from '../screen/screen-model.js'
+import {buildScreenModel, screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
 import {treelessWindows} from '../screen/window-metadata.js'
-import type {DeviceDriver, DeviceInfo, RotationState, ScreenCapture, WindowInfo} from './device-driver.js'
+import type {DeviceDriver, DeviceInfo, KeyboardState, RotationState, ScreenCapture, WindowInfo} from './device-driver.js'
+import {keyboardWindowShown} from './keyboard-state.js'
 import {ReadOnlyDriver} from './read-only-driver.js'
 import {checkPng, pngSize, pngSizeProblem} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
@@ -156,6 +157,17 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
     if (!meta) return {screen: (await this.captureScreen()).screen}
     const {width, height, density, rotation, windowManager} = meta
     return {screen: {width, height, density, rotation}, ...(windowManager ? {windowManager} : {})}
+  }
+
+  /**
+   * What the recording shows: the recorded window list's keyboard window, else a keyboard window in the dump (the
+   * screen model's INPUT_METHOD). A recording has no input method service to ask.
+   */
+  async keyboard(): Promise<KeyboardState> {
+    const recorded = keyboardWindowShown((await this.windowInfo()).windowManager)
+    if (recorded !== undefined) return {windowShown: recorded}
+    const model = buildScreenModel(await this.captureScreen())
+    return {windowShown: model.windows.some((w) => w.type === 'INPUT_METHOD' && w.display === 0)}
   }
 
   /**

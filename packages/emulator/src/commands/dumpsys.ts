@@ -223,9 +223,30 @@ function surfaceFlingerDisplays(device: VirtualDevice): string {
   return `${lines.join('\n')}\n`
 }
 
+/**
+ * `dumpsys input_method`: the service's lines around its show state, in the layout of the device's release (Android
+ * 7-13 print mInputShown on the flags line, 14+ on its own line); further down, the IME's own `mIsInputViewShown=`,
+ * which real devices leave true after the keyboard is hidden (shared/fixtures/device-output/dumpsys-input-method).
+ */
 function inputMethod(device: VirtualDevice): string {
-  const shown = device.screen.hierarchy.windows.some((w) => w.package === 'com.google.android.inputmethod.latin')
-  return `  mInputShown=${shown}\n  mIsInputViewShown=${shown}\n${device.inputMethods.dumpLines()}`
+  const shown = device.keyboardShown
+  const sdk = Number(device.properties.get('ro.build.version.sdk') ?? '34')
+  const state =
+    sdk >= 34
+      ? [' mRequestedShowExplicitly=false mShowForced=false', '  mImeHiddenByDisplayPolicy=false', `  mInputShown=${shown}`]
+      : [`  mShowRequested=${shown} mShowExplicitlyRequested=false mShowForced=false mInputShown=${shown}`]
+  return [
+    'Current Input Method Manager state:',
+    ...device.inputMethods.dumpLines().trimEnd().split('\n'),
+    ...state,
+    '  mInFullscreenMode=false',
+    '  mSystemReady=true mInteractive=true',
+    '',
+    'Input method service state for com.android.inputmethod.latin.LatinIME@6c69bbc:',
+    `  mWindowVisible=${shown} mWindowWasVisible=${shown} mInShowWindow=false`,
+    `  mIsInputViewShown=${shown || device.screenHasKeyboard}`,
+    '',
+  ].join('\n')
 }
 
 /** `dumpsys power`: the wakefulness lines (Android 10+ wording). */

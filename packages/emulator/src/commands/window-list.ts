@@ -17,6 +17,8 @@ export function oid(seed: string): string {
 }
 
 const IME = /inputmethod|keyboard|\.ime\b/i
+/** A top-level window of the dump that is an input method's: the keyboard. */
+export const isKeyboardRoot = (root: UiNode): boolean => IME.test(root.package)
 const BASE_LAYERS: Record<string, number> = {
   NAVIGATION_BAR: 231000,
   STATUS_BAR: 171000,
@@ -30,7 +32,7 @@ const BASE_LAYERS: Record<string, number> = {
 function describeRoot(root: UiNode, device: VirtualDevice): {type: string; title: string} {
   const {height} = device.screen
   const [, top, , bottom] = root.bounds
-  if (IME.test(root.package)) return {type: 'INPUT_METHOD', title: 'InputMethod'}
+  if (isKeyboardRoot(root)) return {type: 'INPUT_METHOD', title: 'InputMethod'}
   if (root.package === 'com.android.systemui') {
     if (top <= 0 && bottom < height / 4) return {type: 'STATUS_BAR', title: 'StatusBar'}
     if (bottom >= height && top > (height * 3) / 4) return {type: 'NAVIGATION_BAR', title: 'NavigationBar0'}
@@ -41,13 +43,17 @@ function describeRoot(root: UiNode, device: VirtualDevice): {type: string; title
   return {type: 'APPLICATION', title: root.package}
 }
 
-/** The device's windows, topmost first (what `dumpsys window windows` lists). */
+/**
+ * The device's windows, topmost first (what `dumpsys window windows` lists). A keyboard a BACK closed stays listed,
+ * not shown, as on a device.
+ */
 export function deviceWindows(device: VirtualDevice): DeviceWindow[] {
+  const hidden = (type: string) => device.keyboardDismissed && type === 'INPUT_METHOD'
   const recorded = device.screen.windowManager
-  if (recorded) return recorded.windows
+  if (recorded) return recorded.windows.map((w) => (hidden(w.type) ? {...w, visible: false} : w))
   const windows: DeviceWindow[] = device.screen.hierarchy.windows.map((root, z) => {
     const {type, title} = describeRoot(root, device)
-    return {title, package: root.package, type, z, layer: BASE_LAYERS[type] ?? 21000, displayId: root.displayId ?? 0, visible: true, frame: root.bounds}
+    return {title, package: root.package, type, z, layer: BASE_LAYERS[type] ?? 21000, displayId: root.displayId ?? 0, visible: !hidden(type), frame: root.bounds}
   })
   const {width, height} = device.screen
   windows.push({

@@ -5,11 +5,11 @@
  * cut from the XML the plain dump serves (typed text included); the metadata comes from the window list
  * `dumpsys window` serves (window-list.ts), so the two reads agree as on a device.
  */
-import {accessibilityType, matchWindows, type DeviceWindow, type UiNode} from '@arc-cli/core'
+import {accessibilityType, matchWindows, type DeviceWindow, type UiHierarchy, type UiNode} from '@arc-cli/core'
 
 import {escapeAttribute} from '../text-fields.js'
 import type {VirtualDevice} from '../virtual-device.js'
-import {deviceWindows, focusedTitle, oid} from './window-list.js'
+import {deviceWindows, focusedTitle, isKeyboardRoot, oid} from './window-list.js'
 
 /** Where the tag starting at `at` (its `<`) ends, just past its `>`; quoted values may hold `>`. */
 function tagEnd(xml: string, at: number): number {
@@ -58,13 +58,33 @@ export function topLevelElements(xml: string): {rootTag: string; elements: strin
   }
 }
 
+/**
+ * The plain dump without the keyboard's windows: what uiautomator dumps once a BACK closed the keyboard. A
+ * recorded `<displays>` document is served as recorded.
+ */
+export function withoutKeyboard(xml: string, hierarchy: UiHierarchy): string {
+  const roots = hierarchy.windows
+  if (hierarchy.listedWindows || !roots.some(isKeyboardRoot)) return xml
+  const {elements} = topLevelElements(xml)
+  if (elements.length !== roots.length) return xml
+  let out = ''
+  let cursor = 0
+  elements.forEach((element, i) => {
+    const at = xml.indexOf(element, cursor)
+    out += xml.slice(cursor, at)
+    if (!isKeyboardRoot(roots[i] as UiNode)) out += element
+    cursor = at + element.length
+  })
+  return out + xml.slice(cursor)
+}
+
 function windowId(title: string, z: number): number {
   return Number.parseInt(oid(`${title}#${z}`).slice(0, 4), 16)
 }
 
 /** The `<displays>` document for the screen the device shows now. */
 export function windowsDocument(device: VirtualDevice): string {
-  const xml = device.dumpXml()
+  const xml = device.fields.xml(device.screen)
   const {hierarchy} = device.screen
   if (hierarchy.listedWindows) return xml
   const {rootTag, elements} = topLevelElements(xml)
@@ -78,7 +98,12 @@ export function windowsDocument(device: VirtualDevice): string {
   const focus = focusedTitle(device)
   const rotation = /\srotation="(\d)"/.exec(rootTag)?.[1] ?? '0'
   // Topmost first, by the window list's order (a root it lacks keeps its place in the dump).
-  const order = hierarchy.windows.map((_, i) => i).sort((a, b) => (byRoot[a]?.z ?? a) - (byRoot[b]?.z ?? b))
+  // A keyboard a BACK closed is left out, as from the plain dump.
+  const closed = (i: number) => device.keyboardDismissed && (byRoot[i]?.type === 'INPUT_METHOD' || isKeyboardRoot(hierarchy.windows[i] as UiNode))
+  const order = hierarchy.windows
+    .map((_, i) => i)
+    .filter((i) => !closed(i))
+    .sort((a, b) => (byRoot[a]?.z ?? a) - (byRoot[b]?.z ?? b))
   const displays = new Map<number, string[]>()
   order.forEach((i, rank) => {
     const root = hierarchy.windows[i] as UiNode

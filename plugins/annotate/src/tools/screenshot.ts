@@ -1,6 +1,6 @@
 import path from 'node:path'
 
-import {defineTool, InvalidInputError, pngSize, z} from '@arc-cli/core'
+import {defineTool, InvalidInputError, pngSize, resolveElement, visibleRect, z, type ToolContext} from '@arc-cli/core'
 
 import {writeFilesAtomically} from '../write-files.js'
 
@@ -27,6 +27,30 @@ export function screenshotFormat(output: string | undefined, format: Format | un
   return fromName
 }
 
+/**
+ * `--element`: the id resolved as every element action resolves it (read again; a stale id fails with
+ * STALE_ELEMENT, never a guess), then the screenshot cut to the element's visible part.
+ */
+async function elementShot(ctx: ToolContext, id: string, format: Format, quality: number) {
+  const {model, element} = await resolveElement(ctx.driver, ctx.state, id, '--element')
+  const rect = visibleRect(element, model)
+  if (!rect) {
+    throw new InvalidInputError(`element ${element.id} is off screen: no part of it is visible to crop to`, {
+      actions: [`Bring it into view first: arc scroll-to ${element.id}`],
+      details: {input: '--element', element_id: element.id, bounds: element.bounds},
+    })
+  }
+  if (element.node.visibleToUser === false) {
+    ctx.warn(`element ${element.id} is marked not visible to the user: the image shows what covers it (the keyboard, another window)`)
+  }
+  const png = await ctx.driver.screenshot()
+  // Loaded only here: other commands must not load the canvas library.
+  const {cropScreenshot} = await import('../crop-element.js')
+  const crop = await cropScreenshot(png, model, rect, {format, quality, source: ctx.driver.serial, elementId: element.id})
+  const [left, top, right, bottom] = rect
+  return {...crop, element: {element_id: element.id, bounds: {left, top, right, bottom}}}
+}
+
 export const screenshot = defineTool({
   name: 'screenshot',
   cliId: 'screenshot',
@@ -44,10 +68,19 @@ export const screenshot = defineTool({
       .string({error: (issue) => (issue.input === undefined ? 'required: the image file to write (-o shot.png, shot.jpg) or - for stdout' : undefined)})
       .min(1)
       .describe('Image file to write (.png, .jpg or .jpeg), or - for stdout'),
+    element: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Crop to the visible part of this element (an id from screen-state or find); a stale id fails with STALE_ELEMENT'),
   }),
   cli: {
     char: {output: 'o'},
-    examples: ['<%= config.bin %> <%= command.id %> -o screen.png', '<%= config.bin %> <%= command.id %> -o - --format jpeg > screen.jpg'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> -o screen.png',
+      '<%= config.bin %> <%= command.id %> -o - --format jpeg > screen.jpg',
+      '<%= config.bin %> <%= command.id %> --element node_a3f2kq -o button.png',
+    ],
   },
   async handler(ctx, input) {
     const output = input.output
@@ -55,22 +88,33 @@ export const screenshot = defineTool({
       throw new InvalidInputError('--json cannot be used with -o - (both write to stdout)', {details: {input: 'output'}})
     }
     const format = screenshotFormat(output, input.format)
-    const png = await ctx.driver.screenshot()
-    const size = pngSize(png) ?? {width: 0, height: 0}
-    let data = png
-    if (format === 'jpeg') {
-      // Loaded only here: other commands must not load the canvas library.
-      const {pngToJpeg} = await import('../encode-jpeg.js')
-      data = await pngToJpeg(png, input.quality, ctx.driver.serial)
+    let data: Buffer
+    let size: {width: number; height: number}
+    let element: {element_id: string; bounds: {left: number; top: number; right: number; bottom: number}} | undefined
+    if (input.element !== undefined) {
+      const shot = await elementShot(ctx, input.element, format, input.quality)
+      data = shot.data
+      size = {width: shot.width, height: shot.height}
+      element = shot.element
+    } else {
+      const png = await ctx.driver.screenshot()
+      size = pngSize(png) ?? {width: 0, height: 0}
+      data = png
+      if (format === 'jpeg') {
+        // Loaded only here: other commands must not load the canvas library.
+        const {pngToJpeg} = await import('../encode-jpeg.js')
+        data = await pngToJpeg(png, input.quality, ctx.driver.serial)
+      }
     }
-    const facts = {format, width: size.width, height: size.height, bytes: data.length}
+    const facts = {format, width: size.width, height: size.height, bytes: data.length, ...element}
     const summary = `${size.width}x${size.height} ${format}, ${data.length} bytes`
+    const what = element ? `Screenshot of ${element.element_id}` : 'Screenshot'
     if (output === undefined) {
       return {text: `screenshot: ${summary}`, data: facts, image: {data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg'}}
     }
-    if (output === '-') return {text: `Screenshot written to stdout (${summary})`, data: {path: '-', ...facts}, stdout: data}
+    if (output === '-') return {text: `${what} written to stdout (${summary})`, data: {path: '-', ...facts}, stdout: data}
     const target = path.resolve(ctx.cwd, output)
     await writeFilesAtomically([{path: target, data, input: '--output'}])
-    return {text: `Screenshot saved: ${target} (${summary})`, data: {path: target, ...facts}}
+    return {text: `${what} saved: ${target} (${summary})`, data: {path: target, ...facts}}
   },
 })

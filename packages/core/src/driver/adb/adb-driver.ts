@@ -16,6 +16,7 @@ import type {
   GestureMethod,
   GesturePoint,
   InstallOptions,
+  KeyboardState,
   LogEvent,
   LogQuery,
   LogResult,
@@ -40,6 +41,8 @@ import * as input from './input.js'
 import {serialise} from './input-queue.js'
 import {clearLogs, followLogs} from './follow-logs.js'
 import {readLogs} from './logs.js'
+import {keyboardWindowShown} from '../keyboard-state.js'
+import {parseInputShown} from './parse-input-method.js'
 import * as screen from './screen.js'
 import {screenRecord} from './screenrecord.js'
 
@@ -86,6 +89,14 @@ export class AdbDriver implements DeviceDriver {
     const {info, state} = await screen.windowInfo(this.shell)
     this.windowStates.set(info, state)
     return info
+  }
+
+  /** `dumpsys input_method` and the window manager's list (`dumpsys window -a`, as windowInfo), together. */
+  async keyboard(): Promise<KeyboardState> {
+    const [inputMethod, {info}] = await Promise.all([this.shell.text(['dumpsys', 'input_method']), screen.windowInfo(this.shell)])
+    const inputShown = parseInputShown(inputMethod)
+    const windowShown = keyboardWindowShown(info.windowManager)
+    return {...(inputShown === undefined ? {} : {inputShown}), ...(windowShown === undefined ? {} : {windowShown})}
   }
 
   tap(point: Point): Promise<void> {

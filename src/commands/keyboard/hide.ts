@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {hideKeyboard} from '../../tools/keyboard.js'
+
+export default toolCommand(hideKeyboard)

@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {keyboardStatus} from '../../tools/keyboard.js'
+
+export default toolCommand(keyboardStatus)
