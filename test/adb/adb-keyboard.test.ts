@@ -2,7 +2,7 @@ import {mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {buildScreenModel, MemoryDeviceState, type CapabilityReport, type DeviceState} from '@arc-cli/core'
+import {buildScreenModel, MemoryDeviceState, runTool, type CapabilityReport, type DeviceState} from '@arc-cli/core'
 import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
@@ -188,6 +188,28 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     expect(setting('keyboard-failing')).to.equal(GBOARD)
     expect(emu.device('keyboard-failing').inputMethods.enabled.has(ADB_KEYBOARD)).to.equal(false)
     expect(emu.device('keyboard-failing').inputEvents.filter((e) => e.type === 'commit')).to.deep.equal([])
+  })
+
+  it('a call cut off while ADBKeyBoard is selected (Ctrl-C, a deadline) still sets the keyboard back before it ends', async () => {
+    const id = await fieldId('keyboard')
+    const device = emu.device('keyboard')
+    device.hangNext('am broadcast')
+    const commits = () => device.inputEvents.filter((e) => e.type === 'commit').length
+    const committed = commits()
+    const controller = new AbortController()
+    const deps = {config: {}, cwd: process.cwd(), signal: controller.signal, openDriver: () => driver('keyboard'), stateFor: () => state}
+    const call = runTool(tool('type_append_text'), {input: {element_id: id, text: 'café', ...fast}}, deps)
+    const from = emu.commands.length
+    // Abort once the broadcast is on its way: ADBKeyBoard is then current and enabled.
+    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'am')) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(setting('keyboard')).to.equal(ADB_KEYBOARD)
+    controller.abort()
+    const error = await call.then(() => undefined, (e: unknown) => e as {code: string})
+    expect(error).to.have.property('code', 'CANCELLED')
+    // By the time the call has ended, not some time later.
+    expect(setting('keyboard')).to.equal(GBOARD)
+    expect(device.inputMethods.enabled.has(ADB_KEYBOARD)).to.equal(false)
+    expect(commits()).to.equal(committed)
   })
 
   it('says so, with the command to run, where the keyboard could not be set back; still disables what it enabled', async () => {

@@ -136,12 +136,10 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
   const untilStopped = typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...extra}) : tool.interruptible === true
   const race = <T>(work: Promise<T>, onAbort?: () => void) => (untilStopped ? work : abortable(work, signal, onAbort))
   let driver: DeviceDriver | undefined
-  let closed = false
-  const close = () => {
-    if (closed || !driver) return Promise.resolve()
-    closed = true
-    return driver.close()
-  }
+  // One close, awaited by whoever comes last: a cancelled call starts it at once and still waits for it, since
+  // closing the ADB driver puts back what a cut-off action changed on the device.
+  let closing: Promise<void> | undefined
+  const close = () => (driver ? (closing ??= driver.close()) : Promise.resolve())
   try {
     let result: ToolResult
     if (tool.needsDevice === false) {

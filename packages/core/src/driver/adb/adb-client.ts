@@ -196,6 +196,8 @@ export class AdbServer {
   readonly timeoutMs: number
   /** Sockets of calls still running, so close() can end them. */
   private readonly scopes = new Set<SocketScope>()
+  /** What must still be put back on the device if the work is cut off (see untilClosed). */
+  private readonly undo = new Set<() => Promise<unknown>>()
 
   constructor(address: ServerAddress, timeoutMs = DEFAULT_ADB_TIMEOUT_MS) {
     this.host = address.host
@@ -412,6 +414,24 @@ export class AdbServer {
   close(): void {
     for (const scope of this.scopes) scope.destroyAll()
     this.scopes.clear()
+  }
+
+  /**
+   * Registers `putBack`, which undoes a change made on the device (a keyboard switched for typing), to run if the
+   * work is cut off before it puts things back itself: `shutdown` ends the calls still running, then runs it. The
+   * returned function unregisters it, once the work has put things back.
+   */
+  untilClosed(putBack: () => Promise<unknown>): () => void {
+    this.undo.add(putBack)
+    return () => this.undo.delete(putBack)
+  }
+
+  /** close(), then whatever `untilClosed` registered and nothing unregistered, each tried once, failures ignored. */
+  async shutdown(): Promise<void> {
+    this.close()
+    const pending = [...this.undo]
+    this.undo.clear()
+    await Promise.all(pending.map((putBack) => putBack().catch(() => undefined)))
   }
 }
 

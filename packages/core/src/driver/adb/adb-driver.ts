@@ -269,7 +269,8 @@ export class AdbDriver implements DeviceDriver {
     return screenRecord(this.shell, timeLimitSeconds, signal)
   }
 
+  /** Ends the calls still running, then puts back what a cut-off action changed on the device (AdbServer.shutdown). */
   async close(): Promise<void> {
-    this.server.close()
+    await this.server.shutdown()
   }
 }

@@ -135,6 +135,11 @@ export async function typeWithAdbKeyboard(dev: DeviceShell, text: string, chars:
   const previous = (await dev.text(['settings', 'get', 'secure', 'default_input_method'])).trim()
   if (isAdbKeyboard(previous)) return broadcast(dev, text)
   const enable = !imeIds(await dev.text(['ime', 'list', '-s'])).some(isAdbKeyboard)
+  // One restore, whoever runs it first: this function, or closing the driver when the call is cut off (Ctrl-C, the
+  // command's deadline) while ADBKeyBoard is selected, so the device is never left on it.
+  let restoring: Promise<void> | undefined
+  const putBack = () => (restoring ??= restore(dev, previous, enable))
+  const unregister = dev.server.untilClosed(putBack)
   let failure: unknown
   try {
     if (enable) await ime(dev, 'enable', ADB_KEYBOARD)
@@ -145,8 +150,10 @@ export async function typeWithAdbKeyboard(dev: DeviceShell, text: string, chars:
     failure = error
   }
   try {
-    await restore(dev, previous, enable)
+    await putBack()
+    unregister()
   } catch (error) {
+    unregister()
     const what = failure === undefined ? 'the text was sent, but' : `typing failed (${(failure as Error).message}) and`
     throw new DeviceCommandError(`${what} the keyboard could not be set back to ${previous} on ${dev.serial}: ${(error as Error).message}`, {
       actions: [`Set it back by hand: adb -s ${dev.serial} shell ime set ${previous}`],
