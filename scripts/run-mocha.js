@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// Runs mocha with TMPDIR set to a folder of this run's own, deleted when mocha ends: whatever temporary folders the
+// tests (and the arc processes and emulators they start) make and forget, nothing is left in the system's temp
+// folder. The folder is world-writable with the sticky bit, as /tmp is, since some tests run arc as another user.
+// Arguments go to mocha as they are; its exit status is this script's.
+import {spawnSync} from 'node:child_process'
+import {chmodSync, mkdtempSync, rmSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+
+const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js')
+const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-tests-'))
+chmodSync(dir, 0o1777)
+const run = spawnSync(process.execPath, [mocha, ...process.argv.slice(2)], {stdio: 'inherit', env: {...process.env, TMPDIR: dir}})
+rmSync(dir, {recursive: true, force: true})
+if (run.error) throw run.error
+process.exit(run.status ?? 1)
