@@ -65,6 +65,9 @@ function mixedReason(state: KeyboardState): string {
 
 const orNull = (v: boolean | undefined) => v ?? null
 
+/** Why neither keyboard tool is served over MCP (docs/mcp.md lists it). */
+const NOT_SERVED = 'a CLI comfort the spec has no tool for, left out of the tools/list token budget'
+
 export const keyboardStatus = defineTool({
   name: 'keyboard_status',
   cliId: 'keyboard status',
@@ -73,7 +76,7 @@ export const keyboardStatus = defineTool({
     "Says whether the soft keyboard shows now, by the input method service (dumpsys input_method mInputShown) and the window manager (a shown INPUT_METHOD window); shown only when every one that answers says so. --json: {shown, input_method, window}, null where the device does not say.",
   kind: 'read',
   group: 'keys',
-  cliOnly: 'a CLI comfort the spec has no tool for, left out of the tools/list token budget',
+  cliOnly: NOT_SERVED,
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
   async handler(ctx) {
@@ -91,7 +94,7 @@ export const hideKeyboard = defineTool({
     'Presses BACK only when the soft keyboard shows (as keyboard status tells it), then reads again until it is gone; with no keyboard shown it sends nothing, so a script never navigates back by accident. --json: {hidden, was_shown}.',
   kind: 'action',
   group: 'keys',
-  cliOnly: 'a CLI comfort the spec has no tool for, left out of the tools/list token budget',
+  cliOnly: NOT_SERVED,
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
   async handler(ctx) {
