@@ -50,7 +50,26 @@ export interface Target extends ResolvedElement {
   id: string
   /** The selector that found it, as given (absent for an id). */
   selector?: Partial<Record<Kind, string>> & {exact_match: boolean}
+  /** The scrolls a search made before the selector matched (absent when the first read matched, or for an id). */
+  scrolls?: number
 }
+
+/** A selector as a search sees it: whether a read has a match, and what an error about it says. */
+export interface SearchedSelector {
+  /** `--text "Kiwi" --exact-match`, as the error messages name it. */
+  what: string
+  has(model: ScreenModel): boolean
+  /** What a small change to the selector would match on that read (the ELEMENT_NOT_FOUND hints). */
+  hints(model: ScreenModel): string[]
+  details: {selector: Record<string, string>; exact_match: boolean}
+}
+
+/**
+ * Where an action looks when its selector matches nothing on the first read (scroll-to scrolls the list): the
+ * first later read with a match and the scrolls it took, undefined when there is nowhere to look (the first
+ * read's ELEMENT_NOT_FOUND stands), or an error of its own when it looked and found nothing.
+ */
+export type SelectorSearch = (first: ScreenModel, selector: SearchedSelector) => Promise<{model: ScreenModel; scrolls: number} | undefined>
 
 const flag = (kind: Kind) => `--${kind.replace('_', '-')}`
 const SELECTOR_FLAGS = (Object.keys(KINDS) as Kind[]).map(flag).join(', ')
@@ -92,7 +111,7 @@ function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: 
  * candidates, never the first of them. An id and a selector together, or neither, is INVALID_INPUT. The ids shown
  * (the match, or the candidates) are remembered as find's are, so they can be used next with the stale-id check.
  */
-export async function resolveTarget(ctx: ToolContext, input: TargetInput): Promise<Target> {
+export async function resolveTarget(ctx: ToolContext, input: TargetInput, search?: SelectorSearch): Promise<Target> {
   const criteria = criteriaOf(input)
   const exact = input.exact_match ?? false
   if (input.element_id !== undefined && criteria.length > 0) {
@@ -111,12 +130,21 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput): Promi
     })
   }
   const what = describeSelector(criteria, exact)
-  const model = buildScreenModel(await ctx.driver.captureScreen())
-  const found = matching(model, criteria, exact)
+  let model = buildScreenModel(await ctx.driver.captureScreen())
+  let found = matching(model, criteria, exact)
+  let scrolls: number | undefined
+  const details = {selector: Object.fromEntries(criteria), exact_match: exact}
+  if (found.length === 0 && search) {
+    const further = await search(model, {what, has: (m) => matching(m, criteria, exact).length > 0, hints: (m) => nearMisses(m, criteria, exact), details})
+    if (further) {
+      ;({model, scrolls} = further)
+      found = matching(model, criteria, exact)
+    }
+  }
   if (found.length === 0) {
     throw new ElementNotFoundError(`no element on the current screen matches ${what}`, {
       actions: [...nearMisses(model, criteria, exact), 'See what is on the screen: arc screen-state (or arc find).'],
-      details: {selector: Object.fromEntries(criteria), exact_match: exact},
+      details,
     })
   }
   if (found.length > 1) {
@@ -124,18 +152,18 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput): Promi
     await rememberElements(ctx.state, listed, false)
     const more = found.length > LISTED ? `\n… and ${found.length - LISTED} more (arc find lists them all)` : ''
     const exactly = exact ? 0 : matching(model, criteria, true).length
-    throw new ElementAmbiguousError(`${found.length} elements match ${what}, and arc acts on one element only, never the first of several:\n${elementTable(found.slice(0, LISTED))}${more}`, {
+    throw new ElementAmbiguousError(`${found.length} elements match ${what}${scrolls === undefined ? '' : ` (after ${scrolls} scroll(s))`}, and arc acts on one element only, never the first of several:\n${elementTable(found.slice(0, LISTED))}${more}`, {
       actions: [
         'Pass the id of the one you mean (the ID column) in place of the selector.',
         exactly === 1 ? 'Or add --exact-match: one of them matches exactly.' : `Or narrow the selector: combine ${SELECTOR_FLAGS}${exact ? '' : ', or add --exact-match'}.`,
       ],
-      details: {selector: Object.fromEntries(criteria), exact_match: exact, count: found.length, candidates: listed.map(elementJson)},
+      details: {...details, count: found.length, ...(scrolls === undefined ? {} : {scrolls}), candidates: listed.map(elementJson)},
     })
   }
   const element = found[0] as ScreenElement
   checkMainDisplay(element)
   await rememberElements(ctx.state, [element], false)
-  return {model, element, id: element.id, selector: {...Object.fromEntries(criteria), exact_match: exact}}
+  return {model, element, id: element.id, selector: {...Object.fromEntries(criteria), exact_match: exact}, ...(scrolls === undefined ? {} : {scrolls})}
 }
 
 /** How a result names the element acted on: ` (found by --text "Submit")` after a selector, else nothing. */

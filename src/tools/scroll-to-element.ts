@@ -2,6 +2,7 @@ import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, Sta
 
 import {shareOf, type Rect} from './element-support.js'
 import {foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
+import {DEFAULT_MAX_SCROLLS, MAX_MAX_SCROLLS, SEARCH_DIRECTIONS, searchList} from './list-search.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './scroll-area.js'
 
 export const MAX_SCROLLS = 5
@@ -67,16 +68,45 @@ export const scrollToElement = defineTool({
   kind: 'action',
   group: 'elements',
   input: z.object({element_id: targetId}),
-  cliInput: selectorInput,
+  cliInput: selectorInput.extend({
+    direction: z
+      .enum(SEARCH_DIRECTIONS)
+      .optional()
+      .describe("With a selector that matches nothing on screen: which way to scroll the screen's main list looking for it, as arc scroll names it (default down)"),
+    max_scrolls: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_MAX_SCROLLS)
+      .optional()
+      .describe(`With a selector: the most scrolls that search makes (0-${MAX_MAX_SCROLLS}, default ${DEFAULT_MAX_SCROLLS}; 0: no search)`),
+  }),
   cliMayOmit: ['element_id'],
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Coffee beans"']},
+  cli: {
+    positional: ['element_id'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> node_a3f2kq',
+      '<%= config.bin %> <%= command.id %> --text "Coffee beans"',
+      '<%= config.bin %> <%= command.id %> --text "Item 40" --exact-match --max-scrolls 30',
+      '<%= config.bin %> <%= command.id %> --desc "Settings" --direction up',
+    ],
+  },
   async handler(ctx, input) {
-    const found = await resolveTarget(ctx, input)
+    const {direction, max_scrolls} = input
+    if (input.element_id !== undefined && (direction !== undefined || max_scrolls !== undefined)) {
+      const given = [...(direction === undefined ? [] : ['--direction']), ...(max_scrolls === undefined ? [] : ['--max-scrolls'])]
+      throw new InvalidInputError(`${given.join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} to a selector's search down a list, not to an element id (${input.element_id}), which is followed where it is`, {
+        details: {element_id: input.element_id},
+      })
+    }
+    const found = await resolveTarget(ctx, input, searchList(ctx, {direction: direction ?? 'down', maxScrolls: max_scrolls ?? DEFAULT_MAX_SCROLLS}))
     const element_id = found.id
     const by = foundBy(found)
     const selector = selectorData(found)
+    const searched = found.scrolls ?? 0
     let {model, element} = found
     if (reachableShare(element, model) >= VISIBLE_SHARE) {
+      if (searched > 0) return {text: `Scrolled to element '${element_id}'${by} (${searched} scroll(s))`, data: {element_id, scrolls: searched, already_visible: false, ...selector}}
       return {text: `Element '${element_id}'${by} is already visible`, data: {element_id, scrolls: 0, already_visible: true, ...selector}}
     }
     const container = scrollContainer(element, model)
@@ -93,7 +123,8 @@ export const scrollToElement = defineTool({
       if (!now) throw new StaleElementError(`element ${element_id} left the screen while scrolling toward it`, {actions: ['Read the screen again and look for it.']})
       element = now
       if (reachableShare(element, model) >= VISIBLE_SHARE) {
-        return {text: `Scrolled to element '${element_id}'${by} (${scrolls} scroll(s))`, data: {element_id, scrolls, already_visible: false, ...selector}}
+        const total = searched + scrolls
+        return {text: `Scrolled to element '${element_id}'${by} (${total} scroll(s))`, data: {element_id, scrolls: total, already_visible: false, ...selector}}
       }
     }
     throw new DeviceCommandError(`element ${element_id} is still not visible after ${MAX_SCROLLS} scrolls`, {

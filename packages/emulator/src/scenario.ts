@@ -15,8 +15,17 @@ const selectorSchema = z
   })
   .strict()
   .refine((s) => s.resourceId !== undefined || s.text !== undefined || s.contentDesc !== undefined, {
-    message: 'a tap selector needs resourceId, text or contentDesc',
+    message: 'an element selector needs resourceId, text or contentDesc',
   })
+
+export const SWIPE_DIRECTIONS = ['up', 'down', 'left', 'right'] as const
+
+const swipeTriggerSchema = z
+  .object({
+    direction: z.enum(SWIPE_DIRECTIONS).describe('Which way the finger moves (its longer axis): "up" is what `arc scroll down` sends.'),
+    inside: selectorSchema.optional().describe('The swipe must start inside the bounds of the matching element (default: anywhere).'),
+  })
+  .strict()
 
 export const STATUSBAR_ACTIONS = ['expand-notifications', 'expand-settings', 'collapse'] as const
 
@@ -26,11 +35,12 @@ const transitionSchema = z
     tap: selectorSchema.optional().describe('A tap inside the bounds of the matching element triggers it.'),
     keyevent: z.union([z.string(), z.number().int()]).optional().describe('A key (KEYCODE_BACK, BACK or 4).'),
     statusbar: z.enum(STATUSBAR_ACTIONS).optional().describe('A `cmd statusbar` action.'),
+    swipe: swipeTriggerSchema.optional().describe('An `input swipe` in this direction (a list scrolled to its next screen).'),
     to: z.string().describe('Screen to switch to.'),
   })
   .strict()
-  .refine((t) => [t.tap, t.keyevent, t.statusbar].filter((x) => x !== undefined).length === 1, {
-    message: 'a transition needs exactly one trigger: tap, keyevent or statusbar',
+  .refine((t) => [t.tap, t.keyevent, t.statusbar, t.swipe].filter((x) => x !== undefined).length === 1, {
+    message: 'a transition needs exactly one trigger: tap, keyevent, statusbar or swipe',
   })
 
 const screenSchema = z.union([

@@ -10,7 +10,7 @@ import {isKeyboardRoot} from './commands/window-list.js'
 import {withoutKeyboard} from './commands/windows-dump.js'
 import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
-import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, TransitionSpec} from './scenario.js'
+import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
@@ -36,6 +36,8 @@ export type InputEvent =
   | {type: 'motionevent'; action: string; x: number; y: number}
   | {type: 'statusbar'; action: string}
   | {type: 'sendevent'; device: string; evType: number; code: number; value: number}
+
+type SwipeDirection = (typeof SWIPE_DIRECTIONS)[number]
 
 export interface InstalledPackage {
   name: string
@@ -110,6 +112,18 @@ const DEFAULT_PROPERTIES: Record<string, string> = {
   'dev.bootcomplete': '1',
   'persist.sys.locale': 'en-US',
   'persist.sys.timezone': 'UTC',
+}
+
+/**
+ * Which way a swipe's finger moved, along its longer axis (a tie counts as vertical); none when it did not move,
+ * which is a long press (`input swipe x y x y 1000`), not a swipe.
+ */
+export function swipeDirection({x1, y1, x2, y2}: {x1: number; y1: number; x2: number; y2: number}): SwipeDirection | undefined {
+  const dx = x2 - x1
+  const dy = y2 - y1
+  if (dx === 0 && dy === 0) return undefined
+  if (Math.abs(dy) >= Math.abs(dx)) return dy < 0 ? 'up' : 'down'
+  return dx < 0 ? 'left' : 'right'
 }
 
 /** Full activity name (`pkg/.Main` → `pkg.Main`). */
@@ -432,10 +446,14 @@ export class VirtualDevice extends EventEmitter {
     else if (event.type === 'keyevent' && event.code === 3) this.goHome()
   }
 
-  /** The first transition from the current screen that this event triggers (taps, keys and statusbar only). */
+  /** The first transition from the current screen that this event triggers (taps, keys, statusbar and swipes only). */
   private transitionFor(event: InputEvent): TransitionSpec | undefined {
     let triggers: (t: TransitionSpec) => boolean
-    if (event.type === 'tap') triggers = (t) => t.tap !== undefined && this.tapHits(t.tap, event.x, event.y)
+    if (event.type === 'tap') triggers = (t) => t.tap !== undefined && this.hits(t.tap, event.x, event.y)
+    else if (event.type === 'swipe') {
+      const direction = swipeDirection(event)
+      triggers = (t) => t.swipe !== undefined && t.swipe.direction === direction && (t.swipe.inside === undefined || this.hits(t.swipe.inside, event.x1, event.y1))
+    }
     else if (event.type === 'keyevent') triggers = (t) => t.keyevent !== undefined && keyCode(t.keyevent) === event.code
     else if (event.type === 'statusbar') triggers = (t) => t.statusbar === event.action
     else return undefined
@@ -453,7 +471,8 @@ export class VirtualDevice extends EventEmitter {
     return x >= l && x < r && y >= t && y < b
   }
 
-  private tapHits(selector: NonNullable<TransitionSpec['tap']>, x: number, y: number): boolean {
+  /** (x, y) falls inside an element of the screen shown that the selector matches. */
+  private hits(selector: NonNullable<TransitionSpec['tap']>, x: number, y: number): boolean {
     for (const node of walkNodes(this.screen.hierarchy.windows)) {
       if (selector.resourceId !== undefined && node.resourceId !== selector.resourceId) continue
       if (selector.text !== undefined && node.text !== selector.text) continue
