@@ -22,9 +22,21 @@ export async function inDevelopment<T>(work: () => Promise<T> | T): Promise<T> {
 
 /**
  * oclif load options for arc as its sources define it (what bin/dev.js runs), never a manifest a build left: pass
- * them to `Config.load` or `@oclif/test`'s `runCommand` instead of `{root: ROOT}`. Loaded once per process.
+ * them to `Config.load` or `@oclif/test`'s `runCommand` instead of `{root: ROOT}`. Loaded once per process; each
+ * call gets its own command entries.
  */
-export function sourceOptions(): Promise<Interfaces.Options> {
+export async function sourceOptions(): Promise<Interfaces.Options> {
   loaded ??= inDevelopment(() => sourceLoadOptions(ROOT))
-  return loaded
+  const options = await loaded
+  // Each caller gets its own copies of the plugins' command entries: oclif's help rewrites the id of the command it
+  // shows in place (`files:write` becomes `files write`), and a later Config.load over the same entries then found
+  // no `files:write` (a test that ran `--help` broke the next one in the same process).
+  const plugins = new Map([...(options.plugins ?? new Map())].map(([name, plugin]) => [name, ownCommands(plugin)]))
+  return {...options, plugins}
+}
+
+function ownCommands<P extends {commands: object[]}>(plugin: P): P {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(plugin) as object) as P, plugin)
+  copy.commands = plugin.commands.map((command) => ({...command}))
+  return copy
 }
