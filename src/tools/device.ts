@@ -26,7 +26,7 @@ export const deviceInfo = defineTool({
   cliId: 'device info',
   title: 'Describe the device',
   description:
-    'Model, manufacturer, Android version and SDK level, primary ABI, screen size (natural orientation) and density, and battery level and status. Also the app in front and its activity (foreground: {package, activity}), as adb shell dumpsys window reports them. A recorded snapshot answers with what it knows (its screen, and the app its meta.json names).',
+    'Model, manufacturer, Android version and SDK level, primary ABI, screen size (natural orientation) and density, and battery level and status. Also the app in front and its activity (foreground: {package, activity}). A recorded snapshot answers with what it knows (its screen, and the app its meta.json names).',
   kind: 'read',
   group: 'system',
   input: z.object({}),

@@ -22,9 +22,9 @@ export const launchInput = z.object({
     .describe('Activity to start instead of the launcher\'s: .Name, a full class name, or PKG/.Name (am start -n)'),
   action: z.string().min(1).optional().describe('Intent action, with --activity (am start -a)'),
   data: z.string().min(1).optional().describe('Intent data URI, with --activity (am start -d)'),
-  extra: extras('String extra KEY=VALUE, repeatable (am start --es)', /^[^=]+=/s, 'KEY=VALUE with a non-empty key'),
-  extra_int: extras('Integer extra KEY=N, repeatable (am start --ei)', /^[^=]+=[+-]?\d+$/, 'KEY=N with a non-empty key and a whole number'),
-  extra_bool: extras('Boolean extra KEY=true|false, repeatable (am start --ez)', /^[^=]+=(?:true|false)$/, 'KEY=true or KEY=false with a non-empty key'),
+  extra: extras('String extra KEY=VALUE (am start --es)', /^[^=]+=/s, 'KEY=VALUE with a non-empty key'),
+  extra_int: extras('Integer extra KEY=N (am start --ei)', /^[^=]+=[+-]?\d+$/, 'KEY=N with a non-empty key and a whole number'),
+  extra_bool: extras('Boolean extra KEY=true|false (am start --ez)', /^[^=]+=(?:true|false)$/, 'KEY=true or KEY=false with a non-empty key'),
 })
 
 type LaunchInput = Partial<z.output<typeof launchInput>>
