@@ -239,9 +239,11 @@ describe('emulator device commands', () => {
       expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.ui.SettingsActivity'})
       expect(device.screenName).to.equal('login')
       // A class the package does not declare, and a package that is not installed: with -W on stdout, else stderr.
-      expect(await run('am start -W -n com.example/.Nope; echo "exit $?"')).to.equal(
-        'Starting: Intent { cmp=com.example/.Nope }\nError type 3\nError: Activity class {com.example/com.example.Nope} does not exist.\nexit 1\n',
+      const waited = await shellV2(client, 'emu-1', 'am start -W -n com.example/.Nope')
+      expect(waited.stdout.toString()).to.equal(
+        'Starting: Intent { cmp=com.example/.Nope }\nError type 3\nError: Activity class {com.example/com.example.Nope} does not exist.\n',
       )
+      expect(waited.stderr.toString()).to.equal('')
       const quiet = await shellV2(client, 'emu-1', 'am start -n com.nope/.Main')
       expect(quiet.stdout.toString()).to.equal('Starting: Intent { cmp=com.nope/.Main }\n')
       expect(quiet.stderr.toString()).to.equal('Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n')
