@@ -1,5 +1,7 @@
 import {defineTool, formatTable, type AppInfo, z} from '@arc-cli/core'
 
+import {launchInput, launchOptions} from './launch-input.js'
+
 /** What a package id may be (letters, digits, _ and dots, starting with a letter): nothing a shell or pidof reads as an option. */
 export const PACKAGE_ID_PATTERN = /^[A-Za-z][\w.]*$/
 
@@ -15,14 +17,26 @@ export const openApp = defineTool({
   name: 'open_app',
   cliId: 'app open',
   title: 'Launch an app',
-  description: 'Launches an installed app by package id through its launcher activity. Use list_apps to find package ids.',
+  description:
+    'Launches an installed app by package id through its launcher activity. Use list_apps to find package ids. The CLI can start another activity of the app (--activity, as `am start -n PKG/ACTIVITY`) and give the intent an action, data and extras; only activities the app exports can be started from adb.',
   kind: 'action',
   group: 'apps',
   input: z.object({package_id: packageId('launch')}),
-  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.android.settings']},
-  async handler({driver}, {package_id}) {
-    await driver.openApp(package_id)
-    return {text: `App opened successfully: ${package_id}`, data: {package_id}}
+  cliInput: launchInput,
+  cli: {
+    positional: ['package_id'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> com.android.settings',
+      '<%= config.bin %> <%= command.id %> com.example.app --activity .ui.SettingsActivity',
+      "<%= config.bin %> <%= command.id %> com.example.app --activity com.example.app/.DetailActivity --extra 'title=Hello world' --extra-int id=42 --extra-bool debug=true",
+    ],
+  },
+  async handler({driver}, input) {
+    const {package_id} = input
+    const launch = launchOptions(package_id, input)
+    await driver.openApp(package_id, launch)
+    if (launch.activity === undefined) return {text: `App opened successfully: ${package_id}`, data: {package_id}}
+    return {text: `App opened successfully: ${package_id}/${launch.activity}`, data: {package_id, activity: launch.activity}}
   },
 })
 

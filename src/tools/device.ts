@@ -13,6 +13,7 @@ function infoText(info: DeviceInfo): string {
       info.battery &&
         `${info.battery.level === undefined ? '' : `${info.battery.level}% `}${info.battery.status}${info.battery.plugged.length > 0 ? ` (${info.battery.plugged.join(', ')})` : ''}`,
     ],
+    ['foreground', info.foreground?.package && `${info.foreground.package}${info.foreground.activity ? `/${info.foreground.activity}` : ''}`],
   ]
   return rows
     .filter((row): row is [string, string] => row[1] !== undefined)
@@ -25,7 +26,7 @@ export const deviceInfo = defineTool({
   cliId: 'device info',
   title: 'Describe the device',
   description:
-    'Model, manufacturer, Android version and SDK level, primary ABI, screen size (natural orientation) and density, and battery level and status. A recorded snapshot answers with what it knows (its screen).',
+    'Model, manufacturer, Android version and SDK level, primary ABI, screen size (natural orientation) and density, and battery level and status. Also the app in front and its activity (foreground: {package, activity}). A recorded snapshot answers with what it knows (its screen, and the app its meta.json names).',
   kind: 'read',
   group: 'system',
   input: z.object({}),

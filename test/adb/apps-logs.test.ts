@@ -13,7 +13,13 @@ const tool = (name: string) => tools.find((t) => t.name === name)!
 describe('app, log and snapshot tools through the ADB driver (adbkit against arc emulate)', () => {
   const h = useDemoDevice({
     packages: [
-      {name: 'com.example.calc', versionCode: 42, versionName: '1.2.3', launcher: '.Calculator'},
+      {
+        name: 'com.example.calc',
+        versionCode: 42,
+        versionName: '1.2.3',
+        launcher: '.Calculator',
+        activities: ['.ui.SettingsActivity', {name: '.SecretActivity', exported: false}],
+      },
       {name: 'com.example.nolauncher', versionName: null},
       // An updated system app: dumpsys lists its factory copy (versionCode 1) under Hidden system packages too.
       {name: 'com.example.maps', system: true, versionCode: 1170, versionName: '11.7 – Über 版本 [beta]', factoryVersionName: '9.0'},
@@ -207,6 +213,103 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     const noLauncher = await run('open_app', {package_id: 'com.example.nolauncher'}).catch((e: unknown) => e)
     expect((noLauncher as Error).message).to.match(/no launchable activity/)
     expect(tool('open_app').input.safeParse({package_id: ''}).success).to.equal(false)
+  })
+
+  /** Runs open_app as the CLI does: the MCP input and the CLI-only launch flags, each through its schema. */
+  async function open(input: Record<string, unknown>) {
+    const t = tool('open_app')
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const ctx = {driver, config: {}, cwd: process.cwd(), warn() {}, progress() {}} as never
+    try {
+      const result = await t.handler(ctx, {...t.input.parse(input), ...t.cliInput!.parse(input)})
+      return {...result, argv: h.argvSince(from), raw: h.emu.commands.slice(from).map((c) => c.raw)}
+    } finally {
+      await driver.close()
+    }
+  }
+
+  it('app open --activity starts it with am start -W -n, the action, data and extras as typed, every word quoted', async () => {
+    const title = `it's a "test" $HOME; rm -rf / \\ \`id\` 日本語 👍🏽`
+    const r = await open({
+      package_id: 'com.example.calc',
+      activity: '.ui.SettingsActivity',
+      action: 'android.intent.action.EDIT',
+      data: 'calc://x?a=1&b=2',
+      extra: [`title=${title}`, 'empty=', 'eq=a=b'],
+      extra_int: ['id=-42'],
+      extra_bool: ['debug=true', 'off=false'],
+    })
+    expect(r.text).to.equal('App opened successfully: com.example.calc/.ui.SettingsActivity')
+    expect(r.data).to.deep.equal({package_id: 'com.example.calc', activity: '.ui.SettingsActivity'})
+    expect(r.argv).to.deep.equal([
+      [
+        'am', 'start', '-W', '-n', 'com.example.calc/.ui.SettingsActivity', '-a', 'android.intent.action.EDIT', '-d', 'calc://x?a=1&b=2',
+        '--es', 'title', title, '--es', 'empty', '', '--es', 'eq', 'a=b', '--ei', 'id', '-42', '--ez', 'debug', 'true', '--ez', 'off', 'false',
+      ],
+    ])
+    // What went over the wire: single quotes around every word, a quote inside one written as '\''.
+    expect(r.raw[0]).to.include(`'--es' 'title' 'it'\\''s a "test" $HOME; rm -rf / \\ \`id\` 日本語 👍🏽' '--es' 'empty' ''`)
+    expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.calc', activity: '.ui.SettingsActivity'})
+    // A component (pkg/.Name) of the package itself is the same activity; a full class name goes as given.
+    const component = await open({package_id: 'com.example.calc', activity: 'com.example.calc/com.example.calc.ui.SettingsActivity'})
+    expect(component.argv).to.deep.equal([['am', 'start', '-W', '-n', 'com.example.calc/com.example.calc.ui.SettingsActivity']])
+  })
+
+  it('app open with extras and no activity puts them into the launcher intent', async () => {
+    const r = await open({package_id: 'com.example.calc', extra: ['mode=scientific notation']})
+    expect(r.text).to.equal('App opened successfully: com.example.calc')
+    expect(r.argv.at(-1)).to.deep.equal([
+      'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', 'com.example.calc/.Calculator',
+      '--es', 'mode', 'scientific notation',
+    ])
+    // Where the launcher is started by monkey (no component to name), extras cannot go: refused, nothing started.
+    h.emu.device('emu-1').addFault({command: 'cmd package query-activities', kind: 'garbage', output: 'No activities found\n'})
+    const from = h.emu.commands.length
+    const monkey = await open({package_id: 'com.example.debug', extra: ['k=v']}).catch((e: unknown) => e)
+    expect(monkey).to.have.property('code', 'UNSUPPORTED')
+    expect(h.argvSince(from).some((argv) => argv[0] === 'monkey' || argv[0] === 'am')).to.equal(false)
+  })
+
+  it('app open --activity fails clearly for an activity that does not exist, one not exported, and a missing app', async () => {
+    const device = h.emu.device('emu-1')
+    device.goHome()
+    const missing = await open({package_id: 'com.example.calc', activity: '.ui.Nope'}).catch((e: unknown) => e)
+    expect(missing).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+    expect((missing as Error).message).to.equal('activity com.example.calc.ui.Nope does not exist in com.example.calc on emu-1')
+    expect(missing).to.have.nested.property('details.reason', 'ACTIVITY_NOT_FOUND')
+    const hidden = await open({package_id: 'com.example.calc', activity: '.SecretActivity'}).catch((e: unknown) => e)
+    expect(hidden).to.have.property('code', 'DEVICE_COMMAND_FAILED')
+    expect((hidden as Error).message).to.equal(
+      'activity com.example.calc.SecretActivity of com.example.calc is not exported: emu-1 refused to start it from adb (Permission Denial)',
+    )
+    expect(hidden).to.have.nested.property('details.reason', 'NOT_EXPORTED')
+    expect((hidden as {actions: string[]}).actions[0]).to.include('`arc app open com.example.calc`')
+    const notInstalled = await open({package_id: 'com.nope.app', activity: '.Main'}).catch((e: unknown) => e)
+    expect((notInstalled as Error).message).to.equal('app com.nope.app is not installed on emu-1')
+    // Nothing came to the front.
+    expect(device.foreground.package).to.equal('com.google.android.apps.nexuslauncher')
+  })
+
+  it('app open refuses malformed activities and extras, and an action without an activity, before anything is sent', async () => {
+    const cli = tool('open_app').cliInput!
+    for (const activity of ['Main', 'com.example.calc/', '/.Main', '.', '.a..b', '.Main;id', 'com.example.calc/.Main/x', '.9Lives']) {
+      expect(cli.safeParse({activity}).success, activity).to.equal(false)
+    }
+    for (const activity of ['.Main', '.ui.Settings$Inner', 'com.example.calc.Main', 'com.example.calc/.Main', 'com.example.calc/org.other.Main']) {
+      expect(cli.safeParse({activity}).success, activity).to.equal(true)
+    }
+    expect(cli.safeParse({extra: ['=v']}).success).to.equal(false)
+    expect(cli.safeParse({extra: ['novalue']}).success).to.equal(false)
+    expect(cli.safeParse({extra_int: ['n=1.5']}).success).to.equal(false)
+    expect(cli.safeParse({extra_bool: ['b=yes']}).success).to.equal(false)
+    const from = h.emu.commands.length
+    const refused = async (input: Record<string, unknown>) => (await open({package_id: 'com.example.calc', ...input}).catch((e: unknown) => e)) as Error
+    expect(await refused({activity: 'com.other/.Main'})).to.have.property('message', '--activity: com.other/.Main names package com.other, not com.example.calc')
+    expect(await refused({action: 'android.intent.action.VIEW'})).to.have.property('code', 'INVALID_INPUT')
+    expect((await refused({data: 'x://y'})).message).to.match(/^--data needs --activity/)
+    expect((await refused({extra_int: ['n=2147483648']})).message).to.match(/^--extra-int: n=2147483648 is outside an int's range/)
+    expect(h.emu.commands.length).to.equal(from)
   })
 
   it('app close checks the package and force-stops it', async () => {

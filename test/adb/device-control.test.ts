@@ -3,6 +3,7 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {DEMO_DIR, useEmulator} from './emulator-support.js'
 import {NASTY_STRINGS} from './nasty-strings.js'
+import {deviceOutputAvailable, readDeviceOutput} from '../support/device-output.js'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -22,10 +23,10 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
     }
   }
 
-  it('device info reads getprop, wm size/density and dumpsys battery', async () => {
+  it('device info reads getprop, wm size/density, dumpsys battery and the focused app from dumpsys window displays', async () => {
     device().battery = {level: 42, scale: 100, status: 3, ac: false, usb: false}
     const r = await run('device_info')
-    expect(r.argv).to.have.deep.members([['getprop'], ['wm', 'size'], ['wm', 'density'], ['dumpsys', 'battery']])
+    expect(r.argv).to.have.deep.members([['getprop'], ['wm', 'size'], ['wm', 'density'], ['dumpsys', 'battery'], ['dumpsys', 'window', 'displays']])
     expect(r.data).to.deep.equal({
       serial: 'emu-1',
       model: 'arc emulated device',
@@ -36,6 +37,7 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
       abi: 'x86_64',
       screen: {width: 1080, height: 2400, density: 420},
       battery: {level: 42, status: 'discharging', plugged: []},
+      foreground: {package: 'dev.arc.demo.groceries', activity: '.ListActivity'},
     })
     expect(r.text).to.equal(
       [
@@ -46,8 +48,56 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
         'abi          x86_64',
         'screen       1080x2400 420dpi',
         'battery      42% discharging',
+        'foreground   dev.arc.demo.groceries/.ListActivity',
       ].join('\n'),
     )
+    // The app an `am start -n` brought to the front is what the next read names.
+    const driver = await h.driver()
+    try {
+      await driver.openApp('com.android.settings', {activity: '.Settings'})
+      expect((await driver.deviceInfo()).foreground).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
+    } finally {
+      await driver.close()
+    }
+  })
+
+  describe('device info names the foreground app from real window-manager captures', () => {
+    before(function () {
+      if (!deviceOutputAvailable) this.skip()
+    })
+
+    it('Android 10+: the focus lines of dumpsys window displays, one read', async () => {
+      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: readDeviceOutput('dumpsys-window-displays', 'mtk-tb8168-tablet-android13.txt')})
+      const r = await run('device_info')
+      expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([['dumpsys', 'window', 'displays']])
+      expect(r.data).to.have.deep.property('foreground', {package: 'com.mediatek.camera', activity: '.CameraLauncher'})
+      expect(r.text).to.match(/\nforeground   com\.mediatek\.camera\/\.CameraLauncher$/)
+    })
+
+    it('Android 9: no focus in the displays section, so the end of dumpsys window windows', async () => {
+      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: readDeviceOutput('dumpsys-window-displays', 'emulator-sdk_gphone_x86-android9.txt')})
+      device().addFault({command: 'dumpsys window windows', kind: 'garbage', output: readDeviceOutput('dumpsys-window-windows', 'emulator-sdk_gphone_x86-android9.txt')})
+      const r = await run('device_info')
+      expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([['dumpsys', 'window', 'displays'], ['dumpsys', 'window', 'windows']])
+      expect(r.data).to.have.deep.property('foreground', {package: 'com.jeanboy.app.training', activity: '.ui.activity.MainActivity'})
+    })
+
+    it('no word from the window manager: dumpsys activity activities, as a capture asks; nothing known: no foreground', async () => {
+      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: readDeviceOutput('dumpsys-window-displays', 'emulator-sdk_gphone_x86-android9.txt')})
+      device().addFault({command: 'dumpsys window windows', kind: 'garbage', output: 'WINDOW MANAGER WINDOWS (dumpsys window windows)\n'})
+      device().addFault({command: 'dumpsys activity', kind: 'garbage', output: readDeviceOutput('dumpsys-activity', 'pixel-sailfish-android10.txt')})
+      const r = await run('device_info')
+      expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([
+        ['dumpsys', 'window', 'displays'],
+        ['dumpsys', 'window', 'windows'],
+        ['dumpsys', 'activity', 'activities'],
+      ])
+      expect(r.data).to.have.deep.property('foreground', {package: 'com.android.launcher3', activity: '.Launcher'})
+      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: 'mFocusedApp=null\n'})
+      const none = await run('device_info')
+      expect(none.data).to.not.have.property('foreground')
+      expect(none.text).to.not.include('foreground')
+    })
   })
 
   it('rotation reads the display and the settings; setting it writes accelerometer_rotation then user_rotation', async () => {

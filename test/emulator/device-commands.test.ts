@@ -29,7 +29,14 @@ describe('emulator device commands', () => {
               {statusbar: 'expand-notifications', to: 'home'},
             ],
             packages: [
-              {name: 'com.example', versionCode: 7, versionName: '2.1', launcher: '.LoginActivity', screen: 'login'},
+              {
+                name: 'com.example',
+                versionCode: 7,
+                versionName: '2.1',
+                launcher: '.LoginActivity',
+                screen: 'login',
+                activities: ['.ui.SettingsActivity', {name: 'com.example.SecretActivity', exported: false}],
+              },
               {name: 'com.example.nolauncher', versionName: null},
               {name: 'com.android.vending', system: true, versionCode: 84, versionName: '41.2.1 [0] [PR]', factoryVersionName: '30.0'},
             ],
@@ -216,6 +223,44 @@ describe('emulator device commands', () => {
     expect(await run('monkey -p com.example -c android.intent.category.LAUNCHER 1')).to.include('Events injected: 1\n')
     expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.LoginActivity'})
     expect(await run('monkey -p com.example.nolauncher -c android.intent.category.LAUNCHER 1')).to.include('** No activities found to run, monkey aborted.')
+  })
+
+  it('am start -n knows the activities of a package: its launchers, its declared ones and those its screens name', async () => {
+    const device = emu.device('emu-1')
+    try {
+      // A screen's activity shows that screen; extras are skipped as key and value, and said in the intent.
+      expect(await run("am start -W -n com.example/.HomeActivity --es 'a b' 'c d' --ez on true --ei n 5")).to.match(
+        /^Starting: Intent \{ cmp=com\.example\/\.HomeActivity \(has extras\) \}\nStatus: ok\n(.*\n)*Activity: com\.example\/\.HomeActivity\n/,
+      )
+      expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.HomeActivity'})
+      expect(device.screenName).to.equal('home')
+      // A declared activity, named in full: the intent shows it short; the package's screen comes up.
+      expect(await run('am start -W -n com.example/com.example.ui.SettingsActivity')).to.match(/^Starting: Intent \{ cmp=com\.example\/\.ui\.SettingsActivity \}\nStatus: ok\n/)
+      expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.ui.SettingsActivity'})
+      expect(device.screenName).to.equal('login')
+      // A class the package does not declare, and a package that is not installed: with -W on stdout, else stderr.
+      const waited = await shellV2(client, 'emu-1', 'am start -W -n com.example/.Nope')
+      expect(waited.stdout.toString()).to.equal(
+        'Starting: Intent { cmp=com.example/.Nope }\nError type 3\nError: Activity class {com.example/com.example.Nope} does not exist.\n',
+      )
+      expect(waited.stderr.toString()).to.equal('')
+      const quiet = await shellV2(client, 'emu-1', 'am start -n com.nope/.Main')
+      expect(quiet.stdout.toString()).to.equal('Starting: Intent { cmp=com.nope/.Main }\n')
+      expect(quiet.stderr.toString()).to.equal('Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n')
+      // Not exported: the shell user is refused, as Android 11+ report the SecurityException; nothing comes to the front.
+      const denied = await shellV2(client, 'emu-1', 'am start -W -n com.example/.SecretActivity --es k v')
+      expect(denied.exitCode).to.equal(255)
+      expect(denied.stdout.toString()).to.equal('Starting: Intent { cmp=com.example/.SecretActivity (has extras) }\n')
+      expect(denied.stderr.toString().split('\n').slice(0, 3)).to.deep.equal([
+        '',
+        "Exception occurred while executing 'start':",
+        `java.lang.SecurityException: Permission Denial: starting Intent { flg=0x10000000 cmp=com.example/.SecretActivity (has extras) } from null (pid=5123, uid=2000) not exported from uid ${10_000 + device.packages.findIndex((p) => p.name === 'com.example')}`,
+      ])
+      expect(denied.stderr.toString()).to.match(/\n\tat com\.android\.server\.wm\.ActivityTaskSupervisor\.checkStartAnyActivityPermission\(/)
+      expect(device.foreground.activity).to.equal('.ui.SettingsActivity')
+    } finally {
+      device.goHome()
+    }
   })
 
   it('logcat -d with -t, filterspecs, --pid and -v', async () => {

@@ -46,6 +46,10 @@ describe('emulator scenario and options', () => {
     expect(twoTriggers.message).to.match(/exactly one trigger/)
     const factoryOfUserApp = await bad({devices: {a: {packages: [{name: 'com.example.app', factoryVersionName: '1.0'}]}}})
     expect(factoryOfUserApp.message).to.match(/devices\.a\.packages\.0\.factoryVersionName: factoryVersionName needs system: true/)
+    const activityScreen = await bad({devices: {a: {screens: {one: DEMO_DIR}, packages: [{name: 'com.example.app', activities: ['.A', {name: '.B', screen: 'two'}]}]}}})
+    expect(activityScreen.message).to.match(/devices\.a\.packages\.0\.activities\.1\.screen: unknown screen "two" \(screens: one\)/)
+    const activityKey = await bad({devices: {a: {packages: [{name: 'com.example.app', activities: [{name: '.B', public: true}]}]}}})
+    expect(activityKey.message).to.match(/devices\.a\.packages\.0\.activities\.0/)
   })
 
   it('rejects an unreadable or non-JSON scenario file with the path', async () => {

@@ -178,6 +178,30 @@ describe('device commands from the CLI through the ADB driver', function () {
     expect(none.stderr).to.contain('argument <command>')
   })
 
+  it('arc app open --activity with extras: am start -n with every word as typed; bad forms exit 2 naming the flag', async () => {
+    const from = h.emu.commands.length
+    const run = await arc('app', 'open', 'com.android.settings', '--activity', '.Settings', '--extra', "note=a b 'c' \"d\" é", '--extra-int', 'n=7', '--extra-bool', 'on=true')
+    expect(run.stderr).to.equal('')
+    expect(run.code).to.equal(0)
+    expect(run.stdout.trim()).to.equal('App opened successfully: com.android.settings/.Settings')
+    expect(h.emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([
+      ['am', 'start', '-W', '-n', 'com.android.settings/.Settings', '--es', 'note', "a b 'c' \"d\" é", '--ei', 'n', '7', '--ez', 'on', 'true'],
+    ])
+    const json = await arc('app', 'open', 'com.android.settings', '--activity', 'com.android.settings/.Settings', '--json')
+    expect(JSON.parse(json.stdout)).to.deep.equal({package_id: 'com.android.settings', activity: '.Settings'})
+    const before = h.emu.commands.length
+    const bad = await arc('app', 'open', 'com.android.settings', '--activity', 'Settings')
+    expect(bad.code).to.equal(2)
+    expect(bad.stderr).to.match(/^Error \[INVALID_INPUT\]: --activity: expected \.Name \(in the package\), a full class name like com\.example\.app\.ui\.Name, or com\.example\.app\/\.Name/)
+    const key = await arc('app', 'open', 'com.android.settings', '--extra', '=v')
+    expect(key.code).to.equal(2)
+    expect(key.stderr).to.match(/^Error \[INVALID_INPUT\]: --extra.*KEY=VALUE with a non-empty key/)
+    const gone = await arc('app', 'open', 'com.android.settings', '--activity', '.NoSuchActivity')
+    expect(gone.code).to.not.equal(0)
+    expect(gone.stderr).to.match(/activity com\.android\.settings\.NoSuchActivity does not exist in com\.android\.settings on emu-1/)
+    expect(h.emu.commands.slice(before).map((c) => c.argv[0])).to.deep.equal(['am', 'pm'])
+  })
+
   it('arc device info prints one aligned line per fact', async () => {
     const run = await arc('device', 'info')
     expect(run.code).to.equal(0)

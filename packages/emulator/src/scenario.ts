@@ -54,6 +54,17 @@ const screenSchema = z.union([
     .strict(),
 ])
 
+const activitySchema = z.union([
+  z.string().describe('An exported activity (.Name or fully qualified).'),
+  z
+    .object({
+      name: z.string().describe('.Name or fully qualified.'),
+      exported: z.boolean().default(true).describe('false: `am start -n` from adb is refused with Permission Denial.'),
+      screen: z.string().optional().describe('Screen shown when it is started (default: the package\'s screen).'),
+    })
+    .strict(),
+])
+
 const packageSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'not a package name like com.example.app'),
@@ -70,6 +81,10 @@ const packageSchema = z
       .default([])
       .describe('Further launcher activities (a second icon, a debug build\'s leak viewer): resolve-activity then answers the chooser.'),
     screen: z.string().optional().describe('Screen shown when the app is launched.'),
+    activities: z
+      .array(activitySchema)
+      .default([])
+      .describe('Activities `am start -n` starts besides the launchers and those the screens name; any other is `does not exist`.'),
     permissions: z.array(z.string()).default([]).describe('Runtime permissions the app declares (pm grant/revoke accept only these).'),
     links: z.array(z.string()).default([]).describe('URL prefixes the app opens (`myapp://`, `https://example.com/`).'),
   })
@@ -177,6 +192,7 @@ export type ParsedScenario = z.output<typeof scenarioSchema>
 export type DeviceScenario = z.output<typeof deviceSchema>
 export type FaultSpec = z.output<typeof faultSchema>
 export type PackageSpec = z.output<typeof packageSchema>
+export type ActivitySpec = z.output<typeof activitySchema>
 export type TransitionSpec = z.output<typeof transitionSchema>
 export type FieldRule = z.output<typeof fieldSchema>
 export type LogEntrySpec = z.output<typeof logEntrySchema>
@@ -230,7 +246,10 @@ export function parseScenario(input: unknown, what: string, baseDir: string): Pa
       known(`transitions.${i}.from`, t.from)
       known(`transitions.${i}.to`, t.to)
     })
-    device.packages?.forEach((p, i) => known(`packages.${i}.screen`, p.screen))
+    device.packages?.forEach((p, i) => {
+      known(`packages.${i}.screen`, p.screen)
+      p.activities.forEach((a, j) => known(`packages.${i}.activities.${j}.screen`, typeof a === 'string' ? undefined : a.screen))
+    })
     for (const file of Object.keys(device.files ?? {})) {
       if (!file.startsWith('/')) bad(`files.${file}`, 'device paths must be absolute, like /sdcard/notes.txt')
     }

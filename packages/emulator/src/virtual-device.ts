@@ -10,7 +10,7 @@ import {isKeyboardRoot} from './commands/window-list.js'
 import {withoutKeyboard} from './commands/windows-dump.js'
 import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
-import type {DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
+import type {ActivitySpec, DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
@@ -53,6 +53,8 @@ export interface InstalledPackage {
   moreLaunchers?: string[]
   /** The scenario screen shown when it is launched. */
   screen?: string
+  /** Activities besides the launchers (and those the screens name) that `am start -n` knows. */
+  activities?: ActivitySpec[]
   /** Runtime permissions the app declares, and those granted now. */
   permissions?: string[]
   granted?: Set<string>
@@ -399,6 +401,22 @@ export class VirtualDevice extends EventEmitter {
     return this.packages.find((p) => p.name === name)
   }
 
+  /**
+   * An activity of an installed package as `am start -n` finds it: a launcher, one of `activities`, or one a screen
+   * of the package names (shown when started); undefined when the package declares no such class.
+   */
+  findActivity(pkg: InstalledPackage, activity: string): {exported: boolean; screen?: string} | undefined {
+    const full = fullActivity(pkg.name, activity)
+    const same = (name: string) => fullActivity(pkg.name, name) === full
+    const declared = (pkg.activities ?? []).map((a) => (typeof a === 'string' ? {name: a, exported: true} : a)).find((a) => same(a.name))
+    if (declared) return {exported: declared.exported, screen: declared.screen ?? pkg.screen}
+    if ([pkg.launcher, ...(pkg.moreLaunchers ?? [])].some((name) => name !== undefined && same(name))) return {exported: true, screen: pkg.screen}
+    for (const [name, screen] of this.screens) {
+      if (screen.package === pkg.name && screen.activity !== undefined && same(screen.activity)) return {exported: true, screen: name}
+    }
+    return undefined
+  }
+
   ensureRunning(pkg: string): number {
     let pid = this.running.get(pkg)
     if (pid === undefined) {
@@ -410,9 +428,9 @@ export class VirtualDevice extends EventEmitter {
   }
 
   /** Brings an app to the front, as the launcher or `am start` would. */
-  launch(pkg: InstalledPackage, activity = pkg.launcher ?? '.MainActivity'): void {
+  launch(pkg: InstalledPackage, activity = pkg.launcher ?? '.MainActivity', screen = pkg.screen): void {
     this.ensureRunning(pkg.name)
-    if (pkg.screen) this.showScreen(pkg.screen)
+    if (screen) this.showScreen(screen)
     this.foreground = {package: pkg.name, activity: shortActivity(pkg.name, activity)}
   }
 

@@ -145,6 +145,23 @@ export interface BatteryInfo {
   plugged: string[]
 }
 
+/** One intent extra: `--es` (string), `--ei` (int) or `--ez` (boolean) of `am start`. */
+export type IntentExtra =
+  | {key: string; type: 'string'; value: string}
+  | {key: string; type: 'int'; value: number}
+  | {key: string; type: 'bool'; value: boolean}
+
+/** What `openApp` starts besides the launcher: an activity of the package, and the intent it gets. */
+export interface LaunchOptions {
+  /** `.Name` (in the package), a fully qualified class name, as `am start -n PKG/ACTIVITY` takes it. */
+  activity?: string
+  /** The intent's action (`-a`). */
+  action?: string
+  /** The intent's data URI (`-d`). */
+  data?: string
+  extras?: IntentExtra[]
+}
+
 export interface DeviceInfo {
   serial: string
   model?: string
@@ -158,6 +175,8 @@ export interface DeviceInfo {
   /** Natural-orientation size and density in force (overrides win), when known. */
   screen?: {width: number; height: number; density?: number}
   battery?: BatteryInfo
+  /** The app in front and its activity, as a screen capture reads them; absent when no app has focus. */
+  foreground?: Foreground
 }
 
 export type Degrees = 0 | 90 | 180 | 270
@@ -316,7 +335,11 @@ export interface DeviceDriver {
   openQuickSettings(): Promise<void>
 
   listApps(filter: AppFilter): Promise<AppInfo[]>
-  openApp(packageId: string): Promise<void>
+  /**
+   * Starts an app: its launcher activity, or `launch.activity` (`am start -n PKG/ACT`), with the intent's action,
+   * data and extras when given.
+   */
+  openApp(packageId: string, launch?: LaunchOptions): Promise<void>
   closeApp(packageId: string): Promise<void>
   logs(query: LogQuery): Promise<LogResult>
   /**

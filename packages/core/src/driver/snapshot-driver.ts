@@ -191,12 +191,16 @@ export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
     return screenSizeFromHierarchy(hierarchy ?? parseUiDump(raw as Buffer, `UI dump ${this.xmlPath}`))
   }
 
-  /** What the recording knows: its serial, and the screen from meta.json or the files. */
+  /** What the recording knows: its serial, the screen from meta.json or the files, and the app meta.json names. */
   async deviceInfo(): Promise<DeviceInfo> {
     const meta = await this.meta()
     const size = await this.size(meta)
     const natural = (meta?.rotation ?? 0) % 2 === 1 ? {width: size.height, height: size.width} : size
-    return {serial: this.serial, screen: {...natural, ...(meta?.density === undefined ? {} : {density: meta.density})}}
+    return {
+      serial: this.serial,
+      screen: {...natural, ...(meta?.density === undefined ? {} : {density: meta.density})},
+      ...(meta?.package === undefined ? {} : {foreground: {package: meta.package, ...(meta.activity === undefined ? {} : {activity: meta.activity})}}),
+    }
   }
 
   async rotation(): Promise<RotationState> {

@@ -5,11 +5,18 @@ import type {CommandContext} from './types.js'
 /** Options of `am start` that take a value (so their value is not mistaken for the intent's data). */
 const WITH_VALUE = new Set(['-a', '-d', '-t', '-c', '-n', '-f', '--user', '--es', '--ei', '--ez', '--el', '--ef', '--eu', '--esn', '--ecn', '--display', '--windowingMode', '--activityType', '-p'])
 
+/** The pid the am process reports itself by in a Permission Denial. */
+const AM_PID = 5123
+
+/** Options of `am start` that take a key and a value. */
+const EXTRAS = new Set(['--es', '--ei', '--ez', '--el', '--ef', '--eu', '--ecn'])
+
 function start(ctx: CommandContext, args: string[]): number {
   let component: string | undefined
   let action: string | undefined
   let data: string | undefined
   let wait = false
+  let extras = false
   const parts: string[] = []
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string
@@ -17,13 +24,26 @@ function start(ctx: CommandContext, args: string[]): number {
     else if (a === '-n') component = args[++i]
     else if (a === '-a') action = args[++i]
     else if (a === '-d') data = args[++i]
-    else if (WITH_VALUE.has(a)) i += a === '--es' || a === '--ei' || a === '--ez' || a === '--el' || a === '--ef' ? 2 : 1
+    else if (EXTRAS.has(a)) {
+      extras = true
+      i += 2
+    } else if (a === '--esn') {
+      extras = true
+      i += 1
+    } else if (WITH_VALUE.has(a)) i += 1
   }
+  const slash = component?.indexOf('/') ?? -1
+  const name = component === undefined ? undefined : slash < 0 ? component : component.slice(0, slash)
+  const activity = component === undefined || slash < 0 ? undefined : component.slice(slash + 1)
+  // Intent.toString: the component in its short form (`pkg/.Main`), `(has extras)` for a bundle.
+  const shown = name !== undefined && activity ? `${name}/${shortActivity(name, activity)}` : component
   if (action) parts.push(`act=${action}`)
   if (data) parts.push(`dat=${data}`)
-  if (component) parts.push(`cmp=${component}`)
-  ctx.out(`Starting: Intent { ${parts.join(' ')} }\n`)
-  if (!component) {
+  if (shown) parts.push(`cmp=${shown}`)
+  if (extras) parts.push('(has extras)')
+  const intent = `Intent { ${parts.join(' ')} }`
+  ctx.out(`Starting: ${intent}\n`)
+  if (!component || name === undefined) {
     if (!data && !action) {
       ctx.err('Error: Intent does not match any activities\n')
       return 1
@@ -31,17 +51,34 @@ function start(ctx: CommandContext, args: string[]): number {
     if (action === 'android.intent.action.VIEW' && data !== undefined) return view(ctx, data, wait)
     return 0
   }
-  const slash = component.indexOf('/')
-  const name = slash < 0 ? component : component.slice(0, slash)
-  const activity = slash < 0 ? undefined : component.slice(slash + 1)
   const pkg = ctx.device.findPackage(name)
-  if (!pkg || !activity) {
-    ctx.out('Error type 3\n')
-    ctx.out(`Error: Activity class {${name}/${activity ? fullActivity(name, activity) : ''}} does not exist.\n`)
+  const found = pkg && activity ? ctx.device.findActivity(pkg, activity) : undefined
+  if (!pkg || !activity || !found) {
+    // am's result for START_CLASS_NOT_FOUND goes where the wait's report goes: stdout with -W, else stderr.
+    const say = wait ? ctx.out.bind(ctx) : ctx.err.bind(ctx)
+    say('Error type 3\n')
+    say(`Error: Activity class {${name}/${activity ? fullActivity(name, activity) : ''}} does not exist.\n`)
     return 1
   }
+  if (!found.exported) {
+    // adb's shell user (uid 2000) may start exported activities only: the SecurityException the activity starter
+    // throws, as Android 11+ print it (ShellCommand's report of an uncaught exception, exit status 255).
+    const uid = 10_000 + ctx.device.packages.indexOf(pkg)
+    ctx.err(
+      [
+        '',
+        "Exception occurred while executing 'start':",
+        `java.lang.SecurityException: Permission Denial: starting Intent { ${['flg=0x10000000', ...parts.filter((p) => !p.startsWith('('))].join(' ')}${extras ? ' (has extras)' : ''} } from null (pid=${AM_PID}, uid=2000) not exported from uid ${uid}`,
+        '\tat com.android.server.wm.ActivityTaskSupervisor.checkStartAnyActivityPermission(ActivityTaskSupervisor.java:1136)',
+        '\tat com.android.server.wm.ActivityStarter.executeRequest(ActivityStarter.java:1074)',
+        '\tat com.android.server.wm.ActivityStarter.execute(ActivityStarter.java:742)',
+        '',
+      ].join('\n'),
+    )
+    return 255
+  }
   const hot = ctx.device.running.has(pkg.name)
-  ctx.device.launch(pkg, activity)
+  ctx.device.launch(pkg, activity, found.screen)
   if (wait) {
     ctx.out(`Status: ok\nLaunchState: ${hot ? 'HOT' : 'COLD'}\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 412\nWaitTime: 415\nComplete\n`)
   }

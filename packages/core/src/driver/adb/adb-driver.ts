@@ -17,6 +17,7 @@ import type {
   GesturePoint,
   InstallOptions,
   KeyboardState,
+  LaunchOptions,
   LogEvent,
   LogQuery,
   LogResult,
@@ -28,6 +29,7 @@ import type {
   TypingMethod,
   WindowInfo,
 } from '../device-driver.js'
+import {InvalidInputError} from '../../errors/arc-error.js'
 import type {AdbServer} from './adb-client.js'
 import * as appManage from './app-manage.js'
 import * as apps from './apps.js'
@@ -45,6 +47,7 @@ import {keyboardWindowShown} from '../keyboard-state.js'
 import {parseInputShown} from './parse-input-method.js'
 import * as screen from './screen.js'
 import {screenRecord} from './screenrecord.js'
+import {startActivity} from './start-activity.js'
 
 export class AdbDriver implements DeviceDriver {
   readonly kind = 'adb' as const
@@ -147,8 +150,12 @@ export class AdbDriver implements DeviceDriver {
     return apps.listApps(this.shell, filter)
   }
 
-  openApp(packageId: string): Promise<void> {
-    return this.act((dev) => apps.openApp(dev, packageId))
+  openApp(packageId: string, launch: LaunchOptions = {}): Promise<void> {
+    const {activity} = launch
+    if (activity === undefined && (launch.action !== undefined || launch.data !== undefined)) {
+      throw new InvalidInputError('an intent action or data needs an activity to start', {details: {package_id: packageId}})
+    }
+    return this.act((dev) => (activity === undefined ? apps.openApp(dev, packageId, launch.extras) : startActivity(dev, packageId, activity, launch)))
   }
 
   closeApp(packageId: string): Promise<void> {

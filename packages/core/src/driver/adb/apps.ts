@@ -1,7 +1,8 @@
 /** Listing, launching and stopping apps with `pm`, `cmd package` and `am` (adb.md §3.10). */
-import {DeviceCommandError, TimeoutError} from '../../errors/arc-error.js'
-import type {AppFilter, AppInfo} from '../device-driver.js'
+import {DeviceCommandError, TimeoutError, UnsupportedError} from '../../errors/arc-error.js'
+import type {AppFilter, AppInfo, IntentExtra} from '../device-driver.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
+import {extraWords} from './intent-extras.js'
 import {PACKAGE_VERSION_LINES, parsePackageVersions, type PackageVersion} from './parse-package-versions.js'
 import {firstQueriedActivity, isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
 import {raw} from './shell-quote.js'
@@ -78,10 +79,19 @@ function noLauncher(dev: DeviceShell, packageId: string): DeviceCommandError {
 
 /**
  * Resolves the launcher activity (`cmd package resolve-activity --brief`, Android 7+; `query-activities` when that
- * answers the chooser) and starts it with `am start -W`; devices without `cmd package` fall back to
- * `monkey -p PKG -c LAUNCHER 1`.
+ * answers the chooser) and starts it with `am start -W`, with `extras` in its intent; devices without
+ * `cmd package` fall back to `monkey -p PKG -c LAUNCHER 1`, which cannot carry extras.
  */
-export async function openApp(dev: DeviceShell, packageId: string): Promise<void> {
+export async function openApp(dev: DeviceShell, packageId: string, extras: readonly IntentExtra[] = []): Promise<void> {
+  const monkeyLaunch = (dev: DeviceShell, packageId: string) => {
+    if (extras.length > 0) {
+      throw new UnsupportedError(`${dev.serial} does not name the launcher activity of ${packageId}, so its intent cannot carry extras`, {
+        details: {package_id: packageId},
+        actions: ['Name the activity with --activity (`arc app open PKG --activity .MainActivity --extra k=v`).'],
+      })
+    }
+    return monkeyStart(dev, packageId)
+  }
   const resolved = await dev.text([
     'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN',
     '-c', 'android.intent.category.LAUNCHER', packageId,
@@ -106,13 +116,14 @@ export async function openApp(dev: DeviceShell, packageId: string): Promise<void
   }
   const output = await dev.text([
     'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', component,
+    ...extraWords(extras),
   ])
   // `Status: timeout` is no failure: am prints a status only for an activity it started, and `timeout` when that
   // activity did not report itself drawn within the wait (a slow cold start); a refused launch prints `Error: …`.
   if (/^Error|Exception/im.test(output)) throw dev.failed(`launching ${packageId}`, output)
 }
 
-async function monkeyLaunch(dev: DeviceShell, packageId: string): Promise<void> {
+async function monkeyStart(dev: DeviceShell, packageId: string): Promise<void> {
   const output = await dev.text(['monkey', '-p', packageId, '-c', 'android.intent.category.LAUNCHER', 1])
   if (/No activities found|monkey aborted/i.test(output) && !/Events injected: 1/.test(output)) {
     throw noLauncher(dev, packageId)

@@ -9,7 +9,7 @@ import {DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
 import type {BatteryInfo, Degrees, DeviceInfo, PowerState, RotationState, ShellOutput} from '../device-driver.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {parseWmDensity, parseWmSize} from './parse-wm.js'
-import {displayRotation} from './screen.js'
+import {displayRotation, foregroundApp} from './screen.js'
 import {shellCommand} from './shell-quote.js'
 
 /** `[ro.product.model]: [Pixel 7]` lines → a map. */
@@ -36,11 +36,12 @@ export function parseBattery(output: string): BatteryInfo | undefined {
 }
 
 export async function deviceInfo(dev: DeviceShell): Promise<DeviceInfo> {
-  const [props, size, density, battery] = await Promise.all([
+  const [props, size, density, battery, foreground] = await Promise.all([
     dev.text(['getprop']),
     dev.text(['wm', 'size']),
     dev.text(['wm', 'density']),
     dev.text(['dumpsys', 'battery']),
+    foregroundApp(dev),
   ])
   const p = parseGetprop(props)
   if (p.size === 0) throw dev.failed('getprop', props)
@@ -61,6 +62,7 @@ export async function deviceInfo(dev: DeviceShell): Promise<DeviceInfo> {
     abi: p.get('ro.product.cpu.abi'),
     screen,
     battery: parseBattery(battery),
+    foreground: foreground.package === undefined ? undefined : foreground,
   }
   return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined && v !== '')) as unknown as DeviceInfo
 }

@@ -188,14 +188,30 @@ async function windowState(dev: DeviceShell): Promise<WindowState> {
   const {displays, windows} = await windowDumps(dev)
   const windowManager = parseWindowManager(windows, displays)
   const rotation = parseRotation(displays) ?? parseRotation(windows)
+  return {rotation, ...focusReading(displays, windows), windowManager, metrics: await displayMetrics(dev, displays)}
+}
+
+/** The window manager's word on the focused app, from its displays and windows sections. */
+function focusReading(displays: string, windows: string): Pick<WindowState, 'foreground' | 'focusAnswered'> {
   const lookup = focusSection(displays, windows)
   const foreground = parseForeground(lookup)
   // `mFocusedApp=null` is the window manager's answer that no app has focus (a transition, a lock screen, a device
   // showing no app). Android 10+ print the line once per display: without display 0's block, it counts only when
   // every display says null.
   const focusedApps = [...lookup.matchAll(/mFocusedApp=(\S*)/g)].map((m) => m[1])
-  const focusAnswered = foreground.package !== undefined || (focusedApps.length > 0 && focusedApps.every((v) => v === 'null'))
-  return {rotation, foreground, focusAnswered, windowManager, metrics: await displayMetrics(dev, displays)}
+  return {foreground, focusAnswered: foreground.package !== undefined || (focusedApps.length > 0 && focusedApps.every((v) => v === 'null'))}
+}
+
+/**
+ * The app in front without a dump or the whole window dump: `dumpsys window displays`, which holds the focus lines
+ * from Android 10; `dumpsys window windows` (where they close the list up to 9) only when it has none; and, as a
+ * capture does, `dumpsys activity activities` only where the window manager gave no answer.
+ */
+export async function foregroundApp(dev: DeviceShell): Promise<Foreground> {
+  const displays = await dev.text(['dumpsys', 'window', 'displays'])
+  const windows = /mFocusedApp|mCurrentFocus/.test(displays) ? '' : await dev.text(['dumpsys', 'window', 'windows'])
+  const reading = focusReading(displays, windows)
+  return (await withForeground(dev, reading)).foreground
 }
 
 /**
@@ -265,7 +281,7 @@ export async function captureScreen(dev: DeviceShell, state: DumpState, known?: 
  * A window-manager reading with the foreground's last resort, `dumpsys activity activities`, asked only where the
  * window manager names no app arc can read and does not say `mFocusedApp=null` on every display.
  */
-async function withForeground(dev: DeviceShell, reading: WindowState | Promise<WindowState>): Promise<WindowState> {
+async function withForeground<T extends Pick<WindowState, 'foreground' | 'focusAnswered'>>(dev: DeviceShell, reading: T | Promise<T>): Promise<T> {
   const known = await reading
   if (known.focusAnswered) return known
   return {...known, foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities'])), focusAnswered: true}
