@@ -42,7 +42,7 @@ function convert(field: SchemaField, value: string, label: string): unknown {
     const n = Number(value)
     // Decimal notation only: Number() would also read 0x10, 0b1, 1e3 and " 5 ", which no one means on a command line.
     if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(n)) {
-      throw new InvalidInputError(`${label}: expected ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits, got ${JSON.stringify(value)}`)
+      throw new InvalidInputError(`${label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits (got ${JSON.stringify(value)})`)
     }
     return n
   }
@@ -51,11 +51,12 @@ function convert(field: SchemaField, value: string, label: string): unknown {
     try {
       return JSON.parse(value)
     } catch {
-      throw new InvalidInputError(`${label}: expected JSON, got ${JSON.stringify(value)}`)
+      throw new InvalidInputError(`${label} must be JSON (got ${JSON.stringify(value)})`)
     }
   }
   if (field.type === 'array' && field.items) {
-    return convert({...field, type: field.items}, value, label)
+    // One item: an item that is itself an array has no item type of its own here, so it is read as JSON.
+    return convert({...field, type: field.items, items: undefined}, value, label)
   }
   return value
 }
