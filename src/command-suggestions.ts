@@ -101,12 +101,15 @@ function shellWord(word: string): string {
 }
 
 /**
- * The command line to offer: the command, the user's own arguments, placeholders for required arguments still
- * missing and for required flags not among `flagsGiven`.
+ * The command line to offer: the command, the user's own arguments, placeholders for required arguments (and
+ * those before them) still missing and for required flags not among `flagsGiven`.
  */
 function commandLine(command: CommandInfo, rest: string[], flagsGiven: string[], placeholders: string[] = []): string {
   const args = [...placeholders, ...rest.map(shellWord)]
-  const missingArgs = command.args.filter((a) => a.required).slice(args.length).map((a) => `<${a.name}>`)
+  // An optional argument before a required one (`type append [<element_id>] <text>`, where a selector flag may
+  // stand in for the id) is written out: the words fill the arguments in order.
+  const needed = command.args.slice(0, command.args.findLastIndex((a) => a.required) + 1)
+  const missingArgs = needed.slice(args.length).map((a) => `<${a.name}>`)
   const missingFlags = command.flags.filter((f) => f.required && !given(f, flagsGiven)).map((f) => `--${f.name} <value>`)
   return [command.id, ...args, ...missingArgs, ...missingFlags].join(' ')
 }

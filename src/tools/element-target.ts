@@ -28,9 +28,14 @@ import {elementIdString, elementJson, elementTable, matches, type By} from './el
  */
 export const targetId = elementIdString().describe('Element id from screen-state or find (node_ and 6 characters)')
 
-/** Selector field → find's criterion. */
-const KINDS = {text: 'text', desc: 'content_desc', res_id: 'resource_id', class_name: 'class_name'} as const satisfies Record<string, By>
+/**
+ * Selector field → find's criterion. `field_text` is `text` under another name, for the typing tools whose `text`
+ * input is what to type (`arc type append --field-text Email hello`).
+ */
+const KINDS = {text: 'text', field_text: 'text', desc: 'content_desc', res_id: 'resource_id', class_name: 'class_name'} as const satisfies Record<string, By>
 type Kind = keyof typeof KINDS
+/** What a tool names its text selector: `text`, or `field_text` where `text` is already an input. */
+export type TextKind = 'text' | 'field_text'
 
 const selector = (what: string) => z.string().min(1).optional().describe(`In place of an id: the one element whose ${what} contains this (case-insensitive, as arc find matches)`)
 
@@ -43,7 +48,13 @@ export const selectorInput = z.object({
   exact_match: z.boolean().default(false).describe('With a selector: match whole values exactly (a class also by its simple name)'),
 })
 
-export type TargetInput = {element_id?: string} & Partial<z.output<typeof selectorInput>>
+/** The selector fields of a typing tool that has a `text` input (what to type): the field's text is --field-text. */
+export const fieldSelectorInput = z.object({
+  field_text: selector('text'),
+  ...selectorInput.omit({text: true}).shape,
+})
+
+export type TargetInput = {element_id?: string; field_text?: string} & Partial<z.output<typeof selectorInput>>
 
 export interface Target extends ResolvedElement {
   /** The id of the element acted on (the selector's one match, or the id given, in full). */
@@ -72,13 +83,15 @@ export interface SearchedSelector {
 export type SelectorSearch = (first: ScreenModel, selector: SearchedSelector) => Promise<{model: ScreenModel; scrolls: number} | undefined>
 
 const flag = (kind: Kind) => `--${kind.replace('_', '-')}`
-const SELECTOR_FLAGS = (Object.keys(KINDS) as Kind[]).map(flag).join(', ')
+/** A tool's selector fields: its text selector's name, then the others (a typing tool's `text` is what it types). */
+const kindsOf = (textKind: TextKind): Kind[] => [textKind, 'desc', 'res_id', 'class_name']
+const selectorFlags = (textKind: TextKind) => kindsOf(textKind).map(flag).join(', ')
 /** Candidates listed in an ambiguity error's message (the rest are counted), and in its details. */
 const LISTED = 10
 const DETAILED = 50
 
-function criteriaOf(input: TargetInput): Array<[Kind, string]> {
-  return (Object.keys(KINDS) as Kind[]).flatMap((kind) => (input[kind] === undefined ? [] : [[kind, input[kind] as string] as [Kind, string]]))
+function criteriaOf(input: TargetInput, textKind: TextKind = 'text'): Array<[Kind, string]> {
+  return kindsOf(textKind).flatMap((kind) => (input[kind] === undefined ? [] : [[kind, input[kind] as string] as [Kind, string]]))
 }
 
 function describeSelector(criteria: Array<[Kind, string]>, exact: boolean): string {
@@ -90,15 +103,15 @@ function matching(model: ScreenModel, criteria: Array<[Kind, string]>, exact: bo
 }
 
 /** What would have matched with a small change to the selector (contains for exact; desc for text and back). */
-function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: boolean): string[] {
+function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: boolean, textKind: TextKind): string[] {
   const hints: string[] = []
   if (exact) {
     const n = matching(model, criteria, false).length
     if (n > 0) hints.push(`${n} element(s) match without --exact-match (case-insensitive contains).`)
   }
   const [only] = criteria
-  if (criteria.length === 1 && only && (only[0] === 'text' || only[0] === 'desc')) {
-    const other: Kind = only[0] === 'text' ? 'desc' : 'text'
+  if (criteria.length === 1 && only && (only[0] === textKind || only[0] === 'desc')) {
+    const other: Kind = only[0] === 'desc' ? textKind : 'desc'
     const n = matching(model, [[other, only[1]]], exact).length
     if (n > 0) hints.push(`${describeSelector([[other, only[1]]], exact)} matches ${n} element(s).`)
   }
@@ -110,22 +123,24 @@ function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: 
  * a fresh read and must match exactly one element: none is ELEMENT_NOT_FOUND, several ELEMENT_AMBIGUOUS with the
  * candidates, never the first of them. An id and a selector together, or neither, is INVALID_INPUT. The ids shown
  * (the match, or the candidates) are remembered as find's are, so they can be used next with the stale-id check.
+ * `textKind` is the tool's name for its text selector, as its messages name the flags.
  */
-export async function resolveTarget(ctx: ToolContext, input: TargetInput, search?: SelectorSearch): Promise<Target> {
-  const criteria = criteriaOf(input)
+export async function resolveTarget(ctx: ToolContext, input: TargetInput, search?: SelectorSearch, textKind: TextKind = 'text'): Promise<Target> {
+  const offered = selectorFlags(textKind)
+  const criteria = criteriaOf(input, textKind)
   const exact = input.exact_match ?? false
   if (input.element_id !== undefined && criteria.length > 0) {
     throw new InvalidInputError(`both an element id (${input.element_id}) and a selector (${describeSelector(criteria, exact)}) were given: pass one of them`, {
       details: {element_id: input.element_id, selector: Object.fromEntries(criteria)},
     })
   }
-  if (exact && criteria.length === 0) throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${SELECTOR_FLAGS})`)
+  if (exact && criteria.length === 0) throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${offered})`)
   if (input.element_id !== undefined) {
     const resolved = await resolveElement(ctx.driver, ctx.state, input.element_id)
     return {...resolved, id: resolved.element.id}
   }
   if (criteria.length === 0) {
-    throw new InvalidInputError(`no element given: element_id is required (the command line also takes a selector in its place: ${SELECTOR_FLAGS})`, {
+    throw new InvalidInputError(`no element given: element_id is required (the command line also takes a selector in its place: ${offered})`, {
       actions: ['Read the screen (arc screen-state, or arc find) for the ids.'],
     })
   }
@@ -135,7 +150,7 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput, search
   let scrolls: number | undefined
   const details = {selector: Object.fromEntries(criteria), exact_match: exact}
   if (found.length === 0 && search) {
-    const further = await search(model, {what, has: (m) => matching(m, criteria, exact).length > 0, hints: (m) => nearMisses(m, criteria, exact), details})
+    const further = await search(model, {what, has: (m) => matching(m, criteria, exact).length > 0, hints: (m) => nearMisses(m, criteria, exact, textKind), details})
     if (further) {
       ;({model, scrolls} = further)
       found = matching(model, criteria, exact)
@@ -143,7 +158,7 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput, search
   }
   if (found.length === 0) {
     throw new ElementNotFoundError(`no element on the current screen matches ${what}`, {
-      actions: [...nearMisses(model, criteria, exact), 'See what is on the screen: arc screen-state (or arc find).'],
+      actions: [...nearMisses(model, criteria, exact, textKind), 'See what is on the screen: arc screen-state (or arc find).'],
       details,
     })
   }
@@ -155,7 +170,7 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput, search
     throw new ElementAmbiguousError(`${found.length} elements match ${what}${scrolls === undefined ? '' : ` (after ${scrolls} scroll(s))`}, and arc acts on one element only, never the first of several:\n${elementTable(found.slice(0, LISTED))}${more}`, {
       actions: [
         'Pass the id of the one you mean (the ID column) in place of the selector.',
-        exactly === 1 ? 'Or add --exact-match: one of them matches exactly.' : `Or narrow the selector: combine ${SELECTOR_FLAGS}${exact ? '' : ', or add --exact-match'}.`,
+        exactly === 1 ? 'Or add --exact-match: one of them matches exactly.' : `Or narrow the selector: combine ${offered}${exact ? '' : ', or add --exact-match'}.`,
       ],
       details: {...details, count: found.length, ...(scrolls === undefined ? {} : {scrolls}), candidates: listed.map(elementJson)},
     })
@@ -169,7 +184,7 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput, search
 /** How a result names the element acted on: ` (found by --text "Submit")` after a selector, else nothing. */
 export function foundBy(target: Target): string {
   if (!target.selector) return ''
-  return ` (found by ${describeSelector(criteriaOf(target.selector), target.selector.exact_match)})`
+  return ` (found by ${describeSelector(criteriaOf(target.selector, target.selector.field_text === undefined ? 'text' : 'field_text'), target.selector.exact_match)})`
 }
 
 /** The selector a result's data reports, when one found the element. */

@@ -23,4 +23,4 @@ export const gesturePath = z
   })
   .describe('One finger: its points in order, at least 2')
 
-export const gesturePaths = z.array(gesturePath).min(1, 'paths must not be empty')
+export const gesturePaths = z.array(gesturePath).min(1)

@@ -20,8 +20,8 @@ import {
   z,
 } from '@arc-cli/core'
 
-import {centre, elementId, visibleRect} from './element-support.js'
-import {foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput} from './element-target.js'
+import {centre, visibleRect} from './element-support.js'
+import {fieldSelectorInput, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput, type TextKind} from './element-target.js'
 
 /** Characters typed per `input text` command; typing_speed paces the gaps between these chunks. */
 export const TYPE_CHUNK = 20
@@ -80,9 +80,12 @@ interface Field {
   focus(): Promise<void>
 }
 
-/** Resolves the target (an id, stale-safe, or a selector's one match) and checks it is an enabled edit field on screen. */
-async function resolveField(ctx: ToolContext, input: TargetInput): Promise<Field> {
-  const target = await resolveTarget(ctx, input)
+/**
+ * Resolves the target (an id, stale-safe, or a selector's one match) and checks it is an enabled edit field on
+ * screen. The tools that type a `text` select a field by its text with `field_text` (`textKind`).
+ */
+async function resolveField(ctx: ToolContext, input: TargetInput, textKind: TextKind = 'text'): Promise<Field> {
+  const target = await resolveTarget(ctx, input, undefined, textKind)
   const {model, element, id} = target
   if (!isEditable(element.node)) {
     throw new InvalidInputError(`element ${id} (${element.className}) is not an editable text field`, {details: {element_id: id}})
@@ -101,11 +104,20 @@ async function resolveField(ctx: ToolContext, input: TargetInput): Promise<Field
   }
 }
 
-async function focusField(ctx: ToolContext, id: string): Promise<Field> {
-  const field = await resolveField(ctx, {element_id: id})
+/** Resolves the field as resolveField does, by id or by the typing tools' selectors (--field-text …), and focuses it. */
+async function focusField(ctx: ToolContext, input: TargetInput): Promise<Field> {
+  const field = await resolveField(ctx, input, 'field_text')
   await field.focus()
   return field
 }
+
+/**
+ * The selector of the tools that take words after the element id (append, insert, replace): `--text` would be
+ * what to type, so the field's text is `--field-text`; the command line may leave the id out for a selector.
+ */
+const typingSelector = {cliInput: fieldSelectorInput, cliMayOmit: ['element_id']}
+/** What `--text` gets on those commands, which would otherwise be oclif's "Nonexistent flag". */
+const fieldTextHint = {text: 'the text to type is an argument here; to pick the field by the text it shows, use --field-text'}
 
 function refuseMultiline(field: Field, id: string): void {
   if (field.before.includes('\n')) {
@@ -220,23 +232,30 @@ async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
 export const typeAppendText = defineTool({
   name: 'type_append_text',
   cliId: 'type append',
-  title: 'Type text at the end of a field',
+  title: 'Type text at the end of a field (by id or selector)',
   description: 'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
   kind: 'action',
   group: 'text',
-  input: z.object({element_id: elementId, text: textField('Text to type'), ...typingFields}),
-  cli: {positional: ['element_id', 'text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"']},
-  async handler(ctx, {element_id, text, typing_speed, typing_speed_variance}) {
+  input: z.object({element_id: targetId, text: textField('Text to type'), ...typingFields}),
+  ...typingSelector,
+  cli: {
+    positional: ['element_id', 'text'],
+    examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email "@example.com"'],
+    flagHints: fieldTextHint,
+  },
+  async handler(ctx, input) {
+    const {text, typing_speed, typing_speed_variance} = input
     const method = await typingMethod(ctx, text, 'text')
     return withTypingLock(ctx.driver.serial, async () => {
-      const field = await focusField(ctx, element_id)
+      const field = await focusField(ctx, input)
+      const element_id = field.target.id
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(['MOVE_END'])
       await typeChunks(ctx, text, method, typing_speed, typing_speed_variance)
       const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
       return {
-        text: `Typed ${text.length} characters at end of element '${element_id}'.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
-        data: {element_id, typed: text.length, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {})},
+        text: `Typed ${text.length} characters at end of element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
+        data: {element_id, typed: text.length, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {}), ...selectorData(field.target)},
       }
     })
   },
@@ -245,21 +264,28 @@ export const typeAppendText = defineTool({
 export const typeInsertText = defineTool({
   name: 'type_insert_text',
   cliId: 'type insert',
-  title: 'Type text at an offset in a field',
+  title: 'Type text at an offset in a field (by id or selector)',
   description: 'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
   kind: 'action',
   group: 'text',
   input: z.object({
-    element_id: elementId,
+    element_id: targetId,
     text: textField('Text to type'),
     offset: z.number().int().min(0).describe('0-based character offset for the cursor, within [0, current text length]'),
     ...typingFields,
   }),
-  cli: {positional: ['element_id', 'text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5']},
-  async handler(ctx, {element_id, text, offset, typing_speed, typing_speed_variance}) {
+  ...typingSelector,
+  cli: {
+    positional: ['element_id', 'text'],
+    examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5', '<%= config.bin %> <%= command.id %> --field-text "Search" "new " --offset 0'],
+    flagHints: fieldTextHint,
+  },
+  async handler(ctx, input) {
+    const {text, offset, typing_speed, typing_speed_variance} = input
     const method = await typingMethod(ctx, text, 'text')
     return withTypingLock(ctx.driver.serial, async () => {
-      const field = await focusField(ctx, element_id)
+      const field = await focusField(ctx, input)
+      const element_id = field.target.id
       if (offset > field.before.length) {
         throw new InvalidInputError(`offset ${offset} is past the end of the field's text (${field.before.length} characters): allowed 0-${field.before.length}`, {
           details: {input: 'offset', value: offset, max: field.before.length},
@@ -270,8 +296,8 @@ export const typeInsertText = defineTool({
       await typeChunks(ctx, text, method, typing_speed, typing_speed_variance)
       const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset), {unsure: field.unsure, ifEmpty: text})
       return {
-        text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
-        data: {element_id, typed: text.length, offset, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {})},
+        text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
+        data: {element_id, typed: text.length, offset, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {}), ...selectorData(field.target)},
       }
     })
   },
@@ -280,21 +306,28 @@ export const typeInsertText = defineTool({
 export const typeReplaceText = defineTool({
   name: 'type_replace_text',
   cliId: 'type replace',
-  title: 'Replace text in a field',
+  title: 'Replace text in a field (by id or selector)',
   description: 'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
   kind: 'action',
   group: 'text',
   input: z.object({
-    element_id: elementId,
+    element_id: targetId,
     search: z.string().min(1).max(10000).describe('Text to find in the field (first occurrence, 1-10000 characters)'),
     new_text: z.string().max(MAX_TEXT).describe(`Replacement text (0-${MAX_TEXT} characters; empty deletes the found text)`),
     ...typingFields,
   }),
-  cli: {positional: ['element_id', 'search', 'new_text'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq World Android']},
-  async handler(ctx, {element_id, search, new_text, typing_speed, typing_speed_variance}) {
+  ...typingSelector,
+  cli: {
+    positional: ['element_id', 'search', 'new_text'],
+    examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq World Android', '<%= config.bin %> <%= command.id %> --res-id com.example:id/name World Android'],
+    flagHints: fieldTextHint,
+  },
+  async handler(ctx, input) {
+    const {search, new_text, typing_speed, typing_speed_variance} = input
     const method = new_text === '' ? 'input' : await typingMethod(ctx, new_text, 'new_text')
     return withTypingLock(ctx.driver.serial, async () => {
-      const field = await focusField(ctx, element_id)
+      const field = await focusField(ctx, input)
+      const element_id = field.target.id
       const at = field.before.indexOf(search)
       if (at === -1) {
         throw new ElementNotFoundError(`search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`, {
@@ -310,8 +343,8 @@ export const typeReplaceText = defineTool({
       if (expected === '') await confirmCleared(ctx, element_id)
       else ({now} = await readBack(ctx, element_id, expected, {unsure: field.unsure}))
       return {
-        text: `Replaced ${search.length} characters with ${new_text.length} characters in element '${element_id}'.\nField content: ${now}`,
-        data: {element_id, replaced: search.length, typed: new_text.length, content: now},
+        text: `Replaced ${search.length} characters with ${new_text.length} characters in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}`,
+        data: {element_id, replaced: search.length, typed: new_text.length, content: now, ...selectorData(field.target)},
       }
     })
   },

@@ -60,6 +60,34 @@ describe('required inputs on the command line', () => {
     }
   })
 
+  it('says what a wrong input allows by its flag or argument, as the user typed it, never in zod\'s words', async () => {
+    const path = (...points: Array<Record<string, unknown>>) => JSON.stringify(points.map((p, i) => ({x: 1, y: 1, time: i * 10, ...p})))
+    const cases: Array<[string[], string]> = [
+      [['type', 'insert', 'node_abcdef', 'hi', '--offset', '-1'], '--offset must be at least 0 (got -1): 0-based character offset for the cursor'],
+      [['wait', 'idle', '--timeout', '40000'], '--timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again'],
+      [['logs', '--last-lines', '0'], '--last-lines must be at least 1 (got 0): Number of most recent log lines to return (1-1000)'],
+      [['type', 'append', 'node_abcdef', ''], 'argument <text> must not be empty: Text to type (1-2000 characters'],
+      [['swipe', '1', '1', '2', '2', '--duration', '1.5'], '--duration must be a whole number (got 1.5): Swipe duration'],
+      [['find', 'label', 'Submit'], 'argument <by> must be one of text, content_desc, resource_id, class_name (got "label")'],
+      [['gesture', '--paths', path({x: -1}, {z: 1})], '--paths[0][0].x must be at least 0 (got -1); --paths[0][1] has a key it does not take: "z"'],
+      [['gesture', '--paths', path({})], '--paths[0]: each path needs at least 2 points'],
+      [['tap', '0x10', '5'], 'argument <x> must be a number in decimal digits (got "0x10")'],
+      [['gesture', '--paths', '[{'], '--paths must be JSON (got "[{")'],
+      // oclif's own checks of a flag's value, said the same way.
+      [['annotate', '--format', 'gif'], '--format must be one of jpeg, jpg, png (got "gif")'],
+      [['tap', '1', '1', '--adb-port', '70000'], '--adb-port must be at most 65535 (got 70000)'],
+      [['tap', '1', '1', '--adb-port', 'x'], '--adb-port must be a whole number (got "x")'],
+    ]
+    for (const [argv, message] of cases) {
+      const run = await runArc([...argv, '-d', 'demo'])
+      expect(run.code, argv.join(' ')).to.equal(INVALID)
+      expect(run.stderr, argv.join(' ')).to.include(`Error [INVALID_INPUT]: ${message}`)
+      expect(run.stderr, argv.join(' ')).to.not.match(/Too (small|big)|Invalid input|received|Expected|Parsing/)
+    }
+    const json = await runArc(['type', 'insert', 'node_abcdef', 'hi', '--offset', '-1', '-d', 'demo', '--json'])
+    expect(JSON.parse(json.stdout).error.message).to.match(/^--offset must be at least 0 \(got -1\)/)
+  })
+
   it('words `arc emulate` without --port like every other missing input, not oclif\'s "The following error occurred"', async () => {
     const run = await runArc(['emulate'])
     expect(run.code).to.equal(INVALID)

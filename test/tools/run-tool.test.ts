@@ -3,7 +3,22 @@ import {mkdtemp, readdir} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {ArcError, defineTool, MemoryDeviceState, runTool, SnapshotDriver, DEMO_DIR, type DeviceDriver, type RunDeps, z} from '@arc-cli/core'
+import {
+  ArcError,
+  defineTool,
+  describeInputIssues,
+  inputJsonSchema,
+  MemoryDeviceState,
+  runTool,
+  SnapshotDriver,
+  DEMO_DIR,
+  type AnyTool,
+  type DeviceDriver,
+  type RunDeps,
+  z,
+} from '@arc-cli/core'
+import {tools as annotateTools} from '@arc-cli/plugin-annotate'
+import {tools as screenStateTools} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
@@ -33,7 +48,7 @@ describe('runTool: the tool runner no surface owns', () => {
     let opened = 0
     const error = await failure(runTool(tool('tap'), {input: {x: -1, y: 'a'}}, deps(async () => (opened++, h.driver()))))
     expect(error.code).to.equal('INVALID_INPUT')
-    expect(error.message).to.match(/^x: .*; y: /)
+    expect(error.message).to.match(/^x must be at least 0 \(got -1\): .*; y must be a number \(got "a"\)/)
     expect(opened).to.equal(0)
   })
 
@@ -44,8 +59,109 @@ describe('runTool: the tool runner no surface owns', () => {
     expect(missing.code).to.equal('INVALID_INPUT')
     expect(missing.message).to.equal('timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
     const both = await failure(runTool(tool('tap'), {input: {x: 'a'}}, deps(open)))
-    expect(both.message).to.match(/^x: .*expected number, received string; y is required: /)
+    expect(both.message).to.match(/^x must be a number \(got "a"\): .*; y is required: /)
     expect(opened).to.equal(0)
+  })
+
+  describe('input errors in arc\'s words: the field, what it allows, what was given', () => {
+    const never = () => Promise.reject(new Error('validation must fail first'))
+    const mcp = async (name: string, input: Record<string, unknown>) => (await failure(runTool(tool(name), {input}, deps(never)))).message
+    const insert = {element_id: 'node_abcdef', text: 'hi'}
+
+    it('each issue kind the tool schemas produce, named by field as MCP sends it', async () => {
+      // Numbers: a bound (the description follows, saying the range), a whole number, a type.
+      expect(await mcp('type_insert_text', {...insert, offset: -1})).to.equal('offset must be at least 0 (got -1): 0-based character offset for the cursor, within [0, current text length]')
+      expect(await mcp('get_device_logs', {last_lines: 1001})).to.equal('last_lines must be at most 1000 (got 1001): Number of most recent log lines to return (1-1000)')
+      expect(await mcp('swipe', {x1: 1, y1: 1, x2: 2, y2: 2, duration: 1.5})).to.match(/^duration must be a whole number \(got 1\.5\): Swipe duration/)
+      expect(await mcp('tap', {x: true, y: 1})).to.match(/^x must be a number \(got true\)/)
+      // Text: empty, too long (its length, never the whole text back).
+      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: ''})).to.equal('text must not be empty: Text to type (1-2000 characters; non-ASCII needs ADBKeyBoard)')
+      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: 'x'.repeat(2001)})).to.match(/^text must have at most 2000 characters \(got 2001 characters\): Text to type/)
+      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: 5})).to.match(/^text must be text \(got 5\)/)
+      // Lists: empty; an item by its index.
+      expect(await mcp('get_element_details', {ids: []})).to.equal('ids must not be empty: Element ids to look up (from screen-state)')
+      expect(await mcp('get_element_details', {ids: ['node_abcdef', '']})).to.equal('ids[1] must not be empty')
+      // A choice: what is allowed and what came.
+      expect(await mcp('find_elements', {by: 'label', value: 'x'})).to.equal('by must be one of text, content_desc, resource_id, class_name (got "label"): Search criteria: text, content_desc, resource_id or class_name')
+      expect(await mcp('find_elements', {by: 'text', value: 'x', exact_match: 'yes'})).to.match(/^exact_match must be true or false \(got "yes"\)/)
+      // Inside a gesture's paths: where, and an unknown key; a refinement keeps its own sentence.
+      const points = (...xs: Array<Record<string, unknown>>) => xs.map((p, i) => ({x: 1, y: 1, time: i * 10, ...p}))
+      expect(await mcp('custom_gesture', {paths: [points({x: -1}, {z: 3})]})).to.equal('paths[0][0].x must be at least 0 (got -1); paths[0][1] has a key it does not take: "z"')
+      expect(await mcp('custom_gesture', {paths: [points({}, {time: 0})]})).to.equal('paths[0][1].time: time must increase strictly within a path (0 after 0)')
+      expect(await mcp('custom_gesture', {paths: []})).to.match(/^paths must not be empty: /)
+      // A schema's own message: a pattern's reason, a refinement's, and one worded to follow the name.
+      expect(await mcp('get_device_logs', {package_name: '$(id)'})).to.equal('package_name: expected a package id like com.example.app')
+      expect(await mcp('wait_for_idle', {timeout: 30_001})).to.equal('timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
+    })
+
+    it('kinds no tool uses yet are worded too: exclusive bounds, exact and maximum counts, a prefix, a multiple, a union', async () => {
+      const probe = defineTool({
+        name: 'probe_issues',
+        cliId: 'probe-issues',
+        title: 'probe',
+        description: 'probe',
+        kind: 'read',
+        needsDevice: false,
+        input: z.object({
+          above: z.number().gt(0).optional().describe('Above zero'),
+          below: z.number().lt(10).optional().describe('Below ten'),
+          pair: z.array(z.string()).length(2).optional().describe('Two words'),
+          few: z.array(z.string()).max(2).optional().describe('At most two'),
+          id: z.string().startsWith('node_').optional().describe('An id'),
+          step: z.number().multipleOf(5).optional().describe('Fives'),
+          either: z.union([z.literal('auto'), z.number()]).optional().describe('auto or a number'),
+          code: z.string().regex(/^[a-z]+$/).optional().describe('Lower-case letters'),
+        }),
+        async handler() {
+          return {text: 'ok'}
+        },
+      })
+      const message = async (input: Record<string, unknown>) => (await failure(runTool(probe, {input}, deps(never)))).message
+      expect(await message({above: 0})).to.equal('above must be greater than 0 (got 0): Above zero')
+      expect(await message({below: 10})).to.equal('below must be less than 10 (got 10): Below ten')
+      expect(await message({pair: ['a']})).to.equal('pair must have exactly 2 items (got 1 item): Two words')
+      expect(await message({few: ['a', 'b', 'c']})).to.equal('few must have at most 2 items (got 3 items): At most two')
+      expect(await message({id: 'x'})).to.equal('id must start with "node_" (got "x"): An id')
+      expect(await message({step: 7})).to.equal('step must be a multiple of 5 (got 7): Fives')
+      expect(await message({either: 'x'})).to.equal('either must be "auto" (got "x") or must be a number (got "x"): auto or a number')
+      expect(await message({code: 'A'})).to.equal('code must match /^[a-z]+$/ (got "A"): Lower-case letters')
+    })
+
+    it('no tool input error, on either surface, shows zod\'s own words, and each names its field', async () => {
+      const every: AnyTool[] = [...tools, ...screenStateTools, ...annotateTools]
+      const ZOD_WORDS = /Too (small|big)|Invalid (input|option|string)|expected [a-z]+, received|to (be|have) [<>]|Unrecognized key/
+      let checked = 0
+      for (const t of every) {
+        const positional = t.cli?.positional ?? []
+        const props = inputJsonSchema(t.input).properties ?? {}
+        for (const [field, prop] of Object.entries(props)) {
+          const p = prop as {type?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; minItems?: number; enum?: unknown[]}
+          const bad: unknown[] = [p.type === 'string' || p.enum ? 5 : 'x']
+          if (p.type === 'integer') bad.push(1.5)
+          if (p.minimum !== undefined) bad.push(p.minimum - 1)
+          if (p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER) bad.push(p.maximum + 1)
+          if (p.minLength) bad.push('')
+          if (p.maxLength !== undefined) bad.push('x'.repeat(p.maxLength + 1))
+          if (p.minItems) bad.push([])
+          if (p.enum) bad.push('\u0000not-an-option')
+          for (const value of bad) {
+            for (const [surface, name, describe] of [
+              ['mcp', field, undefined],
+              ['cli', positional.includes(field) ? `argument <${field}>` : `--${field.replaceAll('_', '-')}`, (e: z.ZodError, s: z.ZodObject) => describeInputIssues(e, positional, s)],
+            ] as const) {
+              const error = await failure(runTool(t, {input: {[field]: value}, ...(surface === 'cli' ? {cliInput: {}} : {})}, deps(never, describe ? {describeIssues: describe} : {})))
+              const what = `${t.name} ${field}=${JSON.stringify(value)} (${surface})`
+              expect(error.code, what).to.equal('INVALID_INPUT')
+              const part = error.message.split('; ').find((m) => m.startsWith(name))
+              expect(part, `${what}: ${error.message}`).to.match(new RegExp(`^${name.replace(/[<>[\]]/g, '\\$&')}( must | has |: )`))
+              expect(error.message, what).to.not.match(ZOD_WORDS)
+              checked++
+            }
+          }
+        }
+      }
+      expect(checked).to.be.above(200)
+    })
   })
 
   it('gives a tool that needs no device a context without a driver, and never opens one', async () => {

@@ -199,7 +199,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   it('says a wait lasts 30 s at most, on the CLI and in the help', async () => {
     const [tooLong, help] = await Promise.all([arc('wait', 'gone', 'text', 'x', '--timeout', '30001'), arc('wait', 'element', '--help')])
     expect(tooLong.code).to.equal(exitCodeFor('INVALID_INPUT'))
-    expect(tooLong.stderr).to.include('--timeout: must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
+    expect(tooLong.stderr).to.include('--timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
     expect(help.stdout.replace(/\s+/g, ' ')).to.include('(1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
   })
 })

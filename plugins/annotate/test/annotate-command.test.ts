@@ -116,9 +116,9 @@ describe('arc annotate (command)', function () {
 
   describe('bad inputs: a clear error, the right exit code, and no file left behind', () => {
     const cases: [string, string[], string, RegExp][] = [
-      ['quality 0', ['--quality', '0'], 'INVALID_INPUT', /--quality: must be 1 to 100/],
-      ['quality 101', ['--quality', '101'], 'INVALID_INPUT', /--quality: must be 1 to 100/],
-      ['max-size 10', ['--max-size', '10'], 'INVALID_INPUT', /--max-size: must be 64 to 8192 pixels/],
+      ['quality 0', ['--quality', '0'], 'INVALID_INPUT', /--quality must be 1 to 100/],
+      ['quality 101', ['--quality', '101'], 'INVALID_INPUT', /--quality must be 1 to 100/],
+      ['max-size 10', ['--max-size', '10'], 'INVALID_INPUT', /--max-size must be 64 to 8192 pixels/],
       ['unknown preset', ['--style', 'neon'], 'INVALID_INPUT', /--style: unknown preset "neon"; allowed: by-type, default, som/],
       ['bad --format', ['--format', 'gif'], 'INVALID_INPUT', /--format/],
       ['unwritable output path', ['-o', 'missing/dir/x.jpg'], 'OUTPUT_FAILED', /--output: cannot write .*x\.jpg: the folder does not exist/],

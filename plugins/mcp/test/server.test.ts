@@ -69,7 +69,8 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     const client = await connect(server.url)
     const invalid = (await client.callTool({name: 'android_tap', arguments: {x: -5, y: 'a'}})) as CallToolResult
     expect(invalid.isError).to.equal(true)
-    expect(textOf(invalid)).to.match(/^Error \[INVALID_INPUT\]: x: .*; y: /)
+    // Named by field, in arc's words: what is allowed and what came, never zod's "Too small".
+    expect(textOf(invalid)).to.match(/^Error \[INVALID_INPUT\]: x must be at least 0 \(got -5\): X coordinate.*; y must be a number \(got "a"\)/)
     expect(invalid.structuredContent).to.deep.include({error: {...(invalid.structuredContent as {error: object}).error, code: 'INVALID_INPUT', exitCode: 2}})
     const action = (await client.callTool({name: 'android_tap', arguments: {x: 5, y: 5}})) as CallToolResult
     expect(action.isError).to.equal(true)
@@ -77,7 +78,7 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     const unknown = (await client.callTool({name: 'android_nope', arguments: {}})) as CallToolResult
     expect(textOf(unknown)).to.match(/^Error \[INVALID_INPUT\]: unknown tool "android_nope"/)
     const missing = (await client.callTool({name: 'android_annotate_screenshot', arguments: {quality: 500}})) as CallToolResult
-    expect(textOf(missing)).to.match(/^Error \[INVALID_INPUT\]: quality: must be 1 to 100/)
+    expect(textOf(missing)).to.match(/^Error \[INVALID_INPUT\]: quality must be 1 to 100/)
     await client.close()
   })
 
@@ -92,7 +93,7 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     expect(textOf(idle)).to.match(/"message": "Operation timed out after \d+ms waiting for UI idle/)
     const capped = (await client.callTool({name: 'android_wait_for_element', arguments: {by: 'text', value: 'zzz', timeout: 30001}})) as CallToolResult
     expect(capped.isError).to.equal(true)
-    expect(textOf(capped)).to.equal('Error [INVALID_INPUT]: timeout: must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
+    expect(textOf(capped)).to.equal('Error [INVALID_INPUT]: timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
     await client.close()
   })
 

@@ -14,7 +14,7 @@ export const fileReplace = defineTool({
   input: z.object({
     location_id: locationIdField,
     path: filePathField,
-    old_string: z.string().min(1, 'old_string cannot be empty').describe('The literal string to search for (not empty)'),
+    old_string: z.string().min(1).describe('The literal string to search for (not empty)'),
     new_string: z.string().describe('The replacement string'),
     replace_all: z.boolean().default(false).describe('Replace all occurrences (default: only the first)'),
   }),

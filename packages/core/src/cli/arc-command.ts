@@ -38,6 +38,20 @@ function isParseError(error: unknown): error is Error & {oclif: {exit: number}} 
 type ParsedFlags = Record<string, {required?: boolean; summary?: string; description?: string; options?: readonly string[]}>
 
 /**
+ * oclif's own checks of a flag's value, said as a tool input's are (errors/describe-zod-issues.ts):
+ * `--adb-port must be at most 65535 (got 70000)`, `--format must be one of jpeg, jpg, png (got "xyz")`.
+ */
+function flagValueMessage(text: string): string | undefined {
+  const option = /^Expected --([\w-]+)=([\s\S]*) to be one of: (.*)$/.exec(text)
+  if (option) return `--${option[1]} must be one of ${option[3]} (got ${JSON.stringify(option[2])})`
+  const parsing = /^Parsing --([\w-]+)\s*\n\s*Expected an integer(?: (greater|less) than or equal to (\S+))? but received: ([\s\S]*)$/.exec(text)
+  if (!parsing) return undefined
+  const [, flag, side, limit, value] = parsing
+  if (side === undefined) return `--${flag} must be a whole number (got ${JSON.stringify(value)})`
+  return `--${flag} must be at ${side === 'greater' ? 'least' : 'most'} ${limit} (got ${value})`
+}
+
+/**
  * oclif's parse error as one arc line: its own text without the "See more help" footer, and its missing required
  * flags ("The following error occurred: Missing required flag port") said the way a missing tool input is:
  * `--port is required: <the flag's summary>`.
@@ -47,7 +61,7 @@ export function parseErrorMessage(error: Error & {parse?: {input?: {flags?: Pars
   // eslint-disable-next-line no-control-regex
   const text = error.message.replace(/\u001B\[[0-9;]*m/g, '').replace(/\n\s*See more help with --help\s*$/, '').trim()
   const listed = /^The following errors? occurred:\n([\s\S]*)$/.exec(text)
-  if (!listed) return text
+  if (!listed) return flagValueMessage(text) ?? text
   const flags = error.parse?.input?.flags ?? {}
   return (listed[1] as string)
     .split('\n')

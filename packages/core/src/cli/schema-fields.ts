@@ -1,6 +1,6 @@
 import {z} from 'zod'
 
-import {isMissingInput, requiredInputText} from '../errors/describe-zod-issues.js'
+import {describeInputIssues as describeToolIssues} from '../errors/describe-zod-issues.js'
 
 /** One input field as the CLI sees it, read from the zod schema's JSON Schema (the same one MCP publishes). */
 export interface SchemaField {
@@ -61,14 +61,9 @@ export function flagName(field: string): string {
 
 /**
  * Turns zod issues into one message that names each input the way the user typed it (`--last-lines`, `<x>`)
- * and says what is allowed: a missing one is `--timeout is required: <its description>`.
+ * and says what is allowed: a missing one is `--timeout is required: <its description>`, a wrong one
+ * `--offset must be at least 0 (got -1): <its description>` (errors/describe-zod-issues.ts words them).
  */
 export function describeInputIssues(error: z.ZodError, positional: string[] = [], schema?: z.ZodObject): string {
-  return error.issues
-    .map((issue) => {
-      const key = String(issue.path[0] ?? '')
-      const label = positional.includes(key) ? `argument <${key}>` : key ? `--${flagName(key)}` : 'input'
-      return isMissingInput(issue) ? requiredInputText(label, schema, key) : `${label}: ${issue.message}`
-    })
-    .join('; ')
+  return describeToolIssues(error, schema, (key) => (positional.includes(key) ? `argument <${key}>` : `--${flagName(key)}`))
 }

@@ -42,7 +42,7 @@ function convert(field: SchemaField, value: string, label: string): unknown {
     const n = Number(value)
     // Decimal notation only: Number() would also read 0x10, 0b1, 1e3 and " 5 ", which no one means on a command line.
     if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(n)) {
-      throw new InvalidInputError(`${label}: expected ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits, got ${JSON.stringify(value)}`)
+      throw new InvalidInputError(`${label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits (got ${JSON.stringify(value)})`)
     }
     return n
   }
@@ -51,11 +51,12 @@ function convert(field: SchemaField, value: string, label: string): unknown {
     try {
       return JSON.parse(value)
     } catch {
-      throw new InvalidInputError(`${label}: expected JSON, got ${JSON.stringify(value)}`)
+      throw new InvalidInputError(`${label} must be JSON (got ${JSON.stringify(value)})`)
     }
   }
   if (field.type === 'array' && field.items) {
-    return convert({...field, type: field.items}, value, label)
+    // One item: an item that is itself an array has no item type of its own here, so it is read as JSON.
+    return convert({...field, type: field.items, items: undefined}, value, label)
   }
   return value
 }
@@ -170,6 +171,34 @@ function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
   return new Promise<void>((resolve, reject) => stream.write(bytes, undefined, (error) => (error ? reject(error) : resolve())))
 }
 
+/**
+ * The positional words when the first positional is left out for a selector: fewer words than positionals go to
+ * the later ones, in order (`--res-id email hello` → text `hello`); as many as there are positionals stay as typed
+ * (the id and a selector together, which the tool refuses).
+ */
+function shiftPastOmitted(positional: string[], args: Record<string, unknown>): Record<string, unknown> {
+  const words = positional.map((name) => args[name]).filter((v) => v !== undefined)
+  if (words.length >= positional.length) return args
+  const [, ...later] = positional
+  return Object.fromEntries(later.flatMap((name, i) => (i < words.length ? [[name, words[i]]] : [])))
+}
+
+/**
+ * Refuses a flag the command does not have but a user may reach for (`cli.flagHints`), saying what to write
+ * instead, before oclif's bare "Nonexistent flag". Words after `--` are arguments, never flags.
+ */
+function refuseHintedFlags(argv: string[], tool: AnyTool, flags: Record<string, AnyFlag>, command: string): void {
+  const hints = tool.cli?.flagHints ?? {}
+  for (const word of argv) {
+    if (word === '--') return
+    const name = /^--([^=]+)/.exec(word)?.[1]
+    const hint = name === undefined || name in flags ? undefined : hints[name]
+    if (hint !== undefined) {
+      throw new InvalidInputError(`${command} has no --${name} flag: ${hint}`, {actions: [`Run \`${command} --help\` for the flags and arguments.`]})
+    }
+  }
+}
+
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
 export function toolCommand(tool: AnyTool): Command.Class {
   const positional = tool.cli?.positional ?? []
@@ -190,6 +219,12 @@ export function toolCommand(tool: AnyTool): Command.Class {
     if (positional.includes(field.name)) continue
     flags[flagName(field.name)] = buildFlag(field, tool.cli?.char?.[field.name])
   }
+  // A first positional a selector may stand in for (`arc type append --res-id email hello`) leaves the words typed
+  // to the later ones, so oclif, which assigns them in order, requires none of them: the tool's schema does, with
+  // its own message (`argument <text> is required: …`). Help and docs still show the others as required.
+  const leadOmittable = rest === undefined && positional.length > 1 && (tool.cliMayOmit ?? []).includes(positional[0] as string)
+  const parseArgs = leadOmittable ? Object.fromEntries(Object.entries(args).map(([name, arg]) => [name, {...arg, required: false}])) : args
+  const cliOnlyFlags = tool.cliInput ? schemaFields(tool.cliInput).map((f) => flagName(f.name)) : []
 
   class ToolCommand extends ArcCommand {
     static override summary = tool.title
@@ -206,12 +241,24 @@ export function toolCommand(tool: AnyTool): Command.Class {
         const misread = typed && tool.cli?.misread?.(typed)
         if (misread) throw new InvalidInputError(misread.message, {actions: misread.actions})
       }
-      const parsed = await this.parse(ToolCommand).catch((error: unknown) => {
+      refuseHintedFlags(this.argv, tool, flags, `${this.config.bin} ${tool.cliId}`)
+      const input = {
+        flags: ToolCommand.flags,
+        baseFlags: ToolCommand.baseFlags,
+        enableJsonFlag: ToolCommand.enableJsonFlag,
+        strict: ToolCommand.strict,
+        args: parseArgs,
+      }
+      const parsed = await this.parse(input).catch((error: unknown) => {
         // oclif's parse error (missing arguments) still holds what was typed.
         refuseMisread((error as {parse?: {output?: {args?: Record<string, unknown>}}}).parse?.output?.args)
         throw error
       })
-      const parsedArgs = parsed.args as Record<string, unknown>
+      let parsedArgs = parsed.args as Record<string, unknown>
+      const parsedFlags = parsed.flags as Record<string, unknown>
+      if (leadOmittable && cliOnlyFlags.some((name) => parsedFlags[name] !== undefined)) {
+        parsedArgs = shiftPastOmitted(positional, parsedArgs)
+      }
       refuseMisread(parsedArgs)
       if (rest !== undefined) {
         const taken = Object.values(parsedArgs).filter((v) => v !== undefined).length
@@ -219,7 +266,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
         if (remaining.length > 0) parsedArgs[rest] = remaining
       }
       const result = await withInterrupt((signal) =>
-        runToolFromCli({tool, args: parsedArgs, flags: parsed.flags as Record<string, unknown>, command: this, signal}),
+        runToolFromCli({tool, args: parsedArgs, flags: parsedFlags, command: this, signal}),
       )
       if (result.streamed) return undefined
       for (const note of result.notes ?? []) process.stderr.write(`${note}\n`)

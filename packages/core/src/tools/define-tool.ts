@@ -113,6 +113,11 @@ export interface CliOptions {
    * command: `arc swipe up` is a scroll. Returns what to say instead of the missing or malformed arguments.
    */
   misread?(args: Record<string, unknown>): {message: string; actions: string[]} | undefined
+  /**
+   * Flags this command does not have that a user may reach for, with what to write instead: `type append` has no
+   * `--text` (its text is an argument), and says to pick the field with `--field-text`, not "Nonexistent flag".
+   */
+  flagHints?: Record<string, string>
 }
 
 interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
@@ -136,7 +141,9 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
   /**
    * Fields `input` requires (so MCP lists them as required) that a command line may leave out, because a CLI-only
    * field stands in for them: a selector (`--text Submit`) for `element_id`. The handler must refuse a call that
-   * gives neither; its input type still shows these fields as present.
+   * gives neither; its input type still shows these fields as present. When the first positional argument may be
+   * left out and a CLI-only field is given, the words typed fill the later positionals (`arc type append --res-id
+   * email hello`: `hello` is the text).
    */
   cliMayOmit?: string[]
   cli?: CliOptions

@@ -8,7 +8,7 @@ import type {z} from 'zod'
 import type {ArcConfig} from '../config/config-schema.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
 import {ArcError, CancelledError, InternalError, InvalidInputError} from '../errors/arc-error.js'
-import {isMissingInput, REPORT_INPUT, requiredInputText} from '../errors/describe-zod-issues.js'
+import {describeInputIssues, REPORT_INPUT} from '../errors/describe-zod-issues.js'
 import type {DeviceState} from '../state/device-state.js'
 import type {AnyTool, BaseToolContext, ToolContext, ToolResult} from './define-tool.js'
 
@@ -43,13 +43,9 @@ export interface ToolCall {
   cliInput?: unknown
 }
 
+/** Names each input by its field, as an MCP client sent it: `offset must be at least 0 (got -1): …`. */
 function fieldIssues(error: z.ZodError, schema: z.ZodObject): string {
-  return error.issues
-    .map((issue) => {
-      const key = issue.path.length > 0 ? issue.path.join('.') : 'input'
-      return isMissingInput(issue) ? requiredInputText(key, schema, key) : `${key}: ${issue.message}`
-    })
-    .join('; ')
+  return describeInputIssues(error, schema, (key) => key)
 }
 
 function validate(schema: z.ZodObject, raw: unknown, describe: (error: z.ZodError, schema: z.ZodObject) => string): Record<string, unknown> {
