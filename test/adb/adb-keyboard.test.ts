@@ -212,6 +212,30 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     expect(commits()).to.equal(committed)
   })
 
+  it('a call cut off while waiting for ADBKeyBoard to start sends it nothing afterwards', async () => {
+    const id = await fieldId('keyboard')
+    const device = emu.device('keyboard')
+    const commits = () => device.inputEvents.filter((e) => e.type === 'commit').length
+    const committed = commits()
+    const controller = new AbortController()
+    const deps = {config: {}, cwd: process.cwd(), signal: controller.signal, openDriver: () => driver('keyboard'), stateFor: () => state}
+    const from = emu.commands.length
+    const call = runTool(tool('type_append_text'), {input: {element_id: id, text: 'naïve', ...fast}}, deps)
+    // Cut off as soon as ADBKeyBoard is selected: it binds 250 ms later, while the call polls for it.
+    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'ime' && c.argv[1] === 'set')) await new Promise((resolve) => setTimeout(resolve, 5))
+    controller.abort()
+    expect(await call.then(() => undefined, (e: unknown) => (e as {code: string}).code)).to.equal('CANCELLED')
+    const ended = emu.commands.length
+    // A call that went on after it was cut off would poll dumpsys input_method every 100 ms for up to 5 s (holding
+    // the typing lock) and, should a poll see ADBKeyBoard bound before the restore lands, broadcast the text.
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    const later = emu.commands.slice(ended).filter((c) => c.argv[0] === 'dumpsys' && c.argv[1] === 'input_method')
+    expect(later.length).to.be.at.most(1)
+    expect(emu.commands.slice(from).filter((c) => c.argv[0] === 'am')).to.deep.equal([])
+    expect(commits()).to.equal(committed)
+    expect(setting('keyboard')).to.equal(GBOARD)
+  })
+
   it('says so, with the command to run, where the keyboard could not be set back; still disables what it enabled', async () => {
     const id = await fieldId('keyboard-stuck')
     const r = await run('keyboard-stuck', 'type_append_text', {element_id: id, text: 'é', ...fast})

@@ -24,6 +24,19 @@ describe('hostile: the whole-command deadline', function () {
     expect(Date.now() - started).to.be.lessThan(5000)
   })
 
+  it('lets work told to stop wind up before failing, so what it put back on the device is back when arc exits', async () => {
+    let woundUp = false
+    const error = await runWithDeadline('arc type append', 200, async (signal) => {
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
+      // What closing the driver does after a cut-off typing call: set the keyboard back, a device call or two.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      woundUp = true
+      throw signal.reason
+    }).catch((e: unknown) => e)
+    expect(error).to.be.instanceOf(TimeoutError)
+    expect(woundUp).to.equal(true)
+  })
+
   it('returns the result of work that finishes in time', async () => {
     expect(await runWithDeadline('arc tap', 1000, async () => 42)).to.equal(42)
   })

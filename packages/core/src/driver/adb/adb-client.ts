@@ -198,6 +198,7 @@ export class AdbServer {
   private readonly scopes = new Set<SocketScope>()
   /** What must still be put back on the device if the work is cut off (see untilClosed). */
   private readonly undo = new Set<() => Promise<unknown>>()
+  private shutDown = false
 
   constructor(address: ServerAddress, timeoutMs = DEFAULT_ADB_TIMEOUT_MS) {
     this.host = address.host
@@ -426,8 +427,14 @@ export class AdbServer {
     return () => this.undo.delete(putBack)
   }
 
+  /** True once shutdown() began: work still running was cut off and must not go on to its next step. */
+  get shuttingDown(): boolean {
+    return this.shutDown
+  }
+
   /** close(), then whatever `untilClosed` registered and nothing unregistered, each tried once, failures ignored. */
   async shutdown(): Promise<void> {
+    this.shutDown = true
     this.close()
     const pending = [...this.undo]
     this.undo.clear()

@@ -6,7 +6,7 @@
  * switches to it for the call (`ime enable`/`ime set`), waits until the input method manager has bound it, sends
  * the broadcasts, and sets the keyboard that was current back, also when something failed.
  */
-import {DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
+import {CancelledError, DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
 import {sleep} from '../../sleep.js'
 import {describeChars} from '../typable.js'
 import type {DeviceShell} from './device-shell.js'
@@ -98,6 +98,7 @@ async function ime(dev: DeviceShell, verb: 'enable' | 'set' | 'disable', id: str
 async function untilBound(dev: DeviceShell): Promise<void> {
   const deadline = Date.now() + BIND_TIMEOUT_MS
   while (!adbKeyboardBound(await dev.text(['dumpsys', 'input_method']))) {
+    stopIfClosing(dev)
     if (Date.now() >= deadline) {
       throw new DeviceCommandError(`ADBKeyBoard was selected on ${dev.serial} but did not start within ${BIND_TIMEOUT_MS / 1000} s (dumpsys input_method does not show it bound); nothing was typed`, {
         actions: ['Check that a text field has focus, and that ADBKeyBoard starts: adb shell ime set ' + ADB_KEYBOARD],
@@ -107,9 +108,18 @@ async function untilBound(dev: DeviceShell): Promise<void> {
   }
 }
 
+/**
+ * Stops a typing call whose driver is closing (Ctrl-C, the deadline): its keyboard is being set back, so it must
+ * neither wait on for ADBKeyBoard nor send it text after the call has ended.
+ */
+function stopIfClosing(dev: DeviceShell): void {
+  if (dev.server.shuttingDown) throw new CancelledError('typing was cut off; the keyboard is being set back, and nothing more is sent')
+}
+
 /** Sends the text as `ADB_INPUT_B64` broadcasts to ADBKeyBoard alone, each awaited until `am` says it completed. */
 async function broadcast(dev: DeviceShell, text: string): Promise<void> {
   for (const msg of base64Chunks(text)) {
+    stopIfClosing(dev)
     const output = await dev.text(['am', 'broadcast', '-a', 'ADB_INPUT_B64', '-p', ADB_KEYBOARD_PACKAGE, '--es', 'msg', msg])
     if (!/^Broadcast completed: result=-?\d+/m.test(output)) throw dev.failed('am broadcast -a ADB_INPUT_B64', output)
   }
@@ -143,6 +153,7 @@ export async function typeWithAdbKeyboard(dev: DeviceShell, text: string, chars:
   let failure: unknown
   try {
     if (enable) await ime(dev, 'enable', ADB_KEYBOARD)
+    stopIfClosing(dev)
     await ime(dev, 'set', ADB_KEYBOARD)
     await untilBound(dev)
     await broadcast(dev, text)
