@@ -139,6 +139,10 @@ describe('type append, insert and replace by selector', function () {
     const noNew = await arc('type', 'replace', '--res-id', 'name', 'Ada')
     expect(noNew.code).to.equal(2)
     expect(noNew.stderr).to.contain('Error [INVALID_INPUT]: argument <new_text> is required: Replacement text')
+    // An id where the id goes and a selector, the text forgotten: refused, never the id typed as the text.
+    const idAndSelector = await arc('type', 'append', idOf('email'), '--res-id', 'email')
+    expect(idAndSelector.code).to.equal(2)
+    expect(idAndSelector.stderr).to.contain('Error [INVALID_INPUT]')
     // Without a selector one word is still the id, and the text is what is missing.
     const idOnly = await arc('type', 'append', idOf('email'))
     expect(idOnly.code).to.equal(2)

@@ -9,6 +9,7 @@ import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
 import {Args, Flags} from '../oclif.js'
 import {FileDeviceState} from '../state/device-state.js'
 import type {AnyTool, ToolResult} from '../tools/define-tool.js'
+import {ELEMENT_ID_PATTERN} from '../screen/element-ids.js'
 import {inputSchema, runTool} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
 import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
@@ -180,6 +181,9 @@ function shiftPastOmitted(positional: string[], args: Record<string, unknown>): 
   const words = positional.map((name) => args[name]).filter((v) => v !== undefined)
   if (words.length >= positional.length) return args
   const [, ...later] = positional
+  // An element id where the id goes, with a word missing later (`arc type append node_knzaar --res-id x`): the id
+  // and a selector together, which the tool refuses, never the id typed as the text.
+  if (typeof words[0] === 'string' && ELEMENT_ID_PATTERN.test(words[0])) return args
   return Object.fromEntries(later.flatMap((name, i) => (i < words.length ? [[name, words[i]]] : [])))
 }
 
