@@ -1,14 +1,13 @@
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
-import os from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {buildScreenModel, DEMO_DIR, MemoryDeviceState, runTool, type ScreenModel} from '@arc-cli/core'
-import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {inputSchemaFor} from '@arc-cli/plugin-mcp'
 import {expect} from 'chai'
 
 import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
 import {clickElement} from '../../src/tools/click-element.js'
+import {useEmulator} from '../adb/emulator-support.js'
 import {dumpXml} from '../support/dump.js'
 import {runArc} from '../support/run-arc.js'
 
@@ -18,37 +17,30 @@ import {runArc} from '../support/run-arc.js'
  */
 describe('element actions by selector (--text, --desc, --res-id, --class-name)', function () {
   this.timeout(60_000)
-  let dir: string
-  let emu: Emulator
-  let env: NodeJS.ProcessEnv
+  // Its own cache folder (the harness's env): the ids a run shows are remembered there, for the next run's stale-id check.
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'other.xml'), dumpXml([{pkg: 'com.example', bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.Button', text: 'Elsewhere', attrs: {clickable: 'true'}, bounds: [0, 0, 500, 200]}]}]))
+    return {devices: [], scenario: {devices: {'emu-1': {screens: {demo: DEMO_DIR, other: path.join(dir, 'other.xml')}}}}}
+  })
   let demo: ScreenModel
 
   before(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-selectors-'))
-    await writeFile(path.join(dir, 'other.xml'), dumpXml([{pkg: 'com.example', bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.Button', text: 'Elsewhere', attrs: {clickable: 'true'}, bounds: [0, 0, 500, 200]}]}]))
-    emu = await startEmulator({port: 0, devices: [], scenario: {devices: {'emu-1': {screens: {demo: DEMO_DIR, other: path.join(dir, 'other.xml')}}}}})
-    // Its own cache folder: the ids a run shows are remembered there, for the next run's stale-id check.
-    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
-    emu.device('emu-1').showScreen('demo')
-    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    h.emu.device('emu-1').showScreen('demo')
+    const driver = await h.driver()
     try {
       demo = buildScreenModel(await driver.captureScreen())
     } finally {
       await driver.close()
     }
   })
-  after(async () => {
-    await emu?.close()
-    await rm(dir, {recursive: true, force: true})
-  })
-  beforeEach(() => emu.device('emu-1').showScreen('demo'))
+  beforeEach(() => h.emu.device('emu-1').showScreen('demo'))
 
-  const arc = (...args: string[]) => runArc(args, {env})
+  const arc = (...args: string[]) => runArc(args, {env: h.env})
   const idOf = (label: string) => demo.elements.find((e) => e.text === label || e.desc === label)!.id
-  const inputsSince = (from: number) => emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
+  const inputsSince = (from: number) => h.emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
 
   it('one match: acts on it, says which element, and --json reports the id and the selector', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('click', '--text', 'ADD', '--exact-match')
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
@@ -59,7 +51,7 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
   })
 
   it('long-click, scroll-to and type clear take the same selectors', async () => {
-    let from = emu.commands.length
+    let from = h.emu.commands.length
     const long = await arc('long-click', '--text', 'Oat milk', '--exact-match')
     expect(long.code).to.equal(0)
     expect(long.stdout.trim()).to.equal(`Long-click performed on element '${idOf('Oat milk')}' (found by --text "Oat milk" --exact-match)`)
@@ -67,7 +59,7 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     const visible = await arc('scroll-to', '--desc', 'Delete Lemons')
     expect(visible.stdout.trim()).to.equal(`Element '${idOf('Delete Lemons')}' (found by --desc "Delete Lemons") is already visible`)
     // Several criteria must all match: the one field of the demo, by its resource id and class.
-    from = emu.commands.length
+    from = h.emu.commands.length
     const clear = await arc('type', 'clear', '--res-id', 'new_item', '--class-name', 'EditText')
     expect(clear.stderr).to.equal('')
     const field = demo.elements.find((e) => e.resId.endsWith('new_item'))!
@@ -76,7 +68,7 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
   })
 
   it('no match: ELEMENT_NOT_FOUND naming the selector, with what a near selector would match, and nothing sent', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('click', '--text', 'search')
     expect(run.code).to.equal(9)
     expect(run.stderr).to.contain('Error [ELEMENT_NOT_FOUND]: no element on the current screen matches --text "search"')
@@ -94,7 +86,7 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
   })
 
   it('several matches: ELEMENT_AMBIGUOUS (exit 20) listing every candidate, never acting on the first', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('click', '--text', 'add')
     expect(run.code).to.equal(20)
     expect(run.stderr).to.match(/^Error \[ELEMENT_AMBIGUOUS\]: 2 elements match --text "add", and arc acts on one element only/)
@@ -111,8 +103,8 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
 
   it('the candidates an ambiguity shows are remembered: once the screen changed, their ids are STALE_ELEMENT', async () => {
     expect((await arc('click', '--text', 'add')).code).to.equal(20)
-    emu.device('emu-1').showScreen('other')
-    const from = emu.commands.length
+    h.emu.device('emu-1').showScreen('other')
+    const from = h.emu.commands.length
     const run = await arc('click', idOf('ADD'))
     expect(run.code).to.equal(18)
     expect(run.stderr).to.contain('[STALE_ELEMENT]')
@@ -120,7 +112,7 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
   })
 
   it('an id and a selector together, a selector flag without a value, or --exact-match alone: INVALID_INPUT, no device command', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const both = await arc('click', idOf('ADD'), '--text', 'ADD')
     expect(both.code).to.equal(2)
     expect(both.stderr).to.contain(`Error [INVALID_INPUT]: both an element id (${idOf('ADD')}) and a selector (--text "ADD") were given: pass one of them`)
@@ -133,12 +125,12 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     const none = await arc('click')
     expect(none.code).to.equal(2)
     expect(none.stderr).to.contain('no element given: element_id is required')
-    expect(emu.commands.length).to.equal(from)
+    expect(h.emu.commands.length).to.equal(from)
   })
 
   it('arc batch lines take selectors; an ambiguous line stops the batch with its exit status', async () => {
-    const from = emu.commands.length
-    const run = await runArc(['batch'], {env, input: 'click --text ADD --exact-match\nclick --text add\ntap 1 1\n'})
+    const from = h.emu.commands.length
+    const run = await runArc(['batch'], {env: h.env, input: 'click --text ADD --exact-match\nclick --text add\ntap 1 1\n'})
     expect(run.code).to.equal(20)
     expect(run.stdout.trim()).to.equal(`Click performed on element '${idOf('ADD')}' (found by --text "ADD" --exact-match)`)
     expect(run.stderr).to.contain('[ELEMENT_AMBIGUOUS]')
@@ -149,10 +141,10 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     const deps = {
       config: {},
       cwd: process.cwd(),
-      openDriver: () => connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}}),
+      openDriver: () => connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}}),
       stateFor: () => new MemoryDeviceState(),
     }
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const result = await runTool(clickElement, {input: {}, cliInput: {res_id: 'add_button'}}, deps)
     expect(result.data).to.deep.equal({element_id: idOf('ADD'), x: 919, y: 294, selector: {res_id: 'add_button', exact_match: false}})
     expect(inputsSince(from)).to.deep.equal([['input', 'tap', '919', '294']])

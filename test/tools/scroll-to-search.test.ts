@@ -1,12 +1,11 @@
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
-import os from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {buildScreenModel} from '@arc-cli/core'
-import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
 import {mainScrollable} from '../../src/tools/list-search.js'
+import {useEmulator} from '../adb/emulator-support.js'
 import {capture, dumpXml} from '../support/dump.js'
 import {longListDevice} from '../support/long-list.js'
 import {runArc} from '../support/run-arc.js'
@@ -19,46 +18,36 @@ import {runArc} from '../support/run-arc.js'
  */
 describe('scroll-to: searching a long list for a selector', function () {
   this.timeout(60_000)
-  let dir: string
-  let emu: Emulator
-  let env: NodeJS.ProcessEnv
-
-  before(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-list-search-'))
+  const h = useEmulator(async (dir) => {
     const device = await longListDevice(dir)
     const plain = path.join(dir, 'plain.xml')
     await writeFile(plain, dumpXml([{pkg: 'com.example.shop', bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.TextView', text: 'Nothing to scroll', bounds: [0, 200, 1080, 400]}]}]))
-    emu = await startEmulator({port: 0, devices: [], scenario: {devices: {'emu-1': {...device, screens: {...device.screens, plain}}}}})
-    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
+    return {devices: [], scenario: {devices: {'emu-1': {...device, screens: {...device.screens, plain}}}}}
   })
-  after(async () => {
-    await emu?.close()
-    await rm(dir, {recursive: true, force: true})
-  })
-  beforeEach(() => emu.device('emu-1').showScreen('page1'))
+  beforeEach(() => h.emu.device('emu-1').showScreen('page1'))
 
-  const arc = (...args: string[]) => runArc(args, {env})
-  const inputsSince = (from: number) => emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
+  const arc = (...args: string[]) => runArc(args, {env: h.env})
+  const inputsSince = (from: number) => h.emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
   /** The swipe a search makes in the list (y 200-2200): half its height, centred; "down" moves the finger up. */
   const DOWN = ['input', 'swipe', '540', '1700', '540', '700', '400']
   const UP = ['input', 'swipe', '540', '700', '540', '1700', '400']
   const idOn = async (text: string) => JSON.parse((await arc('find', 'text', text, '--exact-match', '--json')).stdout).elements[0].id as string
 
   it('found after N scrolls: one swipe per read until it matches, then its id and the count', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('scroll-to', '--text', 'Pears', '--exact-match')
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
     expect(inputsSince(from)).to.deep.equal([DOWN, DOWN, DOWN])
-    expect(emu.device('emu-1').screenName).to.equal('page4')
+    expect(h.emu.device('emu-1').screenName).to.equal('page4')
     expect(run.stdout).to.equal(`Scrolled to element '${await idOn('Pears')}' (found by --text "Pears" --exact-match) (3 scroll(s))\n`)
-    emu.device('emu-1').showScreen('page1')
+    h.emu.device('emu-1').showScreen('page1')
     const json = JSON.parse((await arc('scroll-to', '--text', 'kiwi', '--json')).stdout)
     expect(json).to.deep.equal({element_id: await idOn('Kiwis'), scrolls: 1, already_visible: false, selector: {text: 'kiwi', exact_match: false}})
   })
 
   it('a row found cut off at the list\'s edge is then brought into view as scroll-to does, the scrolls counted together', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('scroll-to', '--text', 'Olive oil')
     expect(run.code).to.equal(0)
     // Two search swipes; page3 shows a third of the row, so one swipe toward it (60% of the list) brings page4.
@@ -67,8 +56,8 @@ describe('scroll-to: searching a long list for a selector', function () {
   })
 
   it('--direction up scrolls back up the list (the finger moves down)', async () => {
-    emu.device('emu-1').showScreen('page4')
-    const from = emu.commands.length
+    h.emu.device('emu-1').showScreen('page4')
+    const from = h.emu.commands.length
     const run = await arc('scroll-to', '--text', 'Apples', '--direction', 'up')
     expect(run.code).to.equal(0)
     expect(inputsSince(from)).to.deep.equal([UP, UP, UP])
@@ -76,7 +65,7 @@ describe('scroll-to: searching a long list for a selector', function () {
   })
 
   it('the end of the list (a swipe that changes nothing): ELEMENT_NOT_FOUND saying so, with the way back', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('scroll-to', '--text', 'Zucchini')
     expect(run.code).to.equal(9)
     expect(run.stderr).to.contain('Error [ELEMENT_NOT_FOUND]: no element matches --text "Zucchini": scrolled the list down to its end (4 scroll(s); the last one changed nothing)')
@@ -88,14 +77,14 @@ describe('scroll-to: searching a long list for a selector', function () {
   })
 
   it('the cap (--max-scrolls): ELEMENT_NOT_FOUND after that many swipes; 0 searches not at all', async () => {
-    let from = emu.commands.length
+    let from = h.emu.commands.length
     const run = await arc('scroll-to', '--text', 'Pears', '--max-scrolls', '2')
     expect(run.code).to.equal(9)
     expect(run.stderr).to.contain('no element matches --text "Pears": not within 2 scroll(s) down (--max-scrolls 2), and the list goes on')
     expect(run.stderr).to.contain('Try: Allow more scrolls (--max-scrolls, at most 100), or search the other way: --direction up.')
     expect(inputsSince(from)).to.deep.equal([DOWN, DOWN])
-    emu.device('emu-1').showScreen('page1')
-    from = emu.commands.length
+    h.emu.device('emu-1').showScreen('page1')
+    from = h.emu.commands.length
     const none = await arc('scroll-to', '--text', 'Pears', '--max-scrolls', '0')
     expect(none.code).to.equal(9)
     expect(none.stderr).to.contain('no element on the current screen matches --text "Pears"')
@@ -103,7 +92,7 @@ describe('scroll-to: searching a long list for a selector', function () {
   })
 
   it('several matches after scrolling: ELEMENT_AMBIGUOUS with the candidates, acting on none', async () => {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const run = await arc('scroll-to', '--desc', 'on offer', '--json')
     expect(run.code).to.equal(20)
     const error = JSON.parse(run.stdout).error
@@ -114,12 +103,12 @@ describe('scroll-to: searching a long list for a selector', function () {
   })
 
   it('found on the first read: no swipe at all; no list on the screen: ELEMENT_NOT_FOUND as before, nothing sent', async () => {
-    let from = emu.commands.length
+    let from = h.emu.commands.length
     const run = await arc('scroll-to', '--text', 'Carrots')
     expect(run.stdout).to.equal(`Element '${await idOn('Carrots')}' (found by --text "Carrots") is already visible\n`)
     expect(inputsSince(from)).to.deep.equal([])
-    emu.device('emu-1').showScreen('plain')
-    from = emu.commands.length
+    h.emu.device('emu-1').showScreen('plain')
+    from = h.emu.commands.length
     const none = await arc('scroll-to', '--text', 'Zucchini')
     expect(none.code).to.equal(9)
     expect(none.stderr).to.contain('Error [ELEMENT_NOT_FOUND]: no element on the current screen matches --text "Zucchini"')
@@ -128,7 +117,7 @@ describe('scroll-to: searching a long list for a selector', function () {
 
   it('bad --direction, --max-scrolls out of range, or either with an element id: INVALID_INPUT, no device command', async () => {
     const id = await idOn('Carrots')
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const sideways = await arc('scroll-to', '--text', 'Pears', '--direction', 'left')
     expect(sideways.code).to.equal(2)
     expect(sideways.stderr).to.contain('--direction')
@@ -140,12 +129,12 @@ describe('scroll-to: searching a long list for a selector', function () {
     const withId = await arc('scroll-to', id, '--direction', 'up', '--max-scrolls', '3')
     expect(withId.code).to.equal(2)
     expect(withId.stderr).to.contain(`--direction and --max-scrolls apply to a selector's search down a list, not to an element id (${id})`)
-    expect(emu.commands.slice(from).filter((c) => c.argv[0] !== 'uiautomator' && c.argv[0] !== 'dumpsys').map((c) => c.argv)).to.deep.equal([])
+    expect(h.emu.commands.slice(from).filter((c) => c.argv[0] !== 'uiautomator' && c.argv[0] !== 'dumpsys').map((c) => c.argv)).to.deep.equal([])
   })
 
   it('arc batch: a script scrolls to a row, then clicks it by the same selector', async () => {
-    const from = emu.commands.length
-    const run = await runArc(['batch'], {env, input: 'scroll-to --text Kiwis\nclick --text Kiwis\n'})
+    const from = h.emu.commands.length
+    const run = await runArc(['batch'], {env: h.env, input: 'scroll-to --text Kiwis\nclick --text Kiwis\n'})
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
     const id = await idOn('Kiwis')

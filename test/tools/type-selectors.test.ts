@@ -1,14 +1,12 @@
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
-import os from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {buildScreenModel, type ScreenModel} from '@arc-cli/core'
-import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {inputSchemaFor} from '@arc-cli/plugin-mcp'
 import {expect} from 'chai'
 
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
 import {typeAppendText, typeInsertText, typeReplaceText} from '../../src/tools/type-text.js'
+import {useEmulator} from '../adb/emulator-support.js'
 import {dumpXml} from '../support/dump.js'
 import {runArc} from '../support/run-arc.js'
 
@@ -43,39 +41,32 @@ const FORM = dumpXml([
 describe('type append, insert and replace by selector', function () {
   this.timeout(60_000)
   const SCREENS = ['append', 'insert', 'replace', 'errors', 'batch', 'json']
-  let dir: string
-  let emu: Emulator
-  let env: NodeJS.ProcessEnv
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'form.xml'), FORM)
+    const screens = Object.fromEntries(SCREENS.map((name) => [name, path.join(dir, 'form.xml')]))
+    return {devices: [], scenario: {devices: {'emu-1': {screens}}}}
+  })
   let form: ScreenModel
 
   before(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-type-selectors-'))
-    await writeFile(path.join(dir, 'form.xml'), FORM)
-    const screens = Object.fromEntries(SCREENS.map((name) => [name, path.join(dir, 'form.xml')]))
-    emu = await startEmulator({port: 0, devices: [], scenario: {devices: {'emu-1': {screens}}}})
-    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
-    emu.device('emu-1').showScreen('errors')
-    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    h.emu.device('emu-1').showScreen('errors')
+    const driver = await h.driver()
     try {
       form = buildScreenModel(await driver.captureScreen())
     } finally {
       await driver.close()
     }
   })
-  after(async () => {
-    await emu?.close()
-    await rm(dir, {recursive: true, force: true})
-  })
 
   // `type <command>`, then the typing pace, then the words and flags of the case.
-  const arc = (...args: string[]) => runArc([...args.slice(0, 2), '--typing-speed', '10', '--typing-speed-variance', '0', ...args.slice(2)], {env})
+  const arc = (...args: string[]) => runArc([...args.slice(0, 2), '--typing-speed', '10', '--typing-speed-variance', '0', ...args.slice(2)], {env: h.env})
   const idOf = (res: string) => form.elements.find((e) => e.resId === `com.example:id/${res}`)!.id
-  const inputsSince = (from: number) => emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
+  const inputsSince = (from: number) => h.emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
   const typed = (from: number) => inputsSince(from).filter((a) => a[1] === 'text').map((a) => a.slice(2).join(' '))
 
   it('append: `--res-id email @x.org` types @x.org into the one field it matches', async () => {
-    emu.device('emu-1').showScreen('append')
-    const from = emu.commands.length
+    h.emu.device('emu-1').showScreen('append')
+    const from = h.emu.commands.length
     const run = await arc('type', 'append', '--res-id', 'email', '@x.org')
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
@@ -84,15 +75,15 @@ describe('type append, insert and replace by selector', function () {
   })
 
   it('insert: `--field-text Lovelace "Augusta " --offset 4` types at the offset of the field showing that text', async () => {
-    emu.device('emu-1').showScreen('insert')
+    h.emu.device('emu-1').showScreen('insert')
     const run = await arc('type', 'insert', '--field-text', 'Lovelace', 'Augusta ', '--offset', '4')
     expect(run.stderr).to.equal('')
     expect(run.stdout).to.equal(`Typed 8 characters at offset 4 in element '${idOf('name')}' (found by --field-text "Lovelace").\nField content: Ada Augusta Lovelace\n`)
   })
 
   it('replace: the two words after the selector are search and new_text; an empty new_text only deletes', async () => {
-    emu.device('emu-1').showScreen('replace')
-    const from = emu.commands.length
+    h.emu.device('emu-1').showScreen('replace')
+    const from = h.emu.commands.length
     const run = await arc('type', 'replace', '--class-name', 'EditText', '--field-text', 'Ada', 'Lovelace', 'Byron')
     expect(run.stderr).to.equal('')
     expect(run.stdout).to.equal(`Replaced 8 characters with 5 characters in element '${idOf('name')}' (found by --field-text "Ada" --class-name "EditText").\nField content: Ada Byron\n`)
@@ -103,7 +94,7 @@ describe('type append, insert and replace by selector', function () {
   })
 
   it('--json reports the selector, as click does; an id still works as before', async () => {
-    emu.device('emu-1').showScreen('json')
+    h.emu.device('emu-1').showScreen('json')
     const json = JSON.parse((await arc('type', 'append', '--res-id', 'email', '!', '--json')).stdout)
     expect(json).to.deep.equal({element_id: idOf('email'), typed: 1, content: 'me!', selector: {res_id: 'email', exact_match: false}})
     const byId = JSON.parse((await arc('type', 'append', idOf('email'), '?', '--json')).stdout)
@@ -111,8 +102,8 @@ describe('type append, insert and replace by selector', function () {
   })
 
   it('several fields or none match: ELEMENT_AMBIGUOUS or ELEMENT_NOT_FOUND naming --field-text, and nothing typed', async () => {
-    emu.device('emu-1').showScreen('errors')
-    const from = emu.commands.length
+    h.emu.device('emu-1').showScreen('errors')
+    const from = h.emu.commands.length
     const several = await arc('type', 'append', '--class-name', 'EditText', 'hi')
     expect(several.code).to.equal(20)
     expect(several.stderr).to.match(/^Error \[ELEMENT_AMBIGUOUS\]: 2 elements match --class-name "EditText"/)
@@ -128,8 +119,8 @@ describe('type append, insert and replace by selector', function () {
   })
 
   it('an id and a selector together, a missing word, or --text: INVALID_INPUT naming what is wrong, no device command', async () => {
-    emu.device('emu-1').showScreen('errors')
-    const from = emu.commands.length
+    h.emu.device('emu-1').showScreen('errors')
+    const from = h.emu.commands.length
     const both = await arc('type', 'append', idOf('email'), '--res-id', 'email', 'hi')
     expect(both.code).to.equal(2)
     expect(both.stderr).to.contain(`Error [INVALID_INPUT]: both an element id (${idOf('email')}) and a selector (--res-id "email") were given: pass one of them`)
@@ -163,15 +154,15 @@ describe('type append, insert and replace by selector', function () {
   })
 
   it('arc batch lines take the same selectors and words', async () => {
-    emu.device('emu-1').showScreen('batch')
-    const from = emu.commands.length
+    h.emu.device('emu-1').showScreen('batch')
+    const from = h.emu.commands.length
     const lines = [
       'type append --res-id email "@x.org" --typing-speed 10',
       'type replace --field-text Ada Ada "Augusta Ada" --typing-speed 10',
       'type append --class-name EditText hi',
       'tap 1 1',
     ]
-    const run = await runArc(['batch'], {env, input: `${lines.join('\n')}\n`})
+    const run = await runArc(['batch'], {env: h.env, input: `${lines.join('\n')}\n`})
     expect(run.code).to.equal(20)
     expect(run.stdout).to.equal(
       `Typed 6 characters at end of element '${idOf('email')}' (found by --res-id "email").\nField content: me@x.org\n` +

@@ -4,16 +4,15 @@
  * Skip button moves it (a scenario transition) to a "done" screen, tapped by a second arc while the wait runs.
  */
 import {getEventListeners} from 'node:events'
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
-import os from 'node:os'
+import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {buildScreenModel, ELEMENT_RECORDS_KEY, exitCodeFor, MemoryDeviceState, recordOf, rememberElements} from '@arc-cli/core'
-import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
 import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
 import {waitForElementGone} from '../../src/tools/wait.js'
+import {useEmulator} from '../adb/emulator-support.js'
 import {dumpXml} from '../support/dump.js'
 import {runArc, type ArcRun} from '../support/run-arc.js'
 
@@ -36,16 +35,10 @@ const done = dumpXml([
 
 describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when not (arc emulate)', function () {
   this.timeout(60_000)
-  let dir: string
-  let emu: Emulator
-  let env: NodeJS.ProcessEnv
-
-  before(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'arc-waits-'))
+  const h = useEmulator(async (dir) => {
     await writeFile(path.join(dir, 'loading.xml'), loading)
     await writeFile(path.join(dir, 'done.xml'), done)
-    emu = await startEmulator({
-      port: 0,
+    return {
       devices: [],
       scenario: {
         devices: {
@@ -56,25 +49,20 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
           },
         },
       },
-    })
-    env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: path.join(dir, 'cache')}
-  })
-  after(async () => {
-    await emu?.close()
-    await rm(dir, {recursive: true, force: true})
+    }
   })
 
-  const device = () => emu.device('emu-1')
+  const device = () => h.emu.device('emu-1')
   beforeEach(() => device().showScreen('loading'))
-  const arc = (...args: string[]) => runArc(args, {env})
+  const arc = (...args: string[]) => runArc(args, {env: h.env})
   const taps = () => device().inputEvents.filter((e) => e.type === 'tap').length
 
   /** Starts `arc …` and, once it has read the loading screen, taps Skip with a second arc: the screen becomes "done". */
   async function skipWhile(...args: string[]): Promise<ArcRun> {
-    const from = emu.commands.length
+    const from = h.emu.commands.length
     const waiting = arc(...args)
     const deadline = Date.now() + 20_000
-    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'uiautomator') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (!h.emu.commands.slice(from).some((c) => c.argv[0] === 'uiautomator') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     expect((await arc('tap', String(SKIP.x), String(SKIP.y))).code).to.equal(0)
     return waiting
   }
@@ -133,7 +121,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   })
 
   it('wait gone by id: an id that now names another element than at its read counts as gone (the stale check)', async () => {
-    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    const driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
     try {
       const state = new MemoryDeviceState()
       const status = buildScreenModel(await driver.captureScreen()).elements.find((e) => e.text === 'Loading…')!
@@ -152,7 +140,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   })
 
   it('wait gone stops at its deadline when a dump hangs, and leaves no timer or abort listener behind', async () => {
-    const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    const driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
     const controller = new AbortController()
     const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal: controller.signal} as never
     const wait = (value: string, timeout: number) => waitForElementGone.handler(ctx, waitForElementGone.input.parse({by: 'text', value, timeout}) as never)
@@ -185,12 +173,12 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
 
   it('arc batch stops at a wait that timed out, with its exit status; a wait that held goes on', async () => {
     const before = taps()
-    const stopped = await runArc(['batch'], {env, input: `wait gone text Loading --timeout 800\ntap ${SKIP.x} ${SKIP.y}\n`})
+    const stopped = await runArc(['batch'], {env: h.env, input: `wait gone text Loading --timeout 800\ntap ${SKIP.x} ${SKIP.y}\n`})
     expect(stopped.code).to.equal(TIMEOUT_EXIT)
     expect(stopped.stdout).to.match(/^Still there after/)
     expect(taps()).to.equal(before)
     expect(device().screenName).to.equal('loading')
-    const kept = await runArc(['batch', '--keep-going'], {env, input: `wait element text Done --timeout 600\ntap ${SKIP.x} ${SKIP.y}\nwait element text Done --timeout 5000\n`})
+    const kept = await runArc(['batch', '--keep-going'], {env: h.env, input: `wait element text Done --timeout 600\ntap ${SKIP.x} ${SKIP.y}\nwait element text Done --timeout 5000\n`})
     expect(kept.code).to.equal(TIMEOUT_EXIT)
     expect(kept.stdout.split('\n').map((l) => l.split(' ')[0])).to.include.members(['Not', 'Tap', 'Found'])
     expect(device().screenName).to.equal('done')
