@@ -2,7 +2,7 @@ import {mkdtemp, rm} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {DEMO_DIR} from '@arc-cli/core'
+import {DEMO_DIR, type ScreenCapture} from '@arc-cli/core'
 import {startEmulator, type Emulator, type EmulatorOptions} from '@arc-cli/emulator'
 
 import {AdbServer} from '../../packages/core/src/driver/adb/adb-client.js'
@@ -16,6 +16,8 @@ export interface EmuHarness {
   /** A driver for `serial` through the real adbkit client (device selection included). */
   driver(serial?: string, timeoutMs?: number): Promise<AdbDriver>
   server(timeoutMs?: number): AdbServer
+  /** One screen read of `serial` (default emu-1) through a driver opened and closed for it. */
+  capture(serial?: string): Promise<ScreenCapture>
   /** Argv of every device program run since `from` (a length of emu.commands), without arc's own trailers. */
   argvSince(from: number): string[][]
   /** For a spawned arc: the emulator's address, and a cache folder of the suite's own (the ids a run remembers). */
@@ -40,6 +42,14 @@ export function useEmulator(options: Partial<EmulatorOptions> | ((dir: string) =
     harness.driver = (serial?: string, timeoutMs = 10_000) =>
       connectAdbDriver({serial, port: emu.port, host: '127.0.0.1', timeoutMs, env: {}})
     harness.argvSince = (from: number) => emu.commands.slice(from).map((c) => c.argv)
+    harness.capture = async (serial = 'emu-1') => {
+      const driver = await harness.driver(serial)
+      try {
+        return await driver.captureScreen()
+      } finally {
+        await driver.close()
+      }
+    }
   })
   after(async () => {
     await harness.emu?.close()

@@ -26,12 +26,7 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
 
   before(async () => {
     h.emu.device('emu-1').showScreen('demo')
-    const driver = await h.driver()
-    try {
-      demo = buildScreenModel(await driver.captureScreen())
-    } finally {
-      await driver.close()
-    }
+    demo = buildScreenModel(await h.capture())
   })
   beforeEach(() => h.emu.device('emu-1').showScreen('demo'))
 

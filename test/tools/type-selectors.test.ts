@@ -50,12 +50,7 @@ describe('type append, insert and replace by selector', function () {
 
   before(async () => {
     h.emu.device('emu-1').showScreen('errors')
-    const driver = await h.driver()
-    try {
-      form = buildScreenModel(await driver.captureScreen())
-    } finally {
-      await driver.close()
-    }
+    form = buildScreenModel(await h.capture())
   })
 
   // `type <command>`, then the typing pace, then the words and flags of the case.
