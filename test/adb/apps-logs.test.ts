@@ -161,7 +161,7 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
       'com.example.calc/.Calculator',
     ])
     expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.calc', activity: '.Calculator'})
-    expect((await (await h.driver()).captureScreen()).foreground.package).to.equal('com.example.calc')
+    expect((await h.capture()).foreground.package).to.equal('com.example.calc')
   })
 
   it('app open starts the first launcher activity of an app with several, never the chooser resolve-activity names', async () => {
@@ -333,7 +333,7 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     const meta = parseSnapshotMeta(await readFile(path.join(dir, 'meta.json'), 'utf8'), 'meta.json')
     expect(meta).to.include({format: 'arc-snapshot/1', serial: 'emu-1', width: 1080, height: 2400, density: 420, rotation: 0})
     const saved = await (await SnapshotDriver.open(dir)).captureScreen()
-    const live = await (await h.driver()).captureScreen()
+    const live = await h.capture()
     expect(saved.xml).to.equal(live.xml)
     expect(saved.screen).to.deep.equal(live.screen)
     expect(saved.foreground).to.deep.equal(live.foreground)
