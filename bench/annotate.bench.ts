@@ -10,7 +10,7 @@ import {DEMO_DIR, SnapshotDriver, buildScreenModel} from '@arc-cli/core'
 import {annotateScreenshot, resolveAnnotateOptions} from '@arc-cli/plugin-annotate'
 
 import {measureOverlaps} from '../plugins/annotate/scripts/measure-overlaps.js'
-import {fixturePath} from '../test/support/paths.js'
+import {fixturePath} from '@arc-cli/test-support/paths'
 import {fmt, median, percentile, timeRuns} from './stats.js'
 
 /** A built-in preset at the default format, quality and size (no config file). */

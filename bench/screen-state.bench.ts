@@ -7,7 +7,7 @@ import {fileURLToPath} from 'node:url'
 import {buildScreenModel, SnapshotDriver, type ScreenCapture} from '@arc-cli/core'
 import {formatScreenState} from '@arc-cli/plugin-screen-state'
 
-import {fixtureNames, fixturePath, fixturesAvailable} from '../test/support/paths.js'
+import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
 import {fmt, median, timeRuns} from './stats.js'
 
 export default async function bench(): Promise<void> {

@@ -20,7 +20,7 @@ import {buildScreenModel, type ScreenModel} from '@arc-cli/core'
 import {formatCompact, formatScreenState} from '@arc-cli/plugin-screen-state'
 import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 
-import {connectAdbDriver} from '../packages/core/src/driver/adb/connect.js'
+import {connectAdbDriver} from '@arc-cli/core/testing'
 import {rememberScreen, unchangedLine} from '../plugins/screen-state/src/screen-changes.js'
 import {fmt, median, timeAlternating, timeRuns} from './stats.js'
 import {treeCpuMs} from './support/process-cpu.js'

@@ -15,7 +15,7 @@
  * zod's translations of its own messages (64 languages) are left out: arc writes its messages itself from zod's
  * issue codes (describe-zod-issues.ts), zod's own English default is kept, and nothing in arc asks for another.
  *
- * `dist/bundle/inputs.json` records the sha256 of every file that went in, so test/support/built-cli.ts can tell
+ * `dist/bundle/inputs.json` records the sha256 of every file that went in, so packages/test-support/src/built-cli.ts can tell
  * a bundle made from other sources (a bare `tsc -b` since) from a current one; `THIRD-PARTY-LICENSES.txt` holds
  * the bundled packages' license notices; `core.cjs.map` is the source map. `--clean` deletes the bundle.
  * Plain JavaScript: it runs before anything can transpile TypeScript.
@@ -162,7 +162,7 @@ export function bundleStaleness() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // No top-level await: test/support/built-cli.ts imports this module, and a loader may require() it.
+  // No top-level await: packages/test-support/src/built-cli.ts imports this module, and a loader may require() it.
   if (process.argv.includes('--clean')) rmSync(BUNDLE, {recursive: true, force: true})
   else
     bundleCore().catch((error) => {

@@ -2,7 +2,7 @@
  * Prints the WIDE table of packages/core/src/tools/display-width.ts from Unicode's EastAsianWidth.txt
  * (apt-get install unicode-data, or ARC_EAW_FILE=path): `node --import tsx scripts/east-asian-wide.ts`.
  */
-import {eawAvailable, EAW_FILE, readEastAsianWidth, wideRanges} from '../test/support/east-asian-width.js'
+import {eawAvailable, EAW_FILE, readEastAsianWidth, wideRanges} from '@arc-cli/test-support/east-asian-width'
 
 if (!eawAvailable) {
   console.error(`${EAW_FILE} is absent: apt-get install unicode-data, or set ARC_EAW_FILE`)

@@ -1,12 +1,12 @@
 /**
  * How element ids survive small changes of real screens: every fixture in ../shared/fixtures/real, under each
- * perturbation of test/support/perturb.ts. Prints ids kept and wrong targets (an id that names a different
+ * perturbation of packages/test-support/src/perturb.ts. Prints ids kept and wrong targets (an id that names a different
  * element afterwards). `npm run measure:ids`; the figures go in docs/screen-state.md.
  */
 import {buildScreenModel, SnapshotDriver} from '@arc-cli/core'
 
-import {fixtureNames, fixturePath, fixturesAvailable} from '../test/support/paths.js'
-import {measure, PERTURBATIONS, type Tally} from '../test/support/perturb.js'
+import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
+import {measure, PERTURBATIONS, type Tally} from '@arc-cli/test-support/perturb'
 
 if (!fixturesAvailable) {
   console.error('../shared/fixtures/real is absent: nothing to measure')

@@ -5,8 +5,8 @@ import {expect} from 'chai'
 
 import {demoMeta, demoXml} from '../scripts/make-demo.js'
 import {commandsMarkdown, errorsMarkdown, mcpMarkdown} from '../scripts/generate-docs.js'
-import {ROOT} from './support/paths.js'
-import {inDevelopment} from './support/source-config.js'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {inDevelopment} from '@arc-cli/test-support/source-config'
 
 describe('generated files are up to date', () => {
   it('docs/commands.md matches the commands (run `npm run docs`)', async () => {

@@ -6,8 +6,7 @@ import {DEMO_DIR} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import adbkit from '@devicefarmer/adbkit'
 
-import type {AdbDriver} from '../../packages/core/src/driver/adb/adb-driver.js'
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {type AdbDriver, connectAdbDriver} from '@arc-cli/core/testing'
 
 type AdbClass = typeof adbkit.Adb
 const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as AdbClass)

@@ -7,12 +7,10 @@ import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {ADB_KEYBOARD, adbKeyboardBound, base64Chunks, imeIds} from '../../packages/core/src/driver/adb/adb-keyboard.js'
-import type {AdbDriver} from '../../packages/core/src/driver/adb/adb-driver.js'
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {ADB_KEYBOARD, type AdbDriver, adbKeyboardBound, base64Chunks, connectAdbDriver, imeIds} from '@arc-cli/core/testing'
 import {tools} from '../../src/tools/index.js'
-import {dumpXml} from '../support/dump.js'
-import {DEVICE_OUTPUT_DIR} from '../support/paths.js'
+import {dumpXml} from '@arc-cli/test-support/dump'
+import {DEVICE_OUTPUT_DIR} from '@arc-cli/test-support/paths'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!

@@ -5,8 +5,8 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {useDemoDevice} from './emulator-support.js'
-import {NASTY_STRINGS} from './nasty-strings.js'
+import {useDemoDevice} from '@arc-cli/test-support/emulator-support'
+import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 

@@ -6,7 +6,7 @@ import {SnapshotDriver, parseSnapshotMeta} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {DEMO_DIR, useDemoDevice} from './emulator-support.js'
+import {DEMO_DIR, useDemoDevice} from '@arc-cli/test-support/emulator-support'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 

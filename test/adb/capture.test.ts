@@ -6,11 +6,9 @@ import {formatScreenState} from '@arc-cli/plugin-screen-state'
 import {startEmulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {AdbServer} from '../../packages/core/src/driver/adb/adb-client.js'
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
-import {parseWmDensity, parseWmSize} from '../../packages/core/src/driver/adb/parse-wm.js'
-import {fixtureNames, fixturePath, fixturesAvailable} from '../support/paths.js'
-import {DEMO_DIR, useEmulator} from './emulator-support.js'
+import {AdbServer, connectAdbDriver, parseWmDensity, parseWmSize} from '@arc-cli/core/testing'
+import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
+import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 
 describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', () => {
   const h = useEmulator()

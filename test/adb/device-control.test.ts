@@ -1,9 +1,9 @@
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {DEMO_DIR, useEmulator} from './emulator-support.js'
-import {NASTY_STRINGS} from './nasty-strings.js'
-import {deviceOutputAvailable, readDeviceOutput} from '../support/device-output.js'
+import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {deviceOutputAvailable, readDeviceOutput} from '@arc-cli/test-support/device-output'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 

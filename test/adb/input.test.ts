@@ -1,9 +1,9 @@
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {shellCommand} from '../../packages/core/src/driver/adb/shell-quote.js'
-import {useEmulator} from './emulator-support.js'
-import {NASTY_STRINGS} from './nasty-strings.js'
+import {shellCommand} from '@arc-cli/core'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 

@@ -5,9 +5,9 @@ import {SnapshotDriver, type LogEvent} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {ROOT} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
-import {DEMO_DIR, useDemoDevice} from './emulator-support.js'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {DEMO_DIR, useDemoDevice} from '@arc-cli/test-support/emulator-support'
 
 const logs = tools.find((t) => t.name === 'get_device_logs')!
 

@@ -5,9 +5,9 @@ import path from 'node:path'
 
 import {expect} from 'chai'
 
-import {ROOT} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
-import {DEMO_DIR, useEmulator} from './emulator-support.js'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 
 /** Resolves once `check` holds, polling every 20 ms (fails after 10 s). */
 async function until(check: () => boolean): Promise<void> {

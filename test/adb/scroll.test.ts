@@ -16,10 +16,10 @@ import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
 import {coveringRects, freeArea} from '../../src/tools/scroll-area.js'
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
-import {dumpXml, type NodeSpec} from '../support/dump.js'
-import {fixturePath, fixturesAvailable} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
+import {connectAdbDriver} from '@arc-cli/core/testing'
+import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!

@@ -16,11 +16,10 @@ import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
 
-import {AdbServer} from '../../packages/core/src/driver/adb/adb-client.js'
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
-import {fixtureNames, fixturePath, fixturesAvailable} from '../support/paths.js'
-import {displaysXml} from '../support/dump.js'
-import {DEMO_DIR} from './emulator-support.js'
+import {AdbServer, connectAdbDriver} from '@arc-cli/core/testing'
+import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
+import {displaysXml} from '@arc-cli/test-support/dump'
+import {DEMO_DIR} from '@arc-cli/test-support/emulator-support'
 
 describe('uiautomator dump --windows in the <displays> form, over ADB against arc emulate', function () {
   const names = fixturesAvailable ? fixtureNames().filter((n) => !n.startsWith('variant-')) : []

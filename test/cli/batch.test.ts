@@ -5,8 +5,8 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {parseBatch, splitWords} from '../../src/batch-lines.js'
-import {runArc} from '../support/run-arc.js'
-import {useEmulator} from '../adb/emulator-support.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
 
 describe('arc batch: many commands, one process', () => {
   const h = useEmulator()

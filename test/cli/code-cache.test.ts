@@ -7,8 +7,8 @@ import {pathToFileURL} from 'node:url'
 import {expect} from 'chai'
 
 import {checkNoDynamicImport, dynamicImportsViaLoader} from '../../scripts/bundle-dynamic-imports.js'
-import {CLI_ENTRY_VAR} from '../support/built-cli.js'
-import {ROOT} from '../support/paths.js'
+import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
+import {ROOT} from '@arc-cli/test-support/paths'
 
 const DIST = path.join(ROOT, 'packages', 'core', 'dist')
 

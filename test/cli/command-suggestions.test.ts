@@ -3,8 +3,8 @@ import {Config} from '@oclif/core'
 import {expect} from 'chai'
 
 import {commandSet, suggestFor, type CommandSet} from '../../src/command-suggestions.js'
-import {runArc} from '../support/run-arc.js'
-import {inDevelopment, sourceOptions} from '../support/source-config.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {inDevelopment, sourceOptions} from '@arc-cli/test-support/source-config'
 
 /** What the hook would say for a command line: oclif's id is every word before the first flag. */
 function suggest(set: CommandSet, line: string) {

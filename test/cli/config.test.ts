@@ -5,7 +5,7 @@ import path from 'node:path'
 import {ConfigError, loadConfig, readConfigSection, z} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {ROOT} from '../support/paths.js'
+import {ROOT} from '@arc-cli/test-support/paths'
 
 async function project(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-'))

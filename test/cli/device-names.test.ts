@@ -7,7 +7,7 @@ import {DEMO_DIR, isSnapshotPath, unreachableSerial} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {runArc} from '../support/run-arc.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 /** A port nothing listens on right now (the kernel's pick, released at once). */
 async function freePort(): Promise<number> {

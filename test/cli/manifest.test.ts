@@ -5,11 +5,11 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {buildManifest, packageRoots} from '../../scripts/write-manifests.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {CLI_ENTRY_VAR} from '../support/built-cli.js'
-import {ROOT} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
-import {inDevelopment} from '../support/source-config.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {inDevelopment} from '@arc-cli/test-support/source-config'
 
 // Registers a resolve hook that prints every file the process resolves, one per line on stderr.
 const TRACE = `data:text/javascript,${encodeURIComponent(

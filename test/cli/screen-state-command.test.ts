@@ -6,8 +6,8 @@ import {buildScreenModel, EXIT_CODES, SnapshotDriver} from '@arc-cli/core'
 import {formatScreenState} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
-import {fixturePath, fixturesAvailable, ROOT} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
+import {fixturePath, fixturesAvailable, ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const exitOf = (code: keyof typeof EXIT_CODES) => EXIT_CODES[code].exit
 

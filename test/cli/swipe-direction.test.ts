@@ -3,7 +3,7 @@ import {expect} from 'chai'
 
 import {swipeInside, type Direction} from '../../src/tools/scroll-area.js'
 import {swipe} from '../../src/tools/swipe.js'
-import {runArc} from '../support/run-arc.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const FINGER: Record<Direction, {dx: number; dy: number}> = {up: {dx: 0, dy: -1}, down: {dx: 0, dy: 1}, left: {dx: -1, dy: 0}, right: {dx: 1, dy: 0}}
 

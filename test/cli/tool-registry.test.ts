@@ -6,8 +6,8 @@ import {runCommand} from '@oclif/test'
 import {expect} from 'chai'
 
 import {tools as coreTools} from '../../src/tools/index.js'
-import {runArc} from '../support/run-arc.js'
-import {inDevelopment, sourceOptions} from '../support/source-config.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {inDevelopment, sourceOptions} from '@arc-cli/test-support/source-config'
 
 const ALL: AnyTool[] = [...coreTools, ...screenStateTools, ...annotateTools]
 

@@ -5,9 +5,9 @@ import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
 
-import {isRoot, scratch, tree} from '../support/hostile.js'
-import {ROOT} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
+import {isRoot, scratch, tree} from '@arc-cli/test-support/hostile'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const PROTOTYPE_NAMES = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']
 const NO_STACK = /\n\s+at /

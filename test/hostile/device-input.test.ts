@@ -3,8 +3,8 @@ import {expect} from 'chai'
 import {DEMO_DIR, exitCodeFor, type ErrorCode} from '@arc-cli/core'
 import {parseScenario} from '@arc-cli/emulator'
 
-import {runArc} from '../support/run-arc.js'
-import {useEmulator} from '../adb/emulator-support.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
 
 /**
  * What reaches the device and what comes back, against `arc emulate` (demo: 1080x2400): a refused input sends

@@ -13,9 +13,9 @@ import {
   utf16Dump,
   XXE,
   XXE_EXTERNAL_DTD,
-} from '../support/hostile-inputs.js'
-import {scratch, tree} from '../support/hostile.js'
-import {runArc} from '../support/run-arc.js'
+} from '@arc-cli/test-support/hostile-inputs'
+import {scratch, tree} from '@arc-cli/test-support/hostile'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 interface DumpCase {
   name: string

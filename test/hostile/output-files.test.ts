@@ -4,8 +4,8 @@ import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
 
-import {mountTmpfs, scratch, tree} from '../support/hostile.js'
-import {runArc} from '../support/run-arc.js'
+import {mountTmpfs, scratch, tree} from '@arc-cli/test-support/hostile'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff])
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47])

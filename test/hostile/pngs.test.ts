@@ -4,9 +4,9 @@ import path from 'node:path'
 
 import {checkPngPixels, DEMO_DIR, exitCodeFor, type ErrorCode} from '@arc-cli/core'
 
-import {blackPng, garbagePixelsPng, lyingPng} from '../support/hostile-inputs.js'
-import {scratch, tree} from '../support/hostile.js'
-import {runArc} from '../support/run-arc.js'
+import {blackPng, garbagePixelsPng, lyingPng} from '@arc-cli/test-support/hostile-inputs'
+import {scratch, tree} from '@arc-cli/test-support/hostile'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 interface PngCase {
   name: string

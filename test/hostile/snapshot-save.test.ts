@@ -5,9 +5,9 @@ import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
 
-import {isRoot, mountTmpfs, scratch, tree} from '../support/hostile.js'
-import {ROOT} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
+import {isRoot, mountTmpfs, scratch, tree} from '@arc-cli/test-support/hostile'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const NOBODY = 65534
 

@@ -5,8 +5,8 @@ import path from 'node:path'
 
 import {importNativeModule, UnsupportedError} from '@arc-cli/core'
 
-import {ROOT} from '../support/paths.js'
-import {runArc} from '../support/run-arc.js'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 interface LockEntry {
   version?: string

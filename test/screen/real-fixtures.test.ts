@@ -2,7 +2,7 @@ import {buildScreenModel, ELEMENT_ID_PATTERN, FLAG_ORDER, InvalidDumpError, shou
 import {formatScreenState} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
-import {fixtureNames, fixturePath, requireFixtures} from '../support/paths.js'
+import {fixtureNames, fixturePath, requireFixtures} from '@arc-cli/test-support/paths'
 
 const FLAG_WORDS = new Set<string>(FLAG_ORDER)
 

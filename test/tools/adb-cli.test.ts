@@ -5,8 +5,8 @@ import path from 'node:path'
 import {DEMO_DIR} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {runArc} from '../support/run-arc.js'
-import {useEmulator} from '../adb/emulator-support.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
 
 /** Every device command of arc's core, run as a user would (bin/dev.js) against `arc emulate` over ADB_SERVER_SOCKET. */
 describe('device commands from the CLI through the ADB driver', function () {

@@ -7,10 +7,10 @@ import {buildScreenModel, displayWidth, formatTable, padToWidth, parseUiDump, tr
 import {expect} from 'chai'
 
 import {elementTable} from '../../src/tools/element-support.js'
-import {dumpXml} from '../support/dump.js'
+import {dumpXml} from '@arc-cli/test-support/dump'
 
-import {EAW_VERSION} from '../../packages/core/src/tools/display-width.js'
-import {EAW_FILE, eawAvailable, readEastAsianWidth, wideRanges} from '../support/east-asian-width.js'
+import {EAW_VERSION} from '@arc-cli/core/testing'
+import {EAW_FILE, eawAvailable, readEastAsianWidth, wideRanges} from '@arc-cli/test-support/east-asian-width'
 
 describe('display width', () => {
   it('counts two columns for CJK, kana, Hangul, fullwidth forms and emoji; one for Latin, halfwidth kana and ambiguous', () => {

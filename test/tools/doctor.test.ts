@@ -2,8 +2,8 @@ import {ArcError, DEMO_DIR, MemoryDeviceState, type CapabilityReport} from '@arc
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 

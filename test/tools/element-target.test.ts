@@ -5,11 +5,11 @@ import {buildScreenModel, DEMO_DIR, MemoryDeviceState, runTool, type ScreenModel
 import {inputSchemaFor} from '@arc-cli/plugin-mcp'
 import {expect} from 'chai'
 
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {connectAdbDriver} from '@arc-cli/core/testing'
 import {clickElement} from '../../src/tools/click-element.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {dumpXml} from '../support/dump.js'
-import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 /**
  * Element actions with a selector in place of an id (`arc click --text Submit`), run as a user runs them, against

@@ -10,10 +10,9 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 
-import type {AdbDriver} from '../../packages/core/src/driver/adb/adb-driver.js'
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
-import {dumpXml, type NodeSpec} from '../support/dump.js'
-import {runArc} from '../support/run-arc.js'
+import {type AdbDriver, connectAdbDriver} from '@arc-cli/core/testing'
+import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!

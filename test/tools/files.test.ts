@@ -11,9 +11,9 @@ import {ArcError, MemoryDeviceState, type ArcConfig} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {NASTY_STRINGS} from '../adb/nasty-strings.js'
-import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 

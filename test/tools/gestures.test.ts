@@ -4,12 +4,11 @@ import path from 'node:path'
 import {ArcError, DEMO_DIR, MemoryDeviceState} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {findTouchscreen, parseGetevent} from '../../packages/core/src/driver/adb/getevent.js'
-import {toRaw} from '../../packages/core/src/driver/adb/gesture.js'
+import {findTouchscreen, parseGetevent, toRaw} from '@arc-cli/core/testing'
 import {tools} from '../../src/tools/index.js'
 import {pinchPaths} from '../../src/tools/pinch.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {DEVICE_OUTPUT_DIR} from '../support/paths.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {DEVICE_OUTPUT_DIR} from '@arc-cli/test-support/paths'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 const valid = (name: string, input: unknown) => tool(name).input.safeParse(input).success

@@ -5,8 +5,8 @@
 import {displayWidth, formatBytes, formatTable, printable, printableLine} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {runArc} from '../support/run-arc.js'
-import {useDemoDevice} from '../adb/emulator-support.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {useDemoDevice} from '@arc-cli/test-support/emulator-support'
 
 describe('human text on the CLI, JSON with --json', () => {
   const h = useDemoDevice({

@@ -11,10 +11,10 @@ import {buildScreenModel, DEMO_DIR, MemoryDeviceState} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {connectAdbDriver} from '@arc-cli/core/testing'
 import {hideKeyboard, keyboardStatus} from '../../src/tools/keyboard.js'
-import {dumpXml} from '../support/dump.js'
-import {runArc} from '../support/run-arc.js'
+import {dumpXml} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 describe('keyboard status and hide (arc emulate)', function () {
   this.timeout(60_000)

@@ -22,8 +22,8 @@ import {tools as screenStateTools} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {ROOT} from '../support/paths.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {ROOT} from '@arc-cli/test-support/paths'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 

@@ -2,15 +2,14 @@ import {cpSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
 import {buildScreenModel, DEMO_DIR, fullElementId, MemoryDeviceState, SnapshotDriver, type DeviceDriver, type ToolContext} from '@arc-cli/core'
-import {getScreenState} from '@arc-cli/plugin-screen-state'
-import {compactRow} from '../../plugins/screen-state/src/format-compact.js'
+import {compactRow, getScreenState} from '@arc-cli/plugin-screen-state'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
-import {tempDir} from '../emulator/support.js'
-import {runArc} from '../support/run-arc.js'
+import {connectAdbDriver} from '@arc-cli/core/testing'
+import {tempDir} from '@arc-cli/test-support/temp-dir'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 /**
  * get_screen_state changes=ack|diff on sequences of screens from an `arc emulate` scenario: the demo list, the

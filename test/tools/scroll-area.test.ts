@@ -2,9 +2,9 @@ import {buildScreenModel, type DeviceWindow} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {coveringRects, freeArea, swipeInside, windowManagerRects} from '../../src/tools/scroll-area.js'
-import {parseWindowManager} from '../../packages/core/src/driver/adb/parse-windows.js'
-import {deviceOutputAvailable, readDeviceOutput} from '../support/device-output.js'
-import {capture, dumpXml, type NodeSpec} from '../support/dump.js'
+import {parseWindowManager} from '@arc-cli/core/testing'
+import {deviceOutputAvailable, readDeviceOutput} from '@arc-cli/test-support/device-output'
+import {capture, dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 
 const appRoot: NodeSpec = {pkg: 'com.example', bounds: [0, 0, 1440, 2560], children: [{cls: 'android.widget.ListView', attrs: {scrollable: 'true'}, bounds: [0, 100, 1440, 2400]}]}
 const wmWindow = (title: string, type: string, frame: [number, number, number, number], visible = true, pkg = 'android'): DeviceWindow => ({

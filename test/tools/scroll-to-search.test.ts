@@ -5,15 +5,15 @@ import {buildScreenModel} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {mainScrollable} from '../../src/tools/list-search.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {capture, dumpXml} from '../support/dump.js'
-import {longListDevice} from '../support/long-list.js'
-import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {capture, dumpXml} from '@arc-cli/test-support/dump'
+import {longListDevice} from '@arc-cli/test-support/long-list'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 /**
  * `arc scroll-to` with a selector searches a long list for a row not drawn yet: it swipes inside the screen's main
  * list and reads again until one element matches, several do, the list ends or the cap is reached. Run as a user
- * runs it, against `arc emulate` showing a list whose swipes move through its screens (test/support/long-list.ts);
+ * runs it, against `arc emulate` showing a list whose swipes move through its screens (packages/test-support/src/long-list.ts);
  * the swipes sent are read from the emulator's command log.
  */
 describe('scroll-to: searching a long list for a selector', function () {

@@ -6,9 +6,9 @@ import {inputSchemaFor} from '@arc-cli/plugin-mcp'
 import {expect} from 'chai'
 
 import {typeAppendText, typeInsertText, typeReplaceText} from '../../src/tools/type-text.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {dumpXml} from '../support/dump.js'
-import {runArc} from '../support/run-arc.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const field = (res: string, text: string, top: number) => ({
   cls: 'android.widget.EditText',

@@ -10,11 +10,11 @@ import path from 'node:path'
 import {buildScreenModel, ELEMENT_RECORDS_KEY, exitCodeFor, MemoryDeviceState, recordOf, rememberElements} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {connectAdbDriver} from '../../packages/core/src/driver/adb/connect.js'
+import {connectAdbDriver} from '@arc-cli/core/testing'
 import {waitForElementGone} from '../../src/tools/wait.js'
-import {useEmulator} from '../adb/emulator-support.js'
-import {dumpXml} from '../support/dump.js'
-import {runArc, type ArcRun} from '../support/run-arc.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml} from '@arc-cli/test-support/dump'
+import {runArc, type ArcRun} from '@arc-cli/test-support/run-arc'
 
 const TIMEOUT_EXIT = exitCodeFor('TIMEOUT')
 const SKIP = {x: 300, y: 2050}

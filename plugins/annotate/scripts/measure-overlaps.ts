@@ -9,7 +9,7 @@ import {fileURLToPath} from 'node:url'
 
 import {buildScreenModel, SnapshotDriver} from '@arc-cli/core'
 
-import {fixtureNames, fixturePath} from '../../../test/support/paths.js'
+import {fixtureNames, fixturePath} from '@arc-cli/test-support/paths'
 import {annotateScreenshot} from '../src/annotate-screenshot.js'
 import {resolveAnnotateOptions} from '../src/annotate-options.js'
 

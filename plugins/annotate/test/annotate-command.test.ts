@@ -5,8 +5,8 @@ import path from 'node:path'
 
 import {MemoryDeviceState, SnapshotDriver, exitCodeFor, type ToolContext} from '@arc-cli/core'
 
-import {displaysXml} from '../../../test/support/dump.js'
-import {runArc} from '../../../test/support/run-arc.js'
+import {displaysXml} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
 import {annotate} from '../src/tools/annotate.js'
 import {decode, dumpXml, makeSnapshot, solidPng} from './support.js'
 
@@ -74,7 +74,7 @@ describe('arc annotate (command)', function () {
 
   it('writes the image alone to stdout with -o -, and the summary to stderr', async () => {
     const {spawnSync} = await import('node:child_process')
-    const {ROOT} = await import('../../../test/support/paths.js')
+    const {ROOT} = await import('@arc-cli/test-support/paths')
     const child = spawnSync(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin/dev.js'), 'annotate', '--device', snapshot, '--format', 'png', '-o', '-'], {
       cwd: out,
       env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'},

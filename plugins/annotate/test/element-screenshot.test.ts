@@ -12,7 +12,7 @@ import {buildScreenModel, DEMO_DIR, SnapshotDriver} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {runArc} from '../../../test/support/run-arc.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
 import {decode, dumpXml, makeSnapshot} from './support.js'
 
 const demo = buildScreenModel(await (await SnapshotDriver.open(DEMO_DIR)).captureScreen())

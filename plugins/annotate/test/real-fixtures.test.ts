@@ -1,7 +1,7 @@
 import {expect} from 'chai'
 import path from 'node:path'
 
-import {fixturePath, requireFixtures} from '../../../test/support/paths.js'
+import {fixturePath, requireFixtures} from '@arc-cli/test-support/paths'
 import {measureOverlaps} from '../scripts/measure-overlaps.js'
 import type {AnnotationMap} from '../src/annotation-map.js'
 import {annotateSnapshot, isRed, type Pixels} from './support.js'

@@ -2,7 +2,7 @@ import {expect} from 'chai'
 
 import {MemoryDeviceState, SnapshotDriver, type ToolContext} from '@arc-cli/core'
 
-import {getScreenState} from '../../screen-state/src/tools/get-screen-state.js'
+import {getScreenState} from '@arc-cli/plugin-screen-state'
 import {annotate} from '../src/tools/annotate.js'
 import {dumpXml, makeSnapshot, solidPng} from './support.js'
 

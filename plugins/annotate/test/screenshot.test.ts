@@ -6,7 +6,7 @@ import {DEMO_DIR, SnapshotDriver, type ToolContext} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {runArc} from '../../../test/support/run-arc.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
 import {screenshot, screenshotFormat} from '../src/tools/screenshot.js'
 import {decode} from './support.js'
 

@@ -8,7 +8,7 @@ import {SnapshotDriver, type ArcConfig, type ToolContext} from '@arc-cli/core'
 import {annotateDevice} from '../src/annotate-device.js'
 import type {AnnotateRequest} from '../src/annotate-options.js'
 
-export {dumpXml, type NodeSpec} from '../../../test/support/dump.js'
+export {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 
 export type RGBA = [number, number, number, number]
 

@@ -16,7 +16,7 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {runCommand} from '@oclif/test'
 import {expect} from 'chai'
 
-import {sourceOptions} from '../../../test/support/source-config.js'
+import {sourceOptions} from '@arc-cli/test-support/source-config'
 import {connect, startServer, TOKEN} from './support.js'
 
 interface Row {

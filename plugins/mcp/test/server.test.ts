@@ -7,7 +7,7 @@ import type {StartedHttp} from '@arc-cli/plugin-mcp'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
-import {runArc} from '../../../test/support/run-arc.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
 import {allTools, connect, jpegSize, LIST, raw, startServer, TOKEN} from './support.js'
 
 const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text

@@ -9,7 +9,7 @@ import {expect} from 'chai'
 import {DEMO_DIR} from '@arc-cli/core'
 import {startEmulator} from '@arc-cli/emulator'
 
-import {runArc} from '../../../test/support/run-arc.js'
+import {runArc} from '@arc-cli/test-support/run-arc'
 import {ROOT} from './support.js'
 
 function spawnServer(args: string[], env: Record<string, string> = {}): StdioClientTransport {

@@ -6,8 +6,8 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {Config} from '@oclif/core'
 
-import {ROOT} from '../../../test/support/paths.js'
-import {inDevelopment, sourceOptions} from '../../../test/support/source-config.js'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {inDevelopment, sourceOptions} from '@arc-cli/test-support/source-config'
 
 export {ROOT}
 

@@ -9,8 +9,8 @@ import {
   shortResId,
 } from '../src/format-compact.js'
 import {formatScreenState} from '../src/format-tsv.js'
-import {capture, dumpXml} from '../../../test/support/dump.js'
-import {fixtureNames, fixturePath, fixturesAvailable} from '../../../test/support/paths.js'
+import {capture, dumpXml} from '@arc-cli/test-support/dump'
+import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
 
 /** Ids at the start of compact rows (printed without `node_`), in full. */
 function rowIds(text: string): string[] {

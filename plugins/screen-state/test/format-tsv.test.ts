@@ -2,7 +2,7 @@ import {buildScreenModel} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {DEGRADED_NOTE, escapeCell, formatScreenState, NOTE_LINES, screenStateJson, truncate, TSV_HEADER} from '../src/format-tsv.js'
-import {capture, dumpXml} from '../../../test/support/dump.js'
+import {capture, dumpXml} from '@arc-cli/test-support/dump'
 
 const rows = (text: string) => text.split('\n').filter((l) => l.startsWith('node_'))
 

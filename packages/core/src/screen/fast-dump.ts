@@ -13,7 +13,7 @@ import {decodeReferences, XML_LIMITS} from './xml.js'
  * tag names (Appium's class-name tags), spaces around `=`, text between tags, an attribute given twice, a `<` in a
  * value, an unknown entity, unreadable bounds, a document past XML_LIMITS, anything after `</hierarchy>`. So every
  * document this accepts gets the UiHierarchy the general reader gives, and every other one that reader's answer or
- * error (test/screen/fast-dump.test.ts holds the two to that on every real fixture, broken variants and random
+ * error (packages/core/test/screen/fast-dump.test.ts holds the two to that on every real fixture, broken variants and random
  * one-character changes).
  */
 

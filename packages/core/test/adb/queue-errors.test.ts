@@ -1,0 +1,88 @@
+import {expect} from 'chai'
+
+import {queuedDevices, serialise} from '../../src/driver/adb/input-queue.js'
+import {mapAdbError} from '../../src/driver/adb/map-adb-error.js'
+import {selectDevice} from '../../src/driver/adb/connect.js'
+
+function deferred() {
+  let resolve!: () => void
+  let reject!: (e: Error) => void
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
+  return {promise, resolve, reject}
+}
+
+describe('input queue', () => {
+  it('starts an action only after the previous one on the same device settled, even when it failed', async () => {
+    const log: string[] = []
+    const first = deferred()
+    const a = serialise('dev', async () => {
+      log.push('a start')
+      await first.promise
+      log.push('a end')
+    })
+    const b = serialise('dev', async () => void log.push('b'))
+    const other = serialise('other', async () => void log.push('other'))
+    await other
+    expect(log).to.deep.equal(['a start', 'other'])
+    first.reject(new Error('boom'))
+    await a.catch(() => undefined)
+    await b
+    expect(log).to.deep.equal(['a start', 'other', 'b'])
+    await new Promise((r) => setImmediate(r))
+    expect(queuedDevices()).to.equal(0)
+  })
+})
+
+describe('adb error mapping', () => {
+  const ctx = {what: 'list devices', host: '10.0.0.2', port: 7401, serial: 'S1'}
+  const fail = (msg: string) => Object.assign(new Error(`Failure: '${msg}'`), {name: 'FailError'})
+
+  it('maps the adb server FAIL strings to the error model', () => {
+    expect(mapAdbError(fail("device 'S1' not found"), ctx).code).to.equal('DEVICE_NOT_FOUND')
+    expect(mapAdbError(fail('no devices/emulators found'), ctx).code).to.equal('DEVICE_NOT_FOUND')
+    expect(mapAdbError(fail('more than one device/emulator'), ctx).code).to.equal('DEVICE_AMBIGUOUS')
+    expect(mapAdbError(fail('device offline'), ctx).code).to.equal('DEVICE_UNAVAILABLE')
+    const unauthorized = mapAdbError(fail('device unauthorized.\nThis adb server\'s $ADB_VENDOR_KEYS is not set'), ctx)
+    expect(unauthorized.message).to.equal('device S1 is unauthorized')
+    expect(mapAdbError(fail('closed'), ctx).code).to.equal('DEVICE_COMMAND_FAILED')
+  })
+
+  it('maps socket errors and adbkit parser errors', () => {
+    const refused = mapAdbError(Object.assign(new Error('x'), {code: 'ECONNREFUSED'}), ctx)
+    expect(refused.code).to.equal('DEVICE_UNAVAILABLE')
+    expect(refused.message).to.equal('no adb server at 10.0.0.2:7401')
+    expect(mapAdbError(Object.assign(new Error('x'), {code: 'ENOTFOUND'}), ctx).code).to.equal('DEVICE_UNAVAILABLE')
+    expect(mapAdbError(Object.assign(new Error('x'), {code: 'ECONNRESET'}), ctx).code).to.equal('DEVICE_UNAVAILABLE')
+    expect(mapAdbError(Object.assign(new Error('x'), {name: 'PrematureEOFError'}), ctx).code).to.equal('DEVICE_UNAVAILABLE')
+    expect(mapAdbError(Object.assign(new Error('x'), {name: 'TimeoutError'}), ctx).code).to.equal('TIMEOUT')
+    expect(mapAdbError(Object.assign(new Error('x'), {name: 'UnexpectedDataError'}), ctx).code).to.equal('DEVICE_COMMAND_FAILED')
+  })
+})
+
+describe('device selection', () => {
+  const d = (serial: string, state = 'device') => ({serial, state})
+  it('picks the only ready device, even beside an offline one', () => {
+    expect(selectDevice([d('a')], undefined, 'x')).to.equal('a')
+    expect(selectDevice([d('a'), d('b', 'offline')], undefined, 'x')).to.equal('a')
+  })
+  it('throws the right errors', () => {
+    expect(() => selectDevice([], undefined, 'x')).to.throw().with.property('code', 'DEVICE_NOT_FOUND')
+    expect(() => selectDevice([d('a'), d('b')], undefined, 'x')).to.throw(/a, b/).with.property('code', 'DEVICE_AMBIGUOUS')
+    expect(() => selectDevice([d('a', 'unauthorized')], undefined, 'x')).to.throw().with.property('code', 'DEVICE_UNAVAILABLE')
+    expect(() => selectDevice([d('a')], 'b', 'x')).to.throw().with.property('code', 'DEVICE_NOT_FOUND')
+  })
+  it('two devices with one serial (cheap boards ship 0123456789ABCDEF): names the shared serial and the USB-path way out', () => {
+    const twins = [d('0123456789ABCDEF'), d('0123456789ABCDEF')]
+    for (const serial of [undefined, '0123456789ABCDEF']) {
+      let error: (Error & {code?: string; actions?: string[]}) | undefined
+      try {
+        selectDevice(twins, serial, 'x')
+      } catch (caught) {
+        error = caught as typeof error
+      }
+      expect(error?.code, String(serial)).to.equal('DEVICE_AMBIGUOUS')
+      expect(error?.message).to.equal('2 devices share the serial 0123456789ABCDEF, so it names none of them')
+      expect(error?.actions?.join(' ')).to.contain('--device usb:1-4')
+    }
+  })
+})

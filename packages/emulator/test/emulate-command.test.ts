@@ -1,0 +1,66 @@
+import {spawn} from 'node:child_process'
+import path from 'node:path'
+
+import {expect} from 'chai'
+
+import {ROOT} from '@arc-cli/test-support/paths'
+import {Adb, readAll} from './support.js'
+
+const children = new Set<ReturnType<typeof spawn>>()
+
+/** Runs `bin/dev.js emulate …`; `listening` resolves with the port once it prints its listening line. */
+function startCli(args: string[]) {
+  const child = spawn(path.join(ROOT, 'bin', 'dev.js'), ['emulate', ...args], {
+    cwd: ROOT,
+    env: {...process.env, NODE_OPTIONS: ''},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.add(child)
+  child.on('close', () => children.delete(child))
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  const listening = new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /listening on 127\.0\.0\.1:(\d+).*\n.*screen-state/.exec(stdout)
+      if (m) resolve(Number(m[1]))
+    })
+    void exited.then(() => reject(new Error(`exited early: ${stderr}`)))
+  })
+  return {child, listening, exited, output: () => ({stdout, stderr})}
+}
+
+describe('arc emulate (command)', () => {
+  // A failed assertion must not leave a server running (it would also keep mocha alive).
+  afterEach(() => {
+    for (const child of children) child.kill('SIGKILL')
+  })
+
+  it('serves the demo device until SIGTERM, then stops cleanly', async () => {
+    const cli = startCli(['--port', '0'])
+    const port = await cli.listening
+    expect(cli.output().stdout).to.match(/\(devices: arc-virtual\)\n.*ADB_SERVER_SOCKET=tcp:127\.0\.0\.1:\d+ arc screen-state/)
+    const client = Adb.createClient({host: '127.0.0.1', port, bin: '/bin/false'})
+    expect((await readAll(await client.getDevice('arc-virtual').shell('echo ok'))).toString()).to.equal('ok\n')
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).to.equal(0)
+    expect(cli.output().stdout).to.include('arc emulate: stopped')
+  })
+
+  for (const [args, pattern, code] of [
+    [['--port', '70000'], /--port 70000 is out of range: use 0-65535/, 2],
+    [['--port', '0', '--serial', 'nameonly'], /--serial "nameonly" must be NAME=SNAPSHOT/, 2],
+    [['--port', '0', '--serial', 'a=/no/such/snapshot'], /--serial a=\/no\/such\/snapshot: no snapshot at/, 4],
+    [['--port', '0', '--scenario', '/no/such/scenario.json'], /cannot read scenario \/no\/such\/scenario\.json/, 3],
+  ] as const) {
+    it(`rejects ${args.slice(2).join(' ') || args.join(' ')} with a clear error`, async () => {
+      const cli = startCli([...args])
+      cli.listening.catch(() => {})
+      const exit = await cli.exited
+      expect(cli.output().stderr).to.match(pattern)
+      expect(exit).to.equal(code)
+    })
+  }
+})

@@ -1,0 +1,37 @@
+import {spawn} from 'node:child_process'
+
+import {arcNodeArgs} from './built-cli.js'
+import {ROOT} from './paths.js'
+
+export interface ArcRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Runs arc as a user would, with its own process, env and working folder: `bin/run.js` on a dist proven current
+ * by the test setup, else `bin/dev.js` from source (packages/test-support/src/built-cli.ts).
+ */
+export function runArc(
+  args: string[],
+  options: {cwd?: string; env?: NodeJS.ProcessEnv; input?: string; /** Run as this user (tests running as root). */ uid?: number} = {},
+): Promise<ArcRun> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...options.env}
+    delete env.ANDROID_SERIAL
+    if (options.env?.ANDROID_SERIAL) env.ANDROID_SERIAL = options.env.ANDROID_SERIAL
+    const child = spawn(process.execPath, arcNodeArgs(args), {
+      cwd: options.cwd ?? ROOT,
+      env,
+      ...(options.uid === undefined ? {} : {uid: options.uid, gid: options.uid}),
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
+    child.stdin.end(options.input ?? '')
+  })
+}
