@@ -1,0 +1,154 @@
+import {execFile, spawn} from 'node:child_process'
+import {mkdir, mkdtemp, readdir, readFile, rm} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {promisify} from 'node:util'
+
+import {expect} from 'chai'
+
+import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
+import {ROOT} from '@arc-cli/test-support/paths'
+
+const run = promisify(execFile)
+
+interface Result {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Runs a program with the environment a new user's shell would give it: no arc variables, HOME of its own. */
+function exec(file: string, args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {env, cwd: env.HOME})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
+    child.stdin.end(input)
+  })
+}
+
+const MCP_SESSION =
+  [
+    {jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}},
+    {jsonrpc: '2.0', method: 'notifications/initialized'},
+    {jsonrpc: '2.0', id: 2, method: 'tools/list'},
+  ]
+    .map((m) => JSON.stringify(m))
+    .join('\n') + '\n'
+
+/**
+ * The package a user installs: `npm pack` at the root, installed into an empty prefix with only the registry's
+ * packages fetched (the workspace packages travel inside the tarball as bundled dependencies). Needs the npm
+ * registry, or npm's cache holding the same versions `npm ci` installed; that is all arc's set-up needs too.
+ */
+describe('the packed arc-cli tarball, installed on its own', function () {
+  this.timeout(240_000)
+  let work: string
+  let env: NodeJS.ProcessEnv
+  let arc: string
+
+  before(async function () {
+    // The tarball is made from dist as it is; the test setup proved dist current (else it says why and runs
+    // bin/dev.js, and a tarball of a stale dist would test nothing).
+    if (process.env[CLI_ENTRY_VAR] !== 'dist') this.skip()
+    work = await mkdtemp(path.join(os.tmpdir(), 'arc-pack-'))
+    const home = path.join(work, 'home')
+    await mkdir(home)
+    env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      NO_COLOR: '1',
+      // npm's cache is the user's (it holds what npm ci fetched); nothing else of this environment leaks in.
+      npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
+      TMPDIR: work,
+    }
+    // --ignore-scripts: `prepare` would rebuild dist, which the setup has already proven current.
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], {cwd: ROOT, env: {...process.env, ...env, HOME: os.homedir()}})
+    const [tarball] = (await readdir(work)).filter((f) => f.endsWith('.tgz'))
+    expect(tarball, 'npm pack wrote no tarball').to.be.a('string')
+    const prefix = path.join(work, 'prefix')
+    const installed = await exec(
+      'npm',
+      ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', path.join(work, tarball!)],
+      env,
+    )
+    expect(installed.code, installed.stderr).to.equal(0)
+    arc = path.join(prefix, 'bin', 'arc')
+  })
+
+  after(async () => {
+    if (work) await rm(work, {recursive: true, force: true})
+  })
+
+  it('holds the workspace packages inside it and nothing else of node_modules', async () => {
+    const listing = await run('tar', ['tzf', path.join(work, (await readdir(work)).find((f) => f.endsWith('.tgz'))!)])
+    const modules = new Set(
+      listing.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('package/node_modules/'))
+        .map((line) => line.split('/').slice(2, 4).join('/')),
+    )
+    expect([...modules].sort()).to.deep.equal([
+      '@arc-cli/core',
+      '@arc-cli/emulator',
+      '@arc-cli/plugin-annotate',
+      '@arc-cli/plugin-mcp',
+      '@arc-cli/plugin-screen-state',
+    ])
+  })
+
+  it('runs arc screen-state -d demo', async () => {
+    const out = await exec(arc, ['screen-state', '-d', 'demo'], env)
+    expect(out.code, out.stderr).to.equal(0)
+    expect(out.stdout).to.match(/^screen:1080x2400 /m)
+  })
+
+  it('runs arc annotate (the canvas binary came from the registry for this platform)', async () => {
+    const out = await exec(arc, ['annotate', '-d', 'demo', '-o', path.join(env.HOME!, 'demo.png'), '--json'], env)
+    expect(out.code, out.stderr).to.equal(0)
+    const png = await readFile(path.join(env.HOME!, 'demo.png'))
+    expect(png.subarray(1, 4).toString()).to.equal('PNG')
+  })
+
+  it('serves MCP over stdio', async () => {
+    const out = await exec(arc, ['mcp', 'serve', '--stdio'], env, MCP_SESSION)
+    expect(out.code, out.stderr).to.equal(0)
+    const replies = out.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as {id: number; result: {tools?: Array<{name: string}>}})
+    const tools = replies.find((r) => r.id === 2)?.result.tools ?? []
+    expect(tools.map((t) => t.name)).to.include('android_get_screen_state')
+  })
+
+  it('runs arc emulate, and arc reads the virtual device through it', async () => {
+    const child = spawn(arc, ['emulate', '--port', '0'], {env, cwd: env.HOME})
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString()
+          const m = /listening on [\d.]+:(\d+)/.exec(out)
+          if (m) resolve(Number(m[1]))
+        })
+        child.on('exit', (code) => reject(new Error(`arc emulate exited ${code}: ${out}`)))
+      })
+      const out = await exec(arc, ['screen-state'], {...env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`})
+      expect(out.code, out.stderr).to.equal(0)
+      expect(out.stdout).to.match(/^screen:\d+x\d+ /m)
+    } finally {
+      child.kill('SIGINT')
+    }
+  })
+
+  it('runs through npx from the tarball, as an MCP client config starts it', async () => {
+    const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'))!
+    const out = await exec('npx', ['--yes', '--prefer-offline', '--package', path.join(work, tarball), '--', 'arc', 'screen-state', '-d', 'demo'], env)
+    expect(out.code, out.stderr).to.equal(0)
+    expect(out.stdout).to.match(/^screen:1080x2400 /m)
+  })
+})
