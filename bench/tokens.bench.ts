@@ -12,7 +12,6 @@
  */
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
 import {existsSync, readdirSync} from 'node:fs'
-import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -23,11 +22,13 @@ import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 import {connectAdbDriver} from '@arc-cli/core/testing'
 import {rememberScreen, unchangedLine} from '../plugins/screen-state/src/screen-changes.js'
 import {fmt, median, timeAlternating, timeRuns} from './stats.js'
+import {peerRequire} from './support/peer.js'
 import {treeCpuMs} from './support/process-cpu.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'real')
-const require = createRequire(import.meta.url)
+/** The mobile-mcp release compared; installed on first use (bench/support/peer.ts), not a dependency of arc. */
+const MOBILE_MCP_VERSION = '1.0.4'
 
 interface MobileMcp {
   elements(serial: string): Promise<string>
@@ -35,6 +36,8 @@ interface MobileMcp {
 
 function loadMobileMcp(port: number): MobileMcp | string {
   if (spawnSync('adb', ['version']).status !== 0) return 'adb is not installed (apt-get install -y adb)'
+  const require = peerRequire('@mobilenext/mobile-mcp', MOBILE_MCP_VERSION)
+  if (typeof require === 'string') return require
   const {AndroidRobot} = require('@mobilenext/mobile-mcp/lib/android.js') as {
     AndroidRobot: new (serial: string) => {getElementsOnScreen(): Promise<unknown[]>}
   }
