@@ -1,6 +1,7 @@
-import type {LogLevel} from '@arc-cli/core'
-
 import type {LogEntrySpec} from './scenario.js'
+
+/** A log line's priority letter, as logcat prints it. */
+export type LogLevel = 'V' | 'D' | 'I' | 'W' | 'E' | 'F'
 
 /** One line of the device log (logcat's main buffer). */
 export interface LogEntry {

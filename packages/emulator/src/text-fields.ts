@@ -6,9 +6,8 @@
  * its hint's words. A scenario's `fields` rules can make a field drop or alter input, so a tool's read-back has
  * something to catch.
  */
-import {isEditable, walkNodes, type UiNode} from '@arc-cli/core'
-
 import type {FieldRule} from './scenario.js'
+import {contains, isTextEditor as isEditable, type ScreenNode as UiNode} from './screen-dump.js'
 import type {LoadedScreen} from './snapshot-screen.js'
 
 interface Focus {
@@ -37,7 +36,7 @@ export class TextFields {
   ) {}
 
   private nodes(screen: LoadedScreen): UiNode[] {
-    return [...walkNodes(screen.hierarchy.windows)]
+    return screen.dump.nodes
   }
 
   /** What the field holds: what was typed, else its recorded text (unless that is only its hint). */
@@ -57,17 +56,19 @@ export class TextFields {
     return this.focus
   }
 
-  /** A tap on an edit field focuses it with the cursor at the end; a tap elsewhere takes the focus away. */
-  tap(screen: LoadedScreen, x: number, y: number): void {
-    const nodes = this.nodes(screen)
+  /**
+   * A tap that the dump's window `window` took (the topmost window under the point, touch.ts): on an edit field of
+   * that window it focuses the field with the cursor at the end; on another clickable view of it, the focus goes. A
+   * tap no window of the dump took (undefined), or one the keyboard took, leaves the focus where it is: the
+   * keyboard's keys are its own views, and the field under the keyboard never sees the touch.
+   */
+  tap(screen: LoadedScreen, x: number, y: number, window: number | undefined): void {
+    if (window === undefined) return
+    const nodes = (screen.dump.windows[window]?.nodes ?? []).filter((n) => contains(n.bounds, x, y))
     let hit = -1
-    nodes.forEach((n, i) => {
-      const [l, t, r, b] = n.bounds
-      if (isEditable(n) && n.enabled && x >= l && x < r && y >= t && y < b) hit = i
-    })
+    for (const n of nodes) if (isEditable(n) && n.enabled) hit = n.index
     if (hit === -1) {
-      const inside = nodes.some((n) => n.clickable && x >= n.bounds[0] && x < n.bounds[2] && y >= n.bounds[1] && y < n.bounds[3])
-      if (inside) this.focus = undefined
+      if (nodes.some((n) => n.clickable)) this.focus = undefined
       return
     }
     this.focus = {screen: screen.name, index: hit, cursor: this.textOf(screen, hit).length}
@@ -148,20 +149,24 @@ export class TextFields {
     const hintAttribute = this.sdk() >= HINT_ATTRIBUTE_SDK
     const hinted = nodes.some((n) => n.hint !== undefined && isEditable(n)) || (!hintAttribute && /\shint="/.test(screen.xml))
     if (!edits?.size && !focus && !hinted) return screen.xml
-    let index = -1
-    return screen.xml.replace(/<node\b(?:\s+[\w:.-]+="[^"]*")*\s*\/?>/g, (tag) => {
-      index++
-      const node = nodes[index]
-      let out = hintAttribute ? tag : tag.replace(/\s+hint="[^"]*"/, '')
-      if (!node || !isEditable(node)) return out
-      const typed = edits?.get(index)
-      if (typed !== undefined || node.hint !== undefined) {
-        const content = this.textOf(screen, index)
-        out = out.replace(/\btext="[^"]*"/, `text="${escapeAttribute(content === '' && node.hint !== undefined ? node.hint : content)}"`)
+    let out = ''
+    let at = 0
+    for (const node of nodes) {
+      const [start, end] = node.tag
+      let tag = screen.xml.slice(start, end)
+      if (!hintAttribute) tag = tag.replace(/\s+hint="[^"]*"/, '')
+      if (isEditable(node)) {
+        const typed = edits?.get(node.index)
+        if (typed !== undefined || node.hint !== undefined) {
+          const content = this.textOf(screen, node.index)
+          tag = tag.replace(/\btext="[^"]*"/, `text="${escapeAttribute(content === '' && node.hint !== undefined ? node.hint : content)}"`)
+        }
+        if (focus) tag = tag.replace(/\bfocused="[^"]*"/, `focused="${focus.index === node.index}"`)
       }
-      if (focus) out = out.replace(/\bfocused="[^"]*"/, `focused="${focus.index === index}"`)
-      return out
-    })
+      out += screen.xml.slice(at, start) + tag
+      at = end
+    }
+    return out + screen.xml.slice(at)
   }
 
   /** A new screen: nothing is focused until the dump or a tap says so. */

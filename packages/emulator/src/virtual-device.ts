@@ -3,8 +3,6 @@ import {mkdirSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import type {Socket} from 'node:net'
 
-import {walkNodes} from '@arc-cli/core'
-
 import {DeviceFiles} from './device-files.js'
 import {isKeyboardRoot} from './commands/window-list.js'
 import {withoutKeyboard} from './commands/windows-dump.js'
@@ -14,6 +12,8 @@ import type {ActivitySpec, DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec,
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
+import {contains} from './screen-dump.js'
+import {windowUnder} from './touch.js'
 
 /**
  * `no permissions` is a USB device a Linux host may not open (no udev rule): the server lists it under a longer
@@ -258,7 +258,7 @@ export class VirtualDevice extends EventEmitter {
     if (first === undefined) throw new Error(`device ${init.serial} has no screen`)
     // Apps seen on any screen are installed user apps unless declared otherwise.
     for (const screen of device.screens.values()) {
-      const seen = [screen.package, ...packagesInDump(screen.hierarchy)].filter((p): p is string => Boolean(p))
+      const seen = [screen.package, ...packagesInDump(screen.dump)].filter((p): p is string => Boolean(p))
       for (const name of seen) {
         if (device.packages.some((p) => p.name === name)) continue
         const launcher = screen.package === name && screen.activity ? screen.activity : '.MainActivity'
@@ -357,14 +357,14 @@ export class VirtualDevice extends EventEmitter {
   /** The uiautomator XML the device serves now: the screen's, with typed text and focus written in, less a closed keyboard. */
   dumpXml(): string {
     const xml = this.fields.xml(this.screen)
-    return this.keyboardDismissed ? withoutKeyboard(xml, this.screen.hierarchy) : xml
+    return this.keyboardDismissed ? withoutKeyboard(xml, this.screen.dump) : xml
   }
 
   /** The screen draws a keyboard: an input method's window in its dump, or a shown one in its recorded window list. */
   get screenHasKeyboard(): boolean {
     const recorded = this.screen.windowManager
     if (recorded) return recorded.windows.some((w) => w.type === 'INPUT_METHOD' && w.displayId === 0 && w.visible)
-    return this.screen.hierarchy.windows.some((root) => isKeyboardRoot(root) && (root.displayId ?? 0) === 0)
+    return this.screen.dump.windows.some((root) => isKeyboardRoot(root) && root.displayId === 0)
   }
 
   /** The keyboard shows now: the screen has one and no BACK closed it. */
@@ -454,8 +454,9 @@ export class VirtualDevice extends EventEmitter {
       return
     }
     if (event.type === 'tap') {
-      this.fields.tap(this.screen, event.x, event.y)
-      if (this.keyboardDismissed && this.tappedFocusedField(event.x, event.y)) this.keyboardDismissed = false
+      const window = windowUnder(this, event.x, event.y)
+      this.fields.tap(this.screen, event.x, event.y, window)
+      if (this.keyboardDismissed && this.tappedFocusedField(event.x, event.y, window)) this.keyboardDismissed = false
     } else if (event.type === 'text' || event.type === 'commit') this.fields.type(this.screen, event.text)
     else if (event.type === 'clear-text') this.fields.clear(this.screen)
     else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) this.fields.key(this.screen, event.code)
@@ -480,23 +481,25 @@ export class VirtualDevice extends EventEmitter {
   }
 
   /** The tap landed on the edit field that has the focus now (it took it): its keyboard shows again. */
-  private tappedFocusedField(x: number, y: number): boolean {
+  private tappedFocusedField(x: number, y: number, window: number | undefined): boolean {
     const focus = this.fields.focused(this.screen)
     if (!focus) return false
-    const node = [...walkNodes(this.screen.hierarchy.windows)][focus.index]
-    if (!node) return false
-    const [l, t, r, b] = node.bounds
-    return x >= l && x < r && y >= t && y < b
+    const node = this.screen.dump.nodes[focus.index]
+    return node !== undefined && node.window === window && contains(node.bounds, x, y)
   }
 
-  /** (x, y) falls inside an element of the screen shown that the selector matches. */
+  /**
+   * (x, y) falls inside an element of the screen shown that the selector matches, in the window that takes a touch
+   * there (touch.ts): an element covered by a window above it (the keyboard, a dialog) is not reached.
+   */
   private hits(selector: NonNullable<TransitionSpec['tap']>, x: number, y: number): boolean {
-    for (const node of walkNodes(this.screen.hierarchy.windows)) {
+    const window = windowUnder(this, x, y)
+    if (window === undefined) return false
+    for (const node of this.screen.dump.windows[window]!.nodes) {
       if (selector.resourceId !== undefined && node.resourceId !== selector.resourceId) continue
       if (selector.text !== undefined && node.text !== selector.text) continue
       if (selector.contentDesc !== undefined && node.contentDesc !== selector.contentDesc) continue
-      const [l, t, r, b] = node.bounds
-      if (x >= l && x < r && y >= t && y < b) return true
+      if (contains(node.bounds, x, y)) return true
     }
     return false
   }

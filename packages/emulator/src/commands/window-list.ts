@@ -7,9 +7,14 @@
  */
 import {createHash} from 'node:crypto'
 
-import type {DeviceWindow, UiNode} from '@arc-cli/core'
-
+import type {ScreenWindow} from '../screen-dump.js'
+import type {RecordedWindow} from '../snapshot-screen.js'
 import {fullActivity, type VirtualDevice} from '../virtual-device.js'
+
+/** A window of the device's list, with the dump's top-level window that draws it (`root`), when one does. */
+export interface DeviceWindow extends RecordedWindow {
+  root?: number
+}
 
 /** A short stable hex id from a seed (the object ids `dumpsys window` prints). */
 export function oid(seed: string): string {
@@ -18,7 +23,7 @@ export function oid(seed: string): string {
 
 const IME = /inputmethod|keyboard|\.ime\b/i
 /** A top-level window of the dump that is an input method's: the keyboard. */
-export const isKeyboardRoot = (root: UiNode): boolean => IME.test(root.package)
+export const isKeyboardRoot = (root: ScreenWindow): boolean => root.listed ? root.listed.type === 'TYPE_INPUT_METHOD' : IME.test(root.package)
 const BASE_LAYERS: Record<string, number> = {
   NAVIGATION_BAR: 231000,
   STATUS_BAR: 171000,
@@ -29,7 +34,7 @@ const BASE_LAYERS: Record<string, number> = {
   WALLPAPER: 11000,
 }
 
-function describeRoot(root: UiNode, device: VirtualDevice): {type: string; title: string} {
+function describeRoot(root: ScreenWindow, device: VirtualDevice): {type: string; title: string} {
   const {height} = device.screen
   const [, top, , bottom] = root.bounds
   if (isKeyboardRoot(root)) return {type: 'INPUT_METHOD', title: 'InputMethod'}
@@ -50,10 +55,16 @@ function describeRoot(root: UiNode, device: VirtualDevice): {type: string; title
 export function deviceWindows(device: VirtualDevice): DeviceWindow[] {
   const hidden = (type: string) => device.keyboardDismissed && type === 'INPUT_METHOD'
   const recorded = device.screen.windowManager
-  if (recorded) return recorded.windows.map((w) => (hidden(w.type) ? {...w, visible: false} : w))
-  const windows: DeviceWindow[] = device.screen.hierarchy.windows.map((root, z) => {
+  if (recorded) {
+    const roots = recordedRoots(device.screen.dump.windows, recorded.windows)
+    return recorded.windows.map((w, i) => {
+      const root = roots.get(i)
+      return {...w, ...(hidden(w.type) ? {visible: false} : {}), ...(root === undefined ? {} : {root})}
+    })
+  }
+  const windows: DeviceWindow[] = device.screen.dump.windows.map((root, z) => {
     const {type, title} = describeRoot(root, device)
-    return {title, package: root.package, type, z, layer: BASE_LAYERS[type] ?? 21000, displayId: root.displayId ?? 0, visible: !hidden(type), frame: root.bounds}
+    return {title, package: root.package, type, z, layer: BASE_LAYERS[type] ?? 21000, displayId: root.displayId, visible: !hidden(type), frame: root.bounds, root: root.index}
   })
   const {width, height} = device.screen
   windows.push({
@@ -69,11 +80,63 @@ export function deviceWindows(device: VirtualDevice): DeviceWindow[] {
   return windows
 }
 
+/**
+ * Which recorded window each top-level window of the dump draws (recorded index → dump window index): the first
+ * shown window of the same display and package whose frame is the root's bounds, else one whose frame holds them,
+ * else the first of that package; the keyboard's root goes to the INPUT_METHOD window.
+ */
+function recordedRoots(roots: ScreenWindow[], windows: RecordedWindow[]): Map<number, number> {
+  const taken = new Map<number, number>()
+  const same = (a?: number[], b?: number[]) => a !== undefined && b !== undefined && a.every((v, i) => v === b[i])
+  const holds = (f: number[] | undefined, b: number[]) => f !== undefined && f[0]! <= b[0]! && f[1]! <= b[1]! && f[2]! >= b[2]! && f[3]! >= b[3]!
+  for (const root of roots) {
+    const keyboard = isKeyboardRoot(root)
+    const free = windows
+      .map((w, i) => ({w, i}))
+      .filter(({w, i}) => !taken.has(i) && w.visible && w.displayId === root.displayId && (keyboard ? w.type === 'INPUT_METHOD' : w.package === root.package))
+    const pick = free.find(({w}) => same(w.frame, root.bounds)) ?? free.find(({w}) => holds(w.frame, root.bounds)) ?? free[0]
+    if (pick) taken.set(pick.i, root.index)
+  }
+  return taken
+}
+
 /** The focused window's title: the recorded focus, else the foreground app's window when it is shown. */
 export function focusedTitle(device: VirtualDevice): string | undefined {
   const recorded = device.screen.windowManager
   if (recorded) return recorded.focus
   return deviceWindows(device).find((w) => w.type === 'BASE_APPLICATION')?.title
+}
+
+/**
+ * The Android 9 text of the window list (API 28 and older), as the capture
+ * ../shared/fixtures/device-output/dumpsys-window/emulator-sdk_gphone_x86-android9.txt prints it: `stackId=` on the
+ * display line, the layer line with `mAnimLayer=0+=0 mLastLayer=0`, the token on a line of its own, `mFrame=` and
+ * the multi-line frames. `dumpsys window windows` prints every line on Android 9 whether or not `-a` is given.
+ */
+export function windowListText9(device: VirtualDevice): string[] {
+  return deviceWindows(device).flatMap((w, i) => {
+    const frame = w.frame ?? [0, 0, 0, 0]
+    const box = `[${frame[0]},${frame[1]}][${frame[2]},${frame[3]}]`
+    return [
+      `  Window #${i} Window{${oid(`w${w.title}${i}`)} u0 ${w.title}}:`,
+      `    mDisplayId=${w.displayId} stackId=0 mSession=Session{${oid(`s${w.package}`)} 1999:u0a10029} mClient=android.os.BinderProxy@${oid(`c${i}`)}`,
+      `    mOwnerUid=10029 mShowToOwnerOnly=false package=${w.package ?? 'android'} appop=NONE`,
+      `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=${w.type} fmt=TRANSLUCENT`,
+      '      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR}',
+      `    Requested w=${frame[2] - frame[0]} h=${frame[3] - frame[1]} mLayoutSeq=166`,
+      `    mBaseLayer=${w.layer} mSubLayer=0 mAnimLayer=0+=0 mLastLayer=0`,
+      `    mToken=WindowToken{${oid(`t${i}`)} android.os.BinderProxy@${oid(`b${i}`)}}`,
+      `    mViewVisibility=${w.visible ? '0x0' : '0x8'} mHaveFrame=true mObscured=false`,
+      `    mHasSurface=${w.visible} isReadyForDisplay()=${w.visible} mWindowRemovalAllowed=false`,
+      `    mFrame=${box} last=${box}`,
+      `    Frames: containing=${box} parent=${box}`,
+      `        display=${box} overscan=${box}`,
+      `        content=${box} visible=${box}`,
+      '        decor=[0,0][0,0]',
+      `    isOnScreen=${w.visible}`,
+      `    isVisible=${w.visible}`,
+    ]
+  })
 }
 
 /**

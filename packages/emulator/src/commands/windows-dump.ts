@@ -5,11 +5,25 @@
  * cut from the XML the plain dump serves (typed text included); the metadata comes from the window list
  * `dumpsys window` serves (window-list.ts), so the two reads agree as on a device.
  */
-import {accessibilityType, matchWindows, type DeviceWindow, type UiHierarchy, type UiNode} from '@arc-cli/core'
-
+import type {ScreenDump} from '../screen-dump.js'
 import {escapeAttribute} from '../text-fields.js'
 import type {VirtualDevice} from '../virtual-device.js'
-import {deviceWindows, focusedTitle, isKeyboardRoot, oid} from './window-list.js'
+import {deviceWindows, focusedTitle, isKeyboardRoot, oid, type DeviceWindow} from './window-list.js'
+
+/**
+ * The accessibility type of a window manager type, as AOSP's AccessibilityWindowManager
+ * (`getTypeForWindowManagerWindowType`, services/accessibility) maps them: the application types (and the phone and
+ * toast windows) are applications, the input method's windows the input method, the docked divider and the
+ * accessibility overlay their own; the bars, the shade, the keyguard, alerts and overlays are system windows.
+ */
+function accessibilityWindowType(wmType: string): string {
+  if (wmType === 'INPUT_METHOD' || wmType === 'INPUT_METHOD_DIALOG') return 'INPUT_METHOD'
+  if (wmType === 'DOCK_DIVIDER') return 'SPLIT_SCREEN_DIVIDER'
+  if (wmType === 'ACCESSIBILITY_OVERLAY') return 'ACCESSIBILITY_OVERLAY'
+  if (wmType === 'APPLICATION_OVERLAY') return 'SYSTEM'
+  if (wmType.includes('APPLICATION') || wmType === 'PHONE' || wmType === 'PRIORITY_PHONE' || wmType === 'TOAST') return 'APPLICATION'
+  return 'SYSTEM'
+}
 
 /** Where the tag starting at `at` (its `<`) ends, just past its `>`; quoted values may hold `>`. */
 function tagEnd(xml: string, at: number): number {
@@ -62,9 +76,9 @@ export function topLevelElements(xml: string): {rootTag: string; elements: strin
  * The plain dump without the keyboard's windows: what uiautomator dumps once a BACK closed the keyboard. A
  * recorded `<displays>` document is served as recorded.
  */
-export function withoutKeyboard(xml: string, hierarchy: UiHierarchy): string {
-  const roots = hierarchy.windows
-  if (hierarchy.listedWindows || !roots.some(isKeyboardRoot)) return xml
+export function withoutKeyboard(xml: string, dump: ScreenDump): string {
+  const roots = dump.windows
+  if (dump.listedWindows || !roots.some(isKeyboardRoot)) return xml
   const {elements} = topLevelElements(xml)
   if (elements.length !== roots.length) return xml
   let out = ''
@@ -72,7 +86,7 @@ export function withoutKeyboard(xml: string, hierarchy: UiHierarchy): string {
   elements.forEach((element, i) => {
     const at = xml.indexOf(element, cursor)
     out += xml.slice(cursor, at)
-    if (!isKeyboardRoot(roots[i] as UiNode)) out += element
+    if (!isKeyboardRoot(roots[i]!)) out += element
     cursor = at + element.length
   })
   return out + xml.slice(cursor)
@@ -85,34 +99,32 @@ function windowId(title: string, z: number): number {
 /** The `<displays>` document for the screen the device shows now. */
 export function windowsDocument(device: VirtualDevice): string {
   const xml = device.fields.xml(device.screen)
-  const {hierarchy} = device.screen
-  if (hierarchy.listedWindows) return xml
+  const {dump} = device.screen
+  if (dump.listedWindows) return xml
   const {rootTag, elements} = topLevelElements(xml)
-  if (elements.length !== hierarchy.windows.length) {
-    throw new Error(`the screen XML has ${elements.length} top-level elements but ${hierarchy.windows.length} windows`)
+  if (elements.length !== dump.windows.length) {
+    throw new Error(`the screen XML has ${elements.length} top-level elements but ${dump.windows.length} windows`)
   }
   const listed = deviceWindows(device)
-  const byRoot: Array<DeviceWindow | undefined> = device.screen.windowManager
-    ? matchWindows(hierarchy.windows, {windows: listed})
-    : hierarchy.windows.map((_, i) => listed[i])
+  const byRoot: Array<DeviceWindow | undefined> = dump.windows.map((root) => listed.find((w) => w.root === root.index))
   const focus = focusedTitle(device)
   const rotation = /\srotation="(\d)"/.exec(rootTag)?.[1] ?? '0'
   // Topmost first, by the window list's order (a root it lacks keeps its place in the dump).
   // A keyboard a BACK closed is left out, as from the plain dump.
-  const closed = (i: number) => device.keyboardDismissed && (byRoot[i]?.type === 'INPUT_METHOD' || isKeyboardRoot(hierarchy.windows[i] as UiNode))
-  const order = hierarchy.windows
+  const closed = (i: number) => device.keyboardDismissed && (byRoot[i]?.type === 'INPUT_METHOD' || isKeyboardRoot(dump.windows[i]!))
+  const order = dump.windows
     .map((_, i) => i)
     .filter((i) => !closed(i))
     .sort((a, b) => (byRoot[a]?.z ?? a) - (byRoot[b]?.z ?? b))
   const displays = new Map<number, string[]>()
   order.forEach((i, rank) => {
-    const root = hierarchy.windows[i] as UiNode
+    const root = dump.windows[i]!
     const window = byRoot[i]
     const title = window?.title ?? root.package
     const [l, t, r, b] = window?.frame ?? root.bounds
     const focused = window !== undefined && window.title === focus
-    const type = `TYPE_${accessibilityType(window?.type ?? 'APPLICATION')}`
-    const displayId = root.displayId ?? 0
+    const type = `TYPE_${accessibilityWindowType(window?.type ?? 'APPLICATION')}`
+    const displayId = root.displayId
     const list = displays.get(displayId) ?? []
     displays.set(displayId, list)
     list.push(

@@ -1,0 +1,45 @@
+/**
+ * Where a touch goes. Android's input dispatcher hands a touch to the topmost touchable window whose touchable
+ * region holds the point (AOSP frameworks/native/services/inputflinger/dispatcher/InputDispatcher.cpp,
+ * `findTouchedWindowAtLocked`, which walks the windows front to back); the views of the windows beneath never see
+ * it. So a tap on the keyboard's area is the keyboard's, even where an edit field of the app lies under it.
+ *
+ * The device stacks the dump's windows by what it knows of them: the layers of a `<displays>` dump's `<window>`s,
+ * else the recorded window list's order (meta.json `windowManager`, topmost first), else its own window list's
+ * layers (window-list.ts: keyboard above the bars' shade above the app). A window's touchable region is its
+ * top-level view's bounds (an input method window's frame is the whole screen, but it makes only its keys touchable
+ * through its insets, AOSP `InputMethodService.onComputeInsets`).
+ */
+import {deviceWindows, isKeyboardRoot} from './commands/window-list.js'
+import {contains} from './screen-dump.js'
+import type {VirtualDevice} from './virtual-device.js'
+
+/** The dump's windows on display 0 that can take a touch now, topmost first (indexes into `screen.dump.windows`). */
+export function stackedWindows(device: VirtualDevice): number[] {
+  const {dump} = device.screen
+  const closed = (i: number) => device.keyboardDismissed && isKeyboardRoot(dump.windows[i]!)
+  const shown = dump.windows.filter((w) => w.displayId === 0 && !closed(w.index))
+  if (dump.listedWindows) {
+    return shown.sort((a, b) => (b.listed?.layer ?? 0) - (a.listed?.layer ?? 0) || a.index - b.index).map((w) => w.index)
+  }
+  const listed = deviceWindows(device)
+  const rank = new Map<number, {layer: number; z: number; visible: boolean}>()
+  for (const w of listed) if (w.root !== undefined) rank.set(w.root, {layer: device.screen.windowManager ? -w.z : w.layer, z: w.z, visible: w.visible})
+  // A root the recorded list lacks keeps its place below the listed ones, in dump order.
+  return shown
+    .filter((w) => rank.get(w.index)?.visible !== false)
+    .sort((a, b) => {
+      const ra = rank.get(a.index)
+      const rb = rank.get(b.index)
+      if (ra && rb) return rb.layer - ra.layer || ra.z - rb.z
+      if (ra || rb) return ra ? -1 : 1
+      return a.index - b.index
+    })
+    .map((w) => w.index)
+}
+
+/** The dump window that takes a touch at (x, y), or undefined when none of them covers the point. */
+export function windowUnder(device: VirtualDevice, x: number, y: number): number | undefined {
+  const {windows} = device.screen.dump
+  return stackedWindows(device).find((i) => contains(windows[i]!.bounds, x, y))
+}

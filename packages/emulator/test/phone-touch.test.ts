@@ -1,0 +1,109 @@
+import {readFileSync, writeFileSync} from 'node:fs'
+import path from 'node:path'
+
+import {expect} from 'chai'
+import type {Emulator} from '@arc-cli/emulator'
+
+import {readScreenDump} from '../src/screen-dump.js'
+import {FIXTURES_DIR, fixturePath, requireFixtures} from '@arc-cli/test-support/paths'
+import {clientFor, emulate, makeSnapshot, shell, tempDir, type AdbClient} from './support.js'
+
+const BASE = {index: '0', text: '', 'resource-id': '', class: 'android.widget.FrameLayout', package: 'com.example', 'content-desc': '', checkable: 'false', checked: 'false', clickable: 'false', enabled: 'true', focusable: 'false', focused: 'false', scrollable: 'false', 'long-clickable': 'false', password: 'false', selected: 'false'}
+/** A `<node>` as uiautomator writes one: every attribute once, the given ones over the defaults. */
+const NODE = (attrs: Record<string, string>, children = ''): string => {
+  const body = Object.entries({...BASE, ...attrs}).map(([k, v]) => `${k}="${v}"`).join(' ')
+  return children === '' ? `<node ${body} />` : `<node ${body}>${children}</node>`
+}
+
+/**
+ * An app whose note field runs down to the bottom of the screen, with the keyboard drawn over its lower part:
+ * the field [0,400][720,1200], the keyboard window [0,800][720,1280] (Gboard's package), as a dump lists them
+ * (the keyboard's window last, as in ../shared/fixtures/real/xmlonly-gmail-compose-gboard-keyboard).
+ */
+function keyboardOverField(dir: string): string {
+  const field = NODE({'resource-id': 'com.example:id/note', class: 'android.widget.EditText', clickable: 'true', focusable: 'true', bounds: '[0,400][720,1200]'})
+  const xml =
+    `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
+    NODE({bounds: '[0,0][720,1280]'}, field) +
+    NODE(
+      {package: 'com.google.android.inputmethod.latin', bounds: '[0,800][720,1280]'},
+      NODE({package: 'com.google.android.inputmethod.latin', clickable: 'true', 'content-desc': 'q', bounds: '[0,820][72,900]'}),
+    ) +
+    `</hierarchy>`
+  makeSnapshot(dir, 'Notes')
+  writeFileSync(path.join(dir, 'window_dump.xml'), xml)
+  return dir
+}
+
+describe('the virtual device’s touch model: the topmost window under the point takes the touch', () => {
+  let emu: Emulator
+  let client: AdbClient
+  const tmp = tempDir()
+  const run = (command: string) => shell(client, 'phone', command)
+  before(async () => {
+    const notes = keyboardOverField(path.join(tmp.dir, 'notes'))
+    const saved = makeSnapshot(path.join(tmp.dir, 'saved'), 'Saved')
+    emu = await emulate({
+      devices: [],
+      scenario: {devices: {phone: {screens: {notes, saved}, initialScreen: 'notes', transitions: [{from: 'notes', tap: {resourceId: 'com.example:id/note'}, to: 'saved'}]}}},
+    })
+    client = clientFor(emu)
+  })
+  after(async () => {
+    await emu.close()
+    tmp.cleanup()
+  })
+
+  it('a tap on the keyboard’s area goes to the keyboard: the field under it is neither focused nor typed into, its tap transition does not fire', async () => {
+    await run('input tap 360 1000')
+    await run("input text 'hello'")
+    expect(emu.device('phone').screenName).to.equal('notes')
+    const dump = await run('uiautomator dump /dev/tty')
+    expect(dump).to.match(/resource-id="com.example:id\/note" class="android.widget.EditText"/)
+    expect(dump).not.to.include('hello')
+    expect(dump).not.to.match(/text="[^"]*" resource-id="com.example:id\/note"[^>]*focused="true"/)
+  })
+
+  it('the same field above the keyboard takes the tap: its transition fires', async () => {
+    await run('input tap 360 600')
+    expect(emu.device('phone').screenName).to.equal('saved')
+  })
+})
+
+describe('the virtual device reads dumps with its own reader', () => {
+  const rows = (): string[][] => {
+    try {
+      return readFileSync(path.join(FIXTURES_DIR, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'))
+    } catch {
+      return []
+    }
+  }
+
+  it('finds every view and top-level window of the 37 real screens that INDEX.tsv counts', function () {
+    requireFixtures(this)
+    const checked: string[] = []
+    for (const [name, , , rot, nodes, , , fmt, , , traits] of rows()) {
+      if (fmt !== 'uiautomator') continue
+      const xmlFile = ['window_dump.xml'].map((f) => fixturePath(name as string, f))[0] as string
+      let xml: string
+      try {
+        xml = readFileSync(xmlFile, 'utf8')
+      } catch {
+        continue
+      }
+      const dump = readScreenDump(xml)
+      expect(dump.nodes.length, name).to.equal(Number(nodes))
+      expect(dump.rotation, name).to.equal(Number(rot))
+      const windows = /(\d+)-top-level-windows/.exec(traits ?? '')?.[1]
+      if (windows !== undefined) expect(dump.windows.length, name).to.equal(Number(windows))
+      checked.push(name as string)
+    }
+    expect(checked.length).to.be.greaterThan(25)
+  })
+
+  it('decodes references in attribute values: &amp; &#10; and astral &#128151;', () => {
+    const dump = readScreenDump(`<hierarchy rotation="1"><node text="a &amp; b&#10;&#128151;&#x41;" bounds="[0,0][10,10]" class="x.EditText"/></hierarchy>`)
+    expect(dump.nodes[0]?.text).to.equal('a & b\n\u{1F497}A')
+    expect(dump.rotation).to.equal(1)
+  })
+})
