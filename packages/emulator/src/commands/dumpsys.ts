@@ -4,7 +4,15 @@ import {MAIN_DISPLAY_ID, OTHER_DISPLAY_ID} from '../displays.js'
 import {fullActivity, shortActivity, type VirtualDevice} from '../virtual-device.js'
 import {packageDump, packagesDump} from './package-dump.js'
 import type {CommandContext} from './types.js'
-import {deviceWindows, focusedTitle, windowListText} from './window-list.js'
+import {deviceWindows, focusedTitle, windowListText, windowListText9} from './window-list.js'
+
+/**
+ * The API level from which `dumpsys window` prints the Android 10+ layout (focus and rotation in the displays
+ * section); below it the device prints Android 9's, where the windows section closes with them.
+ */
+const FOCUS_IN_DISPLAYS_SDK = 29
+
+const sdkOf = (device: VirtualDevice) => Number(device.properties.get('ro.build.version.sdk') ?? '34')
 
 /** A stable 7-hex-digit object id, like the identity hashes dumpsys prints. */
 function oid(seed: string): string {
@@ -59,6 +67,7 @@ function displayLine(device: VirtualDevice): string {
 
 /** `dumpsys window displays`: the display's sizes, rotation and focus (Android 10+ keep the focus lines here). */
 function displaysSection(device: VirtualDevice): string[] {
+  if (sdkOf(device) < FOCUS_IN_DISPLAYS_SDK) return displaysSection9(device)
   const f = focus(device)
   const title = focusedTitle(device)
   const currentFocus = title === undefined ? 'null' : `Window{${oid(`w${title}`)} u0 ${title}}`
@@ -81,9 +90,66 @@ function displaysSection(device: VirtualDevice): string[] {
   ]
 }
 
+/**
+ * Android 9's `dumpsys window displays` (../shared/fixtures/device-output/dumpsys-window/emulator-sdk_gphone_x86-android9.txt):
+ * the size line without Android 10's `mMinSizeOfResizeableTaskDp`, the display frames (`r=` the rotation) and
+ * DisplayInfo, and neither `mCurrentRotation=` nor the focus, which the windows section prints.
+ */
+function displaysSection9(device: VirtualDevice): string[] {
+  const {physical, base, density, overridden, current} = displaySizes(device)
+  const [short, long] = [Math.min(current.width, current.height), Math.max(current.width, current.height)]
+  const {width: w, height: h} = current
+  const rotation = device.screen.rotation
+  return [
+    'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
+    '  Display: mDisplayId=0',
+    `    init=${physical.width}x${physical.height} ${device.screen.density}dpi` +
+      (overridden ? ` base=${base.width}x${base.height} ${density}dpi` : '') +
+      ` cur=${w}x${h} app=${w}x${h} rng=${short}x${short}-${long}x${long}`,
+    `    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,${w},${h}))`,
+    '',
+    '  mLayoutSeq=166',
+    '',
+    `   mDisplayInfo=DisplayInfo{"Built-in Screen", uniqueId "local:0", app ${w} x ${h}, real ${w} x ${h}, rotation ${rotation}, density ${density} (${density}.0 x ${density}.0) dpi, layerStack 0, type BUILT_IN, state ${device.awake ? 'ON' : 'OFF'}, FLAG_SECURE, FLAG_SUPPORTS_PROTECTED_BUFFERS, removeMode 0}`,
+    '',
+    `  DisplayFrames w=${w} h=${h} r=${rotation}`,
+    `    mStable=[0,0][${w},${h}]`,
+    `    mSystem=[0,0][${w},${h}]`,
+    '',
+  ]
+}
+
 /** `dumpsys window windows`: the window list only (Android 10+ print the focus in the displays section). */
 function windowsSection(device: VirtualDevice, dumpAll = true): string[] {
+  if (sdkOf(device) < FOCUS_IN_DISPLAYS_SDK) return windowsSection9(device)
   return ['WINDOW MANAGER WINDOWS (dumpsys window windows)', ...windowListText(device, dumpAll), '']
+}
+
+/**
+ * Android 9's `dumpsys window windows`: the window list, then the global configuration, the focus
+ * (`mFocusedApp=AppWindowToken{… token=Token{… ActivityRecord{…}}}`) and `mRotation=` (the capture named above).
+ */
+function windowsSection9(device: VirtualDevice): string[] {
+  const f = focus(device)
+  const title = focusedTitle(device)
+  const currentFocus = title === undefined ? 'null' : `Window{${oid(`w${title}`)} u0 ${title}}`
+  const focusedApp = f.pkg ? `AppWindowToken{${oid(`k${f.pkg}`)} token=Token{${oid(`o${f.pkg}`)} ${f.record}}}` : 'null'
+  const {density, current} = displaySizes(device)
+  return [
+    'WINDOW MANAGER WINDOWS (dumpsys window windows)',
+    ...windowListText9(device),
+    '',
+    `  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h659dp ${density}dpi nrml ${current.width > current.height ? 'land' : 'port'} finger qwerty/v/v -nav/h winConfig={ mBounds=Rect(0, 0 - ${current.width}, ${current.height}) mAppBounds=Rect(0, 0 - ${current.width}, ${current.height}) mWindowingMode=fullscreen mActivityType=undefined} s.6}`,
+    '  mHasPermanentDpad=false',
+    `  mCurrentFocus=${currentFocus}`,
+    `  mFocusedApp=${focusedApp}`,
+    '  mInTouchMode=true',
+    `  mSystemBooted=true mDisplayEnabled=true`,
+    `  mRotation=${device.screen.rotation} mAltOrientation=false`,
+    '  mLastWindowForcedOrientation=-1 mLastOrientation=-1',
+    '  Animation settings: disabled=false window=1.0 transition=1.0 animator=1.0',
+    '',
+  ]
 }
 
 const SEPARATOR = '-'.repeat(79)
@@ -134,11 +200,18 @@ function wholeDump(device: VirtualDevice, dumpAll: boolean): string {
       true,
     ],
     [windowsSection(device, dumpAll).join('\n'), true],
+    // Android 9's whole dump ends with the windows; Android 13's goes on with these.
     [text(['WINDOW MANAGER TRACE (dumpsys window trace)', 'Status: Disabled', 'Log level: 1', 'Buffer size: 10485760 bytes', 'Buffer usage: 0 bytes', 'Elements in the buffer: 0']), false],
     [text(['WINDOW MANAGER LOGGING (dumpsys window logging)', 'ProtoLog status: Disabled', 'Logging definitions loaded: 0']), false],
     [text(['WINDOW MANAGER HIGH REFRESH RATE BLACKLIST (dumpsys window refresh)', 'High Refresh Rate Denylist', '  Packages:']), false],
     [text(['WINDOW MANAGER CONSTANTS (dumpsys window constants):', '  system_gesture_exclusion_log_debounce_millis=0', '  system_gesture_exclusion_limit_dp=200']), false],
   ]
+  if (sdkOf(device) < FOCUS_IN_DISPLAYS_SDK) {
+    // Android 9 (the capture named at displaysSection9): an empty section between the sessions and the displays
+    // (two lines of dashes in a row), and nothing after the windows.
+    sections.splice(7)
+    sections.splice(4, 0, ['', false])
+  }
   return `\n${sections.map(([section, blank]) => `${dumpAll ? `${SEPARATOR}\n` : ''}${section}${blank ? '\n' : ''}`).join('')}`
 }
 
