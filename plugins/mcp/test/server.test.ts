@@ -40,6 +40,33 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     await client.close()
   })
 
+  describe('a plain JSON client (the spec’s curl examples: no text/event-stream in Accept)', () => {
+    const CALL = JSON.stringify({jsonrpc: '2.0', id: 7, method: 'tools/call', params: {name: 'android_get_screen_state', arguments: {detail: 'compact'}}})
+    for (const [what, accept] of [
+      ['Accept: application/json', 'application/json'],
+      ['curl’s default Accept: */*', '*/*'],
+      ['no Accept header at all', undefined],
+      ['Accept: application/*;q=0.5', 'application/*;q=0.5'],
+    ] as const) {
+      it(`is answered with one JSON body, not 406: ${what}`, async () => {
+        const res = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`, accept}, body: CALL})
+        expect(res.status, res.body).to.equal(200)
+        expect(res.headers['content-type']).to.match(/^application\/json/)
+        const answer = JSON.parse(res.body) as {id: number; result: CallToolResult}
+        expect(answer.id).to.equal(7)
+        expect(answer.result.isError).to.equal(undefined)
+        expect(textOf(answer.result)).to.be.a('string').and.not.equal('')
+      })
+    }
+
+    it('a client that accepts no JSON still gets 406 (Accept: text/html, or application/json;q=0)', async () => {
+      for (const accept of ['text/html', 'application/json;q=0']) {
+        const res = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`, accept}, body: LIST})
+        expect(res.status, accept).to.equal(406)
+      }
+    })
+  })
+
   it('answers get_screen_state with exactly the text the CLI prints, and the data as structured content', async () => {
     const client = await connect(server.url)
     const result = (await client.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult

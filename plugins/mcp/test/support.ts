@@ -56,17 +56,24 @@ export interface RawResponse {
   body: string
 }
 
-/** A raw HTTP request (node:http, so Host and Origin are ours to set), for what the SDK client would never send. */
+/**
+ * A raw HTTP request (node:http, so Host and Origin are ours to set), for what the SDK client would never send. A
+ * header given as undefined is not sent at all.
+ */
 export function raw(
   url: string,
-  options: {method?: string; headers?: Record<string, string>; body?: string | Buffer} = {},
+  options: {method?: string; headers?: Record<string, string | undefined>; body?: string | Buffer} = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       {
         method: options.method ?? 'POST',
-        headers: {'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers},
+        headers: Object.fromEntries(
+          Object.entries({'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers}).filter(
+            (e): e is [string, string] => e[1] !== undefined,
+          ),
+        ),
       },
       (res) => {
         let body = ''

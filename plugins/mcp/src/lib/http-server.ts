@@ -60,6 +60,37 @@ function reply(res: ServerResponse, status: number, code: number, message: strin
   res.end(JSON.stringify({jsonrpc: '2.0', error: {code, message}, id: null}))
 }
 
+/**
+ * Whether an `Accept` header lets the server answer `application/json`: no header at all (curl's examples in the
+ * spec send none of their own, so curl sends its default), or a media range covering it (`application/json`,
+ * `application/*`, `*\/*`) with a quality above 0 (RFC 9110 §12.5.1).
+ */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true
+  return accept.split(',').some((part) => {
+    const [range, ...params] = part.split(';').map((p) => p.trim().toLowerCase())
+    const q = params.find((p) => p.startsWith('q='))
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) return false
+    return range === 'application/json' || range === 'application/*' || range === '*/*'
+  })
+}
+
+/**
+ * The MCP SDK's transport answers 406 to a POST whose Accept lacks either `application/json` or
+ * `text/event-stream`, even in JSON-response mode, where it never streams. arc always answers one JSON body, so a
+ * client that accepts JSON (a plain `curl`, an HTTP library's default `*\/*`) is served: its Accept is widened to
+ * what the transport checks for. A client that accepts no JSON keeps the transport's 406. The transport reads the
+ * request's raw headers (@hono/node-server), so those are what change.
+ */
+function widenAccept(req: IncomingMessage): void {
+  const accept = req.headers.accept
+  if (!acceptsJson(accept) || (accept?.includes('application/json') && accept.includes('text/event-stream'))) return
+  const both = 'application/json, text/event-stream'
+  const raw = req.rawHeaders.filter((_, i, all) => all[i - (i % 2)]?.toLowerCase() !== 'accept')
+  req.rawHeaders = [...raw, 'Accept', both]
+  req.headers.accept = both
+}
+
 /** Reads the body up to `limit` bytes; undefined when it is larger (the caller answers 413). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
@@ -131,6 +162,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     } catch {
       return reply(res, 400, -32700, 'Parse error: the body is not JSON')
     }
+    widenAccept(req)
     const server = pool.take()
     const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
     res.once('close', () => {
