@@ -11,17 +11,25 @@ export const at = (x: number, y: number) => `(${x}, ${y})`
 
 /**
  * Refuses a point outside the screen before anything is sent: x must be below the width and y below the height
- * (device pixels, current orientation, from driver.screenSize(): one `dumpsys window displays` on a live device,
- * one extra shell call; two on Android 7-9, whose rotation only `dumpsys window windows` shows). A tap at (5000, 5000) on a 1080x2400 screen would otherwise "succeed" and do nothing.
+ * (device pixels, current orientation, from driver.screenSize()). A tap at (5000, 5000) on a 1080x2400 screen would
+ * otherwise "succeed" and do nothing. On a live device the size is what this process last read where nothing arc did
+ * since can have changed it (no device command in a batch or an MCP server once it is known), else one
+ * `dumpsys window displays` (two on Android 7-9, whose rotation only `dumpsys window windows` shows); a point off
+ * the remembered screen is checked again on a fresh reading before it is refused, so a refusal always stands on
+ * what the device says now (docs/architecture.md, "Screen geometry").
  */
 export async function checkOnScreen(driver: DeviceDriver, points: Record<string, {x: number; y: number}>): Promise<void> {
-  const {width, height} = await driver.screenSize()
-  for (const [name, {x, y}] of Object.entries(points)) {
-    if (x < width && y < height) continue
-    const which = name ? `${name} ` : ''
-    throw new InvalidInputError(`${which}${at(x, y)} is off the ${width}x${height} screen: x must be below ${width} and y below ${height}`, {
-      details: {input: name || 'x,y', x, y, screen: {width, height}},
-      actions: ['Read element bounds from `arc screen-state` (the same pixel space) and tap inside them.'],
-    })
-  }
+  const off = (size: {width: number; height: number}) => Object.entries(points).find(([, {x, y}]) => !(x < size.width && y < size.height))
+  let size = await driver.screenSize()
+  if (!off(size)) return
+  if (size.remembered) size = await driver.screenSize({fresh: true})
+  const outside = off(size)
+  if (!outside) return
+  const {width, height} = size
+  const [name, {x, y}] = outside
+  const which = name ? `${name} ` : ''
+  throw new InvalidInputError(`${which}${at(x, y)} is off the ${width}x${height} screen: x must be below ${width} and y below ${height}`, {
+    details: {input: name || 'x,y', x, y, screen: {width, height}},
+    actions: ['Read element bounds from `arc screen-state` (the same pixel space) and tap inside them.'],
+  })
 }

@@ -16,6 +16,7 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {runCommand} from '@oclif/test'
 import {expect} from 'chai'
 
+import {forgetScreenGeometry} from '@arc-cli/core/testing'
 import {sourceOptions} from '@arc-cli/test-support/source-config'
 import {connect, startServer, TOKEN} from './support.js'
 
@@ -182,9 +183,13 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
 
   for (const row of ROWS) {
     it(`${row.tool} ${JSON.stringify(row.args)} = arc ${row.cli.join(' ')}`, async () => {
+      // Both surfaces start from a device whose screen geometry this process has not read, as a CLI process does:
+      // a server that read it before sends one command fewer (test/adb/screen-geometry.test.ts).
+      forgetScreenGeometry()
       let from = emu.commands.length
       const cli = await runCommand(row.data ? [...row.cli, '--json'] : row.cli, await sourceOptions())
       const cliArgv = argvSince(from)
+      forgetScreenGeometry()
       from = emu.commands.length
       const mcp = (await client.callTool({name: `android_${row.tool}`, arguments: row.args})) as CallToolResult
       const mcpArgv = argvSince(from)

@@ -296,8 +296,12 @@ export interface DeviceDriver {
   captureScreen(known?: WindowInfo): Promise<ScreenCapture>
   /** A PNG of the screen, in the current orientation. */
   screenshot(): Promise<Buffer>
-  /** Screen width and height in the current orientation, without a full capture (the touch tools' check). */
-  screenSize(): Promise<{width: number; height: number}>
+  /**
+   * Screen width and height in the current orientation, without a full capture (the touch tools' check). A live
+   * driver answers from what this process last read of the device where nothing arc did since can have changed it
+   * (docs/architecture.md, "Screen geometry"), then says `remembered`; `fresh` asks the device.
+   */
+  screenSize(options?: {fresh?: boolean}): Promise<{width: number; height: number; remembered?: boolean}>
   /** Screen and the window manager's window list, without a dump: where the keyboard and bars are, when it can tell. */
   windowInfo(): Promise<WindowInfo>
   /** Whether the soft keyboard shows, by the input method service and the window manager (no dump). */

@@ -29,6 +29,7 @@ import type {
   TypingMethod,
   WindowInfo,
 } from '../device-driver.js'
+import type {Geometry} from './screen-geometry.js'
 import {InvalidInputError} from '../../errors/arc-error.js'
 import type {AdbServer} from './adb-client.js'
 import * as appManage from './app-manage.js'
@@ -46,6 +47,7 @@ import {readLogs} from './logs.js'
 import {keyboardWindowShown} from '../keyboard-state.js'
 import {parseInputShown} from './parse-input-method.js'
 import * as screen from './screen.js'
+import {geometryFor, type GeometryMemory} from './screen-geometry.js'
 import {screenRecord} from './screenrecord.js'
 import {startActivity} from './start-activity.js'
 
@@ -60,6 +62,8 @@ export class AdbDriver implements DeviceDriver {
    * held only while the caller holds the WindowInfo, and used only when passed back, so no read is ever cached.
    */
   private readonly windowStates = new WeakMap<WindowInfo, screen.WindowState>()
+  /** The screen's size and rotation as last read, shared by this process's drivers of the device (screen-geometry.ts). */
+  private readonly geometry: GeometryMemory
 
   constructor(
     readonly server: AdbServer,
@@ -68,28 +72,56 @@ export class AdbDriver implements DeviceDriver {
     this.serial = serial
     this.shell = new DeviceShell(server, serial)
     this.dumpState = screen.dumpStateFor(this.shell.key)
+    this.geometry = geometryFor(this.shell.key)
   }
 
   private act<T>(action: (dev: DeviceShell) => Promise<T>): Promise<T> {
     return serialise(this.shell.key, () => action(this.shell))
   }
 
+  /** An action that can change the screen's size or rotation: what was remembered of them is forgotten when it ends. */
+  private reshape<T>(action: (dev: DeviceShell) => Promise<T>): Promise<T> {
+    return this.act(async (dev) => {
+      try {
+        return await action(dev)
+      } finally {
+        this.geometry.forget()
+      }
+    })
+  }
+
+  /** A read that learns the screen's geometry renews what is remembered of it. */
+  private async renewing<T>(read: Promise<T>, started: number, geometry: (value: T) => Geometry): Promise<T> {
+    const value = await read
+    this.geometry.keep(started, geometry(value))
+    return value
+  }
+
   /** `known`: a WindowInfo this driver's windowInfo() returned; its window-manager reading is reused, not read again. */
   captureScreen(known?: WindowInfo): Promise<ScreenCapture> {
-    return screen.captureScreen(this.shell, this.dumpState, known && this.windowStates.get(known))
+    const started = this.geometry.begin()
+    return this.renewing(screen.captureScreen(this.shell, this.dumpState, known && this.windowStates.get(known)), started, (c) => c.screen)
   }
 
   screenshot(): Promise<Buffer> {
     return screen.screenshot(this.shell)
   }
 
-  /** Screen size in the current orientation (the size in force, overrides included, turned by the rotation). */
-  screenSize(): Promise<{width: number; height: number}> {
-    return screen.screenInfo(this.shell)
+  /**
+   * Screen size in the current orientation (the size in force, overrides included, turned by the rotation): as last
+   * read in this process where nothing since can have changed it (screen-geometry.ts), else read (`fresh` always reads).
+   */
+  async screenSize(options: {fresh?: boolean} = {}): Promise<{width: number; height: number; remembered?: boolean}> {
+    const known = options.fresh ? undefined : this.geometry.get()
+    if (known) return {width: known.width, height: known.height, remembered: true}
+    const started = this.geometry.begin()
+    const {width, height} = await this.renewing(screen.screenInfo(this.shell), started, (g) => g)
+    return {width, height}
   }
 
   async windowInfo(): Promise<WindowInfo> {
-    const {info, state} = await screen.windowInfo(this.shell)
+    const started = this.geometry.begin()
+    const {info, state} = await this.renewing(screen.windowInfo(this.shell), started, (r) => r.info.screen)
     this.windowStates.set(info, state)
     return info
   }
@@ -155,11 +187,11 @@ export class AdbDriver implements DeviceDriver {
     if (activity === undefined && (launch.action !== undefined || launch.data !== undefined)) {
       throw new InvalidInputError('an intent action or data needs an activity to start', {details: {package_id: packageId}})
     }
-    return this.act((dev) => (activity === undefined ? apps.openApp(dev, packageId, launch.extras) : startActivity(dev, packageId, activity, launch)))
+    return this.reshape((dev) => (activity === undefined ? apps.openApp(dev, packageId, launch.extras) : startActivity(dev, packageId, activity, launch)))
   }
 
   closeApp(packageId: string): Promise<void> {
-    return this.act((dev) => apps.closeApp(dev, packageId))
+    return this.reshape((dev) => apps.closeApp(dev, packageId))
   }
 
   logs(query: LogQuery): Promise<LogResult> {
@@ -223,19 +255,19 @@ export class AdbDriver implements DeviceDriver {
   }
 
   installApp(apkPath: string, options: InstallOptions): Promise<void> {
-    return this.act((dev) => appManage.installApp(dev, apkPath, options))
+    return this.reshape((dev) => appManage.installApp(dev, apkPath, options))
   }
 
   uninstallApp(packageId: string, keepData: boolean): Promise<void> {
-    return this.act((dev) => appManage.uninstallApp(dev, packageId, keepData))
+    return this.reshape((dev) => appManage.uninstallApp(dev, packageId, keepData))
   }
 
   clearAppData(packageId: string): Promise<void> {
-    return this.act((dev) => appManage.clearAppData(dev, packageId))
+    return this.reshape((dev) => appManage.clearAppData(dev, packageId))
   }
 
   openUrl(url: string): Promise<void> {
-    return this.act((dev) => appManage.openUrl(dev, url))
+    return this.reshape((dev) => appManage.openUrl(dev, url))
   }
 
   setPermission(packageId: string, permission: string, granted: boolean): Promise<void> {
@@ -251,7 +283,7 @@ export class AdbDriver implements DeviceDriver {
   }
 
   setRotation(target: Degrees | 'auto'): Promise<void> {
-    return this.act((dev) => control.setRotation(dev, target))
+    return this.reshape((dev) => control.setRotation(dev, target))
   }
 
   powerState(): Promise<PowerState> {
@@ -259,16 +291,21 @@ export class AdbDriver implements DeviceDriver {
   }
 
   wake(): Promise<PowerState> {
-    return this.act((dev) => control.wake(dev))
+    return this.reshape((dev) => control.wake(dev))
   }
 
   unlock(): Promise<PowerState> {
-    return this.act((dev) => control.unlock(dev))
+    return this.reshape((dev) => control.unlock(dev))
   }
 
   /** Not queued: a passthrough command may be a read, and may run long. */
-  runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput> {
-    return control.passthrough(this.shell, argv, timeoutMs)
+  async runCommand(argv: string[], timeoutMs?: number): Promise<ShellOutput> {
+    try {
+      return await control.passthrough(this.shell, argv, timeoutMs)
+    } finally {
+      // `wm size`, `wm density`, `settings put system user_rotation`, `am start`: anything may reshape the screen.
+      this.geometry.forget()
+    }
   }
 
   /** Not queued: it runs for as long as the recording, and input actions must go on meanwhile. */

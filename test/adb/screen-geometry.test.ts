@@ -1,0 +1,110 @@
+import {writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {collectTools, ToolHost} from '@arc-cli/plugin-mcp'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {inDevelopment, sourceOptions} from '@arc-cli/test-support/source-config'
+import {Config} from '@oclif/core'
+import {expect} from 'chai'
+
+const node = (text: string, bounds: string, clickable = false) =>
+  `<node index="0" text="${text}" resource-id="" class="android.widget.Button" package="dev.arc.rotate" content-desc="" checkable="false" checked="false" clickable="${clickable}" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}" />`
+const screen = (rotation: number, bounds: string, child: string) =>
+  `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${rotation}"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="dev.arc.rotate" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}">${child}</node></hierarchy>`
+
+/**
+ * The on-screen check of the touch tools keeps the screen's geometry per device within a process (batch, MCP), so
+ * an input action is one device command; a tap that turns the screen (an app going landscape) is caught by
+ * re-reading before any refusal, and arc's own actions that can reshape the screen forget what was read.
+ */
+describe('screen geometry: one device command per input action in a batch and an MCP server', () => {
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'portrait.xml'), screen(0, '[0,0][1080,2400]', node('Watch in landscape', '[0,0][1080,400]', true)))
+    await writeFile(path.join(dir, 'landscape.xml'), screen(1, '[0,0][2400,1080]', node('Video', '[0,0][2400,1080]')))
+    return {
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {portrait: path.join(dir, 'portrait.xml'), landscape: path.join(dir, 'landscape.xml')},
+            initialScreen: 'portrait',
+            transitions: [
+              {from: 'portrait', tap: {text: 'Watch in landscape'}, to: 'landscape'},
+              {from: 'landscape', keyevent: 'BACK', to: 'portrait'},
+            ],
+          },
+        },
+      },
+    }
+  })
+  const device = () => h.emu.device('emu-1')
+  const programs = (from: number) => h.argvSince(from).map((argv) => argv.slice(0, 3).join(' '))
+
+  let host: ToolHost
+  before(async () => {
+    const tools = await inDevelopment(async () => collectTools(await Config.load(await sourceOptions())))
+    host = new ToolHost({tools, targets: [{slug: '', device: 'emu-1'}], config: {}, cwd: process.cwd(), adb: {host: '127.0.0.1', port: h.emu.port}})
+  })
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await host.call(`android_${name}`, args)
+    return {error: result.isError === true, text: (result.content[0] as {text: string}).text}
+  }
+
+  beforeEach(() => device().showScreen('portrait'))
+
+  it('a batch asks the screen size once for all its taps, long presses and swipes', async () => {
+    const from = h.emu.commands.length
+    const run = await runArc(['batch'], {env: h.env, input: 'tap 500 1000\ntap 600 1100\nlong-press 500 1500\nswipe 500 2000 500 1000\ntap 700 2300\n'})
+    expect(run.stderr).to.equal('')
+    expect(run.code).to.equal(0)
+    expect(programs(from)).to.deep.equal(['dumpsys window displays', 'input tap 500', 'input tap 600', 'input swipe 500', 'input swipe 500', 'input tap 700'])
+  })
+
+  it('an MCP server: a screen read renews the geometry, so the taps after it send only the tap', async () => {
+    const from = h.emu.commands.length
+    expect((await call('get_screen_state', {})).error).to.equal(false)
+    const read = h.emu.commands.length
+    expect((await call('tap', {x: 100, y: 2300})).text).to.equal('Tap executed at (100, 2300)')
+    expect((await call('double_tap', {x: 100, y: 2200})).error).to.equal(false)
+    // The double tap is one shell command of two `input tap`s.
+    expect(programs(read)).to.deep.equal(['input tap 100', 'input tap 100', 'input tap 100'])
+    expect(programs(from)).to.not.include('dumpsys window displays')
+  })
+
+  it('a tap that turns the screen: a point off the remembered screen is read again before it is refused or sent', async () => {
+    expect((await call('tap', {x: 500, y: 200})).error).to.equal(false)
+    expect(device().screenName).to.equal('landscape')
+    // Off the portrait screen arc last read (x >= 1080), on the landscape one the tap turned to.
+    let from = h.emu.commands.length
+    expect((await call('tap', {x: 2000, y: 500})).text).to.equal('Tap executed at (2000, 500)')
+    expect(programs(from)).to.deep.equal(['dumpsys window displays', 'input tap 2000'])
+    // Off both: refused on the fresh reading (nothing sent), naming the screen as it is now.
+    from = h.emu.commands.length
+    const refused = await call('tap', {x: 2000, y: 2000})
+    expect(refused.error).to.equal(true)
+    expect(refused.text).to.contain('(2000, 2000) is off the 2400x1080 screen')
+    expect(programs(from)).to.deep.equal(['dumpsys window displays'])
+  })
+
+  it('arc\'s own actions that can reshape the screen forget it: a shell command (wm size), a rotation set', async () => {
+    expect((await call('tap', {x: 10, y: 2000})).error).to.equal(false)
+    let from = h.emu.commands.length
+    await call('shell', {command: ['wm', 'size', '1440x3200']})
+    try {
+      expect((await call('tap', {x: 1400, y: 3100})).text).to.equal('Tap executed at (1400, 3100)')
+      expect(programs(from)).to.deep.equal(['wm size 1440x3200', 'dumpsys window displays', 'input tap 1400'])
+    } finally {
+      await call('shell', {command: ['wm', 'size', 'reset']})
+    }
+    from = h.emu.commands.length
+    const refused = await call('tap', {x: 1400, y: 3100})
+    expect(refused.text).to.contain('is off the 1080x2400 screen')
+    expect(programs(from)).to.deep.equal(['dumpsys window displays'])
+    await call('tap', {x: 10, y: 2000})
+    from = h.emu.commands.length
+    await call('rotation', {set: 'auto'})
+    await call('tap', {x: 10, y: 2000})
+    expect(programs(from)).to.deep.equal(['settings put system', 'dumpsys window displays', 'input tap 10'])
+  })
+})
