@@ -8,6 +8,8 @@
 
 import type {Interfaces} from '@oclif/core'
 
+import {distance, nearest, squashName} from '@arc-cli/core'
+
 /** What a suggestion needs to know of a command: its id as typed (`app close`), arguments and flags. */
 export interface CommandInfo {
   id: string
@@ -68,32 +70,8 @@ synonyms(['search'], ['find'])
 synonyms(['sh'], ['shell'])
 synonyms(['device list', 'list-devices'], ['devices'])
 
-/** Edit distance (insert, delete, substitute). */
-export function distance(a: string, b: string): number {
-  let previous = Array.from({length: b.length + 1}, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length] as number
-}
-
-const squash = (s: string) => s.toLowerCase().replace(/[\s:_-]+/g, '')
+const squash = squashName
 const near = (typed: string, name: string) => distance(squash(typed), squash(name)) <= Math.max(2, Math.floor(squash(typed).length / 3))
-
-/** The closest names (as typed: `screen-state`, `press back`), nearest first, at most three. */
-export function nearest(typed: string, names: string[]): string[] {
-  const want = squash(typed)
-  return names
-    .map((name) => ({name, d: distance(want, squash(name))}))
-    .filter((s) => s.d <= Math.max(2, Math.floor(want.length / 3)))
-    .sort((x, y) => x.d - y.d || x.name.localeCompare(y.name))
-    .slice(0, 3)
-    .map((s) => s.name)
-}
 
 /** A word as a shell would need it to come back as that word. */
 function shellWord(word: string): string {

@@ -47,6 +47,7 @@ export {CONFIG_PLACES, loadConfig, readConfigSection, type LoadedConfig} from '.
 export {ArcCommand, deviceFlags, parseErrorMessage} from './cli/arc-command.js'
 export {runToolFromCli, toolCommand, toolCommands} from './cli/tool-command.js'
 export {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './cli/deadline.js'
+export {distance, nearest, squashName} from './cli/near-names.js'
 export {describeInputIssues, flagName, inputJsonSchema, schemaFields, type SchemaField} from './cli/schema-fields.js'
 export {Spinner, colorsFor} from './cli/terminal.js'
 export {checkElementId, checkMainDisplay, ELEMENT_RECORDS_KEY, recordMismatch, recordOf, rememberElements, rememberScreen, resolveElement, type ElementRecord, type ResolvedElement} from './state/element-records.js'

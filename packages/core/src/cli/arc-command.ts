@@ -2,6 +2,7 @@ import {ArcError, InvalidInputError, toArcError} from '../errors/arc-error.js'
 import {exitCodeFor} from '../errors/exit-codes.js'
 import {Command, Flags} from '../oclif.js'
 import {printableText} from '../tools/human-text.js'
+import {nearest} from './near-names.js'
 import {colorsFor} from './terminal.js'
 
 /** Flags every device command takes. */
@@ -85,6 +86,19 @@ export function parseErrorMessage(error: Error & {parse?: {input?: {flags?: Pars
 export abstract class ArcCommand extends Command {
   static override enableJsonFlag = true
 
+  /**
+   * For a misspelt flag (`--detial`), the command's flags it was probably meant to be: ` (did you mean --detail?)`;
+   * empty for any other parse error or when no flag is near.
+   */
+  private flagSuggestion(error: Error & {flags?: unknown}): string {
+    if (!Array.isArray(error.flags) || !error.message.startsWith('Nonexistent flag')) return ''
+    const names = Object.keys((this.constructor as typeof Command).flags ?? {})
+    const near = (error.flags as unknown[])
+      .filter((typed): typed is string => typeof typed === 'string' && typed.startsWith('--'))
+      .flatMap((typed) => nearest(typed.slice(2).replace(/=.*$/s, ''), names).slice(0, 2))
+    return near.length === 0 ? '' : ` (did you mean ${[...new Set(near)].map((n) => `--${n}`).join(' or ')}?)`
+  }
+
   protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
     // A deliberate this.exit(n) (oclif's ExitError, code EEXIT) is an exit status, not an error.
     if ((error as {code?: unknown}).code === 'EEXIT' || ((error as {oclif?: {exit?: number}}).oclif?.exit !== undefined && error.name === 'ExitError')) {
@@ -93,7 +107,7 @@ export abstract class ArcCommand extends Command {
     let arcError: ArcError
     if (error instanceof ArcError) arcError = error
     else if (isParseError(error)) {
-      arcError = new InvalidInputError(parseErrorMessage(error), {
+      arcError = new InvalidInputError(parseErrorMessage(error) + this.flagSuggestion(error), {
         actions: [`Run \`${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''} --help\` for the flags and arguments.`],
       })
     } else arcError = toArcError(error)
