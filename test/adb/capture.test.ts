@@ -136,12 +136,20 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     expect(h.argvSince(from).filter((a) => a[0] === 'uiautomator')).to.have.length(3)
   })
 
-  it('gives up with INVALID_DUMP after three failed dumps instead of returning an old screen', async () => {
+  it('gives up with SCREEN_NOT_IDLE after three dumps that found no idle state instead of returning an old screen', async () => {
     const driver = await h.driver()
     h.emu.device('emu-1').failNextDumps(3, 'idle-timeout')
     const error = await driver.captureScreen().catch((e: unknown) => e)
+    expect(error).to.have.property('code', 'SCREEN_NOT_IDLE')
+    expect((error as Error).message).to.match(/never went idle.*could not get idle state.*3 tries/)
+  })
+
+  it('gives up with INVALID_DUMP after three null-root dumps', async () => {
+    const driver = await h.driver()
+    h.emu.device('emu-1').failNextDumps(3, 'null-root')
+    const error = await driver.captureScreen().catch((e: unknown) => e)
     expect(error).to.have.property('code', 'INVALID_DUMP')
-    expect((error as Error).message).to.match(/idle/)
+    expect((error as Error).message).to.match(/null root/)
   })
 
   it('uses the override size and density (base= in the displays dump, as wm size/density report them) and turns it with the rotation', async () => {

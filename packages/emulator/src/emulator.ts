@@ -40,6 +40,24 @@ export interface EmulatorOptions {
   logFile?: string
   /** What relays each device program to the emulator; default perl where it can, else Node.js (program-helper.ts). */
   programHelper?: ProgramHelper
+  /**
+   * Multiplies every emulated wait (uiautomator's idle wait, VM starts) on devices whose scenario sets no
+   * `timing.scale`; default ARC_EMULATE_TIME_SCALE from the environment, else 1 (a phone's own times).
+   */
+  timeScale?: number
+}
+
+/** The time scale from ARC_EMULATE_TIME_SCALE (the test runner sets it), else undefined; a bad value is an error. */
+export function envTimeScale(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.ARC_EMULATE_TIME_SCALE
+  if (raw === undefined || raw === '') return undefined
+  const scale = Number(raw)
+  if (!Number.isFinite(scale) || scale < 0 || scale > 100) {
+    throw new ConfigError(`ARC_EMULATE_TIME_SCALE=${JSON.stringify(raw)} is not a number from 0 to 100`, {
+      actions: ['Unset it for a phone\'s own times, or set a factor such as 0.01.'],
+    })
+  }
+  return scale
 }
 
 export interface Emulator {
@@ -114,6 +132,7 @@ class EmulatorImpl implements Emulator, HostContext {
         screens,
         state: spec?.state,
         scenario: deviceScenario,
+        timeScale: options.timeScale ?? envTimeScale(),
       })
       device.on('changed', () => this.events.emit('changed'))
       device.on('disconnect', () => {

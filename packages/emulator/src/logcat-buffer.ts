@@ -14,13 +14,22 @@ export interface LogEntry {
   level: LogLevel
   tag: string
   message: string
+  /** The log buffer it went to: `main` (undefined), or `crash` (uncaught exceptions, RuntimeInit's Clog_e). */
+  buffer?: 'crash'
+}
+
+/** Seconds since the epoch of an entry (its time is the host's local time, as logTime writes it). */
+export function entryEpochMs(e: LogEntry): number {
+  const m = /^(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})$/.exec(e.time)
+  if (!m) return 0
+  return new Date(e.year, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])).getTime()
 }
 
 const THREADTIME = /^(?:(\d{4})-)?(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\s+(\d+)\s+(\d+) ([VDIWEF]) (.*?)\s*: (.*)$/
 const thisYear = () => new Date().getFullYear()
 
 /** `MM-DD hh:mm:ss.mmm` for a Date (local time, as logcat prints). */
-function logTime(date: Date): string {
+export function logTime(date: Date): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0')
   return `${p(date.getMonth() + 1)}-${p(date.getDate())} ${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}.${p(date.getMilliseconds(), 3)}`
 }

@@ -50,6 +50,10 @@ const screenSchema = z.union([
       snapshot: z.string().describe('Snapshot folder or .xml file.'),
       package: z.string().optional().describe('Foreground package while this screen shows (default: meta.json).'),
       activity: z.string().optional().describe('Foreground activity while this screen shows.'),
+      animated: z
+        .boolean()
+        .optional()
+        .describe('The screen never goes idle (a video, a spinner): `uiautomator dump` waits out its idle timeout and fails.'),
     })
     .strict(),
 ])
@@ -131,8 +135,41 @@ const fieldSchema = z
   })
   .strict()
 
+/** Device profiles: an Android version with the costs that come with it (docs/emulate.md, "Profiles"). */
+export const PROFILES = ['android-14', 'android-11'] as const
+
+const timingSchema = z
+  .object({
+    scale: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe('Multiplies every emulated wait (idle waits, VM starts); tests use 0.01. Default: EmulatorOptions.timeScale, else ARC_EMULATE_TIME_SCALE, else 1.'),
+    vmStartMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .describe('What starting an app_process VM costs (uiautomator always; `input` up to Android 11). Default: the profile\'s.'),
+    idleMs: z.number().int().min(0).max(60_000).optional().describe('Quiet time `uiautomator dump` waits for (default 1000: AOSP DumpCommand calls waitForIdle(1000, 10000)).'),
+    idleTimeoutMs: z.number().int().min(0).max(600_000).optional().describe('How long `uiautomator dump` waits for idle before `ERROR: could not get idle state.` (default 10000).'),
+  })
+  .strict()
+
 const deviceSchema = z
   .object({
+    profile: z
+      .enum(PROFILES)
+      .default('android-14')
+      .describe('android-14 (default) or android-11: sdk 30, and `input` starts a VM per call (timing.vmStartMs 1000).'),
+    timing: timingSchema.optional().describe('Emulated waits: idle waits of uiautomator dump, VM starts, and a scale for all of them.'),
+    uiAutomationHeldBy: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Another tool (Appium, uiautomator2, Maestro) holds UiAutomation: every `uiautomator dump` dies at connect.'),
     snapshot: z.string().optional().describe('Single-screen shorthand for screens: {main: snapshot}.'),
     state: z.enum(['device', 'offline', 'unauthorized', 'no permissions']).optional(),
     screens: z.record(z.string(), screenSchema).optional(),

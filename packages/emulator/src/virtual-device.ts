@@ -8,7 +8,8 @@ import {isKeyboardRoot} from './commands/window-list.js'
 import {withoutKeyboard} from './commands/windows-dump.js'
 import {keyCode, keyName} from './keycodes.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
-import type {ActivitySpec, DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
+import type {ActivitySpec, DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, PROFILES, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
+import {sleep} from './commands/types.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
@@ -139,14 +140,37 @@ export function shortActivity(pkg: string, activity: string): string {
   return full.startsWith(`${pkg}.`) ? full.slice(pkg.length) : full
 }
 
+export type Profile = (typeof PROFILES)[number]
+
+/**
+ * What each profile changes: its Android version's properties and what an app_process VM start costs there. Up to
+ * Android 11 `/system/bin/input` is a script that runs `app_process … com.android.commands.input.Input`, a new VM per
+ * call (AOSP frameworks/base cmds/input/input, android-11.0.0_r1); from Android 12 it is `exec cmd input "$@"`,
+ * served inside system_server. The 1 s is the slow end of what trackers report for a VM start (docs/devices.md).
+ */
+const PROFILE_SETTINGS: Record<Profile, {properties: Record<string, string>; vmStartMs: number}> = {
+  'android-14': {properties: {}, vmStartMs: 0},
+  'android-11': {properties: {'ro.build.version.sdk': '30', 'ro.build.version.release': '11', 'ro.build.id': 'RQ3A.211001.001'}, vmStartMs: 1000},
+}
+
+/** The emulated waits of a device, in ms before `scale`. */
+export interface Timing {
+  scale: number
+  vmStartMs: number
+  idleMs: number
+  idleTimeoutMs: number
+}
+
 export interface VirtualDeviceInit {
   serial: string
   transportId: number
   /** Host folder standing for the device's `/`. */
   root: string
-  screens: Record<string, string | {snapshot: string; package?: string; activity?: string}>
+  screens: Record<string, string | {snapshot: string; package?: string; activity?: string; animated?: boolean}>
   state?: DeviceState
   scenario?: DeviceScenario
+  /** The emulator's time scale, used where the scenario sets none (EmulatorOptions.timeScale). */
+  timeScale?: number
 }
 
 /**
@@ -176,6 +200,19 @@ export class VirtualDevice extends EventEmitter {
   readonly inputMethods: InputMethods
   /** Packages with a live process, and its pid. */
   readonly running = new Map<string, number>()
+  /** The device profile (scenario `profile`): its Android version and what a VM start costs. */
+  readonly profile: Profile
+  /** Emulated waits (scenario `timing`); every one is multiplied by `timing.scale`. */
+  readonly timing: Timing
+  /**
+   * Who holds UiAutomation now: Android lets one UiAutomation connect at a time, device-wide (AOSP
+   * AccessibilityManagerService / UiAutomationManager.registerUiTestAutomationServiceLocked), so while one is held
+   * every other `uiautomator dump` dies at connect. A running dump holds it (`uiautomator`), or another tool does
+   * (scenario `uiAutomationHeldBy`, holdUiAutomation()).
+   */
+  uiAutomationHolder?: string
+  /** Screens that never go idle (scenario screens' `animated`); setAnimated() changes it at run time. */
+  readonly animatedScreens = new Set<string>()
   foreground: {package?: string; activity?: string} = {}
   wmSize?: {width: number; height: number}
   wmDensity?: number
@@ -219,11 +256,20 @@ export class VirtualDevice extends EventEmitter {
     this.files = new DeviceFiles(init.root)
     const scenario = init.scenario
     this.transitions = scenario?.transitions ?? []
+    this.profile = scenario?.profile ?? 'android-14'
+    const profile = PROFILE_SETTINGS[this.profile]
+    this.timing = {
+      scale: scenario?.timing?.scale ?? init.timeScale ?? 1,
+      vmStartMs: scenario?.timing?.vmStartMs ?? profile.vmStartMs,
+      idleMs: scenario?.timing?.idleMs ?? 1000,
+      idleTimeoutMs: scenario?.timing?.idleTimeoutMs ?? 10_000,
+    }
+    this.uiAutomationHolder = scenario?.uiAutomationHeldBy
     this.fields = new TextFields(scenario?.fields ?? [], () => Number(this.properties.get('ro.build.version.sdk') ?? '34'))
     this.faults = (scenario?.faults ?? []).map(arm)
     this.inputMethods = new InputMethods(this)
     this.touchscreen = scenario?.touchscreen ?? {name: 'virtio_input_multi_touch_1', maxX: 32767, maxY: 32767, slots: 10}
-    this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, 'ro.serialno': init.serial, ...scenario?.properties}))
+    this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, ...profile.properties, 'ro.serialno': init.serial, ...scenario?.properties}))
     this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p, granted: new Set()}))
     if (scenario?.adbKeyboard && !this.packages.some((p) => p.name === ADB_KEYBOARD_PACKAGE)) {
       this.packages.push({name: ADB_KEYBOARD_PACKAGE, system: false, versionCode: 2, versionName: '2.0', permissions: [], granted: new Set()})
@@ -253,6 +299,7 @@ export class VirtualDevice extends EventEmitter {
     for (const [name, screen] of Object.entries(init.screens)) {
       const spec = typeof screen === 'string' ? {snapshot: screen} : screen
       device.screens.set(name, await loadScreen(name, spec.snapshot, spec))
+      if (typeof screen !== 'string' && screen.animated) device.animatedScreens.add(name)
     }
     const first = init.scenario?.initialScreen ?? [...device.screens.keys()][0]
     if (first === undefined) throw new Error(`device ${init.serial} has no screen`)
@@ -337,6 +384,44 @@ export class VirtualDevice extends EventEmitter {
     this.faults.length = 0
   }
 
+  /** The screen shown never goes idle (a video, a spinner): dumps wait out the idle timeout and fail. */
+  get animated(): boolean {
+    return this.animatedScreens.has(this.currentScreen)
+  }
+
+  /** Makes a screen (default: the one shown) animated or still. */
+  setAnimated(animated: boolean, screen = this.currentScreen): void {
+    if (animated) this.animatedScreens.add(screen)
+    else this.animatedScreens.delete(screen)
+  }
+
+  /**
+   * Connects a UiAutomation for `holder`, as UiAutomation.connect does: undefined when another one holds it (the
+   * caller dies as uiautomator does), else a function that disconnects it.
+   */
+  holdUiAutomation(holder: string): (() => void) | undefined {
+    if (this.uiAutomationHolder !== undefined) return undefined
+    this.uiAutomationHolder = holder
+    let held = true
+    return () => {
+      if (held && this.uiAutomationHolder === holder) this.uiAutomationHolder = undefined
+      held = false
+    }
+  }
+
+  /** Another tool (Appium's UiAutomator2 server, uiautomator2, Maestro) takes UiAutomation until the function is called. */
+  simulateUiAutomationHolder(holder = 'io.appium.uiautomator2.server'): () => void {
+    const release = this.holdUiAutomation(holder)
+    if (!release) throw new Error(`UiAutomation on ${this.serial} is already held by ${this.uiAutomationHolder}`)
+    return release
+  }
+
+  /** Waits `ms` of device time (multiplied by timing.scale), or less when the signal aborts. */
+  async delay(ms: number, signal: AbortSignal): Promise<void> {
+    const scaled = ms * this.timing.scale
+    if (scaled > 0) await sleep(scaled, signal)
+  }
+
   /** The next `n` `uiautomator dump`s fail the way real devices do. */
   failNextDumps(n: number, kind: 'idle-timeout' | 'null-root' = 'idle-timeout'): void {
     this.addFault({command: 'uiautomator dump', kind, times: n})
@@ -372,9 +457,16 @@ export class VirtualDevice extends EventEmitter {
     return this.screenHasKeyboard && !this.keyboardDismissed
   }
 
-  /** Adds a line to the device log; a following `logcat` writes it at once (event `log`). */
-  appendLog(spec: LogEntrySpec): LogEntry {
-    const entry = parseLogEntry(spec, this)
+  /** A pid for a process that is not an app (a shell program's VM). */
+  spawnPid(): number {
+    const pid = this.nextPid
+    this.nextPid += 37
+    return pid
+  }
+
+  /** Adds a line to the device log (`crash`: the crash buffer); a following `logcat` writes it at once (event `log`). */
+  appendLog(spec: LogEntrySpec, buffer?: 'crash'): LogEntry {
+    const entry = {...parseLogEntry(spec, this), ...(buffer ? {buffer} : {})}
     this.logcat.push(entry)
     this.emit('log', entry)
     return entry

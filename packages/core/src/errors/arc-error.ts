@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'ELEMENT_AMBIGUOUS'
   | 'STALE_ELEMENT'
   | 'INVALID_DUMP'
+  | 'UI_AUTOMATION_BUSY'
+  | 'SCREEN_NOT_IDLE'
   | 'TIMEOUT'
   | 'UNSUPPORTED'
   | 'OUTPUT_FAILED'
@@ -110,6 +112,19 @@ export class StaleElementError extends ArcError {
 /** A UI hierarchy dump that is empty, truncated, not XML or in an unsupported format. */
 export class InvalidDumpError extends ArcError {
   readonly code = 'INVALID_DUMP'
+}
+
+/**
+ * Another UiAutomation client holds the device's one UiAutomation (Appium's UiAutomator2 server, uiautomator2,
+ * Maestro, a monkey, another dump), so `uiautomator dump` dies at connect with `already registered!`.
+ */
+export class UiAutomationBusyError extends ArcError {
+  readonly code = 'UI_AUTOMATION_BUSY'
+}
+
+/** The screen never went idle within uiautomator's idle timeout (a video, a spinner): it refuses to dump it. */
+export class ScreenNotIdleError extends ArcError {
+  readonly code = 'SCREEN_NOT_IDLE'
 }
 
 /** A device call or a wait that ran out of time. */

@@ -1,6 +1,6 @@
 import {STATUSBAR_ACTIONS} from '../scenario.js'
 import {am} from './am.js'
-import {input} from './input.js'
+import {inputNow} from './input.js'
 import {packageCommand} from './pm.js'
 import type {CommandContext} from './types.js'
 import {wm} from './wm.js'
@@ -16,7 +16,7 @@ export function cmd(ctx: CommandContext): number {
     case 'package':
       return packageCommand(ctx, rest)
     case 'input':
-      return input(shifted('input'))
+      return inputNow(shifted('input'))
     case 'activity':
       return am(shifted('am'))
     case 'window':

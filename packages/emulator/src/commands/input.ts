@@ -49,7 +49,21 @@ function num(value: string | undefined, what: string): number {
  * the device (`device.inputEvents`), and taps, keys and statusbar actions may switch the scenario's screen.
  * `text` replaces `%s` with spaces, as InputShellCommand does.
  */
-export function input(ctx: CommandContext): number {
+export async function input(ctx: CommandContext): Promise<number> {
+  // Up to Android 11 `input` is app_process: a new VM per call (timing.vmStartMs; the android-11 profile's cost).
+  // From Android 12 it is `exec cmd input "$@"` (AOSP cmds/input/input), served inside system_server.
+  if (Number(ctx.device.properties.get('ro.build.version.sdk') ?? '34') <= INPUT_VM_LAST_SDK) {
+    await ctx.device.delay(ctx.device.timing.vmStartMs, ctx.signal)
+    if (ctx.signal.aborted) return 137
+  }
+  return inputNow(ctx)
+}
+
+/** Android 11 (API 30): the last release whose `input` runs its own VM. */
+const INPUT_VM_LAST_SDK = 30
+
+/** `input` as system_server serves it (`cmd input`, and `input` itself from Android 12): no VM start. */
+export function inputNow(ctx: CommandContext): number {
   const args = ctx.argv.slice(1)
   if (args[0] !== undefined && SOURCES.has(args[0])) args.shift()
   if (args[0] === '-d') args.splice(0, 2)

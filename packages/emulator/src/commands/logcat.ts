@@ -1,4 +1,4 @@
-import {LEVEL_ORDER, formatThreadtime, type LogEntry} from '../logcat-buffer.js'
+import {LEVEL_ORDER, entryEpochMs, formatThreadtime, type LogEntry} from '../logcat-buffer.js'
 import {untilAborted, type CommandContext} from './types.js'
 
 const TIME = /^(\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,3})?$/
@@ -7,6 +7,8 @@ function format(e: LogEntry, style: string, year: boolean): string {
   const time = `${year ? `${e.year}-` : ''}${e.time}`
   if (style === 'brief') return `${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
   if (style === 'time') return `${time} ${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
+  // `-v epoch` (Android 7+): seconds since the epoch in place of the date, right-aligned as logprint.cpp writes them.
+  if (style === 'epoch') return `${(entryEpochMs(e) / 1000).toFixed(3).padStart(23)} ${String(e.pid).padStart(5)} ${String(e.tid).padStart(5)} ${e.level} ${e.tag}: ${e.message}`
   return formatThreadtime(e, year)
 }
 
@@ -28,6 +30,7 @@ export async function logcat(ctx: CommandContext): Promise<number> {
   let year = false
   let silentDefault = false
   let pid: number | undefined
+  const buffers = new Set<string>()
   let regex: RegExp | undefined
   let max: number | undefined
   const specs = new Map<string, string>()
@@ -57,7 +60,11 @@ export async function logcat(ctx: CommandContext): Promise<number> {
       if (v === 'year') year = true
       else style = v
     }
-    else if (a.startsWith('-b')) i = value(i, a, '-b')[1]
+    else if (a.startsWith('-b')) {
+      const [v, next] = value(i, a, '-b')
+      i = next
+      for (const b of (v ?? '').split(',')) buffers.add(b)
+    }
     else if (a.startsWith('--pid')) {
       const [v, next] = value(i, a, '--pid')
       i = next
@@ -89,7 +96,10 @@ export async function logcat(ctx: CommandContext): Promise<number> {
   // As on a device: logd selects the entries (pid, start time, and a `-t N` count taken from those), and logcat
   // filters what it receives by tag, priority and regex (AOSP logcat.cpp ProcessBuffer). So `-t 10 *:E` prints the
   // errors among the last 10 entries, not the last 10 errors.
-  const selected = (e: LogEntry) => (pid === undefined || e.pid === pid) && (since === undefined || entryKey(e) >= sinceKey(since))
+  // Buffers: `-b crash` lists only uncaught exceptions; the default (main, system, crash) and `all` list every entry.
+  const onlyCrash = buffers.size > 0 && !buffers.has('all') && !buffers.has('default') && !buffers.has('main') && !buffers.has('system')
+  const inBuffer = (e: LogEntry) => (onlyCrash ? e.buffer === 'crash' && buffers.has('crash') : buffers.size === 0 || buffers.has('all') || buffers.has('default') || e.buffer !== 'crash' || buffers.has('crash'))
+  const selected = (e: LogEntry) => inBuffer(e) && (pid === undefined || e.pid === pid) && (since === undefined || entryKey(e) >= sinceKey(since))
   const printed = (e: LogEntry) => {
     const min = specs.get(e.tag) ?? fallback
     return LEVEL_ORDER.indexOf(e.level) >= LEVEL_ORDER.indexOf(min) && (!regex || regex.test(e.message))
@@ -99,7 +109,8 @@ export async function logcat(ctx: CommandContext): Promise<number> {
   if (count !== undefined) entries = entries.slice(-count)
   entries = entries.filter(printed)
   if (max !== undefined) entries = entries.slice(0, max)
-  ctx.out('--------- beginning of main\n')
+  // logcat prints a buffer's header before its first entry: an empty crash buffer prints nothing.
+  if (!onlyCrash || entries.length > 0) ctx.out(`--------- beginning of ${onlyCrash ? 'crash' : 'main'}\n`)
   for (const e of entries) ctx.out(`${format(e, style, year)}\n`)
   if (!dump) {
     // Following: lines logged from now on (device.appendLog) are written as they arrive.

@@ -1,8 +1,49 @@
 import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
+import {IDLE_STATE_ERROR} from '../faults.js'
+import {logTime} from '../logcat-buffer.js'
 import type {CommandContext} from './types.js'
 import {windowsDocument} from './windows-dump.js'
+
+/**
+ * The frames of the exception a second UiAutomation dies with, as an Android 14 device printed them
+ * (bytedance/Fastbot_Android#266; the uiautomator frames as DumpCommand calls UiAutomationShellWrapper.connect).
+ */
+const ALREADY_REGISTERED_FRAMES = [
+  '\tat android.os.Parcel.createExceptionOrNull(Parcel.java:3030)',
+  '\tat android.os.Parcel.createException(Parcel.java:3006)',
+  '\tat android.os.Parcel.readException(Parcel.java:2989)',
+  '\tat android.os.Parcel.readException(Parcel.java:2931)',
+  '\tat android.view.accessibility.IAccessibilityManager$Stub$Proxy.registerUiTestAutomationService(IAccessibilityManager.java:845)',
+  '\tat android.app.UiAutomationConnection.registerUiTestAutomationServiceLocked(UiAutomationConnection.java:558)',
+  '\tat android.app.UiAutomationConnection.connect(UiAutomationConnection.java:112)',
+  '\tat android.app.UiAutomation.connectWithTimeout(UiAutomation.java:337)',
+  '\tat android.app.UiAutomation.connect(UiAutomation.java:289)',
+  '\tat com.android.uiautomator.core.UiAutomationShellWrapper.connect(UiAutomationShellWrapper.java)',
+  '\tat com.android.commands.uiautomator.DumpCommand.run(DumpCommand.java)',
+  '\tat com.android.commands.uiautomator.Launcher.main(Launcher.java)',
+]
+
+/**
+ * A second UiAutomation's death. `UiAutomationManager.registerUiTestAutomationServiceLocked` throws
+ * `IllegalStateException("UiAutomationService " + serviceClient + "already registered!")` (no space before
+ * "already", as every tracker quotes it: xiaocong/uiautomator#218, Fastbot_Android#46); DumpCommand connects outside
+ * its try, so the exception leaves `main`, and app_process's handlers (AOSP RuntimeInit: LoggingHandler, then
+ * KillApplicationHandler) log it to the crash buffer as `FATAL EXCEPTION: main` and kill the process with SIGKILL.
+ * Nothing reaches the terminal; adbd reports the signal as exit status 128 + 9.
+ */
+function diesAlreadyRegistered(ctx: CommandContext): number {
+  const device = ctx.device
+  const pid = device.spawnPid()
+  const proxy = `android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@${(pid * 7919).toString(16).slice(-7)}`
+  const now = new Date()
+  const lines = ['FATAL EXCEPTION: main', `PID: ${pid}`, `java.lang.IllegalStateException: UiAutomationService ${proxy}already registered!`, ...ALREADY_REGISTERED_FRAMES]
+  for (const message of lines) {
+    device.appendLog({level: 'E', tag: 'AndroidRuntime', message, pid, tid: pid, time: `${now.getFullYear()}-${logTime(now)}`}, 'crash')
+  }
+  return 137
+}
 
 const USAGE = `Usage: uiautomator <subcommand> [options]
 
@@ -35,6 +76,32 @@ export async function uiautomator(ctx: CommandContext): Promise<number> {
     ctx.out(USAGE)
     return sub === 'help' || sub === undefined ? 0 : 1
   }
+  const device = ctx.device
+  // app_process starts a VM (timing.vmStartMs), then DumpCommand connects UiAutomation: one at a time, device-wide.
+  await device.delay(device.timing.vmStartMs, ctx.signal)
+  if (ctx.signal.aborted) return 137
+  const release = device.holdUiAutomation('uiautomator dump')
+  if (!release) return diesAlreadyRegistered(ctx)
+  // The client going away kills the process: its UiAutomation goes with it (linkToDeath in the service).
+  ctx.signal.addEventListener('abort', release, {once: true})
+  try {
+    // waitForIdle(1000, 10000): a quiet period of idleMs, or `could not get idle state` once idleTimeoutMs pass
+    // without one (a video, a spinner: scenario screens' `animated`), printed on stderr with exit status 0.
+    if (device.animated) {
+      await device.delay(device.timing.idleTimeoutMs, ctx.signal)
+      if (ctx.signal.aborted) return 137
+      ctx.err(IDLE_STATE_ERROR)
+      return 0
+    }
+    await device.delay(device.timing.idleMs, ctx.signal)
+    if (ctx.signal.aborted) return 137
+    return await writeDump(ctx, rest)
+  } finally {
+    release()
+  }
+}
+
+async function writeDump(ctx: CommandContext, rest: string[]): Promise<number> {
   const file = rest.find((a) => !a.startsWith('--')) ?? '/sdcard/window_dump.xml'
   const xml = rest.includes('--windows') && ctx.device.windowsDump ? windowsDocument(ctx.device) : ctx.device.dumpXml()
   if (file === '/dev/tty' || file === '/dev/stdout') {

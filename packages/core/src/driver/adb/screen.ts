@@ -5,7 +5,7 @@
 import {randomBytes} from 'node:crypto'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {InvalidDumpError} from '../../errors/arc-error.js'
+import {InvalidDumpError, ScreenNotIdleError, UiAutomationBusyError} from '../../errors/arc-error.js'
 import {parseUiDump, sliceDump} from '../../screen/parse-ui-dump.js'
 import type {UiHierarchy} from '../../screen/ui-node.js'
 import {missingWindows, treelessWindows} from '../../screen/window-metadata.js'
@@ -22,6 +22,20 @@ import {windowSection} from './window-sections.js'
 
 /** uiautomator failures that pass when tried again a moment later (adb.md §3.2, §4.3). */
 const TRANSIENT = /could not get idle state|null root node|already registered|Killed|NullPointerException|is empty/i
+/** DumpCommand's answer when the screen sent accessibility events for its whole idle timeout (10 s on a phone). */
+const NOT_IDLE = /could not get idle state/i
+/** UiAutomation's refusal of a second client (AOSP UiAutomationManager), where a build prints it. */
+const ALREADY_REGISTERED = /already registered/i
+/** How long a read waits for another UiAutomation client to let go (a dump elsewhere holds it for 1-3 s). */
+const BUSY_WAIT_MS = 3000
+/** The tools that hold UiAutomation while they run: named in the error, so the user knows what to stop. */
+export const UI_AUTOMATION_HOLDERS = [
+  "Appium's UiAutomator2 server (io.appium.uiautomator2.server)",
+  'uiautomator2 / ATX (u2.jar or com.github.uiautomator)',
+  'Maestro (dev.mobile.maestro)',
+  'a monkey such as Fastbot, or a `uiautomator runtest`',
+  'another `uiautomator dump` (another arc, an IDE\'s layout inspector)',
+]
 /** Output showing `/dev/tty` is unusable on this device (no controlling terminal). */
 const NO_TTY = /\/dev\/tty.*(No such|Permission denied|not open|failed|ENXIO)|(No such device|could not open).*\/dev\/tty/i
 /** uiautomator's closing message alone: it reported a dump but wrote no XML. */
@@ -74,16 +88,22 @@ export interface Dump {
  * XML at all when the accessibility layer hands it an empty window list yet reports the dump done (AOSP
  * dumpWindowsToFile returns early), an empty `<displays />` when every display it was handed had no window, and
  * windows without trees when their roots were not ready; the plain dump still works there. Where a plain dump to
- * `/dev/tty` also wrote nothing, the tty is what fails, and the dump goes to a file. Transient failures (no idle
- * state, null root node…) are tried DUMP_ATTEMPTS times in all.
+ * `/dev/tty` also wrote nothing, the tty is what fails, and the dump goes to a file. Transient failures (null root
+ * node…) are tried DUMP_ATTEMPTS times in all. Two failures have errors of their own: a screen that never went idle
+ * (SCREEN_NOT_IDLE; tried again only while another try of that length fits in the device call's time limit, since
+ * each waited out uiautomator's idle timeout), and UiAutomation held by another client (UI_AUTOMATION_BUSY, after at
+ * most BUSY_WAIT_MS of tries), found from the crash log where the dump died without a word.
  */
 async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> {
   const what = `uiautomator dump on ${dev.serial}`
   let windows = state.windowsFlag
   let tries = 0
+  const started = Date.now()
   for (;;) {
     const flags = windows ? ['--windows'] : []
-    const output = state.tty ? await dev.text(['uiautomator', 'dump', ...flags, '/dev/tty']) : await dumpViaFile(dev, flags)
+    const attemptStart = Date.now()
+    const {output, exitCode} = state.tty ? await ttyDump(dev, flags) : {output: await dumpViaFile(dev, flags), exitCode: 0}
+    const attemptMs = Date.now() - attemptStart
     let gaveNothing = WROTE_NOTHING.test(output)
     let failure: InvalidDumpError
     try {
@@ -108,6 +128,24 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
       if (!(error instanceof InvalidDumpError)) throw error
       failure = error
     }
+    if (NOT_IDLE.test(output)) {
+      // uiautomator waited its whole idle timeout: another try costs as long again. Tried again only while a try as
+      // long as this one still fits in the device call's time limit, so an animated screen ends in one clear error.
+      const delay = RETRY_DELAY_MS * (tries + 1)
+      if (++tries >= DUMP_ATTEMPTS || Date.now() - started + delay + attemptMs > dev.server.timeoutMs) throw notIdle(dev, attemptMs, tries)
+      await sleep(delay)
+      continue
+    }
+    const died = exitCode !== 0 && output.trim() === ''
+    if (ALREADY_REGISTERED.test(output) || ((died || output.trim() === '' || /^\s*Killed\s*$/.test(output)) && (await uiAutomationTaken(dev)))) {
+      // Another client holds UiAutomation: one held by a dump elsewhere lets go within seconds; a tool (Appium,
+      // uiautomator2, Maestro) holds it for its whole session, so waiting longer than BUSY_WAIT_MS only burns time.
+      const delay = RETRY_DELAY_MS * 2 * (tries + 1)
+      if (Date.now() - started + delay > Math.min(BUSY_WAIT_MS, dev.server.timeoutMs / 2)) throw busy(dev)
+      tries++
+      await sleep(delay)
+      continue
+    }
     if (state.tty && NO_TTY.test(output)) {
       state.tty = false
     } else if (windows && /--windows|Unknown option|usage:/i.test(output)) {
@@ -125,6 +163,54 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
       await sleep(RETRY_DELAY_MS * tries)
     }
   }
+}
+
+async function ttyDump(dev: DeviceShell, flags: string[]): Promise<{output: string; exitCode: number}> {
+  const {output, exitCode} = await dev.run(['uiautomator', 'dump', ...flags, '/dev/tty'])
+  return {output: output.toString('utf8'), exitCode}
+}
+
+/** A crash this recent (seconds, device clock) counts as the dump that just died. */
+const CRASH_WINDOW_S = 30
+
+/**
+ * Whether the dump that just died without a word was refused UiAutomation: a second client dies at connect with
+ * `IllegalStateException: UiAutomationService …already registered!`, which app_process writes only to the crash
+ * log (AOSP RuntimeInit: `FATAL EXCEPTION: main`, then SIGKILL), so the terminal shows nothing. One device command
+ * reads the device's clock (`date +%s`) and the crash buffer's last lines with their epoch times (`-v epoch`,
+ * Android 7+), so an old crash from another day is not taken for this one.
+ */
+async function uiAutomationTaken(dev: DeviceShell): Promise<boolean> {
+  const text = await dev.text(['date', '+%s', raw(';'), 'logcat', '-d', '-b', 'crash', '-v', 'epoch', '-t', 60]).catch(() => '')
+  const now = Number(/^\s*(\d+)\s*$/m.exec(text)?.[1])
+  if (!Number.isFinite(now)) return false
+  return text.split(/\r?\n/).some((line) => {
+    const m = /^\s*(\d+)\.\d+\s+\d+\s+\d+\s+E\s+AndroidRuntime\s*:.*already registered!/.exec(line)
+    return m !== null && Number(m[1]) >= now - CRASH_WINDOW_S
+  })
+}
+
+function busy(dev: DeviceShell): UiAutomationBusyError {
+  return new UiAutomationBusyError(
+    `another tool holds UiAutomation on ${dev.serial}, so its screen cannot be read: Android lets one UiAutomation client connect at a time, and uiautomator dump died with "UiAutomationService … already registered!" for ${BUSY_WAIT_MS / 1000} s of tries. Usual holders: ${UI_AUTOMATION_HOLDERS.join('; ')}`,
+    {
+      details: {serial: dev.serial, holders: UI_AUTOMATION_HOLDERS},
+      actions: [
+        'Stop the other tool\'s session (an Appium session, a uiautomator2 `d.uiautomator.stop()`, a Maestro run), or force-stop its server, e.g. `adb shell am force-stop io.appium.uiautomator2.server`.',
+        'If arc itself is reading the screen in another process, wait for it to finish.',
+      ],
+    },
+  )
+}
+
+function notIdle(dev: DeviceShell, attemptMs: number, tries: number): ScreenNotIdleError {
+  return new ScreenNotIdleError(
+    `the screen of ${dev.serial} never went idle: uiautomator dump waits for a second without accessibility events (up to 10 s on a phone) and gave up after ${(attemptMs / 1000).toFixed(1)} s (\`ERROR: could not get idle state.\`, ${tries} ${tries === 1 ? 'try' : 'tries'}). A playing video, an animation or a spinner keeps the screen busy`,
+    {
+      details: {serial: dev.serial, tries},
+      actions: ['Pause the video or wait for the animation to end, then read again.', '`arc screenshot` still captures an animated screen.'],
+    },
+  )
 }
 
 async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
