@@ -5,6 +5,7 @@
  */
 import {randomBytes} from 'node:crypto'
 import {open, stat} from 'node:fs/promises'
+import {amStartFailed} from './am-status.js'
 
 import {DeviceCommandError, InvalidInputError} from '../../errors/arc-error.js'
 import type {InstallOptions} from '../device-driver.js'
@@ -112,7 +113,7 @@ export async function openUrl(dev: DeviceShell, url: string): Promise<void> {
     })
   }
   // As for app open (apps.ts): `Status: timeout` follows a started activity that was slow to draw, not a failure.
-  if (exitCode !== 0 || /^Error|Exception/im.test(text)) throw dev.failed(`opening ${url}`, text, exitCode)
+  if (amStartFailed(text, exitCode)) throw dev.failed(`opening ${url}`, text, exitCode)
 }
 
 /** `pm grant|revoke PKG PERMISSION` (runtime permissions; Android 6+). Prints nothing when it works. */

@@ -6,6 +6,7 @@ import {extraWords} from './intent-extras.js'
 import {PACKAGE_VERSION_LINES, parsePackageVersions, type PackageVersion} from './parse-package-versions.js'
 import {firstQueriedActivity, isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
 import {raw} from './shell-quote.js'
+import {amStartFailed} from './am-status.js'
 
 async function listPackages(dev: DeviceShell, flag: '-s' | '-3'): Promise<ListedPackage[]> {
   const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode'])
@@ -114,13 +115,15 @@ export async function openApp(dev: DeviceShell, packageId: string, extras: reado
     if (isMissingCommand(resolved)) return monkeyLaunch(dev, packageId)
     throw noLauncher(dev, packageId)
   }
-  const output = await dev.text([
+  const {output, exitCode} = await dev.run([
     'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', component,
     ...extraWords(extras),
   ])
+  const text = output.toString('utf8')
   // `Status: timeout` is no failure: am prints a status only for an activity it started, and `timeout` when that
   // activity did not report itself drawn within the wait (a slow cold start); a refused launch prints `Error: …`.
-  if (/^Error|Exception/im.test(output)) throw dev.failed(`launching ${packageId}`, output)
+  // am's verdict lines are read, not its echo of the package (am-status.ts).
+  if (amStartFailed(text, exitCode)) throw dev.failed(`launching ${packageId}`, text, exitCode)
 }
 
 async function monkeyStart(dev: DeviceShell, packageId: string): Promise<void> {

@@ -10,6 +10,7 @@ import type {LaunchOptions} from '../device-driver.js'
 import {isInstalled, notInstalled} from './apps.js'
 import type {DeviceShell} from './device-shell.js'
 import {extraWords} from './intent-extras.js'
+import {amStartFailed} from './am-status.js'
 
 /** `.ui.Settings` in `com.foo` → `com.foo.ui.Settings`; a fully qualified name stays as it is. */
 export function activityClass(packageId: string, activity: string): string {
@@ -47,5 +48,5 @@ export async function startActivity(dev: DeviceShell, packageId: string, activit
     })
   }
   // As for the launcher (apps.ts): `Status: timeout` follows an activity that started but was slow to draw.
-  if (exitCode !== 0 || /^Error|Exception/im.test(text)) throw dev.failed(`starting ${component}`, text, exitCode)
+  if (amStartFailed(text, exitCode)) throw dev.failed(`starting ${component}`, text, exitCode)
 }
