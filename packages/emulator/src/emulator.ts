@@ -78,6 +78,9 @@ export interface Emulator {
   close(): Promise<void>
 }
 
+/** The programs that print a build's noise lines (VirtualDevice.outputNoise): those that start the graphics stack. */
+const NOISY_PROGRAMS = new Set(['input', 'am', 'pm', 'screencap'])
+
 class EmulatorImpl implements Emulator, HostContext {
   port = 0
   host: string
@@ -240,6 +243,7 @@ class EmulatorImpl implements Emulator, HostContext {
       io.err(`/system/bin/sh: ${io.argv[0]}: not found\n`)
       return 127
     }
+    if (device.outputNoise.length > 0 && NOISY_PROGRAMS.has(io.argv[0] as string)) io.err(`${device.outputNoise.join('\n')}\n`)
     return program(ctx)
   }
 

@@ -215,6 +215,12 @@ const deviceSchema = z
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
     fields: z.array(fieldSchema).optional().describe('Edit fields that refuse or alter what is typed into them.'),
+    outputNoise: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Lines `input`, `am`, `pm` and `screencap` print on stderr before their own output, as some builds do (waydroid: `Failed to create //.cache for shader cache (Read-only file system)---disabling.`).',
+      ),
     adbKeyboard: z
       .boolean()
       .default(false)

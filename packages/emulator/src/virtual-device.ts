@@ -234,6 +234,12 @@ export class VirtualDevice extends EventEmitter {
   otherDisplay?: {width: number; height: number}
   /** Every recording `screenrecord` finished: its device path and how long it ran. */
   readonly recordings: Array<{file: string; seconds: number}> = []
+  /**
+   * Lines some builds' programs print on stderr before their own output (scenario `outputNoise`): waydroid's
+   * `screencap` prints `Failed to create //.cache for shader cache (Read-only file system)---disabling.`
+   * (LmeSzinc/AzurLaneAutoScript#4760), from the graphics stack every app_process-based program starts too.
+   */
+  outputNoise: string[] = []
   /** What `dumpsys battery` reports. */
   battery = {level: 85, scale: 100, status: 2, ac: false, usb: true}
   homeScreen?: string
@@ -284,6 +290,7 @@ export class VirtualDevice extends EventEmitter {
     this.wmDensity = scenario?.wm?.density
     this.windowsDump = scenario?.windowsDump ?? false
     this.otherDisplay = scenario?.otherDisplay
+    this.outputNoise = scenario?.outputNoise ?? []
     this.homeScreen = scenario?.homeScreen
     this.logcat = scenario?.logcat ? scenario.logcat.map((e) => parseLogEntry(e, this)) : []
     for (const [file, content] of Object.entries(scenario?.files ?? {})) {

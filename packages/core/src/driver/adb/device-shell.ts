@@ -10,6 +10,14 @@ import {shellCommand, type Raw} from './shell-quote.js'
 const FAILURE = /Exception|^Error|\bError:|^error:|usage:|Unknown command|not found|Permission denied|SecurityException/im
 
 /**
+ * Lines some builds print around a command's own output that say nothing of it: the dynamic linker's warnings, and
+ * the graphics stack's complaint that it cannot cache shaders (waydroid's `screencap`, `input` and friends:
+ * `Failed to create //.cache for shader cache (Read-only file system)---disabling.`,
+ * LmeSzinc/AzurLaneAutoScript#4760).
+ */
+export const OUTPUT_NOISE = /^(?:WARNING: linker:|Failed to create \S* for shader cache\b)/
+
+/**
  * True when the device lacks the `cmd` service or command asked for (`Unknown command`, `Can't find service`,
  * `… inaccessible or not found`, or Binder's default `No shell command implementation.` for a service without
  * shell commands), so the caller falls back to an older way.
@@ -42,12 +50,12 @@ export class DeviceShell {
   /**
    * Runs a command that prints nothing when it works (`input`, `am force-stop`): a non-zero exit, failure text,
    * or any other output at all (random bytes with exit status 0 included) is a DeviceCommandError quoting it,
-   * never reported as done. Dynamic-linker warnings some builds print are not output of the command.
+   * never reported as done. The noise lines some builds print (OUTPUT_NOISE) are not output of the command.
    */
   async action(words: Array<string | number | Raw>, what: string): Promise<string> {
     const {output, exitCode} = await this.run(words)
     const text = output.toString('utf8')
-    const unexpected = text.split(/\r?\n/).filter((line) => line.trim() !== '' && !/^WARNING: linker:/.test(line))
+    const unexpected = text.split(/\r?\n/).filter((line) => line.trim() !== '' && !OUTPUT_NOISE.test(line))
     if (exitCode !== 0 || FAILURE.test(text)) throw this.failed(what, text, exitCode)
     if (unexpected.length > 0) throw this.failed(what, `unexpected output: ${JSON.stringify(unexpected.join('\n').slice(0, 200))}`, exitCode)
     return text
