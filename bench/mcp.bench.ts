@@ -6,7 +6,7 @@
 import {spawn} from 'node:child_process'
 import path from 'node:path'
 
-import {DEMO_DIR, MemoryDeviceState, runTool, SnapshotDriver} from '@arc-cli/core'
+import {DEMO_DIR, MemoryDeviceState, openSnapshot, runTool} from '@arc-cli/core'
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 
@@ -21,7 +21,7 @@ export default async function bench(): Promise<void> {
   const tool = tools.find((t) => t.name === 'get_screen_state')!
   const state = new MemoryDeviceState()
   const direct = await timeRuns(
-    () => runTool(tool, {input: {}}, {config: {}, cwd: process.cwd(), openDriver: () => SnapshotDriver.open(DEMO_DIR, 'demo'), stateFor: () => state}),
+    () => runTool(tool, {input: {}}, {config: {}, cwd: process.cwd(), openDriver: () => openSnapshot(DEMO_DIR, 'demo'), stateFor: () => state}),
     CALLS,
     50,
   )

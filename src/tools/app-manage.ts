@@ -23,6 +23,7 @@ export const installApp = defineTool({
   description:
     'Installs an APK from a path on the computer running arc: pushes it to /data/local/tmp, runs `pm install` and removes the copy. --replace reinstalls over an installed version keeping its data, --grant-all grants every runtime permission, --downgrade allows an older version, --allow-test allows test-only APKs.',
   kind: 'destructive',
+  needs: {apps: 'act'},
   group: 'apps',
   input: z.object({
     apk: z.string().trim().min(1).describe('Path of the .apk file on this computer (relative to the working folder)'),
@@ -52,6 +53,7 @@ export const uninstallApp = defineTool({
   title: 'Uninstall an app',
   description: 'Removes an installed app (`pm uninstall`); --keep-data keeps its data and cache for a later reinstall (`-k`).',
   kind: 'destructive',
+  needs: {apps: 'act'},
   group: 'apps',
   input: z.object({
     package_id: packageId('uninstall'),
@@ -70,6 +72,7 @@ export const clearAppData = defineTool({
   title: "Clear an app's data",
   description: "Deletes an app's data and cache and stops it (`pm clear`), as a fresh install would have it. Refuses apps that are not installed.",
   kind: 'destructive',
+  needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('reset')}),
   cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
@@ -86,6 +89,7 @@ export const openUrl = defineTool({
   description:
     'Opens a URL or deep link (https://…, myapp://path, tel:…) with the app that handles it: `am start -a android.intent.action.VIEW -d URL`. Fails when no app handles it.',
   kind: 'action',
+  needs: {apps: 'act'},
   group: 'apps',
   input: z.object({
     url: z
@@ -109,6 +113,7 @@ function permissionTool(granted: boolean) {
     title: granted ? 'Grant a permission' : 'Revoke a permission',
     description: `${granted ? 'Grants a runtime permission to' : 'Revokes a runtime permission from'} an app (\`pm ${verb}\`, Android 6+). Only runtime ("dangerous") permissions the app declares can be changed.`,
     kind: 'destructive',
+    needs: {apps: 'act'},
     group: 'apps',
     input: z.object({package_id: packageId(granted ? 'grant it to' : 'revoke it from'), permission}),
     cli: {

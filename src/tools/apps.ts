@@ -20,6 +20,7 @@ export const openApp = defineTool({
   description:
     'Launches an installed app by package id through its launcher activity. Use list_apps to find package ids. The CLI can start another activity of the app (--activity, as `am start -n PKG/ACTIVITY`) and give the intent an action, data and extras; only activities the app exports can be started from adb.',
   kind: 'action',
+  needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('launch')}),
   cliInput: launchInput,
@@ -57,6 +58,7 @@ export const listApps = defineTool({
   description:
     'Lists installed apps as a JSON array [{package_id, name, version_name, version_code, is_system}]. Filters: type (all, user, system) and a case-insensitive substring of the name. The CLI prints a table (--json: {apps: [...]}). Over plain ADB the name is the package id.',
   kind: 'read',
+  needs: {apps: 'read'},
   group: 'apps',
   input: z.object({
     filter: z.enum(['all', 'user', 'system']).default('all').describe('Filter by app type: all, user or system'),
@@ -79,6 +81,7 @@ export const closeApp = defineTool({
   description:
     'Stops an app and its background work (`am force-stop`), in the foreground or not. System processes may restart by themselves.',
   kind: 'action',
+  needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('close')}),
   cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},

@@ -49,6 +49,7 @@ export const clickElement = defineTool({
   description:
     'Taps the centre of the visible part of the element (clipped to the screen and its window). The screen is read again first: an id that no longer names the element it named when shown fails with STALE_ELEMENT instead of tapping something else.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'elements',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput,
@@ -67,6 +68,7 @@ export const longClickElement = defineTool({
   title: 'Long-click an element by id or selector',
   description: `Presses and holds (${LONG_CLICK_MS} ms) the centre of the visible part of the element. Stale ids fail with STALE_ELEMENT, as for click_element.`,
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'elements',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput,

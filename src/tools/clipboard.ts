@@ -7,6 +7,7 @@ export const getClipboard = defineTool({
   description:
     'Returns the clipboard text as JSON {"text": "…"} ({"text": null} when empty). Over plain ADB no Android version lets the shell read it reliably (Android 10+ denies it silently), so this fails with UNSUPPORTED rather than report an empty clipboard that may be a denied read; see `arc doctor`. The CLI prints the text itself (--json: the object).',
   kind: 'read',
+  needs: {clipboard: 'read'},
   group: 'text',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},
@@ -25,6 +26,7 @@ export const setClipboard = defineTool({
   description:
     'Puts text on the clipboard. Over plain ADB Android has no shell command for it, so this fails with UNSUPPORTED until the device has a helper; see `arc doctor`.',
   kind: 'action',
+  needs: {clipboard: 'act'},
   group: 'text',
   input: z.object({text: z.string().describe('Text to set in clipboard')}),
   cli: {positional: ['text'], examples: ['<%= config.bin %> <%= command.id %> "Hello from arc"']},

@@ -28,6 +28,7 @@ export const deviceInfo = defineTool({
   description:
     'Model, manufacturer, Android version and SDK level, primary ABI, screen size (natural orientation) and density, and battery level and status. Also the app in front and its activity (foreground: {package, activity}). A recorded snapshot answers with what it knows (its screen, and the app its meta.json names).',
   kind: 'read',
+  needs: {info: 'read'},
   group: 'system',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
@@ -49,6 +50,7 @@ export const rotation = defineTool({
   description:
     'Without a value, prints the current rotation and whether auto-rotate is on. With 0, 90, 180 or 270, turns auto-rotate off and locks the display to that rotation (settings system user_rotation); with auto, turns auto-rotate back on. Apps that fix their orientation may not follow.',
   kind: 'action',
+  needs: ({set}) => (set === undefined ? {info: 'read'} : {system: 'act'}),
   group: 'system',
   input: z.object({
     set: z.enum(['0', '90', '180', '270', 'auto']).optional().describe('Rotation to lock to (0, 90, 180, 270), or auto; omit to read it'),
@@ -75,6 +77,7 @@ export const wake = defineTool({
   title: 'Turn the screen on',
   description: 'Turns the screen on (KEYCODE_WAKEUP) when it is off; does nothing when it is already on. Does not unlock: see device unlock.',
   kind: 'action',
+  needs: {system: 'act'},
   group: 'system',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},
@@ -91,6 +94,7 @@ export const unlock = defineTool({
   description:
     'Turns the screen on and dismisses a lock screen that needs no PIN (wm dismiss-keyguard, or the menu key on old devices). A lock screen that needs a PIN, pattern or password fails with UNSUPPORTED: arc does not enter credentials.',
   kind: 'action',
+  needs: {system: 'act'},
   group: 'system',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},

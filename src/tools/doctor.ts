@@ -21,6 +21,7 @@ export const doctor = defineTool({
   description:
     'Probes the device without visible changes (Android version, UI dump with all windows, input, multi-touch through /dev/input, clipboard, screencap/screenrecord, cmd services) and prints a capability table with what arc does for each missing one. Paste it into bug reports; --json for scripts.',
   kind: 'read',
+  needs: {system: 'read'},
   group: 'system',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},

@@ -9,6 +9,7 @@ export const findElements = defineTool({
   description:
     'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds and flags. The ids can be passed to the element tools. The CLI prints a table (--json: the object).',
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'elements',
   input: z.object({
     ...searchFields,

@@ -22,6 +22,7 @@ export const getDeviceLogs = defineTool({
   description:
     'Returns recent logcat lines as JSON {logs, line_count, truncated}, filtered by time range, exact tag, minimum level and package. Lines read `MM-DD hh:mm:ss.mmm L/Tag: message`; truncated is true when more lines matched than last_lines. The CLI prints the lines alone (--json: the object).',
   kind: 'read',
+  needs: ({clear}) => ({logs: clear ? 'act' : 'read'}),
   group: 'system',
   input: z.object({
     last_lines: z.number().int().min(1).max(1000).default(100).describe('Number of most recent log lines to return (1-1000)'),

@@ -75,6 +75,7 @@ export const keyboardStatus = defineTool({
   description:
     "Says whether the soft keyboard shows now, by the input method service (dumpsys input_method mInputShown) and the window manager (a shown INPUT_METHOD window); shown only when every one that answers says so. --json: {shown, input_method, window}, null where the device does not say.",
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'keys',
   cliOnly: NOT_SERVED,
   input: z.object({}),
@@ -93,6 +94,7 @@ export const hideKeyboard = defineTool({
   description:
     'Presses BACK only when the soft keyboard shows (as keyboard status tells it), then reads again until it is gone; with no keyboard shown it sends nothing, so a script never navigates back by accident. --json: {hidden, was_shown}.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'keys',
   cliOnly: NOT_SERVED,
   input: z.object({}),

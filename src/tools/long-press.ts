@@ -8,6 +8,7 @@ export const longPress = defineTool({
   title: 'Long-press the screen at a point',
   description: 'Presses and holds at x,y in screen pixels for `duration` milliseconds (default 1000), then releases.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({
     x: coordinate('X coordinate'),

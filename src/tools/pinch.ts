@@ -29,6 +29,7 @@ export const pinch = defineTool({
   description:
     'Two-finger pinch centred at (center_x, center_y): scale > 1 zooms in (fingers apart), < 1 zooms out. Needs multi-touch through /dev/input, which many Android 10+ devices refuse with UNSUPPORTED (run `arc doctor`).',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({
     center_x: coordinate('Center X coordinate'),

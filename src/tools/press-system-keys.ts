@@ -8,6 +8,7 @@ function systemKey(name: string, key: string, label: string, description: string
     title: `Press the ${label} button`,
     description,
     kind: 'action',
+    needs: {input: 'act'},
     group: 'keys',
     input: z.object({}),
     cli: {examples: [`<%= config.bin %> <%= command.id %>`]},

@@ -42,6 +42,7 @@ export const saveSnapshot = defineTool({
   title: 'Record the screen as a snapshot folder',
   description: `Writes the current screen to a folder, replacing it whole (a folder holding other files is refused): ${SNAPSHOT_XML} (the uiautomator dump), ${SNAPSHOT_PNG} (a screenshot of the same moment) and ${SNAPSHOT_META} (size, density, rotation, foreground app, the window manager's window list). Any command reads it back with --device DIR.`,
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'screen',
   // A CLI job, not an agent's.
   cliOnly: 'it writes a folder on the machine arc runs on, at a path the caller picks',

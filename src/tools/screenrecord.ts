@@ -11,6 +11,7 @@ export const screenrecord = defineTool({
   description:
     'Records the screen with the device\'s screenrecord into an MP4 file on this computer: until Ctrl-C or --time-limit seconds (1-180, Android\'s own limit), then pulls the video and deletes it from the device. Fails with UNSUPPORTED where the device has no screenrecord. CLI only.',
   kind: 'read',
+  needs: {recording: 'read'},
   group: 'screen',
   input: z.object({
     time_limit: z.number().int().min(1, 'must be 1 to 180 seconds').max(180, 'must be 1 to 180 seconds').default(180).describe('Longest recording in seconds (1-180)'),

@@ -66,6 +66,7 @@ export const scrollToElement = defineTool({
   title: 'Scroll until an element is visible (by id or selector)',
   description: `Scrolls the element's nearest scrollable ancestor toward it (at most ${MAX_SCROLLS} swipes), reading the screen after each, until the element is visible. Ids survive scrolling, so the same id is followed; a stale id fails with STALE_ELEMENT.`,
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'elements',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput.extend({

@@ -15,6 +15,7 @@ export const shell = defineTool({
   description:
     'Runs one command on the device with arc\'s device selection. Every word is quoted as given, so shell syntax (pipes, `;`, `$VAR`) is not interpreted: for that, run `sh -c \'…\'`. The CLI passes stdout, stderr and the exit status through; --json gives {stdout, stderr, exit_code}. Devices before Android 7 merge stderr into stdout.',
   kind: 'destructive',
+  needs: {shell: 'act'},
   group: 'system',
   input: z.object({
     command: z.array(z.string()).min(1, 'give the command after --, e.g. arc shell -- getprop ro.build.version.sdk').describe('The command and its arguments, each passed as one word'),

@@ -15,6 +15,7 @@ export const swipe = defineTool({
   description:
     'Drags from (x1, y1) to (x2, y2) in screen pixels over `duration` milliseconds (default 300). For scrolling by a share of the screen, use scroll.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({
     x1: coordinate('Start X coordinate'),

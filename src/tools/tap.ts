@@ -9,6 +9,7 @@ export const tap = defineTool({
   description:
     'Performs a single tap at x,y in screen pixels (the same space as the bounds in screen-state). To tap an element, read its bounds from get_screen_state and tap its centre.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
   cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
@@ -25,6 +26,7 @@ export const doubleTap = defineTool({
   title: 'Double-tap the screen at a point',
   description: 'Performs a double tap at x,y in screen pixels: two taps sent in one device command.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
   cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},

@@ -235,6 +235,7 @@ export const typeAppendText = defineTool({
   title: 'Type text at the end of a field (by id or selector)',
   description: 'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'text',
   input: z.object({element_id: targetId, text: textField('Text to type'), ...typingFields}),
   ...typingSelector,
@@ -267,6 +268,7 @@ export const typeInsertText = defineTool({
   title: 'Type text at an offset in a field (by id or selector)',
   description: 'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'text',
   input: z.object({
     element_id: targetId,
@@ -309,6 +311,7 @@ export const typeReplaceText = defineTool({
   title: 'Replace text in a field (by id or selector)',
   description: 'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'text',
   input: z.object({
     element_id: targetId,
@@ -356,6 +359,7 @@ export const typeClearText = defineTool({
   title: 'Clear a field (by id or selector)',
   description: 'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
   kind: 'action',
+  needs: {screen: 'read', input: 'act'},
   group: 'text',
   input: z.object({element_id: targetId}),
   cliInput: selectorInput,

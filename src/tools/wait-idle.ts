@@ -33,6 +33,7 @@ export const waitForIdle = defineTool({
   title: 'Wait until the screen stops changing',
   description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Returns JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the object). A timeout is not an error over MCP; the CLI exits 11 (TIMEOUT) after printing.`,
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'elements',
   input: z.object({
     timeout: timeoutField(),

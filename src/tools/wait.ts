@@ -30,6 +30,7 @@ export const waitForElement = defineTool({
   title: 'Wait until an element appears',
   description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error over MCP (found is false); the CLI exits 11 (TIMEOUT) after printing, so \`arc wait element … && arc click …\` goes on only when it was found. For the opposite, see wait gone.`,
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'elements',
   input: z.object({...searchFields, timeout: timeoutField()}),
   cli: {positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000']},
@@ -79,6 +80,7 @@ export const waitForElementGone = defineTool({
   title: 'Wait until an element is gone',
   description: `Reads the screen every ${POLL_MS} ms until no element's text, content_desc, resource_id or class_name contains \`value\` (case-insensitive), or the timeout passes: for a spinner or a "Loading…" text to go away. By id: until the element the id names is gone (an id no longer on the screen, or naming another element now, counts as gone). Prints one line, and the element while it is still there (--json: gone, elapsedMs, attempts, element). Still there at the timeout: exits 11 (TIMEOUT) after printing. Not served over MCP (tools/list has no room left; poll find_elements there).`,
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'elements',
   cliOnly: 'tools/list has no room for another tool within its 6,000-token budget; over MCP, poll find_elements until it lists none',
   input: z.object({

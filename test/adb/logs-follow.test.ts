@@ -1,7 +1,7 @@
 import {spawn} from 'node:child_process'
 import path from 'node:path'
 
-import {SnapshotDriver, type LogEvent} from '@arc-cli/core'
+import {openSnapshot, type LogEvent} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
@@ -56,7 +56,7 @@ describe('logs --follow and --clear through the ADB driver', () => {
     expect(result.text).to.equal('Device logs cleared')
     expect(h.emu.device('emu-1').logcat).to.have.length(0)
     await driver.close()
-    const snapshot = await SnapshotDriver.open(DEMO_DIR, 'demo')
+    const snapshot = await openSnapshot(DEMO_DIR, 'demo')
     const refused = await snapshot.clearLogs().then(() => undefined, (error: {code: string}) => error.code)
     expect(refused).to.equal('DEVICE_READ_ONLY')
   })

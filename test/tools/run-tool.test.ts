@@ -10,8 +10,9 @@ import {
   inputJsonSchema,
   MemoryDeviceState,
   runTool,
-  SnapshotDriver,
+  openSnapshot,
   DEMO_DIR,
+  snapshotBackend,
   type AnyTool,
   type DeviceDriver,
   type RunDeps,
@@ -201,6 +202,47 @@ describe('runTool: the tool runner no surface owns', () => {
     expect(closed).to.equal(1)
   })
 
+  it('refuses what a recorded snapshot cannot do before opening it: actions DEVICE_READ_ONLY, missing reads UNSUPPORTED', async () => {
+    let opened = 0
+    const open = async () => (opened++, openSnapshot(DEMO_DIR, 'demo'))
+    const backend = snapshotBackend('demo')
+    const tap = await failure(runTool(tool('tap'), {input: {x: 1, y: 2}}, deps(open, {backend})))
+    expect([tap.code, tap.message]).to.deep.equal(['DEVICE_READ_ONLY', 'recorded device is read-only: cannot tap, swipe, press keys or type text on demo'])
+    expect(tap.actions).to.deep.equal(['Run the command against a live device (--device SERIAL) or `arc emulate`.'])
+    const clear = await failure(runTool(tool('get_device_logs'), {input: {}, cliInput: {clear: true}}, deps(open, {backend})))
+    expect([clear.code, clear.message]).to.deep.equal(['DEVICE_READ_ONLY', 'recorded device is read-only: cannot clear the device logs on demo'])
+    const logs = await failure(runTool(tool('get_device_logs'), {input: {}}, deps(open, {backend})))
+    expect([logs.code, logs.message]).to.deep.equal(['UNSUPPORTED', 'a recorded snapshot has no device logs (demo)'])
+    const setRotation = await failure(runTool(tool('rotation'), {input: {set: '90'}}, deps(open, {backend})))
+    expect(setRotation.code).to.equal('DEVICE_READ_ONLY')
+    expect(opened).to.equal(0)
+    // What it serves runs: the rotation read (the same tool, without a value) and the screen.
+    expect((await runTool(tool('rotation'), {input: {}}, deps(open, {backend}))).text).to.match(/^Rotation: \d+°/)
+    expect((await runTool(tool('find_elements'), {input: {by: 'text', value: 'zz-no-such'}}, deps(open, {backend}))).data).to.have.property('elements')
+    expect(opened).to.equal(2)
+  })
+
+  it('gives a handler only the capabilities its tool declared: anything else fails INTERNAL and reaches no device', async () => {
+    const sneaky = defineTool({
+      name: 'sneaky',
+      cliId: 'sneaky',
+      title: 'sneaky',
+      description: 'declares a read of the screen, then taps',
+      kind: 'read',
+      needs: {screen: 'read', input: 'read'},
+      input: z.object({}),
+      async handler({driver}) {
+        await driver.tap({x: 1, y: 1})
+        return {text: 'tapped'}
+      },
+    })
+    const from = h.emu.commands.length
+    const error = await failure(runTool(sneaky, {input: {}}, deps(() => h.driver())))
+    expect(error.code).to.equal('INTERNAL')
+    expect(error.message).to.equal("tool sneaky called tap without declaring it: needs.input must be 'act'")
+    expect(h.argvSince(from).filter((argv) => argv[0] === 'input')).to.deep.equal([])
+  })
+
   it('refuses data that is not a plain object (MCP structured content must be one)', async () => {
     const bad = defineTool({
       name: 'bad',
@@ -208,12 +250,13 @@ describe('runTool: the tool runner no surface owns', () => {
       title: 'bad',
       description: 'bad',
       kind: 'read',
+      needs: {screen: 'read'},
       input: z.object({}),
       async handler() {
         return {text: '[]', data: [] as unknown as object}
       },
     })
-    const error = await failure(runTool(bad, {input: {}}, deps(() => SnapshotDriver.open(DEMO_DIR, 'demo'))))
+    const error = await failure(runTool(bad, {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo'))))
     expect(error.code).to.equal('INTERNAL')
   })
 
@@ -238,6 +281,7 @@ describe('runTool: the tool runner no surface owns', () => {
       title: 'slow',
       description: 'slow',
       kind: 'action',
+      needs: {input: 'act'},
       input: z.object({}),
       async handler({driver}) {
         await driver.tap({x: 1, y: 1})

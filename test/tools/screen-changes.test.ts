@@ -1,7 +1,7 @@
 import {cpSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {buildScreenModel, DEMO_DIR, fullElementId, MemoryDeviceState, SnapshotDriver, type DeviceDriver, type ToolContext} from '@arc-cli/core'
+import {buildScreenModel, DEMO_DIR, fullElementId, MemoryDeviceState, openSnapshot, type DeviceDriver, type ToolContext} from '@arc-cli/core'
 import {compactRow, getScreenState} from '@arc-cli/plugin-screen-state'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
@@ -141,7 +141,7 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
   })
 
   it('a snapshot read twice is unchanged; its fingerprint does not depend on the options', async () => {
-    const snap = await SnapshotDriver.open(DEMO_DIR)
+    const snap = await openSnapshot(DEMO_DIR)
     const ctx = {...context(), driver: snap, state: new MemoryDeviceState()}
     const a = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'compact', changes: 'off'})
     const b = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'full', changes: 'diff'})

@@ -3,7 +3,7 @@ import {mkdtemp, readdir, readFile, writeFile, chmod} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 
-import {MemoryDeviceState, SnapshotDriver, exitCodeFor, type ToolContext} from '@arc-cli/core'
+import {MemoryDeviceState, openSnapshot, exitCodeFor, type ToolContext} from '@arc-cli/core'
 
 import {displaysXml} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
@@ -180,7 +180,7 @@ describe('arc annotate (command)', function () {
 
   describe('the handler result (what MCP returns; the CLI then calls save)', () => {
     const mcpContext = async (dir: string, warnings: string[]): Promise<ToolContext> => ({
-      driver: await SnapshotDriver.open(dir),
+      driver: await openSnapshot(dir),
       config: {},
       state: new MemoryDeviceState(),
       json: false,

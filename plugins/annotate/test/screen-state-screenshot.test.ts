@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 
-import {MemoryDeviceState, SnapshotDriver, type ToolContext} from '@arc-cli/core'
+import {MemoryDeviceState, openSnapshot, type ToolContext} from '@arc-cli/core'
 
 import {getScreenState} from '@arc-cli/plugin-screen-state'
 import {annotate} from '../src/tools/annotate.js'
@@ -10,7 +10,7 @@ const xml = dumpXml([{bounds: [0, 0, 1080, 1920], children: [{cls: 'android.widg
 
 describe('get_screen_state include_screenshot (the result before the CLI saves it, as MCP returns it)', () => {
   const context = async (dir: string): Promise<ToolContext> => ({
-    driver: await SnapshotDriver.open(dir),
+    driver: await openSnapshot(dir),
     config: {},
     state: new MemoryDeviceState(),
     json: false,

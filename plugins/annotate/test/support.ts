@@ -3,7 +3,7 @@ import {mkdtemp, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 
-import {SnapshotDriver, type ArcConfig, type ToolContext} from '@arc-cli/core'
+import {openSnapshot, type ArcConfig, type ToolContext} from '@arc-cli/core'
 
 import {annotateDevice} from '../src/annotate-device.js'
 import type {AnnotateRequest} from '../src/annotate-options.js'
@@ -65,7 +65,7 @@ export async function makeSnapshot(spec: SnapshotSpec): Promise<string> {
 
 /** Annotates a snapshot folder through the same path the tool uses, collecting warnings. */
 export async function annotateSnapshot(dir: string, request: AnnotateRequest = {}, config: ArcConfig = {}) {
-  const driver = await SnapshotDriver.open(dir)
+  const driver = await openSnapshot(dir)
   const warnings: string[] = []
   const ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'> = {
     driver,

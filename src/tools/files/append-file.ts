@@ -10,6 +10,7 @@ export const appendFile = defineTool({
   description:
     'Appends text to an existing text file of a storage location that allows writing. Over ADB this reads the file and writes it back whole (atomically), so the combined size is subject to files.maxBytes; a file changed meanwhile is not overwritten.',
   kind: 'destructive',
+  needs: {files: 'act'},
   group: 'files',
   input: z.object({
     location_id: locationIdField,

@@ -8,6 +8,7 @@ export const deleteFile = defineTool({
   title: 'Delete a file',
   description: 'Deletes one file of a storage location that allows deleting. Never a folder; a link is removed itself, not its target.',
   kind: 'destructive',
+  needs: {files: 'act'},
   group: 'files',
   input: z.object({location_id: locationIdField, path: filePathField}),
   cli: {positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> tmp notes/old-todo.txt']},

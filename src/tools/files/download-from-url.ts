@@ -11,6 +11,7 @@ export const downloadFromUrl = defineTool({
   description:
     'Downloads a URL on the host (https; http only when files.download.allowHttp) and saves it to a path of a storage location that allows writing, creating parent folders. Subject to files.download.maxBytes and files.download.timeoutMs.',
   kind: 'destructive',
+  needs: {files: 'act'},
   group: 'files',
   input: z.object({
     location_id: locationIdField,

@@ -10,6 +10,7 @@ export const fileReplace = defineTool({
   description:
     'Replaces a literal string (no regex) in a text file of a storage location that allows writing: the first occurrence, or all with replace_all. The file is rewritten atomically, and not at all if it changed on the device meanwhile.',
   kind: 'destructive',
+  needs: {files: 'act'},
   group: 'files',
   input: z.object({
     location_id: locationIdField,

@@ -53,6 +53,7 @@ export const listFiles = defineTool({
   description:
     'Lists a folder of a storage location as JSON {files: [{name, path, is_directory, size, last_modified, mime_type}], total_count, has_more}: folders first, then files, alphabetically; page with offset and limit. `path` of an entry is relative to the location, ready for the other file tools. The CLI prints a table (--json: the object).',
   kind: 'read',
+  needs: {files: 'read'},
   group: 'files',
   input: z.object({
     location_id: locationIdField,

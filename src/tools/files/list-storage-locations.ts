@@ -9,6 +9,7 @@ export const listStorageLocations = defineTool({
   description:
     'Lists the storage locations the file tools may use (files.locations in the config) as JSON [{id, name, path, description, available_bytes, allow_read, allow_write, allow_delete}]. Pass an id as location_id to the other file tools. The CLI prints a table (ACCESS: r read, w write, d delete; --json: {locations: [...]}).',
   kind: 'read',
+  needs: {files: 'read'},
   group: 'files',
   input: z.object({}),
   cli: {examples: ['<%= config.bin %> <%= command.id %>']},

@@ -18,6 +18,7 @@ export const readFile = defineTool({
   description:
     'Reads a text file of a storage location, a page of lines at a time, each as `N| line` (1-based). When more lines follow, the text ends with `--- More lines available. Use offset=N to continue reading. Total lines: T ---`. Files over files.maxBytes and binary files are refused.',
   kind: 'read',
+  needs: {files: 'read'},
   group: 'files',
   input: z.object({
     location_id: locationIdField,

@@ -10,6 +10,7 @@ export const writeFile = defineTool({
   description:
     'Writes text to a file of a storage location that allows writing: creates it and its parent folders, or replaces its content (atomically: a failed write leaves the old file). Empty content makes an empty file. Subject to files.maxBytes.',
   kind: 'destructive',
+  needs: {files: 'act'},
   group: 'files',
   input: z.object({
     location_id: locationIdField,

@@ -3,7 +3,7 @@ import type {Command, Interfaces} from '@oclif/core'
 import {checkConfigSections} from '../config/check-sections.js'
 import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
 import {loadConfig} from '../config/load-config.js'
-import {resolveDriver} from '../driver/resolve-device.js'
+import {partialBackend, resolveDriver, type DeviceSelection} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
 import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
 import {Args, Flags} from '../oclif.js'
@@ -108,6 +108,13 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
   const deadlineMs = (config.adb?.timeoutMs ?? DEFAULT_ADB_TIMEOUT_MS) * COMMAND_DEADLINE_FACTOR + held
   const untilStopped =
     typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...(cliInput ?? {})}) : tool.interruptible === true
+  const selection: DeviceSelection = {
+    device: flags.device as string | undefined,
+    adbHost: flags['adb-host'] as string | undefined,
+    adbPort: flags['adb-port'] as number | undefined,
+    config,
+  }
+  const backend = partialBackend(selection)
   const run = (callSignal?: AbortSignal) =>
     runTool(tool, {input, cliInput}, {
       config,
@@ -117,13 +124,8 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
       signal: callSignal,
       save: true,
       describeIssues: (error, schema) => describeInputIssues(error, positional, schema),
-      openDriver: () =>
-        resolveDriver({
-          device: flags.device as string | undefined,
-          adbHost: flags['adb-host'] as string | undefined,
-          adbPort: flags['adb-port'] as number | undefined,
-          config,
-        }),
+      openDriver: () => resolveDriver(selection),
+      ...(backend ? {backend} : {}),
       stateFor: (driver) => new FileDeviceState(driver.serial),
       warn: (message) => {
         spinner.stop()

@@ -5,8 +5,9 @@ import {fileURLToPath} from 'node:url'
 import type {ArcConfig} from '../config/config-schema.js'
 import {ArcError, DeviceNotFoundError, DeviceUnavailableError} from '../errors/arc-error.js'
 import type {AdbConnectOptions} from './adb/connect.js'
+import type {Backend} from './compose.js'
 import type {DeviceDriver} from './device-driver.js'
-import {SnapshotDriver} from './snapshot-driver.js'
+import {openSnapshot, snapshotBackend} from './snapshot-driver.js'
 
 /**
  * The bundled demo snapshot (the project's own screen, made by scripts/make-demo.ts). Two folders up from this
@@ -66,11 +67,23 @@ export function adbOptions(selection: DeviceSelection): Omit<AdbConnectOptions, 
   }
 }
 
+/**
+ * The backend a selection names, when it serves less than every capability: a recorded snapshot (what it serves
+ * and how it refuses the rest, known from the device string before anything is opened). Undefined for an adb
+ * device, which serves them all.
+ */
+export function partialBackend(selection: DeviceSelection): Backend | undefined {
+  const {device} = selectedDevice(selection)
+  if (device === 'demo') return snapshotBackend('demo')
+  if (device !== undefined && isSnapshotPath(device)) return snapshotBackend(device)
+  return undefined
+}
+
 /** Opens the driver for a selection. The ADB driver is loaded only when a live device is asked for. */
 export async function resolveDriver(selection: DeviceSelection): Promise<DeviceDriver> {
   const {device} = selectedDevice(selection)
-  if (device === 'demo') return SnapshotDriver.open(DEMO_DIR, 'demo')
-  if (device !== undefined && isSnapshotPath(device)) return SnapshotDriver.open(device)
+  if (device === 'demo') return openSnapshot(DEMO_DIR, 'demo')
+  if (device !== undefined && isSnapshotPath(device)) return openSnapshot(device)
   const {connectAdbDriver} = await import('./adb/connect.js')
   try {
     return await connectAdbDriver({...adbOptions(selection), serial: device})

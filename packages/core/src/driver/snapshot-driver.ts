@@ -1,14 +1,25 @@
 import {open, stat} from 'node:fs/promises'
 import path from 'node:path'
 
-import {DeviceNotFoundError, InvalidInputError, UnsupportedError} from '../errors/arc-error.js'
+import {DeviceNotFoundError, InvalidInputError, ReadOnlyDeviceError, UnsupportedError} from '../errors/arc-error.js'
 import {parseUiDump} from '../screen/parse-ui-dump.js'
 import {buildScreenModel, screenSizeFromHierarchy} from '../screen/screen-model.js'
 import type {UiHierarchy} from '../screen/ui-node.js'
 import {treelessWindows} from '../screen/window-metadata.js'
-import type {DeviceDriver, DeviceInfo, KeyboardState, RotationState, ScreenCapture, WindowInfo} from './device-driver.js'
+import {composeDriver, type Backend} from './compose.js'
+import type {
+  CAPABILITY_METHODS,
+  CapabilityName,
+  DeviceDriver,
+  DeviceInfo,
+  InfoCapability,
+  KeyboardState,
+  RotationState,
+  ScreenCapability,
+  ScreenCapture,
+  WindowInfo,
+} from './device-driver.js'
 import {keyboardWindowShown} from './keyboard-state.js'
-import {ReadOnlyDriver} from './read-only-driver.js'
 import {checkPng, pngSize, pngSizeProblem} from '../png.js'
 import {SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML, parseSnapshotMeta, type SnapshotMeta} from './snapshot-format.js'
 import {
@@ -33,23 +44,75 @@ async function readHead(file: string, bytes: number): Promise<Buffer> {
   }
 }
 
+type Rows = typeof CAPABILITY_METHODS
+/** The capabilities with a method of this use. */
+type WithUse<U> = {[C in CapabilityName]: U extends Rows[C][keyof Rows[C]] ? C : never}[CapabilityName]
+type Unserved = Exclude<CapabilityName, 'screen' | 'info'>
+
+/** What a recording cannot do, in the words of the refusal: `cannot <words> on <serial>`. */
+export const READ_ONLY_ACTIONS = {
+  input: 'tap, swipe, press keys or type text',
+  system: 'rotate, wake or unlock the screen, or open the status bar panels',
+  apps: 'open, close, install, uninstall or change apps',
+  logs: 'clear the device logs',
+  files: 'write or delete files',
+  clipboard: 'set the clipboard',
+  shell: 'run a shell command',
+} as const satisfies Record<WithUse<'act'> & Unserved, string>
+
+/** What a recording has no data for: `a recorded snapshot has no <words>`. */
+export const NOT_RECORDED = {
+  system: 'device to probe (arc doctor needs a live device)',
+  apps: 'installed apps to list',
+  logs: 'device logs',
+  files: 'file system',
+  clipboard: 'clipboard',
+  recording: 'moving screen to record (it is a still recording)',
+} as const satisfies Record<WithUse<'read'> & Unserved, string>
+
 /**
- * A recorded device: a snapshot folder, a bare `.xml` dump, or `demo`. It answers every read from the files
- * and refuses every action with DEVICE_READ_ONLY (the tables of ReadOnlyDriver), so a script pointed at it fails
- * loudly instead of silently doing nothing.
+ * A recorded device as a backend: it serves the screen and info capabilities (reads), and refuses every action
+ * with DEVICE_READ_ONLY, so a script pointed at it fails loudly instead of silently doing nothing, and every other
+ * read with UNSUPPORTED. Known from the device string alone, before the recording is opened.
+ */
+export function snapshotBackend(serial: string): Backend {
+  return {
+    serial,
+    serves: {screen: 'read', info: 'read'},
+    refuse(capability, use) {
+      if (use === 'act' && capability in READ_ONLY_ACTIONS) {
+        const words = READ_ONLY_ACTIONS[capability as keyof typeof READ_ONLY_ACTIONS]
+        return new ReadOnlyDeviceError(`recorded device is read-only: cannot ${words} on ${serial}`, {
+          actions: ['Run the command against a live device (--device SERIAL) or `arc emulate`.'],
+        })
+      }
+      const words = NOT_RECORDED[capability as keyof typeof NOT_RECORDED] ?? `${capability} capability`
+      return new UnsupportedError(`a recorded snapshot has no ${words} (${serial})`)
+    },
+  }
+}
+
+/** A recorded device as a whole DeviceDriver: the snapshot's screen and info, the rest refused (snapshotBackend). */
+export async function openSnapshot(location: string, serial = location): Promise<DeviceDriver> {
+  const snapshot = await SnapshotDriver.open(location, serial)
+  const {refuse} = snapshotBackend(snapshot.serial)
+  return composeDriver(snapshot.serial, {screen: snapshot, info: snapshot}, () => snapshot.close(), refuse)
+}
+
+/**
+ * A recorded device: a snapshot folder, a bare `.xml` dump, or `demo`. It answers the screen and info capabilities
+ * from the files; openSnapshot makes it a whole driver that refuses the rest.
  *
  * Screen size comes from meta.json, else from screen.png, else from the dump (Appium's declared size, or the
  * largest window edge). Density comes only from meta.json. Rotation from meta.json, else the dump.
  */
-export class SnapshotDriver extends ReadOnlyDriver implements DeviceDriver {
-  readonly kind = 'snapshot' as const
+export class SnapshotDriver implements ScreenCapability, InfoCapability {
   readonly serial: string
   private readonly xmlPath: string
   private readonly pngPath?: string
   private readonly metaPath?: string
 
   private constructor(serial: string, xmlPath: string, pngPath?: string, metaPath?: string) {
-    super()
     this.serial = serial
     this.xmlPath = xmlPath
     this.pngPath = pngPath

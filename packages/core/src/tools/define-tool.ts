@@ -1,7 +1,7 @@
 import type {z} from 'zod'
 
 import type {ArcConfig} from '../config/config-schema.js'
-import type {DeviceDriver} from '../driver/device-driver.js'
+import type {DeviceDriver, DeviceNeeds} from '../driver/device-driver.js'
 import type {DeviceState} from '../state/device-state.js'
 
 /**
@@ -163,6 +163,13 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
 export interface DeviceToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>
   extends ToolFields<S, C> {
   needsDevice?: true
+  /**
+   * The capabilities the handler uses, each `read` or `act` (`{screen: 'read', input: 'act'}`), or a function of the
+   * input when that decides (`rotation` only reads without a value). runTool refuses a device that cannot serve
+   * them before opening it (a recorded snapshot: DEVICE_READ_ONLY for an action), and the handler's driver has
+   * only these methods (calling another fails INTERNAL).
+   */
+  needs: DeviceNeeds | ((input: z.output<S> & Partial<z.output<C>>) => DeviceNeeds)
   /** `input` holds the CLI-only fields too, already validated, when run as a command (absent on MCP). */
   handler(ctx: ToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
 }

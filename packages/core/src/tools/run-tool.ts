@@ -6,7 +6,8 @@
 import type {z} from 'zod'
 
 import type {ArcConfig} from '../config/config-schema.js'
-import type {DeviceDriver} from '../driver/device-driver.js'
+import {refusalFor, toolDriver, type Backend} from '../driver/compose.js'
+import type {DeviceDriver, DeviceNeeds} from '../driver/device-driver.js'
 import {ArcError, CancelledError, InternalError, InvalidInputError} from '../errors/arc-error.js'
 import {describeInputIssues, REPORT_INPUT} from '../errors/describe-zod-issues.js'
 import type {DeviceState} from '../state/device-state.js'
@@ -26,6 +27,11 @@ export interface RunDeps {
   signal?: AbortSignal
   /** Opens the device a device tool runs on; runTool closes it when the call ends. */
   openDriver(): Promise<DeviceDriver>
+  /**
+   * The selected device's backend when it serves less than every capability (a recorded snapshot): a call needing
+   * more is refused with its error before the device is opened. Absent: the device serves every capability.
+   */
+  backend?: Backend
   /** The per-device store for the opened device (a file per device on the CLI, memory in the MCP server). */
   stateFor(driver: DeviceDriver): DeviceState
   /** Names the inputs in a validation error (the CLI names flags); default: the field names. */
@@ -141,12 +147,16 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
     if (tool.needsDevice === false) {
       result = await race(tool.handler(base, {...input, ...extra}))
     } else {
+      const args = {...input, ...extra}
+      const needs: DeviceNeeds = typeof tool.needs === 'function' ? tool.needs(args) : tool.needs
+      const refused = deps.backend && refusalFor(deps.backend, needs)
+      if (refused) throw refused
       const opening = deps.openDriver()
       // A device opened after the call was cancelled is closed as soon as it arrives.
       void opening.then((d) => (signal?.aborted ? d.close() : undefined), () => undefined)
       driver = await abortable(opening, signal)
-      const ctx: ToolContext = {...base, driver, state: deps.stateFor(driver)}
-      result = await race(tool.handler(ctx, {...input, ...extra}), () => void close())
+      const ctx: ToolContext = {...base, driver: toolDriver(driver, needs, tool.name), state: deps.stateFor(driver)}
+      result = await race(tool.handler(ctx, args), () => void close())
     }
     checkData(tool, result)
     if (deps.save && result.save) {

@@ -105,6 +105,7 @@ export const annotate = defineTool({
     'turns each label back into the element id and its bounds in screen pixels. Labels never cover each other.',
   ].join(' '),
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'screen',
   input: annotateInput,
   cliInput: annotateCliInput,

@@ -6,6 +6,7 @@ import {
   exitCodeFor,
   InvalidInputError,
   MemoryDeviceState,
+  partialBackend,
   resolveDriver,
   runTool,
   toArcError,
@@ -186,6 +187,7 @@ export class ToolHost {
     if (!served) return errorResult(new InvalidInputError(`unknown tool ${JSON.stringify(name)}; tools/list gives the names`))
     const {config, adb} = this.options
     const log = this.options.log ?? (() => undefined)
+    const selection = {device: served.target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
     try {
       const result = await runTool(
         served.tool,
@@ -197,7 +199,8 @@ export class ToolHost {
           adb,
           signal,
           warn: (message) => log(`${name}: warning: ${message}`),
-          openDriver: () => resolveDriver({device: served.target?.device, adbHost: adb?.host, adbPort: adb?.port, config}),
+          openDriver: () => resolveDriver(selection),
+          backend: partialBackend(selection),
           stateFor: () => served.state ?? new MemoryDeviceState(),
         },
       )

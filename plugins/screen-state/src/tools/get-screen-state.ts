@@ -13,6 +13,7 @@ export const getScreenState = defineTool({
     'so they can be passed to element tools. Flags: on/off (on screen or not) first, then clk, lclk, foc, scr, edt, ena.',
   ].join(' '),
   kind: 'read',
+  needs: {screen: 'read'},
   group: 'screen',
   input: z.object({
     include_screenshot: z

@@ -52,7 +52,6 @@ import {screenRecord} from './screenrecord.js'
 import {startActivity} from './start-activity.js'
 
 export class AdbDriver implements DeviceDriver {
-  readonly kind = 'adb' as const
   readonly serial: string
   readonly shell: DeviceShell
   /** What the device showed of its uiautomator (`--windows`, `/dev/tty`), shared by this process's drivers of it. */
@@ -284,10 +283,6 @@ export class AdbDriver implements DeviceDriver {
 
   setRotation(target: Degrees | 'auto'): Promise<void> {
     return this.reshape((dev) => control.setRotation(dev, target))
-  }
-
-  powerState(): Promise<PowerState> {
-    return control.powerState(this.shell)
   }
 
   wake(): Promise<PowerState> {

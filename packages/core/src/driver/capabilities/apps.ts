@@ -1,0 +1,62 @@
+/** The apps capability: the installed apps, starting and stopping them, installing, permissions, URLs. */
+
+export type AppFilter = 'all' | 'user' | 'system'
+
+export interface AppInfo {
+  package_id: string
+  /** Display label; over plain ADB this is the package name unless the device reports a label. */
+  name: string
+  /** Null where the device reports none (no versionName in the manifest, or a device that would not say). */
+  version_name: string | null
+  /** Null where the device reports none. */
+  version_code: number | null
+  is_system: boolean
+}
+
+export interface InstallOptions {
+  /** `pm install -r`: reinstall over an installed version, keeping its data. */
+  replace: boolean
+  /** `-g`: grant every runtime permission the manifest declares. */
+  grantAll: boolean
+  /** `-d`: allow a lower version code than the installed one. */
+  downgrade: boolean
+  /** `-t`: allow an APK marked android:testOnly. */
+  allowTest: boolean
+}
+
+/** One intent extra: `--es` (string), `--ei` (int) or `--ez` (boolean) of `am start`. */
+export type IntentExtra =
+  | {key: string; type: 'string'; value: string}
+  | {key: string; type: 'int'; value: number}
+  | {key: string; type: 'bool'; value: boolean}
+
+/** What `openApp` starts besides the launcher: an activity of the package, and the intent it gets. */
+export interface LaunchOptions {
+  /** `.Name` (in the package), a fully qualified class name, as `am start -n PKG/ACTIVITY` takes it. */
+  activity?: string
+  /** The intent's action (`-a`). */
+  action?: string
+  /** The intent's data URI (`-d`). */
+  data?: string
+  extras?: IntentExtra[]
+}
+
+export interface AppsCapability {
+  listApps(filter: AppFilter): Promise<AppInfo[]>
+  /**
+   * Starts an app: its launcher activity, or `launch.activity` (`am start -n PKG/ACT`), with the intent's action,
+   * data and extras when given.
+   */
+  openApp(packageId: string, launch?: LaunchOptions): Promise<void>
+  closeApp(packageId: string): Promise<void>
+  /** Installs an APK from a path on the host. */
+  installApp(apkPath: string, options: InstallOptions): Promise<void>
+  /** Removes an app; `keepData` keeps its data and cache (`pm uninstall -k`). */
+  uninstallApp(packageId: string, keepData: boolean): Promise<void>
+  /** Deletes an app's data and cache (`pm clear`). */
+  clearAppData(packageId: string): Promise<void>
+  /** Opens a URL or deep link with whatever app handles it (an ACTION_VIEW intent). */
+  openUrl(url: string): Promise<void>
+  /** Grants (true) or revokes (false) a runtime permission, by its full name (`android.permission.CAMERA`). */
+  setPermission(packageId: string, permission: string, granted: boolean): Promise<void>
+}

@@ -1,0 +1,54 @@
+/** The files capability: the device's file system as its shell user sees it. */
+
+/** What a path on the device is, as lstat reports it (a symlink is not followed). */
+export type FileKind = 'file' | 'directory' | 'symlink' | 'other'
+
+export interface FileStat {
+  kind: FileKind
+  /** Size in bytes (the sync protocol's 32 bits: wraps above 4 GiB). */
+  size: number
+  /** Last modification, milliseconds since the epoch (seconds precision), or null when the device gave none. */
+  mtimeMs: number | null
+}
+
+export interface FileEntry extends FileStat {
+  name: string
+}
+
+export interface FilesCapability {
+  /**
+   * lstat of a device path (sync STAT); undefined when the device found nothing, which over ADB is also its answer
+   * for a path behind a folder closed to its shell user (see confirmMissing). The other file methods fail with
+   * DEVICE_ACCESS_DENIED where the device refuses a path to its shell user (another app's data, a system file).
+   */
+  statFile(path: string): Promise<FileStat | undefined>
+  /**
+   * Asked only before reporting a path missing that statFile found nothing at: fails with DEVICE_ACCESS_DENIED when
+   * the device refuses the path to its shell user (a folder on its way it may not look into), else returns.
+   */
+  confirmMissing(path: string): Promise<void>
+  /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
+  listDir(path: string): Promise<FileEntry[]>
+  /**
+   * A file's bytes (sync RECV). Given `maxBytes`, the read stops once past it: a longer file comes back cut after
+   * more than `maxBytes` bytes, so the caller can tell it is over, without the rest in memory (a stat's size can be
+   * wrong: older adbd sends it in 32 bits, so a file of 4 GiB and 5 bytes says 5).
+   */
+  readFile(path: string, maxBytes?: number): Promise<Buffer>
+  /**
+   * The path with every symlink, `.` and `..` resolved on the device (`realpath`); undefined when it or a parent
+   * does not exist, or the links loop.
+   */
+  realPath(path: string): Promise<string | undefined>
+  /** Free bytes on the file system holding `path`, or undefined when the device does not say. */
+  freeBytes(path: string): Promise<number | undefined>
+  /** Creates a folder and its missing parents (`mkdir -p`). */
+  makeDirs(path: string): Promise<void>
+  /**
+   * Replaces a file's content atomically: the bytes go to a temporary name in the same folder (sync SEND), which is
+   * then renamed over the target, so a failed or interrupted write leaves the old file as it was.
+   */
+  writeFile(path: string, data: Buffer): Promise<void>
+  /** Deletes one file (never a folder). */
+  deleteFile(path: string): Promise<void>
+}

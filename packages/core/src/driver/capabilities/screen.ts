@@ -1,0 +1,118 @@
+/**
+ * The screen capability: reading what the device shows (the uiautomator dump, a PNG, the window manager's list and
+ * the keyboard). Served by every backend, recorded snapshots included.
+ *
+ * Units: coordinates and sizes are device pixels in the current orientation, the same space as the bounds in a
+ * uiautomator dump.
+ */
+import type {UiHierarchy} from '../../screen/ui-node.js'
+
+export interface ScreenInfo {
+  /** Width in pixels in the current orientation (what the dump's bounds use). */
+  width: number
+  /** Height in pixels in the current orientation. */
+  height: number
+  /** Density in dpi, or undefined when the source cannot tell (a bare `.xml` file). */
+  density?: number
+  /** Display rotation: 0, 1 (90°), 2 (180°) or 3 (270°). */
+  rotation: 0 | 1 | 2 | 3
+}
+
+export interface Foreground {
+  /** Package of the focused app, when known. */
+  package?: string
+  /** Its activity, as a short name when it is inside the package (`.Main`), else fully qualified. */
+  activity?: string
+}
+
+/** Everything one observation of the screen needs, captured together. */
+export interface ScreenCapture {
+  /** The uiautomator XML, exactly as the device (or the file) gave it, sliced to `<?xml … </hierarchy>`. */
+  xml: string
+  screen: ScreenInfo
+  foreground: Foreground
+  /**
+   * True when the dump holds every on-screen window (uiautomator `--windows`, or a dump with several top-level
+   * windows); false when only the active window was available (screen-state prints the degradation note).
+   */
+  allWindows: boolean
+  /** The parsed dump, when the driver already parsed it (saves a second parse). */
+  hierarchy?: UiHierarchy
+  /**
+   * What the window manager reported at the same moment (live devices, and snapshots that recorded it): the
+   * true window types, stacking order, titles and focus. Undefined for a bare recorded dump, whose window
+   * metadata is then guessed from the dump alone.
+   */
+  windowManager?: WindowManagerState
+}
+
+/** One window as `dumpsys window windows` lists it. */
+export interface DeviceWindow {
+  /** The title inside `Window{…}`: `com.foo/com.foo.Main`, `StatusBar`, `InputMethod`, `PopupWindow:1a2b3c`. */
+  title: string
+  /** The owning package (`package=` on the window's owner line), when printed. */
+  package?: string
+  /** The LayoutParams type by name: BASE_APPLICATION, STATUS_BAR, INPUT_METHOD… (`TYPE_<n>` when unknown). */
+  type: string
+  /** Position in the window manager's list: 0 is the topmost window. */
+  z: number
+  /** `mBaseLayer`, the policy layer of the window's type (0 when not printed). */
+  layer: number
+  displayId: number
+  /** Shown on screen now (`isVisible`, or surface and view visibility on older releases). */
+  visible: boolean
+  /** The window's frame in screen pixels [left, top, right, bottom], when printed. */
+  frame?: [number, number, number, number]
+}
+
+export interface WindowManagerState {
+  /** Every window listed, topmost first (a snapshot keeps only the visible ones). */
+  windows: DeviceWindow[]
+  /** The focused window's title (`mCurrentFocus`), when a window has focus. */
+  focus?: string
+}
+
+/** The window manager's view alone, without a dump: the screen and the window list (plain scroll needs only these). */
+export interface WindowInfo {
+  screen: ScreenInfo
+  /**
+   * The window list with types, frames and visibility; undefined where the source has none (a recording that did
+   * not save it, or a device whose `dumpsys window windows` lists no window).
+   */
+  windowManager?: WindowManagerState
+}
+
+/**
+ * Whether the soft keyboard is on screen, as the device tells it two ways; the verdict is keyboardVerdict's
+ * (keyboard-state.ts). Either is undefined where the source does not say.
+ */
+export interface KeyboardState {
+  /** The input method service's `mInputShown` (`dumpsys input_method`): it last told the keyboard to show. */
+  inputShown?: boolean
+  /**
+   * The window manager's keyboard window (INPUT_METHOD on display 0) is shown; false when the list has windows but
+   * no shown keyboard (a keyboard on screen is always a window), undefined without a window list.
+   */
+  windowShown?: boolean
+}
+
+export interface ScreenCapability {
+  /**
+   * One observation: hierarchy XML, screen size, density, rotation and foreground app. `known`: what this driver's
+   * windowInfo() just returned; the window manager's state behind it is reused instead of read again (a live device
+   * then dumps only), where the driver can tell it is its own.
+   */
+  captureScreen(known?: WindowInfo): Promise<ScreenCapture>
+  /** A PNG of the screen, in the current orientation. */
+  screenshot(): Promise<Buffer>
+  /**
+   * Screen width and height in the current orientation, without a full capture (the touch tools' check). A live
+   * driver answers from what this process last read of the device where nothing arc did since can have changed it
+   * (docs/architecture.md, "Screen geometry"), then says `remembered`; `fresh` asks the device.
+   */
+  screenSize(options?: {fresh?: boolean}): Promise<{width: number; height: number; remembered?: boolean}>
+  /** Screen and the window manager's window list, without a dump: where the keyboard and bars are, when it can tell. */
+  windowInfo(): Promise<WindowInfo>
+  /** Whether the soft keyboard shows, by the input method service and the window manager (no dump). */
+  keyboard(): Promise<KeyboardState>
+}
