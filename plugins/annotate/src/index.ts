@@ -1,6 +1,6 @@
 // The library entry (`@arc-cli/plugin-annotate`). oclif loads commands.js instead, which does not load canvas.
 export {tools, commands} from './commands.js'
-export {saveImage, shown} from './tools/annotate.js'
+export {saveImage} from './tools/annotate.js'
 export {annotateScreenshot} from './annotate-screenshot.js'
 export {annotateDevice} from './annotate-device.js'
 export {resolveAnnotateOptions} from './annotate-options.js'

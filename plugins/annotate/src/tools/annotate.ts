@@ -41,25 +41,23 @@ const annotateCliInput = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('Image file to write; - for stdout. Default: arc-<device>-<timestamp>.<ext> in the current folder'),
+    .describe('Image file to write (.jpg, .jpeg or .png); - for stdout. Default: <device>_<date>_<time>.<ext> in the current folder'),
   map: z.string().min(1).optional().describe('Also write the label map (JSON: label -> id, bounds, rectangles) to this file'),
 })
 
+/** Local date and time as a file name can hold them and a person reads them: `2026-11-26_09-30-12`. */
 function timestamp(date = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0')
-  return `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}-${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}_${p(date.getHours())}-${p(date.getMinutes())}-${p(date.getSeconds())}`
 }
 
-/** `arc-<device>-<timestamp>.jpg`, the device reduced to a safe file-name word (a snapshot path to its folder name). */
+/**
+ * `<device>_<date>_<time>.jpg` (`emulator-5554_2026-11-26_09-30-12.jpg`, `demo_…`): the device reduced to a safe
+ * file-name word (a snapshot path to its folder name, `192.168.1.5:5555` to `192.168.1.5_5555`).
+ */
 function defaultImageName(serial: string, format: ImageFormat, date = new Date()): string {
-  const device = path.basename(serial.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9._-]+/g, '_') || 'device'
-  return `arc-${device}-${timestamp(date)}.${format === 'png' ? 'png' : 'jpg'}`
-}
-
-/** A path as the person would type it: relative below the working folder, else absolute. */
-export function shown(cwd: string, file: string): string {
-  const relative = path.relative(cwd, file)
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file
+  const device = path.basename(serial.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^[._]+/, '') || 'device'
+  return `${device}_${timestamp(date)}.${format === 'png' ? 'png' : 'jpg'}`
 }
 
 /** Lines an agent reads: one per mark, label then id then screen bounds. */
@@ -79,7 +77,7 @@ function summaryLines(image: AnnotatedImage): string[] {
 }
 
 /**
- * Writes an annotated image to `file` (relative to ctx.cwd) or, without one, to arc-<device>-<timestamp>.<ext> in
+ * Writes an annotated image to `file` (relative to ctx.cwd) or, without one, to <device>_<date>_<time>.<ext> in
  * ctx.cwd, with any `extra` files: all or none. `input` names the flag in an error. Returns the image's absolute
  * path. `arc annotate` and `arc screen-state --screenshot` both save through here.
  */
@@ -150,8 +148,9 @@ export const annotate = defineTool({
         if (toStdout) await writeFilesAtomically(mapFiles)
         else imagePath = await saveImage(ctx, image, cli.output, cli.output ? '--output' : 'output', mapFiles)
 
-        const lines = [`path: ${toStdout ? '(stdout)' : shown(ctx.cwd, imagePath)}`, ...summaryLines(image)]
-        if (mapPath) lines.push(`map: ${shown(ctx.cwd, mapPath)}`)
+        // Absolute, as every file arc writes is announced: a script may run arc from another folder.
+        const lines = [`path: ${toStdout ? '(stdout)' : imagePath}`, ...summaryLines(image)]
+        if (mapPath) lines.push(`map: ${mapPath}`)
         return {
           text: lines.join('\n'),
           data: {path: imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},

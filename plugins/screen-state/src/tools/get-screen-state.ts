@@ -50,28 +50,32 @@ export const getScreenState = defineTool({
     ],
   },
   async handler(ctx, input) {
+    const file = input.screenshot
+    const wantsImage = input.include_screenshot || file !== undefined
+    // The spec's include_screenshot: the image `arc annotate` draws, from the same function. The annotate plugin
+    // (and the canvas library) is loaded only then, so plain screen-state stays fast; before the read, so a name
+    // arc cannot write is refused before the device is read and the read remembered.
+    const annotate = wantsImage
+      ? await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
+      : undefined
+    // The CLI's --screenshot names the format by its extension (MCP has no file: JPEG inline).
+    const format = annotate?.formatForOutput(file, undefined, '--screenshot')
     ctx.progress(`reading the screen of ${ctx.driver.serial}`)
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
     await rememberScreen(ctx.state, model)
     const {text, data} = await screenStateView(ctx.state, model, input.detail, input.changes)
-    const file = input.screenshot
-    if (!input.include_screenshot && file === undefined) return {text, data}
-    // The spec's include_screenshot: the image `arc annotate` draws, from the same function. The annotate plugin
-    // (and the canvas library) is loaded only here, so plain screen-state stays fast.
-    const annotate = await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
-    // The CLI's --screenshot names the format by its extension (MCP has no file: JPEG inline).
-    const format = annotate.formatForOutput(file, undefined, '--screenshot')
+    if (!annotate) return {text, data}
     const image = await annotate.annotateDevice(ctx, format ? {format} : {}, model)
     return {
       text,
       data,
       image: {data: image.data, mimeType: image.mimeType},
-      // The CLI writes the image to --screenshot (or arc-<device>-<timestamp>.jpg) and says so on stderr, since
+      // The CLI writes the image to --screenshot (or <device>_<date>_<time>.jpg) and says so on stderr, since
       // stdout holds the screen; --json names it as `screenshot`. MCP returns the image inline.
       save: async () => {
         const saved = await annotate.saveImage(ctx, image, file, '--screenshot')
-        const note = `Annotated screenshot saved: ${annotate.shown(ctx.cwd, saved)} (${image.width}x${image.height} ${image.format}, ${image.data.length} bytes)`
+        const note = `Annotated screenshot saved: ${saved} (${image.width}x${image.height} ${image.format}, ${image.data.length} bytes)`
         return {data: {...data, screenshot: saved}, notes: [note]}
       },
     }
