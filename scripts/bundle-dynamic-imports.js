@@ -24,7 +24,7 @@ function parse(code, file) {
     try {
       return acorn.parse(code, {...PARSE, sourceType: 'script'})
     } catch (error) {
-      throw new Error(`${file}: cannot parse to look for import(): ${error.message}`)
+      throw new Error(`${file}: cannot parse to look for import(): ${error.message}`, {cause: error})
     }
   }
 }

@@ -78,7 +78,7 @@ async function waitForDevice(
     })
   }
   const deadline = Date.now() + timeoutMs
-  let last = 'the adb server has not answered'
+  let last: string
   progress(`waiting for ${serial ?? 'a device'}`)
   for (;;) {
     try {

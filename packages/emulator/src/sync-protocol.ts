@@ -167,7 +167,7 @@ async function recv(socket: Socket, file: string): Promise<void> {
 /** Returns false when the connection was ended because of a protocol error. */
 async function send(reader: SocketReader, socket: Socket, file: string | {error: unknown}, mode: number): Promise<boolean> {
   const chunks: Buffer[] = []
-  let mtime = 0
+  let mtime: number
   for (;;) {
     const head = await reader.read(8)
     const id = head.toString('latin1', 0, 4)

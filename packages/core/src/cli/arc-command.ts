@@ -59,7 +59,6 @@ function flagValueMessage(text: string): string | undefined {
  */
 export function parseErrorMessage(error: Error & {parse?: {input?: {flags?: ParsedFlags}}}): string {
   // oclif dims the reasons with ANSI colours on a terminal; they are read as text here.
-  // eslint-disable-next-line no-control-regex
   const text = error.message.replace(/\u001B\[[0-9;]*m/g, '').replace(/\n\s*See more help with --help\s*$/, '').trim()
   const listed = /^The following errors? occurred:\n([\s\S]*)$/.exec(text)
   if (!listed) return flagValueMessage(text) ?? text
