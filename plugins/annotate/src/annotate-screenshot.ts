@@ -1,4 +1,4 @@
-import {createCanvas, type SKRSContext2D} from '@napi-rs/canvas'
+import {createCanvas} from '@napi-rs/canvas'
 
 import type {ScreenModel} from '@arc-cli/core'
 
@@ -8,7 +8,7 @@ import {selectMarks, textBoxes} from './render/marks.js'
 import {countOverlaps, placeLabels} from './render/place-labels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
-import {checkAgainstScreen, decodeScreenshot} from './screenshot-image.js'
+import {checkAgainstScreen, confirmPixels, decodeScreenshot, frameLooks} from './screenshot-image.js'
 import type {ImageFormat} from './style/annotate-config.js'
 import type {ResolvedStyle} from './style/resolve-style.js'
 
@@ -34,26 +34,8 @@ export interface AnnotatedImage {
 
 export const DEFAULTS = {format: 'jpeg' as ImageFormat, quality: 80, maxSize: 700}
 const LARGE_IMAGE_BYTES = 1024 * 1024
-/** A pixel whose channels are all at most this counts as black (JPEG noise on a secure window's black). */
-const BLACK_LEVEL = 8
 /** The reference width of spec 000: one dp is the image's short side / 360. */
 const REFERENCE_DP = 360
-
-/**
- * A secure window (FLAG_SECURE) captures as solid black. Every 4th row is read, one row at a time, stopping at
- * the first non-black pixel: an ordinary screenshot answers on the first row, and no full-frame copy is made.
- */
-function isAllBlack(ctx: SKRSContext2D, width: number, height: number): boolean {
-  for (let y = 0; y < height; y += 4) {
-    const {data} = ctx.getImageData(0, y, width, 1)
-    for (let i = 0; i < data.length; i += 4) {
-      if ((data[i] as number) > BLACK_LEVEL || (data[i + 1] as number) > BLACK_LEVEL || (data[i + 2] as number) > BLACK_LEVEL) {
-        return false
-      }
-    }
-  }
-  return true
-}
 
 /**
  * The one annotation function, shared by `arc annotate` and `arc screen-state --screenshot`: decodes the
@@ -79,7 +61,10 @@ export async function annotateScreenshot(
   ctx.drawImage(image, 0, 0, size.width, size.height)
 
   const warnings: string[] = []
-  if (isAllBlack(ctx, size.width, size.height)) {
+  const looks = frameLooks(ctx, size.width, size.height)
+  // The one decode is the canvas's: a frame that came out blank or black is when damaged pixel data must be told apart.
+  if (looks.black || looks.blank) confirmPixels(screenshot, source)
+  if (looks.black) {
     warnings.push(
       'the screenshot is entirely black (a secure window, e.g. a password or banking screen, blocks capture): ' +
         'the image shows nothing, but the element list and its ids are still valid',

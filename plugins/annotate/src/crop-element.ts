@@ -23,7 +23,8 @@ export async function cropScreenshot(
   rect: Rect,
   options: {format: 'png' | 'jpeg'; quality: number; source: string; elementId: string},
 ): Promise<Crop> {
-  const image = await decodeScreenshot(screenshot, options.source)
+  // A crop sees only part of the frame, so the pixel data is checked whole first.
+  const image = await decodeScreenshot(screenshot, options.source, {verify: true})
   checkAgainstScreen(image, model.screen, options.source)
   const size = {width: image.width, height: image.height}
   const box = toImageRect(rect, screenMapping(model.screen, size, size))

@@ -4,28 +4,76 @@
  */
 import {loadImage, type Image} from '@napi-rs/canvas'
 
-import {checkPngPixels, InvalidInputError, isPng} from '@arc-cli/core'
+import {checkPng, checkPngPixels, InvalidInputError, isPng, pngSize, pngSizeProblem} from '@arc-cli/core'
 
-export async function decodeScreenshot(screenshot: Buffer, source: string): Promise<Image> {
-  // Other formats (a JPEG screenshot) are left to the decoder; a PNG's structure is checked first.
-  // Structure, declared size and pixel data, before the decoder allocates anything.
-  const problem = isPng(screenshot) ? checkPngPixels(screenshot)?.problem : undefined
-  let detail: string
-  if (problem) {
-    detail = `: ${problem}`
-  } else {
-    try {
-      const image = await loadImage(screenshot)
-      if (image.width > 0 && image.height > 0) return image
-    } catch {
-      // reported below with a message that names the source
-    }
-    detail = ' (corrupt or truncated)'
-  }
-  throw new InvalidInputError(`the screenshot from ${source} is not a readable PNG${detail}`, {
+function unreadable(source: string, detail: string): InvalidInputError {
+  return new InvalidInputError(`the screenshot from ${source} is not a readable PNG${detail}`, {
     details: {input: 'screenshot', source},
     actions: ['Take the screenshot again, or replace screen.png in the snapshot folder.'],
   })
+}
+
+/**
+ * Decodes a screenshot once, with the canvas. A PNG's structure (every chunk whole, CRCs) and declared size are
+ * checked first, before the decoder allocates anything; its pixel data is not inflated a second time here. Skia
+ * decodes pixel data that ends early or is garbage without complaint, leaving the rows it could not read blank, so
+ * the caller looks at what was decoded (`blankFrame`) and asks `confirmPixels` only when it looks that way.
+ * `verify: true` inflates and checks the pixel data first (a caller that cannot look at the whole frame).
+ */
+export async function decodeScreenshot(screenshot: Buffer, source: string, options: {verify?: boolean} = {}): Promise<Image> {
+  if (isPng(screenshot)) {
+    const structure = checkPng(screenshot)
+    const problem = 'problem' in structure ? structure.problem : options.verify ? checkPngPixels(screenshot)?.problem : pngSizeProblem(pngSize(screenshot) as {width: number; height: number})
+    if (problem) throw unreadable(source, `: ${problem}`)
+  }
+  try {
+    const image = await loadImage(screenshot)
+    if (image.width > 0 && image.height > 0) return image
+  } catch {
+    // reported below with a message that names the source
+  }
+  // Say why where the pixel data tells (a PNG inflated only now, on this failure path).
+  const problem = isPng(screenshot) ? checkPngPixels(screenshot)?.problem : undefined
+  throw unreadable(source, problem ? `: ${problem}` : ' (corrupt or truncated)')
+}
+
+/**
+ * Refuses a PNG whose pixel data is damaged or short (checkPngPixels: inflated, sized, filter bytes), for a frame
+ * that decoded blank or black: that is how the decoder shows both a damaged PNG and a real black screen.
+ */
+export function confirmPixels(screenshot: Buffer, source: string): void {
+  const problem = isPng(screenshot) ? checkPngPixels(screenshot)?.problem : undefined
+  if (problem) throw unreadable(source, `: ${problem}`)
+}
+
+/** A pixel whose channels are all at most this counts as black (JPEG noise on a secure window's black). */
+const BLACK_LEVEL = 8
+
+/**
+ * What a decoded frame, drawn onto `ctx`, shows of its source: `black` when every sampled pixel is black (every 4th
+ * row, stopping at the first pixel that is not: an ordinary screenshot answers on the first row), `blank` when the
+ * bottom rows are not opaque. A screenshot is opaque, and rows the decoder could not read (pixel data that ends
+ * early, on any interlace pass: the last pass holds every odd row) are left transparent, so a blank bottom or a
+ * black frame is when the pixel data must be checked (confirmPixels). Reads one row at a time: no full-frame copy.
+ */
+export function frameLooks(ctx: {getImageData(x: number, y: number, w: number, h: number): {data: Uint8ClampedArray}}, width: number, height: number): {black: boolean; blank: boolean} {
+  let blank = false
+  for (let y = Math.max(0, height - 2); y < height && !blank; y++) {
+    const {data} = ctx.getImageData(0, y, width, 1)
+    for (let i = 3; i < data.length; i += 4) {
+      if ((data[i] as number) < 255) {
+        blank = true
+        break
+      }
+    }
+  }
+  for (let y = 0; y < height; y += 4) {
+    const {data} = ctx.getImageData(0, y, width, 1)
+    for (let i = 0; i < data.length; i += 4) {
+      if ((data[i] as number) > BLACK_LEVEL || (data[i + 1] as number) > BLACK_LEVEL || (data[i + 2] as number) > BLACK_LEVEL) return {black: false, blank}
+    }
+  }
+  return {black: true, blank}
 }
 
 /** Largest difference between the screenshot's and the screen's aspect ratios (scaling is fine, distortion is not). */

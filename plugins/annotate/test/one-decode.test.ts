@@ -1,0 +1,72 @@
+import {createRequire, syncBuiltinESMExports} from 'node:module'
+import type * as Zlib from 'node:zlib'
+
+import {DEMO_DIR, SnapshotDriver, buildScreenModel} from '@arc-cli/core'
+import {expect} from 'chai'
+
+import {annotateScreenshot, DEFAULTS} from '../src/annotate-screenshot.js'
+import {resolveStyle} from '../src/style/resolve-style.js'
+
+const zlib = createRequire(import.meta.url)('node:zlib') as typeof Zlib
+
+/** Counts the host's inflates of PNG pixel data (core's png.ts imports inflateSync from node:zlib) while `work` runs. */
+async function inflatesDuring(work: () => Promise<unknown>): Promise<number> {
+  const original = zlib.inflateSync
+  let calls = 0
+  zlib.inflateSync = ((...args: Parameters<typeof original>) => {
+    calls++
+    return original(...args)
+  }) as typeof original
+  syncBuiltinESMExports()
+  try {
+    await work()
+  } finally {
+    zlib.inflateSync = original
+    syncBuiltinESMExports()
+  }
+  return calls
+}
+
+/** A PNG of `width`x`height` whose pixel data (valid zlib, valid CRCs) holds only the first `rows` rows. */
+function shortPng(width: number, height: number, rows: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const out = Buffer.alloc(12 + data.length)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(zlib.crc32(body), 8 + data.length)
+    return out
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr[8] = 8
+  ihdr[9] = 6
+  const stride = 1 + width * 4
+  const raw = Buffer.alloc(rows * stride, 0x80)
+  for (let y = 0; y < rows; y++) raw[y * stride] = 0
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
+}
+
+/** The screenshot is decoded once, by the canvas; its pixel data is inflated on the host only when the frame looks damaged. */
+describe('annotate: one decode per screenshot', () => {
+  const options = {...DEFAULTS, style: resolveStyle({}, undefined)}
+
+  it('an ordinary screenshot is not inflated besides the canvas\'s own decode', async () => {
+    const driver = await SnapshotDriver.open(DEMO_DIR)
+    const model = buildScreenModel(await driver.captureScreen())
+    const png = await driver.screenshot()
+    expect(await inflatesDuring(() => annotateScreenshot(model, png, options))).to.equal(0)
+  })
+
+  it('pixel data that ends halfway is still refused, told by the blank rows the decoder left', async () => {
+    const driver = await SnapshotDriver.open(DEMO_DIR)
+    const model = buildScreenModel(await driver.captureScreen())
+    const error = await annotateScreenshot(model, shortPng(1080, 2400, 1200), options, 'the test').then(
+      () => undefined,
+      (e: Error) => e,
+    )
+    expect(error?.message).to.match(/the screenshot from the test is not a readable PNG: its pixel data is \d+ bytes, its 1080x2400 header needs \d+/)
+  })
+})
