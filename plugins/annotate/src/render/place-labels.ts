@@ -9,8 +9,8 @@ import {SpatialIndex} from './spatial-index.js'
  * 2. the same corners shifted along the box's top and left edges;
  * 3. the same again with the font stepped down to `minFontPx` (never smaller, so labels stay legible);
  * 4. a search on rings around the box, nearest first, with a leader line back to the box;
- * 5. a scan of the whole image for the free spot nearest the box (a summed-area table of the labels placed
- *    so far makes each test O(1));
+ * 5. the free spot nearest the box anywhere in the image (FreeSpotFinder: found on the borders of the placed
+ *    labels, never by a scan of the image's pixels);
  * 6. when the screen truly has no room: the spot with the least overlap, reported as an overlap.
  *
  * Cost among free candidates: the candidate's rank, plus a penalty for each other box outline the label would
@@ -154,15 +154,19 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         }
       }
       if (!chosen) {
-        finder ??= new FreeSpotFinder(W, H)
-        const rect = finder.find(placed, box, size.width, size.height)
+        finder ??= new FreeSpotFinder(W, H, placedIndex)
+        const rect = finder.find(box, size.width, size.height)
         if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
       if (!chosen) {
         let least: {rect: Rect; overlap: number} | undefined
         for (const [x, y] of cornerCandidates(box, size.width, size.height)) {
           const rect = toRect(x, y, size.width, size.height)
-          const overlap = placed.reduce((sum, p) => sum + overlapArea(p, rect), 0)
+          let overlap = 0
+          placedIndex.some(rect, (p) => {
+            overlap += overlapArea(p, rect)
+            return false
+          })
           if (!least || overlap < least.overlap) least = {rect, overlap}
         }
         const rect = (least as {rect: Rect}).rect
@@ -175,74 +179,132 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   return result
 }
 
-let tables: {occupied: Uint8Array; sat: Int32Array} | undefined
-
 /**
- * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner, testing every pixel
- * position in O(1) with a summed-area table of the labels placed so far.
+ * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner (the anchor): the least
+ * squared distance, then the least y, then the least x, as a scan of every pixel position would choose, without
+ * one. A label at x is kept off a placed label [l, r) exactly while l - w < x < r, so the free positions are the
+ * image minus a union of such open rectangles, and the nearest free position is the anchor itself or lies on the
+ * border of that union: on a line x = l - w or x = r of some placed label (or an image edge), at the y nearest the
+ * anchor's on that line, or on a line y = t - h or y = b, likewise. Those lines are tried nearest first, each by
+ * the labels the spatial index finds across it, and the search stops at a line farther than the best spot found.
+ * A size that found no room once finds none later (labels are only added), so larger ones are not searched again.
+ * Cost per search: the lines within the answer's distance, each a few index cells; never the image's pixels.
  */
 class FreeSpotFinder {
-  private readonly occupied: Uint8Array
-  private readonly sat: Int32Array
-  private painted = 0
+  /** Label sizes that found no free spot: nothing at least as wide and as tall can fit any more. */
+  private readonly full: Array<[number, number]> = []
 
   constructor(
     private readonly W: number,
     private readonly H: number,
-  ) {
-    // The tables are kept between calls (one image size at a time): a server annotating screen after screen
-    // then allocates them once instead of a megabyte of garbage per image.
-    if (!tables || tables.occupied.length !== W * H || tables.sat.length !== (W + 1) * (H + 1)) {
-      tables = {occupied: new Uint8Array(W * H), sat: new Int32Array((W + 1) * (H + 1))}
-    }
-    this.occupied = tables.occupied
-    this.occupied.fill(0)
-    this.sat = tables.sat
-  }
+    private readonly placed: SpatialIndex,
+  ) {}
 
-  find(placed: Rect[], box: Rect, w: number, h: number): Rect | undefined {
-    const {W, H, occupied, sat} = this
+  find(box: Rect, w: number, h: number): Rect | undefined {
+    const {W, H, placed} = this
     if (w > W || h > H) return undefined
-    // Labels are only ever added, so paint the new ones and rebuild the table: sat[y*(W+1)+x] counts occupied
-    // pixels in [0,x) x [0,y).
-    for (; this.painted < placed.length; this.painted++) {
-      const [l, t, r, b] = placed[this.painted] as Rect
-      for (let y = Math.max(0, t); y < Math.min(H, b); y++) occupied.fill(1, y * W + Math.max(0, l), y * W + Math.min(W, r))
-    }
-    const stride = W + 1
-    for (let y = 0; y < H; y++) {
-      let row = 0
-      for (let x = 0; x < W; x++) {
-        row += occupied[y * W + x] as number
-        sat[(y + 1) * stride + x + 1] = (sat[y * stride + x + 1] as number) + row
-      }
-    }
-    const used = (x: number, y: number) =>
-      (sat[(y + h) * stride + x + w] as number) -
-      (sat[y * stride + x + w] as number) -
-      (sat[(y + h) * stride + x] as number) +
-      (sat[y * stride + x] as number)
-    // Windows of doubling size around the anchor: once a spot at distance d is found inside a window of
-    // radius R >= d, nothing outside the window can be nearer, so most searches stop after a small window.
+    if (this.full.some(([fw, fh]) => w >= fw && h >= fh)) return undefined
+    const maxX = W - w
+    const maxY = H - h
     const [ax, ay] = [box[0], box[1]]
-    let best: {x: number; y: number; d: number} | undefined
-    for (let radius = 4 * h; ; radius *= 2) {
-      const x0 = Math.max(0, ax - radius)
-      const y0 = Math.max(0, ay - radius)
-      const x1 = Math.min(W - w, ax + radius)
-      const y1 = Math.min(H - h, ay + radius)
-      for (let y = y0; y <= y1; y++) {
-        for (let x = x0; x <= x1; x++) {
-          if (used(x, y) !== 0) continue
-          const d = (x - ax) ** 2 + (y - ay) ** 2
-          if (!best || d < best.d || (d === best.d && (y < best.y || (y === best.y && x < best.x)))) best = {x, y, d}
-        }
-      }
-      const whole = x0 === 0 && y0 === 0 && x1 === W - w && y1 === H - h
-      if ((best && best.d <= radius * radius) || whole) break
+    const xs = new Set<number>([0, maxX, clamp(ax, 0, maxX)])
+    const ys = new Set<number>([0, maxY, clamp(ay, 0, maxY)])
+    for (const [l, t, r, b] of placed.rects) {
+      if (l - w >= 0 && l - w <= maxX) xs.add(l - w)
+      if (r <= maxX) xs.add(r)
+      if (t - h >= 0 && t - h <= maxY) ys.add(t - h)
+      if (b <= maxY) ys.add(b)
     }
-    return best && [best.x, best.y, best.x + w, best.y + h]
+    let best: {x: number; y: number; d: number} | undefined
+    const offer = (x: number, y: number) => {
+      const d = (x - ax) ** 2 + (y - ay) ** 2
+      if (!best || d < best.d || (d === best.d && (y < best.y || (y === best.y && x < best.x)))) best = {x, y, d}
+    }
+    // How far along a line at `offset` from the anchor a spot can still beat the best one (everything, before one).
+    const reach = (offset: number) => (best ? Math.floor(Math.sqrt(Math.max(0, best.d - offset * offset))) + 1 : Infinity)
+    type Line = {c: number; vertical: boolean; offset: number}
+    const all: Line[] = []
+    for (const c of xs) all.push({c, vertical: true, offset: c - ax})
+    for (const c of ys) all.push({c, vertical: false, offset: c - ay})
+    // Nearest lines first, in rings of doubling width, so a search that ends near the anchor sorts only those.
+    const order = (a: Line, b: Line) => Math.abs(a.offset) - Math.abs(b.offset) || Number(b.vertical) - Number(a.vertical) || a.c - b.c
+    let inner = -1
+    let lines: Line[] = []
+    let next = 0
+    const nextLine = (): Line | undefined => {
+      while (next >= lines.length) {
+        if (inner >= Math.max(W, H) + Math.abs(ax) + Math.abs(ay)) return undefined
+        const outer = inner < 0 ? 4 * h : inner * 2
+        lines = all.filter((l) => Math.abs(l.offset) > inner && Math.abs(l.offset) <= outer).sort(order)
+        next = 0
+        inner = outer
+      }
+      return lines[next++]
+    }
+    for (let line = nextLine(); line; line = nextLine()) {
+      const {c, vertical, offset} = line
+      if (best && offset * offset > best.d) break
+      const span = reach(offset)
+      if (vertical) {
+        // x = c: the labels across the strip [c, c + w) block y in (t - h, b).
+        const top = span === Infinity ? 0 : Math.max(0, ay - span)
+        const bottom = span === Infinity ? H : Math.min(H, ay + span + h)
+        const y = nearestOpen(ay, maxY, (blocked) =>
+          placed.some([c, top, c + w, bottom], (p) => {
+            if (p[0] < c + w && p[2] > c) blocked.push([p[1] - h + 1, p[3] - 1])
+            return false
+          }),
+        )
+        if (y !== undefined) offer(c, y)
+      } else {
+        // y = c: the labels across the band [c, c + h) block x in (l - w, r).
+        const left = span === Infinity ? 0 : Math.max(0, ax - span)
+        const right = span === Infinity ? W : Math.min(W, ax + span + w)
+        const x = nearestOpen(ax, maxX, (blocked) =>
+          placed.some([left, c, right, c + h], (p) => {
+            if (p[1] < c + h && p[3] > c) blocked.push([p[0] - w + 1, p[2] - 1])
+            return false
+          }),
+        )
+        if (x !== undefined) offer(x, c)
+      }
+    }
+    if (!best) {
+      this.full.push([w, h])
+      return undefined
+    }
+    const {x, y} = best as {x: number; y: number}
+    return [x, y, x + w, y + h]
   }
+}
+
+/**
+ * The whole number in [0, max] nearest `anchor` outside every blocked interval (inclusive bounds) that `collect`
+ * gathers; the smaller one on a tie; undefined when all of [0, max] is blocked.
+ */
+function nearestOpen(anchor: number, max: number, collect: (blocked: Array<[number, number]>) => void): number | undefined {
+  const blocked: Array<[number, number]> = []
+  collect(blocked)
+  const start = clamp(anchor, 0, max)
+  blocked.sort((a, b) => a[0] - b[0])
+  // Merge into disjoint runs (touching whole numbers join), stopping at the run that holds `start`.
+  let run: [number, number] | undefined
+  for (const [a, b] of blocked) {
+    if (b < a) continue
+    if (run && a <= run[1] + 1) {
+      if (b > run[1]) run[1] = b
+      continue
+    }
+    if (run && run[0] <= start && start <= run[1]) break
+    run = [a, b]
+  }
+  if (!run || start < run[0] || start > run[1]) return start
+  const [lo, hi] = run
+  const below = lo - 1
+  const above = hi + 1
+  const candidates = [below, above].filter((v) => v >= 0 && v <= max)
+  if (candidates.length === 0) return undefined
+  return candidates.sort((a, b) => Math.abs(a - anchor) - Math.abs(b - anchor) || a - b)[0]
 }
 
 /** Pairs of label rectangles that overlap (positive area): the measure the issue asks for. */

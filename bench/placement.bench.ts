@@ -1,0 +1,58 @@
+/**
+ * `npm run bench -- placement`: label placement (plugins/annotate/src/render/place-labels.ts) alone, CPU time per
+ * mark at 250, 500 and 1,000 marks on a 1080x2400 screen annotated at the default --max-size 700 (315x700 image)
+ * and at 2400. The boxes are a deterministic grid of list rows and icons, crowded as a long feed is, so many labels
+ * fall through to the search steps. Goal: time per mark at 1,000 within 2x of that at 250 (linear or n log n).
+ */
+import {placeLabels} from '../plugins/annotate/src/render/place-labels.js'
+import type {Rect} from '../plugins/annotate/src/render/geometry.js'
+import {fmt, median} from './stats.js'
+
+/** `n` boxes in image pixels: rows of a list, each with a few icons, at a pseudo-random jitter (seeded). */
+export function crowdedBoxes(n: number, width: number, height: number): Array<{box: Rect; text: string}> {
+  let seed = 7
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 16777216
+  const out: Array<{box: Rect; text: string}> = []
+  const rows = Math.ceil(n / 4)
+  const rowH = height / rows
+  for (let i = 0; i < n; i++) {
+    const row = Math.floor(i / 4)
+    const col = i % 4
+    const top = Math.floor(row * rowH)
+    const bottom = Math.max(top + 2, Math.floor((row + 1) * rowH))
+    const l = col === 0 ? 0 : Math.floor((col / 4) * width + rand() * 10)
+    const r = col === 0 ? width : Math.min(width, l + Math.floor(width / 6 + rand() * 20))
+    out.push({box: [l, top, r, bottom], text: String(i + 1)})
+  }
+  return out
+}
+
+function timePlacement(n: number, width: number, height: number): {perMark: number; total: number} {
+  const requests = crowdedBoxes(n, width, height)
+  const unit = Math.min(width, height) / 360
+  const options = {imageWidth: width, imageHeight: height, fontPx: Math.max(9, Math.round(11 * unit)), minFontPx: 9, lineWidth: Math.max(1, Math.round(2 * unit)), measure: (text: string, px: number) => text.length * px * 0.6}
+  placeLabels(requests, options)
+  const times: number[] = []
+  for (let run = 0; run < 5; run++) {
+    const start = process.cpuUsage()
+    placeLabels(requests, options)
+    const used = process.cpuUsage(start)
+    times.push((used.user + used.system) / 1000)
+  }
+  const total = median(times)
+  return {total, perMark: total / n}
+}
+
+export default async function bench(): Promise<void> {
+  for (const [width, height] of [
+    [315, 700],
+    [1080, 2400],
+  ] as const) {
+    const results = [250, 500, 1000].map((n) => ({n, ...timePlacement(n, width, height)}))
+    for (const {n, total, perMark} of results) {
+      console.log(`placement ${width}x${height}, ${n} marks: ${fmt(total)} CPU, ${(perMark * 1000).toFixed(1)} us per mark (median of 5)`)
+    }
+    const ratio = (results[2] as {perMark: number}).perMark / (results[0] as {perMark: number}).perMark
+    console.log(`placement ${width}x${height}: time per mark at 1000 / at 250 = ${ratio.toFixed(2)} (goal <= 2)`)
+  }
+}
