@@ -1,0 +1,442 @@
+package arc.helper;
+
+import android.accessibilityservice.AccessibilityServiceInfo;
+import android.app.UiAutomation;
+import android.content.ClipData;
+import android.graphics.Bitmap;
+import android.graphics.Rect;
+import android.os.HandlerThread;
+import android.os.IBinder;
+import android.os.Looper;
+import android.os.SystemClock;
+import android.util.SparseArray;
+import android.view.InputDevice;
+import android.view.InputEvent;
+import android.view.KeyCharacterMap;
+import android.view.KeyEvent;
+import android.view.MotionEvent;
+import android.view.accessibility.AccessibilityNodeInfo;
+import android.view.accessibility.AccessibilityWindowInfo;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The platform side, for the shell user an {@code app_process} runs as. API facts (not code) from AOSP
+ * (UiAutomation, UiAutomationConnection, AccessibilityNodeInfoDumper, InputManager) and scrcpy's server (hidden
+ * service calls by reflection, Apache-2.0):
+ * <ul>
+ * <li>UiAutomation: a hidden {@code UiAutomationConnection}, {@code new UiAutomation(Looper, connection)}, then
+ * {@code connect(FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES)} (API 24+, so TalkBack keeps running), with
+ * FLAG_RETRIEVE_INTERACTIVE_WINDOWS for every window; {@code getWindowsOnAllDisplays()} from API 30.</li>
+ * <li>Input: the hidden {@code InputManager.getInstance().injectInputEvent(event, mode)} (InputManagerGlobal from
+ * API 34); the shell holds INJECT_EVENTS.</li>
+ * <li>Clipboard: {@code IClipboard} through {@code ServiceManager.getService("clipboard")}, as package
+ * com.android.shell, whose methods gained a user id (API 29), an attribution tag (API 30) and a device id (API 34).</li>
+ * </ul>
+ */
+final class AndroidDevice implements Device {
+    private static final String SHELL_PACKAGE = "com.android.shell";
+    /** UiAutomation.FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES (API 24). */
+    private static final int FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES = 1;
+    /** InputManager.INJECT_INPUT_EVENT_MODE_ASYNC and _WAIT_FOR_FINISH. */
+    private static final int INJECT_ASYNC = 0;
+    private static final int INJECT_WAIT_FOR_FINISH = 2;
+    private static final long CONNECT_TIMEOUT_MS = 5000;
+    private static final int MAX_DEPTH = 500;
+
+    private final int sdk = android.os.Build.VERSION.SDK_INT;
+    private HandlerThread thread;
+    private UiAutomation automation;
+    private Object inputManager;
+    private Method inject;
+    private Object clipboard;
+
+    public int sdk() {
+        return sdk;
+    }
+
+    public List<String> missing() {
+        List<String> missing = new ArrayList<String>();
+        try {
+            Class<?> connection = Reflect.type("android.app.UiAutomationConnection");
+            connection.getDeclaredConstructor();
+            UiAutomation.class.getDeclaredConstructor(Looper.class, Reflect.type("android.app.IUiAutomationConnection"));
+        } catch (Exception e) {
+            missing.add("uiautomation");
+        }
+        try {
+            input();
+        } catch (HelperException e) {
+            missing.add("input");
+        }
+        try {
+            clipboardService();
+        } catch (HelperException e) {
+            missing.add("clipboard");
+        }
+        return missing;
+    }
+
+    public long uptimeMillis() {
+        return SystemClock.uptimeMillis();
+    }
+
+    public void sleepUntil(long time) throws InterruptedException {
+        long wait = time - SystemClock.uptimeMillis();
+        if (wait > 0) Thread.sleep(wait);
+    }
+
+    public boolean holdsUiAutomation() {
+        return automation != null;
+    }
+
+    public void release() {
+        UiAutomation held = automation;
+        automation = null;
+        if (held == null) return;
+        Method disconnect = Reflect.find(UiAutomation.class, "disconnect");
+        if (disconnect == null) return;
+        try {
+            Reflect.call(disconnect, held);
+        } catch (HelperException e) {
+            // already gone: nothing is held either way
+        }
+    }
+
+    // ---- UiAutomation ----
+
+    private UiAutomation automation() throws HelperException {
+        if (automation != null) return automation;
+        if (thread == null) {
+            thread = new HandlerThread("arc-helper-uiautomation");
+            thread.start();
+        }
+        Object connection;
+        UiAutomation ui;
+        try {
+            Constructor<?> cc = Reflect.type("android.app.UiAutomationConnection").getDeclaredConstructor();
+            cc.setAccessible(true);
+            connection = cc.newInstance();
+            Constructor<UiAutomation> uc = UiAutomation.class.getDeclaredConstructor(Looper.class, Reflect.type("android.app.IUiAutomationConnection"));
+            uc.setAccessible(true);
+            ui = uc.newInstance(thread.getLooper(), connection);
+        } catch (HelperException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new HelperException(HelperException.UNSUPPORTED, "cannot create a UiAutomation on API " + sdk + ": " + e, e);
+        }
+        connect(ui);
+        AccessibilityServiceInfo info = ui.getServiceInfo();
+        if (info != null) {
+            info.flags |= AccessibilityServiceInfo.FLAG_RETRIEVE_INTERACTIVE_WINDOWS
+                    | AccessibilityServiceInfo.FLAG_INCLUDE_NOT_IMPORTANT_VIEWS
+                    | AccessibilityServiceInfo.FLAG_REPORT_VIEW_IDS;
+            ui.setServiceInfo(info);
+        }
+        automation = ui;
+        return ui;
+    }
+
+    /** connectWithTimeout(flags, ms) where it exists (API 30+), else connect(flags) (24+), else connect(). */
+    private void connect(UiAutomation ui) throws HelperException {
+        Method m = Reflect.find(UiAutomation.class, "connectWithTimeout", int.class, long.class);
+        Object[] args = {FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES, CONNECT_TIMEOUT_MS};
+        if (m == null) {
+            m = Reflect.find(UiAutomation.class, "connect", int.class);
+            args = new Object[] {FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES};
+        }
+        if (m == null) {
+            m = Reflect.find(UiAutomation.class, "connect");
+            args = new Object[0];
+        }
+        if (m == null) throw new HelperException(HelperException.UNSUPPORTED, "UiAutomation has no connect method on API " + sdk);
+        try {
+            Reflect.call(m, ui, args);
+        } catch (HelperException e) {
+            String why = String.valueOf(e.getCause());
+            if (why.contains("already registered") || why.contains("TimeoutException")) {
+                throw new HelperException(HelperException.UIAUTOMATION_BUSY,
+                        "another tool holds UiAutomation (uiautomator dump, Appium, uiautomator2, Maestro, monkey): " + why, e);
+            }
+            throw e;
+        }
+    }
+
+    public String dumpWindows() throws HelperException {
+        UiAutomation ui = automation();
+        Map<Integer, List<UiWindow>> displays = new TreeMap<Integer, List<UiWindow>>();
+        Map<Integer, int[]> sizes = new TreeMap<Integer, int[]>();
+        Method all = sdk >= 30 ? Reflect.find(UiAutomation.class, "getWindowsOnAllDisplays") : null;
+        if (all != null) {
+            SparseArray<?> byDisplay = (SparseArray<?>) Reflect.call(all, ui);
+            for (int i = 0; i < byDisplay.size(); i++) {
+                displays.put(byDisplay.keyAt(i), windows((List<?>) byDisplay.valueAt(i)));
+            }
+        } else {
+            displays.put(0, windows(ui.getWindows()));
+        }
+        int rotation = 0;
+        for (Integer id : displays.keySet()) {
+            int[] info = displayInfo(id);
+            if (info == null) continue;
+            sizes.put(id, new int[] {info[0], info[1]});
+            if (id == 0) rotation = info[2];
+        }
+        boolean any = false;
+        for (List<UiWindow> list : displays.values()) any |= !list.isEmpty();
+        if (!any) throw new HelperException(HelperException.FAILED, "UiAutomation listed no window");
+        return DisplaysXml.write(displays, sizes, rotation);
+    }
+
+    private List<UiWindow> windows(List<?> infos) {
+        List<UiWindow> out = new ArrayList<UiWindow>();
+        Set<Integer> nested = new HashSet<Integer>();
+        for (Object o : infos) collectChildIds((AccessibilityWindowInfo) o, nested, false);
+        for (Object o : infos) {
+            AccessibilityWindowInfo info = (AccessibilityWindowInfo) o;
+            if (!nested.contains(info.getId())) out.add(window(info, 0));
+        }
+        return out;
+    }
+
+    private static void collectChildIds(AccessibilityWindowInfo info, Set<Integer> ids, boolean self) {
+        if (self) ids.add(info.getId());
+        for (int i = 0; i < info.getChildCount(); i++) {
+            AccessibilityWindowInfo child = info.getChild(i);
+            if (child != null) collectChildIds(child, ids, true);
+        }
+    }
+
+    private UiWindow window(AccessibilityWindowInfo info, int depth) {
+        UiWindow w = new UiWindow();
+        Rect r = new Rect();
+        info.getBoundsInScreen(r);
+        w.left = r.left;
+        w.top = r.top;
+        w.right = r.right;
+        w.bottom = r.bottom;
+        Method title = Reflect.find(AccessibilityWindowInfo.class, "getTitle");
+        if (title != null) {
+            try {
+                w.title = str(Reflect.call(title, info));
+            } catch (HelperException e) {
+                w.title = "";
+            }
+        }
+        w.active = info.isActive();
+        w.focused = info.isFocused();
+        w.accessibilityFocused = info.isAccessibilityFocused();
+        w.id = info.getId();
+        w.layer = info.getLayer();
+        w.type = UiWindow.typeName(info.getType());
+        if (depth < 8) {
+            for (int i = 0; i < info.getChildCount(); i++) {
+                AccessibilityWindowInfo child = info.getChild(i);
+                if (child != null) w.children.add(window(child, depth + 1));
+            }
+        }
+        AccessibilityNodeInfo root = info.getRoot();
+        if (root != null) w.root = node(root, 0);
+        return w;
+    }
+
+    private UiNode node(AccessibilityNodeInfo info, int depth) {
+        UiNode n = new UiNode();
+        n.text = str(info.getText());
+        n.resourceId = str(info.getViewIdResourceName());
+        n.className = str(info.getClassName());
+        n.packageName = str(info.getPackageName());
+        n.contentDesc = str(info.getContentDescription());
+        if (sdk >= 26) {
+            Method hint = Reflect.find(AccessibilityNodeInfo.class, "getHintText");
+            if (hint != null) {
+                try {
+                    n.hint = str(Reflect.call(hint, info));
+                } catch (HelperException e) {
+                    n.hint = null;
+                }
+            }
+        }
+        n.checkable = info.isCheckable();
+        n.checked = info.isChecked();
+        n.clickable = info.isClickable();
+        n.enabled = info.isEnabled();
+        n.focusable = info.isFocusable();
+        n.focused = info.isFocused();
+        n.scrollable = info.isScrollable();
+        n.longClickable = info.isLongClickable();
+        n.password = info.isPassword();
+        n.selected = info.isSelected();
+        n.visibleToUser = info.isVisibleToUser();
+        Rect r = new Rect();
+        info.getBoundsInScreen(r);
+        n.bounds(r.left, r.top, r.right, r.bottom);
+        if (depth < MAX_DEPTH) {
+            for (int i = 0; i < info.getChildCount(); i++) {
+                AccessibilityNodeInfo child = info.getChild(i);
+                n.children.add(child == null ? null : node(child, depth + 1));
+                if (child != null) child.recycle();
+            }
+        }
+        return n;
+    }
+
+    private static String str(Object o) {
+        return o == null ? "" : o.toString();
+    }
+
+    /** Width, height (current rotation) and rotation of a display, from DisplayManagerGlobal's DisplayInfo; null if hidden. */
+    private static int[] displayInfo(int displayId) {
+        try {
+            Class<?> global = Class.forName("android.hardware.display.DisplayManagerGlobal");
+            Object instance = global.getDeclaredMethod("getInstance").invoke(null);
+            Object info = global.getMethod("getDisplayInfo", int.class).invoke(instance, displayId);
+            if (info == null) return null;
+            Class<?> c = info.getClass();
+            Field w = c.getField("logicalWidth");
+            Field h = c.getField("logicalHeight");
+            Field rot = c.getField("rotation");
+            return new int[] {w.getInt(info), h.getInt(info), rot.getInt(info)};
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    public byte[] screenshot(int maxWidth, int maxHeight, int quality) throws HelperException {
+        Bitmap shot = automation().takeScreenshot();
+        if (shot == null) throw new HelperException(HelperException.FAILED, "UiAutomation.takeScreenshot gave no image (a secure window, or the screen is off)");
+        try {
+            int w = shot.getWidth();
+            int h = shot.getHeight();
+            double k = 1.0;
+            if (maxWidth > 0 && w > maxWidth) k = Math.min(k, (double) maxWidth / w);
+            if (maxHeight > 0 && h > maxHeight) k = Math.min(k, (double) maxHeight / h);
+            Bitmap out = shot;
+            if (k < 1.0) out = Bitmap.createScaledBitmap(shot, Math.max(1, (int) Math.round(w * k)), Math.max(1, (int) Math.round(h * k)), true);
+            ByteArrayOutputStream jpeg = new ByteArrayOutputStream(256 * 1024);
+            if (!out.compress(Bitmap.CompressFormat.JPEG, quality, jpeg)) throw new HelperException(HelperException.FAILED, "JPEG compression failed");
+            if (out != shot) out.recycle();
+            return jpeg.toByteArray();
+        } finally {
+            shot.recycle();
+        }
+    }
+
+    // ---- Clipboard ----
+
+    private Object clipboardService() throws HelperException {
+        if (clipboard != null) return clipboard;
+        Class<?> sm = Reflect.type("android.os.ServiceManager");
+        Method get = Reflect.find(sm, "getService", String.class);
+        if (get == null) throw new HelperException(HelperException.UNSUPPORTED, "ServiceManager.getService is hidden on API " + sdk);
+        IBinder binder = (IBinder) Reflect.call(get, null, "clipboard");
+        if (binder == null) throw new HelperException(HelperException.UNSUPPORTED, "no clipboard service");
+        Class<?> stub = Reflect.type("android.content.IClipboard$Stub");
+        Method asInterface = Reflect.find(stub, "asInterface", IBinder.class);
+        if (asInterface == null) throw new HelperException(HelperException.UNSUPPORTED, "IClipboard.Stub.asInterface is missing");
+        clipboard = Reflect.call(asInterface, null, binder);
+        return clipboard;
+    }
+
+    private Object clipboardCall(String name, Class<?> first, Object... leading) throws HelperException {
+        Object service = clipboardService();
+        Method m = Reflect.findByName(Reflect.type("android.content.IClipboard"), name, first);
+        if (m == null) throw new HelperException(HelperException.UNSUPPORTED, "IClipboard." + name + " is missing on API " + sdk);
+        return Reflect.call(m, service, Reflect.fill(m, leading));
+    }
+
+    public Object saveClipboard() throws HelperException {
+        return clipboardCall("getPrimaryClip", String.class, SHELL_PACKAGE);
+    }
+
+    public String clipboardText() throws HelperException {
+        ClipData clip = (ClipData) saveClipboard();
+        if (clip == null || clip.getItemCount() == 0) return null;
+        CharSequence text = clip.getItemAt(0).getText();
+        return text == null ? null : text.toString();
+    }
+
+    public void setClipboardText(String text) throws HelperException {
+        clipboardCall("setPrimaryClip", ClipData.class, ClipData.newPlainText(null, text), SHELL_PACKAGE);
+    }
+
+    public void restoreClipboard(Object saved) throws HelperException {
+        if (saved != null) {
+            clipboardCall("setPrimaryClip", ClipData.class, saved, SHELL_PACKAGE);
+        } else if (sdk >= 28) {
+            clipboardCall("clearPrimaryClip", String.class, SHELL_PACKAGE);
+        } else {
+            // No clear before API 28: an empty text clip is the closest to "nothing" the release allows.
+            clipboardCall("setPrimaryClip", ClipData.class, ClipData.newPlainText(null, ""), SHELL_PACKAGE);
+        }
+    }
+
+    // ---- Input ----
+
+    private Method input() throws HelperException {
+        if (inject != null) return inject;
+        Object manager = null;
+        Class<?> type = null;
+        for (String name : new String[] {"android.hardware.input.InputManagerGlobal", "android.hardware.input.InputManager"}) {
+            try {
+                type = Class.forName(name);
+                Method getInstance = type.getDeclaredMethod("getInstance");
+                getInstance.setAccessible(true);
+                manager = getInstance.invoke(null);
+                if (manager != null) break;
+            } catch (Exception e) {
+                manager = null;
+            }
+        }
+        if (manager == null) throw new HelperException(HelperException.UNSUPPORTED, "no InputManager instance on API " + sdk);
+        Method m = Reflect.find(type, "injectInputEvent", InputEvent.class, int.class);
+        if (m == null) throw new HelperException(HelperException.UNSUPPORTED, "InputManager.injectInputEvent is missing on API " + sdk);
+        inputManager = manager;
+        inject = m;
+        return m;
+    }
+
+    private void send(InputEvent event, int mode) throws HelperException {
+        Method m = input();
+        Object ok = Reflect.call(m, inputManager, event, mode);
+        if (Boolean.FALSE.equals(ok)) throw new HelperException(HelperException.FAILED, "the input manager refused the event " + event);
+    }
+
+    public void pressKey(int keyCode) throws HelperException {
+        long now = SystemClock.uptimeMillis();
+        send(new KeyEvent(now, now, KeyEvent.ACTION_DOWN, keyCode, 0, 0, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD), INJECT_WAIT_FOR_FINISH);
+        send(new KeyEvent(now, SystemClock.uptimeMillis(), KeyEvent.ACTION_UP, keyCode, 0, 0, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD), INJECT_WAIT_FOR_FINISH);
+    }
+
+    public void inject(Gesture.Step step, long downTime) throws HelperException {
+        int n = step.ids.length;
+        MotionEvent.PointerProperties[] props = new MotionEvent.PointerProperties[n];
+        MotionEvent.PointerCoords[] coords = new MotionEvent.PointerCoords[n];
+        for (int i = 0; i < n; i++) {
+            props[i] = new MotionEvent.PointerProperties();
+            props[i].id = step.ids[i];
+            props[i].toolType = MotionEvent.TOOL_TYPE_FINGER;
+            coords[i] = new MotionEvent.PointerCoords();
+            coords[i].x = step.xs[i];
+            coords[i].y = step.ys[i];
+            coords[i].pressure = 1f;
+            coords[i].size = 1f;
+        }
+        MotionEvent event = MotionEvent.obtain(downTime, downTime + step.time, step.action, n, props, coords, 0, 0, 1f, 1f, 0, 0,
+                InputDevice.SOURCE_TOUCHSCREEN, 0);
+        try {
+            send(event, INJECT_ASYNC);
+        } finally {
+            event.recycle();
+        }
+    }
+}

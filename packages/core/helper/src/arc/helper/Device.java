@@ -1,0 +1,52 @@
+package arc.helper;
+
+import java.util.List;
+
+/**
+ * What the helper asks of Android: the one seam between the protocol (tested on the JVM) and the platform's hidden
+ * APIs (AndroidDevice, reached by reflection). Each method throws HelperException with a code the host maps to a
+ * fallback: UNSUPPORTED where this release lacks the API, UIAUTOMATION_BUSY where another tool holds UiAutomation.
+ */
+public interface Device {
+    /** The {@code <displays>} document of every window on every display the release reports. */
+    String dumpWindows() throws HelperException;
+
+    /** A JPEG of display 0 in its current rotation, scaled to fit maxWidth x maxHeight (0: no limit), never up. */
+    byte[] screenshot(int maxWidth, int maxHeight, int quality) throws HelperException;
+
+    /** The clipboard's first item as text; null when the clipboard is empty. */
+    String clipboardText() throws HelperException;
+
+    /** Puts plain text on the clipboard. */
+    void setClipboardText(String text) throws HelperException;
+
+    /** The clipboard as it is (any content, not only text), to be put back with restoreClipboard; null when empty. */
+    Object saveClipboard() throws HelperException;
+
+    /** Puts back what saveClipboard returned (clears the clipboard for null, where the release can). */
+    void restoreClipboard(Object saved) throws HelperException;
+
+    /** Presses and releases one key, returning once the focused window handled it. */
+    void pressKey(int keyCode) throws HelperException;
+
+    /** Injects one motion event of a gesture, in order, waiting for each to be dispatched. */
+    void inject(Gesture.Step step, long downTime) throws HelperException;
+
+    /** Milliseconds on the clock input events are stamped with (SystemClock.uptimeMillis on Android). */
+    long uptimeMillis();
+
+    /** Sleeps until the clock reads {@code time}. */
+    void sleepUntil(long time) throws InterruptedException;
+
+    /** Lets go of UiAutomation (so other tools can connect); the next read connects again. */
+    void release();
+
+    /** Whether UiAutomation is held now. */
+    boolean holdsUiAutomation();
+
+    /** The Android API level. */
+    int sdk();
+
+    /** Names of what is missing on this release, for the hello line (empty when everything resolved). */
+    List<String> missing();
+}

@@ -1,0 +1,195 @@
+package arc.helper;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The request loop: reads framed requests, runs them one at a time on the device, writes one response for each, and
+ * lets go of UiAutomation once no request came for the idle time, so other tools (uiautomator dump, Appium,
+ * uiautomator2) can connect between arc's reads.
+ *
+ * <p>Operations: {@code ping}; {@code dump}; {@code screenshot MAXW MAXH QUALITY}; {@code clipboard-get} (payload: 0
+ * empty, 1 then the text, 2 content that is not text); {@code clipboard-set TEXT}; {@code type TEXT} (payload:
+ * {@code restored}, or {@code not-restored TAB reason}); {@code key CODE}; {@code gesture PATH...}; {@code release};
+ * {@code quit}.
+ */
+public final class Server {
+    public static final String HELLO = "arc-helper 1";
+
+    private final Device device;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private final long idleMs;
+    private final Object lock = new Object();
+    private long lastRequest;
+    private volatile boolean done;
+
+    public Server(Device device, DataInputStream in, OutputStream out, long idleMs) {
+        this.device = device;
+        this.in = in;
+        this.out = out;
+        this.idleMs = idleMs;
+    }
+
+    /** The hello the helper writes first: the protocol, the API level, and what this release lacks. */
+    public byte[] hello() {
+        StringBuilder s = new StringBuilder(HELLO).append('\t').append(device.sdk()).append('\t');
+        List<String> missing = device.missing();
+        for (int i = 0; i < missing.size(); i++) s.append(i == 0 ? "" : ",").append(missing.get(i));
+        return Frames.utf8(s.toString());
+    }
+
+    /** Serves until the host closes stdin or sends quit. A broken frame ends the loop (the stream cannot be trusted). */
+    public void run() throws IOException {
+        synchronized (lock) {
+            Frames.writeResponse(out, 0, Frames.STATUS_HELLO, hello());
+            lastRequest = device.uptimeMillis();
+        }
+        Thread idle = new Thread(new Runnable() {
+            public void run() {
+                idleLoop();
+            }
+        }, "arc-helper-idle");
+        idle.setDaemon(true);
+        idle.start();
+        try {
+            for (;;) {
+                Frames.Request request = Frames.readRequest(in);
+                if (request == null) break;
+                synchronized (lock) {
+                    respond(request);
+                    lastRequest = device.uptimeMillis();
+                }
+                if (request.op().equals("quit")) break;
+            }
+        } finally {
+            done = true;
+            synchronized (lock) {
+                device.release();
+            }
+        }
+    }
+
+    private void idleLoop() {
+        while (!done) {
+            try {
+                Thread.sleep(Math.max(20, Math.min(idleMs, 200)));
+            } catch (InterruptedException e) {
+                return;
+            }
+            synchronized (lock) {
+                if (!done && device.holdsUiAutomation() && device.uptimeMillis() - lastRequest >= idleMs) device.release();
+            }
+        }
+    }
+
+    /** Runs one request and writes its response (never throws for a failed request, only for a broken stdout). */
+    void respond(Frames.Request request) throws IOException {
+        byte[] payload;
+        int status = Frames.STATUS_OK;
+        try {
+            payload = handle(request.op(), request.args());
+        } catch (HelperException e) {
+            status = Frames.STATUS_ERROR;
+            payload = Frames.errorPayload(e.code(), e.getMessage());
+        } catch (RuntimeException e) {
+            status = Frames.STATUS_ERROR;
+            payload = Frames.errorPayload(HelperException.FAILED, e.toString());
+        }
+        Frames.writeResponse(out, request.id, status, payload);
+        if (idleMs == 0 && device.holdsUiAutomation()) device.release();
+    }
+
+    byte[] handle(String op, List<String> args) throws HelperException {
+        if (op.equals("ping")) {
+            count(op, args, 0);
+            return Frames.utf8("pong");
+        }
+        if (op.equals("dump")) {
+            count(op, args, 0);
+            return Frames.utf8(device.dumpWindows());
+        }
+        if (op.equals("screenshot")) {
+            count(op, args, 3);
+            int w = Numbers.parseInt(args.get(0), "screenshot max width", 0, 100000);
+            int h = Numbers.parseInt(args.get(1), "screenshot max height", 0, 100000);
+            int q = Numbers.parseInt(args.get(2), "screenshot quality", 1, 100);
+            return device.screenshot(w, h, q);
+        }
+        if (op.equals("clipboard-get")) {
+            count(op, args, 0);
+            Object saved = device.saveClipboard();
+            if (saved == null) return new byte[] {0};
+            String text = device.clipboardText();
+            if (text == null) return new byte[] {2};
+            byte[] bytes = Frames.utf8(text);
+            byte[] payload = new byte[bytes.length + 1];
+            payload[0] = 1;
+            System.arraycopy(bytes, 0, payload, 1, bytes.length);
+            return payload;
+        }
+        if (op.equals("clipboard-set")) {
+            count(op, args, 1);
+            device.setClipboardText(args.get(0));
+            return new byte[0];
+        }
+        if (op.equals("type")) {
+            count(op, args, 1);
+            return Frames.utf8(Typist.type(device, args.get(0)));
+        }
+        if (op.equals("key")) {
+            count(op, args, 1);
+            device.pressKey(Numbers.parseInt(args.get(0), "key code", 0, 1000));
+            return new byte[0];
+        }
+        if (op.equals("gesture")) {
+            if (args.isEmpty()) throw new HelperException(HelperException.BAD_REQUEST, "gesture needs at least one path (x,y,t;x,y,t)");
+            List<long[][]> paths = new ArrayList<long[][]>();
+            for (int i = 0; i < args.size(); i++) paths.add(Gesture.parsePath(args.get(i), i));
+            play(Gesture.plan(paths));
+            return new byte[0];
+        }
+        if (op.equals("release")) {
+            count(op, args, 0);
+            boolean held = device.holdsUiAutomation();
+            device.release();
+            return Frames.utf8(held ? "released" : "not-held");
+        }
+        if (op.equals("quit")) {
+            count(op, args, 0);
+            return new byte[0];
+        }
+        throw new HelperException(HelperException.BAD_REQUEST, "unknown operation \"" + op + "\"");
+    }
+
+    /** Sends each event at its time from the gesture's start; a finger left down by a failure is lifted. */
+    private void play(List<Gesture.Step> steps) throws HelperException {
+        long downTime = device.uptimeMillis();
+        Gesture.Step last = null;
+        try {
+            for (Gesture.Step step : steps) {
+                device.sleepUntil(downTime + step.time);
+                device.inject(step, downTime);
+                last = step;
+            }
+        } catch (InterruptedException e) {
+            throw new HelperException(HelperException.FAILED, "the gesture was interrupted");
+        } catch (HelperException e) {
+            if (last != null && last.maskedAction() != Gesture.ACTION_UP) {
+                try {
+                    device.inject(Gesture.cancel(last), downTime);
+                } catch (HelperException ignored) {
+                    // the first failure is the one to report
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static void count(String op, List<String> args, int n) throws HelperException {
+        if (args.size() != n) throw new HelperException(HelperException.BAD_REQUEST, op + " takes " + n + " argument(s), got " + args.size());
+    }
+}

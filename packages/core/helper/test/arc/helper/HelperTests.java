@@ -1,0 +1,473 @@
+package arc.helper;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The helper's pure parts on the JVM (framing, the dump's XML, gestures, typing, the request loop), with the Android
+ * calls replaced by FakeDevice. No test framework: each check prints its name, and the first failure exits 1. Run by
+ * test/helper/helper-jvm.test.ts wherever java and javac are installed.
+ */
+public final class HelperTests {
+    private static int passed;
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("sample-dump")) {
+            System.out.print(sampleDump());
+            return;
+        }
+        framesRoundTrip();
+        framesRefuseBrokenStreams();
+        xmlEscapesAndStructure();
+        xmlNafAndInvisible();
+        gestureOneFinger();
+        gesturePinch();
+        gestureRefusesBadPaths();
+        numbersAndOptions();
+        typingRestoresClipboard();
+        serverSession();
+        serverIdleRelease();
+        System.out.println("ok " + passed + " checks");
+    }
+
+    // ---- tiny assertion kit ----
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            System.out.println("FAILED: " + what);
+            System.exit(1);
+        }
+        passed++;
+    }
+
+    static void equal(Object actual, Object expected, String what) {
+        boolean ok = expected == null ? actual == null : expected.equals(actual);
+        check(ok, what + ": expected <" + expected + "> but got <" + actual + ">");
+    }
+
+    static HelperException fails(Runnable0 body, String code, String what) {
+        try {
+            body.run();
+        } catch (HelperException e) {
+            equal(e.code(), code, what + " (code)");
+            return e;
+        } catch (Exception e) {
+            check(false, what + ": threw " + e);
+        }
+        check(false, what + ": did not fail");
+        return null;
+    }
+
+    interface Runnable0 {
+        void run() throws Exception;
+    }
+
+    static String utf8(byte[] b, int from) {
+        try {
+            return new String(b, from, b.length - from, "UTF-8");
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    // ---- framing ----
+
+    static void framesRoundTrip() throws Exception {
+        String[] words = {"type", "café 中文 👍 \u0000 \n\t\"'$`\\", ""};
+        byte[] frame = Frames.encodeRequest(7, words);
+        Frames.Request r = Frames.readRequest(new DataInputStream(new ByteArrayInputStream(frame)));
+        equal(r.id, 7, "request id");
+        equal(r.words, Arrays.asList(words), "words arrive byte for byte");
+        equal(r.op(), "type", "op");
+        equal(r.args().size(), 2, "args");
+        check(Frames.readRequest(new DataInputStream(new ByteArrayInputStream(new byte[0]))) == null, "a clean end is null");
+
+        byte[] response = Frames.encodeResponse(9, Frames.STATUS_ERROR, Frames.errorPayload("BAD_REQUEST", "nope"));
+        ByteBuffer b = ByteBuffer.wrap(response);
+        equal(b.getInt(), response.length - 4, "response length");
+        equal(b.getInt(), 9, "response id");
+        equal((int) b.get(), 1, "response status");
+        equal(utf8(response, 9), "BAD_REQUEST\tnope", "error payload");
+    }
+
+    static void framesRefuseBrokenStreams() throws Exception {
+        final byte[] frame = Frames.encodeRequest(1, "ping");
+        ioFails(Arrays.copyOf(frame, frame.length - 1), "a frame cut short");
+        ioFails(new byte[] {0x7f, 0, 0, 0}, "a frame longer than MAX_REQUEST");
+        ioFails(new byte[] {0, 0, 0, 5, 0, 0, 0, 1, 0}, "a request without an operation");
+        ByteArrayOutputStream bad = new ByteArrayOutputStream();
+        bad.write(new byte[] {0, 0, 0, 11, 0, 0, 0, 1, 1, 0, 0, 0, 2, (byte) 0xc3, 0x28});
+        ioFails(bad.toByteArray(), "a word that is not UTF-8");
+        byte[] extra = Arrays.copyOf(frame, frame.length + 1);
+        extra[3]++;
+        ioFails(extra, "bytes after the words");
+        byte[] claims = frame.clone();
+        claims[12] = 99;
+        ioFails(claims, "a word longer than its frame");
+    }
+
+    static void ioFails(byte[] bytes, String what) {
+        try {
+            Frames.readRequest(new DataInputStream(new ByteArrayInputStream(bytes)));
+            check(false, what + " was read");
+        } catch (IOException e) {
+            passed++;
+        }
+    }
+
+    // ---- XML ----
+
+    static Map<Integer, int[]> size(int w, int h) {
+        Map<Integer, int[]> sizes = new TreeMap<Integer, int[]>();
+        sizes.put(0, new int[] {w, h});
+        return sizes;
+    }
+
+    static void xmlEscapesAndStructure() {
+        UiNode root = new UiNode().bounds(-10, 0, 2000, 2400);
+        root.className = "android.widget.FrameLayout";
+        root.packageName = "com.example";
+        UiNode label = new UiNode().bounds(0, 0, 100, 50);
+        label.text = "a&b <c> \"d\"\ne\tf\u0001g 👍 \ud800x";
+        label.hint = "Search";
+        root.add(label);
+        UiWindow app = new UiWindow();
+        app.title = "Example & co";
+        app.right = 1080;
+        app.bottom = 2400;
+        app.active = app.focused = true;
+        app.id = 12;
+        app.layer = 3;
+        app.root = root;
+        UiWindow popup = new UiWindow();
+        popup.type = UiWindow.typeName(3);
+        app.children.add(popup);
+        UiWindow ime = new UiWindow();
+        ime.type = UiWindow.typeName(2);
+        Map<Integer, List<UiWindow>> displays = new TreeMap<Integer, List<UiWindow>>();
+        displays.put(2, Collections.singletonList(ime));
+        displays.put(0, Arrays.asList(app));
+        String xml = DisplaysXml.write(displays, size(1080, 2400), 1);
+        check(xml.startsWith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays><display id=\"0\"><window index=\"0\" title=\"Example &amp; co\" bounds=\"[0,0][1080,2400]\" active=\"true\" focused=\"true\" accessibility-focused=\"false\" id=\"12\" layer=\"3\" type=\"TYPE_APPLICATION\">"), "window element: " + xml);
+        check(xml.contains("<window index=\"0\" title=\"\" bounds=\"[0,0][0,0]\" active=\"false\" focused=\"false\" accessibility-focused=\"false\" id=\"0\" layer=\"0\" type=\"TYPE_SYSTEM\"></window><hierarchy rotation=\"1\">"), "child window before the tree: " + xml);
+        check(xml.contains("text=\"a&amp;b &lt;c&gt; &quot;d&quot;&#10;e&#9;f?g 👍 ?x\""), "attribute escaping: " + xml);
+        check(xml.contains("hint=\"Search\" bounds=\"[0,0][100,50]\" />"), "hint and bounds: " + xml);
+        check(xml.contains("bounds=\"[0,0][1080,2400]\"><node"), "bounds clipped to the display: " + xml);
+        check(xml.indexOf("<display id=\"0\">") < xml.indexOf("<display id=\"2\">"), "displays in order");
+        check(xml.endsWith("<display id=\"2\"><window index=\"0\" title=\"\" bounds=\"[0,0][0,0]\" active=\"false\" focused=\"false\" accessibility-focused=\"false\" id=\"0\" layer=\"0\" type=\"TYPE_INPUT_METHOD\"></window></display></displays>"), "a window without a root has no hierarchy: " + xml);
+        check(!xml.contains("hint=\"\"") || label.hint != null, "no empty hint where none was given");
+    }
+
+    static void xmlNafAndInvisible() {
+        UiNode root = new UiNode().bounds(0, 0, 100, 100);
+        UiNode bare = new UiNode().bounds(0, 0, 10, 10);
+        bare.clickable = true;
+        UiNode hidden = new UiNode();
+        hidden.visibleToUser = false;
+        hidden.text = "secret";
+        UiNode named = new UiNode().bounds(10, 10, 20, 20);
+        named.clickable = true;
+        UiNode inner = new UiNode();
+        inner.contentDesc = "Play";
+        named.add(inner);
+        UiNode list = new UiNode();
+        list.className = "android.widget.ListView";
+        list.clickable = true;
+        root.add(bare).add(hidden).add(null).add(named).add(list);
+        UiWindow w = new UiWindow();
+        w.root = root;
+        Map<Integer, List<UiWindow>> displays = new TreeMap<Integer, List<UiWindow>>();
+        displays.put(0, Collections.singletonList(w));
+        String xml = DisplaysXml.write(displays, size(100, 100), 0);
+        check(xml.contains("<node NAF=\"true\" index=\"0\""), "a clickable node that says nothing is NAF: " + xml);
+        check(!xml.contains("secret"), "invisible children are left out");
+        check(xml.contains("<node index=\"3\" text=\"\""), "the next child keeps its index: " + xml);
+        check(xml.contains("<node index=\"4\" text=\"\" resource-id=\"\" class=\"android.widget.ListView\""), "lists are never NAF: " + xml);
+    }
+
+    /** A two-display document for the host's test to read with arc's own parser. */
+    static String sampleDump() {
+        UiNode field = new UiNode().bounds(40, 300, 1040, 420);
+        field.className = "android.widget.EditText";
+        field.packageName = "com.example";
+        field.text = "caf\u00e9 \u4e2d\u6587 \ud83d\udc4d & <ok>";
+        field.hint = "Search";
+        field.focusable = field.focused = field.clickable = true;
+        field.resourceId = "com.example:id/query";
+        UiNode button = new UiNode().bounds(900, 2200, 1200, 2300);
+        button.className = "android.widget.Button";
+        button.packageName = "com.example";
+        button.clickable = true;
+        UiNode root = new UiNode().bounds(0, 0, 1080, 2400);
+        root.className = "android.widget.FrameLayout";
+        root.packageName = "com.example";
+        root.add(field).add(button);
+        UiWindow app = new UiWindow();
+        app.title = "Example";
+        app.right = 1080;
+        app.bottom = 2400;
+        app.active = app.focused = true;
+        app.id = 7;
+        app.layer = 1;
+        app.root = root;
+        UiNode barRoot = new UiNode().bounds(0, 0, 1080, 63);
+        barRoot.className = "android.widget.FrameLayout";
+        barRoot.packageName = "com.android.systemui";
+        UiWindow bar = new UiWindow();
+        bar.title = "Status bar";
+        bar.type = UiWindow.typeName(3);
+        bar.right = 1080;
+        bar.bottom = 63;
+        bar.id = 3;
+        bar.layer = 2;
+        bar.root = barRoot;
+        UiNode castRoot = new UiNode().bounds(0, 0, 1920, 1080);
+        castRoot.className = "android.widget.TextView";
+        castRoot.packageName = "com.cast";
+        castRoot.text = "Now playing";
+        UiWindow cast = new UiWindow();
+        cast.title = "Cast";
+        cast.right = 1920;
+        cast.bottom = 1080;
+        cast.id = 9;
+        cast.root = castRoot;
+        Map<Integer, List<UiWindow>> displays = new TreeMap<Integer, List<UiWindow>>();
+        displays.put(0, Arrays.asList(bar, app));
+        displays.put(2, Collections.singletonList(cast));
+        Map<Integer, int[]> sizes = size(1080, 2400);
+        sizes.put(2, new int[] {1920, 1080});
+        return DisplaysXml.write(displays, sizes, 0);
+    }
+
+    // ---- gestures ----
+
+    static List<long[][]> paths(String... words) throws HelperException {
+        List<long[][]> out = new ArrayList<long[][]>();
+        for (int i = 0; i < words.length; i++) out.add(Gesture.parsePath(words[i], i));
+        return out;
+    }
+
+    static void gestureOneFinger() throws Exception {
+        List<Gesture.Step> steps = Gesture.plan(paths("10,20,0;110,220,100;210,420,300"));
+        equal(steps.size(), 4, "down, two moves, up");
+        equal(steps.get(0).action, Gesture.ACTION_DOWN, "first is DOWN");
+        equal(steps.get(1).action, Gesture.ACTION_MOVE, "then MOVE");
+        equal(steps.get(2).time, 300L, "last move at the end");
+        equal(steps.get(3).action, Gesture.ACTION_UP, "lifted with UP");
+        equal(steps.get(3).xs[0], 210f, "up where the path ends");
+    }
+
+    static void gesturePinch() throws Exception {
+        List<Gesture.Step> steps = Gesture.plan(paths("500,500,0;300,300,200", "600,600,50;800,800,200"));
+        StringBuilder s = new StringBuilder();
+        for (Gesture.Step step : steps) s.append(step.time).append(':').append(step.maskedAction()).append('/').append(step.actionIndex()).append('x').append(step.ids.length).append(' ');
+        equal(s.toString().trim(), "0:0/0x1 50:5/1x2 200:2/0x2 200:6/0x2 200:1/0x1", "pinch events");
+        Gesture.Step second = steps.get(1);
+        equal(second.xs[0], 450f, "the first finger is interpolated when the second lands");
+        equal(second.xs[1], 600f, "the second finger lands where its path starts");
+        equal(steps.get(4).ids[0], 1, "the second finger lifts last");
+    }
+
+    static void gestureRefusesBadPaths() {
+        fails(new Runnable0() { public void run() throws Exception { Gesture.parsePath("1,2,0", 0); } }, HelperException.BAD_REQUEST, "one point");
+        HelperException e = fails(new Runnable0() { public void run() throws Exception { Gesture.parsePath("1,2,5;3,4,5", 1); } }, HelperException.BAD_REQUEST, "times not increasing");
+        check(e.getMessage().contains("path 1 point 1"), "names the point: " + e.getMessage());
+        fails(new Runnable0() { public void run() throws Exception { Gesture.parsePath("1,2;3,4,5", 0); } }, HelperException.BAD_REQUEST, "a point without a time");
+        fails(new Runnable0() { public void run() throws Exception { Gesture.parsePath("1,x,0;3,4,5", 0); } }, HelperException.BAD_REQUEST, "not a number");
+        fails(new Runnable0() { public void run() throws Exception { Gesture.plan(new ArrayList<long[][]>()); } }, HelperException.BAD_REQUEST, "no path");
+        final String[] eleven = new String[11];
+        Arrays.fill(eleven, "1,1,0;2,2,10");
+        fails(new Runnable0() { public void run() throws Exception { Gesture.plan(paths(eleven)); } }, HelperException.BAD_REQUEST, "eleven fingers");
+    }
+
+    static void numbersAndOptions() throws Exception {
+        equal(Numbers.parse("-5", "x", -10, 10), -5L, "negative number");
+        fails(new Runnable0() { public void run() throws Exception { Numbers.parse("1e3", "x", 0, 10000); } }, HelperException.BAD_REQUEST, "exponent");
+        fails(new Runnable0() { public void run() throws Exception { Numbers.parse("11", "x", 0, 10); } }, HelperException.BAD_REQUEST, "out of range");
+        fails(new Runnable0() { public void run() throws Exception { Numbers.parse("", "x", 0, 10); } }, HelperException.BAD_REQUEST, "empty");
+        equal(Options.parse(new String[0]).idleMs, 2000L, "default idle");
+        equal(Options.parse(new String[] {"--idle-ms", "0"}).idleMs, 0L, "idle 0");
+        HelperException e = fails(new Runnable0() { public void run() throws Exception { Options.parse(new String[] {"--bogus"}); } }, HelperException.BAD_REQUEST, "unknown option");
+        check(e.getMessage().contains("--bogus") && e.getMessage().contains("usage:"), "names the argument and the usage");
+        fails(new Runnable0() { public void run() throws Exception { Options.parse(new String[] {"--idle-ms"}); } }, HelperException.BAD_REQUEST, "missing value");
+    }
+
+    // ---- typing and the loop, on a fake device ----
+
+    static final class FakeDevice implements Device {
+        Object clip = "user's photo";
+        List<String> log = new ArrayList<String>();
+        boolean held;
+        int releases;
+        HelperException keyFailure;
+        HelperException injectFailure;
+        int injectFailAt = -1;
+        int injected;
+
+        public String dumpWindows() { held = true; log.add("dump"); return "<displays/>"; }
+        public byte[] screenshot(int w, int h, int q) throws HelperException {
+            held = true;
+            log.add("screenshot " + w + "x" + h + "@" + q);
+            return new byte[] {(byte) 0xff, (byte) 0xd8};
+        }
+        public String clipboardText() { return clip instanceof String && !clip.equals("user's photo") ? (String) clip : null; }
+        public void setClipboardText(String text) { log.add("set " + text); clip = text; }
+        public Object saveClipboard() { log.add("save"); return clip; }
+        public void restoreClipboard(Object saved) { log.add("restore " + saved); clip = saved; }
+        public void pressKey(int code) throws HelperException {
+            log.add("key " + code + " with " + clip);
+            if (keyFailure != null) throw keyFailure;
+        }
+        public void inject(Gesture.Step step, long downTime) throws HelperException {
+            if (injected++ == injectFailAt) throw injectFailure;
+            log.add("inject " + step.maskedAction() + " at " + step.time);
+        }
+        public long uptimeMillis() { return System.nanoTime() / 1000000; }
+        public void sleepUntil(long time) throws InterruptedException {
+            long wait = time - uptimeMillis();
+            if (wait > 0) Thread.sleep(wait);
+        }
+        public void release() { if (held) releases++; held = false; }
+        public boolean holdsUiAutomation() { return held; }
+        public int sdk() { return 34; }
+        public List<String> missing() { return Arrays.asList("clipboard"); }
+    }
+
+    static void typingRestoresClipboard() throws Exception {
+        FakeDevice d = new FakeDevice();
+        equal(Typist.type(d, "héllo 👍"), "restored", "typed");
+        equal(d.log, Arrays.asList("save", "set héllo 👍", "key 279 with héllo 👍", "restore user's photo"), "paste between save and restore");
+        equal(d.clip, "user's photo", "the user's clipboard is back");
+
+        final FakeDevice failing = new FakeDevice();
+        failing.keyFailure = new HelperException(HelperException.UNSUPPORTED, "no input");
+        fails(new Runnable0() { public void run() throws Exception { Typist.type(failing, "x"); } }, HelperException.UNSUPPORTED, "a failed paste");
+        equal(failing.clip, "user's photo", "restored after a failed paste too");
+        fails(new Runnable0() { public void run() throws Exception { Typist.type(new FakeDevice(), ""); } }, HelperException.BAD_REQUEST, "empty text");
+    }
+
+    /** One response read from the server's stdout. */
+    static final class Reply {
+        int id;
+        int status;
+        byte[] payload;
+
+        String text() {
+            return utf8(payload, 0);
+        }
+    }
+
+    static Reply read(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        Reply r = new Reply();
+        r.id = in.readInt();
+        r.status = in.readUnsignedByte();
+        r.payload = new byte[length - 5];
+        in.readFully(r.payload);
+        return r;
+    }
+
+    static void serverSession() throws Exception {
+        FakeDevice d = new FakeDevice();
+        ByteArrayOutputStream requests = new ByteArrayOutputStream();
+        requests.write(Frames.encodeRequest(1, "ping"));
+        requests.write(Frames.encodeRequest(2, "dump"));
+        requests.write(Frames.encodeRequest(3, "screenshot", "540", "0", "80"));
+        requests.write(Frames.encodeRequest(4, "screenshot", "540", "0", "0"));
+        requests.write(Frames.encodeRequest(5, "clipboard-get"));
+        requests.write(Frames.encodeRequest(6, "clipboard-set", "中文"));
+        requests.write(Frames.encodeRequest(7, "clipboard-get"));
+        requests.write(Frames.encodeRequest(8, "frobnicate"));
+        requests.write(Frames.encodeRequest(9, "gesture", "1,1,0;5,5,20", "9,9,0;6,6,20"));
+        requests.write(Frames.encodeRequest(10, "ping", "extra"));
+        requests.write(Frames.encodeRequest(11, "release"));
+        requests.write(Frames.encodeRequest(12, "quit"));
+        requests.write(Frames.encodeRequest(13, "ping"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new Server(d, new DataInputStream(new ByteArrayInputStream(requests.toByteArray())), out, 60000).run();
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(out.toByteArray()));
+        Reply hello = read(in);
+        equal(hello.status, Frames.STATUS_HELLO, "hello first");
+        equal(hello.text(), "arc-helper 1\t34\tclipboard", "hello names the protocol, the API level and what is missing");
+        equal(read(in).text(), "pong", "ping");
+        equal(read(in).text(), "<displays/>", "dump");
+        Reply shot = read(in);
+        equal(shot.payload.length, 2, "screenshot bytes");
+        Reply badQuality = read(in);
+        equal(badQuality.status, Frames.STATUS_ERROR, "quality 0 refused");
+        check(badQuality.text().startsWith("BAD_REQUEST\tscreenshot quality is \"0\""), badQuality.text());
+        Reply other = read(in);
+        equal(Arrays.toString(other.payload), "[2]", "a clipboard holding something other than text");
+        equal(read(in).payload.length, 0, "clipboard-set");
+        Reply text = read(in);
+        equal((int) text.payload[0], 1, "clipboard text marker");
+        equal(utf8(text.payload, 1), "中文", "clipboard text");
+        Reply unknown = read(in);
+        equal(unknown.id, 8, "error keeps the id");
+        equal(unknown.text(), "BAD_REQUEST\tunknown operation \"frobnicate\"", "unknown operation");
+        equal(read(in).status, Frames.STATUS_OK, "gesture");
+        equal(read(in).text(), "BAD_REQUEST\tping takes 0 argument(s), got 1", "argument count");
+        equal(read(in).text(), "released", "release while held");
+        Reply quit = read(in);
+        equal(quit.id, 12, "quit answered");
+        equal(in.available(), 0, "nothing after quit");
+        check(d.log.containsAll(Arrays.asList("inject 0 at 0", "inject 5 at 0", "inject 2 at 20", "inject 6 at 20", "inject 1 at 20")), "gesture events: " + d.log);
+
+        // A gesture cut off midway lifts the fingers with ACTION_CANCEL and reports the failure.
+        FakeDevice cut = new FakeDevice();
+        cut.injectFailAt = 1;
+        cut.injectFailure = new HelperException(HelperException.FAILED, "refused");
+        ByteArrayOutputStream o2 = new ByteArrayOutputStream();
+        new Server(cut, new DataInputStream(new ByteArrayInputStream(Frames.encodeRequest(1, "gesture", "1,1,0;5,5,20"))), o2, 60000).run();
+        DataInputStream in2 = new DataInputStream(new ByteArrayInputStream(o2.toByteArray()));
+        read(in2);
+        equal(read(in2).text(), "FAILED\trefused", "the failure is reported");
+        equal(cut.log, Arrays.asList("inject 0 at 0", "inject 3 at 0"), "cancelled after the failure");
+    }
+
+    static void serverIdleRelease() throws Exception {
+        final FakeDevice d = new FakeDevice();
+        PipedOutputStream hostSide = new PipedOutputStream();
+        final PipedInputStream helperIn = new PipedInputStream(hostSide, 65536);
+        PipedInputStream hostIn = new PipedInputStream(65536);
+        final PipedOutputStream helperOut = new PipedOutputStream(hostIn);
+        Thread loop = new Thread(new Runnable() {
+            public void run() {
+                try {
+                    new Server(d, new DataInputStream(helperIn), helperOut, 100).run();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            }
+        });
+        loop.start();
+        DataInputStream in = new DataInputStream(hostIn);
+        read(in);
+        hostSide.write(Frames.encodeRequest(1, "dump"));
+        hostSide.flush();
+        read(in);
+        long deadline = System.currentTimeMillis() + 10000;
+        while (d.releases == 0 && System.currentTimeMillis() < deadline) Thread.sleep(20);
+        equal(d.releases, 1, "UiAutomation let go after the idle time");
+        check(!d.held, "not held while idle");
+        hostSide.write(Frames.encodeRequest(2, "dump"));
+        hostSide.flush();
+        read(in);
+        hostSide.close();
+        loop.join(10000);
+        check(!loop.isAlive(), "the loop ends when the host closes stdin");
+        check(!d.held, "released at the end");
+    }
+}
