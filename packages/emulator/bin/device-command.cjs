@@ -2,8 +2,9 @@
 'use strict'
 // One emulated Android program (uiautomator, input, ls…) as the device's /bin/sh runs it: forwards its exact argv
 // to the emulator over a Unix socket and relays the answer to stdout/stderr and the exit status.
-// Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (session, cwd, argv..., each
-// ended by NUL), 0 stdin, 5 stdin EOF. From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
+// Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (session, cwd, environment,
+// argv..., each ended by NUL; the environment is `CLASSPATH=…` where the program was given one, else empty: the one
+// variable a device program here reads, app_process's class path), 0 stdin, 5 stdin EOF. From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
 // device-command.pl is the same program for hosts with perl, which starts in a fraction of the time.
 const fs = require('node:fs')
 const net = require('node:net')
@@ -56,7 +57,8 @@ function workingFolder() {
   }
 }
 
-conn.on('connect', () => send(0x52, Buffer.from([session, workingFolder(), ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
+const environment = process.env.CLASSPATH === undefined ? '' : `CLASSPATH=${process.env.CLASSPATH}`
+conn.on('connect', () => send(0x52, Buffer.from([session, workingFolder(), environment, ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
 // The bytes received and not yet handled, kept as chunks and joined only once a whole frame is there: joining on
 // every chunk copied a large frame (a 10 MB screencap) over and over.
 let chunks = []

@@ -3,8 +3,9 @@
 # Unix socket, but a perl start costs a few milliseconds where a Node.js start costs tens, and every program a
 # test or a bench runs pays it. Only core perl built-ins (no modules), so perl-base is enough; Linux only: the
 # socket constants and the address layout below are Linux's (the emulator chooses this helper only there).
-# Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (session, cwd, argv..., each
-# ended by NUL), 0 stdin, 5 stdin EOF. From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
+# Frames both ways: [type u8][length u32 BE][data]. To the emulator: 0x52 request (session, cwd, environment,
+# argv..., each ended by NUL; the environment is `CLASSPATH=...` where the program was given one, else empty), 0
+# stdin, 5 stdin EOF. From it: 1 stdout, 2 stderr, 3 exit (1 byte), 4 "send me stdin".
 use strict;
 
 my ($socket_path, $session) = ($ENV{ARC_EMU_SOCKET}, $ENV{ARC_EMU_SESSION});
@@ -54,7 +55,8 @@ sub write_all {
 
 my $cwd = readlink('/proc/self/cwd');
 $cwd = '/' unless defined $cwd;
-send_frame(0x52, join('', map { "$_\0" } $session, $cwd, @ARGV));
+my $environment = defined $ENV{CLASSPATH} ? "CLASSPATH=$ENV{CLASSPATH}" : '';
+send_frame(0x52, join('', map { "$_\0" } $session, $cwd, $environment, @ARGV));
 
 my $buffer = '';
 my $stdin_wanted = 0;

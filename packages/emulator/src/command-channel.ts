@@ -15,14 +15,18 @@ function frame(type: number, data: Buffer | string = Buffer.alloc(0)): Buffer {
 }
 
 /**
- * A helper's request: the session token, the program's working folder and its argv, each ended by a NUL (none of
- * them can hold one). Bytes that are not UTF-8 read as U+FFFD, as Node.js reads a process's argv.
+ * A helper's request: the session token, the program's working folder, its environment (`CLASSPATH=…` or empty) and
+ * its argv, each ended by a NUL (none of them can hold one). Bytes that are not UTF-8 read as U+FFFD, as Node.js
+ * reads a process's argv.
  */
-function parseRequest(data: Buffer): {session: string; cwd: string; argv: string[]} | undefined {
+function parseRequest(data: Buffer): {session: string; cwd: string; env: Record<string, string>; argv: string[]} | undefined {
   if (data.at(-1) !== 0) return undefined
-  const [session, cwd, ...argv] = data.subarray(0, -1).toString('utf8').split('\0')
-  if (!session || cwd === undefined || argv.length === 0) return undefined
-  return {session, cwd, argv}
+  const [session, cwd, environment, ...argv] = data.subarray(0, -1).toString('utf8').split('\0')
+  if (!session || cwd === undefined || environment === undefined || argv.length === 0) return undefined
+  const env: Record<string, string> = {}
+  const m = /^(CLASSPATH)=(.*)$/s.exec(environment)
+  if (m) env[m[1] as string] = m[2] as string
+  return {session, cwd, env, argv}
 }
 
 /** The longest Unix socket path every platform takes: sun_path holds 108 bytes on Linux, 104 on macOS, with a NUL. */
@@ -42,9 +46,13 @@ export interface ProgramIo {
   argv: string[]
   /** The helper's working folder (a host path). */
   cwd: string
+  /** What the program's environment held of the variables the helper forwards (CLASSPATH). */
+  env: Record<string, string>
   out(data: string | Buffer): void
   err(data: string | Buffer): void
   readStdin(): Promise<Buffer>
+  /** Each chunk of stdin as it arrives, until end of file (a resident program reads requests this way). */
+  stdinChunks(): AsyncIterable<Buffer>
   signal: AbortSignal
 }
 
@@ -87,11 +95,22 @@ export class CommandChannel {
     let stdinEnded = false
     let stdinWaiter: (() => void) | undefined
     let stdinRequested = false
+    const wake = () => {
+      const waiter = stdinWaiter
+      stdinWaiter = undefined
+      waiter?.()
+    }
+    const wantStdin = () => {
+      if (!stdinRequested) {
+        stdinRequested = true
+        write(Frame.wantStdin)
+      }
+    }
     socket.on('close', () => {
       this.connections.delete(socket)
       abort.abort()
       stdinEnded = true
-      stdinWaiter?.()
+      wake()
     })
     socket.on('error', () => {})
     const write = (type: number, data?: Buffer | string) => {
@@ -115,16 +134,23 @@ export class CommandChannel {
           const io: ProgramIo = {
             argv: request.argv,
             cwd: request.cwd,
+            env: request.env,
             out: (d) => write(Frame.stdout, d),
             err: (d) => write(Frame.stderr, d),
             signal: abort.signal,
             readStdin: async () => {
-              if (!stdinRequested) {
-                stdinRequested = true
-                write(Frame.wantStdin)
-              }
+              wantStdin()
               while (!stdinEnded) await new Promise<void>((resolve) => (stdinWaiter = resolve))
               return Buffer.concat(stdin)
+            },
+            stdinChunks: async function* () {
+              wantStdin()
+              for (;;) {
+                const chunk = stdin.shift()
+                if (chunk) yield chunk
+                else if (stdinEnded) return
+                else await new Promise<void>((resolve) => (stdinWaiter = resolve))
+              }
             },
           }
           handler(request.session, io).then(
@@ -140,9 +166,10 @@ export class CommandChannel {
           )
         } else if (type === Frame.stdin) {
           stdin.push(Buffer.from(data))
+          wake()
         } else if (type === Frame.stdinEnd) {
           stdinEnded = true
-          stdinWaiter?.()
+          wake()
         }
       }
     })

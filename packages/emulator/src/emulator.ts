@@ -232,7 +232,9 @@ class EmulatorImpl implements Emulator, HostContext {
       service: session.kind,
       out: io.out,
       err: io.err,
+      env: io.env,
       readStdin: io.readStdin,
+      stdinChunks: io.stdinChunks,
       signal: io.signal,
       writeToClient: (data) => session.writeToClient(data),
     }

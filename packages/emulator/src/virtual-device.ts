@@ -37,6 +37,10 @@ export type InputEvent =
   | {type: 'motionevent'; action: string; x: number; y: number}
   | {type: 'statusbar'; action: string}
   | {type: 'sendevent'; device: string; evType: number; code: number; value: number}
+  /** A paste (KEYCODE_PASTE) of the clipboard's text into the focused field, by an app_process helper. */
+  | {type: 'paste'; text: string}
+  /** One injected motion event (InputManager.injectInputEvent): action name, and every finger down in it. */
+  | {type: 'touch'; action: string; pointers: Array<{id: number; x: number; y: number}>; time: number}
 
 type SwipeDirection = (typeof SWIPE_DIRECTIONS)[number]
 
@@ -248,6 +252,13 @@ export class VirtualDevice extends EventEmitter {
    * hidden, `dumpsys input_method` says mInputShown=false. Another screen, or a tap on an edit field, shows it again.
    */
   keyboardDismissed = false
+  /** The clipboard's first item: text, or content that is not text (`{uri}`); null when empty. */
+  clipboard: {text: string} | {uri: string} | null = null
+  /**
+   * What the release lacks for an app_process program (hidden APIs changed or refused): `uiautomation`, `input`,
+   * `clipboard`. The helper's operations needing one answer UNSUPPORTED (a test of arc's fallbacks).
+   */
+  readonly hiddenApisMissing = new Set<string>()
   private stateValue: DeviceState
   private present = true
   private currentScreen = ''
@@ -556,7 +567,7 @@ export class VirtualDevice extends EventEmitter {
       const window = windowUnder(this, event.x, event.y)
       this.fields.tap(this.screen, event.x, event.y, window)
       if (this.keyboardDismissed && this.tappedFocusedField(event.x, event.y, window)) this.keyboardDismissed = false
-    } else if (event.type === 'text' || event.type === 'commit') this.fields.type(this.screen, event.text)
+    } else if (event.type === 'text' || event.type === 'commit' || event.type === 'paste') this.fields.type(this.screen, event.text)
     else if (event.type === 'clear-text') this.fields.clear(this.screen)
     else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) this.fields.key(this.screen, event.code)
     const hit = this.transitionFor(event)

@@ -166,6 +166,18 @@ for (const helper of (perlHost ? ['perl', 'node'] : ['node']) as ProgramHelper[]
     expect(await shell(client, 'emu-1', 'frobnicate')).to.equal('/system/bin/sh: frobnicate: not found\n')
   })
 
+  it("relays a program's CLASSPATH byte for byte (app_process reads its class path there), and none when unset", async () => {
+    for (const classPath of ['/data/local/tmp/a.dex', "/data/local/tmp/it's a $(dex) 😀.dex", '']) {
+      const r = await shellV2(client, 'emu-1', `CLASSPATH=${shq(classPath)} app_process / arc.helper.Main`)
+      expect(r.stderr.toString()).to.equal(
+        `Exception in thread "main" java.lang.ClassNotFoundException: Didn't find class "arc.helper.Main" on path: DexPathList[[${classPath ? `dex file "${classPath}"` : ''}]]\n`,
+      )
+      expect(r.exitCode).to.equal(1)
+    }
+    const unset = await shellV2(client, 'emu-1', 'app_process / arc.helper.Main')
+    expect(unset.stderr.toString()).to.match(/on path: DexPathList\[\[\]\]/)
+  })
+
   it('feeds v2 stdin packets to the program', async () => {
     const r = await shellV2(client, 'emu-1', 'cat', Buffer.from('piped\u0000bytes'))
     expect(r.stdout.toString()).to.equal('piped\u0000bytes')

@@ -1,4 +1,5 @@
 import {am} from './am.js'
+import {appProcess} from './app-process.js'
 import {cmd} from './cmd.js'
 import {dumpsys} from './dumpsys.js'
 import {cat, df, ln, ls, mkdir, mv, readlink, realpath, rm, touch} from './files.js'
@@ -23,6 +24,7 @@ import {wm} from './wm.js'
  */
 export const COMMANDS: Record<string, DeviceCommand> = {
   am,
+  app_process: appProcess,
   cat,
   cmd,
   df,

@@ -13,8 +13,12 @@ export interface CommandContext {
   service: ShellServiceKind
   out(data: string | Buffer): void
   err(data: string | Buffer): void
+  /** What the program's environment held of CLASSPATH (the one variable the program helper forwards). */
+  env: Record<string, string>
   /** Everything on the program's stdin until end of file. */
   readStdin(): Promise<Buffer>
+  /** Each chunk of stdin as it arrives, until end of file (use this or readStdin, not both). */
+  stdinChunks(): AsyncIterable<Buffer>
   /** Aborted when the process is killed (the client went away, the emulator closed). */
   signal: AbortSignal
   /** Writes straight to the client connection, bypassing the shell (used to drop a device mid-output). */

@@ -389,6 +389,43 @@ export class AdbServer {
   }
 
   /**
+   * Opens `exec:<command>` (raw: the device process's stdin is what is written here, its stdout and stderr what is
+   * read) and hands over the socket, which the caller owns from then on: it is not ended by close() or shutdown(),
+   * so a resident device program (the on-device helper) can outlive the driver that started it. Only opening it is
+   * under the time limit.
+   */
+  async openExec(serial: string, command: string): Promise<Socket> {
+    checkCommandLength(command)
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const scope = new SocketScope()
+    let timer: NodeJS.Timeout | undefined
+    const opening = (async () => {
+      const conn = await this.client(scope).getDevice(serial).transport()
+      conn.write(Protocol.encodeData(`exec:${command}`))
+      const reply = await conn.parser.readAscii(4)
+      if (reply !== Protocol.OKAY) await conn.parser.readError()
+      return conn.socket as Socket
+    })()
+    opening.catch(() => {})
+    try {
+      return await Promise.race([
+        opening,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            scope.destroyAll()
+            reject(new TimeoutError(`${what} on ${serial} did not start within ${this.timeoutMs} ms`, {details: {serial}}))
+          }, this.timeoutMs)
+        }),
+      ])
+    } catch (error) {
+      scope.destroyAll()
+      throw mapAdbError(error, {what, host: this.host, port: this.port, serial})
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /**
    * `host-serial:TARGET:get-state`: the state of the one device the server matches to TARGET the way `adb -s`
    * does (the serial; for a network device its host without the port; the devpath `usb:1-4`; `model:M`…).
    * DeviceNotFoundError when none matches, DeviceAmbiguousError when several do.

@@ -256,7 +256,9 @@ final class AndroidDevice implements Device {
         n.className = str(info.getClassName());
         n.packageName = str(info.getPackageName());
         n.contentDesc = str(info.getContentDescription());
-        if (sdk >= 26) {
+        // The shell's uiautomator writes a hint attribute from Android 16 (API 36) only; writing it on older releases
+        // would change the ids of edit fields between this dump and uiautomator's (the hint is part of their key).
+        if (sdk >= 36) {
             Method hint = Reflect.find(AccessibilityNodeInfo.class, "getHintText");
             if (hint != null) {
                 try {

@@ -1,0 +1,316 @@
+/**
+ * The host side of arc's on-device helper (packages/core/helper): puts the dex on the device when it lacks that
+ * exact build (named by its sha256, packages/core/src/driver/device-helper.ts), starts it with `app_process` over
+ * adb's `exec:` service, and speaks its framed protocol on the stream's stdin and stdout (the helper's Frames.java:
+ * a request is u32 length, u32 id, u8 word count, words as u32 length + UTF-8; a response u32 length, u32 id, u8
+ * status 0 done / 1 failed / 2 hello, payload). `exec:` carries both ways through a remote adb server, a device
+ * farm and `arc emulate` alike.
+ *
+ * One session per device per adb server for the life of the process (an MCP server's calls, a batch's lines), kept
+ * in `sessions`; its socket does not keep a one-shot CLI alive (unref'd while no request waits). What could not
+ * start is remembered as well (`HelperUnavailable`), so a device without app_process is asked once, not per call.
+ */
+import {randomBytes} from 'node:crypto'
+import type {Socket} from 'node:net'
+
+import {helperBuild, helperDevicePath, HELPER_DEX} from '../device-helper.js'
+import type {AdbServer} from './adb-client.js'
+import type {DeviceShell} from './device-shell.js'
+import {statFile} from './files.js'
+import {shq} from './shell-quote.js'
+
+/** `auto`: the helper where it works, ADB where not; `off`: ADB only; `required`: the helper or an error. */
+export type HelperMode = 'auto' | 'off' | 'required'
+export const HELPER_MODES: readonly HelperMode[] = ['auto', 'off', 'required']
+
+/** How long the helper keeps UiAutomation after a request that needed it (other tools may connect after). */
+export const HELPER_IDLE_MS = 2000
+
+const STATUS_OK = 0
+const STATUS_ERROR = 1
+const STATUS_HELLO = 2
+const HELLO_MARK = Buffer.from('\x02arc-helper ', 'latin1')
+/** What a device printed before the helper's hello (a shell error, an ART exception) is kept up to this size. */
+const PREAMBLE_LIMIT = 4096
+/** Responses larger than this are a broken stream, not a screen. */
+const MAX_RESPONSE = 64 << 20
+
+/**
+ * Why the helper did not serve: `start` (no app_process, the class did not load, the stream ended before the
+ * hello), `push` (the device refused the file), `gone` (it ended mid-session), `timeout`, or the helper's own
+ * refusal codes: UNSUPPORTED, UIAUTOMATION_BUSY, FAILED, BAD_REQUEST.
+ */
+export class HelperFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'HelperFailure'
+  }
+}
+
+export interface HelperHello {
+  protocol: number
+  sdk: number | undefined
+  /** What the helper found missing on this release (`uiautomation`, `input`, `clipboard`). */
+  missing: string[]
+}
+
+/** What starting took: whether the dex was pushed, and how long push, launch and hello took in all. */
+export interface HelperStart {
+  pushed: boolean
+  ms: number
+}
+
+/** Encodes one request frame. */
+export function encodeRequest(id: number, words: string[]): Buffer {
+  const parts = words.map((w) => Buffer.from(w, 'utf8'))
+  const body = Buffer.alloc(5 + parts.reduce((n, p) => n + 4 + p.length, 0))
+  body.writeUInt32BE(id, 0)
+  body[4] = words.length
+  let at = 5
+  for (const part of parts) {
+    body.writeUInt32BE(part.length, at)
+    part.copy(body, at + 4)
+    at += 4 + part.length
+  }
+  const head = Buffer.alloc(4)
+  head.writeUInt32BE(body.length, 0)
+  return Buffer.concat([head, body])
+}
+
+interface Pending {
+  resolve(payload: Buffer): void
+  reject(error: HelperFailure): void
+  timer: NodeJS.Timeout
+}
+
+export class HelperSession {
+  private nextId = 1
+  private readonly pending = new Map<number, Pending>()
+  private buffer: Buffer = Buffer.alloc(0)
+  private ended?: HelperFailure
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly serial: string,
+    readonly hello: HelperHello,
+    readonly start: HelperStart,
+    private readonly onEnd: () => void,
+  ) {}
+
+  get alive(): boolean {
+    return this.ended === undefined
+  }
+
+  /**
+   * Puts the dex on the device if needed and starts it. Fails with HelperFailure `push` or `start`, naming what the
+   * device said.
+   */
+  static async open(dev: DeviceShell, onEnd: () => void, idleMs = HELPER_IDLE_MS): Promise<HelperSession> {
+    const began = performance.now()
+    let pushed = await ensureDex(dev, false)
+    const launched = await launch(dev, idleMs).catch(async (error: unknown) => {
+      // A file under the build's name that does not load (cut short, or damaged): put it there again, once.
+      if (pushed || !(error instanceof HelperFailure) || error.code !== 'start' || !/ClassNotFound|dex|ClassLoader/i.test(error.message)) throw error
+      pushed = await ensureDex(dev, true)
+      return launch(dev, idleMs)
+    })
+    const session = new HelperSession(launched.socket, dev.serial, launched.hello, {pushed, ms: performance.now() - began}, onEnd)
+    session.listen(launched.rest)
+    return session
+  }
+
+  /** Takes over the stream `launch` paused after the hello: what came with the hello first, then the rest. */
+  private listen(rest: Buffer): void {
+    const socket = this.socket
+    if (rest.length > 0) this.receive(rest)
+    socket.on('data', (chunk: Buffer) => this.receive(chunk))
+    socket.on('error', () => {})
+    socket.once('close', () => this.end(new HelperFailure('gone', `the helper on ${this.serial} ended (its stream closed)`)))
+    socket.unref()
+    socket.resume()
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk])
+    while (this.buffer.length >= 4) {
+      const length = this.buffer.readUInt32BE(0)
+      if (length < 5 || length > MAX_RESPONSE) {
+        this.end(new HelperFailure('gone', `the helper on ${this.serial} sent a broken frame (${length} bytes)`))
+        this.socket.destroy()
+        return
+      }
+      if (this.buffer.length < 4 + length) return
+      const id = this.buffer.readUInt32BE(4)
+      const status = this.buffer[8] as number
+      const payload = this.buffer.subarray(9, 4 + length)
+      this.buffer = this.buffer.subarray(4 + length)
+      const waiting = this.pending.get(id)
+      if (!waiting || status === STATUS_HELLO) continue
+      this.settle(id)
+      if (status === STATUS_OK) waiting.resolve(Buffer.from(payload))
+      else {
+        const text = payload.toString('utf8')
+        const tab = text.indexOf('\t')
+        waiting.reject(new HelperFailure(tab < 0 ? 'FAILED' : text.slice(0, tab), tab < 0 ? text : text.slice(tab + 1)))
+      }
+    }
+  }
+
+  private settle(id: number): void {
+    const waiting = this.pending.get(id)
+    if (waiting) clearTimeout(waiting.timer)
+    this.pending.delete(id)
+    if (this.pending.size === 0) this.socket.unref()
+  }
+
+  private end(failure: HelperFailure): void {
+    if (this.ended) return
+    this.ended = failure
+    for (const [id, waiting] of [...this.pending]) {
+      this.settle(id)
+      waiting.reject(failure)
+    }
+    this.onEnd()
+  }
+
+  /**
+   * Sends one request and resolves to its payload; rejects with the helper's refusal (its code and message), or
+   * `timeout` after `timeoutMs`, which ends the session: a helper that stopped answering cannot be trusted with the
+   * next request.
+   */
+  request(words: string[], timeoutMs: number): Promise<Buffer> {
+    if (this.ended) return Promise.reject(this.ended)
+    const id = this.nextId++
+    return new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.settle(id)
+        reject(new HelperFailure('timeout', `the helper on ${this.serial} did not answer \`${words[0]}\` within ${timeoutMs} ms`))
+        this.close()
+      }, timeoutMs)
+      this.pending.set(id, {resolve, reject, timer})
+      this.socket.ref()
+      this.socket.write(encodeRequest(id, words))
+    })
+  }
+
+  /** Ends the helper: closing its stdin ends its loop, it lets go of UiAutomation and exits. */
+  close(): void {
+    this.end(new HelperFailure('gone', `the helper on ${this.serial} was closed`))
+    this.socket.destroy()
+  }
+}
+
+/**
+ * Makes sure the device holds this build of the dex at its hashed name: a sync STAT of the size, a push (to a
+ * temporary name, then renamed, so a cut-off push never leaves a short file under the name) when it is missing, of another size, or `force`. Returns whether it
+ * pushed. HelperFailure `push` where the device refused.
+ */
+async function ensureDex(dev: DeviceShell, force: boolean): Promise<boolean> {
+  const build = helperBuild()
+  const target = helperDevicePath(build.sha256)
+  if (!force) {
+    const stat = await statFile(dev, target).catch(() => undefined)
+    if (stat?.kind === 'file' && stat.size === build.bytes) return false
+  }
+  const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`
+  try {
+    await dev.server.push(dev.serial, HELPER_DEX, temp, build.bytes)
+    await dev.action(['mv', '-f', temp, target], 'moving the helper into place')
+  } catch (error) {
+    await dev.run(['rm', '-f', temp]).catch(() => undefined)
+    throw new HelperFailure('push', `could not put the helper at ${target}: ${(error as Error).message}`)
+  }
+  return true
+}
+
+/** Starts the helper and waits for its hello; what came before it (linker warnings) is skipped. */
+async function launch(dev: DeviceShell, idleMs: number): Promise<{socket: Socket; hello: HelperHello; rest: Buffer}> {
+  const command = `CLASSPATH=${shq(helperDevicePath())} app_process / ${helperBuild().mainClass} --idle-ms ${idleMs}`
+  let socket: Socket
+  try {
+    socket = await dev.server.openExec(dev.serial, command)
+  } catch (error) {
+    throw new HelperFailure('start', `could not start app_process on ${dev.serial}: ${(error as Error).message}`)
+  }
+  return new Promise((resolve, reject) => {
+    let seen = Buffer.alloc(0)
+    const timer = setTimeout(() => fail(`app_process gave no hello within ${dev.server.timeoutMs} ms`), dev.server.timeoutMs)
+    const fail = (why: string) => {
+      cleanup()
+      socket.destroy()
+      const said = seen.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 300)
+      reject(new HelperFailure('start', `the helper did not start on ${dev.serial}: ${why}${said ? `; the device said: ${said}` : ''}`))
+    }
+    const onData = (chunk: Buffer) => {
+      seen = Buffer.concat([seen, chunk])
+      const mark = seen.indexOf(HELLO_MARK)
+      if (mark < 0) {
+        if (seen.length > PREAMBLE_LIMIT + 64) seen = seen.subarray(seen.length - PREAMBLE_LIMIT)
+        return
+      }
+      if (mark < 8) return fail('a broken hello')
+      const start = mark - 8
+      if (seen.length < start + 4) return
+      const length = seen.readUInt32BE(start)
+      if (length > 4096) return fail('a broken hello')
+      if (seen.length < start + 4 + length) return
+      const text = seen.subarray(start + 9, start + 4 + length).toString('utf8')
+      const [head = '', sdk, missing = ''] = text.split('\t')
+      cleanup()
+      socket.pause() // until the session listens: data with no listener would be lost
+      resolve({
+        socket,
+        hello: {protocol: Number(head.split(' ')[1]), sdk: sdk && /^\d+$/.test(sdk) ? Number(sdk) : undefined, missing: missing ? missing.split(',') : []},
+        rest: seen.subarray(start + 4 + length),
+      })
+    }
+    const onClose = () => fail('app_process ended before the helper said hello')
+    const cleanup = () => {
+      clearTimeout(timer)
+      socket.off('data', onData)
+      socket.off('close', onClose)
+    }
+    socket.on('error', () => {})
+    socket.on('data', onData)
+    socket.once('close', onClose)
+  })
+}
+
+/** Helper sessions by device (adb server and serial), and devices where the helper could not start. */
+const sessions = new Map<string, Promise<HelperSession>>()
+const unavailable = new Map<string, HelperFailure>()
+
+/**
+ * The device's helper session: the running one, else a new one; rejects with the reason it cannot run (remembered
+ * for the process: a device without app_process is not asked again). A session that ended is started again.
+ */
+export function helperSession(dev: DeviceShell): Promise<HelperSession> {
+  const known = unavailable.get(dev.key)
+  if (known) return Promise.reject(known)
+  let session = sessions.get(dev.key)
+  if (!session) {
+    session = HelperSession.open(dev, () => sessions.delete(dev.key))
+    session.catch((error: unknown) => {
+      sessions.delete(dev.key)
+      if (error instanceof HelperFailure && (error.code === 'start' || error.code === 'push')) unavailable.set(dev.key, error)
+    })
+    sessions.set(dev.key, session)
+  }
+  return session
+}
+
+/** Why the helper cannot run on this device, when an attempt already showed it. */
+export function helperUnavailable(dev: DeviceShell): HelperFailure | undefined {
+  return unavailable.get(dev.key)
+}
+
+/** Ends every helper session of this process (tests; a server shutting down). */
+export async function closeHelperSessions(): Promise<void> {
+  const all = [...sessions.values()]
+  sessions.clear()
+  unavailable.clear()
+  await Promise.all(all.map((s) => s.then((session) => session.close()).catch(() => undefined)))
+}

@@ -1,0 +1,155 @@
+/**
+ * The helper's host side against `arc emulate` over the real ADB protocol: the push by hash, the launch through
+ * `exec:` with app_process, the hello, framing both ways, the UiAutomation hand-over between the helper and
+ * `uiautomator dump`, and each way it can fail to start (no app_process, a damaged file, a hang, a refused push).
+ */
+import {readFileSync, writeFileSync} from 'node:fs'
+import {setTimeout as sleep} from 'node:timers/promises'
+
+import {parseUiDump} from '@arc-cli/core'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {expect} from 'chai'
+
+import {HELPER_DEX, helperBuild, helperDevicePath} from '../../src/driver/device-helper.js'
+import type {AdbDriver} from '../../src/driver/adb/adb-driver.js'
+import {closeHelperSessions, HelperFailure, HelperSession, helperSession, helperUnavailable} from '../../src/driver/adb/helper-session.js'
+
+async function failure(promise: Promise<unknown>): Promise<HelperFailure> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).to.be.instanceOf(HelperFailure)
+    return error as HelperFailure
+  }
+  throw new Error('expected a HelperFailure')
+}
+
+describe('the on-device helper over ADB (arc emulate)', function () {
+  this.timeout(60_000)
+  const h = useEmulator()
+  let driver: AdbDriver
+  const sessions: HelperSession[] = []
+
+  beforeEach(async () => {
+    driver = await h.driver('emu-1')
+  })
+
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) s.close()
+    await closeHelperSessions()
+    await driver.close()
+  })
+
+  const open = async (idleMs = 2000) => {
+    const session = await HelperSession.open(driver.shell, () => {}, idleMs)
+    sessions.push(session)
+    return session
+  }
+  const device = () => h.emu.device('emu-1')
+  const hostPath = () => device().files.hostPath(helperDevicePath())
+
+  it('pushes this exact build once under its hash, then starts it from there without a push', async () => {
+    const from = h.emu.commands.length
+    const first = await open()
+    expect(first.start.pushed).to.equal(true)
+    expect(readFileSync(hostPath()).equals(readFileSync(HELPER_DEX))).to.equal(true)
+    expect(first.hello).to.deep.equal({protocol: 1, sdk: 34, missing: []})
+    const launched = h.argvSince(from).filter((argv) => argv[0] === 'app_process')
+    expect(launched).to.deep.equal([['app_process', '/', 'arc.helper.Main', '--idle-ms', '2000']])
+    first.close()
+    const again = await open()
+    expect(again.start.pushed).to.equal(false)
+    expect(await again.request(['ping'], 5000)).to.deep.equal(Buffer.from('pong'))
+  })
+
+  it('reads every window in the <displays> form arc parses, and refuses what it does not know', async () => {
+    const session = await open()
+    const xml = (await session.request(['dump'], 5000)).toString('utf8')
+    expect(xml).to.match(/^<\?xml[^>]*\?><displays><display id="0"><window /)
+    const hierarchy = parseUiDump(xml, 'helper dump')
+    expect(hierarchy.listedWindows?.length).to.be.greaterThan(0)
+    expect(hierarchy.nodeCount).to.be.greaterThan(1)
+    const refused = await failure(session.request(['frobnicate'], 5000))
+    expect([refused.code, refused.message]).to.deep.equal(['BAD_REQUEST', 'unknown operation "frobnicate"'])
+    // The session goes on after a refusal.
+    expect((await session.request(['ping'], 5000)).toString()).to.equal('pong')
+  })
+
+  it('carries any text both ways byte for byte (the clipboard)', async () => {
+    const session = await open()
+    for (const text of NASTY_STRINGS) {
+      await session.request(['clipboard-set', text], 5000)
+      expect(device().clipboard).to.deep.equal({text})
+      const back = await session.request(['clipboard-get'], 5000)
+      expect(back[0]).to.equal(1)
+      expect(back.subarray(1).toString('utf8')).to.equal(text)
+    }
+  })
+
+  it('holds UiAutomation only while working: uiautomator dump fails while it holds it and works once it let go', async () => {
+    const session = await open(150)
+    await session.request(['dump'], 5000)
+    expect(device().uiAutomationHolder).to.equal('arc-helper')
+    // uiautomator dies at connect as on a phone: nothing on the terminal, SIGKILL (137), the crash log says why.
+    const held = await driver.runCommand(['uiautomator', 'dump', '/dev/tty'])
+    expect(held.exitCode).to.equal(137)
+    for (let i = 0; i < 100 && device().uiAutomationHolder !== undefined; i++) await sleep(20)
+    expect(device().uiAutomationHolder).to.equal(undefined)
+    const free = await driver.runCommand(['uiautomator', 'dump', '/dev/tty'])
+    expect(free.stdout.toString()).to.match(/UI hierchary dumped to: \/dev\/tty/)
+  })
+
+  it('says clearly when another tool holds UiAutomation', async () => {
+    const letGo = device().simulateUiAutomationHolder('uiautomator2')
+    try {
+      const session = await open()
+      const busy = await failure(session.request(['dump'], 5000))
+      expect(busy.code).to.equal('UIAUTOMATION_BUSY')
+      expect(busy.message).to.match(/another tool holds UiAutomation/)
+    } finally {
+      letGo()
+    }
+  })
+
+  it('puts a damaged file under the build name there again, once, and starts', async () => {
+    writeFileSync(hostPath(), Buffer.alloc(helperBuild().bytes, 0x41))
+    const session = await open()
+    expect(session.start.pushed).to.equal(true)
+    expect(readFileSync(hostPath()).equals(readFileSync(HELPER_DEX))).to.equal(true)
+  })
+
+  it('where app_process is missing, fails to start naming what the device said, and is not asked again', async () => {
+    device().addFault({command: 'app_process', kind: 'error', message: '/system/bin/sh: app_process: not found\n', exitCode: 127})
+    const first = await failure(helperSession(driver.shell))
+    expect(first.code).to.equal('start')
+    expect(first.message).to.match(/app_process: not found/)
+    const from = h.emu.commands.length
+    const second = await failure(helperSession(driver.shell))
+    expect(second).to.equal(first)
+    expect(helperUnavailable(driver.shell)).to.equal(first)
+    expect(h.argvSince(from)).to.deep.equal([])
+  })
+
+  it('a helper that never says hello fails to start within the time limit', async () => {
+    await driver.close()
+    driver = await h.driver('emu-1', 1500)
+    device().addFault({command: 'app_process', kind: 'hang'})
+    const hung = await failure(open())
+    expect(hung.code).to.equal('start')
+    expect(hung.message).to.match(/no hello within 1500 ms/)
+  })
+
+  it('closing the session ends the device process and lets go of UiAutomation', async () => {
+    const session = await open()
+    await session.request(['dump'], 5000)
+    const before = h.emu.runningShells().length
+    expect(before).to.be.greaterThan(0)
+    session.close()
+    for (let i = 0; i < 100 && (h.emu.runningShells().length > 0 || device().uiAutomationHolder); i++) await sleep(20)
+    expect(h.emu.runningShells().length).to.equal(0)
+    expect(device().uiAutomationHolder).to.equal(undefined)
+    const gone = await failure(session.request(['ping'], 1000))
+    expect(gone.code).to.equal('gone')
+  })
+})

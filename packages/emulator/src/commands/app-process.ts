@@ -1,0 +1,318 @@
+/**
+ * `app_process`: how a phone runs Java from a dex without installing anything
+ * (`CLASSPATH=/data/local/tmp/x.dex app_process / some.Main args`, AOSP frameworks/base/cmds/app_process). The
+ * virtual device runs no Java, so it knows one program: arc's on-device helper, started by its entry point
+ * `arc.helper.Main` from a class path file that holds that class. It then answers the helper's protocol (framed
+ * requests on stdin, responses on stdout; the helper's Frames.java and Server.java describe it) from its own state:
+ * the `<displays>` document its `uiautomator dump --windows` would write, its clipboard, its text fields, its input
+ * event log. It reads the frames itself; nothing of arc's host side is used to answer.
+ *
+ * What a phone decides, this decides too: one UiAutomation client at a time (the helper's read fails with
+ * UIAUTOMATION_BUSY while another holds it, and `uiautomator dump` fails while the helper holds it, until the helper
+ * lets go after `--idle-ms`); a class path without the class fails as ART does; hidden APIs a release lacks
+ * (`device.hiddenApisMissing`) answer UNSUPPORTED.
+ */
+import {readFile} from 'node:fs/promises'
+
+import type {VirtualDevice} from '../virtual-device.js'
+import {sleep, type CommandContext} from './types.js'
+import {windowsDocument} from './windows-dump.js'
+
+const HELPER_CLASS = 'arc.helper.Main'
+const STATUS_OK = 0
+const STATUS_ERROR = 1
+const STATUS_HELLO = 2
+const MAX_REQUEST = 4 << 20
+const KEYCODE_PASTE = 279
+
+const USAGE = 'Usage: app_process [java-options] cmd-dir start-class-name [options]\n'
+
+class HelperError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The class path file holds `descriptor` (a dex's string table holds every class it defines by its descriptor). */
+async function holdsClass(device: VirtualDevice, classPath: string, cwd: string, className: string): Promise<boolean> {
+  const descriptor = Buffer.from(`L${className.replaceAll('.', '/')};`)
+  for (const entry of classPath.split(':')) {
+    if (entry === '') continue
+    const bytes = await readFile(device.files.hostPath(entry, cwd)).catch(() => undefined)
+    if (bytes && bytes.subarray(0, 4).toString('latin1') === 'dex\n' && bytes.includes(descriptor)) return true
+  }
+  return false
+}
+
+export async function appProcess(ctx: CommandContext): Promise<number> {
+  const args = ctx.argv.slice(1)
+  let classPath = ctx.env.CLASSPATH ?? ''
+  let i = 0
+  for (; i < args.length && (args[i] as string).startsWith('-'); i++) {
+    const m = /^-Djava\.class\.path=(.*)$/.exec(args[i] as string)
+    if (m) classPath = m[1] as string
+  }
+  const parentDir = args[i++]
+  while (i < args.length && (args[i] as string).startsWith('--')) i++
+  const className = args[i++]
+  if (parentDir === undefined || className === undefined) {
+    ctx.err(USAGE)
+    return 1
+  }
+  if (className !== HELPER_CLASS || !(await holdsClass(ctx.device, classPath, ctx.cwd, className))) {
+    // The shape of ART's failure to find the start class on the class path (not a capture).
+    ctx.err(`Exception in thread "main" java.lang.ClassNotFoundException: Didn't find class "${className}" on path: DexPathList[[${classPath ? `dex file "${classPath}"` : ''}]]\n`)
+    return 1
+  }
+  return new EmulatedHelper(ctx, args.slice(i)).run()
+}
+
+/** arc's helper, as the virtual device runs it. */
+class EmulatedHelper {
+  private idleMs = 2000
+  private idleTimer?: NodeJS.Timeout
+  /** Disconnects the helper's UiAutomation while it holds one. */
+  private letGo?: () => void
+
+  constructor(
+    private readonly ctx: CommandContext,
+    private readonly args: string[],
+  ) {}
+
+  private get device(): VirtualDevice {
+    return this.ctx.device
+  }
+
+  async run(): Promise<number> {
+    for (let i = 0; i < this.args.length; i++) {
+      const value = this.args[i + 1]
+      if (this.args[i] === '--idle-ms' && value !== undefined && /^\d{1,6}$/.test(value) && Number(value) <= 600000) {
+        this.idleMs = Number(value)
+        i++
+      } else {
+        this.ctx.err(`arc-helper: unknown argument "${this.args[i]}"\n`)
+        return 2
+      }
+    }
+    // app_process starts a VM before main() runs (timing.vmStartMs).
+    await this.device.delay(this.device.timing.vmStartMs, this.ctx.signal)
+    if (this.ctx.signal.aborted) return 137
+    const missing = [...this.device.hiddenApisMissing].sort().join(',')
+    this.respond(0, STATUS_HELLO, Buffer.from(`arc-helper 1\t${this.device.properties.get('ro.build.version.sdk') ?? '34'}\t${missing}`))
+    let pending = Buffer.alloc(0)
+    try {
+      for await (const chunk of this.ctx.stdinChunks()) {
+        pending = Buffer.concat([pending, chunk])
+        while (pending.length >= 4) {
+          const length = pending.readUInt32BE(0)
+          if (length < 5 || length > MAX_REQUEST) return 1 // a broken stream: the helper exits
+          if (pending.length < 4 + length) break
+          const body = pending.subarray(4, 4 + length)
+          pending = pending.subarray(4 + length)
+          const request = readRequest(body)
+          if (!request) return 1
+          if (!(await this.handle(request.id, request.words))) return 0
+        }
+      }
+      return 0
+    } finally {
+      clearTimeout(this.idleTimer)
+      this.release()
+    }
+  }
+
+  private respond(id: number, status: number, payload: Buffer): void {
+    const head = Buffer.alloc(9)
+    head.writeUInt32BE(payload.length + 5, 0)
+    head.writeUInt32BE(id, 4)
+    head[8] = status
+    this.ctx.out(Buffer.concat([head, payload]))
+  }
+
+  /** Runs one request; false after `quit`. */
+  private async handle(id: number, words: string[]): Promise<boolean> {
+    clearTimeout(this.idleTimer)
+    const [op, ...args] = words as [string, ...string[]]
+    try {
+      this.respond(id, STATUS_OK, await this.run1(op, args))
+    } catch (error) {
+      const e = error instanceof HelperError ? error : new HelperError('FAILED', String(error))
+      this.respond(id, STATUS_ERROR, Buffer.from(`${e.code}\t${e.message}`))
+    }
+    if (this.letGo) {
+      if (this.idleMs === 0) this.release()
+      else this.idleTimer = setTimeout(() => this.release(), this.idleMs)
+    }
+    return op !== 'quit'
+  }
+
+  private release(): void {
+    this.letGo?.()
+    this.letGo = undefined
+  }
+
+  private needs(api: 'uiautomation' | 'input' | 'clipboard'): void {
+    if (this.device.hiddenApisMissing.has(api)) throw new HelperError('UNSUPPORTED', `this release lacks the ${api} API an app_process program uses`)
+    if (api !== 'uiautomation' || this.letGo) return
+    const letGo = this.device.holdUiAutomation('arc-helper')
+    if (!letGo) {
+      throw new HelperError('UIAUTOMATION_BUSY', `another tool holds UiAutomation (uiautomator dump, Appium, uiautomator2, Maestro, monkey): java.lang.IllegalStateException: UiAutomationService already registered! (${this.device.uiAutomationHolder})`)
+    }
+    this.letGo = letGo
+    // The process going away takes its UiAutomation with it (linkToDeath in the service).
+    this.ctx.signal.addEventListener('abort', () => this.release(), {once: true})
+  }
+
+  private async run1(op: string, args: string[]): Promise<Buffer> {
+    const count = (n: number) => {
+      if (args.length !== n) throw new HelperError('BAD_REQUEST', `${op} takes ${n} argument(s), got ${args.length}`)
+    }
+    const device = this.device
+    switch (op) {
+      case 'ping':
+        count(0)
+        return Buffer.from('pong')
+      case 'dump':
+        count(0)
+        this.needs('uiautomation')
+        return Buffer.from(windowsDocument(device))
+      case 'screenshot':
+        count(3)
+        this.needs('uiautomation')
+        throw new HelperError('UNSUPPORTED', 'the virtual device has no JPEG encoder: screenshots go through screencap')
+      case 'clipboard-get': {
+        count(0)
+        this.needs('clipboard')
+        const clip = device.clipboard
+        if (clip === null) return Buffer.from([0])
+        if (!('text' in clip)) return Buffer.from([2])
+        return Buffer.concat([Buffer.from([1]), Buffer.from(clip.text)])
+      }
+      case 'clipboard-set':
+        count(1)
+        this.needs('clipboard')
+        device.clipboard = {text: args[0] as string}
+        return Buffer.alloc(0)
+      case 'type': {
+        count(1)
+        if (args[0] === '') throw new HelperError('BAD_REQUEST', 'the text to type is empty')
+        this.needs('clipboard')
+        this.needs('input')
+        const saved = device.clipboard
+        device.clipboard = {text: args[0] as string}
+        device.recordInput({type: 'paste', text: args[0] as string})
+        device.clipboard = saved
+        return Buffer.from('restored')
+      }
+      case 'key': {
+        count(1)
+        this.needs('input')
+        const code = /^\d{1,4}$/.test(args[0] as string) ? Number(args[0]) : NaN
+        if (!(code <= 1000)) throw new HelperError('BAD_REQUEST', `key code is "${args[0]}"; a whole number from 0 to 1000 is allowed`)
+        if (code === KEYCODE_PASTE && device.clipboard && 'text' in device.clipboard) device.recordInput({type: 'paste', text: device.clipboard.text})
+        else device.keyEvent(code)
+        return Buffer.alloc(0)
+      }
+      case 'gesture':
+        this.needs('input')
+        await this.gesture(args)
+        return Buffer.alloc(0)
+      case 'release': {
+        count(0)
+        const held = this.letGo !== undefined
+        this.release()
+        return Buffer.from(held ? 'released' : 'not-held')
+      }
+      case 'quit':
+        count(0)
+        return Buffer.alloc(0)
+      default:
+        throw new HelperError('BAD_REQUEST', `unknown operation "${op}"`)
+    }
+  }
+
+  /**
+   * Plays finger paths at their real times as the input manager would receive them, recording each motion event; a
+   * one-finger gesture that stays within touch slop is also the tap an app sees, one that travels is a swipe.
+   */
+  private async gesture(words: string[]): Promise<void> {
+    if (words.length === 0 || words.length > 10) throw new HelperError('BAD_REQUEST', `a gesture has 1 to 10 paths, got ${words.length}`)
+    const paths = words.map((word, index) => {
+      const points = word.split(';').map((p) => p.split(',').map((v) => (/^-?\d+$/.test(v) ? Number(v) : NaN)))
+      if (points.length < 2 || points.some((p) => p.length !== 3 || p.some((v) => Number.isNaN(v)))) {
+        throw new HelperError('BAD_REQUEST', `path ${index} is "${word}"; a path is x,y,t;x,y,t with at least 2 points`)
+      }
+      for (let k = 1; k < points.length; k++) {
+        if ((points[k]![2] as number) <= (points[k - 1]![2] as number)) throw new HelperError('BAD_REQUEST', `path ${index} point ${k}: times must increase`)
+      }
+      return points as Array<[number, number, number]>
+    })
+    const times = [...new Set(paths.flatMap((p) => p.map((q) => q[2])))].sort((a, b) => a - b)
+    const start = Date.now()
+    const down: number[] = []
+    const at = (f: number, t: number) => {
+      const p = paths[f] as Array<[number, number, number]>
+      let last = p[0] as [number, number, number]
+      for (const q of p) {
+        if (q[2] > t) {
+          const k = (t - last[2]) / (q[2] - last[2])
+          return {id: f, x: Math.round(last[0] + (q[0] - last[0]) * k), y: Math.round(last[1] + (q[1] - last[1]) * k)}
+        }
+        last = q
+      }
+      return {id: f, x: last[0], y: last[1]}
+    }
+    const event = (action: string, t: number) => this.device.recordInput({type: 'touch', action, pointers: down.map((f) => at(f, t)), time: t})
+    for (const t of times) {
+      await sleep(Math.max(0, start + t - Date.now()), this.ctx.signal)
+      if (this.ctx.signal.aborted) return
+      paths.forEach((p, f) => {
+        if (p[0]![2] === t) {
+          down.push(f)
+          event(down.length === 1 ? 'DOWN' : 'POINTER_DOWN', t)
+        }
+      })
+      if (paths.some((p, f) => down.includes(f) && p[0]![2] !== t && p.some((q) => q[2] === t))) event('MOVE', t)
+      paths.forEach((p, f) => {
+        if (p.at(-1)![2] !== t) return
+        event(down.length === 1 ? 'UP' : 'POINTER_UP', t)
+        down.splice(down.indexOf(f), 1)
+      })
+    }
+    if (paths.length === 1) {
+      const p = paths[0] as Array<[number, number, number]>
+      const [x1, y1, t1] = p[0] as [number, number, number]
+      const [x2, y2, t2] = p.at(-1) as [number, number, number]
+      // Touch slop: 8 dp (ViewConfiguration.TOUCH_SLOP) at the virtual device's density.
+      const slop = (8 * (this.device.wmDensity ?? this.device.screen.density)) / 160
+      if (Math.hypot(x2 - x1, y2 - y1) <= slop) this.device.recordInput({type: 'tap', x: x1, y: y1})
+      else this.device.recordInput({type: 'swipe', x1, y1, x2, y2, durationMs: t2 - t1})
+    }
+  }
+}
+
+/** One request body: u32 id, u8 word count, then each word as u32 length and UTF-8; undefined when malformed. */
+function readRequest(body: Buffer): {id: number; words: string[]} | undefined {
+  if (body.length < 5) return undefined
+  const id = body.readUInt32BE(0)
+  const count = body[4] as number
+  if (count === 0) return undefined
+  const words: string[] = []
+  let at = 5
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > body.length) return undefined
+    const n = body.readUInt32BE(at)
+    at += 4
+    if (at + n > body.length) return undefined
+    const word = body.subarray(at, at + n)
+    at += n
+    const text = word.toString('utf8')
+    if (!Buffer.from(text, 'utf8').equals(word)) return undefined // not UTF-8: the helper's decoder refuses it
+    words.push(text)
+  }
+  return at === body.length ? {id, words} : undefined
+}
+
