@@ -92,7 +92,6 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   const {imageWidth: W, imageHeight: H} = options
   // The labels placed so far (in placing order) and every box (in request order), each with its grid.
   const placedIndex = new SpatialIndex()
-  const placed = placedIndex.rects
   const result: LabelPlacement[] = new Array(requests.length)
   const boxIndex = new SpatialIndex(48)
   for (const request of requests) boxIndex.add(request.box)
