@@ -10,19 +10,15 @@ const SCROLL_DURATION_MS = 300
 /**
  * The screen less the keyboard and bars, and the screen's size. The window manager's frames are enough when it
  * reports them usably (one `dumpsys window -a` on a live device); only otherwise is the dump read as well (the
- * window manager's reading is handed to the capture, not read again), e.g. a keyboard shown with a near
+ * window manager's reading goes with the capture, not read again), e.g. a keyboard shown with a near
  * full-screen frame, or a recording without a window list.
  */
 async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; height: number}; area: Rect}> {
-  const info = await ctx.driver.windowInfo()
-  let screen: {width: number; height: number} = info.screen
-  let covered = windowManagerRects(info.windowManager, screen)
-  if (covered === undefined) {
-    const model = buildScreenModel(await ctx.driver.captureScreen(info))
-    screen = model.screen
-    covered = coveringRects(model, 'screen')
-  }
-  return {screen, area: freeArea([0, 0, screen.width, screen.height], covered)}
+  const {info, capture} = await ctx.driver.windowInfoOrCapture((read) => windowManagerRects(read.windowManager, read.screen) === undefined)
+  const fromWindows = windowManagerRects(info.windowManager, info.screen)
+  if (fromWindows) return {screen: info.screen, area: freeArea([0, 0, info.screen.width, info.screen.height], fromWindows)}
+  const model = buildScreenModel(capture ?? (await ctx.driver.captureScreen()))
+  return {screen: model.screen, area: freeArea([0, 0, model.screen.width, model.screen.height], coveringRects(model, 'screen'))}
 }
 
 /** The element's visible part less the keyboard and bars over it; refuses an element that cannot be scrolled there. */

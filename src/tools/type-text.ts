@@ -12,11 +12,9 @@ import {
   InvalidInputError,
   isEditable,
   serialise,
-  sleep,
   UnsupportedError,
   type ScreenElement,
   type ToolContext,
-  type TypingMethod,
   z,
 } from '@arc-cli/core'
 
@@ -39,12 +37,12 @@ export function withTypingLock<T>(serial: string, work: () => Promise<T>): Promi
 }
 
 /**
- * How the text will be typed, asked before anything is sent: UNSUPPORTED (naming the input and the characters)
- * for what the device cannot type, such as non-ASCII without ADBKeyBoard.
+ * Whether the device can type the text, asked before anything is sent: UNSUPPORTED (naming the input and the
+ * characters) for what it cannot type, such as non-ASCII without ADBKeyBoard.
  */
-async function typingMethod(ctx: ToolContext, text: string, input: string): Promise<TypingMethod> {
+async function checkTypable(ctx: ToolContext, text: string, input: string): Promise<void> {
   try {
-    return await ctx.driver.typingMethod(text)
+    await ctx.driver.checkTypable(text)
   } catch (error) {
     if (error instanceof UnsupportedError) {
       throw new UnsupportedError(`${input}: ${error.message}`, {actions: error.actions, details: {input, ...error.details}, cause: error})
@@ -134,21 +132,17 @@ function cursorKeys(length: number, offset: number): string[] {
 }
 
 /**
- * Types in chunks, waiting typing_speed ± variance (variance clamped to [0, typing_speed]) between chunks. Text
- * that goes through ADBKeyBoard is one call: each call switches the keyboard there and back.
+ * Types in chunks of TYPE_CHUNK, waiting typing_speed ± variance (variance clamped to [0, typing_speed]) between
+ * chunks; the driver sends text it types in one piece (through an input method) as one call.
  */
-async function typeChunks(ctx: ToolContext, text: string, method: TypingMethod, speed: number, variance: number): Promise<void> {
-  if (method === 'ime') {
-    ctx.progress(`typing ${text.length} characters through ADBKeyBoard`)
-    await ctx.driver.inputText(text)
-    return
-  }
+function typeText(ctx: ToolContext, text: string, speed: number, variance: number): Promise<void> {
   const spread = Math.min(Math.max(variance, 0), speed)
-  for (let i = 0; i < text.length; i += TYPE_CHUNK) {
-    if (i > 0) await sleep(speed + Math.round((Math.random() * 2 - 1) * spread), ctx.signal)
-    ctx.progress(`typing ${Math.min(i + TYPE_CHUNK, text.length)}/${text.length}`)
-    await ctx.driver.inputText(text.slice(i, i + TYPE_CHUNK))
-  }
+  return ctx.driver.inputText(text, {
+    chunk: TYPE_CHUNK,
+    gapMs: () => speed + Math.round((Math.random() * 2 - 1) * spread),
+    signal: ctx.signal,
+    progress: (message) => ctx.progress(message),
+  })
 }
 
 /** The field as the screen shows it now; an error when it left the screen. */
@@ -246,13 +240,13 @@ export const typeAppendText = defineTool({
   },
   async handler(ctx, input) {
     const {text, typing_speed, typing_speed_variance} = input
-    const method = await typingMethod(ctx, text, 'text')
+    await checkTypable(ctx, text, 'text')
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, input)
       const element_id = field.target.id
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(['MOVE_END'])
-      await typeChunks(ctx, text, method, typing_speed, typing_speed_variance)
+      await typeText(ctx, text, typing_speed, typing_speed_variance)
       const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
       return {
         text: `Typed ${text.length} characters at end of element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
@@ -284,7 +278,7 @@ export const typeInsertText = defineTool({
   },
   async handler(ctx, input) {
     const {text, offset, typing_speed, typing_speed_variance} = input
-    const method = await typingMethod(ctx, text, 'text')
+    await checkTypable(ctx, text, 'text')
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, input)
       const element_id = field.target.id
@@ -295,7 +289,7 @@ export const typeInsertText = defineTool({
       }
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys(cursorKeys(field.before.length, offset))
-      await typeChunks(ctx, text, method, typing_speed, typing_speed_variance)
+      await typeText(ctx, text, typing_speed, typing_speed_variance)
       const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset), {unsure: field.unsure, ifEmpty: text})
       return {
         text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
@@ -327,7 +321,7 @@ export const typeReplaceText = defineTool({
   },
   async handler(ctx, input) {
     const {search, new_text, typing_speed, typing_speed_variance} = input
-    const method = new_text === '' ? 'input' : await typingMethod(ctx, new_text, 'new_text')
+    if (new_text !== '') await checkTypable(ctx, new_text, 'new_text')
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, input)
       const element_id = field.target.id
@@ -339,7 +333,7 @@ export const typeReplaceText = defineTool({
       }
       refuseMultiline(field, element_id)
       await ctx.driver.pressKeys([...cursorKeys(field.before.length, at + search.length), ...Array<string>(search.length).fill('DEL')])
-      if (new_text) await typeChunks(ctx, new_text, method, typing_speed, typing_speed_variance)
+      if (new_text) await typeText(ctx, new_text, typing_speed, typing_speed_variance)
       const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
       // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
       let now = ''

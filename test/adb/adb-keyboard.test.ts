@@ -7,7 +7,7 @@ import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {ADB_KEYBOARD, type AdbDriver, adbKeyboardBound, base64Chunks, connectAdbDriver, imeIds} from '@arc-cli/core/testing'
+import {ADB_KEYBOARD, type AdbDriver, adbKeyboardBound, base64Chunks, connectAdbDriver, imeIds, typingMethod} from '@arc-cli/core/testing'
 import {tools} from '../../src/tools/index.js'
 import {dumpXml} from '@arc-cli/test-support/dump'
 import {DEVICE_OUTPUT_DIR} from '@arc-cli/test-support/paths'
@@ -250,11 +250,11 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     const apk = path.join(dir, 'keyboardservice-debug.apk')
     await writeFile(apk, Buffer.concat([Buffer.from('PK\u0003\u0004', 'latin1'), Buffer.from('....ARC_EMULATE_PACKAGE=com.android.adbkeyboard;versionCode=2....')]))
     try {
-      expect(await d.typingMethod('abc')).to.equal('input')
+      expect(await typingMethod(d.shell, 'abc')).to.equal('input')
       await d.installApp(apk, {replace: false, grantAll: false, downgrade: false, allowTest: false})
-      expect(await d.typingMethod('é')).to.equal('ime')
+      expect(await typingMethod(d.shell, 'é')).to.equal('ime')
       await d.uninstallApp('com.android.adbkeyboard', false)
-      const error = await d.typingMethod('é').catch((e: unknown) => e)
+      const error = await d.checkTypable('é').catch((e: unknown) => e)
       expect(error).to.have.property('code', 'UNSUPPORTED')
     } finally {
       await d.close()

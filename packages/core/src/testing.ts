@@ -9,6 +9,7 @@ export {ADB_KEYBOARD, adbKeyboardBound, base64Chunks, imeIds} from './driver/adb
 export {connectAdbDriver} from './driver/adb/connect.js'
 export {findTouchscreen, parseGetevent} from './driver/adb/getevent.js'
 export {toRaw} from './driver/adb/gesture.js'
+export {typingMethod} from './driver/adb/input.js'
 export {parseWindowManager} from './driver/adb/parse-windows.js'
 export {parseWmDensity, parseWmSize} from './driver/adb/parse-wm.js'
 export {forgetScreenGeometry} from './driver/adb/screen-geometry.js'

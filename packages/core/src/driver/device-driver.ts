@@ -76,7 +76,14 @@ export interface DeviceDriver
  * missing a capability refuses its methods by this table.
  */
 export const CAPABILITY_METHODS = {
-  screen: {captureScreen: 'read', screenshot: 'read', screenSize: 'read', windowInfo: 'read', keyboard: 'read'},
+  screen: {
+    captureScreen: 'read',
+    screenshot: 'read',
+    screenSize: 'read',
+    windowInfo: 'read',
+    windowInfoOrCapture: 'read',
+    keyboard: 'read',
+  },
   info: {deviceInfo: 'read', rotation: 'read'},
   input: {
     tap: 'act',
@@ -86,7 +93,8 @@ export const CAPABILITY_METHODS = {
     gesture: 'act',
     pressKey: 'act',
     pressKeys: 'act',
-    typingMethod: 'act',
+    // A check before typing, asked only by a tool about to type: part of the action.
+    checkTypable: 'act',
     inputText: 'act',
   },
   system: {openNotifications: 'act', openQuickSettings: 'act', setRotation: 'act', wake: 'act', unlock: 'act', probeCapabilities: 'read'},

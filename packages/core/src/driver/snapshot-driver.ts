@@ -159,7 +159,7 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
     return meta
   }
 
-  /** Reads the files each time: a WindowInfo passed from windowInfo() would spare no device command here. */
+  /** Reads the files each time. */
   async captureScreen(): Promise<ScreenCapture> {
     const raw = await readSnapshotFile(this.xmlPath, MAX_SNAPSHOT_XML_BYTES, 'dump')
     const what = `UI dump ${this.xmlPath}`
@@ -220,6 +220,12 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
     if (!meta) return {screen: (await this.captureScreen()).screen}
     const {width, height, density, rotation, windowManager} = meta
     return {screen: {width, height, density, rotation}, ...(windowManager ? {windowManager} : {})}
+  }
+
+  /** A recording has no device commands to spare: windowInfo(), then a capture when asked. */
+  async windowInfoOrCapture(needsDump: (info: WindowInfo) => boolean): Promise<{info: WindowInfo; capture?: ScreenCapture}> {
+    const info = await this.windowInfo()
+    return needsDump(info) ? {info, capture: await this.captureScreen()} : {info}
   }
 
   /**

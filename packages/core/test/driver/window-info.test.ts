@@ -1,6 +1,6 @@
 /**
  * `windowInfo()`: the window manager's view without a dump. The ADB driver sends one `dumpsys window -a` only (to
- * `arc emulate`) and reads it as a capture does, and a capture handed that WindowInfo reuses the reading (the dump
+ * `arc emulate`) and reads it as a capture does, and windowInfoOrCapture's capture reuses the reading (the dump
  * alone); a snapshot answers from meta.json, with the window list where it
  * recorded one, and from the files without one.
  */
@@ -33,16 +33,19 @@ describe('windowInfo: screen and window list without a dump', () => {
       expect(info.windowManager!.windows.find((w) => w.type === 'INPUT_METHOD')).to.include({visible: true}).and.have.deep.property('frame', [0, 1590, 1080, 2274])
     })
 
-    it("a capture given that WindowInfo dumps only: the window manager's reading is reused, and the capture is a fresh one's", async () => {
+    it("windowInfoOrCapture then dumps only: the window manager's reading is reused, and the capture is a fresh one's", async () => {
       const driver = await h.driver()
-      const info = await driver.windowInfo()
       const from = h.emu.commands.length
-      const reused = await driver.captureScreen(info)
-      expect(h.argvSince(from)).to.deep.equal([['uiautomator', 'dump', '--windows', '/dev/tty']])
+      const {info, capture: reused} = await driver.windowInfoOrCapture(() => true)
+      expect(h.argvSince(from)).to.deep.equal([['dumpsys', 'window', '-a'], ['uiautomator', 'dump', '--windows', '/dev/tty']])
+      expect(info).to.deep.equal(await driver.windowInfo())
       expect(reused).to.deep.equal(await driver.captureScreen())
-      // A WindowInfo the driver did not hand out (a copy) is not its reading: the window manager is read again.
+      // Not asked for a dump, it reads the window manager alone; a capture on its own reads the window manager again.
+      const alone = h.emu.commands.length
+      expect(await driver.windowInfoOrCapture(() => false)).to.deep.equal({info})
+      expect(h.argvSince(alone)).to.deep.equal([['dumpsys', 'window', '-a']])
       const again = h.emu.commands.length
-      await driver.captureScreen({...info})
+      await driver.captureScreen()
       expect(h.argvSince(again)).to.have.deep.members([['uiautomator', 'dump', '--windows', '/dev/tty'], ['dumpsys', 'window', '-a']])
     })
 
@@ -52,10 +55,10 @@ describe('windowInfo: screen and window list without a dump', () => {
       const unfocused = whole.replace(/^.*(mFocusedApp|mCurrentFocus).*$/gm, '')
       expect(unfocused).to.not.equal(whole)
       h.emu.device('emu-1').addFault({command: 'dumpsys window -a', kind: 'garbage', output: unfocused})
-      const info = await driver.windowInfo()
       const from = h.emu.commands.length
-      const capture = await driver.captureScreen(info)
-      expect(h.argvSince(from)).to.have.deep.members([['uiautomator', 'dump', '--windows', '/dev/tty'], ['dumpsys', 'activity', 'activities']])
+      const {capture} = await driver.windowInfoOrCapture(() => true)
+      expect(h.argvSince(from)).to.have.deep.members([['dumpsys', 'window', '-a'], ['uiautomator', 'dump', '--windows', '/dev/tty'], ['dumpsys', 'activity', 'activities']])
+      if (!capture) throw new Error('no capture')
       expect(capture.foreground.package).to.be.a('string').and.not.equal('')
     })
 
@@ -65,10 +68,10 @@ describe('windowInfo: screen and window list without a dump', () => {
       const shown = {...device.foreground}
       try {
         device.foreground = {}
-        const info = await driver.windowInfo()
         const from = h.emu.commands.length
-        const capture = await driver.captureScreen(info)
-        expect(h.argvSince(from)).to.deep.equal([['uiautomator', 'dump', '--windows', '/dev/tty']])
+        const {capture} = await driver.windowInfoOrCapture(() => true)
+        expect(h.argvSince(from)).to.deep.equal([['dumpsys', 'window', '-a'], ['uiautomator', 'dump', '--windows', '/dev/tty']])
+        if (!capture) throw new Error('no capture')
         expect(capture.foreground).to.deep.equal({})
       } finally {
         device.foreground = shown

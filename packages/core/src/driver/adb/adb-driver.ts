@@ -26,11 +26,13 @@ import type {
   RotationState,
   ScreenCapture,
   ShellOutput,
-  TypingMethod,
+  TypingPace,
   WindowInfo,
 } from '../device-driver.js'
 import type {Geometry} from './screen-geometry.js'
 import {InvalidInputError} from '../../errors/arc-error.js'
+import {sleep} from '../../sleep.js'
+import {untypable} from '../typable.js'
 import type {AdbServer} from './adb-client.js'
 import * as appManage from './app-manage.js'
 import * as apps from './apps.js'
@@ -56,11 +58,6 @@ export class AdbDriver implements DeviceDriver {
   readonly shell: DeviceShell
   /** What the device showed of its uiautomator (`--windows`, `/dev/tty`), shared by this process's drivers of it. */
   private readonly dumpState: screen.DumpState
-  /**
-   * The window-manager reading behind each WindowInfo handed out, for a capture given it (plain scroll's fallback):
-   * held only while the caller holds the WindowInfo, and used only when passed back, so no read is ever cached.
-   */
-  private readonly windowStates = new WeakMap<WindowInfo, screen.WindowState>()
   /** The screen's size and rotation as last read, shared by this process's drivers of the device (screen-geometry.ts). */
   private readonly geometry: GeometryMemory
 
@@ -96,10 +93,14 @@ export class AdbDriver implements DeviceDriver {
     return value
   }
 
-  /** `known`: a WindowInfo this driver's windowInfo() returned; its window-manager reading is reused, not read again. */
-  captureScreen(known?: WindowInfo): Promise<ScreenCapture> {
+  captureScreen(): Promise<ScreenCapture> {
+    return this.capture()
+  }
+
+  /** `known`: a window-manager reading just taken (windowInfoOrCapture), reused instead of read again. */
+  private capture(known?: screen.WindowState): Promise<ScreenCapture> {
     const started = this.geometry.begin()
-    return this.renewing(screen.captureScreen(this.shell, this.dumpState, known && this.windowStates.get(known)), started, (c) => c.screen)
+    return this.renewing(screen.captureScreen(this.shell, this.dumpState, known), started, (c) => c.screen)
   }
 
   screenshot(): Promise<Buffer> {
@@ -119,10 +120,18 @@ export class AdbDriver implements DeviceDriver {
   }
 
   async windowInfo(): Promise<WindowInfo> {
+    return (await this.windowReading()).info
+  }
+
+  /** The dump alone when a capture is needed: the window manager's reading just taken goes with it, not read again. */
+  async windowInfoOrCapture(needsDump: (info: WindowInfo) => boolean): Promise<{info: WindowInfo; capture?: ScreenCapture}> {
+    const {info, state} = await this.windowReading()
+    return needsDump(info) ? {info, capture: await this.capture(state)} : {info}
+  }
+
+  private windowReading(): Promise<{info: WindowInfo; state: screen.WindowState}> {
     const started = this.geometry.begin()
-    const {info, state} = await this.renewing(screen.windowInfo(this.shell), started, (r) => r.info.screen)
-    this.windowStates.set(info, state)
-    return info
+    return this.renewing(screen.windowInfo(this.shell), started, (r) => r.info.screen)
   }
 
   /** `dumpsys input_method` and the window manager's list (`dumpsys window -a`, as windowInfo), together. */
@@ -161,12 +170,26 @@ export class AdbDriver implements DeviceDriver {
     return this.act((dev) => input.pressKeys(dev, keys))
   }
 
-  typingMethod(text: string): Promise<TypingMethod> {
-    return input.typingMethod(this.shell, text)
+  async checkTypable(text: string): Promise<void> {
+    await input.typingMethod(this.shell, text)
   }
 
-  inputText(text: string): Promise<void> {
-    return this.act((dev) => input.inputText(dev, text))
+  /**
+   * With `pace`, printable ASCII goes in chunks, each its own queued action, with the gap between them outside the
+   * queue; text for ADBKeyBoard is one call, since each call switches the keyboard there and back.
+   */
+  async inputText(text: string, pace?: TypingPace): Promise<void> {
+    if (!pace) return this.act((dev) => input.inputText(dev, text))
+    if (untypable(text).length > 0) {
+      pace.progress?.(`typing ${text.length} characters through ADBKeyBoard`)
+      return this.act((dev) => input.inputText(dev, text))
+    }
+    for (let i = 0; i < text.length; i += pace.chunk) {
+      if (i > 0) await sleep(pace.gapMs(), pace.signal)
+      pace.progress?.(`typing ${Math.min(i + pace.chunk, text.length)}/${text.length}`)
+      const part = text.slice(i, i + pace.chunk)
+      await this.act((dev) => input.inputText(dev, part))
+    }
   }
 
   openNotifications(): Promise<void> {

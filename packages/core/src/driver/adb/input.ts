@@ -3,7 +3,7 @@
  * the device's input queue (input-queue.ts), so actions from concurrent callers never interleave.
  */
 import {UnsupportedError} from '../../errors/arc-error.js'
-import type {Point, TypingMethod} from '../device-driver.js'
+import type {Point} from '../device-driver.js'
 import {resolveKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {raw, shq} from './shell-quote.js'
@@ -93,6 +93,13 @@ function refuseNeverTypable(text: string): void {
 }
 
 /** How inputText will type the text: `input` without asking the device, else `ime` after probing for ADBKeyBoard. */
+/** How text reaches a field: `input text` (printable ASCII), or an input method's broadcast (ADBKeyBoard). */
+export type TypingMethod = 'input' | 'ime'
+
+/**
+ * How inputText types `text`; fails with UNSUPPORTED, naming the characters, where nothing can type it (control
+ * characters, or non-ASCII on a device without ADBKeyBoard). Probes the device only for text outside printable ASCII.
+ */
 export async function typingMethod(dev: DeviceShell, text: string): Promise<TypingMethod> {
   refuseNeverTypable(text)
   const bad = untypable(text)

@@ -16,8 +16,17 @@ export interface GesturePoint {
 /** How a gesture reached the device: several fingers via `sendevent`, one via `input motionevent` or swipes. */
 export type GestureMethod = 'sendevent' | 'motionevent' | 'swipe'
 
-/** How text reaches a field: `input text` (printable ASCII), or an input method's broadcast (ADBKeyBoard). */
-export type TypingMethod = 'input' | 'ime'
+/** How a person's typing is paced: text the device types key by key goes in chunks, with a gap between them. */
+export interface TypingPace {
+  /** Characters per chunk. */
+  chunk: number
+  /** The gap before each chunk after the first, in milliseconds (asked anew each time). */
+  gapMs(): number
+  /** Ends the typing between chunks (the gap's wait throws the cancellation). */
+  signal?: AbortSignal
+  /** Told before each chunk (`typing 20/45`), or once for text that goes in one piece. */
+  progress?(message: string): void
+}
 
 export interface InputCapability {
   tap(point: Point): Promise<void>
@@ -37,15 +46,16 @@ export interface InputCapability {
    */
   pressKeys(keys: Array<string | number>): Promise<void>
   /**
-   * How inputText types `text`: `input` (printable ASCII, `input text`) or `ime` (other text, through ADBKeyBoard's
-   * broadcast). Fails with UNSUPPORTED, naming the characters, where nothing can type it: control characters, or
-   * non-ASCII on a device without ADBKeyBoard. Asks the device (one probe) only for text outside printable ASCII.
+   * Fails with UNSUPPORTED, naming the characters, where this device cannot type `text` (control characters;
+   * over ADB, non-ASCII without ADBKeyBoard), and sends nothing: a typing tool asks before it touches the field.
+   * Over ADB it asks the device (one probe) only for text outside printable ASCII.
    */
-  typingMethod(text: string): Promise<TypingMethod>
+  checkTypable(text: string): Promise<void>
   /**
-   * Types text into the focused field at its cursor: printable ASCII with `input text` (spaces and a literal `%s`
-   * arrive as typed), anything else through ADBKeyBoard, switched to for the call and the keyboard before it
-   * restored, also on failure. What typingMethod refuses fails the same way, before anything is sent.
+   * Types text into the focused field at its cursor. Over ADB: printable ASCII with `input text` (spaces and a
+   * literal `%s` arrive as typed), paced by `pace` when given; anything else in one piece through ADBKeyBoard,
+   * switched to for the call and the keyboard before it restored, also on failure. What checkTypable refuses fails
+   * the same way, before anything is sent.
    */
-  inputText(text: string): Promise<void>
+  inputText(text: string, pace?: TypingPace): Promise<void>
 }

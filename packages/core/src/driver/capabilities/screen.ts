@@ -97,12 +97,8 @@ export interface KeyboardState {
 }
 
 export interface ScreenCapability {
-  /**
-   * One observation: hierarchy XML, screen size, density, rotation and foreground app. `known`: what this driver's
-   * windowInfo() just returned; the window manager's state behind it is reused instead of read again (a live device
-   * then dumps only), where the driver can tell it is its own.
-   */
-  captureScreen(known?: WindowInfo): Promise<ScreenCapture>
+  /** One observation: hierarchy XML, screen size, density, rotation and foreground app. */
+  captureScreen(): Promise<ScreenCapture>
   /** A PNG of the screen, in the current orientation. */
   screenshot(): Promise<Buffer>
   /**
@@ -113,6 +109,12 @@ export interface ScreenCapability {
   screenSize(options?: {fresh?: boolean}): Promise<{width: number; height: number; remembered?: boolean}>
   /** Screen and the window manager's window list, without a dump: where the keyboard and bars are, when it can tell. */
   windowInfo(): Promise<WindowInfo>
+  /**
+   * windowInfo(), and a capture as well when `needsDump(info)` says the window manager's view is not enough (plain
+   * scroll, when the keyboard's and bars' frames are unusable): the capture is of the same reading, which the
+   * backend reuses where it can (a live device then dumps only).
+   */
+  windowInfoOrCapture(needsDump: (info: WindowInfo) => boolean): Promise<{info: WindowInfo; capture?: ScreenCapture}>
   /** Whether the soft keyboard shows, by the input method service and the window manager (no dump). */
   keyboard(): Promise<KeyboardState>
 }
