@@ -17,11 +17,16 @@ import {runArc} from '@arc-cli/test-support/run-arc'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
-/** Every file (not folder) under `dir`, as relative paths with their bytes, links listed by their target. */
+/**
+ * Every file (not folder) under `dir`, as relative paths with their bytes, links listed by their target. arc's
+ * own lock files (/data/local/tmp/.arc-locks: one empty file per path ever written, kept by design, docs/files.md)
+ * are left out: they are not a user's file an escape or a refusal could change.
+ */
 function tree(dir: string, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {}
   for (const entry of readdirSync(dir, {withFileTypes: true})) {
     const rel = `${prefix}${entry.name}`
+    if (path.join(dir, entry.name).endsWith('/data/local/tmp/.arc-locks')) continue
     const full = path.join(dir, entry.name)
     if (entry.isSymbolicLink()) out[rel] = `-> link`
     else if (entry.isDirectory()) Object.assign(out, tree(full, `${rel}/`))
@@ -94,6 +99,10 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         ['realpath', '--', '/sdcard/Download'],
         ['realpath', '--', '/sdcard/Download/notes'],
         ['sync', 'STAT', '/sdcard/Download/notes'],
+        // The file's lock (docs/files.md), then its folder listed for temporary files killed writes left.
+        ['mkdir', '-p', 'data/local/tmp/.arc-locks'],
+        ['flock', '9'],
+        ['sync', 'LIST', '/storage/emulated/0/Download/notes'],
         // Nothing there is what a new file expects: the shell is not asked why (only a NOT_FOUND asks).
         ['mkdir', '-p', '--', '/storage/emulated/0/Download/notes'],
         ['sync', 'SEND', temp, '33188'],
@@ -377,6 +386,10 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         ['realpath', '--', '/data/local/tmp'],
         ['realpath', '--', '/data/local/tmp/app-data'],
         ['sync', 'STAT', '/data/local/tmp/app-data/new.txt'],
+        // The file's lock (docs/files.md), then the folder listed for temporary files killed writes left.
+        ['mkdir', '-p', 'data/local/tmp/.arc-locks'],
+        ['flock', '9'],
+        ['sync', 'LIST', '/data/local/tmp/app-data'],
         ['sync', 'SEND', temp, '33188'],
         ['rm', '-f', '--', temp],
       ])
@@ -587,6 +600,112 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         .then(() => undefined, (e: ArcError) => e)
       expect(error?.code).to.equal('TIMEOUT')
       expect(readFileSync(path.join(tmp, 'precious2.txt'), 'utf8')).to.equal('old content')
+    })
+  })
+
+  describe("a rename whose answer is lost: the result is the truth (rename(2) is atomic: done whole or not at all)", () => {
+    /** Runs write_file through a driver with a short time limit; the error it threw, if any. */
+    async function write(file: string, content: string) {
+      const driver = await h.driver(undefined, 1500)
+      const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      try {
+        return await tool('write_file')
+          .handler(ctx, tool('write_file').input.parse({location_id: 'tmp', path: file, content}))
+          .then(() => undefined, (e: ArcError) => e)
+      } finally {
+        await driver.close()
+      }
+    }
+    const temps = (name: string) => readdirSync(tmp).filter((n) => n.startsWith(`.${name}.arc-`))
+
+    it('a mv that renamed and then hung past the time limit: reported written, and the new content is there', async () => {
+      writeFileSync(path.join(tmp, 'lost-answer.txt'), 'old content')
+      h.emu.device('emu-1').addFault({command: 'mv', kind: 'hang', after: true})
+      expect(await write('lost-answer.txt', 'new content')).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'lost-answer.txt'), 'utf8')).to.equal('new content')
+      expect(temps('lost-answer.txt')).to.deep.equal([])
+    })
+
+    it('a mv that hung before renaming: TIMEOUT, the old content, no temporary file', async () => {
+      writeFileSync(path.join(tmp, 'hung.txt'), 'old content')
+      h.emu.device('emu-1').addFault({command: 'mv', kind: 'hang'})
+      expect((await write('hung.txt', 'new content'))?.code).to.equal('TIMEOUT')
+      expect(readFileSync(path.join(tmp, 'hung.txt'), 'utf8')).to.equal('old content')
+      expect(temps('hung.txt')).to.deep.equal([])
+    })
+
+    it('a device gone after the rename: DEVICE_UNAVAILABLE saying the file holds old or new whole; the next write clears what is left', async () => {
+      const device = h.emu.device('emu-1')
+      writeFileSync(path.join(tmp, 'gone.txt'), 'old content')
+      device.addFault({command: 'mv', kind: 'disconnect'})
+      const error = await write('gone.txt', 'new content')
+      device.reconnect()
+      expect(error?.code).to.equal('DEVICE_UNAVAILABLE')
+      expect(error?.message).to.match(/^writing \/data\/local\/tmp\/gone\.txt on emu-1: the rename of the new content over it was sent but not answered/)
+      expect(error?.actions?.[0]).to.equal('The file holds its old content or the new one, whole (a rename is atomic): read it once the device is back.')
+      // This mv never ran: the old content, and the temporary file the next write removes.
+      expect(readFileSync(path.join(tmp, 'gone.txt'), 'utf8')).to.equal('old content')
+      expect(temps('gone.txt')).to.have.length(1)
+      expect(await write('gone.txt', 'newer content')).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'gone.txt'), 'utf8')).to.equal('newer content')
+      expect(temps('gone.txt')).to.deep.equal([])
+    })
+
+    it('temporary files of killed writes are removed by the next write of that file, and only of that file', async () => {
+      writeFileSync(path.join(tmp, 'killed.txt'), 'old')
+      writeFileSync(path.join(tmp, '.killed.txt.arc-0123abcd.tmp'), 'half')
+      writeFileSync(path.join(tmp, '.killed.txt.arc-deadbeef.tmp'), 'half')
+      writeFileSync(path.join(tmp, '.other.txt.arc-0123abcd.tmp'), 'not ours to remove')
+      writeFileSync(path.join(tmp, '.killed.txt.arc-notours.tmp'), 'a name arc never makes')
+      expect(await write('killed.txt', 'new')).to.equal(undefined)
+      expect(temps('killed.txt')).to.deep.equal(['.killed.txt.arc-notours.tmp'])
+      expect(existsSync(path.join(tmp, '.other.txt.arc-0123abcd.tmp'))).to.equal(true)
+    })
+  })
+
+  describe('the file lock', () => {
+    it('an edit waits for the lock another arc holds, and goes on once that arc is gone (its connection closed)', async () => {
+      writeFileSync(path.join(tmp, 'locked.txt'), 'a\n')
+      const holder = await h.driver()
+      let entered!: () => void
+      const inside = new Promise<void>((resolve) => (entered = resolve))
+      // An arc killed while holding the lock: its work never ends; only its connections close.
+      void holder.withFileLock('/data/local/tmp/locked.txt', () => {
+        entered()
+        return new Promise(() => {})
+      })
+      await inside
+      const waiting = run('append_file', {location_id: 'tmp', path: 'locked.txt', content: 'b\n'})
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(readFileSync(path.join(tmp, 'locked.txt'), 'utf8')).to.equal('a\n')
+      await holder.close()
+      expect((await waiting).error).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'locked.txt'), 'utf8')).to.equal('a\nb\n')
+    })
+
+    it('a lock held past the time limit: TIMEOUT naming the file, nothing written', async () => {
+      writeFileSync(path.join(tmp, 'busy.txt'), 'a\n')
+      const holder = await h.driver()
+      let entered!: () => void
+      const inside = new Promise<void>((resolve) => (entered = resolve))
+      let finish!: () => void
+      const held = holder.withFileLock('/data/local/tmp/busy.txt', () => {
+        entered()
+        return new Promise<void>((resolve) => (finish = resolve))
+      })
+      await inside
+      const driver = await h.driver(undefined, 1000)
+      const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const error = await tool('append_file')
+        .handler(ctx, tool('append_file').input.parse({location_id: 'tmp', path: 'busy.txt', content: 'b\n'}))
+        .then(() => undefined, (e: ArcError) => e)
+      await driver.close()
+      finish()
+      await held
+      await holder.close()
+      expect(error?.code).to.equal('TIMEOUT')
+      expect(error?.message).to.equal('waiting to edit /data/local/tmp/busy.txt on emu-1: other edits of it have held it for 3000 ms')
+      expect(readFileSync(path.join(tmp, 'busy.txt'), 'utf8')).to.equal('a\n')
     })
   })
 

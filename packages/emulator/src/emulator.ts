@@ -214,6 +214,8 @@ class EmulatorImpl implements Emulator, HostContext {
     session.start()
     await session.done
     this.sessions.delete(session.token)
+    // The shell is gone, and with it every descriptor it held: the kernel drops its flock(2) locks.
+    device.fileLocks.releaseAll(session.token)
   }
 
   /** A device program called back: record it, apply an armed fault, or run its emulation. */
@@ -237,10 +239,16 @@ class EmulatorImpl implements Emulator, HostContext {
       stdinChunks: io.stdinChunks,
       signal: io.signal,
       writeToClient: (data) => session.writeToClient(data),
+      shell: {token, pid: session.pid},
     }
     const fault = device.takeFault(io.argv)
-    if (fault) return runFault(fault, ctx)
     const program = COMMANDS[io.argv[0] ?? '']
+    if (fault?.after && program) {
+      // The work is done (a rename(2) is atomic: it happened whole), then the answer is lost or late.
+      await program({...ctx, out() {}, err() {}})
+      return runFault(fault, ctx)
+    }
+    if (fault) return runFault(fault, ctx)
     if (!program) {
       io.err(`/system/bin/sh: ${io.argv[0]}: not found\n`)
       return 127

@@ -108,6 +108,10 @@ const faultSchema = z
     output: z.string().optional().describe('garbage: the bytes to print; disconnect: what to print first.'),
     exitCode: z.number().int().min(0).max(255).optional().describe('error: the exit status (default 1).'),
     message: z.string().optional().describe('error: the stderr text.'),
+    after: z
+      .boolean()
+      .default(false)
+      .describe('The program runs to its end first (its output dropped), then the fault plays: a `mv` whose rename was done but whose answer never arrives.'),
   })
   .strict()
 

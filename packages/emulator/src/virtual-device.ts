@@ -7,6 +7,7 @@ import {DeviceFiles} from './device-files.js'
 import {isKeyboardRoot} from './commands/window-list.js'
 import {withoutKeyboard} from './commands/windows-dump.js'
 import {keyCode, keyName} from './keycodes.js'
+import {FileLocks} from './file-locks.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
 import type {ActivitySpec, DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, PROFILES, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
 import {sleep} from './commands/types.js'
@@ -188,6 +189,8 @@ export class VirtualDevice extends EventEmitter {
   readonly serial: string
   readonly transportId: number
   readonly files: DeviceFiles
+  /** flock(2) locks shells hold on its files (`flock`). */
+  readonly fileLocks = new FileLocks()
   readonly inputEvents: InputEvent[] = []
   readonly screens = new Map<string, LoadedScreen>()
   readonly packages: InstalledPackage[]
@@ -388,8 +391,8 @@ export class VirtualDevice extends EventEmitter {
   }
 
   /** Arms a fault for the next command starting with `command` (words; '' = any command). */
-  addFault(fault: Omit<FaultSpec, 'times'> & {times?: number}): void {
-    this.faults.push(arm({...fault, times: fault.times ?? 1}))
+  addFault(fault: Omit<FaultSpec, 'times' | 'after'> & {times?: number; after?: boolean}): void {
+    this.faults.push(arm({...fault, times: fault.times ?? 1, after: fault.after ?? false}))
   }
 
   /** The next command (or the next one starting with `command`) never answers until the client gives up. */

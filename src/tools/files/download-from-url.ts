@@ -1,7 +1,7 @@
 import {defineTool, z} from '@arc-cli/core'
 
 import {download, parseUrl} from './download.js'
-import {writeResolved} from './file-io.js'
+import {lockPathOf, writeResolved} from './file-io.js'
 import {findLocation, locationIdField, requireWrite, resolvePath, settingsOf} from './location.js'
 
 export const downloadFromUrl = defineTool({
@@ -26,7 +26,7 @@ export const downloadFromUrl = defineTool({
     const url = parseUrl(input.url)
     const resolved = await resolvePath(driver, location, input.path, true)
     const fetched = await download(url, settings.download, signal)
-    await writeResolved(driver, resolved, fetched.data)
+    await driver.withFileLock(lockPathOf(resolved), () => writeResolved(driver, resolved, fetched.data))
     return {
       text: `File downloaded successfully: ${resolved.relative}`,
       data: {path: resolved.relative, bytes: fetched.data.length, url: fetched.url},

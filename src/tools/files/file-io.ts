@@ -1,7 +1,8 @@
 /**
  * What the text file tools share: size limits checked before any transfer, text detection (UTF-8 without NUL
- * bytes), writes that create folders then replace the file atomically, and a check that a file did not change
- * between the read and the write of an edit (ADB has no file locks).
+ * bytes), writes that create folders then replace the file atomically, and what an edit does under the device's
+ * file lock (withFileLock): the path stat'ed again, and a check that the file did not change between the read and
+ * the write (a program on the device that takes no lock can still write it).
  */
 import {DeviceCommandError, FileTooLargeError, InvalidInputError, UnsupportedError, type DeviceDriver, type FileStat} from '@arc-cli/core'
 
@@ -44,6 +45,18 @@ export async function readChecked(driver: DeviceDriver, file: {path: string; sta
   const data = await driver.readFile(file.path, limit)
   checkSize(data.length, limit, `file ${relative}`)
   return data
+}
+
+/** The device path an edit of `resolved` locks (withFileLock): the link's target when the path is a link. */
+export function lockPathOf(resolved: ResolvedPath): string {
+  return resolved.target?.path ?? resolved.devicePath
+}
+
+/** `resolved` with what is at its path stat'ed again: under the lock, a stat taken before it may be out of date. */
+export async function restat(driver: DeviceDriver, resolved: ResolvedPath): Promise<ResolvedPath> {
+  if (resolved.target) return {...resolved, target: {...resolved.target, stat: await driver.statFile(resolved.target.path)}}
+  if (resolved.missingFolders.length > 0) return resolved
+  return {...resolved, stat: await driver.statFile(resolved.devicePath)}
 }
 
 /** Creates the missing folders, then writes the file atomically (to the link's target when the path is a link). */

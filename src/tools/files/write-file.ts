@@ -1,6 +1,6 @@
 import {defineTool, z} from '@arc-cli/core'
 
-import {checkSize, writeResolved} from './file-io.js'
+import {checkSize, lockPathOf, writeResolved} from './file-io.js'
 import {filePathField, findLocation, locationIdField, requireWrite, resolvePath, settingsOf} from './location.js'
 
 export const writeFile = defineTool({
@@ -25,7 +25,8 @@ export const writeFile = defineTool({
     const data = Buffer.from(input.content, 'utf8')
     checkSize(data.length, settings.maxBytes, 'content')
     const resolved = await resolvePath(driver, location, input.path, true)
-    await writeResolved(driver, resolved, data)
+    // Under the file's lock, so an edit running meanwhile cannot write its older read back over this.
+    await driver.withFileLock(lockPathOf(resolved), () => writeResolved(driver, resolved, data))
     return {text: `File written successfully: ${resolved.relative}`, data: {path: resolved.relative, bytes: data.length}}
   },
 })

@@ -118,6 +118,7 @@ export const CAPABILITY_METHODS = {
     freeBytes: 'read',
     makeDirs: 'act',
     writeFile: 'act',
+    withFileLock: 'act',
     deleteFile: 'act',
   },
   clipboard: {getClipboard: 'read', setClipboard: 'act'},

@@ -2,6 +2,7 @@ import {am} from './am.js'
 import {appProcess} from './app-process.js'
 import {cmd} from './cmd.js'
 import {dumpsys} from './dumpsys.js'
+import {flock} from './flock.js'
 import {cat, df, ln, ls, mkdir, mv, readlink, realpath, rm, touch} from './files.js'
 import {getevent, sendevent} from './getevent.js'
 import {ime} from './ime.js'
@@ -30,6 +31,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   df,
   date,
   dumpsys,
+  flock,
   getevent,
   getprop,
   grep,

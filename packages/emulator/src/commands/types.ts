@@ -23,6 +23,8 @@ export interface CommandContext {
   signal: AbortSignal
   /** Writes straight to the client connection, bypassing the shell (used to drop a device mid-output). */
   writeToClient(data: string | Buffer): Promise<void>
+  /** The shell that ran the program: its session token and the host pid of its sh (file descriptors it holds). */
+  shell?: {token: string; pid?: number}
 }
 
 /** A device program: writes its output and resolves to its exit status. */

@@ -426,6 +426,65 @@ export class AdbServer {
   }
 
   /**
+   * Starts a shell command that holds something on the device for as long as its connection stays open (a flock(2)
+   * lock taken by a shell that then waits on its stdin), and resolves once its output holds `ready`: `release()`
+   * closes the connection, which ends the shell (adbd closes its stdin, or hangs up its terminal) and so the hold.
+   * A command that ends without printing `ready` resolves with its output and exit status instead. Waiting for
+   * `ready` is bounded by `timeoutMs`; past it the connection is closed and `timedOut()` is thrown.
+   */
+  async hold(
+    serial: string,
+    command: string,
+    ready: string,
+    timedOut: () => Error,
+    timeoutMs = this.timeoutMs,
+  ): Promise<{held: true; release(): void} | {held: false; output: string; exitCode?: number}> {
+    const line = `${command}; echo ${EXIT_MARKER}$?`
+    checkCommandLength(line)
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const scope = new SocketScope()
+    this.scopes.add(scope)
+    const release = () => {
+      scope.destroyAll()
+      this.scopes.delete(scope)
+    }
+    let timer: NodeJS.Timeout | undefined
+    try {
+      const outcome = await new Promise<{held: true} | {held: false; output: string; exitCode?: number}>((resolve, reject) => {
+        timer = setTimeout(() => reject(timedOut()), timeoutMs)
+        let seen = Buffer.alloc(0)
+        const ended = () => {
+          const split = splitExitTrailer(seen)
+          resolve({held: false, output: (split?.output ?? seen).toString('utf8'), exitCode: split?.exitCode})
+        }
+        this.client(scope)
+          .getDevice(serial)
+          .shell(line)
+          .then((stream) => {
+            stream.on('data', (chunk: Buffer) => {
+              // Only the start matters: a holder prints its marker and then nothing (bounded, whatever it sends).
+              if (seen.length < 4096) seen = Buffer.concat([seen, chunk])
+              if (seen.includes(ready) && !seen.includes(EXIT_MARKER)) resolve({held: true})
+            })
+            stream.once('error', (error: Error) => reject(mapAdbError(error, {what, host: this.host, port: this.port, serial})))
+            stream.once('end', ended)
+            stream.once('close', ended)
+          }, (error: unknown) => reject(mapAdbError(error, {what, host: this.host, port: this.port, serial})))
+      })
+      clearTimeout(timer)
+      if (!outcome.held) {
+        release()
+        return outcome
+      }
+      return {held: true, release}
+    } catch (error) {
+      clearTimeout(timer)
+      release()
+      throw error
+    }
+  }
+
+  /**
    * `host-serial:TARGET:get-state`: the state of the one device the server matches to TARGET the way `adb -s`
    * does (the serial; for a network device its host without the port; the devpath `usb:1-4`; `model:M`…).
    * DeviceNotFoundError when none matches, DeviceAmbiguousError when several do.

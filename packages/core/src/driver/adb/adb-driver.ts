@@ -260,6 +260,15 @@ export class AdbDriver implements DeviceDriver {
     return files.writeFile(this.shell, path, data)
   }
 
+  async withFileLock<T>(path: string, work: () => Promise<T>): Promise<T> {
+    const release = await files.lockFile(this.shell, path)
+    try {
+      return await work()
+    } finally {
+      release?.()
+    }
+  }
+
   deleteFile(path: string): Promise<void> {
     return files.deleteFile(this.shell, path)
   }

@@ -8,11 +8,11 @@
  * `ls -ld`) only on its way to reporting the path missing, so a write of a new file costs nothing more. A path the
  * device refuses is DEVICE_ACCESS_DENIED, never NOT_FOUND or an empty folder.
  */
-import {randomBytes} from 'node:crypto'
+import {createHash, randomBytes} from 'node:crypto'
 import path from 'node:path'
 import {Readable} from 'node:stream'
 
-import {DeviceAccessDeniedError, DeviceCommandError} from '../../errors/arc-error.js'
+import {DeviceAccessDeniedError, DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 
@@ -239,13 +239,112 @@ export function tempNameFor(target: string): string {
   return path.posix.join(path.posix.dirname(target), `.${path.posix.basename(target)}.arc-${randomBytes(4).toString('hex')}.tmp`)
 }
 
-/** Push to a temporary sibling, then `mv -f` it over the target: the old file stays whole until the rename. */
+/** Whether `name` is one of the temporary siblings tempNameFor makes for `base`. */
+function isTempOf(name: string, base: string): boolean {
+  const prefix = `.${base}.arc-`
+  return name.length === prefix.length + 12 && name.startsWith(prefix) && /^[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))
+}
+
+/**
+ * The lock files' folder, relative to the folder adb's shell starts in (`/`: adbd runs the shell there). Relative,
+ * so that the shell's own redirection opens it the same way on a phone and in `arc emulate`, whose sh runs in the
+ * virtual device's root. /data/local/tmp is the shell user's own scratch folder on every Android version.
+ */
+const LOCK_FOLDER = 'data/local/tmp/.arc-locks'
+const LOCKED = 'ARC_FILE_LOCKED'
+/** How many device time limits an edit may wait for the file's lock: a queue of edits, each within one. */
+const LOCK_WAIT = 3
+/** The script's status when the lock file cannot be opened. */
+const NO_LOCK_FILE = 125
+
+/**
+ * Locks `target` against every other arc on any host for as long as the returned release is not called: a shell
+ * opens a lock file named after the path (`exec 9>>FILE`), takes flock(2) on it with toybox's `flock 9`
+ * (toys/other/flock.c, in AOSP's toybox symlinks), prints a marker and waits on its stdin. Closing the connection
+ * ends that shell, and the kernel drops the lock with its last descriptor, so a killed arc never leaves a lock
+ * behind. A writer waits for the lock up to three adb time limits (then TIMEOUT, naming the file).
+ *
+ * Once held, temporary siblings of the target left by writes that were killed before their rename (no arc writes
+ * this file now) are removed.
+ *
+ * Undefined where the device cannot lock: no `flock` (status 127: a build without toybox's), or no lock file. The
+ * edit then goes on as before: stat checked before the write, no serialisation.
+ */
+export async function lockFile(dev: DeviceShell, target: string): Promise<(() => void) | undefined> {
+  const key = createHash('sha256').update(target).digest('hex').slice(0, 32)
+  const file = `${LOCK_FOLDER}/${key}`
+  const script = [
+    `mkdir -p ${LOCK_FOLDER} 2>/dev/null`,
+    `if (: >>${file}) 2>/dev/null; then exec 9>>${file}; flock 9 && echo ${LOCKED} && read -r arc_lock; else exit ${NO_LOCK_FILE}; fi`,
+  ].join('; ')
+  // Edits queue: one waits for those before it, each bounded by the time limit, for up to LOCK_WAIT limits.
+  const waitMs = dev.server.timeoutMs * LOCK_WAIT
+  const hold = await dev.server.hold(
+    dev.serial,
+    script,
+    LOCKED,
+    () =>
+      new TimeoutError(`waiting to edit ${target} on ${dev.serial}: other edits of it have held it for ${waitMs} ms`, {
+        details: {serial: dev.serial, path: target, timeoutMs: waitMs},
+        actions: ['Run the command again once the other edits ended; raise `adb.timeoutMs` in the config for long edits.'],
+      }),
+    waitMs,
+  )
+  if (!hold.held) {
+    if (hold.exitCode === 127 || hold.exitCode === NO_LOCK_FILE) return undefined
+    throw dev.failed(`locking ${target}`, hold.output, hold.exitCode)
+  }
+  await removeStaleTemps(dev, target).catch(() => {})
+  return hold.release
+}
+
+/** Removes temporary siblings of `target` that killed writes left (only ever called with the file locked). */
+async function removeStaleTemps(dev: DeviceShell, target: string): Promise<void> {
+  const folder = path.posix.dirname(target)
+  const base = path.posix.basename(target)
+  const names = await dev.server.call(`list ${folder}`, dev.serial, async (client) =>
+    ((await client.getDevice(dev.serial).readdir(folder)) as Array<{name: string}>).map((e) => e.name),
+  )
+  const stale = names.filter((name) => isTempOf(name, base)).map((name) => path.posix.join(folder, name))
+  if (stale.length > 0) await dev.run(['rm', '-f', '--', ...stale])
+}
+
+/**
+ * Push to a temporary sibling, then `mv -f` it over the target: the old file stays whole until the rename, which
+ * rename(2) makes atomic within one file system (the target is either the old file or the new one, never missing
+ * or mixed). When the `mv` fails, hangs past the time limit or loses its connection, its answer says nothing sure
+ * about the rename (a rename can be done and its answer lost), so the device is asked once more: the temporary file
+ * still there means the rename never happened (it is removed and the error stands: the old content is in place);
+ * gone means it did, and the write succeeded. When even that cannot be asked, the error says the file holds one of
+ * the two whole.
+ */
 export async function writeFile(dev: DeviceShell, target: string, data: Buffer): Promise<void> {
   const temp = tempNameFor(target)
   try {
     await push(dev, data, temp)
+  } catch (error) {
+    await dev.run(['rm', '-f', '--', temp]).catch(() => {})
+    throw error
+  }
+  try {
     await dev.action(['mv', '-f', '--', temp, target], `mv over ${target}`)
   } catch (error) {
+    let left: FileStat | undefined
+    try {
+      left = await statFile(dev, temp)
+    } catch {
+      throw new DeviceUnavailableError(
+        `writing ${target} on ${dev.serial}: the rename of the new content over it was sent but not answered (${(error as Error).message}), and the device cannot be asked whether it happened`,
+        {
+          details: {serial: dev.serial, path: target, temp},
+          actions: [
+            'The file holds its old content or the new one, whole (a rename is atomic): read it once the device is back.',
+            'The next write to the file removes the temporary file if it is still there.',
+          ],
+        },
+      )
+    }
+    if (left === undefined) return
     await dev.run(['rm', '-f', '--', temp]).catch(() => {})
     throw error
   }

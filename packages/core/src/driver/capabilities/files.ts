@@ -49,6 +49,13 @@ export interface FilesCapability {
    * then renamed over the target, so a failed or interrupted write leaves the old file as it was.
    */
   writeFile(path: string, data: Buffer): Promise<void>
+  /**
+   * Runs `work` (a read-modify-write of the file at `path`, a real path) holding an exclusive lock on that path on
+   * the device, against every other arc process and host doing the same, so no two edits of one file interleave
+   * and every edit reported done is in the file. Waits for other holders up to three device time limits (TIMEOUT).
+   * Where the device cannot lock (no `flock`), `work` runs unlocked.
+   */
+  withFileLock<T>(path: string, work: () => Promise<T>): Promise<T>
   /** Deletes one file (never a folder). */
   deleteFile(path: string): Promise<void>
 }
