@@ -11,7 +11,19 @@ export function formatReport(report: CapabilityReport): string {
     const what = c.fallback ? `${c.detail}; arc: ${c.fallback}` : c.detail
     return `${c.id.padEnd(width)}  ${MARK[c.status].padEnd(6)}  ${what}`
   })
-  return [head, '', `${'capability'.padEnd(width)}  ${'works'.padEnd(6)}  how / what arc does instead`, ...rows].join('\n')
+  const ms = (v: number | null) => (v === null ? 'failed' : `${v} ms`)
+  const costs = `costs (measured now): a screen read ${ms(report.costs.read_ms)}, one input call ${ms(report.costs.input_ms)}`
+  const served = report.capabilities.map((c) => `${c.id.padEnd(width)}  ${c.backend}`)
+  return [
+    head,
+    costs,
+    '',
+    `${'capability'.padEnd(width)}  ${'works'.padEnd(6)}  how / what arc does instead`,
+    ...rows,
+    '',
+    `${'capability'.padEnd(width)}  served by`,
+    ...served,
+  ].join('\n')
 }
 
 export const doctor = defineTool({
@@ -19,7 +31,7 @@ export const doctor = defineTool({
   cliId: 'doctor',
   title: 'What this device supports',
   description:
-    'Probes the device without visible changes (Android version, UI dump with all windows, input, multi-touch through /dev/input, clipboard, screencap/screenrecord, cmd services) and prints a capability table with what arc does for each missing one. Paste it into bug reports; --json for scripts.',
+    'Probes the device without visible changes (Android version, UI dump with all windows, input tried with a harmless key, multi-touch through /dev/input, clipboard, screencap/screenrecord, cmd services) and prints a capability table: what serves each, what arc does for a missing one, what a read and an input call cost. Paste it into bug reports; --json for scripts.',
   kind: 'read',
   needs: {system: 'read'},
   group: 'system',

@@ -140,7 +140,7 @@ const fieldSchema = z
   .strict()
 
 /** Device profiles: an Android version with the costs that come with it (docs/emulate.md, "Profiles"). */
-export const PROFILES = ['android-14', 'android-11'] as const
+export const PROFILES = ['android-14', 'android-11', 'xiaomi'] as const
 
 const timingSchema = z
   .object({
@@ -167,7 +167,15 @@ const deviceSchema = z
     profile: z
       .enum(PROFILES)
       .default('android-14')
-      .describe('android-14 (default) or android-11: sdk 30, and `input` starts a VM per call (timing.vmStartMs 1000).'),
+      .describe(
+        'android-14 (default); android-11: sdk 30, and `input` starts a VM per call (timing.vmStartMs 1000); xiaomi: a Redmi on MIUI 14 (Android 13) that refuses every `input` until "USB debugging (Security settings)" is on (usbDebuggingSecurity).',
+      ),
+    usbDebuggingSecurity: z
+      .boolean()
+      .optional()
+      .describe(
+        'MIUI/HyperOS\'s "USB debugging (Security settings)": while off, every `input` fails with SecurityException (INJECT_EVENTS). Default: off on the xiaomi profile, on (no such switch) elsewhere.',
+      ),
     timing: timingSchema.optional().describe('Emulated waits: idle waits of uiautomator dump, VM starts, and a scale for all of them.'),
     uiAutomationHeldBy: z
       .string()

@@ -156,6 +156,20 @@ export type Profile = (typeof PROFILES)[number]
 const PROFILE_SETTINGS: Record<Profile, {properties: Record<string, string>; vmStartMs: number}> = {
   'android-14': {properties: {}, vmStartMs: 0},
   'android-11': {properties: {'ro.build.version.sdk': '30', 'ro.build.version.release': '11', 'ro.build.id': 'RQ3A.211001.001'}, vmStartMs: 1000},
+  // A Redmi on MIUI 14 (Android 13), as in Genymobile/scrcpy#3824 (MIUI 14, Android 13) and #4387 (POCO, MIUI 14).
+  xiaomi: {
+    properties: {
+      'ro.build.version.sdk': '33',
+      'ro.build.version.release': '13',
+      'ro.build.id': 'TKQ1.221114.001',
+      'ro.product.manufacturer': 'Xiaomi',
+      'ro.product.brand': 'Redmi',
+      'ro.product.model': '23021RAAEG',
+      'ro.miui.ui.version.name': 'V140',
+      'ro.miui.ui.version.code': '14',
+    },
+    vmStartMs: 0,
+  },
 }
 
 /** The emulated waits of a device, in ms before `scale`. */
@@ -207,6 +221,11 @@ export class VirtualDevice extends EventEmitter {
   readonly inputMethods: InputMethods
   /** Packages with a live process, and its pid. */
   readonly running = new Map<string, number>()
+  /**
+   * MIUI/HyperOS's "USB debugging (Security settings)" (scenario `usbDebuggingSecurity`): while false, every `input`
+   * is refused with the SecurityException real Xiaomi phones print (commands/input.ts). Off on the xiaomi profile.
+   */
+  usbDebuggingSecurity: boolean
   /** The device profile (scenario `profile`): its Android version and what a VM start costs. */
   readonly profile: Profile
   /** Emulated waits (scenario `timing`); every one is multiplied by `timing.scale`. */
@@ -278,6 +297,7 @@ export class VirtualDevice extends EventEmitter {
     this.transitions = scenario?.transitions ?? []
     this.profile = scenario?.profile ?? 'android-14'
     const profile = PROFILE_SETTINGS[this.profile]
+    this.usbDebuggingSecurity = scenario?.usbDebuggingSecurity ?? this.profile !== 'xiaomi'
     this.timing = {
       scale: scenario?.timing?.scale ?? init.timeScale ?? 1,
       vmStartMs: scenario?.timing?.vmStartMs ?? profile.vmStartMs,

@@ -62,6 +62,48 @@ export async function input(ctx: CommandContext): Promise<number> {
 /** Android 11 (API 30): the last release whose `input` runs its own VM. */
 const INPUT_VM_LAST_SDK = 30
 
+/**
+ * What a Xiaomi phone (MIUI, HyperOS) prints for any injected event while "USB debugging (Security settings)" is
+ * off: InputManagerService refuses the shell's injection. From Android 12 `input` runs in system_server as a shell
+ * command, whose uncaught exception ShellCommand reports as `Exception occurred while executing '<cmd>':` and the
+ * stack, exit status 255 (AOSP ShellCommand.exec); the message is Android 13's (Genymobile/scrcpy#3824, MIUI 14 on
+ * Android 13). Up to Android 11 `input` is its own VM, whose stack starts with the exception and the older message
+ * (DeviceFarmer/STFService.apk#144, a Xiaomi on Android 10, `input keyevent`); those captures show no exit status, so
+ * the device exits 1 there.
+ */
+function refuseInjection(ctx: CommandContext, command: string): number {
+  if (Number(ctx.device.properties.get('ro.build.version.sdk') ?? '34') <= INPUT_VM_LAST_SDK) {
+    ctx.err(
+      [
+        'java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission',
+        '\tat android.os.Parcel.createException(Parcel.java:2075)',
+        '\tat android.os.Parcel.readException(Parcel.java:2043)',
+        '\tat android.os.Parcel.readException(Parcel.java:1991)',
+        '\tat android.hardware.input.IInputManager$Stub$Proxy.injectInputEvent(IInputManager.java:925)',
+        '\tat android.hardware.input.InputManager.injectInputEvent(InputManager.java:886)',
+        '\tat com.android.commands.input.Input.onRun(Input.java:108)',
+        '\tat com.android.internal.os.BaseCommand.run(BaseCommand.java:56)',
+        '\tat com.android.commands.input.Input.main(Input.java:71)',
+        '',
+      ].join('\n'),
+    )
+    return 1
+  }
+  ctx.err(
+    [
+      `Exception occurred while executing '${command}':`,
+      'java.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.',
+      '\tat android.os.Parcel.createExceptionOrNull(Parcel.java:3011)',
+      '\tat android.os.Parcel.createException(Parcel.java:2995)',
+      '\tat android.os.Parcel.readException(Parcel.java:2978)',
+      '\tat android.hardware.input.IInputManager$Stub$Proxy.injectInputEventToTarget(IInputManager.java:1294)',
+      '\tat android.hardware.input.InputManager.injectInputEvent(InputManager.java:1153)',
+      '',
+    ].join('\n'),
+  )
+  return 255
+}
+
 /** `input` as system_server serves it (`cmd input`, and `input` itself from Android 12): no VM start. */
 export function inputNow(ctx: CommandContext): number {
   const args = ctx.argv.slice(1)
@@ -69,6 +111,8 @@ export function inputNow(ctx: CommandContext): number {
   if (args[0] === '-d') args.splice(0, 2)
   const [command, ...rest] = args
   const device = ctx.device
+  const injects = command !== undefined && ['tap', 'swipe', 'draganddrop', 'keyevent', 'text', 'motionevent', 'press', 'roll'].includes(command)
+  if (injects && !device.usbDebuggingSecurity) return refuseInjection(ctx, command)
   try {
     switch (command) {
       case 'tap':

@@ -26,6 +26,30 @@ export function isMissingCommand(output: string): boolean {
   return /Unknown command|Can't find service|not found|No shell command implementation/i.test(output)
 }
 
+/**
+ * The device refused to let the shell inject input: Xiaomi, Redmi and POCO phones (MIUI, HyperOS) do so for every
+ * `input` until "USB debugging (Security settings)" is on (`SecurityException: Injecting to another application
+ * requires INJECT_EVENTS permission`, or from Android 13 `Injecting input events requires the caller … to have the
+ * INJECT_EVENTS permission`: DeviceFarmer/STFService.apk#144, Genymobile/scrcpy#1865 and #3824).
+ */
+const INJECTION_REFUSED = /SecurityException.*INJECT_EVENTS/
+
+/** The setting that lets adb inject input on MIUI and HyperOS, as its Developer options name it. */
+export const XIAOMI_INPUT_SETTING = 'USB debugging (Security settings)'
+
+/** What to do about a refused injection, for errors and for `arc doctor`. */
+export const INPUT_REFUSED_ACTIONS = [
+  `On Xiaomi, Redmi and POCO phones (MIUI, HyperOS): Settings > Additional settings > Developer options, turn on "${XIAOMI_INPUT_SETTING}" (it asks for a Mi account and a SIM on some models), then try again.`,
+  'Other vendors: look in Developer options for a setting that allows input from USB debugging.',
+]
+
+function inputRefused(serial: string, what: string, output: string, exitCode?: number): DeviceCommandError {
+  return new DeviceCommandError(
+    `${what} was refused on ${serial}: the device does not let adb inject input (SecurityException: INJECT_EVENTS); on Xiaomi, Redmi and POCO phones turn on "${XIAOMI_INPUT_SETTING}"`,
+    {details: {serial, reason: 'INPUT_NOT_ALLOWED', output: output.slice(0, 2000), exitCode}, actions: INPUT_REFUSED_ACTIONS},
+  )
+}
+
 export class DeviceShell {
   constructor(
     readonly server: AdbServer,
@@ -62,6 +86,7 @@ export class DeviceShell {
   }
 
   failed(what: string, output: string, exitCode?: number): DeviceCommandError {
+    if (INJECTION_REFUSED.test(output)) return inputRefused(this.serial, what, output, exitCode)
     const shown = output.trim().split(/\r?\n/).slice(0, 3).join(' | ').slice(0, 300)
     const status = exitCode ? ` (exit status ${exitCode})` : ''
     return new DeviceCommandError(`${what} failed on ${this.serial}${status}: ${shown || '(no output)'}`, {

@@ -1,14 +1,19 @@
 /**
  * `arc doctor`'s probes: what this device lets arc do over ADB, found without changing anything a user would
- * notice (reads, `command -v`, `cmd -l`, `ime list`, a UI dump, and a lone SYN_REPORT written to the
- * touchscreen, which moves nothing). Each capability says what arc does when it is missing.
+ * notice (reads, `command -v`, `cmd -l`, `ime list`, a UI dump, one press of a key that does nothing on its own
+ * (left Shift: a modifier no view acts on alone) to prove input is really accepted, and a lone SYN_REPORT written to
+ * the touchscreen, which moves nothing). Each capability says what serves it and what arc does when it is missing;
+ * the report gives what a screen read and an input call cost, as measured while probing.
  */
 import type {Capability, CapabilityReport, ScreenCapture} from '../device-driver.js'
 import {ADB_KEYBOARD, ADB_KEYBOARD_URL, imeIds, isAdbKeyboard} from './adb-keyboard.js'
 import {clipboardReason} from './clipboard.js'
-import type {DeviceShell} from './device-shell.js'
+import {INPUT_REFUSED_ACTIONS, XIAOMI_INPUT_SETTING, type DeviceShell} from './device-shell.js'
 import {findTouchscreen, parseGetevent} from './getevent.js'
 import {raw} from './shell-quote.js'
+
+/** The key doctor presses to prove input works: a modifier alone, which no view acts on (KEYCODE_SHIFT_LEFT). */
+export const HARMLESS_KEY = 'KEYCODE_SHIFT_LEFT'
 
 const PROGRAMS = ['input', 'uiautomator', 'screencap', 'screenrecord', 'getevent', 'sendevent', 'realpath', 'cmd'] as const
 
@@ -39,38 +44,67 @@ export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCaptu
   )
   const serviceList = new Set(services.split(/\r?\n/).map((s) => s.trim()).filter((s) => /^[\w.-]+$/.test(s)))
   const caps: Capability[] = []
-  const add = (id: string, ok: boolean | 'partial', detail: string, fallback: string) =>
-    caps.push({id, status: ok === 'partial' ? 'partial' : ok ? 'yes' : 'no', detail, fallback: ok === true ? '' : fallback})
+  const add = (id: string, ok: boolean | 'partial', detail: string, fallback: string, backend: string) =>
+    caps.push({id, status: ok === 'partial' ? 'partial' : ok ? 'yes' : 'no', detail, fallback: ok === true ? '' : fallback, backend: backend || 'none'})
 
   // UI dump with every window.
   let dump: ScreenCapture | undefined
   let dumpError = ''
+  const readStart = performance.now()
   try {
     dump = await capture()
   } catch (error) {
     dumpError = error instanceof Error ? error.message : String(error)
   }
-  if (!dump) add('ui-dump', false, `uiautomator dump failed: ${dumpError.slice(0, 200)}`, 'screen-state, annotate and element tools cannot work')
-  else if (dump.allWindows) add('ui-dump', true, 'uiautomator dump --windows: every on-screen window', '')
-  else add('ui-dump', 'partial', 'uiautomator dumps the active window only', 'screen-state prints a note that other windows (keyboard, dialogs) are missing')
+  const readMs = dump ? Math.round(performance.now() - readStart) : null
+  if (!dump) add('ui-dump', false, `uiautomator dump failed: ${dumpError.slice(0, 200)}`, 'screen-state, annotate and element tools cannot work', '')
+  else if (dump.allWindows) add('ui-dump', true, 'uiautomator dump --windows: every on-screen window', '', 'uiautomator dump --windows')
+  else add('ui-dump', 'partial', 'uiautomator dumps the active window only', 'screen-state prints a note that other windows (keyboard, dialogs) are missing', 'uiautomator dump')
 
-  add(
-    'input',
-    has.has('input'),
-    has.has('input') ? `input tap/swipe/keyevent/text${(sdk ?? 0) >= 31 ? ' (in system_server: fast)' : ' (a new VM per call: 0.3-1 s each)'}` : 'no input program',
-    'touch, keys and typing cannot work',
-  )
+  // Input, really tried: `input` may be there and still refuse every event (MIUI/HyperOS without the setting).
+  const inputBackend = (sdk ?? 0) >= 31 ? 'input (cmd input, in system_server)' : 'input (app_process: a new VM per call)'
+  let inputMs: number | null = null
+  if (!has.has('input')) add('input', false, 'no input program', 'touch, keys and typing cannot work', '')
+  else {
+    const inputStart = performance.now()
+    const tried = await dev.run(['input', 'keyevent', HARMLESS_KEY])
+    const said = tried.output.toString('utf8')
+    if (/SecurityException.*INJECT_EVENTS/.test(said)) {
+      add(
+        'input',
+        false,
+        `input is refused: ${said.split(/\r?\n/).find((l) => /INJECT_EVENTS/.test(l))?.trim().slice(0, 200)}`,
+        `touch, keys and typing fail until "${XIAOMI_INPUT_SETTING}" is on. ${INPUT_REFUSED_ACTIONS[0]}`,
+        '',
+      )
+    } else if (tried.exitCode !== 0) {
+      add('input', false, `input keyevent ${HARMLESS_KEY} failed (exit ${tried.exitCode}): ${said.trim().slice(0, 200)}`, 'touch, keys and typing may not work', '')
+    } else {
+      inputMs = Math.round(performance.now() - inputStart)
+      add('input', true, `input tap/swipe/keyevent/text${(sdk ?? 0) >= 31 ? ' (in system_server: fast)' : ' (a new VM per call: 0.3-1 s each)'}`, '', inputBackend)
+    }
+  }
+  const inputWorks = caps.find((c) => c.id === 'input')?.status === 'yes'
   const adbKeyboard = imeIds(imeList).some(isAdbKeyboard)
   add(
     'text-input',
-    has.has('input') ? (adbKeyboard ? true : 'partial') : false,
+    inputWorks ? (adbKeyboard ? true : 'partial') : adbKeyboard ? 'partial' : false,
     adbKeyboard
       ? `input text for printable ASCII; other text through ADBKeyBoard (${ADB_KEYBOARD}, switched to for each such text)`
       : 'input text types printable ASCII only; no ADBKeyBoard among the input methods (ime list -a -s)',
-    `non-ASCII text fails with UNSUPPORTED: install ADBKeyBoard (${ADB_KEYBOARD_URL}) with arc app install`,
+    inputWorks
+      ? `non-ASCII text fails with UNSUPPORTED: install ADBKeyBoard (${ADB_KEYBOARD_URL}) with arc app install`
+      : 'the cursor and delete keys are input too, so editing a field fails where input is refused',
+    [inputWorks && 'input text', adbKeyboard && 'ADBKeyBoard (am broadcast)'].filter(Boolean).join('; '),
   )
-  const motion = has.has('input') && (sdk ?? 0) >= 29
-  add('single-finger-gesture', motion ? true : 'partial', motion ? 'input motionevent (Android 10+)' : 'no input motionevent before Android 10', 'custom_gesture with one path is sent as one swipe per segment (the finger lifts between segments)')
+  const motion = inputWorks && (sdk ?? 0) >= 29
+  add(
+    'single-finger-gesture',
+    motion ? true : inputWorks ? 'partial' : false,
+    motion ? 'input motionevent (Android 10+)' : inputWorks ? 'no input motionevent before Android 10' : 'input is refused',
+    'custom_gesture with one path is sent as one swipe per segment (the finger lifts between segments)',
+    motion ? 'input motionevent' : inputWorks ? 'input swipe' : '',
+  )
 
   const touch = findTouchscreen(parseGetevent(listing))
   let multitouch = false
@@ -85,28 +119,31 @@ export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCaptu
       ? `sendevent to ${touch.path} (${touch.name}, x ${x?.min}..${x?.max}, y ${y?.min}..${y?.max})`
       : `the shell may not write ${touch.path} (${result.output.toString('utf8').trim().slice(0, 120) || `exit ${result.exitCode}`})`
   } else if (touch) multiDetail = 'no sendevent program'
-  add('multi-touch', multitouch, multiDetail, 'pinch and custom_gesture with several paths fail with UNSUPPORTED')
+  add('multi-touch', multitouch, multiDetail, 'pinch and custom_gesture with several paths fail with UNSUPPORTED', multitouch ? `sendevent ${touch?.path}` : '')
 
-  add('clipboard-read', false, clipboardReason(sdk, 'read'), 'get_clipboard fails with UNSUPPORTED (never an empty clipboard that may be a denied read)')
-  add('clipboard-write', false, clipboardReason(sdk, 'write'), 'set_clipboard fails with UNSUPPORTED')
-  add('screenshot', has.has('screencap'), has.has('screencap') ? 'screencap -p' : 'no screencap program', 'screenshots and annotate cannot work')
-  add('screenrecord', has.has('screenrecord'), has.has('screenrecord') ? 'screenrecord is present' : 'no screenrecord program', 'arc does not record video (no tool uses it yet)')
+  add('clipboard-read', false, clipboardReason(sdk, 'read'), 'get_clipboard fails with UNSUPPORTED (never an empty clipboard that may be a denied read)', '')
+  add('clipboard-write', false, clipboardReason(sdk, 'write'), 'set_clipboard fails with UNSUPPORTED', '')
+  add('screenshot', has.has('screencap'), has.has('screencap') ? 'screencap -p' : 'no screencap program', 'screenshots and annotate cannot work', has.has('screencap') ? 'screencap -p' : '')
+  add('screenrecord', has.has('screenrecord'), has.has('screenrecord') ? 'screenrecord is present' : 'no screenrecord program', 'arc does not record video (no tool uses it yet)', has.has('screenrecord') ? 'screenrecord' : '')
   add(
     'statusbar-service',
     serviceList.has('statusbar'),
     serviceList.has('statusbar') ? 'cmd statusbar expand-notifications / expand-settings' : 'cmd -l does not list statusbar',
     'notifications and quick-settings swipe down from the top edge instead',
+    serviceList.has('statusbar') ? 'cmd statusbar' : inputWorks ? 'input swipe' : '',
   )
   add(
     'package-service',
     serviceList.has('package'),
     serviceList.has('package') ? 'cmd package resolve-activity / query-activities' : 'cmd -l does not list package',
     'apps are launched with monkey and listed with pm',
+    serviceList.has('package') ? 'cmd package' : 'monkey, pm',
   )
-  add('realpath', has.has('realpath'), has.has('realpath') ? 'toybox realpath' : 'no realpath program', 'file tools fall back to readlink -f')
+  add('realpath', has.has('realpath'), has.has('realpath') ? 'toybox realpath' : 'no realpath program', 'file tools fall back to readlink -f', has.has('realpath') ? 'realpath' : 'readlink -f')
   return {
     serial: dev.serial,
     android: {release: release ?? null, sdk: sdk ?? null, model: props.get('ro.product.model') ?? null, buildType: props.get('ro.build.type') ?? null},
     capabilities: caps,
+    costs: {read_ms: readMs, input_ms: inputMs},
   }
 }

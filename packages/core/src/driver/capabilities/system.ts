@@ -17,12 +17,19 @@ export interface Capability {
   detail: string
   /** What arc does instead ('' when the capability is there). */
   fallback: string
+  /** What serves it on this device: the program or path arc uses (`cmd input`, `uiautomator dump --windows`…), or `none`. */
+  backend: string
 }
 
 export interface CapabilityReport {
   serial: string
   android: {release: string | null; sdk: number | null; model: string | null; buildType: string | null}
   capabilities: Capability[]
+  /**
+   * What one call cost while probing, in milliseconds (null when it failed): a screen read (`read_ms`: the UI dump and
+   * the window manager's state) and one `input` call (`input_ms`: the harmless key arc sends).
+   */
+  costs: {read_ms: number | null; input_ms: number | null}
 }
 
 export interface SystemCapability {
