@@ -8,7 +8,7 @@ import {mkdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {ACTIVITY, APP, DENSITY, HEIGHT, WIDTH, WINDOWS, type DemoNode} from './demo/demo-screen.js'
+import {ACTIVITY, APP, DENSITY, HEIGHT, WIDTH, WINDOWS, type Box, type DemoNode} from './demo/demo-screen.js'
 
 const OUT = fileURLToPath(new URL('../packages/core/demo/', import.meta.url))
 
@@ -73,12 +73,12 @@ async function renderPng(): Promise<Buffer> {
   const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "DejaVu Sans", sans-serif`
   ctx.fillStyle = '#fafafa'
   ctx.fillRect(0, 0, WIDTH, HEIGHT)
-  const text = (value: string, [l, t, , b]: number[], color: string, size: number, bold = false, align: 'left' | 'center' = 'left', right = 0) => {
+  const text = (value: string, [l, t, , b]: Box, color: string, size: number, bold = false, align: 'left' | 'center' = 'left', right = 0) => {
     ctx.fillStyle = color
     ctx.font = font(size, bold)
     ctx.textAlign = align
     ctx.textBaseline = 'middle'
-    ctx.fillText(value, align === 'center' ? (l + right) / 2 : (l as number), ((t as number) + (b as number)) / 2)
+    ctx.fillText(value, align === 'center' ? (l + right) / 2 : l, (t + b) / 2)
   }
   const draw = (node: DemoNode, dark: boolean): void => {
     const [l, t, r, b] = node.bounds

@@ -80,7 +80,7 @@ const ANDROID7_WM = {
 
 type Swipe = {type: string; x1: number; y1: number; x2: number; y2: number; durationMs: number}
 const swipe = (x1: number, y1: number, x2: number, y2: number): Swipe => ({type: 'swipe', x1, y1, x2, y2, durationMs: 300})
-const inside = (x: number, y: number, [l, t, r, b]: number[]) => x >= l && x < r && y >= t && y < b
+const inside = (x: number, y: number, [l, t, r, b]: readonly [number, number, number, number]) => x >= l && x < r && y >= t && y < b
 
 describe('scroll avoids the keyboard and bars, and scrolls inside an element (arc emulate)', function () {
   this.timeout(60_000)

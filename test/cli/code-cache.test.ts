@@ -129,7 +129,9 @@ describe('import() in the bundle (scripts/bundle-dynamic-imports.js)', () => {
         plugins: [dynamicImportsViaLoader(['typescript'])],
         logLevel: 'silent',
       })
-      const code = out.outputFiles[0].text
+      const [output] = out.outputFiles
+      if (!output) expect.fail('esbuild wrote no output file')
+      const code = output.text
       expect(code).to.include('__arcImport(u)').and.include('__arcImport("typescript")').and.include('"import(u)"')
       expect(code, 'the bundled module is inlined, not imported').to.not.match(/import\(["']\.\/lazy/)
       expect(() => checkNoDynamicImport(code, 'entry.js', 0)).to.not.throw()

@@ -105,11 +105,13 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
 
   it('wait gone by id: waits for the element an id named; one no longer on the screen counts as gone', async () => {
     const find = await arc('find', 'text', 'Loading', '--json')
-    const [{id}] = (JSON.parse(find.stdout) as {elements: Array<{id: string}>}).elements
-    const still = await arc('wait', 'gone', 'id', id!, '--timeout', '800')
+    const [found] = (JSON.parse(find.stdout) as {elements: Array<{id: string}>}).elements
+    if (!found) expect.fail(`find listed no element: ${find.stdout}`)
+    const {id} = found
+    const still = await arc('wait', 'gone', 'id', id, '--timeout', '800')
     expect(still.code).to.equal(TIMEOUT_EXIT)
-    expect(still.stdout).to.include(`Still there after`).and.include(id!)
-    const gone = await skipWhile('wait', 'gone', 'id', id!.replace(/^node_/, ''), '--timeout', '15000')
+    expect(still.stdout).to.include(`Still there after`).and.include(id)
+    const gone = await skipWhile('wait', 'gone', 'id', id.replace(/^node_/, ''), '--timeout', '15000')
     expect(gone.code, gone.stderr).to.equal(0)
     expect(gone.stdout).to.match(new RegExp(`^Gone after \\d+ ms \\(\\d+ reads\\): no element ${id}\\n$`))
     const bad = await arc('wait', 'gone', 'id', 'node_12', '--timeout', '800')

@@ -66,9 +66,9 @@ describe('arc mcp serve --stdio (a spawned arc process)', () => {
     const answers = stdout.trim().split('\n').map((line) => JSON.parse(line) as {id: number; result: {content?: Array<{text: string}>; isError?: boolean}})
     expect(answers.map((a) => a.id).sort()).to.deep.equal([1, 2, 3, 4])
     const byId = new Map(answers.map((a) => [a.id, a.result]))
-    expect(byId.get(2)?.content?.[0].text).to.include('screen:1080x2400')
+    expect(byId.get(2)?.content?.[0]?.text).to.include('screen:1080x2400')
     expect(byId.get(3)?.isError).to.equal(true)
-    expect(byId.get(3)?.content?.[0].text).to.match(/^Error \[DEVICE_READ_ONLY\]/)
+    expect(byId.get(3)?.content?.[0]?.text).to.match(/^Error \[DEVICE_READ_ONLY\]/)
   })
 
   it('an MCP cancellation (notifications/cancelled) aborts the call: the device command is cut off', async function () {

@@ -58,7 +58,8 @@ export function composeDriver(
   for (const capability of CAPABILITY_NAMES) {
     const part = parts[capability] as unknown as Record<string, Method> | undefined
     for (const [method, use] of methodsOf(capability)) {
-      driver[method] = part ? part[method].bind(part) : async () => Promise.reject(refuse(capability, use))
+      // methodsOf lists the methods of this capability's interface, which `part` implements: each is there.
+      driver[method] = part ? part[method]!.bind(part) : async () => Promise.reject(refuse(capability, use))
     }
   }
   return driver as unknown as DeviceDriver
@@ -76,7 +77,8 @@ export function toolDriver(driver: DeviceDriver, needs: DeviceNeeds, tool: strin
     for (const [method, use] of methodsOf(capability)) {
       view[method] =
         declared === 'act' || declared === use
-          ? whole[method].bind(driver)
+          ? // A whole DeviceDriver has every method of every capability.
+            whole[method]!.bind(driver)
           : async () =>
               Promise.reject(
                 new InternalError(`tool ${tool} called ${method} without declaring it: needs.${capability} must be '${use}'`, {
