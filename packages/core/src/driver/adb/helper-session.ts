@@ -14,7 +14,6 @@ import {randomBytes} from 'node:crypto'
 import type {Socket} from 'node:net'
 
 import {helperBuild, helperDevicePath, HELPER_DEX} from '../device-helper.js'
-import type {AdbServer} from './adb-client.js'
 import type {DeviceShell} from './device-shell.js'
 import {statFile} from './files.js'
 import {shq} from './shell-quote.js'
@@ -26,8 +25,8 @@ export const HELPER_MODES: readonly HelperMode[] = ['auto', 'off', 'required']
 /** How long the helper keeps UiAutomation after a request that needed it (other tools may connect after). */
 export const HELPER_IDLE_MS = 2000
 
+// Any other status (1) is a failure: its payload is CODE<TAB>message.
 const STATUS_OK = 0
-const STATUS_ERROR = 1
 const STATUS_HELLO = 2
 const HELLO_MARK = Buffer.from('\x02arc-helper ', 'latin1')
 /** What a device printed before the helper's hello (a shell error, an ART exception) is kept up to this size. */
