@@ -11,13 +11,30 @@ export interface BatchLine {
   words: string[]
 }
 
-export function splitWords(text: string, line: number): string[] {
+/**
+ * Expands `${NAME}` where a shell would (outside quotes and inside "…", never inside '…' or after a backslash):
+ * returns the value, or throws. `arc test` flows pass one; `arc batch` expands nothing.
+ */
+export type Expand = (name: string, line: number) => string
+
+/** At `text[i]` (a `$`): the `${NAME}` there and where it ends, or undefined when it is not one. */
+function reference(text: string, i: number): {name: string; end: number} | undefined {
+  const m = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(text.slice(i))
+  return m ? {name: m[1] as string, end: i + m[0].length - 1} : undefined
+}
+
+export function splitWords(text: string, line: number, expand?: Expand): string[] {
   const words: string[] = []
   let word = ''
   let inWord = false
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string
-    if (c === ' ' || c === '\t' || c === '\r') {
+    const ref = expand && c === '$' ? reference(text, i) : undefined
+    if (ref) {
+      word += expand!(ref.name, line)
+      inWord = true
+      i = ref.end
+    } else if (c === ' ' || c === '\t' || c === '\r') {
       if (inWord) words.push(word)
       word = ''
       inWord = false
@@ -33,6 +50,12 @@ export function splitWords(text: string, line: number): string[] {
       inWord = true
       let j = i + 1
       for (; j < text.length && text[j] !== '"'; j++) {
+        const inner = expand && text[j] === '$' ? reference(text, j) : undefined
+        if (inner) {
+          word += expand!(inner.name, line)
+          j = inner.end
+          continue
+        }
         if (text[j] === '\\' && j + 1 < text.length && '"\\$`'.includes(text[j + 1] as string)) j++
         word += text[j]
       }

@@ -1,0 +1,297 @@
+import {spawn} from 'node:child_process'
+import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {ArcCommand, Args, colorsFor, exitCodeFor, Flags, InvalidInputError, printableLine} from '@arc-cli/core'
+
+import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
+import {junitXml, markdownSummary, type FlowResult, type StepResult} from '../flow/report.js'
+
+/** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
+function exitStatus(error: unknown): number | undefined {
+  const exit = (error as {oclif?: {exit?: unknown}} | undefined)?.oclif?.exit
+  return typeof exit === 'number' ? exit : undefined
+}
+
+type Write = typeof process.stdout.write
+
+/**
+ * Runs `work` with what it writes to `stream` also kept (`keep`), or only kept (`quiet`): a step's error message
+ * goes to the terminal as usual and into the report; the commands that save failure pictures print nothing.
+ */
+async function capturing<T>(stream: NodeJS.WriteStream, mode: 'keep' | 'quiet', work: () => Promise<T>): Promise<{value?: T; error?: unknown; text: string}> {
+  const original = stream.write.bind(stream) as Write
+  let text = ''
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
+    if (mode === 'keep') return (original as (...a: unknown[]) => boolean)(chunk, ...rest)
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined
+    done?.()
+    return true
+  }) as Write
+  try {
+    return {value: await work(), text}
+  } catch (error) {
+    return {error, text}
+  } finally {
+    stream.write = original
+  }
+}
+
+/** A file-name word for a flow or device (`emulator-5554`, `login`). */
+const fileWord = (s: string) => s.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^[._]+/, '') || 'x'
+
+export default class Test extends ArcCommand {
+  static override summary = 'Run flow files: arc command lines with variables, checked first, echoed, reported as JUnit'
+  static override description = [
+    'A flow is a text file of arc command lines (as `arc batch` reads them) plus `set NAME VALUE` and',
+    '`capture NAME PATH COMMAND…` (a value from the command\'s JSON result, e.g. `capture ID elements.0.id find text Submit`);',
+    '${NAME} expands a variable, else the environment. Every file is checked whole before any step runs (unknown commands,',
+    'unset variables). Each step is echoed on stderr with its file and line; the first failing step fails the flow,',
+    'which runs again up to --retries times. With --report-dir, a JUnit XML report (junit.xml), a Markdown summary and, for',
+    'each failure, the screen (snapshot folder), an annotated screenshot and the device log are saved there. Several',
+    '--device flags run every flow on each device in parallel (or split the flows between them with --shard), in one report.',
+    'Exit status: 0 when every flow passed, else the first failure\'s. See docs/flows.md.',
+  ].join(' ')
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> flows/login.flow',
+    '<%= config.bin %> <%= command.id %> flows/*.flow --retries 1 --report-dir report',
+    '<%= config.bin %> <%= command.id %> flows/*.flow -d emulator-5554 -d emulator-5556 --shard --report-dir report',
+  ]
+  static override enableJsonFlag = false
+  static override strict = false
+  static override args = {
+    flows: Args.string({description: 'Flow files to run, in order.', required: true}),
+  }
+  static override flags = {
+    device: Flags.string({char: 'd', multiple: true, summary: 'Device to run on (repeat for several, run in parallel). Default: as every command picks one.'}),
+    retries: Flags.integer({min: 0, max: 10, default: 0, summary: 'Run a failed flow again up to this many times (0-10).'}),
+    'report-dir': Flags.string({summary: 'Folder for junit.xml, summary.md and what failed flows leave (created if missing).'}),
+    shard: Flags.boolean({summary: 'With several devices: split the flows between them instead of running each on all.'}),
+    'adb-host': Flags.string({summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).'}),
+    'adb-port': Flags.integer({min: 1, max: 65535, summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).'}),
+    // How a parent `arc test` with several devices collects each child's results.
+    results: Flags.string({hidden: true}),
+  }
+
+  async run(): Promise<void> {
+    const {argv, flags} = await this.parse(Test)
+    const files = argv.map(String)
+    if (files.length === 0) throw new InvalidInputError('arc test needs at least one flow file', {actions: ['arc test flows/login.flow']})
+    if (flags['adb-host'] !== undefined || flags['adb-port'] !== undefined) {
+      // Every step picks the server the way any command does; the flag is said once for them all.
+      process.env.ADB_SERVER_SOCKET = `tcp:${flags['adb-host'] ?? '127.0.0.1'}:${flags['adb-port'] ?? 5037}`
+    }
+    // Every file is read and checked before anything touches a device.
+    const flows: Flow[] = []
+    for (const file of files) {
+      let text: string
+      try {
+        text = await readFile(file, 'utf8')
+      } catch (error) {
+        throw new InvalidInputError(`cannot read flow file ${file}: ${(error as Error).message}`, {details: {file}, cause: error})
+      }
+      flows.push(parseFlow(file, text, (words) => this.commandId(words), process.env))
+    }
+    const devices = [...new Set(flags.device ?? [])]
+    const reportDir = flags['report-dir'] === undefined ? undefined : path.resolve(flags['report-dir'])
+    if (reportDir) await mkdir(reportDir, {recursive: true})
+    const started = new Date()
+    const results =
+      devices.length > 1
+        ? await this.runOnDevices(files, devices, flags.shard, flags.retries, reportDir)
+        : await this.runHere(flows, devices[0], flags.retries, reportDir)
+    if (flags.results) await writeFile(flags.results, JSON.stringify(results))
+    else {
+      const c = colorsFor(process.stderr)
+      const failed = results.filter((r) => !r.passed)
+      for (const r of failed) process.stderr.write(`${c.red('FAILED')} ${printableLine(r.file)} on ${printableLine(r.device)}, line ${r.failure?.line}\n`)
+      process.stderr.write(`${results.length - failed.length} passed, ${failed.length} failed\n`)
+      if (reportDir) {
+        const junit = path.join(reportDir, 'junit.xml')
+        const summary = path.join(reportDir, 'summary.md')
+        await writeFile(junit, junitXml(results, started))
+        await writeFile(summary, markdownSummary(results))
+        process.stderr.write(`report: ${junit}\nsummary: ${summary}\n`)
+      }
+    }
+    const first = results.find((r) => !r.passed)
+    if (first) this.exit(first.failure?.status || exitCodeFor('INTERNAL'))
+  }
+
+  /** The flows one after the other in this process, on one device (`undefined`: as any command picks it). */
+  private async runHere(flows: Flow[], device: string | undefined, retries: number, reportDir: string | undefined): Promise<FlowResult[]> {
+    if (device !== undefined) process.env.ANDROID_SERIAL = device
+    const deviceName = device ?? process.env.ANDROID_SERIAL ?? 'default'
+    const results: FlowResult[] = []
+    for (const flow of flows) {
+      let result: FlowResult | undefined
+      for (let attempt = 1; attempt <= retries + 1; attempt++) {
+        if (attempt > 1) process.stderr.write(`retrying ${printableLine(flow.file)} (attempt ${attempt} of ${retries + 1})\n`)
+        result = await this.runFlow(flow, deviceName, attempt)
+        if (result.passed) break
+      }
+      if (!result!.passed && reportDir) result!.artifacts = await this.saveFailure(result!, reportDir, device)
+      results.push(result!)
+    }
+    return results
+  }
+
+  private async runFlow(flow: Flow, device: string, attempts: number): Promise<FlowResult> {
+    const c = colorsFor(process.stderr)
+    const vars = new Map<string, string>()
+    const steps: StepResult[] = []
+    const start = Date.now()
+    const result = (failure?: FlowResult['failure']): FlowResult => ({
+      flow: flow.name,
+      file: flow.file,
+      device,
+      passed: failure === undefined,
+      attempts,
+      ms: Date.now() - start,
+      steps,
+      ...(failure ? {failure} : {}),
+      artifacts: [],
+    })
+    for (const step of flow.steps) {
+      const stepStart = Date.now()
+      let words: string[]
+      try {
+        words = stepWords(flow.file, step.line, step.text, (name) => vars.get(name) ?? process.env[name] ?? '')
+      } catch (error) {
+        return result({line: step.line, text: step.text, status: exitCodeFor('INVALID_INPUT'), code: 'INVALID_INPUT', message: (error as Error).message})
+      }
+      process.stderr.write(`${c.dim(`${printableLine(flow.file)}:${step.line}`)} ${printableLine(words.join(' '))}\n`)
+      if (step.kind === 'set') {
+        vars.set(step.name, words[2] as string)
+        steps.push({line: step.line, text: step.text, status: 0, ms: 0})
+        continue
+      }
+      const commandWords = step.kind === 'capture' ? words.slice(3) : words
+      const id = this.commandId(commandWords) as string
+      const run = await capturing(process.stderr, 'keep', () => this.config.runCommand(id, commandWords.slice(id.split(':').length)))
+      const status = run.error === undefined ? 0 : (exitStatus(run.error) ?? (await this.statusOf(run.error)))
+      steps.push({line: step.line, text: step.text, status, ms: Date.now() - stepStart})
+      if (status !== 0) {
+        const message = run.text.trim().split('\n').filter((l) => l.startsWith('Error') || l.startsWith('Try:')).join('\n') || run.text.trim() || `exit ${status}`
+        const code = /^Error \[([A-Z_]+)\]/m.exec(message)?.[1]
+        return result({line: step.line, text: step.text, status, ...(code ? {code} : {}), message})
+      }
+      if (step.kind === 'capture') {
+        try {
+          vars.set(step.name, valueAt(flow.file, step.line, run.value, step.path))
+        } catch (error) {
+          steps[steps.length - 1]!.status = exitCodeFor('INVALID_INPUT')
+          return result({line: step.line, text: step.text, status: exitCodeFor('INVALID_INPUT'), code: 'INVALID_INPUT', message: (error as Error).message})
+        }
+      }
+    }
+    return result()
+  }
+
+  /** What a failed flow leaves for a person: the screen as a snapshot, an annotated screenshot, the device log. */
+  private async saveFailure(result: FlowResult, reportDir: string, device: string | undefined): Promise<string[]> {
+    const folder = `${fileWord(result.flow)}-${fileWord(result.device)}`
+    const dir = path.join(reportDir, folder)
+    await mkdir(dir, {recursive: true})
+    const saved: string[] = []
+    const deviceArgs = device === undefined ? [] : ['--device', device]
+    const quietly = (id: string, args: string[]) =>
+      capturing(process.stdout, 'quiet', () => capturing(process.stderr, 'quiet', () => this.config.runCommand(id, [...args, ...deviceArgs])))
+    const snapshot = await quietly('snapshot:save', [path.join(dir, 'snapshot')])
+    if (snapshot.value?.error === undefined) saved.push(`${folder}/snapshot`)
+    const shot = await quietly('annotate', ['-o', path.join(dir, 'screen.jpg')])
+    if (shot.value?.error === undefined) saved.push(`${folder}/screen.jpg`)
+    const logs = await quietly('logs', ['--last-lines', '500'])
+    // get_device_logs' result: {logs, line_count, truncated}.
+    const text = (logs.value?.value as {logs?: unknown} | undefined)?.logs
+    if (logs.value?.error === undefined && typeof text === 'string') {
+      await writeFile(path.join(dir, 'device.log'), text.endsWith('\n') || text === '' ? text : `${text}\n`)
+      saved.push(`${folder}/device.log`)
+    }
+    for (const file of saved) process.stderr.write(`saved: ${path.join(reportDir, file)}\n`)
+    return saved
+  }
+
+  /**
+   * Several devices: one child `arc test` per device, in parallel, each with its own device and its share of the
+   * flows (all of them, or every n-th with --shard); their results come back as JSON and make one report.
+   */
+  private async runOnDevices(files: string[], devices: string[], shard: boolean, retries: number, reportDir: string | undefined): Promise<FlowResult[]> {
+    const scratch = await mkdtemp(path.join(os.tmpdir(), 'arc-test-'))
+    try {
+      const runs = devices.map(async (device, i) => {
+        const mine = shard ? files.filter((_, k) => k % devices.length === i) : files
+        if (mine.length === 0) return []
+        const resultsFile = path.join(scratch, `${i}.json`)
+        const args = [...process.execArgv, process.argv[1] as string, 'test', ...mine, '--device', device, '--retries', String(retries), '--results', resultsFile]
+        if (reportDir) args.push('--report-dir', reportDir)
+        const prefix = `[${printableLine(device)}] `
+        await new Promise<void>((resolve, reject) => {
+          const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe']})
+          const relay = (from: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
+            let rest = ''
+            from.on('data', (chunk: Buffer) => {
+              const text = rest + chunk.toString('utf8')
+              const lines = text.split('\n')
+              rest = lines.pop() ?? ''
+              for (const line of lines) to.write(`${prefix}${line}\n`)
+            })
+            from.on('end', () => rest && to.write(`${prefix}${rest}\n`))
+          }
+          relay(child.stdout, process.stdout)
+          relay(child.stderr, process.stderr)
+          child.on('error', reject)
+          child.on('close', () => resolve())
+        })
+        try {
+          return JSON.parse(await readFile(resultsFile, 'utf8')) as FlowResult[]
+        } catch {
+          // The child failed before it ran a flow (no such device, a server that does not answer): each of its
+          // flows is a failure on that device, with what it printed.
+          return mine.map((file): FlowResult => ({
+            flow: path.basename(file).replace(/\.[^.]*$/, ''),
+            file,
+            device,
+            passed: false,
+            attempts: 0,
+            ms: 0,
+            steps: [],
+            failure: {line: 0, text: '', status: exitCodeFor('DEVICE_UNAVAILABLE'), message: `arc test could not run on ${device}`},
+            artifacts: [],
+          }))
+        }
+      })
+      return (await Promise.all(runs)).flat()
+    } finally {
+      await rm(scratch, {recursive: true, force: true})
+    }
+  }
+
+  /** A failure that is not oclif's exit signal (it never reached ArcCommand): printed the arc way, its status. */
+  private async statusOf(error: unknown): Promise<number> {
+    try {
+      await this.catch(error as Error)
+    } catch (exit) {
+      const status = exitStatus(exit)
+      if (status !== undefined) return status
+    }
+    return exitCodeFor('INTERNAL')
+  }
+
+  /** The flow's own exit (the first failure's status) goes out as it is; anything else is rendered the arc way. */
+  protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
+    if ((error as {code?: unknown}).code === 'EEXIT' && exitStatus(error) !== undefined) throw error
+    return super.catch(error)
+  }
+
+  /** The longest run of leading words that names a command (`press back`, `snapshot save`), as oclif ids. */
+  private commandId(words: string[]): string | undefined {
+    for (let k = Math.min(words.length, 3); k > 0; k--) {
+      const id = words.slice(0, k).join(':')
+      if (this.config.findCommand(id)) return id
+    }
+    return undefined
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * What `arc test` reports: each flow's result on each device, as JUnit XML (the format GitHub Actions reporters,
+ * GitLab, Jenkins and CircleCI read: `testsuites` > one `testsuite` per device > one `testcase` per flow, a
+ * `failure` element for a failed one) and as a Markdown page with the failure pictures.
+ */
+
+export interface StepResult {
+  line: number
+  text: string
+  /** 0 when it passed; the arc exit status otherwise. */
+  status: number
+  ms: number
+}
+
+export interface FlowResult {
+  flow: string
+  file: string
+  device: string
+  passed: boolean
+  attempts: number
+  ms: number
+  steps: StepResult[]
+  failure?: {line: number; text: string; status: number; code?: string; message: string}
+  /** Files saved on failure, relative to the report folder. */
+  artifacts: string[]
+}
+
+/** Text for XML: the five special characters escaped, and characters XML 1.0 cannot hold replaced by U+FFFD. */
+export function xmlText(value: string): string {
+  return value
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;')
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3)
+
+function stepLog(result: FlowResult): string {
+  return result.steps.map((s) => `${result.file}:${s.line} ${s.status === 0 ? 'ok' : `exit ${s.status}`} ${s.ms} ms  ${s.text.trim()}`).join('\n')
+}
+
+export function junitXml(results: FlowResult[], timestamp: Date): string {
+  const devices = [...new Set(results.map((r) => r.device))]
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>']
+  const failures = results.filter((r) => !r.passed).length
+  const total = results.reduce((sum, r) => sum + r.ms, 0)
+  out.push(`<testsuites name="arc test" tests="${results.length}" failures="${failures}" errors="0" time="${seconds(total)}">`)
+  for (const device of devices) {
+    const mine = results.filter((r) => r.device === device)
+    const failed = mine.filter((r) => !r.passed).length
+    const time = mine.reduce((sum, r) => sum + r.ms, 0)
+    out.push(
+      `  <testsuite name="${xmlText(device)}" tests="${mine.length}" failures="${failed}" errors="0" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`,
+    )
+    for (const r of mine) {
+      out.push(`    <testcase name="${xmlText(r.flow)}" classname="${xmlText(`${device}.${r.flow}`)}" file="${xmlText(r.file)}" time="${seconds(r.ms)}">`)
+      if (r.failure) {
+        const where = `${r.file}:${r.failure.line}`
+        const said = r.failure.message.startsWith(where) ? r.failure.message : `${where}: ${r.failure.message}`
+        out.push(
+          `      <failure message="${xmlText(said)}" type="${xmlText(r.failure.code ?? `exit ${r.failure.status}`)}">${xmlText(
+            `${where}: ${r.failure.text.trim()}\n${said}\nattempts: ${r.attempts}${r.artifacts.length ? `\nsaved: ${r.artifacts.join(', ')}` : ''}`,
+          )}</failure>`,
+        )
+      }
+      out.push(`      <system-out>${xmlText(stepLog(r))}</system-out>`)
+      out.push('    </testcase>')
+    }
+    out.push('  </testsuite>')
+  }
+  out.push('</testsuites>')
+  return out.join('\n') + '\n'
+}
+
+/** A Markdown path: spaces and parentheses would end the link. */
+const mdPath = (p: string) => p.split('/').map(encodeURIComponent).join('/')
+
+export function markdownSummary(results: FlowResult[]): string {
+  const failed = results.filter((r) => !r.passed)
+  const lines = [
+    '# arc test',
+    '',
+    `${results.length - failed.length} passed, ${failed.length} failed`,
+    '',
+    '| flow | device | result | attempts | time |',
+    '| --- | --- | --- | ---: | ---: |',
+    ...results.map(
+      (r) => `| ${r.file.replaceAll('|', '\\|')} | ${r.device.replaceAll('|', '\\|')} | ${r.passed ? 'passed' : `failed at line ${r.failure?.line}`} | ${r.attempts} | ${seconds(r.ms)} s |`,
+    ),
+  ]
+  for (const r of failed) {
+    lines.push('', `## ${r.file} on ${r.device}`, '', `Line ${r.failure?.line}: \`${r.failure?.text.trim().replaceAll('`', "'")}\``, '', '```', r.failure?.message ?? '', '```')
+    const picture = r.artifacts.find((a) => a.endsWith('.jpg'))
+    if (picture) lines.push('', `![the screen when it failed](${mdPath(picture)})`)
+    const others = r.artifacts.filter((a) => a !== picture)
+    if (others.length) lines.push('', ...others.map((a) => `- [${a}](${mdPath(a)})`))
+  }
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,142 @@
+import {readdir, readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {exitCodeFor} from '@arc-cli/core'
+import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {expect} from 'chai'
+
+/** The elements of a JUnit XML report a CI system reads, by a plain reading of its tags and attributes. */
+function junitCases(xml: string): Array<{suite: string; name: string; failure?: string}> {
+  const cases: Array<{suite: string; name: string; failure?: string}> = []
+  for (const suite of xml.matchAll(/<testsuite name="([^"]*)"[^>]*>([\s\S]*?)<\/testsuite>/g)) {
+    for (const tc of (suite[2] as string).matchAll(/<testcase name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)) {
+      const failure = /<failure message="([^"]*)"/.exec(tc[2] as string)?.[1]
+      cases.push({suite: suite[1] as string, name: tc[1] as string, ...(failure === undefined ? {} : {failure})})
+    }
+  }
+  return cases
+}
+
+describe('arc test: flow files', function () {
+  this.timeout(60_000)
+  const h = useEmulator({
+    devices: [
+      {serial: 'emu-1', snapshot: DEMO_DIR},
+      {serial: 'emu-2', snapshot: DEMO_DIR},
+      {serial: 'emu-3', snapshot: DEMO_DIR},
+    ],
+  })
+  const flow = async (name: string, text: string) => {
+    const file = path.join(h.dir, name)
+    await writeFile(file, text)
+    return file
+  }
+
+  it('runs every step, echoes each with its file and line, and hands a captured value to a later step', async () => {
+    const file = await flow('pass.flow', ['# find the ADD button and tap it', 'set LABEL ADD', 'capture BUTTON elements.0.id find text ${LABEL} --exact-match', 'click ${BUTTON}', ''].join('\n'))
+    const start = h.emu.commands.length
+    const run = await runArc(['test', file, '--device', 'emu-1'], {env: h.env})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stderr).to.include(`${file}:2 set LABEL ADD`).and.include(`${file}:3 capture BUTTON elements.0.id find text ADD --exact-match`)
+    const id = /Click performed on element '(node_[a-z0-9]+)'/.exec(run.stdout)?.[1]
+    expect(id, run.stdout).to.be.a('string')
+    expect(run.stderr).to.include(`${file}:4 click ${id}`)
+    expect(run.stderr).to.include('1 passed, 0 failed')
+    // One tap, inside ADD (801,231-1038,357 in the demo screen), not in the "Add an item" field beside it.
+    const taps = h.argvSince(start).filter((argv) => argv[0] === 'input' && argv[1] === 'tap')
+    expect(taps).to.have.length(1)
+    const [x, y] = [Number(taps[0]![2]), Number(taps[0]![3])]
+    expect(x).to.be.within(801, 1037)
+    expect(y).to.be.within(231, 356)
+  })
+
+  it('checks the whole file before any step runs: an unknown command on a late line sends nothing to the device', async () => {
+    const file = await flow('unknown.flow', ['tap 10 20', 'press back', 'tpa 1 2', ''].join('\n'))
+    const start = h.emu.commands.length
+    const run = await runArc(['test', file, '--device', 'emu-1'], {env: h.env})
+    expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include(`${file}:3: "tpa 1" is not an arc command`)
+    expect(h.emu.commands.length).to.equal(start)
+  })
+
+  it('refuses a variable no earlier line sets and the environment lacks, before running anything', async () => {
+    const file = await flow('unset.flow', ['tap 10 20', 'click ${NOPE}', ''].join('\n'))
+    const start = h.emu.commands.length
+    const run = await runArc(['test', file, '--device', 'emu-1'], {env: h.env})
+    expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include(`${file}:2: \${NOPE} is not set`)
+    expect(h.emu.commands.length).to.equal(start)
+    // From the environment it is fine; '…' keeps it literal.
+    const envFlow = await flow('env.flow', ["find text '${NOT_EXPANDED}'", 'find text ${ARC_FLOW_WORD}', ''].join('\n'))
+    const ok = await runArc(['test', envFlow, '--device', 'emu-1'], {env: {...h.env, ARC_FLOW_WORD: 'ADD'}})
+    expect(ok.code, ok.stderr).to.equal(0)
+    expect(ok.stderr).to.include(`${envFlow}:1 find text \${NOT_EXPANDED}`).and.include(`${envFlow}:2 find text ADD`)
+  })
+
+  it('stops a flow at its first failing step, with that step\'s exit status, and retries the flow', async () => {
+    const file = await flow('fail.flow', ['tap 10 20', 'screenshot --element node_zzzzzz -o x.png', 'tap 30 40', ''].join('\n'))
+    const start = h.emu.commands.length
+    const run = await runArc(['test', file, '--device', 'emu-1', '--retries', '1'], {env: h.env})
+    expect(run.code).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
+    expect(run.stderr).to.include('retrying').and.include('attempt 2 of 2').and.include('0 passed, 1 failed')
+    const taps = h.argvSince(start).filter((argv) => argv[0] === 'input' && argv[1] === 'tap')
+    // Line 1 on each attempt, never line 3.
+    expect(taps).to.deep.equal([
+      ['input', 'tap', '10', '20'],
+      ['input', 'tap', '10', '20'],
+    ])
+  })
+
+  it('--report-dir: a JUnit report, a summary, and for a failure the screen, an annotated screenshot and the log', async () => {
+    const good = await flow('good.flow', 'find text ADD\n')
+    const bad = await flow('bad.flow', 'find text ADD\nclick --text "No such button"\n')
+    const report = path.join(h.dir, 'report')
+    const run = await runArc(['test', good, bad, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(run.code).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
+    const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).to.equal(true)
+    expect(xml).to.match(/<testsuites name="arc test" tests="2" failures="1" errors="0" time="[\d.]+">/)
+    const cases = junitCases(xml)
+    expect(cases.map((c) => [c.suite, c.name, c.failure !== undefined])).to.deep.equal([
+      ['emu-1', 'good', false],
+      ['emu-1', 'bad', true],
+    ])
+    expect(cases[1]!.failure).to.match(new RegExp(`^${bad.replaceAll('.', '\\.')}:2: Error \\[ELEMENT_NOT_FOUND\\]: `))
+    const saved = (await readdir(path.join(report, 'bad-emu-1'))).sort()
+    expect(saved).to.deep.equal(['device.log', 'screen.jpg', 'snapshot'])
+    expect((await readdir(path.join(report, 'bad-emu-1', 'snapshot'))).sort()).to.include.members(['meta.json', 'screen.png', 'window_dump.xml'])
+    const jpeg = await readFile(path.join(report, 'bad-emu-1', 'screen.jpg'))
+    expect(jpeg.subarray(0, 2).toString('hex')).to.equal('ffd8')
+    const summary = await readFile(path.join(report, 'summary.md'), 'utf8')
+    expect(summary).to.include('1 passed, 1 failed').and.include('![the screen when it failed](bad-emu-1/screen.jpg)')
+    expect(run.stderr).to.include(`report: ${path.join(report, 'junit.xml')}`).and.include(`saved: ${path.join(report, 'bad-emu-1', 'screen.jpg')}`)
+  })
+
+  it('runs on three devices at once, each flow on each, in one report; --shard splits the flows between them', async () => {
+    const a = await flow('a.flow', 'tap 1 1\n')
+    const b = await flow('b.flow', 'tap 2 2\n')
+    const c = await flow('c.flow', 'tap 3 3\n')
+    const report = path.join(h.dir, 'many')
+    const start = h.emu.commands.length
+    const devices = ['-d', 'emu-1', '-d', 'emu-2', '-d', 'emu-3']
+    const all = await runArc(['test', a, b, c, ...devices, '--report-dir', report], {env: h.env})
+    expect(all.code, all.stderr).to.equal(0)
+    expect(all.stderr).to.include('9 passed, 0 failed').and.include(`[emu-2] ${b}:1 tap 2 2`)
+    const cases = junitCases(await readFile(path.join(report, 'junit.xml'), 'utf8'))
+    expect(cases.map((x) => `${x.suite}/${x.name}`).sort()).to.deep.equal(
+      ['emu-1', 'emu-2', 'emu-3'].flatMap((d) => ['a', 'b', 'c'].map((f) => `${d}/${f}`)).sort(),
+    )
+    const perDevice = (from: number) => {
+      const taps = h.emu.commands.slice(from).filter((cmd) => cmd.argv[0] === 'input' && cmd.argv[1] === 'tap')
+      return Object.fromEntries(['emu-1', 'emu-2', 'emu-3'].map((d) => [d, taps.filter((t) => t.serial === d).map((t) => t.argv[2]).sort()]))
+    }
+    expect(perDevice(start)).to.deep.equal({'emu-1': ['1', '2', '3'], 'emu-2': ['1', '2', '3'], 'emu-3': ['1', '2', '3']})
+
+    const shardStart = h.emu.commands.length
+    const sharded = await runArc(['test', a, b, c, ...devices, '--shard'], {env: h.env})
+    expect(sharded.code, sharded.stderr).to.equal(0)
+    expect(sharded.stderr).to.include('3 passed, 0 failed')
+    expect(perDevice(shardStart)).to.deep.equal({'emu-1': ['1'], 'emu-2': ['2'], 'emu-3': ['3']})
+  })
+})
