@@ -30,7 +30,7 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
     progress: () => undefined,
   })
   const read = async (changes: 'off' | 'ack' | 'diff', detail: 'full' | 'compact' = 'full') =>
-    getScreenState.handler(context(), {include_screenshot: false, detail, changes})
+    getScreenState.handler(context(), {include_screenshot: false, detail, max_rows: 500, changes})
 
   const edited = path.join(tmp.dir, 'edited')
   before(async () => {
@@ -143,8 +143,8 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
   it('a snapshot read twice is unchanged; its fingerprint does not depend on the options', async () => {
     const snap = await openSnapshot(DEMO_DIR)
     const ctx = {...context(), driver: snap, state: new MemoryDeviceState()}
-    const a = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'compact', changes: 'off'})
-    const b = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'full', changes: 'diff'})
+    const a = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'compact', max_rows: 500, changes: 'off'})
+    const b = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'full', max_rows: 500, changes: 'diff'})
     expect(b.text).to.equal(`unchanged since last read (screen ${(a.data as {fingerprint: string}).fingerprint})`)
   })
 })

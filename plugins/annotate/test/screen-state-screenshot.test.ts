@@ -21,7 +21,7 @@ describe('get_screen_state include_screenshot (the result before the CLI saves i
 
   it('returns the TSV and the same annotated JPEG annotate_screenshot returns', async () => {
     const dir = await makeSnapshot({xml, png: await solidPng(1080, 1920)})
-    const state = await getScreenState.handler(await context(dir), {include_screenshot: true, detail: 'full', changes: 'off'})
+    const state = await getScreenState.handler(await context(dir), {include_screenshot: true, detail: 'full', max_rows: 500, changes: 'off'})
     const marked = await annotate.handler(await context(dir), {})
     expect(state.text).to.include('\tOK\t')
     expect(state.image?.mimeType).to.equal('image/jpeg')
@@ -30,7 +30,7 @@ describe('get_screen_state include_screenshot (the result before the CLI saves i
 
   it('returns no image by default', async () => {
     const dir = await makeSnapshot({xml})
-    const state = await getScreenState.handler(await context(dir), {include_screenshot: false, detail: 'full', changes: 'off'})
+    const state = await getScreenState.handler(await context(dir), {include_screenshot: false, detail: 'full', max_rows: 500, changes: 'off'})
     expect(state.image).to.equal(undefined)
     expect(state.text).to.include('\tOK\t')
   })

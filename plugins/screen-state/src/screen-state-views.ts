@@ -6,6 +6,7 @@
 import type {DeviceState, ScreenModel} from '@arc-cli/core'
 
 import {formatCompact} from './format-compact.js'
+import {cutNote, limitRows} from './row-budget.js'
 import {formatScreenState, screenStateJson} from './format-tsv.js'
 import {diffScreens, formatDiff, LAST_SCREEN_KEY, rememberScreen, unchangedLine, type RememberedScreen} from './screen-changes.js'
 
@@ -21,7 +22,7 @@ export interface ScreenStateView {
  * Renders the screen and remembers it for this device (every read does, so a later `changes` request compares
  * against the latest read whatever its options were).
  */
-export async function screenStateView(state: DeviceState, model: ScreenModel, detail: Detail, changes: Changes): Promise<ScreenStateView> {
+export async function screenStateView(state: DeviceState, model: ScreenModel, detail: Detail, changes: Changes, maxRows = 0): Promise<ScreenStateView> {
   const now = rememberScreen(model)
   const before = changes === 'off' ? undefined : await state.get<RememberedScreen>(LAST_SCREEN_KEY)
   await state.set(LAST_SCREEN_KEY, now)
@@ -31,10 +32,10 @@ export async function screenStateView(state: DeviceState, model: ScreenModel, de
     }
     if (changes === 'diff') {
       const diff = diffScreens(before, model)
-      const text = formatDiff(before, now, diff, model.elements.length)
-      if (text !== undefined) {
+      const whole = formatDiff(before, now, diff, model.elements.length)
+      if (whole !== undefined) {
         return {
-          text,
+          text: limitLines(whole, maxRows),
           data: {
             unchanged: false,
             fingerprint: now.fingerprint,
@@ -47,6 +48,20 @@ export async function screenStateView(state: DeviceState, model: ScreenModel, de
       }
     }
   }
-  const text = detail === 'compact' ? formatCompact(model) : formatScreenState(model)
-  return {text, data: {...screenStateJson(model), fingerprint: now.fingerprint}}
+  const {model: shown, cut} = limitRows(model, maxRows)
+  let text = detail === 'compact' ? formatCompact(shown) : formatScreenState(shown)
+  if (cut) text += `\n${detail === 'compact' ? '' : 'note:'}${cutNote(cut, maxRows)}`
+  const json = screenStateJson(shown)
+  return {
+    text,
+    data: {...json, ...(cut ? {notes: [...json.notes, cutNote(cut, maxRows)], rows_left_out: cut.total - cut.shown} : {}), fingerprint: now.fingerprint},
+  }
+}
+
+/** A diff's text cut to `maxRows` row lines (its first lines are its summary), with the same note's advice. */
+function limitLines(text: string, maxRows: number): string {
+  const lines = text.split('\n')
+  if (maxRows <= 0 || lines.length <= maxRows + 2) return text
+  const left = lines.length - (maxRows + 2)
+  return [...lines.slice(0, maxRows + 2), `${left} more changed rows left out by max_rows ${maxRows}: max_rows 0 (--max-rows 0) shows them all, or read the whole screen without changes`].join('\n')
 }

@@ -1,5 +1,6 @@
 import {buildScreenModel, defineTool, importNativeModule, rememberScreen, z} from '@arc-cli/core'
 
+import {DEFAULT_MAX_ROWS} from '../row-budget.js'
 import {screenStateView} from '../screen-state-views.js'
 
 export const getScreenState = defineTool({
@@ -28,6 +29,7 @@ export const getScreenState = defineTool({
       .describe(
         'full: the spec TSV. compact: fewest tokens; every on-screen control and text with its id, centre and non-default flags; layout-only rows dropped, off-screen rows summarised',
       ),
+    max_rows: z.number().int().min(0).default(DEFAULT_MAX_ROWS).describe('Most element rows (0: all); a note counts the rest'),
     changes: z
       .enum(['off', 'ack', 'diff'])
       .default('off')
@@ -64,7 +66,7 @@ export const getScreenState = defineTool({
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
     await rememberScreen(ctx.state, model)
-    const {text, data} = await screenStateView(ctx.state, model, input.detail, input.changes)
+    const {text, data} = await screenStateView(ctx.state, model, input.detail, input.changes, input.max_rows)
     if (!annotate) return {text, data}
     const image = await annotate.annotateDevice(ctx, format ? {format} : {}, model)
     return {

@@ -259,14 +259,14 @@ export class AdbServer {
    * When the output ends without the trailer, the device is checked: gone or no longer ready gives a
    * DeviceUnavailableError, otherwise a DeviceCommandError says the output was cut short.
    */
-  async shell(serial: string, command: string, timeoutMs?: number): Promise<ShellResult> {
+  async shell(serial: string, command: string, timeoutMs?: number, limit?: OutputLimit): Promise<ShellResult> {
     const line = `${command}; echo ${EXIT_MARKER}$?`
     checkCommandLength(line)
     const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
     const data = await this.call(
       what,
       serial,
-      async (client) => readStream(await client.getDevice(serial).shell(line)),
+      async (client) => readStream(await client.getDevice(serial).shell(line), limit),
       timeoutMs,
     )
     const split = splitExitTrailer(data)
@@ -583,10 +583,29 @@ function readShellV2(stream: Duplex): Promise<ShellV2Result | null> {
  * Reads a shell stream to its end. A stream that closes with an error (the connection was reset because the
  * device vanished) rejects instead of returning the partial output.
  */
-function readStream(stream: Duplex): Promise<Buffer> {
+/**
+ * A bound on what a shell command's output may hold: past `maxBytes` (the exit trailer's few bytes allowed on top)
+ * the stream is closed, ending the device command, and the call fails with `error()`, so nothing larger is ever in
+ * memory.
+ */
+export interface OutputLimit {
+  maxBytes: number
+  error(): Error
+}
+
+function readStream(stream: Duplex, limit?: OutputLimit): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+    let bytes = 0
+    stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length
+      if (limit && bytes > limit.maxBytes + 64) {
+        stream.destroy()
+        reject(limit.error())
+        return
+      }
+      chunks.push(chunk)
+    })
     stream.once('error', reject)
     stream.once('end', () => resolve(Buffer.concat(chunks)))
     stream.once('close', () => resolve(Buffer.concat(chunks)))

@@ -3,7 +3,7 @@
  * clear error when the device vanished mid-command.
  */
 import {DeviceCommandError} from '../../errors/arc-error.js'
-import type {AdbServer, ShellResult} from './adb-client.js'
+import type {AdbServer, OutputLimit, ShellResult} from './adb-client.js'
 import {shellCommand, type Raw} from './shell-quote.js'
 
 /** What device tools print when a command fails (`cmd input` and `am` print these on stdout or stderr). */
@@ -62,13 +62,13 @@ export class DeviceShell {
   }
 
   /** Runs a command built from words (strings are quoted, numbers and `raw` words are not). */
-  run(words: Array<string | number | Raw>, timeoutMs?: number): Promise<ShellResult> {
-    return this.server.shell(this.serial, shellCommand(words), timeoutMs)
+  run(words: Array<string | number | Raw>, timeoutMs?: number, limit?: OutputLimit): Promise<ShellResult> {
+    return this.server.shell(this.serial, shellCommand(words), timeoutMs, limit)
   }
 
-  /** The command's output as text, whatever its exit status (callers read the text for failures). */
-  async text(words: Array<string | number | Raw>, timeoutMs?: number): Promise<string> {
-    return (await this.run(words, timeoutMs)).output.toString('utf8')
+  /** The command's output as text, whatever its exit status (callers read the text for failures); `limit` bounds it. */
+  async text(words: Array<string | number | Raw>, timeoutMs?: number, limit?: OutputLimit): Promise<string> {
+    return (await this.run(words, timeoutMs, limit)).output.toString('utf8')
   }
 
   /**

@@ -10,6 +10,7 @@ import {parseUiDump, sliceDump} from '../../screen/parse-ui-dump.js'
 import type {UiHierarchy} from '../../screen/ui-node.js'
 import {missingWindows, treelessWindows} from '../../screen/window-metadata.js'
 import type {Foreground, ScreenCapture, WindowInfo, WindowManagerState} from '../device-driver.js'
+import type {OutputLimit} from './adb-client.js'
 import type {DeviceShell} from './device-shell.js'
 import {focusSection, parseForeground, parseRotation} from './parse-dumpsys.js'
 import {parseWindowManager} from './parse-windows.js'
@@ -166,7 +167,7 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
 }
 
 async function ttyDump(dev: DeviceShell, flags: string[]): Promise<{output: string; exitCode: number}> {
-  const {output, exitCode} = await dev.run(['uiautomator', 'dump', ...flags, '/dev/tty'])
+  const {output, exitCode} = await dev.run(['uiautomator', 'dump', ...flags, '/dev/tty'], undefined, dumpLimit(dev))
   return {output: output.toString('utf8'), exitCode}
 }
 
@@ -213,12 +214,30 @@ function notIdle(dev: DeviceShell, attemptMs: number, tries: number): ScreenNotI
   )
 }
 
+/**
+ * The most arc reads of one hierarchy dump: the largest real screen in the captures dumps to about 100 kB and a
+ * 50,000-node list to some 20 MB; past this the read stops (the device command is ended) and the capture fails
+ * with INVALID_DUMP at once, instead of holding the rest in memory.
+ */
+export const DUMP_MAX_BYTES = 32 * 1024 * 1024
+
+function dumpLimit(dev: DeviceShell, maxBytes = DUMP_MAX_BYTES): OutputLimit {
+  return {
+    maxBytes,
+    error: () =>
+      new InvalidDumpError(`the uiautomator dump on ${dev.serial} is over ${maxBytes} bytes, arc's limit for one screen: arc stopped reading it`, {
+        details: {serial: dev.serial, max_bytes: maxBytes},
+        actions: ['Leave the screen with the huge list (or collapse it) and read again; `arc screenshot` still shows it.'],
+      }),
+  }
+}
+
 async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
   const file = `/data/local/tmp/arc-dump-${randomBytes(6).toString('hex')}.xml`
   await dev.text(['rm', '-f', file])
   try {
     const log = await dev.text(['uiautomator', 'dump', ...flags, file])
-    const xml = await dev.text(['cat', file, raw('2>/dev/null')])
+    const xml = await dev.text(['cat', file, raw('2>/dev/null')], undefined, dumpLimit(dev))
     return xml.includes('<hierarchy') || xml.includes('<displays') ? xml : `${log}\n${xml}`
   } finally {
     await dev.text(['rm', '-f', file]).catch(() => undefined)

@@ -1,0 +1,63 @@
+import {buildScreenModel, MemoryDeviceState, SnapshotDriver} from '@arc-cli/core'
+import {capture, dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
+import {expect} from 'chai'
+
+import {DEFAULT_MAX_ROWS} from '../src/row-budget.js'
+import {screenStateView} from '../src/screen-state-views.js'
+import {getScreenState} from '../src/tools/get-screen-state.js'
+
+/** A long list: `n` rows of 80 px, the first ones on the 2400 px screen, the rest below it. */
+function longList(n: number, added = 0) {
+  const rows: NodeSpec[] = Array.from({length: n + added}, (_, i) => ({
+    cls: 'android.widget.TextView',
+    text: `Item ${i + 1}`,
+    bounds: [0, i * 80, 1080, i * 80 + 80],
+    attrs: {clickable: 'true'},
+  }))
+  return buildScreenModel(capture(dumpXml([{cls: 'android.widget.FrameLayout', bounds: [0, 0, 1080, 2400], children: rows}])))
+}
+
+const rows = (text: string) => text.split('\n').filter((l) => /^node_\w+\t/.test(l)).length
+
+describe('screen-state: a size bound on every form', () => {
+  const model = longList(2000)
+
+  it('the default TSV stops at max_rows (on-screen rows kept first) and says what it left out and how to see it', async () => {
+    const {text, data} = await screenStateView(new MemoryDeviceState(), model, 'full', 'off', DEFAULT_MAX_ROWS)
+    expect(rows(text)).to.equal(DEFAULT_MAX_ROWS)
+    expect(text).to.include('\nnode_').and.include('Item 1\t')
+    expect(text.split('\n').at(-1)).to.equal(
+      `note:${2000 - DEFAULT_MAX_ROWS} of 2000 element rows left out (all of them off screen) by max_rows ${DEFAULT_MAX_ROWS}: max_rows 0 (--max-rows 0) shows every row; find (arc find) looks elements up by text, desc or id`,
+    )
+    const windows = data.windows as Array<{elements: unknown[]}>
+    expect(windows.flatMap((w) => w.elements)).to.have.length(DEFAULT_MAX_ROWS)
+    expect(data.rows_left_out).to.equal(2000 - DEFAULT_MAX_ROWS)
+  })
+
+  it('compact and the diff are bounded too; max_rows 0 prints every row', async () => {
+    const compact = (await screenStateView(new MemoryDeviceState(), model, 'compact', 'off', 100)).text
+    expect(compact.split('\n').length).to.be.at.most(100 + 4)
+    expect(compact).to.include('1900 of 2000 element rows left out')
+    const state = new MemoryDeviceState()
+    await screenStateView(state, model, 'full', 'off', 100)
+    // 300 rows more below: a diff of 300 added rows, cut to 100.
+    const diff = (await screenStateView(state, longList(2000, 300), 'full', 'diff', 100)).text
+    expect(diff).to.match(/^changed since last read .*: \+300 -0 ~0\n/)
+    expect(diff.split('\n').length).to.be.at.most(100 + 3)
+    expect(diff).to.include('more changed rows left out by max_rows 100')
+    expect(rows((await screenStateView(new MemoryDeviceState(), model, 'full', 'off', 0)).text)).to.equal(2000)
+  })
+
+  it('the bound is on by default, over MCP as on the command line', () => {
+    expect(getScreenState.input.parse({}).max_rows).to.equal(DEFAULT_MAX_ROWS)
+  })
+
+  it('the default bound leaves every real screen whole', async function () {
+    if (!fixturesAvailable) this.skip()
+    for (const name of fixtureNames()) {
+      const real = buildScreenModel(await (await SnapshotDriver.open(fixturePath(name))).captureScreen())
+      expect(real.elements.length, name).to.be.below(DEFAULT_MAX_ROWS)
+    }
+  })
+})
