@@ -67,7 +67,7 @@ describe('hostile: annotate output targets', function () {
     it('-o x.png writes PNG bytes, -o x.jpg JPEG bytes, and says where each went', async () => {
       const png = await runArc(['annotate', '-d', 'demo', '-o', 'x.png'], {cwd: dir})
       expect(png.code, png.stderr).to.equal(0)
-      expect(png.stdout).to.include('path: x.png').and.include(' png,')
+      expect(png.stdout).to.include(`path: ${path.join(dir, 'x.png')}\n`).and.include(' png,')
       expect((await readFile(path.join(dir, 'x.png'))).subarray(0, 4)).to.deep.equal(PNG)
       const jpg = await runArc(['annotate', '-d', 'demo', '-o', 'x.jpeg'], {cwd: dir})
       expect(jpg.code, jpg.stderr).to.equal(0)

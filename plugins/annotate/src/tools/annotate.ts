@@ -126,12 +126,12 @@ export const annotate = defineTool({
     // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
     const {annotateDevice} = await importNativeModule(() => import('../annotate-device.js'), 'arc annotate', '@napi-rs/canvas')
     // Every target and the format are checked before the device is touched, so a mistake costs nothing.
-    const format = formatForOutput(cli.output, input.format, '--output')
     const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
     await validateTargets([
       ...(cli.output && cli.output !== '-' ? [{path: path.resolve(ctx.cwd, cli.output), input: '--output'}] : []),
       ...(mapPath ? [{path: mapPath, input: '--map'}] : []),
     ])
+    const format = formatForOutput(cli.output, input.format, '--output')
     const image = await annotateDevice(ctx, {...input, format})
 
     return {
