@@ -20,7 +20,12 @@ export const customGesture = defineTool({
       `<%= config.bin %> <%= command.id %> --paths '[{"x":400,"y":600,"time":0},{"x":300,"y":600,"time":300}]' --paths '[{"x":600,"y":600,"time":0},{"x":700,"y":600,"time":300}]'`,
     ],
   },
-  async handler({driver}, {paths}) {
+  async handler({driver, expectWork}, {paths}) {
+    // The gesture plays in real time, a device call per 30 ms frame: the command's deadline grows by its length and
+    // by what those calls may take (100 ms each where `input` runs in system_server; the driver allows more per
+    // call where each starts a VM, and sends fewer there).
+    const duration = Math.max(...paths.map((p) => (p.at(-1)?.time ?? 0) - (p[0]?.time ?? 0)))
+    expectWork?.(duration + Math.ceil(duration / 30) * 100)
     const method = await driver.gesture(paths)
     const points = paths.reduce((n, p) => n + p.length, 0)
     return {text: `Custom gesture executed with ${paths.length} path(s), total ${points} point(s)`, data: {paths: paths.length, points, method}}

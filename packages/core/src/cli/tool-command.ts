@@ -115,8 +115,9 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     config,
   }
   const backend = partialBackend(selection)
-  const run = (callSignal?: AbortSignal) =>
+  const run = (callSignal?: AbortSignal, expectWork?: (ms: number) => void) =>
     runTool(tool, {input, cliInput}, {
+      ...(expectWork ? {expectWork} : {}),
       config,
       configFile: filepath,
       cwd,
@@ -142,7 +143,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     })
   try {
     if (untilStopped) return await run(signal)
-    return await runWithDeadline(`arc ${tool.cliId}`, deadlineMs, (deadline) => run(signal ? AbortSignal.any([signal, deadline]) : deadline))
+    return await runWithDeadline(`arc ${tool.cliId}`, deadlineMs, (deadline, expectWork) => run(signal ? AbortSignal.any([signal, deadline]) : deadline, expectWork))
   } finally {
     spinner.stop()
   }

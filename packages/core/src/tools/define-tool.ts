@@ -75,6 +75,12 @@ export interface BaseToolContext {
   warn(message: string): void
   /** Progress on a long wait (a spinner on a TTY). */
   progress(message: string): void
+  /**
+   * The work still to do will take about `ms` more (typing paced over many device calls, a long gesture): where the
+   * surface holds the whole call to a deadline (the CLI), the deadline moves out to fit it; elsewhere nothing happens.
+   * Say it from what was asked and what the device was measured to cost, never to outlast a device that hangs.
+   */
+  expectWork?(ms: number): void
   /** Aborted when the call is cancelled (Ctrl-C, MCP cancellation, client gone): stop waiting and throw. */
   signal?: AbortSignal
   /**

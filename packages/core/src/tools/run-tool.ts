@@ -23,6 +23,8 @@ export interface RunDeps {
   json?: boolean
   warn?(message: string): void
   progress?(message: string): void
+  /** The surface's whole-command deadline moves out by the work a handler says is still to come (CLI); none on MCP. */
+  expectWork?(ms: number): void
   /** Cancels the call: device calls in flight are cut off, nothing is saved, the call fails with CANCELLED. */
   signal?: AbortSignal
   /** Opens the device a device tool runs on; runTool closes it when the call ends. */
@@ -131,6 +133,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
     ...(deps.adb ? {adb: deps.adb} : {}),
     warn: deps.warn ?? (() => undefined),
     progress: deps.progress ?? (() => undefined),
+    expectWork: deps.expectWork ?? (() => undefined),
     signal,
     ...(deps.emit ? {emit: deps.emit} : {}),
   }

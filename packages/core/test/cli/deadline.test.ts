@@ -37,6 +37,26 @@ describe('hostile: the whole-command deadline', function () {
     expect(woundUp).to.equal(true)
   })
 
+  it('moves the deadline out by the work the command says it still has, and never in', async () => {
+    let aborted = false
+    const result = await runWithDeadline('arc type append', 200, async (signal, expectWork) => {
+      signal.addEventListener('abort', () => (aborted = true))
+      // 500 ms of work against a 200 ms limit: said up front, it fits; a smaller figure later does not shrink it.
+      expectWork(500)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      expectWork(1)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      return 'typed'
+    })
+    expect([result, aborted]).to.deep.equal(['typed', false])
+    const error = await runWithDeadline('arc gesture', 100, async (signal, expectWork) => {
+      expectWork(100)
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
+      throw signal.reason
+    }).catch((e: unknown) => e)
+    expect((error as TimeoutError).message).to.match(/arc gesture did not finish within 0\.2 s \(the whole-command limit: 0\.1 s \(3 x adb\.timeoutMs\) plus 0\.1 s for the work it was given\)/)
+  })
+
   it('returns the result of work that finishes in time', async () => {
     expect(await runWithDeadline('arc tap', 1000, async () => 42)).to.equal(42)
   })

@@ -74,10 +74,11 @@ export class DeviceShell {
   /**
    * Runs a command that prints nothing when it works (`input`, `am force-stop`): a non-zero exit, failure text,
    * or any other output at all (random bytes with exit status 0 included) is a DeviceCommandError quoting it,
-   * never reported as done. The noise lines some builds print (OUTPUT_NOISE) are not output of the command.
+   * never reported as done. The noise lines some builds print (OUTPUT_NOISE) are not output of the command. `timeoutMs`:
+   * this command's time limit, where it does more than one call's work (default: the server's).
    */
-  async action(words: Array<string | number | Raw>, what: string): Promise<string> {
-    const {output, exitCode} = await this.run(words)
+  async action(words: Array<string | number | Raw>, what: string, timeoutMs?: number): Promise<string> {
+    const {output, exitCode} = await this.run(words, timeoutMs)
     const text = output.toString('utf8')
     const unexpected = text.split(/\r?\n/).filter((line) => line.trim() !== '' && !OUTPUT_NOISE.test(line))
     if (exitCode !== 0 || FAILURE.test(text)) throw this.failed(what, text, exitCode)

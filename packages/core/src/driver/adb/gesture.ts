@@ -12,6 +12,17 @@ import {checkCommandLength, raw, shellCommand} from './shell-quote.js'
 
 /** Android 10 (API 29) added `input motionevent`. */
 const MOTIONEVENT_SDK = 29
+/**
+ * Android 11 (API 30) is the last whose `input` starts a VM per call (AOSP cmds/input: from 12 it is `cmd input`):
+ * there every frame of a gesture costs a VM start (0.3-1 s), so frames closer than that only add calls.
+ */
+const INPUT_VM_LAST_SDK = 30
+/** At most this many `input motionevent` calls per gesture where each starts a VM. */
+const VM_FRAMES = 10
+/** What each of those calls may take on top of the command's usual limit: a slow device's VM start, and some. */
+const VM_CALL_ALLOWANCE_MS = 1500
+/** What each `cmd input motionevent` may take where no VM starts: a process and a binder call. */
+const CALL_ALLOWANCE_MS = 100
 
 const EV_SYN = 0
 const EV_KEY = 1
@@ -170,8 +181,8 @@ function motioneventScript(path: GesturePoint[], step: number): string {
 }
 
 /** Fits the gesture in one command: coarser frames until it is short enough, then an INVALID_INPUT. */
-function fitted(build: (step: number) => string, duration: number): string {
-  for (let step = FRAME_MS; ; step *= 2) {
+function fitted(build: (step: number) => string, duration: number, first = FRAME_MS): string {
+  for (let step = first; ; step *= 2) {
     const command = build(step)
     try {
       checkCommandLength(command)
@@ -191,8 +202,15 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
   const duration = Math.max(...paths.map((p) => (p.at(-1) as GesturePoint).time)) - Math.min(...paths.map((p) => (p[0] as GesturePoint).time))
   if (paths.length === 1) {
     const path = paths[0] as GesturePoint[]
-    if (((await sdkLevel(dev)) ?? 0) >= MOTIONEVENT_SDK) {
-      await dev.action([raw(fitted((step) => motioneventScript(path, step), duration))], 'input motionevent')
+    const sdk = (await sdkLevel(dev)) ?? 0
+    if (sdk >= MOTIONEVENT_SDK) {
+      // Where each call starts a VM, the frames are spaced to at most VM_FRAMES calls, and the command may take a
+      // VM start per call longer than the usual limit.
+      const vm = sdk <= INPUT_VM_LAST_SDK
+      const first = vm ? Math.max(FRAME_MS, Math.ceil(duration / VM_FRAMES)) : FRAME_MS
+      const script = fitted((step) => motioneventScript(path, step), duration, first)
+      const calls = script.match(/motionevent/g)?.length ?? 0
+      await dev.action([raw(script)], 'input motionevent', dev.server.timeoutMs + duration + calls * (vm ? VM_CALL_ALLOWANCE_MS : CALL_ALLOWANCE_MS))
       return 'motionevent'
     }
     // Before Android 10: a swipe per segment (the finger lifts between segments).
@@ -203,7 +221,7 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
       if (i > 1) words.push(raw(';'))
       words.push('input', 'swipe', Math.round(a.x), Math.round(a.y), Math.round(b.x), Math.round(b.y), Math.max(1, Math.round(b.time - a.time)))
     }
-    await dev.action(words, 'input swipe')
+    await dev.action(words, 'input swipe', dev.server.timeoutMs + duration + (path.length - 1) * VM_CALL_ALLOWANCE_MS)
     return 'swipe'
   }
   const [listing, screen] = await Promise.all([dev.text(['getevent', '-pl']), screenInfo(dev)])
@@ -214,7 +232,7 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
     })
   }
   const command = fitted((step) => sendeventScript(device, paths, screen, step), duration)
-  const {output, exitCode} = await dev.run([raw(command)])
+  const {output, exitCode} = await dev.run([raw(command)], dev.server.timeoutMs + duration)
   const text = output.toString('utf8')
   if (exitCode !== 0) {
     if (/Permission denied|Operation not permitted|could not open/i.test(text)) {

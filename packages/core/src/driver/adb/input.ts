@@ -17,7 +17,8 @@ export async function tap(dev: DeviceShell, {x, y}: Point): Promise<void> {
 
 /** A long press is a swipe that does not move, held for the duration (the `input` way; mobile-mcp does the same). */
 export async function longPress(dev: DeviceShell, {x, y}: Point, durationMs: number): Promise<void> {
-  await dev.action(['input', 'swipe', x, y, x, y, durationMs], `long press at (${x}, ${y})`)
+  // The call holds the finger down for durationMs: its time limit grows by as much.
+  await dev.action(['input', 'swipe', x, y, x, y, durationMs], `long press at (${x}, ${y})`, dev.server.timeoutMs + durationMs)
 }
 
 /**
@@ -30,7 +31,7 @@ export async function doubleTap(dev: DeviceShell, {x, y}: Point): Promise<void> 
 }
 
 export async function swipe(dev: DeviceShell, from: Point, to: Point, durationMs: number): Promise<void> {
-  await dev.action(['input', 'swipe', from.x, from.y, to.x, to.y, durationMs], `swipe from (${from.x}, ${from.y})`)
+  await dev.action(['input', 'swipe', from.x, from.y, to.x, to.y, durationMs], `swipe from (${from.x}, ${from.y})`, dev.server.timeoutMs + durationMs)
 }
 
 /** Sends one key event: the name as `KEYCODE_…` when given by name, else the number (keycodes.ts resolves both). */
