@@ -85,9 +85,9 @@ export async function mcpToolTable(): Promise<string> {
   const all = await collectTools(config)
   const served = selectTools(all, {}).sort((a, b) => toolGroup(a).localeCompare(toolGroup(b)) || a.name.localeCompare(b.name))
   const rows = served.map(
-    (t) => `| \`android_${t.name}\` | ${toolGroup(t)} | ${t.kind} | \`${config.bin} ${t.cliId}\` | ${cell(t.description)} |`,
+    (t) => `| \`android_${t.name}\` | ${toolGroup(t)} | ${t.kind} | \`${config.bin} ${t.cli.id}\` | ${cell(t.description)} |`,
   )
-  const withheld = all.filter((t) => t.cliOnly !== undefined).map((t) => `\`${t.name}\` (\`${config.bin} ${t.cliId}\`): ${t.cliOnly}`)
+  const withheld = all.filter((t) => t.cli.only !== undefined).map((t) => `\`${t.name}\` (\`${config.bin} ${t.cli.id}\`): ${t.cli.only}`)
   return [
     TOOLS_START,
     '',

@@ -18,7 +18,6 @@ const permission = z
 
 export const installApp = defineTool({
   name: 'install_app',
-  cliId: 'app install',
   title: 'Install an app',
   description:
     'Installs an APK from a path on the computer running arc: pushes it to /data/local/tmp, runs `pm install` and removes the copy. --replace reinstalls over an installed version keeping its data, --grant-all grants every runtime permission, --downgrade allows an older version, --allow-test allows test-only APKs.',
@@ -33,6 +32,7 @@ export const installApp = defineTool({
     allow_test: z.boolean().default(false).describe('Allow an APK built as test-only (pm install -t)'),
   }),
   cli: {
+    id: 'app install',
     positional: ['apk'],
     char: {replace: 'r', grant_all: 'g'},
     examples: ['<%= config.bin %> <%= command.id %> app-debug.apk -r -g'],
@@ -49,7 +49,6 @@ export const installApp = defineTool({
 
 export const uninstallApp = defineTool({
   name: 'uninstall_app',
-  cliId: 'app uninstall',
   title: 'Uninstall an app',
   description: 'Removes an installed app (`pm uninstall`); --keep-data keeps its data and cache for a later reinstall (`-k`).',
   kind: 'destructive',
@@ -59,7 +58,7 @@ export const uninstallApp = defineTool({
     package_id: packageId('uninstall'),
     keep_data: z.boolean().default(false).describe('Keep the app data and cache (pm uninstall -k)'),
   }),
-  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app --keep-data']},
+  cli: {id: 'app uninstall', positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app --keep-data']},
   async handler({driver}, {package_id, keep_data}) {
     await driver.uninstallApp(package_id, keep_data)
     return {text: `App uninstalled successfully: ${package_id}`, data: {package_id, keep_data}}
@@ -68,14 +67,13 @@ export const uninstallApp = defineTool({
 
 export const clearAppData = defineTool({
   name: 'clear_app_data',
-  cliId: 'app clear',
   title: "Clear an app's data",
   description: "Deletes an app's data and cache and stops it (`pm clear`), as a fresh install would have it. Refuses apps that are not installed.",
   kind: 'destructive',
   needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('reset')}),
-  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
+  cli: {id: 'app clear', positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
   async handler({driver}, {package_id}) {
     await driver.clearAppData(package_id)
     return {text: `App data cleared successfully: ${package_id}`, data: {package_id}}
@@ -84,7 +82,6 @@ export const clearAppData = defineTool({
 
 export const openUrl = defineTool({
   name: 'open_url',
-  cliId: 'app open-url',
   title: 'Open a URL or deep link',
   description:
     'Opens a URL or deep link (https://…, myapp://path, tel:…) with the app that handles it: `am start -a android.intent.action.VIEW -d URL`. Fails when no app handles it.',
@@ -98,7 +95,7 @@ export const openUrl = defineTool({
       .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/, 'expected a URL with a scheme and no spaces, like https://example.com or myapp://path (write spaces as %20)')
       .describe('The URL or deep link to open (e.g. https://example.com, myapp://item/42)'),
   }),
-  cli: {positional: ['url'], examples: ["<%= config.bin %> <%= command.id %> 'https://example.com/?q=arc'"]},
+  cli: {id: 'app open-url', positional: ['url'], examples: ["<%= config.bin %> <%= command.id %> 'https://example.com/?q=arc'"]},
   async handler({driver}, {url}) {
     await driver.openUrl(url)
     return {text: `URL opened successfully: ${url}`, data: {url}}
@@ -109,7 +106,6 @@ function permissionTool(granted: boolean) {
   const verb = granted ? 'grant' : 'revoke'
   return defineTool({
     name: `${verb}_permission`,
-    cliId: `app ${verb}`,
     title: granted ? 'Grant a permission' : 'Revoke a permission',
     description: `${granted ? 'Grants a runtime permission to' : 'Revokes a runtime permission from'} an app (\`pm ${verb}\`, Android 6+). Only runtime ("dangerous") permissions the app declares can be changed.`,
     kind: 'destructive',
@@ -117,6 +113,7 @@ function permissionTool(granted: boolean) {
     group: 'apps',
     input: z.object({package_id: packageId(granted ? 'grant it to' : 'revoke it from'), permission}),
     cli: {
+      id: `app ${verb}`,
       positional: ['package_id', 'permission'],
       examples: [`<%= config.bin %> <%= command.id %> com.example.app CAMERA`, `<%= config.bin %> <%= command.id %> com.example.app android.permission.ACCESS_FINE_LOCATION`],
     },

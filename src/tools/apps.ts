@@ -15,7 +15,6 @@ export const packageId = (what: string) =>
 
 export const openApp = defineTool({
   name: 'open_app',
-  cliId: 'app open',
   title: 'Launch an app',
   description:
     'Launches an installed app by package id through its launcher activity. Use list_apps to find package ids. The CLI can start another activity of the app (--activity, as `am start -n PKG/ACTIVITY`) and give the intent an action, data and extras; only activities the app exports can be started from adb.',
@@ -23,8 +22,9 @@ export const openApp = defineTool({
   needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('launch')}),
-  cliInput: launchInput,
   cli: {
+    id: 'app open',
+    input: launchInput,
     positional: ['package_id'],
     examples: [
       '<%= config.bin %> <%= command.id %> com.android.settings',
@@ -53,7 +53,6 @@ export function appTable(apps: AppInfo[]): string {
 
 export const listApps = defineTool({
   name: 'list_apps',
-  cliId: 'app list',
   title: 'List installed apps',
   description:
     'Lists installed apps as a JSON array [{package_id, name, version_name, version_code, is_system}]. Filters: type (all, user, system) and a case-insensitive substring of the name. The CLI prints a table (--json: {apps: [...]}). Over plain ADB the name is the package id.',
@@ -64,19 +63,18 @@ export const listApps = defineTool({
     filter: z.enum(['all', 'user', 'system']).default('all').describe('Filter by app type: all, user or system'),
     name_query: z.string().optional().describe('Filter by app name substring (case-insensitive)'),
   }),
-  cli: {examples: ['<%= config.bin %> <%= command.id %> --filter user --name-query calc']},
+  cli: {id: 'app list', examples: ['<%= config.bin %> <%= command.id %> --filter user --name-query calc']},
   async handler({driver}, {filter, name_query}) {
     const query = name_query?.toLowerCase()
     const apps = (await driver.listApps(filter)).filter(
       (app) => !query || app.name.toLowerCase().includes(query) || app.package_id.toLowerCase().includes(query),
     )
-    return {text: JSON.stringify(apps), data: {apps}, human: appTable(apps)}
+    return {text: JSON.stringify(apps), data: {apps}, cli: {human: appTable(apps)}}
   },
 })
 
 export const closeApp = defineTool({
   name: 'close_app',
-  cliId: 'app close',
   title: 'Stop an app',
   description:
     'Stops an app and its background work (`am force-stop`), in the foreground or not. System processes may restart by themselves.',
@@ -84,7 +82,7 @@ export const closeApp = defineTool({
   needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('close')}),
-  cli: {positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
+  cli: {id: 'app close', positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
   async handler({driver}, {package_id}) {
     await driver.closeApp(package_id)
     return {text: `App closed successfully: ${package_id}`, data: {package_id}}

@@ -1,7 +1,7 @@
 import {defineTool, InvalidInputError, type ToolContext, z} from '@arc-cli/core'
 
 import {centre, selfOrAncestor, visibleRect} from './element-support.js'
-import {foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput} from './element-target.js'
+import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput} from './element-target.js'
 import {reachableRect} from './scroll-area.js'
 
 const LONG_CLICK_MS = 1000
@@ -44,7 +44,6 @@ async function target(ctx: ToolContext, input: TargetInput, long: boolean): Prom
 
 export const clickElement = defineTool({
   name: 'click_element',
-  cliId: 'click',
   title: 'Click an element by id or selector',
   description:
     'Taps the centre of the visible part of the element (clipped to the screen and its window). The screen is read again first: an id that no longer names the element it named when shown fails with STALE_ELEMENT instead of tapping something else.',
@@ -52,9 +51,7 @@ export const clickElement = defineTool({
   needs: {screen: 'read', input: 'act'},
   group: 'elements',
   input: z.object({element_id: targetId}),
-  cliInput: selectorInput,
-  cliMayOmit: ['element_id'],
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text Submit', '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok']},
+  cli: {id: 'click', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text Submit', '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok']},
   async handler(ctx, input) {
     const {found, point} = await target(ctx, input, false)
     await ctx.driver.tap(point)
@@ -64,16 +61,13 @@ export const clickElement = defineTool({
 
 export const longClickElement = defineTool({
   name: 'long_click_element',
-  cliId: 'long-click',
   title: 'Long-click an element by id or selector',
   description: `Presses and holds (${LONG_CLICK_MS} ms) the centre of the visible part of the element. Stale ids fail with STALE_ELEMENT, as for click_element.`,
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'elements',
   input: z.object({element_id: targetId}),
-  cliInput: selectorInput,
-  cliMayOmit: ['element_id'],
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match']},
+  cli: {id: 'long-click', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match']},
   async handler(ctx, input) {
     const {found, point} = await target(ctx, input, true)
     await ctx.driver.longPress(point, LONG_CLICK_MS)

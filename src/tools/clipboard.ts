@@ -2,7 +2,6 @@ import {defineTool, printableLine, z} from '@arc-cli/core'
 
 export const getClipboard = defineTool({
   name: 'get_clipboard',
-  cliId: 'clipboard get',
   title: 'Read the clipboard',
   description:
     'Returns the clipboard text as JSON {"text": "…"} ({"text": null} when empty). Over plain ADB no Android version lets the shell read it reliably (Android 10+ denies it silently), so this fails with UNSUPPORTED rather than report an empty clipboard that may be a denied read; see `arc doctor`. The CLI prints the text itself (--json: the object).',
@@ -10,18 +9,17 @@ export const getClipboard = defineTool({
   needs: {clipboard: 'read'},
   group: 'text',
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  cli: {id: 'clipboard get', examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {
     const text = await driver.getClipboard()
     // The CLI prints the text itself, line by line with control characters written out.
     const human = text === null ? 'The clipboard is empty.' : text.split('\n').map((line) => printableLine(line)).join('\n')
-    return {text: JSON.stringify({text}), data: {text}, human}
+    return {text: JSON.stringify({text}), data: {text}, cli: {human}}
   },
 })
 
 export const setClipboard = defineTool({
   name: 'set_clipboard',
-  cliId: 'clipboard set',
   title: 'Set the clipboard',
   description:
     'Puts text on the clipboard. Over plain ADB Android has no shell command for it, so this fails with UNSUPPORTED until the device has a helper; see `arc doctor`.',
@@ -29,7 +27,7 @@ export const setClipboard = defineTool({
   needs: {clipboard: 'act'},
   group: 'text',
   input: z.object({text: z.string().describe('Text to set in clipboard')}),
-  cli: {positional: ['text'], examples: ['<%= config.bin %> <%= command.id %> "Hello from arc"']},
+  cli: {id: 'clipboard set', positional: ['text'], examples: ['<%= config.bin %> <%= command.id %> "Hello from arc"']},
   async handler({driver}, {text}) {
     await driver.setClipboard(text)
     return {text: `Clipboard set successfully (${text.length} characters)`, data: {characters: text.length}}

@@ -4,7 +4,6 @@ import {gesturePaths} from './gesture-schema.js'
 
 export const customGesture = defineTool({
   name: 'custom_gesture',
-  cliId: 'gesture',
   title: 'Custom gesture',
   description:
     'Plays a gesture from finger paths: each path is one finger, points {x, y, time} with time in ms from the start, strictly increasing. One path uses `input motionevent` (Android 10+; older devices get a swipe per segment); several paths need multi-touch through /dev/input, which many Android 10+ devices refuse (run `arc doctor`).',
@@ -15,6 +14,7 @@ export const customGesture = defineTool({
     paths: gesturePaths.describe('Array of paths, one per finger; each an array of at least 2 points {x, y, time}'),
   }),
   cli: {
+    id: 'gesture',
     examples: [
       `<%= config.bin %> <%= command.id %> --paths '[{"x":100,"y":100,"time":0},{"x":300,"y":300,"time":300}]'`,
       `<%= config.bin %> <%= command.id %> --paths '[{"x":400,"y":600,"time":0},{"x":300,"y":600,"time":300}]' --paths '[{"x":600,"y":600,"time":0},{"x":700,"y":600,"time":300}]'`,

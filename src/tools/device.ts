@@ -23,7 +23,6 @@ function infoText(info: DeviceInfo): string {
 
 export const deviceInfo = defineTool({
   name: 'device_info',
-  cliId: 'device info',
   title: 'Describe the device',
   description:
     'Model, manufacturer, Android version and SDK level, primary ABI, screen size (natural orientation) and density, and battery level and status. Also the app in front and its activity (foreground: {package, activity}). A recorded snapshot answers with what it knows (its screen, and the app its meta.json names).',
@@ -31,7 +30,7 @@ export const deviceInfo = defineTool({
   needs: {info: 'read'},
   group: 'system',
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
+  cli: {id: 'device info', examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
   async handler({driver}) {
     const info = await driver.deviceInfo()
     return {text: infoText(info), data: {...info}}
@@ -45,7 +44,6 @@ function rotationText(state: RotationState): string {
 
 export const rotation = defineTool({
   name: 'rotation',
-  cliId: 'device rotation',
   title: 'Read or set the screen rotation',
   description:
     'Without a value, prints the current rotation and whether auto-rotate is on. With 0, 90, 180 or 270, turns auto-rotate off and locks the display to that rotation (settings system user_rotation); with auto, turns auto-rotate back on. Apps that fix their orientation may not follow.',
@@ -55,7 +53,7 @@ export const rotation = defineTool({
   input: z.object({
     set: z.enum(['0', '90', '180', '270', 'auto']).optional().describe('Rotation to lock to (0, 90, 180, 270), or auto; omit to read it'),
   }),
-  cli: {positional: ['set'], examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> 90', '<%= config.bin %> <%= command.id %> auto']},
+  cli: {id: 'device rotation', positional: ['set'], examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> 90', '<%= config.bin %> <%= command.id %> auto']},
   async handler({driver}, {set}) {
     if (set === undefined) {
       const state = await driver.rotation()
@@ -73,14 +71,13 @@ export const rotation = defineTool({
 
 export const wake = defineTool({
   name: 'wake',
-  cliId: 'device wake',
   title: 'Turn the screen on',
   description: 'Turns the screen on (KEYCODE_WAKEUP) when it is off; does nothing when it is already on. Does not unlock: see device unlock.',
   kind: 'action',
   needs: {system: 'act'},
   group: 'system',
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  cli: {id: 'device wake', examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {
     const before = await driver.wake()
     return {text: before.awake ? 'Screen already on' : 'Screen turned on', data: {awake: true, was_awake: before.awake}}
@@ -89,7 +86,6 @@ export const wake = defineTool({
 
 export const unlock = defineTool({
   name: 'unlock',
-  cliId: 'device unlock',
   title: 'Wake and unlock the device',
   description:
     'Turns the screen on and dismisses a lock screen that needs no PIN (wm dismiss-keyguard, or the menu key on old devices). A lock screen that needs a PIN, pattern or password fails with UNSUPPORTED: arc does not enter credentials.',
@@ -97,7 +93,7 @@ export const unlock = defineTool({
   needs: {system: 'act'},
   group: 'system',
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  cli: {id: 'device unlock', examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver}) {
     const before = await driver.unlock()
     return {

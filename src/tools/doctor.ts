@@ -28,7 +28,6 @@ export function formatReport(report: CapabilityReport): string {
 
 export const doctor = defineTool({
   name: 'doctor',
-  cliId: 'doctor',
   title: 'What this device supports',
   description:
     'Probes the device without visible changes (Android version, UI dump with all windows, input tried with a harmless key, multi-touch through /dev/input, clipboard, screencap/screenrecord, cmd services) and prints a capability table: what serves each, what arc does for a missing one, what a read and an input call cost. Paste it into bug reports; --json for scripts.',
@@ -36,7 +35,7 @@ export const doctor = defineTool({
   needs: {system: 'read'},
   group: 'system',
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
+  cli: {id: 'doctor', examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
   async handler({driver}) {
     const report = await driver.probeCapabilities()
     return {text: formatReport(report), data: {...report}}

@@ -7,7 +7,6 @@ const cell = (s: string) => (s === '' ? '-' : s.replace(/[\\\t\n\r]/g, (c) => ({
 
 export const getElementDetails = defineTool({
   name: 'get_element_details',
-  cliId: 'details',
   title: 'Full text and content description of elements',
   description:
     'Prints the full, untruncated text and content description of each element id as TSV (id, text, desc; `-` when empty). An id that is not on the current screen gets a `not_found` row.',
@@ -15,7 +14,7 @@ export const getElementDetails = defineTool({
   needs: {screen: 'read'},
   group: 'elements',
   input: z.object({ids: z.array(elementIdString().describe('An element id')).min(1).describe('Element ids to look up (from screen-state)')}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp']},
+  cli: {id: 'details', examples: ['<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp']},
   async handler(ctx, {ids}) {
     for (const id of ids) checkElementId(id, 'ids')
     const model = buildScreenModel(await ctx.driver.captureScreen())

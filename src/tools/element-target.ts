@@ -8,11 +8,13 @@
 import {
   buildScreenModel,
   checkMainDisplay,
+  ELEMENT_ID_PATTERN,
   ElementAmbiguousError,
   ElementNotFoundError,
   InvalidInputError,
   rememberElements,
   resolveElement,
+  type OmittableField,
   type ResolvedElement,
   type ScreenElement,
   type ScreenModel,
@@ -24,9 +26,12 @@ import {elementIdString, elementJson, elementTable, matches, type By} from './el
 
 /**
  * The element id of an element action: required, as the spec has it, except on a command line, where a selector
- * may stand in its place (the tools list it in `cliMayOmit`; resolveTarget refuses a call with neither).
+ * may stand in its place (the tools name it in `cli.mayOmit`; resolveTarget refuses a call with neither).
  */
 export const targetId = elementIdString().describe('Element id from screen-state or find (node_ and 6 characters)')
+
+/** `element_id` may be left out of a command line for a selector; a word shaped like an id is one, never the text. */
+export const elementIdOmittable: OmittableField = {field: 'element_id', looksLike: (word) => ELEMENT_ID_PATTERN.test(word)}
 
 /**
  * Selector field → find's criterion. `field_text` is `text` under another name, for the typing tools whose `text`
@@ -39,7 +44,7 @@ export type TextKind = 'text' | 'field_text'
 
 const selector = (what: string) => z.string().min(1).optional().describe(`In place of an id: the one element whose ${what} contains this (case-insensitive, as arc find matches)`)
 
-/** The selector fields (CLI-only for now: a tool's `cliInput`). Several together must all match the element. */
+/** The selector fields (CLI-only for now: a tool's `cli.input`). Several together must all match the element. */
 export const selectorInput = z.object({
   text: selector('text'),
   desc: selector('content description'),

@@ -4,7 +4,6 @@ import {elementJson, elementTable, findMatching, searchFields} from './element-s
 
 export const findElements = defineTool({
   name: 'find_elements',
-  cliId: 'find',
   title: 'Find elements by text, content description, resource id or class',
   description:
     'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds and flags. The ids can be passed to the element tools. The CLI prints a table (--json: the object).',
@@ -15,13 +14,13 @@ export const findElements = defineTool({
     ...searchFields,
     exact_match: z.boolean().default(false).describe('Match the whole value exactly (default: case-insensitive contains)'),
   }),
-  cli: {positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Submit', '<%= config.bin %> <%= command.id %> resource_id com.example:id/ok --exact-match']},
+  cli: {id: 'find', positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Submit', '<%= config.bin %> <%= command.id %> resource_id com.example:id/ok --exact-match']},
   async handler(ctx, {by, value, exact_match}) {
     const model = buildScreenModel(await ctx.driver.captureScreen())
     const found = findMatching(model, by, value, exact_match)
     await rememberElements(ctx.state, found, false)
     const data = {elements: found.map(elementJson)}
     const human = found.length > 0 ? elementTable(found) : `No element matches ${by} ${JSON.stringify(value)}.`
-    return {text: JSON.stringify(data, null, 2), data, human}
+    return {text: JSON.stringify(data, null, 2), data, cli: {human}}
   },
 })

@@ -17,7 +17,6 @@ export function logLines(result: LogResult): string {
 
 export const getDeviceLogs = defineTool({
   name: 'get_device_logs',
-  cliId: 'logs',
   title: 'Read the device logs (logcat)',
   description:
     'Returns recent logcat lines as JSON {logs, line_count, truncated}, filtered by time range, exact tag, minimum level and package. Lines read `MM-DD hh:mm:ss.mmm L/Tag: message`; truncated is true when more lines matched than last_lines. The CLI prints the lines alone (--json: the object).',
@@ -38,9 +37,10 @@ export const getDeviceLogs = defineTool({
       .optional()
       .describe('Filter logs by package name (its running processes)'),
   }),
-  cliInput: logsCliInput,
   interruptible: (input) => input.follow === true,
   cli: {
+    id: 'logs',
+    input: logsCliInput,
     examples: [
       '<%= config.bin %> <%= command.id %> --last-lines 50 --level W',
       '<%= config.bin %> <%= command.id %> --follow --level W --json',
@@ -58,6 +58,6 @@ export const getDeviceLogs = defineTool({
       level: input.level,
       packageName: input.package_name,
     })
-    return {text: JSON.stringify(result), data: result, human: logLines(result)}
+    return {text: JSON.stringify(result), data: result, cli: {human: logLines(result)}}
   },
 })

@@ -70,16 +70,14 @@ const NOT_SERVED = 'a CLI comfort the spec has no tool for, left out of the tool
 
 export const keyboardStatus = defineTool({
   name: 'keyboard_status',
-  cliId: 'keyboard status',
   title: 'Whether the soft keyboard shows',
   description:
     "Says whether the soft keyboard shows now, by the input method service (dumpsys input_method mInputShown) and the window manager (a shown INPUT_METHOD window); shown only when every one that answers says so. --json: {shown, input_method, window}, null where the device does not say.",
   kind: 'read',
   needs: {screen: 'read'},
   group: 'keys',
-  cliOnly: NOT_SERVED,
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
+  cli: {id: 'keyboard status', only: NOT_SERVED, examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
   async handler(ctx) {
     const {state, verdict} = await settled(ctx)
     const text = verdict === 'shown' ? 'Keyboard shown' : verdict === 'hidden' ? 'No keyboard shown' : `No keyboard shown: ${mixedReason(state)}`
@@ -89,16 +87,14 @@ export const keyboardStatus = defineTool({
 
 export const hideKeyboard = defineTool({
   name: 'hide_keyboard',
-  cliId: 'keyboard hide',
   title: 'Hide the soft keyboard',
   description:
     'Presses BACK only when the soft keyboard shows (as keyboard status tells it), then reads again until it is gone; with no keyboard shown it sends nothing, so a script never navigates back by accident. --json: {hidden, was_shown}.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'keys',
-  cliOnly: NOT_SERVED,
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
+  cli: {id: 'keyboard hide', only: NOT_SERVED, examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
   async handler(ctx) {
     const before = await settled(ctx)
     if (before.verdict !== 'shown') {

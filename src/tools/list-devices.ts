@@ -18,7 +18,6 @@ function formatDevices(devices: DeviceSummary[]): string {
 
 export const listDevices = defineTool({
   name: 'list_devices',
-  cliId: 'devices',
   title: 'List the devices attached to the adb server',
   description:
     'Lists every device the adb server knows, one per line: serial, state (device, offline, unauthorized…) and model. Pass a serial to other commands with --device. The server comes from --adb-host/--adb-port, else ADB_SERVER_SOCKET (or ANDROID_ADB_SERVER_ADDRESS), else the config, else 127.0.0.1:5037; arc never starts one.',
@@ -33,11 +32,12 @@ export const listDevices = defineTool({
     serial: z.string().min(1).optional().describe('With --wait: wait for this device, named as for --device'),
     timeout_ms: z.number().int().min(1).max(600_000).default(30_000).describe('With --wait: give up after this many ms (1-600000)'),
   }),
-  cliInput: z.object({
+  cli: {
+    id: 'devices',
+    input: z.object({
     adb_host: z.string().min(1).optional().describe('Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1)'),
     adb_port: z.number().int().min(1).max(65535).optional().describe('Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037)'),
   }),
-  cli: {
     examples: [
       '<%= config.bin %> <%= command.id %>',
       '<%= config.bin %> <%= command.id %> --wait --timeout-ms 10000',

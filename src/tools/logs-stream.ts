@@ -39,5 +39,5 @@ export async function followOrClear(ctx: ToolContext, input: StreamInput): Promi
     (event) => emit({text: printableLine(event.line), data: {...event}}),
     ctx.signal as AbortSignal,
   )
-  return {text: '', data: {}, streamed: true}
+  return {text: '', data: {}, cli: {streamed: true}}
 }

@@ -24,7 +24,6 @@ export function pinchPaths(center: {x: number; y: number}, scale: number, durati
 
 export const pinch = defineTool({
   name: 'pinch',
-  cliId: 'pinch',
   title: 'Pinch to zoom',
   description:
     'Two-finger pinch centred at (center_x, center_y): scale > 1 zooms in (fingers apart), < 1 zooms out. Needs multi-touch through /dev/input, which many Android 10+ devices refuse with UNSUPPORTED (run `arc doctor`).',
@@ -37,7 +36,7 @@ export const pinch = defineTool({
     scale: z.number().gt(0).describe('Scale factor (> 0; > 1 = zoom in, < 1 = zoom out)'),
     duration: duration('Gesture duration', 300),
   }),
-  cli: {positional: ['center_x', 'center_y', 'scale'], examples: ['<%= config.bin %> <%= command.id %> 540 1200 2', '<%= config.bin %> <%= command.id %> 540 1200 0.5 --duration 500']},
+  cli: {id: 'pinch', positional: ['center_x', 'center_y', 'scale'], examples: ['<%= config.bin %> <%= command.id %> 540 1200 2', '<%= config.bin %> <%= command.id %> 540 1200 0.5 --duration 500']},
   async handler({driver}, input) {
     const screen = await driver.screenSize()
     const paths = pinchPaths({x: input.center_x, y: input.center_y}, input.scale, input.duration, screen)

@@ -10,7 +10,6 @@ const NEED_FOCUS = new Set<string>(['KEYCODE_ENTER', 'KEYCODE_DEL', 'KEYCODE_TAB
 
 export const pressKey = defineTool({
   name: 'press_key',
-  cliId: 'press key',
   title: 'Press a key',
   description:
     'Presses one key, sent as its Android key event to whatever has focus: the spec\'s ENTER, BACK, DEL (backspace), HOME, TAB or SPACE, or any Android keycode by name with or without KEYCODE_ (VOLUME_UP, POWER, MENU, DPAD_CENTER, F1…) or by keycode number (24 is VOLUME_UP). ENTER, DEL, TAB and SPACE need a focused element: the screen is read first and the key refused when nothing has focus. Returns {key: "KEYCODE_<NAME>", code}.',
@@ -25,6 +24,7 @@ export const pressKey = defineTool({
       .describe('Key to press: ENTER, BACK, DEL, HOME, TAB, SPACE, or any Android keycode name (VOLUME_UP, KEYCODE_MENU) or number (24)'),
   }),
   cli: {
+    id: 'press key',
     positional: ['key'],
     examples: ['<%= config.bin %> <%= command.id %> ENTER', '<%= config.bin %> <%= command.id %> VOLUME_UP', '<%= config.bin %> <%= command.id %> 26'],
   },

@@ -4,14 +4,13 @@ import {defineTool, resolveKey, type AnyTool, z} from '@arc-cli/core'
 function systemKey(name: string, key: string, label: string, description: string): AnyTool {
   return defineTool({
     name: `press_${name}`,
-    cliId: `press ${name}`,
     title: `Press the ${label} button`,
     description,
     kind: 'action',
     needs: {input: 'act'},
     group: 'keys',
     input: z.object({}),
-    cli: {examples: [`<%= config.bin %> <%= command.id %>`]},
+    cli: {id: `press ${name}`, examples: [`<%= config.bin %> <%= command.id %>`]},
     async handler({driver}) {
       const resolved = resolveKey(key)
       await driver.pressKey(resolved.word)

@@ -38,16 +38,18 @@ function snapshotMeta(capture: ScreenCapture, serial: string, capturedAt: Date):
 
 export const saveSnapshot = defineTool({
   name: 'save_snapshot',
-  cliId: 'snapshot save',
   title: 'Record the screen as a snapshot folder',
   description: `Writes the current screen to a folder, replacing it whole (a folder holding other files is refused): ${SNAPSHOT_XML} (the uiautomator dump), ${SNAPSHOT_PNG} (a screenshot of the same moment) and ${SNAPSHOT_META} (size, density, rotation, foreground app, the window manager's window list). Any command reads it back with --device DIR.`,
   kind: 'read',
   needs: {screen: 'read'},
   group: 'screen',
-  // A CLI job, not an agent's.
-  cliOnly: 'it writes a folder on the machine arc runs on, at a path the caller picks',
   input: z.object({dir: z.string().min(1).describe('Folder to write the snapshot to (created if missing)')}),
-  cli: {positional: ['dir'], examples: ['<%= config.bin %> <%= command.id %> ./snapshots/login']},
+  cli: {
+    id: 'snapshot save',
+    // A CLI job, not an agent's.
+    only: 'it writes a folder on the machine arc runs on, at a path the caller picks',
+    positional: ['dir'], examples: ['<%= config.bin %> <%= command.id %> ./snapshots/login'],
+  },
   async handler({driver, cwd, warn}, {dir}) {
     const target = path.resolve(cwd, dir)
     const capture = await driver.captureScreen()

@@ -1,7 +1,7 @@
 import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, StaleElementError, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
 
 import {shareOf, type Rect} from './element-support.js'
-import {foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
+import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
 import {DEFAULT_MAX_SCROLLS, MAX_MAX_SCROLLS, SEARCH_DIRECTIONS, searchList} from './list-search.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './scroll-area.js'
 
@@ -62,14 +62,15 @@ function swipeToward(element: ScreenElement, [cl, ct, cr, cb]: Rect) {
 
 export const scrollToElement = defineTool({
   name: 'scroll_to_element',
-  cliId: 'scroll-to',
   title: 'Scroll until an element is visible (by id or selector)',
   description: `Scrolls the element's nearest scrollable ancestor toward it (at most ${MAX_SCROLLS} swipes), reading the screen after each, until the element is visible. Ids survive scrolling, so the same id is followed; a stale id fails with STALE_ELEMENT.`,
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'elements',
   input: z.object({element_id: targetId}),
-  cliInput: selectorInput.extend({
+  cli: {
+    id: 'scroll-to',
+    input: selectorInput.extend({
     direction: z
       .enum(SEARCH_DIRECTIONS)
       .optional()
@@ -82,8 +83,7 @@ export const scrollToElement = defineTool({
       .optional()
       .describe(`With a selector: the most scrolls that search makes (0-${MAX_MAX_SCROLLS}, default ${DEFAULT_MAX_SCROLLS}; 0: no search)`),
   }),
-  cliMayOmit: ['element_id'],
-  cli: {
+    mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
       '<%= config.bin %> <%= command.id %> node_a3f2kq',

@@ -42,7 +42,6 @@ async function elementArea(ctx: ToolContext, id: string): Promise<{model: Screen
 
 export const scroll = defineTool({
   name: 'scroll',
-  cliId: 'scroll',
   title: 'Scroll the screen in a direction',
   description:
     'Scrolls by a share of the screen: a swipe covering 25% (small), 50% (medium, default) or 75% (large) of the height (up/down) or width (left/right), centred in the part of the screen the keyboard and system bars leave free (shorter when that part is). "down" reveals content further down. With element_id, the swipe runs inside that scrollable element (a share of its visible height or width); a stale id fails with STALE_ELEMENT.',
@@ -55,6 +54,7 @@ export const scroll = defineTool({
     element_id: elementIdString().optional().describe('Scroll inside this scrollable element'),
   }),
   cli: {
+    id: 'scroll',
     positional: ['direction'],
     examples: ['<%= config.bin %> <%= command.id %> down --amount large', '<%= config.bin %> <%= command.id %> left --element-id node_a3f2kq'],
   },

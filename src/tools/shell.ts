@@ -10,7 +10,6 @@ function summary(stdout: string, stderr: string, exitCode: number): string {
 
 export const shell = defineTool({
   name: 'shell',
-  cliId: 'shell',
   title: 'Run a device shell command',
   description:
     'Runs one command on the device with arc\'s device selection. Every word is quoted as given, so shell syntax (pipes, `;`, `$VAR`) is not interpreted: for that, run `sh -c \'…\'`. The CLI passes stdout, stderr and the exit status through; --json gives {stdout, stderr, exit_code}. Devices before Android 7 merge stderr into stdout.',
@@ -22,6 +21,7 @@ export const shell = defineTool({
     timeout_ms: z.number().int().min(1000).max(3_600_000).optional().describe('Time limit in milliseconds (default: adb.timeoutMs from the config)'),
   }),
   cli: {
+    id: 'shell',
     positional: ['command'],
     examples: ['<%= config.bin %> <%= command.id %> -- getprop ro.build.version.sdk', "<%= config.bin %> <%= command.id %> -- sh -c 'ls /sdcard | wc -l'"],
   },
@@ -32,8 +32,7 @@ export const shell = defineTool({
     return {
       text: summary(stdout, stderr, result.exitCode),
       data: {stdout, stderr, exit_code: result.exitCode},
-      ...(json ? {} : {stdout: result.stdout, stderr: result.stderr}),
-      exitCode: result.exitCode,
+      cli: {...(json ? {} : {stdout: result.stdout, stderr: result.stderr}), exitCode: result.exitCode},
     }
   },
 })

@@ -10,7 +10,6 @@ const SCROLL_FOR_FINGER: Record<string, string> = {up: 'down', down: 'up', left:
 
 export const swipe = defineTool({
   name: 'swipe',
-  cliId: 'swipe',
   title: 'Swipe from one point to another',
   description:
     'Drags from (x1, y1) to (x2, y2) in screen pixels over `duration` milliseconds (default 300). For scrolling by a share of the screen, use scroll.',
@@ -25,6 +24,7 @@ export const swipe = defineTool({
     duration: duration('Swipe duration', 300),
   }),
   cli: {
+    id: 'swipe',
     positional: ['x1', 'y1', 'x2', 'y2'],
     examples: ['<%= config.bin %> <%= command.id %> 500 1500 500 500'],
     misread: ({x1}) => {

@@ -4,7 +4,6 @@ import {at, checkOnScreen, coordinate} from './touch-schema.js'
 
 export const tap = defineTool({
   name: 'tap',
-  cliId: 'tap',
   title: 'Tap the screen at a point',
   description:
     'Performs a single tap at x,y in screen pixels (the same space as the bounds in screen-state). To tap an element, read its bounds from get_screen_state and tap its centre.',
@@ -12,7 +11,7 @@ export const tap = defineTool({
   needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
-  cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
+  cli: {id: 'tap', positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
   async handler({driver}, {x, y}) {
     await checkOnScreen(driver, {'': {x, y}})
     await driver.tap({x, y})
@@ -22,14 +21,13 @@ export const tap = defineTool({
 
 export const doubleTap = defineTool({
   name: 'double_tap',
-  cliId: 'double-tap',
   title: 'Double-tap the screen at a point',
   description: 'Performs a double tap at x,y in screen pixels: two taps sent in one device command.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
-  cli: {positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
+  cli: {id: 'double-tap', positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
   async handler({driver}, {x, y}) {
     await checkOnScreen(driver, {'': {x, y}})
     await driver.doubleTap({x, y})

@@ -19,7 +19,7 @@ import {
 } from '@arc-cli/core'
 
 import {centre, visibleRect} from './element-support.js'
-import {fieldSelectorInput, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput, type TextKind} from './element-target.js'
+import {elementIdOmittable, fieldSelectorInput, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput, type TextKind} from './element-target.js'
 
 /** Characters typed per `input text` command; typing_speed paces the gaps between these chunks. */
 export const TYPE_CHUNK = 20
@@ -113,7 +113,6 @@ async function focusField(ctx: ToolContext, input: TargetInput): Promise<Field> 
  * The selector of the tools that take words after the element id (append, insert, replace): `--text` would be
  * what to type, so the field's text is `--field-text`; the command line may leave the id out for a selector.
  */
-const typingSelector = {cliInput: fieldSelectorInput, cliMayOmit: ['element_id']}
 /** What `--text` gets on those commands, which would otherwise be oclif's "Nonexistent flag". */
 const fieldTextHint = {text: 'the text to type is an argument here; to pick the field by the text it shows, use --field-text'}
 
@@ -234,15 +233,16 @@ async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
 
 export const typeAppendText = defineTool({
   name: 'type_append_text',
-  cliId: 'type append',
   title: 'Type text at the end of a field (by id or selector)',
   description: 'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'text',
   input: z.object({element_id: targetId, text: textField('Text to type'), ...typingFields}),
-  ...typingSelector,
   cli: {
+    id: 'type append',
+    input: fieldSelectorInput,
+    mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
     examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email "@example.com"'],
     flagHints: fieldTextHint,
@@ -267,7 +267,6 @@ export const typeAppendText = defineTool({
 
 export const typeInsertText = defineTool({
   name: 'type_insert_text',
-  cliId: 'type insert',
   title: 'Type text at an offset in a field (by id or selector)',
   description: 'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
   kind: 'action',
@@ -279,8 +278,10 @@ export const typeInsertText = defineTool({
     offset: z.number().int().min(0).describe('0-based character offset for the cursor, within [0, current text length]'),
     ...typingFields,
   }),
-  ...typingSelector,
   cli: {
+    id: 'type insert',
+    input: fieldSelectorInput,
+    mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
     examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5', '<%= config.bin %> <%= command.id %> --field-text "Search" "new " --offset 0'],
     flagHints: fieldTextHint,
@@ -310,7 +311,6 @@ export const typeInsertText = defineTool({
 
 export const typeReplaceText = defineTool({
   name: 'type_replace_text',
-  cliId: 'type replace',
   title: 'Replace text in a field (by id or selector)',
   description: 'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
   kind: 'action',
@@ -322,8 +322,10 @@ export const typeReplaceText = defineTool({
     new_text: z.string().max(MAX_TEXT).describe(`Replacement text (0-${MAX_TEXT} characters; empty deletes the found text)`),
     ...typingFields,
   }),
-  ...typingSelector,
   cli: {
+    id: 'type replace',
+    input: fieldSelectorInput,
+    mayOmit: elementIdOmittable,
     positional: ['element_id', 'search', 'new_text'],
     examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq World Android', '<%= config.bin %> <%= command.id %> --res-id com.example:id/name World Android'],
     flagHints: fieldTextHint,
@@ -358,16 +360,13 @@ export const typeReplaceText = defineTool({
 
 export const typeClearText = defineTool({
   name: 'type_clear_text',
-  cliId: 'type clear',
   title: 'Clear a field (by id or selector)',
   description: 'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'text',
   input: z.object({element_id: targetId}),
-  cliInput: selectorInput,
-  cliMayOmit: ['element_id'],
-  cli: {positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email']},
+  cli: {id: 'type clear', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email']},
   async handler(ctx, input) {
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await resolveField(ctx, input)

@@ -29,7 +29,6 @@ export function similarity(a: Uint32Array, b: Uint32Array): number {
 
 export const waitForIdle = defineTool({
   name: 'wait_for_idle',
-  cliId: 'wait idle',
   title: 'Wait until the screen stops changing',
   description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Returns JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the object). A timeout is not an error over MCP; the CLI exits 11 (TIMEOUT) after printing.`,
   kind: 'read',
@@ -39,7 +38,7 @@ export const waitForIdle = defineTool({
     timeout: timeoutField(),
     match_percentage: z.number().int().min(0).max(100).default(100).describe('Similarity threshold in percent (0-100, default 100 = exact match)'),
   }),
-  cli: {examples: ['<%= config.bin %> <%= command.id %> --timeout 3000', '<%= config.bin %> <%= command.id %> --timeout 5000 --match-percentage 95']},
+  cli: {id: 'wait idle', examples: ['<%= config.bin %> <%= command.id %> --timeout 3000', '<%= config.bin %> <%= command.id %> --timeout 5000 --match-percentage 95']},
   async handler(ctx, {timeout, match_percentage}) {
     let previous: Uint32Array | undefined
     let last = 0
@@ -57,7 +56,7 @@ export const waitForIdle = defineTool({
     const {elapsedMs} = end
     if (end.met) {
       const data = {message: 'UI is idle', elapsedMs, similarity: last}
-      return {text: JSON.stringify(data, null, 2), data, human: `UI is idle after ${elapsedMs} ms (similarity ${last}%)`}
+      return {text: JSON.stringify(data, null, 2), data, cli: {human: `UI is idle after ${elapsedMs} ms (similarity ${last}%)`}}
     }
     const data = {message: `Operation timed out after ${elapsedMs}ms waiting for UI idle. Retry if the operation is long-running.`, elapsedMs, similarity: last}
     return timedOut(data, `Not idle: timed out after ${elapsedMs} ms (last similarity ${last}%, wanted ${match_percentage}%)`)

@@ -78,5 +78,5 @@ export async function pollScreen<T>(
 
 /** A result, not an error; the CLI exits with TIMEOUT's status after printing it (MCP ignores exitCode). */
 export function timedOut(data: object, human: string): ToolResult {
-  return {text: JSON.stringify(data, null, 2), data, human, exitCode: exitCodeFor('TIMEOUT')}
+  return {text: JSON.stringify(data, null, 2), data, cli: {human, exitCode: exitCodeFor('TIMEOUT')}}
 }

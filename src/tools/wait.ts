@@ -26,14 +26,13 @@ export {POLL_MS} from './wait-poll.js'
 
 export const waitForElement = defineTool({
   name: 'wait_for_element',
-  cliId: 'wait element',
   title: 'Wait until an element appears',
   description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error over MCP (found is false); the CLI exits 11 (TIMEOUT) after printing, so \`arc wait element … && arc click …\` goes on only when it was found. For the opposite, see wait gone.`,
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
   input: z.object({...searchFields, timeout: timeoutField()}),
-  cli: {positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000']},
+  cli: {id: 'wait element', positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000']},
   async handler(ctx, {by, value, timeout}) {
     const end = await pollScreen(
       ctx,
@@ -45,7 +44,7 @@ export const waitForElement = defineTool({
     if (element) {
       await rememberElements(ctx.state, [element], false)
       const data = {found: true, elapsedMs, attempts, element: elementJson(element)}
-      return {text: JSON.stringify(data, null, 2), data, human: `Found after ${elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`}
+      return {text: JSON.stringify(data, null, 2), data, cli: {human: `Found after ${elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`}}
     }
     return timedOut({found: false, elapsedMs, attempts}, `Not found: no element with ${by} containing ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`)
   },
@@ -76,19 +75,19 @@ async function idPresence(ctx: ToolContext, id: string): Promise<Present> {
 
 export const waitForElementGone = defineTool({
   name: 'wait_for_element_gone',
-  cliId: 'wait gone',
   title: 'Wait until an element is gone',
   description: `Reads the screen every ${POLL_MS} ms until no element's text, content_desc, resource_id or class_name contains \`value\` (case-insensitive), or the timeout passes: for a spinner or a "Loading…" text to go away. By id: until the element the id names is gone (an id no longer on the screen, or naming another element now, counts as gone). Prints one line, and the element while it is still there (--json: gone, elapsedMs, attempts, element). Still there at the timeout: exits 11 (TIMEOUT) after printing. Not served over MCP (tools/list has no room left; poll find_elements there).`,
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
-  cliOnly: 'tools/list has no room for another tool within its 6,000-token budget; over MCP, poll find_elements until it lists none',
   input: z.object({
     by: z.enum(GONE_BY).describe('Search criteria: text, content_desc, resource_id, class_name, or id (an element id from screen-state or find)'),
     value: searchFields.value,
     timeout: timeoutField(),
   }),
   cli: {
+    id: 'wait gone',
+    only: 'tools/list has no room for another tool within its 6,000-token budget; over MCP, poll find_elements until it lists none',
     positional: ['by', 'value'],
     examples: ['<%= config.bin %> <%= command.id %> text Loading --timeout 10000', '<%= config.bin %> <%= command.id %> id node_a3f2kq --timeout 5000'],
   },
@@ -109,7 +108,7 @@ export const waitForElementGone = defineTool({
     const what = id ? `element ${id}` : `element with ${by} containing ${JSON.stringify(value)}`
     if (end.met) {
       const data = {gone: true, elapsedMs, attempts}
-      return {text: JSON.stringify(data, null, 2), data, human: `Gone after ${elapsedMs} ms (${reads(attempts)}): no ${what}`}
+      return {text: JSON.stringify(data, null, 2), data, cli: {human: `Gone after ${elapsedMs} ms (${reads(attempts)}): no ${what}`}}
     }
     if (!still) return timedOut({gone: false, elapsedMs, attempts}, `Not gone: no read of the screen finished within ${elapsedMs} ms`)
     await rememberElements(ctx.state, [still], false)

@@ -222,7 +222,7 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     const from = h.emu.commands.length
     const ctx = {driver, config: {}, cwd: process.cwd(), warn() {}, progress() {}} as never
     try {
-      const result = await t.handler(ctx, {...t.input.parse(input), ...t.cliInput!.parse(input)})
+      const result = await t.handler(ctx, {...t.input.parse(input), ...t.cli.input!.parse(input)})
       return {...result, argv: h.argvSince(from), raw: h.emu.commands.slice(from).map((c) => c.raw)}
     } finally {
       await driver.close()
@@ -292,7 +292,7 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
   })
 
   it('app open refuses malformed activities and extras, and an action without an activity, before anything is sent', async () => {
-    const cli = tool('open_app').cliInput!
+    const cli = tool('open_app').cli.input!
     for (const activity of ['Main', 'com.example.calc/', '/.Main', '.', '.a..b', '.Main;id', 'com.example.calc/.Main/x', '.9Lives']) {
       expect(cli.safeParse({activity}).success, activity).to.equal(false)
     }

@@ -198,10 +198,10 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
     const ok = await run('shell', {command: ['getprop', 'ro.product.model']})
     expect(ok.argv).to.deep.equal([['getprop', 'ro.product.model']])
     expect(ok.data).to.deep.equal({stdout: 'arc emulated device\n', stderr: '', exit_code: 0})
-    expect(ok.exitCode).to.equal(0)
+    expect(ok.cli?.exitCode).to.equal(0)
     const bad = await run('shell', {command: ['ls', '/nope']})
     expect(bad.data).to.deep.equal({stdout: '', stderr: 'ls: /nope: No such file or directory\n', exit_code: 1})
-    expect(bad.exitCode).to.equal(1)
+    expect(bad.cli?.exitCode).to.equal(1)
     expect(bad.text).to.equal('[stderr]\nls: /nope: No such file or directory\n[exit status 1]')
     const nasty = await run('shell', {command: ['pidof', ...NASTY_STRINGS]})
     expect(nasty.argv).to.deep.equal([['pidof', ...NASTY_STRINGS]])
@@ -209,7 +209,7 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
 
   it('shell under --json returns the data only (no raw bytes)', async () => {
     const r = await run('shell', {command: ['whoami']}, true)
-    expect(r.stdout).to.equal(undefined)
+    expect(r.cli?.stdout).to.equal(undefined)
     expect(r.data).to.deep.equal({stdout: 'shell\n', stderr: '', exit_code: 0})
   })
 })

@@ -14,7 +14,7 @@ const INVALID = exitCodeFor('INVALID_INPUT')
 /** The required inputs of each tool that the CLI takes as flags (not positional arguments). */
 function requiredFlags(tool: AnyTool): string[] {
   const positional = tool.cli?.positional ?? []
-  const fields = [...schemaFields(tool.input), ...(tool.cliInput ? schemaFields(tool.cliInput) : [])]
+  const fields = [...schemaFields(tool.input), ...(tool.cli.input ? schemaFields(tool.cli.input) : [])]
   return fields.filter((f) => f.required && !positional.includes(f.name)).map((f) => flagName(f.name))
 }
 
@@ -22,16 +22,16 @@ describe('required inputs on the command line', () => {
   it('makes every required tool input that becomes a flag a required flag, shown so in --help', async () => {
     const withRequired = ALL.filter((t) => requiredFlags(t).length > 0)
     // The ones a new user met: wait's --timeout, details' --ids, gesture's --paths, type insert's --offset.
-    expect(withRequired.map((t) => t.cliId)).to.include.members(['wait element', 'wait idle', 'details', 'gesture', 'type insert'])
+    expect(withRequired.map((t) => t.cli.id)).to.include.members(['wait element', 'wait idle', 'details', 'gesture', 'type insert'])
     for (const tool of withRequired) {
       const flags = (toolCommand(tool) as unknown as {flags: Record<string, {required?: boolean}>}).flags
-      for (const name of requiredFlags(tool)) expect(flags[name]?.required, `${tool.cliId} --${name}`).to.equal(true)
-      const {stdout} = await runCommand([...tool.cliId.split(' '), '--help'], await sourceOptions())
+      for (const name of requiredFlags(tool)) expect(flags[name]?.required, `${tool.cli.id} --${name}`).to.equal(true)
+      const {stdout} = await runCommand([...tool.cli.id.split(' '), '--help'], await sourceOptions())
       for (const name of requiredFlags(tool)) {
         // oclif leaves a required flag out of the brackets in USAGE and marks it "(required)" in FLAGS.
-        expect(stdout, `${tool.cliId} --${name}`).to.match(new RegExp(`\\$ arc ${tool.cliId} .*--${name}[ =]<`, 's'))
-        expect(stdout, `${tool.cliId} --${name}`).to.not.match(new RegExp(`\\[--${name}[ =]`))
-        expect(stdout, `${tool.cliId} --${name}`).to.match(new RegExp(`--${name}=\\S+ +\\(required\\)`))
+        expect(stdout, `${tool.cli.id} --${name}`).to.match(new RegExp(`\\$ arc ${tool.cli.id} .*--${name}[ =]<`, 's'))
+        expect(stdout, `${tool.cli.id} --${name}`).to.not.match(new RegExp(`\\[--${name}[ =]`))
+        expect(stdout, `${tool.cli.id} --${name}`).to.match(new RegExp(`--${name}=\\S+ +\\(required\\)`))
       }
     }
   })

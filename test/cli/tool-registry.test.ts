@@ -14,7 +14,7 @@ const ALL: AnyTool[] = [...coreTools, ...screenStateTools, ...annotateTools]
 describe('tool registry', () => {
   it('has unique spec names and CLI ids', () => {
     const names = ALL.map((t) => t.name)
-    const ids = ALL.map((t) => t.cliId)
+    const ids = ALL.map((t) => t.cli.id)
     expect(new Set(names).size, names.join(' ')).to.equal(names.length)
     expect(new Set(ids).size, ids.join(' ')).to.equal(ids.length)
   })
@@ -23,14 +23,14 @@ describe('tool registry', () => {
     it(`${tool.name}: spec-style name, a kind, a description and a description on every field`, () => {
       expect(tool.name).to.match(/^[a-z][a-z0-9_]*$/)
       expect(tool.name.startsWith('android_')).to.equal(false)
-      expect(tool.cliId).to.match(/^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)*$/)
+      expect(tool.cli.id).to.match(/^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)*$/)
       expect(['read', 'action', 'destructive']).to.include(tool.kind)
       // MCP clients pick tools by group (arc mcp serve --tools group:touch); the server guesses one from the
       // name when it is missing, but every tool of arc's own states it.
       expect(TOOL_GROUPS, `${tool.name} needs a group`).to.include(tool.group)
       expect(tool.title.length).to.be.greaterThan(5)
       expect(tool.description.length).to.be.greaterThan(20)
-      for (const schema of [tool.input, tool.cliInput].filter(Boolean)) {
+      for (const schema of [tool.input, tool.cli.input].filter(Boolean)) {
         for (const [field, prop] of Object.entries(inputJsonSchema(schema as never).properties ?? {})) {
           expect(prop.description ?? '', `${tool.name}.${field}`).to.have.length.greaterThan(5)
         }
@@ -47,10 +47,10 @@ describe('tool registry', () => {
       expect(served).to.deep.equal(ALL.map((t) => t.name).sort())
       // And every tool has a command, and the module oclif loads for that id is this tool's (src/commands/<id>.ts).
       for (const tool of ALL) {
-        const command = config.findCommand(tool.cliId.replaceAll(' ', ':'))
-        expect(command, tool.cliId).to.not.equal(undefined)
+        const command = config.findCommand(tool.cli.id.replaceAll(' ', ':'))
+        expect(command, tool.cli.id).to.not.equal(undefined)
         const loaded = (await command?.load()) as {tool?: AnyTool} | undefined
-        expect(loaded?.tool?.name, tool.cliId).to.equal(tool.name)
+        expect(loaded?.tool?.name, tool.cli.id).to.equal(tool.name)
       }
     })
   })
@@ -72,7 +72,7 @@ describe('tool registry', () => {
     this.timeout(120_000)
     const config = await inDevelopment(async () => Config.load(await sourceOptions()))
     const ids = config.commands.filter((c) => !c.hidden && c.pluginName !== '@oclif/plugin-help').map((c) => c.id.replaceAll(':', ' '))
-    expect(ids).to.include.members(ALL.map((t) => t.cliId))
+    expect(ids).to.include.members(ALL.map((t) => t.cli.id))
     // In process (oclif's runCommand, as a user's `arc <id> --help` resolves it): one spawned arc per command
     // would cost a Node start-up each, and there are over sixty. bin/dev.js --help is spawned by the test above.
     for (const id of ids) {

@@ -98,7 +98,7 @@ describe('runTool: the tool runner no surface owns', () => {
     it('kinds no tool uses yet are worded too: exclusive bounds, exact and maximum counts, a prefix, a multiple, a union', async () => {
       const probe = defineTool({
         name: 'probe_issues',
-        cliId: 'probe-issues',
+        cli: {id: 'probe-issues'},
         title: 'probe',
         description: 'probe',
         kind: 'read',
@@ -169,7 +169,7 @@ describe('runTool: the tool runner no surface owns', () => {
     const seen: string[] = []
     const probe = defineTool({
       name: 'probe',
-      cliId: 'probe',
+      cli: {id: 'probe'},
       title: 'probe',
       description: 'probe',
       kind: 'read',
@@ -225,7 +225,7 @@ describe('runTool: the tool runner no surface owns', () => {
   it('gives a handler only the capabilities its tool declared: anything else fails INTERNAL and reaches no device', async () => {
     const sneaky = defineTool({
       name: 'sneaky',
-      cliId: 'sneaky',
+      cli: {id: 'sneaky'},
       title: 'sneaky',
       description: 'declares a read of the screen, then taps',
       kind: 'read',
@@ -243,10 +243,32 @@ describe('runTool: the tool runner no surface owns', () => {
     expect(h.argvSince(from).filter((argv) => argv[0] === 'input')).to.deep.equal([])
   })
 
+  it('refuses a result field outside text, data, image and cli (a CLI field at the top would be dropped unseen)', async () => {
+    const make = (result: object) =>
+      defineTool({
+        name: 'stray',
+        cli: {id: 'stray'},
+        title: 'stray',
+        description: 'stray',
+        kind: 'read',
+        needs: {screen: 'read'},
+        input: z.object({}),
+        async handler() {
+          return result as {text: string}
+        },
+      })
+    const top = await failure(runTool(make({text: 'x', human: 'y'}), {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo'))))
+    expect([top.code, top.message]).to.deep.equal(['INTERNAL', 'tool stray returned a result field "human" no surface reads'])
+    const inCli = await failure(runTool(make({text: 'x', cli: {humna: 'y'}}), {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo'))))
+    expect([inCli.code, inCli.message]).to.deep.equal(['INTERNAL', 'tool stray returned a cli field "humna" the CLI does not read'])
+    const fine = await runTool(make({text: 'x', cli: {human: 'y'}}), {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo')))
+    expect(fine.cli?.human).to.equal('y')
+  })
+
   it('refuses data that is not a plain object (MCP structured content must be one)', async () => {
     const bad = defineTool({
       name: 'bad',
-      cliId: 'bad',
+      cli: {id: 'bad'},
       title: 'bad',
       description: 'bad',
       kind: 'read',
@@ -277,7 +299,7 @@ describe('runTool: the tool runner no surface owns', () => {
     let saved = 0
     const slow = defineTool({
       name: 'slow_tap',
-      cliId: 'slow-tap',
+      cli: {id: 'slow-tap'},
       title: 'slow',
       description: 'slow',
       kind: 'action',

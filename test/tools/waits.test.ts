@@ -135,7 +135,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       await state.set(ELEMENT_RECORDS_KEY, {at: Date.now(), ids: {[status.id]: {...recordOf(status), pkg: 'com.other'}}})
       const result = await wait()
       expect(result.data).to.include({gone: true, attempts: 1})
-      expect(result.exitCode).to.equal(undefined)
+      expect(result.cli?.exitCode).to.equal(undefined)
     } finally {
       await driver.close()
     }
@@ -157,8 +157,8 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       const hung = await wait('Loading', 800)
       expect(Date.now() - started).to.be.below(2500)
       expect(hung.data).to.deep.equal({gone: false, elapsedMs: (hung.data as {elapsedMs: number}).elapsedMs, attempts: 0})
-      expect(hung.exitCode).to.equal(TIMEOUT_EXIT)
-      expect(hung.human).to.match(/^Not gone: no read of the screen finished within \d+ ms$/)
+      expect(hung.cli?.exitCode).to.equal(TIMEOUT_EXIT)
+      expect(hung.cli?.human).to.match(/^Not gone: no read of the screen finished within \d+ ms$/)
       const many = await wait('Skip', 1600)
       expect((many.data as {attempts: number}).attempts).to.be.greaterThan(1)
       expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)

@@ -23,7 +23,7 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
   it('lists every registry tool as android_<name> with its schema and annotations from its kind', async () => {
     const client = await connect(server.url)
     const {tools} = await client.listTools()
-    const expected = (await allTools()).filter((t) => t.cliOnly === undefined).map((t) => `android_${t.name}`)
+    const expected = (await allTools()).filter((t) => t.cli.only === undefined).map((t) => `android_${t.name}`)
     expect(tools.map((t) => t.name).sort()).to.deep.equal([...new Set(expected)].sort())
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).to.equal('object')

@@ -18,7 +18,7 @@ describe('tools/list size', () => {
     const client = await connect(server.url)
     const listing = await client.listTools()
     const tokens = encode(JSON.stringify(listing.tools)).length
-    expect(listing.tools.length).to.equal((await allTools()).filter((t) => t.cliOnly === undefined).length)
+    expect(listing.tools.length).to.equal((await allTools()).filter((t) => t.cli.only === undefined).length)
     expect(tokens, `tools/list is ${tokens} tokens for ${listing.tools.length} tools`).to.be.at.most(BUDGET)
     await client.close()
   })

@@ -5,7 +5,6 @@ import {filePathField, findLocation, locationIdField, requireFile, requireWrite,
 
 export const appendFile = defineTool({
   name: 'append_file',
-  cliId: 'files append',
   title: 'Append to a text file',
   description:
     'Appends text to an existing text file of a storage location that allows writing. Over ADB this reads the file and writes it back whole (atomically, holding a lock on the file so concurrent edits all land), so the combined size is subject to files.maxBytes.',
@@ -17,7 +16,7 @@ export const appendFile = defineTool({
     path: filePathField,
     content: z.string().describe('Text content to append'),
   }),
-  cli: {positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Feed the cat"']},
+  cli: {id: 'files append', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Feed the cat"']},
   async handler({driver, config}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)

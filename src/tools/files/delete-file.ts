@@ -4,14 +4,13 @@ import {filePathField, findLocation, locationIdField, requireDelete, resolvePath
 
 export const deleteFile = defineTool({
   name: 'delete_file',
-  cliId: 'files delete',
   title: 'Delete a file',
   description: 'Deletes one file of a storage location that allows deleting. Never a folder; a link is removed itself, not its target.',
   kind: 'destructive',
   needs: {files: 'act'},
   group: 'files',
   input: z.object({location_id: locationIdField, path: filePathField}),
-  cli: {positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> tmp notes/old-todo.txt']},
+  cli: {id: 'files delete', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> tmp notes/old-todo.txt']},
   async handler({driver, config}, input) {
     const location = findLocation(settingsOf(config), input.location_id)
     requireDelete(location)

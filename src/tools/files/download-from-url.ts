@@ -6,7 +6,6 @@ import {findLocation, locationIdField, requireWrite, resolvePath, settingsOf} fr
 
 export const downloadFromUrl = defineTool({
   name: 'download_from_url',
-  cliId: 'files download',
   title: 'Download a URL into a storage location',
   description:
     'Downloads a URL on the host (https; http only when files.download.allowHttp) and saves it to a path of a storage location that allows writing, creating parent folders. Subject to files.download.maxBytes and files.download.timeoutMs.',
@@ -18,7 +17,7 @@ export const downloadFromUrl = defineTool({
     path: z.string().min(1).describe('Destination path within the storage location'),
     url: z.string().min(1).describe('URL to download from (HTTP or HTTPS)'),
   }),
-  cli: {positional: ['location_id', 'path', 'url'], examples: ['<%= config.bin %> <%= command.id %> downloads images/photo.jpg https://example.com/photo.jpg']},
+  cli: {id: 'files download', positional: ['location_id', 'path', 'url'], examples: ['<%= config.bin %> <%= command.id %> downloads images/photo.jpg https://example.com/photo.jpg']},
   async handler({driver, config, signal}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)

@@ -5,7 +5,6 @@ import {filePathField, findLocation, locationIdField, requireFile, requireWrite,
 
 export const fileReplace = defineTool({
   name: 'file_replace',
-  cliId: 'files replace',
   title: 'Replace text in a file',
   description:
     'Replaces a literal string (no regex) in a text file of a storage location that allows writing: the first occurrence, or all with replace_all. The file is rewritten atomically, holding a lock on it so concurrent edits all land.',
@@ -20,6 +19,7 @@ export const fileReplace = defineTool({
     replace_all: z.boolean().default(false).describe('Replace all occurrences (default: only the first)'),
   }),
   cli: {
+    id: 'files replace',
     positional: ['location_id', 'path'],
     examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --old-string groceries --new-string "organic groceries"'],
   },

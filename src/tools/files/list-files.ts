@@ -48,7 +48,6 @@ export function fileTable(files: Listed[], total: number, offset: number): strin
 
 export const listFiles = defineTool({
   name: 'list_files',
-  cliId: 'files list',
   title: 'List files in a storage location',
   description:
     'Lists a folder of a storage location as JSON {files: [{name, path, is_directory, size, last_modified, mime_type}], total_count, has_more}: folders first, then files, alphabetically; page with offset and limit. `path` of an entry is relative to the location, ready for the other file tools. The CLI prints a table (--json: the object).',
@@ -61,7 +60,7 @@ export const listFiles = defineTool({
     offset: z.number().int().min(0).default(0).describe('Pagination offset (0-based)'),
     limit: z.number().int().min(1).max(200).default(200).describe('Maximum number of entries to return (1-200)'),
   }),
-  cli: {positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads', '<%= config.bin %> <%= command.id %> tmp notes --limit 20']},
+  cli: {id: 'files list', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads', '<%= config.bin %> <%= command.id %> tmp notes --limit 20']},
   async handler({driver, config}, input) {
     const location = findLocation(settingsOf(config), input.location_id)
     const resolved = await resolvePath(driver, location, input.path)
@@ -85,6 +84,6 @@ export const listFiles = defineTool({
       mime_type: mimeType(e),
     }))
     const result = {files, total_count: entries.length, has_more: input.offset + page.length < entries.length}
-    return {text: JSON.stringify(result), data: result, human: fileTable(files, entries.length, input.offset)}
+    return {text: JSON.stringify(result), data: result, cli: {human: fileTable(files, entries.length, input.offset)}}
   },
 })

@@ -4,7 +4,6 @@ import {settingsOf} from './location.js'
 
 export const listStorageLocations = defineTool({
   name: 'list_storage_locations',
-  cliId: 'files locations',
   title: 'List storage locations',
   description:
     'Lists the storage locations the file tools may use (files.locations in the config) as JSON [{id, name, path, description, available_bytes, allow_read, allow_write, allow_delete}]. Pass an id as location_id to the other file tools. The CLI prints a table (ACCESS: r read, w write, d delete; --json: {locations: [...]}).',
@@ -12,7 +11,7 @@ export const listStorageLocations = defineTool({
   needs: {files: 'read'},
   group: 'files',
   input: z.object({}),
-  cli: {examples: ['<%= config.bin %> <%= command.id %>']},
+  cli: {id: 'files locations', examples: ['<%= config.bin %> <%= command.id %>']},
   async handler({driver, config}) {
     const settings = settingsOf(config)
     const locations = await Promise.all(
@@ -36,6 +35,6 @@ export const listStorageLocations = defineTool({
       l.description ?? '',
     ])
     const human = formatTable(['ID', 'PATH', 'FREE', 'ACCESS', 'DESCRIPTION'], rows)
-    return {text: JSON.stringify(locations), data: {locations}, human}
+    return {text: JSON.stringify(locations), data: {locations}, cli: {human}}
   },
 })

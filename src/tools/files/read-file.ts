@@ -13,7 +13,6 @@ export function splitLines(text: string): string[] {
 
 export const readFile = defineTool({
   name: 'read_file',
-  cliId: 'files read',
   title: 'Read a text file',
   description:
     'Reads a text file of a storage location, a page of lines at a time, each as `N| line` (1-based). When more lines follow, the text ends with `--- More lines available. Use offset=N to continue reading. Total lines: T ---`. Files over files.maxBytes and binary files are refused.',
@@ -26,7 +25,7 @@ export const readFile = defineTool({
     offset: z.number().int().min(1).default(1).describe('Starting line number (1-based)'),
     limit: z.number().int().min(1).max(200).default(200).describe('Maximum number of lines to return (1-200)'),
   }),
-  cli: {positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt', '<%= config.bin %> <%= command.id %> tmp log.txt --offset 201']},
+  cli: {id: 'files read', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt', '<%= config.bin %> <%= command.id %> tmp log.txt --offset 201']},
   async handler({driver, config}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)

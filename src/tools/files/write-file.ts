@@ -5,7 +5,6 @@ import {filePathField, findLocation, locationIdField, requireWrite, resolvePath,
 
 export const writeFile = defineTool({
   name: 'write_file',
-  cliId: 'files write',
   title: 'Write a text file',
   description:
     'Writes text to a file of a storage location that allows writing: creates it and its parent folders, or replaces its content (atomically: a failed write leaves the old file). Empty content makes an empty file. Subject to files.maxBytes.',
@@ -17,7 +16,7 @@ export const writeFile = defineTool({
     path: filePathField,
     content: z.string().describe('Text content to write (UTF-8; empty string creates an empty file)'),
   }),
-  cli: {positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Buy groceries"']},
+  cli: {id: 'files write', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Buy groceries"']},
   async handler({driver, config}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)

@@ -8,8 +8,7 @@ import {InvalidInputError} from '../errors/arc-error.js'
 import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
 import {Args, Flags} from '../oclif.js'
 import {FileDeviceState} from '../state/device-state.js'
-import type {AnyTool, ToolResult} from '../tools/define-tool.js'
-import {ELEMENT_ID_PATTERN} from '../screen/element-ids.js'
+import type {AnyTool, OmittableField, ToolResult} from '../tools/define-tool.js'
 import {inputSchema, runTool} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
 import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
@@ -94,7 +93,7 @@ export interface CommandRun {
 export async function runToolFromCli({tool, args, flags, command, signal}: CommandRun): Promise<ToolResult> {
   const positional = tool.cli?.positional ?? []
   const input = collectInput(schemaFields(inputSchema(tool, true)), positional, args, flags)
-  const cliInput = tool.cliInput ? collectInput(schemaFields(tool.cliInput), positional, args, flags) : undefined
+  const cliInput = tool.cli.input ? collectInput(schemaFields(tool.cli.input), positional, args, flags) : undefined
   const cwd = process.cwd()
   const loaded = await loadConfig(cwd)
   await checkConfigSections(command.config, loaded)
@@ -143,7 +142,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     })
   try {
     if (untilStopped) return await run(signal)
-    return await runWithDeadline(`arc ${tool.cliId}`, deadlineMs, (deadline, expectWork) => run(signal ? AbortSignal.any([signal, deadline]) : deadline, expectWork))
+    return await runWithDeadline(`arc ${tool.cli.id}`, deadlineMs, (deadline, expectWork) => run(signal ? AbortSignal.any([signal, deadline]) : deadline, expectWork))
   } finally {
     spinner.stop()
   }
@@ -180,13 +179,13 @@ function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
  * the later ones, in order (`--res-id email hello` → text `hello`); as many as there are positionals stay as typed
  * (the id and a selector together, which the tool refuses).
  */
-function shiftPastOmitted(positional: string[], args: Record<string, unknown>): Record<string, unknown> {
+function shiftPastOmitted(positional: string[], args: Record<string, unknown>, omittable: OmittableField): Record<string, unknown> {
   const words = positional.map((name) => args[name]).filter((v) => v !== undefined)
   if (words.length >= positional.length) return args
   const [, ...later] = positional
-  // An element id where the id goes, with a word missing later (`arc type append node_knzaar --res-id x`): the id
-  // and a selector together, which the tool refuses, never the id typed as the text.
-  if (typeof words[0] === 'string' && ELEMENT_ID_PATTERN.test(words[0])) return args
+  // A value of the omittable field where it goes, with a word missing later (`arc type append node_knzaar --res-id
+  // x`): the value and a selector together, which the tool refuses, never the id typed as the text.
+  if (typeof words[0] === 'string' && omittable.looksLike(words[0])) return args
   return Object.fromEntries(later.flatMap((name, i) => (i < words.length ? [[name, words[i]]] : [])))
 }
 
@@ -209,7 +208,7 @@ function refuseHintedFlags(argv: string[], tool: AnyTool, flags: Record<string, 
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
 export function toolCommand(tool: AnyTool): Command.Class {
   const positional = tool.cli?.positional ?? []
-  const fields = [...schemaFields(inputSchema(tool, true)), ...(tool.cliInput ? schemaFields(tool.cliInput) : [])]
+  const fields = [...schemaFields(inputSchema(tool, true)), ...(tool.cli.input ? schemaFields(tool.cli.input) : [])]
   const args: Record<string, ReturnType<typeof Args.string>> = {}
   let rest: string | undefined
   for (const [i, name] of positional.entries()) {
@@ -229,9 +228,10 @@ export function toolCommand(tool: AnyTool): Command.Class {
   // A first positional a selector may stand in for (`arc type append --res-id email hello`) leaves the words typed
   // to the later ones, so oclif, which assigns them in order, requires none of them: the tool's schema does, with
   // its own message (`argument <text> is required: …`). Help and docs still show the others as required.
-  const leadOmittable = rest === undefined && positional.length > 1 && (tool.cliMayOmit ?? []).includes(positional[0] as string)
+  const omittable = tool.cli.mayOmit
+  const leadOmittable = rest === undefined && positional.length > 1 && omittable !== undefined && omittable.field === positional[0]
   const parseArgs = leadOmittable ? Object.fromEntries(Object.entries(args).map(([name, arg]) => [name, {...arg, required: false}])) : args
-  const cliOnlyFlags = tool.cliInput ? schemaFields(tool.cliInput).map((f) => flagName(f.name)) : []
+  const cliOnlyFlags = tool.cli.input ? schemaFields(tool.cli.input).map((f) => flagName(f.name)) : []
 
   class ToolCommand extends ArcCommand {
     static override summary = tool.title
@@ -248,7 +248,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
         const misread = typed && tool.cli?.misread?.(typed)
         if (misread) throw new InvalidInputError(misread.message, {actions: misread.actions})
       }
-      refuseHintedFlags(this.argv, tool, flags, `${this.config.bin} ${tool.cliId}`)
+      refuseHintedFlags(this.argv, tool, flags, `${this.config.bin} ${tool.cli.id}`)
       const input = {
         flags: ToolCommand.flags,
         baseFlags: ToolCommand.baseFlags,
@@ -264,7 +264,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
       let parsedArgs = parsed.args as Record<string, unknown>
       const parsedFlags = parsed.flags as Record<string, unknown>
       if (leadOmittable && cliOnlyFlags.some((name) => parsedFlags[name] !== undefined)) {
-        parsedArgs = shiftPastOmitted(positional, parsedArgs)
+        parsedArgs = shiftPastOmitted(positional, parsedArgs, omittable)
       }
       refuseMisread(parsedArgs)
       if (rest !== undefined) {
@@ -275,21 +275,22 @@ export function toolCommand(tool: AnyTool): Command.Class {
       const result = await withInterrupt((signal) =>
         runToolFromCli({tool, args: parsedArgs, flags: parsedFlags, command: this, signal}),
       )
-      if (result.streamed) return undefined
-      for (const note of result.notes ?? []) process.stderr.write(`${note}\n`)
+      const cli = result.cli ?? {}
+      if (cli.streamed) return undefined
+      for (const note of cli.notes ?? []) process.stderr.write(`${note}\n`)
       // A person reads the CLI: a tool whose text is JSON for agents offers plain lines or a table in `human`.
-      const shown = result.human ?? result.text
-      if (result.stdout) {
-        await writeAll(process.stdout, result.stdout)
-        if (result.stderr) await writeAll(process.stderr, result.stderr)
+      const shown = cli.human ?? result.text
+      if (cli.stdout) {
+        await writeAll(process.stdout, cli.stdout)
+        if (cli.stderr) await writeAll(process.stderr, cli.stderr)
         else process.stderr.write(`${shown}\n`)
       } else if (!this.jsonEnabled()) {
         this.log(shown)
       }
       const data = result.data ?? {text: result.text}
-      if (result.exitCode) {
+      if (cli.exitCode) {
         if (this.jsonEnabled()) this.logJson(data)
-        this.exit(result.exitCode)
+        this.exit(cli.exitCode)
       }
       return data
     }
@@ -300,5 +301,5 @@ export function toolCommand(tool: AnyTool): Command.Class {
 
 /** `{ 'press:back': Class, … }` for oclif's explicit command strategy. */
 export function toolCommands(tools: AnyTool[]): Record<string, Command.Class> {
-  return Object.fromEntries(tools.map((tool) => [tool.cliId.replaceAll(' ', ':'), toolCommand(tool)]))
+  return Object.fromEntries(tools.map((tool) => [tool.cli.id.replaceAll(' ', ':'), toolCommand(tool)]))
 }

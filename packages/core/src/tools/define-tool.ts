@@ -15,49 +15,54 @@ export interface ToolImage {
   mimeType: 'image/jpeg' | 'image/png'
 }
 
-/** What the CLI shows after writing a result's files: replaces the result's `text`/`data`/`stdout` where given. */
+/** What the CLI shows after writing a result's files: replaces the result's `text`/`data`/`cli.stdout` where given. */
 export interface SavedOutput {
   text?: string
   data?: object
   stdout?: Buffer
-  /** Where each file went, for the CLI's stderr when stdout holds the tool's own output (see ToolResult.notes). */
+  /** Where each file went, for the CLI's stderr when stdout holds the tool's own output (see CliResult.notes). */
   notes?: string[]
 }
 
-export interface ToolResult {
-  /** What a person or an agent reads: CLI stdout (unless `human` is given), MCP text content. */
-  text: string
+/**
+ * What only the command line does with a result. MCP ignores all of it: its result is `text`, `data` and `image`.
+ */
+export interface CliResult {
   /**
    * What the CLI prints in place of `text` when `text` is the spec's machine text (JSON an agent parses): plain
-   * lines, an aligned table. Derived from `data`, so `--json` and this say the same. MCP ignores it.
+   * lines, an aligned table. Derived from `data`, so `--json` and this say the same.
    */
   human?: string
-  /** Structured result, always a plain object: CLI `--json`, MCP structured content. Defaults to `{text}`. */
-  data?: object
-  /** An image the tool produced: MCP image content; the CLI writes it only through `save`. */
-  image?: ToolImage
-  /**
-   * Raw bytes for the CLI to write to stdout in place of `text`, which then goes to stderr (an image with
-   * `-o -`). MCP ignores it.
-   */
+  /** Raw bytes for stdout in place of `text`, which then goes to stderr (an image with `-o -`). */
   stdout?: Buffer
-  /**
-   * Files the CLI may write (an image, a map): the CLI calls this once, after the handler, unless the call was
-   * cancelled; MCP never calls it (it returns `image` inline). Writes all or nothing.
-   */
-  save?(): Promise<SavedOutput>
-  /** Raw bytes for the CLI's stderr in place of `text`, with `stdout` (a passthrough command's own stderr). */
+  /** Raw bytes for stderr in place of `text`, with `stdout` (a passthrough command's own stderr). */
   stderr?: Buffer
-  /** Everything was already streamed through `ctx.emit`: the CLI prints nothing more (not even with --json). */
-  streamed?: boolean
+  /** Lines for stderr, even with --json (where a file went when stdout holds other output). */
+  notes?: string[]
   /**
-   * The CLI exits with this status after printing: a passthrough command's own exit status (`arc shell`), or a
-   * result that is a failure for a script though not an error (a wait that ran out of time: TIMEOUT's status, so
-   * `arc wait … && next` stops; `arc batch` stops there too). MCP ignores it: the result is a normal one there.
+   * The status to exit with after printing: a passthrough command's own exit status (`arc shell`), or a result that
+   * is a failure for a script though not an error (a wait that ran out of time: TIMEOUT's status, so
+   * `arc wait … && next` stops; `arc batch` stops there too). On MCP the result is a normal one.
    */
   exitCode?: number
-  /** Lines for the CLI's stderr, even with --json (where a file went when stdout holds other output). MCP ignores them. */
-  notes?: string[]
+  /**
+   * Files the CLI may write (an image, a map): called once, after the handler, unless the call was cancelled;
+   * never on MCP (it returns `image` inline). Writes all or nothing.
+   */
+  save?(): Promise<SavedOutput>
+  /** Everything was already streamed through `ctx.emit`: nothing more is printed (not even with --json). */
+  streamed?: boolean
+}
+
+/** What a tool returns: what every surface shows, and what the command line does besides. */
+export interface ToolResult {
+  /** What a person or an agent reads: CLI stdout (unless `cli.human` is given), MCP text content. */
+  text: string
+  /** Structured result, always a plain object: CLI `--json`, MCP structured content. Defaults to `{text}`. */
+  data?: object
+  /** An image the tool produced: MCP image content; the CLI writes it only through `cli.save`. */
+  image?: ToolImage
+  cli?: CliResult
 }
 
 /** What every tool gets, device or not. */
@@ -105,7 +110,39 @@ export interface ToolContext extends BaseToolContext {
 export const TOOL_GROUPS = ['screen', 'touch', 'keys', 'elements', 'text', 'apps', 'files', 'system'] as const
 export type ToolGroup = (typeof TOOL_GROUPS)[number]
 
-export interface CliOptions {
+/**
+ * A field `input` requires (so MCP lists it as required) that a command line may leave out, because a CLI-only
+ * field stands in for it: a selector (`--text Submit`) for `element_id`.
+ */
+export interface OmittableField {
+  field: string
+  /**
+   * Whether a word typed where the field goes is a value of it (an element id). When the field is the first
+   * positional and a CLI-only field is given, the words typed fill the later positionals (`arc type append --res-id
+   * email hello`: `hello` is the text) unless the first is such a value: then it and the selector stand together,
+   * which the tool refuses, and the value is never taken for a later positional.
+   */
+  looksLike(word: string): boolean
+}
+
+export interface CliOptions<C extends z.ZodObject = z.ZodObject> {
+  /** The command id, with spaces between words of a topic: `screen-state`, `press back`. */
+  id: string
+  /**
+   * Fields only the CLI has (output paths and the like), merged into the command's flags and passed to the
+   * handler; MCP never sees them.
+   */
+  input?: C
+  /**
+   * An `input` field a command line may leave out for a CLI-only one. The handler must refuse a call that gives
+   * neither; its input type still shows the field as present.
+   */
+  mayOmit?: OmittableField
+  /**
+   * Why the MCP server never serves this tool, for docs/mcp.md (it writes files on the machine arc runs on, or
+   * tools/list has no room for it); absent: served.
+   */
+  only?: string
   /**
    * Fields taken as positional arguments, in order. The last may be an array field: it takes every remaining
    * argument (after `--`, flags too), as `arc shell -- ls -l` does.
@@ -129,8 +166,6 @@ export interface CliOptions {
 interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
   /** Spec name without the `android_` prefix, snake_case: `get_screen_state`, `tap`. */
   name: string
-  /** CLI command id with spaces between words of a topic: `screen-state`, `press back`. */
-  cliId: string
   title: string
   /** Written for the model and the person alike; may name other tools. Keep it short: MCP lists every one. */
   description: string
@@ -139,25 +174,8 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
   group?: ToolGroup
   /** Every field has a `.describe()`; a test checks it. */
   input: S
-  /**
-   * Fields only the CLI has (output paths and the like), merged into the command's flags and passed to the
-   * handler; MCP never sees them.
-   */
-  cliInput?: C
-  /**
-   * Fields `input` requires (so MCP lists them as required) that a command line may leave out, because a CLI-only
-   * field stands in for them: a selector (`--text Submit`) for `element_id`. The handler must refuse a call that
-   * gives neither; its input type still shows these fields as present. When the first positional argument may be
-   * left out and a CLI-only field is given, the words typed fill the later positionals (`arc type append --res-id
-   * email hello`: `hello` is the text).
-   */
-  cliMayOmit?: string[]
-  cli?: CliOptions
-  /**
-   * Why the MCP server never serves this tool, for docs/mcp.md (it writes files on the machine arc runs on, or
-   * tools/list has no room for it); absent: served.
-   */
-  cliOnly?: string
+  /** The command line's side: its id, CLI-only fields, positionals, examples. */
+  cli: CliOptions<C>
   /**
    * True (or true for this input) when the handler runs until stopped: the CLI turns the first Ctrl-C into an abort
    * of `ctx.signal` and waits for the handler to wind up and return normally (a second Ctrl-C ends arc at once).

@@ -101,6 +101,25 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, 
   })
 }
 
+const RESULT_KEYS = new Set(['text', 'data', 'image', 'cli'])
+const CLI_KEYS = new Set(['human', 'stdout', 'stderr', 'notes', 'exitCode', 'save', 'streamed'])
+
+/**
+ * A result is `{text, data, image}` for every surface plus `cli` for the command line alone: a field anywhere else
+ * would be dropped without a word (`human` next to `text` prints nothing), so it is refused as the bug it is.
+ */
+function checkResult(tool: AnyTool, result: ToolResult): void {
+  const bug = (what: string) =>
+    new InternalError(`tool ${tool.name} returned ${what}`, {
+      actions: ['This is a bug in arc: a result holds text, data and image; what only the CLI uses goes under `cli`.'],
+    })
+  const stray = Object.keys(result).find((key) => !RESULT_KEYS.has(key))
+  if (stray !== undefined) throw bug(`a result field ${JSON.stringify(stray)} no surface reads`)
+  const strayCli = Object.keys(result.cli ?? {}).find((key) => !CLI_KEYS.has(key))
+  if (strayCli !== undefined) throw bug(`a cli field ${JSON.stringify(strayCli)} the CLI does not read`)
+  checkData(tool, result)
+}
+
 function checkData(tool: AnyTool, result: {data?: unknown}): void {
   const {data} = result
   if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data) || Buffer.isBuffer(data))) {
@@ -110,11 +129,11 @@ function checkData(tool: AnyTool, result: {data?: unknown}): void {
   }
 }
 
-/** The schema a call's input must meet: the tool's, with its `cliMayOmit` fields optional for a command line. */
+/** The schema a call's input must meet: the tool's, with its `cli.mayOmit` field optional for a command line. */
 export function inputSchema(tool: AnyTool, fromCli: boolean): z.ZodObject {
-  const omit = fromCli ? (tool.cliMayOmit ?? []) : []
-  if (omit.length === 0) return tool.input
-  return tool.input.partial(Object.fromEntries(omit.map((name) => [name, true])) as Record<string, true>)
+  const omit = fromCli ? tool.cli.mayOmit?.field : undefined
+  if (omit === undefined) return tool.input
+  return tool.input.partial({[omit]: true} as Record<string, true>)
 }
 
 /** Runs one tool call from start to end; throws ArcErrors (INVALID_INPUT for a bad input, CANCELLED when aborted). */
@@ -122,7 +141,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
   const describe = deps.describeIssues ?? fieldIssues
   const fromCli = call.cliInput !== undefined
   const input = validate(inputSchema(tool, fromCli), call.input, describe)
-  const extra = tool.cliInput && fromCli ? validate(tool.cliInput, call.cliInput, describe) : {}
+  const extra = tool.cli.input && fromCli ? validate(tool.cli.input, call.cliInput, describe) : {}
   const {signal} = deps
   if (signal?.aborted) throw cancellation(signal)
   const base: BaseToolContext = {
@@ -161,13 +180,25 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
       const ctx: ToolContext = {...base, driver: toolDriver(driver, needs, tool.name), state: deps.stateFor(driver)}
       result = await race(tool.handler(ctx, args), () => void close())
     }
-    checkData(tool, result)
-    if (deps.save && result.save) {
+    checkResult(tool, result)
+    const save = result.cli?.save
+    if (deps.save && save) {
       if (signal?.aborted && !untilStopped) throw cancellation(signal)
-      const saved = await result.save()
+      const saved = await save()
       checkData(tool, saved)
       // Saved text replaces the handler's, and with it any human rendering of the handler's text.
-      result = {...result, ...(saved.text !== undefined ? {human: undefined} : {}), ...saved}
+      const {text, data, stdout, notes} = saved
+      result = {
+        ...result,
+        ...(text === undefined ? {} : {text}),
+        ...(data === undefined ? {} : {data}),
+        cli: {
+          ...result.cli,
+          ...(text === undefined ? {} : {human: undefined}),
+          ...(stdout === undefined ? {} : {stdout}),
+          ...(notes === undefined ? {} : {notes}),
+        },
+      }
     }
     return result
   } finally {

@@ -95,7 +95,6 @@ export async function saveImage(
 
 export const annotate = defineTool({
   name: 'annotate_screenshot',
-  cliId: 'annotate',
   title: 'Save a screenshot with a labelled box on every on-screen element',
   description: [
     'Takes a screenshot and draws a box and a label on every element get_screen_state lists as on screen',
@@ -106,8 +105,9 @@ export const annotate = defineTool({
   needs: {screen: 'read'},
   group: 'screen',
   input: annotateInput,
-  cliInput: annotateCliInput,
   cli: {
+    id: 'annotate',
+    input: annotateCliInput,
     char: {output: 'o'},
     examples: [
       '<%= config.bin %> <%= command.id %> --device demo -o screen.jpg',
@@ -139,23 +139,25 @@ export const annotate = defineTool({
       data: image.map,
       image: {data: image.data, mimeType: image.mimeType},
       // The CLI writes the image (or puts it on stdout) and the map; MCP returns the image inline instead.
-      save: async () => {
-        const toStdout = cli.output === '-'
-        const mapFiles: OutputFile[] = mapPath
-          ? [{path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'}]
-          : []
-        let imagePath = '-'
-        if (toStdout) await writeFilesAtomically(mapFiles)
-        else imagePath = await saveImage(ctx, image, cli.output, cli.output ? '--output' : 'output', mapFiles)
+      cli: {
+        save: async () => {
+          const toStdout = cli.output === '-'
+          const mapFiles: OutputFile[] = mapPath
+            ? [{path: mapPath, data: JSON.stringify(image.map, null, 2) + '\n', input: '--map'}]
+            : []
+          let imagePath = '-'
+          if (toStdout) await writeFilesAtomically(mapFiles)
+          else imagePath = await saveImage(ctx, image, cli.output, cli.output ? '--output' : 'output', mapFiles)
 
-        // Absolute, as every file arc writes is announced: a script may run arc from another folder.
-        const lines = [`path: ${toStdout ? '(stdout)' : imagePath}`, ...summaryLines(image)]
-        if (mapPath) lines.push(`map: ${mapPath}`)
-        return {
-          text: lines.join('\n'),
-          data: {path: imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
-          ...(toStdout ? {stdout: image.data} : {}),
-        }
+          // Absolute, as every file arc writes is announced: a script may run arc from another folder.
+          const lines = [`path: ${toStdout ? '(stdout)' : imagePath}`, ...summaryLines(image)]
+          if (mapPath) lines.push(`map: ${mapPath}`)
+          return {
+            text: lines.join('\n'),
+            data: {path: imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
+            ...(toStdout ? {stdout: image.data} : {}),
+          }
+        },
       },
     }
   },

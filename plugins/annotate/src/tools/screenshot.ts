@@ -53,7 +53,6 @@ async function elementShot(ctx: ToolContext, id: string, format: Format, quality
 
 export const screenshot = defineTool({
   name: 'screenshot',
-  cliId: 'screenshot',
   title: 'Save a screenshot',
   description:
     'Takes a plain screenshot (no marks) at full resolution. The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
@@ -64,7 +63,9 @@ export const screenshot = defineTool({
     format: z.enum(['png', 'jpeg']).optional().describe('png or jpeg; default: from the --output extension, else png'),
     quality: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(90).describe('JPEG quality 1-100'),
   }),
-  cliInput: z.object({
+  cli: {
+    id: 'screenshot',
+    input: z.object({
     output: z
       .string({error: (issue) => (issue.input === undefined ? 'required: the image file to write (-o shot.png, shot.jpg) or - for stdout' : undefined)})
       .min(1)
@@ -75,7 +76,6 @@ export const screenshot = defineTool({
       .optional()
       .describe('Crop to the visible part of this element (an id from screen-state or find); a stale id fails with STALE_ELEMENT'),
   }),
-  cli: {
     char: {output: 'o'},
     examples: [
       '<%= config.bin %> <%= command.id %> -o screen.png',
@@ -113,7 +113,7 @@ export const screenshot = defineTool({
     if (output === undefined) {
       return {text: `screenshot: ${summary}`, data: facts, image: {data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg'}}
     }
-    if (output === '-') return {text: `${what} written to stdout (${summary})`, data: {path: '-', ...facts}, stdout: data}
+    if (output === '-') return {text: `${what} written to stdout (${summary})`, data: {path: '-', ...facts}, cli: {stdout: data}}
     const target = path.resolve(ctx.cwd, output)
     await writeFilesAtomically([{path: target, data, input: '--output'}])
     return {text: `${what} saved: ${target} (${summary})`, data: {path: target, ...facts}}

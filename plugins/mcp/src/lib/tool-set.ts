@@ -105,7 +105,7 @@ export function selectTools(all: AnyTool[], selection: ToolSelection): AnyTool[]
   const matches = toolFilter(selection.tools ?? [])
   const seen = new Set<string>()
   return all.filter((tool) => {
-    if (tool.cliOnly !== undefined || seen.has(tool.name)) return false
+    if (tool.cli.only !== undefined || seen.has(tool.name)) return false
     seen.add(tool.name)
     return matches(tool) && (!selection.readOnly || tool.kind === 'read')
   })

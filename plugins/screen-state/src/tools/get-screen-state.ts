@@ -5,7 +5,6 @@ import {screenStateView} from '../screen-state-views.js'
 
 export const getScreenState = defineTool({
   name: 'get_screen_state',
-  cliId: 'screen-state',
   title: 'Show the screen as compact TSV with element ids',
   description: [
     'Returns the current screen: note lines, the screen line, then one section per window with one TSV row per',
@@ -37,14 +36,15 @@ export const getScreenState = defineTool({
         'Compare with the last read of this device. ack: one line when nothing changed, else the screen. diff: also, when something changed, only the rows added, removed and changed, by id',
       ),
   }),
-  cliInput: z.object({
+  cli: {
+    id: 'screen-state',
+    input: z.object({
     screenshot: z
       .string()
       .min(1)
       .optional()
       .describe('Write the annotated screenshot (as arc annotate draws it) to this file, next to the TSV on stdout'),
   }),
-  cli: {
     examples: [
       '<%= config.bin %> <%= command.id %> --device demo',
       '<%= config.bin %> <%= command.id %> --device ./snapshots/login',
@@ -75,10 +75,12 @@ export const getScreenState = defineTool({
       image: {data: image.data, mimeType: image.mimeType},
       // The CLI writes the image to --screenshot (or <device>_<date>_<time>.jpg) and says so on stderr, since
       // stdout holds the screen; --json names it as `screenshot`. MCP returns the image inline.
-      save: async () => {
-        const saved = await annotate.saveImage(ctx, image, file, '--screenshot')
-        const note = `Annotated screenshot saved: ${saved} (${image.width}x${image.height} ${image.format}, ${image.data.length} bytes)`
-        return {data: {...data, screenshot: saved}, notes: [note]}
+      cli: {
+        save: async () => {
+          const saved = await annotate.saveImage(ctx, image, file, '--screenshot')
+          const note = `Annotated screenshot saved: ${saved} (${image.width}x${image.height} ${image.format}, ${image.data.length} bytes)`
+          return {data: {...data, screenshot: saved}, notes: [note]}
+        },
       },
     }
   },
