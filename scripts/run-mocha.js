@@ -3,7 +3,9 @@
 // tests (and the arc processes and emulators they start) make and forget, nothing is left in the system's temp
 // folder. The folder is world-writable with the sticky bit, as /tmp is, since some tests run arc as another user.
 // Emulated devices run their waits (uiautomator's idle wait, VM starts) at 1/100 of a phone's times
-// (ARC_EMULATE_TIME_SCALE, unless set). Arguments go to mocha as they are; its exit status is this script's.
+// (ARC_EMULATE_TIME_SCALE, unless set), and arc's on-device helper is off (ARC_HELPER, unless set): the suites test
+// the ADB path, and the helper's own suites choose their mode. Arguments go to mocha as they are; its exit status is
+// this script's.
 import {spawnSync} from 'node:child_process'
 import {chmodSync, mkdtempSync, rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -13,7 +15,7 @@ import path from 'node:path'
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js')
 const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-tests-'))
 chmodSync(dir, 0o1777)
-const run = spawnSync(process.execPath, [mocha, ...process.argv.slice(2)], {stdio: 'inherit', env: {ARC_EMULATE_TIME_SCALE: '0.01', ...process.env, TMPDIR: dir}})
+const run = spawnSync(process.execPath, [mocha, ...process.argv.slice(2)], {stdio: 'inherit', env: {ARC_EMULATE_TIME_SCALE: '0.01', ARC_HELPER: 'off', ...process.env, TMPDIR: dir}})
 rmSync(dir, {recursive: true, force: true})
 if (run.error) throw run.error
 process.exit(run.status ?? 1)

@@ -24,6 +24,11 @@ export const deviceFlags = {
     max: 65535,
     helpGroup: 'DEVICE',
   }),
+  helper: Flags.string({
+    summary: "arc's on-device helper: auto (where it works, else ADB), off (ADB only) or required (default: $ARC_HELPER, else the config's adb.helper, else auto).",
+    options: ['auto', 'off', 'required'],
+    helpGroup: 'DEVICE',
+  }),
 }
 
 /** oclif's own parse errors (unknown flag, missing argument, bad option) carry `oclif.exit`. */

@@ -3,6 +3,7 @@ import type {Command, Interfaces} from '@oclif/core'
 import {checkConfigSections} from '../config/check-sections.js'
 import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
 import {loadConfig} from '../config/load-config.js'
+import type {HelperMode} from '../driver/device-helper.js'
 import {partialBackend, resolveDriver, type DeviceSelection} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
 import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
@@ -111,6 +112,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     device: flags.device as string | undefined,
     adbHost: flags['adb-host'] as string | undefined,
     adbPort: flags['adb-port'] as number | undefined,
+    helper: flags.helper as HelperMode | undefined,
     config,
   }
   const backend = partialBackend(selection)

@@ -24,6 +24,10 @@ export const configSchema = z
           .max(600000)
           .optional()
           .describe('Time limit for one device command in milliseconds (default 20000).'),
+        helper: z
+          .enum(['auto', 'off', 'required'])
+          .optional()
+          .describe("arc's on-device helper: auto (where it works, else ADB; the default), off (ADB only), required (the helper or an error). ARC_HELPER and --helper win over it."),
       })
       .strict()
       .optional()

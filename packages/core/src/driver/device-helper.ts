@@ -7,6 +7,30 @@
 import {readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 
+import {ConfigError} from '../errors/arc-error.js'
+
+/** `auto`: the helper where it works, ADB where not; `off`: ADB only; `required`: the helper or an error. */
+export type HelperMode = 'auto' | 'off' | 'required'
+export const HELPER_MODES = ['auto', 'off', 'required'] as const satisfies readonly HelperMode[]
+
+/**
+ * The helper mode in force: `--helper`, else ARC_HELPER, else the config's `adb.helper`, else `auto`. An
+ * ARC_HELPER that is not a mode is a ConfigError naming it (the flag and the config are checked where parsed).
+ */
+export function helperMode(flag: HelperMode | undefined, env: NodeJS.ProcessEnv, configured: HelperMode | undefined): HelperMode {
+  if (flag !== undefined) return flag
+  const fromEnv = env.ARC_HELPER
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (!(HELPER_MODES as readonly string[]).includes(fromEnv)) {
+      throw new ConfigError(`ARC_HELPER=${JSON.stringify(fromEnv)} is not a helper mode; allowed: ${HELPER_MODES.join(', ')}`, {
+        actions: ['Unset ARC_HELPER for the default (auto), or set it to auto, off or required.'],
+      })
+    }
+    return fromEnv as HelperMode
+  }
+  return configured ?? 'auto'
+}
+
 /** The dex file. Two folders up from here is the core package, both from src/driver and from dist/bundle. */
 export const HELPER_DEX = fileURLToPath(new URL('../../helper/arc-helper.dex', import.meta.url))
 const HELPER_JSON = fileURLToPath(new URL('../../helper/arc-helper.json', import.meta.url))

@@ -7,6 +7,7 @@ import {ArcError, DeviceNotFoundError, DeviceUnavailableError} from '../errors/a
 import type {AdbConnectOptions} from './adb/connect.js'
 import type {Backend} from './compose.js'
 import type {DeviceDriver} from './device-driver.js'
+import {helperMode, type HelperMode} from './device-helper.js'
 import {openSnapshot, snapshotBackend} from './snapshot-driver.js'
 
 /**
@@ -20,6 +21,8 @@ export interface DeviceSelection {
   device?: string
   adbHost?: string
   adbPort?: number
+  /** `--helper`: whether the on-device helper serves what it can. */
+  helper?: HelperMode
   config?: ArcConfig
   env?: NodeJS.ProcessEnv
 }
@@ -64,6 +67,7 @@ export function adbOptions(selection: DeviceSelection): Omit<AdbConnectOptions, 
     configured: selection.config?.adb,
     timeoutMs: selection.config?.adb?.timeoutMs,
     env: selection.env ?? process.env,
+    helper: helperMode(selection.helper, selection.env ?? process.env, selection.config?.adb?.helper),
   }
 }
 

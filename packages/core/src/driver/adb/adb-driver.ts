@@ -30,7 +30,7 @@ import type {
   WindowInfo,
 } from '../device-driver.js'
 import type {Geometry} from './screen-geometry.js'
-import {InvalidInputError} from '../../errors/arc-error.js'
+import {DeviceCommandError, InvalidInputError} from '../../errors/arc-error.js'
 import {sleep} from '../../sleep.js'
 import {untypable} from '../typable.js'
 import type {AdbServer} from './adb-client.js'
@@ -42,6 +42,8 @@ import * as clipboard from './clipboard.js'
 import {probe} from './doctor.js'
 import * as files from './files.js'
 import {gesture} from './gesture.js'
+import {gestureMs, gestureWords, HelperBackend, helperClipboard, helperLimit} from './helper-backend.js'
+import {HelperFailure, type HelperMode, type HelperSession} from './helper-session.js'
 import * as input from './input.js'
 import {serialise} from './input-queue.js'
 import {clearLogs, followLogs} from './follow-logs.js'
@@ -60,15 +62,37 @@ export class AdbDriver implements DeviceDriver {
   private readonly dumpState: screen.DumpState
   /** The screen's size and rotation as last read, shared by this process's drivers of the device (screen-geometry.ts). */
   private readonly geometry: GeometryMemory
+  /** The on-device helper next to ADB, per capability (helper-backend.ts); `off` unless the caller chose a mode. */
+  readonly helper: HelperBackend
 
   constructor(
     readonly server: AdbServer,
     serial: string,
+    options: {helper?: HelperMode} = {},
   ) {
     this.serial = serial
     this.shell = new DeviceShell(server, serial)
     this.dumpState = screen.dumpStateFor(this.shell.key)
     this.geometry = geometryFor(this.shell.key)
+    this.helper = new HelperBackend(this.shell, options.helper ?? 'off')
+  }
+
+  /**
+   * A request that changes the device (a paste, a gesture) sent to the helper: where the helper stopped answering
+   * after it was sent, it may have acted, so that is a device error, never a fallback that would act twice.
+   */
+  private async once(session: HelperSession, words: string[], extraMs = 0): Promise<Buffer> {
+    try {
+      return await session.request(words, helperLimit(this.shell, extraMs))
+    } catch (error) {
+      if (error instanceof HelperFailure && (error.code === 'timeout' || error.code === 'gone')) {
+        throw new DeviceCommandError(`the on-device helper stopped answering during \`${words[0]}\` on ${this.serial}: ${error.message}`, {
+          details: {serial: this.serial},
+          actions: ['Read the screen to see whether it took effect before trying again.'],
+        })
+      }
+      throw error
+    }
   }
 
   private act<T>(action: (dev: DeviceShell) => Promise<T>): Promise<T> {
@@ -100,7 +124,8 @@ export class AdbDriver implements DeviceDriver {
   /** `known`: a window-manager reading just taken (windowInfoOrCapture), reused instead of read again. */
   private capture(known?: screen.WindowState): Promise<ScreenCapture> {
     const started = this.geometry.begin()
-    return this.renewing(screen.captureScreen(this.shell, this.dumpState, known), started, (c) => c.screen)
+    const dumper = (uiautomator: () => Promise<screen.Dump>) => this.helper.serve('screen', (session) => this.helper.dump(session), uiautomator)
+    return this.renewing(screen.captureScreen(this.shell, this.dumpState, known, dumper), started, (c) => c.screen)
   }
 
   screenshot(): Promise<Buffer> {
@@ -158,8 +183,22 @@ export class AdbDriver implements DeviceDriver {
     return this.act((dev) => input.swipe(dev, from, to, durationMs))
   }
 
+  /**
+   * Several fingers go through the helper (InputManager.injectInputEvent, which the shell may use where /dev/input
+   * is closed to it), else `sendevent`; one finger stays on ADB's `input`.
+   */
   gesture(paths: GesturePoint[][]): Promise<GestureMethod> {
-    return this.act((dev) => gesture(dev, paths))
+    if (paths.length < 2) return this.act((dev) => gesture(dev, paths))
+    return this.act((dev) =>
+      this.helper.serve(
+        'gesture',
+        async (session): Promise<GestureMethod> => {
+          await this.once(session, ['gesture', ...gestureWords(paths)], gestureMs(paths))
+          return 'inject'
+        },
+        () => gesture(dev, paths),
+      ),
+    )
   }
 
   pressKey(key: string | number): Promise<void> {
@@ -170,15 +209,30 @@ export class AdbDriver implements DeviceDriver {
     return this.act((dev) => input.pressKeys(dev, keys))
   }
 
+  /** Refuses, before anything is sent, text nothing can type: a paste through the helper where it runs, else input.ts. */
   async checkTypable(text: string): Promise<void> {
+    if (this.pastes(text) && (await this.helperPastes())) return
     await input.typingMethod(this.shell, text)
   }
 
   /**
    * With `pace`, printable ASCII goes in chunks, each its own queued action, with the gap between them outside the
-   * queue; text for ADBKeyBoard is one call, since each call switches the keyboard there and back.
+   * queue; other text is one call: a paste through the helper where it runs (the user's clipboard put back), else
+   * ADBKeyBoard, since each call switches the keyboard there and back.
    */
   async inputText(text: string, pace?: TypingPace): Promise<void> {
+    if (this.pastes(text)) {
+      pace?.progress?.(`typing ${text.length} characters`)
+      return this.act((dev) =>
+        this.helper.serve(
+          'typing',
+          async (session) => {
+            await this.once(session, ['type', text])
+          },
+          () => input.inputText(dev, text),
+        ),
+      )
+    }
     if (!pace) return this.act((dev) => input.inputText(dev, text))
     if (untypable(text).length > 0) {
       pace.progress?.(`typing ${text.length} characters through ADBKeyBoard`)
@@ -222,12 +276,39 @@ export class AdbDriver implements DeviceDriver {
     return readLogs(this.shell, query)
   }
 
-  getClipboard(): Promise<string | null> {
-    return clipboard.getClipboard(this.shell)
+  /** Whether text goes to the helper's paste: typable text that `input text` cannot type, with the helper not off. */
+  private pastes(text: string): boolean {
+    if (this.helper.mode === 'off' || text === '') return false
+    input.refuseNeverTypable(text)
+    return untypable(text).length > 0
   }
 
-  setClipboard(_text: string): Promise<void> {
-    return clipboard.setClipboard(this.shell)
+  /** The helper runs here with what a paste needs (its clipboard and input); false where `auto` falls back. */
+  private helperPastes(): Promise<boolean> {
+    return this.helper.serve(
+      'typing',
+      async (session) => {
+        const missing = session.hello.missing.filter((api) => api === 'clipboard' || api === 'input')
+        if (missing.length > 0) throw new HelperFailure('UNSUPPORTED', `this release lacks what a paste needs: ${missing.join(', ')}`)
+        return true
+      },
+      async () => false,
+    )
+  }
+
+  /** Through the helper (the shell may read and write the clipboard from app_process); ADB alone refuses. */
+  getClipboard(): Promise<string | null> {
+    return this.helper.serve('clipboard', (session) => helperClipboard(session, this.shell), () => clipboard.getClipboard(this.shell))
+  }
+
+  setClipboard(text: string): Promise<void> {
+    return this.helper.serve(
+      'clipboard',
+      async (session) => {
+        await session.request(['clipboard-set', text], helperLimit(this.shell))
+      },
+      () => clipboard.setClipboard(this.shell),
+    )
   }
 
   statFile(path: string): Promise<FileStat | undefined> {
@@ -276,7 +357,8 @@ export class AdbDriver implements DeviceDriver {
   }
 
   probeCapabilities(): Promise<CapabilityReport> {
-    return probe(this.shell, () => this.captureScreen())
+    // The ui-dump row is uiautomator's own; the helper's rows say what it adds (doctor.ts).
+    return probe(this.shell, () => screen.captureScreen(this.shell, this.dumpState), this.helper)
   }
 
   followLogs(query: FollowQuery, onLine: (event: LogEvent) => void, signal: AbortSignal): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import {DeviceAmbiguousError, DeviceCommandError, DeviceNotFoundError} from '../../errors/arc-error.js'
 import type {DeviceSummary} from '../device-driver.js'
+import type {HelperMode} from '../device-helper.js'
 import {AdbDriver} from './adb-driver.js'
 import {AdbServer, type AttachedDevice} from './adb-client.js'
 import {parseDevicesLong} from './device-list.js'
@@ -13,6 +14,8 @@ import {resolveServerAddress, type ServerAddressInput} from './server-address.js
 
 export interface AdbConnectOptions extends ServerAddressInput {
   serial?: string
+  /** Whether the on-device helper serves what it can (helper-backend.ts); default `off` here, `auto` from the CLI and MCP. */
+  helper?: HelperMode
   /** Time limit for one device command (default 20000 ms). */
   timeoutMs?: number
 }
@@ -104,11 +107,12 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
   const server = openAdbServer(options)
   const devices = await server.listDevices()
   const target = options.serial
-  if (target === undefined) return new AdbDriver(server, selectDevice(devices, undefined, server.address))
+  const helper = {helper: options.helper}
+  if (target === undefined) return new AdbDriver(server, selectDevice(devices, undefined, server.address), helper)
   const state = await namedDeviceState(server, devices, target)
   if (state === undefined) throw notAttached(target, devices, server.address)
   if (state !== 'device') throw unavailableState(target, state)
-  return new AdbDriver(server, target)
+  return new AdbDriver(server, target, helper)
 }
 
 /**

@@ -10,6 +10,8 @@ import {ADB_KEYBOARD, ADB_KEYBOARD_URL, imeIds, isAdbKeyboard} from './adb-keybo
 import {clipboardReason} from './clipboard.js'
 import {INPUT_REFUSED_ACTIONS, XIAOMI_INPUT_SETTING, type DeviceShell} from './device-shell.js'
 import {findTouchscreen, parseGetevent} from './getevent.js'
+import type {HelperBackend} from './helper-backend.js'
+import {HelperFailure, helperSession, type HelperSession} from './helper-session.js'
 import {raw} from './shell-quote.js'
 
 /** The key doctor presses to prove input works: a modifier alone, which no view acts on (KEYCODE_SHIFT_LEFT). */
@@ -23,7 +25,42 @@ function parseProps(output: string): Map<string, string> {
   return props
 }
 
-export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCapture>): Promise<CapabilityReport> {
+/**
+ * What the on-device helper gives this device: whether it starts (and how long that took, with or without a push),
+ * what its release lacks, and how long one read of every window takes through it. Undefined where the mode is off.
+ */
+async function probeHelper(dev: DeviceShell, helper: HelperBackend): Promise<{session?: HelperSession; row: Capability; dumpRow?: Capability}> {
+  if (helper.mode === 'off') {
+    return {row: {id: 'helper', status: 'no', detail: "arc's on-device helper is off (adb.helper, ARC_HELPER or --helper)", fallback: 'every capability goes over plain ADB', backend: 'none'}}
+  }
+  let session: HelperSession
+  try {
+    session = await helperSession(dev)
+  } catch (error) {
+    const why = error instanceof HelperFailure ? `${error.code}: ${error.message}` : String(error)
+    return {row: {id: 'helper', status: 'no', detail: `arc's on-device helper did not start: ${why.slice(0, 300)}`, fallback: 'every capability goes over plain ADB', backend: 'none'}}
+  }
+  const {hello, start} = session
+  const missing = hello.missing.length > 0 ? `; this release lacks ${hello.missing.join(', ')}` : ''
+  const row: Capability = {
+    id: 'helper',
+    status: hello.missing.length > 0 ? 'partial' : 'yes',
+    detail: `arc's on-device helper runs (app_process, API ${hello.sdk ?? '?'}; started in ${Math.round(start.ms)} ms, ${start.pushed ? 'pushed first' : 'already on the device'})${missing}`,
+    fallback: hello.missing.length > 0 ? 'what needs the missing parts goes over plain ADB' : '',
+    backend: 'app_process arc.helper.Main',
+  }
+  const began = performance.now()
+  try {
+    await helper.dump(session)
+    const ms = Math.round(performance.now() - began)
+    return {session, row, dumpRow: {id: 'helper-dump', status: 'yes', detail: `every window through UiAutomation in ${ms} ms, no idle wait`, fallback: '', backend: 'arc helper (UiAutomation)'}}
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    return {session, row, dumpRow: {id: 'helper-dump', status: 'no', detail: `the helper's read failed: ${why.slice(0, 200)}`, fallback: 'screen reads use uiautomator dump', backend: 'none'}}
+  }
+}
+
+export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCapture>, helper?: HelperBackend): Promise<CapabilityReport> {
   const [propsText, found, services, listing, imeList] = await Promise.all([
     dev.text(['getprop']),
     // `command -v` prints the path of a program it finds (a shell builtin: runs nothing); one name per call,
@@ -85,17 +122,26 @@ export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCaptu
     }
   }
   const inputWorks = caps.find((c) => c.id === 'input')?.status === 'yes'
+  const helped = helper ? await probeHelper(dev, helper) : undefined
+  if (helped) {
+    caps.push(helped.row)
+    if (helped.dumpRow) caps.push(helped.dumpRow)
+  }
+  const lacks = (api: string) => !helped?.session || helped.session.hello.missing.includes(api)
   const adbKeyboard = imeIds(imeList).some(isAdbKeyboard)
+  const pastes = !lacks('clipboard') && !lacks('input')
   add(
     'text-input',
-    inputWorks ? (adbKeyboard ? true : 'partial') : adbKeyboard ? 'partial' : false,
-    adbKeyboard
-      ? `input text for printable ASCII; other text through ADBKeyBoard (${ADB_KEYBOARD}, switched to for each such text)`
-      : 'input text types printable ASCII only; no ADBKeyBoard among the input methods (ime list -a -s)',
+    inputWorks ? (adbKeyboard || pastes ? true : 'partial') : adbKeyboard || pastes ? 'partial' : false,
+    pastes
+      ? "input text for printable ASCII; other text by a paste through arc's on-device helper (the clipboard put back after)"
+      : adbKeyboard
+        ? `input text for printable ASCII; other text through ADBKeyBoard (${ADB_KEYBOARD}, switched to for each such text)`
+        : 'input text types printable ASCII only; no ADBKeyBoard among the input methods (ime list -a -s)',
     inputWorks
       ? `non-ASCII text fails with UNSUPPORTED: install ADBKeyBoard (${ADB_KEYBOARD_URL}) with arc app install`
       : 'the cursor and delete keys are input too, so editing a field fails where input is refused',
-    [inputWorks && 'input text', adbKeyboard && 'ADBKeyBoard (am broadcast)'].filter(Boolean).join('; '),
+    [inputWorks && 'input text', pastes ? 'arc helper (clipboard + KEYCODE_PASTE)' : adbKeyboard && 'ADBKeyBoard (am broadcast)'].filter(Boolean).join('; '),
   )
   const motion = inputWorks && (sdk ?? 0) >= 29
   add(
@@ -119,10 +165,16 @@ export async function probe(dev: DeviceShell, capture: () => Promise<ScreenCaptu
       ? `sendevent to ${touch.path} (${touch.name}, x ${x?.min}..${x?.max}, y ${y?.min}..${y?.max})`
       : `the shell may not write ${touch.path} (${result.output.toString('utf8').trim().slice(0, 120) || `exit ${result.exitCode}`})`
   } else if (touch) multiDetail = 'no sendevent program'
-  add('multi-touch', multitouch, multiDetail, 'pinch and custom_gesture with several paths fail with UNSUPPORTED', multitouch ? `sendevent ${touch?.path}` : '')
+  if (!lacks('input')) add('multi-touch', true, "InputManager.injectInputEvent through arc's on-device helper", '', 'arc helper (injectInputEvent)')
+  else add('multi-touch', multitouch, multiDetail, 'pinch and custom_gesture with several paths fail with UNSUPPORTED', multitouch ? `sendevent ${touch?.path}` : '')
 
-  add('clipboard-read', false, clipboardReason(sdk, 'read'), 'get_clipboard fails with UNSUPPORTED (never an empty clipboard that may be a denied read)', '')
-  add('clipboard-write', false, clipboardReason(sdk, 'write'), 'set_clipboard fails with UNSUPPORTED', '')
+  if (!lacks('clipboard')) {
+    add('clipboard-read', true, "IClipboard through arc's on-device helper (app_process as the shell)", '', 'arc helper (IClipboard)')
+    add('clipboard-write', true, "IClipboard through arc's on-device helper (app_process as the shell)", '', 'arc helper (IClipboard)')
+  } else {
+    add('clipboard-read', false, clipboardReason(sdk, 'read'), 'get_clipboard fails with UNSUPPORTED (never an empty clipboard that may be a denied read)', '')
+    add('clipboard-write', false, clipboardReason(sdk, 'write'), 'set_clipboard fails with UNSUPPORTED', '')
+  }
   add('screenshot', has.has('screencap'), has.has('screencap') ? 'screencap -p' : 'no screencap program', 'screenshots and annotate cannot work', has.has('screencap') ? 'screencap -p' : '')
   add('screenrecord', has.has('screenrecord'), has.has('screenrecord') ? 'screenrecord is present' : 'no screenrecord program', 'arc does not record video (no tool uses it yet)', has.has('screenrecord') ? 'screenrecord' : '')
   add(

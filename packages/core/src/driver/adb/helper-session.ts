@@ -18,9 +18,7 @@ import type {DeviceShell} from './device-shell.js'
 import {statFile} from './files.js'
 import {shq} from './shell-quote.js'
 
-/** `auto`: the helper where it works, ADB where not; `off`: ADB only; `required`: the helper or an error. */
-export type HelperMode = 'auto' | 'off' | 'required'
-export const HELPER_MODES: readonly HelperMode[] = ['auto', 'off', 'required']
+export type {HelperMode} from '../device-helper.js'
 
 /** How long the helper keeps UiAutomation after a request that needed it (other tools may connect after). */
 export const HELPER_IDLE_MS = 2000

@@ -84,7 +84,7 @@ export function textCommands(text: string, chunk = TEXT_CHUNK): string[] {
 }
 
 /** UNSUPPORTED for control characters and lone surrogates, which no typing path takes. */
-function refuseNeverTypable(text: string): void {
+export function refuseNeverTypable(text: string): void {
   const bad = neverTypable(text)
   if (bad.length === 0) return
   throw new UnsupportedError(`arc cannot type ${describeChars(bad)}: control characters are keys, not text, and a lone surrogate has no UTF-8; nothing was typed`, {

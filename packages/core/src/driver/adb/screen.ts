@@ -361,10 +361,16 @@ export async function screenInfo(dev: DeviceShell): Promise<{width: number; heig
  * commands on every Android version in the captures; `wm size` and `wm density` join only where the displays
  * section lacks a size, the two separate window reads only where the whole dump lacks a section). Given `known`, a
  * reading `windowInfo` made moments before, the window manager is not read again: the dump alone (and
- * `dumpsys activity activities` where that reading gave no answer on the focused app).
+ * `dumpsys activity activities` where that reading gave no answer on the focused app). `dumper` chooses where the
+ * hierarchy comes from: uiautomator's dump, or the on-device helper's with uiautomator's as its fallback.
  */
-export async function captureScreen(dev: DeviceShell, state: DumpState, known?: WindowState): Promise<ScreenCapture> {
-  const [dump, window] = await Promise.all([dumpHierarchy(dev, state), withForeground(dev, known ?? windowState(dev))])
+export async function captureScreen(
+  dev: DeviceShell,
+  state: DumpState,
+  known?: WindowState,
+  dumper: (uiautomator: () => Promise<Dump>) => Promise<Dump> = (uiautomator) => uiautomator(),
+): Promise<ScreenCapture> {
+  const [dump, window] = await Promise.all([dumper(() => dumpHierarchy(dev, state)), withForeground(dev, known ?? windowState(dev))])
   const rotation = window.rotation ?? dump.hierarchy.rotation
   const {windowManager} = window
   const {width, height} = currentSize(window.metrics.size, rotation)

@@ -13,8 +13,11 @@ export interface GesturePoint {
   time: number
 }
 
-/** How a gesture reached the device: several fingers via `sendevent`, one via `input motionevent` or swipes. */
-export type GestureMethod = 'sendevent' | 'motionevent' | 'swipe'
+/**
+ * How a gesture reached the device: several fingers via `sendevent`, or via `inject` (InputManager.injectInputEvent
+ * in arc's on-device helper), one via `input motionevent` or swipes.
+ */
+export type GestureMethod = 'sendevent' | 'motionevent' | 'swipe' | 'inject'
 
 /** How a person's typing is paced: text the device types key by key goes in chunks, with a gap between them. */
 export interface TypingPace {

@@ -1,0 +1,123 @@
+/**
+ * What the on-device helper serves next to the ADB path, capability by capability, and the fallback for each
+ * (docs/devices.md, "The on-device helper"):
+ *
+ * - screen: the hierarchy of every window through UiAutomation, no idle wait (an animated screen reads like any
+ *   other); else `uiautomator dump`;
+ * - clipboard: get and set (ADB has no way); else UNSUPPORTED as before;
+ * - input: gestures of several fingers (InputManager.injectInputEvent, which the shell may use where /dev/input is
+ *   closed to it); else `sendevent`; text outside printable ASCII by clipboard and paste, the user's clipboard put
+ *   back; else ADBKeyBoard.
+ *
+ * The mode (`adb.helper` in the config, ARC_HELPER, `--helper`): `auto` uses the helper where it starts and serves,
+ * and ADB for the capability where not; `off` never starts it; `required` fails where it cannot serve, naming why.
+ * One-shot commands and resident ones (`arc mcp serve`, `arc batch`) decide the same: the helper serves only what
+ * it does faster than ADB even counting its start (a read: app_process's VM start against uiautomator's VM start
+ * plus its idle wait of 1 s or more) or what ADB cannot do at all; taps, swipes, keys and ASCII text stay on ADB,
+ * which needs no UiAutomation.
+ */
+import {UnsupportedError} from '../../errors/arc-error.js'
+import {parseUiDump} from '../../screen/parse-ui-dump.js'
+import type {DeviceShell} from './device-shell.js'
+import {HelperFailure, helperSession, type HelperMode, type HelperSession} from './helper-session.js'
+import type {Dump} from './screen.js'
+
+/** Which backend served the last call of a capability, how long it took, and why the helper did not serve. */
+export interface BackendUse {
+  backend: 'helper' | 'adb'
+  ms: number
+  /** Why the helper did not serve (its start failed, a missing API, UiAutomation held elsewhere). */
+  fallback?: string
+}
+
+/** What each capability's last call used, per device, for `arc doctor` and the benches. */
+const lastUse = new Map<string, Map<string, BackendUse>>()
+
+export function backendUses(dev: DeviceShell): Record<string, BackendUse> {
+  return Object.fromEntries(lastUse.get(dev.key) ?? [])
+}
+
+function remember(dev: DeviceShell, capability: string, use: BackendUse): void {
+  let uses = lastUse.get(dev.key)
+  if (!uses) lastUse.set(dev.key, (uses = new Map()))
+  uses.set(capability, use)
+}
+
+/** The time limit for one helper request: the adb call's own, plus what a gesture itself lasts. */
+function limit(dev: DeviceShell, extraMs = 0): number {
+  return dev.server.timeoutMs + extraMs
+}
+
+export class HelperBackend {
+  constructor(
+    private readonly dev: DeviceShell,
+    readonly mode: HelperMode,
+  ) {}
+
+  /**
+   * Runs `viaHelper` on the helper, else `viaAdb`: where the mode is `off`, or (`auto`) the helper could not serve
+   * for any reason. `required` turns that reason into UNSUPPORTED naming it. Records which served and how long.
+   */
+  async serve<T>(capability: string, viaHelper: (session: HelperSession) => Promise<T>, viaAdb: (why: string) => Promise<T>): Promise<T> {
+    const began = performance.now()
+    let why = 'the helper is off (adb.helper, ARC_HELPER or --helper)'
+    if (this.mode !== 'off') {
+      try {
+        const session = await helperSession(this.dev)
+        const value = await viaHelper(session)
+        remember(this.dev, capability, {backend: 'helper', ms: performance.now() - began})
+        return value
+      } catch (error) {
+        if (!(error instanceof HelperFailure)) throw error
+        if (error.code === 'BAD_REQUEST') throw new UnsupportedError(`the helper refused the request: ${error.message}`)
+        why = `${error.code}: ${error.message}`
+        if (this.mode === 'required') {
+          throw new UnsupportedError(`the on-device helper is required (helper mode \`required\`) but could not serve ${capability} on ${this.dev.serial}: ${error.message}`, {
+            details: {serial: this.dev.serial, capability, helper: error.code},
+            actions: ['Run `arc doctor` to see what the helper needs on this device, or use --helper auto to fall back to ADB.'],
+          })
+        }
+        // A helper still holding UiAutomation would make uiautomator's dump die: let go before the fallback.
+        await this.releaseUiAutomation()
+      }
+    }
+    const started = performance.now()
+    const value = await viaAdb(why)
+    remember(this.dev, capability, {backend: 'adb', ms: performance.now() - started, ...(this.mode === 'off' ? {} : {fallback: why})})
+    return value
+  }
+
+  private async releaseUiAutomation(): Promise<void> {
+    try {
+      const session = await helperSession(this.dev)
+      await session.request(['release'], limit(this.dev))
+    } catch {
+      // not running, or gone: it holds nothing
+    }
+  }
+
+  /** The hierarchy of every window (the `<displays>` document), parsed. */
+  async dump(session: HelperSession): Promise<Dump> {
+    const xml = (await session.request(['dump'], limit(this.dev))).toString('utf8')
+    return {xml, hierarchy: parseUiDump(xml, `the helper's dump on ${this.dev.serial}`)}
+  }
+}
+
+/** The clipboard as the helper reads it: null when empty; UNSUPPORTED-worthy failure when it holds no text. */
+export async function helperClipboard(session: HelperSession, dev: DeviceShell): Promise<string | null> {
+  const payload = await session.request(['clipboard-get'], limit(dev))
+  if (payload[0] === 0) return null
+  if (payload[0] === 2) throw new UnsupportedError(`the clipboard of ${dev.serial} holds something other than text (an image, a link to content)`)
+  return payload.subarray(1).toString('utf8')
+}
+
+/** Paths as the helper's `gesture` words: `x,y,t;x,y,t`, whole pixels and milliseconds. */
+export function gestureWords(paths: Array<Array<{x: number; y: number; time: number}>>): string[] {
+  return paths.map((path) => path.map((p) => `${Math.round(p.x)},${Math.round(p.y)},${Math.round(p.time)}`).join(';'))
+}
+
+export function gestureMs(paths: Array<Array<{time: number}>>): number {
+  return Math.max(0, ...paths.map((path) => path.at(-1)?.time ?? 0))
+}
+
+export {limit as helperLimit}

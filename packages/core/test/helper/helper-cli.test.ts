@@ -1,0 +1,51 @@
+/**
+ * The helper from the command line, as a user runs arc: a one-shot command through the helper prints what the
+ * uiautomator path prints and exits (the helper's stream does not keep it alive, and the device process ends with
+ * it); `--helper`, ARC_HELPER and the config's `adb.helper` choose the mode, and a wrong one is refused naming it.
+ */
+import {setTimeout as sleep} from 'node:timers/promises'
+
+import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {expect} from 'chai'
+
+describe('the on-device helper from the command line (arc emulate)', function () {
+  this.timeout(60_000)
+  const h = useEmulator({devices: [], scenario: {devices: {'emu-1': {snapshot: DEMO_DIR, windowsDump: true}}}})
+  const programs = (from: number) => h.argvSince(from).map((argv) => argv.slice(0, 2).join(' '))
+
+  it('screen-state through the helper prints what the uiautomator path prints, then arc and the device process end', async () => {
+    const plain = await runArc(['screen-state', '--helper', 'off'], {env: h.env})
+    expect(plain.code, plain.stderr).to.equal(0)
+    const from = h.emu.commands.length
+    const helped = await runArc(['screen-state'], {env: {...h.env, ARC_HELPER: 'auto'}})
+    expect(helped.code, helped.stderr).to.equal(0)
+    expect(helped.stdout).to.equal(plain.stdout)
+    expect(programs(from)).to.include('app_process /')
+    expect(programs(from)).to.not.include('uiautomator dump')
+    for (let i = 0; i < 100 && h.emu.runningShells().length > 0; i++) await sleep(20)
+    expect(h.emu.runningShells()).to.deep.equal([])
+    expect(h.emu.device('emu-1').uiAutomationHolder).to.equal(undefined)
+  })
+
+  it('--helper wins over ARC_HELPER, and a mode that is not one is refused naming where it came from', async () => {
+    const from = h.emu.commands.length
+    const off = await runArc(['screen-state', '--helper', 'off'], {env: {...h.env, ARC_HELPER: 'required'}})
+    expect(off.code, off.stderr).to.equal(0)
+    expect(programs(from)).to.not.include('app_process /')
+    const badEnv = await runArc(['screen-state'], {env: {...h.env, ARC_HELPER: 'sometimes'}})
+    expect(badEnv.code).to.equal(3)
+    expect(badEnv.stderr).to.match(/ARC_HELPER="sometimes" is not a helper mode; allowed: auto, off, required/)
+    const badFlag = await runArc(['screen-state', '--helper', 'sometimes'], {env: h.env})
+    expect(badFlag.code).to.equal(2)
+    expect(badFlag.stderr).to.match(/--helper/)
+  })
+
+  it('clipboard set and get work from the command line through the helper', async () => {
+    const set = await runArc(['clipboard', 'set', 'héllo 👍'], {env: {...h.env, ARC_HELPER: 'auto'}})
+    expect(set.code, set.stderr).to.equal(0)
+    const get = await runArc(['clipboard', 'get', '--json'], {env: {...h.env, ARC_HELPER: 'auto'}})
+    expect(get.code, get.stderr).to.equal(0)
+    expect(JSON.stringify(JSON.parse(get.stdout))).to.contain('héllo 👍')
+  })
+})

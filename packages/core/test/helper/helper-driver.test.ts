@@ -1,0 +1,179 @@
+/**
+ * The ADB driver with the on-device helper next to it, capability by capability, against `arc emulate`: what the
+ * helper serves in `auto` (every window without uiautomator's idle wait, the clipboard, several fingers, text beyond
+ * ASCII by a paste with the clipboard put back), the fallback to ADB where it cannot start or serve, `required`
+ * failing with the reason, `off` never starting it, and the element ids the same whichever backend read the screen.
+ */
+import {buildScreenModel, walkNodes} from '@arc-cli/core'
+import {connectAdbDriver} from '@arc-cli/core/testing'
+import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {expect} from 'chai'
+
+import type {AdbDriver} from '../../src/driver/adb/adb-driver.js'
+import {backendUses} from '../../src/driver/adb/helper-backend.js'
+import {closeHelperSessions} from '../../src/driver/adb/helper-session.js'
+import type {HelperMode} from '../../src/driver/device-helper.js'
+import {ArcError} from '../../src/errors/arc-error.js'
+
+describe('the ADB driver with the on-device helper (arc emulate)', function () {
+  this.timeout(60_000)
+  const h = useEmulator({devices: [], scenario: {devices: {'emu-1': {snapshot: DEMO_DIR, windowsDump: true}}}})
+  const open: AdbDriver[] = []
+
+  const driver = async (helper: HelperMode): Promise<AdbDriver> => {
+    const d = (await connectAdbDriver({serial: 'emu-1', port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}, helper})) as AdbDriver
+    open.push(d)
+    return d
+  }
+  const device = () => h.emu.device('emu-1')
+  const programs = (from: number) => h.argvSince(from).map((argv) => argv.slice(0, 2).join(' '))
+
+  afterEach(async () => {
+    for (const d of open.splice(0)) await d.close()
+    await closeHelperSessions()
+    device().hiddenApisMissing.clear()
+  })
+
+  it('auto reads every window through the helper, and the ids are those of the uiautomator --windows read', async () => {
+    const viaAdb = buildScreenModel(await (await driver('off')).captureScreen())
+    const from = h.emu.commands.length
+    const d = await driver('auto')
+    const viaHelper = buildScreenModel(await d.captureScreen())
+    expect(programs(from)).to.include('app_process /')
+    expect(programs(from)).to.not.include('uiautomator dump')
+    const ids = (m: typeof viaAdb) => m.windows.flatMap((w) => w.elements.map((e) => `${e.id} ${e.text ?? ''}`))
+    expect(ids(viaHelper)).to.deep.equal(ids(viaAdb))
+    expect(ids(viaHelper).length).to.be.greaterThan(3)
+    expect(backendUses(d.shell).screen).to.deep.include({backend: 'helper'})
+    // The next read reuses the running helper: no second start.
+    const again = h.emu.commands.length
+    await d.captureScreen()
+    expect(programs(again).filter((p) => p === 'app_process /')).to.deep.equal([])
+  })
+
+  it('reads an animated screen, where uiautomator gives up waiting for idle', async () => {
+    device().setAnimated(true)
+    try {
+      const model = buildScreenModel(await (await driver('auto')).captureScreen())
+      expect(model.windows.length).to.be.greaterThan(0)
+      const refused = await (await driver('off')).captureScreen().then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      expect(refused).to.be.instanceOf(ArcError)
+    } finally {
+      device().setAnimated(false)
+    }
+  })
+
+  it('auto falls back to uiautomator where app_process is missing, and says why', async () => {
+    device().addFault({command: 'app_process', kind: 'error', message: '/system/bin/sh: app_process: not found\n', exitCode: 127})
+    const from = h.emu.commands.length
+    const d = await driver('auto')
+    const model = buildScreenModel(await d.captureScreen())
+    expect(model.windows.length).to.be.greaterThan(0)
+    expect(programs(from)).to.include('uiautomator dump')
+    const use = backendUses(d.shell).screen
+    expect(use?.backend).to.equal('adb')
+    expect(use?.fallback).to.match(/^start: .*app_process: not found/)
+  })
+
+  it('auto falls back per capability: a release without the UiAutomation API still gets its clipboard from the helper', async () => {
+    device().hiddenApisMissing.add('uiautomation')
+    const d = await driver('auto')
+    await d.captureScreen()
+    expect(backendUses(d.shell).screen?.fallback).to.match(/^UNSUPPORTED: /)
+    await d.setClipboard('still served')
+    expect(await d.getClipboard()).to.equal('still served')
+    expect(backendUses(d.shell).clipboard).to.deep.include({backend: 'helper'})
+  })
+
+  it('required fails where the helper cannot serve, naming why, and never falls back', async () => {
+    device().addFault({command: 'app_process', kind: 'error', message: '/system/bin/sh: app_process: not found\n', exitCode: 127})
+    const from = h.emu.commands.length
+    const error = await (await driver('required')).captureScreen().then(
+      () => undefined,
+      (e: unknown) => e as ArcError,
+    )
+    expect(error?.code).to.equal('UNSUPPORTED')
+    expect(error?.message).to.match(/helper is required .* could not serve screen .*app_process: not found/)
+    expect(programs(from)).to.not.include('uiautomator dump')
+  })
+
+  it('off never starts the helper: the clipboard stays UNSUPPORTED, as over plain ADB', async () => {
+    const from = h.emu.commands.length
+    const d = await driver('off')
+    const error = await d.getClipboard().then(
+      () => undefined,
+      (e: unknown) => e as ArcError,
+    )
+    expect(error?.code).to.equal('UNSUPPORTED')
+    expect(programs(from)).to.not.include('app_process /')
+  })
+
+  it('gets and sets the clipboard byte for byte', async () => {
+    const d = await driver('auto')
+    device().clipboard = null
+    expect(await d.getClipboard()).to.equal(null)
+    for (const text of NASTY_STRINGS) {
+      await d.setClipboard(text)
+      expect(await d.getClipboard()).to.equal(text)
+    }
+  })
+
+  it('types any text by a paste, without an input method switch, and puts the user clipboard back', async () => {
+    const d = await driver('auto')
+    const capture = await d.captureScreen()
+    const field = [...walkNodes(capture.hierarchy!.windows)].find((n) => /EditText/.test(n.className))!
+    const [l, t, r, b] = field.bounds
+    await d.tap({x: Math.round((l + r) / 2), y: Math.round((t + b) / 2)})
+    device().clipboard = {text: 'the user copied this'}
+    const text = 'café 中文 👍'
+    expect(await d.typingMethod(text)).to.equal('paste')
+    const from = h.emu.commands.length
+    await d.inputText(text)
+    expect(programs(from)).to.not.include('ime set')
+    expect(device().inputEvents.at(-1)).to.deep.equal({type: 'paste', text})
+    expect(device().clipboard).to.deep.equal({text: 'the user copied this'})
+    const after = [...walkNodes((await d.captureScreen()).hierarchy!.windows)].find((n) => /EditText/.test(n.className))!
+    expect(after.text).to.contain(text)
+    // ASCII stays on `input text`.
+    expect(await d.typingMethod('plain')).to.equal('input')
+  })
+
+  it('plays a pinch with two fingers through the helper (InputManager), each motion event in order', async () => {
+    const d = await driver('auto')
+    const before = device().inputEvents.length
+    const method = await d.gesture([
+      [{x: 500, y: 800, time: 0}, {x: 300, y: 600, time: 120}],
+      [{x: 600, y: 900, time: 0}, {x: 800, y: 1100, time: 120}],
+    ])
+    expect(method).to.equal('inject')
+    const touches = device()
+      .inputEvents.slice(before)
+      .map((e) => (e.type === 'touch' ? `${e.action}:${e.pointers.length}` : e.type))
+    expect(touches).to.deep.equal(['DOWN:1', 'POINTER_DOWN:2', 'MOVE:2', 'POINTER_UP:2', 'UP:1'])
+  })
+
+  it('arc doctor says what the helper adds and how long it took, and what goes over ADB without it', async () => {
+    const rows = (report: Awaited<ReturnType<AdbDriver['probeCapabilities']>>) => new Map(report.capabilities.map((c) => [c.id, c]))
+    const auto = rows(await (await driver('auto')).probeCapabilities())
+    expect(auto.get('helper')?.status).to.equal('yes')
+    expect(auto.get('helper')?.detail).to.match(/^arc's on-device helper runs \(app_process, API 34; started in \d+ ms, (pushed first|already on the device)\)$/)
+    expect(auto.get('helper-dump')?.detail).to.match(/^every window through UiAutomation in \d+ ms, no idle wait$/)
+    expect(auto.get('clipboard-read')?.status).to.equal('yes')
+    expect(auto.get('multi-touch')?.detail).to.match(/injectInputEvent/)
+    expect(auto.get('ui-dump')?.detail).to.match(/uiautomator dump --windows/)
+    await closeHelperSessions() // the helper lets go of UiAutomation when it ends; else uiautomator waits for it
+    const off = rows(await (await driver('off')).probeCapabilities())
+    expect(off.get('helper')).to.deep.include({status: 'no', fallback: 'every capability goes over plain ADB'})
+    expect(off.get('clipboard-read')?.status).to.equal('no')
+    device().hiddenApisMissing.add('clipboard')
+    await closeHelperSessions()
+    const partial = rows(await (await driver('auto')).probeCapabilities())
+    expect(partial.get('helper')?.status).to.equal('partial')
+    expect(partial.get('helper')?.detail).to.match(/this release lacks clipboard$/)
+    expect(partial.get('clipboard-write')?.status).to.equal('no')
+  })
+})
