@@ -107,6 +107,17 @@ function matching(model: ScreenModel, criteria: Array<[Kind, string]>, exact: bo
   return model.elements.filter((e) => criteria.every(([kind, value]) => matches(e, KINDS[kind], value, exact)))
 }
 
+/**
+ * A selector for tools that read rather than act (`arc assert`): how messages name it, and every element of a read
+ * that it matches; undefined when the input names no selector.
+ */
+export function readSelector(input: Partial<z.output<typeof selectorInput>>): {what: string; match(model: ScreenModel): ScreenElement[]} | undefined {
+  const criteria = criteriaOf(input)
+  const exact = input.exact_match ?? false
+  if (criteria.length === 0) return undefined
+  return {what: describeSelector(criteria, exact), match: (model) => matching(model, criteria, exact)}
+}
+
 /** What would have matched with a small change to the selector (contains for exact; desc for text and back). */
 function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: boolean, textKind: TextKind): string[] {
   const hints: string[] = []

@@ -15,6 +15,7 @@ import {readFile} from './files/read-file.js'
 import {writeFile} from './files/write-file.js'
 import {clickElement, longClickElement} from './click-element.js'
 import {getElementDetails} from './element-details.js'
+import {assertScreen} from './assert.js'
 import {findElements} from './find-elements.js'
 import {deviceInfo, rotation, unlock, wake} from './device.js'
 import {getDeviceLogs} from './get-device-logs.js'
@@ -74,6 +75,7 @@ export const tools: AnyTool[] = [
   setClipboard,
   doctor,
   findElements,
+  assertScreen,
   clickElement,
   longClickElement,
   scrollToElement,

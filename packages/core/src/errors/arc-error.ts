@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'ELEMENT_NOT_FOUND'
   | 'ELEMENT_AMBIGUOUS'
   | 'STALE_ELEMENT'
+  | 'ASSERTION_FAILED'
   | 'INVALID_DUMP'
   | 'UI_AUTOMATION_BUSY'
   | 'SCREEN_NOT_IDLE'
@@ -99,6 +100,14 @@ export class ElementNotFoundError extends ArcError {
  */
 export class ElementAmbiguousError extends ArcError {
   readonly code = 'ELEMENT_AMBIGUOUS'
+}
+
+/**
+ * `arc assert`: the screen was read and does not show what was asserted (an element visible, gone, checked, with a
+ * text…); `details` says what it showed instead.
+ */
+export class AssertionFailedError extends ArcError {
+  readonly code = 'ASSERTION_FAILED'
 }
 
 /**

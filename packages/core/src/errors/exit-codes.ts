@@ -30,6 +30,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   DEVICE_ACCESS_DENIED: {exit: 19, meaning: "the device's shell user may not read or reach this path (another app's private data, a system file)"},
   ELEMENT_AMBIGUOUS: {exit: 20, meaning: 'a selector (--text, --desc, --res-id, --class-name) matches several elements; pass the id of one'},
   UI_AUTOMATION_BUSY: {exit: 21, meaning: 'another tool (Appium, uiautomator2, Maestro, a monkey) holds the device\'s one UiAutomation, so its screen cannot be read'},
+  ASSERTION_FAILED: {exit: 23, meaning: '`arc assert`: the screen does not show what was asserted (what it shows instead is in the message)'},
   SCREEN_NOT_IDLE: {exit: 22, meaning: 'the screen never went idle for uiautomator (a video, an animation, a spinner), so it cannot be read'},
 }
 
