@@ -1,0 +1,111 @@
+/**
+ * `npm run bench helper`: one look at the screen (`captureScreen()` + the screen model) through arc's on-device
+ * helper against the uiautomator dump path, on `arc emulate` run as its own process (so the CPU this process spends
+ * is arc's alone, the host's share of a look), with the emulated waits off (ARC_EMULATE_TIME_SCALE=0: uiautomator's
+ * idle wait and the VM starts a phone would add are not arc's cost; docs/devices.md has the phone's).
+ *
+ * Figures: wall time per look (median, p90), host CPU per look (this process's user + system time over the runs),
+ * and the bytes each look moves for the hierarchy: the helper's request and response frames against what
+ * `uiautomator dump --windows /dev/tty` prints (both also read one `dumpsys window -a`, counted apart).
+ */
+import {spawn} from 'node:child_process'
+import net from 'node:net'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+import {buildScreenModel} from '@arc-cli/core'
+import adbkit from '@devicefarmer/adbkit'
+
+import {closeHelperSessions, connectAdbDriver, encodeRequest, helperSession, type AdbDriver} from '@arc-cli/core/testing'
+import {fmt, median, percentile, timeRuns} from './stats.js'
+
+type AdbClass = typeof adbkit.Adb
+const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as AdbClass)
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function untilListening(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy()
+        resolve(true)
+      })
+      socket.once('error', () => resolve(false))
+    })
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`arc emulate did not listen on ${port}`)
+}
+
+export default async function bench(): Promise<void> {
+  const port = await freePort()
+  const emulator = spawn(process.execPath, [path.join(ROOT, 'bin/run.js'), 'emulate', '--port', String(port), '--serial', 'bench=demo'], {
+    env: {...process.env, ARC_EMULATE_TIME_SCALE: '0'},
+    stdio: 'ignore',
+  })
+  const drivers: AdbDriver[] = []
+  try {
+    await untilListening(port)
+    const open = async (helper: 'off' | 'auto') => {
+      const driver = (await connectAdbDriver({host: '127.0.0.1', port, env: {}, serial: 'bench', helper})) as AdbDriver
+      drivers.push(driver)
+      return driver
+    }
+    const viaDump = await open('off')
+    const viaHelper = await open('auto')
+    const look = (driver: AdbDriver) => async () => buildScreenModel(await driver.captureScreen())
+    const runs = 40
+    const warm = 5
+    const cpu = {dump: 0, helper: 0}
+    const timed = (key: 'dump' | 'helper', driver: AdbDriver) => async () => {
+      const before = process.cpuUsage()
+      await look(driver)()
+      const used = process.cpuUsage(before)
+      cpu[key] += (used.user + used.system) / 1000
+    }
+    // The dump path first: the helper holds UiAutomation for 2 s after its last read, and uiautomator cannot connect
+    // meanwhile (one client at a time, as on a phone), so the two are not interleaved.
+    const dumpTimes = await timeRuns(timed('dump', viaDump), runs, warm)
+    const device = Adb.createClient({host: '127.0.0.1', port, bin: '/bin/false'}).getDevice('bench')
+    const dumpBytes = (await Adb.util.readAll(await device.shell('uiautomator dump --windows /dev/tty'))).length
+    // The helper's start (a push on first use, then app_process) is paid once per process: once here, before its runs.
+    const started = performance.now()
+    await look(viaHelper)()
+    const startMs = performance.now() - started
+    const helperTimes = await timeRuns(timed('helper', viaHelper), runs, warm)
+    const perLook = (ms: number) => ms / (runs + warm)
+
+    // Bytes of the hierarchy per look: the helper's frames against uiautomator's printout.
+    const session = await helperSession(viaHelper.shell)
+    const request = encodeRequest(1, ['dump'])
+    const response = 9 + (await session.request(['dump'], 10_000)).length
+    const windowBytes = (await Adb.util.readAll(await device.shell('dumpsys window -a'))).length
+
+    const row = (name: string, times: number[], cpuMs: number) =>
+      console.log(
+        `${name.padEnd(34)} wall median ${fmt(median(times)).padStart(9)}  p90 ${fmt(percentile(times, 90)).padStart(9)}   host CPU ${fmt(perLook(cpuMs)).padStart(9)} per look`,
+      )
+    row('look via uiautomator dump', dumpTimes, cpu.dump)
+    row('look via the on-device helper', helperTimes, cpu.helper)
+    console.log(`helper start (push if needed + app_process + hello), once per process: ${fmt(startMs)}`)
+    console.log(`hierarchy bytes per look: helper ${request.length} B request + ${response} B response; uiautomator dump --windows /dev/tty ${dumpBytes} B`)
+    console.log(`both also read dumpsys window -a: ${windowBytes} B per look`)
+    console.log(`(${runs} looks each after ${warm} warm-up looks, the dump path first; arc emulate in its own process, emulated waits off)`)
+  } finally {
+    for (const driver of drivers) await driver.close()
+    await closeHelperSessions()
+    emulator.kill('SIGINT')
+  }
+}
