@@ -9,7 +9,7 @@ import {bundleStaleness} from '../../../scripts/bundle-core.js'
 import {ROOT} from './paths.js'
 
 /**
- * Which entry spawned arc processes run, decided once per test run (mochaGlobalSetup below, loaded by .mocharc.json
+ * Which entry spawned arc processes run, decided once per test run (mochaGlobalSetup below, loaded by .mocharc.cjs
  * and by `npm run test:files`) and handed to every worker through the environment:
  * - `dist`: `bin/run.js` on the built `dist`, proven to hold the sources as they are now. It starts in about half
  *   the CPU time of bin/dev.js, which loads the TypeScript compiler (oclif reads tsconfig.json with it) and tsx.
