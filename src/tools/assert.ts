@@ -65,7 +65,6 @@ function judge(model: ScreenModel, condition: Condition, match: (m: ScreenModel)
 
 export const assertScreen = defineTool({
   name: 'assert_screen',
-  cliId: 'assert',
   title: 'Check the screen: exit 0 when it shows what is asserted, else 23 with what it shows',
   description: [
     'Reads the screen and checks one condition about the elements a selector (--text, --desc, --res-id, --class-name,',
@@ -78,7 +77,6 @@ export const assertScreen = defineTool({
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
-  cliOnly: 'a check with an exit code for scripts and flows; agents read the screen with get_screen_state and find_elements',
   input: z.object({
     condition: z.enum(CONDITIONS).describe(`What to check: ${CONDITIONS.join(', ')}`),
     ...selectorInput.shape,
@@ -102,6 +100,8 @@ export const assertScreen = defineTool({
       }
     }),
   cli: {
+    id: 'assert',
+    only: 'a check with an exit code for scripts and flows; agents read the screen with get_screen_state and find_elements',
     positional: ['condition'],
     examples: [
       '<%= config.bin %> <%= command.id %> visible --text Welcome --timeout 5000',
