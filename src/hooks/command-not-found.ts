@@ -1,4 +1,4 @@
-import {exitCodeFor, InvalidInputError} from '@arc-cli/core'
+import {cliErrorText, errorJson, exitCodeFor, InvalidInputError} from '@arc-cli/core'
 import type {Hook} from '@oclif/core'
 
 import {commandSet, suggestFor} from '../command-suggestions.js'
@@ -6,7 +6,7 @@ import {commandSet, suggestFor} from '../command-suggestions.js'
 /**
  * An unknown command is an INVALID_INPUT like any other mistake: `Error [INVALID_INPUT]` with the commands meant
  * as `Try:` lines (src/command-suggestions.ts), the JSON error under --json, and exit 2, instead of oclif's bare
- * "not found".
+ * "not found". Printed as every arc error is (cliErrorText): the command as typed may hold control characters.
  */
 const hook: Hook<'command_not_found'> = async function (options) {
   const {config} = options
@@ -15,14 +15,9 @@ const hook: Hook<'command_not_found'> = async function (options) {
     details: {command, suggestions},
     actions: [...suggestions.map((s) => `${config.bin} ${s}`), `${config.bin} --help (every command)`],
   })
-  const exit = exitCodeFor(error.code)
-  if (options.argv?.includes('--json')) {
-    process.stdout.write(`${JSON.stringify({error: {...error.toJSON(), exitCode: exit}}, null, 2)}\n`)
-  } else {
-    const lines = [`Error [${error.code}]: ${error.message}`, ...error.actions.map((a) => `Try: ${a}`)]
-    process.stderr.write(`${lines.join('\n')}\n`)
-  }
-  process.exitCode = exit
+  if (options.argv?.includes('--json')) process.stdout.write(`${JSON.stringify(errorJson(error), null, 2)}\n`)
+  else process.stderr.write(`${cliErrorText(error, process.stderr)}\n`)
+  process.exitCode = exitCodeFor(error.code)
 }
 
 export default hook

@@ -103,4 +103,11 @@ describe('unknown commands: what arc suggests', () => {
       details: {command: 'details', suggestions: ['details --ids 8qp7xe', 'details --help']},
     })
   })
+
+  it('the hook writes the control characters of a command as typed out, as every arc error does, never raw', async () => {
+    const run = await runArc(['zz\u001b[31mred\u0007'])
+    expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.equal('Error [INVALID_INPUT]: unknown command "zz\\x1b[31mred\\x07"\nTry: arc --help (every command)\n')
+    expect(run.stderr).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
 })

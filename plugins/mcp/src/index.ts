@@ -5,6 +5,6 @@ export {checkBearer, generateToken} from './lib/auth.js'
 export {startHttpServer, DEFAULT_MAX_BODY, type HttpOptions, type RunningHttpServer} from './lib/http-server.js'
 export {createMcpServer, ServerPool, SERVER_INFO} from './lib/mcp-server.js'
 export {buildHost, serveHttp, serveStdio, type HttpSettings, type ServeSettings, type StartedHttp} from './lib/serve.js'
-export {annotationsFor, errorResult, errorText, inputSchemaFor, ToolHost, type ToolHostOptions} from './lib/tool-host.js'
+export {annotationsFor, errorResult, inputSchemaFor, ToolHost, type ToolHostOptions} from './lib/tool-host.js'
 export {checkSlug, parseTargets, selectTools, toolFilter, toolGroup, toolName, type DeviceTarget} from './lib/tool-set.js'
 

@@ -1,9 +1,9 @@
 import {ArcError, InvalidInputError, toArcError} from '../errors/arc-error.js'
 import {exitCodeFor} from '../errors/exit-codes.js'
+import {errorJson} from '../errors/format-error.js'
 import {Command, Flags} from '../oclif.js'
-import {printableText} from '../tools/human-text.js'
 import {nearest} from './near-names.js'
-import {colorsFor} from './terminal.js'
+import {cliErrorText} from './terminal.js'
 
 /** Flags every device command takes. */
 export const deviceFlags = {
@@ -116,22 +116,8 @@ export abstract class ArcCommand extends Command {
       })
     } else arcError = toArcError(error)
     const exit = exitCodeFor(arcError.code)
-    if (this.jsonEnabled()) {
-      this.logJson({error: {...arcError.toJSON(), exitCode: exit}})
-    } else {
-      const c = colorsFor(process.stderr)
-      // Messages quote what came from outside (a file's line, a config key, a device's answer): their control
-      // characters are written out here, for every error, and never reach the terminal.
-      const lines = [`${c.red.bold('Error')} ${c.dim(`[${arcError.code}]`)}: ${printableText(arcError.message)}`]
-      for (const action of arcError.actions) lines.push(`${c.cyan('Try:')} ${printableText(action)}`)
-      // One rule for every code, INTERNAL included: the stack only with DEBUG=arc* (the INTERNAL message says so).
-      const debug = /(^|,)\s*arc/.test(process.env.DEBUG ?? '')
-      if (debug) {
-        const cause = arcError.cause instanceof Error ? arcError.cause : arcError
-        lines.push(c.dim(printableText(cause.stack ?? String(cause))))
-      }
-      process.stderr.write(`${lines.join('\n')}\n`)
-    }
+    if (this.jsonEnabled()) this.logJson(errorJson(arcError))
+    else process.stderr.write(`${cliErrorText(arcError, process.stderr)}\n`)
     return this.exit(exit)
   }
 }

@@ -1,5 +1,8 @@
 import chalk, {Chalk} from 'chalk'
 
+import type {ArcError} from '../errors/arc-error.js'
+import {formatError} from '../errors/format-error.js'
+
 /**
  * Colour only when the stream is a terminal and NO_COLOR is unset (chalk already honours NO_COLOR and
  * FORCE_COLOR; this also turns colour off for pipes and files on stderr).
@@ -8,6 +11,17 @@ export function colorsFor(stream: NodeJS.WriteStream): InstanceType<typeof Chalk
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return new Chalk({level: 0})
   if (process.env.FORCE_COLOR) return chalk
   return new Chalk({level: stream.isTTY ? chalk.level || 1 : 0})
+}
+
+/**
+ * An error as the CLI prints it on `stream` (formatError's lines): coloured on a terminal, and with the stack when
+ * DEBUG names arc (`DEBUG=arc*`), for every code alike. ArcCommand and the unknown-command hook both print this.
+ */
+export function cliErrorText(error: ArcError, stream: NodeJS.WriteStream): string {
+  const c = colorsFor(stream)
+  const debug = /(^|,)\s*arc/.test(process.env.DEBUG ?? '')
+  const style = {label: (t: string) => c.red.bold(t), code: (t: string) => c.dim(t), action: (t: string) => c.cyan(t), stack: (t: string) => c.dim(t)}
+  return formatError(error, {style, stack: debug})
 }
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']

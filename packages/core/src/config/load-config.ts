@@ -6,7 +6,7 @@ import type {z} from 'zod'
 
 import {ConfigError} from '../errors/arc-error.js'
 import {loadCodeConfig} from './load-code-config.js'
-import {printableText} from '../tools/human-text.js'
+import {printableText} from '../printable.js'
 import {describeZodIssues} from '../errors/describe-zod-issues.js'
 import {configSchema, type ArcConfig} from './config-schema.js'
 

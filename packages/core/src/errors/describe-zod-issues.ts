@@ -1,6 +1,6 @@
 import type {z} from 'zod'
 
-import {printable, printableLine} from '../tools/human-text.js'
+import {printable, printableLine} from '../printable.js'
 
 /**
  * One line for a failed zod validation, naming each key as it is written in the file:

@@ -3,7 +3,8 @@
  * annotations) is computed at start-up, so a request only looks a name up and runs the tool.
  */
 import {
-  exitCodeFor,
+  errorJson,
+  formatError,
   InvalidInputError,
   MemoryDeviceState,
   partialBackend,
@@ -12,7 +13,6 @@ import {
   toArcError,
   type AnyTool,
   type ArcConfig,
-  type ArcError,
   type ToolKind,
   z,
 } from '@arc-cli/core'
@@ -108,17 +108,13 @@ export function inputSchemaFor(tool: AnyTool): Tool['inputSchema'] {
   return schema as Tool['inputSchema']
 }
 
-/** `Error [CODE]: message` and its `Try:` lines, as the CLI prints them (without colour). */
-export function errorText(error: ArcError): string {
-  return [`Error [${error.code}]: ${error.message}`, ...error.actions.map((a) => `Try: ${a}`)].join('\n')
-}
-
 export function errorResult(error: unknown): CallToolResult {
   const arcError = toArcError(error)
   return {
     isError: true,
-    content: [{type: 'text', text: errorText(arcError)}],
-    structuredContent: {error: {...arcError.toJSON(), exitCode: exitCodeFor(arcError.code)}},
+    // `Error [CODE]: message` and its `Try:` lines, as the CLI prints them (without colour).
+    content: [{type: 'text', text: formatError(arcError)}],
+    structuredContent: errorJson(arcError),
   }
 }
 
