@@ -1,7 +1,8 @@
 import {existsSync} from 'node:fs'
+import {rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {ArcCommand, DEMO_DIR, DeviceNotFoundError, Flags, InvalidInputError, unreachableSerial} from '@arc-cli/core'
+import {ArcCommand, DEMO_DIR, DeviceNotFoundError, Flags, InvalidInputError, OutputError, unreachableSerial} from '@arc-cli/core'
 // The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
 // `arc --version` and every other command would otherwise pay for it at start-up.
 import type {EmulatedDeviceSpec} from '@arc-cli/emulator'
@@ -73,6 +74,9 @@ export default class Emulate extends ArcCommand {
     }),
     scenario: Flags.string({summary: 'Scenario file (JSON): screens, transitions, apps, properties, faults.'}),
     log: Flags.string({summary: 'Write one JSON line per command received to this file.'}),
+    'port-file': Flags.string({
+      summary: 'Once listening, write the address as JSON to this file ({"host","port","adbServerSocket","devices"}); removed on stop.',
+    }),
   }
 
   async run(): Promise<void> {
@@ -95,13 +99,30 @@ export default class Emulate extends ArcCommand {
     })
     const address = `${emulator.host}:${emulator.port}`
     const serials = emulator.devices().map((d) => (d.state === 'device' ? d.serial : `${d.serial} (${d.state})`))
+    // For scripts that start it with --port 0: the address without scraping a log line. Written whole (a temporary
+    // name, then a rename), so a script polling for the file never reads half of it.
+    const portFile = flags['port-file'] ? path.resolve(flags['port-file']) : undefined
+    if (portFile) {
+      const info = {host: emulator.host, port: emulator.port, adbServerSocket: `tcp:${address}`, devices: emulator.devices().map((d) => d.serial)}
+      const temp = `${portFile}.${process.pid}.tmp`
+      try {
+        await writeFile(temp, JSON.stringify(info) + '\n')
+        await rename(temp, portFile)
+      } catch (error) {
+        await rm(temp, {force: true})
+        await emulator.close()
+        throw new OutputError(`--port-file: cannot write ${portFile}: ${(error as Error).message}`, {details: {input: 'port-file', path: portFile}, cause: error})
+      }
+    }
     this.log(`arc emulate: listening on ${address} (devices: ${serials.join(', ')})`)
     this.log(`Try: ADB_SERVER_SOCKET=tcp:${address} ${this.config.bin} screen-state   or   adb -H ${emulator.host} -P ${emulator.port} shell echo ok`)
+    if (portFile) this.log(`arc emulate: wrote ${portFile}`)
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)
     })
     await emulator.close()
+    if (portFile) await rm(portFile, {force: true})
     this.log('arc emulate: stopped')
   }
 }

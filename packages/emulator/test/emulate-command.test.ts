@@ -1,4 +1,6 @@
 import {spawn} from 'node:child_process'
+import {mkdtemp, readdir, readFile, rm} from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 
 import {expect} from 'chai'
@@ -47,6 +49,30 @@ describe('arc emulate (command)', () => {
     cli.child.kill('SIGTERM')
     expect(await cli.exited).to.equal(0)
     expect(cli.output().stdout).to.include('arc emulate: stopped')
+  })
+
+  it('--port-file: the address as JSON once listening, for a script that asked for --port 0; gone after stop', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-port-file-'))
+    try {
+      const file = path.join(dir, 'emulate.json')
+      const cli = startCli(['--port', '0', '--serial', 'one=demo', '--serial', 'two=demo', '--port-file', file])
+      const port = await cli.listening
+      expect(JSON.parse(await readFile(file, 'utf8'))).to.deep.equal({host: '127.0.0.1', port, adbServerSocket: `tcp:127.0.0.1:${port}`, devices: ['one', 'two']})
+      expect(cli.output().stdout).to.include(`arc emulate: wrote ${file}`)
+      expect((await readdir(dir)).sort()).to.deep.equal(['emulate.json'])
+      cli.child.kill('SIGTERM')
+      expect(await cli.exited).to.equal(0)
+      expect(await readdir(dir)).to.deep.equal([])
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+
+  it('--port-file into a missing folder: OUTPUT_FAILED (13), the server closed, nothing left behind', async () => {
+    const cli = startCli(['--port', '0', '--port-file', '/no/such/folder/emulate.json'])
+    cli.listening.catch(() => {})
+    expect(await cli.exited).to.equal(13)
+    expect(cli.output().stderr).to.include('--port-file: cannot write /no/such/folder/emulate.json')
   })
 
   for (const [args, pattern, code] of [
