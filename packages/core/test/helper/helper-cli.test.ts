@@ -31,6 +31,20 @@ describe('the on-device helper from the command line (arc emulate)', function ()
     expect(h.emu.device('emu-1').uiAutomationHolder).to.equal(undefined)
   })
 
+  it('with DEBUG=arc* a one-shot command says which backend served and how long, or why the helper did not', async () => {
+    const helped = await runArc(['screen-state'], {env: {...h.env, ARC_HELPER: 'auto', DEBUG: 'arc*'}})
+    expect(helped.code, helped.stderr).to.equal(0)
+    expect(helped.stderr).to.match(/^arc: screen on emu-1 by the on-device helper in \d+ ms$/m)
+    h.emu.device('emu-1').hiddenApisMissing.add('uiautomation')
+    try {
+      const fell = await runArc(['screen-state'], {env: {...h.env, ARC_HELPER: 'auto', DEBUG: 'arc*'}})
+      expect(fell.code, fell.stderr).to.equal(0)
+      expect(fell.stderr).to.match(/^arc: screen on emu-1 by ADB in \d+ ms \(the helper did not serve: UNSUPPORTED: this release lacks the uiautomation API/m)
+    } finally {
+      h.emu.device('emu-1').hiddenApisMissing.clear()
+    }
+  })
+
   it('--helper wins over ARC_HELPER, and a mode that is not one is refused naming where it came from', async () => {
     const from = h.emu.commands.length
     const off = await runArc(['screen-state', '--helper', 'off'], {env: {...h.env, ARC_HELPER: 'required'}})

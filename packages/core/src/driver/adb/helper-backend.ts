@@ -37,10 +37,19 @@ export function backendUses(dev: DeviceShell): Record<string, BackendUse> {
   return Object.fromEntries(lastUse.get(dev.key) ?? [])
 }
 
+/**
+ * Keeps what served the call, and with DEBUG=arc* says it on stderr (`arc: screen on emu-1 by the helper in 41 ms`,
+ * or by ADB and why the helper did not serve), so a one-shot command shows its choice.
+ */
 function remember(dev: DeviceShell, capability: string, use: BackendUse): void {
   let uses = lastUse.get(dev.key)
   if (!uses) lastUse.set(dev.key, (uses = new Map()))
   uses.set(capability, use)
+  if (/(^|,)\s*arc/.test(process.env.DEBUG ?? '')) {
+    const by = use.backend === 'helper' ? 'the on-device helper' : 'ADB'
+    const why = use.fallback ? ` (the helper did not serve: ${use.fallback.replace(/\s+/g, ' ').slice(0, 200)})` : ''
+    process.stderr.write(`arc: ${capability} on ${dev.serial} by ${by} in ${Math.round(use.ms)} ms${why}\n`)
+  }
 }
 
 /** The time limit for one helper request: the adb call's own, plus what a gesture itself lasts. */
