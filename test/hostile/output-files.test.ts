@@ -1,10 +1,12 @@
 import {expect} from 'chai'
-import {mkdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import {execFileSync, spawn, type ChildProcess} from 'node:child_process'
+import {lstat, mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import net from 'node:net'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
 
-import {mountTmpfs, scratch, tree} from '@arc-cli/test-support/hostile'
+import {isRoot, mountTmpfs, scratch, tree} from '@arc-cli/test-support/hostile'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff])
@@ -124,5 +126,94 @@ describe('hostile: full and read-only disks', function () {
     } finally {
       await disk.unmount()
     }
+  })
+})
+
+describe('hostile: special files as output targets are written into, never replaced', function () {
+  this.timeout(60_000)
+  let dir: string
+  beforeEach(async () => {
+    dir = await scratch()
+  })
+
+  const readers: ChildProcess[] = []
+  afterEach(() => {
+    for (const reader of readers.splice(0)) reader.kill('SIGKILL')
+  })
+
+  /**
+   * Everything a writer puts into the FIFO at `fifo`, read by a `cat` of its own (killed after the test, so a FIFO
+   * nobody ever writes cannot keep the suite waiting), which opens the read side at once.
+   */
+  function readFifo(fifo: string): Promise<Buffer> {
+    const reader = spawn('cat', [fifo], {stdio: ['ignore', 'pipe', 'ignore']})
+    readers.push(reader)
+    const chunks: Buffer[] = []
+    reader.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+    return new Promise((resolve) => reader.on('close', () => resolve(Buffer.concat(chunks))))
+  }
+
+  it('annotate --map FIFO with a reader: the map goes down the pipe, the FIFO stays a FIFO', async () => {
+    const fifo = path.join(dir, 'map.fifo')
+    execFileSync('mkfifo', [fifo])
+    const received = readFifo(fifo)
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'x.jpg', '--map', fifo], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(JSON.parse((await received).toString('utf8'))).to.have.property('image')
+    expect((await lstat(fifo)).isFIFO()).to.equal(true)
+  })
+
+  it('screenshot -o a link to a FIFO: written through the link; the link and the FIFO stay', async () => {
+    const fifo = path.join(dir, 'shot.fifo')
+    execFileSync('mkfifo', [fifo])
+    await symlink('shot.fifo', path.join(dir, 'link.png'))
+    const received = readFifo(fifo)
+    const run = await runArc(['screenshot', '-d', 'demo', '-o', 'link.png'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(0)
+    expect((await received).subarray(0, 4)).to.deep.equal(PNG)
+    expect((await lstat(path.join(dir, 'link.png'))).isSymbolicLink()).to.equal(true)
+    expect((await lstat(fifo)).isFIFO()).to.equal(true)
+  })
+
+  it('screenshot -o FIFO nobody reads: exit 13 saying so, at once (no hang); the FIFO stays', async () => {
+    const fifo = path.join(dir, 'lonely.png')
+    execFileSync('mkfifo', [fifo])
+    const run = await runArc(['screenshot', '-d', 'demo', '-o', fifo], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(run.stderr).to.include(`--output: cannot write ${fifo}: it is a FIFO no process is reading (start the reader first)`)
+    expect((await lstat(fifo)).isFIFO()).to.equal(true)
+    expect(await readdir(dir)).to.deep.equal(['lonely.png'])
+  })
+
+  it('annotate -o a Unix socket: refused (exit 13) before anything is written; the socket stays', async () => {
+    const sock = path.join(dir, 'out.jpg')
+    const server = net.createServer()
+    await new Promise<void>((resolve) => server.listen(sock, resolve))
+    try {
+      const run = await runArc(['annotate', '-d', 'demo', '-o', sock, '--map', 'm.json'], {cwd: dir})
+      expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+      expect(run.stderr).to.include('it is a socket')
+      expect((await lstat(sock)).isSocket()).to.equal(true)
+      expect(await readdir(dir)).to.deep.equal(['out.jpg'])
+    } finally {
+      server.close()
+    }
+  })
+
+  it('annotate -o and --map a character device (a /dev/null made with mknod): written into, the node stays', async function () {
+    if (!isRoot) this.skip() // mknod of a character device needs root (CAP_MKNOD); /dev/null itself is not risked
+    const node = path.join(dir, 'null.jpg')
+    try {
+      execFileSync('mknod', [node, 'c', '1', '3'])
+    } catch {
+      this.skip() // a container without CAP_MKNOD
+    }
+    const link = path.join(dir, 'stdout-like.json')
+    await symlink(node, link)
+    const run = await runArc(['annotate', '-d', 'demo', '-o', node, '--map', link], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(0)
+    expect((await lstat(node)).isCharacterDevice()).to.equal(true)
+    expect((await lstat(link)).isSymbolicLink()).to.equal(true)
+    expect((await readdir(dir)).sort()).to.deep.equal(['null.jpg', 'stdout-like.json'])
   })
 })

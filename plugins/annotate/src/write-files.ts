@@ -1,4 +1,6 @@
-import {link, lstat, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {Socket} from 'node:net'
+import {link, lstat, open, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {InvalidInputError, isProcessAlive, OutputError} from '@arc-cli/core'
@@ -78,6 +80,51 @@ export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'in
   }
 }
 
+/** What is at a target, following links: a regular file (or nothing) is replaced atomically; a stream is written into. */
+type TargetKind = 'replace' | 'stream' | {refuse: string}
+
+/**
+ * How a target is written. A character device (`/dev/null`, a terminal) or a FIFO at the path, or at the end of a
+ * link there (`/dev/stdout` → `/proc/self/fd/1` → a pipe), is a stream the user means arc to write into: replacing
+ * it with a regular file would break the device node or the pipe (as root, in a CI container, arc can). So is
+ * anything under /dev or /proc, whatever it leads to (`-o /dev/stdout` with stdout sent to a file writes that
+ * file). A socket or a block device cannot or must not be written as an image: refused.
+ */
+async function targetKind(target: string): Promise<TargetKind> {
+  const followed = await stat(target).catch(() => undefined)
+  const under = (root: string) => target === root || target.startsWith(`${root}/`)
+  if (followed?.isSocket()) return {refuse: 'it is a socket: arc writes into files, character devices (/dev/null) and FIFOs'}
+  if (followed?.isBlockDevice()) return {refuse: 'it is a block device (a disk): arc does not write images onto disks'}
+  if (followed?.isCharacterDevice() || followed?.isFIFO()) return 'stream'
+  if (followed && (under('/dev') || under('/proc'))) return 'stream'
+  return 'replace'
+}
+
+/**
+ * Writes into a character device or FIFO as it is, never replacing it. A FIFO is opened without waiting (ENXIO when
+ * no process reads it: a clear error instead of blocking for ever) and written through a pipe handle, which waits
+ * for the reader as it drains the pipe; closing that one descriptor is the reader's end of file.
+ */
+async function writeInto(file: OutputFile): Promise<void> {
+  const followed = await stat(file.path)
+  if (!followed.isFIFO()) {
+    // O_WRONLY|O_CREAT|O_TRUNC as a shell's `>` opens it: a device ignores the truncation.
+    await writeFile(file.path, file.data).catch((error: unknown) => {
+      throw outputError(file, reason(error), error)
+    })
+    return
+  }
+  const handle = await open(file.path, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENXIO') throw outputError(file, 'it is a FIFO no process is reading (start the reader first)', error)
+    throw outputError(file, reason(error), error)
+  })
+  const pipe = new Socket({fd: handle.fd, readable: false, writable: true})
+  await new Promise<void>((resolve, reject) => {
+    pipe.once('error', (error) => reject(outputError(file, reason(error), error)))
+    pipe.end(file.data, () => resolve())
+  }).finally(() => pipe.destroy())
+}
+
 /**
  * Writes all files or none, and never loses an existing one:
  * 1. every target is checked first (see validateTargets), stale side files of killed runs are removed;
@@ -85,10 +132,21 @@ export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'in
  * 3. an existing target is hard-linked to `.NAME.PID.bak`, then each temp is renamed over its target;
  * 4. on any failure the temps are removed, targets that did not exist are removed, and targets that did are
  *    put back from their `.bak` link, so every file is as it was; on success the `.bak` links are removed.
- * A symlink at a target is replaced by the file, never followed.
+ * A symlink at a target is replaced by the file, never followed, unless it leads to a stream (see targetKind):
+ * a character device, a FIFO, anything under /dev or /proc is written into, never replaced; a socket or a block
+ * device is refused before anything is written.
  */
-export async function writeFilesAtomically(files: OutputFile[]): Promise<void> {
-  await validateTargets(files)
+export async function writeFilesAtomically(all: OutputFile[]): Promise<void> {
+  await validateTargets(all)
+  const files: OutputFile[] = []
+  const streams: OutputFile[] = []
+  for (const file of all) {
+    const kind = await targetKind(path.resolve(file.path))
+    if (typeof kind === 'object') throw outputError(file, kind.refuse)
+    ;(kind === 'stream' ? streams : files).push(file)
+  }
+  // Streams first: what went into a device or a pipe cannot be taken back, so a failure there writes no file.
+  for (const stream of streams) await writeInto(stream)
   for (const file of files) await removeStaleSideFiles(file.path)
   const temps: string[] = []
   const backups = new Map<string, string>()
