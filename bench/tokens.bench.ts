@@ -87,6 +87,9 @@ export default async function bench(): Promise<void> {
   try {
     const mm = loadMobileMcp(port)
     if (typeof mm === 'string') console.log(`mobile-mcp column skipped: ${mm}`)
+    console.log(
+      `mobile-mcp measured: @mobilenext/mobile-mcp ${MOBILE_MCP_VERSION}'s own Android path (AndroidRobot.getElementsOnScreen: a uiautomator dump per look through the adb client), not the mobilecli resident helper its users run by default`,
+    )
     console.log('| screen | raw XML | arc default | arc compact | arc unchanged | mobile-mcp | compact / mobile-mcp |')
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
     const totals = {raw: 0, full: 0, compact: 0, mm: 0}

@@ -1,0 +1,91 @@
+/**
+ * `npm run bench -- annotate-floor`: `arc annotate` against the least an annotation can cost, on the same 1080x2400
+ * screenshot (bili-home-feed from ../shared, else the bundled demo):
+ *
+ * - in process: annotateScreenshot (decode, scale to 700 px, marks, labels, encode JPEG q80) against decode, scale
+ *   and encode alone with the same canvas calls (goal: within 1.3x);
+ * - as processes: the built `arc annotate --device DIR -o FILE` against bench/support/floor-annotate.mjs, a Node.js
+ *   process that loads the canvas library, decodes, scales, encodes and writes (goal: within 1.5x). Wall and CPU
+ *   time, alternating the two so a burst of load falls on both. Needs `npm run build`.
+ */
+import {spawn} from 'node:child_process'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import {buildScreenModel, DEMO_DIR, SnapshotDriver} from '@arc-cli/core'
+import {annotateScreenshot, resolveAnnotateOptions} from '@arc-cli/plugin-annotate'
+import {createCanvas, loadImage} from '@napi-rs/canvas'
+import {fixturePath} from '@arc-cli/test-support/paths'
+
+import {ROOT} from './figure-blocks.js'
+import {median, timeAlternating} from './stats.js'
+
+const PRELOAD = path.join(ROOT, 'bench', 'support', 'cpu-report.cjs')
+
+async function floorInProcess(png: Buffer): Promise<Buffer> {
+  const image = await loadImage(png)
+  const scale = Math.min(1, 700 / Math.max(image.width, image.height))
+  const canvas = createCanvas(Math.round(image.width * scale), Math.round(image.height * scale))
+  const ctx = canvas.getContext('2d')
+  ctx.imageSmoothingEnabled = true
+  ctx.imageSmoothingQuality = 'high'
+  ctx.drawImage(image, 0, 0, canvas.width, canvas.height)
+  return canvas.encode('jpeg', 80)
+}
+
+/** Wall ms of `node ARGS`, and its CPU ms (cpu-report.cjs appends it to `cpuFile`). */
+function timed(args: string[], cpuFile: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--require', PRELOAD, ...args], {cwd: ROOT, env: {...process.env, ARC_BENCH_CPU_FILE: cpuFile}, stdio: ['ignore', 'ignore', 'pipe']})
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))))
+  })
+}
+
+export default async function bench(): Promise<void> {
+  const fixture = fixturePath('bili-home-feed')
+  const source = existsSync(path.join(fixture, 'screen.png')) ? fixture : DEMO_DIR
+  const driver = await SnapshotDriver.open(source)
+  const model = buildScreenModel(await driver.captureScreen())
+  const png = await driver.screenshot()
+  const options = resolveAnnotateOptions({config: {}}, {})
+  const [arc, floor] = await timeAlternating([() => annotateScreenshot(model, png, options), () => floorInProcess(png)], 30)
+  const ratio = median(arc as number[]) / median(floor as number[])
+  console.log(
+    `in process, ${path.basename(source)}: annotate ${median(arc as number[]).toFixed(1)} ms, decode-scale-encode ${median(floor as number[]).toFixed(1)} ms ` +
+      `(median of 30, alternating): ${ratio.toFixed(2)}x (goal <= 1.3)`,
+  )
+
+  if (!existsSync(path.join(ROOT, 'dist', 'index.js'))) {
+    console.log('as processes: skipped (run `npm run build` first; the figures are for the built bin/run.js)')
+    return
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-bench-annotate-'))
+  try {
+    const pngFile = path.join(dir, 'screen.png')
+    const {writeFileSync} = await import('node:fs')
+    writeFileSync(pngFile, png)
+    const arcCpu = path.join(dir, 'arc-cpu.txt')
+    const floorCpu = path.join(dir, 'floor-cpu.txt')
+    const runs = 10
+    const [arcWall, floorWall] = await timeAlternating(
+      [
+        () => timed([path.join(ROOT, 'bin', 'run.js'), 'annotate', '--device', source, '-o', path.join(dir, 'arc.jpg')], arcCpu),
+        () => timed([path.join(ROOT, 'bench', 'support', 'floor-annotate.mjs'), pngFile, path.join(dir, 'floor.jpg')], floorCpu),
+      ],
+      runs,
+      1,
+    )
+    const cpu = (file: string) => median(readFileSync(file, 'utf8').trim().split('\n').map(Number).slice(-runs))
+    const wallRatio = median(arcWall as number[]) / median(floorWall as number[])
+    console.log(
+      `as processes: arc annotate ${median(arcWall as number[]).toFixed(0)} ms wall / ${cpu(arcCpu).toFixed(0)} ms CPU, ` +
+        `floor process ${median(floorWall as number[]).toFixed(0)} ms wall / ${cpu(floorCpu).toFixed(0)} ms CPU (median of ${runs}, alternating): ` +
+        `${wallRatio.toFixed(2)}x wall, ${(cpu(arcCpu) / cpu(floorCpu)).toFixed(2)}x CPU (goal <= 1.5)`,
+    )
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
