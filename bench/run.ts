@@ -4,9 +4,10 @@
  *
  * `npm run bench -- docs`: runs once each benchmark a figure block of README.md or docs/*.md names
  * (`<!-- bench:NAME -->`, bench/figure-blocks.ts) and writes what it printed into every such block, under a line with
- * the date, the commit and the load average, so every figure in the documentation comes from one run.
+ * the date, the commit and the load average, so every figure in the documentation comes from one run. Each
+ * benchmark runs in a process of its own. `npm run bench -- docs NAME…` rewrites only those benchmarks' blocks.
  */
-import {execFileSync} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import {readdir, readFile, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -21,20 +22,20 @@ async function runBench(file: string): Promise<void> {
   await mod.default()
 }
 
-/** Runs one benchmark, printing as usual, and returns what it printed on stdout. */
+/**
+ * Runs one benchmark in a process of its own (as `npm run bench -- NAME` would: memory figures start from a fresh
+ * process, not from what earlier benchmarks left), passing its output through, and returns what it printed.
+ */
 async function captured(name: string): Promise<string> {
-  const lines: string[] = []
-  const log = console.log
-  console.log = (...args: unknown[]) => {
-    lines.push(args.map(String).join(' '))
-    log(...args)
-  }
-  try {
-    await runBench(`${name}.bench.ts`)
-  } finally {
-    console.log = log
-  }
-  return asMarkdown(lines.join('\n'))
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit']})
+  let out = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8')
+    process.stdout.write(chunk)
+  })
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  if (code !== 0) throw new Error(`npm run bench -- ${name} exited ${code}`)
+  return asMarkdown(out)
 }
 
 /** Printed lines as a Markdown block: tables kept, every other line an item of a list, a blank line between the two. */
@@ -42,7 +43,7 @@ function asMarkdown(text: string): string {
   const out: string[] = []
   let previous: 'table' | 'list' | undefined
   for (const line of text.split('\n')) {
-    if (line.trim() === '' || line.startsWith('## ')) continue
+    if (line.trim() === '' || /^## \S+\.bench\.ts$/.test(line)) continue
     const kind = line.startsWith('|') ? 'table' : 'list'
     if (previous && kind !== previous) out.push('')
     out.push(kind === 'table' || line.startsWith('- ') ? line : `- ${line}`)
@@ -51,8 +52,9 @@ function asMarkdown(text: string): string {
   return out.join('\n')
 }
 
-async function docs(): Promise<void> {
-  const blocks = figureBlocks()
+/** `names`: regenerate only the blocks of these benchmarks (all when none is given). */
+async function docs(names: string[]): Promise<void> {
+  const blocks = figureBlocks().filter((b) => names.length === 0 || names.includes(b.bench))
   const known = new Set(benchNames())
   const missing = blocks.filter((b) => !known.has(b.bench))
   if (missing.length > 0) {
@@ -71,7 +73,7 @@ async function docs(): Promise<void> {
   for (const file of documentFiles()) {
     const full = path.join(ROOT, file)
     const before = await readFile(full, 'utf8')
-    const after = before.replace(BLOCK, (_all, name: string) => `<!-- bench:${name} -->\n${outputs.get(name) as string}<!-- /bench:${name} -->`)
+    const after = before.replace(BLOCK, (all, name: string) => (outputs.has(name) ? `<!-- bench:${name} -->\n${outputs.get(name) as string}<!-- /bench:${name} -->` : all))
     if (after !== before) {
       await writeFile(full, after)
       console.log(`wrote ${file}`)
@@ -81,7 +83,7 @@ async function docs(): Promise<void> {
 
 const only = process.argv.slice(2)
 if (only[0] === 'docs') {
-  await docs()
+  await docs(only.slice(1))
 } else {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.bench.ts')).sort()
   for (const file of files) {

@@ -120,10 +120,13 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     for (const fontPx of fonts) {
       const size = labelSize(options.measure(text, fontPx), fontPx)
       let best: {rect: Rect; cost: number} | undefined
-      cornerCandidates(box, size.width, size.height).forEach(([x, y], rank) => {
+      const candidates = cornerCandidates(box, size.width, size.height)
+      for (let rank = 0; rank < candidates.length; rank++) {
+        // A cost is at least its rank, and ranks only grow: no later candidate can beat the best one.
+        if (best && rank >= best.cost) break
+        const [x, y] = candidates[rank] as [number, number]
         const rect = toRect(x, y, size.width, size.height)
-        if (best && rank >= best.cost) return
-        if (!free(rect)) return
+        if (!free(rect)) continue
         let cost = rank
         boxIndex.some(rect, (other, j) => {
           if (j !== index && outlineCrosses(other, rect, options.lineWidth)) cost += OUTLINE_PENALTY
@@ -134,7 +137,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
           return best !== undefined && cost >= best.cost
         })
         if (!best || cost < best.cost) best = {rect, cost}
-      })
+      }
       if (best) {
         chosen = {rect: best.rect, fontPx, detached: !touches(best.rect, box)}
         break
