@@ -60,6 +60,9 @@ async function docs(names: string[]): Promise<void> {
   if (missing.length > 0) {
     throw new Error(`figure blocks name benchmarks that do not exist: ${missing.map((b) => `${b.file} bench:${b.bench}`).join(', ')} (bench/ has ${[...known].join(', ')})`)
   }
+  // The built CLI the process benchmarks run must be this commit's: build it first.
+  console.log('npm run build (the process benchmarks run the built bin/run.js)')
+  execFileSync('npm', ['run', 'build'], {cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit']})
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {cwd: ROOT, encoding: 'utf8'}).trim()
   const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {cwd: ROOT, encoding: 'utf8'}).trim() !== ''
   const outputs = new Map<string, string>()
