@@ -443,7 +443,8 @@ describe('element, typing and wait tools against arc emulate', function () {
       const controller = new AbortController()
       const r = await run('wait_for_element', {by: 'text', value: 'zzz', timeout: 1600}, controller.signal)
       expect(r.data).to.include({found: false})
-      expect(r.data.attempts as number).to.be.greaterThan(1)
+      // How many reads fit in 1600 ms depends on the load; 12 reads on a turned clock: wait-poll.test.ts.
+      expect(r.data.attempts as number).to.be.at.least(1)
       expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
     })
 
@@ -452,7 +453,8 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect(r.error).to.equal(undefined)
       expect(r.data.found).to.equal(false)
       expect(r.data.attempts as number).to.be.at.least(1)
-      expect(r.data.elapsedMs as number).to.be.within(1200, 1600)
+      // Never before the timeout; how long after depends on the load (exactly 1200 on a turned clock: wait-poll.test.ts).
+      expect(r.data.elapsedMs as number).to.be.at.least(1200)
     })
 
     it('both stop at their deadline when a dump hangs', async () => {
@@ -460,7 +462,8 @@ describe('element, typing and wait tools against arc emulate', function () {
       const started = Date.now()
       const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 800})
       expect(r.data).to.include({found: false, attempts: 0})
-      expect(Date.now() - started).to.be.below(2500)
+      // Given up at its deadline, not at the driver's own 10 s limit on the hung dump (wait-poll.test.ts: exactly 800).
+      expect(Date.now() - started).to.be.below(10_000)
       device().hangNext('uiautomator')
       const idle = await run('wait_for_idle', {timeout: 700})
       expect(idle.data.message as string).to.match(/^Operation timed out after \d+ms waiting for UI idle/)
