@@ -1,5 +1,5 @@
 /** Input fields shared by the touch tools, with the spec's ranges: coordinates >= 0, durations 1-60000 ms. */
-import {InvalidInputError, type DeviceDriver, z} from '@arc-cli/core'
+import {DeviceCommandError, InvalidInputError, type DeviceDriver, z} from '@arc-cli/core'
 
 export const coordinate = (what: string) => z.number().min(0).describe(`${what} in screen pixels (>= 0)`)
 
@@ -31,5 +31,19 @@ export async function checkOnScreen(driver: DeviceDriver, points: Record<string,
   throw new InvalidInputError(`${which}${at(x, y)} is off the ${width}x${height} screen: x must be below ${width} and y below ${height}`, {
     details: {input: name || 'x,y', x, y, screen: {width, height}},
     actions: ['Read element bounds from `arc screen-state` (the same pixel space) and tap inside them.'],
+  })
+}
+
+/**
+ * A touch on a sleeping display reaches nothing: Android drops it (PhoneWindowManager lets a touch through to apps
+ * only while the device is interactive) and `input` still reports success. So a touch tool asks first (one
+ * `dumpsys power`) and sends nothing while the display is off, saying so; a source that cannot tell (a recording)
+ * goes on.
+ */
+export async function checkDisplayAwake(driver: DeviceDriver, what: string): Promise<void> {
+  if ((await driver.displayAwake()) !== false) return
+  throw new DeviceCommandError(`the display of ${driver.serial} is off (asleep): ${what} would reach nothing, so nothing was sent`, {
+    details: {serial: driver.serial, reason: 'DISPLAY_OFF'},
+    actions: ['Wake the device first: `arc device unlock` (or `arc press key WAKEUP`), then try again.'],
   })
 }

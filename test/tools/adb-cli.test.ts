@@ -37,9 +37,10 @@ describe('device commands from the CLI through the ADB driver', function () {
   /** Arguments, the output, the device programs run (the last one last, unless `pipeline`: its programs start together). */
   const cases: Array<[string[], string | RegExp, string[][], {pipeline: true}?]> = [
     [['devices'], /^emu-1\tdevice\t/, []],
-    [['tap', '500', '1000'], 'Tap executed at (500, 1000)', [['dumpsys', 'window', 'displays'], ['input', 'tap', '500', '1000']]],
-    [['long-press', '5', '6', '--duration', '2000'], 'Long press executed at (5, 6) for 2000ms', [['dumpsys', 'window', 'displays'], ['input', 'swipe', '5', '6', '5', '6', '2000']]],
-    [['double-tap', '7', '8'], 'Double tap executed at (7, 8)', [['dumpsys', 'window', 'displays'], ['input', 'tap', '7', '8'], ['input', 'tap', '7', '8']]],
+    // A touch asks first whether the display is on (`dumpsys power`): a sleeping phone drops touches.
+    [['tap', '500', '1000'], 'Tap executed at (500, 1000)', [['dumpsys', 'window', 'displays'], ['dumpsys', 'power'], ['input', 'tap', '500', '1000']]],
+    [['long-press', '5', '6', '--duration', '2000'], 'Long press executed at (5, 6) for 2000ms', [['dumpsys', 'window', 'displays'], ['dumpsys', 'power'], ['input', 'swipe', '5', '6', '5', '6', '2000']]],
+    [['double-tap', '7', '8'], 'Double tap executed at (7, 8)', [['dumpsys', 'window', 'displays'], ['dumpsys', 'power'], ['input', 'tap', '7', '8'], ['input', 'tap', '7', '8']]],
     [['swipe', '500', '1500', '500', '500'], 'Swipe executed from (500, 1500) to (500, 500) over 300ms', [['dumpsys', 'window', 'displays'], ['input', 'swipe', '500', '1500', '500', '500', '300']]],
     // scroll asks the window manager where the keyboard (1590-2274 on the demo) and the bars are, no dump: 90% of the 1527 px left.
     [['scroll', 'down', '--amount', 'large'], 'Scroll down (large) executed', [['dumpsys', 'window', '-a'], ['input', 'swipe', '540', '1513', '540', '139', '300']]],
@@ -64,6 +65,11 @@ describe('device commands from the CLI through the ADB driver', function () {
     [['app', 'open-url', 'https://example.com/?q=a&b=c'], 'URL opened successfully: https://example.com/?q=a&b=c', [['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/?q=a&b=c']]],
     [['logs', '--last-lines', '5', '--level', 'I'], /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [IWEF]\/\S+: .*\n?){5}$/, [['logcat', '-v', 'threadtime', '-d', '*:I'], ['tail', '-n', '14']], {pipeline: true}],
   ]
+  // `press key 26` is POWER: the phone goes to sleep, as a real one does, and a sleeping phone refuses touches and
+  // warns on reads. Each row after it starts with the display on again (no key event: the device's state alone).
+  afterEach(() => {
+    h.emu.device('emu-1').awake = true
+  })
   for (const [args, text, argv, how] of cases) {
     it(`arc ${args.join(' ')}`, async () => {
       const from = h.emu.commands.length

@@ -54,6 +54,10 @@ const screenSchema = z.union([
         .boolean()
         .optional()
         .describe('The screen never goes idle (a video, a spinner): `uiautomator dump` waits out its idle timeout and fails.'),
+      secure: z
+        .boolean()
+        .optional()
+        .describe('The app\'s window has FLAG_SECURE (a password or banking screen): `screencap` captures it black.'),
     })
     .strict(),
 ])

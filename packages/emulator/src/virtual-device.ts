@@ -185,7 +185,7 @@ export interface VirtualDeviceInit {
   transportId: number
   /** Host folder standing for the device's `/`. */
   root: string
-  screens: Record<string, string | {snapshot: string; package?: string; activity?: string; animated?: boolean}>
+  screens: Record<string, string | {snapshot: string; package?: string; activity?: string; animated?: boolean; secure?: boolean}>
   state?: DeviceState
   scenario?: DeviceScenario
   /** The emulator's time scale, used where the scenario sets none (EmulatorOptions.timeScale). */
@@ -237,6 +237,8 @@ export class VirtualDevice extends EventEmitter {
    * (scenario `uiAutomationHeldBy`, holdUiAutomation()).
    */
   uiAutomationHolder?: string
+  /** Screens whose app window has FLAG_SECURE (scenario screens' `secure`): screencap captures them black. */
+  readonly secureScreens = new Set<string>()
   /** Screens that never go idle (scenario screens' `animated`); setAnimated() changes it at run time. */
   readonly animatedScreens = new Set<string>()
   foreground: {package?: string; activity?: string} = {}
@@ -341,6 +343,7 @@ export class VirtualDevice extends EventEmitter {
       const spec = typeof screen === 'string' ? {snapshot: screen} : screen
       device.screens.set(name, await loadScreen(name, spec.snapshot, spec))
       if (typeof screen !== 'string' && screen.animated) device.animatedScreens.add(name)
+      if (typeof screen !== 'string' && screen.secure) device.secureScreens.add(name)
     }
     const first = init.scenario?.initialScreen ?? [...device.screens.keys()][0]
     if (first === undefined) throw new Error(`device ${init.serial} has no screen`)
@@ -426,6 +429,16 @@ export class VirtualDevice extends EventEmitter {
   }
 
   /** The screen shown never goes idle (a video, a spinner): dumps wait out the idle timeout and fail. */
+  /**
+   * What `screencap` shows of the screen now is black: the display sleeps (a powered-off panel composes nothing;
+   * mzlogin/awesome-adb#122, a whole-black `screencap` of a blank screen), or the window in front has FLAG_SECURE,
+   * which the platform keeps out of screenshots (WindowManager.LayoutParams.FLAG_SECURE: "preventing it from
+   * appearing in screenshots"; the shell holds no CAPTURE_SECURE_VIDEO_OUTPUT).
+   */
+  get capturesBlack(): boolean {
+    return !this.awake || this.secureScreens.has(this.currentScreen)
+  }
+
   get animated(): boolean {
     return this.animatedScreens.has(this.currentScreen)
   }

@@ -289,7 +289,8 @@ export function toolCommand(tool: AnyTool): Command.Class {
       } else if (!this.jsonEnabled()) {
         this.log(shown)
       }
-      const data = result.data ?? {text: result.text}
+      // Warnings went to stderr as they came; --json keeps them with the result, for a script that reads stdout only.
+      const data = {...(result.data ?? {text: result.text}), ...(result.warnings?.length ? {warnings: result.warnings} : {})}
       if (cli.exitCode) {
         if (this.jsonEnabled()) this.logJson(data)
         this.exit(cli.exitCode)

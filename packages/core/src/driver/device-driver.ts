@@ -84,7 +84,7 @@ export const CAPABILITY_METHODS = {
     windowInfoOrCapture: 'read',
     keyboard: 'read',
   },
-  info: {deviceInfo: 'read', rotation: 'read'},
+  info: {deviceInfo: 'read', rotation: 'read', displayAwake: 'read'},
   input: {
     tap: 'act',
     longPress: 'act',

@@ -272,6 +272,11 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
     }
   }
 
+  /** A recording says nothing of the display's power. */
+  async displayAwake(): Promise<boolean | undefined> {
+    return undefined
+  }
+
   async rotation(): Promise<RotationState> {
     const {screen} = await this.captureScreen()
     return {rotation: (screen.rotation * 90) as RotationState['rotation'], auto_rotate: false}

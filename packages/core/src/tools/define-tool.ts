@@ -63,6 +63,13 @@ export interface ToolResult {
   /** An image the tool produced: MCP image content; the CLI writes it only through `cli.save`. */
   image?: ToolImage
   cli?: CliResult
+  /**
+   * What went wrong without failing the call (a black screenshot, a display that is off), as the handler told
+   * `ctx.warn`: runTool gathers them here (a handler does not set it). The CLI has already written each to stderr as
+   * it came; `--json` adds them to the object under `warnings`, and MCP appends them to the text (`Warning: …`
+   * lines) and to the structured content, so an agent that sees only the result reads them too.
+   */
+  warnings?: string[]
 }
 
 /** What every tool gets, device or not. */

@@ -136,6 +136,23 @@ export function inputSchema(tool: AnyTool, fromCli: boolean): z.ZodObject {
   return tool.input.partial({[omit]: true} as Record<string, true>)
 }
 
+/** What every screen read of a sleeping display says, whichever tool read it. */
+export function displayOffWarning(serial: string): string {
+  return `the display of ${serial} is off (asleep): the screen read lists what the apps would draw, but a screenshot is black and a tap reaches nothing; wake it first (arc device unlock, or press key WAKEUP)`
+}
+
+/** The handler's driver, whose screen reads warn when the window manager says the display sleeps. */
+function watchDisplay(driver: DeviceDriver, warn: (message: string) => void): DeviceDriver {
+  const read = driver.captureScreen.bind(driver)
+  const watched = driver as DeviceDriver & {captureScreen: typeof read}
+  watched.captureScreen = async (...args: Parameters<typeof read>) => {
+    const capture = await read(...args)
+    if (capture.displayOff) warn(displayOffWarning(driver.serial))
+    return capture
+  }
+  return watched
+}
+
 /** Runs one tool call from start to end; throws ArcErrors (INVALID_INPUT for a bad input, CANCELLED when aborted). */
 export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Promise<ToolResult> {
   const describe = deps.describeIssues ?? fieldIssues
@@ -144,13 +161,19 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
   const extra = tool.cli.input && fromCli ? validate(tool.cli.input, call.cliInput, describe) : {}
   const {signal} = deps
   if (signal?.aborted) throw cancellation(signal)
+  // Every warning goes out at once (the CLI's stderr) and comes back with the result (--json, MCP).
+  const warnings: string[] = []
+  const warn = (message: string) => {
+    if (!warnings.includes(message)) warnings.push(message)
+    deps.warn?.(message)
+  }
   const base: BaseToolContext = {
     config: deps.config,
     configFile: deps.configFile,
     json: deps.json ?? false,
     cwd: deps.cwd,
     ...(deps.adb ? {adb: deps.adb} : {}),
-    warn: deps.warn ?? (() => undefined),
+    warn,
     progress: deps.progress ?? (() => undefined),
     expectWork: deps.expectWork ?? (() => undefined),
     signal,
@@ -177,7 +200,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
       // A device opened after the call was cancelled is closed as soon as it arrives.
       void opening.then((d) => (signal?.aborted ? d.close() : undefined), () => undefined)
       driver = await abortable(opening, signal)
-      const ctx: ToolContext = {...base, driver: toolDriver(driver, needs, tool.name), state: deps.stateFor(driver)}
+      const ctx: ToolContext = {...base, driver: watchDisplay(toolDriver(driver, needs, tool.name), warn), state: deps.stateFor(driver)}
       result = await race(tool.handler(ctx, args), () => void close())
     }
     checkResult(tool, result)
@@ -200,7 +223,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
         },
       }
     }
-    return result
+    return warnings.length > 0 ? {...result, warnings: [...(result.warnings ?? []), ...warnings.filter((w) => !result.warnings?.includes(w))]} : result
   } finally {
     await close()
   }

@@ -80,6 +80,9 @@ function displaysSection(device: VirtualDevice): string[] {
     displayLine(device),
     `    mCurrentRotation=${rotation}`,
     `    mLastOrientation=${s.rotation % 2 === 1 ? 0 : 1}`,
+    // Display 0's DisplayPolicy power line (dumpsys-window/pixel-sailfish-android10.txt, mtk-tb8168-tablet-android13.txt).
+    '  DisplayPolicy',
+    `    mAwake=${device.awake} mScreenOnEarly=${device.awake} mScreenOnFully=${device.awake}`,
     `  mCurrentFocus=${currentFocus}`,
     `  mFocusedApp=${f.record}`,
     '',
@@ -344,6 +347,9 @@ function windowPolicy(device: VirtualDevice): string {
     'WINDOW MANAGER POLICY STATE (dumpsys window policy)',
     `    mSystemReady=true mSystemBooted=true`,
     `    mLidState=LID_ABSENT mCameraLensCoverState=LENS_COVER_ABSENT`,
+    // The power line up to Android 9 (emulator-sdk_gphone_x86-android9.txt: `mAwake=truemScreenOnEarly=true`, the
+    // first two glued); from Android 10 it moved to each display's DisplayPolicy (displaysSection).
+    ...(sdkOf(device) < FOCUS_IN_DISPLAYS_SDK ? [`    mAwake=${device.awake}mScreenOnEarly=${device.awake} mScreenOnFully=${device.awake}`] : []),
     '    KeyguardServiceDelegate',
     `      showing=${showing}`,
     `      showingAndNotOccluded=${showing}`,

@@ -39,14 +39,17 @@ export async function screencap(ctx: CommandContext): Promise<number> {
   if (other && displayId === undefined) ctx.err(MULTIPLE_DISPLAYS_WARNING)
   const offDisplay = other && displayId !== MAIN_DISPLAY_ID ? other : undefined
   let data: Buffer
-  if (png) data = offDisplay ? solidPng(offDisplay.width, offDisplay.height, 0) : await screen.png()
+  if (png) data = offDisplay ? solidPng(offDisplay.width, offDisplay.height, 0) : ctx.device.capturesBlack ? solidPng(screen.width, screen.height, 0) : await screen.png()
   else {
     const head = Buffer.alloc(16)
     head.writeUInt32LE(screen.width, 0)
     head.writeUInt32LE(screen.height, 4)
     head.writeUInt32LE(1, 8)
     head.writeUInt32LE(1, 12)
-    data = Buffer.concat([head, Buffer.alloc(screen.width * screen.height * 4, 0xff)])
+    // Opaque white, or opaque black where the capture is black (a sleeping display, a FLAG_SECURE window).
+    const pixels = Buffer.alloc(screen.width * screen.height * 4, ctx.device.capturesBlack ? 0 : 0xff)
+    if (ctx.device.capturesBlack) for (let i = 3; i < pixels.length; i += 4) pixels[i] = 0xff
+    data = Buffer.concat([head, pixels])
   }
   if (file === undefined) {
     ctx.out(data)

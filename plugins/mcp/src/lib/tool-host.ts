@@ -200,9 +200,13 @@ export class ToolHost {
           stateFor: () => served.state ?? new MemoryDeviceState(),
         },
       )
-      const content: CallToolResult['content'] = [{type: 'text', text: result.text}]
+      // An agent sees only the result: what the CLI would have said on stderr goes into the text and the data.
+      const warnings = result.warnings ?? []
+      const text = warnings.length > 0 ? `${result.text}\n\n${warnings.map((w) => `Warning: ${w}`).join('\n')}` : result.text
+      const content: CallToolResult['content'] = [{type: 'text', text}]
       if (result.image) content.push({type: 'image', data: result.image.data.toString('base64'), mimeType: result.image.mimeType})
-      return {content, ...(result.data ? {structuredContent: result.data as Record<string, unknown>} : {})}
+      const data = result.data && warnings.length > 0 ? {...result.data, warnings} : result.data
+      return {content, ...(data ? {structuredContent: data as Record<string, unknown>} : {})}
     } catch (error) {
       return errorResult(error)
     }

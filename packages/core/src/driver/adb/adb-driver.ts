@@ -397,6 +397,10 @@ export class AdbDriver implements DeviceDriver {
     return control.rotation(this.shell)
   }
 
+  displayAwake(): Promise<boolean | undefined> {
+    return control.displayAwake(this.shell)
+  }
+
   setRotation(target: Degrees | 'auto'): Promise<void> {
     return this.reshape((dev) => control.setRotation(dev, target))
   }

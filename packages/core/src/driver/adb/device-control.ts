@@ -100,11 +100,22 @@ export async function setRotation(dev: DeviceShell, target: Degrees | 'auto'): P
  */
 export async function powerState(dev: DeviceShell): Promise<PowerState> {
   const [power, policy] = await Promise.all([dev.text(['dumpsys', 'power']), dev.text(['dumpsys', 'window', 'policy'])])
-  const wakefulness = /mWakefulness=(\w+)/.exec(power)?.[1]
-  const awake = wakefulness ? wakefulness === 'Awake' : /Display Power: state=ON/.test(power)
+  const awake = awakeFromPower(power)
   const locked = /(?:^|\s)showing=true\b|mIsShowing=true|mShowingLockscreen=true|isStatusBarKeyguard=true/m.test(policy)
   const secure = /(?:^|\s)secure=(true|false)\b/m.exec(policy)?.[1]
   return {awake, locked, ...(secure === undefined ? {} : {secure: secure === 'true'})}
+}
+
+/** `dumpsys power`'s word on the display: `mWakefulness=Awake` (Android 7+), else `Display Power: state=ON`. */
+function awakeFromPower(power: string): boolean {
+  const wakefulness = /mWakefulness=(\w+)/.exec(power)?.[1]
+  return wakefulness ? wakefulness === 'Awake' : /Display Power: state=ON/.test(power)
+}
+
+/** Whether the display is on: one `dumpsys power`; undefined when it prints neither line arc reads. */
+export async function displayAwake(dev: DeviceShell): Promise<boolean | undefined> {
+  const power = await dev.text(['dumpsys', 'power'])
+  return /mWakefulness=\w+|Display Power: state=/.test(power) ? awakeFromPower(power) : undefined
 }
 
 const SETTLE_STEPS = 8

@@ -14,7 +14,7 @@ import type {OutputLimit} from './adb-client.js'
 import type {DeviceShell} from './device-shell.js'
 import {focusSection, parseForeground, parseRotation} from './parse-dumpsys.js'
 import {parseWindowManager} from './parse-windows.js'
-import {parseDisplayMetrics, type DisplayMetrics} from './parse-display.js'
+import {parseDisplayMetrics, type DisplayMetrics, displayBlock} from './parse-display.js'
 import {currentSize, parseWmDensity, parseWmSize} from './parse-wm.js'
 import {readScreencapPng} from './png-repair.js'
 import {displayZeroPhysicalId, severalDisplays, warnsOfSeveralDisplays} from './screencap-display.js'
@@ -252,6 +252,19 @@ export interface WindowState {
   focusAnswered: boolean
   windowManager: WindowManagerState
   metrics: DisplayMetrics
+  /** The policy's `mAwake=` (false: the display sleeps); undefined where the whole dump had no policy section. */
+  awake?: boolean
+}
+
+/**
+ * The window policy's word on the display: `    mAwake=true|false`, printed by every release in the captures (Android
+ * 7.1 to 13). Up to Android 9 it sits in the policy section (glued to the next field on 9:
+ * `mAwake=truemScreenOnEarly=true`); from Android 10 in the displays section, in each display's `DisplayPolicy` (so
+ * display 0's block is read).
+ */
+export function parseAwake(section: string | undefined): boolean | undefined {
+  const value = /^\s*mAwake=(true|false)/m.exec(section ?? '')?.[1]
+  return value === undefined ? undefined : value === 'true'
 }
 
 /**
@@ -272,11 +285,11 @@ async function displayMetrics(dev: DeviceShell, displays: string): Promise<Displ
  * prints the whole dump differently, or answers it with an error) are `dumpsys window displays` and
  * `dumpsys window windows` asked separately, as before.
  */
-async function windowDumps(dev: DeviceShell): Promise<{displays: string; windows: string}> {
+async function windowDumps(dev: DeviceShell): Promise<{displays: string; windows: string; policy?: string}> {
   const full = await dev.text(['dumpsys', 'window', '-a'])
   const displays = windowSection(full, 'displays')
   const windows = windowSection(full, 'windows')
-  if (displays !== undefined && windows !== undefined) return {displays, windows}
+  if (displays !== undefined && windows !== undefined) return {displays, windows, policy: windowSection(full, 'policy')}
   const [aloneDisplays, aloneWindows] = await Promise.all([
     dev.text(['dumpsys', 'window', 'displays']),
     dev.text(['dumpsys', 'window', 'windows']),
@@ -290,10 +303,11 @@ async function windowDumps(dev: DeviceShell): Promise<{displays: string; windows
  * completes it with `withForeground` where that word is missing.
  */
 async function windowState(dev: DeviceShell): Promise<WindowState> {
-  const {displays, windows} = await windowDumps(dev)
+  const {displays, windows, policy} = await windowDumps(dev)
   const windowManager = parseWindowManager(windows, displays)
   const rotation = parseRotation(displays) ?? parseRotation(windows)
-  return {rotation, ...focusReading(displays, windows), windowManager, metrics: await displayMetrics(dev, displays)}
+  const awake = parseAwake(policy) ?? parseAwake(displayBlock(displays, 0) ?? displays)
+  return {rotation, ...focusReading(displays, windows), windowManager, metrics: await displayMetrics(dev, displays), ...(awake === undefined ? {} : {awake})}
 }
 
 /** The window manager's word on the focused app, from its displays and windows sections. */
@@ -385,6 +399,7 @@ export async function captureScreen(
         ? missingWindows(dump.hierarchy.windows, windowManager, {width, height}).length === 0
         : dump.hierarchy.windows.length > 1,
     ...(windowManager.windows.length > 0 ? {windowManager} : {}),
+    ...(window.awake === false ? {displayOff: true} : {}),
   }
 }
 

@@ -51,4 +51,9 @@ export interface InfoCapability {
   /** Model, Android version, ABI, screen and battery. */
   deviceInfo(): Promise<DeviceInfo>
   rotation(): Promise<RotationState>
+  /**
+   * Whether the display is on: false while it sleeps (Android drops touches then, and screenshots come out black),
+   * undefined where the source cannot say (a recording).
+   */
+  displayAwake(): Promise<boolean | undefined>
 }

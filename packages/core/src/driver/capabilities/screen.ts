@@ -44,6 +44,11 @@ export interface ScreenCapture {
    * metadata is then guessed from the dump alone.
    */
   windowManager?: WindowManagerState
+  /**
+   * True when the window manager said, at the same moment, that the display sleeps (its policy's `mAwake=false`):
+   * the dump still lists what the apps would draw, but a screenshot is black and a touch reaches nothing.
+   */
+  displayOff?: boolean
 }
 
 /** One window as `dumpsys window windows` lists it. */
