@@ -12,6 +12,8 @@ import type {Duplex, Readable} from 'node:stream'
 
 import './quiet-bluebird.js'
 
+// adbkit's internals, not its public API: packages/core/package.json pins it to the exact version tested
+// (packages/core/test/adb/adbkit-pin.test.ts), so an upgrade is a deliberate change with these files checked.
 import devicesModule from '@devicefarmer/adbkit/dist/src/adb/command/host/devices.js'
 import transportModule from '@devicefarmer/adbkit/dist/src/adb/command/host/transport.js'
 import shellModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport/shell.js'
