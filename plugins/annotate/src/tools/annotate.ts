@@ -2,39 +2,12 @@ import path from 'node:path'
 
 import {defineTool, importNativeModule, InvalidInputError, type ToolContext, z} from '@arc-cli/core'
 
+import {annotateInput} from '../annotate-options.js'
 import type {AnnotatedImage} from '../annotate-screenshot.js'
-import {MAX_SIZE_RANGE, QUALITY_RANGE, type ImageFormat} from '../style/annotate-config.js'
+import type {ImageFormat} from '../style/annotate-config.js'
 import {MAX_MARKS} from '../render/marks.js'
-import {MARK_FILTERS} from '../style/presets.js'
-import {FORMAT_NAMES, formatForOutput} from '../output-format.js'
+import {formatForOutput} from '../output-format.js'
 import {validateTargets, writeFilesAtomically, type OutputFile} from '../write-files.js'
-
-export const annotateInput = z.object({
-  style: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Preset: default (red dashed boxes, id labels), som (numbered badges), by-type (colour by role), or one from annotate.presets. Default: annotate.style, else default'),
-  format: z
-    .enum(FORMAT_NAMES)
-    .optional()
-    .describe('Image format: jpeg (or jpg) or png. Default: the output file extension, else annotate.format, else jpeg'),
-  quality: z
-    .number()
-    .int()
-    .min(QUALITY_RANGE.min, `must be ${QUALITY_RANGE.min} to ${QUALITY_RANGE.max}`)
-    .max(QUALITY_RANGE.max, `must be ${QUALITY_RANGE.min} to ${QUALITY_RANGE.max}`)
-    .optional()
-    .describe('JPEG quality 1-100 (default 80, or annotate.quality)'),
-  max_size: z
-    .number()
-    .int()
-    .min(MAX_SIZE_RANGE.min, `must be ${MAX_SIZE_RANGE.min} to ${MAX_SIZE_RANGE.max} pixels`)
-    .max(MAX_SIZE_RANGE.max, `must be ${MAX_SIZE_RANGE.min} to ${MAX_SIZE_RANGE.max} pixels`)
-    .optional()
-    .describe('Longest image side in pixels (default 700, or annotate.maxSize); never upscales'),
-  only: z.enum(MARK_FILTERS).optional().describe("Which on-screen elements get a mark (default: the preset's, all)"),
-})
 
 const annotateCliInput = z.object({
   output: z
