@@ -89,6 +89,21 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(backendUses(d.shell).clipboard).to.deep.include({backend: 'helper'})
   })
 
+  it('auto falls back to uiautomator when the helper stops answering a read, and the next read starts it again', async () => {
+    device().addFault({command: 'arc-helper dump', kind: 'hang'})
+    const d = (await connectAdbDriver({serial: 'emu-1', port: h.emu.port, host: '127.0.0.1', timeoutMs: 1000, env: {}, helper: 'auto'})) as AdbDriver
+    open.push(d)
+    const from = h.emu.commands.length
+    const model = buildScreenModel(await d.captureScreen())
+    expect(model.windows.length).to.be.greaterThan(0)
+    expect(programs(from)).to.include('uiautomator dump')
+    expect(backendUses(d.shell).screen?.fallback).to.match(/^timeout: /)
+    // One helper start for the read that timed out, none to let go of UiAutomation (its process took it along).
+    expect(programs(from).filter((p) => p === 'app_process /')).to.have.length(1)
+    await d.captureScreen()
+    expect(backendUses(d.shell).screen?.backend).to.equal('helper')
+  })
+
   it('required fails where the helper cannot serve, naming why, and never falls back', async () => {
     device().addFault({command: 'app_process', kind: 'error', message: '/system/bin/sh: app_process: not found\n', exitCode: 127})
     const from = h.emu.commands.length

@@ -152,4 +152,18 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     const gone = await failure(session.request(['ping'], 1000))
     expect(gone.code).to.equal('gone')
   })
+
+  it('a request the helper stops answering times out and ends the session; the next one starts a new helper', async () => {
+    device().addFault({command: 'arc-helper dump', kind: 'hang'})
+    const session = await helperSession(driver.shell)
+    const hung = await failure(session.request(['dump'], 300))
+    expect(hung.code).to.equal('timeout')
+    expect(hung.message).to.match(/did not answer `dump` within 300 ms/)
+    expect(session.alive).to.equal(false)
+    for (let i = 0; i < 100 && h.emu.runningShells().length > 0; i++) await sleep(20)
+    expect(h.emu.runningShells()).to.deep.equal([])
+    const next = await helperSession(driver.shell)
+    expect(next).to.not.equal(session)
+    expect((await next.request(['ping'], 5000)).toString()).to.equal('pong')
+  })
 })

@@ -15,7 +15,7 @@
 import {readFile} from 'node:fs/promises'
 
 import type {VirtualDevice} from '../virtual-device.js'
-import {sleep, type CommandContext} from './types.js'
+import {sleep, untilAborted, type CommandContext} from './types.js'
 import {windowsDocument} from './windows-dump.js'
 
 const HELPER_CLASS = 'arc.helper.Main'
@@ -136,6 +136,17 @@ class EmulatedHelper {
   private async handle(id: number, words: string[]): Promise<boolean> {
     clearTimeout(this.idleTimer)
     const [op, ...args] = words as [string, ...string[]]
+    // A scripted fault on `arc-helper OP` (scenario faults, addFault): `hang` stops answering, as a helper stuck in
+    // a hidden API would, until the client gives up; `error` answers FAILED with the fault's message.
+    const fault = this.device.takeFault(['arc-helper', op])
+    if (fault?.kind === 'error') {
+      this.respond(id, STATUS_ERROR, Buffer.from(`FAILED\t${fault.message ?? `${op} failed`}`))
+      return op !== 'quit'
+    }
+    if (fault) {
+      await untilAborted(this.ctx.signal)
+      return false
+    }
     try {
       this.respond(id, STATUS_OK, await this.run1(op, args))
     } catch (error) {

@@ -19,7 +19,7 @@
 import {UnsupportedError} from '../../errors/arc-error.js'
 import {parseUiDump} from '../../screen/parse-ui-dump.js'
 import type {DeviceShell} from './device-shell.js'
-import {HelperFailure, helperSession, type HelperMode, type HelperSession} from './helper-session.js'
+import {HelperFailure, helperSession, runningHelperSession, type HelperMode, type HelperSession} from './helper-session.js'
 import type {Dump} from './screen.js'
 
 /** Which backend served the last call of a capability, how long it took, and why the helper did not serve. */
@@ -96,9 +96,13 @@ export class HelperBackend {
     return value
   }
 
+  /** Only a helper still running is asked (one that ended let go with its process); none is started for it. */
   private async releaseUiAutomation(): Promise<void> {
     try {
-      const session = await helperSession(this.dev)
+      const running = runningHelperSession(this.dev)
+      if (!running) return
+      const session = await running
+      if (!session.alive) return
       await session.request(['release'], limit(this.dev))
     } catch {
       // not running, or gone: it holds nothing

@@ -299,6 +299,11 @@ export function helperSession(dev: DeviceShell): Promise<HelperSession> {
   return session
 }
 
+/** The device's helper session where one runs or is starting; undefined otherwise (nothing is started). */
+export function runningHelperSession(dev: DeviceShell): Promise<HelperSession> | undefined {
+  return sessions.get(dev.key)
+}
+
 /** Why the helper cannot run on this device, when an attempt already showed it. */
 export function helperUnavailable(dev: DeviceShell): HelperFailure | undefined {
   return unavailable.get(dev.key)
