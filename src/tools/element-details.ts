@@ -1,4 +1,4 @@
-import {buildScreenModel, checkElementId, defineTool, z} from '@arc-cli/core'
+import {buildScreenModel, checkElementId, defineTool, exitCodeFor, z} from '@arc-cli/core'
 
 import {elementIdString} from './element-support.js'
 
@@ -9,7 +9,7 @@ export const getElementDetails = defineTool({
   name: 'get_element_details',
   title: 'Full text and content description of elements',
   description:
-    'Prints the full, untruncated text and content description of each element id as TSV (id, text, desc; `-` when empty). An id that is not on the current screen gets a `not_found` row.',
+    'Prints the full, untruncated text and content description of each element id as TSV (id, text, desc; `-` when empty). An id that is not on the current screen gets a `not_found` row (the CLI then exits 9, after printing every row).',
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
@@ -23,6 +23,8 @@ export const getElementDetails = defineTool({
       return e ? {id, found: true, text: e.text, desc: e.desc} : {id, found: false, text: null, desc: null}
     })
     const text = ['id\ttext\tdesc', ...rows.map((r) => (r.found ? `${r.id}\t${cell(r.text ?? '')}\t${cell(r.desc ?? '')}` : `${r.id}\tnot_found\tnot_found`))].join('\n')
-    return {text, data: {elements: rows}}
+    // The spec's not_found rows over MCP; on the command line an id that is not there also sets the exit status.
+    const missing = rows.some((r) => !r.found)
+    return {text, data: {elements: rows}, ...(missing ? {cli: {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')}} : {})}
   },
 })

@@ -1,4 +1,4 @@
-import {defineTool, rememberElements, buildScreenModel, z} from '@arc-cli/core'
+import {defineTool, exitCodeFor, rememberElements, buildScreenModel, z} from '@arc-cli/core'
 
 import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
 
@@ -6,7 +6,7 @@ export const findElements = defineTool({
   name: 'find_elements',
   title: 'Find elements by text, content description, resource id or class',
   description:
-    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds and flags. The ids can be passed to the element tools. The CLI prints a table (--json: the object).',
+    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds and flags. The ids can be passed to the element tools. The CLI prints a table (--json: the object) and exits 9 when nothing matches.',
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
@@ -21,6 +21,7 @@ export const findElements = defineTool({
     await rememberElements(ctx.state, found, false)
     const data = {elements: found.map(elementJson)}
     const human = found.length > 0 ? elementTable(found) : `No element matches ${by} ${JSON.stringify(value)}.`
-    return {text: JSON.stringify(data, null, 2), data, cli: {human}}
+    // MCP answers the spec's empty list; a script's `arc find … && next` goes on only when something matched.
+    return {text: JSON.stringify(data, null, 2), data, cli: {human, ...(found.length === 0 ? {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')} : {})}}
   },
 })
