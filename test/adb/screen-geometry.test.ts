@@ -61,6 +61,15 @@ describe('screen geometry: one device command per input action in a batch and an
     expect(programs(from)).to.deep.equal(['dumpsys window displays', 'input tap 500', 'input tap 600', 'input swipe 500', 'input swipe 500', 'input tap 700'])
   })
 
+  it('an arc test flow asks the screen size once for all its taps', async () => {
+    const flow = path.join(h.dir, 'taps.flow')
+    await writeFile(flow, 'tap 500 1000\ntap 600 1100\nswipe 500 2000 500 1000\n')
+    const from = h.emu.commands.length
+    const run = await runArc(['test', flow], {env: h.env})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(programs(from)).to.deep.equal(['dumpsys window displays', 'input tap 500', 'input tap 600', 'input swipe 500'])
+  })
+
   it('an MCP server: a screen read renews the geometry, so the taps after it send only the tap', async () => {
     const from = h.emu.commands.length
     expect((await call('get_screen_state', {})).error).to.equal(false)
