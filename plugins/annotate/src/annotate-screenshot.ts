@@ -1,4 +1,4 @@
-import {createCanvas} from '@napi-rs/canvas'
+import {createCanvas, type SKRSContext2D} from '@napi-rs/canvas'
 
 import type {ScreenModel} from '@arc-cli/core'
 
@@ -78,13 +78,21 @@ export async function annotateScreenshot(
   const fontPx = Math.max(style.minFontSize, Math.round(style.fontSize * unit * 2) / 2)
   const selection = selectMarks(model, style, mapping)
 
+  // Text widths, cached, each font size measured on a small context of its own whose font is set once: setting a
+  // context's font parses it and looks the face up, which cost more than the measuring when sizes alternated.
   const widths = new Map<string, number>()
+  const measurers = new Map<number, SKRSContext2D>()
   const measure = (text: string, px: number) => {
     const key = `${px}\u0000${text}`
     let w = widths.get(key)
     if (w === undefined) {
-      ctx.font = labelFont(px)
-      w = ctx.measureText(text).width
+      let measurer = measurers.get(px)
+      if (!measurer) {
+        measurer = createCanvas(1, 1).getContext('2d')
+        measurer.font = labelFont(px)
+        measurers.set(px, measurer)
+      }
+      w = measurer.measureText(text).width
       widths.set(key, w)
     }
     return w
