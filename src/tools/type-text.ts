@@ -124,10 +124,60 @@ function refuseMultiline(field: Field, id: string): void {
   }
 }
 
-/** Cursor moves from where the tap left it to `offset`: from the start or the end of the line, whichever is shorter. */
-function cursorKeys(length: number, offset: number): string[] {
-  if (offset <= length - offset) return ['MOVE_HOME', ...Array<string>(offset).fill('DPAD_RIGHT')]
-  return ['MOVE_END', ...Array<string>(length - offset).fill('DPAD_LEFT')]
+const graphemes = new Intl.Segmenter('en', {granularity: 'grapheme'})
+
+/** The UTF-16 offsets where `text`'s grapheme clusters start, and its length: where a cursor key can stop. */
+function cursorStops(text: string): number[] {
+  return [...[...graphemes.segment(text)].map((g) => g.index), text.length]
+}
+
+/** The UTF-16 index of code point `n` of `text` (`offset` counts code points, as Android's text does). */
+function codePointIndex(text: string, n: number): number {
+  return [...text].slice(0, n).join('').length
+}
+
+/** How many code points `text` has: the unit `offset` and the lengths arc reports count in. */
+function codePoints(text: string): number {
+  return [...text].length
+}
+
+/**
+ * Cursor moves to UTF-16 index `at`, from the start or the end of the line, whichever takes fewer keys. A cursor
+ * key steps over a whole grapheme cluster on Android (an emoji with its modifiers, a letter with its combining
+ * marks: Layout.getOffsetToLeftOf/RightOf), so the keys are counted in clusters: never more than the field holds,
+ * since one more would move the focus out of the field to the next control (ViewRootImpl's focus navigation), where
+ * a confirm key (a space typed next) would click it. MOVE_HOME and MOVE_END never leave a field.
+ */
+function cursorKeys(text: string, at: number): string[] {
+  const stops = cursorStops(text)
+  const step = stops.indexOf(at)
+  const last = stops.length - 1
+  if (step <= last - step) return ['MOVE_HOME', ...Array<string>(step).fill('DPAD_RIGHT')]
+  return ['MOVE_END', ...Array<string>(last - step).fill('DPAD_LEFT')]
+}
+
+/**
+ * How many DELs delete `text.slice(from, to)` from its end: one per code point, but one per emoji sequence (ZWJ
+ * sequences, skin tones, flags, keycaps, variation selectors), as AOSP BaseKeyListener.getOffsetForBackspaceKey
+ * deletes them.
+ */
+function backspaces(text: string, from: number, to: number): number {
+  let count = 0
+  for (const {segment, index} of graphemes.segment(text)) {
+    if (index < from || index >= to) continue
+    count += /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3|\ufe0f/u.test(segment) ? 1 : codePoints(segment)
+  }
+  return count
+}
+
+/** INVALID_INPUT when UTF-16 index `at` falls inside a grapheme cluster, where no cursor key can stop. */
+function checkStop(text: string, at: number, what: string, details: Record<string, unknown>): void {
+  if (cursorStops(text).includes(at)) return
+  const cluster = [...graphemes.segment(text)].find((g) => g.index < at && g.index + g.segment.length > at)?.segment ?? ''
+  throw new InvalidInputError(
+    `${what} falls inside ${JSON.stringify(cluster)} (${codePoints(cluster)} code points that a cursor key steps over whole): pick a position before or after it`,
+    {details},
+  )
 }
 
 /**
@@ -209,6 +259,28 @@ function hintNote(before: string, hintTaken: boolean): string {
 const PROBE = '0'
 
 /**
+ * Before cursor keys that step along the text: where that text may be only the hint of an empty field, find out, as
+ * a cursor key past the end of an empty field moves the focus to the next control. One probe character is typed at
+ * the end and deleted again: a field then holding just the probe was empty (`before` becomes ''), one holding its
+ * text and the probe holds that text.
+ */
+async function settleHint(ctx: ToolContext, field: Field): Promise<void> {
+  if (!field.unsure) return
+  const id = field.target.id
+  await ctx.driver.pressKeys(['MOVE_END'])
+  await ctx.driver.inputText(PROBE)
+  const probed = content(await readField(ctx, id))
+  if (probed === field.before + PROBE || probed === PROBE) await ctx.driver.pressKeys(['DEL'])
+  if (probed === PROBE) field.before = ''
+  else if (probed !== field.before + PROBE) {
+    throw new DeviceCommandError(`the field ${id} did not take a probe character the way a field does: it showed ${JSON.stringify(field.before)}, then ${JSON.stringify(probed)}; nothing more was typed`, {
+      details: {element_id: id, expected: field.before + PROBE, actual: probed},
+    })
+  }
+  field.unsure = false
+}
+
+/**
  * Checks a field is empty after a clear. Where the dump cannot tell an empty field from its hint's words and the
  * field still shows text, one probe character is typed: an empty field then holds just the probe, and the probe is
  * deleted again and the field must show what it showed before (its hint) or nothing; anything else is a failure.
@@ -275,7 +347,7 @@ export const typeInsertText = defineTool({
   input: z.object({
     element_id: targetId,
     text: textField('Text to type'),
-    offset: z.number().int().min(0).describe('0-based character offset for the cursor, within [0, current text length]'),
+    offset: z.number().int().min(0).describe('0-based offset for the cursor in code points (an emoji is one or more), within [0, current text length]'),
     ...typingFields,
   }),
   cli: {
@@ -292,18 +364,24 @@ export const typeInsertText = defineTool({
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, input)
       const element_id = field.target.id
-      if (offset > field.before.length) {
-        throw new InvalidInputError(`offset ${offset} is past the end of the field's text (${field.before.length} characters): allowed 0-${field.before.length}`, {
-          details: {input: 'offset', value: offset, max: field.before.length},
+      const pastEnd = () =>
+        new InvalidInputError(`offset ${offset} is past the end of the field's text (${codePoints(field.before)} characters): allowed 0-${codePoints(field.before)}`, {
+          details: {input: 'offset', value: offset, max: codePoints(field.before)},
         })
-      }
+      if (offset > codePoints(field.before)) throw pastEnd()
       refuseMultiline(field, element_id)
-      await ctx.driver.pressKeys(cursorKeys(field.before.length, offset))
+      const earlier = field.before
+      // Only the start or the end of a field that may show just its hint can be reached without finding out.
+      if (offset > 0 && offset < codePoints(field.before)) await settleHint(ctx, field)
+      if (offset > codePoints(field.before)) throw pastEnd()
+      const at = codePointIndex(field.before, offset)
+      checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
+      await ctx.driver.pressKeys(cursorKeys(field.before, at))
       await typeText(ctx, text, typing_speed, typing_speed_variance)
-      const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, offset) + text + field.before.slice(offset), {unsure: field.unsure, ifEmpty: text})
+      const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, at) + text + field.before.slice(at), {unsure: field.unsure, ifEmpty: text})
       return {
-        text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
-        data: {element_id, typed: text.length, offset, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {}), ...selectorData(field.target)},
+        text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(earlier, hintTaken || field.before !== earlier)}`,
+        data: {element_id, typed: text.length, offset, content: now, ...(hintTaken || field.before !== earlier ? {earlier_text_taken_as_hint: earlier} : {}), ...selectorData(field.target)},
       }
     })
   },
@@ -336,14 +414,19 @@ export const typeReplaceText = defineTool({
     return withTypingLock(ctx.driver.serial, async () => {
       const field = await focusField(ctx, input)
       const element_id = field.target.id
-      const at = field.before.indexOf(search)
-      if (at === -1) {
-        throw new ElementNotFoundError(`search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`, {
+      const notThere = () =>
+        new ElementNotFoundError(`search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`, {
           details: {element_id, search},
         })
-      }
+      if (!field.before.includes(search)) throw notThere()
       refuseMultiline(field, element_id)
-      await ctx.driver.pressKeys([...cursorKeys(field.before.length, at + search.length), ...Array<string>(search.length).fill('DEL')])
+      // The text to replace may be the hint's words over an empty field: found out before any cursor key.
+      if (field.before.indexOf(search) + search.length < field.before.length) await settleHint(ctx, field)
+      const at = field.before.indexOf(search)
+      if (at === -1) throw notThere()
+      checkStop(field.before, at, `search text ${JSON.stringify(search)}`, {input: 'search', value: search})
+      checkStop(field.before, at + search.length, `the end of search text ${JSON.stringify(search)}`, {input: 'search', value: search})
+      await ctx.driver.pressKeys([...cursorKeys(field.before, at + search.length), ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL')])
       if (new_text) await typeText(ctx, new_text, typing_speed, typing_speed_variance)
       const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
       // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
@@ -374,7 +457,8 @@ export const typeClearText = defineTool({
       const result = {text: `Text cleared from element '${element_id}'${foundBy(field.target)}.\nField content: `, data: {element_id, content: '', ...selectorData(field.target)}}
       if (field.before === '') return result
       await field.focus()
-      const n = field.before.length
+      // Each DEL and FORWARD_DEL takes at least one code point (neither ever leaves the field).
+      const n = codePoints(field.before)
       // Backspaces clear everything before the cursor and forward-deletes everything after it, wherever it is.
       await ctx.driver.pressKeys([...Array<string>(n).fill('DEL'), ...Array<string>(n).fill('FORWARD_DEL')])
       await confirmCleared(ctx, element_id)

@@ -29,6 +29,8 @@ export interface ScreenNode {
   bounds: Bounds
   enabled: boolean
   clickable: boolean
+  /** Whether the view can take focus (a DPAD move lands only on such views). */
+  focusable: boolean
   focused: boolean
   password: boolean
   displayId: number
@@ -150,6 +152,7 @@ export function readScreenDump(xml: string): ScreenDump {
       bounds: parseBounds(attrs.get('bounds')) ?? [0, 0, 0, 0],
       enabled: attrs.get('enabled') !== 'false',
       clickable: attrs.get('clickable') === 'true',
+      focusable: attrs.get('focusable') === 'true',
       focused: attrs.get('focused') === 'true',
       password: attrs.get('password') === 'true',
       displayId: Number(attrs.get('display-id') ?? window.displayId),

@@ -14,9 +14,51 @@ interface Focus {
   screen: string
   index: number
   cursor: number
+  /** False once an arrow key took the focus out of the field to another control (its index): typing goes nowhere. */
+  editable: boolean
 }
 
-const KEY = {DPAD_LEFT: 21, DPAD_RIGHT: 22, SPACE: 62, DEL: 67, FORWARD_DEL: 112, MOVE_HOME: 122, MOVE_END: 123} as const
+const KEY = {
+  DPAD_UP: 19,
+  DPAD_DOWN: 20,
+  DPAD_LEFT: 21,
+  DPAD_RIGHT: 22,
+  DPAD_CENTER: 23,
+  SPACE: 62,
+  ENTER: 66,
+  DEL: 67,
+  FORWARD_DEL: 112,
+  MOVE_HOME: 122,
+  MOVE_END: 123,
+  NUMPAD_ENTER: 160,
+} as const
+
+/** KeyEvent.isConfirmKey (AOSP frameworks/base core/java/android/view/KeyEvent.java): these click the focused view. */
+const CONFIRM_KEYS: ReadonlySet<number> = new Set([KEY.DPAD_CENTER, KEY.ENTER, KEY.SPACE, KEY.NUMPAD_ENTER])
+
+type Direction = 'left' | 'right' | 'up' | 'down'
+
+const graphemes = new Intl.Segmenter('en', {granularity: 'grapheme'})
+
+/** The offsets (UTF-16) between the grapheme clusters of `text`, 0 and its length included. */
+function clusterEdges(text: string): number[] {
+  const edges = [0]
+  for (const {index, segment} of graphemes.segment(text)) edges.push(index + segment.length)
+  return edges
+}
+
+/**
+ * Where one DEL before `cursor` deletes from: a whole emoji sequence (ZWJ sequences, skin tones, flags, keycaps,
+ * variation selectors), else one code point, as AOSP BaseKeyListener.getOffsetForBackspaceKey does; so `é` written
+ * as e and a combining accent takes two DELs, while 👍🏽 takes one.
+ */
+function backspaceFrom(text: string, cursor: number): number {
+  const start = [...clusterEdges(text)].reverse().find((e) => e < cursor) ?? 0
+  if (/\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3|\ufe0f/u.test(text.slice(start, cursor))) return start
+  const low = text.charCodeAt(cursor - 1)
+  const high = text.charCodeAt(cursor - 2)
+  return cursor - (low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1)
+}
 
 /** The first API level whose `uiautomator dump` writes the `hint` attribute (android-16.0.0). */
 export const HINT_ATTRIBUTE_SDK = 36
@@ -49,11 +91,56 @@ export class TextFields {
 
   /** The focused field on this screen: the one tapped last, else the one the dump marks focused. */
   focused(screen: LoadedScreen): Focus | undefined {
+    const focus = this.focusOn(screen)
+    return focus?.editable ? focus : undefined
+  }
+
+  /** What has the focus on this screen: a field, or the control an arrow key moved it to. */
+  private focusOn(screen: LoadedScreen): Focus | undefined {
     if (this.focus?.screen === screen.name) return this.focus
     const index = this.nodes(screen).findIndex((n) => n.focused && isEditable(n))
     if (index === -1) return undefined
-    this.focus = {screen: screen.name, index, cursor: this.textOf(screen, index).length}
+    this.focus = {screen: screen.name, index, cursor: this.textOf(screen, index).length, editable: true}
     return this.focus
+  }
+
+  /**
+   * The control a focus move from node `from` in `direction` reaches, as FocusFinder picks it (AOSP
+   * core/java/android/view/FocusFinder.java: isCandidate, then the nearest by distance along the move and across it,
+   * simplified): an enabled, focusable view of the same window lying that way; undefined when there is none, and the
+   * focus then stays.
+   */
+  private nextFocus(screen: LoadedScreen, from: number, direction: Direction): number | undefined {
+    const nodes = this.nodes(screen)
+    const source = nodes[from] as UiNode
+    const [sl, st, sr, sb] = source.bounds
+    let best: {index: number; score: number} | undefined
+    for (const n of nodes) {
+      if (n.index === from || n.window !== source.window || !n.focusable || !n.enabled) continue
+      const [l, t, r, b] = n.bounds
+      if (r <= l || b <= t) continue
+      const lies =
+        direction === 'right' ? (sl < l || sr <= l) && sr < r
+        : direction === 'left' ? (sr > r || sl >= r) && sl > l
+        : direction === 'down' ? (st < t || sb <= t) && sb < b
+        : (sb > b || st >= b) && st > t
+      if (!lies) continue
+      const major = Math.max(0, direction === 'right' ? l - sr : direction === 'left' ? sl - r : direction === 'down' ? t - sb : st - b)
+      const minor = direction === 'left' || direction === 'right' ? Math.abs((t + b) / 2 - (st + sb) / 2) : Math.abs((l + r) / 2 - (sl + sr) / 2)
+      // FocusFinder.getWeightedDistanceFor: 13 * major² + minor².
+      const score = 13 * major * major + minor * minor
+      if (!best || score < best.score) best = {index: n.index, score}
+    }
+    return best?.index
+  }
+
+  /** The focus leaves the field for the next control that way: an arrow key the field did not take. */
+  private leave(screen: LoadedScreen, focus: Focus, direction: Direction): void {
+    const next = this.nextFocus(screen, focus.index, direction)
+    if (next === undefined) return
+    const node = this.nodes(screen)[next] as UiNode
+    const editable = isEditable(node)
+    this.focus = {screen: screen.name, index: next, cursor: editable ? this.textOf(screen, next).length : 0, editable}
   }
 
   /**
@@ -71,7 +158,7 @@ export class TextFields {
       if (nodes.some((n) => n.clickable)) this.focus = undefined
       return
     }
-    this.focus = {screen: screen.name, index: hit, cursor: this.textOf(screen, hit).length}
+    this.focus = {screen: screen.name, index: hit, cursor: this.textOf(screen, hit).length, editable: true}
   }
 
   private set(screen: LoadedScreen, focus: Focus, text: string, cursor: number): void {
@@ -102,6 +189,18 @@ export class TextFields {
     this.set(screen, focus, now.slice(0, cursor) + text + now.slice(cursor), cursor + text.length)
   }
 
+  /**
+   * `input text`: key events, one per character (InputShellCommand.sendText injects them through the key character
+   * map). Into a focused field they type; with the focus on a control that is not a field, they go to it, and a
+   * space, a confirm key, clicks it (the node returned) while the other characters do nothing.
+   */
+  typeKeys(screen: LoadedScreen, typed: string): {clicked?: UiNode} {
+    const focus = this.focusOn(screen)
+    if (focus && !focus.editable) return typed.includes(' ') ? {clicked: this.nodes(screen)[focus.index] as UiNode} : {}
+    this.type(screen, typed)
+    return {}
+  }
+
   /** Empties the focused field (ADBKeyBoard's ADB_CLEAR_TEXT), unless its rule refuses input. */
   clear(screen: LoadedScreen): void {
     const focus = this.focused(screen)
@@ -109,33 +208,64 @@ export class TextFields {
     this.set(screen, focus, '', 0)
   }
 
-  /** Cursor and delete keys act on the focused field (HOME/END within the cursor's line, as TextView does). */
-  key(screen: LoadedScreen, code: number): void {
-    const focus = this.focused(screen)
-    if (!focus) return
-    if (this.rule(screen, focus)?.refuse && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return
+  /**
+   * Cursor, delete and confirm keys, as a focused EditText takes them (HOME/END within the cursor's line, as TextView
+   * does). The arrows and FORWARD_DEL step over a whole grapheme cluster (Layout.getOffsetToLeftOf/RightOf and
+   * BaseKeyListener.getOffsetForForwardDeleteKey go by the text's cursor positions, which never split a cluster),
+   * DEL over a code point or a whole emoji sequence (backspaceFrom). An arrow the field cannot take (LEFT at the
+   * start, RIGHT at the end, UP or DOWN in a one-line field) moves the focus to the next control that way, as
+   * ViewRootImpl's focus navigation does with an arrow no view handled (AOSP ViewRootImpl.performFocusNavigation).
+   * With the focus on a control that is not a field, a confirm key (KeyEvent.isConfirmKey: DPAD_CENTER, ENTER, SPACE,
+   * NUMPAD_ENTER) clicks it (View.onKeyUp performs the click): that node is returned.
+   */
+  key(screen: LoadedScreen, code: number): {clicked?: UiNode} {
+    const focus = this.focusOn(screen)
+    if (!focus) return {}
+    if (!focus.editable) {
+      if (CONFIRM_KEYS.has(code)) return {clicked: this.nodes(screen)[focus.index] as UiNode}
+      const direction = ({[KEY.DPAD_LEFT]: 'left', [KEY.DPAD_RIGHT]: 'right', [KEY.DPAD_UP]: 'up', [KEY.DPAD_DOWN]: 'down'} as Record<number, Direction>)[code]
+      if (direction) this.leave(screen, focus, direction)
+      return {}
+    }
+    if (this.rule(screen, focus)?.refuse && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return {}
     const now = this.textOf(screen, focus.index)
     const c = Math.min(focus.cursor, now.length)
+    const edges = clusterEdges(now)
     switch (code) {
       case KEY.DPAD_LEFT:
-        return this.set(screen, focus, now, c - 1)
+        if (c === 0) this.leave(screen, focus, 'left')
+        else this.set(screen, focus, now, [...edges].reverse().find((e) => e < c) ?? 0)
+        break
       case KEY.DPAD_RIGHT:
-        return this.set(screen, focus, now, c + 1)
+        if (c >= now.length) this.leave(screen, focus, 'right')
+        else this.set(screen, focus, now, edges.find((e) => e > c) ?? now.length)
+        break
+      case KEY.DPAD_UP:
+      case KEY.DPAD_DOWN:
+        if (!now.includes('\n')) this.leave(screen, focus, code === KEY.DPAD_UP ? 'up' : 'down')
+        break
       case KEY.MOVE_HOME:
-        return this.set(screen, focus, now, now.lastIndexOf('\n', c - 1) + 1)
+        this.set(screen, focus, now, now.lastIndexOf('\n', c - 1) + 1)
+        break
       case KEY.MOVE_END: {
         const end = now.indexOf('\n', c)
-        return this.set(screen, focus, now, end === -1 ? now.length : end)
+        this.set(screen, focus, now, end === -1 ? now.length : end)
+        break
       }
       case KEY.DEL:
-        if (c > 0) this.set(screen, focus, now.slice(0, c - 1) + now.slice(c), c - 1)
-        return
+        if (c > 0) {
+          const from = backspaceFrom(now, c)
+          this.set(screen, focus, now.slice(0, from) + now.slice(c), from)
+        }
+        break
       case KEY.FORWARD_DEL:
-        if (c < now.length) this.set(screen, focus, now.slice(0, c) + now.slice(c + 1), c)
-        return
+        if (c < now.length) this.set(screen, focus, now.slice(0, c) + now.slice(edges.find((e) => e > c) ?? now.length), c)
+        break
       case KEY.SPACE:
-        return this.type(screen, ' ')
+        this.type(screen, ' ')
+        break
     }
+    return {}
   }
 
   /**
@@ -155,7 +285,10 @@ export class TextFields {
       const [start, end] = node.tag
       let tag = screen.xml.slice(start, end)
       if (!hintAttribute) tag = tag.replace(/\s+hint="[^"]*"/, '')
-      if (isEditable(node)) {
+      if (focus && !focus.editable && !isEditable(node) && node.focusable) {
+        // The control an arrow key moved the focus to says so.
+        tag = tag.replace(/\bfocused="[^"]*"/, `focused="${focus.index === node.index}"`)
+      } else if (isEditable(node)) {
         const typed = edits?.get(node.index)
         if (typed !== undefined || node.hint !== undefined) {
           const content = this.textOf(screen, node.index)

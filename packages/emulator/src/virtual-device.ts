@@ -14,7 +14,7 @@ import {sleep} from './commands/types.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
-import {contains} from './screen-dump.js'
+import {contains, type ScreenNode} from './screen-dump.js'
 import {windowUnder} from './touch.js'
 
 /**
@@ -239,6 +239,8 @@ export class VirtualDevice extends EventEmitter {
   uiAutomationHolder?: string
   /** Screens whose app window has FLAG_SECURE (scenario screens' `secure`): screencap captures them black. */
   readonly secureScreens = new Set<string>()
+  /** Controls a confirm key clicked (ENTER, DPAD_CENTER or SPACE on a focused button), in order. */
+  readonly clicks: ScreenNode[] = []
   /** Screens that never go idle (scenario screens' `animated`); setAnimated() changes it at run time. */
   readonly animatedScreens = new Set<string>()
   foreground: {package?: string; activity?: string} = {}
@@ -603,12 +605,26 @@ export class VirtualDevice extends EventEmitter {
       const window = windowUnder(this, event.x, event.y)
       this.fields.tap(this.screen, event.x, event.y, window)
       if (this.keyboardDismissed && this.tappedFocusedField(event.x, event.y, window)) this.keyboardDismissed = false
-    } else if (event.type === 'text' || event.type === 'commit' || event.type === 'paste') this.fields.type(this.screen, event.text)
+    } else if (event.type === 'text') {
+      if (this.clicked(this.fields.typeKeys(this.screen, event.text).clicked)) return
+    } else if (event.type === 'commit' || event.type === 'paste') this.fields.type(this.screen, event.text)
     else if (event.type === 'clear-text') this.fields.clear(this.screen)
-    else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) this.fields.key(this.screen, event.code)
+    else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) {
+      if (this.clicked(this.fields.key(this.screen, event.code).clicked)) return
+    }
     const hit = this.transitionFor(event)
     if (hit) this.showScreen(hit.to)
     else if (event.type === 'keyevent' && event.code === 3) this.goHome()
+  }
+
+  /** A confirm key clicked a focused control (not a field): it does what a tap on its centre does. */
+  private clicked(node: ScreenNode | undefined): boolean {
+    if (!node) return false
+    this.clicks.push(node)
+    const [l, t, r, b] = node.bounds
+    const click = this.transitionFor({type: 'tap', x: Math.floor((l + r) / 2), y: Math.floor((t + b) / 2)})
+    if (click) this.showScreen(click.to)
+    return true
   }
 
   /** The first transition from the current screen that this event triggers (taps, keys, statusbar and swipes only). */
