@@ -136,6 +136,22 @@ describe('arc config (spawned)', () => {
     expect(r.stdout).to.match(/adb\.timeoutMs\s+20000\s+\(default\)/)
   })
 
+  it('shows the helper mode in force and where it came from: ARC_HELPER over the config file, else auto', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-helper-'))
+    try {
+      await writeFile(path.join(dir, 'package.json'), '{"name": "x"}')
+      const bare = await runArc(['config'], {cwd: dir, env: {ARC_HELPER: ''}})
+      expect(bare.stdout).to.match(/^adb\.helper +"auto"  \(default\)$/m)
+      await writeFile(path.join(dir, '.arcrc.json'), '{"adb": {"helper": "required"}}')
+      const fromFile = await runArc(['config'], {cwd: dir, env: {ARC_HELPER: ''}})
+      expect(fromFile.stdout).to.match(new RegExp(`^adb\\.helper +"required"  \\(${path.join(dir, '.arcrc.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`, 'm'))
+      const fromEnv = await runArc(['config'], {cwd: dir, env: {ARC_HELPER: 'off'}})
+      expect(fromEnv.stdout).to.match(/^adb\.helper +"off"  \(env ARC_HELPER\)$/m)
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+
   it('resolves the adb server as device commands do: environment over the config file, tcp:PORT, IPv6, ANDROID_ADB_SERVER_PORT', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-cmd-'))
     try {

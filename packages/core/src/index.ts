@@ -23,7 +23,7 @@ export {fileRecord, MAX_SNAPSHOT_PNG_BYTES, MAX_SNAPSHOT_XML_BYTES} from './driv
 export {checkPng, checkPngPixels, isPng, PNG_LIMITS, PNG_SIGNATURE, pngSize, pngSizeProblem} from './png.js'
 export {NOT_RECORDED, openSnapshot, READ_ONLY_ACTIONS, SnapshotDriver, snapshotBackend} from './driver/snapshot-driver.js'
 export {composeDriver, refusalFor, toolDriver, type Backend, type Refusal} from './driver/compose.js'
-export {HELPER_DEX, helperBuild, helperDevicePath, type HelperBuild} from './driver/device-helper.js'
+export {HELPER_DEX, HELPER_MODES, helperBuild, helperDevicePath, helperMode, type HelperBuild, type HelperMode} from './driver/device-helper.js'
 export {findAdbDevice, listAdbDevices, type AdbConnectOptions} from './driver/adb/lazy.js'
 export {shq, shellCommand} from './driver/adb/shell-quote.js'
 export {serialise} from './driver/adb/input-queue.js'
