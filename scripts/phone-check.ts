@@ -7,7 +7,8 @@
  * What it does to the phone, all of it harmless: screen reads and screenshots, `arc doctor` (one press of left
  * Shift), one tap at the top-left corner pixel (the status bar, which a tap does not open), `input text` of 50
  * letters (typed into the focused field if there is one: run it on a screen without one), and reads of
- * `pm list users` and `dumpsys power`. Exit status: 0 when the report was made (whatever it found), 1 when arc could
+ * `pm list users` and `dumpsys power`; unless ARC_HELPER=off, arc's on-device helper is put in /data/local/tmp (by
+ * `arc doctor`, kept for later runs) and reads the screen through UiAutomation. Exit status: 0 when the report was made (whatever it found), 1 when arc could
  * not reach the device at all.
  */
 import {spawn} from 'node:child_process'
@@ -108,6 +109,14 @@ async function main(): Promise<number> {
     readNote = `ok, ${state.windows?.length ?? '?'} windows${state.warnings?.length ? `; warnings: ${state.warnings.join(' / ')}` : ''}`
   }
   row('screen read (`arc screen-state`, whole process)', `${read.ms} ms, ${readNote}`)
+
+  // arc's on-device helper (issue 22): whether it runs here, one read through it, and the same read over uiautomator.
+  const helper = cap('helper')
+  row('on-device helper (`arc doctor`)', helper ? `${helper.status}: ${helper.detail}` : 'not reported')
+  const helperDump = cap('helper-dump')
+  if (helperDump) row('one read through the helper (`arc doctor`)', `${helperDump.status}: ${helperDump.detail}`)
+  const viaDump = await arc(['screen-state', '--json', '--helper', 'off'], device)
+  row('screen read over uiautomator (`--helper off`, whole process)', `${viaDump.ms} ms, ${errorOf(viaDump)}`)
 
   // Two reads at once: one UiAutomation at a time on a phone.
   const [one, two] = await Promise.all([arc(['screen-state', '--json'], device), arc(['screen-state', '--json'], device)])

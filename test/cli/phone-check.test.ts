@@ -37,6 +37,8 @@ describe('npm run phone-check against arc emulate', function () {
       /^\| per-call costs \(`arc doctor`\) \| screen read \d+ ms, one input call \d+ ms \|$/m,
       /^\| backends \| ui-dump: uiautomator dump --windows; input: input \(cmd input, in system_server\);/m,
       /^\| screen read \(`arc screen-state`, whole process\) \| \d+ ms, ok, \d+ windows \|$/m,
+      /^\| on-device helper \(`arc doctor`\) \| no: arc's on-device helper is off/m,
+      /^\| screen read over uiautomator \(`--helper off`, whole process\) \| \d+ ms, ok \|$/m,
       /^\| two screen reads at once \| first ok \(\d+ ms\); second ok \(\d+ ms\) \|$/m,
       /^\| display power \(`dumpsys power`\) \| Awake \|$/m,
       /^\| annotated screenshot \| not black \|$/m,
@@ -48,6 +50,14 @@ describe('npm run phone-check against arc emulate', function () {
       expect(report).to.match(check)
     }
     expect(h.emu.device('pixel').inputEvents.filter((e) => e.type === 'tap')).to.deep.equal([{type: 'tap', x: 0, y: 0}])
+  })
+
+  it("with the helper on, reports that it runs, one read through it, and the read over uiautomator beside it", async () => {
+    const run = await phoneCheck(['--device', 'pixel'], {...h.env, ARC_HELPER: 'auto'})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stdout).to.match(/^\| on-device helper \(`arc doctor`\) \| yes: arc's on-device helper runs \(app_process, API 34; started in \d+ ms/m)
+    expect(run.stdout).to.match(/^\| one read through the helper \(`arc doctor`\) \| yes: every window through UiAutomation in \d+ ms, no idle wait \|$/m)
+    expect(run.stdout).to.match(/^\| screen read over uiautomator \(`--helper off`, whole process\) \| \d+ ms, ok \|$/m)
   })
 
   it('on a Xiaomi phone that refuses input the report names the setting, and the tap and typing failures', async () => {
