@@ -12,7 +12,8 @@
  * not reach the device at all.
  */
 import {spawn} from 'node:child_process'
-import {existsSync} from 'node:fs'
+import {existsSync, mkdtempSync, rmSync} from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -126,7 +127,11 @@ async function main(): Promise<number> {
   const power = await arc(['shell', '--', 'dumpsys', 'power'], device)
   const wakefulness = /mWakefulness=(\w+)/.exec(power.stdout)?.[1] ?? /Display Power: state=(\w+)/.exec(power.stdout)?.[1] ?? 'unknown'
   row('display power (`dumpsys power`)', wakefulness)
-  const shot = await arc(['screen-state', '--json', '--include-screenshot'], device)
+  // The annotated image goes to a folder of its own, removed after: the report needs only whether it was black.
+  const shotDir = mkdtempSync(path.join(os.tmpdir(), 'arc-phone-check-'))
+  const shot = await arc(['screen-state', '--json', '--screenshot', path.join(shotDir, 'screen.jpg')], device).finally(() =>
+    rmSync(shotDir, {recursive: true, force: true}),
+  )
   const shotWarnings = shot.code === 0 ? ((JSON.parse(shot.stdout) as {warnings?: string[]}).warnings ?? []) : []
   row('annotated screenshot', shot.code === 0 ? (shotWarnings.length ? `warnings: ${shotWarnings.join(' / ')}` : 'not black') : errorOf(shot))
 

@@ -1,4 +1,5 @@
 import {spawn} from 'node:child_process'
+import {readdirSync} from 'node:fs'
 import path from 'node:path'
 
 import {DEMO_DIR} from '@arc-cli/core'
@@ -50,6 +51,8 @@ describe('npm run phone-check against arc emulate', function () {
       expect(report).to.match(check)
     }
     expect(h.emu.device('pixel').inputEvents.filter((e) => e.type === 'tap')).to.deep.equal([{type: 'tap', x: 0, y: 0}])
+    // The annotated screenshot it takes is not left behind in the clone (it once was, as <device>_<time>.jpg).
+    expect(readdirSync(ROOT).filter((f) => f.startsWith('pixel_') && f.endsWith('.jpg'))).to.deep.equal([])
   })
 
   it("with the helper on, reports that it runs, one read through it, and the read over uiautomator beside it", async () => {
