@@ -4,7 +4,8 @@
  * (timeScale 1): every `uiautomator dump` waits for a second of idle (AOSP DumpCommand's waitForIdle(1000, 10000))
  * after its VM starts, and every `input` call starts a VM (1 s: the profile's timing.vmStartMs).
  *
- * Rows: one screen read (`arc screen-state`), one tap (`arc tap`), 500 characters typed into the demo's field
+ * Rows: one screen read (`arc screen-state`: the on-device helper where it serves, and `--helper off`: uiautomator
+ * dump), one tap (`arc tap`), 500 characters typed into the demo's field
  * (`arc type append`) at the default pace and at typing_speed 3000 (the issue's case: 25 chunks of 20 characters, a
  * 3 s pause between chunks). Each row gives the wall time of one run and how the command ended (exit status and
  * error code). Figures depend on the host; the emulated costs are fixed, so a change in a row is arc's doing.
@@ -69,6 +70,8 @@ export default async function bench(): Promise<void> {
         const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ANDROID_SERIAL: 'phone', ARC_CACHE_DIR: cache}
         if (extra.length === 0) {
           row('screen-state (one read)', await arc(['screen-state'], env))
+          // The read through uiautomator dump alone, as before the on-device helper (issue 22) could serve it.
+          row('screen-state --helper off (uiautomator dump)', await arc(['screen-state', '--helper', 'off'], env))
           row('tap', await arc(['tap', '540', '1200'], env))
         }
         row(name, await arc(['type', 'append', '--res-id', FIELD, 'x'.repeat(500), ...extra], env))
