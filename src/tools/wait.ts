@@ -6,7 +6,7 @@
 import {
   checkElementId,
   defineTool,
-  ELEMENT_RECORDS_KEY,
+  readRecords,
   InvalidInputError,
   isAmbiguousId,
   recordMismatch,
@@ -66,7 +66,7 @@ async function idPresence(ctx: ToolContext, id: string): Promise<Present> {
       details: {input: 'value', value: id},
     })
   }
-  const then = (await ctx.state.get<{ids?: Record<string, ElementRecord>}>(ELEMENT_RECORDS_KEY))?.ids?.[id]
+  const then = (await readRecords(ctx.state))?.[id]
   return (model) => {
     const element = model.byId.get(id)
     return element && (!then || recordMismatch(then, recordOf(element)).length === 0) ? element : undefined

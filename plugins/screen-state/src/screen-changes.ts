@@ -19,6 +19,19 @@ export interface RememberedScreen {
   rows: Record<string, string>
 }
 
+/** A remembered screen in its one shape: a cache entry of any other is no earlier read (the answer is the whole screen). */
+export function isRememberedScreen(value: unknown): value is RememberedScreen {
+  if (typeof value !== 'object' || value === null) return false
+  const {fingerprint, rows} = value as Partial<RememberedScreen>
+  return (
+    typeof fingerprint === 'string' &&
+    typeof rows === 'object' &&
+    rows !== null &&
+    !Array.isArray(rows) &&
+    Object.values(rows).every((row) => typeof row === 'string')
+  )
+}
+
 function signature(e: ScreenElement): string {
   const w = e.window
   return [w.type, w.pkg, w.title ?? '', e.className, e.text, e.desc, e.resId, e.bounds.join(','), formatFlags(e.flags), e.node.checked, e.node.selected, e.node.focused].join('\u0001')

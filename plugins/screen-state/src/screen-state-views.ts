@@ -8,7 +8,7 @@ import type {DeviceState, ScreenModel} from '@arc-cli/core'
 import {formatCompact} from './format-compact.js'
 import {cutNote, limitRows} from './row-budget.js'
 import {formatScreenState, screenStateJson} from './format-tsv.js'
-import {diffScreens, formatDiff, LAST_SCREEN_KEY, rememberScreen, unchangedLine, type RememberedScreen} from './screen-changes.js'
+import {diffScreens, formatDiff, isRememberedScreen, LAST_SCREEN_KEY, rememberScreen, unchangedLine} from './screen-changes.js'
 
 export type Detail = 'full' | 'compact'
 export type Changes = 'off' | 'ack' | 'diff'
@@ -24,9 +24,9 @@ export interface ScreenStateView {
  */
 export async function screenStateView(state: DeviceState, model: ScreenModel, detail: Detail, changes: Changes, maxRows = 0): Promise<ScreenStateView> {
   const now = rememberScreen(model)
-  const before = changes === 'off' ? undefined : await state.get<RememberedScreen>(LAST_SCREEN_KEY)
+  const before = changes === 'off' ? undefined : await state.get(LAST_SCREEN_KEY, isRememberedScreen)
   await state.set(LAST_SCREEN_KEY, now)
-  if (before && typeof before.fingerprint === 'string' && before.rows && typeof before.rows === 'object') {
+  if (before) {
     if (before.fingerprint === now.fingerprint) {
       return {text: unchangedLine(now), data: {unchanged: true, fingerprint: now.fingerprint}}
     }

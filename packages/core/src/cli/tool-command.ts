@@ -116,6 +116,10 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     config,
   }
   const backend = partialBackend(selection)
+  const warn = (message: string) => {
+    spinner.stop()
+    process.stderr.write(`${warnColors.yellow('Warning:')} ${message}\n`)
+  }
   const run = (callSignal?: AbortSignal, expectWork?: (ms: number) => void) =>
     runTool(tool, {input, cliInput}, {
       ...(expectWork ? {expectWork} : {}),
@@ -128,11 +132,8 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
       describeIssues: (error, schema) => describeInputIssues(error, positional, schema),
       openDriver: () => resolveDriver(selection),
       ...(backend ? {backend} : {}),
-      stateFor: (driver) => new FileDeviceState(driver.serial),
-      warn: (message) => {
-        spinner.stop()
-        process.stderr.write(`${warnColors.yellow('Warning:')} ${message}\n`)
-      },
+      stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),
+      warn,
       progress: (message) => {
         if (!json) spinner.update(message)
       },

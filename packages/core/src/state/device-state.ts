@@ -1,4 +1,5 @@
-import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {randomBytes} from 'node:crypto'
+import {lstat, mkdir, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -11,7 +12,11 @@ import path from 'node:path'
  * only copy of anything, so losing it costs one extra read of the screen, never a wrong answer.
  */
 export interface DeviceState {
-  get<T>(key: string): Promise<T | undefined>
+  /**
+   * The value kept under `key` when `valid` accepts it, else undefined: a cache file anyone (another arc version,
+   * a user, a full disk) may have left in any shape is checked before it is used, never trusted.
+   */
+  get<T>(key: string, valid: (value: unknown) => value is T): Promise<T | undefined>
   set(key: string, value: unknown): Promise<void>
   delete(key: string): Promise<void>
 }
@@ -19,6 +24,14 @@ export interface DeviceState {
 /** Keys are short words of letters, digits, dash and underscore: they become file names. */
 function checkKey(key: string): void {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(key)) throw new Error(`device state key ${JSON.stringify(key)} is not a plain word`)
+}
+
+/** The environment variable that chose the cache folder (arcCacheDir), for messages about it. */
+export function arcCacheSource(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.ARC_CACHE_DIR) return 'ARC_CACHE_DIR'
+  if (env.XDG_CACHE_HOME) return 'XDG_CACHE_HOME'
+  if (platform === 'win32' && env.LOCALAPPDATA) return 'LOCALAPPDATA'
+  return 'HOME'
 }
 
 /**
@@ -44,11 +57,69 @@ export function serialFolderName(serial: string): string {
   return safe === '.' || safe === '..' ? safe.replaceAll('.', '%2E') : safe
 }
 
-/** The CLI's store: one JSON file per key under `<cache>/devices/<serial>/`, replaced whole on every write. */
+/** A cache file larger than this is not arc's (its largest, 4000 element records, is some 1 MB): not read. */
+const MAX_ENTRY_BYTES = 16 * 1024 * 1024
+
+/** Cache folders whose unwritability was already reported in this process: the warning comes once. */
+const warned = new Set<string>()
+
+/**
+ * `mkdir -p` one step at a time, so it ends on any file system: Node's recursive mkdir loops for ever under /proc
+ * (`ARC_CACHE_DIR=/proc/x` hung a command for its whole deadline).
+ */
+async function makeFolder(dir: string): Promise<void> {
+  const missing: string[] = []
+  for (let at = dir; ; ) {
+    const found = await stat(at).catch((error: NodeJS.ErrnoException) => error)
+    if (!(found instanceof Error)) {
+      if (!found.isDirectory()) throw Object.assign(new Error(`${at} is not a folder`), {code: 'ENOTDIR'})
+      break
+    }
+    if (found.code !== 'ENOENT') throw found
+    missing.unshift(at)
+    const parent = path.dirname(at)
+    if (parent === at || missing.length > 256) break
+    at = parent
+  }
+  for (const folder of missing) {
+    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
+  }
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  if (code === 'EROFS') return 'a read-only file system'
+  if (code === 'ENOTDIR') return 'a part of the path is not a folder'
+  if (code === 'ENOENT') return 'it cannot be created there'
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk is full'
+  return (error as Error).message ?? String(error)
+}
+
+/**
+ * The CLI's store: one JSON file per key under `<cache>/devices/<serial>/`, replaced whole on every write.
+ *
+ * The cache is disposable, so it is best effort: what is read is checked (`valid`) and an entry of another shape,
+ * unreadable, or a folder where a file belongs reads as nothing; a write goes to an exclusively created temporary
+ * file of a random name (O_CREAT|O_EXCL: a link planted at that name is never followed) renamed over the entry,
+ * and a folder in the entry's place is removed first. When the folder cannot be written at all (a read-only or
+ * missing HOME, ARC_CACHE_DIR naming a file or /proc), the values are kept in memory for the process instead
+ * (ids still work within one command or batch) and `warn` is told once, naming the folder and the variables
+ * that choose it.
+ */
 export class FileDeviceState implements DeviceState {
   readonly dir: string
+  private readonly memory = new Map<string, string>()
+  private unwritable = false
 
-  constructor(serial: string, cacheDir = arcCacheDir()) {
+  constructor(
+    serial: string,
+    cacheDir = arcCacheDir(),
+    private readonly warn?: (message: string) => void,
+    private readonly source = arcCacheSource(),
+  ) {
     this.dir = path.join(cacheDir, 'devices', serialFolderName(serial))
   }
 
@@ -57,9 +128,21 @@ export class FileDeviceState implements DeviceState {
     return path.join(this.dir, `${key}.json`)
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
+  async get<T>(key: string, valid: (value: unknown) => value is T): Promise<T | undefined> {
+    const file = this.file(key)
+    let json = this.memory.get(key)
+    if (json === undefined) {
+      try {
+        const found = await lstat(file)
+        if (!found.isFile() || found.size > MAX_ENTRY_BYTES) return undefined
+        json = await readFile(file, 'utf8')
+      } catch {
+        return undefined
+      }
+    }
     try {
-      return JSON.parse(await readFile(this.file(key), 'utf8')) as T
+      const value: unknown = JSON.parse(json)
+      return valid(value) ? value : undefined
     } catch {
       return undefined
     }
@@ -67,19 +150,58 @@ export class FileDeviceState implements DeviceState {
 
   async set(key: string, value: unknown): Promise<void> {
     const file = this.file(key)
-    await mkdir(this.dir, {recursive: true})
-    const tmp = `${file}.${process.pid}.tmp`
-    try {
-      await writeFile(tmp, JSON.stringify(value))
-      await rename(tmp, file)
-    } catch (error) {
-      await rm(tmp, {force: true})
-      throw error
+    const json = JSON.stringify(value)
+    if (!this.unwritable) {
+      try {
+        await this.write(file, json)
+        this.memory.delete(key)
+        return
+      } catch (error) {
+        this.unwritable = true
+        this.report(error)
+      }
+    }
+    this.memory.set(key, json)
+  }
+
+  private report(error: unknown): void {
+    const root = path.dirname(path.dirname(this.dir))
+    if (warned.has(root)) return
+    warned.add(root)
+    const variables = this.source === 'ARC_CACHE_DIR' ? 'ARC_CACHE_DIR' : `${this.source} (or set ARC_CACHE_DIR)`
+    this.warn?.(
+      `arc cannot write its cache folder ${root} (${reasonOf(error)}): element ids work within this command but are not checked against earlier commands (stale ids go undetected across commands). Point ${variables} at a writable folder.`,
+    )
+  }
+
+  private async write(file: string, json: string): Promise<void> {
+    await makeFolder(this.dir)
+    for (let attempt = 0; ; attempt++) {
+      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+      try {
+        await writeFile(tmp, json, {flag: 'wx', mode: 0o600})
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 3) continue
+        throw error
+      }
+      try {
+        await rename(tmp, file).catch(async (error: NodeJS.ErrnoException) => {
+          // A folder where the entry belongs (EISDIR, or ENOTEMPTY/EEXIST for a non-empty one): the cache is ours.
+          if (error.code !== 'EISDIR' && error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error
+          await rm(file, {recursive: true, force: true})
+          await rename(tmp, file)
+        })
+      } catch (error) {
+        await rm(tmp, {force: true}).catch(() => undefined)
+        throw error
+      }
+      return
     }
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.file(key), {force: true})
+    this.memory.delete(key)
+    await rm(this.file(key), {force: true}).catch(() => undefined)
   }
 }
 
@@ -87,10 +209,12 @@ export class FileDeviceState implements DeviceState {
 export class MemoryDeviceState implements DeviceState {
   private readonly values = new Map<string, string>()
 
-  async get<T>(key: string): Promise<T | undefined> {
+  async get<T>(key: string, valid: (value: unknown) => value is T): Promise<T | undefined> {
     checkKey(key)
     const json = this.values.get(key)
-    return json === undefined ? undefined : (JSON.parse(json) as T)
+    if (json === undefined) return undefined
+    const value: unknown = JSON.parse(json)
+    return valid(value) ? value : undefined
   }
 
   async set(key: string, value: unknown): Promise<void> {

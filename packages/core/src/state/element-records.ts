@@ -33,6 +33,36 @@ interface Records {
 }
 
 export const ELEMENT_RECORDS_KEY = 'element-ids'
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function isRecord(value: unknown): value is ElementRecord {
+  return (
+    isObject(value) &&
+    typeof value.cls === 'string' &&
+    typeof value.res === 'string' &&
+    typeof value.text === 'string' &&
+    typeof value.desc === 'string' &&
+    typeof value.pkg === 'string' &&
+    typeof value.editable === 'boolean' &&
+    (value.activity === undefined || typeof value.activity === 'string')
+  )
+}
+
+/** The remembered records in their one shape; anything else (ids null, a record of another shape) is no record. */
+function isRecords(value: unknown): value is Records {
+  return isObject(value) && typeof value.at === 'number' && isObject(value.ids) && Object.values(value.ids).every(isRecord)
+}
+
+/**
+ * The ids remembered for this device, checked: a damaged or foreign cache entry reads as nothing remembered, so
+ * the next full read rebuilds it (an id then gets the on-screen check only, never a crash).
+ */
+export async function readRecords(state: DeviceState): Promise<Record<string, ElementRecord> | undefined> {
+  const records = await state.get(ELEMENT_RECORDS_KEY, isRecords)
+  // Own keys only: an id is never looked up through the prototype (`__proto__` is not an id, but a file may say so).
+  return records ? Object.assign(Object.create(null) as Record<string, ElementRecord>, records.ids) : undefined
+}
 /** The most ids kept: the last full read plus later find_elements results. */
 const MAX_RECORDS = 4000
 
@@ -54,8 +84,8 @@ export function recordOf(element: ScreenElement): ElementRecord {
  * otherwise (find_elements, waits) the given elements are added to it.
  */
 export async function rememberElements(state: DeviceState, elements: ScreenElement[], replace = true): Promise<void> {
-  const previous = replace ? undefined : await state.get<Records>(ELEMENT_RECORDS_KEY)
-  const ids: Record<string, ElementRecord> = {...previous?.ids}
+  const previous = replace ? undefined : await readRecords(state)
+  const ids: Record<string, ElementRecord> = {...previous}
   for (const element of elements) ids[element.id] = recordOf(element)
   const keys = Object.keys(ids)
   for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete ids[key]
@@ -120,9 +150,9 @@ export async function resolveElement(driver: DeviceDriver, state: DeviceState, g
       details: {input, value: id},
     })
   }
-  const [model, records] = await Promise.all([driver.captureScreen().then((c) => buildScreenModel(c)), state.get<Records>(ELEMENT_RECORDS_KEY)])
+  const [model, records] = await Promise.all([driver.captureScreen().then((c) => buildScreenModel(c)), readRecords(state)])
   const element = model.byId.get(id)
-  const then = records?.ids[id]
+  const then = records?.[id]
   if (!element) {
     if (then) {
       throw new StaleElementError(`element ${id} is stale: the screen changed since it was read and ${describe(then)} is no longer on it`, {
