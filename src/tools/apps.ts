@@ -1,6 +1,6 @@
 import {defineTool, formatTable, type AppInfo, z} from '@arc-cli/core'
 
-import {launchInput, launchOptions} from './launch-input.js'
+import {androidUser, launchInput, launchOptions} from './launch-input.js'
 
 /** What a package id may be (letters, digits, _ and dots, starting with a letter): nothing a shell or pidof reads as an option. */
 export const PACKAGE_ID_PATTERN = /^[A-Za-z][\w.]*$/
@@ -63,10 +63,15 @@ export const listApps = defineTool({
     filter: z.enum(['all', 'user', 'system']).default('all').describe('Filter by app type: all, user or system'),
     name_query: z.string().optional().describe('Filter by app name substring (case-insensitive)'),
   }),
-  cli: {id: 'app list', examples: ['<%= config.bin %> <%= command.id %> --filter user --name-query calc']},
-  async handler({driver}, {filter, name_query}) {
+  cli: {
+    id: 'app list',
+    // pm lists the system user's apps alone: a work profile's (often user 10) or a second user's need --user.
+    input: z.object({user: androidUser('List the apps of this Android user: 10 is often a work profile (pm list packages --user); default: 0')}),
+    examples: ['<%= config.bin %> <%= command.id %> --filter user --name-query calc', '<%= config.bin %> <%= command.id %> --user 10'],
+  },
+  async handler({driver}, {filter, name_query, user}) {
     const query = name_query?.toLowerCase()
-    const apps = (await driver.listApps(filter)).filter(
+    const apps = (await driver.listApps(filter, user)).filter(
       (app) => !query || app.name.toLowerCase().includes(query) || app.package_id.toLowerCase().includes(query),
     )
     return {text: JSON.stringify(apps), data: {apps}, cli: {human: appTable(apps)}}

@@ -13,6 +13,9 @@ const ACTIVITY_FORMS = 'expected .Name (in the package), a full class name like 
 const extras = (what: string, pattern: RegExp, forms: string) =>
   z.array(z.string().regex(pattern, `expected ${forms}`)).optional().describe(what)
 
+/** An Android user id (`pm list users` names them): 0 the owner, 10 and up a work profile or another user. */
+export const androidUser = (what: string) => z.number().int().min(0, 'must be a user id, 0 or more').optional().describe(what)
+
 export const launchInput = z.object({
   activity: z
     .string()
@@ -25,6 +28,7 @@ export const launchInput = z.object({
   extra: extras('String extra KEY=VALUE (am start --es)', /^[^=]+=/s, 'KEY=VALUE with a non-empty key'),
   extra_int: extras('Integer extra KEY=N (am start --ei)', /^[^=]+=[+-]?\d+$/, 'KEY=N with a non-empty key and a whole number'),
   extra_bool: extras('Boolean extra KEY=true|false (am start --ez)', /^[^=]+=(?:true|false)$/, 'KEY=true or KEY=false with a non-empty key'),
+  user: androidUser('Android user to start it for: 10 is often a work profile (am start --user); default: the current user'),
 })
 
 type LaunchInput = Partial<z.output<typeof launchInput>>
@@ -81,5 +85,6 @@ export function launchOptions(packageId: string, input: LaunchInput): LaunchOpti
     ...(input.action === undefined ? {} : {action: input.action}),
     ...(input.data === undefined ? {} : {data: input.data}),
     ...(list.length === 0 ? {} : {extras: list}),
+    ...(input.user === undefined ? {} : {user: input.user}),
   }
 }

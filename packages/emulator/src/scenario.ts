@@ -95,6 +95,10 @@ const packageSchema = z
       .describe('Activities `am start -n` starts besides the launchers and those the screens name; any other is `does not exist`.'),
     permissions: z.array(z.string()).default([]).describe('Runtime permissions the app declares (pm grant/revoke accept only these).'),
     links: z.array(z.string()).default([]).describe('URL prefixes the app opens (`myapp://`, `https://example.com/`).'),
+    users: z
+      .array(z.number().int().min(0))
+      .default([0])
+      .describe('The users it is installed for: 0 the owner, 10 a work profile or second user (scenario `users`).'),
   })
   .strict()
   .refine((p) => p.factoryVersionName === undefined || p.system, {
@@ -174,6 +178,18 @@ const deviceSchema = z
       .describe(
         'android-14 (default); android-11: sdk 30, and `input` starts a VM per call (timing.vmStartMs 1000); xiaomi: a Redmi on MIUI 14 (Android 13) that refuses every `input` until "USB debugging (Security settings)" is on (usbDebuggingSecurity).',
       ),
+    users: z
+      .array(
+        z
+          .object({
+            id: z.number().int().min(1).describe('The user id (10 and up on phones).'),
+            name: z.string().min(1).describe('Its name, as `pm list users` prints it.'),
+            workProfile: z.boolean().default(false).describe('A managed (work) profile of the owner, not a second user.'),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe('Users besides the owner (0): a work profile or a second user, whose apps `pm` lists only with --user.'),
     usbDebuggingSecurity: z
       .boolean()
       .optional()

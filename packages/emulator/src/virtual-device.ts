@@ -66,6 +66,27 @@ export interface InstalledPackage {
   granted?: Set<string>
   /** URL prefixes the app opens (am start -a VIEW -d URL). */
   links?: string[]
+  /** The users it is installed for (undefined: the owner, 0, alone). */
+  users?: number[]
+}
+
+/**
+ * A `--user` argument as `pm` and `am` read it (AOSP UserHandle.parseUserArg): `all`, `current` (the owner here, who
+ * is the current user), or a number; `fallback` where none is given: `pm` defaults to the system user 0
+ * (PackageManagerShellCommand.runListPackages), `am` to the current user.
+ */
+export function userArg(args: string[], fallback = 0): number | 'all' {
+  const at = args.indexOf('--user')
+  if (at === -1) return fallback
+  const value = args[at + 1]
+  if (value === 'all') return 'all'
+  if (value === 'current' || value === 'cur') return 0
+  return Number(value)
+}
+
+/** Installed for this user (`all`: for any). */
+export function installedFor(pkg: InstalledPackage, user: number | 'all'): boolean {
+  return user === 'all' || (pkg.users ?? [0]).includes(user)
 }
 
 /** An armed fault: the spec plus how many more commands it will hit and the words of `command`. */
@@ -226,6 +247,8 @@ export class VirtualDevice extends EventEmitter {
    * is refused with the SecurityException real Xiaomi phones print (commands/input.ts). Off on the xiaomi profile.
    */
   usbDebuggingSecurity: boolean
+  /** The device's users: the owner (0) and the scenario's `users` (a work profile, a second user). */
+  readonly users: Array<{id: number; name: string; workProfile: boolean}>
   /** The device profile (scenario `profile`): its Android version and what a VM start costs. */
   readonly profile: Profile
   /** Emulated waits (scenario `timing`); every one is multiplied by `timing.scale`. */
@@ -302,6 +325,7 @@ export class VirtualDevice extends EventEmitter {
     this.profile = scenario?.profile ?? 'android-14'
     const profile = PROFILE_SETTINGS[this.profile]
     this.usbDebuggingSecurity = scenario?.usbDebuggingSecurity ?? this.profile !== 'xiaomi'
+    this.users = [{id: 0, name: 'Owner', workProfile: false}, ...(scenario?.users ?? [])]
     this.timing = {
       scale: scenario?.timing?.scale ?? init.timeScale ?? 1,
       vmStartMs: scenario?.timing?.vmStartMs ?? profile.vmStartMs,

@@ -1,4 +1,4 @@
-import {fullActivity, shortActivity} from '../virtual-device.js'
+import {fullActivity, installedFor, shortActivity, userArg} from '../virtual-device.js'
 import {ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE} from '../input-methods.js'
 import type {CommandContext} from './types.js'
 
@@ -51,7 +51,10 @@ function start(ctx: CommandContext, args: string[]): number {
     if (action === 'android.intent.action.VIEW' && data !== undefined) return view(ctx, data, wait)
     return 0
   }
-  const pkg = ctx.device.findPackage(name)
+  // am starts for the current user (the owner) unless --user names another: an app installed only in a work
+  // profile or for a second user is not found without it (AOSP ActivityManagerShellCommand, mUserId).
+  const listed = ctx.device.findPackage(name)
+  const pkg = listed && installedFor(listed, userArg(args)) ? listed : undefined
   const found = pkg && activity ? ctx.device.findActivity(pkg, activity) : undefined
   if (!pkg || !activity || !found) {
     // am's result for START_CLASS_NOT_FOUND goes where the wait's report goes: stdout with -W, else stderr.

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 
-import {fullActivity, shortActivity, type InstalledPackage, type VirtualDevice} from '../virtual-device.js'
+import {fullActivity, installedFor, shortActivity, userArg, type InstalledPackage, type VirtualDevice} from '../virtual-device.js'
 import type {CommandContext} from './types.js'
 
 function apkPath(p: InstalledPackage): string {
@@ -23,7 +23,10 @@ function listPackages(ctx: CommandContext, args: string[]): number {
     ctx.err(`Error: Unknown option: ${unknown}\n`)
     return 255
   }
-  let packages = [...ctx.device.packages].sort((a, b) => a.name.localeCompare(b.name))
+  // Without --user, pm lists the system user's (0) packages only: a work profile's or a second user's apps are not
+  // there (AOSP PackageManagerShellCommand.runListPackages: userId defaults to UserHandle.USER_SYSTEM).
+  const user = userArg(args)
+  let packages = [...ctx.device.packages].filter((p) => installedFor(p, user)).sort((a, b) => a.name.localeCompare(b.name))
   if (flags.has('-3')) packages = packages.filter((p) => !p.system)
   if (flags.has('-s')) packages = packages.filter((p) => p.system)
   if (flags.has('-d')) packages = []
@@ -56,8 +59,10 @@ function launchersOf(p: InstalledPackage): string[] {
  * PackageManager does when several activities match equally, its chooser `android/…ResolverActivity`.
  */
 function resolveActivity(ctx: CommandContext, args: string[]): number {
-  const name = intentPackage(args)
-  const pkg = name ? ctx.device.findPackage(name) : undefined
+  const name = intentPackage(args.filter((a, i) => a !== '--user' && args[i - 1] !== '--user'))
+  const found = name ? ctx.device.findPackage(name) : undefined
+  // The current user's (0) apps unless --user names another.
+  const pkg = found && installedFor(found, userArg(args)) ? found : undefined
   const launchers = pkg ? launchersOf(pkg) : []
   if (!pkg || launchers.length === 0) {
     ctx.out('No activity found\n')
@@ -93,9 +98,10 @@ function queryActivities(ctx: CommandContext, args: string[]): number {
   return 0
 }
 
-function packagePath(ctx: CommandContext, name: string | undefined): number {
+function packagePath(ctx: CommandContext, args: string[]): number {
+  const name = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '--user')
   const pkg = name ? ctx.device.findPackage(name) : undefined
-  if (!pkg) return 1
+  if (!pkg || !installedFor(pkg, userArg(args))) return 1
   ctx.out(`package:${apkPath(pkg)}\n`)
   return 0
 }
@@ -192,13 +198,19 @@ export function packageCommand(ctx: CommandContext, args: string[]): number {
   switch (sub) {
     case 'list':
       if (rest[0] === 'packages') return listPackages(ctx, rest.slice(1))
+      if (rest[0] === 'users') {
+        // UserManagerService's list: `UserInfo{id:name:flags}` and `running` (flags 0xc13 the owner: ADMIN, FULL,
+        // PRIMARY, SYSTEM…; 0x1030 a managed profile; 0x410 a second full user), as `pm list users` prints it.
+        ctx.out(`Users:\n${device.users.map((u) => `\tUserInfo{${u.id}:${u.name}:${u.id === 0 ? 'c13' : u.workProfile ? '1030' : '410'}} running\n`).join('')}`)
+        return 0
+      }
       break
     case 'resolve-activity':
       return resolveActivity(ctx, rest)
     case 'query-activities':
       return queryActivities(ctx, rest)
     case 'path':
-      return packagePath(ctx, rest.find((a) => !a.startsWith('-')))
+      return packagePath(ctx, rest)
     case 'install':
       return install(ctx, rest)
     case 'uninstall':

@@ -256,8 +256,8 @@ export class AdbDriver implements DeviceDriver {
     return this.act((dev) => input.openQuickSettings(dev))
   }
 
-  listApps(filter: AppFilter): Promise<AppInfo[]> {
-    return apps.listApps(this.shell, filter)
+  listApps(filter: AppFilter, user?: number): Promise<AppInfo[]> {
+    return apps.listApps(this.shell, filter, user)
   }
 
   openApp(packageId: string, launch: LaunchOptions = {}): Promise<void> {
@@ -265,7 +265,7 @@ export class AdbDriver implements DeviceDriver {
     if (activity === undefined && (launch.action !== undefined || launch.data !== undefined)) {
       throw new InvalidInputError('an intent action or data needs an activity to start', {details: {package_id: packageId}})
     }
-    return this.reshape((dev) => (activity === undefined ? apps.openApp(dev, packageId, launch.extras) : startActivity(dev, packageId, activity, launch)))
+    return this.reshape((dev) => (activity === undefined ? apps.openApp(dev, packageId, launch.extras, launch.user) : startActivity(dev, packageId, activity, launch)))
   }
 
   closeApp(packageId: string): Promise<void> {

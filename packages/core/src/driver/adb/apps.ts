@@ -8,10 +8,13 @@ import {firstQueriedActivity, isInstalledOutput, isUnknownOption, parsePackageLi
 import {raw} from './shell-quote.js'
 import {amStartFailed} from './am-status.js'
 
-async function listPackages(dev: DeviceShell, flag: '-s' | '-3'): Promise<ListedPackage[]> {
-  const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode'])
+/** `--user N` where a user is named: pm and am default to the system (and current) user, 0. */
+const userWords = (user: number | undefined) => (user === undefined ? [] : ['--user', user])
+
+async function listPackages(dev: DeviceShell, flag: '-s' | '-3', user?: number): Promise<ListedPackage[]> {
+  const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode', ...userWords(user)])
   // `--show-versioncode` arrived in Android 9; older pm rejects it, so ask again without.
-  const text = isUnknownOption(output) ? await dev.text(['pm', 'list', 'packages', flag]) : output
+  const text = isUnknownOption(output) ? await dev.text(['pm', 'list', 'packages', flag, ...userWords(user)]) : output
   const packages = parsePackageList(text)
   if (/Exception|^Error/m.test(text) || (text.trim() !== '' && packages.length === 0)) {
     throw dev.failed(`pm list packages ${flag}`, text)
@@ -40,10 +43,10 @@ async function packageVersions(dev: DeviceShell): Promise<Map<string, PackageVer
  * version name dumpsys reports (read in parallel). Plain ADB has no way to read an app's label, so `name` is the
  * package id. `version_name` and `version_code` are null where the device reports none.
  */
-export async function listApps(dev: DeviceShell, filter: AppFilter): Promise<AppInfo[]> {
+export async function listApps(dev: DeviceShell, filter: AppFilter, forUser?: number): Promise<AppInfo[]> {
   const [system, user, versions] = await Promise.all([
-    filter === 'user' ? [] : listPackages(dev, '-s'),
-    filter === 'system' ? [] : listPackages(dev, '-3'),
+    filter === 'user' ? [] : listPackages(dev, '-s', forUser),
+    filter === 'system' ? [] : listPackages(dev, '-3', forUser),
     packageVersions(dev),
   ])
   const toApp = (pkg: ListedPackage, isSystem: boolean): AppInfo => {
@@ -61,14 +64,18 @@ export async function listApps(dev: DeviceShell, filter: AppFilter): Promise<App
   )
 }
 
-export async function isInstalled(dev: DeviceShell, packageId: string): Promise<boolean> {
-  return isInstalledOutput(await dev.text(['pm', 'path', packageId]))
+export async function isInstalled(dev: DeviceShell, packageId: string, user?: number): Promise<boolean> {
+  return isInstalledOutput(await dev.text(['pm', 'path', ...userWords(user), packageId]))
 }
 
-export function notInstalled(dev: DeviceShell, packageId: string): DeviceCommandError {
-  return new DeviceCommandError(`app ${packageId} is not installed on ${dev.serial}`, {
-    details: {package_id: packageId},
-    actions: ['Run `arc app list --name-query <part of the name>` to find the package id.'],
+export function notInstalled(dev: DeviceShell, packageId: string, user?: number): DeviceCommandError {
+  const forUser = user === undefined ? '' : ` for user ${user}`
+  return new DeviceCommandError(`app ${packageId} is not installed${forUser} on ${dev.serial}`, {
+    details: {package_id: packageId, ...(user === undefined ? {} : {user})},
+    actions: [
+      'Run `arc app list --name-query <part of the name>` to find the package id.',
+      'An app of a work profile or another user is listed with `arc app list --user N` (`arc shell -- pm list users` names the users) and opened with `arc app open PKG --user N`.',
+    ],
   })
 }
 
@@ -83,7 +90,7 @@ function noLauncher(dev: DeviceShell, packageId: string): DeviceCommandError {
  * answers the chooser) and starts it with `am start -W`, with `extras` in its intent; devices without
  * `cmd package` fall back to `monkey -p PKG -c LAUNCHER 1`, which cannot carry extras.
  */
-export async function openApp(dev: DeviceShell, packageId: string, extras: readonly IntentExtra[] = []): Promise<void> {
+export async function openApp(dev: DeviceShell, packageId: string, extras: readonly IntentExtra[] = [], user?: number): Promise<void> {
   const monkeyLaunch = (dev: DeviceShell, packageId: string) => {
     if (extras.length > 0) {
       throw new UnsupportedError(`${dev.serial} does not name the launcher activity of ${packageId}, so its intent cannot carry extras`, {
@@ -94,7 +101,7 @@ export async function openApp(dev: DeviceShell, packageId: string, extras: reado
     return monkeyStart(dev, packageId)
   }
   const resolved = await dev.text([
-    'cmd', 'package', 'resolve-activity', '--brief', '-a', 'android.intent.action.MAIN',
+    'cmd', 'package', 'resolve-activity', '--brief', ...userWords(user), '-a', 'android.intent.action.MAIN',
     '-c', 'android.intent.category.LAUNCHER', packageId,
   ])
   let component = parseResolvedActivity(resolved)
@@ -111,12 +118,12 @@ export async function openApp(dev: DeviceShell, packageId: string, extras: reado
     if (!component) return monkeyLaunch(dev, packageId)
   }
   if (!component) {
-    if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
+    if (!(await isInstalled(dev, packageId, user))) throw notInstalled(dev, packageId, user)
     if (isMissingCommand(resolved)) return monkeyLaunch(dev, packageId)
     throw noLauncher(dev, packageId)
   }
   const {output, exitCode} = await dev.run([
-    'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', component,
+    'am', 'start', '-W', ...userWords(user), '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', component,
     ...extraWords(extras),
   ])
   const text = output.toString('utf8')

@@ -20,7 +20,7 @@ export function activityClass(packageId: string, activity: string): string {
 export async function startActivity(dev: DeviceShell, packageId: string, activity: string, launch: LaunchOptions = {}): Promise<void> {
   const component = `${packageId}/${activity}`
   const {output, exitCode} = await dev.run([
-    'am', 'start', '-W', '-n', component,
+    'am', 'start', '-W', ...(launch.user === undefined ? [] : ['--user', launch.user]), '-n', component,
     ...(launch.action === undefined ? [] : ['-a', launch.action]),
     ...(launch.data === undefined ? [] : ['-d', launch.data]),
     ...extraWords(launch.extras ?? []),
@@ -38,7 +38,7 @@ export async function startActivity(dev: DeviceShell, packageId: string, activit
     })
   }
   if (/^Error type 3|^Error: Activity class .* does not exist/m.test(text)) {
-    if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
+    if (!(await isInstalled(dev, packageId, launch.user))) throw notInstalled(dev, packageId, launch.user)
     throw new DeviceCommandError(`activity ${className} does not exist in ${packageId} on ${dev.serial}`, {
       details: {...details, reason: 'ACTIVITY_NOT_FOUND'},
       actions: [

@@ -39,10 +39,13 @@ export interface LaunchOptions {
   /** The intent's data URI (`-d`). */
   data?: string
   extras?: IntentExtra[]
+  /** The Android user to start it for (`am start --user N`; 10 is often a work profile); default: the current user. */
+  user?: number
 }
 
 export interface AppsCapability {
-  listApps(filter: AppFilter): Promise<AppInfo[]>
+  /** `user`: the apps of that Android user (`pm list packages --user N`); default: the system user, 0. */
+  listApps(filter: AppFilter, user?: number): Promise<AppInfo[]>
   /**
    * Starts an app: its launcher activity, or `launch.activity` (`am start -n PKG/ACT`), with the intent's action,
    * data and extras when given.
