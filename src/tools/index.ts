@@ -12,6 +12,7 @@ import {fileReplace} from './files/file-replace.js'
 import {listFiles} from './files/list-files.js'
 import {listStorageLocations} from './files/list-storage-locations.js'
 import {readFile} from './files/read-file.js'
+import {pullFile, pushFile} from './files/transfer.js'
 import {writeFile} from './files/write-file.js'
 import {clickElement, longClickElement} from './click-element.js'
 import {getElementDetails} from './element-details.js'
@@ -67,6 +68,8 @@ export const tools: AnyTool[] = [
   listFiles,
   readFile,
   writeFile,
+  pullFile,
+  pushFile,
   appendFile,
   fileReplace,
   downloadFromUrl,

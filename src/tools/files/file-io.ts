@@ -4,7 +4,7 @@
  * file lock (withFileLock): the path stat'ed again, and a check that the file did not change between the read and
  * the write (a program on the device that takes no lock can still write it).
  */
-import {DeviceCommandError, FileTooLargeError, InvalidInputError, UnsupportedError, type DeviceDriver, type FileStat} from '@arc-cli/core'
+import {DeviceCommandError, FileTooLargeError, InvalidInputError, UnsupportedError, type DeviceDriver, type FileStat, type TransferWatch} from '@arc-cli/core'
 
 import type {ResolvedPath} from './location.js'
 
@@ -32,7 +32,7 @@ export function decodeText(data: Buffer, relative: string): string {
   if (text === undefined) {
     throw new UnsupportedError(`${relative} is not a text file (it holds NUL bytes or is not valid UTF-8)`, {
       details: {path: relative},
-      actions: ['The text tools read and edit UTF-8 text only; use adb pull/push for binary files.'],
+      actions: ['The text tools read and edit UTF-8 text only; copy a binary file with arc files pull / arc files push.'],
     })
   }
   return text
@@ -60,7 +60,7 @@ export async function restat(driver: DeviceDriver, resolved: ResolvedPath): Prom
 }
 
 /** Creates the missing folders, then writes the file atomically (to the link's target when the path is a link). */
-export async function writeResolved(driver: DeviceDriver, resolved: ResolvedPath, data: Buffer): Promise<void> {
+export async function writeResolved(driver: DeviceDriver, resolved: ResolvedPath, data: Buffer, transfer?: TransferWatch): Promise<void> {
   if (resolved.relative === '') throw new InvalidInputError('path names the storage location itself: give a file name')
   const existing = resolved.target?.stat ?? resolved.stat
   if (existing?.kind === 'directory') {
@@ -70,7 +70,7 @@ export async function writeResolved(driver: DeviceDriver, resolved: ResolvedPath
     const base = resolved.existingFolder === '/' ? '' : resolved.existingFolder
     await driver.makeDirs([base, ...resolved.missingFolders].join('/'))
   }
-  await driver.writeFile(resolved.target?.path ?? resolved.devicePath, data)
+  await driver.writeFile(resolved.target?.path ?? resolved.devicePath, data, transfer)
 }
 
 /** Fails when the file changed since `before` was taken: an edit must not overwrite someone else's write. */

@@ -26,6 +26,7 @@ import type {
   RotationState,
   ScreenCapture,
   ShellOutput,
+  TransferWatch,
   TypingPace,
   WindowInfo,
 } from '../device-driver.js'
@@ -323,8 +324,8 @@ export class AdbDriver implements DeviceDriver {
     return files.listDir(this.shell, path)
   }
 
-  readFile(path: string, maxBytes?: number): Promise<Buffer> {
-    return files.readFile(this.shell, path, maxBytes)
+  readFile(path: string, maxBytes?: number, transfer?: TransferWatch): Promise<Buffer> {
+    return files.readFile(this.shell, path, maxBytes, transfer?.onBytes, transfer?.expectedBytes)
   }
 
   realPath(path: string): Promise<string | undefined> {
@@ -339,8 +340,8 @@ export class AdbDriver implements DeviceDriver {
     return files.makeDirs(this.shell, path)
   }
 
-  writeFile(path: string, data: Buffer): Promise<void> {
-    return files.writeFile(this.shell, path, data)
+  writeFile(path: string, data: Buffer, transfer?: TransferWatch): Promise<void> {
+    return files.writeFile(this.shell, path, data, transfer?.onBytes)
   }
 
   async withFileLock<T>(path: string, work: () => Promise<T>): Promise<T> {

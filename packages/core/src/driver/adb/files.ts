@@ -132,7 +132,7 @@ interface PullStream extends Transfer {
  * an empty result waits a moment for that error before it counts as an empty file. Past `maxBytes` the pull is
  * stopped and what came so far (more than `maxBytes`) is the answer.
  */
-function collect(transfer: PullStream, maxBytes = Infinity): Promise<Buffer> {
+function collect(transfer: PullStream, maxBytes = Infinity, onBytes?: (bytes: number) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let failed = false
@@ -142,6 +142,7 @@ function collect(transfer: PullStream, maxBytes = Infinity): Promise<Buffer> {
       if (stopped) return
       chunks.push(chunk)
       size += chunk.length
+      onBytes?.(size)
       if (size > maxBytes) {
         stopped = true
         resolve(Buffer.concat(chunks))
@@ -160,16 +161,32 @@ function collect(transfer: PullStream, maxBytes = Infinity): Promise<Buffer> {
   })
 }
 
-/** A file's bytes over sync RECV; adbd's `open failed: Permission denied` (a file closed to the shell user) is DEVICE_ACCESS_DENIED. */
-export async function readFile(dev: DeviceShell, target: string, maxBytes?: number): Promise<Buffer> {
+/**
+ * The slowest transfer a device call allows for a file before it counts as hung: 1 MiB/s, below USB 2's real rate
+ * and a slow Wi-Fi link's. A transfer of `bytes` gets that long on top of the call's own limit.
+ */
+const MIN_TRANSFER_BYTES_PER_MS = 1024 * 1024 / 1000
+
+/** The time limit of a call moving `bytes` of a file: the server's own, plus the bytes at the slowest rate allowed. */
+export function transferLimitMs(dev: DeviceShell, bytes: number): number {
+  return dev.server.timeoutMs + Math.ceil(bytes / MIN_TRANSFER_BYTES_PER_MS)
+}
+
+/**
+ * A file's bytes over sync RECV; adbd's `open failed: Permission denied` (a file closed to the shell user) is
+ * DEVICE_ACCESS_DENIED. `expectedBytes` (the size a stat gave) lengthens the call's time limit for a large file;
+ * `onBytes` hears the bytes received so far as they come.
+ */
+export async function readFile(dev: DeviceShell, target: string, maxBytes?: number, onBytes?: (bytes: number) => void, expectedBytes = 0): Promise<Buffer> {
+  const limit = transferLimitMs(dev, Math.min(expectedBytes, maxBytes ?? Infinity))
   return dev.server.call(`pull ${target}`, dev.serial, async (client) => {
     try {
-      return await collect(await client.getDevice(dev.serial).pull(target), maxBytes)
+      return await collect(await client.getDevice(dev.serial).pull(target), maxBytes, onBytes)
     } catch (error) {
       if ((error as Error).name === 'FailError' && saysDenied((error as Error).message)) throw accessDenied(dev, target, 'read', (error as Error).message)
       throw error
     }
-  })
+  }, limit)
 }
 
 function pushDone(transfer: Transfer): Promise<void> {
@@ -183,17 +200,19 @@ function pushDone(transfer: Transfer): Promise<void> {
   })
 }
 
-async function push(dev: DeviceShell, data: Buffer, target: string): Promise<void> {
+async function push(dev: DeviceShell, data: Buffer, target: string, onBytes?: (bytes: number) => void): Promise<void> {
   await dev.server.call(`push ${target}`, dev.serial, async (client) => {
     try {
       // A byte stream, not objectMode: adbkit must cut it into ≤ 64 KiB DATA chunks (adb.md §1.6).
-      await pushDone(await client.getDevice(dev.serial).push(Readable.from(data, {objectMode: false}), target, 0o644))
+      const transfer = await client.getDevice(dev.serial).push(Readable.from(data, {objectMode: false}), target, 0o644)
+      if (onBytes) transfer.on('progress', (stats: {bytesTransferred: number}) => onBytes(stats.bytesTransferred))
+      await pushDone(transfer)
     } catch (error) {
       // adbd: `couldn't create file: Permission denied` (a folder the shell user may not write in).
       if ((error as Error).name === 'FailError' && saysDenied((error as Error).message)) throw accessDenied(dev, path.posix.dirname(target), 'write', (error as Error).message)
       throw error
     }
-  })
+  }, transferLimitMs(dev, data.length))
 }
 
 /**
@@ -318,10 +337,10 @@ async function removeStaleTemps(dev: DeviceShell, target: string): Promise<void>
  * gone means it did, and the write succeeded. When even that cannot be asked, the error says the file holds one of
  * the two whole.
  */
-export async function writeFile(dev: DeviceShell, target: string, data: Buffer): Promise<void> {
+export async function writeFile(dev: DeviceShell, target: string, data: Buffer, onBytes?: (bytes: number) => void): Promise<void> {
   const temp = tempNameFor(target)
   try {
-    await push(dev, data, temp)
+    await push(dev, data, temp, onBytes)
   } catch (error) {
     await dev.run(['rm', '-f', '--', temp]).catch(() => {})
     throw error

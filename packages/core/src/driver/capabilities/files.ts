@@ -15,6 +15,14 @@ export interface FileEntry extends FileStat {
   name: string
 }
 
+/** For a large transfer: the size to expect (a longer time limit) and who hears its progress. */
+export interface TransferWatch {
+  /** The file's size as a stat gave it: the call may take that much longer than a small one (at 1 MiB/s at worst). */
+  expectedBytes?: number
+  /** Called with the bytes moved so far, as they move (arc files pull/push show it). */
+  onBytes?: (bytes: number) => void
+}
+
 export interface FilesCapability {
   /**
    * lstat of a device path (sync STAT); undefined when the device found nothing, which over ADB is also its answer
@@ -34,7 +42,7 @@ export interface FilesCapability {
    * more than `maxBytes` bytes, so the caller can tell it is over, without the rest in memory (a stat's size can be
    * wrong: older adbd sends it in 32 bits, so a file of 4 GiB and 5 bytes says 5).
    */
-  readFile(path: string, maxBytes?: number): Promise<Buffer>
+  readFile(path: string, maxBytes?: number, transfer?: TransferWatch): Promise<Buffer>
   /**
    * The path with every symlink, `.` and `..` resolved on the device (`realpath`); undefined when it or a parent
    * does not exist, or the links loop.
@@ -48,7 +56,7 @@ export interface FilesCapability {
    * Replaces a file's content atomically: the bytes go to a temporary name in the same folder (sync SEND), which is
    * then renamed over the target, so a failed or interrupted write leaves the old file as it was.
    */
-  writeFile(path: string, data: Buffer): Promise<void>
+  writeFile(path: string, data: Buffer, transfer?: TransferWatch): Promise<void>
   /**
    * Runs `work` (a read-modify-write of the file at `path`, a real path) holding an exclusive lock on that path on
    * the device, against every other arc process and host doing the same, so no two edits of one file interleave

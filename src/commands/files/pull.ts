@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {pullFile} from '../../tools/files/transfer.js'
+
+export default toolCommand(pullFile)

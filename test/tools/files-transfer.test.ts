@@ -1,0 +1,83 @@
+import {mkdir, readFile, readdir, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {exitCodeFor} from '@arc-cli/core'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {runArc} from '@arc-cli/test-support/run-arc'
+import {expect} from 'chai'
+
+/** Every byte value, several times over, and more than one 64 KiB sync chunk. */
+const BINARY = Buffer.concat(Array.from({length: 600}, (_, i) => Buffer.from(Array.from({length: 256}, (_, b) => (b + i) % 256))))
+
+describe('files pull / files push: any file between this machine and a storage location', function () {
+  this.timeout(60_000)
+  const h = useEmulator()
+  const arc = (args: string[], cwd?: string) => runArc([...args, '--device', 'emu-1'], {env: h.env, ...(cwd ? {cwd} : {})})
+
+  it('push then pull gives back every byte (binary, over 64 KiB), to a file and to stdout', async () => {
+    const work = path.join(h.dir, 'roundtrip')
+    await mkdir(work)
+    await writeFile(path.join(work, 'blob.bin'), BINARY)
+    const pushed = await arc(['files', 'push', 'blob.bin', 'tmp', 'arc-transfer/blob.bin'], work)
+    expect(pushed.code, pushed.stderr).to.equal(0)
+    expect(pushed.stdout).to.equal(`Pushed ${path.join(work, 'blob.bin')} (150.0 KiB) to arc-transfer/blob.bin\n`)
+    const pulled = await arc(['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'back.bin'], work)
+    expect(pulled.code, pulled.stderr).to.equal(0)
+    expect(pulled.stdout).to.equal(`Pulled arc-transfer/blob.bin (150.0 KiB) to ${path.join(work, 'back.bin')}\n`)
+    expect((await readFile(path.join(work, 'back.bin'))).equals(BINARY)).to.equal(true)
+    // Without -o: the device file's name, here.
+    const named = await arc(['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '--json'], work)
+    expect(named.code, named.stderr).to.equal(0)
+    expect(JSON.parse(named.stdout)).to.deep.equal({path: 'arc-transfer/blob.bin', bytes: BINARY.length, output: path.join(work, 'blob.bin')})
+    expect((await readdir(work)).sort()).to.deep.equal(['back.bin', 'blob.bin'])
+  })
+
+  it('-o - writes the bytes alone to stdout', async () => {
+    const work = path.join(h.dir, 'stdout')
+    await mkdir(work)
+    await writeFile(path.join(work, 'small.bin'), BINARY.subarray(0, 1000))
+    expect((await arc(['files', 'push', 'small.bin', 'tmp', 'arc-transfer/small.bin'], work)).code).to.equal(0)
+    const {spawn} = await import('node:child_process')
+    const {arcNodeArgs} = await import('@arc-cli/test-support/built-cli')
+    const bytes = await new Promise<Buffer>((resolve, reject) => {
+      const child = spawn(process.execPath, arcNodeArgs(['files', 'pull', 'tmp', 'arc-transfer/small.bin', '-o', '-', '--device', 'emu-1']), {
+        env: {...process.env, ...h.env, NODE_OPTIONS: ''},
+      })
+      const chunks: Buffer[] = []
+      child.stdout.on('data', (d: Buffer) => chunks.push(d))
+      child.on('error', reject)
+      child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`exit ${code}`))))
+    })
+    expect(bytes.equals(BINARY.subarray(0, 1000))).to.equal(true)
+  })
+
+  it('refuses before moving a byte: a missing source, a folder as source, an output folder that is not there, a location without write', async () => {
+    const work = path.join(h.dir, 'refusals')
+    await mkdir(path.join(work, 'adir'), {recursive: true})
+    await writeFile(path.join(work, 'x.bin'), 'x')
+    const config = path.join(h.dir, 'readonly.arcrc.json')
+    await writeFile(config, JSON.stringify({files: {locations: [{id: 'tmp', path: '/data/local/tmp', allowWrite: true}, {id: 'readonly', path: '/data/local/tmp'}]}}))
+    const cases: Array<[string[], string, RegExp]> = [
+      [['files', 'push', 'nope.bin', 'tmp', 'a.bin'], 'NOT_FOUND', /source: no file at .*nope\.bin/],
+      [['files', 'push', 'adir', 'tmp', 'a.bin'], 'INVALID_INPUT', /source: .*adir is not a regular file/],
+      [['files', 'push', 'x.bin', 'readonly', 'x.bin'], 'PERMISSION_DENIED', /write not allowed in storage location readonly/],
+      [['files', 'pull', 'tmp', 'missing.bin'], 'NOT_FOUND', /file not found: missing\.bin/],
+      [['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'no/such/folder/b.bin'], 'OUTPUT_FAILED', /--output: cannot write .*b\.bin: the folder does not exist/],
+      [['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'adir'], 'OUTPUT_FAILED', /it is a folder/],
+    ]
+    for (const [args, code, message] of cases) {
+      const before = h.emu.commands.length
+      const run = await runArc([...args, '--device', 'emu-1'], {env: {...h.env, ARC_CONFIG: config}, cwd: work})
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).to.equal(exitCodeFor(code as never))
+      expect(run.stderr).to.match(message)
+      // Nothing written on the device: no mv, no rm, no mkdir.
+      expect(h.argvSince(before).filter((a) => ['mv', 'mkdir', 'rm'].includes(a[0] ?? ''))).to.deep.equal([])
+    }
+    expect((await readdir(work)).sort()).to.deep.equal(['adir', 'x.bin'])
+  })
+
+  it('is not served over MCP: an agent would pick paths on your disk', async () => {
+    const {tools} = await import('../../src/tools/index.js')
+    for (const name of ['pull_file', 'push_file']) expect(tools.find((t) => t.name === name)?.cli.only).to.be.a('string')
+  })
+})
