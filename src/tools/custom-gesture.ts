@@ -6,7 +6,7 @@ export const customGesture = defineTool({
   name: 'custom_gesture',
   title: 'Custom gesture',
   description:
-    'Plays a gesture from finger paths: each path is one finger, points {x, y, time} with time in ms from the start, strictly increasing. One path uses `input motionevent` (Android 10+; older devices get a swipe per segment); several paths need multi-touch through /dev/input, which many Android 10+ devices refuse (run `arc doctor`).',
+    'Plays a gesture from finger paths: each path is one finger, points {x, y, time} with time in ms from the start, strictly increasing. One path uses `input motionevent` (Android 10+; older devices get a swipe per segment); several paths go through the on-device helper, else /dev/input, which many Android 10+ devices refuse (run `arc doctor`).',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'touch',

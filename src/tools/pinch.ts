@@ -26,7 +26,7 @@ export const pinch = defineTool({
   name: 'pinch',
   title: 'Pinch to zoom',
   description:
-    'Two-finger pinch centred at (center_x, center_y): scale > 1 zooms in (fingers apart), < 1 zooms out. Needs multi-touch through /dev/input, which many Android 10+ devices refuse with UNSUPPORTED (run `arc doctor`).',
+    'Two-finger pinch centred at (center_x, center_y): scale > 1 zooms in (fingers apart), < 1 zooms out. Two fingers go through the on-device helper, else /dev/input, which many Android 10+ devices refuse (UNSUPPORTED; run `arc doctor`).',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'touch',
