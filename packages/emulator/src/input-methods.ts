@@ -5,7 +5,12 @@
  * `settings put` of it switches). A newly selected input method binds IME_BIND_MS later, as a service starting
  * does: until then `dumpsys input_method` shows it unbound and ADBKeyBoard's broadcasts reach no receiver.
  */
-import type {VirtualDevice} from './virtual-device.js'
+
+/** What the input methods live in: the device's settings and its installed packages (the virtual device). */
+export interface ImeHost {
+  readonly settings: Map<string, string>
+  findPackage(name: string): unknown
+}
 
 export const GBOARD_IME = 'com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME'
 export const ADB_KEYBOARD_IME = 'com.android.adbkeyboard/.AdbIME'
@@ -27,7 +32,7 @@ export class InputMethods {
   readonly enabled = new Set([GBOARD_IME])
   private boundFrom = 0
 
-  constructor(private readonly device: VirtualDevice) {
+  constructor(private readonly device: ImeHost) {
     device.settings.set(SETTING, GBOARD_IME)
   }
 

@@ -195,3 +195,7 @@ export function dumpExtent(dump: ScreenDump): {width: number; height: number} {
   }
   return {width, height}
 }
+
+const IME = /inputmethod|keyboard|\.ime\b/i
+/** A top-level window of the dump that is an input method's: the keyboard. */
+export const isKeyboardRoot = (root: ScreenWindow): boolean => (root.listed ? root.listed.type === 'TYPE_INPUT_METHOD' : IME.test(root.package))

@@ -10,12 +10,11 @@
  * top-level view's bounds (an input method window's frame is the whole screen, but it makes only its keys touchable
  * through its insets, AOSP `InputMethodService.onComputeInsets`).
  */
-import {deviceWindows, isKeyboardRoot} from './commands/window-list.js'
-import {contains} from './screen-dump.js'
-import type {VirtualDevice} from './virtual-device.js'
+import {contains, isKeyboardRoot} from './screen-dump.js'
+import {deviceWindows, type WindowedScreen} from './window-list.js'
 
 /** The dump's windows on display 0 that can take a touch now, topmost first (indexes into `screen.dump.windows`). */
-export function stackedWindows(device: VirtualDevice): number[] {
+export function stackedWindows(device: WindowedScreen): number[] {
   const {dump} = device.screen
   const closed = (i: number) => device.keyboardDismissed && isKeyboardRoot(dump.windows[i]!)
   const shown = dump.windows.filter((w) => w.displayId === 0 && !closed(w.index))
@@ -39,7 +38,7 @@ export function stackedWindows(device: VirtualDevice): number[] {
 }
 
 /** The dump window that takes a touch at (x, y), or undefined when none of them covers the point. */
-export function windowUnder(device: VirtualDevice, x: number, y: number): number | undefined {
+export function windowUnder(device: WindowedScreen, x: number, y: number): number | undefined {
   const {windows} = device.screen.dump
   return stackedWindows(device).find((i) => contains(windows[i]!.bounds, x, y))
 }

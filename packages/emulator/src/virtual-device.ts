@@ -3,18 +3,18 @@ import {mkdirSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import type {Socket} from 'node:net'
 
+import {fullActivity, shortActivity} from './activity-names.js'
 import {DeviceFiles} from './device-files.js'
-import {isKeyboardRoot} from './commands/window-list.js'
-import {withoutKeyboard} from './commands/windows-dump.js'
+import {withoutKeyboard} from './top-level-windows.js'
 import {keyCode, keyName} from './keycodes.js'
 import {FileLocks} from './file-locks.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
 import type {ActivitySpec, DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, PROFILES, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
-import {sleep} from './commands/types.js'
+import {sleep} from './sleep.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
-import {contains, type ScreenNode} from './screen-dump.js'
+import {contains, isKeyboardRoot, type ScreenNode} from './screen-dump.js'
 import {windowUnder} from './touch.js'
 
 /**
@@ -155,16 +155,6 @@ export function swipeDirection({x1, y1, x2, y2}: {x1: number; y1: number; x2: nu
   return dx < 0 ? 'left' : 'right'
 }
 
-/** Full activity name (`pkg/.Main` → `pkg.Main`). */
-export function fullActivity(pkg: string, activity: string): string {
-  return activity.startsWith('.') ? `${pkg}${activity}` : activity
-}
-
-/** Short form used in ActivityRecord lines (`pkg.Main` → `.Main`). */
-export function shortActivity(pkg: string, activity: string): string {
-  const full = fullActivity(pkg, activity)
-  return full.startsWith(`${pkg}.`) ? full.slice(pkg.length) : full
-}
 
 export type Profile = (typeof PROFILES)[number]
 

@@ -1,4 +1,5 @@
-import {fullActivity, installedFor, shortActivity, userArg} from '../virtual-device.js'
+import {fullActivity, shortActivity} from '../activity-names.js'
+import {installedFor, userArg} from '../virtual-device.js'
 import {ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE} from '../input-methods.js'
 import type {CommandContext} from './types.js'
 

@@ -1,10 +1,11 @@
 import {createHash} from 'node:crypto'
 
 import {MAIN_DISPLAY_ID, OTHER_DISPLAY_ID} from '../displays.js'
-import {fullActivity, shortActivity, type VirtualDevice} from '../virtual-device.js'
+import {fullActivity, shortActivity} from '../activity-names.js'
+import {type VirtualDevice} from '../virtual-device.js'
 import {packageDump, packagesDump} from './package-dump.js'
 import type {CommandContext} from './types.js'
-import {deviceWindows, focusedTitle, windowListText, windowListText9} from './window-list.js'
+import {deviceWindows, focusedTitle, windowListText, windowListText9} from '../window-list.js'
 
 /**
  * The API level from which `dumpsys window` prints the Android 10+ layout (focus and rotation in the displays

@@ -4,7 +4,7 @@
  * system app updated over it (a scenario package's `factoryVersionName`).
  */
 import type {InstalledPackage, VirtualDevice} from '../virtual-device.js'
-import {oid} from './window-list.js'
+import {oid} from '../window-list.js'
 
 const TIME = '2024-01-15 10:00:00'
 

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs'
 
-import {fullActivity, installedFor, shortActivity, userArg, type InstalledPackage, type VirtualDevice} from '../virtual-device.js'
+import {fullActivity, shortActivity} from '../activity-names.js'
+import {installedFor, userArg, type InstalledPackage, type VirtualDevice} from '../virtual-device.js'
 import type {CommandContext} from './types.js'
 
 function apkPath(p: InstalledPackage): string {

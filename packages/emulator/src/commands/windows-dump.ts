@@ -5,10 +5,11 @@
  * cut from the XML the plain dump serves (typed text included); the metadata comes from the window list
  * `dumpsys window` serves (window-list.ts), so the two reads agree as on a device.
  */
-import type {ScreenDump} from '../screen-dump.js'
+import {isKeyboardRoot} from '../screen-dump.js'
 import {escapeAttribute} from '../text-fields.js'
+import {topLevelElements} from '../top-level-windows.js'
 import type {VirtualDevice} from '../virtual-device.js'
-import {deviceWindows, focusedTitle, isKeyboardRoot, oid, type DeviceWindow} from './window-list.js'
+import {deviceWindows, focusedTitle, oid, type DeviceWindow} from '../window-list.js'
 
 /**
  * The accessibility type of a window manager type, as AOSP's AccessibilityWindowManager
@@ -23,73 +24,6 @@ function accessibilityWindowType(wmType: string): string {
   if (wmType === 'APPLICATION_OVERLAY') return 'SYSTEM'
   if (wmType.includes('APPLICATION') || wmType === 'PHONE' || wmType === 'PRIORITY_PHONE' || wmType === 'TOAST') return 'APPLICATION'
   return 'SYSTEM'
-}
-
-/** Where the tag starting at `at` (its `<`) ends, just past its `>`; quoted values may hold `>`. */
-function tagEnd(xml: string, at: number): number {
-  let quote = ''
-  for (let i = at + 1; i < xml.length; i++) {
-    const c = xml[i] as string
-    if (quote) {
-      if (c === quote) quote = ''
-    } else if (c === '"' || c === "'") {
-      quote = c
-    } else if (c === '>') {
-      return i + 1
-    }
-  }
-  throw new Error('unterminated tag in the screen XML')
-}
-
-/** The text of each element directly under the document element, in order, and the document element's open tag. */
-export function topLevelElements(xml: string): {rootTag: string; elements: string[]} {
-  let i = xml.search(/<[A-Za-z_]/)
-  if (i === -1) throw new Error('the screen XML has no document element')
-  const rootEnd = tagEnd(xml, i)
-  const rootTag = xml.slice(i, rootEnd)
-  const elements: string[] = []
-  let depth = 0
-  let start = -1
-  i = rootEnd
-  for (;;) {
-    i = xml.indexOf('<', i)
-    if (i === -1) throw new Error('the screen XML ends before its document element closes')
-    if (xml.startsWith('<!--', i)) {
-      i = xml.indexOf('-->', i) + 3
-      continue
-    }
-    const end = tagEnd(xml, i)
-    if (xml[i + 1] === '/') {
-      if (depth === 0) return {rootTag, elements}
-      if (--depth === 0) elements.push(xml.slice(start, end))
-    } else if (xml[end - 2] === '/') {
-      if (depth === 0) elements.push(xml.slice(i, end))
-    } else {
-      if (depth === 0) start = i
-      depth++
-    }
-    i = end
-  }
-}
-
-/**
- * The plain dump without the keyboard's windows: what uiautomator dumps once a BACK closed the keyboard. A
- * recorded `<displays>` document is served as recorded.
- */
-export function withoutKeyboard(xml: string, dump: ScreenDump): string {
-  const roots = dump.windows
-  if (dump.listedWindows || !roots.some(isKeyboardRoot)) return xml
-  const {elements} = topLevelElements(xml)
-  if (elements.length !== roots.length) return xml
-  let out = ''
-  let cursor = 0
-  elements.forEach((element, i) => {
-    const at = xml.indexOf(element, cursor)
-    out += xml.slice(cursor, at)
-    if (!isKeyboardRoot(roots[i]!)) out += element
-    cursor = at + element.length
-  })
-  return out + xml.slice(cursor)
 }
 
 function windowId(title: string, z: number): number {

@@ -7,9 +7,19 @@
  */
 import {createHash} from 'node:crypto'
 
-import type {ScreenWindow} from '../screen-dump.js'
-import type {RecordedWindow} from '../snapshot-screen.js'
-import {fullActivity, type VirtualDevice} from '../virtual-device.js'
+import {fullActivity} from './activity-names.js'
+import {isKeyboardRoot, type ScreenWindow} from './screen-dump.js'
+import type {LoadedScreen, RecordedWindow} from './snapshot-screen.js'
+
+/**
+ * What the window list is made of: the screen shown, whether a BACK closed its keyboard, and the app in front.
+ * The virtual device is one; taking only this keeps the list below the device model, which reads it.
+ */
+export interface WindowedScreen {
+  readonly screen: LoadedScreen
+  readonly keyboardDismissed: boolean
+  readonly foreground: {package?: string; activity?: string}
+}
 
 /** A window of the device's list, with the dump's top-level window that draws it (`root`), when one does. */
 export interface DeviceWindow extends RecordedWindow {
@@ -21,9 +31,6 @@ export function oid(seed: string): string {
   return createHash('sha1').update(seed).digest('hex').slice(0, 7)
 }
 
-const IME = /inputmethod|keyboard|\.ime\b/i
-/** A top-level window of the dump that is an input method's: the keyboard. */
-export const isKeyboardRoot = (root: ScreenWindow): boolean => root.listed ? root.listed.type === 'TYPE_INPUT_METHOD' : IME.test(root.package)
 const BASE_LAYERS: Record<string, number> = {
   NAVIGATION_BAR: 231000,
   STATUS_BAR: 171000,
@@ -34,7 +41,7 @@ const BASE_LAYERS: Record<string, number> = {
   WALLPAPER: 11000,
 }
 
-function describeRoot(root: ScreenWindow, device: VirtualDevice): {type: string; title: string} {
+function describeRoot(root: ScreenWindow, device: WindowedScreen): {type: string; title: string} {
   const {height} = device.screen
   const [, top, , bottom] = root.bounds
   if (isKeyboardRoot(root)) return {type: 'INPUT_METHOD', title: 'InputMethod'}
@@ -52,7 +59,7 @@ function describeRoot(root: ScreenWindow, device: VirtualDevice): {type: string;
  * The device's windows, topmost first (what `dumpsys window windows` lists). A keyboard a BACK closed stays listed,
  * not shown, as on a device.
  */
-export function deviceWindows(device: VirtualDevice): DeviceWindow[] {
+export function deviceWindows(device: WindowedScreen): DeviceWindow[] {
   const hidden = (type: string) => device.keyboardDismissed && type === 'INPUT_METHOD'
   const recorded = device.screen.windowManager
   if (recorded) {
@@ -101,7 +108,7 @@ function recordedRoots(roots: ScreenWindow[], windows: RecordedWindow[]): Map<nu
 }
 
 /** The focused window's title: the recorded focus, else the foreground app's window when it is shown. */
-export function focusedTitle(device: VirtualDevice): string | undefined {
+export function focusedTitle(device: WindowedScreen): string | undefined {
   const recorded = device.screen.windowManager
   if (recorded) return recorded.focus
   return deviceWindows(device).find((w) => w.type === 'BASE_APPLICATION')?.title
@@ -113,7 +120,7 @@ export function focusedTitle(device: VirtualDevice): string | undefined {
  * display line, the layer line with `mAnimLayer=0+=0 mLastLayer=0`, the token on a line of its own, `mFrame=` and
  * the multi-line frames. `dumpsys window windows` prints every line on Android 9 whether or not `-a` is given.
  */
-export function windowListText9(device: VirtualDevice): string[] {
+export function windowListText9(device: WindowedScreen): string[] {
   return deviceWindows(device).flatMap((w, i) => {
     const frame = w.frame ?? [0, 0, 0, 0]
     const box = `[${frame[0]},${frame[1]}][${frame[2]},${frame[3]}]`
@@ -143,7 +150,7 @@ export function windowListText9(device: VirtualDevice): string[] {
  * The Android 13 text of the window list. `dumpAll` (`dumpsys window windows`, and the whole dump with `-a`) adds
  * the lines AOSP's `WindowState.dump` prints only then: the layer and token, the view visibility and the frames.
  */
-export function windowListText(device: VirtualDevice, dumpAll = true): string[] {
+export function windowListText(device: WindowedScreen, dumpAll = true): string[] {
   return deviceWindows(device).flatMap((w, i) => {
     const frame = w.frame ?? [0, 0, 0, 0]
     const box = `[${frame[0]},${frame[1]}][${frame[2]},${frame[3]}]`
