@@ -14,7 +14,11 @@ const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/
  */
 export class NodeReader {
   seen = 0
-  other: string[] | undefined
+  /**
+   * Names of the attributes arc does not read, kept only to refuse one given twice. A Set: with a list, a dump whose
+   * nodes carry thousands of attributes cost time in the square of their number (54.6 s for one screen read).
+   */
+  other: Set<string> | undefined
   node!: UiNode
   bounds: string | undefined
   enabled: string | undefined
@@ -87,8 +91,8 @@ export class NodeReader {
       case 'drawing-order': return this.once(2097152) && ((this.drawingOrder = value), true)
       case 'NAF': return this.once(4194304) && ((node.naf = value === 'true'), true)
       default:
-        if (this.other?.includes(name)) return false
-        ;(this.other ??= []).push(name)
+        if (this.other?.has(name)) return false
+        ;(this.other ??= new Set()).add(name)
         return true
     }
   }
