@@ -1,15 +1,10 @@
 import {readFile} from 'node:fs/promises'
 
-import {ArcCommand, Args, Flags, InvalidInputError} from '@arc-cli/core'
+import {Args, Flags, InvalidInputError} from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
 import {commandSet, suggestFor} from '../command-suggestions.js'
-
-/** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
-function exitStatus(error: unknown): number | undefined {
-  const exit = (error as {oclif?: {exit?: unknown}} | undefined)?.oclif?.exit
-  return typeof exit === 'number' ? exit : undefined
-}
+import {exitStatus, ScriptCommand} from '../script-command.js'
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
@@ -17,7 +12,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-export default class Batch extends ArcCommand {
+export default class Batch extends ScriptCommand {
   static override summary = 'Run arc commands, one per line, from a file or stdin, in one process'
   static override description = [
     'Each line is an arc command without the leading `arc` (`tap 500 1000`, `press back`, `screen-state --detail compact`),',
@@ -58,7 +53,7 @@ export default class Batch extends ArcCommand {
         await this.config.runCommand(this.commandId(words, line), words.slice(this.commandId(words, line).split(':').length))
         status = 0
       } catch (error) {
-        status = exitStatus(error) ?? (await this.report(error))
+        status = exitStatus(error) ?? (await this.statusOf(error))
       }
       if (status !== 0) {
         failure ??= status
@@ -68,19 +63,10 @@ export default class Batch extends ArcCommand {
     if (failure !== undefined) this.exit(failure)
   }
 
-  /** The batch's own exit (the first failure's status) goes out as it is; anything else is rendered the arc way. */
-  protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
-    if ((error as {code?: unknown}).code === 'EEXIT' && exitStatus(error) !== undefined) throw error
-    return super.catch(error)
-  }
-
   /** The longest run of leading words that names a command (`press back`, `snapshot save`). */
   private commandId(words: string[], line: number): string {
-    for (let k = Math.min(words.length, 3); k > 0; k--) {
-      const id = words.slice(0, k).join(':')
-      if (id === 'batch') break
-      if (this.config.findCommand(id)) return id
-    }
+    const found = words[0] === 'batch' ? undefined : this.findCommandId(words)
+    if (found) return found
     if (words[0] === 'batch') {
       throw new InvalidInputError(`batch line ${line}: \`batch\` cannot run inside a batch`, {actions: [`Run \`${this.config.bin} --help\` for the commands.`]})
     }
@@ -92,17 +78,5 @@ export default class Batch extends ArcCommand {
       details: {line, command, suggestions},
       actions: [...suggestions.map((s) => `${this.config.bin} ${s}`), `Run \`${this.config.bin} --help\` for the commands.`],
     })
-  }
-
-  /** A line that failed before its command ran (unknown command): printed the arc way, its status returned. */
-  private async report(error: unknown): Promise<number> {
-    try {
-      await this.catch(error as Error)
-    } catch (exit) {
-      const status = exitStatus(exit)
-      if (status !== undefined) return status
-      throw exit
-    }
-    return 1
   }
 }

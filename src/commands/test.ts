@@ -3,16 +3,11 @@ import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {ArcCommand, Args, colorsFor, exitCodeFor, Flags, InvalidInputError, printableLine} from '@arc-cli/core'
+import {Args, colorsFor, exitCodeFor, Flags, InvalidInputError, printableLine} from '@arc-cli/core'
 
 import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
 import {junitXml, markdownSummary, type FlowResult, type StepResult} from '../flow/report.js'
-
-/** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
-function exitStatus(error: unknown): number | undefined {
-  const exit = (error as {oclif?: {exit?: unknown}} | undefined)?.oclif?.exit
-  return typeof exit === 'number' ? exit : undefined
-}
+import {exitStatus, ScriptCommand} from '../script-command.js'
 
 type Write = typeof process.stdout.write
 
@@ -42,7 +37,7 @@ async function capturing<T>(stream: NodeJS.WriteStream, mode: 'keep' | 'quiet', 
 /** A file-name word for a flow or device (`emulator-5554`, `login`). */
 const fileWord = (s: string) => s.replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^[._]+/, '') || 'x'
 
-export default class Test extends ArcCommand {
+export default class Test extends ScriptCommand {
   static override summary = 'Run flow files: arc command lines with variables, checked first, echoed, reported as JUnit'
   static override description = [
     'A flow is a text file of arc command lines (as `arc batch` reads them) plus `set NAME VALUE` and',
@@ -92,7 +87,7 @@ export default class Test extends ArcCommand {
       } catch (error) {
         throw new InvalidInputError(`cannot read flow file ${file}: ${(error as Error).message}`, {details: {file}, cause: error})
       }
-      flows.push(parseFlow(file, text, (words) => this.commandId(words), process.env))
+      flows.push(parseFlow(file, text, (words) => this.findCommandId(words), process.env))
     }
     const devices = [...new Set(flags.device ?? [])]
     const reportDir = flags['report-dir'] === undefined ? undefined : path.resolve(flags['report-dir'])
@@ -169,9 +164,9 @@ export default class Test extends ArcCommand {
         continue
       }
       const commandWords = step.kind === 'capture' ? words.slice(3) : words
-      const id = this.commandId(commandWords) as string
+      const id = this.findCommandId(commandWords) as string
       const run = await capturing(process.stderr, 'keep', () => this.config.runCommand(id, commandWords.slice(id.split(':').length)))
-      const status = run.error === undefined ? 0 : (exitStatus(run.error) ?? (await this.statusOf(run.error)))
+      const status = run.error === undefined ? 0 : (exitStatus(run.error) ?? (await this.statusOf(run.error).catch(() => exitCodeFor('INTERNAL'))))
       steps.push({line: step.line, text: step.text, status, ms: Date.now() - stepStart})
       if (status !== 0) {
         const message = run.text.trim().split('\n').filter((l) => l.startsWith('Error') || l.startsWith('Try:')).join('\n') || run.text.trim() || `exit ${status}`
@@ -267,31 +262,5 @@ export default class Test extends ArcCommand {
     } finally {
       await rm(scratch, {recursive: true, force: true})
     }
-  }
-
-  /** A failure that is not oclif's exit signal (it never reached ArcCommand): printed the arc way, its status. */
-  private async statusOf(error: unknown): Promise<number> {
-    try {
-      await this.catch(error as Error)
-    } catch (exit) {
-      const status = exitStatus(exit)
-      if (status !== undefined) return status
-    }
-    return exitCodeFor('INTERNAL')
-  }
-
-  /** The flow's own exit (the first failure's status) goes out as it is; anything else is rendered the arc way. */
-  protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
-    if ((error as {code?: unknown}).code === 'EEXIT' && exitStatus(error) !== undefined) throw error
-    return super.catch(error)
-  }
-
-  /** The longest run of leading words that names a command (`press back`, `snapshot save`), as oclif ids. */
-  private commandId(words: string[]): string | undefined {
-    for (let k = Math.min(words.length, 3); k > 0; k--) {
-      const id = words.slice(0, k).join(':')
-      if (this.config.findCommand(id)) return id
-    }
-    return undefined
   }
 }

@@ -1,4 +1,3 @@
-import {spawn} from 'node:child_process'
 import {readdirSync} from 'node:fs'
 import path from 'node:path'
 
@@ -7,17 +6,10 @@ import {expect} from 'chai'
 
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {ROOT} from '@arc-cli/test-support/paths'
+import {runProgram} from '@arc-cli/test-support/run-arc'
 
-function phoneCheck(args: string[], env: NodeJS.ProcessEnv): Promise<{code: number; stdout: string; stderr: string}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/phone-check.ts'), ...args], {cwd: ROOT, env: {...process.env, NODE_OPTIONS: '', ...env}})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
-  })
+function phoneCheck(args: string[], env: NodeJS.ProcessEnv) {
+  return runProgram(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/phone-check.ts'), ...args], {cwd: ROOT, env: {...process.env, NODE_OPTIONS: '', ...env}})
 }
 
 /** `npm run phone-check` against `arc emulate`: the report a person pastes into an issue, made from a virtual phone. */

@@ -8,28 +8,12 @@ import {expect} from 'chai'
 
 import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
 import {ROOT} from '@arc-cli/test-support/paths'
+import {runProgram} from '@arc-cli/test-support/run-arc'
 
 const run = promisify(execFile)
 
-interface Result {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-/** Runs a program with the environment a new user's shell would give it: no arc variables, HOME of its own. */
-function exec(file: string, args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {env, cwd: env.HOME})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
-    child.stdin.end(input)
-  })
-}
+/** A program as a new user's shell runs it: the environment given and nothing else, HOME as its folder. */
+const exec = (file: string, args: string[], env: NodeJS.ProcessEnv, input = '') => runProgram(file, args, {cwd: env.HOME as string, env, input})
 
 const MCP_SESSION =
   [

@@ -21,9 +21,25 @@ export function runArc(
     const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...options.env}
     delete env.ANDROID_SERIAL
     if (options.env?.ANDROID_SERIAL) env.ANDROID_SERIAL = options.env.ANDROID_SERIAL
-    const child = spawn(process.execPath, arcNodeArgs(args), {
+    runProgram(process.execPath, arcNodeArgs(args), {
       cwd: options.cwd ?? ROOT,
       env,
+      ...(options.input === undefined ? {} : {input: options.input}),
+      ...(options.uid === undefined ? {} : {uid: options.uid}),
+    }).then(resolve, reject)
+  })
+}
+
+/** Runs any program with exactly `env` (nothing added), collecting its output as text; stdin gets `input`, then ends. */
+export function runProgram(
+  file: string,
+  args: string[],
+  options: {cwd: string; env: NodeJS.ProcessEnv; input?: string; uid?: number},
+): Promise<ArcRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env,
       ...(options.uid === undefined ? {} : {uid: options.uid, gid: options.uid}),
     })
     let stdout = ''
