@@ -68,10 +68,10 @@ describe('arc test: flow files', function () {
     expect(run.stderr).to.include(`${file}:2: \${NOPE} is not set`)
     expect(h.emu.commands.length).to.equal(start)
     // From the environment it is fine; '…' keeps it literal.
-    const envFlow = await flow('env.flow', ["find text '${NOT_EXPANDED}'", 'find text ${ARC_FLOW_WORD}', ''].join('\n'))
+    const envFlow = await flow('env.flow', ["assert gone --text '${NOT_EXPANDED}'", 'find text ${ARC_FLOW_WORD}', ''].join('\n'))
     const ok = await runArc(['test', envFlow, '--device', 'emu-1'], {env: {...h.env, ARC_FLOW_WORD: 'ADD'}})
     expect(ok.code, ok.stderr).to.equal(0)
-    expect(ok.stderr).to.include(`${envFlow}:1 find text \${NOT_EXPANDED}`).and.include(`${envFlow}:2 find text ADD`)
+    expect(ok.stderr).to.include(`${envFlow}:1 assert gone --text \${NOT_EXPANDED}`).and.include(`${envFlow}:2 find text ADD`)
   })
 
   it('stops a flow at its first failing step, with that step\'s exit status, and retries the flow', async () => {
