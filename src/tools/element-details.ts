@@ -12,6 +12,7 @@ export const getElementDetails = defineTool({
     'Prints the full, untruncated text and content description of each element id as TSV (id, text, desc; `-` when empty). An id that is not on the current screen gets a `not_found` row (the CLI then exits 9, after printing every row).',
   kind: 'read',
   needs: {screen: 'read'},
+  holdsDevice: true,
   group: 'elements',
   input: z.object({ids: z.array(elementIdString().describe('An element id')).min(1).describe('Element ids to look up (from screen-state)')}),
   cli: {id: 'details', examples: ['<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp']},

@@ -92,6 +92,7 @@ export const hideKeyboard = defineTool({
     'Presses BACK only when the soft keyboard shows (as keyboard status tells it), then reads again until it is gone; with no keyboard shown it sends nothing, so a script never navigates back by accident. --json: {hidden, was_shown}.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'keys',
   input: z.object({}),
   cli: {id: 'keyboard hide', only: NOT_SERVED, examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},

@@ -15,6 +15,7 @@ export const pressKey = defineTool({
     'Presses one key, sent as its Android key event to whatever has focus: the spec\'s ENTER, BACK, DEL (backspace), HOME, TAB or SPACE, or any Android keycode by name with or without KEYCODE_ (VOLUME_UP, POWER, MENU, DPAD_CENTER, F1…) or by keycode number (24 is VOLUME_UP). ENTER, DEL, TAB and SPACE need a focused element: the screen is read first and the key refused when nothing has focus. Returns {key: "KEYCODE_<NAME>", code}.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'keys',
   input: z.object({
     key: z

@@ -66,6 +66,7 @@ export const scrollToElement = defineTool({
   description: `Scrolls the element's nearest scrollable ancestor toward it (at most ${MAX_SCROLLS} swipes), reading the screen after each, until the element is visible. Ids survive scrolling, so the same id is followed; a stale id fails with STALE_ELEMENT.`,
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
   cli: {

@@ -11,7 +11,6 @@ import {
   ElementNotFoundError,
   InvalidInputError,
   isEditable,
-  serialise,
   UnsupportedError,
   type ScreenElement,
   type ToolContext,
@@ -30,11 +29,6 @@ const typingFields = {
   typing_speed_variance: z.number().int().min(0).default(15).describe('Random variance in ms, clamped to [0, typing_speed]'),
 }
 const textField = (what: string) => z.string().min(1).max(MAX_TEXT).describe(`${what} (1-${MAX_TEXT} characters; non-ASCII needs ADBKeyBoard)`)
-
-/** One typing call per device at a time in this process: two agents' keystrokes never interleave in a field. */
-export function withTypingLock<T>(serial: string, work: () => Promise<T>): Promise<T> {
-  return serialise(`typing:${serial}`, work)
-}
 
 /**
  * Whether the device can type the text, asked before anything is sent: UNSUPPORTED (naming the input and the
@@ -309,6 +303,7 @@ export const typeAppendText = defineTool({
   description: 'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'text',
   input: z.object({element_id: targetId, text: textField('Text to type'), ...typingFields}),
   cli: {
@@ -322,18 +317,16 @@ export const typeAppendText = defineTool({
   async handler(ctx, input) {
     const {text, typing_speed, typing_speed_variance} = input
     await checkTypable(ctx, text, 'text')
-    return withTypingLock(ctx.driver.serial, async () => {
-      const field = await focusField(ctx, input)
-      const element_id = field.target.id
-      refuseMultiline(field, element_id)
-      await ctx.driver.pressKeys(['MOVE_END'])
-      await typeText(ctx, text, typing_speed, typing_speed_variance)
-      const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
-      return {
-        text: `Typed ${text.length} characters at end of element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
-        data: {element_id, typed: text.length, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {}), ...selectorData(field.target)},
-      }
-    })
+    const field = await focusField(ctx, input)
+    const element_id = field.target.id
+    refuseMultiline(field, element_id)
+    await ctx.driver.pressKeys(['MOVE_END'])
+    await typeText(ctx, text, typing_speed, typing_speed_variance)
+    const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
+    return {
+      text: `Typed ${text.length} characters at end of element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
+      data: {element_id, typed: text.length, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {}), ...selectorData(field.target)},
+    }
   },
 })
 
@@ -343,6 +336,7 @@ export const typeInsertText = defineTool({
   description: 'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'text',
   input: z.object({
     element_id: targetId,
@@ -361,29 +355,27 @@ export const typeInsertText = defineTool({
   async handler(ctx, input) {
     const {text, offset, typing_speed, typing_speed_variance} = input
     await checkTypable(ctx, text, 'text')
-    return withTypingLock(ctx.driver.serial, async () => {
-      const field = await focusField(ctx, input)
-      const element_id = field.target.id
-      const pastEnd = () =>
-        new InvalidInputError(`offset ${offset} is past the end of the field's text (${codePoints(field.before)} characters): allowed 0-${codePoints(field.before)}`, {
-          details: {input: 'offset', value: offset, max: codePoints(field.before)},
-        })
-      if (offset > codePoints(field.before)) throw pastEnd()
-      refuseMultiline(field, element_id)
-      const earlier = field.before
-      // Only the start or the end of a field that may show just its hint can be reached without finding out.
-      if (offset > 0 && offset < codePoints(field.before)) await settleHint(ctx, field)
-      if (offset > codePoints(field.before)) throw pastEnd()
-      const at = codePointIndex(field.before, offset)
-      checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
-      await ctx.driver.pressKeys(cursorKeys(field.before, at))
-      await typeText(ctx, text, typing_speed, typing_speed_variance)
-      const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, at) + text + field.before.slice(at), {unsure: field.unsure, ifEmpty: text})
-      return {
-        text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(earlier, hintTaken || field.before !== earlier)}`,
-        data: {element_id, typed: text.length, offset, content: now, ...(hintTaken || field.before !== earlier ? {earlier_text_taken_as_hint: earlier} : {}), ...selectorData(field.target)},
-      }
-    })
+    const field = await focusField(ctx, input)
+    const element_id = field.target.id
+    const pastEnd = () =>
+      new InvalidInputError(`offset ${offset} is past the end of the field's text (${codePoints(field.before)} characters): allowed 0-${codePoints(field.before)}`, {
+        details: {input: 'offset', value: offset, max: codePoints(field.before)},
+      })
+    if (offset > codePoints(field.before)) throw pastEnd()
+    refuseMultiline(field, element_id)
+    const earlier = field.before
+    // Only the start or the end of a field that may show just its hint can be reached without finding out.
+    if (offset > 0 && offset < codePoints(field.before)) await settleHint(ctx, field)
+    if (offset > codePoints(field.before)) throw pastEnd()
+    const at = codePointIndex(field.before, offset)
+    checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
+    await ctx.driver.pressKeys(cursorKeys(field.before, at))
+    await typeText(ctx, text, typing_speed, typing_speed_variance)
+    const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, at) + text + field.before.slice(at), {unsure: field.unsure, ifEmpty: text})
+    return {
+      text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(earlier, hintTaken || field.before !== earlier)}`,
+      data: {element_id, typed: text.length, offset, content: now, ...(hintTaken || field.before !== earlier ? {earlier_text_taken_as_hint: earlier} : {}), ...selectorData(field.target)},
+    }
   },
 })
 
@@ -393,6 +385,7 @@ export const typeReplaceText = defineTool({
   description: 'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'text',
   input: z.object({
     element_id: targetId,
@@ -411,33 +404,31 @@ export const typeReplaceText = defineTool({
   async handler(ctx, input) {
     const {search, new_text, typing_speed, typing_speed_variance} = input
     if (new_text !== '') await checkTypable(ctx, new_text, 'new_text')
-    return withTypingLock(ctx.driver.serial, async () => {
-      const field = await focusField(ctx, input)
-      const element_id = field.target.id
-      const notThere = () =>
-        new ElementNotFoundError(`search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`, {
-          details: {element_id, search},
-        })
-      if (!field.before.includes(search)) throw notThere()
-      refuseMultiline(field, element_id)
-      // The text to replace may be the hint's words over an empty field: found out before any cursor key.
-      if (field.before.indexOf(search) + search.length < field.before.length) await settleHint(ctx, field)
-      const at = field.before.indexOf(search)
-      if (at === -1) throw notThere()
-      checkStop(field.before, at, `search text ${JSON.stringify(search)}`, {input: 'search', value: search})
-      checkStop(field.before, at + search.length, `the end of search text ${JSON.stringify(search)}`, {input: 'search', value: search})
-      await ctx.driver.pressKeys([...cursorKeys(field.before, at + search.length), ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL')])
-      if (new_text) await typeText(ctx, new_text, typing_speed, typing_speed_variance)
-      const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
-      // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
-      let now = ''
-      if (expected === '') await confirmCleared(ctx, element_id)
-      else ({now} = await readBack(ctx, element_id, expected, {unsure: field.unsure}))
-      return {
-        text: `Replaced ${search.length} characters with ${new_text.length} characters in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}`,
-        data: {element_id, replaced: search.length, typed: new_text.length, content: now, ...selectorData(field.target)},
-      }
-    })
+    const field = await focusField(ctx, input)
+    const element_id = field.target.id
+    const notThere = () =>
+      new ElementNotFoundError(`search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`, {
+        details: {element_id, search},
+      })
+    if (!field.before.includes(search)) throw notThere()
+    refuseMultiline(field, element_id)
+    // The text to replace may be the hint's words over an empty field: found out before any cursor key.
+    if (field.before.indexOf(search) + search.length < field.before.length) await settleHint(ctx, field)
+    const at = field.before.indexOf(search)
+    if (at === -1) throw notThere()
+    checkStop(field.before, at, `search text ${JSON.stringify(search)}`, {input: 'search', value: search})
+    checkStop(field.before, at + search.length, `the end of search text ${JSON.stringify(search)}`, {input: 'search', value: search})
+    await ctx.driver.pressKeys([...cursorKeys(field.before, at + search.length), ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL')])
+    if (new_text) await typeText(ctx, new_text, typing_speed, typing_speed_variance)
+    const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
+    // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
+    let now = ''
+    if (expected === '') await confirmCleared(ctx, element_id)
+    else ({now} = await readBack(ctx, element_id, expected, {unsure: field.unsure}))
+    return {
+      text: `Replaced ${search.length} characters with ${new_text.length} characters in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}`,
+      data: {element_id, replaced: search.length, typed: new_text.length, content: now, ...selectorData(field.target)},
+    }
   },
 })
 
@@ -447,22 +438,21 @@ export const typeClearText = defineTool({
   description: 'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'text',
   input: z.object({element_id: targetId}),
   cli: {id: 'type clear', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email']},
   async handler(ctx, input) {
-    return withTypingLock(ctx.driver.serial, async () => {
-      const field = await resolveField(ctx, input)
-      const element_id = field.target.id
-      const result = {text: `Text cleared from element '${element_id}'${foundBy(field.target)}.\nField content: `, data: {element_id, content: '', ...selectorData(field.target)}}
-      if (field.before === '') return result
-      await field.focus()
-      // Each DEL and FORWARD_DEL takes at least one code point (neither ever leaves the field).
-      const n = codePoints(field.before)
-      // Backspaces clear everything before the cursor and forward-deletes everything after it, wherever it is.
-      await ctx.driver.pressKeys([...Array<string>(n).fill('DEL'), ...Array<string>(n).fill('FORWARD_DEL')])
-      await confirmCleared(ctx, element_id)
-      return result
-    })
+    const field = await resolveField(ctx, input)
+    const element_id = field.target.id
+    const result = {text: `Text cleared from element '${element_id}'${foundBy(field.target)}.\nField content: `, data: {element_id, content: '', ...selectorData(field.target)}}
+    if (field.before === '') return result
+    await field.focus()
+    // Each DEL and FORWARD_DEL takes at least one code point (neither ever leaves the field).
+    const n = codePoints(field.before)
+    // Backspaces clear everything before the cursor and forward-deletes everything after it, wherever it is.
+    await ctx.driver.pressKeys([...Array<string>(n).fill('DEL'), ...Array<string>(n).fill('FORWARD_DEL')])
+    await confirmCleared(ctx, element_id)
+    return result
   },
 })

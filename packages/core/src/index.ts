@@ -26,7 +26,6 @@ export {composeDriver, refusalFor, toolDriver, type Backend, type Refusal} from 
 export {HELPER_DEX, HELPER_MODES, helperBuild, helperDevicePath, helperMode, type HelperBuild, type HelperMode} from './driver/device-helper.js'
 export {findAdbDevice, listAdbDevices, type AdbConnectOptions} from './driver/adb/lazy.js'
 export {shq, shellCommand} from './driver/adb/shell-quote.js'
-export {serialise} from './driver/adb/input-queue.js'
 export {describeChars, untypable} from './driver/typable.js'
 export {adbOptions, DEMO_DIR, isSnapshotPath, partialBackend, resolveDriver, selectedDevice, unreachableSerial, type DeviceSelection} from './driver/resolve-device.js'
 export {DEFAULT_ADB_TIMEOUT_MS, resolveServerAddress, type ServerAddress} from './driver/adb/server-address.js'

@@ -4,7 +4,8 @@
 // or published can import it, and the public surface stays src/index.ts. Core's own tests (packages/core/test)
 // import the modules themselves.
 export {AdbServer} from './driver/adb/adb-client.js'
-export {AdbDriver} from './driver/adb/adb-driver.js'
+export {AdbDriver, lockKey} from './driver/adb/adb-driver.js'
+export {queueState, setWaitListener, type WaitNotice} from './driver/device-lock.js'
 export {ADB_KEYBOARD, adbKeyboardBound, base64Chunks, imeIds} from './driver/adb/adb-keyboard.js'
 export {connectAdbDriver} from './driver/adb/connect.js'
 export {findTouchscreen, parseGetevent} from './driver/adb/getevent.js'

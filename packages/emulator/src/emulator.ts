@@ -241,6 +241,21 @@ class EmulatorImpl implements Emulator, HostContext {
       writeToClient: (data) => session.writeToClient(data),
       shell: {token, pid: session.pid},
     }
+    const before = device.takeHold(io.argv, 'before')
+    if (before) {
+      before.arrived()
+      await before.released
+    }
+    const after = device.takeHold(io.argv, 'after')
+    const status = await this.runCommand(device, io, ctx)
+    if (after) {
+      after.arrived()
+      await after.released
+    }
+    return status
+  }
+
+  private async runCommand(device: VirtualDevice, io: ProgramIo, ctx: CommandContext): Promise<number> {
     const fault = device.takeFault(io.argv)
     const program = COMMANDS[io.argv[0] ?? '']
     if (fault?.after && program) {

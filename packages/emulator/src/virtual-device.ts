@@ -439,6 +439,29 @@ export class VirtualDevice extends EventEmitter {
     this.addFault({command, kind: 'hang'})
   }
 
+  private readonly holds: Array<{words: string[]; when: 'before' | 'after'; arrived(): void; released: Promise<void>}> = []
+
+  /**
+   * The next command starting with `command` (words; '' = any) is slow, as a phone's `uiautomator dump` takes a
+   * second or more: it waits until `release()`, either before it runs (`before`) or after it ran and wrote its
+   * output, before it exits (`after`: what a dump printed is the screen at its start, the caller sees it only at
+   * its end). `arrived` resolves when the command reached that point. Tests use it to order what callers see.
+   */
+  holdNext(command = '', when: 'before' | 'after' = 'before'): {arrived: Promise<void>; release(): void} {
+    let arrived!: () => void
+    let release!: () => void
+    const reached = new Promise<void>((resolve) => (arrived = resolve))
+    const released = new Promise<void>((resolve) => (release = resolve))
+    this.holds.push({words: command.split(/\s+/).filter(Boolean), when, arrived, released})
+    return {arrived: reached, release}
+  }
+
+  /** The hold armed for this argv at this point, taken off the list (holdNext). */
+  takeHold(argv: string[], when: 'before' | 'after'): {arrived(): void; released: Promise<void>} | undefined {
+    const at = this.holds.findIndex((h) => h.when === when && h.words.every((w, i) => argv[i] === w))
+    return at === -1 ? undefined : this.holds.splice(at, 1)[0]
+  }
+
   /** Disarms every fault not yet consumed (one armed for a command that never arrived would catch the next). */
   clearFaults(): void {
     this.faults.length = 0
@@ -607,9 +630,13 @@ export class VirtualDevice extends EventEmitter {
     this.foreground = {package: LAUNCHER_PACKAGE, activity: LAUNCHER_ACTIVITY}
   }
 
-  /** Records an input event and follows the scenario transition it triggers, if any. */
+  /**
+   * Records an input event and follows the scenario transition it triggers, if any. Emits `input` with the event
+   * and the screen it reached (before it changed it): what a tap landed on.
+   */
   recordInput(event: InputEvent): void {
     this.inputEvents.push(event)
+    this.emit('input', event, this.currentScreen)
     if (event.type === 'keyevent' && event.code === 4 && !event.longpress && !event.doubletap && this.keyboardShown) {
       // The input method takes a BACK while it shows: the keyboard closes, and the app (and its transitions) see nothing.
       this.keyboardDismissed = true

@@ -53,8 +53,10 @@ export function composeDriver(
   parts: Partial<DeviceCapabilities>,
   close: () => Promise<void>,
   refuse: Refusal,
+  /** The device's critical section (DeviceDriver.exclusive): the backend that reads and acts holds it. */
+  exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
 ): DeviceDriver {
-  const driver: Record<string, unknown> = {serial, close}
+  const driver: Record<string, unknown> = {serial, close, exclusive}
   for (const capability of CAPABILITY_NAMES) {
     const part = parts[capability] as unknown as Record<string, Method> | undefined
     for (const [method, use] of methodsOf(capability)) {
@@ -71,7 +73,8 @@ export function composeDriver(
  */
 export function toolDriver(driver: DeviceDriver, needs: DeviceNeeds, tool: string): DeviceDriver {
   const whole = driver as unknown as Record<string, Method>
-  const view: Record<string, unknown> = {serial: driver.serial}
+  // Holding the device is no capability: any tool may run its reads and actions as the device's only user.
+  const view: Record<string, unknown> = {serial: driver.serial, exclusive: driver.exclusive.bind(driver)}
   for (const capability of CAPABILITY_NAMES) {
     const declared = needs[capability]
     for (const [method, use] of methodsOf(capability)) {

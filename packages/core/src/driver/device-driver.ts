@@ -66,6 +66,16 @@ export interface DeviceDriver
     RecordingCapability {
   /** The device's serial (`demo`, a snapshot path, or an adb serial). */
   readonly serial: string
+  /**
+   * Runs `work` as the device's only user (driver/device-lock.ts): no other call of this process and no other arc
+   * process on this machine reads the screen of the device or sends it input until `work` settles. The driver's
+   * own screen reads and inputs take the same section one at a time; inside `work` they run directly. An element
+   * action resolves its id and sends its input inside one such section (`holdsDevice` in defineTool), so a tap is
+   * only ever sent against the screen it was resolved on. Waiting ends with CANCELLED when the driver is closed (a
+   * cancelled call). Not a capability: every tool may hold its device; a recording has nothing to share and just
+   * runs `work`.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>
 }

@@ -119,6 +119,11 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
     this.metaPath = metaPath
   }
 
+  /** A recording never changes and takes no input: nothing to share, so `work` just runs. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return work()
+  }
+
   /** Opens a snapshot folder or `.xml` file; a DeviceNotFoundError names what is missing. */
   static async open(location: string, serial = location): Promise<SnapshotDriver> {
     const info = await stat(location).catch(() => undefined)

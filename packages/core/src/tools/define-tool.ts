@@ -201,6 +201,13 @@ export interface DeviceToolDefinition<S extends z.ZodObject = z.ZodObject, C ext
    * only these methods (calling another fails INTERNAL).
    */
   needs: DeviceNeeds | ((input: z.output<S> & Partial<z.output<C>>) => DeviceNeeds)
+  /**
+   * True for a tool that decides its input from what it reads (an element action: it resolves an id, then taps
+   * where the element is): defineTool makes the handler run whole in the device's critical section
+   * (`driver.exclusive`), whoever calls it, so no other caller, in this process or another arc process, reads the
+   * screen or sends input in between, and a tap is only ever sent against the screen it was resolved on.
+   */
+  holdsDevice?: boolean
   /** `input` holds the CLI-only fields too, already validated, when run as a command (absent on MCP). */
   handler(ctx: ToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
 }
@@ -216,11 +223,16 @@ export type ToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodO
   | DeviceToolDefinition<S, C>
   | HostToolDefinition<S, C>
 
-/** Identity function that keeps the schema's types for the handler. */
+/**
+ * Keeps the schema's types for the handler; a tool that `holdsDevice` gets its handler wrapped in the device's
+ * critical section.
+ */
 export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: HostToolDefinition<S, C>): HostToolDefinition<S, C>
 export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: DeviceToolDefinition<S, C>): DeviceToolDefinition<S, C>
 export function defineTool(tool: ToolDefinition): ToolDefinition {
-  return tool
+  if (tool.needsDevice === false || !tool.holdsDevice) return tool
+  const handler = tool.handler
+  return {...tool, handler: (ctx, input) => ctx.driver.exclusive(() => handler(ctx, input))}
 }
 
 // Tools are stored together, so their handlers' input types are erased to the common base.

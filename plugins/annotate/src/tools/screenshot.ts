@@ -58,6 +58,7 @@ export const screenshot = defineTool({
     'Takes a plain screenshot (no marks) at full resolution. The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
   kind: 'read',
   needs: {screen: 'read'},
+  holdsDevice: true,
   group: 'screen',
   input: z.object({
     format: z.enum(['png', 'jpeg']).optional().describe('png or jpeg; default: from the --output extension, else png'),

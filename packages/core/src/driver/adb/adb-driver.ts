@@ -46,7 +46,7 @@ import {gesture} from './gesture.js'
 import {gestureMs, gestureWords, HelperBackend, helperClipboard, helperLimit} from './helper-backend.js'
 import {HelperFailure, type HelperMode, type HelperSession} from './helper-session.js'
 import * as input from './input.js'
-import {serialise} from './input-queue.js'
+import {withDeviceLock} from '../device-lock.js'
 import {clearLogs, followLogs} from './follow-logs.js'
 import {readLogs} from './logs.js'
 import {keyboardWindowShown} from '../keyboard-state.js'
@@ -55,6 +55,12 @@ import * as screen from './screen.js'
 import {geometryFor, type GeometryMemory} from './screen-geometry.js'
 import {screenRecord} from './screenrecord.js'
 import {startActivity} from './start-activity.js'
+
+/** The critical section's key: one per adb server (loopback names as one) and serial. */
+export function lockKey(host: string, port: number, serial: string): string {
+  const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host)
+  return `${loopback ? '127.0.0.1' : host.toLowerCase()}:${port}/${serial}`
+}
 
 export class AdbDriver implements DeviceDriver {
   readonly serial: string
@@ -96,8 +102,20 @@ export class AdbDriver implements DeviceDriver {
     }
   }
 
+  /** Aborted by close(): a call still waiting for the device leaves the queue (a cancelled tool call closes its driver). */
+  private readonly closing = new AbortController()
+
+  /**
+   * The device's critical section (device-lock.ts), keyed by adb server and serial as a person means them:
+   * `localhost` and `127.0.0.1` are one server.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return withDeviceLock(lockKey(this.server.host, this.server.port, this.serial), work, this.closing.signal)
+  }
+
+  /** Input actions run one at a time per device, in the device's critical section. */
   private act<T>(action: (dev: DeviceShell) => Promise<T>): Promise<T> {
-    return serialise(this.shell.key, () => action(this.shell))
+    return this.exclusive(() => action(this.shell))
   }
 
   /** An action that can change the screen's size or rotation: what was remembered of them is forgotten when it ends. */
@@ -122,11 +140,16 @@ export class AdbDriver implements DeviceDriver {
     return this.capture()
   }
 
-  /** `known`: a window-manager reading just taken (windowInfoOrCapture), reused instead of read again. */
+  /**
+   * `known`: a window-manager reading just taken (windowInfoOrCapture), reused instead of read again. In the
+   * critical section: Android runs one UiAutomation at a time, so two dumps never overlap.
+   */
   private capture(known?: screen.WindowState): Promise<ScreenCapture> {
-    const started = this.geometry.begin()
-    const dumper = (uiautomator: () => Promise<screen.Dump>) => this.helper.serve('screen', (session) => this.helper.dump(session), uiautomator)
-    return this.renewing(screen.captureScreen(this.shell, this.dumpState, known, dumper), started, (c) => c.screen)
+    return this.exclusive(() => {
+      const started = this.geometry.begin()
+      const dumper = (uiautomator: () => Promise<screen.Dump>) => this.helper.serve('screen', (session) => this.helper.dump(session), uiautomator)
+      return this.renewing(screen.captureScreen(this.shell, this.dumpState, known, dumper), started, (c) => c.screen)
+    })
   }
 
   screenshot(): Promise<Buffer> {
@@ -431,6 +454,7 @@ export class AdbDriver implements DeviceDriver {
 
   /** Ends the calls still running, then puts back what a cut-off action changed on the device (AdbServer.shutdown). */
   async close(): Promise<void> {
+    this.closing.abort()
     await this.server.shutdown()
   }
 }

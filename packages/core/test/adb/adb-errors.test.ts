@@ -1,37 +1,7 @@
 import {expect} from 'chai'
 
-import {queuedDevices, serialise} from '../../src/driver/adb/input-queue.js'
 import {mapAdbError} from '../../src/driver/adb/map-adb-error.js'
 import {selectDevice} from '../../src/driver/adb/connect.js'
-
-function deferred() {
-  let resolve!: () => void
-  let reject!: (e: Error) => void
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
-  return {promise, resolve, reject}
-}
-
-describe('input queue', () => {
-  it('starts an action only after the previous one on the same device settled, even when it failed', async () => {
-    const log: string[] = []
-    const first = deferred()
-    const a = serialise('dev', async () => {
-      log.push('a start')
-      await first.promise
-      log.push('a end')
-    })
-    const b = serialise('dev', async () => void log.push('b'))
-    const other = serialise('other', async () => void log.push('other'))
-    await other
-    expect(log).to.deep.equal(['a start', 'other'])
-    first.reject(new Error('boom'))
-    await a.catch(() => undefined)
-    await b
-    expect(log).to.deep.equal(['a start', 'other', 'b'])
-    await new Promise((r) => setImmediate(r))
-    expect(queuedDevices()).to.equal(0)
-  })
-})
 
 describe('adb error mapping', () => {
   const ctx = {what: 'list devices', host: '10.0.0.2', port: 7401, serial: 'S1'}
