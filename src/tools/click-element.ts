@@ -1,19 +1,19 @@
 import {defineTool, InvalidInputError, type ToolContext, z} from '@arc-cli/core'
 
-import {centre, selfOrAncestor, visibleRect} from './element-support.js'
+import {selfOrAncestor} from './element-support.js'
 import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput} from './element-target.js'
-import {reachableRect} from './scroll-area.js'
+import {touchPoint} from './touch-target.js'
 
 const LONG_CLICK_MS = 1000
 
 /**
  * Resolves the target (an id, stale-safe, or a selector's one match), checks the element can take the touch, and
- * returns it with the centre of the part of it a tap reaches: visible, and not under the keyboard or a bar drawn
- * over the app.
+ * returns it with the point the element tools' one touch path picks (touch-target.ts): the centre of the part of
+ * it a tap reaches, visible and not under the keyboard or a bar drawn over the app.
  */
 async function target(ctx: ToolContext, input: TargetInput, long: boolean): Promise<{found: Target; point: {x: number; y: number}}> {
   const found = await resolveTarget(ctx, input)
-  const {model, element, id} = found
+  const {element, id} = found
   const what = long ? 'long-clickable' : 'clickable'
   const taker = selfOrAncestor(element.node, (n) => (long ? n.longClickable : n.clickable))
   if (!taker) {
@@ -25,21 +25,7 @@ async function target(ctx: ToolContext, input: TargetInput, long: boolean): Prom
   if (!element.node.enabled) {
     throw new InvalidInputError(`element ${id} (${element.className}) is disabled`, {details: {element_id: id}})
   }
-  const rect = visibleRect(element, model)
-  if (!rect) {
-    throw new InvalidInputError(`element ${id} is off screen: no part of it can be touched`, {
-      actions: [`Bring it into view first: arc scroll-to ${id}`],
-      details: {element_id: id},
-    })
-  }
-  const reachable = reachableRect(element, model)
-  if (!reachable) {
-    throw new InvalidInputError(`element ${id} is behind the keyboard or a system bar: a tap there would land on them`, {
-      actions: ['Hide the keyboard first (arc keyboard hide), then click again.', `Or bring it into the free part of the screen: arc scroll-to ${id}`],
-      details: {element_id: id},
-    })
-  }
-  return {found, point: centre(reachable)}
+  return {found, point: touchPoint(found, long ? 'long-click again' : 'click again')}
 }
 
 export const clickElement = defineTool({
@@ -49,6 +35,7 @@ export const clickElement = defineTool({
     'Taps the centre of the visible part of the element (clipped to the screen and its window). The screen is read again first: an id that no longer names the element it named when shown fails with STALE_ELEMENT instead of tapping something else.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
   cli: {id: 'click', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text Submit', '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok']},
@@ -65,6 +52,7 @@ export const longClickElement = defineTool({
   description: `Presses and holds (${LONG_CLICK_MS} ms) the centre of the visible part of the element. Stale ids fail with STALE_ELEMENT, as for click_element.`,
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
+  holdsDevice: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
   cli: {id: 'long-click', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match']},

@@ -17,8 +17,9 @@ import {
   z,
 } from '@arc-cli/core'
 
-import {centre, visibleRect} from './element-support.js'
+import {visibleRect} from './element-support.js'
 import {elementIdOmittable, fieldSelectorInput, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput, type TextKind} from './element-target.js'
+import {touchPoint} from './touch-target.js'
 
 /** Characters typed per `input text` command; typing_speed paces the gaps between these chunks. */
 export const TYPE_CHUNK = 20
@@ -74,7 +75,8 @@ interface Field {
 
 /**
  * Resolves the target (an id, stale-safe, or a selector's one match) and checks it is an enabled edit field on
- * screen. The tools that type a `text` select a field by its text with `field_text` (`textKind`).
+ * screen that a tap can reach when it needs one for focus. The tools that type a `text` select a field by its text
+ * with `field_text` (`textKind`).
  */
 async function resolveField(ctx: ToolContext, input: TargetInput, textKind: TextKind = 'text'): Promise<Field> {
   const target = await resolveTarget(ctx, input, undefined, textKind)
@@ -83,15 +85,19 @@ async function resolveField(ctx: ToolContext, input: TargetInput, textKind: Text
     throw new InvalidInputError(`element ${id} (${element.className}) is not an editable text field`, {details: {element_id: id}})
   }
   if (!element.node.enabled) throw new InvalidInputError(`element ${id} (${element.className}) is disabled`, {details: {element_id: id}})
-  const rect = visibleRect(element, model)
-  if (!rect) throw new InvalidInputError(`element ${id} is off screen`, {actions: [`Bring it into view first: arc scroll-to ${id}`]})
+  // The focus tap goes where a click would, and is refused where a click is (touch-target.ts): a field behind the
+  // keyboard is never tapped through a key. A field that has the focus takes the text without a tap, wherever it is.
+  if (!visibleRect(element, model)) {
+    throw new InvalidInputError(`element ${id} is off screen: no part of it can be touched`, {actions: [`Bring it into view first: arc scroll-to ${id}`], details: {element_id: id}})
+  }
+  const point = element.node.focused ? undefined : touchPoint(target, 'type again')
   return {
     target,
     element,
     before: content(element),
     unsure: mayBeHint(element),
     async focus() {
-      if (!element.node.focused) await ctx.driver.tap(centre(rect))
+      if (point) await ctx.driver.tap(point)
     },
   }
 }

@@ -54,6 +54,15 @@ const app = (listGone = false): NodeSpec => ({
         },
   ],
 })
+/** An app with two edit fields, neither focused: one a quarter clear of the keyboard's keys, one wholly behind them. */
+const fields: NodeSpec = {
+  pkg: 'com.example',
+  bounds: [0, 0, 1080, 2400],
+  children: [
+    {cls: 'android.widget.EditText', res: 'com.example:id/under', text: 'under', attrs: {clickable: 'true', focusable: 'true'}, bounds: [40, 1400, 1040, 1800]},
+    {cls: 'android.widget.EditText', res: 'com.example:id/behind', text: 'behind', attrs: {clickable: 'true', focusable: 'true'}, bounds: [40, 1820, 1040, 1980]},
+  ],
+}
 /** An app whose list lies wholly under the keyboard (1500-2280). */
 const buried: NodeSpec = {
   pkg: 'com.example',
@@ -95,6 +104,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     await writeFile(path.join(dir, 'gone.xml'), dumpXml([KEYBOARD, ...BARS, app(true)]))
     await writeFile(path.join(dir, 'plain.xml'), dumpXml([...BARS, app()]))
     await writeFile(path.join(dir, 'buried.xml'), dumpXml([KEYBOARD, ...BARS, buried]))
+    await writeFile(path.join(dir, 'fields.xml'), dumpXml([KEYBOARD, ...BARS, fields]))
     await mkdir(path.join(dir, 'android7'))
     await writeFile(path.join(dir, 'android7', 'window_dump.xml'), dumpXml([KEYBOARD, ...BARS, app()]))
     const meta = {format: 'arc-snapshot/1', width: 1080, height: 2400, density: 420, rotation: 0, package: 'com.example', activity: '.Main', allWindows: true, windowManager: ANDROID7_WM}
@@ -111,6 +121,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
               gone: path.join(dir, 'gone.xml'),
               plain: path.join(dir, 'plain.xml'),
               buried: path.join(dir, 'buried.xml'),
+              fields: path.join(dir, 'fields.xml'),
               android7: path.join(dir, 'android7'),
               ...real,
             },
@@ -242,6 +253,35 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     expect(behind.error).to.include({code: 'INVALID_INPUT'})
     expect(behind.error!.message).to.equal(`element ${id('Row behind keys')} is behind the keyboard or a system bar: a tap there would land on them`)
     expect(behind.events).to.deep.equal([])
+  })
+
+  it('the typing tools focus a field where click_element would tap it, and refuse one wholly behind the keyboard as click does, sending nothing', async () => {
+    device().showScreen('fields')
+    const model = await read()
+    const id = (res: string) => model.elements.find((e) => e.resId === `com.example:id/${res}`)!.id
+    const behind = id('behind')
+    const click = await run('click_element', {element_id: behind})
+    expect(click.error).to.include({code: 'INVALID_INPUT'})
+    for (const [name, input] of [
+      ['type_append_text', {element_id: behind, text: 'hello'}],
+      ['type_insert_text', {element_id: behind, text: 'hello', offset: 0}],
+      ['type_replace_text', {element_id: behind, search: 'behind', new_text: 'hello'}],
+      ['type_clear_text', {element_id: behind}],
+    ] as const) {
+      const typed = await run(name, input)
+      expect(typed.error, name).to.include({code: 'INVALID_INPUT'})
+      expect(typed.error!.message, name).to.equal(click.error!.message)
+      expect(typed.events, name).to.deep.equal([])
+      expect(typed.argv.filter((a) => a[0] === 'input'), name).to.deep.equal([])
+    }
+    // 1400-1800 with the keys from 1500: the focus tap goes to the centre of 1400-1500, as a click's would.
+    const under = id('under')
+    const clicked = await run('click_element', {element_id: under})
+    device().showScreen('plain')
+    device().showScreen('fields')
+    const typed = await run('type_append_text', {element_id: under, text: 'X', typing_speed: 10})
+    expect(typed.error).to.equal(undefined)
+    expect(typed.events[0]).to.deep.equal(clicked.events[0]).and.deep.equal({type: 'tap', x: 540, y: 1450})
   })
 
   it('scroll_to_element refuses a list the keyboard covers whole, sending nothing', async () => {
