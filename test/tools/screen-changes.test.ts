@@ -140,6 +140,24 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
     expect(second.stdout.trim()).to.equal(`unchanged since last read (screen ${fingerprint})`)
   })
 
+  it('a CLI caller that names itself (ARC_CALLER) has a baseline of its own: its first read is never "unchanged"', async function () {
+    this.timeout(120_000)
+    const cache = path.join(tmp.dir, 'cache-callers')
+    const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: cache, ANDROID_SERIAL: 'phone'}
+    const first = await runArc(['screen-state', '--changes', 'ack', '--json'], {env: {...env, ARC_CALLER: 'script-a'}})
+    const fingerprint = JSON.parse(first.stdout).fingerprint as string
+    const again = await runArc(['screen-state', '--changes', 'ack'], {env: {...env, ARC_CALLER: 'script-a'}})
+    expect(again.stdout.trim()).to.equal(`unchanged since last read (screen ${fingerprint})`)
+    for (const caller of ['script-b', `odd/../ ${'x'.repeat(300)}`]) {
+      const other = await runArc(['screen-state', '--changes', 'ack', '--json'], {env: {...env, ARC_CALLER: caller}})
+      expect(JSON.parse(other.stdout), caller).to.not.have.property('unchanged')
+      expect(JSON.parse(other.stdout).fingerprint, caller).to.equal(fingerprint)
+    }
+    // Unnamed callers share the device's baseline, as a script of one caller expects; no named caller's reads set it.
+    const unnamed = await runArc(['screen-state', '--changes', 'ack', '--json'], {env})
+    expect(JSON.parse(unnamed.stdout)).to.not.have.property('unchanged')
+  })
+
   it('a snapshot read twice is unchanged; its fingerprint does not depend on the options', async () => {
     const snap = await openSnapshot(DEMO_DIR)
     const ctx = {...context(), driver: snap, state: new MemoryDeviceState()}

@@ -133,6 +133,8 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
       openDriver: () => resolveDriver(selection),
       ...(backend ? {backend} : {}),
       stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),
+      // Scripts driving one device side by side name themselves, so that each has its own `changes` baseline.
+      ...(process.env.ARC_CALLER ? {callerStateFor: (driver: {serial: string}) => new FileDeviceState(driver.serial, undefined, warn, undefined, process.env.ARC_CALLER)} : {}),
       warn,
       progress: (message) => {
         if (!json) spinner.update(message)

@@ -1,4 +1,4 @@
-import {randomBytes} from 'node:crypto'
+import {createHash, randomBytes} from 'node:crypto'
 import {lstat, mkdir, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -109,6 +109,12 @@ function reasonOf(error: unknown): string {
  * (ids still work within one command or batch) and `warn` is told once, naming the folder and the variables
  * that choose it.
  */
+/** A folder name for a caller's own store: the name made file-safe, or its hash when that would be long. */
+function callerFolderName(caller: string): string {
+  const safe = serialFolderName(caller)
+  return safe.length <= 64 ? safe : `h-${createHash('sha256').update(caller).digest('hex').slice(0, 32)}`
+}
+
 export class FileDeviceState implements DeviceState {
   readonly dir: string
   private readonly memory = new Map<string, string>()
@@ -119,8 +125,14 @@ export class FileDeviceState implements DeviceState {
     cacheDir = arcCacheDir(),
     private readonly warn?: (message: string) => void,
     private readonly source = arcCacheSource(),
+    /**
+     * The store of one caller of the device (ARC_CALLER), in `callers/<name>/` of the device's folder (a long name
+     * by its hash, so any string is a safe folder name).
+     */
+    caller?: string,
   ) {
-    this.dir = path.join(cacheDir, 'devices', serialFolderName(serial))
+    const device = path.join(cacheDir, 'devices', serialFolderName(serial))
+    this.dir = caller === undefined ? device : path.join(device, 'callers', callerFolderName(caller))
   }
 
   private file(key: string): string {

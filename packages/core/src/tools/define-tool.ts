@@ -111,6 +111,12 @@ export interface ToolContext extends BaseToolContext {
    * per device in the cache folder on the CLI, memory in the MCP server.
    */
   state: DeviceState
+  /**
+   * What this caller alone remembers of the device, never shared with another: one store per MCP session, per CLI
+   * caller that names itself (ARC_CALLER); absent, the device's (`state`). The `changes` baseline lives here, so a
+   * new client's first read is never "unchanged" about a screen it never saw.
+   */
+  callerState?: DeviceState
 }
 
 /** How tools are grouped for MCP clients (`--tools group:screen`). */

@@ -36,6 +36,11 @@ export interface RunDeps {
   backend?: Backend
   /** The per-device store for the opened device (a file per device on the CLI, memory in the MCP server). */
   stateFor(driver: DeviceDriver): DeviceState
+  /**
+   * This caller's own store for the device (one MCP session, a CLI caller named by ARC_CALLER): the `changes`
+   * baseline. Default: the device's store (`stateFor`), for a caller that cannot be told from others.
+   */
+  callerStateFor?(driver: DeviceDriver): DeviceState
   /** Names the inputs in a validation error (the CLI names flags); default: the field names. */
   describeIssues?(error: z.ZodError, schema: z.ZodObject): string
   /** Call the result's `save` (write its files) before returning: the CLI does, MCP does not. */
@@ -200,7 +205,8 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
       // A device opened after the call was cancelled is closed as soon as it arrives.
       void opening.then((d) => (signal?.aborted ? d.close() : undefined), () => undefined)
       driver = await abortable(opening, signal)
-      const ctx: ToolContext = {...base, driver: watchDisplay(toolDriver(driver, needs, tool.name), warn), state: deps.stateFor(driver)}
+      const state = deps.stateFor(driver)
+      const ctx: ToolContext = {...base, driver: watchDisplay(toolDriver(driver, needs, tool.name), warn), state, callerState: deps.callerStateFor?.(driver) ?? state}
       result = await race(tool.handler(ctx, args), () => void close())
     }
     checkResult(tool, result)

@@ -4,6 +4,7 @@
  * and Origin checks (DNS rebinding), the bearer token, the method, and the body size limit. An allowed Origin gets
  * CORS headers, and its preflight an answer before the token check.
  */
+import {randomUUID} from 'node:crypto'
 import {createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 
@@ -117,6 +118,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   })
 }
 
+/** A JSON-RPC `initialize` request, alone or in a batch. */
+function isInitialize(message: unknown): boolean {
+  if (Array.isArray(message)) return message.some(isInitialize)
+  return typeof message === 'object' && message !== null && (message as {method?: unknown}).method === 'initialize'
+}
+
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const bind = options.bind ?? '127.0.0.1'
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY
@@ -163,6 +170,9 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       return reply(res, 400, -32700, 'Parse error: the body is not JSON')
     }
     widenAccept(req)
+    // Stateless, yet sessions: `initialize` gets an Mcp-Session-Id, which a client sends with every later request
+    // (the SDK's does). Nothing is kept per session but what a caller must not share: the `changes` baseline.
+    if (isInitialize(parsed)) res.setHeader('mcp-session-id', randomUUID())
     const server = pool.take()
     const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
     res.once('close', () => {

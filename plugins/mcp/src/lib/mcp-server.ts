@@ -6,13 +6,21 @@ import type {ToolHost} from './tool-host.js'
 
 export const SERVER_INFO = {name: 'arc', version: '0.1.0'}
 
-/** A server for one transport at a time; the listing and the tools are shared. */
-export function createMcpServer(host: ToolHost): Server {
+/**
+ * A server for one transport at a time; the listing and the tools are shared. `session`: the one MCP session the
+ * transport carries (stdio: its one client); without it, each call's session is the `Mcp-Session-Id` the HTTP
+ * server issued at `initialize` and the client sends back (http-server.ts), or none.
+ */
+export function createMcpServer(host: ToolHost, session?: string): Server {
   const server = new Server(SERVER_INFO, {capabilities: {tools: {}}})
   server.setRequestHandler(ListToolsRequestSchema, () => host.listing)
   // The SDK aborts extra.signal on notifications/cancelled and when the transport closes (the HTTP server closes
   // it when the client goes away), so both cancel the call.
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => host.call(request.params.name, request.params.arguments, extra.signal))
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const header = extra.requestInfo?.headers['mcp-session-id']
+    const given = session ?? extra.sessionId ?? (Array.isArray(header) ? header[0] : header)
+    return host.call(request.params.name, request.params.arguments, extra.signal, given)
+  })
   return server
 }
 

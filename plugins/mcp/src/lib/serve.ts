@@ -93,7 +93,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
  */
 export async function serveStdio(settings: ServeSettings & {log?(message: string): void}): Promise<void> {
   const host = buildHost(settings)
-  const server = createMcpServer(host)
+  // A stdio server has one client: one MCP session for its life.
+  const server = createMcpServer(host, 'stdio')
   const transport = new StdioServerTransport()
   const closed = new Promise<'closed' | 'end'>((resolve) => {
     server.onclose = () => resolve('closed')

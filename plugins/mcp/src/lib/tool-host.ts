@@ -158,6 +158,28 @@ export class ToolHost {
     return state
   }
 
+  /** Sessions whose own stores are kept (the oldest is dropped past this: its next read starts a new baseline). */
+  static readonly MAX_SESSIONS = 1000
+  /** Each MCP session's own store per device: what a caller must not share with another (the `changes` baseline). */
+  private readonly sessions = new Map<string, Map<DeviceTarget | undefined, MemoryDeviceState>>()
+
+  /**
+   * The store of `session` for `target`; a call without a session (an HTTP client that did not send back its
+   * Mcp-Session-Id) gets a fresh one, so it never reads another client's baseline.
+   */
+  private callerStateOf(session: string | undefined, target: DeviceTarget | undefined): MemoryDeviceState {
+    if (session === undefined) return new MemoryDeviceState()
+    let stores = this.sessions.get(session)
+    if (stores) this.sessions.delete(session)
+    else stores = new Map()
+    // Most recently used last: the first key is the one to drop.
+    this.sessions.set(session, stores)
+    if (this.sessions.size > ToolHost.MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string)
+    let state = stores.get(target)
+    if (!state) stores.set(target, (state = new MemoryDeviceState()))
+    return state
+  }
+
   has(name: string): boolean {
     return this.served.has(name)
   }
@@ -165,9 +187,12 @@ export class ToolHost {
   /** Calls still running. */
   private readonly running = new Set<Promise<CallToolResult>>()
 
-  /** Runs one `tools/call`; every failure, invalid input included, is an `isError` result with the error code. */
-  call(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
-    const call = this.run(name, args, signal)
+  /**
+   * Runs one `tools/call` for an MCP `session` (undefined when the client gave none); every failure, invalid input
+   * included, is an `isError` result with the error code.
+   */
+  call(name: string, args: unknown, signal?: AbortSignal, session?: string): Promise<CallToolResult> {
+    const call = this.run(name, args, signal, session)
     this.running.add(call)
     void call.finally(() => this.running.delete(call))
     return call
@@ -178,7 +203,7 @@ export class ToolHost {
     while (this.running.size > 0) await Promise.allSettled([...this.running])
   }
 
-  private async run(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  private async run(name: string, args: unknown, signal?: AbortSignal, session?: string): Promise<CallToolResult> {
     const served = this.served.get(name)
     if (!served) return errorResult(new InvalidInputError(`unknown tool ${JSON.stringify(name)}; tools/list gives the names`))
     const {config, adb} = this.options
@@ -198,6 +223,7 @@ export class ToolHost {
           openDriver: () => resolveDriver(selection),
           backend: partialBackend(selection),
           stateFor: () => served.state ?? new MemoryDeviceState(),
+          callerStateFor: () => this.callerStateOf(session, served.target),
         },
       )
       // An agent sees only the result: what the CLI would have said on stderr goes into the text and the data.

@@ -66,7 +66,7 @@ export const getScreenState = defineTool({
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
     await rememberScreen(ctx.state, model)
-    const {text, data} = await screenStateView(ctx.state, model, input.detail, input.changes, input.max_rows)
+    const {text, data} = await screenStateView(ctx.callerState ?? ctx.state, model, input.detail, input.changes, input.max_rows)
     if (!annotate) return {text, data}
     const image = await annotate.annotateDevice(ctx, format ? {format} : {}, model)
     return {

@@ -1,0 +1,79 @@
+/**
+ * What a caller remembers of a device is its own: the `changes` baseline is kept per MCP session (the
+ * Mcp-Session-Id issued at `initialize` over HTTP; the one client of a stdio server), so a client's first read is
+ * never "unchanged" about a screen it never saw, whatever other clients read before.
+ */
+import path from 'node:path'
+
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import type {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+import {expect} from 'chai'
+
+import {connect, raw, ROOT, startServer, TOKEN} from './support.js'
+
+const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
+const ack = (client: Client) => client.callTool({name: 'android_get_screen_state', arguments: {changes: 'ack', detail: 'compact'}}) as Promise<CallToolResult>
+const UNCHANGED = /^unchanged since last read \(screen [0-9a-f]{12}\)$/
+
+describe('arc mcp serve: the changes baseline belongs to one MCP session', function () {
+  this.timeout(60_000)
+
+  it('over HTTP each client (its Mcp-Session-Id) has its own: a new client is never told "unchanged" first', async () => {
+    const server = await startServer()
+    try {
+      const a = await connect(server.url)
+      const sessionA = (a.transport as StreamableHTTPClientTransport).sessionId
+      expect(sessionA).to.be.a('string').with.length.greaterThan(0)
+      expect(textOf(await ack(a))).to.not.match(UNCHANGED)
+      expect(textOf(await ack(a))).to.match(UNCHANGED)
+      const b = await connect(server.url)
+      expect((b.transport as StreamableHTTPClientTransport).sessionId).to.not.equal(sessionA)
+      expect(textOf(await ack(b))).to.not.match(UNCHANGED)
+      expect(textOf(await ack(b))).to.match(UNCHANGED)
+      expect(textOf(await ack(a))).to.match(UNCHANGED)
+      await a.close()
+      await b.close()
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('over HTTP a call that carries no session id has no baseline: never "unchanged"', async () => {
+    const server = await startServer()
+    try {
+      const call = (id: number) =>
+        raw(server.url, {
+          headers: {authorization: `Bearer ${TOKEN}`},
+          body: JSON.stringify({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'android_get_screen_state', arguments: {changes: 'ack'}}}),
+        })
+      for (const id of [1, 2]) {
+        const answer = await call(id)
+        expect(answer.status).to.equal(200)
+        const text = (JSON.parse(answer.body) as {result: CallToolResult}).result.content[0] as {text: string}
+        expect(text.text, `call ${id}`).to.not.match(UNCHANGED)
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('over stdio the one client is one session: its second read is "unchanged"', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--stdio', '--device', 'demo'],
+      cwd: ROOT,
+      env: {...(process.env as Record<string, string>), NODE_OPTIONS: '', NO_COLOR: '1'},
+      stderr: 'pipe',
+    })
+    const client = new Client({name: 'arc-test', version: '0.0.0'})
+    await client.connect(transport)
+    try {
+      expect(textOf(await ack(client))).to.not.match(UNCHANGED)
+      expect(textOf(await ack(client))).to.match(UNCHANGED)
+    } finally {
+      await client.close()
+    }
+  })
+})
