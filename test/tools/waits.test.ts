@@ -152,10 +152,10 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   })
 
   it('wait gone stops at its deadline when a dump hangs, and leaves no timer or abort listener behind', async () => {
-    const driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    let driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
     const controller = new AbortController()
-    const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal: controller.signal} as never
-    const wait = (value: string, timeout: number) => waitForElementGone.handler(ctx, waitForElementGone.input.parse({by: 'text', value, timeout}) as never)
+    const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal: controller.signal}
+    const wait = (value: string, timeout: number) => waitForElementGone.handler(ctx as never, waitForElementGone.input.parse({by: 'text', value, timeout}) as never)
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
     try {
       await wait('Nope', 5000)
@@ -172,6 +172,10 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       expect(hung.data).to.deep.equal({gone: false, elapsedMs: (hung.data as {elapsedMs: number}).elapsedMs, attempts: 0})
       expect(hung.cli?.exitCode).to.equal(TIMEOUT_EXIT)
       expect(hung.cli?.human).to.match(/^Not gone: no read of the screen finished within \d+ ms$/)
+      // The hung dump still holds the device (one UiAutomation at a time: a phone's next dump would fail beside it)
+      // until its connection ends: closing its driver ends it, and the next reads go through.
+      await driver.close()
+      ctx.driver = driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
       // Reads until the deadline (how many fit in 1600 ms depends on the load; 12 reads on a turned clock leave no
       // listener either: wait-poll.test.ts).
       const many = await wait('Skip', 1600)
