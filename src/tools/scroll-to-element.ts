@@ -1,4 +1,4 @@
-import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, StaleElementError, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
+import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, isAmbiguousId, StaleElementError, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
 
 import {shareOf, type Rect} from './element-support.js'
 import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
@@ -110,6 +110,12 @@ export const scrollToElement = defineTool({
     if (reachableShare(element, model) >= VISIBLE_SHARE) {
       if (searched > 0) return {text: `Scrolled to element '${element_id}'${by} (${searched} scroll(s))`, data: {element_id, scrolls: searched, already_visible: false, ...selector}}
       return {text: `Element '${element_id}'${by} is already visible`, data: {element_id, scrolls: 0, already_visible: true, ...selector}}
+    }
+    if (isAmbiguousId(element_id)) {
+      throw new InvalidInputError(`element ${element_id} is one of several look-alikes, counted by their place on the screen: a scroll moves them, so arc could not tell it from the others after one`, {
+        actions: ['Scroll with arc scroll, read the screen again, and use the id it shows; or pick it by another property (arc find).'],
+        details: {element_id},
+      })
     }
     const container = scrollContainer(element, model)
     if (!container) {

@@ -12,7 +12,6 @@ import {
   recordMismatch,
   recordOf,
   rememberElements,
-  type ElementRecord,
   type ScreenElement,
   type ScreenModel,
   type ToolContext,
@@ -60,16 +59,19 @@ type Present = (model: ScreenModel) => ScreenElement | undefined
  * (the stale check of element actions): an id that is gone, or that now names another element, counts as gone.
  */
 async function idPresence(ctx: ToolContext, id: string): Promise<Present> {
-  if (isAmbiguousId(id)) {
-    throw new InvalidInputError(`${id} names one of several look-alike elements, so arc cannot tell when the one you mean is gone`, {
-      actions: ['Wait for it by text, content_desc or resource_id instead (arc wait gone text …).'],
+  const then = (await readRecords(ctx.state))?.[id]
+  const ordinal = isAmbiguousId(id)
+  if (ordinal && then?.group === undefined) {
+    throw new InvalidInputError(`${id} names one of several look-alike elements by its place among them, and arc has no record of that group, so it cannot tell when the one you mean is gone`, {
+      actions: ['Read the screen (arc screen-state) and use the id it shows, or wait for it by text, content_desc or resource_id (arc wait gone text …).'],
       details: {input: 'value', value: id},
     })
   }
-  const then = (await readRecords(ctx.state))?.[id]
+  // A look-alike's ordinal names it only while its group is as it was read: a changed group counts as gone.
   return (model) => {
     const element = model.byId.get(id)
-    return element && (!then || recordMismatch(then, recordOf(element)).length === 0) ? element : undefined
+    if (!element || (ordinal && element.group !== then?.group)) return undefined
+    return !then || recordMismatch(then, recordOf(element)).length === 0 ? element : undefined
   }
 }
 

@@ -40,6 +40,20 @@ const screen = (title: string, button: string): NodeSpec[] => [
   },
 ]
 
+/** Three look-alike rows, each with an "Add" button that only its place tells apart; `from` drops the rows above it. */
+const rows = (from = 0): NodeSpec[] => [
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [0, 1, 2].slice(from).map((i, at) => ({
+      cls: 'android.widget.Button',
+      text: 'Add',
+      attrs: {clickable: 'true'},
+      bounds: [0, 300 + at * 200, 1080, 500 + at * 200] as [number, number, number, number],
+    })),
+  },
+]
+
 interface Tap {
   screen: string
   x: number
@@ -87,12 +101,14 @@ describe('element actions hold the device from the read that resolves an id to t
   const h = useEmulator(async (dir) => {
     await writeFile(path.join(dir, 'form.xml'), dumpXml(screen('Form', 'Submit')))
     await writeFile(path.join(dir, 'other.xml'), dumpXml(screen('Other', 'Delete')))
+    await writeFile(path.join(dir, 'rows.xml'), dumpXml(rows()))
+    await writeFile(path.join(dir, 'rows-scrolled.xml'), dumpXml(rows(1)))
     return {
       devices: [],
       scenario: {
         devices: {
           'emu-1': {
-            screens: {form: path.join(dir, 'form.xml'), other: path.join(dir, 'other.xml')},
+            screens: {form: path.join(dir, 'form.xml'), other: path.join(dir, 'other.xml'), rows: path.join(dir, 'rows.xml'), scrolled: path.join(dir, 'rows-scrolled.xml')},
             transitions: [
               {from: 'form', keyevent: 'BACK', to: 'other'},
               {from: 'other', keyevent: 'BACK', to: 'form'},
@@ -248,5 +264,30 @@ describe('element actions hold the device from the read that resolves an id to t
     expect(outcomes.filter((o) => o !== 'ok' && o !== 'STALE_ELEMENT')).to.deep.equal([])
     for (const run of runs) expect([0, 18], run.stderr).to.include(run.code)
     expect(taps.length).to.be.greaterThan(0)
+  })
+
+  it("a look-alike's ordinal id acts only while the group it was counted in is unchanged, else STALE_ELEMENT, never another member", async () => {
+    const [a] = clients as [Client]
+    device().showScreen('rows')
+    await a.callTool({name: 'android_get_screen_state', arguments: {}})
+    const adds = buildScreenModel(await h.capture()).elements.filter((e) => e.text === 'Add').map((e) => e.id)
+    expect(adds.map((id) => id.slice(-2))).to.deep.equal(['-1', '-2', '-3'])
+    taps.length = 0
+    const second = adds[1] as string
+    const clicked = (await a.callTool({name: 'android_click_element', arguments: {element_id: second}})) as CallToolResult
+    expect(clicked.isError, textOf(clicked)).to.not.equal(true)
+    expect(taps).to.deep.equal([{screen: 'rows', x: 540, y: 600}])
+    // The first row scrolled away: "-2" now counts what was the third row. Refused, nothing sent.
+    device().showScreen('scrolled')
+    const moved = (await a.callTool({name: 'android_click_element', arguments: {element_id: second}})) as CallToolResult
+    expect(moved.isError).to.equal(true)
+    expect(textOf(moved)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+-2 is stale: it is one of several look-alike Button "Add"/)
+    expect(taps).to.have.length(1)
+    // An ordinal id this device's records never held (another cache folder): nothing to compare its group with.
+    device().showScreen('rows')
+    const fresh = await spawnArc(['click', second], {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'fresh-cache')}).done
+    expect(fresh.code, fresh.stderr).to.equal(18)
+    expect(fresh.stderr).to.include('arc has no record of the group it was counted in')
+    expect(taps).to.have.length(1)
   })
 })

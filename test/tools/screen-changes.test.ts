@@ -109,6 +109,13 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
     expect(lines.filter((l) => l.startsWith('- ')).map((l) => fullElementId(l.slice(2)))).to.deep.equal(data.removed)
     expect(diff.text).to.include('"Limes"')
     expect(lines.length).to.equal(1 + data.added.length + data.removed.length + data.changed.length)
+    // Seed 001's per-element stability: every element of the new read, new / moved (same id, other bounds) / stable.
+    const stability = (diff.data as {stability: Record<string, string>}).stability
+    const expected = Object.fromEntries(
+      after.elements.map((e) => [e.id, !beforeIds.has(e.id) ? 'new' : before.byId.get(e.id)?.bounds.join(',') === e.bounds.join(',') ? 'stable' : 'moved']),
+    )
+    expect(stability).to.deep.equal(expected)
+    expect(Object.values(stability)).to.include('new').and.include('stable')
   })
 
   it('back again: the diff reverses, then the unchanged line', async () => {

@@ -178,7 +178,11 @@ export const typeInto: Perturbation = (windows) => {
   return new Set()
 }
 
+/** No change at all: the same screen read again. */
+export const unchanged: Perturbation = () => new Set()
+
 export const PERTURBATIONS: Record<string, Perturbation> = {
+  'unchanged screen': unchanged,
   'scroll by one row': scrollOneRow,
   'half-clipped row': halfClipRow,
   'text change in an anchored node': changeAnchoredText,
@@ -192,30 +196,49 @@ export interface Tally {
   total: number
   /** Of those, how many had the same id after. */
   kept: number
-  /** Unambiguous ids of before that name a different element after (an action would hit the wrong one). */
+  /**
+   * Ids of before (unambiguous, or a look-alike's ordinal that an action would take: its group unchanged) that name
+   * a different element after (an action would hit the wrong one).
+   */
   wrong: number
-  /** Elements before whose id was marked ambiguous (`-n`): actions refuse them, so they can never hit wrongly. */
+  /** Elements before whose id was a look-alike's ordinal (`node_<hash>-<n>`). */
   ambiguous: number
+  /** Of those, unchanged ones whose ordinal an action would still take (its group unchanged) and name it. */
+  ordinalKept: number
+  /** Unchanged elements whose id an action would refuse afterwards (an ordinal whose group changed): STALE_ELEMENT. */
+  refused: number
 }
 
-/** Applies a perturbation to a copy of the screen and tallies ids kept and wrong targets. */
+export const emptyTally = (): Tally => ({total: 0, kept: 0, wrong: 0, ambiguous: 0, ordinalKept: 0, refused: 0})
+export const TALLY_KEYS = ['total', 'kept', 'wrong', 'ambiguous', 'ordinalKept', 'refused'] as const
+
+/**
+ * Applies a perturbation to a copy of the screen and tallies ids kept, refused and wrong targets. A look-alike's
+ * ordinal id acts only while its group's fingerprint (ScreenElement.group) is unchanged, as resolveElement checks.
+ */
 export function measure(base: ScreenCapture, model: ScreenModel, perturb: Perturbation): Tally | undefined {
   const {windows, copyOf} = cloneWindows(model.hierarchy.windows)
   const changed = perturb(windows, copyOf)
   if (!changed) return undefined
   const after = buildScreenModel({...base, hierarchy: {...model.hierarchy, windows}})
   const idOf = new Map(after.elements.map((e) => [e.node, e.id]))
-  const tally: Tally = {total: 0, kept: 0, wrong: 0, ambiguous: 0}
+  const tally = emptyTally()
   for (const element of model.elements) {
+    const now = after.byId.get(element.id)
+    const copy = copyOf.get(element.node) as UiNode
     if (isAmbiguousId(element.id)) {
       tally.ambiguous++
+      const acts = now !== undefined && now.group === element.group
+      if (acts && now.node !== copy) tally.wrong++
+      if (changed.has(element.node)) continue
+      if (acts && now.node === copy) tally.ordinalKept++
+      else tally.refused++
       continue
     }
-    const now = after.byId.get(element.id)
-    if (now && now.node !== copyOf.get(element.node)) tally.wrong++
+    if (now && now.node !== copy) tally.wrong++
     if (changed.has(element.node)) continue
     tally.total++
-    if (idOf.get(copyOf.get(element.node) as UiNode) === element.id) tally.kept++
+    if (idOf.get(copy) === element.id) tally.kept++
   }
   return tally
 }

@@ -76,6 +76,25 @@ export function diffScreens(before: RememberedScreen, model: ScreenModel): Scree
   return {added, removed, changed}
 }
 
+/** Seed 001's stability of an element against the last read: a new id, the same id in another place, or neither. */
+export type Stability = 'stable' | 'new' | 'moved'
+
+/** The bounds a remembered row's signature holds (its 8th field). */
+const boundsOf = (row: string) => row.split('\u0001')[7]
+
+/**
+ * Every element of this read with its stability since `before`: `new` (its id was not on the last read), `moved`
+ * (the same id, other bounds: scrolled, or laid out again), else `stable` (its text or flags may have changed).
+ */
+export function stabilityOf(before: RememberedScreen, model: ScreenModel): Record<string, Stability> {
+  const out: Record<string, Stability> = {}
+  for (const e of model.elements) {
+    const old = before.rows[e.id]
+    out[e.id] = old === undefined ? 'new' : boundsOf(old) === e.bounds.join(',') ? 'stable' : 'moved'
+  }
+  return out
+}
+
 /**
  * The diff as text: a head line naming both fingerprints and the counts, then `+ row` (added), `~ row` (changed,
  * as it is now) and `- id` (removed), rows in the compact form. Returns undefined when the diff would be longer

@@ -8,7 +8,7 @@ import type {DeviceState, ScreenModel} from '@arc-cli/core'
 import {formatCompact} from './format-compact.js'
 import {cutNote, limitRows} from './row-budget.js'
 import {formatScreenState, screenStateJson} from './format-tsv.js'
-import {diffScreens, formatDiff, isRememberedScreen, LAST_SCREEN_KEY, rememberScreen, unchangedLine} from './screen-changes.js'
+import {diffScreens, formatDiff, isRememberedScreen, LAST_SCREEN_KEY, rememberScreen, stabilityOf, unchangedLine} from './screen-changes.js'
 
 export type Detail = 'full' | 'compact'
 export type Changes = 'off' | 'ack' | 'diff'
@@ -26,23 +26,25 @@ export async function screenStateView(state: DeviceState, model: ScreenModel, de
   const now = rememberScreen(model)
   const before = changes === 'off' ? undefined : await state.get(LAST_SCREEN_KEY, isRememberedScreen)
   await state.set(LAST_SCREEN_KEY, now)
-  if (before) {
-    if (before.fingerprint === now.fingerprint) {
+  const baseline = before
+  if (baseline) {
+    if (baseline.fingerprint === now.fingerprint) {
       return {text: unchangedLine(now), data: {unchanged: true, fingerprint: now.fingerprint}}
     }
     if (changes === 'diff') {
-      const diff = diffScreens(before, model)
-      const whole = formatDiff(before, now, diff, model.elements.length)
+      const diff = diffScreens(baseline, model)
+      const whole = formatDiff(baseline, now, diff, model.elements.length)
       if (whole !== undefined) {
         return {
           text: limitLines(whole, maxRows),
           data: {
             unchanged: false,
             fingerprint: now.fingerprint,
-            previous_fingerprint: before.fingerprint,
+            previous_fingerprint: baseline.fingerprint,
             added: diff.added.map((e) => e.id),
             removed: diff.removed,
             changed: diff.changed.map((e) => e.id),
+            stability: stabilityOf(baseline, model),
           },
         }
       }
@@ -54,7 +56,13 @@ export async function screenStateView(state: DeviceState, model: ScreenModel, de
   const json = screenStateJson(shown)
   return {
     text,
-    data: {...json, ...(cut ? {notes: [...json.notes, cutNote(cut, maxRows)], rows_left_out: cut.total - cut.shown} : {}), fingerprint: now.fingerprint},
+    data: {
+      ...json,
+      ...(cut ? {notes: [...json.notes, cutNote(cut, maxRows)], rows_left_out: cut.total - cut.shown} : {}),
+      fingerprint: now.fingerprint,
+      // A diff asked for that came whole (too much changed): each element's stability still says what moved.
+      ...(changes === 'diff' && baseline ? {stability: stabilityOf(baseline, model)} : {}),
+    },
   }
 }
 

@@ -1,6 +1,8 @@
+import {createHash} from 'node:crypto'
+
 import type {ScreenCapture, ScreenInfo, WindowManagerState} from '../driver/device-driver.js'
 import {assignElementIds} from './element-ids.js'
-import {nodeFlags, shouldKeepNode, simpleClassName, type NodeFlags} from './node-rules.js'
+import {isEditable, nodeFlags, shouldKeepNode, simpleClassName, type NodeFlags} from './node-rules.js'
 import {parseUiDump} from './parse-ui-dump.js'
 import type {DumpWindow, UiHierarchy, UiNode} from './ui-node.js'
 import {accessibilityType, dumpWindowType, matchWindows, missingWindows, treelessWindows, type WindowType} from './window-metadata.js'
@@ -20,6 +22,12 @@ export interface ScreenElement {
   bounds: [number, number, number, number]
   flags: NodeFlags
   window: ScreenWindow
+  /**
+   * For a look-alike (`node_<hash>-<n>`, counted in document order among the elements of one key): the fingerprint
+   * of its whole group at this read (every member's place and words, in order). Its ordinal id names it only while
+   * that fingerprint is unchanged (element-records.ts).
+   */
+  group?: string
 }
 
 export interface ScreenWindow {
@@ -169,6 +177,8 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     return element
   })
 
+  for (const [fingerprint, members] of lookAlikeGroups(elements)) for (const member of members) member.group = fingerprint
+
   return {
     screen,
     orientation: screen.width > screen.height ? 'landscape' : 'portrait',
@@ -232,4 +242,31 @@ export function screenSizeFromHierarchy(hierarchy: UiHierarchy): {width: number;
     height = Math.max(height, box[3])
   }
   return {width, height}
+}
+
+/**
+ * The look-alike groups of a screen, each with its fingerprint: the members' bounds, window and words (an edit
+ * field's text left out: typing keeps its place in the group) in document order, hashed. Any member arriving,
+ * leaving or moving changes it, and with it what the ordinals count.
+ */
+function lookAlikeGroups(elements: ScreenElement[]): Map<string, ScreenElement[]> {
+  const byBase = new Map<string, ScreenElement[]>()
+  for (const e of elements) {
+    const dash = e.id.lastIndexOf('-')
+    if (dash === -1) continue
+    const base = e.id.slice(0, dash)
+    const members = byBase.get(base)
+    if (members) members.push(e)
+    else byBase.set(base, [e])
+  }
+  const groups = new Map<string, ScreenElement[]>()
+  for (const [base, members] of byBase) {
+    const hash = createHash('sha256').update(base)
+    for (const m of members) {
+      const words = isEditable(m.node) ? '' : m.text
+      hash.update(`\n${m.bounds.join(',')}\u0001${m.window.pkg}\u0001${m.node.className}\u0001${m.resId}\u0001${m.desc}\u0001${words}`)
+    }
+    groups.set(hash.digest('hex').slice(0, 16), members)
+  }
+  return groups
 }

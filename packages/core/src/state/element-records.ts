@@ -24,6 +24,8 @@ export interface ElementRecord {
   /** Foreground activity of the element's window, when known. */
   activity?: string
   editable: boolean
+  /** A look-alike's group fingerprint at the read (ScreenElement.group): its ordinal id acts only while it holds. */
+  group?: string
 }
 
 interface Records {
@@ -45,7 +47,8 @@ function isRecord(value: unknown): value is ElementRecord {
     typeof value.desc === 'string' &&
     typeof value.pkg === 'string' &&
     typeof value.editable === 'boolean' &&
-    (value.activity === undefined || typeof value.activity === 'string')
+    (value.activity === undefined || typeof value.activity === 'string') &&
+    (value.group === undefined || typeof value.group === 'string')
   )
 }
 
@@ -76,6 +79,7 @@ export function recordOf(element: ScreenElement): ElementRecord {
     pkg: element.window.pkg,
     ...(element.window.activity ? {activity: element.window.activity} : {}),
     editable: isEditable(node),
+    ...(element.group === undefined ? {} : {group: element.group}),
   }
 }
 
@@ -144,15 +148,10 @@ export interface ResolvedElement {
  */
 export async function resolveElement(driver: DeviceDriver, state: DeviceState, given: string, input = 'element_id'): Promise<ResolvedElement> {
   const id = checkElementId(given, input)
-  if (isAmbiguousId(id)) {
-    throw new InvalidInputError(`${id} names one of several look-alike elements (same class, labels and place in the tree), so arc cannot tell which one you mean`, {
-      actions: ['Tap its bounds with arc tap X Y, or find it by another property (arc find).'],
-      details: {input, value: id},
-    })
-  }
   const [model, records] = await Promise.all([driver.captureScreen().then((c) => buildScreenModel(c)), readRecords(state)])
   const element = model.byId.get(id)
   const then = records?.[id]
+  if (isAmbiguousId(id)) checkLookAlike(id, then, element)
   if (!element) {
     if (then) {
       throw new StaleElementError(`element ${id} is stale: the screen changed since it was read and ${describe(then)} is no longer on it`, {
@@ -174,6 +173,27 @@ export async function resolveElement(driver: DeviceDriver, state: DeviceState, g
   }
   checkMainDisplay(element)
   return {model, element}
+}
+
+/**
+ * A look-alike's ordinal id (`node_<hash>-<n>`) counts it among elements that differ only by their place: it names
+ * the same element only while its whole group is as it was when arc showed the id (the same members, in the same
+ * places). Anything else is STALE_ELEMENT, never a guess: a group that gained, lost or moved a member, or an id arc
+ * never showed (nothing to compare with).
+ */
+function checkLookAlike(id: string, then: ElementRecord | undefined, now: ScreenElement | undefined): void {
+  if (then?.group === undefined) {
+    throw new StaleElementError(`element ${id} is one of several look-alikes, counted by their place on the screen, and arc has no record of the group it was counted in`, {
+      actions: READ_AGAIN,
+      details: {element_id: id},
+    })
+  }
+  if (now?.group !== then.group) {
+    throw new StaleElementError(`element ${id} is stale: it is one of several look-alike ${describe(then)} elements counted by their place, and that group changed since it was read (one arrived, left or moved), so the count may name another one now`, {
+      actions: READ_AGAIN,
+      details: {element_id: id, was: then},
+    })
+  }
 }
 
 /** Refuses an element of another display than the main one (0): arc's taps, gestures and typing reach display 0 only. */
