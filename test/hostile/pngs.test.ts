@@ -1,6 +1,7 @@
 import {expect} from 'chai'
 import {copyFile, mkdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
+import zlib from 'node:zlib'
 
 import {checkPngPixels, DEMO_DIR, exitCodeFor, type ErrorCode} from '@arc-cli/core'
 
@@ -58,6 +59,32 @@ describe('hostile: PNGs', function () {
     const run = await runArc(['screen-state', '-d', snap])
     expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
     expect(run.stdout).to.not.include('20000x20000')
+  })
+
+  it('a PNG carrying a 60 MB tEXt and a zTXt inflating to 400 MB: annotated at once (exit 0), its text never decoded (once past 180 s)', async () => {
+    const demo = await readFile(path.join(DEMO_DIR, 'screen.png'))
+    const chunk = (type: string, data: Buffer) => {
+      const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+      const length = Buffer.alloc(4)
+      length.writeUInt32BE(data.length)
+      const crc = Buffer.alloc(4)
+      crc.writeUInt32BE(zlib.crc32(body))
+      return Buffer.concat([length, body, crc])
+    }
+    const huge = Buffer.concat([
+      demo.subarray(0, 33),
+      chunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), zlib.deflateSync(Buffer.alloc(400 * 1024 * 1024, 65), {level: 9})])),
+      chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(60 * 1024 * 1024, 66)])),
+      demo.subarray(33),
+    ])
+    const snap = path.join(dir, 'huge-text-chunks')
+    await mkdir(snap)
+    await copyFile(path.join(DEMO_DIR, 'window_dump.xml'), path.join(snap, 'window_dump.xml'))
+    await copyFile(path.join(DEMO_DIR, 'meta.json'), path.join(snap, 'meta.json'))
+    await writeFile(path.join(snap, 'screen.png'), huge)
+    const run = await runArc(['annotate', '-d', snap, '-o', 'huge.jpg'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(0)
+    expect((await readFile(path.join(dir, 'huge.jpg'))).subarray(0, 3)).to.deep.equal(Buffer.from([0xff, 0xd8, 0xff]))
   })
 
   it('checkPngPixels passes the demo screenshot and a real black one', async () => {
