@@ -1,13 +1,13 @@
 import {defineTool, z} from '@arc-cli/core'
 
-import {at, checkDisplayAwake, checkOnScreen, coordinate, duration} from './touch-schema.js'
+import {at, checkOnScreen, coordinate, duration} from './touch-schema.js'
 
 export const longPress = defineTool({
   name: 'long_press',
   title: 'Long-press the screen at a point',
   description: 'Presses and holds at x,y in screen pixels for `duration` milliseconds (default 1000), then releases.',
   kind: 'action',
-  needs: {screen: 'read', info: 'read', input: 'act'},
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({
     x: coordinate('X coordinate'),
@@ -17,7 +17,6 @@ export const longPress = defineTool({
   cli: {id: 'long-press', positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200 --duration 2000']},
   async handler({driver}, {x, y, duration}) {
     await checkOnScreen(driver, {'': {x, y}})
-    await checkDisplayAwake(driver, 'a long press')
     await driver.longPress({x, y}, duration)
     return {text: `Long press executed at ${at(x, y)} for ${duration}ms`, data: {x, y, duration}}
   },

@@ -1,6 +1,6 @@
 import {defineTool, z} from '@arc-cli/core'
 
-import {at, checkDisplayAwake, checkOnScreen, coordinate} from './touch-schema.js'
+import {at, checkOnScreen, coordinate} from './touch-schema.js'
 
 export const tap = defineTool({
   name: 'tap',
@@ -8,13 +8,12 @@ export const tap = defineTool({
   description:
     'Performs a single tap at x,y in screen pixels (the same space as the bounds in screen-state). To tap an element, read its bounds from get_screen_state and tap its centre.',
   kind: 'action',
-  needs: {screen: 'read', info: 'read', input: 'act'},
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
   cli: {id: 'tap', positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
   async handler({driver}, {x, y}) {
     await checkOnScreen(driver, {'': {x, y}})
-    await checkDisplayAwake(driver, 'a tap')
     await driver.tap({x, y})
     return {text: `Tap executed at ${at(x, y)}`, data: {x, y}}
   },
@@ -25,13 +24,12 @@ export const doubleTap = defineTool({
   title: 'Double-tap the screen at a point',
   description: 'Performs a double tap at x,y in screen pixels: two taps sent in one device command.',
   kind: 'action',
-  needs: {screen: 'read', info: 'read', input: 'act'},
+  needs: {screen: 'read', input: 'act'},
   group: 'touch',
   input: z.object({x: coordinate('X coordinate'), y: coordinate('Y coordinate')}),
   cli: {id: 'double-tap', positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200']},
   async handler({driver}, {x, y}) {
     await checkOnScreen(driver, {'': {x, y}})
-    await checkDisplayAwake(driver, 'a double tap')
     await driver.doubleTap({x, y})
     return {text: `Double tap executed at ${at(x, y)}`, data: {x, y}}
   },

@@ -34,16 +34,3 @@ export async function checkOnScreen(driver: DeviceDriver, points: Record<string,
   })
 }
 
-/**
- * A touch on a sleeping display reaches nothing: Android drops it (PhoneWindowManager lets a touch through to apps
- * only while the device is interactive) and `input` still reports success. So a touch tool asks first (one
- * `dumpsys power`) and sends nothing while the display is off, saying so; a source that cannot tell (a recording)
- * goes on.
- */
-export async function checkDisplayAwake(driver: DeviceDriver, what: string): Promise<void> {
-  if ((await driver.displayAwake()) !== false) return
-  throw new DeviceCommandError(`the display of ${driver.serial} is off (asleep): ${what} would reach nothing, so nothing was sent`, {
-    details: {serial: driver.serial, reason: 'DISPLAY_OFF'},
-    actions: ['Wake the device first: `arc device unlock` (or `arc press key WAKEUP`), then try again.'],
-  })
-}

@@ -2,23 +2,63 @@
  * Touch, keys and text over `input` (adb.md §3.7), and the status bar panels. Every function here runs inside
  * the device's input queue (input-queue.ts), so actions from concurrent callers never interleave.
  */
-import {UnsupportedError} from '../../errors/arc-error.js'
+import {DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
 import type {Point} from '../device-driver.js'
 import {resolveKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
-import {raw, shq} from './shell-quote.js'
+import {raw, shq, type Raw} from './shell-quote.js'
 import {describeChars, neverTypable, untypable} from '../typable.js'
 import {hasAdbKeyboard, noAdbKeyboard, typeWithAdbKeyboard} from './adb-keyboard.js'
 import {screenInfo} from './screen.js'
 
+/** What a gated touch prints instead of touching when the display is off. */
+const DISPLAY_OFF_MARK = 'arc-display-off'
+
+/**
+ * A touch sent only while the display is on, in the same shell command as the check: one round trip, not two (a
+ * batch's or an MCP server's tap costs one device call). A touch on a sleeping display reaches nothing: Android
+ * drops it (PhoneWindowManager passes touches to apps only while the device is interactive) and `input` still
+ * exits 0. The check reads `dumpsys power` as displayAwake() does: `mWakefulness=Awake` (Android 7+), else
+ * `Display Power: state=ON`; output with neither line lets the touch go (a build that cannot tell).
+ */
+function whileAwake(touch: Array<string | number | Raw>): Array<string | number | Raw> {
+  const off = [raw('echo'), DISPLAY_OFF_MARK]
+  return [
+    raw('case "$(dumpsys power)" in *mWakefulness=Awake*)'), ...touch,
+    raw(';; *mWakefulness=*)'), ...off,
+    raw(';; *"Display Power: state=ON"*)'), ...touch,
+    raw(';; *"Display Power: state="*)'), ...off,
+    raw(';; *)'), ...touch,
+    raw(';; esac'),
+  ]
+}
+
+/** Runs a gated touch: DISPLAY_OFF (a DeviceCommandError naming it) when the display was off and nothing was sent. */
+async function touchWhileAwake(dev: DeviceShell, touch: Array<string | number | Raw>, what: string, gesture: string, timeoutMs?: number): Promise<void> {
+  try {
+    await dev.action(whileAwake(touch), what, timeoutMs)
+  } catch (error) {
+    if (error instanceof DeviceCommandError && String(error.details.output ?? '').includes(DISPLAY_OFF_MARK)) throw displayOff(dev.serial, gesture)
+    throw error
+  }
+}
+
+/** The error of a touch refused because the display is off. */
+export function displayOff(serial: string, what: string): DeviceCommandError {
+  return new DeviceCommandError(`the display of ${serial} is off (asleep): ${what} would reach nothing, so nothing was sent`, {
+    details: {serial, reason: 'DISPLAY_OFF'},
+    actions: ['Wake the device first: `arc device unlock` (or `arc press key WAKEUP`), then try again.'],
+  })
+}
+
 export async function tap(dev: DeviceShell, {x, y}: Point): Promise<void> {
-  await dev.action(['input', 'tap', x, y], `input tap ${x} ${y}`)
+  await touchWhileAwake(dev, ['input', 'tap', x, y], `input tap ${x} ${y}`, 'a tap')
 }
 
 /** A long press is a swipe that does not move, held for the duration (the `input` way; mobile-mcp does the same). */
 export async function longPress(dev: DeviceShell, {x, y}: Point, durationMs: number): Promise<void> {
   // The call holds the finger down for durationMs: its time limit grows by as much.
-  await dev.action(['input', 'swipe', x, y, x, y, durationMs], `long press at (${x}, ${y})`, dev.server.timeoutMs + durationMs)
+  await touchWhileAwake(dev, ['input', 'swipe', x, y, x, y, durationMs], `long press at (${x}, ${y})`, 'a long press', dev.server.timeoutMs + durationMs)
 }
 
 /**
@@ -27,7 +67,7 @@ export async function longPress(dev: DeviceShell, {x, y}: Point, durationMs: num
  * (0.3-1 s), so apps may see two single taps (docs/devices.md).
  */
 export async function doubleTap(dev: DeviceShell, {x, y}: Point): Promise<void> {
-  await dev.action(['input', 'tap', x, y, raw(';'), 'input', 'tap', x, y], `double tap at (${x}, ${y})`)
+  await touchWhileAwake(dev, ['input', 'tap', x, y, raw(';'), 'input', 'tap', x, y], `double tap at (${x}, ${y})`, 'a double tap')
 }
 
 export async function swipe(dev: DeviceShell, from: Point, to: Point, durationMs: number): Promise<void> {
