@@ -7,7 +7,7 @@ import {buildScreenModel, DeviceCommandError, ElementNotFoundError, type ScreenE
 
 import {areaOf, visibleRect, type Rect} from './element-support.js'
 import type {SearchedSelector, SelectorSearch} from './element-target.js'
-import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside} from './scroll-area.js'
+import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside} from './covered-area.js'
 import {fingerprint, similarity} from './wait-idle.js'
 
 /** Named as `arc scroll` names them: "down" reveals what is further down (the finger moves up). */

@@ -3,7 +3,7 @@ import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, isA
 import {shareOf, type Rect} from './element-support.js'
 import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
 import {DEFAULT_MAX_SCROLLS, MAX_MAX_SCROLLS, SEARCH_DIRECTIONS, searchList} from './list-search.js'
-import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './scroll-area.js'
+import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './covered-area.js'
 
 export const MAX_SCROLLS = 5
 /** Visible when at least this share of the element is on screen inside its containers, clear of the keyboard and bars. */

@@ -1,7 +1,7 @@
 import {buildScreenModel, defineTool, DeviceCommandError, InvalidInputError, resolveElement, type ScreenModel, type ToolContext, z} from '@arc-cli/core'
 
 import {elementIdString, visibleRect, type Rect} from './element-support.js'
-import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside, windowManagerRects, type Direction} from './scroll-area.js'
+import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside, windowManagerRects, type Direction} from './covered-area.js'
 
 /** Share of the screen dimension (or of the element's) one scroll covers. */
 const SCROLL_AMOUNTS = {small: 0.25, medium: 0.5, large: 0.75} as const

@@ -4,7 +4,7 @@ import {at, checkOnScreen, coordinate, duration} from './touch-schema.js'
 
 /**
  * `arc scroll` names the way the content moves into view, a finger the way it moves: a finger moving up scrolls
- * down (swipeInside in scroll-area.ts).
+ * down (swipeInside in covered-area.ts).
  */
 const SCROLL_FOR_FINGER: Record<string, string> = {up: 'down', down: 'up', left: 'right', right: 'left'}
 

@@ -9,7 +9,7 @@
 import {InvalidInputError, type Point, type ScreenElement, type ScreenModel} from '@arc-cli/core'
 
 import {centre, visibleRect} from './element-support.js'
-import {reachableRect} from './scroll-area.js'
+import {reachableRect} from './covered-area.js'
 
 export interface Touchable {
   id: string

@@ -15,7 +15,7 @@ import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
-import {coveringRects, freeArea} from '../../src/tools/scroll-area.js'
+import {coveringRects, freeArea} from '../../src/tools/covered-area.js'
 import {connectAdbDriver} from '@arc-cli/core/testing'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'

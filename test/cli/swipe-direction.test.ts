@@ -1,7 +1,7 @@
 import {exitCodeFor} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {swipeInside, type Direction} from '../../src/tools/scroll-area.js'
+import {swipeInside, type Direction} from '../../src/tools/covered-area.js'
 import {swipe} from '../../src/tools/swipe.js'
 import {runArc} from '@arc-cli/test-support/run-arc'
 

@@ -18,13 +18,13 @@ import {chooseHelper, type ProgramHelper} from './program-helper.js'
 import {loadScenarioFile, parseScenario, type ParsedScenario, type Scenario} from './scenario.js'
 import {parseShellService} from './shell-v2.js'
 import {runSync} from './sync-protocol.js'
-import {VirtualDevice, type DeviceState} from './virtual-device.js'
+import {VirtualDevice, type AdbState} from './virtual-device.js'
 
 export interface EmulatedDeviceSpec {
   serial: string
   /** A snapshot folder (window_dump.xml [+ screen.png, meta.json]) or a `.xml` dump. */
   snapshot: string
-  state?: DeviceState
+  state?: AdbState
 }
 
 export interface EmulatorOptions {

@@ -27,7 +27,7 @@ export type {ReceivedCommand, ReceivedRequest} from './command-log.js'
 export {
   VirtualDevice,
   LAUNCHER_PACKAGE,
-  type DeviceState,
+  type AdbState,
   type InputEvent,
   type InstalledPackage,
 } from './virtual-device.js'

@@ -21,7 +21,7 @@ import {windowUnder} from './touch.js'
  * `no permissions` is a USB device a Linux host may not open (no udev rule): the server lists it under a longer
  * name (`NO_PERMISSIONS_STATE` in host-protocol.ts) and refuses every service on it.
  */
-export type DeviceState = 'device' | 'offline' | 'unauthorized' | 'no permissions'
+export type AdbState = 'device' | 'offline' | 'unauthorized' | 'no permissions'
 
 /**
  * An input the device received through `input …` or `cmd statusbar …`, in device pixels; `commit` and `clear-text`
@@ -197,7 +197,7 @@ export interface VirtualDeviceInit {
   /** Host folder standing for the device's `/`. */
   root: string
   screens: Record<string, string | {snapshot: string; package?: string; activity?: string; animated?: boolean; secure?: boolean}>
-  state?: DeviceState
+  state?: AdbState
   scenario?: DeviceScenario
   /** The emulator's time scale, used where the scenario sets none (EmulatorOptions.timeScale). */
   timeScale?: number
@@ -298,7 +298,7 @@ export class VirtualDevice extends EventEmitter {
    * `clipboard`. The helper's operations needing one answer UNSUPPORTED (a test of arc's fallbacks).
    */
   readonly hiddenApisMissing = new Set<string>()
-  private stateValue: DeviceState
+  private stateValue: AdbState
   private present = true
   private currentScreen = ''
   private nextPid = 4000
@@ -377,7 +377,7 @@ export class VirtualDevice extends EventEmitter {
     return device
   }
 
-  get state(): DeviceState {
+  get state(): AdbState {
     return this.stateValue
   }
 
@@ -410,7 +410,7 @@ export class VirtualDevice extends EventEmitter {
     }
   }
 
-  setState(state: DeviceState): void {
+  setState(state: AdbState): void {
     this.stateValue = state
     this.emit('changed')
   }

@@ -1,7 +1,7 @@
 /**
- * Where a scroll may swipe: the screen (or a scrollable element's visible part) less what covers the app there,
- * the on-screen keyboard and the system bars, so a swipe never starts on a key or the navigation bar; and the part
- * of an app's element a tap can reach for the same reason.
+ * What covers an app (the on-screen keyboard, the system bars) and what it leaves free: where a scroll may swipe
+ * (the screen, or a scrollable element's visible part, less what covers it), so a swipe never starts on a key or
+ * the navigation bar; and the part of an app's element a tap can reach (reachableRect), for the same reason.
  */
 import type {DeviceWindow, ScreenElement, ScreenModel, ScreenWindow, WindowManagerState} from '@arc-cli/core'
 

@@ -1,7 +1,7 @@
 import {buildScreenModel, type DeviceWindow} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {coveringRects, freeArea, swipeInside, windowManagerRects} from '../../src/tools/scroll-area.js'
+import {coveringRects, freeArea, swipeInside, windowManagerRects} from '../../src/tools/covered-area.js'
 import {parseWindowManager} from '@arc-cli/core/testing'
 import {deviceOutputAvailable, readDeviceOutput} from '@arc-cli/test-support/device-output'
 import {capture, dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
