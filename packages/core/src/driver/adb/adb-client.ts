@@ -545,7 +545,20 @@ async function request(conn: Connection, service: string): Promise<Buffer> {
   conn.write(Protocol.encodeData(service))
   const reply = await conn.parser.readAscii(4)
   if (reply !== Protocol.OKAY) await conn.parser.readError()
-  const value = await conn.parser.readValue()
+  // The value's length is 4 hex digits (adb's SERVICES.TXT): anything else is not an adb server answering, and must
+  // not read as an empty answer (a program on the port that says OKAY then garbage listed "no devices", exit 0).
+  const length = (await conn.parser.readBytes(4)) as Buffer
+  if (!/^[0-9a-fA-F]{4}$/.test(length.toString('latin1'))) {
+    conn.end()
+    throw new DeviceUnavailableError(
+      `the adb server answered ${service} with OKAY and then ${JSON.stringify(length.toString('latin1'))} where the answer's length (4 hex digits) belongs: that is not an adb server`,
+      {
+        details: {service, received: length.toString('latin1')},
+        actions: ['Check what listens on the adb port (ADB_SERVER_SOCKET, --adb-host/--adb-port; default 5037), then `adb kill-server && adb start-server`.'],
+      },
+    )
+  }
+  const value = (await conn.parser.readBytes(Number.parseInt(length.toString('latin1'), 16))) as Buffer
   conn.end()
   return value
 }
