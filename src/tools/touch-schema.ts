@@ -1,5 +1,5 @@
 /** Input fields shared by the touch tools, with the spec's ranges: coordinates >= 0, durations 1-60000 ms. */
-import {DeviceCommandError, InvalidInputError, type DeviceDriver, z} from '@arc-cli/core'
+import {InvalidInputError, type DeviceDriver, z} from '@arc-cli/core'
 
 export const coordinate = (what: string) => z.number().min(0).describe(`${what} in screen pixels (>= 0)`)
 

@@ -71,7 +71,7 @@ describe('runTool: the tool runner no surface owns', () => {
 
     it('each issue kind the tool schemas produce, named by field as MCP sends it', async () => {
       // Numbers: a bound (the description follows, saying the range), a whole number, a type.
-      expect(await mcp('type_insert_text', {...insert, offset: -1})).to.equal('offset must be at least 0 (got -1): 0-based character offset for the cursor, within [0, current text length]')
+      expect(await mcp('type_insert_text', {...insert, offset: -1})).to.equal('offset must be at least 0 (got -1): 0-based offset for the cursor in code points (an emoji is one or more), within [0, current text length]')
       expect(await mcp('get_device_logs', {last_lines: 1001})).to.equal('last_lines must be at most 1000 (got 1001): Number of most recent log lines to return (1-1000)')
       expect(await mcp('swipe', {x1: 1, y1: 1, x2: 2, y2: 2, duration: 1.5})).to.match(/^duration must be a whole number \(got 1\.5\): Swipe duration/)
       expect(await mcp('tap', {x: true, y: 1})).to.match(/^x must be a number \(got true\)/)

@@ -23,6 +23,9 @@ function sizeText(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }
 
+/** How long moving `bytes` may take at the slowest rate a transfer is allowed (1 MiB/s, as the driver's call limit). */
+const transferMs = (bytes: number) => Math.ceil(bytes / ((1024 * 1024) / 1000))
+
 function tooLarge(what: string, bytes: number): FileTooLargeError {
   return new FileTooLargeError(`${what} is ${bytes} bytes, over the ${TRANSFER_MAX_BYTES}-byte limit of one transfer`, {
     details: {bytes, limit: TRANSFER_MAX_BYTES},
@@ -71,6 +74,8 @@ export const pullFile = defineTool({
     }
     const file = await requireFile(ctx.driver, resolved)
     if (file.stat.size > TRANSFER_MAX_BYTES) throw tooLarge(`file ${resolved.relative}`, file.stat.size)
+    // The command's own deadline grows as the device call's limit does: the file at the slowest rate allowed.
+    ctx.expectWork?.(transferMs(file.stat.size))
     const onBytes = progressOf(ctx.progress, 'pulling', resolved.relative, file.stat.size)
     const data = await ctx.driver.readFile(file.path, TRANSFER_MAX_BYTES, {expectedBytes: file.stat.size, onBytes})
     if (data.length > TRANSFER_MAX_BYTES) throw tooLarge(`file ${resolved.relative}`, data.length)
@@ -118,6 +123,7 @@ export const pushFile = defineTool({
     requireWrite(location)
     const data = await readHostFile(source)
     const resolved = await resolvePath(ctx.driver, location, input.path, true)
+    ctx.expectWork?.(transferMs(data.length))
     const onBytes = progressOf(ctx.progress, 'pushing', resolved.relative, data.length)
     await ctx.driver.withFileLock(lockPathOf(resolved), () => writeResolved(ctx.driver, resolved, data, {expectedBytes: data.length, onBytes}))
     return {text: `Pushed ${source} (${sizeText(data.length)}) to ${resolved.relative}`, data: {source, path: resolved.relative, bytes: data.length}}
