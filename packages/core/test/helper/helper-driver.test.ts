@@ -179,6 +179,30 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(touches).to.deep.equal(['DOWN:1', 'POINTER_DOWN:2', 'MOVE:2', 'POINTER_UP:2', 'UP:1'])
   })
 
+  it('a gesture or paste the helper took and then failed is a device error, never played again over ADB', async () => {
+    const d = await driver('auto')
+    await d.captureScreen()
+    const twoFingers = [
+      [{x: 500, y: 800, time: 0}, {x: 300, y: 600, time: 120}],
+      [{x: 600, y: 900, time: 0}, {x: 800, y: 1100, time: 120}],
+    ]
+    for (const [op, act] of [
+      ['gesture', () => d.gesture(twoFingers)],
+      ['type', () => d.inputText('café')],
+    ] as const) {
+      // The helper answers FAILED after it was sent the request: whatever it did stands, so nothing may repeat it.
+      device().addFault({command: `arc-helper ${op}`, kind: 'error', message: `${op} not confirmed`})
+      const from = h.emu.commands.length
+      const error = await (act as () => Promise<unknown>)().then(
+        () => undefined,
+        (e: unknown) => e as ArcError,
+      )
+      expect(error?.code, op).to.equal('DEVICE_COMMAND_FAILED')
+      expect(error?.message).to.include('after it may have acted').and.include(`${op} not confirmed`)
+      expect(programs(from).filter((p) => !p.startsWith('app_process')), op).to.deep.equal([])
+    }
+  })
+
   it('arc doctor says what the helper adds and how long it took, and what goes over ADB without it', async () => {
     const rows = (report: Awaited<ReturnType<AdbDriver['probeCapabilities']>>) => new Map(report.capabilities.map((c) => [c.id, c]))
     const auto = rows(await (await driver('auto')).probeCapabilities())

@@ -62,6 +62,9 @@ export function lockKey(host: string, port: number, serial: string): string {
   return `${loopback ? '127.0.0.1' : host.toLowerCase()}:${port}/${serial}`
 }
 
+/** The helper's answers that come before it injects anything (helper-session.ts lists its refusal codes). */
+const REFUSED_BEFORE_ACTING = new Set(['BAD_REQUEST', 'UNSUPPORTED', 'UIAUTOMATION_BUSY'])
+
 export class AdbDriver implements DeviceDriver {
   readonly serial: string
   readonly shell: DeviceShell
@@ -85,15 +88,17 @@ export class AdbDriver implements DeviceDriver {
   }
 
   /**
-   * A request that changes the device (a paste, a gesture) sent to the helper: where the helper stopped answering
-   * after it was sent, it may have acted, so that is a device error, never a fallback that would act twice.
+   * A request that changes the device (a paste, a gesture) sent to the helper: once it was sent, the helper may have
+   * acted, whatever it answers after (a paste key injected but not confirmed within the dispatcher's wait is still
+   * delivered), so that is a device error, never a fallback that would act twice. Only the refusals the helper gives
+   * before it injects anything (a malformed or unsupported request, UiAutomation held elsewhere) let ADB try.
    */
   private async once(session: HelperSession, words: string[], extraMs = 0): Promise<Buffer> {
     try {
       return await session.request(words, helperLimit(this.shell, extraMs))
     } catch (error) {
-      if (error instanceof HelperFailure && (error.code === 'timeout' || error.code === 'gone')) {
-        throw new DeviceCommandError(`the on-device helper stopped answering during \`${words[0]}\` on ${this.serial}: ${error.message}`, {
+      if (error instanceof HelperFailure && !REFUSED_BEFORE_ACTING.has(error.code)) {
+        throw new DeviceCommandError(`the on-device helper failed during \`${words[0]}\` on ${this.serial}, after it may have acted: ${error.message}`, {
           details: {serial: this.serial},
           actions: ['Read the screen to see whether it took effect before trying again.'],
         })
