@@ -100,12 +100,19 @@ export async function confirmMissing(dev: DeviceShell, target: string): Promise<
  * user: another app's data, a system folder) exactly as an empty one, so an empty answer is checked with `ls -a`,
  * which says why it could not read the folder.
  */
+/** arc's own lock folder is not the user's: a listing of /data/local/tmp leaves it out (lockFile below). */
+function withoutLocks(target: string, entries: FileEntry[]): FileEntry[] {
+  if (path.posix.normalize(`${target}/`) !== `/${path.posix.dirname(LOCK_FOLDER)}/`) return entries
+  const name = path.posix.basename(LOCK_FOLDER)
+  return entries.filter((e) => e.name !== name)
+}
+
 export async function listDir(dev: DeviceShell, target: string): Promise<FileEntry[]> {
   const entries = await dev.server.call(`list ${target}`, dev.serial, async (client) => {
     const listed = (await client.getDevice(dev.serial).readdir(target)) as Array<SyncStats & {name: string}>
     return listed.map((e) => ({name: e.name, ...toStat(e)}))
   })
-  if (entries.length > 0) return entries
+  if (entries.length > 0) return withoutLocks(target, entries)
   const {output, exitCode} = await dev.run(['ls', '-a', '--', target])
   if (exitCode !== 0) {
     const text = output.toString('utf8')
