@@ -1,4 +1,5 @@
-import {mkdir, readFile, readdir, writeFile} from 'node:fs/promises'
+import {execFileSync, spawn} from 'node:child_process'
+import {lstat, mkdir, readFile, readdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
@@ -37,7 +38,6 @@ describe('files pull / files push: any file between this machine and a storage l
     await mkdir(work)
     await writeFile(path.join(work, 'small.bin'), BINARY.subarray(0, 1000))
     expect((await arc(['files', 'push', 'small.bin', 'tmp', 'arc-transfer/small.bin'], work)).code).to.equal(0)
-    const {spawn} = await import('node:child_process')
     const {arcNodeArgs} = await import('@arc-cli/test-support/built-cli')
     const bytes = await new Promise<Buffer>((resolve, reject) => {
       const child = spawn(process.execPath, arcNodeArgs(['files', 'pull', 'tmp', 'arc-transfer/small.bin', '-o', '-', '--device', 'emu-1']), {
@@ -74,6 +74,27 @@ describe('files pull / files push: any file between this machine and a storage l
       expect(h.argvSince(before).filter((a) => ['mv', 'mkdir', 'rm'].includes(a[0] ?? ''))).to.deep.equal([])
     }
     expect((await readdir(work)).sort()).to.deep.equal(['adir', 'x.bin'])
+  })
+
+  it('-o a FIFO with a reader: the bytes go down the pipe and the FIFO stays a FIFO (never replaced by a file)', async () => {
+    const work = path.join(h.dir, 'fifo')
+    await mkdir(work)
+    await writeFile(path.join(work, 'small.bin'), BINARY.subarray(0, 5000))
+    expect((await arc(['files', 'push', 'small.bin', 'tmp', 'arc-transfer/fifo.bin'], work)).code).to.equal(0)
+    const fifo = path.join(work, 'out.fifo')
+    execFileSync('mkfifo', [fifo])
+    const reader = spawn('cat', [fifo], {stdio: ['ignore', 'pipe', 'ignore']})
+    const chunks: Buffer[] = []
+    reader.stdout.on('data', (d: Buffer) => chunks.push(d))
+    const received = new Promise<Buffer>((resolve) => reader.on('close', () => resolve(Buffer.concat(chunks))))
+    try {
+      const run = await arc(['files', 'pull', 'tmp', 'arc-transfer/fifo.bin', '-o', fifo], work)
+      expect(run.code, run.stderr).to.equal(0)
+      expect((await received).equals(BINARY.subarray(0, 5000))).to.equal(true)
+      expect((await lstat(fifo)).isFIFO()).to.equal(true)
+    } finally {
+      reader.kill('SIGKILL')
+    }
   })
 
   it('is not served over MCP: an agent would pick paths on your disk', async () => {

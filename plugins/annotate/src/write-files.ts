@@ -1,33 +1,13 @@
-import {constants} from 'node:fs'
-import {Socket} from 'node:net'
-import {link, lstat, open, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {link, lstat, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {InvalidInputError, isProcessAlive, OutputError} from '@arc-cli/core'
+import {InvalidInputError, isProcessAlive, outputError, outputKind, outputReason as reason, writeIntoStream} from '@arc-cli/core'
 
 export interface OutputFile {
   path: string
   data: Buffer | string
   /** The input that named it (`--output`, `--map`), for the error message. */
   input: string
-}
-
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ENOENT') return 'the folder does not exist'
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'permission denied'
-  if (code === 'EISDIR') return 'it is a folder'
-  if (code === 'ENOTDIR') return 'a part of the path is not a folder'
-  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk is full'
-  return error instanceof Error ? error.message : String(error)
-}
-
-function outputError(file: Pick<OutputFile, 'path' | 'input'>, why: string, cause?: unknown): OutputError {
-  return new OutputError(`${file.input}: cannot write ${file.path}: ${why}`, {
-    cause,
-    details: {input: file.input, path: file.path},
-    actions: ['Choose a path in an existing folder you can write to.'],
-  })
 }
 
 /** `.NAME.PID.tmp` (the new content) and `.NAME.PID.bak` (a hard link to the old file while renaming). */
@@ -80,51 +60,6 @@ export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'in
   }
 }
 
-/** What is at a target, following links: a regular file (or nothing) is replaced atomically; a stream is written into. */
-type TargetKind = 'replace' | 'stream' | {refuse: string}
-
-/**
- * How a target is written. A character device (`/dev/null`, a terminal) or a FIFO at the path, or at the end of a
- * link there (`/dev/stdout` → `/proc/self/fd/1` → a pipe), is a stream the user means arc to write into: replacing
- * it with a regular file would break the device node or the pipe (as root, in a CI container, arc can). So is
- * anything under /dev or /proc, whatever it leads to (`-o /dev/stdout` with stdout sent to a file writes that
- * file). A socket or a block device cannot or must not be written as an image: refused.
- */
-async function targetKind(target: string): Promise<TargetKind> {
-  const followed = await stat(target).catch(() => undefined)
-  const under = (root: string) => target === root || target.startsWith(`${root}/`)
-  if (followed?.isSocket()) return {refuse: 'it is a socket: arc writes into files, character devices (/dev/null) and FIFOs'}
-  if (followed?.isBlockDevice()) return {refuse: 'it is a block device (a disk): arc does not write images onto disks'}
-  if (followed?.isCharacterDevice() || followed?.isFIFO()) return 'stream'
-  if (followed && (under('/dev') || under('/proc'))) return 'stream'
-  return 'replace'
-}
-
-/**
- * Writes into a character device or FIFO as it is, never replacing it. A FIFO is opened without waiting (ENXIO when
- * no process reads it: a clear error instead of blocking for ever) and written through a pipe handle, which waits
- * for the reader as it drains the pipe; closing that one descriptor is the reader's end of file.
- */
-async function writeInto(file: OutputFile): Promise<void> {
-  const followed = await stat(file.path)
-  if (!followed.isFIFO()) {
-    // O_WRONLY|O_CREAT|O_TRUNC as a shell's `>` opens it: a device ignores the truncation.
-    await writeFile(file.path, file.data).catch((error: unknown) => {
-      throw outputError(file, reason(error), error)
-    })
-    return
-  }
-  const handle = await open(file.path, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENXIO') throw outputError(file, 'it is a FIFO no process is reading (start the reader first)', error)
-    throw outputError(file, reason(error), error)
-  })
-  const pipe = new Socket({fd: handle.fd, readable: false, writable: true})
-  await new Promise<void>((resolve, reject) => {
-    pipe.once('error', (error) => reject(outputError(file, reason(error), error)))
-    pipe.end(file.data, () => resolve())
-  }).finally(() => pipe.destroy())
-}
-
 /**
  * Writes all files or none, and never loses an existing one:
  * 1. every target is checked first (see validateTargets), stale side files of killed runs are removed;
@@ -141,12 +76,12 @@ export async function writeFilesAtomically(all: OutputFile[]): Promise<void> {
   const files: OutputFile[] = []
   const streams: OutputFile[] = []
   for (const file of all) {
-    const kind = await targetKind(path.resolve(file.path))
+    const kind = await outputKind(path.resolve(file.path))
     if (typeof kind === 'object') throw outputError(file, kind.refuse)
     ;(kind === 'stream' ? streams : files).push(file)
   }
   // Streams first: what went into a device or a pipe cannot be taken back, so a failure there writes no file.
-  for (const stream of streams) await writeInto(stream)
+  for (const stream of streams) await writeIntoStream(stream, stream.data)
   for (const file of files) await removeStaleSideFiles(file.path)
   const temps: string[] = []
   const backups = new Map<string, string>()

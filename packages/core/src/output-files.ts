@@ -1,0 +1,86 @@
+/**
+ * Output files on the machine arc runs on, as every command that writes one treats them: what is at the path
+ * decides how it is written (a regular file is replaced whole; a device or a pipe is written into, never replaced),
+ * and a failure is one OUTPUT_FAILED naming the flag and the path.
+ */
+import {constants, open as openFd} from 'node:fs'
+import {stat, writeFile} from 'node:fs/promises'
+import {Socket} from 'node:net'
+import {promisify} from 'node:util'
+
+import {OutputError} from './errors/arc-error.js'
+
+/** What an output flag names and the bytes for it. */
+export interface OutputTarget {
+  path: string
+  /** The flag or field that named it (`--output`, `--map`): errors name it. */
+  input: string
+}
+
+/** Why a write failed, in a person's words. */
+export function outputReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'ENOENT') return 'the folder does not exist'
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'permission denied'
+  if (code === 'EISDIR') return 'it is a folder'
+  if (code === 'ENOTDIR') return 'a part of the path is not a folder'
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk is full'
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function outputError(target: OutputTarget, why: string, cause?: unknown): OutputError {
+  return new OutputError(`${target.input}: cannot write ${target.path}: ${why}`, {
+    cause,
+    details: {input: target.input, path: target.path},
+    actions: ['Choose a path in an existing folder you can write to.'],
+  })
+}
+
+/** What is at a target, following links: a regular file (or nothing) is replaced atomically; a stream is written into. */
+export type OutputKind = 'replace' | 'stream' | {refuse: string}
+
+/**
+ * How a target is written. A character device (`/dev/null`, a terminal) or a FIFO at the path, or at the end of a
+ * link there (`/dev/stdout` → `/proc/self/fd/1` → a pipe), is a stream the user means arc to write into: replacing
+ * it with a regular file would break the device node or the pipe (as root, in a CI container, arc can). So is
+ * anything under /dev or /proc, whatever it leads to (`-o /dev/stdout` with stdout sent to a file writes that
+ * file). A socket or a block device cannot or must not be written: refused.
+ */
+export async function outputKind(target: string): Promise<OutputKind> {
+  const followed = await stat(target).catch(() => undefined)
+  const under = (root: string) => target === root || target.startsWith(`${root}/`)
+  if (followed?.isSocket()) return {refuse: 'it is a socket: arc writes into files, character devices (/dev/null) and FIFOs'}
+  if (followed?.isBlockDevice()) return {refuse: 'it is a block device (a disk): arc does not write onto disks'}
+  if (followed?.isCharacterDevice() || followed?.isFIFO()) return 'stream'
+  if (followed && (under('/dev') || under('/proc'))) return 'stream'
+  return 'replace'
+}
+
+const openRaw = promisify(openFd)
+
+/**
+ * Writes into a character device or FIFO as it is, never replacing it. A FIFO is opened without waiting (ENXIO when
+ * no process reads it: a clear error instead of blocking for ever) and written through a pipe socket, which waits
+ * for the reader as it drains the pipe; closing that one descriptor is the reader's end of file. The descriptor is
+ * a plain number the socket alone owns (a FileHandle would close the same number again when collected, by then
+ * perhaps another file's).
+ */
+export async function writeIntoStream(target: OutputTarget, data: Buffer | string): Promise<void> {
+  const followed = await stat(target.path)
+  if (!followed.isFIFO()) {
+    // O_WRONLY|O_CREAT|O_TRUNC as a shell's `>` opens it: a device ignores the truncation.
+    await writeFile(target.path, data).catch((error: unknown) => {
+      throw outputError(target, outputReason(error), error)
+    })
+    return
+  }
+  const fd = await openRaw(target.path, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENXIO') throw outputError(target, 'it is a FIFO no process is reading (start the reader first)', error)
+    throw outputError(target, outputReason(error), error)
+  })
+  const pipe = new Socket({fd, readable: false, writable: true})
+  await new Promise<void>((resolve, reject) => {
+    pipe.once('error', (error) => reject(outputError(target, outputReason(error), error)))
+    pipe.end(data, () => resolve())
+  }).finally(() => pipe.destroy())
+}
