@@ -51,7 +51,7 @@ describe('required inputs on the command line', () => {
     const cases: Array<[string[], string]> = [
       [['details'], '--ids is required: Element ids to look up'],
       [['gesture'], '--paths is required: Array of paths'],
-      [['type', 'insert', 'node_a', 'hi'], '--offset is required: 0-based character offset'],
+      [['type', 'insert', 'node_a', 'hi'], '--offset is required: 0-based offset for the cursor in code points'],
     ]
     for (const [argv, message] of cases) {
       const run = await runArc([...argv, '-d', 'demo'])
@@ -63,7 +63,7 @@ describe('required inputs on the command line', () => {
   it('says what a wrong input allows by its flag or argument, as the user typed it, never in zod\'s words', async () => {
     const path = (...points: Array<Record<string, unknown>>) => JSON.stringify(points.map((p, i) => ({x: 1, y: 1, time: i * 10, ...p})))
     const cases: Array<[string[], string]> = [
-      [['type', 'insert', 'node_abcdef', 'hi', '--offset', '-1'], '--offset must be at least 0 (got -1): 0-based character offset for the cursor'],
+      [['type', 'insert', 'node_abcdef', 'hi', '--offset', '-1'], '--offset must be at least 0 (got -1): 0-based offset for the cursor in code points'],
       [['wait', 'idle', '--timeout', '40000'], '--timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again'],
       [['logs', '--last-lines', '0'], '--last-lines must be at least 1 (got 0): Number of most recent log lines to return (1-1000)'],
       [['type', 'append', 'node_abcdef', ''], 'argument <text> must not be empty: Text to type (1-2000 characters'],

@@ -1,8 +1,8 @@
 import {z, type ArcConfig} from '@arc-cli/core'
 
-import {DEFAULTS, type AnnotateOptions} from './annotate-screenshot.js'
+import type {AnnotateOptions} from './annotate-screenshot.js'
 import {FORMAT_NAMES, normalizeFormat} from './output-format.js'
-import {MAX_SIZE_RANGE, QUALITY_RANGE} from './style/annotate-config.js'
+import {DEFAULTS, MAX_SIZE_RANGE, QUALITY_RANGE} from './style/annotate-config.js'
 import {MARK_FILTERS} from './style/presets.js'
 import {readAnnotateConfig, resolveStyle} from './style/resolve-style.js'
 

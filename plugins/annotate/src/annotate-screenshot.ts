@@ -32,7 +32,6 @@ export interface AnnotatedImage {
   warnings: string[]
 }
 
-export const DEFAULTS = {format: 'jpeg' as ImageFormat, quality: 80, maxSize: 700}
 const LARGE_IMAGE_BYTES = 1024 * 1024
 /** The reference width of spec 000: one dp is the image's short side / 360. */
 const REFERENCE_DP = 360

@@ -4,7 +4,8 @@ import type * as Zlib from 'node:zlib'
 import {DEMO_DIR, SnapshotDriver, buildScreenModel} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {annotateScreenshot, DEFAULTS} from '../src/annotate-screenshot.js'
+import {annotateScreenshot} from '../src/annotate-screenshot.js'
+import {DEFAULTS} from '../src/style/annotate-config.js'
 import {resolveStyle} from '../src/style/resolve-style.js'
 
 const zlib = createRequire(import.meta.url)('node:zlib') as typeof Zlib

@@ -73,3 +73,6 @@ export const annotateConfigSchema = z
   .strict()
 
 export type AnnotateConfig = z.output<typeof annotateConfigSchema>
+
+/** The image an annotation makes when neither the call nor the config says: JPEG at quality 80, 700 px at most. */
+export const DEFAULTS = {format: 'jpeg' as ImageFormat, quality: 80, maxSize: 700}
