@@ -46,3 +46,21 @@ describe('a work profile: apps of user 10 are invisible to pm without --user, an
     expect(run.stderr).to.include('--user')
   })
 })
+
+describe('app open --user on a package with two launcher icons', () => {
+  const h = useDemoDevice({
+    users: [{id: 10, name: 'Work profile', workProfile: true}],
+    // Two launcher icons: resolve-activity answers the chooser, so arc lists them with query-activities.
+    packages: [{name: 'com.example.twice', launcher: '.Main', moreLaunchers: ['.Debug'], users: [10]}],
+  })
+  const arc = (...args: string[]) => runArc([...args, '--device', 'emu-1'], {env: h.env})
+
+  it('a package with two launchers is looked up for the user asked (query-activities --user), never the owner', async () => {
+    const from = h.emu.commands.length
+    const opened = await arc('app', 'open', 'com.example.twice', '--user', '10')
+    expect(opened.code, opened.stderr).to.equal(0)
+    const query = h.argvSince(from).find((argv) => argv[2] === 'query-activities')
+    expect(query?.slice(0, 6)).to.deep.equal(['cmd', 'package', 'query-activities', '--brief', '--user', '10'])
+    expect(h.emu.device('emu-1').foreground.package).to.equal('com.example.twice')
+  })
+})

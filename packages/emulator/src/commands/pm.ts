@@ -83,8 +83,10 @@ function resolveActivity(ctx: CommandContext, args: string[]): number {
  * `N activities found:`, then `  Activity #i:` and (brief) the match line and `pkg/.Activity`, or `ActivityInfo:`.
  */
 function queryActivities(ctx: CommandContext, args: string[]): number {
-  const name = intentPackage(args)
-  const packages = name === undefined ? ctx.device.packages : ctx.device.packages.filter((p) => p.name === name)
+  const name = intentPackage(args.filter((a, i) => a !== '--user' && args[i - 1] !== '--user'))
+  // As resolve-activity: the current user's (0) apps unless --user names another (PackageManagerShellCommand).
+  const user = userArg(args)
+  const packages = (name === undefined ? ctx.device.packages : ctx.device.packages.filter((p) => p.name === name)).filter((p) => installedFor(p, user))
   const found = packages.flatMap((p) => launchersOf(p).map((activity) => ({p, activity})))
   if (found.length === 0) {
     ctx.out('No activities found\n')

@@ -98,6 +98,13 @@ export async function openApp(dev: DeviceShell, packageId: string, extras: reado
         actions: ['Name the activity with --activity (`arc app open PKG --activity .MainActivity --extra k=v`).'],
       })
     }
+    // monkey starts the app of the current user: for another user it could start the wrong copy of the package.
+    if (user !== undefined) {
+      throw new UnsupportedError(`${dev.serial} does not name the launcher activity of ${packageId} for user ${user}, and its fallback (monkey) starts the current user's app`, {
+        details: {package_id: packageId, user},
+        actions: [`Name the activity with --activity (\`arc app open ${packageId} --activity .MainActivity --user ${user}\`).`],
+      })
+    }
     return monkeyStart(dev, packageId)
   }
   const resolved = await dev.text([
@@ -111,7 +118,7 @@ export async function openApp(dev: DeviceShell, packageId: string, extras: reado
   // where the device lists none arc can read, monkey starts the package's launcher itself.
   if (component && !component.startsWith(`${packageId}/`)) {
     const queried = await dev.text([
-      'cmd', 'package', 'query-activities', '--brief', '-a', 'android.intent.action.MAIN',
+      'cmd', 'package', 'query-activities', '--brief', ...userWords(user), '-a', 'android.intent.action.MAIN',
       '-c', 'android.intent.category.LAUNCHER', packageId,
     ])
     component = firstQueriedActivity(queried, packageId)
