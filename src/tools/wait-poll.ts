@@ -24,6 +24,15 @@ const TIMED_OUT = Symbol('timed out')
 
 export const reads = (n: number) => `${n} read${n === 1 ? '' : 's'}`
 
+/**
+ * Sleeps until `deadline` has passed by the clock the results are measured with: a timer may fire a millisecond
+ * before Date.now() reaches its end (libuv rounds its loop time), and a wait must never report ending before its
+ * timeout.
+ */
+async function sleepUntil(deadline: number, signal?: AbortSignal, cancel?: AbortSignal): Promise<void> {
+  while (Date.now() < deadline && !cancel?.aborted) await sleep(deadline - Date.now(), signal, cancel)
+}
+
 /** One read of the screen, or TIMED_OUT when the deadline comes first. */
 async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenModel | typeof TIMED_OUT> {
   const remaining = deadline - Date.now()
@@ -33,7 +42,7 @@ async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenMod
   // The deadline's timer ends with the race: left running, it would keep the process alive until the deadline.
   const done = new AbortController()
   try {
-    return await Promise.race([read, sleep(remaining, ctx.signal, done.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
+    return await Promise.race([read, sleepUntil(deadline, ctx.signal, done.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
   } finally {
     done.abort()
   }
@@ -68,7 +77,7 @@ export async function pollScreen<T>(
     const met = check(model)
     if (met !== undefined) return {met, attempts, elapsedMs: Date.now() - start}
     if (Date.now() + POLL_MS > deadline) {
-      await sleep(deadline - Date.now(), ctx.signal)
+      await sleepUntil(deadline, ctx.signal)
       break
     }
     await sleep(POLL_MS, ctx.signal)
