@@ -15,20 +15,29 @@ import {CAPTURE_COMMANDS, withBenchDevice} from './support/bench-device.js'
 export default async function bench(): Promise<void> {
   await withBenchDevice(async ({driver, bare, bareCapture}) => {
     const runs = 30
-    const screenState = await timeRuns(async () => formatScreenState(buildScreenModel(await driver.captureScreen())), runs)
+    const screenState = await timeRuns(
+      async () => formatScreenState(buildScreenModel(await driver.captureScreen())),
+      runs
+    )
     // The device side: the same commands (CAPTURE_COMMANDS), in parallel as the driver sends them, with no arc code around them.
     const deviceSide = await timeRuns(bareCapture, runs)
     const tap = await timeRuns(() => driver.tap({x: 10, y: 20}), runs)
     const bareTap = await timeRuns(() => bare('input tap 10 20'), runs)
 
     const row = (name: string, times: number[]) =>
-      console.log(`${name.padEnd(44)} median ${fmt(median(times)).padStart(10)}   p90 ${fmt(percentile(times, 90)).padStart(10)}`)
+      console.log(
+        `${name.padEnd(44)} median ${fmt(median(times)).padStart(10)}   p90 ${fmt(percentile(times, 90)).padStart(10)}`
+      )
     row('screen-state via ADB driver (total)', screenState)
     row(`  same ${CAPTURE_COMMANDS.length} device commands, bare adbkit`, deviceSide)
-    console.log(`${'  => host overhead of screen-state'.padEnd(44)} median ${fmt(median(screenState) - median(deviceSide)).padStart(10)}`)
+    console.log(
+      `${'  => host overhead of screen-state'.padEnd(44)} median ${fmt(median(screenState) - median(deviceSide)).padStart(10)}`
+    )
     row('tap via ADB driver (total)', tap)
     row('  bare adbkit `input tap`', bareTap)
-    console.log(`${'  => per-action overhead of tap'.padEnd(44)} median ${fmt(median(tap) - median(bareTap)).padStart(10)}`)
+    console.log(
+      `${'  => per-action overhead of tap'.padEnd(44)} median ${fmt(median(tap) - median(bareTap)).padStart(10)}`
+    )
     console.log(`(${runs} runs each after 5 warm-up runs; emulator programs run as real processes on this host)`)
   })
 }

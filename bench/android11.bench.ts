@@ -34,7 +34,10 @@ interface Run {
 function arc(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   const start = process.hrtime.bigint()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], {cwd: ROOT, env: {...process.env, ...env}})
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], {
+      cwd: ROOT,
+      env: {...process.env, ...env},
+    })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
     child.stdout.resume()
@@ -53,7 +56,9 @@ export default async function bench(): Promise<void> {
   }
   const cache = mkdtempSync(path.join(os.tmpdir(), 'arc-bench-android11-'))
   const row = (name: string, run: Run) =>
-    console.log(`${name.padEnd(44)} ${fmt(run.ms).padStart(10)}   exit ${run.status}${run.code ? ` (${run.code})` : ''}`)
+    console.log(
+      `${name.padEnd(44)} ${fmt(run.ms).padStart(10)}   exit ${run.status}${run.code ? ` (${run.code})` : ''}`
+    )
   try {
     for (const [name, extra] of [
       ['type append, 500 characters (default pace)', []],

@@ -38,10 +38,16 @@ async function floorInProcess(png: Buffer): Promise<Buffer> {
 /** Wall ms of `node ARGS`, and its CPU ms (cpu-report.cjs appends it to `cpuFile`). */
 function timed(args: string[], cpuFile: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', PRELOAD, ...args], {cwd: ROOT, env: {...process.env, ARC_BENCH_CPU_FILE: cpuFile}, stdio: ['ignore', 'ignore', 'pipe']})
+    const child = spawn(process.execPath, ['--require', PRELOAD, ...args], {
+      cwd: ROOT,
+      env: {...process.env, ARC_BENCH_CPU_FILE: cpuFile},
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (d) => (stderr += d))
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))))
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))
+    )
   })
 }
 
@@ -52,11 +58,14 @@ export default async function bench(): Promise<void> {
   const model = buildScreenModel(await driver.captureScreen())
   const png = await driver.screenshot()
   const options = resolveAnnotateOptions({config: {}}, {})
-  const [arc, floor] = await timeAlternating([() => annotateScreenshot(model, png, options), () => floorInProcess(png)], 30)
+  const [arc, floor] = await timeAlternating(
+    [() => annotateScreenshot(model, png, options), () => floorInProcess(png)],
+    30
+  )
   const ratio = median(arc as number[]) / median(floor as number[])
   console.log(
     `in process, ${path.basename(source)}: annotate ${median(arc as number[]).toFixed(1)} ms, decode-scale-encode ${median(floor as number[]).toFixed(1)} ms ` +
-      `(median of 30, alternating): ${ratio.toFixed(2)}x (goal <= 1.3)`,
+      `(median of 30, alternating): ${ratio.toFixed(2)}x (goal <= 1.3)`
   )
 
   if (!existsSync(path.join(ROOT, 'dist', 'index.js'))) {
@@ -79,25 +88,29 @@ export default async function bench(): Promise<void> {
     const [arcWall, floorWall] = await timeAlternating(
       [
         () => timed([bin, 'annotate', '--device', source, '-o', path.join(dir, 'arc.jpg')], arcCpu),
-        () => timed([path.join(ROOT, 'bench', 'support', 'floor-annotate.mjs'), pngFile, path.join(dir, 'floor.jpg')], floorCpu),
+        () =>
+          timed(
+            [path.join(ROOT, 'bench', 'support', 'floor-annotate.mjs'), pngFile, path.join(dir, 'floor.jpg')],
+            floorCpu
+          ),
         () => timed([bin, '--version'], startCpu),
         () => timed([bin, 'screen-state', '--device', source], readCpu),
       ],
       runs,
-      1,
+      1
     )
     const cpu = (file: string) => median(readFileSync(file, 'utf8').trim().split('\n').map(Number).slice(-runs))
     const wallRatio = median(arcWall as number[]) / median(floorWall as number[])
     console.log(
       `as processes: arc annotate ${median(arcWall as number[]).toFixed(0)} ms wall / ${cpu(arcCpu).toFixed(0)} ms CPU, ` +
         `floor process ${median(floorWall as number[]).toFixed(0)} ms wall / ${cpu(floorCpu).toFixed(0)} ms CPU (median of ${runs}, alternating): ` +
-        `${wallRatio.toFixed(2)}x wall, ${(cpu(arcCpu) / cpu(floorCpu)).toFixed(2)}x CPU (goal <= 1.5)`,
+        `${wallRatio.toFixed(2)}x wall, ${(cpu(arcCpu) / cpu(floorCpu)).toFixed(2)}x CPU (goal <= 1.5)`
     )
     console.log(
       `where arc annotate's CPU goes (medians): start-up (arc --version) ${cpu(startCpu).toFixed(0)} ms; ` +
         `the screen read on top (arc screen-state) ${(cpu(readCpu) - cpu(startCpu)).toFixed(0)} ms; ` +
         `loading the annotate plugin and the canvas, decoding, marking, encoding and writing ${(cpu(arcCpu) - cpu(readCpu)).toFixed(0)} ms ` +
-        `(the floor process: ${cpu(floorCpu).toFixed(0)} ms in all, Node.js start included)`,
+        `(the floor process: ${cpu(floorCpu).toFixed(0)} ms in all, Node.js start included)`
     )
   } finally {
     rmSync(dir, {recursive: true, force: true})

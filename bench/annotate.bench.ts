@@ -44,7 +44,7 @@ export default async function bench(): Promise<void> {
     }, 40)
     console.log(
       `${path.basename(source)} ${model.screen.width}x${model.screen.height}, preset ${preset}: ${marks} marks, ${bytes} bytes JPEG; ` +
-        `median ${fmt(median(times))}, p90 ${fmt(percentile(times, 90))}, min ${fmt(Math.min(...times))} (40 runs after 5 warm-up)`,
+        `median ${fmt(median(times))}, p90 ${fmt(percentile(times, 90))}, min ${fmt(Math.min(...times))} (40 runs after 5 warm-up)`
     )
   }
   const maxRssAfter = process.resourceUsage().maxRSS
@@ -52,7 +52,7 @@ export default async function bench(): Promise<void> {
   console.log(
     `memory: RSS before ${(rssBefore / 1024 / 1024).toFixed(1)} MB; one annotation adds ${mb(maxRssOne - maxRssBefore)} to the peak; ` +
       `after 90 more back to back the peak is ${mb(maxRssAfter - maxRssBefore)} above the start ` +
-      `(decoded frames are freed when the garbage collector gets to them)`,
+      `(decoded frames are freed when the garbage collector gets to them)`
   )
 
   const rows = await measureOverlaps(['default', 'som'])
@@ -66,7 +66,7 @@ export default async function bench(): Promise<void> {
     console.log(
       `label overlaps, ${preset}: ${mine.reduce((s, r) => s + r.overlaps, 0)} pairs over ${mine.length} fixture pairs ` +
         `(${mine.reduce((s, r) => s + r.marks, 0)} marks, ${mine.reduce((s, r) => s + r.overText, 0)} labels over text)` +
-        `${overlapping.length ? `: ${overlapping.join(', ')}` : ''}`,
+        `${overlapping.length ? `: ${overlapping.join(', ')}` : ''}`
     )
   }
 }

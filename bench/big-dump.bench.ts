@@ -20,7 +20,7 @@ function longListDump(rows: number): string {
       `${node('TextView', `Order ${i + 1}: oat milk, apples`, `[40,${top + 10}][800,${top + 70}]`)}</node>`,
       `${node('TextView', `Delivered ${1 + (i % 28)} Nov`, `[40,${top + 80}][800,${top + 140}]`)}</node>`,
       `${node('Button', 'Reorder', `[840,${top + 40}][1040,${top + 120}]`, true)}</node>`,
-      '</node>',
+      '</node>'
     )
   }
   const root = `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="true" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">`
@@ -29,11 +29,17 @@ function longListDump(rows: number): string {
 
 export default async function bench(): Promise<void> {
   const xml = longListDump(2500)
-  const capture: ScreenCapture = {xml, screen: {width: 1080, height: 2400, density: 420, rotation: 0}, foreground: {}, allWindows: true}
+  const capture: ScreenCapture = {
+    xml,
+    screen: {width: 1080, height: 2400, density: 420, rotation: 0},
+    foreground: {},
+    allWindows: true,
+  }
   const model = buildScreenModel(capture)
   const nodes = model.hierarchy.nodeCount
   const tokens = (text: string) => encode(text).length
-  const view = async (detail: 'full' | 'compact', maxRows: number) => (await screenStateView(new MemoryDeviceState(), model, detail, 'off', maxRows)).text
+  const view = async (detail: 'full' | 'compact', maxRows: number) =>
+    (await screenStateView(new MemoryDeviceState(), model, detail, 'off', maxRows)).text
   console.log(`| ${nodes}-node dump (${model.elements.length} element rows) | o200k tokens |`)
   console.log('| --- | ---: |')
   console.log(`| default (TSV, max_rows ${DEFAULT_MAX_ROWS}) | ${tokens(await view('full', DEFAULT_MAX_ROWS))} |`)

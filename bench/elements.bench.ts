@@ -25,20 +25,33 @@ export default async function bench(): Promise<void> {
     const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
 
     const runs = 30
-    const click = await timeRuns(() => clickElement.handler(ctx, clickElement.input.parse({element_id: add}) as never), runs)
+    const click = await timeRuns(
+      () => clickElement.handler(ctx, clickElement.input.parse({element_id: add}) as never),
+      runs
+    )
     const deviceSide = await timeRuns(async () => {
       await bareCapture()
       await bare('input tap 919 294')
     }, runs)
     const previous = fingerprint(model.hierarchy.windows)
-    const poll = await timeRuns(() => similarity(previous, fingerprint(buildScreenModel({...capture, hierarchy: undefined}).hierarchy.windows)), 200, 20)
+    const poll = await timeRuns(
+      () => similarity(previous, fingerprint(buildScreenModel({...capture, hierarchy: undefined}).hierarchy.windows)),
+      200,
+      20
+    )
 
     const row = (name: string, times: number[]) =>
-      console.log(`${name.padEnd(48)} median ${fmt(median(times)).padStart(10)}   p90 ${fmt(percentile(times, 90)).padStart(10)}`)
+      console.log(
+        `${name.padEnd(48)} median ${fmt(median(times)).padStart(10)}   p90 ${fmt(percentile(times, 90)).padStart(10)}`
+      )
     row('click_element via ADB driver (total)', click)
     row(`  same ${CAPTURE_COMMANDS.length + 1} device commands, bare adbkit`, deviceSide)
-    console.log(`${'  => host overhead of click_element'.padEnd(48)} median ${fmt(median(click) - median(deviceSide)).padStart(10)}`)
+    console.log(
+      `${'  => host overhead of click_element'.padEnd(48)} median ${fmt(median(click) - median(deviceSide)).padStart(10)}`
+    )
     row(`wait_for_idle poll, host work (${model.hierarchy.nodeCount} nodes)`, poll)
-    console.log(`(${runs} click runs, 200 poll runs, after warm-up; emulator programs run as real processes on this host)`)
+    console.log(
+      `(${runs} click runs, 200 poll runs, after warm-up; emulator programs run as real processes on this host)`
+    )
   })
 }

@@ -26,14 +26,28 @@ export default async function bench(): Promise<void> {
   try {
     const device = Adb.createClient({host: '127.0.0.1', port: emu.port, bin: '/bin/false'}).getDevice('bench')
     const report = (name: string, times: number[]) =>
-      console.log(`${name.padEnd(34)} median ${fmt(median(times))}  p90 ${fmt(percentile(times, 90))}  (n=${times.length})`)
+      console.log(
+        `${name.padEnd(34)} median ${fmt(median(times))}  p90 ${fmt(percentile(times, 90))}  (n=${times.length})`
+      )
     report('shell:echo ok (builtin)', await timeRuns(async () => readAll(await device.shell('echo ok')), 50))
-    report(`shell:wm size (${emu.programHelper} helper)`, await timeRuns(async () => readAll(await device.shell('wm size')), 30))
+    report(
+      `shell:wm size (${emu.programHelper} helper)`,
+      await timeRuns(async () => readAll(await device.shell('wm size')), 30)
+    )
     if (emu.programHelper !== 'node') {
-      const nodeEmu = await startEmulator({port: 0, devices: [{serial: 'bench', snapshot: DEMO_DIR}], programHelper: 'node'})
+      const nodeEmu = await startEmulator({
+        port: 0,
+        devices: [{serial: 'bench', snapshot: DEMO_DIR}],
+        programHelper: 'node',
+      })
       try {
-        const nodeDevice = Adb.createClient({host: '127.0.0.1', port: nodeEmu.port, bin: '/bin/false'}).getDevice('bench')
-        report('shell:wm size (node helper)', await timeRuns(async () => readAll(await nodeDevice.shell('wm size')), 30))
+        const nodeDevice = Adb.createClient({host: '127.0.0.1', port: nodeEmu.port, bin: '/bin/false'}).getDevice(
+          'bench'
+        )
+        report(
+          'shell:wm size (node helper)',
+          await timeRuns(async () => readAll(await nodeDevice.shell('wm size')), 30)
+        )
       } finally {
         await nodeEmu.close()
       }

@@ -15,7 +15,12 @@ export const BLOCK = /<!-- bench:([a-z0-9-]+) -->\n([\s\S]*?)<!-- \/bench:\1 -->
 
 /** README.md and every docs/*.md, relative to the root. */
 export function documentFiles(): string[] {
-  return ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+  return [
+    'README.md',
+    ...readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ]
 }
 
 export interface FigureBlock {
@@ -25,7 +30,13 @@ export interface FigureBlock {
 }
 
 export function figureBlocks(files = documentFiles()): FigureBlock[] {
-  return files.flatMap((file) => [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(BLOCK)].map((m) => ({file, bench: m[1] as string, body: m[2] as string})))
+  return files.flatMap((file) =>
+    [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(BLOCK)].map((m) => ({
+      file,
+      bench: m[1] as string,
+      body: m[2] as string,
+    }))
+  )
 }
 
 /** The benchmark names `npm run bench -- NAME` runs: bench/NAME.bench.ts. */
@@ -42,7 +53,10 @@ export function benchCommand(name: string): string {
 }
 
 /** The stamp line over a block: date, commit, load, and the command that measured it. */
-export function stampLine(name: string, measured: {date: string; commit: string; load: number[]; cores: number}): string {
+export function stampLine(
+  name: string,
+  measured: {date: string; commit: string; load: number[]; cores: number}
+): string {
   const load = measured.load.map((l) => l.toFixed(2)).join(' / ')
   return `_Measured ${measured.date} at \`${measured.commit}\`, load average ${load} (1/5/15 min) on ${measured.cores} cores, by \`${benchCommand(name)}\`._`
 }

@@ -16,7 +16,13 @@ import {fileURLToPath} from 'node:url'
 import {buildScreenModel} from '@arc-cli/core'
 import adbkit from '@devicefarmer/adbkit'
 
-import {closeHelperSessions, connectAdbDriver, encodeRequest, helperSession, type AdbDriver} from '@arc-cli/core/testing'
+import {
+  closeHelperSessions,
+  connectAdbDriver,
+  encodeRequest,
+  helperSession,
+  type AdbDriver,
+} from '@arc-cli/core/testing'
 import {fmt, median, percentile, timeRuns} from './stats.js'
 
 type AdbClass = typeof adbkit.Adb
@@ -51,10 +57,14 @@ async function untilListening(port: number): Promise<void> {
 
 export default async function bench(): Promise<void> {
   const port = await freePort()
-  const emulator = spawn(process.execPath, [path.join(ROOT, 'bin/run.js'), 'emulate', '--port', String(port), '--serial', 'bench=demo'], {
-    env: {...process.env, ARC_EMULATE_TIME_SCALE: '0'},
-    stdio: 'ignore',
-  })
+  const emulator = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/run.js'), 'emulate', '--port', String(port), '--serial', 'bench=demo'],
+    {
+      env: {...process.env, ARC_EMULATE_TIME_SCALE: '0'},
+      stdio: 'ignore',
+    }
+  )
   const drivers: AdbDriver[] = []
   try {
     await untilListening(port)
@@ -95,14 +105,18 @@ export default async function bench(): Promise<void> {
 
     const row = (name: string, times: number[], cpuMs: number) =>
       console.log(
-        `${name.padEnd(34)} wall median ${fmt(median(times)).padStart(9)}  p90 ${fmt(percentile(times, 90)).padStart(9)}   host CPU ${fmt(perLook(cpuMs)).padStart(9)} per look`,
+        `${name.padEnd(34)} wall median ${fmt(median(times)).padStart(9)}  p90 ${fmt(percentile(times, 90)).padStart(9)}   host CPU ${fmt(perLook(cpuMs)).padStart(9)} per look`
       )
     row('look via uiautomator dump', dumpTimes, cpu.dump)
     row('look via the on-device helper', helperTimes, cpu.helper)
     console.log(`helper start (push if needed + app_process + hello), once per process: ${fmt(startMs)}`)
-    console.log(`hierarchy bytes per look: helper ${request.length} B request + ${response} B response; uiautomator dump --windows /dev/tty ${dumpBytes} B`)
+    console.log(
+      `hierarchy bytes per look: helper ${request.length} B request + ${response} B response; uiautomator dump --windows /dev/tty ${dumpBytes} B`
+    )
     console.log(`both also read dumpsys window -a: ${windowBytes} B per look`)
-    console.log(`(${runs} looks each after ${warm} warm-up looks, the dump path first; arc emulate in its own process, emulated waits off)`)
+    console.log(
+      `(${runs} looks each after ${warm} warm-up looks, the dump path first; arc emulate in its own process, emulated waits off)`
+    )
   } finally {
     for (const driver of drivers) await driver.close()
     await closeHelperSessions()

@@ -21,9 +21,14 @@ export default async function bench(): Promise<void> {
   const tool = tools.find((t) => t.name === 'get_screen_state')!
   const state = new MemoryDeviceState()
   const direct = await timeRuns(
-    () => runTool(tool, {input: {}}, {config: {}, cwd: process.cwd(), openDriver: () => openSnapshot(DEMO_DIR, 'demo'), stateFor: () => state}),
+    () =>
+      runTool(
+        tool,
+        {input: {}},
+        {config: {}, cwd: process.cwd(), openDriver: () => openSnapshot(DEMO_DIR, 'demo'), stateFor: () => state}
+      ),
     CALLS,
-    50,
+    50
   )
 
   const server = await startServer({devices: ['demo']})
@@ -50,14 +55,22 @@ export default async function bench(): Promise<void> {
     console.log(`get_screen_state, ${CALLS} calls one after another:`)
     console.log(`  handler (runTool in process): p50 ${fmt(p(direct, 50))}, p99 ${fmt(p(direct, 99))}`)
     console.log(`  tools/call over HTTP:         p50 ${fmt(p(served, 50))}, p99 ${fmt(p(served, 99))}`)
-    console.log(`  in the server, beyond the tool call (HTTP checks, SDK transport and protocol): p50 ${fmt(p(serverSide, 50))}, p99 ${fmt(p(serverSide, 99))}`)
-    console.log(`  MCP overhead (client and server in this one process): p50 ${fmt(p(served, 50) - p(direct, 50))}, p99 ${fmt(p(served, 99) - p(direct, 99))} (target p50 <= 3 ms)`)
+    console.log(
+      `  in the server, beyond the tool call (HTTP checks, SDK transport and protocol): p50 ${fmt(p(serverSide, 50))}, p99 ${fmt(p(serverSide, 99))}`
+    )
+    console.log(
+      `  MCP overhead (client and server in this one process): p50 ${fmt(p(served, 50) - p(direct, 50))}, p99 ${fmt(p(served, 99) - p(direct, 99))} (target p50 <= 3 ms)`
+    )
 
     // Concurrency with the server in its own process (as in use), so the clients' work does not slow it down.
-    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--device', 'demo', '--port', '0'], {
-      env: {...process.env, NODE_OPTIONS: '', ARC_MCP_TOKEN: TOKEN},
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
+    const child = spawn(
+      process.execPath,
+      ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--device', 'demo', '--port', '0'],
+      {
+        env: {...process.env, NODE_OPTIONS: '', ARC_MCP_TOKEN: TOKEN},
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }
+    )
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = ''
@@ -80,10 +93,12 @@ export default async function bench(): Promise<void> {
             await c.callTool({name: 'android_get_screen_state', arguments: {}})
             latencies.push(Number(process.hrtime.bigint() - t) / 1e6)
           }
-        }),
+        })
       )
       const seconds = Number(process.hrtime.bigint() - start) / 1e9
-      console.log(`${CLIENTS} clients at once against a separate arc mcp serve, ${CALLS} calls: ${(CALLS / seconds).toFixed(0)} calls/s, p50 ${fmt(p(latencies, 50))}, p99 ${fmt(p(latencies, 99))}`)
+      console.log(
+        `${CLIENTS} clients at once against a separate arc mcp serve, ${CALLS} calls: ${(CALLS / seconds).toFixed(0)} calls/s, p50 ${fmt(p(latencies, 50))}, p99 ${fmt(p(latencies, 99))}`
+      )
       await Promise.all(clients.map((c) => c.close()))
     } finally {
       child.kill('SIGTERM')
@@ -91,7 +106,9 @@ export default async function bench(): Promise<void> {
 
     const listing = await client.listTools()
     const tokens = encode(JSON.stringify(listing.tools)).length
-    console.log(`tools/list: ${listing.tools.length} tools, ${tokens} o200k tokens (${Math.round(tokens / listing.tools.length)} per tool; budget 6000)`)
+    console.log(
+      `tools/list: ${listing.tools.length} tools, ${tokens} o200k tokens (${Math.round(tokens / listing.tools.length)} per tool; budget 6000)`
+    )
     await client.close()
   } finally {
     await server.close()

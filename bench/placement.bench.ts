@@ -30,7 +30,14 @@ export function crowdedBoxes(n: number, width: number, height: number): Array<{b
 function timePlacement(n: number, width: number, height: number): {perMark: number; total: number} {
   const requests = crowdedBoxes(n, width, height)
   const unit = Math.min(width, height) / 360
-  const options = {imageWidth: width, imageHeight: height, fontPx: Math.max(9, Math.round(11 * unit)), minFontPx: 9, lineWidth: Math.max(1, Math.round(2 * unit)), measure: (text: string, px: number) => text.length * px * 0.6}
+  const options = {
+    imageWidth: width,
+    imageHeight: height,
+    fontPx: Math.max(9, Math.round(11 * unit)),
+    minFontPx: 9,
+    lineWidth: Math.max(1, Math.round(2 * unit)),
+    measure: (text: string, px: number) => text.length * px * 0.6,
+  }
   placeLabels(requests, options)
   const times: number[] = []
   for (let run = 0; run < 5; run++) {
@@ -50,7 +57,9 @@ export default async function bench(): Promise<void> {
   ] as const) {
     const results = [250, 500, 1000].map((n) => ({n, ...timePlacement(n, width, height)}))
     for (const {n, total, perMark} of results) {
-      console.log(`placement ${width}x${height}, ${n} marks: ${fmt(total)} CPU, ${(perMark * 1000).toFixed(1)} us per mark (median of 5)`)
+      console.log(
+        `placement ${width}x${height}, ${n} marks: ${fmt(total)} CPU, ${(perMark * 1000).toFixed(1)} us per mark (median of 5)`
+      )
     }
     const ratio = (results[2] as {perMark: number}).perMark / (results[0] as {perMark: number}).perMark
     console.log(`placement ${width}x${height}: time per mark at 1000 / at 250 = ${ratio.toFixed(2)} (goal <= 2)`)

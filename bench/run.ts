@@ -27,7 +27,10 @@ async function runBench(file: string): Promise<void> {
  * process, not from what earlier benchmarks left), passing its output through, and returns what it printed.
  */
 async function captured(name: string): Promise<string> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit']})
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let out = ''
   child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString('utf8')
@@ -58,25 +61,35 @@ async function docs(names: string[]): Promise<void> {
   const known = new Set(benchNames())
   const missing = blocks.filter((b) => !known.has(b.bench))
   if (missing.length > 0) {
-    throw new Error(`figure blocks name benchmarks that do not exist: ${missing.map((b) => `${b.file} bench:${b.bench}`).join(', ')} (bench/ has ${[...known].join(', ')})`)
+    throw new Error(
+      `figure blocks name benchmarks that do not exist: ${missing.map((b) => `${b.file} bench:${b.bench}`).join(', ')} (bench/ has ${[...known].join(', ')})`
+    )
   }
   // The built CLI the process benchmarks run must be this commit's: build it first.
   console.log('npm run build (the process benchmarks run the built bin/run.js)')
   execFileSync('npm', ['run', 'build'], {cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit']})
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {cwd: ROOT, encoding: 'utf8'}).trim()
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {cwd: ROOT, encoding: 'utf8'}).trim() !== ''
+  const dirty =
+    execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {cwd: ROOT, encoding: 'utf8'}).trim() !== ''
   const outputs = new Map<string, string>()
   for (const name of [...new Set(blocks.map((b) => b.bench))]) {
     console.log(`\n## ${name}.bench.ts (for the documentation)`)
     const load = os.loadavg()
     const text = await captured(name)
-    const stamp = stampLine(name, {date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`, commit: dirty ? `${commit} with local changes` : commit, load, cores: os.cpus().length})
+    const stamp = stampLine(name, {
+      date: `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+      commit: dirty ? `${commit} with local changes` : commit,
+      load,
+      cores: os.cpus().length,
+    })
     outputs.set(name, `${stamp}\n\n${text}\n`)
   }
   for (const file of documentFiles()) {
     const full = path.join(ROOT, file)
     const before = await readFile(full, 'utf8')
-    const after = before.replace(BLOCK, (all, name: string) => (outputs.has(name) ? `<!-- bench:${name} -->\n${outputs.get(name) as string}<!-- /bench:${name} -->` : all))
+    const after = before.replace(BLOCK, (all, name: string) =>
+      outputs.has(name) ? `<!-- bench:${name} -->\n${outputs.get(name) as string}<!-- /bench:${name} -->` : all
+    )
     if (after !== before) {
       await writeFile(full, after)
       console.log(`wrote ${file}`)
@@ -91,7 +104,11 @@ if (only[0] === 'docs') {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.bench.ts')).sort()
   for (const file of files) {
     // A whole name runs that benchmark alone (`annotate`, not also `annotate-floor`); a part of one runs every match.
-    if (only.length > 0 && !only.some((o) => (files.includes(`${o}.bench.ts`) ? file === `${o}.bench.ts` : file.includes(o)))) continue
+    if (
+      only.length > 0 &&
+      !only.some((o) => (files.includes(`${o}.bench.ts`) ? file === `${o}.bench.ts` : file.includes(o)))
+    )
+      continue
     console.log(`\n## ${file}`)
     await runBench(file)
   }

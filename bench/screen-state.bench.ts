@@ -20,7 +20,11 @@ export default async function bench(): Promise<void> {
   let tsvBytes = 0
   let worst: [string, number] = ['', 0]
   for (const [name, dir] of sources) {
-    const capture: ScreenCapture | undefined = await (await SnapshotDriver.open(dir)).captureScreen().catch(() => undefined)
+    const capture: ScreenCapture | undefined = await (
+      await SnapshotDriver.open(dir)
+    )
+      .captureScreen()
+      .catch(() => undefined)
     if (!capture) continue
     const raw = {...capture, hierarchy: undefined}
     const times = await timeRuns(() => formatScreenState(buildScreenModel(raw)), 30, 5)
@@ -31,6 +35,10 @@ export default async function bench(): Promise<void> {
     tsvBytes += Buffer.byteLength(formatScreenState(buildScreenModel(raw)))
   }
   console.log(`screens: ${medians.length}`)
-  console.log(`parse+ids+TSV per screen: median of medians ${fmt(median(medians))}, slowest ${worst[0]} ${fmt(worst[1])}`)
-  console.log(`size: XML ${xmlBytes} bytes -> TSV ${tsvBytes} bytes (${((tsvBytes / xmlBytes) * 100).toFixed(1)}% of the XML)`)
+  console.log(
+    `parse+ids+TSV per screen: median of medians ${fmt(median(medians))}, slowest ${worst[0]} ${fmt(worst[1])}`
+  )
+  console.log(
+    `size: XML ${xmlBytes} bytes -> TSV ${tsvBytes} bytes (${((tsvBytes / xmlBytes) * 100).toFixed(1)}% of the XML)`
+  )
 }

@@ -24,8 +24,12 @@ function cpu(args: string[], env: NodeJS.ProcessEnv, runs: number): number {
   const file = path.join(dir, 'cpu.txt')
   try {
     for (let i = 0; i <= runs; i++) {
-      const r = spawnSync(process.execPath, ['--require', PRELOAD, ...args], {cwd: ROOT, env: {...process.env, ...env, ARC_BENCH_CPU_FILE: file}})
-      if (r.status !== 0 && !args.includes('--version')) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`)
+      const r = spawnSync(process.execPath, ['--require', PRELOAD, ...args], {
+        cwd: ROOT,
+        env: {...process.env, ...env, ARC_BENCH_CPU_FILE: file},
+      })
+      if (r.status !== 0 && !args.includes('--version'))
+        throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`)
     }
     const values = readFileSync(file, 'utf8').trim().split('\n').map(Number).slice(1)
     return median(values)
@@ -67,7 +71,9 @@ export default async function bench(): Promise<void> {
     start = Date.now()
     await wall([run, 'batch'], adb, Array.from({length: taps}, (_, i) => `tap ${i} 20`).join('\n'))
     const batch = Date.now() - start
-    console.log(`\n${taps} taps against arc emulate: ${taps} processes ${(separate / 1000).toFixed(1)} s, one arc batch ${(batch / 1000).toFixed(1)} s (${(separate / batch).toFixed(1)}x faster)`)
+    console.log(
+      `\n${taps} taps against arc emulate: ${taps} processes ${(separate / 1000).toFixed(1)} s, one arc batch ${(batch / 1000).toFixed(1)} s (${(separate / batch).toFixed(1)}x faster)`
+    )
   } finally {
     await emu.close()
   }
@@ -79,8 +85,14 @@ async function cpuAsync(args: string[], env: NodeJS.ProcessEnv, runs: number): P
   try {
     for (let i = 0; i <= runs; i++) {
       await new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--require', PRELOAD, ...args], {cwd: ROOT, env: {...process.env, ...env, ARC_BENCH_CPU_FILE: file}, stdio: 'ignore'})
-        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}`))))
+        const child = spawn(process.execPath, ['--require', PRELOAD, ...args], {
+          cwd: ROOT,
+          env: {...process.env, ...env, ARC_BENCH_CPU_FILE: file},
+          stdio: 'ignore',
+        })
+        child.on('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}`))
+        )
       })
     }
     return median(readFileSync(file, 'utf8').trim().split('\n').map(Number).slice(1))
@@ -92,7 +104,11 @@ async function cpuAsync(args: string[], env: NodeJS.ProcessEnv, runs: number): P
 /** Runs `node ARGS` to the end (stdin from `input`), failing on a non-zero exit. */
 function wall(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, args, {cwd: ROOT, env: {...process.env, ...env}, stdio: ['pipe', 'ignore', 'ignore']})
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: {...process.env, ...env},
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
     child.stdin?.end(input)
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}`))))
   })

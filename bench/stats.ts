@@ -27,7 +27,11 @@ export async function timeRuns(fn: () => Promise<unknown> | unknown, runs: numbe
  * so a burst of load on a shared machine falls on all of them alike rather than on whichever ran in that stretch.
  * Returns the wall times in milliseconds, one list per function, after `warmup` unmeasured rounds.
  */
-export async function timeAlternating(fns: Array<() => Promise<unknown> | unknown>, runs: number, warmup = 3): Promise<number[][]> {
+export async function timeAlternating(
+  fns: Array<() => Promise<unknown> | unknown>,
+  runs: number,
+  warmup = 3
+): Promise<number[][]> {
   const times = fns.map((): number[] => [])
   for (let round = 0; round < warmup + runs; round++) {
     for (let k = 0; k < fns.length; k++) {

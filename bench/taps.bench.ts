@@ -22,7 +22,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, input = ''
     child.stderr?.on('data', (d) => (stderr += d))
     child.stdin?.end(input)
     child.on('error', reject)
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`))))
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`))
+    )
   })
 }
 
@@ -45,7 +47,7 @@ export default async function bench(): Promise<void> {
     const inputs = sent.filter((c) => c === 'input tap').length
     console.log(
       `one arc batch of ${TAPS} taps: ${(batchMs / 1000).toFixed(2)} s, ${((TAPS * 1000) / batchMs).toFixed(1)} taps/s; ` +
-        `${sent.length} device commands (${inputs} input tap, ${sent.length - inputs} other: ${[...new Set(sent.filter((c) => c !== 'input tap'))].join(', ') || 'none'})`,
+        `${sent.length} device commands (${inputs} input tap, ${sent.length - inputs} other: ${[...new Set(sent.filter((c) => c !== 'input tap'))].join(', ') || 'none'})`
     )
     const adb = spawnSync('adb', ['version'], {encoding: 'utf8'})
     if (adb.status !== 0) {
@@ -53,11 +55,16 @@ export default async function bench(): Promise<void> {
       return
     }
     start = performance.now()
-    for (let i = 0; i < TAPS; i++) await run('adb', ['-H', '127.0.0.1', '-P', String(emu.port), '-s', 'bench', 'shell', 'input', 'tap', String(10 + i), '20'], {})
+    for (let i = 0; i < TAPS; i++)
+      await run(
+        'adb',
+        ['-H', '127.0.0.1', '-P', String(emu.port), '-s', 'bench', 'shell', 'input', 'tap', String(10 + i), '20'],
+        {}
+      )
     const adbMs = performance.now() - start
     console.log(
       `a loop of ${TAPS} \`adb shell input tap\` processes: ${(adbMs / 1000).toFixed(2)} s, ${((TAPS * 1000) / adbMs).toFixed(1)} taps/s ` +
-        `(arc batch ${(adbMs / batchMs).toFixed(2)}x the adb loop's rate; goal > 1)`,
+        `(arc batch ${(adbMs / batchMs).toFixed(2)}x the adb loop's rate; goal > 1)`
     )
   } finally {
     await emu.close()

@@ -56,9 +56,19 @@ function loadMobileMcp(port: number): MobileMcp | string {
 }
 
 async function startEmulatorProcess(devices: string[]): Promise<{port: number; child: ChildProcess}> {
-  const args = ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'emulate', '--port', '0', ...devices.flatMap((d) => ['--serial', d])]
+  const args = [
+    '--conditions=arc-source',
+    path.join(ROOT, 'bin', 'dev.js'),
+    'emulate',
+    '--port',
+    '0',
+    ...devices.flatMap((d) => ['--serial', d]),
+  ]
   // Token counts only: the device's idle waits (1 s per dump at a phone's times) would only slow the run.
-  const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, ARC_EMULATE_TIME_SCALE: '0'}})
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {...process.env, ARC_EMULATE_TIME_SCALE: '0'},
+  })
   const port = await new Promise<number>((resolve, reject) => {
     let out = ''
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -88,7 +98,7 @@ export default async function bench(): Promise<void> {
     const mm = loadMobileMcp(port)
     if (typeof mm === 'string') console.log(`mobile-mcp column skipped: ${mm}`)
     console.log(
-      `mobile-mcp measured: @mobilenext/mobile-mcp ${MOBILE_MCP_VERSION}'s own Android path (AndroidRobot.getElementsOnScreen: a uiautomator dump per look through the adb client), not the mobilecli resident helper its users run by default`,
+      `mobile-mcp measured: @mobilenext/mobile-mcp ${MOBILE_MCP_VERSION}'s own Android path (AndroidRobot.getElementsOnScreen: a uiautomator dump per look through the adb client), not the mobilecli resident helper its users run by default`
     )
     console.log('| screen | raw XML | arc default | arc compact | arc unchanged | mobile-mcp | compact / mobile-mcp |')
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
@@ -121,20 +131,24 @@ export default async function bench(): Promise<void> {
       }
       totals.raw += raw
       totals.full += full
-      console.log(`| ${name} | ${raw} | ${full} | ${compact} | ${ack} | ${listed === undefined ? 'skipped' : listed === 0 ? '0 (lists nothing)' : listed} | ${ratio} |`)
+      console.log(
+        `| ${name} | ${raw} | ${full} | ${compact} | ${ack} | ${listed === undefined ? 'skipped' : listed === 0 ? '0 (lists nothing)' : listed} | ${ratio} |`
+      )
     }
     const allCompact = models.reduce((n, {model}) => n + tokens(formatCompact(model)), 0)
     console.log(
-      `\nall ${names.length} screens: default ${(totals.full / totals.raw).toFixed(2)}x raw XML, compact ${(allCompact / totals.raw).toFixed(2)}x raw XML`,
+      `\nall ${names.length} screens: default ${(totals.full / totals.raw).toFixed(2)}x raw XML, compact ${(allCompact / totals.raw).toFixed(2)}x raw XML`
     )
     if (compared > 0) {
       console.log(
-        `where mobile-mcp lists elements (${compared} screens): compact/mobile-mcp worst ${worst.toFixed(2)}, total ${(totals.compact / totals.mm).toFixed(2)}; target <= 0.8 on every screen: ${over === 0 ? 'met' : `missed on ${over}`}`,
+        `where mobile-mcp lists elements (${compared} screens): compact/mobile-mcp worst ${worst.toFixed(2)}, total ${(totals.compact / totals.mm).toFixed(2)}; target <= 0.8 on every screen: ${over === 0 ? 'met' : `missed on ${over}`}`
       )
     }
 
     // Host time per read on three screens of different sizes: arc (capture + model + compact) vs mobile-mcp.
-    const sample = ['music-app-dsp-switches', 'xmlonly-androidtv-philo-top-269', 'maps-dialog-amp-escape'].map((n) => names.indexOf(n)).filter((i) => i >= 0)
+    const sample = ['music-app-dsp-switches', 'xmlonly-androidtv-philo-top-269', 'maps-dialog-amp-escape']
+      .map((n) => names.indexOf(n))
+      .filter((i) => i >= 0)
     const runs = 15
     const warmup = 3
     // Host CPU per read, in two shares: the client (this process, with the adb clients it ran for mobile-mcp:
@@ -144,11 +158,15 @@ export default async function bench(): Promise<void> {
       const before = [treeCpuMs(child.pid as number), treeCpuMs('self')]
       const times = await timeRuns(work, runs, warmup)
       const after = [treeCpuMs(child.pid as number), treeCpuMs('self')]
-      const share = (k: 0 | 1) => (before[k] === undefined || after[k] === undefined ? undefined : ((after[k] as number) - (before[k] as number)) / (runs + warmup))
+      const share = (k: 0 | 1) =>
+        before[k] === undefined || after[k] === undefined
+          ? undefined
+          : ((after[k] as number) - (before[k] as number)) / (runs + warmup)
       return {times, device: share(0), client: share(1)}
     }
     const cpuLines: string[] = []
-    const cpuText = (r: {device?: number; client?: number}) => `${fmt((r.device as number) + (r.client as number))} (client ${fmt(r.client as number)} + device ${fmt(r.device as number)})`
+    const cpuText = (r: {device?: number; client?: number}) =>
+      `${fmt((r.device as number) + (r.client as number))} (client ${fmt(r.client as number)} + device ${fmt(r.device as number)})`
     for (const i of sample) {
       const serial = `s${i}`
       const driver = await connectAdbDriver({serial, port, host: '127.0.0.1', env: {}})
@@ -161,11 +179,20 @@ export default async function bench(): Promise<void> {
         const theirRead = () => mm.elements(serial)
         // Wall time with the two reads alternating; CPU (which needs each tool's reads in one stretch) after.
         const [ours, theirs] = (await timeAlternating([arcRead, theirRead], runs, warmup)) as [number[], number[]]
-        console.log(`${names[i]}: arc ${fmt(median(ours))}, mobile-mcp ${fmt(median(theirs))} (median of ${runs}, alternating, host time per read)`)
+        console.log(
+          `${names[i]}: arc ${fmt(median(ours))}, mobile-mcp ${fmt(median(theirs))} (median of ${runs}, alternating, host time per read)`
+        )
         const arc = await cpuOf(arcRead)
         const their = await cpuOf(theirRead)
-        if (arc.device !== undefined && arc.client !== undefined && their.device !== undefined && their.client !== undefined) {
-          cpuLines.push(`${names[i]}: arc ${cpuText(arc)}, mobile-mcp ${cpuText(their)} (mean of ${runs + warmup}, host CPU ms per read)`)
+        if (
+          arc.device !== undefined &&
+          arc.client !== undefined &&
+          their.device !== undefined &&
+          their.client !== undefined
+        ) {
+          cpuLines.push(
+            `${names[i]}: arc ${cpuText(arc)}, mobile-mcp ${cpuText(their)} (mean of ${runs + warmup}, host CPU ms per read)`
+          )
         }
       } finally {
         await driver.close()

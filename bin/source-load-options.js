@@ -17,7 +17,7 @@ export async function sourceLoadOptions(root) {
       const plugin = new Plugin({name, root, type: 'core', ignoreManifest: true})
       await plugin.load()
       return plugin
-    }),
+    })
   )
   return {root, plugins: new Map([rootPlugin, ...children].map((plugin) => [plugin.name, plugin]))}
 }

@@ -47,14 +47,17 @@ const OCLIF_NAMES = ['Args', 'Command', 'Flags', 'execute']
 
 // The bundle's own names for what CommonJS lacks: its `import.meta.url`, and `import()` through the loader
 // (module.arcImport) or, when Node's own require loads it (source maps on), a real one.
-const BANNER = 'var arcImportMetaUrl=require("node:url").pathToFileURL(__filename).href,__arcImport=module.arcImport??((s,o)=>import(s,o));'
+const BANNER =
+  'var arcImportMetaUrl=require("node:url").pathToFileURL(__filename).href,__arcImport=module.arcImport??((s,o)=>import(s,o));'
 
 /** Resolves zod's `locales/index.js` (only its namespace re-exports import it) to an empty module. */
 const withoutZodLocales = {
   name: 'arc-without-zod-locales',
   setup(build) {
     build.onResolve({filter: /^\.\.\/locales\/index\.js$/}, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/](external|index)\.js$/.test(args.importer) ? {path: 'zod-locales', namespace: 'arc-empty'} : undefined,
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/](external|index)\.js$/.test(args.importer)
+        ? {path: 'zod-locales', namespace: 'arc-empty'}
+        : undefined
     )
     build.onLoad({filter: /.*/, namespace: 'arc-empty'}, () => ({contents: 'export {}', loader: 'js'}))
   },
@@ -65,7 +68,11 @@ export async function bundleCore() {
   rmSync(BUNDLE, {recursive: true, force: true})
   const result = await esbuild.build({
     // One entry for the two the package exports: the core, and oclif's `execute` (the rest of oclif.ts is in it).
-    stdin: {contents: "export * from './index.js'\nexport {execute} from './oclif.js'\n", resolveDir: path.join(CORE, 'dist'), sourcefile: ENTRY},
+    stdin: {
+      contents: "export * from './index.js'\nexport {execute} from './oclif.js'\n",
+      resolveDir: path.join(CORE, 'dist'),
+      sourcefile: ENTRY,
+    },
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -88,7 +95,9 @@ export async function bundleCore() {
   const code = readFileSync(BUNDLE_FILE, 'utf8')
   checkNoDynamicImport(code, path.relative(ROOT, BUNDLE_FILE), code.indexOf(BANNER) + BANNER.length)
   // The ES module entries name every export of the bundle (its CommonJS exports are not visible to `import`).
-  const names = Object.keys(createRequire(import.meta.url)(BUNDLE_FILE)).filter((name) => name !== 'default' && name !== '__esModule')
+  const names = Object.keys(createRequire(import.meta.url)(BUNDLE_FILE)).filter(
+    (name) => name !== 'default' && name !== '__esModule'
+  )
   const missing = OCLIF_NAMES.filter((name) => !names.includes(name))
   if (missing.length > 0) throw new Error(`the bundle does not export ${missing.join(', ')}`)
   const entry = (exported) =>
@@ -112,10 +121,11 @@ export async function bundleCore() {
     timeout: 120_000,
     env: {...process.env, NODE_OPTIONS: ''},
   })
-  if (cache.status !== 0) throw new Error(`scripts/write-code-cache.js failed (exit ${cache.status}):\n${cache.stderr}${cache.stdout}`)
+  if (cache.status !== 0)
+    throw new Error(`scripts/write-code-cache.js failed (exit ${cache.status}):\n${cache.stderr}${cache.stdout}`)
   const kib = (file) => (readFileSync(file).length / 1024).toFixed(0)
   console.log(
-    `wrote ${path.relative(process.cwd(), BUNDLE)}/ (core.cjs ${kib(BUNDLE_FILE)} KiB from ${Object.keys(inputs).length} modules, code cache ${kib(`${BUNDLE_FILE}.cache`)} KiB)`,
+    `wrote ${path.relative(process.cwd(), BUNDLE)}/ (core.cjs ${kib(BUNDLE_FILE)} KiB from ${Object.keys(inputs).length} modules, code cache ${kib(`${BUNDLE_FILE}.cache`)} KiB)`
   )
 }
 
@@ -135,7 +145,10 @@ function thirdPartyLicenses(inputs) {
     const license = typeof pjson.license === 'string' ? pjson.license : JSON.stringify(pjson.license ?? 'unstated')
     // LICENSE, LICENSE.md, COPYING.txt, LICENSE-MIT.txt (emoji-regex)…
     const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)([-.][\w.-]*)?$/i.test(f))
-    const text = file && existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no license file in the package)'
+    const text =
+      file && existsSync(path.join(dir, file))
+        ? readFileSync(path.join(dir, file), 'utf8').trim()
+        : '(no license file in the package)'
     return `${pjson.name} ${pjson.version} (${license})\n${'-'.repeat(60)}\n${text}\n`
   })
   return `Third-party code bundled into @arc-cli/core's dist/bundle/core.cjs (scripts/bundle-core.js), with each package's notice.\n\n${sections.join('\n')}`
@@ -152,7 +165,9 @@ export function bundleStaleness() {
   for (const [name, hash] of Object.entries(recorded)) {
     let now
     try {
-      now = createHash('sha256').update(readFileSync(path.join(ROOT, name))).digest('hex')
+      now = createHash('sha256')
+        .update(readFileSync(path.join(ROOT, name)))
+        .digest('hex')
     } catch {
       return `${name}, bundled into the core, is gone`
     }

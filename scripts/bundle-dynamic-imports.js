@@ -14,7 +14,13 @@ import path from 'node:path'
 
 import * as acorn from 'acorn'
 
-const PARSE = {ecmaVersion: 'latest', allowHashBang: true, allowAwaitOutsideFunction: true, allowReturnOutsideFunction: true, allowImportExportEverywhere: true}
+const PARSE = {
+  ecmaVersion: 'latest',
+  allowHashBang: true,
+  allowAwaitOutsideFunction: true,
+  allowReturnOutsideFunction: true,
+  allowImportExportEverywhere: true,
+}
 
 /** acorn's program for `code`, as an ES module if it parses as one, else as a script. */
 function parse(code, file) {
@@ -45,21 +51,26 @@ function importExpressions(program) {
   return found
 }
 
-const isLiteral = (node) => node.type === 'Literal' || (node.type === 'TemplateLiteral' && node.expressions.length === 0)
+const isLiteral = (node) =>
+  node.type === 'Literal' || (node.type === 'TemplateLiteral' && node.expressions.length === 0)
 
 /**
  * The esbuild plugin: `import(<computed>)`, and `import('<pkg>')` of a package left outside the bundle
  * (`external`), become `__arcImport(...)` in every JavaScript input.
  */
 export function dynamicImportsViaLoader(external) {
-  const outside = (node) => isLiteral(node.source) && external.includes(node.source.type === 'Literal' ? node.source.value : node.source.quasis[0].value.cooked)
+  const outside = (node) =>
+    isLiteral(node.source) &&
+    external.includes(node.source.type === 'Literal' ? node.source.value : node.source.quasis[0].value.cooked)
   return {
     name: 'arc-dynamic-imports-via-loader',
     setup(build) {
       build.onLoad({filter: /\.(c|m)?js$/, namespace: 'file'}, async (args) => {
         const code = await readFile(args.path, 'utf8')
         if (!/\bimport\s*\(/.test(code)) return undefined
-        const computed = importExpressions(parse(code, args.path)).filter((node) => !isLiteral(node.source) || outside(node))
+        const computed = importExpressions(parse(code, args.path)).filter(
+          (node) => !isLiteral(node.source) || outside(node)
+        )
         if (computed.length === 0) return undefined
         let out = ''
         let at = 0

@@ -13,7 +13,10 @@ import {ACTIVITY, APP, DENSITY, HEIGHT, WIDTH, WINDOWS, type Box, type DemoNode}
 const OUT = fileURLToPath(new URL('../packages/core/demo/', import.meta.url))
 
 function escapeAttr(value: string): string {
-  return value.replace(/[&<>"\n]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;'})[c] as string)
+  return value.replace(
+    /[&<>"\n]/g,
+    (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;'})[c] as string
+  )
 }
 
 function nodeXml(node: DemoNode, index: number, pkg: string): string {
@@ -73,7 +76,15 @@ async function renderPng(): Promise<Buffer> {
   const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "DejaVu Sans", sans-serif`
   ctx.fillStyle = '#fafafa'
   ctx.fillRect(0, 0, WIDTH, HEIGHT)
-  const text = (value: string, [l, t, , b]: Box, color: string, size: number, bold = false, align: 'left' | 'center' = 'left', right = 0) => {
+  const text = (
+    value: string,
+    [l, t, , b]: Box,
+    color: string,
+    size: number,
+    bold = false,
+    align: 'left' | 'center' = 'left',
+    right = 0
+  ) => {
     ctx.fillStyle = color
     ctx.font = font(size, bold)
     ctx.textAlign = align
@@ -157,7 +168,15 @@ async function renderPng(): Promise<Buffer> {
       case 'key':
         ctx.fillStyle = '#ffffff'
         ctx.fillRect(l, t, w, h)
-        text(node.text ?? (node.desc === 'Delete' ? '⌫' : node.desc === 'Done' ? '✓' : ''), [l, t, r, b], '#212121', 48, false, 'center', r)
+        text(
+          node.text ?? (node.desc === 'Delete' ? '⌫' : node.desc === 'Done' ? '✓' : ''),
+          [l, t, r, b],
+          '#212121',
+          48,
+          false,
+          'center',
+          r
+        )
         break
       case 'navbar':
         ctx.fillStyle = '#000000'
@@ -196,10 +215,13 @@ async function main(): Promise<void> {
   const meta = demoMeta()
   if (check) {
     const stale: string[] = []
-    if ((await readFile(path.join(OUT, 'window_dump.xml'), 'utf8').catch(() => '')) !== xml) stale.push('window_dump.xml')
+    if ((await readFile(path.join(OUT, 'window_dump.xml'), 'utf8').catch(() => '')) !== xml)
+      stale.push('window_dump.xml')
     if ((await readFile(path.join(OUT, 'meta.json'), 'utf8').catch(() => '')) !== meta) stale.push('meta.json')
     if (stale.length > 0) {
-      console.error(`demo snapshot is stale: ${stale.join(', ')} differ from scripts/demo/demo-screen.ts; run npm run demo`)
+      console.error(
+        `demo snapshot is stale: ${stale.join(', ')} differ from scripts/demo/demo-screen.ts; run npm run demo`
+      )
       process.exit(1)
     }
     console.log('demo snapshot is up to date')

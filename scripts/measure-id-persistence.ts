@@ -22,7 +22,9 @@ for (const name of fixtureNames()) {
 
 const elements = models.reduce((n, m) => n + m.model.elements.length, 0)
 const ambiguous = models.reduce((n, m) => n + m.model.elements.filter((e) => /-\d+$/.test(e.id)).length, 0)
-console.log(`${models.length} screens, ${elements} elements, ${ambiguous} marked ambiguous (${((ambiguous / elements) * 100).toFixed(1)}%)`)
+console.log(
+  `${models.length} screens, ${elements} elements, ${ambiguous} marked ambiguous (${((ambiguous / elements) * 100).toFixed(1)}%)`
+)
 console.log('perturbation\tscreens\tkept\ttotal\tkept%\tlook-alikes kept\tlook-alikes\trefused\twrong targets')
 const all = emptyTally()
 for (const [label, perturb] of Object.entries(PERTURBATIONS)) {
@@ -34,10 +36,15 @@ for (const [label, perturb] of Object.entries(PERTURBATIONS)) {
     if (!tally) continue
     screens++
     for (const k of TALLY_KEYS) sum[k] += tally[k]
-    if (tally.wrong > 0 || tally.kept < tally.total * 0.9) worst.push(`${name} ${tally.kept}/${tally.total} wrong ${tally.wrong}`)
+    if (tally.wrong > 0 || tally.kept < tally.total * 0.9)
+      worst.push(`${name} ${tally.kept}/${tally.total} wrong ${tally.wrong}`)
   }
   for (const k of TALLY_KEYS) all[k] += sum[k]
-  console.log(`${label}\t${screens}\t${sum.kept}\t${sum.total}\t${((sum.kept / sum.total) * 100).toFixed(2)}\t${sum.ordinalKept}\t${sum.ambiguous}\t${sum.refused}\t${sum.wrong}`)
+  console.log(
+    `${label}\t${screens}\t${sum.kept}\t${sum.total}\t${((sum.kept / sum.total) * 100).toFixed(2)}\t${sum.ordinalKept}\t${sum.ambiguous}\t${sum.refused}\t${sum.wrong}`
+  )
   if (process.argv.includes('--verbose')) for (const w of worst) console.log(`  ${w}`)
 }
-console.log(`all\t-\t${all.kept}\t${all.total}\t${((all.kept / all.total) * 100).toFixed(2)}\t${all.ordinalKept}\t${all.ambiguous}\t${all.refused}\t${all.wrong}`)
+console.log(
+  `all\t-\t${all.kept}\t${all.total}\t${((all.kept / all.total) * 100).toFixed(2)}\t${all.ordinalKept}\t${all.ambiguous}\t${all.refused}\t${all.wrong}`
+)

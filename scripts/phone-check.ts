@@ -42,12 +42,15 @@ function arc(args: string[], device: string | undefined): Promise<Run> {
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
     child.on('error', reject)
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr, ms: Math.round(performance.now() - started)}))
+    child.on('close', (code) =>
+      resolve({code: code ?? -1, stdout, stderr, ms: Math.round(performance.now() - started)})
+    )
   })
 }
 
 const firstLine = (text: string) => text.trim().split('\n')[0]?.slice(0, 300) ?? ''
-const errorOf = (run: Run) => (run.code === 0 ? 'ok' : `exit ${run.code}: ${firstLine(run.stderr) || firstLine(run.stdout)}`)
+const errorOf = (run: Run) =>
+  run.code === 0 ? 'ok' : `exit ${run.code}: ${firstLine(run.stderr) || firstLine(run.stdout)}`
 
 interface Doctor {
   serial: string
@@ -63,7 +66,9 @@ function parseArgs(argv: string[]): {device?: string} {
     if (a === '--device' || a === '-d') out.device = argv[++i]
     else if (a.startsWith('--device=')) out.device = a.slice('--device='.length)
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: npm run phone-check [-- --device SERIAL]\nPrints a Markdown report of what this phone does on the paths arc found risky (issue 21).\n')
+      process.stdout.write(
+        'usage: npm run phone-check [-- --device SERIAL]\nPrints a Markdown report of what this phone does on the paths arc found risky (issue 21).\n'
+      )
       process.exit(0)
     } else {
       process.stderr.write(`phone-check: unknown argument ${JSON.stringify(a)} (allowed: --device SERIAL)\n`)
@@ -80,11 +85,14 @@ async function main(): Promise<number> {
     return 1
   }
   const lines: string[] = []
-  const row = (what: string, result: string) => lines.push(`| ${what} | ${result.replaceAll('|', '\\|').replaceAll('\n', ' ')} |`)
+  const row = (what: string, result: string) =>
+    lines.push(`| ${what} | ${result.replaceAll('|', '\\|').replaceAll('\n', ' ')} |`)
 
   const doctorRun = await arc(['doctor', '--json'], device)
   if (doctorRun.code !== 0) {
-    process.stderr.write(`phone-check: arc doctor failed (${errorOf(doctorRun)}); is the phone attached and authorized (\`arc devices\`)?\n`)
+    process.stderr.write(
+      `phone-check: arc doctor failed (${errorOf(doctorRun)}); is the phone attached and authorized (\`arc devices\`)?\n`
+    )
     return 1
   }
   const doctor = JSON.parse(doctorRun.stdout) as Doctor
@@ -98,8 +106,14 @@ async function main(): Promise<number> {
 
   // Input really accepted (MIUI/HyperOS refuse it until "USB debugging (Security settings)").
   const input = cap('input')
-  row('input accepted (`arc doctor` presses left Shift)', input ? `${input.status}: ${input.detail}${input.fallback ? `; ${input.fallback}` : ''}` : 'not reported')
-  row('per-call costs (`arc doctor`)', `screen read ${doctor.costs.read_ms ?? 'failed'} ms, one input call ${doctor.costs.input_ms ?? 'failed'} ms`)
+  row(
+    'input accepted (`arc doctor` presses left Shift)',
+    input ? `${input.status}: ${input.detail}${input.fallback ? `; ${input.fallback}` : ''}` : 'not reported'
+  )
+  row(
+    'per-call costs (`arc doctor`)',
+    `screen read ${doctor.costs.read_ms ?? 'failed'} ms, one input call ${doctor.costs.input_ms ?? 'failed'} ms`
+  )
   row('backends', doctor.capabilities.map((c) => `${c.id}: ${c.backend}`).join('; '))
 
   // A screen read, timed; its warnings (a display that is off) and whether every window came.
@@ -120,39 +134,63 @@ async function main(): Promise<number> {
   row('screen read over uiautomator (`--helper off`, whole process)', `${viaDump.ms} ms, ${errorOf(viaDump)}`)
 
   // Two reads at once: one UiAutomation at a time on a phone.
-  const [one, two] = await Promise.all([arc(['screen-state', '--json'], device), arc(['screen-state', '--json'], device)])
+  const [one, two] = await Promise.all([
+    arc(['screen-state', '--json'], device),
+    arc(['screen-state', '--json'], device),
+  ])
   row('two screen reads at once', `first ${errorOf(one)} (${one.ms} ms); second ${errorOf(two)} (${two.ms} ms)`)
 
   // Display power and a screenshot (black for secure windows and a sleeping display).
   const power = await arc(['shell', '--', 'dumpsys', 'power'], device)
-  const wakefulness = /mWakefulness=(\w+)/.exec(power.stdout)?.[1] ?? /Display Power: state=(\w+)/.exec(power.stdout)?.[1] ?? 'unknown'
+  const wakefulness =
+    /mWakefulness=(\w+)/.exec(power.stdout)?.[1] ?? /Display Power: state=(\w+)/.exec(power.stdout)?.[1] ?? 'unknown'
   row('display power (`dumpsys power`)', wakefulness)
   // The annotated image goes to a folder of its own, removed after: the report needs only whether it was black.
   const shotDir = mkdtempSync(path.join(os.tmpdir(), 'arc-phone-check-'))
-  const shot = await arc(['screen-state', '--json', '--screenshot', path.join(shotDir, 'screen.jpg')], device).finally(() =>
-    rmSync(shotDir, {recursive: true, force: true}),
+  const shot = await arc(['screen-state', '--json', '--screenshot', path.join(shotDir, 'screen.jpg')], device).finally(
+    () => rmSync(shotDir, {recursive: true, force: true})
   )
   const shotWarnings = shot.code === 0 ? ((JSON.parse(shot.stdout) as {warnings?: string[]}).warnings ?? []) : []
-  row('annotated screenshot', shot.code === 0 ? (shotWarnings.length ? `warnings: ${shotWarnings.join(' / ')}` : 'not black') : errorOf(shot))
+  row(
+    'annotated screenshot',
+    shot.code === 0 ? (shotWarnings.length ? `warnings: ${shotWarnings.join(' / ')}` : 'not black') : errorOf(shot)
+  )
 
   // A tap, timed: the top-left corner pixel (the status bar: a tap there opens nothing).
   const tap = await arc(['tap', '0', '0'], device)
   row('tap at (0, 0) (whole process)', `${tap.ms} ms, ${errorOf(tap)}`)
 
   // Typing, timed: `input text` of 50 letters (arc's typing tools add a read-back on a field).
-  const typed = await arc(['shell', '--', 'input', 'text', 'abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx'], device)
-  row('typing 50 letters (`input text`, whole process)', `${typed.ms} ms, ${errorOf(typed)}${typed.stdout.trim() ? `; printed: ${firstLine(typed.stdout)}` : ''}`)
+  const typed = await arc(
+    ['shell', '--', 'input', 'text', 'abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx'],
+    device
+  )
+  row(
+    'typing 50 letters (`input text`, whole process)',
+    `${typed.ms} ms, ${errorOf(typed)}${typed.stdout.trim() ? `; printed: ${firstLine(typed.stdout)}` : ''}`
+  )
 
   // Output noise: anything a command prints besides its own result.
   const noise = await arc(['shell', '--', 'input', 'keyevent', 'KEYCODE_SHIFT_LEFT'], device)
-  row('output of a silent `input keyevent`', noise.stdout.trim() || noise.stderr.trim() ? JSON.stringify(`${noise.stdout}${noise.stderr}`.trim().slice(0, 200)) : 'none')
+  row(
+    'output of a silent `input keyevent`',
+    noise.stdout.trim() || noise.stderr.trim()
+      ? JSON.stringify(`${noise.stdout}${noise.stderr}`.trim().slice(0, 200))
+      : 'none'
+  )
 
   // Users and work profiles: apps of other users are invisible to `pm` without --user.
   const users = await arc(['shell', '--', 'pm', 'list', 'users'], device)
-  const userLines = users.stdout.split('\n').filter((l) => /UserInfo\{/.test(l)).map((l) => l.trim())
+  const userLines = users.stdout
+    .split('\n')
+    .filter((l) => /UserInfo\{/.test(l))
+    .map((l) => l.trim())
   row('users (`pm list users`)', userLines.length ? userLines.join('; ') : errorOf(users))
 
-  lines.push('', `Made by \`npm run phone-check\`${serial ? ` for ${serial}` : ''}; see docs/devices.md, "Checking a phone".`)
+  lines.push(
+    '',
+    `Made by \`npm run phone-check\`${serial ? ` for ${serial}` : ''}; see docs/devices.md, "Checking a phone".`
+  )
   process.stdout.write(`${lines.join('\n')}\n`)
   return 0
 }
@@ -162,5 +200,5 @@ main().then(
   (error: unknown) => {
     process.stderr.write(`phone-check: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exit(1)
-  },
+  }
 )

@@ -15,7 +15,7 @@ function testRoots() {
   const nested = ['packages', 'plugins'].flatMap((group) =>
     readdirSync(path.join(ROOT, group), {withFileTypes: true})
       .filter((d) => d.isDirectory())
-      .map((d) => `${group}/${d.name}/test`),
+      .map((d) => `${group}/${d.name}/test`)
   )
   return ['test', ...nested].filter((dir) => existsSync(path.join(ROOT, dir)))
 }
@@ -27,7 +27,7 @@ function testFiles() {
       readdirSync(path.join(ROOT, dir), {recursive: true})
         .map(String)
         .filter((f) => f.endsWith('.test.ts'))
-        .map((f) => path.posix.join(dir, f.split(path.sep).join('/'))),
+        .map((f) => path.posix.join(dir, f.split(path.sep).join('/')))
     )
     .sort()
 }
@@ -42,7 +42,8 @@ const END_TO_END = [
   /^@arc-cli\/plugin-mcp$/,
 ]
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?!type\b)(?:[^'"`;]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?!type\b)(?:[^'"`;]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
 
 function startsSomething(file, seen = new Set()) {
   if (seen.has(file)) return false
@@ -58,7 +59,8 @@ function startsSomething(file, seen = new Set()) {
     if (END_TO_END.some((re) => re.test(spec))) return true
     if (spec.startsWith('.')) {
       const local = path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts')
-      if (local.startsWith(ROOT) && !local.includes(`${path.sep}src${path.sep}`) && startsSomething(local, seen)) return true
+      if (local.startsWith(ROOT) && !local.includes(`${path.sep}src${path.sep}`) && startsSomething(local, seen))
+        return true
     }
   }
   return false

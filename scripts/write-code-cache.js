@@ -27,7 +27,9 @@ const closedPort = await new Promise((resolve, reject) => {
 process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${closedPort}`
 delete process.env.ANDROID_SERIAL
 
-const {writeCodeCache} = await import(pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'loader', 'load-bundle.js')).href)
+const {writeCodeCache} = await import(
+  pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'loader', 'load-bundle.js')).href
+)
 const bundle = (file) => pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'bundle', file)).href
 const {execute} = await import(bundle('oclif.js'))
 const {exitCodeFor} = await import(bundle('index.js'))
@@ -42,7 +44,9 @@ let done = 0
 process.on('exit', (code) => {
   try {
     if (done !== runs.length - 1 || code !== unavailable) {
-      throw new Error(`the commands did not run as expected (${done} of ${runs.length - 1} before the tap; exit ${code}, not ${unavailable})`)
+      throw new Error(
+        `the commands did not run as expected (${done} of ${runs.length - 1} before the tap; exit ${code}, not ${unavailable})`
+      )
     }
     writeCodeCache()
     process.exitCode = 0

@@ -27,10 +27,17 @@ export function packageRoots() {
 /** The manifest of the package at `root`, as oclif derives it from the command classes (dist/ or src/, by NODE_ENV). */
 export async function buildManifest(root) {
   const {Plugin} = await import('@oclif/core')
-  const plugin = new Plugin({root, isRoot: true, type: 'core', ignoreManifest: true, errorOnManifestCreate: true, respectNoCacheDefault: true})
+  const plugin = new Plugin({
+    root,
+    isRoot: true,
+    type: 'core',
+    ignoreManifest: true,
+    errorOnManifestCreate: true,
+    respectNoCacheDefault: true,
+  })
   await plugin.load()
   const commands = Object.fromEntries(
-    Object.entries(plugin.manifest.commands).map(([id, {relativePath, isESM, ...command}]) => [id, command]),
+    Object.entries(plugin.manifest.commands).map(([id, {relativePath, isESM, ...command}]) => [id, command])
   )
   return {commands, version: plugin.manifest.version}
 }
@@ -69,6 +76,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     removeOrphanCommands(root)
     const manifest = await buildManifest(root)
     writeFileSync(file, `${JSON.stringify(manifest)}\n`)
-    console.log(`wrote ${path.relative(process.cwd(), file) || file} (commands: ${Object.keys(manifest.commands).length})`)
+    console.log(
+      `wrote ${path.relative(process.cwd(), file) || file} (commands: ${Object.keys(manifest.commands).length})`
+    )
   }
 }

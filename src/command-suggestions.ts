@@ -35,7 +35,10 @@ const SYNONYMS: Record<string, string[]> = {}
 function synonyms(words: string[], targets: string[]): void {
   for (const word of words) SYNONYMS[word] = targets
 }
-synonyms(['stop', 'kill', 'force-stop', 'forcestop', 'terminate', 'app stop', 'app kill', 'app force-stop', 'app terminate'], ['app close'])
+synonyms(
+  ['stop', 'kill', 'force-stop', 'forcestop', 'terminate', 'app stop', 'app kill', 'app force-stop', 'app terminate'],
+  ['app close']
+)
 synonyms(['start', 'launch', 'run', 'open', 'app start', 'app launch', 'app run'], ['app open'])
 synonyms(['url', 'deeplink', 'deep-link', 'open-url', 'app url', 'app deeplink', 'app deep-link'], ['app open-url'])
 synonyms(['install'], ['app install'])
@@ -71,7 +74,8 @@ synonyms(['sh'], ['shell'])
 synonyms(['device list', 'list-devices'], ['devices'])
 
 const squash = squashName
-const near = (typed: string, name: string) => distance(squash(typed), squash(name)) <= Math.max(2, Math.floor(squash(typed).length / 3))
+const near = (typed: string, name: string) =>
+  distance(squash(typed), squash(name)) <= Math.max(2, Math.floor(squash(typed).length / 3))
 
 /** A word as a shell would need it to come back as that word. */
 function shellWord(word: string): string {
@@ -88,13 +92,17 @@ function commandLine(command: CommandInfo, rest: string[], flagsGiven: string[],
   // stand in for the id) is written out: the words fill the arguments in order.
   const needed = command.args.slice(0, command.args.findLastIndex((a) => a.required) + 1)
   const missingArgs = needed.slice(args.length).map((a) => `<${a.name}>`)
-  const missingFlags = command.flags.filter((f) => f.required && !given(f, flagsGiven)).map((f) => `--${f.name} <value>`)
+  const missingFlags = command.flags
+    .filter((f) => f.required && !given(f, flagsGiven))
+    .map((f) => `--${f.name} <value>`)
   return [command.id, ...args, ...missingArgs, ...missingFlags].join(' ')
 }
 
 /** The flags in the words after the command id, long (`--timeout`, `--timeout=5`) or short (`-o`, `-ofile`). */
 function flagNames(argv: string[]): string[] {
-  return argv.filter((a) => /^-[^\d]/.test(a)).map((a) => (a.startsWith('--') ? (a.slice(2).split('=')[0] as string) : (a[1] as string)))
+  return argv
+    .filter((a) => /^-[^\d]/.test(a))
+    .map((a) => (a.startsWith('--') ? (a.slice(2).split('=')[0] as string) : (a[1] as string)))
 }
 
 const given = (flag: CommandInfo['flags'][number], flagsGiven: string[]) =>
@@ -110,7 +118,8 @@ function extraWords(command: CommandInfo, rest: string[], flagsGiven: string[]):
   const optionFlag = rest.length === 1 ? command.flags.find((f) => f.options?.includes(rest[0] as string)) : undefined
   const requiredFlags = command.flags.filter((f) => f.required)
   const only = requiredFlags.length === 1 ? requiredFlags[0] : undefined
-  if (optionFlag) suggestions.push(`${commandLine(command, [], flagsGiven)} --${optionFlag.name} ${shellWord(rest[0] as string)}`)
+  if (optionFlag)
+    suggestions.push(`${commandLine(command, [], flagsGiven)} --${optionFlag.name} ${shellWord(rest[0] as string)}`)
   else if (only && !given(only, flagsGiven) && (only.multiple || rest.length === 1)) {
     suggestions.push([command.id, ...rest.map((w) => `--${only.name} ${shellWord(w)}`)].join(' '))
   }
@@ -154,12 +163,22 @@ export function suggestFor(words: string[], set: CommandSet, argv: string[] = []
   const lower = words.map((w) => w.toLowerCase())
   const joined = (k: number) => lower.slice(0, k).join(' ')
   const inTopic = (topic: string) => set.commands.filter((c) => c.id.startsWith(`${topic} `))
-  const offer = (command: string, ids: string[], rest: string[], message = `unknown command "${command}"`): Suggestion => ({
+  const offer = (
+    command: string,
+    ids: string[],
+    rest: string[],
+    message = `unknown command "${command}"`
+  ): Suggestion => ({
     command,
     message,
     suggestions: ids.flatMap((spec) => {
       const placeholders = spec.split(' ').filter((w) => w.startsWith('<'))
-      const target = byId.get(spec.split(' ').filter((w) => !w.startsWith('<')).join(' '))
+      const target = byId.get(
+        spec
+          .split(' ')
+          .filter((w) => !w.startsWith('<'))
+          .join(' ')
+      )
       return target ? [commandLine(target, rest, flagsGiven, placeholders)] : []
     }),
   })
@@ -167,7 +186,10 @@ export function suggestFor(words: string[], set: CommandSet, argv: string[] = []
   for (let k = words.length - 1; k > 0; k--) {
     const command = byId.get(joined(k))
     // A command with arguments is what was meant once a misspelt topic is put right (`aap close com.x`).
-    if (command) return command.args.length > 0 ? offer(command.id, [command.id], words.slice(k)) : extraWords(command, words.slice(k), flagsGiven)
+    if (command)
+      return command.args.length > 0
+        ? offer(command.id, [command.id], words.slice(k))
+        : extraWords(command, words.slice(k), flagsGiven)
   }
   // The words of a command split or joined another way (`screen state`, `longpress`).
   for (let k = Math.min(words.length, 3); k > 0; k--) {
@@ -179,13 +201,19 @@ export function suggestFor(words: string[], set: CommandSet, argv: string[] = []
     if (targets && targets.length > 0) return offer(words.slice(0, k).join(' '), targets, words.slice(k))
   }
   const topic = set.topics.find((t) => t === lower[0])
-  if (topic !== undefined && words.length === 1) return {command: topic, message: `unknown command "${topic}"`, suggestions: [`${topic} --help`]}
+  if (topic !== undefined && words.length === 1)
+    return {command: topic, message: `unknown command "${topic}"`, suggestions: [`${topic} --help`]}
   if (topic !== undefined) {
     const commands = inTopic(topic)
     const names = commands.map((c) => c.id.slice(topic.length + 1))
     const typed = `${topic} ${words[1]}`
     const close = nearest(lower[1] as string, names)
-    if (close.length > 0) return offer(typed, close.map((n) => `${topic} ${n}`), words.slice(2))
+    if (close.length > 0)
+      return offer(
+        typed,
+        close.map((n) => `${topic} ${n}`),
+        words.slice(2)
+      )
     const listed = commands.length <= 4 ? commands.map((c) => commandLine(c, [], flagsGiven)) : []
     return {
       command: typed,
@@ -197,7 +225,12 @@ export function suggestFor(words: string[], set: CommandSet, argv: string[] = []
   // edits win; among equals a topic whose next word names one of its commands (`aap stop` is `app close` before
   // it is `tap`), then a command, then the fewest words (`tpa 1 2` is `tap 1 2`).
   const topicReads = (topic: string, word: string | undefined) =>
-    word !== undefined && (SYNONYMS[`${topic} ${word}`] !== undefined || nearest(word, inTopic(topic).map((c) => c.id.slice(topic.length + 1))).length > 0)
+    word !== undefined &&
+    (SYNONYMS[`${topic} ${word}`] !== undefined ||
+      nearest(
+        word,
+        inTopic(topic).map((c) => c.id.slice(topic.length + 1))
+      ).length > 0)
   const readings: Array<{k: number; name: string; d: number; rank: number; topic: boolean}> = []
   for (let k = 1; k <= Math.min(words.length, 3); k++) {
     for (const name of [...byId.keys(), ...set.topics]) {
@@ -210,7 +243,11 @@ export function suggestFor(words: string[], set: CommandSet, argv: string[] = []
   const [best] = readings.sort((x, y) => x.d - y.d || x.rank - y.rank || x.k - y.k)
   if (best?.topic && best.name !== lower[0]) {
     const fixed = suggestFor([best.name, ...words.slice(best.k)], set, argv)
-    return {...fixed, command: words.slice(0, best.k + 1).join(' '), message: `unknown command "${words.slice(0, best.k + 1).join(' ')}"`}
+    return {
+      ...fixed,
+      command: words.slice(0, best.k + 1).join(' '),
+      message: `unknown command "${words.slice(0, best.k + 1).join(' ')}"`,
+    }
   }
   if (best) {
     const typed = words.slice(0, best.k).join(' ')

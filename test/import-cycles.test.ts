@@ -8,7 +8,12 @@ import path from 'node:path'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {expect} from 'chai'
 
-const SOURCE_DIRS = ['src', 'packages/core/src', 'packages/emulator/src', ...readdirSync(path.join(ROOT, 'plugins')).map((p) => `plugins/${p}/src`)]
+const SOURCE_DIRS = [
+  'src',
+  'packages/core/src',
+  'packages/emulator/src',
+  ...readdirSync(path.join(ROOT, 'plugins')).map((p) => `plugins/${p}/src`),
+]
 const IMPORT = /(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g
 
 function sources(dir: string): string[] {
@@ -28,7 +33,7 @@ function graph(files: string[]): Map<string, string[]> {
         .map((m) => path.resolve(path.dirname(file), (m[1] ?? m[2]) as string).replace(/\.js$/, '.ts'))
         .filter((target) => known.has(target))
       return [file, targets]
-    }),
+    })
   )
 }
 

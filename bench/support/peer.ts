@@ -21,10 +21,14 @@ export function peerRequire(name: string, version: string): NodeJS.Require | str
   if (!existsSync(manifest)) {
     mkdirSync(dir, {recursive: true})
     console.log(`installing ${name}@${version} for the comparison into ${path.relative(ROOT, dir)}`)
-    const npm = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `${name}@${version}`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const npm = spawnSync(
+      'npm',
+      ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `${name}@${version}`],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }
+    )
     if (npm.status !== 0 || !existsSync(manifest)) {
       return `npm install ${name}@${version} failed (exit ${npm.status}): ${(npm.stderr || npm.stdout).trim().split('\n').slice(-3).join(' ')}`
     }

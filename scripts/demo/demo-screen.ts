@@ -24,7 +24,21 @@ export interface DemoNode {
   checked?: boolean
   visible?: boolean
   /** How the renderer paints it. */
-  paint?: 'statusbar' | 'toolbar' | 'title' | 'icon' | 'field' | 'button' | 'row' | 'checkbox' | 'label' | 'muted' | 'keyboard' | 'key' | 'navbar' | 'nav'
+  paint?:
+    | 'statusbar'
+    | 'toolbar'
+    | 'title'
+    | 'icon'
+    | 'field'
+    | 'button'
+    | 'row'
+    | 'checkbox'
+    | 'label'
+    | 'muted'
+    | 'keyboard'
+    | 'key'
+    | 'navbar'
+    | 'nav'
   children?: DemoNode[]
 }
 
@@ -60,12 +74,52 @@ function row(i: number): DemoNode {
   const visible = top < LIST_BOTTOM - 20
   const v = {visible}
   return {
-    cls: 'android.widget.LinearLayout', res: `${APP}:id/item_row`, bounds: [0, top, WIDTH, bottom], clickable: true, longClickable: true, focusable: true, paint: 'row', ...v,
+    cls: 'android.widget.LinearLayout',
+    res: `${APP}:id/item_row`,
+    bounds: [0, top, WIDTH, bottom],
+    clickable: true,
+    longClickable: true,
+    focusable: true,
+    paint: 'row',
+    ...v,
     children: [
-      {cls: 'android.widget.CheckBox', res: `${APP}:id/item_done`, bounds: [42, top + 37, 115, bottom - 37], clickable: true, focusable: true, checkable: true, checked: done, paint: 'checkbox', ...v},
-      {cls: 'android.widget.TextView', res: `${APP}:id/item_name`, text: name, bounds: [147, top + 24, 760, top + 84], paint: 'label', ...v},
-      {cls: 'android.widget.TextView', res: `${APP}:id/item_qty`, text: qty, bounds: [147, top + 84, 760, bottom - 18], paint: 'muted', ...v},
-      {cls: 'android.widget.ImageButton', res: `${APP}:id/item_delete`, desc: `Delete ${name}`, bounds: [933, top + 31, 1038, bottom - 31], clickable: true, focusable: true, paint: 'icon', ...v},
+      {
+        cls: 'android.widget.CheckBox',
+        res: `${APP}:id/item_done`,
+        bounds: [42, top + 37, 115, bottom - 37],
+        clickable: true,
+        focusable: true,
+        checkable: true,
+        checked: done,
+        paint: 'checkbox',
+        ...v,
+      },
+      {
+        cls: 'android.widget.TextView',
+        res: `${APP}:id/item_name`,
+        text: name,
+        bounds: [147, top + 24, 760, top + 84],
+        paint: 'label',
+        ...v,
+      },
+      {
+        cls: 'android.widget.TextView',
+        res: `${APP}:id/item_qty`,
+        text: qty,
+        bounds: [147, top + 84, 760, bottom - 18],
+        paint: 'muted',
+        ...v,
+      },
+      {
+        cls: 'android.widget.ImageButton',
+        res: `${APP}:id/item_delete`,
+        desc: `Delete ${name}`,
+        bounds: [933, top + 31, 1038, bottom - 31],
+        clickable: true,
+        focusable: true,
+        paint: 'icon',
+        ...v,
+      },
     ],
   }
 }
@@ -82,59 +136,195 @@ function keyboard(): DemoNode {
     for (let k = 0; k < letters.length; k++) {
       const left = Math.round(indent + k * keyW)
       const top = KB_TOP + 30 + r * KEY_H
-      keys.push({cls: 'android.widget.Button', pkg: IME, text: letters[k], bounds: [left + 6, top, left + keyW - 6, top + KEY_H - 18], clickable: true, paint: 'key'})
+      keys.push({
+        cls: 'android.widget.Button',
+        pkg: IME,
+        text: letters[k],
+        bounds: [left + 6, top, left + keyW - 6, top + KEY_H - 18],
+        clickable: true,
+        paint: 'key',
+      })
     }
   })
   const bottomTop = KB_TOP + 30 + 3 * KEY_H
   keys.push(
-    {cls: 'android.widget.Button', pkg: IME, desc: 'Delete', bounds: [912, KB_TOP + 30 + 2 * KEY_H, 1050, KB_TOP + 30 + 3 * KEY_H - 18], clickable: true, longClickable: true, paint: 'key'},
-    {cls: 'android.widget.Button', pkg: IME, desc: 'Space', bounds: [246, bottomTop, 834, bottomTop + KEY_H - 18], clickable: true, paint: 'key'},
-    {cls: 'android.widget.Button', pkg: IME, desc: 'Done', bounds: [846, bottomTop, 1050, bottomTop + KEY_H - 18], clickable: true, paint: 'key'},
+    {
+      cls: 'android.widget.Button',
+      pkg: IME,
+      desc: 'Delete',
+      bounds: [912, KB_TOP + 30 + 2 * KEY_H, 1050, KB_TOP + 30 + 3 * KEY_H - 18],
+      clickable: true,
+      longClickable: true,
+      paint: 'key',
+    },
+    {
+      cls: 'android.widget.Button',
+      pkg: IME,
+      desc: 'Space',
+      bounds: [246, bottomTop, 834, bottomTop + KEY_H - 18],
+      clickable: true,
+      paint: 'key',
+    },
+    {
+      cls: 'android.widget.Button',
+      pkg: IME,
+      desc: 'Done',
+      bounds: [846, bottomTop, 1050, bottomTop + KEY_H - 18],
+      clickable: true,
+      paint: 'key',
+    }
   )
-  return {cls: 'android.widget.FrameLayout', pkg: IME, res: `${IME}:id/keyboard_view`, bounds: [0, KB_TOP, WIDTH, 2274], paint: 'keyboard', children: keys}
+  return {
+    cls: 'android.widget.FrameLayout',
+    pkg: IME,
+    res: `${IME}:id/keyboard_view`,
+    bounds: [0, KB_TOP, WIDTH, 2274],
+    paint: 'keyboard',
+    children: keys,
+  }
 }
 
 export const WINDOWS: DemoNode[] = [
   keyboard(),
   {
-    cls: 'android.widget.FrameLayout', pkg: SYSUI, res: `${SYSUI}:id/navigation_bar_frame`, bounds: [0, 2274, WIDTH, HEIGHT], paint: 'navbar',
-    children: [
-      {cls: 'android.widget.ImageView', pkg: SYSUI, res: `${SYSUI}:id/back`, desc: 'Back', bounds: [120, 2274, 360, HEIGHT], clickable: true, longClickable: true, paint: 'nav'},
-      {cls: 'android.widget.ImageView', pkg: SYSUI, res: `${SYSUI}:id/home`, desc: 'Home', bounds: [420, 2274, 660, HEIGHT], clickable: true, longClickable: true, paint: 'nav'},
-      {cls: 'android.widget.ImageView', pkg: SYSUI, res: `${SYSUI}:id/recent_apps`, desc: 'Overview', bounds: [720, 2274, 960, HEIGHT], clickable: true, longClickable: true, paint: 'nav'},
-    ],
-  },
-  {
-    cls: 'android.widget.FrameLayout', pkg: SYSUI, res: `${SYSUI}:id/status_bar_container`, bounds: [0, 0, WIDTH, 63], paint: 'statusbar',
-    children: [
-      {cls: 'android.widget.TextView', pkg: SYSUI, res: `${SYSUI}:id/clock`, text: '9:41', bounds: [42, 0, 160, 63], paint: 'title'},
-      {cls: 'android.widget.ImageView', pkg: SYSUI, res: `${SYSUI}:id/wifi_signal`, desc: 'Wi-Fi three bars.', bounds: [900, 8, 950, 55], paint: 'icon'},
-      {cls: 'android.widget.LinearLayout', pkg: SYSUI, res: `${SYSUI}:id/battery`, desc: 'Battery 87 percent.', bounds: [960, 8, 1040, 55], paint: 'icon'},
-    ],
-  },
-  {
-    cls: 'android.widget.FrameLayout', bounds: [0, 0, WIDTH, 2274],
+    cls: 'android.widget.FrameLayout',
+    pkg: SYSUI,
+    res: `${SYSUI}:id/navigation_bar_frame`,
+    bounds: [0, 2274, WIDTH, HEIGHT],
+    paint: 'navbar',
     children: [
       {
-        cls: 'android.widget.LinearLayout', bounds: [0, 63, WIDTH, 2274],
+        cls: 'android.widget.ImageView',
+        pkg: SYSUI,
+        res: `${SYSUI}:id/back`,
+        desc: 'Back',
+        bounds: [120, 2274, 360, HEIGHT],
+        clickable: true,
+        longClickable: true,
+        paint: 'nav',
+      },
+      {
+        cls: 'android.widget.ImageView',
+        pkg: SYSUI,
+        res: `${SYSUI}:id/home`,
+        desc: 'Home',
+        bounds: [420, 2274, 660, HEIGHT],
+        clickable: true,
+        longClickable: true,
+        paint: 'nav',
+      },
+      {
+        cls: 'android.widget.ImageView',
+        pkg: SYSUI,
+        res: `${SYSUI}:id/recent_apps`,
+        desc: 'Overview',
+        bounds: [720, 2274, 960, HEIGHT],
+        clickable: true,
+        longClickable: true,
+        paint: 'nav',
+      },
+    ],
+  },
+  {
+    cls: 'android.widget.FrameLayout',
+    pkg: SYSUI,
+    res: `${SYSUI}:id/status_bar_container`,
+    bounds: [0, 0, WIDTH, 63],
+    paint: 'statusbar',
+    children: [
+      {
+        cls: 'android.widget.TextView',
+        pkg: SYSUI,
+        res: `${SYSUI}:id/clock`,
+        text: '9:41',
+        bounds: [42, 0, 160, 63],
+        paint: 'title',
+      },
+      {
+        cls: 'android.widget.ImageView',
+        pkg: SYSUI,
+        res: `${SYSUI}:id/wifi_signal`,
+        desc: 'Wi-Fi three bars.',
+        bounds: [900, 8, 950, 55],
+        paint: 'icon',
+      },
+      {
+        cls: 'android.widget.LinearLayout',
+        pkg: SYSUI,
+        res: `${SYSUI}:id/battery`,
+        desc: 'Battery 87 percent.',
+        bounds: [960, 8, 1040, 55],
+        paint: 'icon',
+      },
+    ],
+  },
+  {
+    cls: 'android.widget.FrameLayout',
+    bounds: [0, 0, WIDTH, 2274],
+    children: [
+      {
+        cls: 'android.widget.LinearLayout',
+        bounds: [0, 63, WIDTH, 2274],
         children: [
           {
-            cls: 'android.view.ViewGroup', res: `${APP}:id/toolbar`, bounds: [0, 63, WIDTH, 210], paint: 'toolbar',
+            cls: 'android.view.ViewGroup',
+            res: `${APP}:id/toolbar`,
+            bounds: [0, 63, WIDTH, 210],
+            paint: 'toolbar',
             children: [
               {cls: 'android.widget.TextView', text: 'Groceries', bounds: [42, 100, 600, 173], paint: 'title'},
-              {cls: 'android.widget.ImageButton', res: `${APP}:id/action_search`, desc: 'Search', bounds: [828, 74, 954, 200], clickable: true, focusable: true, paint: 'icon'},
-              {cls: 'android.widget.ImageView', desc: 'More options', bounds: [954, 74, 1080, 200], clickable: true, focusable: true, paint: 'icon'},
+              {
+                cls: 'android.widget.ImageButton',
+                res: `${APP}:id/action_search`,
+                desc: 'Search',
+                bounds: [828, 74, 954, 200],
+                clickable: true,
+                focusable: true,
+                paint: 'icon',
+              },
+              {
+                cls: 'android.widget.ImageView',
+                desc: 'More options',
+                bounds: [954, 74, 1080, 200],
+                clickable: true,
+                focusable: true,
+                paint: 'icon',
+              },
             ],
           },
           {
-            cls: 'android.widget.LinearLayout', bounds: [0, 210, WIDTH, 378],
+            cls: 'android.widget.LinearLayout',
+            bounds: [0, 210, WIDTH, 378],
             children: [
-              {cls: 'android.widget.EditText', res: `${APP}:id/new_item`, hint: 'Add an item', text: 'Add an item', bounds: [42, 231, 780, 357], clickable: true, focusable: true, focused: true, longClickable: true, paint: 'field'},
-              {cls: 'android.widget.Button', res: `${APP}:id/add_button`, text: 'ADD', bounds: [801, 231, 1038, 357], clickable: true, focusable: true, paint: 'button'},
+              {
+                cls: 'android.widget.EditText',
+                res: `${APP}:id/new_item`,
+                hint: 'Add an item',
+                text: 'Add an item',
+                bounds: [42, 231, 780, 357],
+                clickable: true,
+                focusable: true,
+                focused: true,
+                longClickable: true,
+                paint: 'field',
+              },
+              {
+                cls: 'android.widget.Button',
+                res: `${APP}:id/add_button`,
+                text: 'ADD',
+                bounds: [801, 231, 1038, 357],
+                clickable: true,
+                focusable: true,
+                paint: 'button',
+              },
             ],
           },
           {
-            cls: 'androidx.recyclerview.widget.RecyclerView', res: `${APP}:id/items`, bounds: [0, 378, WIDTH, LIST_BOTTOM], scrollable: true, focusable: true,
+            cls: 'androidx.recyclerview.widget.RecyclerView',
+            res: `${APP}:id/items`,
+            bounds: [0, 378, WIDTH, LIST_BOTTOM],
+            scrollable: true,
+            focusable: true,
             children: ITEMS.map((_, i) => row(i)),
           },
         ],

@@ -18,8 +18,8 @@ export default class Batch extends ScriptCommand {
     'Each line is an arc command without the leading `arc` (`tap 500 1000`, `press back`, `screen-state --detail compact`),',
     'split like a shell command (quotes and backslashes; # comments; no expansion). The commands run one after the other',
     'in this process, so start-up is paid once. Each prints what it prints alone, with the same flags. The first failing',
-    'line stops the batch (its error is printed as usual) and its exit status is the batch\'s; with --keep-going every line',
-    'runs and the batch exits with the first failure\'s status. `batch` lines cannot nest.',
+    "line stops the batch (its error is printed as usual) and its exit status is the batch's; with --keep-going every line",
+    "runs and the batch exits with the first failure's status. `batch` lines cannot nest.",
   ].join(' ')
   static override examples = [
     '<%= config.bin %> <%= command.id %> steps.txt',
@@ -31,7 +31,9 @@ export default class Batch extends ScriptCommand {
     file: Args.string({description: 'Script file; `-` or none reads stdin.', required: false, ignoreStdin: true}),
   }
   static override flags = {
-    'keep-going': Flags.boolean({summary: 'Run every line even after one fails; exit with the first failure\'s status.'}),
+    'keep-going': Flags.boolean({
+      summary: "Run every line even after one fails; exit with the first failure's status.",
+    }),
   }
 
   async run(): Promise<void> {
@@ -50,7 +52,10 @@ export default class Batch extends ScriptCommand {
     for (const {line, words} of lines) {
       let status: number
       try {
-        await this.config.runCommand(this.commandId(words, line), words.slice(this.commandId(words, line).split(':').length))
+        await this.config.runCommand(
+          this.commandId(words, line),
+          words.slice(this.commandId(words, line).split(':').length)
+        )
         status = 0
       } catch (error) {
         status = exitStatus(error) ?? (await this.statusOf(error))
@@ -68,15 +73,24 @@ export default class Batch extends ScriptCommand {
     const found = words[0] === 'batch' ? undefined : this.findCommandId(words)
     if (found) return found
     if (words[0] === 'batch') {
-      throw new InvalidInputError(`batch line ${line}: \`batch\` cannot run inside a batch`, {actions: [`Run \`${this.config.bin} --help\` for the commands.`]})
+      throw new InvalidInputError(`batch line ${line}: \`batch\` cannot run inside a batch`, {
+        actions: [`Run \`${this.config.bin} --help\` for the commands.`],
+      })
     }
     // The words before the first flag, as oclif hands an unknown command to its command_not_found hook.
     const firstFlag = words.findIndex((w) => w.startsWith('-'))
     const named = firstFlag === -1 ? words : words.slice(0, firstFlag)
-    const {command, message, suggestions} = suggestFor(named, commandSet(this.config), firstFlag === -1 ? [] : words.slice(firstFlag))
+    const {command, message, suggestions} = suggestFor(
+      named,
+      commandSet(this.config),
+      firstFlag === -1 ? [] : words.slice(firstFlag)
+    )
     throw new InvalidInputError(`batch line ${line}: ${message}`, {
       details: {line, command, suggestions},
-      actions: [...suggestions.map((s) => `${this.config.bin} ${s}`), `Run \`${this.config.bin} --help\` for the commands.`],
+      actions: [
+        ...suggestions.map((s) => `${this.config.bin} ${s}`),
+        `Run \`${this.config.bin} --help\` for the commands.`,
+      ],
     })
   }
 }

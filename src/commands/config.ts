@@ -1,4 +1,18 @@
-import {ArcCommand, checkConfigSections, CONFIG_PLACES, DEFAULT_ADB_TIMEOUT_MS, displayWidth, filesSettings, Flags, helperMode, loadConfig, padToWidth, printableLine, resolveServerAddress, selectedDevice} from '@arc-cli/core'
+import {
+  ArcCommand,
+  checkConfigSections,
+  CONFIG_PLACES,
+  DEFAULT_ADB_TIMEOUT_MS,
+  displayWidth,
+  filesSettings,
+  Flags,
+  helperMode,
+  loadConfig,
+  padToWidth,
+  printableLine,
+  resolveServerAddress,
+  selectedDevice,
+} from '@arc-cli/core'
 
 interface ConfigEntry {
   key: string
@@ -23,7 +37,11 @@ export default class Config extends ArcCommand {
     'nearest package.json, or named by ARC_CONFIG), the environment (ANDROID_SERIAL, ADB_SERVER_SOCKET,',
     `ANDROID_ADB_SERVER_ADDRESS, ANDROID_ADB_SERVER_PORT, ARC_HELPER), or the built-in default; flags and the environment win over the file. Files searched: ${CONFIG_PLACES.join(', ')}.`,
   ].join(' ')
-  static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --json', 'ARC_CONFIG=ci.arcrc.json <%= config.bin %> config']
+  static override examples = [
+    '<%= config.bin %> config',
+    '<%= config.bin %> config --json',
+    'ARC_CONFIG=ci.arcrc.json <%= config.bin %> config',
+  ]
   static override flags = {
     device: Flags.string({char: 'd', summary: 'Show the device a command would use with this --device.'}),
   }
@@ -52,7 +70,11 @@ export default class Config extends ArcCommand {
       {
         key: 'adb.helper',
         value: helperMode(undefined, process.env, config.adb?.helper),
-        source: process.env.ARC_HELPER ? 'env ARC_HELPER' : config.adb?.helper === undefined ? 'default' : (filepath as string),
+        source: process.env.ARC_HELPER
+          ? 'env ARC_HELPER'
+          : config.adb?.helper === undefined
+            ? 'default'
+            : (filepath as string),
       },
     ]
     // The file tools' settings, defaults included, one line per key.
@@ -63,12 +85,23 @@ export default class Config extends ArcCommand {
       const set = others.find((o) => o.key === e.key || e.key.startsWith(`${o.key}.`) || o.key.startsWith(`${e.key}.`))
       resolved.push({...e, source: set ? (filepath as string) : 'default'})
     }
-    resolved.push(...others.filter((e) => !['device', 'adb.host', 'adb.port', 'adb.timeoutMs', 'adb.helper'].includes(e.key) && !e.key.startsWith('files.') && e.key !== 'files'))
+    resolved.push(
+      ...others.filter(
+        (e) =>
+          !['device', 'adb.host', 'adb.port', 'adb.timeoutMs', 'adb.helper'].includes(e.key) &&
+          !e.key.startsWith('files.') &&
+          e.key !== 'files'
+      )
+    )
     if (!this.jsonEnabled()) {
       // Names the user chose (a preset, a location) and paths reach the terminal with control characters written
       // out; JSON.stringify leaves DEL and the C1 controls as they are.
       this.log(`config file: ${filepath === undefined ? '(none found)' : printableLine(filepath)}`)
-      const rows = resolved.map((e) => ({key: printableLine(e.key), value: printableLine(JSON.stringify(e.value)), source: printableLine(e.source)}))
+      const rows = resolved.map((e) => ({
+        key: printableLine(e.key),
+        value: printableLine(JSON.stringify(e.value)),
+        source: printableLine(e.source),
+      }))
       const width = Math.max(...rows.map((e) => displayWidth(e.key)))
       for (const e of rows) this.log(`${padToWidth(e.key, width)}  ${e.value}  (${e.source})`)
     }

@@ -2,7 +2,15 @@ import {existsSync} from 'node:fs'
 import {rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {ArcCommand, DEMO_DIR, DeviceNotFoundError, Flags, InvalidInputError, OutputError, unreachableSerial} from '@arc-cli/core'
+import {
+  ArcCommand,
+  DEMO_DIR,
+  DeviceNotFoundError,
+  Flags,
+  InvalidInputError,
+  OutputError,
+  unreachableSerial,
+} from '@arc-cli/core'
 // The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
 // `arc --version` and every other command would otherwise pay for it at start-up.
 import type {EmulatedDeviceSpec} from '@arc-cli/emulator'
@@ -17,24 +25,33 @@ export const DEFAULT_SERIAL = 'arc-virtual'
 export function parseSerialFlag(value: string): EmulatedDeviceSpec {
   const eq = value.indexOf('=')
   if (eq <= 0 || eq === value.length - 1) {
-    throw new InvalidInputError(`--serial ${JSON.stringify(value)} must be NAME=SNAPSHOT, e.g. --serial login=./snapshots/login`, {
-      details: {flag: 'serial', value},
-      actions: ['SNAPSHOT is a snapshot folder (window_dump.xml [+ screen.png, meta.json]), a .xml dump, or `demo`.'],
-    })
+    throw new InvalidInputError(
+      `--serial ${JSON.stringify(value)} must be NAME=SNAPSHOT, e.g. --serial login=./snapshots/login`,
+      {
+        details: {flag: 'serial', value},
+        actions: ['SNAPSHOT is a snapshot folder (window_dump.xml [+ screen.png, meta.json]), a .xml dump, or `demo`.'],
+      }
+    )
   }
   const serial = value.slice(0, eq)
   const snapshot = value.slice(eq + 1)
   if (/\s/.test(serial)) {
-    throw new InvalidInputError(`--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} may not contain spaces`, {
-      details: {flag: 'serial', value},
-    })
+    throw new InvalidInputError(
+      `--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} may not contain spaces`,
+      {
+        details: {flag: 'serial', value},
+      }
+    )
   }
   const unreachable = unreachableSerial(serial)
   if (unreachable) {
-    throw new InvalidInputError(`--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} could not be reached by --device: ${unreachable}`, {
-      details: {flag: 'serial', value},
-      actions: [`Pick another name, e.g. --serial ${DEFAULT_SERIAL}=${snapshot}`],
-    })
+    throw new InvalidInputError(
+      `--serial ${JSON.stringify(value)}: NAME ${JSON.stringify(serial)} could not be reached by --device: ${unreachable}`,
+      {
+        details: {flag: 'serial', value},
+        actions: [`Pick another name, e.g. --serial ${DEFAULT_SERIAL}=${snapshot}`],
+      }
+    )
   }
   const resolved = snapshot === 'demo' ? DEMO_DIR : path.resolve(snapshot)
   if (!existsSync(resolved)) {
@@ -65,7 +82,11 @@ export default class Emulate extends ArcCommand {
   ]
 
   static override flags = {
-    port: Flags.integer({char: 'p', summary: 'TCP port to serve the ADB protocol on (0 = a free port).', required: true}),
+    port: Flags.integer({
+      char: 'p',
+      summary: 'TCP port to serve the ADB protocol on (0 = a free port).',
+      required: true,
+    }),
     host: Flags.string({summary: 'Address to listen on.', default: '127.0.0.1'}),
     serial: Flags.string({
       char: 's',
@@ -75,7 +96,8 @@ export default class Emulate extends ArcCommand {
     scenario: Flags.string({summary: 'Scenario file (JSON): screens, transitions, apps, properties, faults.'}),
     log: Flags.string({summary: 'Write one JSON line per command received to this file.'}),
     'port-file': Flags.string({
-      summary: 'Once listening, write the address as JSON to this file ({"host","port","adbServerSocket","devices"}); removed on stop.',
+      summary:
+        'Once listening, write the address as JSON to this file ({"host","port","adbServerSocket","devices"}); removed on stop.',
     }),
   }
 
@@ -103,7 +125,12 @@ export default class Emulate extends ArcCommand {
     // name, then a rename), so a script polling for the file never reads half of it.
     const portFile = flags['port-file'] ? path.resolve(flags['port-file']) : undefined
     if (portFile) {
-      const info = {host: emulator.host, port: emulator.port, adbServerSocket: `tcp:${address}`, devices: emulator.devices().map((d) => d.serial)}
+      const info = {
+        host: emulator.host,
+        port: emulator.port,
+        adbServerSocket: `tcp:${address}`,
+        devices: emulator.devices().map((d) => d.serial),
+      }
       const temp = `${portFile}.${process.pid}.tmp`
       try {
         await writeFile(temp, JSON.stringify(info) + '\n')
@@ -111,11 +138,16 @@ export default class Emulate extends ArcCommand {
       } catch (error) {
         await rm(temp, {force: true})
         await emulator.close()
-        throw new OutputError(`--port-file: cannot write ${portFile}: ${(error as Error).message}`, {details: {input: 'port-file', path: portFile}, cause: error})
+        throw new OutputError(`--port-file: cannot write ${portFile}: ${(error as Error).message}`, {
+          details: {input: 'port-file', path: portFile},
+          cause: error,
+        })
       }
     }
     this.log(`arc emulate: listening on ${address} (devices: ${serials.join(', ')})`)
-    this.log(`Try: ADB_SERVER_SOCKET=tcp:${address} ${this.config.bin} screen-state   or   adb -H ${emulator.host} -P ${emulator.port} shell echo ok`)
+    this.log(
+      `Try: ADB_SERVER_SOCKET=tcp:${address} ${this.config.bin} screen-state   or   adb -H ${emulator.host} -P ${emulator.port} shell echo ok`
+    )
     if (portFile) this.log(`arc emulate: wrote ${portFile}`)
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)

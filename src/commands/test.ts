@@ -15,7 +15,11 @@ type Write = typeof process.stdout.write
  * Runs `work` with what it writes to `stream` also kept (`keep`), or only kept (`quiet`): a step's error message
  * goes to the terminal as usual and into the report; the commands that save failure pictures print nothing.
  */
-async function capturing<T>(stream: NodeJS.WriteStream, mode: 'keep' | 'quiet', work: () => Promise<T>): Promise<{value?: T; error?: unknown; text: string}> {
+async function capturing<T>(
+  stream: NodeJS.WriteStream,
+  mode: 'keep' | 'quiet',
+  work: () => Promise<T>
+): Promise<{value?: T; error?: unknown; text: string}> {
   const original = stream.write.bind(stream) as Write
   let text = ''
   stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -41,13 +45,13 @@ export default class Test extends ScriptCommand {
   static override summary = 'Run flow files: arc command lines with variables, checked first, echoed, reported as JUnit'
   static override description = [
     'A flow is a text file of arc command lines (as `arc batch` reads them) plus `set NAME VALUE` and',
-    '`capture NAME PATH COMMAND…` (a value from the command\'s JSON result, e.g. `capture ID elements.0.id find text Submit`);',
+    "`capture NAME PATH COMMAND…` (a value from the command's JSON result, e.g. `capture ID elements.0.id find text Submit`);",
     '${NAME} expands a variable, else the environment. Every file is checked whole before any step runs (unknown commands,',
     'unset variables). Each step is echoed on stderr with its file and line; the first failing step fails the flow,',
     'which runs again up to --retries times. With --report-dir, a JUnit XML report (junit.xml), a Markdown summary and, for',
     'each failure, the screen (snapshot folder), an annotated screenshot and the device log are saved there. Several',
     '--device flags run every flow on each device in parallel (or split the flows between them with --shard), in one report.',
-    'Exit status: 0 when every flow passed, else the first failure\'s. See docs/flows.md.',
+    "Exit status: 0 when every flow passed, else the first failure's. See docs/flows.md.",
   ].join(' ')
   static override examples = [
     '<%= config.bin %> <%= command.id %> flows/login.flow',
@@ -60,12 +64,31 @@ export default class Test extends ScriptCommand {
     flows: Args.string({description: 'Flow files to run, in order.', required: true}),
   }
   static override flags = {
-    device: Flags.string({char: 'd', multiple: true, summary: 'Device to run on (repeat for several, run in parallel). Default: as every command picks one.'}),
-    retries: Flags.integer({min: 0, max: 10, default: 0, summary: 'Run a failed flow again up to this many times (0-10).'}),
-    'report-dir': Flags.string({summary: 'Folder for junit.xml, summary.md and what failed flows leave (created if missing).'}),
-    shard: Flags.boolean({summary: 'With several devices: split the flows between them instead of running each on all.'}),
-    'adb-host': Flags.string({summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).'}),
-    'adb-port': Flags.integer({min: 1, max: 65535, summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).'}),
+    device: Flags.string({
+      char: 'd',
+      multiple: true,
+      summary: 'Device to run on (repeat for several, run in parallel). Default: as every command picks one.',
+    }),
+    retries: Flags.integer({
+      min: 0,
+      max: 10,
+      default: 0,
+      summary: 'Run a failed flow again up to this many times (0-10).',
+    }),
+    'report-dir': Flags.string({
+      summary: 'Folder for junit.xml, summary.md and what failed flows leave (created if missing).',
+    }),
+    shard: Flags.boolean({
+      summary: 'With several devices: split the flows between them instead of running each on all.',
+    }),
+    'adb-host': Flags.string({
+      summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).',
+    }),
+    'adb-port': Flags.integer({
+      min: 1,
+      max: 65535,
+      summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).',
+    }),
     // How a parent `arc test` with several devices collects each child's results.
     results: Flags.string({hidden: true}),
   }
@@ -73,7 +96,8 @@ export default class Test extends ScriptCommand {
   async run(): Promise<void> {
     const {argv, flags} = await this.parse(Test)
     const files = argv.map(String)
-    if (files.length === 0) throw new InvalidInputError('arc test needs at least one flow file', {actions: ['arc test flows/login.flow']})
+    if (files.length === 0)
+      throw new InvalidInputError('arc test needs at least one flow file', {actions: ['arc test flows/login.flow']})
     if (flags['adb-host'] !== undefined || flags['adb-port'] !== undefined) {
       // Every step picks the server the way any command does; the flag is said once for them all.
       process.env.ADB_SERVER_SOCKET = `tcp:${flags['adb-host'] ?? '127.0.0.1'}:${flags['adb-port'] ?? 5037}`
@@ -85,7 +109,10 @@ export default class Test extends ScriptCommand {
       try {
         text = await readFile(file, 'utf8')
       } catch (error) {
-        throw new InvalidInputError(`cannot read flow file ${file}: ${(error as Error).message}`, {details: {file}, cause: error})
+        throw new InvalidInputError(`cannot read flow file ${file}: ${(error as Error).message}`, {
+          details: {file},
+          cause: error,
+        })
       }
       flows.push(parseFlow(file, text, (words) => this.findCommandId(words), process.env))
     }
@@ -101,7 +128,10 @@ export default class Test extends ScriptCommand {
     else {
       const c = colorsFor(process.stderr)
       const failed = results.filter((r) => !r.passed)
-      for (const r of failed) process.stderr.write(`${c.red('FAILED')} ${printableLine(r.file)} on ${printableLine(r.device)}, line ${r.failure?.line}\n`)
+      for (const r of failed)
+        process.stderr.write(
+          `${c.red('FAILED')} ${printableLine(r.file)} on ${printableLine(r.device)}, line ${r.failure?.line}\n`
+        )
       process.stderr.write(`${results.length - failed.length} passed, ${failed.length} failed\n`)
       if (reportDir) {
         const junit = path.join(reportDir, 'junit.xml')
@@ -116,14 +146,20 @@ export default class Test extends ScriptCommand {
   }
 
   /** The flows one after the other in this process, on one device (`undefined`: as any command picks it). */
-  private async runHere(flows: Flow[], device: string | undefined, retries: number, reportDir: string | undefined): Promise<FlowResult[]> {
+  private async runHere(
+    flows: Flow[],
+    device: string | undefined,
+    retries: number,
+    reportDir: string | undefined
+  ): Promise<FlowResult[]> {
     if (device !== undefined) process.env.ANDROID_SERIAL = device
     const deviceName = device ?? process.env.ANDROID_SERIAL ?? 'default'
     const results: FlowResult[] = []
     for (const flow of flows) {
       let result: FlowResult | undefined
       for (let attempt = 1; attempt <= retries + 1; attempt++) {
-        if (attempt > 1) process.stderr.write(`retrying ${printableLine(flow.file)} (attempt ${attempt} of ${retries + 1})\n`)
+        if (attempt > 1)
+          process.stderr.write(`retrying ${printableLine(flow.file)} (attempt ${attempt} of ${retries + 1})\n`)
         result = await this.runFlow(flow, deviceName, attempt)
         if (result.passed) break
       }
@@ -155,7 +191,13 @@ export default class Test extends ScriptCommand {
       try {
         words = stepWords(flow.file, step.line, step.text, (name) => vars.get(name) ?? process.env[name] ?? '')
       } catch (error) {
-        return result({line: step.line, text: step.text, status: exitCodeFor('INVALID_INPUT'), code: 'INVALID_INPUT', message: (error as Error).message})
+        return result({
+          line: step.line,
+          text: step.text,
+          status: exitCodeFor('INVALID_INPUT'),
+          code: 'INVALID_INPUT',
+          message: (error as Error).message,
+        })
       }
       process.stderr.write(`${c.dim(`${printableLine(flow.file)}:${step.line}`)} ${printableLine(words.join(' '))}\n`)
       if (step.kind === 'set') {
@@ -165,11 +207,23 @@ export default class Test extends ScriptCommand {
       }
       const commandWords = step.kind === 'capture' ? words.slice(3) : words
       const id = this.findCommandId(commandWords) as string
-      const run = await capturing(process.stderr, 'keep', () => this.config.runCommand(id, commandWords.slice(id.split(':').length)))
-      const status = run.error === undefined ? 0 : (exitStatus(run.error) ?? (await this.statusOf(run.error).catch(() => exitCodeFor('INTERNAL'))))
+      const run = await capturing(process.stderr, 'keep', () =>
+        this.config.runCommand(id, commandWords.slice(id.split(':').length))
+      )
+      const status =
+        run.error === undefined
+          ? 0
+          : (exitStatus(run.error) ?? (await this.statusOf(run.error).catch(() => exitCodeFor('INTERNAL'))))
       steps.push({line: step.line, text: step.text, status, ms: Date.now() - stepStart})
       if (status !== 0) {
-        const message = run.text.trim().split('\n').filter((l) => l.startsWith('Error') || l.startsWith('Try:')).join('\n') || run.text.trim() || `exit ${status}`
+        const message =
+          run.text
+            .trim()
+            .split('\n')
+            .filter((l) => l.startsWith('Error') || l.startsWith('Try:'))
+            .join('\n') ||
+          run.text.trim() ||
+          `exit ${status}`
         const code = /^Error \[([A-Z_]+)\]/m.exec(message)?.[1]
         return result({line: step.line, text: step.text, status, ...(code ? {code} : {}), message})
       }
@@ -178,7 +232,13 @@ export default class Test extends ScriptCommand {
           vars.set(step.name, valueAt(flow.file, step.line, run.value, step.path))
         } catch (error) {
           steps[steps.length - 1]!.status = exitCodeFor('INVALID_INPUT')
-          return result({line: step.line, text: step.text, status: exitCodeFor('INVALID_INPUT'), code: 'INVALID_INPUT', message: (error as Error).message})
+          return result({
+            line: step.line,
+            text: step.text,
+            status: exitCodeFor('INVALID_INPUT'),
+            code: 'INVALID_INPUT',
+            message: (error as Error).message,
+          })
         }
       }
     }
@@ -193,7 +253,9 @@ export default class Test extends ScriptCommand {
     const saved: string[] = []
     const deviceArgs = device === undefined ? [] : ['--device', device]
     const quietly = (id: string, args: string[]) =>
-      capturing(process.stdout, 'quiet', () => capturing(process.stderr, 'quiet', () => this.config.runCommand(id, [...args, ...deviceArgs])))
+      capturing(process.stdout, 'quiet', () =>
+        capturing(process.stderr, 'quiet', () => this.config.runCommand(id, [...args, ...deviceArgs]))
+      )
     const snapshot = await quietly('snapshot:save', [path.join(dir, 'snapshot')])
     if (snapshot.value?.error === undefined) saved.push(`${folder}/snapshot`)
     const shot = await quietly('annotate', ['-o', path.join(dir, 'screen.jpg')])
@@ -213,14 +275,31 @@ export default class Test extends ScriptCommand {
    * Several devices: one child `arc test` per device, in parallel, each with its own device and its share of the
    * flows (all of them, or every n-th with --shard); their results come back as JSON and make one report.
    */
-  private async runOnDevices(files: string[], devices: string[], shard: boolean, retries: number, reportDir: string | undefined): Promise<FlowResult[]> {
+  private async runOnDevices(
+    files: string[],
+    devices: string[],
+    shard: boolean,
+    retries: number,
+    reportDir: string | undefined
+  ): Promise<FlowResult[]> {
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'arc-test-'))
     try {
       const runs = devices.map(async (device, i) => {
         const mine = shard ? files.filter((_, k) => k % devices.length === i) : files
         if (mine.length === 0) return []
         const resultsFile = path.join(scratch, `${i}.json`)
-        const args = [...process.execArgv, process.argv[1] as string, 'test', ...mine, '--device', device, '--retries', String(retries), '--results', resultsFile]
+        const args = [
+          ...process.execArgv,
+          process.argv[1] as string,
+          'test',
+          ...mine,
+          '--device',
+          device,
+          '--retries',
+          String(retries),
+          '--results',
+          resultsFile,
+        ]
         if (reportDir) args.push('--report-dir', reportDir)
         const prefix = `[${printableLine(device)}] `
         await new Promise<void>((resolve, reject) => {
@@ -253,7 +332,12 @@ export default class Test extends ScriptCommand {
             attempts: 0,
             ms: 0,
             steps: [],
-            failure: {line: 0, text: '', status: exitCodeFor('DEVICE_UNAVAILABLE'), message: `arc test could not run on ${device}`},
+            failure: {
+              line: 0,
+              text: '',
+              status: exitCodeFor('DEVICE_UNAVAILABLE'),
+              message: `arc test could not run on ${device}`,
+            },
             artifacts: [],
           }))
         }

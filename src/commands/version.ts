@@ -6,7 +6,8 @@ import {ArcCommand} from '@arc-cli/core'
  */
 export default class Version extends ArcCommand {
   static override summary = 'Print the version of arc and of the Node.js running it'
-  static override description = 'The same line as `arc --version`: package/version platform-arch node-version. With --json, each part by name.'
+  static override description =
+    'The same line as `arc --version`: package/version platform-arch node-version. With --json, each part by name.'
   static override examples = ['<%= config.bin %> version', '<%= config.bin %> version --json']
 
   async run(): Promise<unknown> {

@@ -41,7 +41,8 @@ export function stepWords(file: string, line: number, text: string, expand: Expa
   try {
     return splitWords(text, line, expand)
   } catch (error) {
-    if (error instanceof InvalidInputError) throw flowError(file, line, error.message.replace(/^batch line \d+: /, ''), error.actions)
+    if (error instanceof InvalidInputError)
+      throw flowError(file, line, error.message.replace(/^batch line \d+: /, ''), error.actions)
     throw error
   }
 }
@@ -50,7 +51,11 @@ export function stepWords(file: string, line: number, text: string, expand: Expa
 function parsePath(file: string, line: number, path: string): string[] {
   const parts = path.split('.')
   if (path === '' || parts.some((p) => p === '')) {
-    throw flowError(file, line, `capture: ${JSON.stringify(path)} is not a path into the result; write keys and indexes joined by dots, as elements.0.id`)
+    throw flowError(
+      file,
+      line,
+      `capture: ${JSON.stringify(path)} is not a path into the result; write keys and indexes joined by dots, as elements.0.id`
+    )
   }
   return parts
 }
@@ -63,7 +68,7 @@ export function parseFlow(
   file: string,
   text: string,
   commandId: (words: string[]) => string | undefined,
-  env: NodeJS.ProcessEnv,
+  env: NodeJS.ProcessEnv
 ): Flow {
   const defined = new Set<string>()
   const steps: FlowStep[] = []
@@ -73,9 +78,12 @@ export function parseFlow(
     // Checking pass: every ${NAME} must already be known; the value does not matter yet.
     const check: Expand = (name) => {
       if (!defined.has(name) && env[name] === undefined) {
-        throw flowError(file, line, `\${${name}} is not set: no earlier set or capture line names it, and it is not in the environment`, [
-          `Add \`set ${name} VALUE\` above line ${line}, or export ${name} before arc test.`,
-        ])
+        throw flowError(
+          file,
+          line,
+          `\${${name}} is not set: no earlier set or capture line names it, and it is not in the environment`,
+          [`Add \`set ${name} VALUE\` above line ${line}, or export ${name} before arc test.`]
+        )
       }
       return 'x'
     }
@@ -86,8 +94,14 @@ export function parseFlow(
     const plain = stepWords(file, line, raw, (name) => `\${${name}}`)
     if (first === 'set') {
       const name = plain[1]
-      if (name === undefined || !NAME.test(name)) throw flowError(file, line, `set needs a variable name (letters, digits, _; not first a digit), got ${JSON.stringify(name ?? '')}`)
-      if (words.length < 3) throw flowError(file, line, `set ${name} needs a value`, [`set ${name} VALUE (quote a value with spaces)`])
+      if (name === undefined || !NAME.test(name))
+        throw flowError(
+          file,
+          line,
+          `set needs a variable name (letters, digits, _; not first a digit), got ${JSON.stringify(name ?? '')}`
+        )
+      if (words.length < 3)
+        throw flowError(file, line, `set ${name} needs a value`, [`set ${name} VALUE (quote a value with spaces)`])
       if (words.length > 3) throw flowError(file, line, `set ${name} takes one value; quote a value with spaces`)
       steps.push({line, kind: 'set', name, text: raw})
       defined.add(name)
@@ -97,15 +111,28 @@ export function parseFlow(
     let capture: {name: string; path: string[]} | undefined
     if (first === 'capture') {
       const name = plain[1]
-      if (name === undefined || !NAME.test(name)) throw flowError(file, line, `capture needs a variable name (letters, digits, _; not first a digit), got ${JSON.stringify(name ?? '')}`)
-      if (plain[2] === undefined) throw flowError(file, line, `capture ${name} needs a path into the command's JSON result, then the command`, [`capture ${name} elements.0.id find text Submit`])
+      if (name === undefined || !NAME.test(name))
+        throw flowError(
+          file,
+          line,
+          `capture needs a variable name (letters, digits, _; not first a digit), got ${JSON.stringify(name ?? '')}`
+        )
+      if (plain[2] === undefined)
+        throw flowError(file, line, `capture ${name} needs a path into the command's JSON result, then the command`, [
+          `capture ${name} elements.0.id find text Submit`,
+        ])
       capture = {name, path: parsePath(file, line, plain[2])}
       commandWords = words.slice(3)
-      if (commandWords.length === 0) throw flowError(file, line, `capture ${name} ${plain[2]} needs a command to run`, [`capture ${name} ${plain[2]} find text Submit`])
+      if (commandWords.length === 0)
+        throw flowError(file, line, `capture ${name} ${plain[2]} needs a command to run`, [
+          `capture ${name} ${plain[2]} find text Submit`,
+        ])
     }
     const id = commandId(commandWords)
     if (id === undefined) {
-      throw flowError(file, line, `${JSON.stringify(commandWords.slice(0, 2).join(' '))} is not an arc command`, ['Run `arc --help` for the commands.'])
+      throw flowError(file, line, `${JSON.stringify(commandWords.slice(0, 2).join(' '))} is not an arc command`, [
+        'Run `arc --help` for the commands.',
+      ])
     }
     if (REFUSED.has(id)) throw flowError(file, line, `\`${id.replaceAll(':', ' ')}\` cannot run inside a flow`)
     if (capture) {
@@ -113,7 +140,8 @@ export function parseFlow(
       defined.add(capture.name)
     } else steps.push({line, kind: 'command', text: raw})
   }
-  if (steps.length === 0) throw flowError(file, 1, 'the flow has no steps', ['Write one arc command per line (docs/flows.md).'])
+  if (steps.length === 0)
+    throw flowError(file, 1, 'the flow has no steps', ['Write one arc command per line (docs/flows.md).'])
   const name = file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || file
   return {file, name, steps}
 }
@@ -124,12 +152,20 @@ export function valueAt(file: string, line: number, data: unknown, path: string[
   for (const [i, key] of path.entries()) {
     const container = value
     value =
-      container !== null && typeof container === 'object' && Object.hasOwn(container, key) ? (container as Record<string, unknown>)[key] : undefined
+      container !== null && typeof container === 'object' && Object.hasOwn(container, key)
+        ? (container as Record<string, unknown>)[key]
+        : undefined
     if (value === undefined) {
       const here = path.slice(0, i).join('.') || '(the result)'
       const keys =
-        container !== null && typeof container === 'object' ? Object.keys(container).slice(0, 10).join(', ') || '(empty)' : JSON.stringify(container)
-      throw flowError(file, line, `capture: the result has nothing at ${path.join('.')}: ${here} holds ${Array.isArray(container) ? `${(container as unknown[]).length} item(s)` : keys}`)
+        container !== null && typeof container === 'object'
+          ? Object.keys(container).slice(0, 10).join(', ') || '(empty)'
+          : JSON.stringify(container)
+      throw flowError(
+        file,
+        line,
+        `capture: the result has nothing at ${path.join('.')}: ${here} holds ${Array.isArray(container) ? `${(container as unknown[]).length} item(s)` : keys}`
+      )
     }
   }
   if (value === null || typeof value === 'object') return JSON.stringify(value)

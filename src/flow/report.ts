@@ -39,7 +39,9 @@ export function xmlText(value: string): string {
 const seconds = (ms: number) => (ms / 1000).toFixed(3)
 
 function stepLog(result: FlowResult): string {
-  return result.steps.map((s) => `${result.file}:${s.line} ${s.status === 0 ? 'ok' : `exit ${s.status}`} ${s.ms} ms  ${s.text.trim()}`).join('\n')
+  return result.steps
+    .map((s) => `${result.file}:${s.line} ${s.status === 0 ? 'ok' : `exit ${s.status}`} ${s.ms} ms  ${s.text.trim()}`)
+    .join('\n')
 }
 
 export function junitXml(results: FlowResult[], timestamp: Date): string {
@@ -47,23 +49,27 @@ export function junitXml(results: FlowResult[], timestamp: Date): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>']
   const failures = results.filter((r) => !r.passed).length
   const total = results.reduce((sum, r) => sum + r.ms, 0)
-  out.push(`<testsuites name="arc test" tests="${results.length}" failures="${failures}" errors="0" time="${seconds(total)}">`)
+  out.push(
+    `<testsuites name="arc test" tests="${results.length}" failures="${failures}" errors="0" time="${seconds(total)}">`
+  )
   for (const device of devices) {
     const mine = results.filter((r) => r.device === device)
     const failed = mine.filter((r) => !r.passed).length
     const time = mine.reduce((sum, r) => sum + r.ms, 0)
     out.push(
-      `  <testsuite name="${xmlText(device)}" tests="${mine.length}" failures="${failed}" errors="0" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`,
+      `  <testsuite name="${xmlText(device)}" tests="${mine.length}" failures="${failed}" errors="0" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`
     )
     for (const r of mine) {
-      out.push(`    <testcase name="${xmlText(r.flow)}" classname="${xmlText(`${device}.${r.flow}`)}" file="${xmlText(r.file)}" time="${seconds(r.ms)}">`)
+      out.push(
+        `    <testcase name="${xmlText(r.flow)}" classname="${xmlText(`${device}.${r.flow}`)}" file="${xmlText(r.file)}" time="${seconds(r.ms)}">`
+      )
       if (r.failure) {
         const where = `${r.file}:${r.failure.line}`
         const said = r.failure.message.startsWith(where) ? r.failure.message : `${where}: ${r.failure.message}`
         out.push(
           `      <failure message="${xmlText(said)}" type="${xmlText(r.failure.code ?? `exit ${r.failure.status}`)}">${xmlText(
-            `${where}: ${r.failure.text.trim()}\n${said}\nattempts: ${r.attempts}${r.artifacts.length ? `\nsaved: ${r.artifacts.join(', ')}` : ''}`,
-          )}</failure>`,
+            `${where}: ${r.failure.text.trim()}\n${said}\nattempts: ${r.attempts}${r.artifacts.length ? `\nsaved: ${r.artifacts.join(', ')}` : ''}`
+          )}</failure>`
         )
       }
       out.push(`      <system-out>${xmlText(stepLog(r))}</system-out>`)
@@ -88,11 +94,21 @@ export function markdownSummary(results: FlowResult[]): string {
     '| flow | device | result | attempts | time |',
     '| --- | --- | --- | ---: | ---: |',
     ...results.map(
-      (r) => `| ${r.file.replaceAll('|', '\\|')} | ${r.device.replaceAll('|', '\\|')} | ${r.passed ? 'passed' : `failed at line ${r.failure?.line}`} | ${r.attempts} | ${seconds(r.ms)} s |`,
+      (r) =>
+        `| ${r.file.replaceAll('|', '\\|')} | ${r.device.replaceAll('|', '\\|')} | ${r.passed ? 'passed' : `failed at line ${r.failure?.line}`} | ${r.attempts} | ${seconds(r.ms)} s |`
     ),
   ]
   for (const r of failed) {
-    lines.push('', `## ${r.file} on ${r.device}`, '', `Line ${r.failure?.line}: \`${r.failure?.text.trim().replaceAll('`', "'")}\``, '', '```', r.failure?.message ?? '', '```')
+    lines.push(
+      '',
+      `## ${r.file} on ${r.device}`,
+      '',
+      `Line ${r.failure?.line}: \`${r.failure?.text.trim().replaceAll('`', "'")}\``,
+      '',
+      '```',
+      r.failure?.message ?? '',
+      '```'
+    )
     const picture = r.artifacts.find((a) => a.endsWith('.jpg'))
     if (picture) lines.push('', `![the screen when it failed](${mdPath(picture)})`)
     const others = r.artifacts.filter((a) => a !== picture)

@@ -14,7 +14,9 @@ const permission = z
   .trim()
   .transform(fullPermissionName)
   .refine((p) => PERMISSION_NAME.test(p), 'expected a permission like android.permission.CAMERA (or CAMERA)')
-  .describe('Permission: its full name (android.permission.CAMERA) or, for android.permission.*, the short name (CAMERA)')
+  .describe(
+    'Permission: its full name (android.permission.CAMERA) or, for android.permission.*, the short name (CAMERA)'
+  )
 
 export const installApp = defineTool({
   name: 'install_app',
@@ -26,7 +28,10 @@ export const installApp = defineTool({
   group: 'apps',
   input: z.object({
     apk: z.string().trim().min(1).describe('Path of the .apk file on this computer (relative to the working folder)'),
-    replace: z.boolean().default(false).describe('Reinstall over an installed version, keeping its data (pm install -r)'),
+    replace: z
+      .boolean()
+      .default(false)
+      .describe('Reinstall over an installed version, keeping its data (pm install -r)'),
     grant_all: z.boolean().default(false).describe('Grant every runtime permission the app declares (pm install -g)'),
     downgrade: z.boolean().default(false).describe('Allow installing a lower version code (pm install -d)'),
     allow_test: z.boolean().default(false).describe('Allow an APK built as test-only (pm install -t)'),
@@ -39,10 +44,21 @@ export const installApp = defineTool({
   },
   async handler({driver, cwd}, input) {
     const apk = path.resolve(cwd, input.apk)
-    await driver.installApp(apk, {replace: input.replace, grantAll: input.grant_all, downgrade: input.downgrade, allowTest: input.allow_test})
+    await driver.installApp(apk, {
+      replace: input.replace,
+      grantAll: input.grant_all,
+      downgrade: input.downgrade,
+      allowTest: input.allow_test,
+    })
     return {
       text: `App installed successfully: ${apk}`,
-      data: {apk, replace: input.replace, grant_all: input.grant_all, downgrade: input.downgrade, allow_test: input.allow_test},
+      data: {
+        apk,
+        replace: input.replace,
+        grant_all: input.grant_all,
+        downgrade: input.downgrade,
+        allow_test: input.allow_test,
+      },
     }
   },
 })
@@ -50,7 +66,8 @@ export const installApp = defineTool({
 export const uninstallApp = defineTool({
   name: 'uninstall_app',
   title: 'Uninstall an app',
-  description: 'Removes an installed app (`pm uninstall`); --keep-data keeps its data and cache for a later reinstall (`-k`).',
+  description:
+    'Removes an installed app (`pm uninstall`); --keep-data keeps its data and cache for a later reinstall (`-k`).',
   kind: 'destructive',
   needs: {apps: 'act'},
   group: 'apps',
@@ -58,7 +75,11 @@ export const uninstallApp = defineTool({
     package_id: packageId('uninstall'),
     keep_data: z.boolean().default(false).describe('Keep the app data and cache (pm uninstall -k)'),
   }),
-  cli: {id: 'app uninstall', positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app --keep-data']},
+  cli: {
+    id: 'app uninstall',
+    positional: ['package_id'],
+    examples: ['<%= config.bin %> <%= command.id %> com.example.app --keep-data'],
+  },
   async handler({driver}, {package_id, keep_data}) {
     await driver.uninstallApp(package_id, keep_data)
     return {text: `App uninstalled successfully: ${package_id}`, data: {package_id, keep_data}}
@@ -68,7 +89,8 @@ export const uninstallApp = defineTool({
 export const clearAppData = defineTool({
   name: 'clear_app_data',
   title: "Clear an app's data",
-  description: "Deletes an app's data and cache and stops it (`pm clear`), as a fresh install would have it. Refuses apps that are not installed.",
+  description:
+    "Deletes an app's data and cache and stops it (`pm clear`), as a fresh install would have it. Refuses apps that are not installed.",
   kind: 'destructive',
   needs: {apps: 'act'},
   group: 'apps',
@@ -92,10 +114,17 @@ export const openUrl = defineTool({
     url: z
       .string()
       .trim()
-      .regex(/^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/, 'expected a URL with a scheme and no spaces, like https://example.com or myapp://path (write spaces as %20)')
+      .regex(
+        /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/,
+        'expected a URL with a scheme and no spaces, like https://example.com or myapp://path (write spaces as %20)'
+      )
       .describe('The URL or deep link to open (e.g. https://example.com, myapp://item/42)'),
   }),
-  cli: {id: 'app open-url', positional: ['url'], examples: ["<%= config.bin %> <%= command.id %> 'https://example.com/?q=arc'"]},
+  cli: {
+    id: 'app open-url',
+    positional: ['url'],
+    examples: ["<%= config.bin %> <%= command.id %> 'https://example.com/?q=arc'"],
+  },
   async handler({driver}, {url}) {
     await driver.openUrl(url)
     return {text: `URL opened successfully: ${url}`, data: {url}}
@@ -115,7 +144,10 @@ function permissionTool(granted: boolean) {
     cli: {
       id: `app ${verb}`,
       positional: ['package_id', 'permission'],
-      examples: [`<%= config.bin %> <%= command.id %> com.example.app CAMERA`, `<%= config.bin %> <%= command.id %> com.example.app android.permission.ACCESS_FINE_LOCATION`],
+      examples: [
+        `<%= config.bin %> <%= command.id %> com.example.app CAMERA`,
+        `<%= config.bin %> <%= command.id %> com.example.app android.permission.ACCESS_FINE_LOCATION`,
+      ],
     },
     async handler({driver}, input) {
       await driver.setPermission(input.package_id, input.permission, granted)

@@ -37,7 +37,10 @@ export const openApp = defineTool({
     const launch = launchOptions(package_id, input)
     await driver.openApp(package_id, launch)
     if (launch.activity === undefined) return {text: `App opened successfully: ${package_id}`, data: {package_id}}
-    return {text: `App opened successfully: ${package_id}/${launch.activity}`, data: {package_id, activity: launch.activity}}
+    return {
+      text: `App opened successfully: ${package_id}/${launch.activity}`,
+      data: {package_id, activity: launch.activity},
+    }
   },
 })
 
@@ -46,7 +49,9 @@ export function appTable(apps: AppInfo[]): string {
   if (apps.length === 0) return 'No apps match.'
   const named = apps.some((a) => a.name !== a.package_id)
   const version = (a: AppInfo) =>
-    a.version_name !== null ? `${a.version_name}${a.version_code !== null ? ` (${a.version_code})` : ''}` : String(a.version_code ?? '')
+    a.version_name !== null
+      ? `${a.version_name}${a.version_code !== null ? ` (${a.version_code})` : ''}`
+      : String(a.version_code ?? '')
   const rows = apps.map((a) => [a.package_id, version(a), a.is_system ? 'system' : 'user', ...(named ? [a.name] : [])])
   return formatTable(['PACKAGE', 'VERSION', 'TYPE', ...(named ? ['NAME'] : [])], rows)
 }
@@ -66,13 +71,20 @@ export const listApps = defineTool({
   cli: {
     id: 'app list',
     // pm lists the system user's apps alone: a work profile's (often user 10) or a second user's need --user.
-    input: z.object({user: androidUser('List the apps of this Android user: 10 is often a work profile (pm list packages --user); default: 0')}),
-    examples: ['<%= config.bin %> <%= command.id %> --filter user --name-query calc', '<%= config.bin %> <%= command.id %> --user 10'],
+    input: z.object({
+      user: androidUser(
+        'List the apps of this Android user: 10 is often a work profile (pm list packages --user); default: 0'
+      ),
+    }),
+    examples: [
+      '<%= config.bin %> <%= command.id %> --filter user --name-query calc',
+      '<%= config.bin %> <%= command.id %> --user 10',
+    ],
   },
   async handler({driver}, {filter, name_query, user}) {
     const query = name_query?.toLowerCase()
     const apps = (await driver.listApps(filter, user)).filter(
-      (app) => !query || app.name.toLowerCase().includes(query) || app.package_id.toLowerCase().includes(query),
+      (app) => !query || app.name.toLowerCase().includes(query) || app.package_id.toLowerCase().includes(query)
     )
     return {text: JSON.stringify(apps), data: {apps}, cli: {human: appTable(apps)}}
   },

@@ -3,17 +3,38 @@
  * 500 ms up to --timeout) and exits 0 when the condition holds, else ASSERTION_FAILED (exit 23) with what the screen
  * showed instead. It never acts on the device.
  */
-import {AssertionFailedError, buildScreenModel, defineTool, ElementAmbiguousError, formatFlags, z, type ScreenElement, type ScreenModel} from '@arc-cli/core'
+import {
+  AssertionFailedError,
+  buildScreenModel,
+  defineTool,
+  ElementAmbiguousError,
+  formatFlags,
+  z,
+  type ScreenElement,
+  type ScreenModel,
+} from '@arc-cli/core'
 
 import {elementJson, elementTable} from './element-support.js'
 import {readSelector, selectorInput} from './element-target.js'
 import {MAX_WAIT_MS, pollScreen, reads} from './wait-poll.js'
 
-const CONDITIONS = ['visible', 'gone', 'text', 'checked', 'unchecked', 'enabled', 'disabled', 'selected', 'focused'] as const
+const CONDITIONS = [
+  'visible',
+  'gone',
+  'text',
+  'checked',
+  'unchecked',
+  'enabled',
+  'disabled',
+  'selected',
+  'focused',
+] as const
 type Condition = (typeof CONDITIONS)[number]
 
 /** The conditions on one element's state, with the flag that says it and what the element is when it fails. */
-const STATES: Partial<Record<Condition, {holds: (e: ScreenElement) => boolean; instead: (e: ScreenElement) => string}>> = {
+const STATES: Partial<
+  Record<Condition, {holds: (e: ScreenElement) => boolean; instead: (e: ScreenElement) => string}>
+> = {
   checked: {holds: (e) => e.flags.chk, instead: (e) => (e.flags.unchk ? 'unchecked' : 'not checkable')},
   unchecked: {holds: (e) => e.flags.unchk, instead: (e) => (e.flags.chk ? 'checked' : 'not checkable')},
   enabled: {holds: (e) => e.flags.ena, instead: () => 'disabled'},
@@ -32,30 +53,50 @@ interface Verdict {
   elements: ScreenElement[]
 }
 
-function judge(model: ScreenModel, condition: Condition, match: (m: ScreenModel) => ScreenElement[], value: string | undefined, what: string): Verdict {
+function judge(
+  model: ScreenModel,
+  condition: Condition,
+  match: (m: ScreenModel) => ScreenElement[],
+  value: string | undefined,
+  what: string
+): Verdict {
   const found = match(model)
   const onScreen = found.filter((e) => e.flags.on)
   switch (condition) {
     case 'visible':
       return {
         holds: onScreen.length > 0,
-        shown: found.length === 0 ? `no element matches ${what}` : `${found.length} element(s) match, all off screen: ${found.map(describeElement).join('; ')}`,
+        shown:
+          found.length === 0
+            ? `no element matches ${what}`
+            : `${found.length} element(s) match, all off screen: ${found.map(describeElement).join('; ')}`,
         elements: found,
       }
     case 'gone':
-      return {holds: found.length === 0, shown: `${found.length} element(s) match: ${found.slice(0, 5).map(describeElement).join('; ')}`, elements: found}
+      return {
+        holds: found.length === 0,
+        shown: `${found.length} element(s) match: ${found.slice(0, 5).map(describeElement).join('; ')}`,
+        elements: found,
+      }
     default: {
       if (found.length === 0) return {holds: false, shown: `no element matches ${what}`, elements: []}
       if (found.length > 1) {
-        throw new ElementAmbiguousError(`${found.length} elements match ${what}; assert ${condition} checks one element:\n${elementTable(found.slice(0, 10))}`, {
-          actions: ['Narrow the selector (combine --text, --desc, --res-id, --class-name, or add --exact-match).'],
-          details: {count: found.length, candidates: found.slice(0, 50).map(elementJson)},
-        })
+        throw new ElementAmbiguousError(
+          `${found.length} elements match ${what}; assert ${condition} checks one element:\n${elementTable(found.slice(0, 10))}`,
+          {
+            actions: ['Narrow the selector (combine --text, --desc, --res-id, --class-name, or add --exact-match).'],
+            details: {count: found.length, candidates: found.slice(0, 50).map(elementJson)},
+          }
+        )
       }
       const e = found[0] as ScreenElement
       if (condition === 'text') {
         const text = e.flags.hint ? '' : e.text
-        return {holds: text === value, shown: `${describeElement(e)} has text ${JSON.stringify(text)}${e.flags.hint ? ' (it shows its hint: the field is empty)' : ''}`, elements: [e]}
+        return {
+          holds: text === value,
+          shown: `${describeElement(e)} has text ${JSON.stringify(text)}${e.flags.hint ? ' (it shows its hint: the field is empty)' : ''}`,
+          elements: [e],
+        }
       }
       const state = STATES[condition]!
       return {holds: state.holds(e), shown: `${describeElement(e)} is ${state.instead(e)}`, elements: [e]}
@@ -77,26 +118,38 @@ export const assertScreen = defineTool({
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
-  input: z.object({
-    condition: z.enum(CONDITIONS).describe(`What to check: ${CONDITIONS.join(', ')}`),
-    ...selectorInput.shape,
-    value: z.string().optional().describe('With text: the whole text the element must show'),
-    timeout: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_WAIT_MS, {error: `must be at most ${MAX_WAIT_MS} (milliseconds)`})
-      .default(0)
-      .describe(`Keep reading every 500 ms up to this many milliseconds until it holds (0-${MAX_WAIT_MS}; default 0, one read)`),
-  })
+  input: z
+    .object({
+      condition: z.enum(CONDITIONS).describe(`What to check: ${CONDITIONS.join(', ')}`),
+      ...selectorInput.shape,
+      value: z.string().optional().describe('With text: the whole text the element must show'),
+      timeout: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_WAIT_MS, {error: `must be at most ${MAX_WAIT_MS} (milliseconds)`})
+        .default(0)
+        .describe(
+          `Keep reading every 500 ms up to this many milliseconds until it holds (0-${MAX_WAIT_MS}; default 0, one read)`
+        ),
+    })
     // Checked with the schema, so a call that cannot be judged is refused before the device is opened.
     .superRefine((input, ctx) => {
-      if (readSelector(input) === undefined) ctx.addIssue({code: 'custom', path: [], message: 'needs a selector: --text, --desc, --res-id or --class-name'})
+      if (readSelector(input) === undefined)
+        ctx.addIssue({code: 'custom', path: [], message: 'needs a selector: --text, --desc, --res-id or --class-name'})
       if (input.condition === 'text' && input.value === undefined) {
-        ctx.addIssue({code: 'custom', path: ['value'], message: 'is required with assert text: the whole text the element must show'})
+        ctx.addIssue({
+          code: 'custom',
+          path: ['value'],
+          message: 'is required with assert text: the whole text the element must show',
+        })
       }
       if (input.condition !== 'text' && input.value !== undefined) {
-        ctx.addIssue({code: 'custom', path: ['value'], message: `applies to assert text only, not to assert ${input.condition}`})
+        ctx.addIssue({
+          code: 'custom',
+          path: ['value'],
+          message: `applies to assert text only, not to assert ${input.condition}`,
+        })
       }
     }),
   cli: {
@@ -120,19 +173,32 @@ export const assertScreen = defineTool({
     if (input.timeout === 0) verdict = check(buildScreenModel(await ctx.driver.captureScreen()))
     else {
       let last: Verdict | undefined
-      const end = await pollScreen(ctx, input.timeout, (n) => `asserting ${asserted} (${reads(n)})`, (model) => {
-        last = check(model)
-        return last.holds ? last : undefined
-      })
+      const end = await pollScreen(
+        ctx,
+        input.timeout,
+        (n) => `asserting ${asserted} (${reads(n)})`,
+        (model) => {
+          last = check(model)
+          return last.holds ? last : undefined
+        }
+      )
       attempts = end.attempts
       verdict = end.met ?? last ?? {holds: false, shown: `no read finished within ${input.timeout} ms`, elements: []}
     }
-    const data = {condition: input.condition, holds: verdict.holds, reads: attempts, elements: verdict.elements.slice(0, 50).map(elementJson)}
+    const data = {
+      condition: input.condition,
+      holds: verdict.holds,
+      reads: attempts,
+      elements: verdict.elements.slice(0, 50).map(elementJson),
+    }
     if (!verdict.holds) {
-      throw new AssertionFailedError(`assert ${asserted} failed${input.timeout > 0 ? ` after ${reads(attempts)} in ${input.timeout} ms` : ''}: ${verdict.shown}`, {
-        details: data,
-        actions: ['See the screen: arc screen-state (or arc annotate -o screen.jpg).'],
-      })
+      throw new AssertionFailedError(
+        `assert ${asserted} failed${input.timeout > 0 ? ` after ${reads(attempts)} in ${input.timeout} ms` : ''}: ${verdict.shown}`,
+        {
+          details: data,
+          actions: ['See the screen: arc screen-state (or arc annotate -o screen.jpg).'],
+        }
+      )
     }
     return {text: `assert ${asserted}: holds${attempts > 1 ? ` (after ${reads(attempts)})` : ''}`, data}
   },

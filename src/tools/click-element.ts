@@ -1,7 +1,16 @@
 import {defineTool, InvalidInputError, type ToolContext, z} from '@arc-cli/core'
 
 import {selfOrAncestor} from './element-support.js'
-import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput} from './element-target.js'
+import {
+  elementIdOmittable,
+  foundBy,
+  resolveTarget,
+  selectorData,
+  selectorInput,
+  targetId,
+  type Target,
+  type TargetInput,
+} from './element-target.js'
 import {touchPoint} from './touch-target.js'
 
 const LONG_CLICK_MS = 1000
@@ -11,16 +20,27 @@ const LONG_CLICK_MS = 1000
  * returns it with the point the element tools' one touch path picks (touch-target.ts): the centre of the part of
  * it a tap reaches, visible and not under the keyboard or a bar drawn over the app.
  */
-async function target(ctx: ToolContext, input: TargetInput, long: boolean): Promise<{found: Target; point: {x: number; y: number}}> {
+async function target(
+  ctx: ToolContext,
+  input: TargetInput,
+  long: boolean
+): Promise<{found: Target; point: {x: number; y: number}}> {
   const found = await resolveTarget(ctx, input)
   const {element, id} = found
   const what = long ? 'long-clickable' : 'clickable'
   const taker = selfOrAncestor(element.node, (n) => (long ? n.longClickable : n.clickable))
   if (!taker) {
-    throw new InvalidInputError(`element ${id} (${element.className}) is not ${what}, and neither is anything around it`, {
-      actions: [long ? 'Use arc long-press X Y on its bounds if it reacts anyway.' : 'Use arc tap X Y on its bounds if it reacts anyway.'],
-      details: {element_id: id},
-    })
+    throw new InvalidInputError(
+      `element ${id} (${element.className}) is not ${what}, and neither is anything around it`,
+      {
+        actions: [
+          long
+            ? 'Use arc long-press X Y on its bounds if it reacts anyway.'
+            : 'Use arc tap X Y on its bounds if it reacts anyway.',
+        ],
+        details: {element_id: id},
+      }
+    )
   }
   if (!element.node.enabled) {
     throw new InvalidInputError(`element ${id} (${element.className}) is disabled`, {details: {element_id: id}})
@@ -38,11 +58,24 @@ export const clickElement = defineTool({
   holdsDevice: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
-  cli: {id: 'click', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text Submit', '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok']},
+  cli: {
+    id: 'click',
+    input: selectorInput,
+    mayOmit: elementIdOmittable,
+    positional: ['element_id'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> node_a3f2kq',
+      '<%= config.bin %> <%= command.id %> --text Submit',
+      '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok',
+    ],
+  },
   async handler(ctx, input) {
     const {found, point} = await target(ctx, input, false)
     await ctx.driver.tap(point)
-    return {text: `Click performed on element '${found.id}'${foundBy(found)}`, data: {element_id: found.id, ...point, ...selectorData(found)}}
+    return {
+      text: `Click performed on element '${found.id}'${foundBy(found)}`,
+      data: {element_id: found.id, ...point, ...selectorData(found)},
+    }
   },
 })
 
@@ -55,7 +88,16 @@ export const longClickElement = defineTool({
   holdsDevice: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
-  cli: {id: 'long-click', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match']},
+  cli: {
+    id: 'long-click',
+    input: selectorInput,
+    mayOmit: elementIdOmittable,
+    positional: ['element_id'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> node_a3f2kq',
+      '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match',
+    ],
+  },
   async handler(ctx, input) {
     const {found, point} = await target(ctx, input, true)
     await ctx.driver.longPress(point, LONG_CLICK_MS)

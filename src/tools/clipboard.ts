@@ -13,7 +13,13 @@ export const getClipboard = defineTool({
   async handler({driver}) {
     const text = await driver.getClipboard()
     // The CLI prints the text itself, line by line with control characters written out.
-    const human = text === null ? 'The clipboard is empty.' : text.split('\n').map((line) => printableLine(line)).join('\n')
+    const human =
+      text === null
+        ? 'The clipboard is empty.'
+        : text
+            .split('\n')
+            .map((line) => printableLine(line))
+            .join('\n')
     return {text: JSON.stringify({text}), data: {text}, cli: {human}}
   },
 })

@@ -8,7 +8,13 @@ import type {DeviceWindow, ScreenElement, ScreenModel, ScreenWindow, WindowManag
 import {areaOf, intersect, visibleRect, type Rect} from './element-support.js'
 
 /** Window-manager types that cover an app: the keyboard and the system bars. */
-const COVERING = new Set(['INPUT_METHOD', 'INPUT_METHOD_DIALOG', 'STATUS_BAR', 'NAVIGATION_BAR', 'NAVIGATION_BAR_PANEL'])
+const COVERING = new Set([
+  'INPUT_METHOD',
+  'INPUT_METHOD_DIALOG',
+  'STATUS_BAR',
+  'NAVIGATION_BAR',
+  'NAVIGATION_BAR_PANEL',
+])
 /** A window-manager frame of the keyboard larger than this share of the screen is not where its keys are (below). */
 const MAX_IME_FRAME_SHARE = 0.6
 /**
@@ -51,7 +57,8 @@ function covers(window: ScreenWindow, screen: Size, purpose: CoverPurpose): bool
 
 const isKeyboard = (w: DeviceWindow) => w.type.startsWith('INPUT_METHOD')
 /** A frame that is most of the screen (older releases give the input method one and draw the keys at its bottom). */
-const tooLarge = (frame: Rect, screen: Size, share = MAX_IME_FRAME_SHARE) => areaOf(frame) > share * screen.width * screen.height
+const tooLarge = (frame: Rect, screen: Size, share = MAX_IME_FRAME_SHARE) =>
+  areaOf(frame) > share * screen.width * screen.height
 /**
  * The window manager's shown keyboard and bars on the default display, less the corner overlays and, for a
  * whole-screen scroll, a bar that fills most of the screen (an expanded shade: the content itself).
@@ -63,7 +70,7 @@ const coveringWindows = (wm: WindowManagerState | undefined, screen: Size, purpo
       w.displayId === 0 &&
       COVERING.has(w.type) &&
       !DECORATION.test(w.title) &&
-      !(purpose === 'screen' && !isKeyboard(w) && w.frame !== undefined && tooLarge(w.frame, screen, MAX_BAR_SHARE)),
+      !(purpose === 'screen' && !isKeyboard(w) && w.frame !== undefined && tooLarge(w.frame, screen, MAX_BAR_SHARE))
   )
 
 /**
@@ -89,7 +96,11 @@ export function coveringRects(model: ScreenModel, purpose: CoverPurpose = 'app')
  * Undefined when that cannot be told without the dump: no window list, a shown keyboard or bar without a frame,
  * or a shown keyboard whose frame is most of the screen (where its keys are is then in the dump only).
  */
-export function windowManagerRects(wm: WindowManagerState | undefined, screen: Size, purpose: CoverPurpose = 'screen'): Rect[] | undefined {
+export function windowManagerRects(
+  wm: WindowManagerState | undefined,
+  screen: Size,
+  purpose: CoverPurpose = 'screen'
+): Rect[] | undefined {
   if (!wm || wm.windows.length === 0) return undefined
   const rects: Rect[] = []
   for (const w of coveringWindows(wm, screen, purpose)) {

@@ -28,6 +28,9 @@ export const customGesture = defineTool({
     expectWork?.(duration + Math.ceil(duration / 30) * 100)
     const method = await driver.gesture(paths)
     const points = paths.reduce((n, p) => n + p.length, 0)
-    return {text: `Custom gesture executed with ${paths.length} path(s), total ${points} point(s)`, data: {paths: paths.length, points, method}}
+    return {
+      text: `Custom gesture executed with ${paths.length} path(s), total ${points} point(s)`,
+      data: {paths: paths.length, points, method},
+    }
   },
 })

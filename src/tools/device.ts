@@ -5,15 +5,26 @@ function infoText(info: DeviceInfo): string {
     ['serial', info.serial],
     ['model', info.model],
     ['manufacturer', info.manufacturer],
-    ['android', info.android_version === undefined ? undefined : `${info.android_version}${info.sdk ? ` (SDK ${info.sdk})` : ''}`],
+    [
+      'android',
+      info.android_version === undefined ? undefined : `${info.android_version}${info.sdk ? ` (SDK ${info.sdk})` : ''}`,
+    ],
     ['abi', info.abi],
-    ['screen', info.screen && `${info.screen.width}x${info.screen.height}${info.screen.density ? ` ${info.screen.density}dpi` : ''}`],
+    [
+      'screen',
+      info.screen &&
+        `${info.screen.width}x${info.screen.height}${info.screen.density ? ` ${info.screen.density}dpi` : ''}`,
+    ],
     [
       'battery',
       info.battery &&
         `${info.battery.level === undefined ? '' : `${info.battery.level}% `}${info.battery.status}${info.battery.plugged.length > 0 ? ` (${info.battery.plugged.join(', ')})` : ''}`,
     ],
-    ['foreground', info.foreground?.package && `${info.foreground.package}${info.foreground.activity ? `/${info.foreground.activity}` : ''}`],
+    [
+      'foreground',
+      info.foreground?.package &&
+        `${info.foreground.package}${info.foreground.activity ? `/${info.foreground.activity}` : ''}`,
+    ],
   ]
   return rows
     .filter((row): row is [string, string] => row[1] !== undefined)
@@ -30,7 +41,10 @@ export const deviceInfo = defineTool({
   needs: {info: 'read'},
   group: 'system',
   input: z.object({}),
-  cli: {id: 'device info', examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
+  cli: {
+    id: 'device info',
+    examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json'],
+  },
   async handler({driver}) {
     const info = await driver.deviceInfo()
     return {text: infoText(info), data: {...info}}
@@ -51,9 +65,20 @@ export const rotation = defineTool({
   needs: ({set}) => (set === undefined ? {info: 'read'} : {system: 'act'}),
   group: 'system',
   input: z.object({
-    set: z.enum(['0', '90', '180', '270', 'auto']).optional().describe('Rotation to lock to (0, 90, 180, 270), or auto; omit to read it'),
+    set: z
+      .enum(['0', '90', '180', '270', 'auto'])
+      .optional()
+      .describe('Rotation to lock to (0, 90, 180, 270), or auto; omit to read it'),
   }),
-  cli: {id: 'device rotation', positional: ['set'], examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> 90', '<%= config.bin %> <%= command.id %> auto']},
+  cli: {
+    id: 'device rotation',
+    positional: ['set'],
+    examples: [
+      '<%= config.bin %> <%= command.id %>',
+      '<%= config.bin %> <%= command.id %> 90',
+      '<%= config.bin %> <%= command.id %> auto',
+    ],
+  },
   async handler({driver}, {set}) {
     if (set === undefined) {
       const state = await driver.rotation()
@@ -65,14 +90,18 @@ export const rotation = defineTool({
     }
     const degrees = Number(set) as 0 | 90 | 180 | 270
     await driver.setRotation(degrees)
-    return {text: `Rotation locked to ${degrees}° (auto-rotate off)`, data: {auto_rotate: false, user_rotation: degrees}}
+    return {
+      text: `Rotation locked to ${degrees}° (auto-rotate off)`,
+      data: {auto_rotate: false, user_rotation: degrees},
+    }
   },
 })
 
 export const wake = defineTool({
   name: 'wake',
   title: 'Turn the screen on',
-  description: 'Turns the screen on (KEYCODE_WAKEUP) when it is off; does nothing when it is already on. Does not unlock: see device unlock.',
+  description:
+    'Turns the screen on (KEYCODE_WAKEUP) when it is off; does nothing when it is already on. Does not unlock: see device unlock.',
   kind: 'action',
   needs: {system: 'act'},
   group: 'system',
@@ -97,7 +126,11 @@ export const unlock = defineTool({
   async handler({driver}) {
     const before = await driver.unlock()
     return {
-      text: before.locked ? 'Device unlocked' : before.awake ? 'Device was not locked' : 'Screen turned on; it was not locked',
+      text: before.locked
+        ? 'Device unlocked'
+        : before.awake
+          ? 'Device was not locked'
+          : 'Screen turned on; it was not locked',
       data: {unlocked: true, was_locked: before.locked, was_awake: before.awake},
     }
   },

@@ -3,7 +3,8 @@ import {buildScreenModel, checkElementId, defineTool, exitCodeFor, z} from '@arc
 import {elementIdString} from './element-support.js'
 
 /** Tabs and line breaks inside a value would break the TSV: written as \t, \n, \r, and a backslash as \\. */
-const cell = (s: string) => (s === '' ? '-' : s.replace(/[\\\t\n\r]/g, (c) => ({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})[c] as string))
+const cell = (s: string) =>
+  s === '' ? '-' : s.replace(/[\\\t\n\r]/g, (c) => ({'\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r'})[c] as string)
 
 export const getElementDetails = defineTool({
   name: 'get_element_details',
@@ -14,7 +15,12 @@ export const getElementDetails = defineTool({
   needs: {screen: 'read'},
   holdsDevice: true,
   group: 'elements',
-  input: z.object({ids: z.array(elementIdString().describe('An element id')).min(1).describe('Element ids to look up (from screen-state)')}),
+  input: z.object({
+    ids: z
+      .array(elementIdString().describe('An element id'))
+      .min(1)
+      .describe('Element ids to look up (from screen-state)'),
+  }),
   cli: {id: 'details', examples: ['<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp']},
   async handler(ctx, {ids}) {
     for (const id of ids) checkElementId(id, 'ids')
@@ -23,7 +29,12 @@ export const getElementDetails = defineTool({
       const e = model.byId.get(id)
       return e ? {id, found: true, text: e.text, desc: e.desc} : {id, found: false, text: null, desc: null}
     })
-    const text = ['id\ttext\tdesc', ...rows.map((r) => (r.found ? `${r.id}\t${cell(r.text ?? '')}\t${cell(r.desc ?? '')}` : `${r.id}\tnot_found\tnot_found`))].join('\n')
+    const text = [
+      'id\ttext\tdesc',
+      ...rows.map((r) =>
+        r.found ? `${r.id}\t${cell(r.text ?? '')}\t${cell(r.desc ?? '')}` : `${r.id}\tnot_found\tnot_found`
+      ),
+    ].join('\n')
     // The spec's not_found rows over MCP; on the command line an id that is not there also sets the exit status.
     const missing = rows.some((r) => !r.found)
     return {text, data: {elements: rows}, ...(missing ? {cli: {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')}} : {})}

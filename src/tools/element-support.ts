@@ -1,5 +1,19 @@
 /** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
-import {areaOf, formatFlags, formatTable, fullElementId, intersect, isEditable, truncateToWidth, visibleRect, type Rect, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
+import {
+  areaOf,
+  formatFlags,
+  formatTable,
+  fullElementId,
+  intersect,
+  isEditable,
+  truncateToWidth,
+  visibleRect,
+  type Rect,
+  type ScreenElement,
+  type ScreenModel,
+  type UiNode,
+  z,
+} from '@arc-cli/core'
 
 export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
 export type By = (typeof BY)[number]
@@ -65,7 +79,15 @@ const short = (value: string) => truncateToWidth(value, MAX_CELL)
 
 /** The CLI's table of elements (find, wait element): the columns of a screen-state row, aligned. */
 export function elementTable(elements: ScreenElement[]): string {
-  const rows = elements.map((e) => [e.id, e.className, short(e.text), short(e.desc), e.resId, e.bounds.join(','), formatFlags(e.flags)])
+  const rows = elements.map((e) => [
+    e.id,
+    e.className,
+    short(e.text),
+    short(e.desc),
+    e.resId,
+    e.bounds.join(','),
+    formatFlags(e.flags),
+  ])
   return formatTable(['ID', 'CLASS', 'TEXT', 'DESC', 'RES_ID', 'BOUNDS', 'FLAGS'], rows)
 }
 

@@ -31,18 +31,32 @@ import {elementIdString, elementJson, elementTable, matches, type By} from './el
 export const targetId = elementIdString().describe('Element id from screen-state or find (node_ and 6 characters)')
 
 /** `element_id` may be left out of a command line for a selector; a word shaped like an id is one, never the text. */
-export const elementIdOmittable: OmittableField = {field: 'element_id', looksLike: (word) => ELEMENT_ID_PATTERN.test(word)}
+export const elementIdOmittable: OmittableField = {
+  field: 'element_id',
+  looksLike: (word) => ELEMENT_ID_PATTERN.test(word),
+}
 
 /**
  * Selector field → find's criterion. `field_text` is `text` under another name, for the typing tools whose `text`
  * input is what to type (`arc type append --field-text Email hello`).
  */
-const KINDS = {text: 'text', field_text: 'text', desc: 'content_desc', res_id: 'resource_id', class_name: 'class_name'} as const satisfies Record<string, By>
+const KINDS = {
+  text: 'text',
+  field_text: 'text',
+  desc: 'content_desc',
+  res_id: 'resource_id',
+  class_name: 'class_name',
+} as const satisfies Record<string, By>
 type Kind = keyof typeof KINDS
 /** What a tool names its text selector: `text`, or `field_text` where `text` is already an input. */
 export type TextKind = 'text' | 'field_text'
 
-const selector = (what: string) => z.string().min(1).optional().describe(`In place of an id: the one element whose ${what} contains this (case-insensitive, as arc find matches)`)
+const selector = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .optional()
+    .describe(`In place of an id: the one element whose ${what} contains this (case-insensitive, as arc find matches)`)
 
 /** The selector fields (CLI-only for now: a tool's `cli.input`). Several together must all match the element. */
 export const selectorInput = z.object({
@@ -50,7 +64,10 @@ export const selectorInput = z.object({
   desc: selector('content description'),
   res_id: selector('resource id'),
   class_name: selector('class name'),
-  exact_match: z.boolean().default(false).describe('With a selector: match whole values exactly (a class also by its simple name)'),
+  exact_match: z
+    .boolean()
+    .default(false)
+    .describe('With a selector: match whole values exactly (a class also by its simple name)'),
 })
 
 /** The selector fields of a typing tool that has a `text` input (what to type): the field's text is --field-text. */
@@ -85,7 +102,10 @@ export interface SearchedSelector {
  * first later read with a match and the scrolls it took, undefined when there is nowhere to look (the first
  * read's ELEMENT_NOT_FOUND stands), or an error of its own when it looked and found nothing.
  */
-export type SelectorSearch = (first: ScreenModel, selector: SearchedSelector) => Promise<{model: ScreenModel; scrolls: number} | undefined>
+export type SelectorSearch = (
+  first: ScreenModel,
+  selector: SearchedSelector
+) => Promise<{model: ScreenModel; scrolls: number} | undefined>
 
 const flag = (kind: Kind) => `--${kind.replace('_', '-')}`
 /** A tool's selector fields: its text selector's name, then the others (a typing tool's `text` is what it types). */
@@ -96,11 +116,16 @@ const LISTED = 10
 const DETAILED = 50
 
 function criteriaOf(input: TargetInput, textKind: TextKind = 'text'): Array<[Kind, string]> {
-  return kindsOf(textKind).flatMap((kind) => (input[kind] === undefined ? [] : [[kind, input[kind] as string] as [Kind, string]]))
+  return kindsOf(textKind).flatMap((kind) =>
+    input[kind] === undefined ? [] : [[kind, input[kind] as string] as [Kind, string]]
+  )
 }
 
 function describeSelector(criteria: Array<[Kind, string]>, exact: boolean): string {
-  return [...criteria.map(([kind, value]) => `${flag(kind)} ${JSON.stringify(value)}`), ...(exact ? ['--exact-match'] : [])].join(' ')
+  return [
+    ...criteria.map(([kind, value]) => `${flag(kind)} ${JSON.stringify(value)}`),
+    ...(exact ? ['--exact-match'] : []),
+  ].join(' ')
 }
 
 function matching(model: ScreenModel, criteria: Array<[Kind, string]>, exact: boolean): ScreenElement[] {
@@ -111,7 +136,9 @@ function matching(model: ScreenModel, criteria: Array<[Kind, string]>, exact: bo
  * A selector for tools that read rather than act (`arc assert`): how messages name it, and every element of a read
  * that it matches; undefined when the input names no selector.
  */
-export function readSelector(input: Partial<z.output<typeof selectorInput>>): {what: string; match(model: ScreenModel): ScreenElement[]} | undefined {
+export function readSelector(
+  input: Partial<z.output<typeof selectorInput>>
+): {what: string; match(model: ScreenModel): ScreenElement[]} | undefined {
   const criteria = criteriaOf(input)
   const exact = input.exact_match ?? false
   if (criteria.length === 0) return undefined
@@ -141,24 +168,36 @@ function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: 
  * (the match, or the candidates) are remembered as find's are, so they can be used next with the stale-id check.
  * `textKind` is the tool's name for its text selector, as its messages name the flags.
  */
-export async function resolveTarget(ctx: ToolContext, input: TargetInput, search?: SelectorSearch, textKind: TextKind = 'text'): Promise<Target> {
+export async function resolveTarget(
+  ctx: ToolContext,
+  input: TargetInput,
+  search?: SelectorSearch,
+  textKind: TextKind = 'text'
+): Promise<Target> {
   const offered = selectorFlags(textKind)
   const criteria = criteriaOf(input, textKind)
   const exact = input.exact_match ?? false
   if (input.element_id !== undefined && criteria.length > 0) {
-    throw new InvalidInputError(`both an element id (${input.element_id}) and a selector (${describeSelector(criteria, exact)}) were given: pass one of them`, {
-      details: {element_id: input.element_id, selector: Object.fromEntries(criteria)},
-    })
+    throw new InvalidInputError(
+      `both an element id (${input.element_id}) and a selector (${describeSelector(criteria, exact)}) were given: pass one of them`,
+      {
+        details: {element_id: input.element_id, selector: Object.fromEntries(criteria)},
+      }
+    )
   }
-  if (exact && criteria.length === 0) throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${offered})`)
+  if (exact && criteria.length === 0)
+    throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${offered})`)
   if (input.element_id !== undefined) {
     const resolved = await resolveElement(ctx.driver, ctx.state, input.element_id)
     return {...resolved, id: resolved.element.id}
   }
   if (criteria.length === 0) {
-    throw new InvalidInputError(`no element given: element_id is required (the command line also takes a selector in its place: ${offered})`, {
-      actions: ['Read the screen (arc screen-state, or arc find) for the ids.'],
-    })
+    throw new InvalidInputError(
+      `no element given: element_id is required (the command line also takes a selector in its place: ${offered})`,
+      {
+        actions: ['Read the screen (arc screen-state, or arc find) for the ids.'],
+      }
+    )
   }
   const what = describeSelector(criteria, exact)
   let model = buildScreenModel(await ctx.driver.captureScreen())
@@ -166,7 +205,12 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput, search
   let scrolls: number | undefined
   const details = {selector: Object.fromEntries(criteria), exact_match: exact}
   if (found.length === 0 && search) {
-    const further = await search(model, {what, has: (m) => matching(m, criteria, exact).length > 0, hints: (m) => nearMisses(m, criteria, exact, textKind), details})
+    const further = await search(model, {
+      what,
+      has: (m) => matching(m, criteria, exact).length > 0,
+      hints: (m) => nearMisses(m, criteria, exact, textKind),
+      details,
+    })
     if (further) {
       ;({model, scrolls} = further)
       found = matching(model, criteria, exact)
@@ -174,7 +218,10 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput, search
   }
   if (found.length === 0) {
     throw new ElementNotFoundError(`no element on the current screen matches ${what}`, {
-      actions: [...nearMisses(model, criteria, exact, textKind), 'See what is on the screen: arc screen-state (or arc find).'],
+      actions: [
+        ...nearMisses(model, criteria, exact, textKind),
+        'See what is on the screen: arc screen-state (or arc find).',
+      ],
       details,
     })
   }
@@ -183,18 +230,34 @@ export async function resolveTarget(ctx: ToolContext, input: TargetInput, search
     await rememberElements(ctx.state, listed, false)
     const more = found.length > LISTED ? `\n… and ${found.length - LISTED} more (arc find lists them all)` : ''
     const exactly = exact ? 0 : matching(model, criteria, true).length
-    throw new ElementAmbiguousError(`${found.length} elements match ${what}${scrolls === undefined ? '' : ` (after ${scrolls} scroll(s))`}, and arc acts on one element only, never the first of several:\n${elementTable(found.slice(0, LISTED))}${more}`, {
-      actions: [
-        'Pass the id of the one you mean (the ID column) in place of the selector.',
-        exactly === 1 ? 'Or add --exact-match: one of them matches exactly.' : `Or narrow the selector: combine ${offered}${exact ? '' : ', or add --exact-match'}.`,
-      ],
-      details: {...details, count: found.length, ...(scrolls === undefined ? {} : {scrolls}), candidates: listed.map(elementJson)},
-    })
+    throw new ElementAmbiguousError(
+      `${found.length} elements match ${what}${scrolls === undefined ? '' : ` (after ${scrolls} scroll(s))`}, and arc acts on one element only, never the first of several:\n${elementTable(found.slice(0, LISTED))}${more}`,
+      {
+        actions: [
+          'Pass the id of the one you mean (the ID column) in place of the selector.',
+          exactly === 1
+            ? 'Or add --exact-match: one of them matches exactly.'
+            : `Or narrow the selector: combine ${offered}${exact ? '' : ', or add --exact-match'}.`,
+        ],
+        details: {
+          ...details,
+          count: found.length,
+          ...(scrolls === undefined ? {} : {scrolls}),
+          candidates: listed.map(elementJson),
+        },
+      }
+    )
   }
   const element = found[0] as ScreenElement
   checkMainDisplay(element)
   await rememberElements(ctx.state, [element], false)
-  return {model, element, id: element.id, selector: {...Object.fromEntries(criteria), exact_match: exact}, ...(scrolls === undefined ? {} : {scrolls})}
+  return {
+    model,
+    element,
+    id: element.id,
+    selector: {...Object.fromEntries(criteria), exact_match: exact},
+    ...(scrolls === undefined ? {} : {scrolls}),
+  }
 }
 
 /** How a result names the element acted on: ` (found by --text "Submit")` after a selector, else nothing. */

@@ -12,9 +12,19 @@ export const findElements = defineTool({
   group: 'elements',
   input: z.object({
     ...searchFields,
-    exact_match: z.boolean().default(false).describe('Match the whole value exactly (default: case-insensitive contains)'),
+    exact_match: z
+      .boolean()
+      .default(false)
+      .describe('Match the whole value exactly (default: case-insensitive contains)'),
   }),
-  cli: {id: 'find', positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Submit', '<%= config.bin %> <%= command.id %> resource_id com.example:id/ok --exact-match']},
+  cli: {
+    id: 'find',
+    positional: ['by', 'value'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> text Submit',
+      '<%= config.bin %> <%= command.id %> resource_id com.example:id/ok --exact-match',
+    ],
+  },
   async handler(ctx, {by, value, exact_match}) {
     const model = buildScreenModel(await ctx.driver.captureScreen())
     const found = findMatching(model, by, value, exact_match)
@@ -22,6 +32,10 @@ export const findElements = defineTool({
     const data = {elements: found.map(elementJson)}
     const human = found.length > 0 ? elementTable(found) : `No element matches ${by} ${JSON.stringify(value)}.`
     // MCP answers the spec's empty list; a script's `arc find … && next` goes on only when something matched.
-    return {text: JSON.stringify(data, null, 2), data, cli: {human, ...(found.length === 0 ? {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')} : {})}}
+    return {
+      text: JSON.stringify(data, null, 2),
+      data,
+      cli: {human, ...(found.length === 0 ? {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')} : {})},
+    }
   },
 })

@@ -17,7 +17,11 @@ export const gesturePath = z
       const before = points[i - 1]?.time as number
       const now = points[i]?.time as number
       if (!(now > before)) {
-        ctx.addIssue({code: 'custom', path: [i, 'time'], message: `time must increase strictly within a path (${now} after ${before})`})
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'time'],
+          message: `time must increase strictly within a path (${now} after ${before})`,
+        })
       }
     }
   })

@@ -4,7 +4,13 @@ import {PACKAGE_ID_PATTERN} from './apps.js'
 import {followOrClear, logsCliInput} from './logs-stream.js'
 
 const isoTime = (what: string) =>
-  z.string().min(1).optional().describe(`ISO 8601 time to filter logs ${what}: device local time (2024-01-15T10:30:00), or with a zone (2024-01-15T09:30:00Z, +01:00)`)
+  z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      `ISO 8601 time to filter logs ${what}: device local time (2024-01-15T10:30:00), or with a zone (2024-01-15T09:30:00Z, +01:00)`
+    )
 
 /**
  * The CLI's text: the lines themselves, as `logs --follow` prints them (control characters written out, tabs
@@ -12,7 +18,10 @@ const isoTime = (what: string) =>
  */
 export function logLines(result: LogResult): string {
   if (result.line_count === 0 || result.logs === '') return 'No log lines match.'
-  return result.logs.split('\n').map((line) => printableLine(line)).join('\n')
+  return result.logs
+    .split('\n')
+    .map((line) => printableLine(line))
+    .join('\n')
 }
 
 export const getDeviceLogs = defineTool({
@@ -24,7 +33,13 @@ export const getDeviceLogs = defineTool({
   needs: ({clear}) => ({logs: clear ? 'act' : 'read'}),
   group: 'system',
   input: z.object({
-    last_lines: z.number().int().min(1).max(1000).default(100).describe('Number of most recent log lines to return (1-1000)'),
+    last_lines: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(100)
+      .describe('Number of most recent log lines to return (1-1000)'),
     since: isoTime('from'),
     until: isoTime('until (needs since)'),
     tag: z.string().min(1).optional().describe('Filter by log tag (exact match, e.g. ActivityManager)'),

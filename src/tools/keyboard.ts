@@ -50,7 +50,11 @@ async function settled(ctx: ToolContext): Promise<Reading> {
   if (reading.verdict === 'unknown') {
     throw new UnsupportedError(
       `cannot tell whether the keyboard shows on ${ctx.driver.serial}: its input method service prints no mInputShown and its window manager lists no windows`,
-      {actions: ['Look at the screen (arc screen-state: a window of type INPUT_METHOD is the keyboard), then arc press back if one shows.']},
+      {
+        actions: [
+          'Look at the screen (arc screen-state: a window of type INPUT_METHOD is the keyboard), then arc press back if one shows.',
+        ],
+      }
     )
   }
   return reading
@@ -72,16 +76,28 @@ export const keyboardStatus = defineTool({
   name: 'keyboard_status',
   title: 'Whether the soft keyboard shows',
   description:
-    "Says whether the soft keyboard shows now, by the input method service (dumpsys input_method mInputShown) and the window manager (a shown INPUT_METHOD window); shown only when every one that answers says so. --json: {shown, input_method, window}, null where the device does not say.",
+    'Says whether the soft keyboard shows now, by the input method service (dumpsys input_method mInputShown) and the window manager (a shown INPUT_METHOD window); shown only when every one that answers says so. --json: {shown, input_method, window}, null where the device does not say.',
   kind: 'read',
   needs: {screen: 'read'},
   group: 'keys',
   input: z.object({}),
-  cli: {id: 'keyboard status', only: NOT_SERVED, examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
+  cli: {
+    id: 'keyboard status',
+    only: NOT_SERVED,
+    examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json'],
+  },
   async handler(ctx) {
     const {state, verdict} = await settled(ctx)
-    const text = verdict === 'shown' ? 'Keyboard shown' : verdict === 'hidden' ? 'No keyboard shown' : `No keyboard shown: ${mixedReason(state)}`
-    return {text, data: {shown: verdict === 'shown', input_method: orNull(state.inputShown), window: orNull(state.windowShown)}}
+    const text =
+      verdict === 'shown'
+        ? 'Keyboard shown'
+        : verdict === 'hidden'
+          ? 'No keyboard shown'
+          : `No keyboard shown: ${mixedReason(state)}`
+    return {
+      text,
+      data: {shown: verdict === 'shown', input_method: orNull(state.inputShown), window: orNull(state.windowShown)},
+    }
   },
 })
 
@@ -95,7 +111,11 @@ export const hideKeyboard = defineTool({
   holdsDevice: true,
   group: 'keys',
   input: z.object({}),
-  cli: {id: 'keyboard hide', only: NOT_SERVED, examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']},
+  cli: {
+    id: 'keyboard hide',
+    only: NOT_SERVED,
+    examples: ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json'],
+  },
   async handler(ctx) {
     const before = await settled(ctx)
     if (before.verdict !== 'shown') {
@@ -105,10 +125,15 @@ export const hideKeyboard = defineTool({
     await ctx.driver.pressKey(resolveKey('BACK').word)
     const after = await readUntil(ctx, (r) => r.verdict === 'hidden', GONE_MS)
     if (after.verdict !== 'hidden') {
-      throw new TimeoutError(`the keyboard still shows on ${ctx.driver.serial} ${GONE_MS / 1000} s after BACK was pressed`, {
-        actions: ['Check the screen (arc screen-state): the app may keep its keyboard up; arc keyboard status says what the device reports.'],
-        details: {input_method: orNull(after.state.inputShown), window: orNull(after.state.windowShown)},
-      })
+      throw new TimeoutError(
+        `the keyboard still shows on ${ctx.driver.serial} ${GONE_MS / 1000} s after BACK was pressed`,
+        {
+          actions: [
+            'Check the screen (arc screen-state): the app may keep its keyboard up; arc keyboard status says what the device reports.',
+          ],
+          details: {input_method: orNull(after.state.inputShown), window: orNull(after.state.windowShown)},
+        }
+      )
     }
     return {text: 'Keyboard hidden', data: {hidden: true, was_shown: true}}
   },

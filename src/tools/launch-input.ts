@@ -7,14 +7,21 @@ import {InvalidInputError, type IntentExtra, type LaunchOptions, z} from '@arc-c
 /** A Java identifier as a class or package name segment (`$` for nested classes). */
 const SEGMENT = String.raw`[A-Za-z_$][\w$]*`
 /** `.ui.Settings`, `com.example.ui.Settings`, or either after `com.example/`. */
-export const ACTIVITY_PATTERN = new RegExp(String.raw`^(?:[A-Za-z][\w.]*\/)?(?:\.${SEGMENT}(?:\.${SEGMENT})*|${SEGMENT}(?:\.${SEGMENT})+)$`)
-const ACTIVITY_FORMS = 'expected .Name (in the package), a full class name like com.example.app.ui.Name, or com.example.app/.Name'
+export const ACTIVITY_PATTERN = new RegExp(
+  String.raw`^(?:[A-Za-z][\w.]*\/)?(?:\.${SEGMENT}(?:\.${SEGMENT})*|${SEGMENT}(?:\.${SEGMENT})+)$`
+)
+const ACTIVITY_FORMS =
+  'expected .Name (in the package), a full class name like com.example.app.ui.Name, or com.example.app/.Name'
 
 const extras = (what: string, pattern: RegExp, forms: string) =>
-  z.array(z.string().regex(pattern, `expected ${forms}`)).optional().describe(what)
+  z
+    .array(z.string().regex(pattern, `expected ${forms}`))
+    .optional()
+    .describe(what)
 
 /** An Android user id (`pm list users` names them): 0 the owner, 10 and up a work profile or another user. */
-export const androidUser = (what: string) => z.number().int().min(0, 'must be a user id, 0 or more').optional().describe(what)
+export const androidUser = (what: string) =>
+  z.number().int().min(0, 'must be a user id, 0 or more').optional().describe(what)
 
 export const launchInput = z.object({
   activity: z
@@ -22,13 +29,23 @@ export const launchInput = z.object({
     .trim()
     .regex(ACTIVITY_PATTERN, ACTIVITY_FORMS)
     .optional()
-    .describe('Activity to start instead of the launcher\'s: .Name, a full class name, or PKG/.Name (am start -n)'),
+    .describe("Activity to start instead of the launcher's: .Name, a full class name, or PKG/.Name (am start -n)"),
   action: z.string().min(1).optional().describe('Intent action, with --activity (am start -a)'),
   data: z.string().min(1).optional().describe('Intent data URI, with --activity (am start -d)'),
   extra: extras('String extra KEY=VALUE (am start --es)', /^[^=]+=/s, 'KEY=VALUE with a non-empty key'),
-  extra_int: extras('Integer extra KEY=N (am start --ei)', /^[^=]+=[+-]?\d+$/, 'KEY=N with a non-empty key and a whole number'),
-  extra_bool: extras('Boolean extra KEY=true|false (am start --ez)', /^[^=]+=(?:true|false)$/, 'KEY=true or KEY=false with a non-empty key'),
-  user: androidUser('Android user to start it for: 10 is often a work profile (am start --user); default: the current user'),
+  extra_int: extras(
+    'Integer extra KEY=N (am start --ei)',
+    /^[^=]+=[+-]?\d+$/,
+    'KEY=N with a non-empty key and a whole number'
+  ),
+  extra_bool: extras(
+    'Boolean extra KEY=true|false (am start --ez)',
+    /^[^=]+=(?:true|false)$/,
+    'KEY=true or KEY=false with a non-empty key'
+  ),
+  user: androidUser(
+    'Android user to start it for: 10 is often a work profile (am start --user); default: the current user'
+  ),
 })
 
 type LaunchInput = Partial<z.output<typeof launchInput>>
@@ -59,7 +76,9 @@ export function launchOptions(packageId: string, input: LaunchInput): LaunchOpti
     const flag = input.action === undefined ? '--data' : '--action'
     throw new InvalidInputError(`${flag} needs --activity: the launcher is started with its own intent`, {
       details: {package_id: packageId},
-      actions: ['Name the activity (--activity .Name), or open a link with whatever app handles it: `arc app open-url URL`.'],
+      actions: [
+        'Name the activity (--activity .Name), or open a link with whatever app handles it: `arc app open-url URL`.',
+      ],
     })
   }
   const list: IntentExtra[] = [
@@ -71,7 +90,10 @@ export function launchOptions(packageId: string, input: LaunchInput): LaunchOpti
       const [key, value] = split(pair)
       const n = Number(value)
       if (n < INT_MIN || n > INT_MAX) {
-        throw new InvalidInputError(`--extra-int: ${key}=${value} is outside an int's range (${INT_MIN} to ${INT_MAX})`, {details: {key, value}})
+        throw new InvalidInputError(
+          `--extra-int: ${key}=${value} is outside an int's range (${INT_MIN} to ${INT_MAX})`,
+          {details: {key, value}}
+        )
       }
       return {key, type: 'int', value: n}
     }),

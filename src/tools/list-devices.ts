@@ -28,16 +28,38 @@ export const listDevices = defineTool({
     wait: z
       .boolean()
       .default(false)
-      .describe('Wait until the adb server answers and a device (or the --serial one) is ready, like adb wait-for-device'),
+      .describe(
+        'Wait until the adb server answers and a device (or the --serial one) is ready, like adb wait-for-device'
+      ),
     serial: z.string().min(1).optional().describe('With --wait: wait for this device, named as for --device'),
-    timeout_ms: z.number().int().min(1).max(600_000).default(30_000).describe('With --wait: give up after this many ms (1-600000)'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(600_000)
+      .default(30_000)
+      .describe('With --wait: give up after this many ms (1-600000)'),
   }),
   cli: {
     id: 'devices',
     input: z.object({
-    adb_host: z.string().min(1).optional().describe('Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1)'),
-    adb_port: z.number().int().min(1).max(65535).optional().describe('Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037)'),
-  }),
+      adb_host: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1)'
+        ),
+      adb_port: z
+        .number()
+        .int()
+        .min(1)
+        .max(65535)
+        .optional()
+        .describe(
+          'Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037)'
+        ),
+    }),
     examples: [
       '<%= config.bin %> <%= command.id %>',
       '<%= config.bin %> <%= command.id %> --wait --timeout-ms 10000',
@@ -46,9 +68,16 @@ export const listDevices = defineTool({
     ],
   },
   async handler(ctx, input) {
-    const options = adbOptions({adbHost: input.adb_host ?? ctx.adb?.host, adbPort: input.adb_port ?? ctx.adb?.port, config: ctx.config})
-    const look = (name?: string) => (name === undefined ? listAdbDevices(options).then((all) => ({devices: all})) : findAdbDevice(options, name))
-    const devices = input.wait ? await waitForDevice(look, input.serial, input.timeout_ms, ctx.progress, ctx.signal) : await listAdbDevices(options)
+    const options = adbOptions({
+      adbHost: input.adb_host ?? ctx.adb?.host,
+      adbPort: input.adb_port ?? ctx.adb?.port,
+      config: ctx.config,
+    })
+    const look = (name?: string) =>
+      name === undefined ? listAdbDevices(options).then((all) => ({devices: all})) : findAdbDevice(options, name)
+    const devices = input.wait
+      ? await waitForDevice(look, input.serial, input.timeout_ms, ctx.progress, ctx.signal)
+      : await listAdbDevices(options)
     return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: {devices}}
   },
 })
@@ -68,14 +97,19 @@ async function waitForDevice(
   serial: string | undefined,
   timeoutMs: number,
   progress: (message: string) => void,
-  signal?: AbortSignal,
+  signal?: AbortSignal
 ): Promise<DeviceSummary[]> {
   const unreachable = serial === undefined ? undefined : unreachableSerial(serial)
   if (unreachable) {
-    throw new InvalidInputError(`--serial ${serial}: ${unreachable}, never an adb device, so there is nothing to wait for`, {
-      details: {field: 'serial', value: serial},
-      actions: ['Pass the serial of an adb device (or what `adb -s` takes: 192.168.1.5, usb:1-4); `arc devices` lists them.'],
-    })
+    throw new InvalidInputError(
+      `--serial ${serial}: ${unreachable}, never an adb device, so there is nothing to wait for`,
+      {
+        details: {field: 'serial', value: serial},
+        actions: [
+          'Pass the serial of an adb device (or what `adb -s` takes: 192.168.1.5, usb:1-4); `arc devices` lists them.',
+        ],
+      }
+    )
   }
   const deadline = Date.now() + timeoutMs
   let last: string
@@ -84,17 +118,25 @@ async function waitForDevice(
     try {
       const {devices, state} = await look(serial)
       if (serial === undefined ? devices.some((d) => d.state === 'device') : state === 'device') return devices
-      last = state !== undefined ? `${serial} is ${state}` : devices.length > 0 ? `attached: ${formatList(devices)}` : 'no device is attached'
+      last =
+        state !== undefined
+          ? `${serial} is ${state}`
+          : devices.length > 0
+            ? `attached: ${formatList(devices)}`
+            : 'no device is attached'
     } catch (error) {
       if (!(error instanceof DeviceUnavailableError)) throw error
       last = error.message
     }
     const left = deadline - Date.now()
     if (left <= 0 || signal?.aborted) {
-      throw new TimeoutError(`no ${serial ? `device ${serial}` : 'device'} was ready within ${timeoutMs} ms (${last})`, {
-        details: {serial, timeoutMs},
-        actions: ['Check the server and devices with `arc devices`; raise --timeout-ms for slow starts.'],
-      })
+      throw new TimeoutError(
+        `no ${serial ? `device ${serial}` : 'device'} was ready within ${timeoutMs} ms (${last})`,
+        {
+          details: {serial, timeoutMs},
+          actions: ['Check the server and devices with `arc devices`; raise --timeout-ms for slow starts.'],
+        }
+      )
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, left)))
   }

@@ -3,7 +3,14 @@
  * further down is found by scrolling the screen's main list and reading the screen again after each swipe, until
  * the selector matches, the list stops moving (its end) or the cap of scrolls is reached.
  */
-import {buildScreenModel, DeviceCommandError, ElementNotFoundError, type ScreenElement, type ScreenModel, type ToolContext} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  DeviceCommandError,
+  ElementNotFoundError,
+  type ScreenElement,
+  type ScreenModel,
+  type ToolContext,
+} from '@arc-cli/core'
 
 import {areaOf, visibleRect, type Rect} from './element-support.js'
 import type {SearchedSelector, SelectorSearch} from './element-target.js'
@@ -45,10 +52,13 @@ function searchArea(list: ScreenElement, model: ScreenModel): Rect {
   const area = freeArea(visibleRect(list, model) as Rect, coveringRects(model))
   const height = Math.max(0, area[3] - area[1])
   if (height < MIN_EXTENT_PX) {
-    throw new DeviceCommandError(`no room to scroll list ${list.id}: the keyboard and system bars leave ${height} px of it free`, {
-      actions: [KEYBOARD_ACTION],
-      details: {list: list.id, area},
-    })
+    throw new DeviceCommandError(
+      `no room to scroll list ${list.id}: the keyboard and system bars leave ${height} px of it free`,
+      {
+        actions: [KEYBOARD_ACTION],
+        details: {list: list.id, area},
+      }
+    )
   }
   return area
 }
@@ -84,16 +94,27 @@ export function searchList(ctx: ToolContext, {direction, maxScrolls}: ListSearch
       if (selector.has(model)) return {model, scrolls}
       const now = mainScrollable(model)
       if (!now) {
-        throw notFound(`its list left the screen after ${scrolls} scroll(s) ${direction}`, scrolls, {end_of_list: false, action: 'See what is on the screen: arc screen-state (or arc find).'})
+        throw notFound(`its list left the screen after ${scrolls} scroll(s) ${direction}`, scrolls, {
+          end_of_list: false,
+          action: 'See what is on the screen: arc screen-state (or arc find).',
+        })
       }
       if (similarity(before, contents(now)) === 100) {
-        throw notFound(`scrolled the list ${direction} to its end (${scrolls} scroll(s); the last one changed nothing)`, scrolls, {end_of_list: true, action: `Search the other way: ${otherWay}.`})
+        throw notFound(
+          `scrolled the list ${direction} to its end (${scrolls} scroll(s); the last one changed nothing)`,
+          scrolls,
+          {end_of_list: true, action: `Search the other way: ${otherWay}.`}
+        )
       }
       list = now
     }
-    throw notFound(`not within ${maxScrolls} scroll(s) ${direction} (--max-scrolls ${maxScrolls}), and the list goes on`, maxScrolls, {
-      end_of_list: false,
-      action: `Allow more scrolls (--max-scrolls, at most ${MAX_MAX_SCROLLS}), or search the other way: ${otherWay}.`,
-    })
+    throw notFound(
+      `not within ${maxScrolls} scroll(s) ${direction} (--max-scrolls ${maxScrolls}), and the list goes on`,
+      maxScrolls,
+      {
+        end_of_list: false,
+        action: `Allow more scrolls (--max-scrolls, at most ${MAX_MAX_SCROLLS}), or search the other way: ${otherWay}.`,
+      }
+    )
   }
 }

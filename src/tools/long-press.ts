@@ -14,7 +14,11 @@ export const longPress = defineTool({
     y: coordinate('Y coordinate'),
     duration: duration('Press duration', 1000),
   }),
-  cli: {id: 'long-press', positional: ['x', 'y'], examples: ['<%= config.bin %> <%= command.id %> 540 1200 --duration 2000']},
+  cli: {
+    id: 'long-press',
+    positional: ['x', 'y'],
+    examples: ['<%= config.bin %> <%= command.id %> 540 1200 --duration 2000'],
+  },
   async handler({driver}, {x, y, duration}) {
     await checkOnScreen(driver, {'': {x, y}})
     await driver.longPress({x, y}, duration)

@@ -9,7 +9,12 @@ const formatScale = (scale: number) => (Number.isInteger(scale) ? scale.toFixed(
  * Two fingers on a horizontal line through the centre, moving apart (scale > 1) or together. The wider spread is
  * 40% of the screen's shorter side, the narrower that divided by the scale, each finger kept on the screen.
  */
-export function pinchPaths(center: {x: number; y: number}, scale: number, durationMs: number, screen: {width: number; height: number}): GesturePoint[][] {
+export function pinchPaths(
+  center: {x: number; y: number},
+  scale: number,
+  durationMs: number,
+  screen: {width: number; height: number}
+): GesturePoint[][] {
   const wide = 0.4 * Math.min(screen.width, screen.height)
   const narrow = wide / Math.max(scale, 1 / scale)
   const [from, to] = scale >= 1 ? [narrow, wide] : [wide, narrow]
@@ -36,7 +41,14 @@ export const pinch = defineTool({
     scale: z.number().gt(0).describe('Scale factor (> 0; > 1 = zoom in, < 1 = zoom out)'),
     duration: duration('Gesture duration', 300),
   }),
-  cli: {id: 'pinch', positional: ['center_x', 'center_y', 'scale'], examples: ['<%= config.bin %> <%= command.id %> 540 1200 2', '<%= config.bin %> <%= command.id %> 540 1200 0.5 --duration 500']},
+  cli: {
+    id: 'pinch',
+    positional: ['center_x', 'center_y', 'scale'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> 540 1200 2',
+      '<%= config.bin %> <%= command.id %> 540 1200 0.5 --duration 500',
+    ],
+  },
   async handler({driver}, input) {
     const screen = await driver.screenSize()
     const paths = pinchPaths({x: input.center_x, y: input.center_y}, input.scale, input.duration, screen)

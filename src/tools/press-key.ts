@@ -22,12 +22,18 @@ export const pressKey = defineTool({
       .string()
       .trim()
       .min(1)
-      .describe('Key to press: ENTER, BACK, DEL, HOME, TAB, SPACE, or any Android keycode name (VOLUME_UP, KEYCODE_MENU) or number (24)'),
+      .describe(
+        'Key to press: ENTER, BACK, DEL, HOME, TAB, SPACE, or any Android keycode name (VOLUME_UP, KEYCODE_MENU) or number (24)'
+      ),
   }),
   cli: {
     id: 'press key',
     positional: ['key'],
-    examples: ['<%= config.bin %> <%= command.id %> ENTER', '<%= config.bin %> <%= command.id %> VOLUME_UP', '<%= config.bin %> <%= command.id %> 26'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> ENTER',
+      '<%= config.bin %> <%= command.id %> VOLUME_UP',
+      '<%= config.bin %> <%= command.id %> 26',
+    ],
   },
   async handler({driver}, {key}) {
     const resolved = resolveKey(key, 'argument <key>')
@@ -35,10 +41,13 @@ export const pressKey = defineTool({
       const capture = await driver.captureScreen()
       const windows = capture.hierarchy?.windows ?? parseUiDump(capture.xml).windows
       if (![...walkNodes(windows)].some((n) => n.focused)) {
-        throw new ElementNotFoundError(`no focused element: ${resolved.label} goes to the focused element, and nothing on the screen has focus`, {
-          actions: ['Tap or click a field first (arc click <id>), then press the key.'],
-          details: {key: resolved.key},
-        })
+        throw new ElementNotFoundError(
+          `no focused element: ${resolved.label} goes to the focused element, and nothing on the screen has focus`,
+          {
+            actions: ['Tap or click a field first (arc click <id>), then press the key.'],
+            details: {key: resolved.key},
+          }
+        )
       }
     }
     await driver.pressKey(resolved.word)

@@ -21,4 +21,9 @@ function systemKey(name: string, key: string, label: string, description: string
 
 export const pressBack = systemKey('back', 'BACK', 'Back', 'Presses the back button (KEYCODE_BACK).')
 export const pressHome = systemKey('home', 'HOME', 'Home', 'Navigates to the home screen (KEYCODE_HOME).')
-export const pressRecents = systemKey('recents', 'APP_SWITCH', 'Recents', 'Opens the recent apps screen (KEYCODE_APP_SWITCH).')
+export const pressRecents = systemKey(
+  'recents',
+  'APP_SWITCH',
+  'Recents',
+  'Opens the recent apps screen (KEYCODE_APP_SWITCH).'
+)

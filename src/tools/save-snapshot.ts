@@ -31,7 +31,8 @@ function snapshotMeta(capture: ScreenCapture, serial: string, capturedAt: Date):
   if (capture.windowManager) {
     // The visible windows are what a later read of the snapshot matches against; hidden ones only cost bytes.
     const windows = capture.windowManager.windows.filter((w) => w.visible)
-    meta.windowManager = capture.windowManager.focus === undefined ? {windows} : {windows, focus: capture.windowManager.focus}
+    meta.windowManager =
+      capture.windowManager.focus === undefined ? {windows} : {windows, focus: capture.windowManager.focus}
   }
   return meta
 }
@@ -48,7 +49,8 @@ export const saveSnapshot = defineTool({
     id: 'snapshot save',
     // A CLI job, not an agent's.
     only: 'it writes a folder on the machine arc runs on, at a path the caller picks',
-    positional: ['dir'], examples: ['<%= config.bin %> <%= command.id %> ./snapshots/login'],
+    positional: ['dir'],
+    examples: ['<%= config.bin %> <%= command.id %> ./snapshots/login'],
   },
   async handler({driver, cwd, warn}, {dir}) {
     const target = path.resolve(cwd, dir)

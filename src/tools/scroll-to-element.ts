@@ -1,4 +1,15 @@
-import {buildScreenModel, DeviceCommandError, defineTool, InvalidInputError, isAmbiguousId, StaleElementError, type ScreenElement, type ScreenModel, type UiNode, z} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  DeviceCommandError,
+  defineTool,
+  InvalidInputError,
+  isAmbiguousId,
+  StaleElementError,
+  type ScreenElement,
+  type ScreenModel,
+  type UiNode,
+  z,
+} from '@arc-cli/core'
 
 import {shareOf, type Rect} from './element-support.js'
 import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
@@ -34,14 +45,22 @@ function scrollContainer(element: ScreenElement, model: ScreenModel): UiNode | u
  * read), so no swipe starts on a key or the navigation bar; refused when they leave no room.
  */
 function swipeArea(element: ScreenElement, container: UiNode, model: ScreenModel): Rect {
-  const onScreen: Rect = [Math.max(0, container.bounds[0]), Math.max(0, container.bounds[1]), Math.min(model.screen.width, container.bounds[2]), Math.min(model.screen.height, container.bounds[3])]
+  const onScreen: Rect = [
+    Math.max(0, container.bounds[0]),
+    Math.max(0, container.bounds[1]),
+    Math.min(model.screen.width, container.bounds[2]),
+    Math.min(model.screen.height, container.bounds[3]),
+  ]
   const area = freeArea(onScreen, coveringRects(model))
   const free = Math.max(0, Math.min(area[2] - area[0], area[3] - area[1]))
   if (free < MIN_EXTENT_PX) {
-    throw new DeviceCommandError(`no room to scroll toward element ${element.id}: the keyboard and system bars leave ${free} px of its scrollable container free`, {
-      actions: [KEYBOARD_ACTION],
-      details: {element_id: element.id, area},
-    })
+    throw new DeviceCommandError(
+      `no room to scroll toward element ${element.id}: the keyboard and system bars leave ${free} px of its scrollable container free`,
+      {
+        actions: [KEYBOARD_ACTION],
+        details: {element_id: element.id, area},
+      }
+    )
   }
   return area
 }
@@ -72,18 +91,22 @@ export const scrollToElement = defineTool({
   cli: {
     id: 'scroll-to',
     input: selectorInput.extend({
-    direction: z
-      .enum(SEARCH_DIRECTIONS)
-      .optional()
-      .describe("With a selector that matches nothing on screen: which way to scroll the screen's main list looking for it, as arc scroll names it (default down)"),
-    max_scrolls: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_MAX_SCROLLS)
-      .optional()
-      .describe(`With a selector: the most scrolls that search makes (0-${MAX_MAX_SCROLLS}, default ${DEFAULT_MAX_SCROLLS}; 0: no search)`),
-  }),
+      direction: z
+        .enum(SEARCH_DIRECTIONS)
+        .optional()
+        .describe(
+          "With a selector that matches nothing on screen: which way to scroll the screen's main list looking for it, as arc scroll names it (default down)"
+        ),
+      max_scrolls: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_MAX_SCROLLS)
+        .optional()
+        .describe(
+          `With a selector: the most scrolls that search makes (0-${MAX_MAX_SCROLLS}, default ${DEFAULT_MAX_SCROLLS}; 0: no search)`
+        ),
+    }),
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
@@ -96,30 +119,55 @@ export const scrollToElement = defineTool({
   async handler(ctx, input) {
     const {direction, max_scrolls} = input
     if (input.element_id !== undefined && (direction !== undefined || max_scrolls !== undefined)) {
-      const given = [...(direction === undefined ? [] : ['--direction']), ...(max_scrolls === undefined ? [] : ['--max-scrolls'])]
-      throw new InvalidInputError(`${given.join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} to a selector's search down a list, not to an element id (${input.element_id}), which is followed where it is`, {
-        details: {element_id: input.element_id},
-      })
+      const given = [
+        ...(direction === undefined ? [] : ['--direction']),
+        ...(max_scrolls === undefined ? [] : ['--max-scrolls']),
+      ]
+      throw new InvalidInputError(
+        `${given.join(' and ')} ${given.length > 1 ? 'apply' : 'applies'} to a selector's search down a list, not to an element id (${input.element_id}), which is followed where it is`,
+        {
+          details: {element_id: input.element_id},
+        }
+      )
     }
-    const found = await resolveTarget(ctx, input, searchList(ctx, {direction: direction ?? 'down', maxScrolls: max_scrolls ?? DEFAULT_MAX_SCROLLS}))
+    const found = await resolveTarget(
+      ctx,
+      input,
+      searchList(ctx, {direction: direction ?? 'down', maxScrolls: max_scrolls ?? DEFAULT_MAX_SCROLLS})
+    )
     const element_id = found.id
     const by = foundBy(found)
     const selector = selectorData(found)
     const searched = found.scrolls ?? 0
     let {model, element} = found
     if (reachableShare(element, model) >= VISIBLE_SHARE) {
-      if (searched > 0) return {text: `Scrolled to element '${element_id}'${by} (${searched} scroll(s))`, data: {element_id, scrolls: searched, already_visible: false, ...selector}}
-      return {text: `Element '${element_id}'${by} is already visible`, data: {element_id, scrolls: 0, already_visible: true, ...selector}}
+      if (searched > 0)
+        return {
+          text: `Scrolled to element '${element_id}'${by} (${searched} scroll(s))`,
+          data: {element_id, scrolls: searched, already_visible: false, ...selector},
+        }
+      return {
+        text: `Element '${element_id}'${by} is already visible`,
+        data: {element_id, scrolls: 0, already_visible: true, ...selector},
+      }
     }
     if (isAmbiguousId(element_id)) {
-      throw new InvalidInputError(`element ${element_id} is one of several look-alikes, counted by their place on the screen: a scroll moves them, so arc could not tell it from the others after one`, {
-        actions: ['Scroll with arc scroll, read the screen again, and use the id it shows; or pick it by another property (arc find).'],
-        details: {element_id},
-      })
+      throw new InvalidInputError(
+        `element ${element_id} is one of several look-alikes, counted by their place on the screen: a scroll moves them, so arc could not tell it from the others after one`,
+        {
+          actions: [
+            'Scroll with arc scroll, read the screen again, and use the id it shows; or pick it by another property (arc find).',
+          ],
+          details: {element_id},
+        }
+      )
     }
     const container = scrollContainer(element, model)
     if (!container) {
-      throw new InvalidInputError(`element ${element_id} is not visible and has no scrollable container to bring it into view`, {details: {element_id}})
+      throw new InvalidInputError(
+        `element ${element_id} is not visible and has no scrollable container to bring it into view`,
+        {details: {element_id}}
+      )
     }
     for (let scrolls = 1; scrolls <= MAX_SCROLLS; scrolls++) {
       if (ctx.signal?.aborted) throw ctx.signal.reason
@@ -128,11 +176,17 @@ export const scrollToElement = defineTool({
       await ctx.driver.swipe(from, to, 400)
       model = buildScreenModel(await ctx.driver.captureScreen())
       const now = model.byId.get(element_id)
-      if (!now) throw new StaleElementError(`element ${element_id} left the screen while scrolling toward it`, {actions: ['Read the screen again and look for it.']})
+      if (!now)
+        throw new StaleElementError(`element ${element_id} left the screen while scrolling toward it`, {
+          actions: ['Read the screen again and look for it.'],
+        })
       element = now
       if (reachableShare(element, model) >= VISIBLE_SHARE) {
         const total = searched + scrolls
-        return {text: `Scrolled to element '${element_id}'${by} (${total} scroll(s))`, data: {element_id, scrolls: total, already_visible: false, ...selector}}
+        return {
+          text: `Scrolled to element '${element_id}'${by} (${total} scroll(s))`,
+          data: {element_id, scrolls: total, already_visible: false, ...selector},
+        }
       }
     }
     throw new DeviceCommandError(`element ${element_id} is still not visible after ${MAX_SCROLLS} scrolls`, {

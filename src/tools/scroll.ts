@@ -1,7 +1,24 @@
-import {buildScreenModel, defineTool, DeviceCommandError, InvalidInputError, resolveElement, type ScreenModel, type ToolContext, z} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  defineTool,
+  DeviceCommandError,
+  InvalidInputError,
+  resolveElement,
+  type ScreenModel,
+  type ToolContext,
+  z,
+} from '@arc-cli/core'
 
 import {elementIdString, visibleRect, type Rect} from './element-support.js'
-import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside, windowManagerRects, type Direction} from './covered-area.js'
+import {
+  coveringRects,
+  freeArea,
+  KEYBOARD_ACTION,
+  MIN_EXTENT_PX,
+  swipeInside,
+  windowManagerRects,
+  type Direction,
+} from './covered-area.js'
 
 /** Share of the screen dimension (or of the element's) one scroll covers. */
 const SCROLL_AMOUNTS = {small: 0.25, medium: 0.5, large: 0.75} as const
@@ -14,21 +31,32 @@ const SCROLL_DURATION_MS = 300
  * full-screen frame, or a recording without a window list.
  */
 async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; height: number}; area: Rect}> {
-  const {info, capture} = await ctx.driver.windowInfoOrCapture((read) => windowManagerRects(read.windowManager, read.screen) === undefined)
+  const {info, capture} = await ctx.driver.windowInfoOrCapture(
+    (read) => windowManagerRects(read.windowManager, read.screen) === undefined
+  )
   const fromWindows = windowManagerRects(info.windowManager, info.screen)
-  if (fromWindows) return {screen: info.screen, area: freeArea([0, 0, info.screen.width, info.screen.height], fromWindows)}
+  if (fromWindows)
+    return {screen: info.screen, area: freeArea([0, 0, info.screen.width, info.screen.height], fromWindows)}
   const model = buildScreenModel(capture ?? (await ctx.driver.captureScreen()))
-  return {screen: model.screen, area: freeArea([0, 0, model.screen.width, model.screen.height], coveringRects(model, 'screen'))}
+  return {
+    screen: model.screen,
+    area: freeArea([0, 0, model.screen.width, model.screen.height], coveringRects(model, 'screen')),
+  }
 }
 
 /** The element's visible part less the keyboard and bars over it; refuses an element that cannot be scrolled there. */
 async function elementArea(ctx: ToolContext, id: string): Promise<{model: ScreenModel; area: Rect}> {
   const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
   if (!element.node.scrollable) {
-    throw new InvalidInputError(`element ${id} (${element.className}) is not scrollable: element_id must name a list or scroll view (flag scr in screen-state)`, {
-      actions: ['Pick an element with the scr flag from arc screen-state, or scroll the screen without --element-id (or arc swipe on its bounds).'],
-      details: {element_id: id},
-    })
+    throw new InvalidInputError(
+      `element ${id} (${element.className}) is not scrollable: element_id must name a list or scroll view (flag scr in screen-state)`,
+      {
+        actions: [
+          'Pick an element with the scr flag from arc screen-state, or scroll the screen without --element-id (or arc swipe on its bounds).',
+        ],
+        details: {element_id: id},
+      }
+    )
   }
   const visible = visibleRect(element, model)
   if (!visible) {
@@ -51,13 +79,19 @@ export const scroll = defineTool({
   group: 'touch',
   input: z.object({
     direction: z.enum(['up', 'down', 'left', 'right']).describe('Direction to scroll: up, down, left or right'),
-    amount: z.enum(['small', 'medium', 'large']).default('medium').describe('How far: small (25%), medium (50%), large (75%)'),
+    amount: z
+      .enum(['small', 'medium', 'large'])
+      .default('medium')
+      .describe('How far: small (25%), medium (50%), large (75%)'),
     element_id: elementIdString().optional().describe('Scroll inside this scrollable element'),
   }),
   cli: {
     id: 'scroll',
     positional: ['direction'],
-    examples: ['<%= config.bin %> <%= command.id %> down --amount large', '<%= config.bin %> <%= command.id %> left --element-id node_a3f2kq'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> down --amount large',
+      '<%= config.bin %> <%= command.id %> left --element-id node_a3f2kq',
+    ],
   },
   async handler(ctx, {direction, amount, element_id}) {
     const share = SCROLL_AMOUNTS[amount]
@@ -76,15 +110,25 @@ export const scroll = defineTool({
     if (extent < MIN_EXTENT_PX) {
       const where = element_id === undefined ? 'the screen' : `element ${element_id}`
       const error = element_id === undefined ? DeviceCommandError : InvalidInputError
-      throw new error(`no room to scroll ${direction} in ${where}: the keyboard and system bars leave ${Math.max(0, extent)} px of it free`, {
-        actions: [KEYBOARD_ACTION],
-        details: {...(element_id === undefined ? {} : {element_id}), area},
-      })
+      throw new error(
+        `no room to scroll ${direction} in ${where}: the keyboard and system bars leave ${Math.max(0, extent)} px of it free`,
+        {
+          actions: [KEYBOARD_ACTION],
+          details: {...(element_id === undefined ? {} : {element_id}), area},
+        }
+      )
     }
     const {from, to} = swipeInside(area, direction as Direction, distance)
     await ctx.driver.swipe(from, to, SCROLL_DURATION_MS)
     const [left, top, right, bottom] = area
-    const data = {direction, amount, ...(element_id === undefined ? {} : {element_id}), from, to, area: {left, top, right, bottom}}
+    const data = {
+      direction,
+      amount,
+      ...(element_id === undefined ? {} : {element_id}),
+      from,
+      to,
+      area: {left, top, right, bottom},
+    }
     const inside = element_id === undefined ? '' : ` inside element '${element_id}'`
     return {text: `Scroll ${direction} (${amount}) executed${inside}`, data}
   },

@@ -12,18 +12,30 @@ export const shell = defineTool({
   name: 'shell',
   title: 'Run a device shell command',
   description:
-    'Runs one command on the device with arc\'s device selection. Every word is quoted as given, so shell syntax (pipes, `;`, `$VAR`) is not interpreted: for that, run `sh -c \'…\'`. The CLI passes stdout, stderr and the exit status through; --json gives {stdout, stderr, exit_code}. Devices before Android 7 merge stderr into stdout.',
+    "Runs one command on the device with arc's device selection. Every word is quoted as given, so shell syntax (pipes, `;`, `$VAR`) is not interpreted: for that, run `sh -c '…'`. The CLI passes stdout, stderr and the exit status through; --json gives {stdout, stderr, exit_code}. Devices before Android 7 merge stderr into stdout.",
   kind: 'destructive',
   needs: {shell: 'act'},
   group: 'system',
   input: z.object({
-    command: z.array(z.string()).min(1, 'give the command after --, e.g. arc shell -- getprop ro.build.version.sdk').describe('The command and its arguments, each passed as one word'),
-    timeout_ms: z.number().int().min(1000).max(3_600_000).optional().describe('Time limit in milliseconds (default: adb.timeoutMs from the config)'),
+    command: z
+      .array(z.string())
+      .min(1, 'give the command after --, e.g. arc shell -- getprop ro.build.version.sdk')
+      .describe('The command and its arguments, each passed as one word'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .max(3_600_000)
+      .optional()
+      .describe('Time limit in milliseconds (default: adb.timeoutMs from the config)'),
   }),
   cli: {
     id: 'shell',
     positional: ['command'],
-    examples: ['<%= config.bin %> <%= command.id %> -- getprop ro.build.version.sdk', "<%= config.bin %> <%= command.id %> -- sh -c 'ls /sdcard | wc -l'"],
+    examples: [
+      '<%= config.bin %> <%= command.id %> -- getprop ro.build.version.sdk',
+      "<%= config.bin %> <%= command.id %> -- sh -c 'ls /sdcard | wc -l'",
+    ],
   },
   async handler({driver, json}, {command, timeout_ms}) {
     const result = await driver.runCommand(command, timeout_ms)

@@ -49,7 +49,8 @@ async function cleanStale(target: string): Promise<void> {
     if (!match || name !== `.${base}.${pid}.${match[2]}` || pid === process.pid || isProcessAlive(pid)) continue
     const full = path.join(parent, name)
     // Killed between the two renames: the old snapshot is the only one, so it goes back.
-    if (match[2] === 'old' && !(await lstat(target).catch(() => undefined))) await rename(full, target).catch(() => undefined)
+    if (match[2] === 'old' && !(await lstat(target).catch(() => undefined)))
+      await rename(full, target).catch(() => undefined)
     else await rm(full, {recursive: true, force: true}).catch(() => undefined)
   }
 }
@@ -60,7 +61,10 @@ export async function writeSnapshotFolder(target: string, files: SnapshotFile[])
   if (existing?.isSymbolicLink()) {
     // Swapping the folder in would replace the link itself, leaving the folder it points to as it was.
     const to = await realpath(target).catch(() => undefined)
-    throw failure(target, `it is a symbolic link ${to ? `to ${to}` : 'to nothing'}; a snapshot replaces its folder whole, so name the folder itself`)
+    throw failure(
+      target,
+      `it is a symbolic link ${to ? `to ${to}` : 'to nothing'}; a snapshot replaces its folder whole, so name the folder itself`
+    )
   }
   if (existing?.isDirectory()) {
     const others = (await readdir(target)).filter((name) => !SNAPSHOT_FILES.has(name))

@@ -3,7 +3,8 @@ import {defineTool, z} from '@arc-cli/core'
 export const openNotifications = defineTool({
   name: 'open_notifications',
   title: 'Pull down the notification shade',
-  description: 'Pulls down the notification shade (`cmd statusbar expand-notifications`; a swipe from the top on old devices).',
+  description:
+    'Pulls down the notification shade (`cmd statusbar expand-notifications`; a swipe from the top on old devices).',
   kind: 'action',
   needs: {system: 'act'},
   group: 'system',
@@ -18,7 +19,8 @@ export const openNotifications = defineTool({
 export const openQuickSettings = defineTool({
   name: 'open_quick_settings',
   title: 'Open the quick settings panel',
-  description: 'Opens the quick settings panel (`cmd statusbar expand-settings`; two swipes from the top on old devices).',
+  description:
+    'Opens the quick settings panel (`cmd statusbar expand-settings`; two swipes from the top on old devices).',
   kind: 'action',
   needs: {system: 'act'},
   group: 'system',

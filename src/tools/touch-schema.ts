@@ -4,7 +4,13 @@ import {InvalidInputError, type DeviceDriver, z} from '@arc-cli/core'
 export const coordinate = (what: string) => z.number().min(0).describe(`${what} in screen pixels (>= 0)`)
 
 export const duration = (what: string, defaultMs: number) =>
-  z.number().int().min(1).max(60000).default(defaultMs).describe(`${what} in whole milliseconds (1-60000; Android's input takes integers)`)
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(60000)
+    .default(defaultMs)
+    .describe(`${what} in whole milliseconds (1-60000; Android's input takes integers)`)
 
 /** `(500, 1000)`, as the spec prints points. */
 export const at = (x: number, y: number) => `(${x}, ${y})`
@@ -18,8 +24,12 @@ export const at = (x: number, y: number) => `(${x}, ${y})`
  * the remembered screen is checked again on a fresh reading before it is refused, so a refusal always stands on
  * what the device says now (docs/architecture.md, "Screen geometry").
  */
-export async function checkOnScreen(driver: DeviceDriver, points: Record<string, {x: number; y: number}>): Promise<void> {
-  const off = (size: {width: number; height: number}) => Object.entries(points).find(([, {x, y}]) => !(x < size.width && y < size.height))
+export async function checkOnScreen(
+  driver: DeviceDriver,
+  points: Record<string, {x: number; y: number}>
+): Promise<void> {
+  const off = (size: {width: number; height: number}) =>
+    Object.entries(points).find(([, {x, y}]) => !(x < size.width && y < size.height))
   let size = await driver.screenSize()
   if (!off(size)) return
   if (size.remembered) size = await driver.screenSize({fresh: true})
@@ -28,9 +38,11 @@ export async function checkOnScreen(driver: DeviceDriver, points: Record<string,
   const {width, height} = size
   const [name, {x, y}] = outside
   const which = name ? `${name} ` : ''
-  throw new InvalidInputError(`${which}${at(x, y)} is off the ${width}x${height} screen: x must be below ${width} and y below ${height}`, {
-    details: {input: name || 'x,y', x, y, screen: {width, height}},
-    actions: ['Read element bounds from `arc screen-state` (the same pixel space) and tap inside them.'],
-  })
+  throw new InvalidInputError(
+    `${which}${at(x, y)} is off the ${width}x${height} screen: x must be below ${width} and y below ${height}`,
+    {
+      details: {input: name || 'x,y', x, y, screen: {width, height}},
+      actions: ['Read element bounds from `arc screen-state` (the same pixel space) and tap inside them.'],
+    }
+  )
 }
-

@@ -27,10 +27,16 @@ export function touchPoint({id, element, model}: Touchable, again: string): Poin
   }
   const reachable = reachableRect(element, model)
   if (!reachable) {
-    throw new InvalidInputError(`element ${id} is behind the keyboard or a system bar: a tap there would land on them`, {
-      actions: [`Hide the keyboard first (arc keyboard hide), then ${again}.`, `Or bring it into the free part of the screen: arc scroll-to ${id}`],
-      details: {element_id: id},
-    })
+    throw new InvalidInputError(
+      `element ${id} is behind the keyboard or a system bar: a tap there would land on them`,
+      {
+        actions: [
+          `Hide the keyboard first (arc keyboard hide), then ${again}.`,
+          `Or bring it into the free part of the screen: arc scroll-to ${id}`,
+        ],
+        details: {element_id: id},
+      }
+    )
   }
   return centre(reachable)
 }

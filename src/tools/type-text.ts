@@ -18,7 +18,18 @@ import {
 } from '@arc-cli/core'
 
 import {visibleRect} from './element-support.js'
-import {elementIdOmittable, fieldSelectorInput, foundBy, resolveTarget, selectorData, selectorInput, targetId, type Target, type TargetInput, type TextKind} from './element-target.js'
+import {
+  elementIdOmittable,
+  fieldSelectorInput,
+  foundBy,
+  resolveTarget,
+  selectorData,
+  selectorInput,
+  targetId,
+  type Target,
+  type TargetInput,
+  type TextKind,
+} from './element-target.js'
 import {touchPoint} from './touch-target.js'
 
 /** Characters typed per `input text` command; typing_speed paces the gaps between these chunks. */
@@ -26,10 +37,22 @@ export const TYPE_CHUNK = 20
 const MAX_TEXT = 2000
 
 const typingFields = {
-  typing_speed: z.number().int().min(10).max(5000).default(70).describe('Base delay in ms between typed chunks (10-5000)'),
-  typing_speed_variance: z.number().int().min(0).default(15).describe('Random variance in ms, clamped to [0, typing_speed]'),
+  typing_speed: z
+    .number()
+    .int()
+    .min(10)
+    .max(5000)
+    .default(70)
+    .describe('Base delay in ms between typed chunks (10-5000)'),
+  typing_speed_variance: z
+    .number()
+    .int()
+    .min(0)
+    .default(15)
+    .describe('Random variance in ms, clamped to [0, typing_speed]'),
 }
-const textField = (what: string) => z.string().min(1).max(MAX_TEXT).describe(`${what} (1-${MAX_TEXT} characters; non-ASCII needs ADBKeyBoard)`)
+const textField = (what: string) =>
+  z.string().min(1).max(MAX_TEXT).describe(`${what} (1-${MAX_TEXT} characters; non-ASCII needs ADBKeyBoard)`)
 
 /**
  * Whether the device can type the text, asked before anything is sent: UNSUPPORTED (naming the input and the
@@ -40,7 +63,11 @@ async function checkTypable(ctx: ToolContext, text: string, input: string): Prom
     await ctx.driver.checkTypable(text)
   } catch (error) {
     if (error instanceof UnsupportedError) {
-      throw new UnsupportedError(`${input}: ${error.message}`, {actions: error.actions, details: {input, ...error.details}, cause: error})
+      throw new UnsupportedError(`${input}: ${error.message}`, {
+        actions: error.actions,
+        details: {input, ...error.details},
+        cause: error,
+      })
     }
     throw error
   }
@@ -82,13 +109,19 @@ async function resolveField(ctx: ToolContext, input: TargetInput, textKind: Text
   const target = await resolveTarget(ctx, input, undefined, textKind)
   const {model, element, id} = target
   if (!isEditable(element.node)) {
-    throw new InvalidInputError(`element ${id} (${element.className}) is not an editable text field`, {details: {element_id: id}})
+    throw new InvalidInputError(`element ${id} (${element.className}) is not an editable text field`, {
+      details: {element_id: id},
+    })
   }
-  if (!element.node.enabled) throw new InvalidInputError(`element ${id} (${element.className}) is disabled`, {details: {element_id: id}})
+  if (!element.node.enabled)
+    throw new InvalidInputError(`element ${id} (${element.className}) is disabled`, {details: {element_id: id}})
   // The focus tap goes where a click would, and is refused where a click is (touch-target.ts): a field behind the
   // keyboard is never tapped through a key. A field that has the focus takes the text without a tap, wherever it is.
   if (!visibleRect(element, model)) {
-    throw new InvalidInputError(`element ${id} is off screen: no part of it can be touched`, {actions: [`Bring it into view first: arc scroll-to ${id}`], details: {element_id: id}})
+    throw new InvalidInputError(`element ${id} is off screen: no part of it can be touched`, {
+      actions: [`Bring it into view first: arc scroll-to ${id}`],
+      details: {element_id: id},
+    })
   }
   const point = element.node.focused ? undefined : touchPoint(target, 'type again')
   return {
@@ -114,13 +147,18 @@ async function focusField(ctx: ToolContext, input: TargetInput): Promise<Field> 
  * what to type, so the field's text is `--field-text`; the command line may leave the id out for a selector.
  */
 /** What `--text` gets on those commands, which would otherwise be oclif's "Nonexistent flag". */
-const fieldTextHint = {text: 'the text to type is an argument here; to pick the field by the text it shows, use --field-text'}
+const fieldTextHint = {
+  text: 'the text to type is an argument here; to pick the field by the text it shows, use --field-text',
+}
 
 function refuseMultiline(field: Field, id: string): void {
   if (field.before.includes('\n')) {
-    throw new UnsupportedError(`element ${id} holds several lines: key events move the cursor within a line, so arc cannot place it reliably over ADB`, {
-      actions: [`Clear it (arc type clear ${id}) and type the whole text again.`],
-    })
+    throw new UnsupportedError(
+      `element ${id} holds several lines: key events move the cursor within a line, so arc cannot place it reliably over ADB`,
+      {
+        actions: [`Clear it (arc type clear ${id}) and type the whole text again.`],
+      }
+    )
   }
 }
 
@@ -173,10 +211,11 @@ function backspaces(text: string, from: number, to: number): number {
 /** INVALID_INPUT when UTF-16 index `at` falls inside a grapheme cluster, where no cursor key can stop. */
 function checkStop(text: string, at: number, what: string, details: Record<string, unknown>): void {
   if (cursorStops(text).includes(at)) return
-  const cluster = [...graphemes.segment(text)].find((g) => g.index < at && g.index + g.segment.length > at)?.segment ?? ''
+  const cluster =
+    [...graphemes.segment(text)].find((g) => g.index < at && g.index + g.segment.length > at)?.segment ?? ''
   throw new InvalidInputError(
     `${what} falls inside ${JSON.stringify(cluster)} (${codePoints(cluster)} code points that a cursor key steps over whole): pick a position before or after it`,
-    {details},
+    {details}
   )
 }
 
@@ -222,11 +261,14 @@ function holds(element: ScreenElement, now: string, expected: string): boolean {
 
 function mismatch(id: string, expected: string, now: string, unsure = false): DeviceCommandError {
   const why = unsure
-    ? ' (its text before the edit may have been only its hint, shown over an empty field: this device\'s dump does not say)'
+    ? " (its text before the edit may have been only its hint, shown over an empty field: this device's dump does not say)"
     : ' (the app may filter, limit or reformat input)'
-  return new DeviceCommandError(`the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}${why}`, {
-    details: {element_id: id, expected, actual: now},
-  })
+  return new DeviceCommandError(
+    `the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}${why}`,
+    {
+      details: {element_id: id, expected, actual: now},
+    }
+  )
 }
 
 /**
@@ -239,7 +281,7 @@ async function readBack(
   ctx: ToolContext,
   id: string,
   expected: string,
-  {unsure = false, ifEmpty}: {unsure?: boolean; ifEmpty?: string} = {},
+  {unsure = false, ifEmpty}: {unsure?: boolean; ifEmpty?: string} = {}
 ): Promise<{now: string; hintTaken: boolean}> {
   const element = await readField(ctx, id)
   const now = content(element)
@@ -273,9 +315,12 @@ async function settleHint(ctx: ToolContext, field: Field): Promise<void> {
   if (probed === field.before + PROBE || probed === PROBE) await ctx.driver.pressKeys(['DEL'])
   if (probed === PROBE) field.before = ''
   else if (probed !== field.before + PROBE) {
-    throw new DeviceCommandError(`the field ${id} did not take a probe character the way a field does: it showed ${JSON.stringify(field.before)}, then ${JSON.stringify(probed)}; nothing more was typed`, {
-      details: {element_id: id, expected: field.before + PROBE, actual: probed},
-    })
+    throw new DeviceCommandError(
+      `the field ${id} did not take a probe character the way a field does: it showed ${JSON.stringify(field.before)}, then ${JSON.stringify(probed)}; nothing more was typed`,
+      {
+        details: {element_id: id, expected: field.before + PROBE, actual: probed},
+      }
+    )
   }
   field.unsure = false
 }
@@ -295,9 +340,12 @@ async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
   // Delete the probe wherever it went in (one character more); a field that dropped it is left alone.
   if (probed.length === shown.length + 1 || holds(element, probed, PROBE)) await ctx.driver.pressKeys(['DEL'])
   if (!holds(element, probed, PROBE)) {
-    throw new DeviceCommandError(`the field ${id} still holds text after the deletes: it shows ${JSON.stringify(shown)}, and a probe character typed into it gave ${JSON.stringify(probed)}, not the probe alone`, {
-      details: {element_id: id, expected: '', actual: shown},
-    })
+    throw new DeviceCommandError(
+      `the field ${id} still holds text after the deletes: it shows ${JSON.stringify(shown)}, and a probe character typed into it gave ${JSON.stringify(probed)}, not the probe alone`,
+      {
+        details: {element_id: id, expected: '', actual: shown},
+      }
+    )
   }
   const after = content(await readField(ctx, id))
   if (after !== '' && after !== shown) throw mismatch(id, '', after)
@@ -306,7 +354,8 @@ async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
 export const typeAppendText = defineTool({
   name: 'type_append_text',
   title: 'Type text at the end of a field (by id or selector)',
-  description: 'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
+  description:
+    'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
@@ -317,7 +366,10 @@ export const typeAppendText = defineTool({
     input: fieldSelectorInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
-    examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email "@example.com"'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"',
+      '<%= config.bin %> <%= command.id %> --res-id com.example:id/email "@example.com"',
+    ],
     flagHints: fieldTextHint,
   },
   async handler(ctx, input) {
@@ -331,7 +383,13 @@ export const typeAppendText = defineTool({
     const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
     return {
       text: `Typed ${text.length} characters at end of element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
-      data: {element_id, typed: text.length, content: now, ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {}), ...selectorData(field.target)},
+      data: {
+        element_id,
+        typed: text.length,
+        content: now,
+        ...(hintTaken ? {earlier_text_taken_as_hint: field.before} : {}),
+        ...selectorData(field.target),
+      },
     }
   },
 })
@@ -339,7 +397,8 @@ export const typeAppendText = defineTool({
 export const typeInsertText = defineTool({
   name: 'type_insert_text',
   title: 'Type text at an offset in a field (by id or selector)',
-  description: 'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
+  description:
+    'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
@@ -347,7 +406,13 @@ export const typeInsertText = defineTool({
   input: z.object({
     element_id: targetId,
     text: textField('Text to type'),
-    offset: z.number().int().min(0).describe('0-based offset for the cursor in code points (an emoji is one or more), within [0, current text length]'),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        '0-based offset for the cursor in code points (an emoji is one or more), within [0, current text length]'
+      ),
     ...typingFields,
   }),
   cli: {
@@ -355,7 +420,10 @@ export const typeInsertText = defineTool({
     input: fieldSelectorInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
-    examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5', '<%= config.bin %> <%= command.id %> --field-text "Search" "new " --offset 0'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5',
+      '<%= config.bin %> <%= command.id %> --field-text "Search" "new " --offset 0',
+    ],
     flagHints: fieldTextHint,
   },
   async handler(ctx, input) {
@@ -364,9 +432,12 @@ export const typeInsertText = defineTool({
     const field = await focusField(ctx, input)
     const element_id = field.target.id
     const pastEnd = () =>
-      new InvalidInputError(`offset ${offset} is past the end of the field's text (${codePoints(field.before)} characters): allowed 0-${codePoints(field.before)}`, {
-        details: {input: 'offset', value: offset, max: codePoints(field.before)},
-      })
+      new InvalidInputError(
+        `offset ${offset} is past the end of the field's text (${codePoints(field.before)} characters): allowed 0-${codePoints(field.before)}`,
+        {
+          details: {input: 'offset', value: offset, max: codePoints(field.before)},
+        }
+      )
     if (offset > codePoints(field.before)) throw pastEnd()
     refuseMultiline(field, element_id)
     const earlier = field.before
@@ -377,10 +448,22 @@ export const typeInsertText = defineTool({
     checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
     await ctx.driver.pressKeys(cursorKeys(field.before, at))
     await typeText(ctx, text, typing_speed, typing_speed_variance)
-    const {now, hintTaken} = await readBack(ctx, element_id, field.before.slice(0, at) + text + field.before.slice(at), {unsure: field.unsure, ifEmpty: text})
+    const {now, hintTaken} = await readBack(
+      ctx,
+      element_id,
+      field.before.slice(0, at) + text + field.before.slice(at),
+      {unsure: field.unsure, ifEmpty: text}
+    )
     return {
       text: `Typed ${text.length} characters at offset ${offset} in element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(earlier, hintTaken || field.before !== earlier)}`,
-      data: {element_id, typed: text.length, offset, content: now, ...(hintTaken || field.before !== earlier ? {earlier_text_taken_as_hint: earlier} : {}), ...selectorData(field.target)},
+      data: {
+        element_id,
+        typed: text.length,
+        offset,
+        content: now,
+        ...(hintTaken || field.before !== earlier ? {earlier_text_taken_as_hint: earlier} : {}),
+        ...selectorData(field.target),
+      },
     }
   },
 })
@@ -388,7 +471,8 @@ export const typeInsertText = defineTool({
 export const typeReplaceText = defineTool({
   name: 'type_replace_text',
   title: 'Replace text in a field (by id or selector)',
-  description: 'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
+  description:
+    'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
@@ -396,7 +480,10 @@ export const typeReplaceText = defineTool({
   input: z.object({
     element_id: targetId,
     search: z.string().min(1).max(10000).describe('Text to find in the field (first occurrence, 1-10000 characters)'),
-    new_text: z.string().max(MAX_TEXT).describe(`Replacement text (0-${MAX_TEXT} characters; empty deletes the found text)`),
+    new_text: z
+      .string()
+      .max(MAX_TEXT)
+      .describe(`Replacement text (0-${MAX_TEXT} characters; empty deletes the found text)`),
     ...typingFields,
   }),
   cli: {
@@ -404,7 +491,10 @@ export const typeReplaceText = defineTool({
     input: fieldSelectorInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'search', 'new_text'],
-    examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq World Android', '<%= config.bin %> <%= command.id %> --res-id com.example:id/name World Android'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> node_a3f2kq World Android',
+      '<%= config.bin %> <%= command.id %> --res-id com.example:id/name World Android',
+    ],
     flagHints: fieldTextHint,
   },
   async handler(ctx, input) {
@@ -413,9 +503,12 @@ export const typeReplaceText = defineTool({
     const field = await focusField(ctx, input)
     const element_id = field.target.id
     const notThere = () =>
-      new ElementNotFoundError(`search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`, {
-        details: {element_id, search},
-      })
+      new ElementNotFoundError(
+        `search text ${JSON.stringify(search)} is not in the field ${element_id} (it holds ${JSON.stringify(field.before)})`,
+        {
+          details: {element_id, search},
+        }
+      )
     if (!field.before.includes(search)) throw notThere()
     refuseMultiline(field, element_id)
     // The text to replace may be the hint's words over an empty field: found out before any cursor key.
@@ -423,8 +516,14 @@ export const typeReplaceText = defineTool({
     const at = field.before.indexOf(search)
     if (at === -1) throw notThere()
     checkStop(field.before, at, `search text ${JSON.stringify(search)}`, {input: 'search', value: search})
-    checkStop(field.before, at + search.length, `the end of search text ${JSON.stringify(search)}`, {input: 'search', value: search})
-    await ctx.driver.pressKeys([...cursorKeys(field.before, at + search.length), ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL')])
+    checkStop(field.before, at + search.length, `the end of search text ${JSON.stringify(search)}`, {
+      input: 'search',
+      value: search,
+    })
+    await ctx.driver.pressKeys([
+      ...cursorKeys(field.before, at + search.length),
+      ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL'),
+    ])
     if (new_text) await typeText(ctx, new_text, typing_speed, typing_speed_variance)
     const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
     // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
@@ -441,17 +540,30 @@ export const typeReplaceText = defineTool({
 export const typeClearText = defineTool({
   name: 'type_clear_text',
   title: 'Clear a field (by id or selector)',
-  description: 'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
+  description:
+    'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
   group: 'text',
   input: z.object({element_id: targetId}),
-  cli: {id: 'type clear', input: selectorInput, mayOmit: elementIdOmittable, positional: ['element_id'], examples: ['<%= config.bin %> <%= command.id %> node_a3f2kq', '<%= config.bin %> <%= command.id %> --res-id com.example:id/email']},
+  cli: {
+    id: 'type clear',
+    input: selectorInput,
+    mayOmit: elementIdOmittable,
+    positional: ['element_id'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> node_a3f2kq',
+      '<%= config.bin %> <%= command.id %> --res-id com.example:id/email',
+    ],
+  },
   async handler(ctx, input) {
     const field = await resolveField(ctx, input)
     const element_id = field.target.id
-    const result = {text: `Text cleared from element '${element_id}'${foundBy(field.target)}.\nField content: `, data: {element_id, content: '', ...selectorData(field.target)}}
+    const result = {
+      text: `Text cleared from element '${element_id}'${foundBy(field.target)}.\nField content: `,
+      data: {element_id, content: '', ...selectorData(field.target)},
+    }
     if (field.before === '') return result
     await field.focus()
     // Each DEL and FORWARD_DEL takes at least one code point (neither ever leaves the field).

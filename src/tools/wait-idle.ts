@@ -10,7 +10,17 @@ export const FINGERPRINT_SLOTS = 256
 export function fingerprint(windows: UiNode[]): Uint32Array {
   const slots = new Uint32Array(FINGERPRINT_SLOTS)
   for (const n of walkNodes(windows)) {
-    const key = [n.className, n.resourceId, n.text, n.contentDesc, n.bounds.join(','), n.checked, n.selected, n.focused, n.enabled].join('\u0000')
+    const key = [
+      n.className,
+      n.resourceId,
+      n.text,
+      n.contentDesc,
+      n.bounds.join(','),
+      n.checked,
+      n.selected,
+      n.focused,
+      n.enabled,
+    ].join('\u0000')
     slots[createHash('md5').update(key).digest()[0] as number]! += 1
   }
   return slots
@@ -36,9 +46,21 @@ export const waitForIdle = defineTool({
   group: 'elements',
   input: z.object({
     timeout: timeoutField(),
-    match_percentage: z.number().int().min(0).max(100).default(100).describe('Similarity threshold in percent (0-100, default 100 = exact match)'),
+    match_percentage: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(100)
+      .describe('Similarity threshold in percent (0-100, default 100 = exact match)'),
   }),
-  cli: {id: 'wait idle', examples: ['<%= config.bin %> <%= command.id %> --timeout 3000', '<%= config.bin %> <%= command.id %> --timeout 5000 --match-percentage 95']},
+  cli: {
+    id: 'wait idle',
+    examples: [
+      '<%= config.bin %> <%= command.id %> --timeout 3000',
+      '<%= config.bin %> <%= command.id %> --timeout 5000 --match-percentage 95',
+    ],
+  },
   async handler(ctx, {timeout, match_percentage}) {
     let previous: Uint32Array | undefined
     let last = 0
@@ -51,14 +73,25 @@ export const waitForIdle = defineTool({
         const settled = previous !== undefined && (last = similarity(previous, current)) >= match_percentage
         previous = current
         return settled ? true : undefined
-      },
+      }
     )
     const {elapsedMs} = end
     if (end.met) {
       const data = {message: 'UI is idle', elapsedMs, similarity: last}
-      return {text: JSON.stringify(data, null, 2), data, cli: {human: `UI is idle after ${elapsedMs} ms (similarity ${last}%)`}}
+      return {
+        text: JSON.stringify(data, null, 2),
+        data,
+        cli: {human: `UI is idle after ${elapsedMs} ms (similarity ${last}%)`},
+      }
     }
-    const data = {message: `Operation timed out after ${elapsedMs}ms waiting for UI idle. Retry if the operation is long-running.`, elapsedMs, similarity: last}
-    return timedOut(data, `Not idle: timed out after ${elapsedMs} ms (last similarity ${last}%, wanted ${match_percentage}%)`)
+    const data = {
+      message: `Operation timed out after ${elapsedMs}ms waiting for UI idle. Retry if the operation is long-running.`,
+      elapsedMs,
+      similarity: last,
+    }
+    return timedOut(
+      data,
+      `Not idle: timed out after ${elapsedMs} ms (last similarity ${last}%, wanted ${match_percentage}%)`
+    )
   },
 })

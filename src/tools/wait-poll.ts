@@ -4,7 +4,15 @@
  * wait that ran out of time. That result is not an error (MCP returns it as a normal result, as the spec says), but
  * it carries TIMEOUT's exit status, so `arc wait … && next` in a script goes on only when the wait's condition held.
  */
-import {buildScreenModel, exitCodeFor, sleep, type ScreenModel, type ToolContext, type ToolResult, z} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  exitCodeFor,
+  sleep,
+  type ScreenModel,
+  type ToolContext,
+  type ToolResult,
+  z,
+} from '@arc-cli/core'
 
 export const POLL_MS = 500
 export const MAX_WAIT_MS = 30_000
@@ -42,7 +50,10 @@ async function readBefore(ctx: ToolContext, deadline: number): Promise<ScreenMod
   // The deadline's timer ends with the race: left running, it would keep the process alive until the deadline.
   const done = new AbortController()
   try {
-    return await Promise.race([read, sleepUntil(deadline, ctx.signal, done.signal).then((): typeof TIMED_OUT => TIMED_OUT)])
+    return await Promise.race([
+      read,
+      sleepUntil(deadline, ctx.signal, done.signal).then((): typeof TIMED_OUT => TIMED_OUT),
+    ])
   } finally {
     done.abort()
   }
@@ -64,7 +75,7 @@ export async function pollScreen<T>(
   ctx: ToolContext,
   timeout: number,
   progress: (attempts: number) => string,
-  check: (model: ScreenModel) => T | undefined,
+  check: (model: ScreenModel) => T | undefined
 ): Promise<PollEnd<T>> {
   const start = Date.now()
   const deadline = start + timeout

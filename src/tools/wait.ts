@@ -31,21 +31,32 @@ export const waitForElement = defineTool({
   needs: {screen: 'read'},
   group: 'elements',
   input: z.object({...searchFields, timeout: timeoutField()}),
-  cli: {id: 'wait element', positional: ['by', 'value'], examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000']},
+  cli: {
+    id: 'wait element',
+    positional: ['by', 'value'],
+    examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000'],
+  },
   async handler(ctx, {by, value, timeout}) {
     const end = await pollScreen(
       ctx,
       timeout,
       (n) => `waiting for ${by} ${JSON.stringify(value)} (${reads(n)})`,
-      (model) => findMatching(model, by, value, false)[0],
+      (model) => findMatching(model, by, value, false)[0]
     )
     const {met: element, elapsedMs, attempts} = end
     if (element) {
       await rememberElements(ctx.state, [element], false)
       const data = {found: true, elapsedMs, attempts, element: elementJson(element)}
-      return {text: JSON.stringify(data, null, 2), data, cli: {human: `Found after ${elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`}}
+      return {
+        text: JSON.stringify(data, null, 2),
+        data,
+        cli: {human: `Found after ${elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`},
+      }
     }
-    return timedOut({found: false, elapsedMs, attempts}, `Not found: no element with ${by} containing ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`)
+    return timedOut(
+      {found: false, elapsedMs, attempts},
+      `Not found: no element with ${by} containing ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`
+    )
   },
 })
 
@@ -62,10 +73,15 @@ async function idPresence(ctx: ToolContext, id: string): Promise<Present> {
   const then = (await readRecords(ctx.state))?.[id]
   const ordinal = isAmbiguousId(id)
   if (ordinal && then?.group === undefined) {
-    throw new InvalidInputError(`${id} names one of several look-alike elements by its place among them, and arc has no record of that group, so it cannot tell when the one you mean is gone`, {
-      actions: ['Read the screen (arc screen-state) and use the id it shows, or wait for it by text, content_desc or resource_id (arc wait gone text …).'],
-      details: {input: 'value', value: id},
-    })
+    throw new InvalidInputError(
+      `${id} names one of several look-alike elements by its place among them, and arc has no record of that group, so it cannot tell when the one you mean is gone`,
+      {
+        actions: [
+          'Read the screen (arc screen-state) and use the id it shows, or wait for it by text, content_desc or resource_id (arc wait gone text …).',
+        ],
+        details: {input: 'value', value: id},
+      }
+    )
   }
   // A look-alike's ordinal names it only while its group is as it was read: a changed group counts as gone.
   return (model) => {
@@ -83,7 +99,11 @@ export const waitForElementGone = defineTool({
   needs: {screen: 'read'},
   group: 'elements',
   input: z.object({
-    by: z.enum(GONE_BY).describe('Search criteria: text, content_desc, resource_id, class_name, or id (an element id from screen-state or find)'),
+    by: z
+      .enum(GONE_BY)
+      .describe(
+        'Search criteria: text, content_desc, resource_id, class_name, or id (an element id from screen-state or find)'
+      ),
     value: searchFields.value,
     timeout: timeoutField(),
   }),
@@ -91,7 +111,10 @@ export const waitForElementGone = defineTool({
     id: 'wait gone',
     only: 'tools/list has no room for another tool within its 6,000-token budget; over MCP, poll find_elements until it lists none',
     positional: ['by', 'value'],
-    examples: ['<%= config.bin %> <%= command.id %> text Loading --timeout 10000', '<%= config.bin %> <%= command.id %> id node_a3f2kq --timeout 5000'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> text Loading --timeout 10000',
+      '<%= config.bin %> <%= command.id %> id node_a3f2kq --timeout 5000',
+    ],
   },
   async handler(ctx, {by, value, timeout}) {
     const id = by === 'id' ? checkElementId(value, 'value') : undefined
@@ -104,17 +127,28 @@ export const waitForElementGone = defineTool({
       (model) => {
         still = present(model)
         return still ? undefined : true
-      },
+      }
     )
     const {elapsedMs, attempts} = end
     const what = id ? `element ${id}` : `element with ${by} containing ${JSON.stringify(value)}`
     if (end.met) {
       const data = {gone: true, elapsedMs, attempts}
-      return {text: JSON.stringify(data, null, 2), data, cli: {human: `Gone after ${elapsedMs} ms (${reads(attempts)}): no ${what}`}}
+      return {
+        text: JSON.stringify(data, null, 2),
+        data,
+        cli: {human: `Gone after ${elapsedMs} ms (${reads(attempts)}): no ${what}`},
+      }
     }
-    if (!still) return timedOut({gone: false, elapsedMs, attempts}, `Not gone: no read of the screen finished within ${elapsedMs} ms`)
+    if (!still)
+      return timedOut(
+        {gone: false, elapsedMs, attempts},
+        `Not gone: no read of the screen finished within ${elapsedMs} ms`
+      )
     await rememberElements(ctx.state, [still], false)
     const data = {gone: false, elapsedMs, attempts, element: elementJson(still)}
-    return timedOut(data, `Still there after ${elapsedMs} ms (${reads(attempts)}): an ${what}\n${elementTable([still])}`)
+    return timedOut(
+      data,
+      `Still there after ${elapsedMs} ms (${reads(attempts)}): an ${what}\n${elementTable([still])}`
+    )
   },
 })

@@ -15,7 +15,10 @@ export async function writeOutputFile(file: string, data: Buffer, input: string)
   const kind = await outputKind(path.resolve(file))
   if (typeof kind === 'object') throw outputError(target, kind.refuse)
   if (kind === 'stream') return writeIntoStream(target, data)
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`)
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`
+  )
   try {
     await writeFile(temp, data)
     await rename(temp, file)

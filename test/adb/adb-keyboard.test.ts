@@ -7,7 +7,15 @@ import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
-import {ADB_KEYBOARD, type AdbDriver, adbKeyboardBound, base64Chunks, connectAdbDriver, imeIds, typingMethod} from '@arc-cli/core/testing'
+import {
+  ADB_KEYBOARD,
+  type AdbDriver,
+  adbKeyboardBound,
+  base64Chunks,
+  connectAdbDriver,
+  imeIds,
+  typingMethod,
+} from '@arc-cli/core/testing'
 import {tools} from '../../src/tools/index.js'
 import {dumpXml} from '@arc-cli/test-support/dump'
 import {DEVICE_OUTPUT_DIR} from '@arc-cli/test-support/paths'
@@ -22,7 +30,15 @@ const screen = dumpXml([
   {
     pkg: 'com.example',
     bounds: [0, 0, 1080, 2400],
-    children: [{cls: 'android.widget.EditText', res: 'com.example:id/note', text: '', attrs: {clickable: 'true', focusable: 'true'}, bounds: [0, 300, 1080, 400]}],
+    children: [
+      {
+        cls: 'android.widget.EditText',
+        res: 'com.example:id/note',
+        text: '',
+        attrs: {clickable: 'true', focusable: 'true'},
+        bounds: [0, 300, 1080, 400],
+      },
+    ],
   },
 ])
 
@@ -33,7 +49,9 @@ const screen = dumpXml([
 function keyboardCommands(argv: string[][]): string[][] {
   const out: string[][] = []
   for (const a of argv) {
-    const relevant = (['input', 'ime', 'settings', 'am'].includes(a[0] as string) && a[1] !== 'tap') || (a[0] === 'dumpsys' && a[1] === 'input_method')
+    const relevant =
+      (['input', 'ime', 'settings', 'am'].includes(a[0] as string) && a[1] !== 'tap') ||
+      (a[0] === 'dumpsys' && a[1] === 'input_method')
     if (!relevant) continue
     if (a[1] === 'input_method' && out.at(-1)?.[1] === 'input_method') continue
     out.push(a)
@@ -42,7 +60,17 @@ function keyboardCommands(argv: string[][]): string[][] {
 }
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64')
-const broadcastOf = (text: string) => ['am', 'broadcast', '-a', 'ADB_INPUT_B64', '-p', 'com.android.adbkeyboard', '--es', 'msg', b64(text)]
+const broadcastOf = (text: string) => [
+  'am',
+  'broadcast',
+  '-a',
+  'ADB_INPUT_B64',
+  '-p',
+  'com.android.adbkeyboard',
+  '--es',
+  'msg',
+  b64(text),
+]
 const switchTo = [
   ['ime', 'list', '-a', '-s'],
   ['settings', 'get', 'secure', 'default_input_method'],
@@ -73,9 +101,24 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
         devices: {
           keyboard: {snapshot: note, adbKeyboard: true},
           plain: {snapshot: note},
-          'keyboard-failing': {snapshot: note, adbKeyboard: true, faults: [{command: 'am broadcast', kind: 'error', message: 'Exception occurred while executing \'broadcast\':\n', exitCode: 255}]},
+          'keyboard-failing': {
+            snapshot: note,
+            adbKeyboard: true,
+            faults: [
+              {
+                command: 'am broadcast',
+                kind: 'error',
+                message: "Exception occurred while executing 'broadcast':\n",
+                exitCode: 255,
+              },
+            ],
+          },
           // Its `ime set` fails twice: selecting ADBKeyBoard, then setting Gboard back.
-          'keyboard-stuck': {snapshot: note, adbKeyboard: true, faults: [{command: 'ime set', kind: 'error', message: 'Error: boom\n', exitCode: 255, times: 2}]},
+          'keyboard-stuck': {
+            snapshot: note,
+            adbKeyboard: true,
+            faults: [{command: 'ime set', kind: 'error', message: 'Error: boom\n', exitCode: 255, times: 2}],
+          },
         },
       },
     })
@@ -95,7 +138,8 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     }
   })
 
-  const driver = (serial: string): Promise<AdbDriver> => connectAdbDriver({serial, port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+  const driver = (serial: string): Promise<AdbDriver> =>
+    connectAdbDriver({serial, port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
   const setting = (serial: string) => emu.device(serial).settings.get('secure/default_input_method')
 
   /** Runs a tool handler on a live driver; returns its result, or its error, and the argv sent. */
@@ -105,9 +149,19 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     const ctx = {driver: d, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
-      return {text: result.text, data: result.data as Record<string, unknown>, argv: emu.commands.slice(from).map((c) => c.argv), error: undefined}
+      return {
+        text: result.text,
+        data: result.data as Record<string, unknown>,
+        argv: emu.commands.slice(from).map((c) => c.argv),
+        error: undefined,
+      }
     } catch (error) {
-      return {text: '', data: {} as Record<string, unknown>, argv: emu.commands.slice(from).map((c) => c.argv), error: error as {code: string; message: string; actions: string[]}}
+      return {
+        text: '',
+        data: {} as Record<string, unknown>,
+        argv: emu.commands.slice(from).map((c) => c.argv),
+        error: error as {code: string; message: string; actions: string[]},
+      }
     } finally {
       await d.close()
     }
@@ -152,7 +206,7 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     expect(r.data.content).to.equal(`é${expected.replace('crème', 'crema ☕')}`)
   })
 
-  it('sends long text as several broadcasts, each within adb\'s command limit, and the field holds all of it', async () => {
+  it("sends long text as several broadcasts, each within adb's command limit, and the field holds all of it", async () => {
     const id = await fieldId('keyboard')
     const text = '漢字かな交じり文😀'.repeat(200).slice(0, 2000)
     const r = await run('keyboard', 'type_append_text', {element_id: id, text, ...fast})
@@ -195,14 +249,24 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     const commits = () => device.inputEvents.filter((e) => e.type === 'commit').length
     const committed = commits()
     const controller = new AbortController()
-    const deps = {config: {}, cwd: process.cwd(), signal: controller.signal, openDriver: () => driver('keyboard'), stateFor: () => state}
+    const deps = {
+      config: {},
+      cwd: process.cwd(),
+      signal: controller.signal,
+      openDriver: () => driver('keyboard'),
+      stateFor: () => state,
+    }
     const call = runTool(tool('type_append_text'), {input: {element_id: id, text: 'café', ...fast}}, deps)
     const from = emu.commands.length
     // Abort once the broadcast is on its way: ADBKeyBoard is then current and enabled.
-    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'am')) await new Promise((resolve) => setTimeout(resolve, 20))
+    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'am'))
+      await new Promise((resolve) => setTimeout(resolve, 20))
     expect(setting('keyboard')).to.equal(ADB_KEYBOARD)
     controller.abort()
-    const error = await call.then(() => undefined, (e: unknown) => e as {code: string})
+    const error = await call.then(
+      () => undefined,
+      (e: unknown) => e as {code: string}
+    )
     expect(error).to.have.property('code', 'CANCELLED')
     // By the time the call has ended, not some time later.
     expect(setting('keyboard')).to.equal(GBOARD)
@@ -216,13 +280,25 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     const commits = () => device.inputEvents.filter((e) => e.type === 'commit').length
     const committed = commits()
     const controller = new AbortController()
-    const deps = {config: {}, cwd: process.cwd(), signal: controller.signal, openDriver: () => driver('keyboard'), stateFor: () => state}
+    const deps = {
+      config: {},
+      cwd: process.cwd(),
+      signal: controller.signal,
+      openDriver: () => driver('keyboard'),
+      stateFor: () => state,
+    }
     const from = emu.commands.length
     const call = runTool(tool('type_append_text'), {input: {element_id: id, text: 'naïve', ...fast}}, deps)
     // Cut off as soon as ADBKeyBoard is selected: it binds 250 ms later, while the call polls for it.
-    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'ime' && c.argv[1] === 'set')) await new Promise((resolve) => setTimeout(resolve, 5))
+    while (!emu.commands.slice(from).some((c) => c.argv[0] === 'ime' && c.argv[1] === 'set'))
+      await new Promise((resolve) => setTimeout(resolve, 5))
     controller.abort()
-    expect(await call.then(() => undefined, (e: unknown) => (e as {code: string}).code)).to.equal('CANCELLED')
+    expect(
+      await call.then(
+        () => undefined,
+        (e: unknown) => (e as {code: string}).code
+      )
+    ).to.equal('CANCELLED')
     const ended = emu.commands.length
     // A call that went on after it was cut off would poll dumpsys input_method every 100 ms for up to 5 s (holding
     // the typing lock) and, should a poll see ADBKeyBoard bound before the restore lands, broadcast the text.
@@ -238,7 +314,9 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     const id = await fieldId('keyboard-stuck')
     const r = await run('keyboard-stuck', 'type_append_text', {element_id: id, text: 'é', ...fast})
     expect(r.error).to.have.property('code', 'DEVICE_COMMAND_FAILED')
-    expect(r.error!.message).to.match(/^typing failed \(ime set com\.android\.adbkeyboard\/\.AdbIME failed .*\) and the keyboard could not be set back to com\.google/)
+    expect(r.error!.message).to.match(
+      /^typing failed \(ime set com\.android\.adbkeyboard\/\.AdbIME failed .*\) and the keyboard could not be set back to com\.google/
+    )
     expect(r.error!.actions).to.deep.equal([`Set it back by hand: adb -s keyboard-stuck shell ime set ${GBOARD}`])
     expect(keyboardCommands(r.argv).slice(-3)).to.deep.equal([['ime', 'set', ADB_KEYBOARD], ...switchBack])
     expect(r.argv.some((a) => a[0] === 'am')).to.equal(false)
@@ -248,7 +326,13 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
   it('an ADBKeyBoard installed with `arc app install` is used at once, and one uninstalled no more', async () => {
     const d = await driver('plain')
     const apk = path.join(dir, 'keyboardservice-debug.apk')
-    await writeFile(apk, Buffer.concat([Buffer.from('PK\u0003\u0004', 'latin1'), Buffer.from('....ARC_EMULATE_PACKAGE=com.android.adbkeyboard;versionCode=2....')]))
+    await writeFile(
+      apk,
+      Buffer.concat([
+        Buffer.from('PK\u0003\u0004', 'latin1'),
+        Buffer.from('....ARC_EMULATE_PACKAGE=com.android.adbkeyboard;versionCode=2....'),
+      ])
+    )
     try {
       expect(await typingMethod(d.shell, 'abc')).to.equal('input')
       await d.installApp(apk, {replace: false, grantAll: false, downgrade: false, allowTest: false})

@@ -32,7 +32,10 @@ describe('app open and open-url read am’s status lines, not the words of its e
     } finally {
       await driver.close()
     }
-    expect(h.emu.device('emu-1').foreground).to.deep.include({package: 'io.exceptional.notes', activity: '.ExceptionsActivity'})
+    expect(h.emu.device('emu-1').foreground).to.deep.include({
+      package: 'io.exceptional.notes',
+      activity: '.ExceptionsActivity',
+    })
   })
 
   it('opens https://example.com/docs/exceptions in the app that handles it', async () => {
@@ -60,7 +63,10 @@ describe('app open and open-url read am’s status lines, not the words of its e
 
 describe('a build whose programs print noise before their output (waydroid’s shader-cache line)', () => {
   const NOISE = 'Failed to create //.cache for shader cache (Read-only file system)---disabling.'
-  const h = useDemoDevice({outputNoise: [NOISE], packages: [{name: 'com.example.docs', launcher: '.Main', links: ['https://example.com/docs/']}]})
+  const h = useDemoDevice({
+    outputNoise: [NOISE],
+    packages: [{name: 'com.example.docs', launcher: '.Main', links: ['https://example.com/docs/']}],
+  })
 
   it('taps, keys, app open and open-url still succeed: the noise is no output of theirs', async () => {
     const driver = await h.driver()

@@ -12,13 +12,22 @@ const tool = (name: string) => tools.find((t) => t.name === name)!
 
 /** A file `pm install` on `arc emulate` takes for an APK: a ZIP header and the emulator's package marker. */
 function fakeApk(name: string, versionCode = 1): Buffer {
-  return Buffer.concat([Buffer.from('PK\u0003\u0004', 'latin1'), Buffer.from(`....ARC_EMULATE_PACKAGE=${name};versionCode=${versionCode}....`)])
+  return Buffer.concat([
+    Buffer.from('PK\u0003\u0004', 'latin1'),
+    Buffer.from(`....ARC_EMULATE_PACKAGE=${name};versionCode=${versionCode}....`),
+  ])
 }
 
 describe('app install, uninstall, clear, open-url and permissions through the ADB driver', () => {
   const h = useDemoDevice({
     packages: [
-      {name: 'com.example.cam', versionCode: 5, launcher: '.Main', permissions: ['android.permission.CAMERA'], links: ['cam://']},
+      {
+        name: 'com.example.cam',
+        versionCode: 5,
+        launcher: '.Main',
+        permissions: ['android.permission.CAMERA'],
+        links: ['cam://'],
+      },
     ],
   })
   let dir: string
@@ -47,7 +56,10 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
     try {
       await run(name, input)
     } catch (error) {
-      return {error: error as Error & {code?: string; details?: Record<string, unknown>; actions?: string[]}, argv: h.argvSince(from)}
+      return {
+        error: error as Error & {code?: string; details?: Record<string, unknown>; actions?: string[]},
+        argv: h.argvSince(from),
+      }
     }
     throw new Error(`${name} did not fail`)
   }
@@ -99,7 +111,11 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
     expect([...(installed('com.example.cam')?.granted ?? [])]).to.deep.equal(['android.permission.CAMERA'])
     const r = await run('revoke_permission', {package_id: 'com.example.cam', permission: 'android.permission.CAMERA'})
     expect(r.argv).to.deep.equal([['pm', 'revoke', 'com.example.cam', 'android.permission.CAMERA']])
-    expect(r.data).to.deep.equal({package_id: 'com.example.cam', permission: 'android.permission.CAMERA', granted: false})
+    expect(r.data).to.deep.equal({
+      package_id: 'com.example.cam',
+      permission: 'android.permission.CAMERA',
+      granted: false,
+    })
     expect(installed('com.example.cam')?.granted?.size).to.equal(0)
   })
 
@@ -128,7 +144,9 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
 
   it('open-url starts a VIEW intent and the app that handles the link comes to the front', async () => {
     const r = await run('open_url', {url: 'cam://shot?x=1&y=2'})
-    expect(r.argv).to.deep.equal([['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'cam://shot?x=1&y=2']])
+    expect(r.argv).to.deep.equal([
+      ['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'cam://shot?x=1&y=2'],
+    ])
     expect(h.emu.device('emu-1').foreground.package).to.equal('com.example.cam')
     const {error} = await fails('open_url', {url: 'nothing://here'})
     expect(error.code).to.equal('DEVICE_COMMAND_FAILED')
@@ -145,7 +163,10 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
 
   it('clear runs pm clear on an installed app and refuses unknown ones', async () => {
     const r = await run('clear_app_data', {package_id: 'com.example.cam'})
-    expect(r.argv).to.deep.equal([['pm', 'path', 'com.example.cam'], ['pm', 'clear', 'com.example.cam']])
+    expect(r.argv).to.deep.equal([
+      ['pm', 'path', 'com.example.cam'],
+      ['pm', 'clear', 'com.example.cam'],
+    ])
     const {error, argv} = await fails('clear_app_data', {package_id: 'com.example.nope'})
     expect(error.message).to.equal('app com.example.nope is not installed on emu-1')
     expect(argv).to.deep.equal([['pm', 'path', 'com.example.nope']])
@@ -156,7 +177,10 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
     expect(keep.argv).to.deep.equal([['pm', 'uninstall', '-k', 'com.example.fresh']])
     expect(installed('com.example.fresh')).to.equal(undefined)
     const {error, argv} = await fails('uninstall_app', {package_id: 'com.example.fresh'})
-    expect(argv).to.deep.equal([['pm', 'uninstall', 'com.example.fresh'], ['pm', 'path', 'com.example.fresh']])
+    expect(argv).to.deep.equal([
+      ['pm', 'uninstall', 'com.example.fresh'],
+      ['pm', 'path', 'com.example.fresh'],
+    ])
     expect(error.message).to.equal('app com.example.fresh is not installed on emu-1')
   })
 })

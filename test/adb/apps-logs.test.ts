@@ -22,15 +22,37 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
       },
       {name: 'com.example.nolauncher', versionName: null},
       // An updated system app: dumpsys lists its factory copy (versionCode 1) under Hidden system packages too.
-      {name: 'com.example.maps', system: true, versionCode: 1170, versionName: '11.7 – Über 版本 [beta]', factoryVersionName: '9.0'},
+      {
+        name: 'com.example.maps',
+        system: true,
+        versionCode: 1170,
+        versionName: '11.7 – Über 版本 [beta]',
+        factoryVersionName: '9.0',
+      },
       // A debug build: its own launcher activity and a leak viewer's, so resolve-activity answers the chooser.
-      {name: 'com.example.debug', launcher: '.MainActivity', moreLaunchers: ['leakcanary.internal.activity.LeakLauncherActivity']},
+      {
+        name: 'com.example.debug',
+        launcher: '.MainActivity',
+        moreLaunchers: ['leakcanary.internal.activity.LeakLauncherActivity'],
+      },
     ],
     logcat: [
       '2024-01-15 10:29:59.000  100  100 I Early: before the window',
       {time: '2023-01-15 10:30:00.500', level: 'I', tag: 'LastYear', message: 'a year earlier'},
-      {time: '2024-01-15 10:30:01.000', level: 'D', tag: 'MCP:ServerService', message: 'started', package: 'com.example.calc'},
-      {time: '2024-01-15 10:30:02.000', level: 'W', tag: 'MCP:ServerService', message: 'slow', package: 'com.example.calc'},
+      {
+        time: '2024-01-15 10:30:01.000',
+        level: 'D',
+        tag: 'MCP:ServerService',
+        message: 'started',
+        package: 'com.example.calc',
+      },
+      {
+        time: '2024-01-15 10:30:02.000',
+        level: 'W',
+        tag: 'MCP:ServerService',
+        message: 'slow',
+        package: 'com.example.calc',
+      },
       {time: '2024-01-15 10:30:03.000', level: 'E', tag: 'Other', message: 'boom'},
       {time: '2024-01-15 10:30:04.000', level: 'V', tag: 'Other', message: 'chatty'},
     ],
@@ -49,7 +71,10 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     // Above V the level is a filterspec, which logcat applies after logd's `-t N` count: the buffer is read whole,
     // and only its last lines (with room for the `beginning of` dividers) leave the device.
     // (The two programs of the pipeline start together, so they are logged in either order.)
-    expect(r.argv).to.have.deep.members([['logcat', '-v', 'threadtime', '-d', '*:D'], ['tail', '-n', '11']])
+    expect(r.argv).to.have.deep.members([
+      ['logcat', '-v', 'threadtime', '-d', '*:D'],
+      ['tail', '-n', '11'],
+    ])
     const result = JSON.parse(r.text)
     expect(result).to.deep.equal({
       logs: '01-15 10:30:02.000 W/MCP:ServerService: slow\n01-15 10:30:03.000 E/Other: boom',
@@ -68,7 +93,11 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
       // Many lines later, the last ones still come back, and the read says there were more.
       for (let i = 0; i < 40; i++) device.appendLog({level: 'D', tag: 'Busy', message: `line ${i}`})
       const last = JSON.parse((await run('get_device_logs', {last_lines: 3, level: 'D'})).text)
-      expect(last.logs.split('\n').map((l: string) => l.replace(/^.*: /, ''))).to.deep.equal(['line 37', 'line 38', 'line 39'])
+      expect(last.logs.split('\n').map((l: string) => l.replace(/^.*: /, ''))).to.deep.equal([
+        'line 37',
+        'line 38',
+        'line 39',
+      ])
       expect(last).to.include({line_count: 3, truncated: true})
       // At level V the tail is exact, so logcat's own `-t N` is used.
       const all = await run('get_device_logs', {last_lines: 2, level: 'V'})
@@ -87,15 +116,23 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(pkg.argv[0]).to.deep.equal(['pidof', 'com.example.calc'])
     expect(JSON.parse(pkg.text).line_count).to.equal(2)
     const range = await run('get_device_logs', {since: '2024-01-15T10:30:00', until: '2024-01-15T10:30:02', level: 'V'})
-    expect(range.argv).to.deep.equal([['logcat', '-v', 'threadtime', '-v', 'year', '-t', '2024-01-15 10:30:00.000', '*:V']])
+    expect(range.argv).to.deep.equal([
+      ['logcat', '-v', 'threadtime', '-v', 'year', '-t', '2024-01-15 10:30:00.000', '*:V'],
+    ])
     expect(JSON.parse(range.text).line_count).to.equal(2)
     // A range a year earlier finds that year's line (the year is no longer dropped), and a Z time is UTC.
-    const lastYear = JSON.parse((await run('get_device_logs', {since: '2023-01-01T00:00:00', until: '2023-12-31T23:59:59', level: 'V'})).text)
+    const lastYear = JSON.parse(
+      (await run('get_device_logs', {since: '2023-01-01T00:00:00', until: '2023-12-31T23:59:59', level: 'V'})).text
+    )
     expect(lastYear.logs).to.equal('01-15 10:30:00.500 I/LastYear: a year earlier')
     const zulu = await run('get_device_logs', {since: '2024-01-15T10:30:03Z', level: 'V'})
     expect(zulu.argv[0]).to.deep.equal(['date', '+%z'])
     expect(JSON.parse(zulu.text).line_count).to.equal(2)
-    for (const input of [{until: '2024-01-15T10:30:02'}, {since: '2024-13-45T99:99:99'}, {since: '2024-01-15T10:30:02', until: '2024-01-15T10:30:01'}]) {
+    for (const input of [
+      {until: '2024-01-15T10:30:02'},
+      {since: '2024-13-45T99:99:99'},
+      {since: '2024-01-15T10:30:02', until: '2024-01-15T10:30:01'},
+    ]) {
       const error = await run('get_device_logs', input).catch((e: unknown) => e)
       expect(error, JSON.stringify(input)).to.have.property('code', 'INVALID_INPUT')
     }
@@ -112,7 +149,13 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
       ['grep', '-E', '^[^ ]|^ *(Package \\[|versionName=|versionCode=|compat name=)'],
     ])
     expect(JSON.parse(r.text)).to.deep.equal([
-      {package_id: 'com.example.calc', name: 'com.example.calc', version_name: '1.2.3', version_code: 42, is_system: false},
+      {
+        package_id: 'com.example.calc',
+        name: 'com.example.calc',
+        version_name: '1.2.3',
+        version_code: 42,
+        is_system: false,
+      },
     ])
     // The structured result is an object (MCP structured content must be one); the text keeps the spec's array.
     expect(r.data).to.deep.equal({apps: JSON.parse(r.text)})
@@ -125,30 +168,60 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     // The installed version of an updated system app, not its factory copy; null where the manifest has none;
     // every app carries the same five keys.
     expect(all.find((a) => a.package_id === 'com.example.maps')).to.deep.equal({
-      package_id: 'com.example.maps', name: 'com.example.maps', version_name: '11.7 – Über 版本 [beta]', version_code: 1170, is_system: true,
+      package_id: 'com.example.maps',
+      name: 'com.example.maps',
+      version_name: '11.7 – Über 版本 [beta]',
+      version_code: 1170,
+      is_system: true,
     })
     expect(all.find((a) => a.package_id === 'com.example.nolauncher')).to.include({version_name: null, version_code: 1})
     expect(all.find((a) => a.package_id === 'com.android.settings')).to.include({version_name: '14', version_code: 34})
-    expect(all.every((a) => Object.keys(a).join() === 'package_id,name,version_name,version_code,is_system')).to.equal(true)
+    expect(all.every((a) => Object.keys(a).join() === 'package_id,name,version_name,version_code,is_system')).to.equal(
+      true
+    )
   })
 
   it('app list still lists every app when the version read fails, and fills version codes pm did not print', async () => {
     const device = h.emu.device('emu-1')
     // Android < 9: pm rejects --show-versioncode and is asked again without, so the codes come from dumpsys.
-    device.addFault({command: 'pm list packages -3 --show-versioncode', kind: 'error', message: 'Error: Unknown option: --show-versioncode\n', exitCode: 255})
+    device.addFault({
+      command: 'pm list packages -3 --show-versioncode',
+      kind: 'error',
+      message: 'Error: Unknown option: --show-versioncode\n',
+      exitCode: 255,
+    })
     const old = await run('list_apps', {filter: 'user', name_query: 'calc'})
     expect(old.argv).to.deep.include(['pm', 'list', 'packages', '-3'])
     expect(JSON.parse(old.text)).to.deep.equal([
-      {package_id: 'com.example.calc', name: 'com.example.calc', version_name: '1.2.3', version_code: 42, is_system: false},
+      {
+        package_id: 'com.example.calc',
+        name: 'com.example.calc',
+        version_name: '1.2.3',
+        version_code: 42,
+        is_system: false,
+      },
     ])
     // A device whose dumpsys will not answer still lists its apps, without version names.
     device.addFault({command: 'dumpsys package', kind: 'error', message: "Can't find service: package\n", exitCode: 0})
     expect(JSON.parse((await run('list_apps', {filter: 'user', name_query: 'calc'})).text)).to.deep.equal([
-      {package_id: 'com.example.calc', name: 'com.example.calc', version_name: null, version_code: 42, is_system: false},
+      {
+        package_id: 'com.example.calc',
+        name: 'com.example.calc',
+        version_name: null,
+        version_code: 42,
+        is_system: false,
+      },
     ])
     // Nor one whose dump is garbage.
-    device.addFault({command: 'dumpsys package', kind: 'garbage', output: '\u0000Packages\u0013\n  Package [com.example.calc'})
-    expect(JSON.parse((await run('list_apps', {filter: 'user', name_query: 'calc'})).text)[0]).to.include({version_name: null, version_code: 42})
+    device.addFault({
+      command: 'dumpsys package',
+      kind: 'garbage',
+      output: '\u0000Packages\u0013\n  Package [com.example.calc',
+    })
+    expect(JSON.parse((await run('list_apps', {filter: 'user', name_query: 'calc'})).text)[0]).to.include({
+      version_name: null,
+      version_code: 42,
+    })
   })
 
   it('app open resolves the launcher activity and starts it', async () => {
@@ -157,7 +230,14 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(r.argv[0]?.slice(0, 4)).to.deep.equal(['cmd', 'package', 'resolve-activity', '--brief'])
     expect(r.argv[0]?.at(-1)).to.equal('com.example.calc')
     expect(r.argv[1]).to.deep.equal([
-      'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n',
+      'am',
+      'start',
+      '-W',
+      '-a',
+      'android.intent.action.MAIN',
+      '-c',
+      'android.intent.category.LAUNCHER',
+      '-n',
       'com.example.calc/.Calculator',
     ])
     expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.calc', activity: '.Calculator'})
@@ -168,7 +248,14 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     const r = await run('open_app', {package_id: 'com.example.debug'})
     expect(r.text).to.equal('App opened successfully: com.example.debug')
     expect(r.argv[1]).to.deep.equal([
-      'cmd', 'package', 'query-activities', '--brief', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER',
+      'cmd',
+      'package',
+      'query-activities',
+      '--brief',
+      '-a',
+      'android.intent.action.MAIN',
+      '-c',
+      'android.intent.category.LAUNCHER',
       'com.example.debug',
     ])
     expect(r.argv[2]?.at(-1)).to.equal('com.example.debug/.MainActivity')
@@ -176,7 +263,9 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
   })
 
   it('app open of a package the chooser stands for starts it with monkey where query-activities lists nothing readable', async () => {
-    h.emu.device('emu-1').addFault({command: 'cmd package query-activities', kind: 'garbage', output: 'No activities found\n'})
+    h.emu
+      .device('emu-1')
+      .addFault({command: 'cmd package query-activities', kind: 'garbage', output: 'No activities found\n'})
     const r = await run('open_app', {package_id: 'com.example.debug'})
     expect(r.text).to.equal('App opened successfully: com.example.debug')
     expect(r.argv.at(-1)?.slice(0, 3)).to.deep.equal(['monkey', '-p', 'com.example.debug'])
@@ -197,7 +286,11 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     h.emu.device('emu-1').addFault({command: 'am start', kind: 'garbage', output: slow})
     const r = await run('open_app', {package_id: 'com.example.calc'})
     expect(r.text).to.equal('App opened successfully: com.example.calc')
-    h.emu.device('emu-1').addFault({command: 'am start', kind: 'garbage', output: slow.replace('cmp=com.example.calc/.Calculator', 'dat=calc://x')})
+    h.emu.device('emu-1').addFault({
+      command: 'am start',
+      kind: 'garbage',
+      output: slow.replace('cmp=com.example.calc/.Calculator', 'dat=calc://x'),
+    })
     const driver = await h.driver()
     try {
       await driver.openUrl('calc://x')
@@ -244,27 +337,74 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(r.data).to.deep.equal({package_id: 'com.example.calc', activity: '.ui.SettingsActivity'})
     expect(r.argv).to.deep.equal([
       [
-        'am', 'start', '-W', '-n', 'com.example.calc/.ui.SettingsActivity', '-a', 'android.intent.action.EDIT', '-d', 'calc://x?a=1&b=2',
-        '--es', 'title', title, '--es', 'empty', '', '--es', 'eq', 'a=b', '--ei', 'id', '-42', '--ez', 'debug', 'true', '--ez', 'off', 'false',
+        'am',
+        'start',
+        '-W',
+        '-n',
+        'com.example.calc/.ui.SettingsActivity',
+        '-a',
+        'android.intent.action.EDIT',
+        '-d',
+        'calc://x?a=1&b=2',
+        '--es',
+        'title',
+        title,
+        '--es',
+        'empty',
+        '',
+        '--es',
+        'eq',
+        'a=b',
+        '--ei',
+        'id',
+        '-42',
+        '--ez',
+        'debug',
+        'true',
+        '--ez',
+        'off',
+        'false',
       ],
     ])
     // What went over the wire: single quotes around every word, a quote inside one written as '\''.
-    expect(r.raw[0]).to.include(`'--es' 'title' 'it'\\''s a "test" $HOME; rm -rf / \\ \`id\` 日本語 👍🏽' '--es' 'empty' ''`)
-    expect(h.emu.device('emu-1').foreground).to.deep.equal({package: 'com.example.calc', activity: '.ui.SettingsActivity'})
+    expect(r.raw[0]).to.include(
+      `'--es' 'title' 'it'\\''s a "test" $HOME; rm -rf / \\ \`id\` 日本語 👍🏽' '--es' 'empty' ''`
+    )
+    expect(h.emu.device('emu-1').foreground).to.deep.equal({
+      package: 'com.example.calc',
+      activity: '.ui.SettingsActivity',
+    })
     // A component (pkg/.Name) of the package itself is the same activity; a full class name goes as given.
-    const component = await open({package_id: 'com.example.calc', activity: 'com.example.calc/com.example.calc.ui.SettingsActivity'})
-    expect(component.argv).to.deep.equal([['am', 'start', '-W', '-n', 'com.example.calc/com.example.calc.ui.SettingsActivity']])
+    const component = await open({
+      package_id: 'com.example.calc',
+      activity: 'com.example.calc/com.example.calc.ui.SettingsActivity',
+    })
+    expect(component.argv).to.deep.equal([
+      ['am', 'start', '-W', '-n', 'com.example.calc/com.example.calc.ui.SettingsActivity'],
+    ])
   })
 
   it('app open with extras and no activity puts them into the launcher intent', async () => {
     const r = await open({package_id: 'com.example.calc', extra: ['mode=scientific notation']})
     expect(r.text).to.equal('App opened successfully: com.example.calc')
     expect(r.argv.at(-1)).to.deep.equal([
-      'am', 'start', '-W', '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', 'com.example.calc/.Calculator',
-      '--es', 'mode', 'scientific notation',
+      'am',
+      'start',
+      '-W',
+      '-a',
+      'android.intent.action.MAIN',
+      '-c',
+      'android.intent.category.LAUNCHER',
+      '-n',
+      'com.example.calc/.Calculator',
+      '--es',
+      'mode',
+      'scientific notation',
     ])
     // Where the launcher is started by monkey (no component to name), extras cannot go: refused, nothing started.
-    h.emu.device('emu-1').addFault({command: 'cmd package query-activities', kind: 'garbage', output: 'No activities found\n'})
+    h.emu
+      .device('emu-1')
+      .addFault({command: 'cmd package query-activities', kind: 'garbage', output: 'No activities found\n'})
     const from = h.emu.commands.length
     const monkey = await open({package_id: 'com.example.debug', extra: ['k=v']}).catch((e: unknown) => e)
     expect(monkey).to.have.property('code', 'UNSUPPORTED')
@@ -276,12 +416,14 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     device.goHome()
     const missing = await open({package_id: 'com.example.calc', activity: '.ui.Nope'}).catch((e: unknown) => e)
     expect(missing).to.have.property('code', 'DEVICE_COMMAND_FAILED')
-    expect((missing as Error).message).to.equal('activity com.example.calc.ui.Nope does not exist in com.example.calc on emu-1')
+    expect((missing as Error).message).to.equal(
+      'activity com.example.calc.ui.Nope does not exist in com.example.calc on emu-1'
+    )
     expect(missing).to.have.nested.property('details.reason', 'ACTIVITY_NOT_FOUND')
     const hidden = await open({package_id: 'com.example.calc', activity: '.SecretActivity'}).catch((e: unknown) => e)
     expect(hidden).to.have.property('code', 'DEVICE_COMMAND_FAILED')
     expect((hidden as Error).message).to.equal(
-      'activity com.example.calc.SecretActivity of com.example.calc is not exported: emu-1 refused to start it from adb (Permission Denial)',
+      'activity com.example.calc.SecretActivity of com.example.calc is not exported: emu-1 refused to start it from adb (Permission Denial)'
     )
     expect(hidden).to.have.nested.property('details.reason', 'NOT_EXPORTED')
     expect((hidden as {actions: string[]}).actions[0]).to.include('`arc app open com.example.calc`')
@@ -293,10 +435,25 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
 
   it('app open refuses malformed activities and extras, and an action without an activity, before anything is sent', async () => {
     const cli = tool('open_app').cli.input!
-    for (const activity of ['Main', 'com.example.calc/', '/.Main', '.', '.a..b', '.Main;id', 'com.example.calc/.Main/x', '.9Lives']) {
+    for (const activity of [
+      'Main',
+      'com.example.calc/',
+      '/.Main',
+      '.',
+      '.a..b',
+      '.Main;id',
+      'com.example.calc/.Main/x',
+      '.9Lives',
+    ]) {
       expect(cli.safeParse({activity}).success, activity).to.equal(false)
     }
-    for (const activity of ['.Main', '.ui.Settings$Inner', 'com.example.calc.Main', 'com.example.calc/.Main', 'com.example.calc/org.other.Main']) {
+    for (const activity of [
+      '.Main',
+      '.ui.Settings$Inner',
+      'com.example.calc.Main',
+      'com.example.calc/.Main',
+      'com.example.calc/org.other.Main',
+    ]) {
       expect(cli.safeParse({activity}).success, activity).to.equal(true)
     }
     expect(cli.safeParse({extra: ['=v']}).success).to.equal(false)
@@ -304,11 +461,17 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(cli.safeParse({extra_int: ['n=1.5']}).success).to.equal(false)
     expect(cli.safeParse({extra_bool: ['b=yes']}).success).to.equal(false)
     const from = h.emu.commands.length
-    const refused = async (input: Record<string, unknown>) => (await open({package_id: 'com.example.calc', ...input}).catch((e: unknown) => e)) as Error
-    expect(await refused({activity: 'com.other/.Main'})).to.have.property('message', '--activity: com.other/.Main names package com.other, not com.example.calc')
+    const refused = async (input: Record<string, unknown>) =>
+      (await open({package_id: 'com.example.calc', ...input}).catch((e: unknown) => e)) as Error
+    expect(await refused({activity: 'com.other/.Main'})).to.have.property(
+      'message',
+      '--activity: com.other/.Main names package com.other, not com.example.calc'
+    )
     expect(await refused({action: 'android.intent.action.VIEW'})).to.have.property('code', 'INVALID_INPUT')
     expect((await refused({data: 'x://y'})).message).to.match(/^--data needs --activity/)
-    expect((await refused({extra_int: ['n=2147483648']})).message).to.match(/^--extra-int: n=2147483648 is outside an int's range/)
+    expect((await refused({extra_int: ['n=2147483648']})).message).to.match(
+      /^--extra-int: n=2147483648 is outside an int's range/
+    )
     expect(h.emu.commands.length).to.equal(from)
   })
 
@@ -331,12 +494,21 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(r.text).to.equal(`Snapshot saved to ${dir} (window_dump.xml, screen.png, meta.json)`)
     expect((await readdir(dir)).sort()).to.deep.equal(['meta.json', 'screen.png', 'window_dump.xml'])
     const meta = parseSnapshotMeta(await readFile(path.join(dir, 'meta.json'), 'utf8'), 'meta.json')
-    expect(meta).to.include({format: 'arc-snapshot/1', serial: 'emu-1', width: 1080, height: 2400, density: 420, rotation: 0})
+    expect(meta).to.include({
+      format: 'arc-snapshot/1',
+      serial: 'emu-1',
+      width: 1080,
+      height: 2400,
+      density: 420,
+      rotation: 0,
+    })
     const saved = await (await SnapshotDriver.open(dir)).captureScreen()
     const live = await h.capture()
     expect(saved.xml).to.equal(live.xml)
     expect(saved.screen).to.deep.equal(live.screen)
     expect(saved.foreground).to.deep.equal(live.foreground)
-    expect((await readFile(path.join(dir, 'screen.png'))).equals(await readFile(path.join(DEMO_DIR, 'screen.png')))).to.equal(true)
+    expect(
+      (await readFile(path.join(dir, 'screen.png'))).equals(await readFile(path.join(DEMO_DIR, 'screen.png')))
+    ).to.equal(true)
   })
 })

@@ -19,7 +19,9 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     h.emu.device('emu-1').properties.set('ro.build.version.sdk', '36')
     const from = h.emu.commands.length
     const requests = h.emu.requests.length
-    const capture = await driver.captureScreen().finally(() => h.emu.device('emu-1').properties.set('ro.build.version.sdk', '34'))
+    const capture = await driver
+      .captureScreen()
+      .finally(() => h.emu.device('emu-1').properties.set('ro.build.version.sdk', '34'))
     const argv = h.argvSince(from)
     expect(argv).to.have.deep.members([
       ['uiautomator', 'dump', '--windows', '/dev/tty'],
@@ -38,7 +40,11 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
     const driver = await h.driver()
     const device = h.emu.device('emu-1')
     const whole = await h.server().shell('emu-1', 'dumpsys window -a')
-    device.addFault({command: 'dumpsys window -a', kind: 'garbage', output: whole.output.toString('utf8').replace(/^ {4}init=.*\n/m, '')})
+    device.addFault({
+      command: 'dumpsys window -a',
+      kind: 'garbage',
+      output: whole.output.toString('utf8').replace(/^ {4}init=.*\n/m, ''),
+    })
     const from = h.emu.commands.length
     const capture = await driver.captureScreen()
     expect(h.argvSince(from)).to.have.deep.members([
@@ -84,7 +90,10 @@ describe('AdbDriver captureScreen and screenshot (adbkit against arc emulate)', 
       const mixed = whole.output
         .toString('utf8')
         .replace(/^( *)mCurrentFocus=.*$/gm, '$1mCurrentFocus=null')
-        .replace(/^( *)mFocusedApp=.*$/gm, (_line, indent: string) => `${indent}mFocusedApp=${n++ === 0 ? 'VendorRecord{7 display0}' : 'null'}`)
+        .replace(
+          /^( *)mFocusedApp=.*$/gm,
+          (_line, indent: string) => `${indent}mFocusedApp=${n++ === 0 ? 'VendorRecord{7 display0}' : 'null'}`
+        )
       expect(n).to.be.greaterThan(1)
       device.addFault({command: 'dumpsys window -a', kind: 'garbage', output: mixed})
       from = h.emu.commands.length

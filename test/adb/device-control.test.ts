@@ -26,7 +26,13 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
   it('device info reads getprop, wm size/density, dumpsys battery and the focused app from dumpsys window displays', async () => {
     device().battery = {level: 42, scale: 100, status: 3, ac: false, usb: false}
     const r = await run('device_info')
-    expect(r.argv).to.have.deep.members([['getprop'], ['wm', 'size'], ['wm', 'density'], ['dumpsys', 'battery'], ['dumpsys', 'window', 'displays']])
+    expect(r.argv).to.have.deep.members([
+      ['getprop'],
+      ['wm', 'size'],
+      ['wm', 'density'],
+      ['dumpsys', 'battery'],
+      ['dumpsys', 'window', 'displays'],
+    ])
     expect(r.data).to.deep.equal({
       serial: 'emu-1',
       model: 'arc emulated device',
@@ -49,13 +55,16 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
         'screen       1080x2400 420dpi',
         'battery      42% discharging',
         'foreground   dev.arc.demo.groceries/.ListActivity',
-      ].join('\n'),
+      ].join('\n')
     )
     // The app an `am start -n` brought to the front is what the next read names.
     const driver = await h.driver()
     try {
       await driver.openApp('com.android.settings', {activity: '.Settings'})
-      expect((await driver.deviceInfo()).foreground).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
+      expect((await driver.deviceInfo()).foreground).to.deep.equal({
+        package: 'com.android.settings',
+        activity: '.Settings',
+      })
     } finally {
       await driver.close()
     }
@@ -67,25 +76,57 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
     })
 
     it('Android 10+: the focus lines of dumpsys window displays, one read', async () => {
-      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: readDeviceOutput('dumpsys-window-displays', 'mtk-tb8168-tablet-android13.txt')})
+      device().addFault({
+        command: 'dumpsys window displays',
+        kind: 'garbage',
+        output: readDeviceOutput('dumpsys-window-displays', 'mtk-tb8168-tablet-android13.txt'),
+      })
       const r = await run('device_info')
-      expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([['dumpsys', 'window', 'displays']])
+      expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([
+        ['dumpsys', 'window', 'displays'],
+      ])
       expect(r.data).to.have.deep.property('foreground', {package: 'com.mediatek.camera', activity: '.CameraLauncher'})
       expect(r.text).to.match(/\nforeground   com\.mediatek\.camera\/\.CameraLauncher$/)
     })
 
     it('Android 9: no focus in the displays section, so the end of dumpsys window windows', async () => {
-      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: readDeviceOutput('dumpsys-window-displays', 'emulator-sdk_gphone_x86-android9.txt')})
-      device().addFault({command: 'dumpsys window windows', kind: 'garbage', output: readDeviceOutput('dumpsys-window-windows', 'emulator-sdk_gphone_x86-android9.txt')})
+      device().addFault({
+        command: 'dumpsys window displays',
+        kind: 'garbage',
+        output: readDeviceOutput('dumpsys-window-displays', 'emulator-sdk_gphone_x86-android9.txt'),
+      })
+      device().addFault({
+        command: 'dumpsys window windows',
+        kind: 'garbage',
+        output: readDeviceOutput('dumpsys-window-windows', 'emulator-sdk_gphone_x86-android9.txt'),
+      })
       const r = await run('device_info')
-      expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([['dumpsys', 'window', 'displays'], ['dumpsys', 'window', 'windows']])
-      expect(r.data).to.have.deep.property('foreground', {package: 'com.jeanboy.app.training', activity: '.ui.activity.MainActivity'})
+      expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([
+        ['dumpsys', 'window', 'displays'],
+        ['dumpsys', 'window', 'windows'],
+      ])
+      expect(r.data).to.have.deep.property('foreground', {
+        package: 'com.jeanboy.app.training',
+        activity: '.ui.activity.MainActivity',
+      })
     })
 
     it('no word from the window manager: dumpsys activity activities, as a capture asks; nothing known: no foreground', async () => {
-      device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: readDeviceOutput('dumpsys-window-displays', 'emulator-sdk_gphone_x86-android9.txt')})
-      device().addFault({command: 'dumpsys window windows', kind: 'garbage', output: 'WINDOW MANAGER WINDOWS (dumpsys window windows)\n'})
-      device().addFault({command: 'dumpsys activity', kind: 'garbage', output: readDeviceOutput('dumpsys-activity', 'pixel-sailfish-android10.txt')})
+      device().addFault({
+        command: 'dumpsys window displays',
+        kind: 'garbage',
+        output: readDeviceOutput('dumpsys-window-displays', 'emulator-sdk_gphone_x86-android9.txt'),
+      })
+      device().addFault({
+        command: 'dumpsys window windows',
+        kind: 'garbage',
+        output: 'WINDOW MANAGER WINDOWS (dumpsys window windows)\n',
+      })
+      device().addFault({
+        command: 'dumpsys activity',
+        kind: 'garbage',
+        output: readDeviceOutput('dumpsys-activity', 'pixel-sailfish-android10.txt'),
+      })
       const r = await run('device_info')
       expect(r.argv.filter((a) => a[0] === 'dumpsys' && a[1] !== 'battery')).to.deep.equal([
         ['dumpsys', 'window', 'displays'],
@@ -130,7 +171,9 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
       '    deferred=false layoutNeeded=false',
       '',
     ].join('\n')
-    const windows = ['WINDOW MANAGER WINDOWS (dumpsys window windows)', '  mRotation=1 mAltOrientation=false', ''].join('\n')
+    const windows = ['WINDOW MANAGER WINDOWS (dumpsys window windows)', '  mRotation=1 mAltOrientation=false', ''].join(
+      '\n'
+    )
     const landscape = () => {
       device().addFault({command: 'dumpsys window displays', kind: 'garbage', output: displays})
       device().addFault({command: 'dumpsys window windows', kind: 'garbage', output: windows})
@@ -155,7 +198,10 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
   it('wake sends KEYCODE_WAKEUP only when the screen is off', async () => {
     device().awake = true
     const on = await run('wake')
-    expect(on.argv).to.have.deep.members([['dumpsys', 'power'], ['dumpsys', 'window', 'policy']])
+    expect(on.argv).to.have.deep.members([
+      ['dumpsys', 'power'],
+      ['dumpsys', 'window', 'policy'],
+    ])
     expect(on.text).to.equal('Screen already on')
     device().sleep()
     const off = await run('wake')
@@ -187,7 +233,9 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
       expect.fail('unlock should fail')
     } catch (error) {
       expect((error as {code: string}).code).to.equal('UNSUPPORTED')
-      expect((error as Error).message).to.equal('the lock screen of emu-1 needs a PIN, pattern or password: arc cannot unlock it')
+      expect((error as Error).message).to.equal(
+        'the lock screen of emu-1 needs a PIN, pattern or password: arc cannot unlock it'
+      )
     }
     expect(device().awake).to.equal(true)
     device().lock = 'none'

@@ -10,7 +10,11 @@ describe('the ADB path reads at most DUMP_MAX_BYTES of a dump', function () {
   this.timeout(120_000)
   const h = useEmulator(async (dir) => {
     const pad = 'x'.repeat(300)
-    const rows: NodeSpec[] = Array.from({length: 90_000}, (_, i) => ({cls: 'android.widget.TextView', text: `${i} ${pad}`, bounds: [0, 0, 1080, 80]}))
+    const rows: NodeSpec[] = Array.from({length: 90_000}, (_, i) => ({
+      cls: 'android.widget.TextView',
+      text: `${i} ${pad}`,
+      bounds: [0, 0, 1080, 80],
+    }))
     const file = path.join(dir, 'huge.xml')
     await writeFile(file, dumpXml([{cls: 'android.widget.FrameLayout', bounds: [0, 0, 1080, 2400], children: rows}]))
     return {devices: [{serial: 'emu-1', snapshot: file}]}
@@ -21,10 +25,12 @@ describe('the ADB path reads at most DUMP_MAX_BYTES of a dump', function () {
     try {
       const error = await driver.captureScreen().then(
         () => undefined,
-        (e: Error & {code?: string}) => e,
+        (e: Error & {code?: string}) => e
       )
       expect(error?.code).to.equal('INVALID_DUMP')
-      expect(error?.message).to.equal(`the uiautomator dump on emu-1 is over ${32 * 1024 * 1024} bytes, arc's limit for one screen: arc stopped reading it`)
+      expect(error?.message).to.equal(
+        `the uiautomator dump on emu-1 is over ${32 * 1024 * 1024} bytes, arc's limit for one screen: arc stopped reading it`
+      )
     } finally {
       await driver.close()
     }

@@ -56,7 +56,9 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
   })
 
   it('long press is a swipe that holds still for the duration (default 1000 ms)', async () => {
-    expect(afterPowerCheck((await run('long_press', {x: 5, y: 6})).argv)).to.deep.equal([['input', 'swipe', '5', '6', '5', '6', '1000']])
+    expect(afterPowerCheck((await run('long_press', {x: 5, y: 6})).argv)).to.deep.equal([
+      ['input', 'swipe', '5', '6', '5', '6', '1000'],
+    ])
     const r = await run('long_press', {x: 500, y: 1000, duration: 2000})
     expect(r.text).to.equal('Long press executed at (500, 1000) for 2000ms')
     expect(r.events).to.deep.equal([{type: 'swipe', x1: 500, y1: 1000, x2: 500, y2: 1000, durationMs: 2000}])
@@ -70,7 +72,12 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
       ['input', 'tap', '500', '1000'],
       ['input', 'tap', '500', '1000'],
     ])
-    const raws = new Set(h.emu.commands.slice(from).filter((c) => c.argv[0] === 'input').map((c) => c.raw))
+    const raws = new Set(
+      h.emu.commands
+        .slice(from)
+        .filter((c) => c.argv[0] === 'input')
+        .map((c) => c.raw)
+    )
     expect(raws.size).to.equal(1)
   })
 
@@ -95,7 +102,14 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     })
   }
 
-  for (const [key, code] of [['ENTER', 66], ['BACK', 4], ['DEL', 67], ['HOME', 3], ['TAB', 61], ['SPACE', 62]] as const) {
+  for (const [key, code] of [
+    ['ENTER', 66],
+    ['BACK', 4],
+    ['DEL', 67],
+    ['HOME', 3],
+    ['TAB', 61],
+    ['SPACE', 62],
+  ] as const) {
     it(`press key ${key} sends KEYCODE_${key}`, async () => {
       const r = await run('press_key', {key})
       expect(r.text).to.equal(`Key '${key}' pressed successfully`)
@@ -134,7 +148,9 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
 
   it('notifications swipe down from the status bar where the statusbar service has no shell commands', async () => {
     // A service without them answers `cmd` with Binder's default text and exit 0 (vendor builds that removed it).
-    h.emu.device('emu-1').addFault({command: 'cmd statusbar', kind: 'garbage', output: 'No shell command implementation.\n'})
+    h.emu
+      .device('emu-1')
+      .addFault({command: 'cmd statusbar', kind: 'garbage', output: 'No shell command implementation.\n'})
     const n = await run('open_notifications', {})
     expect(n.text).to.equal('Open notifications executed successfully')
     expect(n.argv[0]).to.deep.equal(['cmd', 'statusbar', 'expand-notifications'])
@@ -154,10 +170,12 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
   it('serialises input actions from concurrent callers on one device, in call order', async () => {
     const [a, b] = [await h.driver(), await h.driver()]
     const from = events().length
-    await Promise.all(
-      Array.from({length: 12}, (_, i) => (i % 2 ? a : b).tap({x: i, y: i})),
-    )
-    expect(events().slice(from).map((e) => (e as {x: number}).x)).to.deep.equal([...Array(12).keys()])
+    await Promise.all(Array.from({length: 12}, (_, i) => (i % 2 ? a : b).tap({x: i, y: i})))
+    expect(
+      events()
+        .slice(from)
+        .map((e) => (e as {x: number}).x)
+    ).to.deep.equal([...Array(12).keys()])
   })
 
   describe('input text', () => {
@@ -197,20 +215,28 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
         ['input', 'text', 's%sb%%'],
         ['input', 'text', 's%s100%%ssure'],
       ])
-      const typed = events().slice(-3).map((e) => (e as {text: string}).text).join('')
+      const typed = events()
+        .slice(-3)
+        .map((e) => (e as {text: string}).text)
+        .join('')
       expect(typed).to.equal('a %s b%%s 100% sure')
     })
 
     it('delivers fuzzed printable ASCII byte for byte, long text in several commands', async () => {
       const driver = await h.driver()
       let seed = 7
-      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
       for (let round = 0; round < 20; round++) {
         const length = round === 0 ? 1300 : 1 + Math.floor(rand() * 60)
-        const text = Array.from({length}, () => (rand() < 0.2 ? ['%', 's', ' '][Math.floor(rand() * 3)] : String.fromCharCode(32 + Math.floor(rand() * 95)))).join('')
+        const text = Array.from({length}, () =>
+          rand() < 0.2 ? ['%', 's', ' '][Math.floor(rand() * 3)] : String.fromCharCode(32 + Math.floor(rand() * 95))
+        ).join('')
         const before = events().length
         await driver.inputText(text)
-        const typed = events().slice(before).map((e) => (e as {text: string}).text).join('')
+        const typed = events()
+          .slice(before)
+          .map((e) => (e as {text: string}).text)
+          .join('')
         expect(typed, JSON.stringify(text)).to.equal(text)
       }
     })

@@ -42,7 +42,12 @@ describe('logs --follow and --clear through the ADB driver', () => {
     controller.abort()
     await following
     expect(seen).to.have.length(1)
-    expect(seen[0]).to.deep.include({line: '01-15 10:31:00.000 E/App: new line', level: 'E', tag: 'App', message: 'new line'})
+    expect(seen[0]).to.deep.include({
+      line: '01-15 10:31:00.000 E/App: new line',
+      level: 'E',
+      tag: 'App',
+      message: 'new line',
+    })
     await until(() => h.emu.runningShells().length === 0)
     await driver.close()
   })
@@ -57,7 +62,10 @@ describe('logs --follow and --clear through the ADB driver', () => {
     expect(h.emu.device('emu-1').logcat).to.have.length(0)
     await driver.close()
     const snapshot = await openSnapshot(DEMO_DIR, 'demo')
-    const refused = await snapshot.clearLogs().then(() => undefined, (error: {code: string}) => error.code)
+    const refused = await snapshot.clearLogs().then(
+      () => undefined,
+      (error: {code: string}) => error.code
+    )
     expect(refused).to.equal('DEVICE_READ_ONLY')
   })
 
@@ -79,10 +87,23 @@ describe('logs --follow and --clear through the ADB driver', () => {
 
   it('arc logs --follow prints each line as one-shot arc logs prints it', async function () {
     this.timeout(60_000)
-    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'logs', '--follow', '--level', 'E', '--last-lines', '1'], {
-      cwd: ROOT,
-      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ANDROID_SERIAL: '', ...h.env},
-    })
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=arc-source',
+        path.join(ROOT, 'bin', 'dev.js'),
+        'logs',
+        '--follow',
+        '--level',
+        'E',
+        '--last-lines',
+        '1',
+      ],
+      {
+        cwd: ROOT,
+        env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ANDROID_SERIAL: '', ...h.env},
+      }
+    )
     let stdout = ''
     child.stdout.on('data', (d) => (stdout += d))
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
@@ -99,10 +120,14 @@ describe('logs --follow and --clear through the ADB driver', () => {
 
   it('arc logs --follow --json prints JSON lines until Ctrl-C, then exits 0', async function () {
     this.timeout(60_000)
-    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'logs', '--follow', '--json', '--level', 'W'], {
-      cwd: ROOT,
-      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ANDROID_SERIAL: '', ...h.env},
-    })
+    const child = spawn(
+      process.execPath,
+      ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'logs', '--follow', '--json', '--level', 'W'],
+      {
+        cwd: ROOT,
+        env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ANDROID_SERIAL: '', ...h.env},
+      }
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -115,7 +140,10 @@ describe('logs --follow and --clear through the ADB driver', () => {
     child.kill('SIGINT')
     expect(await exited).to.equal(0)
     expect(stderr).to.equal('')
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.at(-1)).to.deep.include({line: '01-15 10:32:00.000 W/Cli: streamed', tag: 'Cli', level: 'W'})
     await until(() => h.emu.runningShells().length === 0)
   })

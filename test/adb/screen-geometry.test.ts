@@ -20,7 +20,10 @@ const screen = (rotation: number, bounds: string, child: string) =>
  */
 describe('screen geometry: one device command per input action in a batch and an MCP server', () => {
   const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'portrait.xml'), screen(0, '[0,0][1080,2400]', node('Watch in landscape', '[0,0][1080,400]', true)))
+    await writeFile(
+      path.join(dir, 'portrait.xml'),
+      screen(0, '[0,0][1080,2400]', node('Watch in landscape', '[0,0][1080,400]', true))
+    )
     await writeFile(path.join(dir, 'landscape.xml'), screen(1, '[0,0][2400,1080]', node('Video', '[0,0][2400,1080]')))
     return {
       devices: [],
@@ -60,7 +63,13 @@ describe('screen geometry: one device command per input action in a batch and an
   let host: ToolHost
   before(async () => {
     const tools = await inDevelopment(async () => collectTools(await Config.load(await sourceOptions())))
-    host = new ToolHost({tools, targets: [{slug: '', device: 'emu-1'}], config: {}, cwd: process.cwd(), adb: {host: '127.0.0.1', port: h.emu.port}})
+    host = new ToolHost({
+      tools,
+      targets: [{slug: '', device: 'emu-1'}],
+      config: {},
+      cwd: process.cwd(),
+      adb: {host: '127.0.0.1', port: h.emu.port},
+    })
   })
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await host.call(`android_${name}`, args)
@@ -71,10 +80,20 @@ describe('screen geometry: one device command per input action in a batch and an
 
   it('a batch asks the screen size once for all its taps, long presses and swipes', async () => {
     const from = mark()
-    const run = await runArc(['batch'], {env: h.env, input: 'tap 500 1000\ntap 600 1100\nlong-press 500 1500\nswipe 500 2000 500 1000\ntap 700 2300\n'})
+    const run = await runArc(['batch'], {
+      env: h.env,
+      input: 'tap 500 1000\ntap 600 1100\nlong-press 500 1500\nswipe 500 2000 500 1000\ntap 700 2300\n',
+    })
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
-    expect(programs(from)).to.deep.equal(['dumpsys window displays', 'input tap 500', 'input tap 600', 'input swipe 500', 'input swipe 500', 'input tap 700'])
+    expect(programs(from)).to.deep.equal([
+      'dumpsys window displays',
+      'input tap 500',
+      'input tap 600',
+      'input swipe 500',
+      'input swipe 500',
+      'input tap 700',
+    ])
   })
 
   it('an arc test flow asks the screen size once for all its taps', async () => {
@@ -83,7 +102,12 @@ describe('screen geometry: one device command per input action in a batch and an
     const from = mark()
     const run = await runArc(['test', flow], {env: h.env})
     expect(run.code, run.stderr).to.equal(0)
-    expect(programs(from)).to.deep.equal(['dumpsys window displays', 'input tap 500', 'input tap 600', 'input swipe 500'])
+    expect(programs(from)).to.deep.equal([
+      'dumpsys window displays',
+      'input tap 500',
+      'input tap 600',
+      'input swipe 500',
+    ])
   })
 
   it('an MCP server: a screen read renews the geometry, so the taps after it send only the tap', async () => {
@@ -112,7 +136,7 @@ describe('screen geometry: one device command per input action in a batch and an
     expect(programs(from)).to.deep.equal(['dumpsys window displays'])
   })
 
-  it('arc\'s own actions that can reshape the screen forget it: a shell command (wm size), a rotation set', async () => {
+  it("arc's own actions that can reshape the screen forget it: a shell command (wm size), a rotation set", async () => {
     expect((await call('tap', {x: 10, y: 2000})).error).to.equal(false)
     let from = mark()
     await call('shell', {command: ['wm', 'size', '1440x3200']})

@@ -29,7 +29,11 @@ describe('screenrecord through the ADB driver', () => {
     const argv = recorded(from)
     const remote = argv[0]?.[3] as string
     expect(remote).to.match(/^\/data\/local\/tmp\/arc-rec-[0-9a-f]{12}\.mp4$/)
-    expect(argv).to.deep.equal([['screenrecord', '--time-limit', '1', remote], ['RECV', remote], ['rm', '-f', remote]])
+    expect(argv).to.deep.equal([
+      ['screenrecord', '--time-limit', '1', remote],
+      ['RECV', remote],
+      ['rm', '-f', remote],
+    ])
     expect(isMp4(video)).to.equal(true)
     expect(await readdir(path.dirname(device().files.hostPath(remote)))).not.to.include(path.basename(remote))
     await driver.close()
@@ -57,7 +61,9 @@ describe('screenrecord through the ADB driver', () => {
       expect.fail('should fail')
     } catch (error) {
       expect((error as {code: string}).code).to.equal('UNSUPPORTED')
-      expect((error as Error).message).to.equal('emu-1 has no screenrecord command (it arrived in Android 4.4; some builds leave it out)')
+      expect((error as Error).message).to.equal(
+        'emu-1 has no screenrecord command (it arrived in Android 4.4; some builds leave it out)'
+      )
     } finally {
       device().screenrecord = true
       await driver.close()
@@ -69,10 +75,14 @@ describe('screenrecord through the ADB driver', () => {
     this.timeout(60_000)
     const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-rec-'))
     const from = h.emu.commands.length
-    const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'screenrecord', '-o', 'clip.mp4'], {
-      cwd: dir,
-      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...h.env},
-    })
+    const child = spawn(
+      process.execPath,
+      ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'screenrecord', '-o', 'clip.mp4'],
+      {
+        cwd: dir,
+        env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...h.env},
+      }
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -82,7 +92,9 @@ describe('screenrecord through the ADB driver', () => {
     child.kill('SIGINT')
     expect(await exited, stderr).to.equal(0)
     const file = path.join(dir, 'clip.mp4')
-    expect(stdout).to.match(new RegExp(`^Screen recording saved: ${file.replaceAll('.', '\\.')} \\([\\d.]+ s, 32 bytes\\)\\n$`))
+    expect(stdout).to.match(
+      new RegExp(`^Screen recording saved: ${file.replaceAll('.', '\\.')} \\([\\d.]+ s, 32 bytes\\)\\n$`)
+    )
     expect(isMp4(await readFile(file))).to.equal(true)
     expect((await readdir(dir)).sort()).to.deep.equal(['clip.mp4'])
   })

@@ -27,11 +27,35 @@ const tool = (name: string) => all.find((t) => t.name === name)!
 const KEYBOARD: NodeSpec = {
   pkg: 'com.google.android.inputmethod.latin',
   bounds: [0, 1500, 1080, 2280],
-  children: [{cls: 'android.widget.Button', pkg: 'com.google.android.inputmethod.latin', text: 'g', attrs: {clickable: 'true'}, bounds: [480, 1700, 580, 1830]}],
+  children: [
+    {
+      cls: 'android.widget.Button',
+      pkg: 'com.google.android.inputmethod.latin',
+      text: 'g',
+      attrs: {clickable: 'true'},
+      bounds: [480, 1700, 580, 1830],
+    },
+  ],
 }
 const BARS: NodeSpec[] = [
-  {pkg: 'com.android.systemui', bounds: [0, 2280, 1080, 2400], children: [{cls: 'android.widget.ImageView', pkg: 'com.android.systemui', desc: 'Back', attrs: {clickable: 'true'}, bounds: [120, 2280, 360, 2400]}]},
-  {pkg: 'com.android.systemui', bounds: [0, 0, 1080, 80], children: [{cls: 'android.widget.TextView', pkg: 'com.android.systemui', text: '9:41', bounds: [40, 10, 160, 70]}]},
+  {
+    pkg: 'com.android.systemui',
+    bounds: [0, 2280, 1080, 2400],
+    children: [
+      {
+        cls: 'android.widget.ImageView',
+        pkg: 'com.android.systemui',
+        desc: 'Back',
+        attrs: {clickable: 'true'},
+        bounds: [120, 2280, 360, 2400],
+      },
+    ],
+  },
+  {
+    pkg: 'com.android.systemui',
+    bounds: [0, 0, 1080, 80],
+    children: [{cls: 'android.widget.TextView', pkg: 'com.android.systemui', text: '9:41', bounds: [40, 10, 160, 70]}],
+  },
 ]
 /** An app with a scrollable list from y 200 to 2000 (a row a quarter clear of the keyboard's keys, one behind them, a row past its end), or (listGone) a text where the list was. */
 const app = (listGone = false): NodeSpec => ({
@@ -47,8 +71,18 @@ const app = (listGone = false): NodeSpec => ({
           bounds: [0, 200, 1080, 2000],
           children: [
             {cls: 'android.widget.TextView', text: 'Row one', bounds: [40, 220, 1040, 400]},
-            {cls: 'android.widget.TextView', text: 'Row under keys', attrs: {clickable: 'true'}, bounds: [40, 1400, 1040, 1800]},
-            {cls: 'android.widget.TextView', text: 'Row behind keys', attrs: {clickable: 'true'}, bounds: [40, 1820, 1040, 1980]},
+            {
+              cls: 'android.widget.TextView',
+              text: 'Row under keys',
+              attrs: {clickable: 'true'},
+              bounds: [40, 1400, 1040, 1800],
+            },
+            {
+              cls: 'android.widget.TextView',
+              text: 'Row behind keys',
+              attrs: {clickable: 'true'},
+              bounds: [40, 1820, 1040, 1980],
+            },
             {cls: 'android.widget.TextView', text: 'Row far', bounds: [40, 2050, 1040, 2250]},
           ],
         },
@@ -59,8 +93,20 @@ const fields: NodeSpec = {
   pkg: 'com.example',
   bounds: [0, 0, 1080, 2400],
   children: [
-    {cls: 'android.widget.EditText', res: 'com.example:id/under', text: 'under', attrs: {clickable: 'true', focusable: 'true'}, bounds: [40, 1400, 1040, 1800]},
-    {cls: 'android.widget.EditText', res: 'com.example:id/behind', text: 'behind', attrs: {clickable: 'true', focusable: 'true'}, bounds: [40, 1820, 1040, 1980]},
+    {
+      cls: 'android.widget.EditText',
+      res: 'com.example:id/under',
+      text: 'under',
+      attrs: {clickable: 'true', focusable: 'true'},
+      bounds: [40, 1400, 1040, 1800],
+    },
+    {
+      cls: 'android.widget.EditText',
+      res: 'com.example:id/behind',
+      text: 'behind',
+      attrs: {clickable: 'true', focusable: 'true'},
+      bounds: [40, 1820, 1040, 1980],
+    },
   ],
 }
 /** An app whose list lies wholly under the keyboard (1500-2280). */
@@ -79,24 +125,70 @@ const buried: NodeSpec = {
 /** The window manager of an Android 7 device with the keyboard up: the input method's frame runs from the status bar down. */
 const ANDROID7_WM = {
   windows: [
-    {title: 'InputMethod', package: 'com.google.android.inputmethod.latin', type: 'INPUT_METHOD', z: 0, layer: 141000, displayId: 0, visible: true, frame: [0, 80, 1080, 2400]},
-    {title: 'NavigationBar', package: 'com.android.systemui', type: 'NAVIGATION_BAR', z: 1, layer: 231000, displayId: 0, visible: true, frame: [0, 2280, 1080, 2400]},
-    {title: 'StatusBar', package: 'com.android.systemui', type: 'STATUS_BAR', z: 2, layer: 171000, displayId: 0, visible: true, frame: [0, 0, 1080, 80]},
-    {title: 'com.example/com.example.Main', package: 'com.example', type: 'BASE_APPLICATION', z: 3, layer: 21000, displayId: 0, visible: true, frame: [0, 0, 1080, 2400]},
+    {
+      title: 'InputMethod',
+      package: 'com.google.android.inputmethod.latin',
+      type: 'INPUT_METHOD',
+      z: 0,
+      layer: 141000,
+      displayId: 0,
+      visible: true,
+      frame: [0, 80, 1080, 2400],
+    },
+    {
+      title: 'NavigationBar',
+      package: 'com.android.systemui',
+      type: 'NAVIGATION_BAR',
+      z: 1,
+      layer: 231000,
+      displayId: 0,
+      visible: true,
+      frame: [0, 2280, 1080, 2400],
+    },
+    {
+      title: 'StatusBar',
+      package: 'com.android.systemui',
+      type: 'STATUS_BAR',
+      z: 2,
+      layer: 171000,
+      displayId: 0,
+      visible: true,
+      frame: [0, 0, 1080, 80],
+    },
+    {
+      title: 'com.example/com.example.Main',
+      package: 'com.example',
+      type: 'BASE_APPLICATION',
+      z: 3,
+      layer: 21000,
+      displayId: 0,
+      visible: true,
+      frame: [0, 0, 1080, 2400],
+    },
   ],
   focus: 'com.example/com.example.Main',
 }
 
 type Swipe = {type: string; x1: number; y1: number; x2: number; y2: number; durationMs: number}
-const swipe = (x1: number, y1: number, x2: number, y2: number): Swipe => ({type: 'swipe', x1, y1, x2, y2, durationMs: 300})
-const inside = (x: number, y: number, [l, t, r, b]: readonly [number, number, number, number]) => x >= l && x < r && y >= t && y < b
+const swipe = (x1: number, y1: number, x2: number, y2: number): Swipe => ({
+  type: 'swipe',
+  x1,
+  y1,
+  x2,
+  y2,
+  durationMs: 300,
+})
+const inside = (x: number, y: number, [l, t, r, b]: readonly [number, number, number, number]) =>
+  x >= l && x < r && y >= t && y < b
 
 describe('scroll avoids the keyboard and bars, and scrolls inside an element (arc emulate)', function () {
   this.timeout(60_000)
   let dir: string
   let emu: Emulator
   let state: DeviceState
-  const real: Record<string, string> = fixturesAvailable ? {gmail: fixturePath('xmlonly-gmail-compose-gboard-keyboard', 'window_dump.xml')} : {}
+  const real: Record<string, string> = fixturesAvailable
+    ? {gmail: fixturePath('xmlonly-gmail-compose-gboard-keyboard', 'window_dump.xml')}
+    : {}
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'arc-scroll-'))
@@ -107,7 +199,17 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     await writeFile(path.join(dir, 'fields.xml'), dumpXml([KEYBOARD, ...BARS, fields]))
     await mkdir(path.join(dir, 'android7'))
     await writeFile(path.join(dir, 'android7', 'window_dump.xml'), dumpXml([KEYBOARD, ...BARS, app()]))
-    const meta = {format: 'arc-snapshot/1', width: 1080, height: 2400, density: 420, rotation: 0, package: 'com.example', activity: '.Main', allWindows: true, windowManager: ANDROID7_WM}
+    const meta = {
+      format: 'arc-snapshot/1',
+      width: 1080,
+      height: 2400,
+      density: 420,
+      rotation: 0,
+      package: 'com.example',
+      activity: '.Main',
+      allWindows: true,
+      windowManager: ANDROID7_WM,
+    }
     await writeFile(path.join(dir, 'android7', 'meta.json'), JSON.stringify(meta))
     emu = await startEmulator({
       port: 0,
@@ -144,7 +246,10 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const driver = await connectAdbDriver({port: emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
     const from = device().inputEvents.length
     const fromCommand = emu.commands.length
-    const sent = () => ({events: device().inputEvents.slice(from), argv: emu.commands.slice(fromCommand).map((c) => c.argv)})
+    const sent = () => ({
+      events: device().inputEvents.slice(from),
+      argv: emu.commands.slice(fromCommand).map((c) => c.argv),
+    })
     const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
@@ -176,12 +281,17 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     expect(r.text).to.equal('Scroll down (medium) executed')
     expect(r.events).to.deep.equal([swipe(540, 1426, 540, 226)])
     expect(r.data.area).to.deep.equal({left: 0, top: 63, right: 1080, bottom: 1590})
-    for (const [x, y] of [[540, 1426], [540, 226]] as const) {
+    for (const [x, y] of [
+      [540, 1426],
+      [540, 226],
+    ] as const) {
       expect(inside(x, y, keyboard), `(${x}, ${y}) on the keyboard`).to.equal(false)
       expect(inside(x, y, g)).to.equal(false)
     }
     // 75% of 2400 does not fit in 1527 px: the swipe shortens to 90% of the free height.
-    expect((await run('scroll', {direction: 'down', amount: 'large'})).events).to.deep.equal([swipe(540, 1513, 540, 139)])
+    expect((await run('scroll', {direction: 'down', amount: 'large'})).events).to.deep.equal([
+      swipe(540, 1513, 540, 139),
+    ])
     expect((await run('scroll', {direction: 'left'})).events).to.deep.equal([swipe(270, 826, 810, 826)])
   })
 
@@ -196,8 +306,13 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const model = await read()
     const [left, top, right, bottom] = freeArea([0, 0, 1080, 2400], coveringRects(model))
     const r = await run('scroll', {direction: 'down'})
-    expect(r.argv).to.have.deep.members([['dumpsys', 'window', '-a'], ['input', 'swipe', '540', '1390', '540', '190', '300']])
-    expect(r.data.area).to.deep.equal({left, top, right, bottom}).and.deep.equal({left: 0, top: 80, right: 1080, bottom: 1500})
+    expect(r.argv).to.have.deep.members([
+      ['dumpsys', 'window', '-a'],
+      ['input', 'swipe', '540', '1390', '540', '190', '300'],
+    ])
+    expect(r.data.area)
+      .to.deep.equal({left, top, right, bottom})
+      .and.deep.equal({left: 0, top: 80, right: 1080, bottom: 1500})
     expect(r.events).to.deep.equal([swipe(540, 1390, 540, 190)])
   })
 
@@ -251,7 +366,9 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     expect(under.events).to.deep.equal([{type: 'tap', x: 540, y: 1450}])
     const behind = await run('click_element', {element_id: id('Row behind keys')})
     expect(behind.error).to.include({code: 'INVALID_INPUT'})
-    expect(behind.error!.message).to.equal(`element ${id('Row behind keys')} is behind the keyboard or a system bar: a tap there would land on them`)
+    expect(behind.error!.message).to.equal(
+      `element ${id('Row behind keys')} is behind the keyboard or a system bar: a tap there would land on them`
+    )
     expect(behind.events).to.deep.equal([])
   })
 
@@ -272,7 +389,10 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
       expect(typed.error, name).to.include({code: 'INVALID_INPUT'})
       expect(typed.error!.message, name).to.equal(click.error!.message)
       expect(typed.events, name).to.deep.equal([])
-      expect(typed.argv.filter((a) => a[0] === 'input'), name).to.deep.equal([])
+      expect(
+        typed.argv.filter((a) => a[0] === 'input'),
+        name
+      ).to.deep.equal([])
     }
     // 1400-1800 with the keys from 1500: the focus tap goes to the centre of 1400-1500, as a click's would.
     const under = id('under')
@@ -290,7 +410,9 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const deep = model.elements.find((e) => e.text === 'Deep row')!.id
     const r = await run('scroll_to_element', {element_id: deep})
     expect(r.error).to.include({code: 'DEVICE_COMMAND_FAILED'})
-    expect(r.error!.message).to.equal(`no room to scroll toward element ${deep}: the keyboard and system bars leave 0 px of its scrollable container free`)
+    expect(r.error!.message).to.equal(
+      `no room to scroll toward element ${deep}: the keyboard and system bars leave 0 px of its scrollable container free`
+    )
     expect(r.events).to.deep.equal([])
   })
 
@@ -303,7 +425,9 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     // The list is 200-2000, the keyboard from 1500: 50% of the 1300 px left, centred at 850.
     expect(r.events).to.deep.equal([swipe(540, 1175, 540, 525)])
     expect(r.data).to.deep.include({element_id: list, area: {left: 0, top: 200, right: 1080, bottom: 1500}})
-    expect((await run('scroll', {direction: 'right', amount: 'large', element_id: list})).events).to.deep.equal([swipe(945, 850, 135, 850)])
+    expect((await run('scroll', {direction: 'right', amount: 'large', element_id: list})).events).to.deep.equal([
+      swipe(945, 850, 135, 850),
+    ])
   })
 
   it('refuses an element that is not scrollable, a stale id and an unknown one, sending nothing', async () => {
@@ -318,7 +442,9 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const stale = await run('scroll', {direction: 'down', element_id: list})
     expect(stale.error).to.include({code: 'STALE_ELEMENT'})
     expect(stale.error!.message).to.include(`element ${list} is stale`)
-    expect((await run('scroll', {direction: 'down', element_id: 'node_zzzzzz'})).error).to.include({code: 'ELEMENT_NOT_FOUND'})
+    expect((await run('scroll', {direction: 'down', element_id: 'node_zzzzzz'})).error).to.include({
+      code: 'ELEMENT_NOT_FOUND',
+    })
     expect(flat.events.concat(stale.events)).to.deep.equal([])
   })
 
@@ -327,11 +453,22 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const arc = (...args: string[]) => runArc(args, {env})
     device().showScreen('keyboard')
     const shown = await arc('screen-state')
-    const idOf = (column: number, value: string) => shown.stdout.split('\n').find((l) => l.split('\t')[column] === value)!.split('\t')[0] as string
+    const idOf = (column: number, value: string) =>
+      shown.stdout
+        .split('\n')
+        .find((l) => l.split('\t')[column] === value)!
+        .split('\t')[0] as string
     const list = idOf(4, 'com.example:id/list')
     const ok = await arc('scroll', 'down', '--element-id', list, '--json')
     expect(ok.code, ok.stderr).to.equal(0)
-    expect(JSON.parse(ok.stdout)).to.deep.equal({direction: 'down', amount: 'medium', element_id: list, from: {x: 540, y: 1175}, to: {x: 540, y: 525}, area: {left: 0, top: 200, right: 1080, bottom: 1500}})
+    expect(JSON.parse(ok.stdout)).to.deep.equal({
+      direction: 'down',
+      amount: 'medium',
+      element_id: list,
+      from: {x: 540, y: 1175},
+      to: {x: 540, y: 525},
+      area: {left: 0, top: 200, right: 1080, bottom: 1500},
+    })
     const flat = await arc('scroll', 'down', '--element-id', idOf(2, 'Row one'))
     expect(flat.code).to.equal(2)
     expect(flat.stderr).to.include('[INVALID_INPUT]').and.include('is not scrollable')

@@ -23,7 +23,7 @@ describe('AdbDriver: UiAutomation held elsewhere, and screens that never go idle
     const driver = await h.driver('appium')
     const error = (await driver.captureScreen().then(
       () => undefined,
-      (e: unknown) => e,
+      (e: unknown) => e
     )) as {code: string; message: string; details: {holders: string[]}}
     expect(error.code).to.equal('UI_AUTOMATION_BUSY')
     expect(error.message).to.match(/another tool holds UiAutomation on appium/)
@@ -50,7 +50,7 @@ describe('AdbDriver: UiAutomation held elsewhere, and screens that never go idle
     const from = h.emu.commands.length
     const error = (await driver.captureScreen().then(
       () => undefined,
-      (e: unknown) => e,
+      (e: unknown) => e
     )) as {code: string; message: string}
     expect(error.code).to.equal('SCREEN_NOT_IDLE')
     expect(error.message).to.match(/never went idle/)

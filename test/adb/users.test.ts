@@ -13,7 +13,8 @@ describe('a work profile: apps of user 10 are invisible to pm without --user, an
     packages: [{name: 'com.example.work', launcher: '.Main', users: [10]}],
   })
   const arc = (...args: string[]) => runArc([...args, '--device', 'emu-1'], {env: h.env})
-  const ids = (stdout: string) => (JSON.parse(stdout) as {apps: Array<{package_id: string}>}).apps.map((a) => a.package_id)
+  const ids = (stdout: string) =>
+    (JSON.parse(stdout) as {apps: Array<{package_id: string}>}).apps.map((a) => a.package_id)
 
   it('the device lists its users as pm list users prints them', async () => {
     const run = await arc('shell', '--', 'pm', 'list', 'users')
@@ -32,12 +33,19 @@ describe('a work profile: apps of user 10 are invisible to pm without --user, an
   it('app open fails for the owner, naming --user; with --user 10 it starts the app (am start --user 10)', async () => {
     const refused = await arc('app', 'open', 'com.example.work')
     expect(refused.code).to.equal(8)
-    expect(refused.stderr).to.include('app com.example.work is not installed on emu-1').and.include('arc app open PKG --user N')
+    expect(refused.stderr)
+      .to.include('app com.example.work is not installed on emu-1')
+      .and.include('arc app open PKG --user N')
     const from = h.emu.commands.length
     const opened = await arc('app', 'open', 'com.example.work', '--user', '10')
     expect(opened.code, opened.stderr).to.equal(0)
     expect(h.emu.device('emu-1').foreground.package).to.equal('com.example.work')
-    expect(h.argvSince(from).find((argv) => argv[0] === 'am')?.slice(0, 5)).to.deep.equal(['am', 'start', '-W', '--user', '10'])
+    expect(
+      h
+        .argvSince(from)
+        .find((argv) => argv[0] === 'am')
+        ?.slice(0, 5)
+    ).to.deep.equal(['am', 'start', '-W', '--user', '10'])
   })
 
   it('a user id that is no number is refused before anything is sent (exit 2, naming --user)', async () => {

@@ -16,13 +16,20 @@ describe('arc batch: many commands, one process', () => {
   it('runs every line of a file in order, each printing what it prints alone', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-batch-'))
     const file = path.join(dir, 'steps.txt')
-    await writeFile(file, '# three taps and a look\ntap 10 20\n\ntap 30 40  # inline comment\npress back\nscreen-state --detail compact\n')
+    await writeFile(
+      file,
+      '# three taps and a look\ntap 10 20\n\ntap 30 40  # inline comment\npress back\nscreen-state --detail compact\n'
+    )
     const before = taps()
     const run = await runArc(['batch', file], {env: h.env})
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
     const out = run.stdout.split('\n')
-    expect(out.slice(0, 3)).to.deep.equal(['Tap executed at (10, 20)', 'Tap executed at (30, 40)', 'Back button press executed successfully'])
+    expect(out.slice(0, 3)).to.deep.equal([
+      'Tap executed at (10, 20)',
+      'Tap executed at (30, 40)',
+      'Back button press executed successfully',
+    ])
     expect(out[3]).to.match(/^rows: id role/)
     expect(taps() - before).to.equal(2)
   })
@@ -34,7 +41,10 @@ describe('arc batch: many commands, one process', () => {
     expect(stopped.stdout.trim()).to.equal('Tap executed at (1, 1)')
     expect(stopped.stderr).to.contain('[INVALID_INPUT]')
     expect(taps() - before).to.equal(1)
-    const kept = await runArc(['batch', '-', '--keep-going'], {env: h.env, input: 'tap 1 1\ntap -5 10\nfrobnicate\ntap 2 2\n'})
+    const kept = await runArc(['batch', '-', '--keep-going'], {
+      env: h.env,
+      input: 'tap 1 1\ntap -5 10\nfrobnicate\ntap 2 2\n',
+    })
     expect(kept.code).to.equal(2)
     expect(kept.stdout.trim().split('\n')).to.deep.equal(['Tap executed at (1, 1)', 'Tap executed at (2, 2)'])
     expect(kept.stderr).to.contain('batch line 3: unknown command "frobnicate"')
@@ -56,7 +66,13 @@ describe('arc batch: many commands, one process', () => {
 
 describe('batch line splitting', () => {
   it('splits like a shell simple command, without expansion', () => {
-    expect(splitWords(`type "hello \\"world\\"" 'a b' c\\ d $HOME`, 1)).to.deep.equal(['type', 'hello "world"', 'a b', 'c d', '$HOME'])
+    expect(splitWords(`type "hello \\"world\\"" 'a b' c\\ d $HOME`, 1)).to.deep.equal([
+      'type',
+      'hello "world"',
+      'a b',
+      'c d',
+      '$HOME',
+    ])
     expect(splitWords('tap 1 2 # note', 1)).to.deep.equal(['tap', '1', '2'])
     expect(splitWords('type a#b', 1)).to.deep.equal(['type', 'a#b'])
     expect(() => splitWords(`type 'open`, 4)).to.throw(/batch line 4: unterminated ' quote/)

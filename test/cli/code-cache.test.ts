@@ -17,7 +17,9 @@ describe('the core bundle and its code cache (packages/core/src/loader/load-bund
 
   before(() => {
     // The built bundle, proven current by the test setup; a copy, so the cases below can age or break its cache.
-    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal('dist')
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal(
+      'dist'
+    )
     copy = mkdtempSync(path.join(os.tmpdir(), 'arc-code-cache-test-'))
     cpSync(path.join(DIST, 'loader'), path.join(copy, 'dist', 'loader'), {recursive: true})
     cpSync(path.join(DIST, 'bundle'), path.join(copy, 'dist', 'bundle'), {recursive: true, preserveTimestamps: true})
@@ -34,7 +36,10 @@ describe('the core bundle and its code cache (packages/core/src/loader/load-bund
   function loadCopy(nodeArgs: string[] = []): {state: string; execute: string} {
     const loader = pathToFileURL(path.join(copy, 'dist', 'loader', 'load-bundle.js')).href
     const code = `const l = await import(${JSON.stringify(loader)}); const core = l.loadCore(); console.log(JSON.stringify({state: l.codeCacheState(), execute: typeof core.execute}))`
-    const run = spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', code], {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}})
+    const run = spawnSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      env: {...process.env, NODE_OPTIONS: ''},
+    })
     expect(run.status, run.stderr).to.equal(0)
     expect(run.stderr, 'no warning from the loader').to.equal('')
     return JSON.parse(run.stdout) as {state: string; execute: string}
@@ -78,12 +83,20 @@ describe('the core bundle and its code cache (packages/core/src/loader/load-bund
 
   it('the ES module entries export every name the bundle exports', () => {
     // In a node of its own: the bundle's oclif and zod stay out of this process.
-    const list = spawnSync(process.execPath, ['-p', `JSON.stringify(Object.keys(require(${JSON.stringify(path.join(DIST, 'bundle', 'core.cjs'))})))`], {encoding: 'utf8'})
+    const list = spawnSync(
+      process.execPath,
+      ['-p', `JSON.stringify(Object.keys(require(${JSON.stringify(path.join(DIST, 'bundle', 'core.cjs'))})))`],
+      {encoding: 'utf8'}
+    )
     expect(list.status, list.stderr).to.equal(0)
     const names = (JSON.parse(list.stdout) as string[]).filter((n) => n !== '__esModule')
     const index = readFileSync(path.join(DIST, 'bundle', 'index.js'), 'utf8')
     const oclif = readFileSync(path.join(DIST, 'bundle', 'oclif.js'), 'utf8')
-    const exported = (text: string) => (/export const \{([^}]*)\}/.exec(text)?.[1] ?? '').split(',').map((n) => n.trim()).filter(Boolean)
+    const exported = (text: string) =>
+      (/export const \{([^}]*)\}/.exec(text)?.[1] ?? '')
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
     expect([...exported(index), 'execute'].sort()).to.deep.equal([...names].sort())
     expect(exported(oclif)).to.deep.equal(['Args', 'Command', 'Flags', 'execute'])
   })
@@ -95,13 +108,17 @@ describe('import() in the bundle (scripts/bundle-dynamic-imports.js)', () => {
     const banner = code.indexOf('__arcImport=module.arcImport??((s,o)=>import(s,o));')
     expect(banner).to.be.within(0, 200)
     expect(() => checkNoDynamicImport(code, 'core.cjs', banner + 50)).to.not.throw()
-    expect(() => checkNoDynamicImport(code, 'core.cjs', 0), "the check sees the banner's own").to.throw(/still calls import\(\)/)
+    expect(() => checkNoDynamicImport(code, 'core.cjs', 0), "the check sees the banner's own").to.throw(
+      /still calls import\(\)/
+    )
   })
 
   it('the check tells an import() call from the text "import(" in a string, a template or a comment', () => {
     const text = 'const a = "import(x)"; const b = `await import(url)`; // import(y)\n/* import(z) */ f()'
     expect(() => checkNoDynamicImport(text, 'text.js', 0)).to.not.throw()
-    expect(() => checkNoDynamicImport('async function g(u) { return (await import(u)).default }', 'code.js', 0)).to.throw(/code\.js still calls import\(\).*import\(u\)/)
+    expect(() =>
+      checkNoDynamicImport('async function g(u) { return (await import(u)).default }', 'code.js', 0)
+    ).to.throw(/code\.js still calls import\(\).*import\(u\)/)
   })
 
   it('rewrites computed import() and import() of an external package, leaves bundled literals and text alone', async function () {
@@ -116,7 +133,7 @@ describe('import() in the bundle (scripts/bundle-dynamic-imports.js)', () => {
           "export const ts = () => import('typescript')",
           "export const lazy = () => import('./lazy.js')",
           'export const text = "import(u)"',
-        ].join('\n'),
+        ].join('\n')
       )
       const esbuild = await import('esbuild')
       const out = await esbuild.build({

@@ -65,7 +65,9 @@ describe('config', () => {
 
   it('reads the file ARC_CONFIG names', async () => {
     const dir = await make({'ci.json': '{"adb": {"timeoutMs": 5000}}'})
-    expect((await loadConfig(dir, {ARC_CONFIG: path.join(dir, 'ci.json')})).config).to.deep.equal({adb: {timeoutMs: 5000}})
+    expect((await loadConfig(dir, {ARC_CONFIG: path.join(dir, 'ci.json')})).config).to.deep.equal({
+      adb: {timeoutMs: 5000},
+    })
   })
 
   it('gives an empty config when there is no file', async () => {
@@ -92,7 +94,7 @@ describe('config', () => {
     const dir = await make({'.arcrc.yaml': 'device: "\u001b]0;PWNED\u0007\u001b[31mred"\nadb: [\n'})
     const error = await loadConfig(dir, {}).then(
       () => undefined,
-      (e: unknown) => e,
+      (e: unknown) => e
     )
     expect(error).to.be.instanceOf(ConfigError)
     const {message} = error as ConfigError
@@ -104,18 +106,27 @@ describe('config', () => {
   for (const file of ['arc.config.ts', '.arcrc.ts']) {
     it(`refuses ${file} by name: arc does not read TypeScript configs`, async () => {
       const dir = await make({[file]: 'throw new Error("boom")\n'})
-      await expectConfigError(loadConfig(dir, {}), new RegExp(`cannot read config .*${file.replace('.', '\\.')}: arc does not read TypeScript config files`))
+      await expectConfigError(
+        loadConfig(dir, {}),
+        new RegExp(`cannot read config .*${file.replace('.', '\\.')}: arc does not read TypeScript config files`)
+      )
     })
   }
 
   it('refuses a TypeScript file named by ARC_CONFIG', async () => {
     const dir = await make({'ci.ts': 'export default {}\n'})
-    await expectConfigError(loadConfig(dir, {ARC_CONFIG: path.join(dir, 'ci.ts')}), /arc does not read TypeScript config files/)
+    await expectConfigError(
+      loadConfig(dir, {ARC_CONFIG: path.join(dir, 'ci.ts')}),
+      /arc does not read TypeScript config files/
+    )
   })
 
   it('validates a plugin-owned section with the key path as written', () => {
     const schema = z.object({style: z.enum(['default', 'som'])}).strict()
-    expect(() => readConfigSection('annotate', {style: 'neon'}, schema, '/x/.arcrc')).to.throw(ConfigError, /in \/x\/\.arcrc: annotate\.style/)
+    expect(() => readConfigSection('annotate', {style: 'neon'}, schema, '/x/.arcrc')).to.throw(
+      ConfigError,
+      /in \/x\/\.arcrc: annotate\.style/
+    )
   })
 })
 
@@ -127,19 +138,35 @@ describe('files config section', () => {
       ['documents', '/sdcard/Documents', true, false],
       ['tmp', '/data/local/tmp', true, true],
     ])
-    const dir = await project({'.arcrc.json': JSON.stringify({files: {locations: [{id: 'logs', path: '/sdcard/Logs'}], maxBytes: 1000}})})
+    const dir = await project({
+      '.arcrc.json': JSON.stringify({files: {locations: [{id: 'logs', path: '/sdcard/Logs'}], maxBytes: 1000}}),
+    })
     try {
       const {config} = await loadConfig(dir, {})
       const settings = filesSettings(config.files)
-      expect(settings.locations).to.deep.equal([{id: 'logs', path: '/sdcard/Logs', description: '', allowWrite: false, allowDelete: false}])
-      expect([settings.maxBytes, settings.download.allowHttp, settings.download.timeoutMs]).to.deep.equal([1000, false, 60000])
+      expect(settings.locations).to.deep.equal([
+        {id: 'logs', path: '/sdcard/Logs', description: '', allowWrite: false, allowDelete: false},
+      ])
+      expect([settings.maxBytes, settings.download.allowHttp, settings.download.timeoutMs]).to.deep.equal([
+        1000,
+        false,
+        60000,
+      ])
     } finally {
       await rm(dir, {recursive: true, force: true})
     }
     for (const [files, pattern] of [
       [{locations: [{id: 'a', path: 'relative'}]}, /files\.locations\.0\.path/],
       [{locations: [{id: 'a', path: '/x/../y'}]}, /files\.locations\.0\.path/],
-      [{locations: [{id: 'a', path: '/x'}, {id: 'a', path: '/y'}]}, /location ids must be unique/],
+      [
+        {
+          locations: [
+            {id: 'a', path: '/x'},
+            {id: 'a', path: '/y'},
+          ],
+        },
+        /location ids must be unique/,
+      ],
       [{download: {allowHttp: 'yes'}}, /files\.download\.allowHttp/],
     ] as const) {
       const bad = await project({'.arcrc.json': JSON.stringify({files})})
@@ -160,7 +187,12 @@ describe('.arcrc.example', () => {
     expect(filepath).to.equal(file)
     expect(config).to.include({device: 'demo'})
     expect(config.adb).to.deep.equal({host: '127.0.0.1', port: 5037, timeoutMs: 20000})
-    expect(config.mcp).to.deep.equal({host: '127.0.0.1', port: 7777, allowedOrigins: ['http://localhost:6274'], maxBodyBytes: 16777216})
+    expect(config.mcp).to.deep.equal({
+      host: '127.0.0.1',
+      port: 7777,
+      allowedOrigins: ['http://localhost:6274'],
+      maxBodyBytes: 16777216,
+    })
     const options = resolveAnnotateOptions({config, configFile: filepath}, {style: 'review'})
     expect(options.style.name).to.equal('review')
     expect(options).to.include({format: 'jpeg', quality: 80, maxSize: 700})

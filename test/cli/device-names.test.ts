@@ -20,8 +20,10 @@ async function freePort(): Promise<number> {
 
 describe('device names: a serial and a snapshot path never collide', () => {
   it('reads only path-looking names as snapshots', () => {
-    for (const name of ['./a', 'a/b', 'C:\\snaps\\a', 'dump.xml', 'DUMP.XML']) expect(isSnapshotPath(name), name).to.equal(true)
-    for (const name of ['a', 'emulator-5554', '192.168.1.7:5555', 'R58M12ABCDE', 'package.json']) expect(isSnapshotPath(name), name).to.equal(false)
+    for (const name of ['./a', 'a/b', 'C:\\snaps\\a', 'dump.xml', 'DUMP.XML'])
+      expect(isSnapshotPath(name), name).to.equal(true)
+    for (const name of ['a', 'emulator-5554', '192.168.1.7:5555', 'R58M12ABCDE', 'package.json'])
+      expect(isSnapshotPath(name), name).to.equal(false)
   })
 
   it('names the serials arc emulate must refuse', () => {
@@ -36,7 +38,10 @@ describe('device names: a serial and a snapshot path never collide', () => {
     await mkdir(path.join(cwd, 'login'))
     const emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
     try {
-      const run = await runArc(['screen-state', '-d', 'login'], {cwd, env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}})
+      const run = await runArc(['screen-state', '-d', 'login'], {
+        cwd,
+        env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`},
+      })
       expect(run.code).to.equal(4)
       expect(run.stderr).to.include('device login is not attached')
       expect(run.stderr).to.include('a file or folder of that name is here')
@@ -73,7 +78,9 @@ describe('arc devices --wait', () => {
 
   it('times out with exit 11 and says what it last saw', async () => {
     const port = await freePort()
-    const run = await runArc(['devices', '--wait', '--timeout-ms', '300'], {env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`}})
+    const run = await runArc(['devices', '--wait', '--timeout-ms', '300'], {
+      env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`},
+    })
     expect(run.code).to.equal(11)
     expect(run.stderr).to.match(/TIMEOUT.*no device was ready within 300 ms/)
   })
@@ -81,7 +88,9 @@ describe('arc devices --wait', () => {
   it('waits for the named serial, not just any device', async () => {
     const emu = await startEmulator({port: 0, devices: [{serial: 'other', snapshot: DEMO_DIR}]})
     try {
-      const run = await runArc(['devices', '--wait', '--serial', 'wanted', '--timeout-ms', '400'], {env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}})
+      const run = await runArc(['devices', '--wait', '--serial', 'wanted', '--timeout-ms', '400'], {
+        env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`},
+      })
       expect(run.code).to.equal(11)
       expect(run.stderr).to.include('no device wanted was ready within 400 ms (attached: other (device))')
     } finally {
@@ -103,7 +112,9 @@ describe('arc devices --wait --serial names a device as --device does (the same 
       ],
     })
     try {
-      const waiting = runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '20000'], {env: socket(emu)})
+      const waiting = runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '20000'], {
+        env: socket(emu),
+      })
       // The device comes up only once the wait has asked the server about the name (and seen it offline).
       for (let i = 0; i < 400 && getStates(emu) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25))
       expect(getStates(emu), 'the wait asked the server what 192.168.1.5 names').to.be.greaterThan(0)
@@ -121,13 +132,20 @@ describe('arc devices --wait --serial names a device as --device does (the same 
   })
 
   it('takes tcp:HOST:PORT too, and while the device it names is not ready says so when the time is up', async () => {
-    const emu = await startEmulator({port: 0, devices: [{serial: '192.168.1.5:5555', snapshot: DEMO_DIR, state: 'unauthorized'}]})
+    const emu = await startEmulator({
+      port: 0,
+      devices: [{serial: '192.168.1.5:5555', snapshot: DEMO_DIR, state: 'unauthorized'}],
+    })
     try {
-      const late = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '300'], {env: socket(emu)})
+      const late = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '300'], {
+        env: socket(emu),
+      })
       expect(late.code).to.equal(11)
       expect(late.stderr).to.include('no device 192.168.1.5 was ready within 300 ms (192.168.1.5 is unauthorized)')
       emu.device('192.168.1.5:5555').setState('device')
-      const ready = await runArc(['devices', '--wait', '--serial', 'tcp:192.168.1.5:5555', '--timeout-ms', '20000'], {env: socket(emu)})
+      const ready = await runArc(['devices', '--wait', '--serial', 'tcp:192.168.1.5:5555', '--timeout-ms', '20000'], {
+        env: socket(emu),
+      })
       expect(ready.code, ready.stderr).to.equal(0)
     } finally {
       await emu.close()
@@ -143,7 +161,9 @@ describe('arc devices --wait --serial names a device as --device does (the same 
       ],
     })
     try {
-      const wait = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '60000'], {env: socket(emu)})
+      const wait = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '60000'], {
+        env: socket(emu),
+      })
       const tap = await runArc(['tap', '1', '1', '--device', '192.168.1.5'], {env: socket(emu)})
       expect(wait.code, wait.stderr).to.equal(5)
       expect(wait.stderr).to.match(/DEVICE_AMBIGUOUS.*several devices match 192\.168\.1\.5 /)
@@ -161,7 +181,9 @@ describe('arc devices --wait --serial names a device as --device does (the same 
       const exact = await runArc(['devices', '--wait', '--serial', 'emulator-5554'], {env: socket(emu)})
       expect(exact.code, exact.stderr).to.equal(0)
       emu.device('emulator-5554').disconnect()
-      const none = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '300'], {env: socket(emu)})
+      const none = await runArc(['devices', '--wait', '--serial', '192.168.1.5', '--timeout-ms', '300'], {
+        env: socket(emu),
+      })
       expect(none.code).to.equal(11)
       expect(none.stderr).to.include('(no device is attached)')
       expect(emu.requests.filter((r) => r.raw.startsWith('host:devices')).length).to.be.greaterThan(1)

@@ -34,11 +34,22 @@ describe('arc test: flow files', function () {
   }
 
   it('runs every step, echoes each with its file and line, and hands a captured value to a later step', async () => {
-    const file = await flow('pass.flow', ['# find the ADD button and tap it', 'set LABEL ADD', 'capture BUTTON elements.0.id find text ${LABEL} --exact-match', 'click ${BUTTON}', ''].join('\n'))
+    const file = await flow(
+      'pass.flow',
+      [
+        '# find the ADD button and tap it',
+        'set LABEL ADD',
+        'capture BUTTON elements.0.id find text ${LABEL} --exact-match',
+        'click ${BUTTON}',
+        '',
+      ].join('\n')
+    )
     const start = h.emu.commands.length
     const run = await runArc(['test', file, '--device', 'emu-1'], {env: h.env})
     expect(run.code, run.stderr).to.equal(0)
-    expect(run.stderr).to.include(`${file}:2 set LABEL ADD`).and.include(`${file}:3 capture BUTTON elements.0.id find text ADD --exact-match`)
+    expect(run.stderr)
+      .to.include(`${file}:2 set LABEL ADD`)
+      .and.include(`${file}:3 capture BUTTON elements.0.id find text ADD --exact-match`)
     const id = /Click performed on element '(node_[a-z0-9]+)'/.exec(run.stdout)?.[1]
     expect(id, run.stdout).to.be.a('string')
     expect(run.stderr).to.include(`${file}:4 click ${id}`)
@@ -68,14 +79,22 @@ describe('arc test: flow files', function () {
     expect(run.stderr).to.include(`${file}:2: \${NOPE} is not set`)
     expect(h.emu.commands.length).to.equal(start)
     // From the environment it is fine; '…' keeps it literal.
-    const envFlow = await flow('env.flow', ["assert gone --text '${NOT_EXPANDED}'", 'find text ${ARC_FLOW_WORD}', ''].join('\n'))
+    const envFlow = await flow(
+      'env.flow',
+      ["assert gone --text '${NOT_EXPANDED}'", 'find text ${ARC_FLOW_WORD}', ''].join('\n')
+    )
     const ok = await runArc(['test', envFlow, '--device', 'emu-1'], {env: {...h.env, ARC_FLOW_WORD: 'ADD'}})
     expect(ok.code, ok.stderr).to.equal(0)
-    expect(ok.stderr).to.include(`${envFlow}:1 assert gone --text \${NOT_EXPANDED}`).and.include(`${envFlow}:2 find text ADD`)
+    expect(ok.stderr)
+      .to.include(`${envFlow}:1 assert gone --text \${NOT_EXPANDED}`)
+      .and.include(`${envFlow}:2 find text ADD`)
   })
 
-  it('stops a flow at its first failing step, with that step\'s exit status, and retries the flow', async () => {
-    const file = await flow('fail.flow', ['tap 10 20', 'screenshot --element node_zzzzzz -o x.png', 'tap 30 40', ''].join('\n'))
+  it("stops a flow at its first failing step, with that step's exit status, and retries the flow", async () => {
+    const file = await flow(
+      'fail.flow',
+      ['tap 10 20', 'screenshot --element node_zzzzzz -o x.png', 'tap 30 40', ''].join('\n')
+    )
     const start = h.emu.commands.length
     const run = await runArc(['test', file, '--device', 'emu-1', '--retries', '1'], {env: h.env})
     expect(run.code).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
@@ -105,12 +124,18 @@ describe('arc test: flow files', function () {
     expect(cases[1]!.failure).to.match(new RegExp(`^${bad.replaceAll('.', '\\.')}:2: Error \\[ELEMENT_NOT_FOUND\\]: `))
     const saved = (await readdir(path.join(report, 'bad-emu-1'))).sort()
     expect(saved).to.deep.equal(['device.log', 'screen.jpg', 'snapshot'])
-    expect((await readdir(path.join(report, 'bad-emu-1', 'snapshot'))).sort()).to.include.members(['meta.json', 'screen.png', 'window_dump.xml'])
+    expect((await readdir(path.join(report, 'bad-emu-1', 'snapshot'))).sort()).to.include.members([
+      'meta.json',
+      'screen.png',
+      'window_dump.xml',
+    ])
     const jpeg = await readFile(path.join(report, 'bad-emu-1', 'screen.jpg'))
     expect(jpeg.subarray(0, 2).toString('hex')).to.equal('ffd8')
     const summary = await readFile(path.join(report, 'summary.md'), 'utf8')
     expect(summary).to.include('1 passed, 1 failed').and.include('![the screen when it failed](bad-emu-1/screen.jpg)')
-    expect(run.stderr).to.include(`report: ${path.join(report, 'junit.xml')}`).and.include(`saved: ${path.join(report, 'bad-emu-1', 'screen.jpg')}`)
+    expect(run.stderr)
+      .to.include(`report: ${path.join(report, 'junit.xml')}`)
+      .and.include(`saved: ${path.join(report, 'bad-emu-1', 'screen.jpg')}`)
   })
 
   it('runs on three devices at once, each flow on each, in one report; --shard splits the flows between them', async () => {
@@ -125,13 +150,25 @@ describe('arc test: flow files', function () {
     expect(all.stderr).to.include('9 passed, 0 failed').and.include(`[emu-2] ${b}:1 tap 2 2`)
     const cases = junitCases(await readFile(path.join(report, 'junit.xml'), 'utf8'))
     expect(cases.map((x) => `${x.suite}/${x.name}`).sort()).to.deep.equal(
-      ['emu-1', 'emu-2', 'emu-3'].flatMap((d) => ['a', 'b', 'c'].map((f) => `${d}/${f}`)).sort(),
+      ['emu-1', 'emu-2', 'emu-3'].flatMap((d) => ['a', 'b', 'c'].map((f) => `${d}/${f}`)).sort()
     )
     const perDevice = (from: number) => {
       const taps = h.emu.commands.slice(from).filter((cmd) => cmd.argv[0] === 'input' && cmd.argv[1] === 'tap')
-      return Object.fromEntries(['emu-1', 'emu-2', 'emu-3'].map((d) => [d, taps.filter((t) => t.serial === d).map((t) => t.argv[2]).sort()]))
+      return Object.fromEntries(
+        ['emu-1', 'emu-2', 'emu-3'].map((d) => [
+          d,
+          taps
+            .filter((t) => t.serial === d)
+            .map((t) => t.argv[2])
+            .sort(),
+        ])
+      )
     }
-    expect(perDevice(start)).to.deep.equal({'emu-1': ['1', '2', '3'], 'emu-2': ['1', '2', '3'], 'emu-3': ['1', '2', '3']})
+    expect(perDevice(start)).to.deep.equal({
+      'emu-1': ['1', '2', '3'],
+      'emu-2': ['1', '2', '3'],
+      'emu-3': ['1', '2', '3'],
+    })
 
     const shardStart = h.emu.commands.length
     const sharded = await runArc(['test', a, b, c, ...devices, '--shard'], {env: h.env})

@@ -14,7 +14,7 @@ import {inDevelopment} from '@arc-cli/test-support/source-config'
 // Registers a resolve hook that prints every file the process resolves, one per line on stderr.
 const TRACE = `data:text/javascript,${encodeURIComponent(
   `import {register} from 'node:module'
-register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("resolve " + r.url + "\\\\n"); return r }'))`,
+register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("resolve " + r.url + "\\\\n"); return r }'))`
 )}`
 
 /** The files a traced process resolved (TRACE's lines on stderr), as paths below the repository or package names. */
@@ -30,8 +30,17 @@ function resolvedFiles(stderr: string): string[] {
 function resolvedBy(module: string): string[] {
   const run = spawnSync(
     process.execPath,
-    ['--conditions=arc-source', '--import', 'tsx', '--import', TRACE, '--input-type=module', '-e', `await import(${JSON.stringify(module)})`],
-    {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}},
+    [
+      '--conditions=arc-source',
+      '--import',
+      'tsx',
+      '--import',
+      TRACE,
+      '--input-type=module',
+      '-e',
+      `await import(${JSON.stringify(module)})`,
+    ],
+    {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}}
   )
   expect(run.status, run.stderr).to.equal(0)
   return resolvedFiles(run.stderr)
@@ -44,12 +53,15 @@ describe('oclif.manifest.json and command loading', () => {
       for (const root of packageRoots()) {
         const file = path.join(root, 'oclif.manifest.json')
         // bin/run.js uses dist/ and the manifest together: `npm run build` writes both, `npm run clean` removes both.
-        expect(existsSync(file), `${file} with dist/ (run \`npm run build\`), or neither`).to.equal(existsSync(path.join(root, 'dist')))
+        expect(existsSync(file), `${file} with dist/ (run \`npm run build\`), or neither`).to.equal(
+          existsSync(path.join(root, 'dist'))
+        )
         if (!existsSync(file)) continue
         const built = JSON.parse(readFileSync(file, 'utf8')) as {commands: Record<string, unknown>}
         const fromSources = JSON.parse(JSON.stringify(await buildManifest(root))) as typeof built
         expect(Object.keys(built.commands).sort(), file).to.deep.equal(Object.keys(fromSources.commands).sort())
-        for (const [id, command] of Object.entries(fromSources.commands)) expect(built.commands[id], `${file}: ${id}`).to.deep.equal(command)
+        for (const [id, command] of Object.entries(fromSources.commands))
+          expect(built.commands[id], `${file}: ${id}`).to.deep.equal(command)
       }
     })
   })
@@ -58,7 +70,8 @@ describe('oclif.manifest.json and command loading', () => {
     await inDevelopment(async () => {
       const manifest = await buildManifest(ROOT)
       expect(Object.keys(manifest.commands)).to.include.members(['tap', 'press:back', 'batch', 'config', 'emulate'])
-      for (const command of Object.values(manifest.commands)) expect(command).to.not.have.any.keys('relativePath', 'isESM')
+      for (const command of Object.values(manifest.commands))
+        expect(command).to.not.have.any.keys('relativePath', 'isESM')
     })
   })
 
@@ -67,7 +80,10 @@ describe('oclif.manifest.json and command loading', () => {
     const resolved = resolvedBy(path.join(ROOT, 'src', 'commands', 'tap.ts'))
     // The trace works: the command and core were resolved through the hook.
     expect(resolved).to.include('src/tools/tap.ts').and.include('packages/core/src/index.ts')
-    expect(resolved.filter((f) => f.startsWith('src/tools/')).sort()).to.deep.equal(['src/tools/tap.ts', 'src/tools/touch-schema.ts'])
+    expect(resolved.filter((f) => f.startsWith('src/tools/')).sort()).to.deep.equal([
+      'src/tools/tap.ts',
+      'src/tools/touch-schema.ts',
+    ])
     for (const heavy of ['@napi-rs/canvas', '@modelcontextprotocol/sdk', '@devicefarmer/adbkit', '@arc-cli/emulator']) {
       expect(resolved, heavy).to.not.include(heavy)
     }
@@ -86,14 +102,29 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
 
   it('runs oclif and the core from the one bundle, with zod, chalk, cosmiconfig and adbkit inside, compiled from its code cache', async function () {
     this.timeout(60_000)
-    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal('dist')
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal(
+      'dist'
+    )
     const version = await traced(['--version'])
     const look = await traced(['screen-state', '--device', 'demo'])
     const act = await traced(['tap', '10', '20'], h.env)
     for (const {files, stderr} of [version, look, act]) {
-      expect(files).to.include('packages/core/dist/bundle/oclif.js').and.include('packages/core/dist/loader/load-bundle.js')
-      for (const bundled of ['@oclif/core', 'zod', 'chalk', 'cosmiconfig', '@devicefarmer/adbkit', 'bluebird', 'node-forge']) expect(files, bundled).to.not.include(bundled)
-      const outside = files.filter((f) => f.startsWith('packages/core/') && !/^packages\/core\/dist\/(bundle|loader)\//.test(f))
+      expect(files)
+        .to.include('packages/core/dist/bundle/oclif.js')
+        .and.include('packages/core/dist/loader/load-bundle.js')
+      for (const bundled of [
+        '@oclif/core',
+        'zod',
+        'chalk',
+        'cosmiconfig',
+        '@devicefarmer/adbkit',
+        'bluebird',
+        'node-forge',
+      ])
+        expect(files, bundled).to.not.include(bundled)
+      const outside = files.filter(
+        (f) => f.startsWith('packages/core/') && !/^packages\/core\/dist\/(bundle|loader)\//.test(f)
+      )
       expect(outside, 'core modules outside the bundle').to.deep.equal([])
       // DEBUG=arc* says how the bundle compiled: the build's code cache, not from scratch.
       expect(stderr).to.include('arc: core bundle compiled (code cache: used)')
@@ -104,27 +135,41 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
 
   it("the bundle's license file has a section for every package bundled into it", () => {
     const bundle = path.join(ROOT, 'packages', 'core', 'dist', 'bundle')
-    const inputs = Object.keys((JSON.parse(readFileSync(path.join(bundle, 'inputs.json'), 'utf8')) as {inputs: Record<string, string>}).inputs)
-    const packages = new Set(inputs.map((f) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p): p is string => p !== undefined))
+    const inputs = Object.keys(
+      (JSON.parse(readFileSync(path.join(bundle, 'inputs.json'), 'utf8')) as {inputs: Record<string, string>}).inputs
+    )
+    const packages = new Set(
+      inputs.map((f) => /node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p): p is string => p !== undefined)
+    )
     expect(packages).to.include.keys('@oclif/core', 'zod', '@devicefarmer/adbkit', 'bluebird')
     // adbkit's Client (its TCP/USB bridge, and with it node-forge) is not loaded: adb-client.ts builds on its parts.
     expect(packages).to.not.include('node-forge')
     const notices = readFileSync(path.join(bundle, 'THIRD-PARTY-LICENSES.txt'), 'utf8')
-    for (const name of packages) expect(notices, name).to.match(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\S+ \\(`, 'm'))
+    for (const name of packages)
+      expect(notices, name).to.match(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\S+ \\(`, 'm'))
     // Each with its own notice text (a LICENSE-MIT.txt counts, as emoji-regex names its file).
     expect(notices).to.not.include('(no license file in the package)')
   })
 
   /** Files under the packages' sources (outside the core) whose import of `pkg` leaves code at run time. */
   function runtimeImportsOf(pkg: string): string[] {
-    const roots = ['src', 'packages/emulator/src', ...readdirSync(path.join(ROOT, 'plugins')).map((p) => `plugins/${p}/src`)]
+    const roots = [
+      'src',
+      'packages/emulator/src',
+      ...readdirSync(path.join(ROOT, 'plugins')).map((p) => `plugins/${p}/src`),
+    ]
     const name = pkg.replace(/[/]/g, '\\/')
     // `import type {…} from` leaves nothing; `import {…} from`, `import x from`, `export … from` and import() do.
     const clause = String.raw`(\{[^}]*\}|\*\s+as\s+\w+|\w+(\s*,\s*(\{[^}]*\}|\*\s+as\s+\w+))?)`
-    const runtime = new RegExp(String.raw`^\s*(import(?!\s+type\b)\s*${clause}\s*from\s*|export\s*(\{[^}]*\}|\*(\s+as\s+\w+)?)\s*from\s*|import\s*|.*\bimport\(\s*)['"]${name}(\/[^'"]*)?['"]`, 'm')
+    const runtime = new RegExp(
+      String.raw`^\s*(import(?!\s+type\b)\s*${clause}\s*from\s*|export\s*(\{[^}]*\}|\*(\s+as\s+\w+)?)\s*from\s*|import\s*|.*\bimport\(\s*)['"]${name}(\/[^'"]*)?['"]`,
+      'm'
+    )
     const offenders: string[] = []
     for (const root of roots) {
-      for (const file of readdirSync(path.join(ROOT, root), {recursive: true}).map(String).filter((f) => f.endsWith('.ts'))) {
+      for (const file of readdirSync(path.join(ROOT, root), {recursive: true})
+        .map(String)
+        .filter((f) => f.endsWith('.ts'))) {
         if (runtime.test(readFileSync(path.join(ROOT, root, file), 'utf8'))) offenders.push(`${root}/${file}`)
       }
     }
@@ -134,6 +179,8 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
   it('no package but the core imports zod or oclif: the built CLI has one of each, inside the bundle', () => {
     // Every schema must be made by the core's zod, and every command must extend the oclif bin/run.js starts.
     expect(runtimeImportsOf('zod'), "import {z} from '@arc-cli/core' instead").to.deep.equal([])
-    expect(runtimeImportsOf('@oclif/core'), "import {Args, Command, Flags} from '@arc-cli/core' instead").to.deep.equal([])
+    expect(runtimeImportsOf('@oclif/core'), "import {Args, Command, Flags} from '@arc-cli/core' instead").to.deep.equal(
+      []
+    )
   })
 })

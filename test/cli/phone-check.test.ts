@@ -9,7 +9,10 @@ import {ROOT} from '@arc-cli/test-support/paths'
 import {runProgram} from '@arc-cli/test-support/run-arc'
 
 function phoneCheck(args: string[], env: NodeJS.ProcessEnv) {
-  return runProgram(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/phone-check.ts'), ...args], {cwd: ROOT, env: {...process.env, NODE_OPTIONS: '', ...env}})
+  return runProgram(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/phone-check.ts'), ...args], {
+    cwd: ROOT,
+    env: {...process.env, NODE_OPTIONS: '', ...env},
+  })
 }
 
 /** `npm run phone-check` against `arc emulate`: the report a person pastes into an issue, made from a virtual phone. */
@@ -47,19 +50,27 @@ describe('npm run phone-check against arc emulate', function () {
     expect(readdirSync(ROOT).filter((f) => f.startsWith('pixel_') && f.endsWith('.jpg'))).to.deep.equal([])
   })
 
-  it("with the helper on, reports that it runs, one read through it, and the read over uiautomator beside it", async () => {
+  it('with the helper on, reports that it runs, one read through it, and the read over uiautomator beside it', async () => {
     const run = await phoneCheck(['--device', 'pixel'], {...h.env, ARC_HELPER: 'auto'})
     expect(run.code, run.stderr).to.equal(0)
-    expect(run.stdout).to.match(/^\| on-device helper \(`arc doctor`\) \| yes: arc's on-device helper runs \(app_process, API 34; started in \d+ ms/m)
-    expect(run.stdout).to.match(/^\| one read through the helper \(`arc doctor`\) \| yes: every window through UiAutomation in \d+ ms, no idle wait \|$/m)
+    expect(run.stdout).to.match(
+      /^\| on-device helper \(`arc doctor`\) \| yes: arc's on-device helper runs \(app_process, API 34; started in \d+ ms/m
+    )
+    expect(run.stdout).to.match(
+      /^\| one read through the helper \(`arc doctor`\) \| yes: every window through UiAutomation in \d+ ms, no idle wait \|$/m
+    )
     expect(run.stdout).to.match(/^\| screen read over uiautomator \(`--helper off`, whole process\) \| \d+ ms, ok \|$/m)
   })
 
   it('on a Xiaomi phone that refuses input the report names the setting, and the tap and typing failures', async () => {
     const run = await phoneCheck(['--device', 'redmi'], h.env)
     expect(run.code, run.stderr).to.equal(0)
-    expect(run.stdout).to.match(/^\| input accepted .*\| no: input is refused: .*INJECT_EVENTS.*USB debugging \(Security settings\)/m)
-    expect(run.stdout).to.match(/^\| tap at \(0, 0\) \(whole process\) \| \d+ ms, exit 8: Error \[DEVICE_COMMAND_FAILED\]: input tap 0 0 was refused on redmi/m)
+    expect(run.stdout).to.match(
+      /^\| input accepted .*\| no: input is refused: .*INJECT_EVENTS.*USB debugging \(Security settings\)/m
+    )
+    expect(run.stdout).to.match(
+      /^\| tap at \(0, 0\) \(whole process\) \| \d+ ms, exit 8: Error \[DEVICE_COMMAND_FAILED\]: input tap 0 0 was refused on redmi/m
+    )
     expect(run.stdout).to.match(/^\| per-call costs .*one input call failed ms|one input call failed/m)
   })
 

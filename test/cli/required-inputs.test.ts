@@ -22,7 +22,13 @@ describe('required inputs on the command line', () => {
   it('makes every required tool input that becomes a flag a required flag, shown so in --help', async () => {
     const withRequired = ALL.filter((t) => requiredFlags(t).length > 0)
     // The ones a new user met: wait's --timeout, details' --ids, gesture's --paths, type insert's --offset.
-    expect(withRequired.map((t) => t.cli.id)).to.include.members(['wait element', 'wait idle', 'details', 'gesture', 'type insert'])
+    expect(withRequired.map((t) => t.cli.id)).to.include.members([
+      'wait element',
+      'wait idle',
+      'details',
+      'gesture',
+      'type insert',
+    ])
     for (const tool of withRequired) {
       const flags = (toolCommand(tool) as unknown as {flags: Record<string, {required?: boolean}>}).flags
       for (const name of requiredFlags(tool)) expect(flags[name]?.required, `${tool.cli.id} --${name}`).to.equal(true)
@@ -40,11 +46,18 @@ describe('required inputs on the command line', () => {
     // An adb port nothing listens on: reaching for the device would fail with another code.
     const run = await runArc(['wait', 'element', 'text', 'Groceries', '--adb-port', '9', '-d', 'emulator-5554'])
     expect(run.code).to.equal(INVALID)
-    expect(run.stderr).to.include('Error [INVALID_INPUT]: --timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
+    expect(run.stderr).to.include(
+      'Error [INVALID_INPUT]: --timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)'
+    )
     expect(run.stderr).to.not.include('received undefined').and.not.include('The following error')
     const json = await runArc(['wait', 'idle', '-d', 'demo', '--json'])
     expect(json.code).to.equal(INVALID)
-    expect(JSON.parse(json.stdout).error).to.include({code: 'INVALID_INPUT', message: '--timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)', exitCode: INVALID})
+    expect(JSON.parse(json.stdout).error).to.include({
+      code: 'INVALID_INPUT',
+      message:
+        '--timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)',
+      exitCode: INVALID,
+    })
   })
 
   it('names each missing flag of details, gesture and type insert', async () => {
@@ -60,16 +73,35 @@ describe('required inputs on the command line', () => {
     }
   })
 
-  it('says what a wrong input allows by its flag or argument, as the user typed it, never in zod\'s words', async () => {
-    const path = (...points: Array<Record<string, unknown>>) => JSON.stringify(points.map((p, i) => ({x: 1, y: 1, time: i * 10, ...p})))
+  it("says what a wrong input allows by its flag or argument, as the user typed it, never in zod's words", async () => {
+    const path = (...points: Array<Record<string, unknown>>) =>
+      JSON.stringify(points.map((p, i) => ({x: 1, y: 1, time: i * 10, ...p})))
     const cases: Array<[string[], string]> = [
-      [['type', 'insert', 'node_abcdef', 'hi', '--offset', '-1'], '--offset must be at least 0 (got -1): 0-based offset for the cursor in code points'],
-      [['wait', 'idle', '--timeout', '40000'], '--timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again'],
-      [['logs', '--last-lines', '0'], '--last-lines must be at least 1 (got 0): Number of most recent log lines to return (1-1000)'],
+      [
+        ['type', 'insert', 'node_abcdef', 'hi', '--offset', '-1'],
+        '--offset must be at least 0 (got -1): 0-based offset for the cursor in code points',
+      ],
+      [
+        ['wait', 'idle', '--timeout', '40000'],
+        '--timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again',
+      ],
+      [
+        ['logs', '--last-lines', '0'],
+        '--last-lines must be at least 1 (got 0): Number of most recent log lines to return (1-1000)',
+      ],
       [['type', 'append', 'node_abcdef', ''], 'argument <text> must not be empty: Text to type (1-2000 characters'],
-      [['swipe', '1', '1', '2', '2', '--duration', '1.5'], '--duration must be a whole number (got 1.5): Swipe duration'],
-      [['find', 'label', 'Submit'], 'argument <by> must be one of text, content_desc, resource_id, class_name (got "label")'],
-      [['gesture', '--paths', path({x: -1}, {z: 1})], '--paths[0][0].x must be at least 0 (got -1); --paths[0][1] has a key it does not take: "z"'],
+      [
+        ['swipe', '1', '1', '2', '2', '--duration', '1.5'],
+        '--duration must be a whole number (got 1.5): Swipe duration',
+      ],
+      [
+        ['find', 'label', 'Submit'],
+        'argument <by> must be one of text, content_desc, resource_id, class_name (got "label")',
+      ],
+      [
+        ['gesture', '--paths', path({x: -1}, {z: 1})],
+        '--paths[0][0].x must be at least 0 (got -1); --paths[0][1] has a key it does not take: "z"',
+      ],
       [['gesture', '--paths', path({})], '--paths[0]: each path needs at least 2 points'],
       [['tap', '0x10', '5'], 'argument <x> must be a number in decimal digits (got "0x10")'],
       [['gesture', '--paths', '[{'], '--paths must be JSON (got "[{")'],
@@ -95,12 +127,18 @@ describe('required inputs on the command line', () => {
     expect(run.stderr).to.not.include('The following error').and.not.include('Missing required flag')
   })
 
-  it('rewrites each missing flag among oclif\'s reasons and keeps the others, colours stripped', () => {
+  it("rewrites each missing flag among oclif's reasons and keeps the others, colours stripped", () => {
     const error = Object.assign(
-      new Error('The following errors occurred:\n  \u001B[2mMissing required flag port\n  --a cannot also be provided when using --b\u001B[22m\nSee more help with --help'),
-      {parse: {input: {flags: {port: {required: true, summary: 'TCP port.'}}}}},
+      new Error(
+        'The following errors occurred:\n  \u001B[2mMissing required flag port\n  --a cannot also be provided when using --b\u001B[22m\nSee more help with --help'
+      ),
+      {parse: {input: {flags: {port: {required: true, summary: 'TCP port.'}}}}}
     )
-    expect(parseErrorMessage(error)).to.equal('--port is required: TCP port.; --a cannot also be provided when using --b')
-    expect(parseErrorMessage(new Error('Nonexistent flag: --x\nSee more help with --help'))).to.equal('Nonexistent flag: --x')
+    expect(parseErrorMessage(error)).to.equal(
+      '--port is required: TCP port.; --a cannot also be provided when using --b'
+    )
+    expect(parseErrorMessage(new Error('Nonexistent flag: --x\nSee more help with --help'))).to.equal(
+      'Nonexistent flag: --x'
+    )
   })
 })

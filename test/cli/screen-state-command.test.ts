@@ -25,8 +25,12 @@ describe('arc screen-state (spawned)', () => {
     const lines = stdout.trimEnd().split('\n')
     expect(lines[0]).to.equal('note:structural-only nodes are omitted from the tree')
     expect(lines[4]).to.equal('screen:1080x2400 density:420 orientation:portrait')
-    expect(stdout).to.include('--- window:3 type:APPLICATION pkg:dev.arc.demo.groceries title:- activity:.ListActivity layer:0 focused:true ---')
-    expect(stdout).to.match(/\tEditText\tAdd an item\t-\tdev\.arc\.demo\.groceries:id\/new_item\t42,231,780,357\ton,clk,lclk,foc,edt,ena,fcs,hint\n/)
+    expect(stdout).to.include(
+      '--- window:3 type:APPLICATION pkg:dev.arc.demo.groceries title:- activity:.ListActivity layer:0 focused:true ---'
+    )
+    expect(stdout).to.match(
+      /\tEditText\tAdd an item\t-\tdev\.arc\.demo\.groceries:id\/new_item\t42,231,780,357\ton,clk,lclk,foc,edt,ena,fcs,hint\n/
+    )
     expect(stdout).to.match(/\tTextView\tCoffee beans\t.*\toff,ena\n/)
   })
 
@@ -66,7 +70,9 @@ describe('arc screen-state (spawned)', () => {
     it('a path that does not exist: DEVICE_NOT_FOUND, naming it', async () => {
       const r = await runArc(['screen-state', '-d', './no/such/snapshot'])
       expect(r.code).to.equal(exitOf('DEVICE_NOT_FOUND'))
-      expect(r.stderr).to.match(/^Error \[DEVICE_NOT_FOUND\]: no snapshot at \.\/no\/such\/snapshot: the path does not exist\nTry: /)
+      expect(r.stderr).to.match(
+        /^Error \[DEVICE_NOT_FOUND\]: no snapshot at \.\/no\/such\/snapshot: the path does not exist\nTry: /
+      )
       expect(r.stdout).to.equal('')
     })
 
@@ -99,7 +105,10 @@ describe('arc screen-state (spawned)', () => {
       const dir = path.join(tmp, 'bad-meta')
       await mkdir(dir, {recursive: true})
       await copyFile(path.join(ROOT, 'packages/core/demo/window_dump.xml'), path.join(dir, 'window_dump.xml'))
-      await writeFile(path.join(dir, 'meta.json'), '{"format": "arc-snapshot/1", "width": -5, "height": 10, "rotation": 0}')
+      await writeFile(
+        path.join(dir, 'meta.json'),
+        '{"format": "arc-snapshot/1", "width": -5, "height": 10, "rotation": 0}'
+      )
       const r = await runArc(['screen-state', '-d', dir])
       expect(r.code).to.equal(exitOf('INVALID_INPUT'))
       expect(r.stderr).to.match(/meta\.json is invalid: width/)
@@ -144,7 +153,12 @@ describe('arc config (spawned)', () => {
       expect(bare.stdout).to.match(/^adb\.helper +"auto"  \(default\)$/m)
       await writeFile(path.join(dir, '.arcrc.json'), '{"adb": {"helper": "required"}}')
       const fromFile = await runArc(['config'], {cwd: dir, env: {ARC_HELPER: ''}})
-      expect(fromFile.stdout).to.match(new RegExp(`^adb\\.helper +"required"  \\(${path.join(dir, '.arcrc.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`, 'm'))
+      expect(fromFile.stdout).to.match(
+        new RegExp(
+          `^adb\\.helper +"required"  \\(${path.join(dir, '.arcrc.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`,
+          'm'
+        )
+      )
       const fromEnv = await runArc(['config'], {cwd: dir, env: {ARC_HELPER: 'off'}})
       expect(fromEnv.stdout).to.match(/^adb\.helper +"off"  \(env ARC_HELPER\)$/m)
     } finally {
@@ -161,7 +175,8 @@ describe('arc config (spawned)', () => {
       const fromFile = await runArc(['config'], {cwd: dir})
       // Keys are padded to the longest key shown, whatever sections the config has.
       const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      const row = (key: string, value: string, source = file) => new RegExp(`^${esc(key)} +${esc(value)}  ${esc(`(${source})`)}$`, 'm')
+      const row = (key: string, value: string, source = file) =>
+        new RegExp(`^${esc(key)} +${esc(value)}  ${esc(`(${source})`)}$`, 'm')
       expect(fromFile.stdout).to.match(row('adb.host', '"cfg-host"'))
       expect(fromFile.stdout).to.match(row('adb.port', '6100'))
       const portOnly = await runArc(['config'], {cwd: dir, env: {ADB_SERVER_SOCKET: 'tcp:5038'}})
@@ -191,7 +206,23 @@ describe('arc config, with control characters in the file', () => {
       expect(refused.stderr + refused.stdout).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
       // A location's name is the user's own text; `arc config` shows it as JSON, with what JSON leaves raw (the C1
       // controls) written out too.
-      await writeFile(path.join(dir, '.arcrc.json'), JSON.stringify({files: {locations: [{id: 'mine', path: '/sdcard/x', name: hostile, description: `d${hostile}`, allowWrite: false, allowDelete: false}]}}))
+      await writeFile(
+        path.join(dir, '.arcrc.json'),
+        JSON.stringify({
+          files: {
+            locations: [
+              {
+                id: 'mine',
+                path: '/sdcard/x',
+                name: hostile,
+                description: `d${hostile}`,
+                allowWrite: false,
+                allowDelete: false,
+              },
+            ],
+          },
+        })
+      )
       const r = await runArc(['config'], {cwd: dir})
       expect(r.code, r.stderr).to.equal(0)
       expect(r.stdout + r.stderr).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
@@ -203,7 +234,7 @@ describe('arc config, with control characters in the file', () => {
 })
 
 describe('arc --help', () => {
-  it('lists the core commands and every plugin\'s', async () => {
+  it("lists the core commands and every plugin's", async () => {
     const r = await runArc(['--help'])
     expect(r.code).to.equal(0)
     for (const id of ['config', 'screen-state']) expect(r.stdout).to.match(new RegExp(`\\n  ${id}\\s`))

@@ -5,14 +5,21 @@ import {swipeInside, type Direction} from '../../src/tools/covered-area.js'
 import {swipe} from '../../src/tools/swipe.js'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
-const FINGER: Record<Direction, {dx: number; dy: number}> = {up: {dx: 0, dy: -1}, down: {dx: 0, dy: 1}, left: {dx: -1, dy: 0}, right: {dx: 1, dy: 0}}
+const FINGER: Record<Direction, {dx: number; dy: number}> = {
+  up: {dx: 0, dy: -1},
+  down: {dx: 0, dy: 1},
+  left: {dx: -1, dy: 0},
+  right: {dx: 1, dy: 0},
+}
 
 describe('arc swipe with a direction word', () => {
   it('`arc swipe up`: INVALID_INPUT saying "up" is not a coordinate and offering arc scroll, before any device', async () => {
     // An adb port nothing listens on: reaching for the device would fail with another code.
     const run = await runArc(['swipe', 'up', '--adb-port', '9', '-d', 'emulator-5554'])
     expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
-    expect(run.stderr).to.include('Error [INVALID_INPUT]: swipe takes coordinates (x1 y1 x2 y2 in screen pixels), not a direction: got "up"')
+    expect(run.stderr).to.include(
+      'Error [INVALID_INPUT]: swipe takes coordinates (x1 y1 x2 y2 in screen pixels), not a direction: got "up"'
+    )
     expect(run.stderr).to.include('Try: arc scroll down ').and.not.include('Missing 3 required args')
     // All four arguments given, the first a direction: the same answer, not "expected a number".
     const full = await runArc(['swipe', 'Left', '1', '2', '3', '-d', 'demo', '--json'])

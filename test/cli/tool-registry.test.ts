@@ -43,7 +43,10 @@ describe('tool registry', () => {
       const config = await Config.load(await sourceOptions())
       const result = await config.runHook('arc:tools', {})
       expect(result.failures).to.deep.equal([])
-      const served = result.successes.flatMap((s) => s.result as AnyTool[]).map((t) => t.name).sort()
+      const served = result.successes
+        .flatMap((s) => s.result as AnyTool[])
+        .map((t) => t.name)
+        .sort()
       expect(served).to.deep.equal(ALL.map((t) => t.name).sort())
       // And every tool has a command, and the module oclif loads for that id is this tool's (src/commands/<id>.ts).
       for (const tool of ALL) {
@@ -61,7 +64,9 @@ describe('tool registry', () => {
     for (const topic of topics) {
       const description = config.topics.find((t) => t.name === topic)?.description ?? ''
       const firstSummary = config.commands.find((c) => c.id.startsWith(`${topic}:`))?.summary
-      expect(description, `topic ${topic} needs a description in package.json oclif.topics`).to.have.length.greaterThan(10)
+      expect(description, `topic ${topic} needs a description in package.json oclif.topics`).to.have.length.greaterThan(
+        10
+      )
       expect(description, topic).to.not.equal(firstSummary)
     }
     const help = await runArc(['--help'])
@@ -71,7 +76,9 @@ describe('tool registry', () => {
   it('answers --help for every command', async function () {
     this.timeout(120_000)
     const config = await inDevelopment(async () => Config.load(await sourceOptions()))
-    const ids = config.commands.filter((c) => !c.hidden && c.pluginName !== '@oclif/plugin-help').map((c) => c.id.replaceAll(':', ' '))
+    const ids = config.commands
+      .filter((c) => !c.hidden && c.pluginName !== '@oclif/plugin-help')
+      .map((c) => c.id.replaceAll(':', ' '))
     expect(ids).to.include.members(ALL.map((t) => t.cli.id))
     // In process (oclif's runCommand, as a user's `arc <id> --help` resolves it): one spawned arc per command
     // would cost a Node start-up each, and there are over sixty. bin/dev.js --help is spawned by the test above.

@@ -28,7 +28,10 @@ describe('device tier: the ADB driver on a real phone', function () {
       expect(isPng(png), 'screencap -p is a PNG').to.equal(true)
       const shot = pngSize(png)
       if (!shot) expect.fail('the screenshot has no PNG header')
-      expect([[size.width, size.height], [size.height, size.width]]).to.deep.include([shot.width, shot.height])
+      expect([
+        [size.width, size.height],
+        [size.height, size.width],
+      ]).to.deep.include([shot.width, shot.height])
     })
   })
 

@@ -15,7 +15,12 @@ describe('device tier: the on-device helper on a real phone', function () {
   let driver: AdbDriver
 
   beforeEach(async () => {
-    driver = (await connectAdbDriver({serial: device.serial, env: process.env, timeoutMs: 60_000, helper: 'required'})) as AdbDriver
+    driver = (await connectAdbDriver({
+      serial: device.serial,
+      env: process.env,
+      timeoutMs: 60_000,
+      helper: 'required',
+    })) as AdbDriver
   })
 
   afterEach(async () => {

@@ -22,7 +22,9 @@ describe('hostile: a broken adb server', function () {
         for (const args of [['devices'], ['devices', '--json']]) {
           const run = await runArc(args, {env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`}})
           expect(run.code, run.stderr).to.equal(exitCodeFor('DEVICE_UNAVAILABLE'))
-          expect(run.stderr + run.stdout).to.include('that is not an adb server').and.not.include('INTERNAL')
+          expect(run.stderr + run.stdout)
+            .to.include('that is not an adb server')
+            .and.not.include('INTERNAL')
         }
       } finally {
         server.close()

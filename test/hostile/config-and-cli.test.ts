@@ -32,7 +32,12 @@ describe('hostile: prototype-named keys', function () {
   }
 
   it('config presets named toString and constructor work like any name; __proto__ is refused (exit 3)', async () => {
-    const ok = await project('.arcrc.json', JSON.stringify({annotate: {style: 'constructor', presets: {constructor: {color: 'blue'}, toString: {extends: 'constructor'}}}}))
+    const ok = await project(
+      '.arcrc.json',
+      JSON.stringify({
+        annotate: {style: 'constructor', presets: {constructor: {color: 'blue'}, toString: {extends: 'constructor'}}},
+      })
+    )
     const run = await runArc(['annotate', '-d', 'demo', '-o', 'x.jpg'], {cwd: ok})
     expect(run.code, run.stderr).to.equal(0)
     expect(run.stdout).to.include('style constructor')
@@ -54,9 +59,21 @@ describe('hostile: config that every command refuses', function () {
   const presets: Record<string, {extends: string}> = {}
   for (let i = 0; i < 100_000; i++) presets[`p${i}`] = {extends: `p${i + 1}`}
   const cases: Array<{name: string; config: unknown; says: string}> = [
-    {name: 'a 100,000-long extends chain', config: {annotate: {presets}}, says: 'the chain of presets is longer than 32'},
-    {name: 'an extends cycle', config: {annotate: {presets: {a: {extends: 'b'}, b: {extends: 'a'}}}}, says: 'in a cycle (a -> b -> a)'},
-    {name: 'an unknown annotate.style', config: {annotate: {style: 'nope'}}, says: 'annotate.style: unknown preset "nope"'},
+    {
+      name: 'a 100,000-long extends chain',
+      config: {annotate: {presets}},
+      says: 'the chain of presets is longer than 32',
+    },
+    {
+      name: 'an extends cycle',
+      config: {annotate: {presets: {a: {extends: 'b'}, b: {extends: 'a'}}}},
+      says: 'in a cycle (a -> b -> a)',
+    },
+    {
+      name: 'an unknown annotate.style',
+      config: {annotate: {style: 'nope'}},
+      says: 'annotate.style: unknown preset "nope"',
+    },
     {name: 'quality: 500', config: {annotate: {quality: 500}}, says: 'annotate.quality'},
     {name: 'color: notacolour', config: {annotate: {presets: {mine: {color: 'notacolour'}}}}, says: 'not a colour'},
   ]
@@ -77,7 +94,10 @@ describe('hostile: config that every command refuses', function () {
     const dir = await project('arc.config.js', 'export default {device: "demo",\n')
     const run = await runArc(['config'], {cwd: dir})
     expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_CONFIG'))
-    expect(run.stderr).to.include(path.join(dir, 'arc.config.js')).and.include('SyntaxError').and.not.include('bug in Node')
+    expect(run.stderr)
+      .to.include(path.join(dir, 'arc.config.js'))
+      .and.include('SyntaxError')
+      .and.not.include('bug in Node')
   })
 
   it('an endless loop in arc.config.js: exit 3 after the 5 s load limit, arc does not hang', async () => {
@@ -113,7 +133,9 @@ describe('hostile: the command line', function () {
   it('an unknown command: exit 2 with the nearest command, and the JSON error under --json', async () => {
     const run = await runArc(['screenstate'])
     expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
-    expect(run.stderr).to.include('Error [INVALID_INPUT]: unknown command "screenstate"').and.include('Try: arc screen-state')
+    expect(run.stderr)
+      .to.include('Error [INVALID_INPUT]: unknown command "screenstate"')
+      .and.include('Try: arc screen-state')
     const json = await runArc(['screenstate', '--json'])
     expect(json.code).to.equal(exitCodeFor('INVALID_INPUT'))
     expect(JSON.parse(json.stdout).error).to.include({code: 'INVALID_INPUT', exitCode: 2})

@@ -47,7 +47,11 @@ describe('hostile: device input', function () {
   })
 
   it('a fault with "command": "" is accepted by the scenario schema and matches any command, as docs/emulate.md says', async () => {
-    const scenario = parseScenario({devices: {x: {snapshot: DEMO_DIR, faults: [{command: '', kind: 'hang'}]}}}, 'test', process.cwd())
+    const scenario = parseScenario(
+      {devices: {x: {snapshot: DEMO_DIR, faults: [{command: '', kind: 'hang'}]}}},
+      'test',
+      process.cwd()
+    )
     expect(scenario.devices.x?.faults?.[0]?.command).to.equal('')
     h.emu.device('emu-1').addFault({command: '', kind: 'error', message: 'boom\n', exitCode: 3})
     const run = await runArc(['press', 'back'], {env: h.env})

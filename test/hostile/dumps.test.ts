@@ -25,18 +25,56 @@ interface DumpCase {
 }
 
 const CASES: DumpCase[] = [
-  {name: `nested ${XML_LIMITS.maxDepth + 1} deep`, dump: () => deepDump(XML_LIMITS.maxDepth + 1), code: 'INVALID_DUMP', says: 'nests too deep'},
-  {name: 'nested 3,000 deep (once a stack overflow)', dump: () => deepDump(3000), code: 'INVALID_DUMP', says: 'nests too deep'},
-  {name: `nested ${XML_LIMITS.maxDepth - 1} deep (under the limit)`, dump: () => deepDump(XML_LIMITS.maxDepth - 1), code: 0},
-  {name: `${XML_LIMITS.maxElements + 1} elements`, dump: () => hugeDump(XML_LIMITS.maxElements), code: 'INVALID_DUMP', says: 'too large'},
+  {
+    name: `nested ${XML_LIMITS.maxDepth + 1} deep`,
+    dump: () => deepDump(XML_LIMITS.maxDepth + 1),
+    code: 'INVALID_DUMP',
+    says: 'nests too deep',
+  },
+  {
+    name: 'nested 3,000 deep (once a stack overflow)',
+    dump: () => deepDump(3000),
+    code: 'INVALID_DUMP',
+    says: 'nests too deep',
+  },
+  {
+    name: `nested ${XML_LIMITS.maxDepth - 1} deep (under the limit)`,
+    dump: () => deepDump(XML_LIMITS.maxDepth - 1),
+    code: 0,
+  },
+  {
+    name: `${XML_LIMITS.maxElements + 1} elements`,
+    dump: () => hugeDump(XML_LIMITS.maxElements),
+    code: 'INVALID_DUMP',
+    says: 'too large',
+  },
   {name: 'billion laughs', dump: () => BILLION_LAUGHS, code: 'INVALID_DUMP', says: 'DOCTYPE with entity declarations'},
-  {name: 'XXE (internal subset naming a file)', dump: () => XXE, code: 'INVALID_DUMP', says: 'DOCTYPE with entity declarations'},
+  {
+    name: 'XXE (internal subset naming a file)',
+    dump: () => XXE,
+    code: 'INVALID_DUMP',
+    says: 'DOCTYPE with entity declarations',
+  },
   {name: 'XXE (external DTD)', dump: () => XXE_EXTERNAL_DTD, code: 'INVALID_DUMP', says: 'an external reference'},
   {name: 'Latin-1 bytes', dump: latin1Dump, code: 'INVALID_DUMP', says: 'not valid UTF-8'},
   {name: 'UTF-16 with a BOM', dump: utf16Dump, code: 'INVALID_DUMP', says: 'binary data'},
-  {name: 'a NUL byte', dump: () => Buffer.from('<hierarchy>\u0000</hierarchy>'), code: 'INVALID_DUMP', says: 'binary data'},
-  {name: 'an unknown entity', dump: () => deepDump(1).replace('item 0', '&bogus;'), code: 'INVALID_DUMP', says: 'unknown entity &bogus;'},
-  {name: 'an attribute named __proto__', dump: () => deepDump(1).replace('index=', '__proto__="x" constructor="y" index='), code: 0},
+  {
+    name: 'a NUL byte',
+    dump: () => Buffer.from('<hierarchy>\u0000</hierarchy>'),
+    code: 'INVALID_DUMP',
+    says: 'binary data',
+  },
+  {
+    name: 'an unknown entity',
+    dump: () => deepDump(1).replace('item 0', '&bogus;'),
+    code: 'INVALID_DUMP',
+    says: 'unknown entity &bogus;',
+  },
+  {
+    name: 'an attribute named __proto__',
+    dump: () => deepDump(1).replace('index=', '__proto__="x" constructor="y" index='),
+    code: 0,
+  },
 ]
 
 /** Hostile dumps through screen-state: a documented code and a message saying what was refused, never INTERNAL. */
@@ -55,7 +93,9 @@ describe('hostile: dumps', function () {
       const run = await runArc(['screen-state', '-d', snap])
       expect(run.code, run.stderr).to.equal(c.code === 0 ? 0 : exitCodeFor(c.code))
       if (c.says) expect(run.stderr).to.include(c.says)
-      expect(run.stderr).to.not.include('INTERNAL').and.not.match(/\n\s+at /)
+      expect(run.stderr)
+        .to.not.include('INTERNAL')
+        .and.not.match(/\n\s+at /)
       expect(await tree(dir)).to.deep.equal(before)
     })
   }
@@ -72,7 +112,10 @@ describe('hostile: dumps', function () {
   /** 20 buttons with `count` attributes arc does not read each (15.6 MB at 40,000). */
   const manyAttributes = (count: number, general = false) => {
     const attrs = Array.from({length: count}, (_, i) => `a${i}="xxxxxxxxxx"`).join(' ')
-    const nodes = Array.from({length: 20}, (_, j) => `<node index="${j}" text="t${j}" class="android.widget.Button" bounds="[0,0][10,10]" ${attrs} />`).join('')
+    const nodes = Array.from(
+      {length: 20},
+      (_, j) => `<node index="${j}" text="t${j}" class="android.widget.Button" bounds="[0,0][10,10]" ${attrs} />`
+    ).join('')
     // A comment is outside the plain form: the general reader takes the document.
     return `<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0">${general ? '<!-- c -->' : ''}<node index="0" class="android.widget.FrameLayout" bounds="[0,0][1080,2400]">${nodes}</node></hierarchy>`
   }
@@ -80,9 +123,13 @@ describe('hostile: dumps', function () {
   for (const general of [false, true]) {
     it(`nodes with 40,000 attributes each end in time linear in the dump (once 54.6 s: a duplicate check per attribute over a list), ${general ? 'general' : 'plain'} reader`, () => {
       const hierarchy = parseUiDump(manyAttributes(40_000, general))
-      expect(hierarchy.windows[0]?.children.map((n) => n.text)).to.deep.equal(Array.from({length: 20}, (_, j) => `t${j}`))
+      expect(hierarchy.windows[0]?.children.map((n) => n.text)).to.deep.equal(
+        Array.from({length: 20}, (_, j) => `t${j}`)
+      )
       // An attribute given twice is still refused, however many there are.
-      expect(() => parseUiDump(manyAttributes(3).replace('a2="xxxxxxxxxx"', 'a2="x" a1="y"'))).to.throw(/repeated|attribute a1/)
+      expect(() => parseUiDump(manyAttributes(3).replace('a2="xxxxxxxxxx"', 'a2="x" a1="y"'))).to.throw(
+        /repeated|attribute a1/
+      )
     })
   }
 

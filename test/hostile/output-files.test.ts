@@ -55,21 +55,25 @@ describe('hostile: annotate output targets', function () {
     expect((await readFile(path.join(dir, 'shot.jpg'))).subarray(0, 3)).to.deep.equal(JPEG)
   })
 
-  it('removes .NAME.PID.tmp files left by a killed run (dead pid), keeps a live process\'s', async () => {
+  it("removes .NAME.PID.tmp files left by a killed run (dead pid), keeps a live process's", async () => {
     const dead = path.join(dir, '.shot.jpg.999999999.tmp')
     const live = path.join(dir, `.shot.jpg.${process.pid}.tmp`)
     await writeFile(dead, 'half')
     await writeFile(live, 'busy')
     const run = await runArc(['annotate', '-d', 'demo', '-o', 'shot.jpg'], {cwd: dir})
     expect(run.code, run.stderr).to.equal(0)
-    expect(Object.keys(await tree(dir))).to.include(path.basename(live)).and.not.include(path.basename(dead))
+    expect(Object.keys(await tree(dir)))
+      .to.include(path.basename(live))
+      .and.not.include(path.basename(dead))
   })
 
   describe('format follows the file name', () => {
     it('-o x.png writes PNG bytes, -o x.jpg JPEG bytes, and says where each went', async () => {
       const png = await runArc(['annotate', '-d', 'demo', '-o', 'x.png'], {cwd: dir})
       expect(png.code, png.stderr).to.equal(0)
-      expect(png.stdout).to.include(`path: ${path.join(dir, 'x.png')}\n`).and.include(' png,')
+      expect(png.stdout)
+        .to.include(`path: ${path.join(dir, 'x.png')}\n`)
+        .and.include(' png,')
       expect((await readFile(path.join(dir, 'x.png'))).subarray(0, 4)).to.deep.equal(PNG)
       const jpg = await runArc(['annotate', '-d', 'demo', '-o', 'x.jpeg'], {cwd: dir})
       expect(jpg.code, jpg.stderr).to.equal(0)
@@ -107,7 +111,9 @@ describe('hostile: full and read-only disks', function () {
       await writeFile(path.join(dir, 'out.jpg'), 'PRECIOUS\n')
       await writeFile(path.join(disk.dir, 'filler'), Buffer.alloc(8 * 1024 - 1))
       const before = [await tree(dir), await tree(disk.dir)]
-      const run = await runArc(['annotate', '-d', 'demo', '-o', 'out.jpg', '--map', path.join(disk.dir, 'map.json')], {cwd: dir})
+      const run = await runArc(['annotate', '-d', 'demo', '-o', 'out.jpg', '--map', path.join(disk.dir, 'map.json')], {
+        cwd: dir,
+      })
       expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
       expect(run.stderr).to.include('the disk is full')
       expect([await tree(dir), await tree(disk.dir)]).to.deep.equal(before)
@@ -180,7 +186,9 @@ describe('hostile: special files as output targets are written into, never repla
     execFileSync('mkfifo', [fifo])
     const run = await runArc(['screenshot', '-d', 'demo', '-o', fifo], {cwd: dir})
     expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
-    expect(run.stderr).to.include(`--output: cannot write ${fifo}: it is a FIFO no process is reading (start the reader first)`)
+    expect(run.stderr).to.include(
+      `--output: cannot write ${fifo}: it is a FIFO no process is reading (start the reader first)`
+    )
     expect((await lstat(fifo)).isFIFO()).to.equal(true)
     expect(await readdir(dir)).to.deep.equal(['lonely.png'])
   })

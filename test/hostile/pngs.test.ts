@@ -19,13 +19,47 @@ interface PngCase {
 }
 
 const CASES: PngCase[] = [
-  {name: 'a 69-byte PNG claiming 20000x20000', png: () => lyingPng(20000, 20000), code: 'INVALID_INPUT', says: 'over arc\'s limit for a screenshot'},
+  {
+    name: 'a 69-byte PNG claiming 20000x20000',
+    png: () => lyingPng(20000, 20000),
+    code: 'INVALID_INPUT',
+    says: "over arc's limit for a screenshot",
+  },
   {name: 'a PNG claiming 0x0', png: () => lyingPng(0, 0), code: 'INVALID_INPUT', says: 'an image with no pixels'},
-  {name: 'a PNG claiming 2^31-1 x 1', png: () => lyingPng(2 ** 31 - 1, 1), code: 'INVALID_INPUT', says: 'over arc\'s limit'},
-  {name: 'a PNG claiming 1080x2400 with one byte of pixels', png: () => lyingPng(1080, 2400), meta: true, code: 'INVALID_INPUT', says: 'its pixel data is 1 bytes'},
-  {name: 'valid CRCs, garbage pixel data', png: () => garbagePixelsPng(1080, 2400), meta: true, code: 'INVALID_INPUT', says: 'its pixel data is damaged'},
-  {name: 'a PNG of another shape than the screen', png: () => blackPng(2400, 2400), meta: true, code: 'INVALID_INPUT', says: 'not the shape of the 1080x2400 screen'},
-  {name: 'a real black screen (secure window)', png: () => blackPng(540, 1200), meta: true, code: 0, says: 'entirely black'},
+  {
+    name: 'a PNG claiming 2^31-1 x 1',
+    png: () => lyingPng(2 ** 31 - 1, 1),
+    code: 'INVALID_INPUT',
+    says: "over arc's limit",
+  },
+  {
+    name: 'a PNG claiming 1080x2400 with one byte of pixels',
+    png: () => lyingPng(1080, 2400),
+    meta: true,
+    code: 'INVALID_INPUT',
+    says: 'its pixel data is 1 bytes',
+  },
+  {
+    name: 'valid CRCs, garbage pixel data',
+    png: () => garbagePixelsPng(1080, 2400),
+    meta: true,
+    code: 'INVALID_INPUT',
+    says: 'its pixel data is damaged',
+  },
+  {
+    name: 'a PNG of another shape than the screen',
+    png: () => blackPng(2400, 2400),
+    meta: true,
+    code: 'INVALID_INPUT',
+    says: 'not the shape of the 1080x2400 screen',
+  },
+  {
+    name: 'a real black screen (secure window)',
+    png: () => blackPng(540, 1200),
+    meta: true,
+    code: 0,
+    says: 'entirely black',
+  },
 ]
 
 /** Hostile screenshots through annotate: refused before decoding, and a decode failure told from a black screen. */
@@ -73,7 +107,13 @@ describe('hostile: PNGs', function () {
     }
     const huge = Buffer.concat([
       demo.subarray(0, 33),
-      chunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), zlib.deflateSync(Buffer.alloc(400 * 1024 * 1024, 65), {level: 9})])),
+      chunk(
+        'zTXt',
+        Buffer.concat([
+          Buffer.from('Comment\0\0', 'latin1'),
+          zlib.deflateSync(Buffer.alloc(400 * 1024 * 1024, 65), {level: 9}),
+        ])
+      ),
       chunk('tEXt', Buffer.concat([Buffer.from('Comment\0', 'latin1'), Buffer.alloc(60 * 1024 * 1024, 66)])),
       demo.subarray(33),
     ])

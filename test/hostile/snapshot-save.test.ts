@@ -136,7 +136,11 @@ describe('hostile: snapshot save and read', function () {
     await chmod(dir, 0o755)
     await chmod(path.join(dir, 'snap'), 0o755)
     await chmod(path.join(dir, 'snap', 'window_dump.xml'), 0o600)
-    const run = await runArc(['screen-state', '-d', path.join(dir, 'snap')], {uid: NOBODY, cwd: '/tmp', env: {ARC_CACHE_DIR: '/tmp', HOME: '/tmp'}})
+    const run = await runArc(['screen-state', '-d', path.join(dir, 'snap')], {
+      uid: NOBODY,
+      cwd: '/tmp',
+      env: {ARC_CACHE_DIR: '/tmp', HOME: '/tmp'},
+    })
     expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
     expect(run.stderr).to.include('window_dump.xml: permission denied').and.not.include('INTERNAL')
     expect(run.stderr).to.not.match(/\n\s+at /)
@@ -146,10 +150,14 @@ describe('hostile: snapshot save and read', function () {
     this.timeout(300_000)
     expect((await runArc(['snapshot', 'save', 'snap', '-d', 'demo'], {cwd: dir})).code).to.equal(0)
     for (const delay of [200, 450, 700, 950, 1200]) {
-      const child = spawn(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'snapshot', 'save', 'snap', '-d', 'demo'], {
-        cwd: dir,
-        stdio: 'ignore',
-      })
+      const child = spawn(
+        process.execPath,
+        ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'snapshot', 'save', 'snap', '-d', 'demo'],
+        {
+          cwd: dir,
+          stdio: 'ignore',
+        }
+      )
       const closed = new Promise((resolve) => child.on('close', resolve))
       await new Promise((resolve) => setTimeout(resolve, delay))
       child.kill('SIGKILL') // a no-op when the save already finished: then the check below reads the new snapshot

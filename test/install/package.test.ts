@@ -13,11 +13,17 @@ import {runProgram} from '@arc-cli/test-support/run-arc'
 const run = promisify(execFile)
 
 /** A program as a new user's shell runs it: the environment given and nothing else, HOME as its folder. */
-const exec = (file: string, args: string[], env: NodeJS.ProcessEnv, input = '') => runProgram(file, args, {cwd: env.HOME as string, env, input})
+const exec = (file: string, args: string[], env: NodeJS.ProcessEnv, input = '') =>
+  runProgram(file, args, {cwd: env.HOME as string, env, input})
 
 const MCP_SESSION =
   [
-    {jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}},
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}},
+    },
     {jsonrpc: '2.0', method: 'notifications/initialized'},
     {jsonrpc: '2.0', id: 2, method: 'tools/list'},
   ]
@@ -51,14 +57,26 @@ describe('the packed arc-cli tarball, installed on its own', function () {
       TMPDIR: work,
     }
     // --ignore-scripts: `prepare` would rebuild dist, which the setup has already proven current.
-    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], {cwd: ROOT, env: {...process.env, ...env, HOME: os.homedir()}})
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], {
+      cwd: ROOT,
+      env: {...process.env, ...env, HOME: os.homedir()},
+    })
     const [tarball] = (await readdir(work)).filter((f) => f.endsWith('.tgz'))
     expect(tarball, 'npm pack wrote no tarball').to.be.a('string')
     const prefix = path.join(work, 'prefix')
     const installed = await exec(
       'npm',
-      ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', path.join(work, tarball!)],
-      env,
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        path.join(work, tarball!),
+      ],
+      env
     )
     expect(installed.code, installed.stderr).to.equal(0)
     arc = path.join(prefix, 'bin', 'arc')
@@ -69,12 +87,18 @@ describe('the packed arc-cli tarball, installed on its own', function () {
   })
 
   it('holds the workspace packages inside it and nothing else of node_modules', async () => {
-    const listing = await run('tar', ['tzf', path.join(work, (await readdir(work)).find((f) => f.endsWith('.tgz'))!)])
+    const listing = await run('tar', [
+      'tzf',
+      path.join(
+        work,
+        (await readdir(work)).find((f) => f.endsWith('.tgz'))!
+      ),
+    ])
     const modules = new Set(
       listing.stdout
         .split('\n')
         .filter((line) => line.startsWith('package/node_modules/'))
-        .map((line) => line.split('/').slice(2, 4).join('/')),
+        .map((line) => line.split('/').slice(2, 4).join('/'))
     )
     expect([...modules].sort()).to.deep.equal([
       '@arc-cli/core',
@@ -131,7 +155,11 @@ describe('the packed arc-cli tarball, installed on its own', function () {
 
   it('runs through npx from the tarball, as an MCP client config starts it', async () => {
     const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'))!
-    const out = await exec('npx', ['--yes', '--prefer-offline', '--package', path.join(work, tarball), '--', 'arc', 'screen-state', '-d', 'demo'], env)
+    const out = await exec(
+      'npx',
+      ['--yes', '--prefer-offline', '--package', path.join(work, tarball), '--', 'arc', 'screen-state', '-d', 'demo'],
+      env
+    )
     expect(out.code, out.stderr).to.equal(0)
     expect(out.stdout).to.match(/^screen:1080x2400 /m)
   })

@@ -1,4 +1,12 @@
-import {buildScreenModel, ELEMENT_ID_PATTERN, FLAG_ORDER, InvalidDumpError, shouldKeepNode, SnapshotDriver, walkNodes} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  ELEMENT_ID_PATTERN,
+  FLAG_ORDER,
+  InvalidDumpError,
+  shouldKeepNode,
+  SnapshotDriver,
+  walkNodes,
+} from '@arc-cli/core'
 import {formatScreenState} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
@@ -68,13 +76,17 @@ describe('real fixtures (../shared/fixtures/real)', function () {
   })
 
   it('reads a rotation="1" dump whose bounds are portrait as portrait (size from the dump)', async () => {
-    const model = buildScreenModel(await (await SnapshotDriver.open(fixturePath('xmlonly-bluestacks-rot1-portrait-bounds'))).captureScreen())
+    const model = buildScreenModel(
+      await (await SnapshotDriver.open(fixturePath('xmlonly-bluestacks-rot1-portrait-bounds'))).captureScreen()
+    )
     expect(model.screen.rotation).to.equal(1)
     expect(model.orientation).to.equal('portrait')
   })
 
   it('reads a rotation="1" tablet screenshot as landscape', async () => {
-    const model = buildScreenModel(await (await SnapshotDriver.open(fixturePath('tablet-landscape-music-cjk'))).captureScreen())
+    const model = buildScreenModel(
+      await (await SnapshotDriver.open(fixturePath('tablet-landscape-music-cjk'))).captureScreen()
+    )
     expect(model.screen).to.include({width: 1920, height: 1200, rotation: 1})
     expect(model.orientation).to.equal('landscape')
   })

@@ -13,14 +13,14 @@ describe('device commands from the CLI through the ADB driver', function () {
   const h = useEmulator()
   const arc = (...args: string[]) => runArc(args, {env: h.env})
 
-
   it('screen-state over ADB prints the snapshot it comes from, with the window titles the window manager reported', async () => {
     // The demo's dump carries `hint` attributes, which a device writes only where its uiautomator does (API 36 here).
     const device = h.emu.device('emu-1')
     device.properties.set('ro.build.version.sdk', '36')
-    const [live, recorded] = await Promise.all([arc('screen-state'), runArc(['screen-state', '--device', DEMO_DIR])]).finally(() =>
-      device.properties.set('ro.build.version.sdk', '34'),
-    )
+    const [live, recorded] = await Promise.all([
+      arc('screen-state'),
+      runArc(['screen-state', '--device', DEMO_DIR]),
+    ]).finally(() => device.properties.set('ro.build.version.sdk', '34'))
     expect(live.stderr).to.equal('')
     expect(live.code).to.equal(0)
     const headers = live.stdout.split('\n').filter((l) => l.startsWith('--- window:'))
@@ -38,32 +38,102 @@ describe('device commands from the CLI through the ADB driver', function () {
   const cases: Array<[string[], string | RegExp, string[][], {pipeline: true}?]> = [
     [['devices'], /^emu-1\tdevice\t/, []],
     // A touch asks first whether the display is on (`dumpsys power`): a sleeping phone drops touches.
-    [['tap', '500', '1000'], 'Tap executed at (500, 1000)', [['dumpsys', 'window', 'displays'], ['dumpsys', 'power'], ['input', 'tap', '500', '1000']]],
-    [['long-press', '5', '6', '--duration', '2000'], 'Long press executed at (5, 6) for 2000ms', [['dumpsys', 'window', 'displays'], ['dumpsys', 'power'], ['input', 'swipe', '5', '6', '5', '6', '2000']]],
-    [['double-tap', '7', '8'], 'Double tap executed at (7, 8)', [['dumpsys', 'window', 'displays'], ['dumpsys', 'power'], ['input', 'tap', '7', '8'], ['input', 'tap', '7', '8']]],
-    [['swipe', '500', '1500', '500', '500'], 'Swipe executed from (500, 1500) to (500, 500) over 300ms', [['dumpsys', 'window', 'displays'], ['input', 'swipe', '500', '1500', '500', '500', '300']]],
+    [
+      ['tap', '500', '1000'],
+      'Tap executed at (500, 1000)',
+      [
+        ['dumpsys', 'window', 'displays'],
+        ['dumpsys', 'power'],
+        ['input', 'tap', '500', '1000'],
+      ],
+    ],
+    [
+      ['long-press', '5', '6', '--duration', '2000'],
+      'Long press executed at (5, 6) for 2000ms',
+      [
+        ['dumpsys', 'window', 'displays'],
+        ['dumpsys', 'power'],
+        ['input', 'swipe', '5', '6', '5', '6', '2000'],
+      ],
+    ],
+    [
+      ['double-tap', '7', '8'],
+      'Double tap executed at (7, 8)',
+      [
+        ['dumpsys', 'window', 'displays'],
+        ['dumpsys', 'power'],
+        ['input', 'tap', '7', '8'],
+        ['input', 'tap', '7', '8'],
+      ],
+    ],
+    [
+      ['swipe', '500', '1500', '500', '500'],
+      'Swipe executed from (500, 1500) to (500, 500) over 300ms',
+      [
+        ['dumpsys', 'window', 'displays'],
+        ['input', 'swipe', '500', '1500', '500', '500', '300'],
+      ],
+    ],
     // scroll asks the window manager where the keyboard (1590-2274 on the demo) and the bars are, no dump: 90% of the 1527 px left.
-    [['scroll', 'down', '--amount', 'large'], 'Scroll down (large) executed', [['dumpsys', 'window', '-a'], ['input', 'swipe', '540', '1513', '540', '139', '300']]],
+    [
+      ['scroll', 'down', '--amount', 'large'],
+      'Scroll down (large) executed',
+      [
+        ['dumpsys', 'window', '-a'],
+        ['input', 'swipe', '540', '1513', '540', '139', '300'],
+      ],
+    ],
     [['press', 'back'], 'Back button press executed successfully', [['input', 'keyevent', 'KEYCODE_BACK']]],
     [['press', 'home'], 'Home button press executed successfully', [['input', 'keyevent', 'KEYCODE_HOME']]],
     [['press', 'recents'], 'Recents button press executed successfully', [['input', 'keyevent', 'KEYCODE_APP_SWITCH']]],
     [['press', 'key', 'BACK'], "Key 'BACK' pressed successfully", [['input', 'keyevent', 'KEYCODE_BACK']]],
-    [['press', 'key', 'VOLUME_UP'], "Key 'VOLUME_UP' pressed successfully", [['input', 'keyevent', 'KEYCODE_VOLUME_UP']]],
-    [['press', 'key', 'keycode_dpad_center'], "Key 'DPAD_CENTER' pressed successfully", [['input', 'keyevent', 'KEYCODE_DPAD_CENTER']]],
+    [
+      ['press', 'key', 'VOLUME_UP'],
+      "Key 'VOLUME_UP' pressed successfully",
+      [['input', 'keyevent', 'KEYCODE_VOLUME_UP']],
+    ],
+    [
+      ['press', 'key', 'keycode_dpad_center'],
+      "Key 'DPAD_CENTER' pressed successfully",
+      [['input', 'keyevent', 'KEYCODE_DPAD_CENTER']],
+    ],
     [['press', 'key', '26'], "Key 'POWER' pressed successfully", [['input', 'keyevent', '26']]],
     [['press', 'key', 'KEYCODE_5'], "Key '5' pressed successfully", [['input', 'keyevent', 'KEYCODE_5']]],
     [['press', 'key', '900'], "Key '900' pressed successfully", [['input', 'keyevent', '900']]],
     [['notifications'], 'Open notifications executed successfully', [['cmd', 'statusbar', 'expand-notifications']]],
     [['quick-settings'], 'Open quick settings executed successfully', [['cmd', 'statusbar', 'expand-settings']]],
-    [['app', 'close', 'com.android.settings'], 'App closed successfully: com.android.settings', [['pm', 'path', 'com.android.settings'], ['am', 'force-stop', 'com.android.settings']]],
+    [
+      ['app', 'close', 'com.android.settings'],
+      'App closed successfully: com.android.settings',
+      [
+        ['pm', 'path', 'com.android.settings'],
+        ['am', 'force-stop', 'com.android.settings'],
+      ],
+    ],
     [
       ['app', 'list', '--filter', 'system', '--name-query', 'settings'],
       /^PACKAGE +VERSION +TYPE\n(.*\n)*com\.android\.settings +14 \(34\) +system$/m,
-      [['pm', 'list', 'packages', '-s', '--show-versioncode'], ['dumpsys', 'package', 'packages'], ['grep', '-E', '^[^ ]|^ *(Package \\[|versionName=|versionCode=|compat name=)']],
+      [
+        ['pm', 'list', 'packages', '-s', '--show-versioncode'],
+        ['dumpsys', 'package', 'packages'],
+        ['grep', '-E', '^[^ ]|^ *(Package \\[|versionName=|versionCode=|compat name=)'],
+      ],
       {pipeline: true},
     ],
-    [['app', 'open-url', 'https://example.com/?q=a&b=c'], 'URL opened successfully: https://example.com/?q=a&b=c', [['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/?q=a&b=c']]],
-    [['logs', '--last-lines', '5', '--level', 'I'], /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [IWEF]\/\S+: .*\n?){5}$/, [['logcat', '-v', 'threadtime', '-d', '*:I'], ['tail', '-n', '14']], {pipeline: true}],
+    [
+      ['app', 'open-url', 'https://example.com/?q=a&b=c'],
+      'URL opened successfully: https://example.com/?q=a&b=c',
+      [['am', 'start', '-W', '-a', 'android.intent.action.VIEW', '-d', 'https://example.com/?q=a&b=c']],
+    ],
+    [
+      ['logs', '--last-lines', '5', '--level', 'I'],
+      /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [IWEF]\/\S+: .*\n?){5}$/,
+      [
+        ['logcat', '-v', 'threadtime', '-d', '*:I'],
+        ['tail', '-n', '14'],
+      ],
+      {pipeline: true},
+    ],
   ]
   // `press key 26` is POWER: the phone goes to sleep, as a real one does, and a sleeping phone refuses touches and
   // warns on reads. Each row after it starts with the display on again (no key event: the device's state alone).
@@ -162,7 +232,10 @@ describe('device commands from the CLI through the ADB driver', function () {
   })
 
   it('app actions on the demo snapshot exit 7 with DEVICE_READ_ONLY', async () => {
-    for (const args of [['app', 'clear', 'com.example.app'], ['app', 'grant', 'com.example.app', 'CAMERA']]) {
+    for (const args of [
+      ['app', 'clear', 'com.example.app'],
+      ['app', 'grant', 'com.example.app', 'CAMERA'],
+    ]) {
       const run = await runArc([...args, '--device', 'demo'])
       expect(run.code, args.join(' ')).to.equal(7)
       expect(run.stderr).to.contain('[DEVICE_READ_ONLY]')
@@ -178,7 +251,11 @@ describe('device commands from the CLI through the ADB driver', function () {
     expect(h.emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['ls', '-l', '/nope']])
     const json = await arc('shell', '--json', '--', 'ls', '/nope')
     expect(json.code).to.equal(1)
-    expect(JSON.parse(json.stdout)).to.deep.equal({stdout: '', stderr: 'ls: /nope: No such file or directory\n', exit_code: 1})
+    expect(JSON.parse(json.stdout)).to.deep.equal({
+      stdout: '',
+      stderr: 'ls: /nope: No such file or directory\n',
+      exit_code: 1,
+    })
     const none = await arc('shell')
     expect(none.code).to.equal(2)
     expect(none.stderr).to.contain('argument <command>')
@@ -186,25 +263,63 @@ describe('device commands from the CLI through the ADB driver', function () {
 
   it('arc app open --activity with extras: am start -n with every word as typed; bad forms exit 2 naming the flag', async () => {
     const from = h.emu.commands.length
-    const run = await arc('app', 'open', 'com.android.settings', '--activity', '.Settings', '--extra', "note=a b 'c' \"d\" é", '--extra-int', 'n=7', '--extra-bool', 'on=true')
+    const run = await arc(
+      'app',
+      'open',
+      'com.android.settings',
+      '--activity',
+      '.Settings',
+      '--extra',
+      'note=a b \'c\' "d" é',
+      '--extra-int',
+      'n=7',
+      '--extra-bool',
+      'on=true'
+    )
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
     expect(run.stdout.trim()).to.equal('App opened successfully: com.android.settings/.Settings')
     expect(h.emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([
-      ['am', 'start', '-W', '-n', 'com.android.settings/.Settings', '--es', 'note', "a b 'c' \"d\" é", '--ei', 'n', '7', '--ez', 'on', 'true'],
+      [
+        'am',
+        'start',
+        '-W',
+        '-n',
+        'com.android.settings/.Settings',
+        '--es',
+        'note',
+        'a b \'c\' "d" é',
+        '--ei',
+        'n',
+        '7',
+        '--ez',
+        'on',
+        'true',
+      ],
     ])
-    const json = await arc('app', 'open', 'com.android.settings', '--activity', 'com.android.settings/.Settings', '--json')
+    const json = await arc(
+      'app',
+      'open',
+      'com.android.settings',
+      '--activity',
+      'com.android.settings/.Settings',
+      '--json'
+    )
     expect(JSON.parse(json.stdout)).to.deep.equal({package_id: 'com.android.settings', activity: '.Settings'})
     const before = h.emu.commands.length
     const bad = await arc('app', 'open', 'com.android.settings', '--activity', 'Settings')
     expect(bad.code).to.equal(2)
-    expect(bad.stderr).to.match(/^Error \[INVALID_INPUT\]: --activity: expected \.Name \(in the package\), a full class name like com\.example\.app\.ui\.Name, or com\.example\.app\/\.Name/)
+    expect(bad.stderr).to.match(
+      /^Error \[INVALID_INPUT\]: --activity: expected \.Name \(in the package\), a full class name like com\.example\.app\.ui\.Name, or com\.example\.app\/\.Name/
+    )
     const key = await arc('app', 'open', 'com.android.settings', '--extra', '=v')
     expect(key.code).to.equal(2)
     expect(key.stderr).to.match(/^Error \[INVALID_INPUT\]: --extra.*KEY=VALUE with a non-empty key/)
     const gone = await arc('app', 'open', 'com.android.settings', '--activity', '.NoSuchActivity')
     expect(gone.code).to.not.equal(0)
-    expect(gone.stderr).to.match(/activity com\.android\.settings\.NoSuchActivity does not exist in com\.android\.settings on emu-1/)
+    expect(gone.stderr).to.match(
+      /activity com\.android\.settings\.NoSuchActivity does not exist in com\.android\.settings on emu-1/
+    )
     expect(h.emu.commands.slice(before).map((c) => c.argv[0])).to.deep.equal(['am', 'pm'])
   })
 

@@ -14,12 +14,43 @@ const SETTINGS = dumpXml([
   {
     bounds: [0, 0, 1080, 2400],
     children: [
-      {cls: 'android.widget.CheckBox', text: 'Wi-Fi', bounds: [0, 100, 1080, 200], attrs: {checkable: 'true', checked: 'true', clickable: 'true'}},
-      {cls: 'android.widget.Switch', text: 'Bluetooth', bounds: [0, 200, 1080, 300], attrs: {checkable: 'true', checked: 'false', clickable: 'true'}},
-      {cls: 'android.widget.Button', text: 'Pay', bounds: [0, 300, 540, 400], attrs: {enabled: 'false', clickable: 'true'}},
-      {cls: 'android.widget.TextView', text: 'Total: 12.50', res: 'com.example:id/total', bounds: [540, 300, 1080, 400]},
-      {cls: 'android.widget.TextView', text: 'Tab A', bounds: [0, 400, 540, 500], attrs: {selected: 'true', clickable: 'true'}},
-      {cls: 'android.widget.EditText', text: 'Search', res: 'com.example:id/q', bounds: [0, 500, 1080, 600], attrs: {focusable: 'true', focused: 'true', clickable: 'true', hint: 'Search'}},
+      {
+        cls: 'android.widget.CheckBox',
+        text: 'Wi-Fi',
+        bounds: [0, 100, 1080, 200],
+        attrs: {checkable: 'true', checked: 'true', clickable: 'true'},
+      },
+      {
+        cls: 'android.widget.Switch',
+        text: 'Bluetooth',
+        bounds: [0, 200, 1080, 300],
+        attrs: {checkable: 'true', checked: 'false', clickable: 'true'},
+      },
+      {
+        cls: 'android.widget.Button',
+        text: 'Pay',
+        bounds: [0, 300, 540, 400],
+        attrs: {enabled: 'false', clickable: 'true'},
+      },
+      {
+        cls: 'android.widget.TextView',
+        text: 'Total: 12.50',
+        res: 'com.example:id/total',
+        bounds: [540, 300, 1080, 400],
+      },
+      {
+        cls: 'android.widget.TextView',
+        text: 'Tab A',
+        bounds: [0, 400, 540, 500],
+        attrs: {selected: 'true', clickable: 'true'},
+      },
+      {
+        cls: 'android.widget.EditText',
+        text: 'Search',
+        res: 'com.example:id/q',
+        bounds: [0, 500, 1080, 600],
+        attrs: {focusable: 'true', focused: 'true', clickable: 'true', hint: 'Search'},
+      },
       {cls: 'android.widget.TextView', text: 'Below the fold', bounds: [0, 2500, 1080, 2600]},
     ],
   },
@@ -58,8 +89,14 @@ describe('arc assert', function () {
   it('exits 23 with what the screen shows instead', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['visible', '--text', 'Kiwi'], /assert visible --text "Kiwi" failed: no element matches --text "Kiwi"/],
-      [['visible', '--text', 'Below the fold'], /failed: 1 element\(s\) match, all off screen: node_\w+ \(TextView "Below the fold"; off/],
-      [['gone', '--text', 'Wi-Fi'], /assert gone --text "Wi-Fi" failed: 1 element\(s\) match: node_\w+ \(CheckBox "Wi-Fi"/],
+      [
+        ['visible', '--text', 'Below the fold'],
+        /failed: 1 element\(s\) match, all off screen: node_\w+ \(TextView "Below the fold"; off/,
+      ],
+      [
+        ['gone', '--text', 'Wi-Fi'],
+        /assert gone --text "Wi-Fi" failed: 1 element\(s\) match: node_\w+ \(CheckBox "Wi-Fi"/,
+      ],
       [['unchecked', '--text', 'Wi-Fi'], /failed: node_\w+ \(CheckBox "Wi-Fi"; .*\) is checked/],
       [['checked', '--text', 'Bluetooth'], /failed: node_\w+ \(Switch "Bluetooth"; .*\) is unchecked/],
       [['checked', '--text', 'Pay'], /failed: node_\w+ \(Button "Pay"; .*\) is not checkable/],
@@ -69,7 +106,9 @@ describe('arc assert', function () {
     for (const [args, message] of cases) {
       const run = await assert(...args)
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).to.equal(FAILED)
-      expect(run.stderr).to.match(/^Error \[ASSERTION_FAILED\]: /).and.match(message)
+      expect(run.stderr)
+        .to.match(/^Error \[ASSERTION_FAILED\]: /)
+        .and.match(message)
       expect(run.stdout).to.equal('')
     }
   })
@@ -84,7 +123,9 @@ describe('arc assert', function () {
   it('--json: the error with the elements it judged', async () => {
     const run = await assert('unchecked', '--text', 'Wi-Fi', '--json')
     expect(run.code).to.equal(FAILED)
-    const {error} = JSON.parse(run.stdout) as {error: {code: string; details: {holds: boolean; elements: Array<{className: string}>}}}
+    const {error} = JSON.parse(run.stdout) as {
+      error: {code: string; details: {holds: boolean; elements: Array<{className: string}>}}
+    }
     expect(error.code).to.equal('ASSERTION_FAILED')
     expect(error.details.holds).to.equal(false)
     expect(error.details.elements.map((e) => e.className)).to.deep.equal(['android.widget.CheckBox'])

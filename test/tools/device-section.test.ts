@@ -35,7 +35,13 @@ const screen = (title: string, button: string): NodeSpec[] => [
     bounds: [0, 0, 1080, 2400],
     children: [
       {cls: 'android.widget.TextView', res: 'com.example:id/title', text: title, bounds: [0, 100, 1080, 200]},
-      {cls: 'android.widget.Button', res: `com.example:id/${button.toLowerCase()}`, text: button, attrs: {clickable: 'true'}, bounds: BUTTON},
+      {
+        cls: 'android.widget.Button',
+        res: `com.example:id/${button.toLowerCase()}`,
+        text: button,
+        attrs: {clickable: 'true'},
+        bounds: BUTTON,
+      },
     ],
   },
 ]
@@ -76,7 +82,9 @@ const TOKEN = 'device-section-token-0123456789abcdef'
 /** One MCP client: the SDK's own, over Streamable HTTP with the bearer token. */
 async function connect(url: string): Promise<Client> {
   const client = new Client({name: 'arc-test', version: '0.0.0'})
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${TOKEN}`}}}))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${TOKEN}`}}})
+  )
   return client
 }
 
@@ -84,7 +92,11 @@ const textOf = (result: CallToolResult) => (result.content[0] as {text: string})
 
 /** A spawned arc whose stderr can be watched while it runs. */
 function spawnArc(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, arcNodeArgs(args), {cwd: ROOT, env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, arcNodeArgs(args), {
+    cwd: ROOT,
+    env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...env},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d) => (stdout += d))
@@ -108,7 +120,12 @@ describe('element actions hold the device from the read that resolves an id to t
       scenario: {
         devices: {
           'emu-1': {
-            screens: {form: path.join(dir, 'form.xml'), other: path.join(dir, 'other.xml'), rows: path.join(dir, 'rows.xml'), scrolled: path.join(dir, 'rows-scrolled.xml')},
+            screens: {
+              form: path.join(dir, 'form.xml'),
+              other: path.join(dir, 'other.xml'),
+              rows: path.join(dir, 'rows.xml'),
+              scrolled: path.join(dir, 'rows-scrolled.xml'),
+            },
             transitions: [
               {from: 'form', keyevent: 'BACK', to: 'other'},
               {from: 'other', keyevent: 'BACK', to: 'form'},
@@ -135,7 +152,10 @@ describe('element actions hold the device from the read that resolves an id to t
     for (const hold of holds.splice(0)) hold.release()
   })
   /** Taps that reached anything but Submit on the form screen: every click here is of Submit's id. */
-  const wrongTaps = () => taps.filter((t) => !(t.screen === 'form' && t.x >= BUTTON[0] && t.x < BUTTON[2] && t.y >= BUTTON[1] && t.y < BUTTON[3]))
+  const wrongTaps = () =>
+    taps.filter(
+      (t) => !(t.screen === 'form' && t.x >= BUTTON[0] && t.x < BUTTON[2] && t.y >= BUTTON[1] && t.y < BUTTON[3])
+    )
 
   before(async () => {
     device().on('input', (event: InputEvent, shown: string) => {
@@ -143,7 +163,15 @@ describe('element actions hold the device from the read that resolves an id to t
     })
     key = lockKey('127.0.0.1', h.emu.port, 'emu-1')
     // The tools as this file imports them: one copy of arc's modules, as in the built CLI.
-    server = await serveHttp({tools: [...tools, ...screenTools], config: {}, token: TOKEN, port: 0, devices: ['emu-1'], adbHost: '127.0.0.1', adbPort: h.emu.port})
+    server = await serveHttp({
+      tools: [...tools, ...screenTools],
+      config: {},
+      token: TOKEN,
+      port: 0,
+      devices: ['emu-1'],
+      adbHost: '127.0.0.1',
+      adbPort: h.emu.port,
+    })
     for (let i = 0; i < 8; i++) clients.push(await connect(server.url))
   })
   after(async () => {
@@ -159,8 +187,10 @@ describe('element actions hold the device from the read that resolves an id to t
     await clients[0]?.callTool({name: 'android_get_screen_state', arguments: {}})
   })
 
-  const click = (client: Client) => client.callTool({name: 'android_click_element', arguments: {element_id: submit}}) as Promise<CallToolResult>
-  const back = (client: Client) => client.callTool({name: 'android_press_key', arguments: {key: 'BACK'}}) as Promise<CallToolResult>
+  const click = (client: Client) =>
+    client.callTool({name: 'android_click_element', arguments: {element_id: submit}}) as Promise<CallToolResult>
+  const back = (client: Client) =>
+    client.callTool({name: 'android_press_key', arguments: {key: 'BACK'}}) as Promise<CallToolResult>
 
   it("client B presses back while client A's click reads the screen: B waits, and A's tap lands on the button it resolved", async () => {
     const [a, b] = clients as [Client, Client]
@@ -228,7 +258,10 @@ describe('element actions hold the device from the read that resolves an id to t
     const pressing = spawnArc(['press', 'back'], {...h.env, DEBUG: 'arc*'})
     let pressed = false
     void pressing.done.then(() => (pressed = true))
-    await until(() => pressed || pressing.stderr().includes('waiting for'), 'arc press back ended or waits for the device')
+    await until(
+      () => pressed || pressing.stderr().includes('waiting for'),
+      'arc press back ended or waits for the device'
+    )
     slowDump.release()
     const [clicked, backed] = await Promise.all([clicking.done, pressing.done])
     expect(wrongTaps()).to.deep.equal([])
@@ -249,7 +282,7 @@ describe('element actions hold the device from the read that resolves an id to t
           outcomes.push(result.isError ? (/\[(\w+)\]/.exec(textOf(result))?.[1] ?? 'error') : 'ok')
         }
         return outcomes
-      })(),
+      })()
     )
     const cli = [
       spawnArc(['click', submit], h.env).done,
@@ -270,18 +303,25 @@ describe('element actions hold the device from the read that resolves an id to t
     const [a] = clients as [Client]
     device().showScreen('rows')
     await a.callTool({name: 'android_get_screen_state', arguments: {}})
-    const adds = buildScreenModel(await h.capture()).elements.filter((e) => e.text === 'Add').map((e) => e.id)
+    const adds = buildScreenModel(await h.capture())
+      .elements.filter((e) => e.text === 'Add')
+      .map((e) => e.id)
     expect(adds.map((id) => id.slice(-2))).to.deep.equal(['-1', '-2', '-3'])
     taps.length = 0
     const second = adds[1] as string
-    const clicked = (await a.callTool({name: 'android_click_element', arguments: {element_id: second}})) as CallToolResult
+    const clicked = (await a.callTool({
+      name: 'android_click_element',
+      arguments: {element_id: second},
+    })) as CallToolResult
     expect(clicked.isError, textOf(clicked)).to.not.equal(true)
     expect(taps).to.deep.equal([{screen: 'rows', x: 540, y: 600}])
     // The first row scrolled away: "-2" now counts what was the third row. Refused, nothing sent.
     device().showScreen('scrolled')
     const moved = (await a.callTool({name: 'android_click_element', arguments: {element_id: second}})) as CallToolResult
     expect(moved.isError).to.equal(true)
-    expect(textOf(moved)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+-2 is stale: it is one of several look-alike Button "Add"/)
+    expect(textOf(moved)).to.match(
+      /^Error \[STALE_ELEMENT\]: element node_\w+-2 is stale: it is one of several look-alike Button "Add"/
+    )
     expect(taps).to.have.length(1)
     // An ordinal id this device's records never held (another cache folder): nothing to compare its group with.
     device().showScreen('rows')

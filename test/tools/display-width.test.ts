@@ -58,14 +58,17 @@ describe('display width', () => {
   })
 
   it('formatTable lines up Chinese, Japanese, Korean, emoji and combining accents by column', () => {
-    const table = formatTable(['NAME', 'SIZE', 'MODIFIED'], [
-      ['报告.pdf', '5 B', '2024-01-15T10:30:00Z'],
-      ['写真フォルダ', '-', '2024-01-15T10:31:00Z'],
-      ['한국어.txt', '12 KB', '2024-01-15T10:32:00Z'],
-      ['🙂👍🏽.png', '1 B', '2024-01-15T10:33:00Z'],
-      ['cafe\u0301.txt', '3 MB', '2024-01-15T10:34:00Z'],
-      ['ｶﾀｶﾅ.txt', '7 B', '2024-01-15T10:35:00Z'],
-    ])
+    const table = formatTable(
+      ['NAME', 'SIZE', 'MODIFIED'],
+      [
+        ['报告.pdf', '5 B', '2024-01-15T10:30:00Z'],
+        ['写真フォルダ', '-', '2024-01-15T10:31:00Z'],
+        ['한국어.txt', '12 KB', '2024-01-15T10:32:00Z'],
+        ['🙂👍🏽.png', '1 B', '2024-01-15T10:33:00Z'],
+        ['cafe\u0301.txt', '3 MB', '2024-01-15T10:34:00Z'],
+        ['ｶﾀｶﾅ.txt', '7 B', '2024-01-15T10:35:00Z'],
+      ]
+    )
     expect(table).to.equal(
       [
         'NAME          SIZE   MODIFIED',
@@ -75,28 +78,52 @@ describe('display width', () => {
         '🙂👍🏽.png      1 B    2024-01-15T10:33:00Z',
         'cafe\u0301.txt      3 MB   2024-01-15T10:34:00Z',
         'ｶﾀｶﾅ.txt      7 B    2024-01-15T10:35:00Z',
-      ].join('\n'),
+      ].join('\n')
     )
     // Each cell starts at its header's terminal column on every line.
     const [head, ...lines] = table.split('\n')
     for (const line of lines) {
       let from = 0
       const starts = line.split(/ {2,}/).map((cell) => (from = line.indexOf(cell, from)))
-      expect(starts.map((at) => displayWidth(line.slice(0, at))), line).to.deep.equal(['NAME', 'SIZE', 'MODIFIED'].map((h) => head!.indexOf(h)))
+      expect(
+        starts.map((at) => displayWidth(line.slice(0, at))),
+        line
+      ).to.deep.equal(['NAME', 'SIZE', 'MODIFIED'].map((h) => head!.indexOf(h)))
     }
   })
 
   it("find's table cuts long text at 40 terminal columns, so a Chinese text is cut at 19 characters, not 39", () => {
-    const texts = ['购物清单：牛奶、鸡蛋、面包、苹果、香蕉、橙子、葡萄、西瓜、草莓', 'Shopping list: milk, eggs, bread, apples, bananas']
-    const xml = dumpXml([{bounds: [0, 0, 1080, 2400], children: texts.map((text, i) => ({cls: 'android.widget.TextView', text, bounds: [0, i * 100, 1080, i * 100 + 100]}))}])
+    const texts = [
+      '购物清单：牛奶、鸡蛋、面包、苹果、香蕉、橙子、葡萄、西瓜、草莓',
+      'Shopping list: milk, eggs, bread, apples, bananas',
+    ]
+    const xml = dumpXml([
+      {
+        bounds: [0, 0, 1080, 2400],
+        children: texts.map((text, i) => ({
+          cls: 'android.widget.TextView',
+          text,
+          bounds: [0, i * 100, 1080, i * 100 + 100],
+        })),
+      },
+    ])
     const hierarchy = parseUiDump(xml, 'test dump')
-    const model = buildScreenModel({xml, hierarchy, screen: {width: 1080, height: 2400, rotation: 0}, foreground: {}, allWindows: true})
+    const model = buildScreenModel({
+      xml,
+      hierarchy,
+      screen: {width: 1080, height: 2400, rotation: 0},
+      foreground: {},
+      allWindows: true,
+    })
     const [head, ...lines] = elementTable(model.elements.filter((e) => e.text !== '')).split('\n')
     const cells = lines.map((l) => l.split(/ {2,}/)[2]!)
     expect(cells).to.deep.equal(['购物清单：牛奶、鸡蛋、面包、苹果、香蕉…', 'Shopping list: milk, eggs, bread, apple…'])
     expect(cells.map(displayWidth)).to.deep.equal([39, 40])
     // The DESC column after them starts at one terminal column on both lines.
-    expect(lines.map((l) => displayWidth(l.slice(0, l.indexOf('  -  ') + 2)))).to.deep.equal([head!.indexOf('DESC'), head!.indexOf('DESC')])
+    expect(lines.map((l) => displayWidth(l.slice(0, l.indexOf('  -  ') + 2)))).to.deep.equal([
+      head!.indexOf('DESC'),
+      head!.indexOf('DESC'),
+    ])
   })
 
   describe(`the wide table against Unicode's EastAsianWidth.txt (${EAW_FILE})`, () => {

@@ -14,7 +14,10 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
     scenario: {
       devices: {
         'emu-9': {snapshot: DEMO_DIR, properties: {'ro.build.version.sdk': '28', 'ro.build.version.release': '9'}},
-        'emu-rooted': {snapshot: DEMO_DIR, touchscreen: {writable: true, maxX: 1079, maxY: 2399, name: 'synaptics_dsx'}},
+        'emu-rooted': {
+          snapshot: DEMO_DIR,
+          touchscreen: {writable: true, maxX: 1079, maxY: 2399, name: 'synaptics_dsx'},
+        },
       },
     },
   })
@@ -23,7 +26,15 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
     const driver = await h.driver(serial)
     const device = h.emu.device(serial)
     const fromEvents = device.inputEvents.length
-    const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = {
+      driver,
+      config: {},
+      state: new MemoryDeviceState(),
+      json: false,
+      cwd: process.cwd(),
+      warn() {},
+      progress() {},
+    } as never
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {text: result.text, data: result.data as CapabilityReport, events: device.inputEvents.slice(fromEvents)}
@@ -55,9 +66,13 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
       realpath: 'yes',
     })
     const multi = r.data?.capabilities.find((c) => c.id === 'multi-touch')
-    expect(multi?.detail).to.equal('the shell may not write /dev/input/event1 (sendevent: /dev/input/event1: Permission denied)')
+    expect(multi?.detail).to.equal(
+      'the shell may not write /dev/input/event1 (sendevent: /dev/input/event1: Permission denied)'
+    )
     expect(multi?.fallback).to.equal('pinch and custom_gesture with several paths fail with UNSUPPORTED')
-    expect(r.text).to.match(/^device emu-1: Android 14 \(API 34\), .*, user build\ncosts \(measured now\): a screen read \d+ ms, one input call \d+ ms\n\ncapability +works +how \/ what arc does instead\n/)
+    expect(r.text).to.match(
+      /^device emu-1: Android 14 \(API 34\), .*, user build\ncosts \(measured now\): a screen read \d+ ms, one input call \d+ ms\n\ncapability +works +how \/ what arc does instead\n/
+    )
     expect(r.text).to.include('multi-touch            no      the shell may not write /dev/input/event1')
     // Probing did nothing a user would notice: one press of left Shift, which no view acts on alone, to prove input works.
     expect(r.events).to.deep.equal([{type: 'keyevent', code: 59, name: 'KEYCODE_SHIFT_LEFT'}])
@@ -67,7 +82,9 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
     const r = await run('emu-9', 'doctor')
     const s = statuses(r.data as CapabilityReport)
     expect([s['single-finger-gesture'], s['multi-touch'], s['clipboard-read']]).to.deep.equal(['partial', 'yes', 'no'])
-    expect(r.data?.capabilities.find((c) => c.id === 'clipboard-read')?.detail).to.match(/^Android has no shell command for the clipboard/)
+    expect(r.data?.capabilities.find((c) => c.id === 'clipboard-read')?.detail).to.match(
+      /^Android has no shell command for the clipboard/
+    )
     expect(r.events).to.deep.equal([
       {type: 'keyevent', code: 59, name: 'KEYCODE_SHIFT_LEFT'},
       {type: 'sendevent', device: '/dev/input/event1', evType: 0, code: 0, value: 0},
@@ -89,10 +106,12 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
     const read14 = await run('emu-1', 'get_clipboard')
     expect(read14.error?.code).to.equal('UNSUPPORTED')
     expect(read14.error?.message).to.equal(
-      'cannot read the clipboard over ADB on this device (API 34): Android 10+ lets only the focused app or the default keyboard read the clipboard, and the adb shell is neither (a read would come back empty, not fail)',
+      'cannot read the clipboard over ADB on this device (API 34): Android 10+ lets only the focused app or the default keyboard read the clipboard, and the adb shell is neither (a read would come back empty, not fail)'
     )
     const read9 = await run('emu-9', 'get_clipboard')
-    expect(read9.error?.message).to.match(/^cannot read the clipboard over ADB on this device \(API 28\): Android has no shell command/)
+    expect(read9.error?.message).to.match(
+      /^cannot read the clipboard over ADB on this device \(API 28\): Android has no shell command/
+    )
     const write = await run('emu-1', 'set_clipboard', {text: 'Hello'})
     expect(write.error?.code).to.equal('UNSUPPORTED')
     expect(tool('set_clipboard').input.safeParse({}).success).to.equal(false)

@@ -19,8 +19,22 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
   this.timeout(60_000)
   // Its own cache folder (the harness's env): the ids a run shows are remembered there, for the next run's stale-id check.
   const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'other.xml'), dumpXml([{pkg: 'com.example', bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.Button', text: 'Elsewhere', attrs: {clickable: 'true'}, bounds: [0, 0, 500, 200]}]}]))
-    return {devices: [], scenario: {devices: {'emu-1': {screens: {demo: DEMO_DIR, other: path.join(dir, 'other.xml')}}}}}
+    await writeFile(
+      path.join(dir, 'other.xml'),
+      dumpXml([
+        {
+          pkg: 'com.example',
+          bounds: [0, 0, 1080, 2400],
+          children: [
+            {cls: 'android.widget.Button', text: 'Elsewhere', attrs: {clickable: 'true'}, bounds: [0, 0, 500, 200]},
+          ],
+        },
+      ])
+    )
+    return {
+      devices: [],
+      scenario: {devices: {'emu-1': {screens: {demo: DEMO_DIR, other: path.join(dir, 'other.xml')}}}},
+    }
   })
   let demo: ScreenModel
 
@@ -32,34 +46,56 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
 
   const arc = (...args: string[]) => runArc(args, {env: h.env})
   const idOf = (label: string) => demo.elements.find((e) => e.text === label || e.desc === label)!.id
-  const inputsSince = (from: number) => h.emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
+  const inputsSince = (from: number) =>
+    h.emu.commands
+      .slice(from)
+      .map((c) => c.argv)
+      .filter((a) => a[0] === 'input')
 
   it('one match: acts on it, says which element, and --json reports the id and the selector', async () => {
     const from = h.emu.commands.length
     const run = await arc('click', '--text', 'ADD', '--exact-match')
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
-    expect(run.stdout.trim()).to.equal(`Click performed on element '${idOf('ADD')}' (found by --text "ADD" --exact-match)`)
+    expect(run.stdout.trim()).to.equal(
+      `Click performed on element '${idOf('ADD')}' (found by --text "ADD" --exact-match)`
+    )
     expect(inputsSince(from)).to.deep.equal([['input', 'tap', '919', '294']])
     const json = JSON.parse((await arc('click', '--desc', 'search', '--json')).stdout)
-    expect(json).to.deep.equal({element_id: idOf('Search'), x: 891, y: 137, selector: {desc: 'search', exact_match: false}})
+    expect(json).to.deep.equal({
+      element_id: idOf('Search'),
+      x: 891,
+      y: 137,
+      selector: {desc: 'search', exact_match: false},
+    })
   })
 
   it('long-click, scroll-to and type clear take the same selectors', async () => {
     let from = h.emu.commands.length
     const long = await arc('long-click', '--text', 'Oat milk', '--exact-match')
     expect(long.code).to.equal(0)
-    expect(long.stdout.trim()).to.equal(`Long-click performed on element '${idOf('Oat milk')}' (found by --text "Oat milk" --exact-match)`)
+    expect(long.stdout.trim()).to.equal(
+      `Long-click performed on element '${idOf('Oat milk')}' (found by --text "Oat milk" --exact-match)`
+    )
     expect(inputsSince(from)).to.deep.equal([['input', 'swipe', '453', '453', '453', '453', '1000']])
     const visible = await arc('scroll-to', '--desc', 'Delete Lemons')
-    expect(visible.stdout.trim()).to.equal(`Element '${idOf('Delete Lemons')}' (found by --desc "Delete Lemons") is already visible`)
+    expect(visible.stdout.trim()).to.equal(
+      `Element '${idOf('Delete Lemons')}' (found by --desc "Delete Lemons") is already visible`
+    )
     // Several criteria must all match: the one field of the demo, by its resource id and class.
     from = h.emu.commands.length
     const clear = await arc('type', 'clear', '--res-id', 'new_item', '--class-name', 'EditText')
     expect(clear.stderr).to.equal('')
     const field = demo.elements.find((e) => e.resId.endsWith('new_item'))!
-    expect(clear.stdout).to.equal(`Text cleared from element '${field.id}' (found by --res-id "new_item" --class-name "EditText").\nField content: \n`)
-    expect(inputsSince(from)[0]).to.deep.equal(['input', 'keyevent', ...Array(11).fill('KEYCODE_DEL'), ...Array(11).fill('KEYCODE_FORWARD_DEL')])
+    expect(clear.stdout).to.equal(
+      `Text cleared from element '${field.id}' (found by --res-id "new_item" --class-name "EditText").\nField content: \n`
+    )
+    expect(inputsSince(from)[0]).to.deep.equal([
+      'input',
+      'keyevent',
+      ...Array(11).fill('KEYCODE_DEL'),
+      ...Array(11).fill('KEYCODE_FORWARD_DEL'),
+    ])
   })
 
   it('no match: ELEMENT_NOT_FOUND naming the selector, with what a near selector would match, and nothing sent', async () => {
@@ -84,7 +120,9 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     const from = h.emu.commands.length
     const run = await arc('click', '--text', 'add')
     expect(run.code).to.equal(20)
-    expect(run.stderr).to.match(/^Error \[ELEMENT_AMBIGUOUS\]: 2 elements match --text "add", and arc acts on one element only/)
+    expect(run.stderr).to.match(
+      /^Error \[ELEMENT_AMBIGUOUS\]: 2 elements match --text "add", and arc acts on one element only/
+    )
     const field = demo.elements.find((e) => e.resId.endsWith('new_item'))!
     expect(run.stderr).to.match(new RegExp(`\n${field.id} +EditText +Add an item .* 42,231,780,357 `))
     expect(run.stderr).to.match(new RegExp(`\n${idOf('ADD')} +Button +ADD .* 801,231,1038,357 `))
@@ -92,7 +130,9 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     const json = JSON.parse((await arc('long-click', '--res-id', 'item_row', '--json')).stdout).error
     expect(json).to.include({code: 'ELEMENT_AMBIGUOUS', exitCode: 20})
     expect(json.details.count).to.equal(9)
-    expect(json.details.candidates.map((c: {id: string}) => c.id)).to.deep.equal(demo.elements.filter((e) => e.resId.endsWith('item_row')).map((e) => e.id))
+    expect(json.details.candidates.map((c: {id: string}) => c.id)).to.deep.equal(
+      demo.elements.filter((e) => e.resId.endsWith('item_row')).map((e) => e.id)
+    )
     expect(inputsSince(from)).to.deep.equal([])
   })
 
@@ -110,7 +150,9 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     const from = h.emu.commands.length
     const both = await arc('click', idOf('ADD'), '--text', 'ADD')
     expect(both.code).to.equal(2)
-    expect(both.stderr).to.contain(`Error [INVALID_INPUT]: both an element id (${idOf('ADD')}) and a selector (--text "ADD") were given: pass one of them`)
+    expect(both.stderr).to.contain(
+      `Error [INVALID_INPUT]: both an element id (${idOf('ADD')}) and a selector (--text "ADD") were given: pass one of them`
+    )
     const empty = await arc('click', '--text', '')
     expect(empty.code).to.equal(2)
     expect(empty.stderr).to.contain('--text')
@@ -125,9 +167,14 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
 
   it('arc batch lines take selectors; an ambiguous line stops the batch with its exit status', async () => {
     const from = h.emu.commands.length
-    const run = await runArc(['batch'], {env: h.env, input: 'click --text ADD --exact-match\nclick --text add\ntap 1 1\n'})
+    const run = await runArc(['batch'], {
+      env: h.env,
+      input: 'click --text ADD --exact-match\nclick --text add\ntap 1 1\n',
+    })
     expect(run.code).to.equal(20)
-    expect(run.stdout.trim()).to.equal(`Click performed on element '${idOf('ADD')}' (found by --text "ADD" --exact-match)`)
+    expect(run.stdout.trim()).to.equal(
+      `Click performed on element '${idOf('ADD')}' (found by --text "ADD" --exact-match)`
+    )
     expect(run.stderr).to.contain('[ELEMENT_AMBIGUOUS]')
     expect(inputsSince(from)).to.deep.equal([['input', 'tap', '919', '294']])
   })
@@ -141,7 +188,12 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     }
     const from = h.emu.commands.length
     const result = await runTool(clickElement, {input: {}, cliInput: {res_id: 'add_button'}}, deps)
-    expect(result.data).to.deep.equal({element_id: idOf('ADD'), x: 919, y: 294, selector: {res_id: 'add_button', exact_match: false}})
+    expect(result.data).to.deep.equal({
+      element_id: idOf('ADD'),
+      x: 919,
+      y: 294,
+      selector: {res_id: 'add_button', exact_match: false},
+    })
     expect(inputsSince(from)).to.deep.equal([['input', 'tap', '919', '294']])
     expect(Object.keys((inputSchemaFor(clickElement).properties ?? {}) as object)).to.deep.equal(['element_id'])
     // Required there, as the spec has it: only a command line may leave it out (cliMayOmit).
@@ -149,7 +201,7 @@ describe('element actions by selector (--text, --desc, --res-id, --class-name)',
     // Over MCP the selector fields are not in the schema: they are dropped, and the call names the missing id.
     const error = await runTool(clickElement, {input: {text: 'ADD'}}, deps).then(
       () => undefined,
-      (e: unknown) => e as {code: string; message: string},
+      (e: unknown) => e as {code: string; message: string}
     )
     expect(error).to.include({code: 'INVALID_INPUT'})
     expect(error!.message).to.contain('element_id is required')

@@ -22,7 +22,9 @@ const row = (name: string, top: number): NodeSpec => ({
   res: 'com.example:id/row',
   attrs: {clickable: 'true'},
   bounds: [0, top, 1080, top + 200],
-  children: [{cls: 'android.widget.TextView', res: 'com.example:id/title', text: name, bounds: [40, top + 20, 1040, top + 180]}],
+  children: [
+    {cls: 'android.widget.TextView', res: 'com.example:id/title', text: name, bounds: [40, top + 20, 1040, top + 180]},
+  ],
 })
 
 /** Screen "follow": a Follow button (anchored by its unique resource-id), a clipped list, a field that shouts. */
@@ -31,16 +33,40 @@ const follow = (label: string): NodeSpec[] => [
     pkg: 'com.example',
     bounds: [0, 0, 1080, 2400],
     children: [
-      {cls: 'android.widget.Button', res: 'com.example:id/follow', text: label, attrs: {clickable: 'true'}, bounds: [100, 100, 500, 200]},
+      {
+        cls: 'android.widget.Button',
+        res: 'com.example:id/follow',
+        text: label,
+        attrs: {clickable: 'true'},
+        bounds: [100, 100, 500, 200],
+      },
       {
         cls: 'androidx.recyclerview.widget.RecyclerView',
         res: 'com.example:id/list',
         bounds: [0, 400, 1080, 1000],
         children: [row('Half hidden', 300), row('Second', 500), row('Third', 700)],
       },
-      {cls: 'android.widget.EditText', res: 'com.example:id/shout', text: '', attrs: {clickable: 'true', focusable: 'true', hint: 'Shout'}, bounds: [0, 1100, 1080, 1200]},
-      {cls: 'android.widget.EditText', res: 'com.example:id/refuse', text: '', attrs: {clickable: 'true', focusable: 'true', hint: 'Refuses'}, bounds: [0, 1300, 1080, 1400]},
-      {cls: 'android.widget.EditText', res: 'com.example:id/locked', text: 'keep', attrs: {clickable: 'true', focusable: 'true', hint: 'Locked'}, bounds: [0, 1700, 1080, 1800]},
+      {
+        cls: 'android.widget.EditText',
+        res: 'com.example:id/shout',
+        text: '',
+        attrs: {clickable: 'true', focusable: 'true', hint: 'Shout'},
+        bounds: [0, 1100, 1080, 1200],
+      },
+      {
+        cls: 'android.widget.EditText',
+        res: 'com.example:id/refuse',
+        text: '',
+        attrs: {clickable: 'true', focusable: 'true', hint: 'Refuses'},
+        bounds: [0, 1300, 1080, 1400],
+      },
+      {
+        cls: 'android.widget.EditText',
+        res: 'com.example:id/locked',
+        text: 'keep',
+        attrs: {clickable: 'true', focusable: 'true', hint: 'Locked'},
+        bounds: [0, 1700, 1080, 1800],
+      },
       {cls: 'android.widget.Button', text: 'Same', attrs: {clickable: 'true'}, bounds: [0, 1500, 500, 1600]},
       {cls: 'android.widget.Button', text: 'Same', attrs: {clickable: 'true'}, bounds: [500, 1500, 1080, 1600]},
     ],
@@ -95,9 +121,19 @@ describe('element, typing and wait tools against arc emulate', function () {
     const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal} as never
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
-      return {text: result.text, data: result.data as Record<string, unknown>, argv: h.argvSince(from), error: undefined}
+      return {
+        text: result.text,
+        data: result.data as Record<string, unknown>,
+        argv: h.argvSince(from),
+        error: undefined,
+      }
     } catch (error) {
-      return {text: '', data: {} as Record<string, unknown>, argv: h.argvSince(from), error: error as {code: string; message: string}}
+      return {
+        text: '',
+        data: {} as Record<string, unknown>,
+        argv: h.argvSince(from),
+        error: error as {code: string; message: string},
+      }
     } finally {
       await driver.close()
     }
@@ -122,11 +158,25 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect(inputs(r.argv)).to.deep.equal([])
       const elements = r.data.elements as Array<Record<string, unknown>>
       expect(elements.map((e) => e.text)).to.deep.equal(['Oat milk'])
-      expect(elements[0]).to.include({contentDescription: null, resourceId: 'dev.arc.demo.groceries:id/item_name', className: 'android.widget.TextView', clickable: false, editable: false, enabled: true})
+      expect(elements[0]).to.include({
+        contentDescription: null,
+        resourceId: 'dev.arc.demo.groceries:id/item_name',
+        className: 'android.widget.TextView',
+        clickable: false,
+        editable: false,
+        enabled: true,
+      })
       expect(elements[0]!.bounds).to.deep.equal({left: 147, top: 423, right: 760, bottom: 483})
       expect(JSON.parse(r.text)).to.deep.equal(r.data)
-      expect(((await run('find_elements', {by: 'text', value: 'oat', exact_match: true})).data.elements as unknown[]).length).to.equal(0)
-      expect(((await run('find_elements', {by: 'class_name', value: 'EditText', exact_match: true})).data.elements as unknown[]).length).to.equal(1)
+      expect(
+        ((await run('find_elements', {by: 'text', value: 'oat', exact_match: true})).data.elements as unknown[]).length
+      ).to.equal(0)
+      expect(
+        (
+          (await run('find_elements', {by: 'class_name', value: 'EditText', exact_match: true})).data
+            .elements as unknown[]
+        ).length
+      ).to.equal(1)
     })
 
     it('refuses an empty value and an unknown criterion', () => {
@@ -184,7 +234,11 @@ describe('element, typing and wait tools against arc emulate', function () {
 
     it('take the ids compact screen-state prints (without node_) as the same elements', async () => {
       const compact = await run('get_screen_state', {detail: 'compact'})
-      const bare = (label: string) => compact.text.split('\n').find((l) => l.includes(`"${label}"`))!.split(' ')[0] as string
+      const bare = (label: string) =>
+        compact.text
+          .split('\n')
+          .find((l) => l.includes(`"${label}"`))!
+          .split(' ')[0] as string
       const m = await read()
       expect(`node_${bare('ADD')}`).to.equal(idOf(m, 'ADD'))
       let r = await run('click_element', {element_id: bare('ADD')})
@@ -200,8 +254,11 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect(inputs(r.argv)).to.deep.equal([])
     })
 
-    it('refuse unknown and malformed ids; a look-alike\'s ordinal id acts while its group is as it was read', async () => {
-      expect((await run('click_element', {element_id: 'node_222222'})).error).to.have.property('code', 'ELEMENT_NOT_FOUND')
+    it("refuse unknown and malformed ids; a look-alike's ordinal id acts while its group is as it was read", async () => {
+      expect((await run('click_element', {element_id: 'node_222222'})).error).to.have.property(
+        'code',
+        'ELEMENT_NOT_FOUND'
+      )
       expect((await run('click_element', {element_id: 'node_1234'})).error).to.have.property('code', 'INVALID_INPUT')
       device().showScreen('follow')
       const m = await read()
@@ -219,7 +276,10 @@ describe('element, typing and wait tools against arc emulate', function () {
       const m = await read()
       await run('click_element', {element_id: idOf(m, 'Third')})
       expect(device().screenName).to.equal('demo')
-      expect((await run('click_element', {element_id: idOf(m, 'Second')})).error).to.have.property('code', 'STALE_ELEMENT')
+      expect((await run('click_element', {element_id: idOf(m, 'Second')})).error).to.have.property(
+        'code',
+        'STALE_ELEMENT'
+      )
     })
   })
 
@@ -243,8 +303,12 @@ describe('element, typing and wait tools against arc emulate', function () {
   describe('get_element_details', () => {
     it('prints full text and desc as TSV, with not_found rows', async () => {
       const m = await read()
-      const r = await run('get_element_details', {ids: [idOf(m, 'Oat milk'), idOf(m, 'Delete Oat milk'), 'node_222222']})
-      expect(r.text).to.equal(`id\ttext\tdesc\n${idOf(m, 'Oat milk')}\tOat milk\t-\n${idOf(m, 'Delete Oat milk')}\t-\tDelete Oat milk\nnode_222222\tnot_found\tnot_found`)
+      const r = await run('get_element_details', {
+        ids: [idOf(m, 'Oat milk'), idOf(m, 'Delete Oat milk'), 'node_222222'],
+      })
+      expect(r.text).to.equal(
+        `id\ttext\tdesc\n${idOf(m, 'Oat milk')}\tOat milk\t-\n${idOf(m, 'Delete Oat milk')}\t-\tDelete Oat milk\nnode_222222\tnot_found\tnot_found`
+      )
     })
   })
 
@@ -260,39 +324,63 @@ describe('element, typing and wait tools against arc emulate', function () {
       let r = await run('type_append_text', {element_id: id, text: 'Hello World', ...fast})
       // The field showed its hint, which this device's dump does not mark: the result says it took it for one.
       expect(r.text).to.equal(
-        `Typed 11 characters at end of element '${id}'.\nField content: Hello World\nIts earlier text "Add an item" was taken as the hint of an empty field: this device's dump does not say which it was.`,
+        `Typed 11 characters at end of element '${id}'.\nField content: Hello World\nIts earlier text "Add an item" was taken as the hint of an empty field: this device's dump does not say which it was.`
       )
-      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', 'KEYCODE_MOVE_END'], ['input', 'text', 'Hello%sWorld']])
+      expect(inputs(r.argv)).to.deep.equal([
+        ['input', 'keyevent', 'KEYCODE_MOVE_END'],
+        ['input', 'text', 'Hello%sWorld'],
+      ])
       // Its text may be only its hint (no hint attribute on Android 14), and a DPAD_RIGHT past an empty field's end would
       // move the focus out of it: one probe character at the end, deleted again, tells before any cursor key.
-      const settle = [['input', 'keyevent', 'KEYCODE_MOVE_END'], ['input', 'text', '0'], ['input', 'keyevent', 'KEYCODE_DEL']]
+      const settle = [
+        ['input', 'keyevent', 'KEYCODE_MOVE_END'],
+        ['input', 'text', '0'],
+        ['input', 'keyevent', 'KEYCODE_DEL'],
+      ]
       r = await run('type_insert_text', {element_id: id, text: ',', offset: 5, ...fast})
       expect(r.text).to.equal(`Typed 1 characters at offset 5 in element '${id}'.\nField content: Hello, World`)
-      expect(inputs(r.argv)).to.deep.equal([...settle, ['input', 'keyevent', 'KEYCODE_MOVE_HOME', ...Array(5).fill('KEYCODE_DPAD_RIGHT')], ['input', 'text', ',']])
+      expect(inputs(r.argv)).to.deep.equal([
+        ...settle,
+        ['input', 'keyevent', 'KEYCODE_MOVE_HOME', ...Array(5).fill('KEYCODE_DPAD_RIGHT')],
+        ['input', 'text', ','],
+      ])
       r = await run('type_insert_text', {element_id: id, text: '!', offset: 12, ...fast})
       expect(inputs(r.argv)[0]).to.deep.equal(['input', 'keyevent', 'KEYCODE_MOVE_END'])
       r = await run('type_replace_text', {element_id: id, search: 'World', new_text: 'Android', ...fast})
-      expect(r.text).to.equal(`Replaced 5 characters with 7 characters in element '${id}'.\nField content: Hello, Android!`)
+      expect(r.text).to.equal(
+        `Replaced 5 characters with 7 characters in element '${id}'.\nField content: Hello, Android!`
+      )
       expect(inputs(r.argv)).to.deep.equal([
         ...settle,
         ['input', 'keyevent', 'KEYCODE_MOVE_END', 'KEYCODE_DPAD_LEFT', ...Array(5).fill('KEYCODE_DEL')],
         ['input', 'text', 'Android'],
       ])
       r = await run('type_replace_text', {element_id: id, search: ', ', new_text: '', ...fast})
-      expect(r.text).to.equal(`Replaced 2 characters with 0 characters in element '${id}'.\nField content: HelloAndroid!`)
+      expect(r.text).to.equal(
+        `Replaced 2 characters with 0 characters in element '${id}'.\nField content: HelloAndroid!`
+      )
       r = await run('type_replace_text', {element_id: id, search: 'nowhere', new_text: 'x', ...fast})
       expect(r.error).to.have.property('code', 'ELEMENT_NOT_FOUND')
       r = await run('type_insert_text', {element_id: id, text: 'x', offset: 99, ...fast})
       expect(r.error).to.have.property('code', 'INVALID_INPUT')
       expect(inputs(r.argv)).to.deep.equal([])
       // Emptied, the field shows its hint, which an Android 14 dump does not mark: one probe character tells.
-      const probe = [['input', 'text', '0'], ['input', 'keyevent', 'KEYCODE_DEL']]
+      const probe = [
+        ['input', 'text', '0'],
+        ['input', 'keyevent', 'KEYCODE_DEL'],
+      ]
       r = await run('type_clear_text', {element_id: id})
       expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
-      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(13).fill('KEYCODE_DEL'), ...Array(13).fill('KEYCODE_FORWARD_DEL')], ...probe])
+      expect(inputs(r.argv)).to.deep.equal([
+        ['input', 'keyevent', ...Array(13).fill('KEYCODE_DEL'), ...Array(13).fill('KEYCODE_FORWARD_DEL')],
+        ...probe,
+      ])
       r = await run('type_clear_text', {element_id: id})
       expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
-      expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(11).fill('KEYCODE_DEL'), ...Array(11).fill('KEYCODE_FORWARD_DEL')], ...probe])
+      expect(inputs(r.argv)).to.deep.equal([
+        ['input', 'keyevent', ...Array(11).fill('KEYCODE_DEL'), ...Array(11).fill('KEYCODE_FORWARD_DEL')],
+        ...probe,
+      ])
     })
 
     it('type into an empty field that shows its hint as text, as dumps before Android 16 do (no hint attribute)', async () => {
@@ -338,7 +426,9 @@ describe('element, typing and wait tools against arc emulate', function () {
         expect(r.text).to.equal(`Typed 4 characters at end of element '${id}'.\nField content: milk`)
         r = await run('type_clear_text', {element_id: id})
         expect(r.text).to.equal(`Text cleared from element '${id}'.\nField content: `)
-        expect(inputs(r.argv)).to.deep.equal([['input', 'keyevent', ...Array(4).fill('KEYCODE_DEL'), ...Array(4).fill('KEYCODE_FORWARD_DEL')]])
+        expect(inputs(r.argv)).to.deep.equal([
+          ['input', 'keyevent', ...Array(4).fill('KEYCODE_DEL'), ...Array(4).fill('KEYCODE_FORWARD_DEL')],
+        ])
       } finally {
         device().properties.set('ro.build.version.sdk', '34')
       }
@@ -359,7 +449,11 @@ describe('element, typing and wait tools against arc emulate', function () {
       const text = 'a %s b '.repeat(6)
       const started = Date.now()
       const controller = new AbortController()
-      const r = await run('type_append_text', {element_id: id, text, typing_speed: 50, typing_speed_variance: 0}, controller.signal)
+      const r = await run(
+        'type_append_text',
+        {element_id: id, text, typing_speed: 50, typing_speed_variance: 0},
+        controller.signal
+      )
       expect(r.text.split('\n')[1]).to.equal(`Field content: ${text}`)
       // Each pause between chunks takes its abort listener away again.
       expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
@@ -371,9 +465,11 @@ describe('element, typing and wait tools against arc emulate', function () {
     it('delivers fuzzed printable ASCII byte for byte', async () => {
       const id = await field()
       let seed = 11
-      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
       for (let round = 0; round < 6; round++) {
-        const text = Array.from({length: 1 + Math.floor(rand() * 50)}, () => String.fromCharCode(32 + Math.floor(rand() * 95))).join('')
+        const text = Array.from({length: 1 + Math.floor(rand() * 50)}, () =>
+          String.fromCharCode(32 + Math.floor(rand() * 95))
+        ).join('')
         const r = await run('type_append_text', {element_id: id, text, ...fast})
         expect(r.error, JSON.stringify(text)).to.equal(undefined)
         expect(r.data.content).to.equal(text)
@@ -413,7 +509,8 @@ describe('element, typing and wait tools against arc emulate', function () {
       ])
       expect(ra.error).to.equal(undefined)
       expect(rb.error).to.equal(undefined)
-      const final = (rb.data.content as string).length > (ra.data.content as string).length ? rb.data.content : ra.data.content
+      const final =
+        (rb.data.content as string).length > (ra.data.content as string).length ? rb.data.content : ra.data.content
       expect([a + b, b + a]).to.include(final)
       await run('type_clear_text', {element_id: id})
     })
@@ -439,7 +536,9 @@ describe('element, typing and wait tools against arc emulate', function () {
       // A read through the driver leaves one timer of its own (the same after any tool): counted from after one.
       await run('find_elements', {by: 'text', value: 'Lemons'})
       const before = timers()
-      expect((await run('wait_for_element', {by: 'text', value: 'Lemons', timeout: 30000})).data).to.include({found: true})
+      expect((await run('wait_for_element', {by: 'text', value: 'Lemons', timeout: 30000})).data).to.include({
+        found: true,
+      })
       expect((await run('wait_for_idle', {timeout: 30000})).error).to.equal(undefined)
       expect(timers()).to.equal(before)
     })
@@ -494,14 +593,18 @@ describe('element, typing and wait tools against arc emulate', function () {
       const arc = (...args: string[]) => runArc(args, {env})
       const shown = await arc('screen-state')
       expect(shown.code).to.equal(0)
-      const idOn = (label: string) => shown.stdout.split('\n').find((l) => l.split('\t')[2] === label)!.split('\t')[0] as string
+      const idOn = (label: string) =>
+        shown.stdout
+          .split('\n')
+          .find((l) => l.split('\t')[2] === label)!
+          .split('\t')[0] as string
       const add = idOn('ADD')
       const click = await arc('click', add)
       expect(click.stdout.trim()).to.equal(`Click performed on element '${add}'`)
       const field = idOn('Add an item')
       const typed = await arc('type', 'append', field, 'Hi there', '--typing-speed', '10')
       expect(typed.stdout.trim()).to.equal(
-        `Typed 8 characters at end of element '${field}'.\nField content: Hi there\nIts earlier text "Add an item" was taken as the hint of an empty field: this device's dump does not say which it was.`,
+        `Typed 8 characters at end of element '${field}'.\nField content: Hi there\nIts earlier text "Add an item" was taken as the hint of an empty field: this device's dump does not say which it was.`
       )
       expect((await arc('type', 'clear', field)).code).to.equal(0)
       const details = await arc('details', '--ids', add, '--ids', 'node_222222')

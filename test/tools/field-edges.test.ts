@@ -28,14 +28,18 @@ describe('typing tools at a field edge and beyond UTF-16 (against a device that 
     },
   })
   const device = () => h.emu.device('emu-1')
-  const arc = (...args: string[]) => runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0'], {env: h.env})
+  const arc = (...args: string[]) =>
+    runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0'], {env: h.env})
   const fieldText = () =>
     device()
       .dumpXml()
       .match(/<node\b[^>]*>/g)
       ?.find((t) => t.includes(`resource-id="${FIELD}"`))
       ?.match(/\btext="([^"]*)"/)?.[1]
-  const keysSince = (from: number) => h.emu.commands.slice(from).flatMap((c) => (c.argv[0] === 'input' && c.argv[1] === 'keyevent' ? c.argv.slice(2) : []))
+  const keysSince = (from: number) =>
+    h.emu.commands
+      .slice(from)
+      .flatMap((c) => (c.argv[0] === 'input' && c.argv[1] === 'keyevent' ? c.argv.slice(2) : []))
 
   const show = (screen: string) => {
     device().showScreen(screen)

@@ -8,12 +8,15 @@ import {runArc} from '@arc-cli/test-support/run-arc'
 import {expect} from 'chai'
 
 /** Every byte value, several times over, and more than one 64 KiB sync chunk. */
-const BINARY = Buffer.concat(Array.from({length: 600}, (_, i) => Buffer.from(Array.from({length: 256}, (_, b) => (b + i) % 256))))
+const BINARY = Buffer.concat(
+  Array.from({length: 600}, (_, i) => Buffer.from(Array.from({length: 256}, (_, b) => (b + i) % 256)))
+)
 
 describe('files pull / files push: any file between this machine and a storage location', function () {
   this.timeout(60_000)
   const h = useEmulator()
-  const arc = (args: string[], cwd?: string) => runArc([...args, '--device', 'emu-1'], {env: h.env, ...(cwd ? {cwd} : {})})
+  const arc = (args: string[], cwd?: string) =>
+    runArc([...args, '--device', 'emu-1'], {env: h.env, ...(cwd ? {cwd} : {})})
 
   it('push then pull gives back every byte (binary, over 64 KiB), to a file and to stdout', async () => {
     const work = path.join(h.dir, 'roundtrip')
@@ -29,7 +32,11 @@ describe('files pull / files push: any file between this machine and a storage l
     // Without -o: the device file's name, here.
     const named = await arc(['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '--json'], work)
     expect(named.code, named.stderr).to.equal(0)
-    expect(JSON.parse(named.stdout)).to.deep.equal({path: 'arc-transfer/blob.bin', bytes: BINARY.length, output: path.join(work, 'blob.bin')})
+    expect(JSON.parse(named.stdout)).to.deep.equal({
+      path: 'arc-transfer/blob.bin',
+      bytes: BINARY.length,
+      output: path.join(work, 'blob.bin'),
+    })
     expect((await readdir(work)).sort()).to.deep.equal(['back.bin', 'blob.bin'])
   })
 
@@ -40,9 +47,13 @@ describe('files pull / files push: any file between this machine and a storage l
     expect((await arc(['files', 'push', 'small.bin', 'tmp', 'arc-transfer/small.bin'], work)).code).to.equal(0)
     const {arcNodeArgs} = await import('@arc-cli/test-support/built-cli')
     const bytes = await new Promise<Buffer>((resolve, reject) => {
-      const child = spawn(process.execPath, arcNodeArgs(['files', 'pull', 'tmp', 'arc-transfer/small.bin', '-o', '-', '--device', 'emu-1']), {
-        env: {...process.env, ...h.env, NODE_OPTIONS: ''},
-      })
+      const child = spawn(
+        process.execPath,
+        arcNodeArgs(['files', 'pull', 'tmp', 'arc-transfer/small.bin', '-o', '-', '--device', 'emu-1']),
+        {
+          env: {...process.env, ...h.env, NODE_OPTIONS: ''},
+        }
+      )
       const chunks: Buffer[] = []
       child.stdout.on('data', (d: Buffer) => chunks.push(d))
       child.on('error', reject)
@@ -56,13 +67,31 @@ describe('files pull / files push: any file between this machine and a storage l
     await mkdir(path.join(work, 'adir'), {recursive: true})
     await writeFile(path.join(work, 'x.bin'), 'x')
     const config = path.join(h.dir, 'readonly.arcrc.json')
-    await writeFile(config, JSON.stringify({files: {locations: [{id: 'tmp', path: '/data/local/tmp', allowWrite: true}, {id: 'readonly', path: '/data/local/tmp'}]}}))
+    await writeFile(
+      config,
+      JSON.stringify({
+        files: {
+          locations: [
+            {id: 'tmp', path: '/data/local/tmp', allowWrite: true},
+            {id: 'readonly', path: '/data/local/tmp'},
+          ],
+        },
+      })
+    )
     const cases: Array<[string[], string, RegExp]> = [
       [['files', 'push', 'nope.bin', 'tmp', 'a.bin'], 'NOT_FOUND', /source: no file at .*nope\.bin/],
       [['files', 'push', 'adir', 'tmp', 'a.bin'], 'INVALID_INPUT', /source: .*adir is not a regular file/],
-      [['files', 'push', 'x.bin', 'readonly', 'x.bin'], 'PERMISSION_DENIED', /write not allowed in storage location readonly/],
+      [
+        ['files', 'push', 'x.bin', 'readonly', 'x.bin'],
+        'PERMISSION_DENIED',
+        /write not allowed in storage location readonly/,
+      ],
       [['files', 'pull', 'tmp', 'missing.bin'], 'NOT_FOUND', /file not found: missing\.bin/],
-      [['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'no/such/folder/b.bin'], 'OUTPUT_FAILED', /--output: cannot write .*b\.bin: the folder does not exist/],
+      [
+        ['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'no/such/folder/b.bin'],
+        'OUTPUT_FAILED',
+        /--output: cannot write .*b\.bin: the folder does not exist/,
+      ],
       [['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'adir'], 'OUTPUT_FAILED', /it is a folder/],
     ]
     for (const [args, code, message] of cases) {
@@ -99,6 +128,7 @@ describe('files pull / files push: any file between this machine and a storage l
 
   it('is not served over MCP: an agent would pick paths on your disk', async () => {
     const {tools} = await import('../../src/tools/index.js')
-    for (const name of ['pull_file', 'push_file']) expect(tools.find((t) => t.name === name)?.cli.only).to.be.a('string')
+    for (const name of ['pull_file', 'push_file'])
+      expect(tools.find((t) => t.name === name)?.cli.only).to.be.a('string')
   })
 })

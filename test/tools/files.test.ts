@@ -1,5 +1,17 @@
 import {randomBytes} from 'node:crypto'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import {execFileSync} from 'node:child_process'
 import http from 'node:http'
 import https from 'node:https'
@@ -53,7 +65,15 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
   async function run(name: string, input: Record<string, unknown>, config: ArcConfig = {}) {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = {
+      driver,
+      config,
+      state: new MemoryDeviceState(),
+      json: false,
+      cwd: process.cwd(),
+      warn() {},
+      progress() {},
+    } as never
     let result: {text: string; data?: unknown} | undefined
     let error: ArcError | undefined
     try {
@@ -89,7 +109,11 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
 
   describe('write_file, read_file', () => {
     it('creates parent folders and writes through a temporary name renamed over the file', async () => {
-      const r = await run('write_file', {location_id: 'downloads', path: 'notes/todo.txt', content: 'Buy groceries\nWalk the dog'})
+      const r = await run('write_file', {
+        location_id: 'downloads',
+        path: 'notes/todo.txt',
+        content: 'Buy groceries\nWalk the dog',
+      })
       expect(r.error).to.equal(undefined)
       expect(r.text).to.equal('File written successfully: notes/todo.txt')
       expect(readFileSync(path.join(downloads, 'notes/todo.txt'), 'utf8')).to.equal('Buy groceries\nWalk the dog')
@@ -129,7 +153,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect((rest.text as string).split('\n')).to.deep.equal(lines.slice(200).map((l, i) => `${201 + i}| ${l}`))
       expect(rest.data).to.include({total_lines: 250, has_more: false, next_offset: null})
       const two = await run('read_file', {location_id: 'tmp', path: 'long.txt', offset: 3, limit: 2})
-      expect(two.text).to.equal('3| line 3\n4| line 4\n--- More lines available. Use offset=5 to continue reading. Total lines: 250 ---')
+      expect(two.text).to.equal(
+        '3| line 3\n4| line 4\n--- More lines available. Use offset=5 to continue reading. Total lines: 250 ---'
+      )
       const past = await run('read_file', {location_id: 'tmp', path: 'long.txt', offset: 251})
       expect(past.error?.code).to.equal('INVALID_INPUT')
     })
@@ -184,7 +210,11 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     })
 
     it('refuses writes where the location does not allow them, and content over the limit, before touching the device', async () => {
-      const config: ArcConfig = {files: {locations: [{id: 'ro', path: '/data/local/tmp', description: '', allowWrite: false, allowDelete: false}]}}
+      const config: ArcConfig = {
+        files: {
+          locations: [{id: 'ro', path: '/data/local/tmp', description: '', allowWrite: false, allowDelete: false}],
+        },
+      }
       for (const [name, input] of [
         ['write_file', {content: 'x'}],
         ['append_file', {content: 'x'}],
@@ -196,7 +226,11 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         expect(r.error?.message, name).to.equal('write not allowed in storage location ro (/data/local/tmp)')
         expect(r.sent, name).to.deep.equal([])
       }
-      const big = await run('write_file', {location_id: 'tmp', path: 'big2.txt', content: 'é'.repeat(51)}, {files: {maxBytes: 100}})
+      const big = await run(
+        'write_file',
+        {location_id: 'tmp', path: 'big2.txt', content: 'é'.repeat(51)},
+        {files: {maxBytes: 100}}
+      )
       expect(big.error?.code).to.equal('FILE_TOO_LARGE')
       expect(big.sent).to.deep.equal([])
     })
@@ -206,7 +240,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(statSync(path.join(tmp, 'empty.txt')).size).to.equal(0)
       expect((await run('read_file', {location_id: 'tmp', path: 'empty.txt'})).data).to.include({total_lines: 0})
       mkdirSync(path.join(tmp, 'dir-target'), {recursive: true})
-      expect((await run('write_file', {location_id: 'tmp', path: 'dir-target', content: 'x'})).error?.code).to.equal('INVALID_INPUT')
+      expect((await run('write_file', {location_id: 'tmp', path: 'dir-target', content: 'x'})).error?.code).to.equal(
+        'INVALID_INPUT'
+      )
     })
   })
 
@@ -216,8 +252,14 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       const r = await run('append_file', {location_id: 'tmp', path: 'todo.txt', content: '\nFeed the cat'})
       expect(r.text).to.equal('Content appended successfully to: todo.txt')
       expect(readFileSync(path.join(tmp, 'todo.txt'), 'utf8')).to.equal('Buy groceries\nFeed the cat')
-      expect((await run('append_file', {location_id: 'tmp', path: 'missing.txt', content: 'x'})).error?.code).to.equal('NOT_FOUND')
-      const over = await run('append_file', {location_id: 'tmp', path: 'todo.txt', content: 'x'.repeat(20)}, {files: {maxBytes: 30}})
+      expect((await run('append_file', {location_id: 'tmp', path: 'missing.txt', content: 'x'})).error?.code).to.equal(
+        'NOT_FOUND'
+      )
+      const over = await run(
+        'append_file',
+        {location_id: 'tmp', path: 'todo.txt', content: 'x'.repeat(20)},
+        {files: {maxBytes: 30}}
+      )
       expect(over.error?.code).to.equal('FILE_TOO_LARGE')
       expect(readFileSync(path.join(tmp, 'todo.txt'), 'utf8')).to.equal('Buy groceries\nFeed the cat')
     })
@@ -227,13 +269,22 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       const one = await run('file_replace', {location_id: 'tmp', path: 'r.txt', old_string: 'a.b', new_string: '$&'})
       expect(one.text).to.equal('Replaced 1 occurrence(s) in: r.txt')
       expect(readFileSync(path.join(tmp, 'r.txt'), 'utf8')).to.equal('$& a.b a.b')
-      const all = await run('file_replace', {location_id: 'tmp', path: 'r.txt', old_string: 'a.b', new_string: 'x', replace_all: true})
+      const all = await run('file_replace', {
+        location_id: 'tmp',
+        path: 'r.txt',
+        old_string: 'a.b',
+        new_string: 'x',
+        replace_all: true,
+      })
       expect(all.text).to.equal('Replaced 2 occurrence(s) in: r.txt')
       expect(readFileSync(path.join(tmp, 'r.txt'), 'utf8')).to.equal('$& x x')
       const missing = await run('file_replace', {location_id: 'tmp', path: 'r.txt', old_string: 'zzz', new_string: 'x'})
       expect(missing.error?.code).to.equal('NOT_FOUND')
       expect(missing.error?.message).to.equal('old_string not found in r.txt')
-      expect(tool('file_replace').input.safeParse({location_id: 'tmp', path: 'r.txt', old_string: '', new_string: 'x'}).success).to.equal(false)
+      expect(
+        tool('file_replace').input.safeParse({location_id: 'tmp', path: 'r.txt', old_string: '', new_string: 'x'})
+          .success
+      ).to.equal(false)
     })
 
     it('deletes files only, where the location allows it', async () => {
@@ -264,7 +315,11 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       writeFileSync(path.join(dir, 'A.json'), '{}')
       writeFileSync(path.join(dir, 'c'), '')
       const r = await run('list_files', {location_id: 'tmp', path: 'listing'})
-      const result = JSON.parse(r.text as string) as {files: Array<Record<string, unknown>>; total_count: number; has_more: boolean}
+      const result = JSON.parse(r.text as string) as {
+        files: Array<Record<string, unknown>>
+        total_count: number
+        has_more: boolean
+      }
       expect(result.files.map((f) => [f.name, f.path, f.is_directory, f.size, f.mime_type])).to.deep.equal([
         ['alpha', 'listing/alpha', true, 0, null],
         ['Zeta', 'listing/Zeta', true, 0, null],
@@ -276,11 +331,21 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(result.files[0]?.last_modified).to.equal(null)
       expect([result.total_count, result.has_more]).to.deep.equal([5, false])
       const page = await run('list_files', {location_id: 'tmp', path: 'listing', offset: 1, limit: 2})
-      const paged = JSON.parse(page.text as string) as {files: Array<{name: string}>; total_count: number; has_more: boolean}
-      expect([paged.files.map((f) => f.name), paged.total_count, paged.has_more]).to.deep.equal([['Zeta', 'A.json'], 5, true])
+      const paged = JSON.parse(page.text as string) as {
+        files: Array<{name: string}>
+        total_count: number
+        has_more: boolean
+      }
+      expect([paged.files.map((f) => f.name), paged.total_count, paged.has_more]).to.deep.equal([
+        ['Zeta', 'A.json'],
+        5,
+        true,
+      ])
       expect(page.sent.at(-1)).to.deep.equal(['sync', 'LIST', '/data/local/tmp/listing'])
       expect((await run('list_files', {location_id: 'tmp', path: 'no/such'})).error?.code).to.equal('NOT_FOUND')
-      expect((await run('list_files', {location_id: 'tmp', path: 'listing/b.txt'})).error?.code).to.equal('INVALID_INPUT')
+      expect((await run('list_files', {location_id: 'tmp', path: 'listing/b.txt'})).error?.code).to.equal(
+        'INVALID_INPUT'
+      )
       expect(tool('list_files').input.safeParse({location_id: 'tmp', limit: 201}).success).to.equal(false)
       expect(tool('list_files').input.safeParse({location_id: 'tmp', offset: -1}).success).to.equal(false)
     })
@@ -294,8 +359,13 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       try {
         const denied = await run('list_files', {location_id: 'tmp', path: 'secret'})
         expect(denied.error?.code).to.equal('DEVICE_ACCESS_DENIED')
-        expect(denied.error?.message).to.equal("permission denied on emu-1: the device's shell user may not read the folder /data/local/tmp/secret")
-        expect(denied.sent.slice(-2)).to.deep.equal([['sync', 'LIST', '/data/local/tmp/secret'], ['ls', '-a', '--', '/data/local/tmp/secret']])
+        expect(denied.error?.message).to.equal(
+          "permission denied on emu-1: the device's shell user may not read the folder /data/local/tmp/secret"
+        )
+        expect(denied.sent.slice(-2)).to.deep.equal([
+          ['sync', 'LIST', '/data/local/tmp/secret'],
+          ['ls', '-a', '--', '/data/local/tmp/secret'],
+        ])
         // A folder that is really empty stays an empty listing.
         const empty = await run('list_files', {location_id: 'tmp', path: 'empty'})
         expect(JSON.parse(empty.text as string)).to.deep.equal({files: [], total_count: 0, has_more: false})
@@ -333,7 +403,11 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       const r = await run('read_file', {location_id: 'tmp', path: 'app-data/notes.txt'})
       expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
       expect(r.error?.message).to.equal(reachDenied('/data/local/tmp/app-data/notes.txt'))
-      expect(r.error?.details).to.include({serial: 'emu-1', path: '/data/local/tmp/app-data/notes.txt', output: 'ls: /data/local/tmp/app-data/notes.txt: Permission denied'})
+      expect(r.error?.details).to.include({
+        serial: 'emu-1',
+        path: '/data/local/tmp/app-data/notes.txt',
+        output: 'ls: /data/local/tmp/app-data/notes.txt: Permission denied',
+      })
       expect(r.error?.actions.join('\n')).to.include('run-as PKG').and.include('adb root')
       // The STAT came back zeroed, so the shell was asked once, quoted; nothing was pulled.
       expect(r.sent).to.deep.equal([
@@ -343,7 +417,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         ['ls', '-ld', '--', '/data/local/tmp/app-data/notes.txt'],
       ])
       // Whether a name exists in there cannot be told: a missing one is refused the same way.
-      expect((await run('read_file', {location_id: 'tmp', path: 'app-data/typo.txt'})).error?.message).to.equal(reachDenied('/data/local/tmp/app-data/typo.txt'))
+      expect((await run('read_file', {location_id: 'tmp', path: 'app-data/typo.txt'})).error?.message).to.equal(
+        reachDenied('/data/local/tmp/app-data/typo.txt')
+      )
     })
 
     it('deeper in: realpath says Permission denied, so the folder on the way is named (read, list, write, delete)', async () => {
@@ -357,7 +433,12 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         const r = await run(name, {location_id: 'tmp', ...input})
         expect(r.error?.code, name).to.equal('DEVICE_ACCESS_DENIED')
         expect(r.error?.message, name).to.equal(reachDenied('/data/local/tmp/app-data/databases'))
-        expect(r.sent.some((c) => ['SEND', 'RECV', 'LIST'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)), name).to.equal(false)
+        expect(
+          r.sent.some(
+            (c) => ['SEND', 'RECV', 'LIST'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)
+          ),
+          name
+        ).to.equal(false)
       }
       expect(tree(tmp)).to.deep.equal(before)
     })
@@ -371,16 +452,23 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       ] as const) {
         const r = await run(name, {location_id: 'tmp', ...input})
         expect(r.error?.code, name).to.equal('DEVICE_ACCESS_DENIED')
-        expect(r.sent.some((c) => ['SEND', 'RECV'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)), name).to.equal(false)
+        expect(
+          r.sent.some(
+            (c) => ['SEND', 'RECV'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)
+          ),
+          name
+        ).to.equal(false)
       }
       expect(tree(tmp)).to.deep.equal(before)
     })
 
-    it("write_file of a new file there: its STAT finds nothing, as for any new file, and adbd refuses the SEND; nothing is left", async () => {
+    it('write_file of a new file there: its STAT finds nothing, as for any new file, and adbd refuses the SEND; nothing is left', async () => {
       const before = tree(tmp)
       const r = await run('write_file', {location_id: 'tmp', path: 'app-data/new.txt', content: 'x'})
       expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
-      expect(r.error?.message).to.equal("permission denied on emu-1: the device's shell user may not write in the folder /data/local/tmp/app-data")
+      expect(r.error?.message).to.equal(
+        "permission denied on emu-1: the device's shell user may not write in the folder /data/local/tmp/app-data"
+      )
       const temp = (r.sent.find((c) => c[1] === 'SEND') as string[])[2] as string
       expect(r.sent).to.deep.equal([
         ['realpath', '--', '/data/local/tmp'],
@@ -399,9 +487,14 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     it("the driver's mkdir -p into such a folder: toybox's Permission denied is DEVICE_ACCESS_DENIED, nothing made", async () => {
       const before = tree(tmp)
       const driver = await h.driver()
-      const error = await driver.makeDirs('/data/local/tmp/app-data/sub/folder').then(() => undefined, (e: ArcError) => e)
+      const error = await driver.makeDirs('/data/local/tmp/app-data/sub/folder').then(
+        () => undefined,
+        (e: ArcError) => e
+      )
       expect(error?.code).to.equal('DEVICE_ACCESS_DENIED')
-      expect(error?.message).to.equal("permission denied on emu-1: the device's shell user may not create the folder /data/local/tmp/app-data/sub/folder")
+      expect(error?.message).to.equal(
+        "permission denied on emu-1: the device's shell user may not create the folder /data/local/tmp/app-data/sub/folder"
+      )
       expect(existsSync(path.join(appData, 'sub'))).to.equal(false)
       expect(tree(tmp)).to.deep.equal(before)
     })
@@ -409,14 +502,31 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     it("the driver's write into such a folder: adbd's couldn't create file: Permission denied is DEVICE_ACCESS_DENIED", async () => {
       const before = tree(tmp)
       const driver = await h.driver()
-      const error = await driver.writeFile('/data/local/tmp/app-data/new.txt', Buffer.from('x')).then(() => undefined, (e: ArcError) => e)
+      const error = await driver.writeFile('/data/local/tmp/app-data/new.txt', Buffer.from('x')).then(
+        () => undefined,
+        (e: ArcError) => e
+      )
       expect(error?.code).to.equal('DEVICE_ACCESS_DENIED')
-      expect(error?.message).to.equal("permission denied on emu-1: the device's shell user may not write in the folder /data/local/tmp/app-data")
+      expect(error?.message).to.equal(
+        "permission denied on emu-1: the device's shell user may not write in the folder /data/local/tmp/app-data"
+      )
       expect(tree(tmp)).to.deep.equal(before)
     })
 
     it('a storage location inside such a folder is refused, not reported missing', async () => {
-      const config: ArcConfig = {files: {locations: [{id: 'app', path: '/data/local/tmp/app-data/databases', description: '', allowWrite: true, allowDelete: false}]}}
+      const config: ArcConfig = {
+        files: {
+          locations: [
+            {
+              id: 'app',
+              path: '/data/local/tmp/app-data/databases',
+              description: '',
+              allowWrite: true,
+              allowDelete: false,
+            },
+          ],
+        },
+      }
       const r = await run('read_file', {location_id: 'app', path: 'x.db'}, config)
       expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
       expect(r.error?.message).to.equal(reachDenied('/data/local/tmp/app-data/databases'))
@@ -426,8 +536,14 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     it('a file the shell may see but not open: adbd fails the RECV with Permission denied, and so does arc', async () => {
       const r = await run('read_file', {location_id: 'tmp', path: 'packages.xml'})
       expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')
-      expect(r.error?.message).to.equal("permission denied on emu-1: the device's shell user may not read /data/local/tmp/packages.xml")
-      expect(r.sent.map((c) => c.slice(0, 2))).to.deep.equal([['realpath', '--'], ['sync', 'STAT'], ['sync', 'RECV']])
+      expect(r.error?.message).to.equal(
+        "permission denied on emu-1: the device's shell user may not read /data/local/tmp/packages.xml"
+      )
+      expect(r.sent.map((c) => c.slice(0, 2))).to.deep.equal([
+        ['realpath', '--'],
+        ['sync', 'STAT'],
+        ['sync', 'RECV'],
+      ])
     })
 
     it('a missing file is still NOT_FOUND: before saying so, arc asks the shell once, and it says No such file or directory', async () => {
@@ -441,7 +557,10 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       ])
       const list = await run('list_files', {location_id: 'tmp', path: 'no-such-folder'})
       expect(list.error?.code).to.equal('NOT_FOUND')
-      expect(list.sent.slice(-2)).to.deep.equal([['sync', 'STAT', '/data/local/tmp/no-such-folder'], ['ls', '-ld', '--', '/data/local/tmp/no-such-folder']])
+      expect(list.sent.slice(-2)).to.deep.equal([
+        ['sync', 'STAT', '/data/local/tmp/no-such-folder'],
+        ['ls', '-ld', '--', '/data/local/tmp/no-such-folder'],
+      ])
       const del = await run('delete_file', {location_id: 'tmp', path: 'gone/no-such-file.txt'})
       expect(del.error?.code).to.equal('NOT_FOUND')
       expect(del.sent.at(-1)).to.deep.equal(['ls', '-ld', '--', '/data/local/tmp/gone/no-such-file.txt'])
@@ -457,7 +576,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       const denied = await runArc(['files', 'read', 'tmp', 'app-data/databases/x.db'], {env})
       expect(denied.code).to.equal(19)
       expect(denied.stdout).to.equal('')
-      expect(denied.stderr).to.include(`Error [DEVICE_ACCESS_DENIED]: ${reachDenied('/data/local/tmp/app-data/databases')}\n`)
+      expect(denied.stderr).to.include(
+        `Error [DEVICE_ACCESS_DENIED]: ${reachDenied('/data/local/tmp/app-data/databases')}\n`
+      )
       expect(denied.stderr).to.include('Try: ')
       const json = await runArc(['files', 'read', 'tmp', 'packages.xml', '--json'], {env})
       expect(json.code).to.equal(19)
@@ -487,7 +608,11 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       symlinkSync('/nowhere/at/all', path.join(jail, 'dangling'))
       symlinkSync('inner', path.join(jail, 'inner-link'))
     })
-    const jailConfig: ArcConfig = {files: {locations: [{id: 'jail', path: '/data/local/tmp/jail', description: '', allowWrite: true, allowDelete: true}]}}
+    const jailConfig: ArcConfig = {
+      files: {
+        locations: [{id: 'jail', path: '/data/local/tmp/jail', description: '', allowWrite: true, allowDelete: true}],
+      },
+    }
 
     const refused: Array<[string, string]> = [
       ['..', 'PERMISSION_DENIED'],
@@ -521,7 +646,12 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         for (const [name, extra] of operations) {
           const r = await run(name, {location_id: 'jail', path: bad, ...extra}, jailConfig)
           expect(r.error?.code, `${name} ${JSON.stringify(bad)}`).to.equal(code)
-          expect(r.sent.some((c) => ['SEND', 'RECV', 'LIST'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)), name).to.equal(false)
+          expect(
+            r.sent.some(
+              (c) => ['SEND', 'RECV', 'LIST'].includes(c[1] as string) || ['mv', 'rm', 'mkdir'].includes(c[0] as string)
+            ),
+            name
+          ).to.equal(false)
         }
         expect(outside()).to.deep.equal(before)
       })
@@ -529,10 +659,20 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
 
     it('keeps look-alike names (encoded and backslash separators, doubled slashes) inside the location', async () => {
       const before = outside()
-      for (const name of ['..%2F..%2Fescape.txt', '%2e%2e/escape.txt', '..\\..\\escape.txt', 'inner//./double.txt', '...', '.. .txt', 'inner-link/via-link.txt']) {
+      for (const name of [
+        '..%2F..%2Fescape.txt',
+        '%2e%2e/escape.txt',
+        '..\\..\\escape.txt',
+        'inner//./double.txt',
+        '...',
+        '.. .txt',
+        'inner-link/via-link.txt',
+      ]) {
         const r = await run('write_file', {location_id: 'jail', path: name, content: name}, jailConfig)
         expect(r.error, name).to.equal(undefined)
-        expect((await run('read_file', {location_id: 'jail', path: name}, jailConfig)).text, name).to.equal(`1| ${name}`)
+        expect((await run('read_file', {location_id: 'jail', path: name}, jailConfig)).text, name).to.equal(
+          `1| ${name}`
+        )
       }
       expect(outside()).to.deep.equal(before)
       expect(readFileSync(path.join(tmp, 'jail/%2e%2e/escape.txt'), 'utf8')).to.equal('%2e%2e/escape.txt')
@@ -544,7 +684,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
   describe('contents and names arrive byte for byte', () => {
     it('round-trips nasty names and random UTF-8 contents', async function () {
       this.timeout(120_000)
-      const names = NASTY_STRINGS.filter((s) => s.trim() !== '' && !s.includes('/') && !s.includes('\0') && s !== '.' && s !== '..')
+      const names = NASTY_STRINGS.filter(
+        (s) => s.trim() !== '' && !s.includes('/') && !s.includes('\0') && s !== '.' && s !== '..'
+      )
       for (const [i, name] of names.entries()) {
         const content = `${NASTY_STRINGS[(i * 7) % NASTY_STRINGS.length]}\n${randomBytes(64).toString('base64')}\n😀 ${name}`
         const w = await run('write_file', {location_id: 'tmp', path: `fuzz/${name}`, content})
@@ -553,7 +695,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         const r = await run('read_file', {location_id: 'tmp', path: `fuzz/${name}`})
         expect((r.data as {lines: string[]}).lines.join('\n'), name).to.equal(content)
       }
-      const listed = JSON.parse((await run('list_files', {location_id: 'tmp', path: 'fuzz'})).text as string) as {files: Array<{name: string}>}
+      const listed = JSON.parse((await run('list_files', {location_id: 'tmp', path: 'fuzz'})).text as string) as {
+        files: Array<{name: string}>
+      }
       expect(listed.files.map((f) => f.name)).to.have.members(names)
     })
 
@@ -594,24 +738,49 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       writeFileSync(path.join(tmp, 'precious2.txt'), 'old content')
       h.emu.device('emu-1').addFault({command: 'mv', kind: 'hang'})
       const driver = await h.driver(undefined, 1500)
-      const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const ctx = {
+        driver,
+        config: {},
+        state: new MemoryDeviceState(),
+        json: false,
+        cwd: process.cwd(),
+        warn() {},
+        progress() {},
+      } as never
       const error = await tool('write_file')
-        .handler(ctx, tool('write_file').input.parse({location_id: 'tmp', path: 'precious2.txt', content: 'new content'}))
-        .then(() => undefined, (e: ArcError) => e)
+        .handler(
+          ctx,
+          tool('write_file').input.parse({location_id: 'tmp', path: 'precious2.txt', content: 'new content'})
+        )
+        .then(
+          () => undefined,
+          (e: ArcError) => e
+        )
       expect(error?.code).to.equal('TIMEOUT')
       expect(readFileSync(path.join(tmp, 'precious2.txt'), 'utf8')).to.equal('old content')
     })
   })
 
-  describe("a rename whose answer is lost: the result is the truth (rename(2) is atomic: done whole or not at all)", () => {
+  describe('a rename whose answer is lost: the result is the truth (rename(2) is atomic: done whole or not at all)', () => {
     /** Runs write_file through a driver with a short time limit; the error it threw, if any. */
     async function write(file: string, content: string) {
       const driver = await h.driver(undefined, 1500)
-      const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const ctx = {
+        driver,
+        config: {},
+        state: new MemoryDeviceState(),
+        json: false,
+        cwd: process.cwd(),
+        warn() {},
+        progress() {},
+      } as never
       try {
         return await tool('write_file')
           .handler(ctx, tool('write_file').input.parse({location_id: 'tmp', path: file, content}))
-          .then(() => undefined, (e: ArcError) => e)
+          .then(
+            () => undefined,
+            (e: ArcError) => e
+          )
       } finally {
         await driver.close()
       }
@@ -641,8 +810,12 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       const error = await write('gone.txt', 'new content')
       device.reconnect()
       expect(error?.code).to.equal('DEVICE_UNAVAILABLE')
-      expect(error?.message).to.match(/^writing \/data\/local\/tmp\/gone\.txt on emu-1: the rename of the new content over it was sent but not answered/)
-      expect(error?.actions?.[0]).to.equal('The file holds its old content or the new one, whole (a rename is atomic): read it once the device is back.')
+      expect(error?.message).to.match(
+        /^writing \/data\/local\/tmp\/gone\.txt on emu-1: the rename of the new content over it was sent but not answered/
+      )
+      expect(error?.actions?.[0]).to.equal(
+        'The file holds its old content or the new one, whole (a rename is atomic): read it once the device is back.'
+      )
       // This mv never ran: the old content, and the temporary file the next write removes.
       expect(readFileSync(path.join(tmp, 'gone.txt'), 'utf8')).to.equal('old content')
       expect(temps('gone.txt')).to.have.length(1)
@@ -695,16 +868,29 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       })
       await inside
       const driver = await h.driver(undefined, 1000)
-      const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const ctx = {
+        driver,
+        config: {},
+        state: new MemoryDeviceState(),
+        json: false,
+        cwd: process.cwd(),
+        warn() {},
+        progress() {},
+      } as never
       const error = await tool('append_file')
         .handler(ctx, tool('append_file').input.parse({location_id: 'tmp', path: 'busy.txt', content: 'b\n'}))
-        .then(() => undefined, (e: ArcError) => e)
+        .then(
+          () => undefined,
+          (e: ArcError) => e
+        )
       await driver.close()
       finish()
       await held
       await holder.close()
       expect(error?.code).to.equal('TIMEOUT')
-      expect(error?.message).to.equal('waiting to edit /data/local/tmp/busy.txt on emu-1: other edits of it have held it for 3000 ms')
+      expect(error?.message).to.equal(
+        'waiting to edit /data/local/tmp/busy.txt on emu-1: other edits of it have held it for 3000 ms'
+      )
       expect(readFileSync(path.join(tmp, 'busy.txt'), 'utf8')).to.equal('a\n')
     })
   })
@@ -727,7 +913,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       server.closeAllConnections()
       server.close()
     })
-    const allowHttp = (more: Record<string, unknown> = {}): ArcConfig => ({files: {download: {allowHttp: true, ...more}}})
+    const allowHttp = (more: Record<string, unknown> = {}): ArcConfig => ({
+      files: {download: {allowHttp: true, ...more}},
+    })
 
     it('refuses plain http unless the config allows it', async () => {
       const r = await run('download_from_url', {location_id: 'tmp', path: 'dl.bin', url: `${base}/file.bin`})
@@ -737,19 +925,44 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     })
 
     it('downloads on the host and pushes the bytes exactly, following a redirect', async () => {
-      const r = await run('download_from_url', {location_id: 'tmp', path: 'images/dl.bin', url: `${base}/redirect`}, allowHttp())
+      const r = await run(
+        'download_from_url',
+        {location_id: 'tmp', path: 'images/dl.bin', url: `${base}/redirect`},
+        allowHttp()
+      )
       expect(r.text).to.equal('File downloaded successfully: images/dl.bin')
       expect(readFileSync(path.join(tmp, 'images/dl.bin')).equals(payload)).to.equal(true)
     })
 
     it('reports HTTP errors, the size limit, the time limit and bad URLs', async () => {
-      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: `${base}/missing`}, allowHttp())).error?.code).to.equal('DOWNLOAD_FAILED')
-      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: `${base}/file.bin`}, allowHttp({maxBytes: 1000}))).error?.code).to.equal(
-        'FILE_TOO_LARGE',
+      expect(
+        (await run('download_from_url', {location_id: 'tmp', path: 'x', url: `${base}/missing`}, allowHttp())).error
+          ?.code
+      ).to.equal('DOWNLOAD_FAILED')
+      expect(
+        (
+          await run(
+            'download_from_url',
+            {location_id: 'tmp', path: 'x', url: `${base}/file.bin`},
+            allowHttp({maxBytes: 1000})
+          )
+        ).error?.code
+      ).to.equal('FILE_TOO_LARGE')
+      expect(
+        (
+          await run(
+            'download_from_url',
+            {location_id: 'tmp', path: 'x', url: `${base}/slow`},
+            allowHttp({timeoutMs: 300})
+          )
+        ).error?.code
+      ).to.equal('TIMEOUT')
+      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'not a url'})).error?.code).to.equal(
+        'INVALID_INPUT'
       )
-      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: `${base}/slow`}, allowHttp({timeoutMs: 300}))).error?.code).to.equal('TIMEOUT')
-      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'not a url'})).error?.code).to.equal('INVALID_INPUT')
-      expect((await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'ftp://example.com/x'})).error?.code).to.equal('INVALID_INPUT')
+      expect(
+        (await run('download_from_url', {location_id: 'tmp', path: 'x', url: 'ftp://example.com/x'})).error?.code
+      ).to.equal('INVALID_INPUT')
       expect(existsSync(path.join(tmp, 'x'))).to.equal(false)
     })
   })
@@ -761,12 +974,33 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       // A throwaway self-signed certificate (openssl on the test machine; skipped without it).
       const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-cert-'))
       try {
-        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], {stdio: 'ignore'})
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'rsa:2048',
+            '-nodes',
+            '-keyout',
+            path.join(dir, 'key.pem'),
+            '-out',
+            path.join(dir, 'cert.pem'),
+            '-days',
+            '1',
+            '-subj',
+            '/CN=127.0.0.1',
+          ],
+          {stdio: 'ignore'}
+        )
       } catch {
         rmSync(dir, {recursive: true, force: true})
         this.skip()
       }
-      server = https.createServer({key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem'))}, (_req, res) => res.end('secret-ish'))
+      server = https.createServer(
+        {key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem'))},
+        (_req, res) => res.end('secret-ish')
+      )
       rmSync(dir, {recursive: true, force: true})
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
       url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/x.txt`
@@ -779,9 +1013,15 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     it('refuses it by default and accepts it with allowUnverifiedHttps', async () => {
       const refused = await run('download_from_url', {location_id: 'tmp', path: 'tls/x.txt', url})
       expect(refused.error?.code).to.equal('PERMISSION_DENIED')
-      expect(refused.error?.message).to.match(/^unverified HTTPS not allowed: the certificate of 127\.0\.0\.1:\d+ does not verify \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/)
+      expect(refused.error?.message).to.match(
+        /^unverified HTTPS not allowed: the certificate of 127\.0\.0\.1:\d+ does not verify \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/
+      )
       expect(existsSync(path.join(tmp, 'tls/x.txt'))).to.equal(false)
-      const allowed = await run('download_from_url', {location_id: 'tmp', path: 'tls/x.txt', url}, {files: {download: {allowUnverifiedHttps: true}}})
+      const allowed = await run(
+        'download_from_url',
+        {location_id: 'tmp', path: 'tls/x.txt', url},
+        {files: {download: {allowUnverifiedHttps: true}}}
+      )
       expect(allowed.error).to.equal(undefined)
       expect(readFileSync(path.join(tmp, 'tls/x.txt'), 'utf8')).to.equal('secret-ish')
     })
@@ -791,14 +1031,20 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     it('arc files write / read / delete: positional location and path, the spec texts, exit codes', async () => {
       const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`}
       const write = await runArc(['files', 'write', 'tmp', 'cli/notes.txt', '--content', "it's\nhere"], {env})
-      expect([write.code, write.stdout, write.stderr]).to.deep.equal([0, 'File written successfully: cli/notes.txt\n', ''])
+      expect([write.code, write.stdout, write.stderr]).to.deep.equal([
+        0,
+        'File written successfully: cli/notes.txt\n',
+        '',
+      ])
       expect(readFileSync(path.join(tmp, 'cli/notes.txt'), 'utf8')).to.equal("it's\nhere")
       const read = await runArc(['files', 'read', 'tmp', 'cli/notes.txt', '--json'], {env})
       expect(read.code).to.equal(0)
       expect(JSON.parse(read.stdout)).to.include({path: 'cli/notes.txt', total_lines: 2})
       const denied = await runArc(['files', 'delete', 'downloads', 'x.txt'], {env})
       expect(denied.code).to.equal(15)
-      expect(denied.stderr).to.include('Error [PERMISSION_DENIED]: delete not allowed in storage location downloads (/sdcard/Download)')
+      expect(denied.stderr).to.include(
+        'Error [PERMISSION_DENIED]: delete not allowed in storage location downloads (/sdcard/Download)'
+      )
     })
   })
 })

@@ -20,7 +20,14 @@ describe('pinch and custom_gesture', function () {
     const p = (x: number, y: number, time: number) => ({x, y, time})
     it('custom_gesture: non-empty paths, >= 2 points, coordinates and times >= 0, strictly increasing times', () => {
       expect(valid('custom_gesture', {paths: [[p(1, 2, 0), p(3, 4, 10)]]})).to.equal(true)
-      expect(valid('custom_gesture', {paths: [[p(0, 0, 0), p(0, 0, 1)], [p(5, 5, 0), p(6, 6, 1)]]})).to.equal(true)
+      expect(
+        valid('custom_gesture', {
+          paths: [
+            [p(0, 0, 0), p(0, 0, 1)],
+            [p(5, 5, 0), p(6, 6, 1)],
+          ],
+        })
+      ).to.equal(true)
       expect(valid('custom_gesture', {paths: []})).to.equal(false)
       expect(valid('custom_gesture', {})).to.equal(false)
       expect(valid('custom_gesture', {paths: [[p(1, 2, 0)]]})).to.equal(false)
@@ -36,7 +43,12 @@ describe('pinch and custom_gesture', function () {
     })
 
     it('pinch: coordinates >= 0, scale > 0, duration 1-60000 (default 300)', () => {
-      expect(tool('pinch').input.parse({center_x: 5, center_y: 6, scale: 2})).to.deep.equal({center_x: 5, center_y: 6, scale: 2, duration: 300})
+      expect(tool('pinch').input.parse({center_x: 5, center_y: 6, scale: 2})).to.deep.equal({
+        center_x: 5,
+        center_y: 6,
+        scale: 2,
+        duration: 300,
+      })
       for (const bad of [
         {center_x: -1, center_y: 6, scale: 2},
         {center_x: 5, center_y: -6, scale: 2},
@@ -53,12 +65,24 @@ describe('pinch and custom_gesture', function () {
     it('pinch paths: two fingers on a line through the centre, apart to zoom in, together to zoom out, kept on screen', () => {
       const screen = {width: 1080, height: 2400}
       expect(pinchPaths({x: 540, y: 1200}, 2, 300, screen)).to.deep.equal([
-        [{x: 432, y: 1200, time: 0}, {x: 324, y: 1200, time: 300}],
-        [{x: 648, y: 1200, time: 0}, {x: 756, y: 1200, time: 300}],
+        [
+          {x: 432, y: 1200, time: 0},
+          {x: 324, y: 1200, time: 300},
+        ],
+        [
+          {x: 648, y: 1200, time: 0},
+          {x: 756, y: 1200, time: 300},
+        ],
       ])
       expect(pinchPaths({x: 540, y: 1200}, 0.5, 300, screen)).to.deep.equal([
-        [{x: 324, y: 1200, time: 0}, {x: 432, y: 1200, time: 300}],
-        [{x: 756, y: 1200, time: 0}, {x: 648, y: 1200, time: 300}],
+        [
+          {x: 324, y: 1200, time: 0},
+          {x: 432, y: 1200, time: 300},
+        ],
+        [
+          {x: 756, y: 1200, time: 0},
+          {x: 648, y: 1200, time: 300},
+        ],
       ])
       expect(pinchPaths({x: 10, y: 5}, 4, 100, screen)[0]?.[1]).to.deep.equal({x: 0, y: 5, time: 100})
     })
@@ -74,8 +98,14 @@ describe('pinch and custom_gesture', function () {
       expect(toRaw({x: 100, y: 200}, {width: 1080, height: 2160, rotation: 2}, axes)).to.deep.equal({x: 980, y: 1960})
       expect(toRaw({x: 100, y: 200}, {width: 2160, height: 1080, rotation: 3}, axes)).to.deep.equal({x: 200, y: 2060})
       const virtio = {x: {min: 0, max: 32767}, y: {min: 0, max: 32767}}
-      expect(toRaw({x: 540, y: 1200}, {width: 1080, height: 2400, rotation: 0}, virtio)).to.deep.equal({x: 16384, y: 16384})
-      expect(toRaw({x: 1080, y: 2400}, {width: 1080, height: 2400, rotation: 0}, virtio)).to.deep.equal({x: 32767, y: 32767})
+      expect(toRaw({x: 540, y: 1200}, {width: 1080, height: 2400, rotation: 0}, virtio)).to.deep.equal({
+        x: 16384,
+        y: 16384,
+      })
+      expect(toRaw({x: 1080, y: 2400}, {width: 1080, height: 2400, rotation: 0}, virtio)).to.deep.equal({
+        x: 32767,
+        y: 32767,
+      })
     })
   })
 
@@ -127,7 +157,15 @@ describe('pinch and custom_gesture', function () {
       const device = h.emu.device(serial)
       const fromEvent = device.inputEvents.length
       const from = h.emu.commands.length
-      const ctx = {driver, config: {}, state: new MemoryDeviceState(), json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const ctx = {
+        driver,
+        config: {},
+        state: new MemoryDeviceState(),
+        json: false,
+        cwd: process.cwd(),
+        warn() {},
+        progress() {},
+      } as never
       let text: string | undefined
       let data: unknown
       let error: ArcError | undefined
@@ -143,8 +181,14 @@ describe('pinch and custom_gesture', function () {
     it('plays two fingers as a protocol B sendevent stream, scaled to the axis range', async () => {
       const r = await run('emu-mt', 'custom_gesture', {
         paths: [
-          [{x: 100, y: 200, time: 0}, {x: 300, y: 200, time: 30}],
-          [{x: 900, y: 200, time: 0}, {x: 700, y: 200, time: 30}],
+          [
+            {x: 100, y: 200, time: 0},
+            {x: 300, y: 200, time: 30},
+          ],
+          [
+            {x: 900, y: 200, time: 0},
+            {x: 700, y: 200, time: 30},
+          ],
         ],
       })
       expect(r.error).to.equal(undefined)
@@ -158,13 +202,33 @@ describe('pinch and custom_gesture', function () {
       })
       // 1080x2400 screen, 0..32767 axes: x 100 → 3034, 300 → 9102, 700 → 21239, 900 → 27307; y 200 → 2731.
       expect(stream).to.deep.equal([
-        [3, 47, 0], [3, 57, 100], [3, 48, 5], [3, 58, 512], [3, 53, 3034], [3, 54, 2731],
-        [3, 47, 1], [3, 57, 101], [3, 48, 5], [3, 58, 512], [3, 53, 27307], [3, 54, 2731],
-        [1, 330, 1], [0, 0, 0],
-        [3, 47, 0], [3, 53, 9102], [3, 54, 2731],
-        [3, 47, 1], [3, 53, 21239], [3, 54, 2731],
+        [3, 47, 0],
+        [3, 57, 100],
+        [3, 48, 5],
+        [3, 58, 512],
+        [3, 53, 3034],
+        [3, 54, 2731],
+        [3, 47, 1],
+        [3, 57, 101],
+        [3, 48, 5],
+        [3, 58, 512],
+        [3, 53, 27307],
+        [3, 54, 2731],
+        [1, 330, 1],
         [0, 0, 0],
-        [3, 47, 0], [3, 57, -1], [3, 47, 1], [3, 57, -1], [1, 330, 0], [0, 0, 0],
+        [3, 47, 0],
+        [3, 53, 9102],
+        [3, 54, 2731],
+        [3, 47, 1],
+        [3, 53, 21239],
+        [3, 54, 2731],
+        [0, 0, 0],
+        [3, 47, 0],
+        [3, 57, -1],
+        [3, 47, 1],
+        [3, 57, -1],
+        [1, 330, 0],
+        [0, 0, 0],
       ])
       // One shell command: getevent, the screen size reads, then every sendevent and the sleep between frames.
       expect(r.argv.filter((a) => a[0] === 'sleep')).to.deep.equal([['sleep', '0.03']])
@@ -192,12 +256,22 @@ describe('pinch and custom_gesture', function () {
     it('refuses multi-touch with UNSUPPORTED where the shell may not write /dev/input (Android 10+), sending nothing', async () => {
       const r = await run('emu-1', 'pinch', {center_x: 540, center_y: 1200, scale: 0.5})
       expect(r.error?.code).to.equal('UNSUPPORTED')
-      expect(r.error?.message).to.equal('multi-touch injection is not permitted on emu-1: the adb shell may not write /dev/input/event1')
+      expect(r.error?.message).to.equal(
+        'multi-touch injection is not permitted on emu-1: the adb shell may not write /dev/input/event1'
+      )
       expect(r.events).to.deep.equal([])
     })
 
     it('plays one finger with input motionevent on Android 10+', async () => {
-      const r = await run('emu-1', 'custom_gesture', {paths: [[{x: 100, y: 100, time: 0}, {x: 200, y: 200, time: 40}, {x: 300, y: 300, time: 60}]]})
+      const r = await run('emu-1', 'custom_gesture', {
+        paths: [
+          [
+            {x: 100, y: 100, time: 0},
+            {x: 200, y: 200, time: 40},
+            {x: 300, y: 300, time: 60},
+          ],
+        ],
+      })
       expect(r.text).to.equal('Custom gesture executed with 1 path(s), total 3 point(s)')
       expect(r.events).to.deep.equal([
         {type: 'motionevent', action: 'DOWN', x: 100, y: 100},
@@ -208,7 +282,15 @@ describe('pinch and custom_gesture', function () {
     })
 
     it('plays one finger as swipes before Android 10, and multi-touch there via sendevent', async () => {
-      const r = await run('emu-9', 'custom_gesture', {paths: [[{x: 100, y: 100, time: 0}, {x: 200, y: 200, time: 150}, {x: 300, y: 300, time: 300}]]})
+      const r = await run('emu-9', 'custom_gesture', {
+        paths: [
+          [
+            {x: 100, y: 100, time: 0},
+            {x: 200, y: 200, time: 150},
+            {x: 300, y: 300, time: 300},
+          ],
+        ],
+      })
       expect(r.data).to.deep.equal({paths: 1, points: 3, method: 'swipe'})
       expect(r.argv).to.deep.equal([
         ['getprop', 'ro.build.version.sdk'],

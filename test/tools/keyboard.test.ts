@@ -24,14 +24,30 @@ describe('keyboard status and hide (arc emulate)', function () {
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'arc-keyboard-'))
-    await writeFile(path.join(dir, 'list.xml'), dumpXml([{pkg: 'com.example', bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.TextView', text: 'List', bounds: [0, 0, 500, 100]}]}]))
+    await writeFile(
+      path.join(dir, 'list.xml'),
+      dumpXml([
+        {
+          pkg: 'com.example',
+          bounds: [0, 0, 1080, 2400],
+          children: [{cls: 'android.widget.TextView', text: 'List', bounds: [0, 0, 500, 100]}],
+        },
+      ])
+    )
     emu = await startEmulator({
       port: 0,
       devices: [],
       scenario: {
         devices: {
-          'emu-1': {screens: {form: DEMO_DIR, list: path.join(dir, 'list.xml')}, transitions: [{from: 'form', keyevent: 'BACK', to: 'list'}]},
-          'emu-9': {screens: {form: DEMO_DIR}, properties: {'ro.build.version.sdk': '28', 'ro.build.version.release': '9'}, windowsDump: true},
+          'emu-1': {
+            screens: {form: DEMO_DIR, list: path.join(dir, 'list.xml')},
+            transitions: [{from: 'form', keyevent: 'BACK', to: 'list'}],
+          },
+          'emu-9': {
+            screens: {form: DEMO_DIR},
+            properties: {'ro.build.version.sdk': '28', 'ro.build.version.release': '9'},
+            windowsDump: true,
+          },
         },
       },
     })
@@ -53,15 +69,27 @@ describe('keyboard status and hide (arc emulate)', function () {
     const driver = await connectAdbDriver({serial, port: emu.port, host: '127.0.0.1', env: {}})
     const from = emu.commands.length
     try {
-      const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: dir, warn() {}, progress() {}} as never
+      const ctx = {
+        driver,
+        state: new MemoryDeviceState(),
+        config: {},
+        json: false,
+        cwd: dir,
+        warn() {},
+        progress() {},
+      } as never
       const result = await tool.handler(ctx, {})
-      const sent = emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
+      const sent = emu.commands
+        .slice(from)
+        .map((c) => c.argv)
+        .filter((a) => a[0] === 'input')
       return {text: result.text, data: result.data, sent, screen: buildScreenModel(await driver.captureScreen())}
     } finally {
       await driver.close()
     }
   }
-  const keyboardWindows = (r: {screen: ReturnType<typeof buildScreenModel>}) => r.screen.windows.filter((w) => w.type === 'INPUT_METHOD').length
+  const keyboardWindows = (r: {screen: ReturnType<typeof buildScreenModel>}) =>
+    r.screen.windows.filter((w) => w.type === 'INPUT_METHOD').length
 
   it('status reads the input method service and the window list: the demo screen shows a keyboard', async () => {
     const r = await run(keyboardStatus)
@@ -114,10 +142,17 @@ describe('keyboard status and hide (arc emulate)', function () {
 
   it('sources that disagree for good (input method active, no keyboard window: a hardware keyboard) send nothing', async () => {
     await run(hideKeyboard)
-    device().addFault({command: 'dumpsys input_method', kind: 'garbage', output: '  mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true\n', times: 1000})
+    device().addFault({
+      command: 'dumpsys input_method',
+      kind: 'garbage',
+      output: '  mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true\n',
+      times: 1000,
+    })
     const started = Date.now()
     const r = await run(hideKeyboard)
-    expect(r.text).to.equal('No keyboard shown: nothing sent (the input method is active but no keyboard window is on screen, as with a hardware keyboard)')
+    expect(r.text).to.equal(
+      'No keyboard shown: nothing sent (the input method is active but no keyboard window is on screen, as with a hardware keyboard)'
+    )
     expect(r.sent).to.deep.equal([])
     expect(Date.now() - started).to.be.at.least(1000)
     expect((await run(keyboardStatus)).data).to.deep.equal({shown: false, input_method: true, window: false})
@@ -126,8 +161,19 @@ describe('keyboard status and hide (arc emulate)', function () {
   it('a keyboard still reported after BACK fails with TIMEOUT, naming what the device says', async () => {
     device().addFault({command: 'dumpsys input_method', kind: 'garbage', output: '  mInputShown=true\n', times: 1000})
     const driver = await connectAdbDriver({serial: 'emu-1', port: emu.port, host: '127.0.0.1', env: {}})
-    const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: dir, warn() {}, progress() {}} as never
-    const error = await hideKeyboard.handler(ctx, {}).then(() => undefined, (e: unknown) => e)
+    const ctx = {
+      driver,
+      state: new MemoryDeviceState(),
+      config: {},
+      json: false,
+      cwd: dir,
+      warn() {},
+      progress() {},
+    } as never
+    const error = await hideKeyboard.handler(ctx, {}).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     await driver.close()
     expect(error).to.include({code: 'TIMEOUT'})
     expect((error as Error).message).to.equal('the keyboard still shows on emu-1 3 s after BACK was pressed')
@@ -135,7 +181,11 @@ describe('keyboard status and hide (arc emulate)', function () {
   })
 
   it('from the CLI: --json for both, exit 0; on the demo snapshot status reads the dump and hide is refused read-only', async () => {
-    const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ANDROID_SERIAL: 'emu-1', ARC_CACHE_DIR: path.join(dir, 'cache')}
+    const env = {
+      ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`,
+      ANDROID_SERIAL: 'emu-1',
+      ARC_CACHE_DIR: path.join(dir, 'cache'),
+    }
     const first = await runArc(['keyboard', 'hide', '--json'], {env})
     expect(first.code).to.equal(0)
     expect(JSON.parse(first.stdout)).to.deep.equal({hidden: true, was_shown: true})
@@ -143,9 +193,13 @@ describe('keyboard status and hide (arc emulate)', function () {
     expect([second.code, second.stdout.trim()]).to.deep.equal([0, 'No keyboard shown: nothing sent'])
     expect(device().screenName).to.equal('form')
 
-    const demo = await runArc(['keyboard', 'status', '--device', 'demo', '--json'], {env: {ARC_CACHE_DIR: path.join(dir, 'cache')}})
+    const demo = await runArc(['keyboard', 'status', '--device', 'demo', '--json'], {
+      env: {ARC_CACHE_DIR: path.join(dir, 'cache')},
+    })
     expect(JSON.parse(demo.stdout)).to.deep.equal({shown: true, input_method: null, window: true})
-    const refused = await runArc(['keyboard', 'hide', '--device', 'demo'], {env: {ARC_CACHE_DIR: path.join(dir, 'cache')}})
+    const refused = await runArc(['keyboard', 'hide', '--device', 'demo'], {
+      env: {ARC_CACHE_DIR: path.join(dir, 'cache')},
+    })
     expect(refused.code).to.equal(7)
     expect(refused.stderr).to.include('DEVICE_READ_ONLY')
   })

@@ -47,7 +47,13 @@ describe('runTool: the tool runner no surface owns', () => {
 
   it('validates the input with the tool schema before opening any device, naming the field', async () => {
     let opened = 0
-    const error = await failure(runTool(tool('tap'), {input: {x: -1, y: 'a'}}, deps(async () => (opened++, h.driver()))))
+    const error = await failure(
+      runTool(
+        tool('tap'),
+        {input: {x: -1, y: 'a'}},
+        deps(async () => (opened++, h.driver()))
+      )
+    )
     expect(error.code).to.equal('INVALID_INPUT')
     expect(error.message).to.match(/^x must be at least 0 \(got -1\): .*; y must be a number \(got "a"\)/)
     expect(opened).to.equal(0)
@@ -58,41 +64,70 @@ describe('runTool: the tool runner no surface owns', () => {
     const open = async () => (opened++, h.driver())
     const missing = await failure(runTool(tool('wait_for_idle'), {input: {}}, deps(open)))
     expect(missing.code).to.equal('INVALID_INPUT')
-    expect(missing.message).to.equal('timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
+    expect(missing.message).to.equal(
+      'timeout is required: How long to wait in milliseconds (1-30000: a wait lasts 30 s at most; to wait longer, run it again)'
+    )
     const both = await failure(runTool(tool('tap'), {input: {x: 'a'}}, deps(open)))
     expect(both.message).to.match(/^x must be a number \(got "a"\): .*; y is required: /)
     expect(opened).to.equal(0)
   })
 
-  describe('input errors in arc\'s words: the field, what it allows, what was given', () => {
+  describe("input errors in arc's words: the field, what it allows, what was given", () => {
     const never = () => Promise.reject(new Error('validation must fail first'))
-    const mcp = async (name: string, input: Record<string, unknown>) => (await failure(runTool(tool(name), {input}, deps(never)))).message
+    const mcp = async (name: string, input: Record<string, unknown>) =>
+      (await failure(runTool(tool(name), {input}, deps(never)))).message
     const insert = {element_id: 'node_abcdef', text: 'hi'}
 
     it('each issue kind the tool schemas produce, named by field as MCP sends it', async () => {
       // Numbers: a bound (the description follows, saying the range), a whole number, a type.
-      expect(await mcp('type_insert_text', {...insert, offset: -1})).to.equal('offset must be at least 0 (got -1): 0-based offset for the cursor in code points (an emoji is one or more), within [0, current text length]')
-      expect(await mcp('get_device_logs', {last_lines: 1001})).to.equal('last_lines must be at most 1000 (got 1001): Number of most recent log lines to return (1-1000)')
-      expect(await mcp('swipe', {x1: 1, y1: 1, x2: 2, y2: 2, duration: 1.5})).to.match(/^duration must be a whole number \(got 1\.5\): Swipe duration/)
+      expect(await mcp('type_insert_text', {...insert, offset: -1})).to.equal(
+        'offset must be at least 0 (got -1): 0-based offset for the cursor in code points (an emoji is one or more), within [0, current text length]'
+      )
+      expect(await mcp('get_device_logs', {last_lines: 1001})).to.equal(
+        'last_lines must be at most 1000 (got 1001): Number of most recent log lines to return (1-1000)'
+      )
+      expect(await mcp('swipe', {x1: 1, y1: 1, x2: 2, y2: 2, duration: 1.5})).to.match(
+        /^duration must be a whole number \(got 1\.5\): Swipe duration/
+      )
       expect(await mcp('tap', {x: true, y: 1})).to.match(/^x must be a number \(got true\)/)
       // Text: empty, too long (its length, never the whole text back).
-      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: ''})).to.equal('text must not be empty: Text to type (1-2000 characters; non-ASCII needs ADBKeyBoard)')
-      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: 'x'.repeat(2001)})).to.match(/^text must have at most 2000 characters \(got 2001 characters\): Text to type/)
-      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: 5})).to.match(/^text must be text \(got 5\)/)
+      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: ''})).to.equal(
+        'text must not be empty: Text to type (1-2000 characters; non-ASCII needs ADBKeyBoard)'
+      )
+      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: 'x'.repeat(2001)})).to.match(
+        /^text must have at most 2000 characters \(got 2001 characters\): Text to type/
+      )
+      expect(await mcp('type_append_text', {element_id: 'node_abcdef', text: 5})).to.match(
+        /^text must be text \(got 5\)/
+      )
       // Lists: empty; an item by its index.
-      expect(await mcp('get_element_details', {ids: []})).to.equal('ids must not be empty: Element ids to look up (from screen-state)')
+      expect(await mcp('get_element_details', {ids: []})).to.equal(
+        'ids must not be empty: Element ids to look up (from screen-state)'
+      )
       expect(await mcp('get_element_details', {ids: ['node_abcdef', '']})).to.equal('ids[1] must not be empty')
       // A choice: what is allowed and what came.
-      expect(await mcp('find_elements', {by: 'label', value: 'x'})).to.equal('by must be one of text, content_desc, resource_id, class_name (got "label"): Search criteria: text, content_desc, resource_id or class_name')
-      expect(await mcp('find_elements', {by: 'text', value: 'x', exact_match: 'yes'})).to.match(/^exact_match must be true or false \(got "yes"\)/)
+      expect(await mcp('find_elements', {by: 'label', value: 'x'})).to.equal(
+        'by must be one of text, content_desc, resource_id, class_name (got "label"): Search criteria: text, content_desc, resource_id or class_name'
+      )
+      expect(await mcp('find_elements', {by: 'text', value: 'x', exact_match: 'yes'})).to.match(
+        /^exact_match must be true or false \(got "yes"\)/
+      )
       // Inside a gesture's paths: where, and an unknown key; a refinement keeps its own sentence.
       const points = (...xs: Array<Record<string, unknown>>) => xs.map((p, i) => ({x: 1, y: 1, time: i * 10, ...p}))
-      expect(await mcp('custom_gesture', {paths: [points({x: -1}, {z: 3})]})).to.equal('paths[0][0].x must be at least 0 (got -1); paths[0][1] has a key it does not take: "z"')
-      expect(await mcp('custom_gesture', {paths: [points({}, {time: 0})]})).to.equal('paths[0][1].time: time must increase strictly within a path (0 after 0)')
+      expect(await mcp('custom_gesture', {paths: [points({x: -1}, {z: 3})]})).to.equal(
+        'paths[0][0].x must be at least 0 (got -1); paths[0][1] has a key it does not take: "z"'
+      )
+      expect(await mcp('custom_gesture', {paths: [points({}, {time: 0})]})).to.equal(
+        'paths[0][1].time: time must increase strictly within a path (0 after 0)'
+      )
       expect(await mcp('custom_gesture', {paths: []})).to.match(/^paths must not be empty: /)
       // A schema's own message: a pattern's reason, a refinement's, and one worded to follow the name.
-      expect(await mcp('get_device_logs', {package_name: '$(id)'})).to.equal('package_name: expected a package id like com.example.app')
-      expect(await mcp('wait_for_idle', {timeout: 30_001})).to.equal('timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
+      expect(await mcp('get_device_logs', {package_name: '$(id)'})).to.equal(
+        'package_name: expected a package id like com.example.app'
+      )
+      expect(await mcp('wait_for_idle', {timeout: 30_001})).to.equal(
+        'timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again'
+      )
     })
 
     it('kinds no tool uses yet are worded too: exclusive bounds, exact and maximum counts, a prefix, a multiple, a union', async () => {
@@ -110,33 +145,52 @@ describe('runTool: the tool runner no surface owns', () => {
           few: z.array(z.string()).max(2).optional().describe('At most two'),
           id: z.string().startsWith('node_').optional().describe('An id'),
           step: z.number().multipleOf(5).optional().describe('Fives'),
-          either: z.union([z.literal('auto'), z.number()]).optional().describe('auto or a number'),
-          code: z.string().regex(/^[a-z]+$/).optional().describe('Lower-case letters'),
+          either: z
+            .union([z.literal('auto'), z.number()])
+            .optional()
+            .describe('auto or a number'),
+          code: z
+            .string()
+            .regex(/^[a-z]+$/)
+            .optional()
+            .describe('Lower-case letters'),
         }),
         async handler() {
           return {text: 'ok'}
         },
       })
-      const message = async (input: Record<string, unknown>) => (await failure(runTool(probe, {input}, deps(never)))).message
+      const message = async (input: Record<string, unknown>) =>
+        (await failure(runTool(probe, {input}, deps(never)))).message
       expect(await message({above: 0})).to.equal('above must be greater than 0 (got 0): Above zero')
       expect(await message({below: 10})).to.equal('below must be less than 10 (got 10): Below ten')
       expect(await message({pair: ['a']})).to.equal('pair must have exactly 2 items (got 1 item): Two words')
       expect(await message({few: ['a', 'b', 'c']})).to.equal('few must have at most 2 items (got 3 items): At most two')
       expect(await message({id: 'x'})).to.equal('id must start with "node_" (got "x"): An id')
       expect(await message({step: 7})).to.equal('step must be a multiple of 5 (got 7): Fives')
-      expect(await message({either: 'x'})).to.equal('either must be "auto" (got "x") or must be a number (got "x"): auto or a number')
+      expect(await message({either: 'x'})).to.equal(
+        'either must be "auto" (got "x") or must be a number (got "x"): auto or a number'
+      )
       expect(await message({code: 'A'})).to.equal('code must match /^[a-z]+$/ (got "A"): Lower-case letters')
     })
 
-    it('no tool input error, on either surface, shows zod\'s own words, and each names its field', async () => {
+    it("no tool input error, on either surface, shows zod's own words, and each names its field", async () => {
       const every: AnyTool[] = [...tools, ...screenStateTools, ...annotateTools]
-      const ZOD_WORDS = /Too (small|big)|Invalid (input|option|string)|expected [a-z]+, received|to (be|have) [<>]|Unrecognized key/
+      const ZOD_WORDS =
+        /Too (small|big)|Invalid (input|option|string)|expected [a-z]+, received|to (be|have) [<>]|Unrecognized key/
       let checked = 0
       for (const t of every) {
         const positional = t.cli?.positional ?? []
         const props = inputJsonSchema(t.input).properties ?? {}
         for (const [field, prop] of Object.entries(props)) {
-          const p = prop as {type?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; minItems?: number; enum?: unknown[]}
+          const p = prop as {
+            type?: string
+            minimum?: number
+            maximum?: number
+            minLength?: number
+            maxLength?: number
+            minItems?: number
+            enum?: unknown[]
+          }
           const bad: unknown[] = [p.type === 'string' || p.enum ? 5 : 'x']
           if (p.type === 'integer') bad.push(1.5)
           if (p.minimum !== undefined) bad.push(p.minimum - 1)
@@ -148,13 +202,25 @@ describe('runTool: the tool runner no surface owns', () => {
           for (const value of bad) {
             for (const [surface, name, describe] of [
               ['mcp', field, undefined],
-              ['cli', positional.includes(field) ? `argument <${field}>` : `--${field.replaceAll('_', '-')}`, (e: z.ZodError, s: z.ZodObject) => describeInputIssues(e, positional, s)],
+              [
+                'cli',
+                positional.includes(field) ? `argument <${field}>` : `--${field.replaceAll('_', '-')}`,
+                (e: z.ZodError, s: z.ZodObject) => describeInputIssues(e, positional, s),
+              ],
             ] as const) {
-              const error = await failure(runTool(t, {input: {[field]: value}, ...(surface === 'cli' ? {cliInput: {}} : {})}, deps(never, describe ? {describeIssues: describe} : {})))
+              const error = await failure(
+                runTool(
+                  t,
+                  {input: {[field]: value}, ...(surface === 'cli' ? {cliInput: {}} : {})},
+                  deps(never, describe ? {describeIssues: describe} : {})
+                )
+              )
               const what = `${t.name} ${field}=${JSON.stringify(value)} (${surface})`
               expect(error.code, what).to.equal('INVALID_INPUT')
               const part = error.message.split('; ').find((m) => m.startsWith(name))
-              expect(part, `${what}: ${error.message}`).to.match(new RegExp(`^${name.replace(/[<>[\]]/g, '\\$&')}( must | has |: )`))
+              expect(part, `${what}: ${error.message}`).to.match(
+                new RegExp(`^${name.replace(/[<>[\]]/g, '\\$&')}( must | has |: )`)
+              )
               expect(error.message, what).to.not.match(ZOD_WORDS)
               checked++
             }
@@ -180,7 +246,11 @@ describe('runTool: the tool runner no surface owns', () => {
         return {text: 'ok', data: {ok: true}}
       },
     })
-    const result = await runTool(probe, {input: {}}, deps(() => Promise.reject(new Error('must not open'))))
+    const result = await runTool(
+      probe,
+      {input: {}},
+      deps(() => Promise.reject(new Error('must not open')))
+    )
     expect(result.text).to.equal('ok')
     expect(seen).to.not.include('driver').and.not.include('state')
   })
@@ -196,7 +266,7 @@ describe('runTool: the tool runner no surface owns', () => {
         const close = driver.close.bind(driver)
         driver.close = async () => (closed++, close())
         return driver
-      }),
+      })
     )
     expect(result.text).to.equal('Tap executed at (5, 6)')
     expect(closed).to.equal(1)
@@ -207,10 +277,18 @@ describe('runTool: the tool runner no surface owns', () => {
     const open = async () => (opened++, openSnapshot(DEMO_DIR, 'demo'))
     const backend = snapshotBackend('demo')
     const tap = await failure(runTool(tool('tap'), {input: {x: 1, y: 2}}, deps(open, {backend})))
-    expect([tap.code, tap.message]).to.deep.equal(['DEVICE_READ_ONLY', 'recorded device is read-only: cannot tap, swipe, press keys or type text on demo'])
+    expect([tap.code, tap.message]).to.deep.equal([
+      'DEVICE_READ_ONLY',
+      'recorded device is read-only: cannot tap, swipe, press keys or type text on demo',
+    ])
     expect(tap.actions).to.deep.equal(['Run the command against a live device (--device SERIAL) or `arc emulate`.'])
-    const clear = await failure(runTool(tool('get_device_logs'), {input: {}, cliInput: {clear: true}}, deps(open, {backend})))
-    expect([clear.code, clear.message]).to.deep.equal(['DEVICE_READ_ONLY', 'recorded device is read-only: cannot clear the device logs on demo'])
+    const clear = await failure(
+      runTool(tool('get_device_logs'), {input: {}, cliInput: {clear: true}}, deps(open, {backend}))
+    )
+    expect([clear.code, clear.message]).to.deep.equal([
+      'DEVICE_READ_ONLY',
+      'recorded device is read-only: cannot clear the device logs on demo',
+    ])
     const logs = await failure(runTool(tool('get_device_logs'), {input: {}}, deps(open, {backend})))
     expect([logs.code, logs.message]).to.deep.equal(['UNSUPPORTED', 'a recorded snapshot has no device logs (demo)'])
     const setRotation = await failure(runTool(tool('rotation'), {input: {set: '90'}}, deps(open, {backend})))
@@ -218,7 +296,9 @@ describe('runTool: the tool runner no surface owns', () => {
     expect(opened).to.equal(0)
     // What it serves runs: the rotation read (the same tool, without a value) and the screen.
     expect((await runTool(tool('rotation'), {input: {}}, deps(open, {backend}))).text).to.match(/^Rotation: \d+°/)
-    expect((await runTool(tool('find_elements'), {input: {by: 'text', value: 'zz-no-such'}}, deps(open, {backend}))).data).to.have.property('elements')
+    expect(
+      (await runTool(tool('find_elements'), {input: {by: 'text', value: 'zz-no-such'}}, deps(open, {backend}))).data
+    ).to.have.property('elements')
     expect(opened).to.equal(2)
   })
 
@@ -237,7 +317,13 @@ describe('runTool: the tool runner no surface owns', () => {
       },
     })
     const from = h.emu.commands.length
-    const error = await failure(runTool(sneaky, {input: {}}, deps(() => h.driver())))
+    const error = await failure(
+      runTool(
+        sneaky,
+        {input: {}},
+        deps(() => h.driver())
+      )
+    )
     expect(error.code).to.equal('INTERNAL')
     expect(error.message).to.equal("tool sneaky called tap without declaring it: needs.input must be 'act'")
     expect(h.argvSince(from).filter((argv) => argv[0] === 'input')).to.deep.equal([])
@@ -257,11 +343,33 @@ describe('runTool: the tool runner no surface owns', () => {
           return result as {text: string}
         },
       })
-    const top = await failure(runTool(make({text: 'x', human: 'y'}), {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo'))))
-    expect([top.code, top.message]).to.deep.equal(['INTERNAL', 'tool stray returned a result field "human" no surface reads'])
-    const inCli = await failure(runTool(make({text: 'x', cli: {humna: 'y'}}), {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo'))))
-    expect([inCli.code, inCli.message]).to.deep.equal(['INTERNAL', 'tool stray returned a cli field "humna" the CLI does not read'])
-    const fine = await runTool(make({text: 'x', cli: {human: 'y'}}), {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo')))
+    const top = await failure(
+      runTool(
+        make({text: 'x', human: 'y'}),
+        {input: {}},
+        deps(() => openSnapshot(DEMO_DIR, 'demo'))
+      )
+    )
+    expect([top.code, top.message]).to.deep.equal([
+      'INTERNAL',
+      'tool stray returned a result field "human" no surface reads',
+    ])
+    const inCli = await failure(
+      runTool(
+        make({text: 'x', cli: {humna: 'y'}}),
+        {input: {}},
+        deps(() => openSnapshot(DEMO_DIR, 'demo'))
+      )
+    )
+    expect([inCli.code, inCli.message]).to.deep.equal([
+      'INTERNAL',
+      'tool stray returned a cli field "humna" the CLI does not read',
+    ])
+    const fine = await runTool(
+      make({text: 'x', cli: {human: 'y'}}),
+      {input: {}},
+      deps(() => openSnapshot(DEMO_DIR, 'demo'))
+    )
     expect(fine.cli?.human).to.equal('y')
   })
 
@@ -278,17 +386,27 @@ describe('runTool: the tool runner no surface owns', () => {
         return {text: '[]', data: [] as unknown as object}
       },
     })
-    const error = await failure(runTool(bad, {input: {}}, deps(() => openSnapshot(DEMO_DIR, 'demo'))))
+    const error = await failure(
+      runTool(
+        bad,
+        {input: {}},
+        deps(() => openSnapshot(DEMO_DIR, 'demo'))
+      )
+    )
     expect(error.code).to.equal('INTERNAL')
   })
 
   it('list_apps and list_devices return objects', async () => {
-    const apps = await runTool(tool('list_apps'), {input: {}}, deps(() => h.driver()))
+    const apps = await runTool(
+      tool('list_apps'),
+      {input: {}},
+      deps(() => h.driver())
+    )
     expect(apps.data).to.have.property('apps').that.is.an('array')
     const devices = await runTool(
       tool('list_devices'),
       {input: {}, cliInput: {adb_host: '127.0.0.1', adb_port: h.emu.port}},
-      deps(() => Promise.reject(new Error('no device needed'))),
+      deps(() => Promise.reject(new Error('no device needed')))
     )
     expect((devices.data as {devices: Array<{serial: string}>}).devices.map((d) => d.serial)).to.deep.equal(['emu-1'])
   })
@@ -312,7 +430,13 @@ describe('runTool: the tool runner no surface owns', () => {
     })
     const started = Date.now()
     setTimeout(() => controller.abort(), 300)
-    const error = await failure(runTool(slow, {input: {}}, deps(() => h.driver('emu-1', 20_000), {signal: controller.signal, save: true})))
+    const error = await failure(
+      runTool(
+        slow,
+        {input: {}},
+        deps(() => h.driver('emu-1', 20_000), {signal: controller.signal, save: true})
+      )
+    )
     expect(error.code).to.equal('CANCELLED')
     expect(Date.now() - started).to.be.below(5000)
     expect(saved).to.equal(0)
@@ -329,7 +453,16 @@ describe('runTool: the tool runner no surface owns', () => {
     const child = spawn(
       process.execPath,
       ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'annotate', '-o', 'shot.jpg'],
-      {cwd, env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`, ANDROID_SERIAL: 'emu-1'}},
+      {
+        cwd,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: '',
+          NO_COLOR: '1',
+          ADB_SERVER_SOCKET: `tcp:127.0.0.1:${h.emu.port}`,
+          ANDROID_SERIAL: 'emu-1',
+        },
+      }
     )
     let stderr = ''
     child.stderr.on('data', (d) => (stderr += d))

@@ -1,7 +1,15 @@
 import {cpSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {buildScreenModel, DEMO_DIR, fullElementId, MemoryDeviceState, openSnapshot, type DeviceDriver, type ToolContext} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  DEMO_DIR,
+  fullElementId,
+  MemoryDeviceState,
+  openSnapshot,
+  type DeviceDriver,
+  type ToolContext,
+} from '@arc-cli/core'
 import {compactRow, getScreenState} from '@arc-cli/plugin-screen-state'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
@@ -96,23 +104,42 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
 
     const diff = await read('diff')
     const lines = diff.text.split('\n')
-    const data = diff.data as {added: string[]; removed: string[]; changed: string[]; fingerprint: string; previous_fingerprint: string}
+    const data = diff.data as {
+      added: string[]
+      removed: string[]
+      changed: string[]
+      fingerprint: string
+      previous_fingerprint: string
+    }
     expect(data.added).to.deep.equal(added.map((e) => e.id))
     expect(data.removed).to.deep.equal(removed.map((e) => e.id))
     expect(data.changed).to.deep.equal(changed.map((e) => e.id))
     expect(added.length + changed.length).to.be.greaterThan(0)
     expect(lines[0]).to.equal(
-      `changed since last read (screen ${data.previous_fingerprint} -> ${data.fingerprint}): +${added.length} -${removed.length} ~${data.changed.length}`,
+      `changed since last read (screen ${data.previous_fingerprint} -> ${data.fingerprint}): +${added.length} -${removed.length} ~${data.changed.length}`
     )
-    expect(lines.filter((l) => / check #item_done @79,473 unchecked$/.test(l)).map((l) => fullElementId(l.slice(2).split(' ')[0] as string))).to.deep.equal([box?.id])
-    expect(lines.filter((l) => l.startsWith('+ ')).map((l) => fullElementId(l.split(' ')[1] as string))).to.deep.equal(data.added)
+    expect(
+      lines
+        .filter((l) => / check #item_done @79,473 unchecked$/.test(l))
+        .map((l) => fullElementId(l.slice(2).split(' ')[0] as string))
+    ).to.deep.equal([box?.id])
+    expect(lines.filter((l) => l.startsWith('+ ')).map((l) => fullElementId(l.split(' ')[1] as string))).to.deep.equal(
+      data.added
+    )
     expect(lines.filter((l) => l.startsWith('- ')).map((l) => fullElementId(l.slice(2)))).to.deep.equal(data.removed)
     expect(diff.text).to.include('"Limes"')
     expect(lines.length).to.equal(1 + data.added.length + data.removed.length + data.changed.length)
     // Seed 001's per-element stability: every element of the new read, new / moved (same id, other bounds) / stable.
     const stability = (diff.data as {stability: Record<string, string>}).stability
     const expected = Object.fromEntries(
-      after.elements.map((e) => [e.id, !beforeIds.has(e.id) ? 'new' : before.byId.get(e.id)?.bounds.join(',') === e.bounds.join(',') ? 'stable' : 'moved']),
+      after.elements.map((e) => [
+        e.id,
+        !beforeIds.has(e.id)
+          ? 'new'
+          : before.byId.get(e.id)?.bounds.join(',') === e.bounds.join(',')
+            ? 'stable'
+            : 'moved',
+      ])
     )
     expect(stability).to.deep.equal(expected)
     expect(Object.values(stability)).to.include('new').and.include('stable')
@@ -168,8 +195,18 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
   it('a snapshot read twice is unchanged; its fingerprint does not depend on the options', async () => {
     const snap = await openSnapshot(DEMO_DIR)
     const ctx = {...context(), driver: snap, state: new MemoryDeviceState()}
-    const a = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'compact', max_rows: 500, changes: 'off'})
-    const b = await getScreenState.handler(ctx, {include_screenshot: false, detail: 'full', max_rows: 500, changes: 'diff'})
+    const a = await getScreenState.handler(ctx, {
+      include_screenshot: false,
+      detail: 'compact',
+      max_rows: 500,
+      changes: 'off',
+    })
+    const b = await getScreenState.handler(ctx, {
+      include_screenshot: false,
+      detail: 'full',
+      max_rows: 500,
+      changes: 'diff',
+    })
     expect(b.text).to.equal(`unchanged since last read (screen ${(a.data as {fingerprint: string}).fingerprint})`)
   })
 })

@@ -54,10 +54,20 @@ describe('type append, insert and replace by selector', function () {
   })
 
   // `type <command>`, then the typing pace, then the words and flags of the case.
-  const arc = (...args: string[]) => runArc([...args.slice(0, 2), '--typing-speed', '10', '--typing-speed-variance', '0', ...args.slice(2)], {env: h.env})
+  const arc = (...args: string[]) =>
+    runArc([...args.slice(0, 2), '--typing-speed', '10', '--typing-speed-variance', '0', ...args.slice(2)], {
+      env: h.env,
+    })
   const idOf = (res: string) => form.elements.find((e) => e.resId === `com.example:id/${res}`)!.id
-  const inputsSince = (from: number) => h.emu.commands.slice(from).map((c) => c.argv).filter((a) => a[0] === 'input')
-  const typed = (from: number) => inputsSince(from).filter((a) => a[1] === 'text').map((a) => a.slice(2).join(' '))
+  const inputsSince = (from: number) =>
+    h.emu.commands
+      .slice(from)
+      .map((c) => c.argv)
+      .filter((a) => a[0] === 'input')
+  const typed = (from: number) =>
+    inputsSince(from)
+      .filter((a) => a[1] === 'text')
+      .map((a) => a.slice(2).join(' '))
 
   it('append: `--res-id email @x.org` types @x.org into the one field it matches', async () => {
     h.emu.device('emu-1').showScreen('append')
@@ -65,7 +75,9 @@ describe('type append, insert and replace by selector', function () {
     const run = await arc('type', 'append', '--res-id', 'email', '@x.org')
     expect(run.stderr).to.equal('')
     expect(run.code).to.equal(0)
-    expect(run.stdout).to.equal(`Typed 6 characters at end of element '${idOf('email')}' (found by --res-id "email").\nField content: me@x.org\n`)
+    expect(run.stdout).to.equal(
+      `Typed 6 characters at end of element '${idOf('email')}' (found by --res-id "email").\nField content: me@x.org\n`
+    )
     expect(typed(from)).to.deep.equal(['@x.org'])
   })
 
@@ -73,7 +85,9 @@ describe('type append, insert and replace by selector', function () {
     h.emu.device('emu-1').showScreen('insert')
     const run = await arc('type', 'insert', '--field-text', 'Lovelace', 'Augusta ', '--offset', '4')
     expect(run.stderr).to.equal('')
-    expect(run.stdout).to.equal(`Typed 8 characters at offset 4 in element '${idOf('name')}' (found by --field-text "Lovelace").\nField content: Ada Augusta Lovelace\n`)
+    expect(run.stdout).to.equal(
+      `Typed 8 characters at offset 4 in element '${idOf('name')}' (found by --field-text "Lovelace").\nField content: Ada Augusta Lovelace\n`
+    )
   })
 
   it('replace: the two words after the selector are search and new_text; an empty new_text only deletes', async () => {
@@ -81,17 +95,26 @@ describe('type append, insert and replace by selector', function () {
     const from = h.emu.commands.length
     const run = await arc('type', 'replace', '--class-name', 'EditText', '--field-text', 'Ada', 'Lovelace', 'Byron')
     expect(run.stderr).to.equal('')
-    expect(run.stdout).to.equal(`Replaced 8 characters with 5 characters in element '${idOf('name')}' (found by --field-text "Ada" --class-name "EditText").\nField content: Ada Byron\n`)
+    expect(run.stdout).to.equal(
+      `Replaced 8 characters with 5 characters in element '${idOf('name')}' (found by --field-text "Ada" --class-name "EditText").\nField content: Ada Byron\n`
+    )
     expect(typed(from)).to.deep.equal(['Byron'])
     const cut = await arc('type', 'replace', '--res-id', 'name', ' Byron', '')
     expect(cut.stderr).to.equal('')
-    expect(cut.stdout).to.equal(`Replaced 6 characters with 0 characters in element '${idOf('name')}' (found by --res-id "name").\nField content: Ada\n`)
+    expect(cut.stdout).to.equal(
+      `Replaced 6 characters with 0 characters in element '${idOf('name')}' (found by --res-id "name").\nField content: Ada\n`
+    )
   })
 
   it('--json reports the selector, as click does; an id still works as before', async () => {
     h.emu.device('emu-1').showScreen('json')
     const json = JSON.parse((await arc('type', 'append', '--res-id', 'email', '!', '--json')).stdout)
-    expect(json).to.deep.equal({element_id: idOf('email'), typed: 1, content: 'me!', selector: {res_id: 'email', exact_match: false}})
+    expect(json).to.deep.equal({
+      element_id: idOf('email'),
+      typed: 1,
+      content: 'me!',
+      selector: {res_id: 'email', exact_match: false},
+    })
     const byId = JSON.parse((await arc('type', 'append', idOf('email'), '?', '--json')).stdout)
     expect(byId).to.deep.equal({element_id: idOf('email'), typed: 1, content: 'me!?'})
   })
@@ -106,10 +129,14 @@ describe('type append, insert and replace by selector', function () {
     // `Email` is the label's text, not the field's: the field holds "me".
     const none = await arc('type', 'insert', '--field-text', 'Nobody', 'x', '--offset', '0')
     expect(none.code).to.equal(9)
-    expect(none.stderr).to.contain('Error [ELEMENT_NOT_FOUND]: no element on the current screen matches --field-text "Nobody"')
+    expect(none.stderr).to.contain(
+      'Error [ELEMENT_NOT_FOUND]: no element on the current screen matches --field-text "Nobody"'
+    )
     const label = await arc('type', 'append', '--field-text', 'Email', '--exact-match', 'hi')
     expect(label.code).to.equal(2)
-    expect(label.stderr).to.contain(`Error [INVALID_INPUT]: element ${form.elements.find((e) => e.text === 'Email')!.id} (TextView) is not an editable text field`)
+    expect(label.stderr).to.contain(
+      `Error [INVALID_INPUT]: element ${form.elements.find((e) => e.text === 'Email')!.id} (TextView) is not an editable text field`
+    )
     expect(typed(from)).to.deep.equal([])
   })
 
@@ -118,7 +145,9 @@ describe('type append, insert and replace by selector', function () {
     const from = h.emu.commands.length
     const both = await arc('type', 'append', idOf('email'), '--res-id', 'email', 'hi')
     expect(both.code).to.equal(2)
-    expect(both.stderr).to.contain(`Error [INVALID_INPUT]: both an element id (${idOf('email')}) and a selector (--res-id "email") were given: pass one of them`)
+    expect(both.stderr).to.contain(
+      `Error [INVALID_INPUT]: both an element id (${idOf('email')}) and a selector (--res-id "email") were given: pass one of them`
+    )
     const noText = await arc('type', 'append', '--res-id', 'email')
     expect(noText.code).to.equal(2)
     expect(noText.stderr).to.contain('Error [INVALID_INPUT]: argument <text> is required: Text to type')
@@ -138,7 +167,9 @@ describe('type append, insert and replace by selector', function () {
     expect(neither.stderr).to.contain('argument <text> is required')
     const text = await arc('type', 'append', '--text', 'me', 'hi')
     expect(text.code).to.equal(2)
-    expect(text.stderr).to.contain('Error [INVALID_INPUT]: arc type append has no --text flag: the text to type is an argument here; to pick the field by the text it shows, use --field-text')
+    expect(text.stderr).to.contain(
+      'Error [INVALID_INPUT]: arc type append has no --text flag: the text to type is an argument here; to pick the field by the text it shows, use --field-text'
+    )
     const textEquals = await arc('type', 'replace', '--text=me', 'me', 'you')
     expect(textEquals.stderr).to.contain('arc type replace has no --text flag')
     // After `--`, --text is a word to type, never a flag.
@@ -161,7 +192,7 @@ describe('type append, insert and replace by selector', function () {
     expect(run.code).to.equal(20)
     expect(run.stdout).to.equal(
       `Typed 6 characters at end of element '${idOf('email')}' (found by --res-id "email").\nField content: me@x.org\n` +
-        `Replaced 3 characters with 11 characters in element '${idOf('name')}' (found by --field-text "Ada").\nField content: Augusta Ada Lovelace\n`,
+        `Replaced 3 characters with 11 characters in element '${idOf('name')}' (found by --field-text "Ada").\nField content: Augusta Ada Lovelace\n`
     )
     expect(run.stderr).to.contain('[ELEMENT_AMBIGUOUS]')
     // The replace puts the cursor mid-text in a field whose text may be only its hint: a probe `0` first tells.
@@ -172,7 +203,13 @@ describe('type append, insert and replace by selector', function () {
     for (const tool of [typeAppendText, typeInsertText, typeReplaceText]) {
       const schema = inputSchemaFor(tool)
       expect(schema.required, tool.name).to.include('element_id')
-      expect(Object.keys(schema.properties ?? {}), tool.name).to.not.include.members(['field_text', 'text_selector', 'res_id', 'desc', 'class_name'])
+      expect(Object.keys(schema.properties ?? {}), tool.name).to.not.include.members([
+        'field_text',
+        'text_selector',
+        'res_id',
+        'desc',
+        'class_name',
+      ])
     }
   })
 })

@@ -31,7 +31,16 @@ describe('pollScreen: a read every 500 ms until the deadline, on a clock the tes
         return read()
       },
     }
-    const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: '/', warn() {}, progress() {}, signal} as unknown as ToolContext
+    const ctx = {
+      driver,
+      state: new MemoryDeviceState(),
+      config: {},
+      json: false,
+      cwd: '/',
+      warn() {},
+      progress() {},
+      signal,
+    } as unknown as ToolContext
     return {ctx, reads}
   }
 
@@ -50,7 +59,14 @@ describe('pollScreen: a read every 500 ms until the deadline, on a clock the tes
 
   it('reads at 0, 500 and 1000 ms in a 1200 ms wait, then waits out the rest: 3 reads, 1200 ms', async () => {
     const {ctx, reads} = context(async () => capture)
-    const end = await run(pollScreen(ctx, 1200, () => '', () => undefined))
+    const end = await run(
+      pollScreen(
+        ctx,
+        1200,
+        () => '',
+        () => undefined
+      )
+    )
     expect(POLL_MS).to.equal(500)
     expect(reads).to.deep.equal([0, 500, 1000])
     expect(end).to.deep.equal({attempts: 3, elapsedMs: 1200})
@@ -59,7 +75,14 @@ describe('pollScreen: a read every 500 ms until the deadline, on a clock the tes
   it('ends at the first read where the condition holds, with that read counted', async () => {
     let n = 0
     const {ctx, reads} = context(async () => capture)
-    const end = await run(pollScreen(ctx, 30_000, () => '', () => (++n === 4 ? 'met' : undefined)))
+    const end = await run(
+      pollScreen(
+        ctx,
+        30_000,
+        () => '',
+        () => (++n === 4 ? 'met' : undefined)
+      )
+    )
     expect(reads).to.deep.equal([0, 500, 1000, 1500])
     expect(end).to.deep.equal({met: 'met', attempts: 4, elapsedMs: 1500})
   })
@@ -67,14 +90,28 @@ describe('pollScreen: a read every 500 ms until the deadline, on a clock the tes
   it('counts a slow read that finishes in time, and not one still running at the deadline', async () => {
     // Each read takes 700 ms: the first ends at 700, the next starts at 1200, the deadline.
     const {ctx, reads} = context(() => new Promise((resolve) => setTimeout(() => resolve(capture), 700)))
-    const end = await run(pollScreen(ctx, 1200, () => '', () => undefined))
+    const end = await run(
+      pollScreen(
+        ctx,
+        1200,
+        () => '',
+        () => undefined
+      )
+    )
     expect(reads).to.deep.equal([0])
     expect(end).to.deep.equal({attempts: 1, elapsedMs: 1200})
   })
 
   it('abandons a read that never answers at the deadline: 0 reads, the timeout elapsed', async () => {
     const {ctx, reads} = context(() => new Promise(() => undefined))
-    const end = await run(pollScreen(ctx, 800, () => '', () => undefined))
+    const end = await run(
+      pollScreen(
+        ctx,
+        800,
+        () => '',
+        () => undefined
+      )
+    )
     expect(reads).to.deep.equal([0])
     expect(end).to.deep.equal({attempts: 0, elapsedMs: 800})
   })
@@ -82,7 +119,14 @@ describe('pollScreen: a read every 500 ms until the deadline, on a clock the tes
   it('leaves no abort listener on the signal after 12 reads (Node warns past 10)', async () => {
     const controller = new AbortController()
     const {ctx, reads} = context(async () => capture, controller.signal)
-    const end = await run(pollScreen(ctx, 30_000, () => '', () => (reads.length === 12 ? 'met' : undefined)))
+    const end = await run(
+      pollScreen(
+        ctx,
+        30_000,
+        () => '',
+        () => (reads.length === 12 ? 'met' : undefined)
+      )
+    )
     expect(end).to.include({attempts: 12})
     expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
   })

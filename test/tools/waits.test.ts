@@ -7,7 +7,14 @@ import {getEventListeners} from 'node:events'
 import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {buildScreenModel, ELEMENT_RECORDS_KEY, exitCodeFor, MemoryDeviceState, recordOf, rememberElements} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  ELEMENT_RECORDS_KEY,
+  exitCodeFor,
+  MemoryDeviceState,
+  recordOf,
+  rememberElements,
+} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {connectAdbDriver} from '@arc-cli/core/testing'
@@ -30,9 +37,13 @@ const loading = dumpXml([
   },
 ])
 const done = dumpXml([
-  {bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.TextView', res: 'com.example:id/status', text: 'Done', bounds: [100, 1250, 980, 1350]}]},
+  {
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {cls: 'android.widget.TextView', res: 'com.example:id/status', text: 'Done', bounds: [100, 1250, 980, 1350]},
+    ],
+  },
 ])
-
 
 /** The `(N read)` / `(N reads)` of a wait's line, worded for the N it holds. */
 function readsWord(line: string): string {
@@ -68,7 +79,8 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
     const from = h.emu.commands.length
     const waiting = arc(...args)
     const deadline = Date.now() + 20_000
-    while (!h.emu.commands.slice(from).some((c) => c.argv[0] === 'uiautomator') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (!h.emu.commands.slice(from).some((c) => c.argv[0] === 'uiautomator') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20))
     expect((await arc('tap', String(SKIP.x), String(SKIP.y))).code).to.equal(0)
     return waiting
   }
@@ -79,11 +91,16 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
     expect(found.stdout).to.match(/^Found after \d+ ms \(\d+ reads?\):\nID +CLASS/)
     expect(device().screenName).to.equal('done')
 
-    const [missing, json] = await Promise.all([arc('wait', 'element', 'text', 'Nope', '--timeout', '1200'), arc('wait', 'element', 'text', 'Nope', '--timeout', '1200', '--json')])
+    const [missing, json] = await Promise.all([
+      arc('wait', 'element', 'text', 'Nope', '--timeout', '1200'),
+      arc('wait', 'element', 'text', 'Nope', '--timeout', '1200', '--json'),
+    ])
     expect(missing.code).to.equal(TIMEOUT_EXIT)
     // How many reads fit in 1200 ms depends on the machine's load; the count is exact on a turned clock in
     // wait-poll.test.ts. Here: the line, with the count and its wording agreeing.
-    expect(missing.stdout).to.match(/^Not found: no element with text containing "Nope" after \d+ ms \((\d+) reads?\)\n$/)
+    expect(missing.stdout).to.match(
+      /^Not found: no element with text containing "Nope" after \d+ ms \((\d+) reads?\)\n$/
+    )
     expect(missing.stdout).to.include(readsWord(missing.stdout))
     expect(missing.stderr).to.equal('')
     expect(json.code).to.equal(TIMEOUT_EXIT)
@@ -107,10 +124,14 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       arc('wait', 'gone', 'text', 'Loading', '--timeout', '1200', '--json'),
     ])
     expect(still.code).to.equal(TIMEOUT_EXIT)
-    expect(still.stdout).to.match(/^Still there after \d+ ms \(\d+ reads?\): an element with class_name containing "ProgressBar"\nID +CLASS.*\nnode_\w{6} +ProgressBar/)
+    expect(still.stdout).to.match(
+      /^Still there after \d+ ms \(\d+ reads?\): an element with class_name containing "ProgressBar"\nID +CLASS.*\nnode_\w{6} +ProgressBar/
+    )
     expect(still.stdout).to.include(readsWord(still.stdout))
     expect(json.code).to.equal(TIMEOUT_EXIT)
-    expect(JSON.parse(json.stdout)).to.deep.include({gone: false}).and.to.have.nested.property('element.text', 'Loading…')
+    expect(JSON.parse(json.stdout))
+      .to.deep.include({gone: false})
+      .and.to.have.nested.property('element.text', 'Loading…')
   })
 
   it('wait gone by id: waits for the element an id named; one no longer on the screen counts as gone', async () => {
@@ -138,11 +159,18 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       const state = new MemoryDeviceState()
       const status = buildScreenModel(await driver.captureScreen()).elements.find((e) => e.text === 'Loading…')!
       const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
-      const wait = () => waitForElementGone.handler(ctx, waitForElementGone.input.parse({by: 'id', value: status.id, timeout: 700}) as never)
+      const wait = () =>
+        waitForElementGone.handler(
+          ctx,
+          waitForElementGone.input.parse({by: 'id', value: status.id, timeout: 700}) as never
+        )
       await rememberElements(state, [status])
       expect((await wait()).data).to.include({gone: false})
       // What the id named at its read: a status text of another app (the record a read of that screen would leave).
-      await state.set(ELEMENT_RECORDS_KEY, {at: Date.now(), ids: {[status.id]: {...recordOf(status), pkg: 'com.other'}}})
+      await state.set(ELEMENT_RECORDS_KEY, {
+        at: Date.now(),
+        ids: {[status.id]: {...recordOf(status), pkg: 'com.other'}},
+      })
       const result = await wait()
       expect(result.data).to.include({gone: true, attempts: 1})
       expect(result.cli?.exitCode).to.equal(undefined)
@@ -154,8 +182,18 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   it('wait gone stops at its deadline when a dump hangs, and leaves no timer or abort listener behind', async () => {
     let driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
     const controller = new AbortController()
-    const ctx = {driver, state: new MemoryDeviceState(), config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal: controller.signal}
-    const wait = (value: string, timeout: number) => waitForElementGone.handler(ctx as never, waitForElementGone.input.parse({by: 'text', value, timeout}) as never)
+    const ctx = {
+      driver,
+      state: new MemoryDeviceState(),
+      config: {},
+      json: false,
+      cwd: process.cwd(),
+      warn() {},
+      progress() {},
+      signal: controller.signal,
+    }
+    const wait = (value: string, timeout: number) =>
+      waitForElementGone.handler(ctx as never, waitForElementGone.input.parse({by: 'text', value, timeout}) as never)
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
     try {
       await wait('Nope', 5000)
@@ -169,7 +207,11 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       // turned clock: wait-poll.test.ts).
       expect(Date.now() - started).to.be.below(10_000)
       expect((hung.data as {elapsedMs: number}).elapsedMs).to.be.at.least(800)
-      expect(hung.data).to.deep.equal({gone: false, elapsedMs: (hung.data as {elapsedMs: number}).elapsedMs, attempts: 0})
+      expect(hung.data).to.deep.equal({
+        gone: false,
+        elapsedMs: (hung.data as {elapsedMs: number}).elapsedMs,
+        attempts: 0,
+      })
       expect(hung.cli?.exitCode).to.equal(TIMEOUT_EXIT)
       expect(hung.cli?.human).to.match(/^Not gone: no read of the screen finished within \d+ ms$/)
       // The hung dump still holds the device (one UiAutomation at a time: a phone's next dump would fail beside it)
@@ -194,21 +236,34 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
 
   it('arc batch stops at a wait that timed out, with its exit status; a wait that held goes on', async () => {
     const before = taps()
-    const stopped = await runArc(['batch'], {env: h.env, input: `wait gone text Loading --timeout 800\ntap ${SKIP.x} ${SKIP.y}\n`})
+    const stopped = await runArc(['batch'], {
+      env: h.env,
+      input: `wait gone text Loading --timeout 800\ntap ${SKIP.x} ${SKIP.y}\n`,
+    })
     expect(stopped.code).to.equal(TIMEOUT_EXIT)
     expect(stopped.stdout).to.match(/^Still there after/)
     expect(taps()).to.equal(before)
     expect(device().screenName).to.equal('loading')
-    const kept = await runArc(['batch', '--keep-going'], {env: h.env, input: `wait element text Done --timeout 600\ntap ${SKIP.x} ${SKIP.y}\nwait element text Done --timeout 5000\n`})
+    const kept = await runArc(['batch', '--keep-going'], {
+      env: h.env,
+      input: `wait element text Done --timeout 600\ntap ${SKIP.x} ${SKIP.y}\nwait element text Done --timeout 5000\n`,
+    })
     expect(kept.code).to.equal(TIMEOUT_EXIT)
     expect(kept.stdout.split('\n').map((l) => l.split(' ')[0])).to.include.members(['Not', 'Tap', 'Found'])
     expect(device().screenName).to.equal('done')
   })
 
   it('says a wait lasts 30 s at most, on the CLI and in the help', async () => {
-    const [tooLong, help] = await Promise.all([arc('wait', 'gone', 'text', 'x', '--timeout', '30001'), arc('wait', 'element', '--help')])
+    const [tooLong, help] = await Promise.all([
+      arc('wait', 'gone', 'text', 'x', '--timeout', '30001'),
+      arc('wait', 'element', '--help'),
+    ])
     expect(tooLong.code).to.equal(exitCodeFor('INVALID_INPUT'))
-    expect(tooLong.stderr).to.include('--timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
-    expect(help.stdout.replace(/\s+/g, ' ')).to.include('(1-30000: a wait lasts 30 s at most; to wait longer, run it again)')
+    expect(tooLong.stderr).to.include(
+      '--timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again'
+    )
+    expect(help.stdout.replace(/\s+/g, ' ')).to.include(
+      '(1-30000: a wait lasts 30 s at most; to wait longer, run it again)'
+    )
   })
 })

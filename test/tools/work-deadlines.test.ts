@@ -37,7 +37,18 @@ describe('deadlines grow with the work asked (typing pace, measured input cost, 
 
   it('typing whose pauses alone outlast the base limit finishes, and the field holds every character', async () => {
     const text = 'p'.repeat(200)
-    const r = await run('paced', ['type', 'append', '--res-id', FIELD, text, '--typing-speed', '400', '--typing-speed-variance', '0', '--json'])
+    const r = await run('paced', [
+      'type',
+      'append',
+      '--res-id',
+      FIELD,
+      text,
+      '--typing-speed',
+      '400',
+      '--typing-speed-variance',
+      '0',
+      '--json',
+    ])
     expect(r.stderr).to.not.match(/TIMEOUT/)
     expect(r.code).to.equal(0)
     expect(JSON.parse(r.stdout)).to.include({typed: 200, content: text})
@@ -60,7 +71,12 @@ describe('deadlines grow with the work asked (typing pace, measured input cost, 
     const r = await run('paced', ['gesture', '--paths', paths])
     expect(r.stderr).to.not.match(/TIMEOUT/)
     expect(r.code).to.equal(0)
-    expect(h.argvSince(from).filter((a) => a[0] === 'input' && a[1] === 'motionevent').at(-1)?.[2]).to.equal('UP')
+    expect(
+      h
+        .argvSince(from)
+        .filter((a) => a[0] === 'input' && a[1] === 'motionevent')
+        .at(-1)?.[2]
+    ).to.equal('UP')
   })
 
   it('a gesture on a device whose input starts a VM per call: few calls, each given a VM start of time', async () => {

@@ -34,7 +34,9 @@ describe('a Xiaomi phone that refuses input until “USB debugging (Security set
   it('a tap fails with the setting named (DEVICE_COMMAND_FAILED, exit 8), not a bare exception', async () => {
     const run = await arc(['tap', '100', '100'])
     expect(run.code).to.equal(8)
-    expect(run.stderr).to.match(/^Error \[DEVICE_COMMAND_FAILED\]: input tap 100 100 was refused on redmi: the device does not let adb inject input/)
+    expect(run.stderr).to.match(
+      /^Error \[DEVICE_COMMAND_FAILED\]: input tap 100 100 was refused on redmi: the device does not let adb inject input/
+    )
     expect(run.stderr).to.include('"USB debugging (Security settings)"')
     expect(run.stderr).to.include('Try: On Xiaomi, Redmi and POCO phones (MIUI, HyperOS)')
   })
@@ -63,7 +65,10 @@ describe('a Xiaomi phone that refuses input until “USB debugging (Security set
 
 describe('arc doctor names what serves each capability on an Android 11 phone', function () {
   this.timeout(30_000)
-  const h = useEmulator({devices: [], scenario: {devices: {r: {snapshot: DEMO_DIR, profile: 'android-11', timing: {vmStartMs: 0}}}}})
+  const h = useEmulator({
+    devices: [],
+    scenario: {devices: {r: {snapshot: DEMO_DIR, profile: 'android-11', timing: {vmStartMs: 0}}}},
+  })
 
   it('input through app_process, motionevent gestures, cmd statusbar', async () => {
     const run = await runArc(['doctor', '--json', '--device', 'r'], {env: h.env})

@@ -21,19 +21,51 @@ export {KEYCODES, MAX_KEYCODE, resolveKey, type ResolvedKey} from './driver/keyc
 export {fullPermissionName, PACKAGE_NAME, PERMISSION_NAME} from './driver/android-names.js'
 export {fileRecord, MAX_SNAPSHOT_PNG_BYTES, MAX_SNAPSHOT_XML_BYTES} from './driver/snapshot-integrity.js'
 export {checkPng, checkPngPixels, isPng, PNG_LIMITS, PNG_SIGNATURE, pngSize, pngSizeProblem} from './png.js'
-export {NOT_RECORDED, openSnapshot, READ_ONLY_ACTIONS, SnapshotDriver, snapshotBackend} from './driver/snapshot-driver.js'
+export {
+  NOT_RECORDED,
+  openSnapshot,
+  READ_ONLY_ACTIONS,
+  SnapshotDriver,
+  snapshotBackend,
+} from './driver/snapshot-driver.js'
 export {composeDriver, refusalFor, toolDriver, type Backend, type Refusal} from './driver/compose.js'
-export {HELPER_DEX, HELPER_MODES, helperBuild, helperDevicePath, helperMode, type HelperBuild, type HelperMode} from './driver/device-helper.js'
+export {
+  HELPER_DEX,
+  HELPER_MODES,
+  helperBuild,
+  helperDevicePath,
+  helperMode,
+  type HelperBuild,
+  type HelperMode,
+} from './driver/device-helper.js'
 export {findAdbDevice, listAdbDevices, type AdbConnectOptions} from './driver/adb/lazy.js'
 export {shq, shellCommand} from './driver/adb/shell-quote.js'
 export {describeChars, untypable} from './driver/typable.js'
-export {adbOptions, DEMO_DIR, isSnapshotPath, partialBackend, resolveDriver, selectedDevice, unreachableSerial, type DeviceSelection} from './driver/resolve-device.js'
+export {
+  adbOptions,
+  DEMO_DIR,
+  isSnapshotPath,
+  partialBackend,
+  resolveDriver,
+  selectedDevice,
+  unreachableSerial,
+  type DeviceSelection,
+} from './driver/resolve-device.js'
 export {DEFAULT_ADB_TIMEOUT_MS, resolveServerAddress, type ServerAddress} from './driver/adb/server-address.js'
 export * from './screen/ui-node.js'
 export {parseUiDump, sliceDump, walkNodes} from './screen/parse-ui-dump.js'
 export {parseXml, XML_LIMITS, type XmlElement} from './screen/xml.js'
 export * from './screen/node-rules.js'
-export {assignElementIds, bareElementId, elementKey, ELEMENT_ID_PATTERN, fullElementId, hashKey, ID_ALPHABET, isAmbiguousId} from './screen/element-ids.js'
+export {
+  assignElementIds,
+  bareElementId,
+  elementKey,
+  ELEMENT_ID_PATTERN,
+  fullElementId,
+  hashKey,
+  ID_ALPHABET,
+  isAmbiguousId,
+} from './screen/element-ids.js'
 export * from './screen/screen-model.js'
 export {areaOf, intersect, visibleRect, type Rect} from './screen/visible-rect.js'
 export {accessibilityType, dumpWindowType, matchWindows} from './screen/window-metadata.js'
@@ -41,7 +73,14 @@ export * from './tools/define-tool.js'
 export {abortable, cancellation, runTool, type RunDeps, type ToolCall} from './tools/run-tool.js'
 export {formatBytes, formatTable, printable, printableLine} from './tools/human-text.js'
 export {displayWidth, padToWidth, truncateToWidth} from './tools/display-width.js'
-export {arcCacheDir, arcCacheSource, FileDeviceState, MemoryDeviceState, serialFolderName, type DeviceState} from './state/device-state.js'
+export {
+  arcCacheDir,
+  arcCacheSource,
+  FileDeviceState,
+  MemoryDeviceState,
+  serialFolderName,
+  type DeviceState,
+} from './state/device-state.js'
 export {configSchema, type ArcConfig} from './config/config-schema.js'
 export * from './config/files-config.js'
 export {checkConfigSections} from './config/check-sections.js'
@@ -50,7 +89,26 @@ export {ArcCommand, deviceFlags, parseErrorMessage} from './cli/arc-command.js'
 export {runToolFromCli, toolCommand, toolCommands} from './cli/tool-command.js'
 export {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './cli/deadline.js'
 export {distance, nearest, squashName} from './cli/near-names.js'
-export {outputError, outputKind, outputReason, writeIntoStream, type OutputKind, type OutputTarget} from './output-files.js'
+export {
+  outputError,
+  outputKind,
+  outputReason,
+  writeIntoStream,
+  type OutputKind,
+  type OutputTarget,
+} from './output-files.js'
 export {describeInputIssues, flagName, inputJsonSchema, schemaFields, type SchemaField} from './cli/schema-fields.js'
 export {Spinner, cliErrorText, colorsFor} from './cli/terminal.js'
-export {checkElementId, checkMainDisplay, ELEMENT_RECORDS_KEY, readRecords, recordMismatch, recordOf, rememberElements, rememberScreen, resolveElement, type ElementRecord, type ResolvedElement} from './state/element-records.js'
+export {
+  checkElementId,
+  checkMainDisplay,
+  ELEMENT_RECORDS_KEY,
+  readRecords,
+  recordMismatch,
+  recordOf,
+  rememberElements,
+  rememberScreen,
+  resolveElement,
+  type ElementRecord,
+  type ResolvedElement,
+} from './state/element-records.js'

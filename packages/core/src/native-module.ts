@@ -1,7 +1,8 @@
 import {UnsupportedError} from './errors/arc-error.js'
 
 /** How a native addon's loader says its prebuilt binary is not there (napi-rs, node-gyp-build, a missing package). */
-const MISSING_BINARY = /Cannot find native binding|Failed to load native binding|Cannot find module '@napi-rs\/|ERR_DLOPEN_FAILED|No native build was found/
+const MISSING_BINARY =
+  /Cannot find native binding|Failed to load native binding|Cannot find module '@napi-rs\/|ERR_DLOPEN_FAILED|No native build was found/
 
 /**
  * Imports a module that loads a native addon (the canvas library behind annotated screenshots) and turns "the
@@ -20,10 +21,10 @@ export async function importNativeModule<T>(load: () => Promise<T>, feature: str
         details: {platform: process.platform, arch: process.arch, package: pkg},
         actions: [
           `Reinstall on this machine: npm install (arc's package-lock.json lists ${pkg}'s binary for every platform it ships).`,
-          'An install copied from another OS or CPU lacks this platform\'s binary; install where arc runs.',
+          "An install copied from another OS or CPU lacks this platform's binary; install where arc runs.",
         ],
         cause: error,
-      },
+      }
     )
   }
 }

@@ -49,7 +49,8 @@ export type OutputKind = 'replace' | 'stream' | {refuse: string}
 export async function outputKind(target: string): Promise<OutputKind> {
   const followed = await stat(target).catch(() => undefined)
   const under = (root: string) => target === root || target.startsWith(`${root}/`)
-  if (followed?.isSocket()) return {refuse: 'it is a socket: arc writes into files, character devices (/dev/null) and FIFOs'}
+  if (followed?.isSocket())
+    return {refuse: 'it is a socket: arc writes into files, character devices (/dev/null) and FIFOs'}
   if (followed?.isBlockDevice()) return {refuse: 'it is a block device (a disk): arc does not write onto disks'}
   if (followed?.isCharacterDevice() || followed?.isFIFO()) return 'stream'
   if (followed && (under('/dev') || under('/proc'))) return 'stream'
@@ -74,10 +75,13 @@ export async function writeIntoStream(target: OutputTarget, data: Buffer | strin
     })
     return
   }
-  const fd = await openRaw(target.path, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENXIO') throw outputError(target, 'it is a FIFO no process is reading (start the reader first)', error)
-    throw outputError(target, outputReason(error), error)
-  })
+  const fd = await openRaw(target.path, constants.O_WRONLY | constants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENXIO')
+        throw outputError(target, 'it is a FIFO no process is reading (start the reader first)', error)
+      throw outputError(target, outputReason(error), error)
+    }
+  )
   const pipe = new Socket({fd, readable: false, writable: true})
   await new Promise<void>((resolve, reject) => {
     pipe.once('error', (error) => reject(outputError(target, outputReason(error), error)))

@@ -72,7 +72,10 @@ const ADAM7 = [
 function expectedPixelBytes(width: number, height: number, bitsPerPixel: number, interlaced: boolean): number {
   const rows = (w: number, h: number) => (w > 0 && h > 0 ? h * (1 + Math.ceil((w * bitsPerPixel) / 8)) : 0)
   if (!interlaced) return rows(width, height)
-  return ADAM7.reduce((sum, [xs, ys, dx, dy]) => sum + rows(Math.ceil((width - xs) / dx), Math.ceil((height - ys) / dy)), 0)
+  return ADAM7.reduce(
+    (sum, [xs, ys, dx, dy]) => sum + rows(Math.ceil((width - xs) / dx), Math.ceil((height - ys) / dy)),
+    0
+  )
 }
 
 /**
@@ -95,9 +98,10 @@ export function checkPngPixels(png: Buffer): {problem: string} | undefined {
     return {problem: `its header has an invalid colour type ${colorType} or bit depth ${bitDepth}`}
   }
   const idat: Buffer[] = []
-  for (let offset = 8; offset + 12 <= structure.end; ) {
+  for (let offset = 8; offset + 12 <= structure.end;) {
     const length = png.readUInt32BE(offset)
-    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT') idat.push(png.subarray(offset + 8, offset + 8 + length))
+    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT')
+      idat.push(png.subarray(offset + 8, offset + 8 + length))
     offset += 12 + length
   }
   if (idat.length === 0) return {problem: 'it has no pixel data (no IDAT chunk)'}
@@ -112,7 +116,9 @@ export function checkPngPixels(png: Buffer): {problem: string} | undefined {
     return {problem: `its pixel data is damaged (${(error as Error).message})`}
   }
   if (pixels.length !== expected) {
-    return {problem: `its pixel data is ${pixels.length} bytes, its ${size.width}x${size.height} header needs ${expected}`}
+    return {
+      problem: `its pixel data is ${pixels.length} bytes, its ${size.width}x${size.height} header needs ${expected}`,
+    }
   }
   if (!interlaced) {
     const stride = expected / size.height

@@ -17,10 +17,13 @@ export function sleep(ms: number, signal?: AbortSignal, cancel?: AbortSignal): P
       end()
       reject(signal?.reason)
     }
-    const timer = setTimeout(() => {
-      end()
-      resolve()
-    }, Math.max(0, ms))
+    const timer = setTimeout(
+      () => {
+        end()
+        resolve()
+      },
+      Math.max(0, ms)
+    )
     signal?.addEventListener('abort', onAbort, {once: true})
     cancel?.addEventListener('abort', end, {once: true})
   })

@@ -15,5 +15,11 @@ export {parseWindowManager} from './driver/adb/parse-windows.js'
 export {parseWmDensity, parseWmSize} from './driver/adb/parse-wm.js'
 export {forgetScreenGeometry} from './driver/adb/screen-geometry.js'
 export {EAW_VERSION} from './tools/display-width.js'
-export {closeHelperSessions, encodeRequest, HelperFailure, HelperSession, helperSession} from './driver/adb/helper-session.js'
+export {
+  closeHelperSessions,
+  encodeRequest,
+  HelperFailure,
+  HelperSession,
+  helperSession,
+} from './driver/adb/helper-session.js'
 export {backendUses} from './driver/adb/helper-backend.js'

@@ -58,7 +58,9 @@ function workingFolder() {
 }
 
 const environment = process.env.CLASSPATH === undefined ? '' : `CLASSPATH=${process.env.CLASSPATH}`
-conn.on('connect', () => send(0x52, Buffer.from([session, workingFolder(), environment, ...argv].map((part) => `${part}\0`).join(''), 'utf8')))
+conn.on('connect', () =>
+  send(0x52, Buffer.from([session, workingFolder(), environment, ...argv].map((part) => `${part}\0`).join(''), 'utf8'))
+)
 // The bytes received and not yet handled, kept as chunks and joined only once a whole frame is there: joining on
 // every chunk copied a large frame (a 10 MB screencap) over and over.
 let chunks = []

@@ -19,7 +19,9 @@ function frame(type: number, data: Buffer | string = Buffer.alloc(0)): Buffer {
  * its argv, each ended by a NUL (none of them can hold one). Bytes that are not UTF-8 read as U+FFFD, as Node.js
  * reads a process's argv.
  */
-function parseRequest(data: Buffer): {session: string; cwd: string; env: Record<string, string>; argv: string[]} | undefined {
+function parseRequest(
+  data: Buffer
+): {session: string; cwd: string; env: Record<string, string>; argv: string[]} | undefined {
   if (data.at(-1) !== 0) return undefined
   const [session, cwd, environment, ...argv] = data.subarray(0, -1).toString('utf8').split('\0')
   if (!session || cwd === undefined || environment === undefined || argv.length === 0) return undefined
@@ -68,7 +70,7 @@ export class CommandChannel {
 
   private constructor(
     readonly socketPath: string,
-    private readonly server: Server,
+    private readonly server: Server
   ) {}
 
   static async start(socketPath: string, handler: ProgramHandler): Promise<CommandChannel> {
@@ -162,7 +164,7 @@ export class CommandChannel {
               write(Frame.stderr, `${request.argv[0]}: ${(error as Error).message}\n`)
               write(Frame.exit, Buffer.from([1]))
               socket.end()
-            },
+            }
           )
         } else if (type === Frame.stdin) {
           stdin.push(Buffer.from(data))

@@ -54,7 +54,7 @@ export function envTimeScale(env: NodeJS.ProcessEnv = process.env): number | und
   const scale = Number(raw)
   if (!Number.isFinite(scale) || scale < 0 || scale > 100) {
     throw new ConfigError(`ARC_EMULATE_TIME_SCALE=${JSON.stringify(raw)} is not a number from 0 to 100`, {
-      actions: ['Unset it for a phone\'s own times, or set a factor such as 0.01.'],
+      actions: ["Unset it for a phone's own times, or set a factor such as 0.01."],
     })
   }
   return scale
@@ -100,7 +100,7 @@ class EmulatorImpl implements Emulator, HostContext {
 
   constructor(
     readonly tmp: string,
-    private readonly options: EmulatorOptions,
+    private readonly options: EmulatorOptions
   ) {
     this.host = options.host ?? '127.0.0.1'
     this.events.setMaxListeners(0)
@@ -117,15 +117,24 @@ class EmulatorImpl implements Emulator, HostContext {
     const {helper, command} = await chooseHelper(options.programHelper, sockets)
     this.programHelper = helper
     writeProgramDir(this.programDir, Object.keys(COMMANDS), command)
-    this.channel = await CommandChannel.start(path.join(sockets, 'programs.sock'), (token, io) => this.runProgram(token, io))
+    this.channel = await CommandChannel.start(path.join(sockets, 'programs.sock'), (token, io) =>
+      this.runProgram(token, io)
+    )
     let transportId = 1
     const specs = new Map<string, EmulatedDeviceSpec | undefined>(options.devices.map((d) => [d.serial, d]))
     for (const serial of Object.keys(scenario?.devices ?? {})) if (!specs.has(serial)) specs.set(serial, undefined)
     for (const [serial, spec] of specs) {
       const deviceScenario = scenario?.devices[serial]
-      const screens = deviceScenario?.screens && Object.keys(deviceScenario.screens).length > 0 ? deviceScenario.screens : spec ? {main: spec.snapshot} : undefined
+      const screens =
+        deviceScenario?.screens && Object.keys(deviceScenario.screens).length > 0
+          ? deviceScenario.screens
+          : spec
+            ? {main: spec.snapshot}
+            : undefined
       if (!screens) {
-        throw new ConfigError(`scenario device ${serial} has no snapshot: give devices.${serial}.snapshot or screens, or --serial ${serial}=SNAPSHOT`)
+        throw new ConfigError(
+          `scenario device ${serial} has no snapshot: give devices.${serial}.snapshot or screens, or --serial ${serial}=SNAPSHOT`
+        )
       }
       const id = transportId++
       const device = await VirtualDevice.create({
@@ -152,10 +161,12 @@ class EmulatorImpl implements Emulator, HostContext {
       const server = this.server as Server
       server.once('error', (error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE') {
-          reject(new InvalidInputError(`--port ${options.port}: port ${options.port} on ${this.host} is already in use`, {
-            details: {flag: 'port', value: options.port},
-            actions: ['Pick another port, or --port 0 for a free one. Is a real adb server running there?'],
-          }))
+          reject(
+            new InvalidInputError(`--port ${options.port}: port ${options.port} on ${this.host} is already in use`, {
+              details: {flag: 'port', value: options.port},
+              actions: ['Pick another port, or --port 0 for a free one. Is a real adb server running there?'],
+            })
+          )
         } else reject(error)
       })
       server.listen(options.port ?? 0, this.host, () => resolve())
@@ -188,7 +199,9 @@ class EmulatorImpl implements Emulator, HostContext {
   async openService(device: VirtualDevice, service: string, reader: SocketReader, socket: Socket): Promise<void> {
     if (service === 'sync:') {
       await writeAsync(socket, OKAY)
-      await runSync(reader, socket, device, (argv) => this.record({serial: device.serial, service: 'sync', argv, raw: argv.join(' ')}))
+      await runSync(reader, socket, device, (argv) =>
+        this.record({serial: device.serial, service: 'sync', argv, raw: argv.join(' ')})
+      )
       return
     }
     const shell = parseShellService(service)
@@ -268,7 +281,8 @@ class EmulatorImpl implements Emulator, HostContext {
       io.err(`/system/bin/sh: ${io.argv[0]}: not found\n`)
       return 127
     }
-    if (device.outputNoise.length > 0 && NOISY_PROGRAMS.has(io.argv[0] as string)) io.err(`${device.outputNoise.join('\n')}\n`)
+    if (device.outputNoise.length > 0 && NOISY_PROGRAMS.has(io.argv[0] as string))
+      io.err(`${device.outputNoise.join('\n')}\n`)
     return program(ctx)
   }
 
@@ -278,7 +292,10 @@ class EmulatorImpl implements Emulator, HostContext {
 
   device(serial: string): VirtualDevice {
     const device = this.byserial.get(serial)
-    if (!device) throw new DeviceNotFoundError(`arc emulate has no device ${serial} (has: ${[...this.byserial.keys()].join(', ')})`)
+    if (!device)
+      throw new DeviceNotFoundError(
+        `arc emulate has no device ${serial} (has: ${[...this.byserial.keys()].join(', ')})`
+      )
     return device
   }
 
@@ -306,9 +323,13 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const serials = new Set<string>()
   for (const spec of options.devices) {
     if (!spec.serial || /[\s/]/.test(spec.serial)) {
-      throw new InvalidInputError(`device serial ${JSON.stringify(spec.serial)} is not allowed: use letters, digits, . - _ :`, {details: {flag: 'serial'}})
+      throw new InvalidInputError(
+        `device serial ${JSON.stringify(spec.serial)} is not allowed: use letters, digits, . - _ :`,
+        {details: {flag: 'serial'}}
+      )
     }
-    if (serials.has(spec.serial)) throw new InvalidInputError(`device serial ${spec.serial} is given twice`, {details: {flag: 'serial'}})
+    if (serials.has(spec.serial))
+      throw new InvalidInputError(`device serial ${spec.serial} is given twice`, {details: {flag: 'serial'}})
     serials.add(spec.serial)
   }
   const scenario =
@@ -318,7 +339,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
         ? loadScenarioFile(options.scenario)
         : parseScenario(options.scenario, '(object)', process.cwd())
   if (options.devices.length === 0 && Object.keys(scenario?.devices ?? {}).length === 0) {
-    throw new InvalidInputError('arc emulate needs at least one device (--serial NAME=SNAPSHOT or a scenario)', {details: {flag: 'serial'}})
+    throw new InvalidInputError('arc emulate needs at least one device (--serial NAME=SNAPSHOT or a scenario)', {
+      details: {flag: 'serial'},
+    })
   }
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'arc-emu-'))
   const emulator = new EmulatorImpl(tmp, options)

@@ -1,6 +1,15 @@
 import type {Socket} from 'node:net'
 
-import {OKAY, ProtocolError, SocketReader, encodeValue, failReply, okayValue, readRequest, writeAsync} from './framing.js'
+import {
+  OKAY,
+  ProtocolError,
+  SocketReader,
+  encodeValue,
+  failReply,
+  okayValue,
+  readRequest,
+  writeAsync,
+} from './framing.js'
 import type {VirtualDevice} from './virtual-device.js'
 
 /** adb's ADB_SERVER_VERSION; the CLI kills a server that answers anything else. */
@@ -27,7 +36,8 @@ const NO_PERMISSIONS =
   'insufficient permissions for device: missing udev rules? user is in the plugdev group\nSee [http://developer.android.com/tools/device.html] for more information'
 
 /** The state as the server prints it. */
-const stateName = (device: VirtualDevice): string => (device.state === 'no permissions' ? NO_PERMISSIONS_STATE : device.state)
+const stateName = (device: VirtualDevice): string =>
+  device.state === 'no permissions' ? NO_PERMISSIONS_STATE : device.state
 
 /** What the host-protocol handler needs from the emulator. */
 export interface HostContext {
@@ -179,9 +189,13 @@ export async function handleConnection(socket: Socket, ctx: HostContext): Promis
         await ctx.openService(selected, request, reader, socket)
         return
       }
-      const transport = /^host:(?:transport(?::(.+)|-id:(\d+)|-any|-usb|-local)|tport:(?:serial:(.+)|any|usb|local))$/s.exec(request)
+      const transport =
+        /^host:(?:transport(?::(.+)|-id:(\d+)|-any|-usb|-local)|tport:(?:serial:(.+)|any|usb|local))$/s.exec(request)
       if (transport) {
-        const target: Target = {serial: transport[1] ?? transport[3], transportId: transport[2] ? Number(transport[2]) : undefined}
+        const target: Target = {
+          serial: transport[1] ?? transport[3],
+          transportId: transport[2] ? Number(transport[2]) : undefined,
+        }
         const device = acquire(ctx, target, true)
         if (typeof device === 'string') return await finish(failReply(device))
         selected = device
@@ -206,14 +220,20 @@ export async function handleConnection(socket: Socket, ctx: HostContext): Promis
 }
 
 /** Answers one host service; true when the connection stays open for another request. */
-async function hostService(request: string, ctx: HostContext, socket: Socket, selected?: VirtualDevice): Promise<boolean> {
+async function hostService(
+  request: string,
+  ctx: HostContext,
+  socket: Socket,
+  selected?: VirtualDevice
+): Promise<boolean> {
   const split = splitHostRequest(request)
   if (!split) {
     await writeAsync(socket, failReply('unknown host service'))
     return false
   }
   const {command} = split
-  const target: Target = split.target.serial || split.target.transportId ? split.target : selected ? {serial: selected.serial} : {}
+  const target: Target =
+    split.target.serial || split.target.transportId ? split.target : selected ? {serial: selected.serial} : {}
   const reply = (b: Buffer) => writeAsync(socket, b)
   switch (command) {
     case 'version':

@@ -22,7 +22,15 @@ export interface LogEntry {
 export function entryEpochMs(e: LogEntry): number {
   const m = /^(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})$/.exec(e.time)
   if (!m) return 0
-  return new Date(e.year, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])).getTime()
+  return new Date(
+    e.year,
+    Number(m[1]) - 1,
+    Number(m[2]),
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6])
+  ).getTime()
 }
 
 const THREADTIME = /^(?:(\d{4})-)?(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\s+(\d+)\s+(\d+) ([VDIWEF]) (.*?)\s*: (.*)$/
@@ -37,16 +45,36 @@ export function logTime(date: Date): string {
 export function parseLogEntry(spec: LogEntrySpec, device: {ensureRunning(pkg: string): number}): LogEntry {
   if (typeof spec === 'string') {
     const m = THREADTIME.exec(spec)
-    if (!m) return {year: thisYear(), time: logTime(new Date()), pid: 1000, tid: 1000, level: 'I', tag: 'arc', message: spec}
-    return {year: m[1] ? Number(m[1]) : thisYear(), time: m[2] as string, pid: Number(m[3]), tid: Number(m[4]), level: m[5] as LogLevel, tag: m[6] as string, message: m[7] as string}
+    if (!m)
+      return {year: thisYear(), time: logTime(new Date()), pid: 1000, tid: 1000, level: 'I', tag: 'arc', message: spec}
+    return {
+      year: m[1] ? Number(m[1]) : thisYear(),
+      time: m[2] as string,
+      pid: Number(m[3]),
+      tid: Number(m[4]),
+      level: m[5] as LogLevel,
+      tag: m[6] as string,
+      message: m[7] as string,
+    }
   }
   const pid = spec.pid ?? (spec.package ? device.ensureRunning(spec.package) : 1000)
   const time = /^(\d{4})-(.*)$/.exec(spec.time ?? '')
-  return {year: time ? Number(time[1]) : thisYear(), time: time ? (time[2] as string) : (spec.time ?? logTime(new Date())), pid, tid: spec.tid ?? pid, level: spec.level, tag: spec.tag, message: spec.message}
+  return {
+    year: time ? Number(time[1]) : thisYear(),
+    time: time ? (time[2] as string) : (spec.time ?? logTime(new Date())),
+    pid,
+    tid: spec.tid ?? pid,
+    level: spec.level,
+    tag: spec.tag,
+    message: spec.message,
+  }
 }
 
 /** A few plausible lines so `logcat -d` is never empty on a device without scripted logs. */
-export function defaultLog(device: {foreground: {package?: string; activity?: string}; ensureRunning(pkg: string): number}): LogEntry[] {
+export function defaultLog(device: {
+  foreground: {package?: string; activity?: string}
+  ensureRunning(pkg: string): number
+}): LogEntry[] {
   const now = Date.now()
   const at = (ms: number) => logTime(new Date(now - ms))
   const year = new Date(now).getFullYear()
@@ -58,10 +86,34 @@ export function defaultLog(device: {foreground: {package?: string; activity?: st
   if (pkg) {
     const pid = device.ensureRunning(pkg)
     lines.push(
-      {year, time: at(30_000), pid: 520, tid: 575, level: 'I', tag: 'ActivityManager', message: `Start proc ${pid}:${pkg}/u0a123 for top-activity {${pkg}/${device.foreground.activity ?? '.MainActivity'}}`},
+      {
+        year,
+        time: at(30_000),
+        pid: 520,
+        tid: 575,
+        level: 'I',
+        tag: 'ActivityManager',
+        message: `Start proc ${pid}:${pkg}/u0a123 for top-activity {${pkg}/${device.foreground.activity ?? '.MainActivity'}}`,
+      },
       {year, time: at(29_000), pid, tid: pid, level: 'I', tag: pkg.split('.').pop() ?? 'app', message: 'onCreate'},
-      {year, time: at(20_000), pid, tid: pid + 12, level: 'W', tag: 'OkHttp', message: 'A connection was leaked. Did you forget to close a response body?'},
-      {year, time: at(10_000), pid, tid: pid, level: 'E', tag: 'AndroidRuntime', message: 'java.lang.IllegalStateException: demo error line'},
+      {
+        year,
+        time: at(20_000),
+        pid,
+        tid: pid + 12,
+        level: 'W',
+        tag: 'OkHttp',
+        message: 'A connection was leaked. Did you forget to close a response body?',
+      },
+      {
+        year,
+        time: at(10_000),
+        pid,
+        tid: pid,
+        level: 'E',
+        tag: 'AndroidRuntime',
+        message: 'java.lang.IllegalStateException: demo error line',
+      }
     )
   }
   return lines

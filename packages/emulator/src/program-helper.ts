@@ -74,7 +74,10 @@ async function relaysThrough(perl: string, dir: string): Promise<boolean> {
  * choice, perl where it relays a trial program (through a socket in `dir`, a socketFolder), else Node.js (this
  * very binary). Choosing `perl` where it cannot is a ConfigError.
  */
-export async function chooseHelper(choice: ProgramHelper | undefined, dir: string): Promise<{helper: ProgramHelper; command: string[]}> {
+export async function chooseHelper(
+  choice: ProgramHelper | undefined,
+  dir: string
+): Promise<{helper: ProgramHelper; command: string[]}> {
   if (choice !== 'node') {
     const perl = perlOnPath()
     if (perl) {
@@ -83,9 +86,12 @@ export async function chooseHelper(choice: ProgramHelper | undefined, dir: strin
       if (await trial) return {helper: 'perl', command: [perl, PERL_HELPER]}
     }
     if (choice === 'perl') {
-      throw new ConfigError('the perl program helper needs Linux and a perl on PATH that can run bin/device-command.pl', {
-        actions: ['Leave the helper unset (or set it to node) to relay device programs through Node.js.'],
-      })
+      throw new ConfigError(
+        'the perl program helper needs Linux and a perl on PATH that can run bin/device-command.pl',
+        {
+          actions: ['Leave the helper unset (or set it to node) to relay device programs through Node.js.'],
+        }
+      )
     }
   }
   return {helper: 'node', command: [process.execPath, NODE_HELPER]}

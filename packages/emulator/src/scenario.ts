@@ -22,8 +22,12 @@ export const SWIPE_DIRECTIONS = ['up', 'down', 'left', 'right'] as const
 
 const swipeTriggerSchema = z
   .object({
-    direction: z.enum(SWIPE_DIRECTIONS).describe('Which way the finger moves (its longer axis): "up" is what `arc scroll down` sends.'),
-    inside: selectorSchema.optional().describe('The swipe must start inside the bounds of the matching element (default: anywhere).'),
+    direction: z
+      .enum(SWIPE_DIRECTIONS)
+      .describe('Which way the finger moves (its longer axis): "up" is what `arc scroll down` sends.'),
+    inside: selectorSchema
+      .optional()
+      .describe('The swipe must start inside the bounds of the matching element (default: anywhere).'),
   })
   .strict()
 
@@ -35,7 +39,9 @@ const transitionSchema = z
     tap: selectorSchema.optional().describe('A tap inside the bounds of the matching element triggers it.'),
     keyevent: z.union([z.string(), z.number().int()]).optional().describe('A key (KEYCODE_BACK, BACK or 4).'),
     statusbar: z.enum(STATUSBAR_ACTIONS).optional().describe('A `cmd statusbar` action.'),
-    swipe: swipeTriggerSchema.optional().describe('An `input swipe` in this direction (a list scrolled to its next screen).'),
+    swipe: swipeTriggerSchema
+      .optional()
+      .describe('An `input swipe` in this direction (a list scrolled to its next screen).'),
     to: z.string().describe('Screen to switch to.'),
   })
   .strict()
@@ -53,11 +59,13 @@ const screenSchema = z.union([
       animated: z
         .boolean()
         .optional()
-        .describe('The screen never goes idle (a video, a spinner): `uiautomator dump` waits out its idle timeout and fails.'),
+        .describe(
+          'The screen never goes idle (a video, a spinner): `uiautomator dump` waits out its idle timeout and fails.'
+        ),
       secure: z
         .boolean()
         .optional()
-        .describe('The app\'s window has FLAG_SECURE (a password or banking screen): `screencap` captures it black.'),
+        .describe("The app's window has FLAG_SECURE (a password or banking screen): `screencap` captures it black."),
     })
     .strict(),
 ])
@@ -68,7 +76,7 @@ const activitySchema = z.union([
     .object({
       name: z.string().describe('.Name or fully qualified.'),
       exported: z.boolean().default(true).describe('false: `am start -n` from adb is refused with Permission Denial.'),
-      screen: z.string().optional().describe('Screen shown when it is started (default: the package\'s screen).'),
+      screen: z.string().optional().describe("Screen shown when it is started (default: the package's screen)."),
     })
     .strict(),
 ])
@@ -78,22 +86,35 @@ const packageSchema = z
     name: z.string().regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'not a package name like com.example.app'),
     system: z.boolean().default(false),
     versionCode: z.number().int().nonnegative().default(1),
-    versionName: z.string().nullable().default('1.0').describe('null: the manifest declares none (dumpsys prints `versionName=null`).'),
+    versionName: z
+      .string()
+      .nullable()
+      .default('1.0')
+      .describe('null: the manifest declares none (dumpsys prints `versionName=null`).'),
     factoryVersionName: z
       .string()
       .optional()
-      .describe('A system app updated over its factory copy: dumpsys also lists that copy, with this version, under `Hidden system packages:`.'),
+      .describe(
+        'A system app updated over its factory copy: dumpsys also lists that copy, with this version, under `Hidden system packages:`.'
+      ),
     launcher: z.string().optional().describe('Launcher activity (.Main or fully qualified); none = not launchable.'),
     moreLaunchers: z
       .array(z.string())
       .default([])
-      .describe('Further launcher activities (a second icon, a debug build\'s leak viewer): resolve-activity then answers the chooser.'),
+      .describe(
+        "Further launcher activities (a second icon, a debug build's leak viewer): resolve-activity then answers the chooser."
+      ),
     screen: z.string().optional().describe('Screen shown when the app is launched.'),
     activities: z
       .array(activitySchema)
       .default([])
-      .describe('Activities `am start -n` starts besides the launchers and those the screens name; any other is `does not exist`.'),
-    permissions: z.array(z.string()).default([]).describe('Runtime permissions the app declares (pm grant/revoke accept only these).'),
+      .describe(
+        'Activities `am start -n` starts besides the launchers and those the screens name; any other is `does not exist`.'
+      ),
+    permissions: z
+      .array(z.string())
+      .default([])
+      .describe('Runtime permissions the app declares (pm grant/revoke accept only these).'),
     links: z.array(z.string()).default([]).describe('URL prefixes the app opens (`myapp://`, `https://example.com/`).'),
     users: z
       .array(z.number().int().min(0))
@@ -110,7 +131,9 @@ export const FAULT_KINDS = ['idle-timeout', 'null-root', 'hang', 'disconnect', '
 
 const faultSchema = z
   .object({
-    command: z.string().describe('Matches a device command by its leading words, e.g. "uiautomator dump"; "" matches any command.'),
+    command: z
+      .string()
+      .describe('Matches a device command by its leading words, e.g. "uiautomator dump"; "" matches any command.'),
     kind: z.enum(FAULT_KINDS),
     times: z.number().int().positive().default(1).describe('How many matching commands it affects.'),
     output: z.string().optional().describe('garbage: the bytes to print; disconnect: what to print first.'),
@@ -119,7 +142,9 @@ const faultSchema = z
     after: z
       .boolean()
       .default(false)
-      .describe('The program runs to its end first (its output dropped), then the fault plays: a `mv` whose rename was done but whose answer never arrives.'),
+      .describe(
+        'The program runs to its end first (its output dropped), then the fault plays: a `mv` whose rename was done but whose answer never arrives.'
+      ),
   })
   .strict()
 
@@ -143,7 +168,10 @@ const fieldSchema = z
     resourceId: z.string().describe('resource-id of the edit field the rule applies to.'),
     refuse: z.boolean().default(false).describe('Typed text and delete keys are dropped (a field that ignores input).'),
     maxLength: z.number().int().nonnegative().optional().describe('Text past this length is dropped.'),
-    transform: z.enum(['upper', 'lower', 'digits']).optional().describe('Typed text is altered: upper/lower case, or digits only.'),
+    transform: z
+      .enum(['upper', 'lower', 'digits'])
+      .optional()
+      .describe('Typed text is altered: upper/lower case, or digits only.'),
   })
   .strict()
 
@@ -157,16 +185,36 @@ const timingSchema = z
       .min(0)
       .max(100)
       .optional()
-      .describe('Multiplies every emulated wait (idle waits, VM starts); tests use 0.01. Default: EmulatorOptions.timeScale, else ARC_EMULATE_TIME_SCALE, else 1.'),
+      .describe(
+        'Multiplies every emulated wait (idle waits, VM starts); tests use 0.01. Default: EmulatorOptions.timeScale, else ARC_EMULATE_TIME_SCALE, else 1.'
+      ),
     vmStartMs: z
       .number()
       .int()
       .min(0)
       .max(60_000)
       .optional()
-      .describe('What starting an app_process VM costs (uiautomator always; `input` up to Android 11). Default: the profile\'s.'),
-    idleMs: z.number().int().min(0).max(60_000).optional().describe('Quiet time `uiautomator dump` waits for (default 1000: AOSP DumpCommand calls waitForIdle(1000, 10000)).'),
-    idleTimeoutMs: z.number().int().min(0).max(600_000).optional().describe('How long `uiautomator dump` waits for idle before `ERROR: could not get idle state.` (default 10000).'),
+      .describe(
+        "What starting an app_process VM costs (uiautomator always; `input` up to Android 11). Default: the profile's."
+      ),
+    idleMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .describe(
+        'Quiet time `uiautomator dump` waits for (default 1000: AOSP DumpCommand calls waitForIdle(1000, 10000)).'
+      ),
+    idleTimeoutMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(600_000)
+      .optional()
+      .describe(
+        'How long `uiautomator dump` waits for idle before `ERROR: could not get idle state.` (default 10000).'
+      ),
   })
   .strict()
 
@@ -176,7 +224,7 @@ const deviceSchema = z
       .enum(PROFILES)
       .default('android-14')
       .describe(
-        'android-14 (default); android-11: sdk 30, and `input` starts a VM per call (timing.vmStartMs 1000); xiaomi: a Redmi on MIUI 14 (Android 13) that refuses every `input` until "USB debugging (Security settings)" is on (usbDebuggingSecurity).',
+        'android-14 (default); android-11: sdk 30, and `input` starts a VM per call (timing.vmStartMs 1000); xiaomi: a Redmi on MIUI 14 (Android 13) that refuses every `input` until "USB debugging (Security settings)" is on (usbDebuggingSecurity).'
       ),
     users: z
       .array(
@@ -184,24 +232,33 @@ const deviceSchema = z
           .object({
             id: z.number().int().min(1).describe('The user id (10 and up on phones).'),
             name: z.string().min(1).describe('Its name, as `pm list users` prints it.'),
-            workProfile: z.boolean().default(false).describe('A managed (work) profile of the owner, not a second user.'),
+            workProfile: z
+              .boolean()
+              .default(false)
+              .describe('A managed (work) profile of the owner, not a second user.'),
           })
-          .strict(),
+          .strict()
       )
       .optional()
-      .describe('Users besides the owner (0): a work profile or a second user, whose apps `pm` lists only with --user.'),
+      .describe(
+        'Users besides the owner (0): a work profile or a second user, whose apps `pm` lists only with --user.'
+      ),
     usbDebuggingSecurity: z
       .boolean()
       .optional()
       .describe(
-        'MIUI/HyperOS\'s "USB debugging (Security settings)": while off, every `input` fails with SecurityException (INJECT_EVENTS). Default: off on the xiaomi profile, on (no such switch) elsewhere.',
+        'MIUI/HyperOS\'s "USB debugging (Security settings)": while off, every `input` fails with SecurityException (INJECT_EVENTS). Default: off on the xiaomi profile, on (no such switch) elsewhere.'
       ),
-    timing: timingSchema.optional().describe('Emulated waits: idle waits of uiautomator dump, VM starts, and a scale for all of them.'),
+    timing: timingSchema
+      .optional()
+      .describe('Emulated waits: idle waits of uiautomator dump, VM starts, and a scale for all of them.'),
     uiAutomationHeldBy: z
       .string()
       .min(1)
       .optional()
-      .describe('Another tool (Appium, uiautomator2, Maestro) holds UiAutomation: every `uiautomator dump` dies at connect.'),
+      .describe(
+        'Another tool (Appium, uiautomator2, Maestro) holds UiAutomation: every `uiautomator dump` dies at connect.'
+      ),
     snapshot: z.string().optional().describe('Single-screen shorthand for screens: {main: snapshot}.'),
     state: z.enum(['device', 'offline', 'unauthorized', 'no permissions']).optional(),
     screens: z.record(z.string(), screenSchema).optional(),
@@ -213,7 +270,10 @@ const deviceSchema = z
     properties: z.record(z.string(), z.string()).optional(),
     wm: z
       .object({
-        size: z.string().regex(/^\d+x\d+$/, 'expected WIDTHxHEIGHT like 720x1600').optional(),
+        size: z
+          .string()
+          .regex(/^\d+x\d+$/, 'expected WIDTHxHEIGHT like 720x1600')
+          .optional(),
         density: z.number().int().positive().optional(),
       })
       .strict()
@@ -236,13 +296,15 @@ const deviceSchema = z
     windowsDump: z
       .boolean()
       .default(false)
-      .describe('uiautomator knows `dump --windows` and writes every window with its metadata (<displays>), as some builds do.'),
+      .describe(
+        'uiautomator knows `dump --windows` and writes every window with its metadata (<displays>), as some builds do.'
+      ),
     otherDisplay: z
       .object({width: z.number().int().positive(), height: z.number().int().positive()})
       .strict()
       .optional()
       .describe(
-        "A second physical display, off (a folded phone's other screen), that SurfaceFlinger lists first: `screencap` without `-d` warns and captures it.",
+        "A second physical display, off (a folded phone's other screen), that SurfaceFlinger lists first: `screencap` without `-d` warns and captures it."
       ),
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
@@ -251,12 +313,14 @@ const deviceSchema = z
       .array(z.string())
       .optional()
       .describe(
-        'Lines `input`, `am`, `pm` and `screencap` print on stderr before their own output, as some builds do (waydroid: `Failed to create //.cache for shader cache (Read-only file system)---disabling.`).',
+        'Lines `input`, `am`, `pm` and `screencap` print on stderr before their own output, as some builds do (waydroid: `Failed to create //.cache for shader cache (Read-only file system)---disabling.`).'
       ),
     adbKeyboard: z
       .boolean()
       .default(false)
-      .describe('ADBKeyBoard (com.android.adbkeyboard/.AdbIME) is installed, not yet enabled: its broadcasts type any text.'),
+      .describe(
+        'ADBKeyBoard (com.android.adbkeyboard/.AdbIME) is installed, not yet enabled: its broadcasts type any text.'
+      ),
   })
   .strict()
 
@@ -293,10 +357,13 @@ export function parseScenario(input: unknown, what: string, baseDir: string): Pa
     }
     const unreachable = unreachableSerial(serial)
     if (unreachable) {
-      throw new ConfigError(`scenario ${what} is invalid: ${at}: the serial could not be reached by --device: ${unreachable}`, {
-        details: {scenario: what},
-        actions: ['Rename the device (devices.<serial>), e.g. "phone".'],
-      })
+      throw new ConfigError(
+        `scenario ${what} is invalid: ${at}: the serial could not be reached by --device: ${unreachable}`,
+        {
+          details: {scenario: what},
+          actions: ['Rename the device (devices.<serial>), e.g. "phone".'],
+        }
+      )
     }
     if (device.snapshot !== undefined) {
       if (device.screens !== undefined) bad('snapshot', 'give either snapshot or screens, not both')
@@ -323,7 +390,9 @@ export function parseScenario(input: unknown, what: string, baseDir: string): Pa
     })
     device.packages?.forEach((p, i) => {
       known(`packages.${i}.screen`, p.screen)
-      p.activities.forEach((a, j) => known(`packages.${i}.activities.${j}.screen`, typeof a === 'string' ? undefined : a.screen))
+      p.activities.forEach((a, j) =>
+        known(`packages.${i}.activities.${j}.screen`, typeof a === 'string' ? undefined : a.screen)
+      )
     })
     for (const file of Object.keys(device.files ?? {})) {
       if (!file.startsWith('/')) bad(`files.${file}`, 'device paths must be absolute, like /sdcard/notes.txt')

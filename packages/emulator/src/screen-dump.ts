@@ -96,14 +96,23 @@ export function readScreenDump(xml: string): ScreenDump {
   let depth = 0
   let displayId = 0
   let listed: {attrs: Map<string, string>; used: boolean} | undefined
-  const open = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[[\s\S]*?\]\]>|<!DOCTYPE[^>]*>|<\/([\w.$:-]+)\s*>|<([\w.$:-]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g
+  const open =
+    /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[[\s\S]*?\]\]>|<!DOCTYPE[^>]*>|<\/([\w.$:-]+)\s*>|<([\w.$:-]+)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g
   for (const m of xml.matchAll(open)) {
     const [whole, closing, name, attrText, selfClosing] = m
     if (closing !== undefined) {
       if (!CONTAINERS.has(closing)) depth--
       else if (closing === 'window') {
         // A window uiautomator wrote no tree for is still listed.
-        if (listed && !listed.used) windows.push({index: windows.length, package: '', bounds: parseBounds(listed.attrs.get('bounds')) ?? [0, 0, 0, 0], displayId, nodes: [], listed: listedOf(listed.attrs)})
+        if (listed && !listed.used)
+          windows.push({
+            index: windows.length,
+            package: '',
+            bounds: parseBounds(listed.attrs.get('bounds')) ?? [0, 0, 0, 0],
+            displayId,
+            nodes: [],
+            listed: listedOf(listed.attrs),
+          })
         listed = undefined
       }
       continue
@@ -120,7 +129,14 @@ export function readScreenDump(xml: string): ScreenDump {
       else if (name === 'window') {
         listed = {attrs, used: false}
         if (selfClosing) {
-          windows.push({index: windows.length, package: '', bounds: parseBounds(attrs.get('bounds')) ?? [0, 0, 0, 0], displayId, nodes: [], listed: listedOf(attrs)})
+          windows.push({
+            index: windows.length,
+            package: '',
+            bounds: parseBounds(attrs.get('bounds')) ?? [0, 0, 0, 0],
+            displayId,
+            nodes: [],
+            listed: listedOf(attrs),
+          })
           listed = undefined
         }
       }
@@ -176,7 +192,12 @@ function listedOf(attrs: Map<string, string>): {type: string; title: string; lay
  * is true (AOSP frameworks/base/core/java/android/widget/EditText.java); Jetpack Compose reports its text fields
  * as `android.widget.EditText` to accessibility. Apps' own subclasses keep the `…EditText` name by convention.
  */
-const EDITOR_CLASSES = new Set(['AutoCompleteTextView', 'MultiAutoCompleteTextView', 'SearchAutoComplete', 'ExtractEditText'])
+const EDITOR_CLASSES = new Set([
+  'AutoCompleteTextView',
+  'MultiAutoCompleteTextView',
+  'SearchAutoComplete',
+  'ExtractEditText',
+])
 
 export function isTextEditor(node: ScreenNode): boolean {
   const simple = node.className.slice(Math.max(node.className.lastIndexOf('.'), node.className.lastIndexOf('$')) + 1)
@@ -198,4 +219,5 @@ export function dumpExtent(dump: ScreenDump): {width: number; height: number} {
 
 const IME = /inputmethod|keyboard|\.ime\b/i
 /** A top-level window of the dump that is an input method's: the keyboard. */
-export const isKeyboardRoot = (root: ScreenWindow): boolean => (root.listed ? root.listed.type === 'TYPE_INPUT_METHOD' : IME.test(root.package))
+export const isKeyboardRoot = (root: ScreenWindow): boolean =>
+  root.listed ? root.listed.type === 'TYPE_INPUT_METHOD' : IME.test(root.package)

@@ -8,7 +8,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
         clearTimeout(timer)
         resolve()
       },
-      {once: true},
+      {once: true}
     )
   })
 }

@@ -63,7 +63,8 @@ interface Meta {
 
 /** A PNG's width and height from its IHDR chunk; undefined when the bytes are no PNG. */
 function pngSize(png: Buffer): {width: number; height: number} | undefined {
-  if (png.length < 24 || png.readUInt32BE(0) !== 0x89504e47 || png.toString('latin1', 12, 16) !== 'IHDR') return undefined
+  if (png.length < 24 || png.readUInt32BE(0) !== 0x89504e47 || png.toString('latin1', 12, 16) !== 'IHDR')
+    return undefined
   return {width: png.readUInt32BE(16), height: png.readUInt32BE(20)}
 }
 
@@ -78,7 +79,7 @@ const isFile = async (p: string) => (await stat(p).catch(() => undefined))?.isFi
 export async function loadScreen(
   name: string,
   source: string,
-  overrides: {package?: string; activity?: string} = {},
+  overrides: {package?: string; activity?: string} = {}
 ): Promise<LoadedScreen> {
   const info = await stat(source).catch(() => undefined)
   if (!info) {
@@ -100,7 +101,9 @@ export async function loadScreen(
   try {
     dump = readScreenDump(xml)
   } catch (error) {
-    throw new InvalidInputError(`UI dump ${xmlPath} cannot be read: ${(error as Error).message}`, {details: {path: xmlPath}})
+    throw new InvalidInputError(`UI dump ${xmlPath} cannot be read: ${(error as Error).message}`, {
+      details: {path: xmlPath},
+    })
   }
   let meta: Meta = {}
   const metaPath = folder && path.join(folder, 'meta.json')
@@ -108,7 +111,9 @@ export async function loadScreen(
     try {
       meta = JSON.parse(await readFile(metaPath, 'utf8')) as Meta
     } catch (error) {
-      throw new InvalidInputError(`snapshot meta ${metaPath} is not valid JSON: ${(error as Error).message}`, {details: {path: metaPath}})
+      throw new InvalidInputError(`snapshot meta ${metaPath} is not valid JSON: ${(error as Error).message}`, {
+        details: {path: metaPath},
+      })
     }
   }
   const pngPath = folder && path.join(folder, 'screen.png')
@@ -117,7 +122,10 @@ export async function loadScreen(
     meta.width !== undefined && meta.height !== undefined
       ? {width: meta.width, height: meta.height}
       : ((recorded && pngSize(recorded)) ?? dumpExtent(dump))
-  const rotation = meta.rotation === 1 || meta.rotation === 2 || meta.rotation === 3 || meta.rotation === 0 ? meta.rotation : dump.rotation
+  const rotation =
+    meta.rotation === 1 || meta.rotation === 2 || meta.rotation === 3 || meta.rotation === 0
+      ? meta.rotation
+      : dump.rotation
   let png: Buffer | undefined
   return {
     name,

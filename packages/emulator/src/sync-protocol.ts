@@ -48,7 +48,12 @@ export type SyncRecorder = (argv: string[]) => void
  * (`path,mode`; DATA ≤ 64 KiB…; DONE carries the mtime; OKAY or FAIL), QUIT. Requests repeat on one
  * connection until QUIT or close.
  */
-export async function runSync(reader: SocketReader, socket: Socket, device: VirtualDevice, record: SyncRecorder): Promise<void> {
+export async function runSync(
+  reader: SocketReader,
+  socket: Socket,
+  device: VirtualDevice,
+  record: SyncRecorder
+): Promise<void> {
   const files = device.files
   try {
     for (;;) {
@@ -165,7 +170,12 @@ async function recv(socket: Socket, file: string): Promise<void> {
 }
 
 /** Returns false when the connection was ended because of a protocol error. */
-async function send(reader: SocketReader, socket: Socket, file: string | {error: unknown}, mode: number): Promise<boolean> {
+async function send(
+  reader: SocketReader,
+  socket: Socket,
+  file: string | {error: unknown},
+  mode: number
+): Promise<boolean> {
   const chunks: Buffer[] = []
   let mtime: number
   for (;;) {

@@ -64,7 +64,12 @@ function backspaceFrom(text: string, cursor: number): number {
 export const HINT_ATTRIBUTE_SDK = 36
 
 /** An attribute value as uiautomator's serializer writes it (`&`, `<`, `>`, `"` and the line breaks as references). */
-export const escapeAttribute = (v: string): string => v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
+export const escapeAttribute = (v: string): string =>
+  v.replace(
+    /[&<>"\n\t\r]/g,
+    (c) =>
+      ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string
+  )
 
 export class TextFields {
   /** Text typed so far, per screen and node (pre-order index). */
@@ -74,7 +79,7 @@ export class TextFields {
   /** `sdk()` is the device's API level now (its `ro.build.version.sdk`): it decides whether dumps carry `hint`. */
   constructor(
     private readonly rules: FieldRule[] = [],
-    private readonly sdk: () => number = () => 34,
+    private readonly sdk: () => number = () => 34
   ) {}
 
   private nodes(screen: LoadedScreen): UiNode[] {
@@ -120,13 +125,22 @@ export class TextFields {
       const [l, t, r, b] = n.bounds
       if (r <= l || b <= t) continue
       const lies =
-        direction === 'right' ? (sl < l || sr <= l) && sr < r
-        : direction === 'left' ? (sr > r || sl >= r) && sl > l
-        : direction === 'down' ? (st < t || sb <= t) && sb < b
-        : (sb > b || st >= b) && st > t
+        direction === 'right'
+          ? (sl < l || sr <= l) && sr < r
+          : direction === 'left'
+            ? (sr > r || sl >= r) && sl > l
+            : direction === 'down'
+              ? (st < t || sb <= t) && sb < b
+              : (sb > b || st >= b) && st > t
       if (!lies) continue
-      const major = Math.max(0, direction === 'right' ? l - sr : direction === 'left' ? sl - r : direction === 'down' ? t - sb : st - b)
-      const minor = direction === 'left' || direction === 'right' ? Math.abs((t + b) / 2 - (st + sb) / 2) : Math.abs((l + r) / 2 - (sl + sr) / 2)
+      const major = Math.max(
+        0,
+        direction === 'right' ? l - sr : direction === 'left' ? sl - r : direction === 'down' ? t - sb : st - b
+      )
+      const minor =
+        direction === 'left' || direction === 'right'
+          ? Math.abs((t + b) / 2 - (st + sb) / 2)
+          : Math.abs((l + r) / 2 - (sl + sr) / 2)
       // FocusFinder.getWeightedDistanceFor: 13 * major² + minor².
       const score = 13 * major * major + minor * minor
       if (!best || score < best.score) best = {index: n.index, score}
@@ -223,7 +237,12 @@ export class TextFields {
     if (!focus) return {}
     if (!focus.editable) {
       if (CONFIRM_KEYS.has(code)) return {clicked: this.nodes(screen)[focus.index] as UiNode}
-      const direction = ({[KEY.DPAD_LEFT]: 'left', [KEY.DPAD_RIGHT]: 'right', [KEY.DPAD_UP]: 'up', [KEY.DPAD_DOWN]: 'down'} as Record<number, Direction>)[code]
+      const direction = (
+        {[KEY.DPAD_LEFT]: 'left', [KEY.DPAD_RIGHT]: 'right', [KEY.DPAD_UP]: 'up', [KEY.DPAD_DOWN]: 'down'} as Record<
+          number,
+          Direction
+        >
+      )[code]
       if (direction) this.leave(screen, focus, direction)
       return {}
     }
@@ -259,7 +278,8 @@ export class TextFields {
         }
         break
       case KEY.FORWARD_DEL:
-        if (c < now.length) this.set(screen, focus, now.slice(0, c) + now.slice(edges.find((e) => e > c) ?? now.length), c)
+        if (c < now.length)
+          this.set(screen, focus, now.slice(0, c) + now.slice(edges.find((e) => e > c) ?? now.length), c)
         break
       case KEY.SPACE:
         this.type(screen, ' ')
@@ -277,7 +297,8 @@ export class TextFields {
     const focus = this.focus?.screen === screen.name ? this.focus : undefined
     const nodes = this.nodes(screen)
     const hintAttribute = this.sdk() >= HINT_ATTRIBUTE_SDK
-    const hinted = nodes.some((n) => n.hint !== undefined && isEditable(n)) || (!hintAttribute && /\shint="/.test(screen.xml))
+    const hinted =
+      nodes.some((n) => n.hint !== undefined && isEditable(n)) || (!hintAttribute && /\shint="/.test(screen.xml))
     if (!edits?.size && !focus && !hinted) return screen.xml
     let out = ''
     let at = 0
@@ -292,7 +313,10 @@ export class TextFields {
         const typed = edits?.get(node.index)
         if (typed !== undefined || node.hint !== undefined) {
           const content = this.textOf(screen, node.index)
-          tag = tag.replace(/\btext="[^"]*"/, `text="${escapeAttribute(content === '' && node.hint !== undefined ? node.hint : content)}"`)
+          tag = tag.replace(
+            /\btext="[^"]*"/,
+            `text="${escapeAttribute(content === '' && node.hint !== undefined ? node.hint : content)}"`
+          )
         }
         if (focus) tag = tag.replace(/\bfocused="[^"]*"/, `focused="${focus.index === node.index}"`)
       }

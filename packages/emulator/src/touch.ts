@@ -19,11 +19,15 @@ export function stackedWindows(device: WindowedScreen): number[] {
   const closed = (i: number) => device.keyboardDismissed && isKeyboardRoot(dump.windows[i]!)
   const shown = dump.windows.filter((w) => w.displayId === 0 && !closed(w.index))
   if (dump.listedWindows) {
-    return shown.sort((a, b) => (b.listed?.layer ?? 0) - (a.listed?.layer ?? 0) || a.index - b.index).map((w) => w.index)
+    return shown
+      .sort((a, b) => (b.listed?.layer ?? 0) - (a.listed?.layer ?? 0) || a.index - b.index)
+      .map((w) => w.index)
   }
   const listed = deviceWindows(device)
   const rank = new Map<number, {layer: number; z: number; visible: boolean}>()
-  for (const w of listed) if (w.root !== undefined) rank.set(w.root, {layer: device.screen.windowManager ? -w.z : w.layer, z: w.z, visible: w.visible})
+  for (const w of listed)
+    if (w.root !== undefined)
+      rank.set(w.root, {layer: device.screen.windowManager ? -w.z : w.layer, z: w.z, visible: w.visible})
   // A root the recorded list lacks keeps its place below the listed ones, in dump order.
   return shown
     .filter((w) => rank.get(w.index)?.visible !== false)

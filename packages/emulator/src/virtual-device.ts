@@ -9,7 +9,16 @@ import {withoutKeyboard} from './top-level-windows.js'
 import {keyCode, keyName} from './keycodes.js'
 import {FileLocks} from './file-locks.js'
 import {defaultLog, parseLogEntry, type LogEntry} from './logcat-buffer.js'
-import type {ActivitySpec, DeviceScenario, FaultSpec, LogEntrySpec, PackageSpec, PROFILES, SWIPE_DIRECTIONS, TransitionSpec} from './scenario.js'
+import type {
+  ActivitySpec,
+  DeviceScenario,
+  FaultSpec,
+  LogEntrySpec,
+  PackageSpec,
+  PROFILES,
+  SWIPE_DIRECTIONS,
+  TransitionSpec,
+} from './scenario.js'
 import {sleep} from './sleep.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
@@ -147,14 +156,23 @@ const DEFAULT_PROPERTIES: Record<string, string> = {
  * Which way a swipe's finger moved, along its longer axis (a tie counts as vertical); none when it did not move,
  * which is a long press (`input swipe x y x y 1000`), not a swipe.
  */
-export function swipeDirection({x1, y1, x2, y2}: {x1: number; y1: number; x2: number; y2: number}): SwipeDirection | undefined {
+export function swipeDirection({
+  x1,
+  y1,
+  x2,
+  y2,
+}: {
+  x1: number
+  y1: number
+  x2: number
+  y2: number
+}): SwipeDirection | undefined {
   const dx = x2 - x1
   const dy = y2 - y1
   if (dx === 0 && dy === 0) return undefined
   if (Math.abs(dy) >= Math.abs(dx)) return dy < 0 ? 'up' : 'down'
   return dx < 0 ? 'left' : 'right'
 }
-
 
 export type Profile = (typeof PROFILES)[number]
 
@@ -166,7 +184,10 @@ export type Profile = (typeof PROFILES)[number]
  */
 const PROFILE_SETTINGS: Record<Profile, {properties: Record<string, string>; vmStartMs: number}> = {
   'android-14': {properties: {}, vmStartMs: 0},
-  'android-11': {properties: {'ro.build.version.sdk': '30', 'ro.build.version.release': '11', 'ro.build.id': 'RQ3A.211001.001'}, vmStartMs: 1000},
+  'android-11': {
+    properties: {'ro.build.version.sdk': '30', 'ro.build.version.release': '11', 'ro.build.id': 'RQ3A.211001.001'},
+    vmStartMs: 1000,
+  },
   // A Redmi on MIUI 14 (Android 13), as in Genymobile/scrcpy#3824 (MIUI 14, Android 13) and #4387 (POCO, MIUI 14).
   xiaomi: {
     properties: {
@@ -196,7 +217,10 @@ export interface VirtualDeviceInit {
   transportId: number
   /** Host folder standing for the device's `/`. */
   root: string
-  screens: Record<string, string | {snapshot: string; package?: string; activity?: string; animated?: boolean; secure?: boolean}>
+  screens: Record<
+    string,
+    string | {snapshot: string; package?: string; activity?: string; animated?: boolean; secure?: boolean}
+  >
   state?: AdbState
   scenario?: DeviceScenario
   /** The emulator's time scale, used where the scenario sets none (EmulatorOptions.timeScale). */
@@ -323,17 +347,39 @@ export class VirtualDevice extends EventEmitter {
       idleTimeoutMs: scenario?.timing?.idleTimeoutMs ?? 10_000,
     }
     this.uiAutomationHolder = scenario?.uiAutomationHeldBy
-    this.fields = new TextFields(scenario?.fields ?? [], () => Number(this.properties.get('ro.build.version.sdk') ?? '34'))
+    this.fields = new TextFields(scenario?.fields ?? [], () =>
+      Number(this.properties.get('ro.build.version.sdk') ?? '34')
+    )
     this.faults = (scenario?.faults ?? []).map(arm)
     this.inputMethods = new InputMethods(this)
-    this.touchscreen = scenario?.touchscreen ?? {name: 'virtio_input_multi_touch_1', maxX: 32767, maxY: 32767, slots: 10}
-    this.properties = new Map(Object.entries({...DEFAULT_PROPERTIES, ...profile.properties, 'ro.serialno': init.serial, ...scenario?.properties}))
+    this.touchscreen = scenario?.touchscreen ?? {
+      name: 'virtio_input_multi_touch_1',
+      maxX: 32767,
+      maxY: 32767,
+      slots: 10,
+    }
+    this.properties = new Map(
+      Object.entries({
+        ...DEFAULT_PROPERTIES,
+        ...profile.properties,
+        'ro.serialno': init.serial,
+        ...scenario?.properties,
+      })
+    )
     this.packages = (scenario?.packages ?? []).map((p: PackageSpec): InstalledPackage => ({...p, granted: new Set()}))
     if (scenario?.adbKeyboard && !this.packages.some((p) => p.name === ADB_KEYBOARD_PACKAGE)) {
-      this.packages.push({name: ADB_KEYBOARD_PACKAGE, system: false, versionCode: 2, versionName: '2.0', permissions: [], granted: new Set()})
+      this.packages.push({
+        name: ADB_KEYBOARD_PACKAGE,
+        system: false,
+        versionCode: 2,
+        versionName: '2.0',
+        permissions: [],
+        granted: new Set(),
+      })
     }
     if (scenario?.defaultPackages !== false) {
-      for (const p of DEFAULT_SYSTEM_PACKAGES) if (!this.packages.some((q) => q.name === p.name)) this.packages.push({...p})
+      for (const p of DEFAULT_SYSTEM_PACKAGES)
+        if (!this.packages.some((q) => q.name === p.name)) this.packages.push({...p})
     }
     if (scenario?.wm?.size) {
       const [w, h] = scenario.wm.size.split('x').map(Number)
@@ -398,7 +444,8 @@ export class VirtualDevice extends EventEmitter {
   /** Switches to a named screen; its package/activity become the foreground when it names them. */
   showScreen(name: string): void {
     const screen = this.screens.get(name)
-    if (!screen) throw new Error(`device ${this.serial} has no screen "${name}" (has: ${[...this.screens.keys()].join(', ')})`)
+    if (!screen)
+      throw new Error(`device ${this.serial} has no screen "${name}" (has: ${[...this.screens.keys()].join(', ')})`)
     if (name !== this.currentScreen) {
       this.fields.screenChanged()
       this.keyboardDismissed = false
@@ -439,7 +486,8 @@ export class VirtualDevice extends EventEmitter {
     this.addFault({command, kind: 'hang'})
   }
 
-  private readonly holds: Array<{words: string[]; when: 'before' | 'after'; arrived(): void; released: Promise<void>}> = []
+  private readonly holds: Array<{words: string[]; when: 'before' | 'after'; arrived(): void; released: Promise<void>}> =
+    []
 
   /**
    * The next command starting with `command` (words; '' = any) is slow, as a phone's `uiautomator dump` takes a
@@ -593,11 +641,15 @@ export class VirtualDevice extends EventEmitter {
   findActivity(pkg: InstalledPackage, activity: string): {exported: boolean; screen?: string} | undefined {
     const full = fullActivity(pkg.name, activity)
     const same = (name: string) => fullActivity(pkg.name, name) === full
-    const declared = (pkg.activities ?? []).map((a) => (typeof a === 'string' ? {name: a, exported: true} : a)).find((a) => same(a.name))
+    const declared = (pkg.activities ?? [])
+      .map((a) => (typeof a === 'string' ? {name: a, exported: true} : a))
+      .find((a) => same(a.name))
     if (declared) return {exported: declared.exported, screen: declared.screen ?? pkg.screen}
-    if ([pkg.launcher, ...(pkg.moreLaunchers ?? [])].some((name) => name !== undefined && same(name))) return {exported: true, screen: pkg.screen}
+    if ([pkg.launcher, ...(pkg.moreLaunchers ?? [])].some((name) => name !== undefined && same(name)))
+      return {exported: true, screen: pkg.screen}
     for (const [name, screen] of this.screens) {
-      if (screen.package === pkg.name && screen.activity !== undefined && same(screen.activity)) return {exported: true, screen: name}
+      if (screen.package === pkg.name && screen.activity !== undefined && same(screen.activity))
+        return {exported: true, screen: name}
     }
     return undefined
   }
@@ -674,9 +726,12 @@ export class VirtualDevice extends EventEmitter {
     if (event.type === 'tap') triggers = (t) => t.tap !== undefined && this.hits(t.tap, event.x, event.y)
     else if (event.type === 'swipe') {
       const direction = swipeDirection(event)
-      triggers = (t) => t.swipe !== undefined && t.swipe.direction === direction && (t.swipe.inside === undefined || this.hits(t.swipe.inside, event.x1, event.y1))
-    }
-    else if (event.type === 'keyevent') triggers = (t) => t.keyevent !== undefined && keyCode(t.keyevent) === event.code
+      triggers = (t) =>
+        t.swipe !== undefined &&
+        t.swipe.direction === direction &&
+        (t.swipe.inside === undefined || this.hits(t.swipe.inside, event.x1, event.y1))
+    } else if (event.type === 'keyevent')
+      triggers = (t) => t.keyevent !== undefined && keyCode(t.keyevent) === event.code
     else if (event.type === 'statusbar') triggers = (t) => t.statusbar === event.action
     else return undefined
     const from = this.currentScreen

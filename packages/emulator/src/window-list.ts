@@ -51,7 +51,8 @@ function describeRoot(root: ScreenWindow, device: WindowedScreen): {type: string
     return {type: 'NOTIFICATION_SHADE', title: 'NotificationShade'}
   }
   const {package: pkg, activity} = device.foreground
-  if (root.package === pkg) return {type: 'BASE_APPLICATION', title: `${pkg}/${fullActivity(pkg, activity ?? '.MainActivity')}`}
+  if (root.package === pkg)
+    return {type: 'BASE_APPLICATION', title: `${pkg}/${fullActivity(pkg, activity ?? '.MainActivity')}`}
   return {type: 'APPLICATION', title: root.package}
 }
 
@@ -71,7 +72,17 @@ export function deviceWindows(device: WindowedScreen): DeviceWindow[] {
   }
   const windows: DeviceWindow[] = device.screen.dump.windows.map((root, z) => {
     const {type, title} = describeRoot(root, device)
-    return {title, package: root.package, type, z, layer: BASE_LAYERS[type] ?? 21000, displayId: root.displayId, visible: !hidden(type), frame: root.bounds, root: root.index}
+    return {
+      title,
+      package: root.package,
+      type,
+      z,
+      layer: BASE_LAYERS[type] ?? 21000,
+      displayId: root.displayId,
+      visible: !hidden(type),
+      frame: root.bounds,
+      root: root.index,
+    }
   })
   const {width, height} = device.screen
   windows.push({
@@ -95,13 +106,21 @@ export function deviceWindows(device: WindowedScreen): DeviceWindow[] {
 function recordedRoots(roots: ScreenWindow[], windows: RecordedWindow[]): Map<number, number> {
   const taken = new Map<number, number>()
   const same = (a?: number[], b?: number[]) => a !== undefined && b !== undefined && a.every((v, i) => v === b[i])
-  const holds = (f: number[] | undefined, b: number[]) => f !== undefined && f[0]! <= b[0]! && f[1]! <= b[1]! && f[2]! >= b[2]! && f[3]! >= b[3]!
+  const holds = (f: number[] | undefined, b: number[]) =>
+    f !== undefined && f[0]! <= b[0]! && f[1]! <= b[1]! && f[2]! >= b[2]! && f[3]! >= b[3]!
   for (const root of roots) {
     const keyboard = isKeyboardRoot(root)
     const free = windows
       .map((w, i) => ({w, i}))
-      .filter(({w, i}) => !taken.has(i) && w.visible && w.displayId === root.displayId && (keyboard ? w.type === 'INPUT_METHOD' : w.package === root.package))
-    const pick = free.find(({w}) => same(w.frame, root.bounds)) ?? free.find(({w}) => holds(w.frame, root.bounds)) ?? free[0]
+      .filter(
+        ({w, i}) =>
+          !taken.has(i) &&
+          w.visible &&
+          w.displayId === root.displayId &&
+          (keyboard ? w.type === 'INPUT_METHOD' : w.package === root.package)
+      )
+    const pick =
+      free.find(({w}) => same(w.frame, root.bounds)) ?? free.find(({w}) => holds(w.frame, root.bounds)) ?? free[0]
     if (pick) taken.set(pick.i, root.index)
   }
   return taken

@@ -31,7 +31,10 @@ describe('emulator with the real adb CLI', function () {
   // `adb -H 127.0.0.1` counts as a remote server, so the CLI never starts its own.
   const cli = async (...args: string[]) => {
     try {
-      const r = await run(adb as string, ['-H', '127.0.0.1', '-P', String(emu.port), ...args], {encoding: 'buffer', maxBuffer: 64 * 1024 * 1024})
+      const r = await run(adb as string, ['-H', '127.0.0.1', '-P', String(emu.port), ...args], {
+        encoding: 'buffer',
+        maxBuffer: 64 * 1024 * 1024,
+      })
       return {stdout: r.stdout, stderr: r.stderr.toString(), code: 0}
     } catch (error) {
       const e = error as {stdout: Buffer; stderr: Buffer; code: number}

@@ -62,7 +62,11 @@ describe('arc emulate on Android 9 prints `dumpsys window` in Android 9’s layo
     } catch {
       this.skip()
     }
-    const headers = (text: string) => text.split('\n').filter((l) => /^(WINDOW MANAGER |-{79}$)/.test(l)).map((l) => l.replace(/ \(dumpsys.*/, ''))
+    const headers = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => /^(WINDOW MANAGER |-{79}$)/.test(l))
+        .map((l) => l.replace(/ \(dumpsys.*/, ''))
     const whole = await run('dumpsys window -a')
     expect(headers(whole)).to.deep.equal(headers(capture!))
   })

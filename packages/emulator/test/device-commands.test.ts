@@ -5,7 +5,18 @@ import {expect} from 'chai'
 import {IDLE_STATE_ERROR, NULL_ROOT_ERROR, type Emulator} from '@arc-cli/emulator'
 
 import {fixturePath, requireFixtures} from '@arc-cli/test-support/paths'
-import {clientFor, DEMO_DIR, emulate, exec, makeSnapshot, readAll, shell, shellV2, tempDir, type AdbClient} from './support.js'
+import {
+  clientFor,
+  DEMO_DIR,
+  emulate,
+  exec,
+  makeSnapshot,
+  readAll,
+  shell,
+  shellV2,
+  tempDir,
+  type AdbClient,
+} from './support.js'
 
 describe('emulator device commands', () => {
   let emu: Emulator
@@ -14,7 +25,12 @@ describe('emulator device commands', () => {
   const run = (command: string) => shell(client, 'emu-1', command)
   before(async () => {
     const login = makeSnapshot(path.join(tmp.dir, 'login'), 'Welcome')
-    const home = makeSnapshot(path.join(tmp.dir, 'home'), 'Home', {activity: '.HomeActivity', rotation: 1, width: 1280, height: 720})
+    const home = makeSnapshot(path.join(tmp.dir, 'home'), 'Home', {
+      activity: '.HomeActivity',
+      rotation: 1,
+      width: 1280,
+      height: 720,
+    })
     emu = await emulate({
       devices: [{serial: 'demo', snapshot: DEMO_DIR}],
       scenario: {
@@ -38,7 +54,13 @@ describe('emulator device commands', () => {
                 activities: ['.ui.SettingsActivity', {name: 'com.example.SecretActivity', exported: false}],
               },
               {name: 'com.example.nolauncher', versionName: null},
-              {name: 'com.android.vending', system: true, versionCode: 84, versionName: '41.2.1 [0] [PR]', factoryVersionName: '30.0'},
+              {
+                name: 'com.android.vending',
+                system: true,
+                versionCode: 84,
+                versionName: '41.2.1 [0] [PR]',
+                factoryVersionName: '30.0',
+              },
             ],
             properties: {'ro.product.model': 'Pixel 7'},
             wm: {density: 280},
@@ -63,12 +85,16 @@ describe('emulator device commands', () => {
     it('writes the default file and prints the (misspelled) message', async () => {
       expect(await run('uiautomator dump')).to.equal('UI hierchary dumped to: /sdcard/window_dump.xml\n')
       expect(await run('cat /sdcard/window_dump.xml')).to.equal(emu.device('emu-1').screen.xml)
-      expect(await run('uiautomator dump /data/local/tmp/d.xml')).to.equal('UI hierchary dumped to: /data/local/tmp/d.xml\n')
+      expect(await run('uiautomator dump /data/local/tmp/d.xml')).to.equal(
+        'UI hierchary dumped to: /data/local/tmp/d.xml\n'
+      )
     })
 
     it('writes to /dev/tty: XML without a newline, then the message', async () => {
       const xml = emu.device('emu-1').screen.xml
-      expect((await exec(client, 'emu-1', 'uiautomator dump /dev/tty')).toString()).to.equal(`${xml}UI hierchary dumped to: /dev/tty\n`)
+      expect((await exec(client, 'emu-1', 'uiautomator dump /dev/tty')).toString()).to.equal(
+        `${xml}UI hierchary dumped to: /dev/tty\n`
+      )
     })
 
     it('fails the next dumps the way devices do: stderr, exit 0, no file written', async () => {
@@ -98,9 +124,11 @@ describe('emulator device commands', () => {
     expect(await run('wm size')).to.equal('Physical size: 720x1280\n')
     expect(await run('wm density')).to.equal('Physical density: 320\nOverride density: 280\n')
     expect(await run('wm size 600x1000; wm size; wm size reset; wm size')).to.equal(
-      'Physical size: 720x1280\nOverride size: 600x1000\nPhysical size: 720x1280\n',
+      'Physical size: 720x1280\nOverride size: 600x1000\nPhysical size: 720x1280\n'
     )
-    expect(await shell(client, 'demo', 'wm size; wm density')).to.equal('Physical size: 1080x2400\nPhysical density: 420\n')
+    expect(await shell(client, 'demo', 'wm size; wm density')).to.equal(
+      'Physical size: 1080x2400\nPhysical density: 420\n'
+    )
     // An override equal to the physical value is none, as on a device.
     expect(await run('wm size 720x1280; wm size; wm size reset')).to.equal('Physical size: 720x1280\n')
   })
@@ -108,24 +136,48 @@ describe('emulator device commands', () => {
   it('dumpsys window displays shows what wm size and wm density show: init= physical, base= while overridden', async () => {
     const sizeLine = async () => /^ {4}init=.*$/m.exec(await run('dumpsys window displays'))?.[0]
     // The scenario overrides the density only: base= repeats the physical size with the density in force.
-    expect(await sizeLine()).to.equal('    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 base=720x1280 280dpi cur=720x1280 app=720x1280 rng=720x720-1280x1280')
+    expect(await sizeLine()).to.equal(
+      '    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 base=720x1280 280dpi cur=720x1280 app=720x1280 rng=720x720-1280x1280'
+    )
     await run('wm size 600x1000')
-    expect(await sizeLine()).to.equal('    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 base=600x1000 280dpi cur=600x1000 app=600x1000 rng=600x600-1000x1000')
+    expect(await sizeLine()).to.equal(
+      '    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 base=600x1000 280dpi cur=600x1000 app=600x1000 rng=600x600-1000x1000'
+    )
     await run('wm size reset; wm density reset')
-    expect(await sizeLine()).to.equal('    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 cur=720x1280 app=720x1280 rng=720x720-1280x1280')
+    expect(await sizeLine()).to.equal(
+      '    init=720x1280 320dpi mMinSizeOfResizeableTaskDp=220 cur=720x1280 app=720x1280 rng=720x720-1280x1280'
+    )
     await run('wm density 280')
-    expect(await shell(client, 'demo', 'dumpsys window displays')).to.match(/^ {4}init=1080x2400 420dpi mMinSizeOfResizeableTaskDp=220 cur=1080x2400 /m)
+    expect(await shell(client, 'demo', 'dumpsys window displays')).to.match(
+      /^ {4}init=1080x2400 420dpi mMinSizeOfResizeableTaskDp=220 cur=1080x2400 /m
+    )
   })
 
   it('dumpsys window names one section, or prints every section: with -a each after dashes and holding what the section prints alone', async () => {
     const displays = await run('dumpsys window displays')
     const windows = await run('dumpsys window windows')
-    expect(displays).to.match(/^WINDOW MANAGER DISPLAY CONTENTS \(dumpsys window displays\)$/m).and.not.match(/WINDOW MANAGER WINDOWS|Window #0/)
-    expect(windows).to.match(/^WINDOW MANAGER WINDOWS \(dumpsys window windows\)$/m).and.not.match(/DISPLAY CONTENTS|init=|mCurrentFocus/)
+    expect(displays)
+      .to.match(/^WINDOW MANAGER DISPLAY CONTENTS \(dumpsys window displays\)$/m)
+      .and.not.match(/WINDOW MANAGER WINDOWS|Window #0/)
+    expect(windows)
+      .to.match(/^WINDOW MANAGER WINDOWS \(dumpsys window windows\)$/m)
+      .and.not.match(/DISPLAY CONTENTS|init=|mCurrentFocus/)
     const whole = await run('dumpsys window -a')
     const headers = [...whole.matchAll(/^WINDOW MANAGER .*\(dumpsys window (\w+)\):?$/gm)].map((m) => m[1])
     // Android 13's sections, in its order (shared/fixtures/device-output/dumpsys-window).
-    expect(headers).to.deep.equal(['lastanr', 'policy', 'animator', 'sessions', 'displays', 'tokens', 'windows', 'trace', 'logging', 'refresh', 'constants'])
+    expect(headers).to.deep.equal([
+      'lastanr',
+      'policy',
+      'animator',
+      'sessions',
+      'displays',
+      'tokens',
+      'windows',
+      'trace',
+      'logging',
+      'refresh',
+      'constants',
+    ])
     const dashes = `${'-'.repeat(79)}\n`
     expect(whole.split(dashes)).to.have.length(headers.length + 1)
     // Each section as printed alone, then the blank line doDump prints after it.
@@ -137,9 +189,14 @@ describe('emulator device commands', () => {
     const plain = await run('dumpsys window')
     expect(plain).to.not.contain('-----')
     expect(plain).to.match(/^WINDOW MANAGER DISPLAY CONTENTS \(dumpsys window displays\)$/m)
-    expect(plain).to.match(/^ {2}Window #0 Window\{/m).and.match(/^ {4}isVisible=true$/m)
+    expect(plain)
+      .to.match(/^ {2}Window #0 Window\{/m)
+      .and.match(/^ {4}isVisible=true$/m)
     expect(plain).to.not.match(/mBaseLayer=|mViewVisibility=|Frames: /)
-    expect(await run('dumpsys window windows')).to.match(/mBaseLayer=/).and.match(/mViewVisibility=/).and.match(/Frames: /)
+    expect(await run('dumpsys window windows'))
+      .to.match(/mBaseLayer=/)
+      .and.match(/mViewVisibility=/)
+      .and.match(/Frames: /)
   })
 
   it('dumpsys window/activity name the foreground in the formats clients parse', async () => {
@@ -159,10 +216,14 @@ describe('emulator device commands', () => {
     expect(device.screenName).to.equal('home')
     expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.HomeActivity'})
     expect(await run('dumpsys input')).to.match(/^ {6}SurfaceOrientation: 1$/m)
-    expect(await run('dumpsys display')).to.match(/DisplayViewport\{type=INTERNAL, valid=true, isActive=true, displayId=0, .*orientation=1, .*deviceWidth=1280, deviceHeight=720\}/)
+    expect(await run('dumpsys display')).to.match(
+      /DisplayViewport\{type=INTERNAL, valid=true, isActive=true, displayId=0, .*orientation=1, .*deviceWidth=1280, deviceHeight=720\}/
+    )
     expect(await run('wm size')).to.equal('Physical size: 720x1280\n')
     // The window manager's size line: the natural size as wm size prints it, cur= turned to the rotation.
-    expect(await run('dumpsys window displays')).to.match(/^ {4}init=720x1280 320dpi .*base=720x1280 280dpi cur=1280x720 /m)
+    expect(await run('dumpsys window displays')).to.match(
+      /^ {4}init=720x1280 320dpi .*base=720x1280 280dpi cur=1280x720 /m
+    )
     await run('input keyevent KEYCODE_BACK')
     expect(device.screenName).to.equal('login')
     await run('cmd statusbar expand-notifications')
@@ -173,7 +234,9 @@ describe('emulator device commands', () => {
   it('records input events: tap, swipe, keyevent, text, motionevent', async () => {
     const device = emu.device('emu-1')
     const from = device.inputEvents.length
-    await run("input swipe 1 2 3 4 500; input keyevent --longpress 66 HOME; input text 'hello%sworld'; input touchscreen motionevent DOWN 5 6; input tap 1.5 2")
+    await run(
+      "input swipe 1 2 3 4 500; input keyevent --longpress 66 HOME; input text 'hello%sworld'; input touchscreen motionevent DOWN 5 6; input tap 1.5 2"
+    )
     expect(device.inputEvents.slice(from)).to.deep.equal([
       {type: 'swipe', x1: 1, y1: 2, x2: 3, y2: 4, durationMs: 500},
       {type: 'keyevent', code: 66, name: 'KEYCODE_ENTER', longpress: true},
@@ -189,8 +252,12 @@ describe('emulator device commands', () => {
   it('pm list packages with -3/-s/filter/--show-versioncode; adbkit getPackages()', async () => {
     const user = (await run('pm list packages -3')).trim().split('\n')
     expect(user).to.deep.equal(['package:com.example', 'package:com.example.nolauncher'])
-    expect(await run('pm list packages -s settings')).to.equal('package:com.android.providers.settings\npackage:com.android.settings\n')
-    expect(await run('pm list packages --show-versioncode com.example.no')).to.equal('package:com.example.nolauncher versionCode:1\n')
+    expect(await run('pm list packages -s settings')).to.equal(
+      'package:com.android.providers.settings\npackage:com.android.settings\n'
+    )
+    expect(await run('pm list packages --show-versioncode com.example.no')).to.equal(
+      'package:com.example.nolauncher versionCode:1\n'
+    )
     expect(await client.getDevice('emu-1').getPackages()).to.include('com.android.systemui')
     expect(await run('dumpsys package com.example')).to.include('versionName=2.1')
   })
@@ -200,21 +267,33 @@ describe('emulator device commands', () => {
     const [installed, hidden] = dump.split('\nHidden system packages:\n') as [string, string]
     expect(installed.startsWith('Packages:\n  Package [android] (')).to.equal(true)
     expect(installed.match(/^  Package \[[\w.]+\]/gm)).to.have.length(emu.device('emu-1').packages.length)
-    expect(installed).to.match(/  Package \[com\.example\.nolauncher\] \([0-9a-f]{7}\):\n(    .*\n)*?    versionName=null\n/)
-    expect(installed).to.match(/  Package \[com\.android\.vending\] \([0-9a-f]{7}\):\n(    .*\n)*?    versionCode=84 minSdk=26 targetSdk=34\n(    .*\n)*?    versionName=41\.2\.1 \[0\] \[PR\]\n/)
-    expect(hidden).to.match(/^  Package \[com\.android\.vending\] \([0-9a-f]{7}\):\n(    .*\n)*?    codePath=\/system\/app\/vending\n(    .*\n)*?    versionName=30\.0\n/)
+    expect(installed).to.match(
+      /  Package \[com\.example\.nolauncher\] \([0-9a-f]{7}\):\n(    .*\n)*?    versionName=null\n/
+    )
+    expect(installed).to.match(
+      /  Package \[com\.android\.vending\] \([0-9a-f]{7}\):\n(    .*\n)*?    versionCode=84 minSdk=26 targetSdk=34\n(    .*\n)*?    versionName=41\.2\.1 \[0\] \[PR\]\n/
+    )
+    expect(hidden).to.match(
+      /^  Package \[com\.android\.vending\] \([0-9a-f]{7}\):\n(    .*\n)*?    codePath=\/system\/app\/vending\n(    .*\n)*?    versionName=30\.0\n/
+    )
     expect(hidden.match(/^  Package /gm)).to.have.length(1)
     const filtered = await run("dumpsys package packages | grep -E '^[^ ]|^ *(Package \\[|versionName=)'")
-    expect(filtered.split('\n').slice(0, 3)).to.deep.equal(['Packages:', `  Package [android] (${/\[android\] \(([0-9a-f]+)\)/.exec(dump)?.[1]}):`, '    versionName=14'])
+    expect(filtered.split('\n').slice(0, 3)).to.deep.equal([
+      'Packages:',
+      `  Package [android] (${/\[android\] \(([0-9a-f]+)\)/.exec(dump)?.[1]}):`,
+      '    versionName=14',
+    ])
   })
 
   it('resolves launcher activities and launches apps with am start / monkey; force-stop', async () => {
     expect(await run('cmd package resolve-activity --brief com.example')).to.equal(
-      'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.example/.LoginActivity\n',
+      'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.example/.LoginActivity\n'
     )
     expect(await run('cmd package resolve-activity --brief com.example.nolauncher')).to.equal('No activity found\n')
     const device = emu.device('emu-1')
-    expect(await run('am start -W -n com.android.settings/.Settings')).to.match(/^Starting: Intent \{ cmp=com\.android\.settings\/\.Settings \}\nStatus: ok\n/)
+    expect(await run('am start -W -n com.android.settings/.Settings')).to.match(
+      /^Starting: Intent \{ cmp=com\.android\.settings\/\.Settings \}\nStatus: ok\n/
+    )
     expect(device.foreground).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
     expect(await run('pidof com.android.settings')).to.match(/^\d+\n$/)
     await run('am force-stop com.android.settings')
@@ -222,7 +301,9 @@ describe('emulator device commands', () => {
     expect(await run('pidof com.android.settings; echo $?')).to.equal('1\n')
     expect(await run('monkey -p com.example -c android.intent.category.LAUNCHER 1')).to.include('Events injected: 1\n')
     expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.LoginActivity'})
-    expect(await run('monkey -p com.example.nolauncher -c android.intent.category.LAUNCHER 1')).to.include('** No activities found to run, monkey aborted.')
+    expect(await run('monkey -p com.example.nolauncher -c android.intent.category.LAUNCHER 1')).to.include(
+      '** No activities found to run, monkey aborted.'
+    )
   })
 
   it('am start -n knows the activities of a package: its launchers, its declared ones and those its screens name', async () => {
@@ -230,23 +311,27 @@ describe('emulator device commands', () => {
     try {
       // A screen's activity shows that screen; extras are skipped as key and value, and said in the intent.
       expect(await run("am start -W -n com.example/.HomeActivity --es 'a b' 'c d' --ez on true --ei n 5")).to.match(
-        /^Starting: Intent \{ cmp=com\.example\/\.HomeActivity \(has extras\) \}\nStatus: ok\n(.*\n)*Activity: com\.example\/\.HomeActivity\n/,
+        /^Starting: Intent \{ cmp=com\.example\/\.HomeActivity \(has extras\) \}\nStatus: ok\n(.*\n)*Activity: com\.example\/\.HomeActivity\n/
       )
       expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.HomeActivity'})
       expect(device.screenName).to.equal('home')
       // A declared activity, named in full: the intent shows it short; the package's screen comes up.
-      expect(await run('am start -W -n com.example/com.example.ui.SettingsActivity')).to.match(/^Starting: Intent \{ cmp=com\.example\/\.ui\.SettingsActivity \}\nStatus: ok\n/)
+      expect(await run('am start -W -n com.example/com.example.ui.SettingsActivity')).to.match(
+        /^Starting: Intent \{ cmp=com\.example\/\.ui\.SettingsActivity \}\nStatus: ok\n/
+      )
       expect(device.foreground).to.deep.equal({package: 'com.example', activity: '.ui.SettingsActivity'})
       expect(device.screenName).to.equal('login')
       // A class the package does not declare, and a package that is not installed: with -W on stdout, else stderr.
       const waited = await shellV2(client, 'emu-1', 'am start -W -n com.example/.Nope')
       expect(waited.stdout.toString()).to.equal(
-        'Starting: Intent { cmp=com.example/.Nope }\nError type 3\nError: Activity class {com.example/com.example.Nope} does not exist.\n',
+        'Starting: Intent { cmp=com.example/.Nope }\nError type 3\nError: Activity class {com.example/com.example.Nope} does not exist.\n'
       )
       expect(waited.stderr.toString()).to.equal('')
       const quiet = await shellV2(client, 'emu-1', 'am start -n com.nope/.Main')
       expect(quiet.stdout.toString()).to.equal('Starting: Intent { cmp=com.nope/.Main }\n')
-      expect(quiet.stderr.toString()).to.equal('Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n')
+      expect(quiet.stderr.toString()).to.equal(
+        'Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n'
+      )
       // Not exported: the shell user is refused, as Android 11+ report the SecurityException; nothing comes to the front.
       const denied = await shellV2(client, 'emu-1', 'am start -W -n com.example/.SecretActivity --es k v')
       expect(denied.exitCode).to.equal(255)
@@ -256,7 +341,9 @@ describe('emulator device commands', () => {
         "Exception occurred while executing 'start':",
         `java.lang.SecurityException: Permission Denial: starting Intent { flg=0x10000000 cmp=com.example/.SecretActivity (has extras) } from null (pid=5123, uid=2000) not exported from uid ${10_000 + device.packages.findIndex((p) => p.name === 'com.example')}`,
       ])
-      expect(denied.stderr.toString()).to.match(/\n\tat com\.android\.server\.wm\.ActivityTaskSupervisor\.checkStartAnyActivityPermission\(/)
+      expect(denied.stderr.toString()).to.match(
+        /\n\tat com\.android\.server\.wm\.ActivityTaskSupervisor\.checkStartAnyActivityPermission\(/
+      )
       expect(device.foreground.activity).to.equal('.ui.SettingsActivity')
     } finally {
       device.goHome()
@@ -269,12 +356,20 @@ describe('emulator device commands', () => {
         '01-26 20:52:41.820  1234  1256 I ActivityManager: started\n' +
         '01-26 20:52:42.000  4321  4321 E Example: boom\n' +
         '01-26 20:52:43.000  4321  4322 D Example: detail\n' +
-        '01-26 20:52:44.000   999   999 W Other: careful\n',
+        '01-26 20:52:44.000   999   999 W Other: careful\n'
     )
-    expect(await run('logcat -d -t 1')).to.equal('--------- beginning of main\n01-26 20:52:44.000   999   999 W Other: careful\n')
-    expect(await run("logcat -d 'Example:E' '*:S'")).to.equal('--------- beginning of main\n01-26 20:52:42.000  4321  4321 E Example: boom\n')
-    expect(await run('logcat -d --pid=4321 *:I')).to.equal('--------- beginning of main\n01-26 20:52:42.000  4321  4321 E Example: boom\n')
-    expect(await run("logcat -d -t '01-26 20:52:43.000' -v brief")).to.equal('--------- beginning of main\nD/Example( 4321): detail\nW/Other(  999): careful\n')
+    expect(await run('logcat -d -t 1')).to.equal(
+      '--------- beginning of main\n01-26 20:52:44.000   999   999 W Other: careful\n'
+    )
+    expect(await run("logcat -d 'Example:E' '*:S'")).to.equal(
+      '--------- beginning of main\n01-26 20:52:42.000  4321  4321 E Example: boom\n'
+    )
+    expect(await run('logcat -d --pid=4321 *:I')).to.equal(
+      '--------- beginning of main\n01-26 20:52:42.000  4321  4321 E Example: boom\n'
+    )
+    expect(await run("logcat -d -t '01-26 20:52:43.000' -v brief")).to.equal(
+      '--------- beginning of main\nD/Example( 4321): detail\nW/Other(  999): careful\n'
+    )
   })
 
   it('getprop (adbkit getProperties), settings, cmd statusbar', async () => {
@@ -282,7 +377,11 @@ describe('emulator device commands', () => {
     expect(props['ro.product.model']).to.equal('Pixel 7')
     expect(props['ro.serialno']).to.equal('emu-1')
     expect(await run('getprop sys.boot_completed; getprop no.such.prop')).to.equal('1\n\n')
-    expect(await run('settings put global window_animation_scale 0; settings get global window_animation_scale; settings get secure nope')).to.equal('0\nnull\n')
+    expect(
+      await run(
+        'settings put global window_animation_scale 0; settings get global window_animation_scale; settings get secure nope'
+      )
+    ).to.equal('0\nnull\n')
     await run('cmd statusbar collapse')
     expect(emu.device('emu-1').inputEvents.at(-1)).to.deep.equal({type: 'statusbar', action: 'collapse'})
     expect(await run('cmd statusbar wiggle')).to.equal('Unknown command: wiggle\n')
@@ -298,9 +397,13 @@ describe('emulator device commands', () => {
       const real = await emulate({devices: [{serial: 'real', snapshot: dir}]})
       try {
         const c = clientFor(real)
-        expect((await exec(c, 'real', 'screencap -p')).equals(readFileSync(path.join(dir, 'screen.png')))).to.equal(true)
+        expect((await exec(c, 'real', 'screencap -p')).equals(readFileSync(path.join(dir, 'screen.png')))).to.equal(
+          true
+        )
         const out = (await exec(c, 'real', 'uiautomator dump /dev/tty')).toString('utf8')
-        expect(out).to.equal(`${readFileSync(path.join(dir, 'window_dump.xml'), 'utf8')}UI hierchary dumped to: /dev/tty\n`)
+        expect(out).to.equal(
+          `${readFileSync(path.join(dir, 'window_dump.xml'), 'utf8')}UI hierchary dumped to: /dev/tty\n`
+        )
         expect(await shell(c, 'real', 'wm size')).to.equal('Physical size: 1080x2400\n')
       } finally {
         await real.close()

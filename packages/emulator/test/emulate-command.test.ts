@@ -43,7 +43,9 @@ describe('arc emulate (command)', () => {
   it('serves the demo device until SIGTERM, then stops cleanly', async () => {
     const cli = startCli(['--port', '0'])
     const port = await cli.listening
-    expect(cli.output().stdout).to.match(/\(devices: arc-virtual\)\n.*ADB_SERVER_SOCKET=tcp:127\.0\.0\.1:\d+ arc screen-state/)
+    expect(cli.output().stdout).to.match(
+      /\(devices: arc-virtual\)\n.*ADB_SERVER_SOCKET=tcp:127\.0\.0\.1:\d+ arc screen-state/
+    )
     const client = Adb.createClient({host: '127.0.0.1', port, bin: '/bin/false'})
     expect((await readAll(await client.getDevice('arc-virtual').shell('echo ok'))).toString()).to.equal('ok\n')
     cli.child.kill('SIGTERM')
@@ -57,7 +59,12 @@ describe('arc emulate (command)', () => {
       const file = path.join(dir, 'emulate.json')
       const cli = startCli(['--port', '0', '--serial', 'one=demo', '--serial', 'two=demo', '--port-file', file])
       const port = await cli.listening
-      expect(JSON.parse(await readFile(file, 'utf8'))).to.deep.equal({host: '127.0.0.1', port, adbServerSocket: `tcp:127.0.0.1:${port}`, devices: ['one', 'two']})
+      expect(JSON.parse(await readFile(file, 'utf8'))).to.deep.equal({
+        host: '127.0.0.1',
+        port,
+        adbServerSocket: `tcp:127.0.0.1:${port}`,
+        devices: ['one', 'two'],
+      })
       expect(cli.output().stdout).to.include(`arc emulate: wrote ${file}`)
       expect((await readdir(dir)).sort()).to.deep.equal(['emulate.json'])
       cli.child.kill('SIGTERM')

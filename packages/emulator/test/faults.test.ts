@@ -52,7 +52,10 @@ describe('emulator faults', () => {
     const err = await client
       .getDevice('emu-1')
       .shell('echo hi')
-      .then(() => undefined, (e: Error) => e)
+      .then(
+        () => undefined,
+        (e: Error) => e
+      )
     expect(err?.message).to.match(/device 'emu-1' not found/)
     expect(await eventually(() => emu.runningShells().length === 0)).to.equal(true)
     emu.device('emu-1').reconnect()
@@ -68,7 +71,10 @@ describe('emulator faults', () => {
   it('hangs a command until the client gives up, then leaves nothing running', async () => {
     emu.device('emu-1').hangNext('screencap')
     const stream = await client.getDevice('emu-1').shell('screencap -p')
-    const reading = readAll(stream).then(() => 'ended', () => 'errored')
+    const reading = readAll(stream).then(
+      () => 'ended',
+      () => 'errored'
+    )
     // The client's own time limit: the command has not answered within 300 ms, so it closes the connection.
     const winner = await Promise.race([reading, new Promise((r) => setTimeout(() => r('timeout'), 300))])
     expect(winner).to.equal('timeout')
@@ -85,13 +91,19 @@ describe('emulator faults', () => {
     const err = await client
       .getDevice('locked')
       .shell('echo hi')
-      .then(() => undefined, (e: Error) => e)
+      .then(
+        () => undefined,
+        (e: Error) => e
+      )
     expect(err?.message).to.match(/device unauthorized\.\nThis adb server's \$ADB_VENDOR_KEYS is not set/)
     emu.device('locked').setState('offline')
     const offline = await client
       .getDevice('locked')
       .shell('echo hi')
-      .then(() => undefined, (e: Error) => e)
+      .then(
+        () => undefined,
+        (e: Error) => e
+      )
     expect(offline?.message).to.match(/device offline/)
   })
 

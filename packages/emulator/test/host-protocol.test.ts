@@ -47,7 +47,9 @@ describe('emulator host protocol (adbkit)', () => {
     const text = await raw(emu.port, 'host:devices-l')
     expect(text.slice(0, 4)).to.equal('OKAY')
     const lines = text.slice(8).trim().split('\n')
-    expect(lines[0]).to.match(/^emu-1 {18}device product:arc_emu model:arc_emulated_device device:arc_emu transport_id:1$/)
+    expect(lines[0]).to.match(
+      /^emu-1 {18}device product:arc_emu model:arc_emulated_device device:arc_emu transport_id:1$/
+    )
     expect(lines[2]).to.equal(`${'locked'.padEnd(22)} unauthorized transport_id:3`)
     const withPaths = await client.listDevicesWithPaths()
     expect(withPaths.map((d: {id: string}) => d.id)).to.deep.equal(['emu-1', 'emu-2', 'locked'])
@@ -77,7 +79,10 @@ describe('emulator host protocol (adbkit)', () => {
     const err = await client
       .getDevice('locked')
       .shell('echo hi')
-      .then(() => undefined, (e: Error) => e)
+      .then(
+        () => undefined,
+        (e: Error) => e
+      )
     expect(err?.message).to.match(/device unauthorized\./)
     expect(await raw(emu.port, 'host:frobnicate')).to.match(/^FAIL[0-9a-f]{4}unknown host service$/)
   })

@@ -27,7 +27,8 @@ function sources(dir: string): string[] {
   })
 }
 
-const toTs = (from: string, spec: string) => path.relative(CORE, path.resolve(path.dirname(from), spec.replace(/\.js$/, '.ts')))
+const toTs = (from: string, spec: string) =>
+  path.relative(CORE, path.resolve(path.dirname(from), spec.replace(/\.js$/, '.ts')))
 
 /** The names a core module exports, each with the module (relative to core/src) that defines it. */
 function exportsOf(file: string, seen = new Set<string>()): Map<string, string> {
@@ -44,11 +45,17 @@ function exportsOf(file: string, seen = new Set<string>()): Map<string, string> 
     const spec = m[2] as string
     const where = spec.startsWith('.') ? toTs(file, spec) : `(package ${spec})`
     for (const part of (m[1] as string).split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()
       if (name) out.set(name, where)
     }
   }
-  for (const m of text.matchAll(/export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:const|let|function\*?|class|interface|type|enum)\s+([\w$]+)/g)) {
+  for (const m of text.matchAll(
+    /export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:const|let|function\*?|class|interface|type|enum)\s+([\w$]+)/g
+  )) {
     out.set(m[1] as string, rel)
   }
   return out
@@ -77,17 +84,26 @@ describe('the virtual device imports nothing of arc’s screen or driver reading
         }
         if (spec !== '@arc-cli/core') continue
         for (const part of (m[1] as string).split(',')) {
-          const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]
+          const name = part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]
           if (!name) continue
           const where = core.get(name)
           if (where === undefined) offending.push(`${at}: ${name} is no export the lint can place`)
-          else if ((where.startsWith('screen/') || where.startsWith('driver/')) && !ALLOWED.has(where)) offending.push(`${at}: ${name} (core ${where})`)
+          else if ((where.startsWith('screen/') || where.startsWith('driver/')) && !ALLOWED.has(where))
+            offending.push(`${at}: ${name} (core ${where})`)
         }
       }
-      for (const m of text.matchAll(/import\s+\*\s+as\s+\w+\s+from\s+'@arc-cli\/core'|import\(\s*'@arc-cli\/core[^']*'\s*\)/g)) {
+      for (const m of text.matchAll(
+        /import\s+\*\s+as\s+\w+\s+from\s+'@arc-cli\/core'|import\(\s*'@arc-cli\/core[^']*'\s*\)/g
+      )) {
         offending.push(`${at}: ${m[0]} takes all of core`)
       }
     }
-    expect(offending, 'the virtual device reads its screens with its own code (packages/emulator/src/screen-dump.ts)').to.deep.equal([])
+    expect(
+      offending,
+      'the virtual device reads its screens with its own code (packages/emulator/src/screen-dump.ts)'
+    ).to.deep.equal([])
   })
 })

@@ -8,10 +8,29 @@ import {readScreenDump} from '../src/screen-dump.js'
 import {FIXTURES_DIR, fixturePath, requireFixtures} from '@arc-cli/test-support/paths'
 import {clientFor, emulate, makeSnapshot, shell, tempDir, type AdbClient} from './support.js'
 
-const BASE = {index: '0', text: '', 'resource-id': '', class: 'android.widget.FrameLayout', package: 'com.example', 'content-desc': '', checkable: 'false', checked: 'false', clickable: 'false', enabled: 'true', focusable: 'false', focused: 'false', scrollable: 'false', 'long-clickable': 'false', password: 'false', selected: 'false'}
+const BASE = {
+  index: '0',
+  text: '',
+  'resource-id': '',
+  class: 'android.widget.FrameLayout',
+  package: 'com.example',
+  'content-desc': '',
+  checkable: 'false',
+  checked: 'false',
+  clickable: 'false',
+  enabled: 'true',
+  focusable: 'false',
+  focused: 'false',
+  scrollable: 'false',
+  'long-clickable': 'false',
+  password: 'false',
+  selected: 'false',
+}
 /** A `<node>` as uiautomator writes one: every attribute once, the given ones over the defaults. */
 const NODE = (attrs: Record<string, string>, children = ''): string => {
-  const body = Object.entries({...BASE, ...attrs}).map(([k, v]) => `${k}="${v}"`).join(' ')
+  const body = Object.entries({...BASE, ...attrs})
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(' ')
   return children === '' ? `<node ${body} />` : `<node ${body}>${children}</node>`
 }
 
@@ -21,13 +40,24 @@ const NODE = (attrs: Record<string, string>, children = ''): string => {
  * (the keyboard's window last, as in ../shared/fixtures/real/xmlonly-gmail-compose-gboard-keyboard).
  */
 function keyboardOverField(dir: string): string {
-  const field = NODE({'resource-id': 'com.example:id/note', class: 'android.widget.EditText', clickable: 'true', focusable: 'true', bounds: '[0,400][720,1200]'})
+  const field = NODE({
+    'resource-id': 'com.example:id/note',
+    class: 'android.widget.EditText',
+    clickable: 'true',
+    focusable: 'true',
+    bounds: '[0,400][720,1200]',
+  })
   const xml =
     `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">` +
     NODE({bounds: '[0,0][720,1280]'}, field) +
     NODE(
       {package: 'com.google.android.inputmethod.latin', bounds: '[0,800][720,1280]'},
-      NODE({package: 'com.google.android.inputmethod.latin', clickable: 'true', 'content-desc': 'q', bounds: '[0,820][72,900]'}),
+      NODE({
+        package: 'com.google.android.inputmethod.latin',
+        clickable: 'true',
+        'content-desc': 'q',
+        bounds: '[0,820][72,900]',
+      })
     ) +
     `</hierarchy>`
   makeSnapshot(dir, 'Notes')
@@ -45,7 +75,15 @@ describe('the virtual device’s touch model: the topmost window under the point
     const saved = makeSnapshot(path.join(tmp.dir, 'saved'), 'Saved')
     emu = await emulate({
       devices: [],
-      scenario: {devices: {phone: {screens: {notes, saved}, initialScreen: 'notes', transitions: [{from: 'notes', tap: {resourceId: 'com.example:id/note'}, to: 'saved'}]}}},
+      scenario: {
+        devices: {
+          phone: {
+            screens: {notes, saved},
+            initialScreen: 'notes',
+            transitions: [{from: 'notes', tap: {resourceId: 'com.example:id/note'}, to: 'saved'}],
+          },
+        },
+      },
     })
     client = clientFor(emu)
   })
@@ -73,7 +111,11 @@ describe('the virtual device’s touch model: the topmost window under the point
 describe('the virtual device reads dumps with its own reader', () => {
   const rows = (): string[][] => {
     try {
-      return readFileSync(path.join(FIXTURES_DIR, 'INDEX.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'))
+      return readFileSync(path.join(FIXTURES_DIR, 'INDEX.tsv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split('\t'))
     } catch {
       return []
     }
@@ -102,7 +144,9 @@ describe('the virtual device reads dumps with its own reader', () => {
   })
 
   it('decodes references in attribute values: &amp; &#10; and astral &#128151;', () => {
-    const dump = readScreenDump(`<hierarchy rotation="1"><node text="a &amp; b&#10;&#128151;&#x41;" bounds="[0,0][10,10]" class="x.EditText"/></hierarchy>`)
+    const dump = readScreenDump(
+      `<hierarchy rotation="1"><node text="a &amp; b&#10;&#128151;&#x41;" bounds="[0,0][10,10]" class="x.EditText"/></hierarchy>`
+    )
     expect(dump.nodes[0]?.text).to.equal('a & b\n\u{1F497}A')
     expect(dump.rotation).to.equal(1)
   })

@@ -12,7 +12,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
     () => {
       throw new Error('expected a rejection')
     },
-    (e: Error) => e,
+    (e: Error) => e
   )
 }
 
@@ -23,7 +23,10 @@ describe('emulator scenario and options', () => {
   it('loads a scenario file with paths relative to it', async () => {
     makeSnapshot(path.join(tmp.dir, 'snaps', 'one'), 'One')
     const file = path.join(tmp.dir, 'scenario.json')
-    writeFileSync(file, JSON.stringify({devices: {phone: {snapshot: 'snaps/one', files: {'/sdcard/hello.txt': 'hi\n'}}}}))
+    writeFileSync(
+      file,
+      JSON.stringify({devices: {phone: {snapshot: 'snaps/one', files: {'/sdcard/hello.txt': 'hi\n'}}}})
+    )
     const emu = await startEmulator({port: 0, devices: [], scenario: file})
     try {
       expect(await shell(clientFor(emu), 'phone', 'cat /sdcard/hello.txt')).to.equal('hi\n')
@@ -34,21 +37,39 @@ describe('emulator scenario and options', () => {
   })
 
   it('names the bad key in a ConfigError', async () => {
-    const bad = (scenario: unknown) => rejection(startEmulator({port: 0, devices: [{serial: 'a', snapshot: DEMO_DIR}], scenario: scenario as never}))
+    const bad = (scenario: unknown) =>
+      rejection(startEmulator({port: 0, devices: [{serial: 'a', snapshot: DEMO_DIR}], scenario: scenario as never}))
     const unknownKey = await bad({devices: {a: {snapshots: 'x'}}})
     expect(unknownKey).to.be.instanceOf(ConfigError)
     expect(unknownKey.message).to.match(/devices\.a: Unrecognized key.*snapshots/)
     const badFault = await bad({devices: {a: {faults: [{command: 'x', kind: 'explode'}]}}})
     expect(badFault.message).to.match(/devices\.a\.faults\.0\.kind/)
-    const badScreen = await bad({devices: {a: {screens: {one: DEMO_DIR}, transitions: [{tap: {text: 'Go'}, to: 'two'}]}}})
+    const badScreen = await bad({
+      devices: {a: {screens: {one: DEMO_DIR}, transitions: [{tap: {text: 'Go'}, to: 'two'}]}},
+    })
     expect(badScreen.message).to.match(/devices\.a\.transitions\.0\.to: unknown screen "two" \(screens: one\)/)
     const twoTriggers = await bad({devices: {a: {transitions: [{keyevent: 4, statusbar: 'collapse', to: 'x'}]}}})
     expect(twoTriggers.message).to.match(/exactly one trigger/)
-    const factoryOfUserApp = await bad({devices: {a: {packages: [{name: 'com.example.app', factoryVersionName: '1.0'}]}}})
-    expect(factoryOfUserApp.message).to.match(/devices\.a\.packages\.0\.factoryVersionName: factoryVersionName needs system: true/)
-    const activityScreen = await bad({devices: {a: {screens: {one: DEMO_DIR}, packages: [{name: 'com.example.app', activities: ['.A', {name: '.B', screen: 'two'}]}]}}})
-    expect(activityScreen.message).to.match(/devices\.a\.packages\.0\.activities\.1\.screen: unknown screen "two" \(screens: one\)/)
-    const activityKey = await bad({devices: {a: {packages: [{name: 'com.example.app', activities: [{name: '.B', public: true}]}]}}})
+    const factoryOfUserApp = await bad({
+      devices: {a: {packages: [{name: 'com.example.app', factoryVersionName: '1.0'}]}},
+    })
+    expect(factoryOfUserApp.message).to.match(
+      /devices\.a\.packages\.0\.factoryVersionName: factoryVersionName needs system: true/
+    )
+    const activityScreen = await bad({
+      devices: {
+        a: {
+          screens: {one: DEMO_DIR},
+          packages: [{name: 'com.example.app', activities: ['.A', {name: '.B', screen: 'two'}]}],
+        },
+      },
+    })
+    expect(activityScreen.message).to.match(
+      /devices\.a\.packages\.0\.activities\.1\.screen: unknown screen "two" \(screens: one\)/
+    )
+    const activityKey = await bad({
+      devices: {a: {packages: [{name: 'com.example.app', activities: [{name: '.B', public: true}]}]}},
+    })
     expect(activityKey.message).to.match(/devices\.a\.packages\.0\.activities\.0/)
   })
 
@@ -61,8 +82,19 @@ describe('emulator scenario and options', () => {
   })
 
   it('rejects a missing snapshot, a duplicate serial and a port in use', async () => {
-    expect(await rejection(emulate({devices: [{serial: 'a', snapshot: path.join(tmp.dir, 'nope')}]}))).to.be.instanceOf(DeviceNotFoundError)
-    expect(await rejection(emulate({devices: [{serial: 'a', snapshot: DEMO_DIR}, {serial: 'a', snapshot: DEMO_DIR}]}))).to.be.instanceOf(InvalidInputError)
+    expect(await rejection(emulate({devices: [{serial: 'a', snapshot: path.join(tmp.dir, 'nope')}]}))).to.be.instanceOf(
+      DeviceNotFoundError
+    )
+    expect(
+      await rejection(
+        emulate({
+          devices: [
+            {serial: 'a', snapshot: DEMO_DIR},
+            {serial: 'a', snapshot: DEMO_DIR},
+          ],
+        })
+      )
+    ).to.be.instanceOf(InvalidInputError)
     const first = await emulate()
     try {
       const err = await rejection(emulate({port: first.port}))
@@ -81,8 +113,14 @@ describe('emulator scenario and options', () => {
     } finally {
       await emu.close()
     }
-    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(lines.filter((l) => l.kind === 'request').map((l) => l.raw)).to.deep.equal(['host:transport:emu-1', "shell:input text 'a b'; echo done"])
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(lines.filter((l) => l.kind === 'request').map((l) => l.raw)).to.deep.equal([
+      'host:transport:emu-1',
+      "shell:input text 'a b'; echo done",
+    ])
     const commands = lines.filter((l) => l.kind === 'command')
     expect(commands).to.have.length(1)
     expect(commands[0]).to.include({serial: 'emu-1', service: 'shell', raw: "input text 'a b'; echo done"})

@@ -100,8 +100,16 @@ export function makeSnapshot(dir: string, title: string, extraMeta: Record<strin
   writeFileSync(path.join(dir, 'window_dump.xml'), xml)
   writeFileSync(
     path.join(dir, 'meta.json'),
-    JSON.stringify({format: 'arc-snapshot/1', width: 720, height: 1280, density: 320, rotation: 0, package: 'com.example', activity: '.LoginActivity', ...extraMeta}),
+    JSON.stringify({
+      format: 'arc-snapshot/1',
+      width: 720,
+      height: 1280,
+      density: 320,
+      rotation: 0,
+      package: 'com.example',
+      activity: '.LoginActivity',
+      ...extraMeta,
+    })
   )
   return dir
 }
-

@@ -30,7 +30,9 @@ describe('emulator: swipe transitions', () => {
     const device = emu.device('emu-1')
     device.showScreen('page1')
     // Downward, sideways, outside the list (the toolbar) and a finger that does not move: none scrolls on.
-    await run('input swipe 540 700 540 1700 400; input swipe 900 1200 100 1100 400; input swipe 300 150 300 100 400; input swipe 540 1200 540 1200 1000')
+    await run(
+      'input swipe 540 700 540 1700 400; input swipe 900 1200 100 1100 400; input swipe 300 150 300 100 400; input swipe 540 1200 540 1200 1000'
+    )
     expect(device.screenName).to.equal('page1')
     await run('input swipe 540 1700 560 700 400')
     expect(device.screenName).to.equal('page2')
@@ -40,23 +42,34 @@ describe('emulator: swipe transitions', () => {
     expect(device.screenName).to.equal('page4')
     await run('input swipe 540 700 540 1700 400')
     expect(device.screenName).to.equal('page3')
-    expect(await run('uiautomator dump /dev/tty')).to.contain('text="Oat milk"').and.not.contain('text="Apples"')
+    expect(await run('uiautomator dump /dev/tty'))
+      .to.contain('text="Oat milk"')
+      .and.not.contain('text="Apples"')
   })
 
   it('a swipe trigger is checked like the others: its direction, its selector, one trigger only', async () => {
     const bad = async (transition: unknown) => {
-      const error = await emulate({devices: [], scenario: {devices: {a: {snapshot: path.join(dir, 'page1.xml'), transitions: [transition as never]}}}}).then(
+      const error = await emulate({
+        devices: [],
+        scenario: {devices: {a: {snapshot: path.join(dir, 'page1.xml'), transitions: [transition as never]}}},
+      }).then(
         async (e) => {
           await e.close()
           return undefined
         },
-        (e: unknown) => e as Error,
+        (e: unknown) => e as Error
       )
       expect(error).to.be.instanceOf(ConfigError)
       return error!.message
     }
-    expect(await bad({swipe: {direction: 'sideways'}, to: 'main'})).to.match(/devices\.a\.transitions\.0\.swipe\.direction/)
-    expect(await bad({swipe: {direction: 'up', inside: {}}, to: 'main'})).to.contain('an element selector needs resourceId, text or contentDesc')
-    expect(await bad({swipe: {direction: 'up'}, keyevent: 4, to: 'main'})).to.contain('exactly one trigger: tap, keyevent, statusbar or swipe')
+    expect(await bad({swipe: {direction: 'sideways'}, to: 'main'})).to.match(
+      /devices\.a\.transitions\.0\.swipe\.direction/
+    )
+    expect(await bad({swipe: {direction: 'up', inside: {}}, to: 'main'})).to.contain(
+      'an element selector needs resourceId, text or contentDesc'
+    )
+    expect(await bad({swipe: {direction: 'up'}, keyevent: 4, to: 'main'})).to.contain(
+      'exactly one trigger: tap, keyevent, statusbar or swipe'
+    )
   })
 })

@@ -45,7 +45,10 @@ describe('emulator sync service', () => {
     const missing = await client
       .getDevice('emu-1')
       .stat('/sdcard/nope')
-      .then(() => undefined, (e: NodeJS.ErrnoException) => e)
+      .then(
+        () => undefined,
+        (e: NodeJS.ErrnoException) => e
+      )
     expect(missing?.code).to.equal('ENOENT')
   })
 
@@ -68,10 +71,16 @@ describe('emulator sync service', () => {
     expect(await shell(client, 'emu-1', 'ls /sdcard/')).to.include('notes.txt\n')
     expect(await shell(client, 'emu-1', 'mkdir -p /sdcard/a/b && ls /sdcard/a')).to.equal('b\n')
     expect(await shell(client, 'emu-1', 'mkdir /sdcard/a')).to.equal("mkdir: '/sdcard/a': File exists\n")
-    expect(await shell(client, 'emu-1', 'rm /sdcard/notes.txt; cat /sdcard/notes.txt')).to.equal('cat: /sdcard/notes.txt: No such file or directory\n')
+    expect(await shell(client, 'emu-1', 'rm /sdcard/notes.txt; cat /sdcard/notes.txt')).to.equal(
+      'cat: /sdcard/notes.txt: No such file or directory\n'
+    )
     expect(await shell(client, 'emu-1', 'rm /sdcard/a')).to.equal('rm: /sdcard/a: Is a directory\n')
-    expect(await shell(client, 'emu-1', 'rm -rf /sdcard/a; ls /sdcard/a')).to.equal('ls: /sdcard/a: No such file or directory\n')
-    expect(await shell(client, 'emu-1', 'cat /sdcard/../../../../etc/hostname')).to.equal('cat: /sdcard/../../../../etc/hostname: No such file or directory\n')
+    expect(await shell(client, 'emu-1', 'rm -rf /sdcard/a; ls /sdcard/a')).to.equal(
+      'ls: /sdcard/a: No such file or directory\n'
+    )
+    expect(await shell(client, 'emu-1', 'cat /sdcard/../../../../etc/hostname')).to.equal(
+      'cat: /sdcard/../../../../etc/hostname: No such file or directory\n'
+    )
   })
 })
 
@@ -79,7 +88,9 @@ describe('emulator sync limits', () => {
   it('rejects a DATA chunk over 64 KiB as adbd does (adbkit pushing an objectMode stream)', async () => {
     const emu = await emulate()
     try {
-      const transfer = await clientFor(emu).getDevice('emu-1').push(Readable.from([randomBytes(100_000)]), '/sdcard/x.bin')
+      const transfer = await clientFor(emu)
+        .getDevice('emu-1')
+        .push(Readable.from([randomBytes(100_000)]), '/sdcard/x.bin')
       const error = await new Promise<Error>((resolve) => transfer.on('error', resolve))
       expect(error.message).to.match(/oversize data message/)
     } finally {
@@ -110,7 +121,10 @@ describe('emulator device files', () => {
     const missing = await client
       .getDevice('emu-1')
       .stat('/data/local/tmp/etc-link/hostname')
-      .then(() => undefined, (e: NodeJS.ErrnoException) => e)
+      .then(
+        () => undefined,
+        (e: NodeJS.ErrnoException) => e
+      )
     expect(missing?.code).to.equal('ENOENT')
     symlinkSync('loop2', path.join(device.files.root, 'data/local/tmp/loop1'))
     symlinkSync('loop1', path.join(device.files.root, 'data/local/tmp/loop2'))
@@ -180,20 +194,40 @@ describe('emulator: paths closed to the shell user, as adbd and toybox answer th
       const error = await new Promise<Error>((resolve) => transfer.on('error', resolve))
       expect(error.message, target).to.equal("Failure: 'open failed: Permission denied'")
     }
-    const error = await push(client, Buffer.from('x'), '/data/data/com.example/new.txt').then(() => undefined, (e: Error) => e)
+    const error = await push(client, Buffer.from('x'), '/data/data/com.example/new.txt').then(
+      () => undefined,
+      (e: Error) => e
+    )
     expect(error?.message).to.equal("Failure: 'couldn't create file: Permission denied'")
   })
 
   it('toybox says Permission denied where it cannot look, No such file or directory where nothing is', async () => {
     const ask = (command: string) => shellV2(client, 'emu-1', command)
     const denied = await ask("ls -ld -- '/data/data/com.example/databases/x.db'")
-    expect([denied.stdout.toString(), denied.stderr.toString(), denied.exitCode]).to.deep.equal(['', 'ls: /data/data/com.example/databases/x.db: Permission denied\n', 1])
+    expect([denied.stdout.toString(), denied.stderr.toString(), denied.exitCode]).to.deep.equal([
+      '',
+      'ls: /data/data/com.example/databases/x.db: Permission denied\n',
+      1,
+    ])
     const missing = await ask("ls -ld -- '/data/data/no-such-app'")
-    expect([missing.stderr.toString(), missing.exitCode]).to.deep.equal(['ls: /data/data/no-such-app: No such file or directory\n', 1])
-    expect((await ask('ls -ld -- /data/data/com.example')).stdout.toString()).to.match(/^drwx------ .* \/data\/data\/com\.example\n$/)
-    expect((await ask('ls -a -- /data/data/com.example')).stderr.toString()).to.equal('ls: /data/data/com.example: Permission denied\n')
-    expect((await ask('cat /data/system/packages.xml')).stderr.toString()).to.equal('cat: /data/system/packages.xml: Permission denied\n')
-    expect((await ask('realpath -- /data/data/com.example/databases')).stderr.toString()).to.equal('realpath: /data/data/com.example/databases: Permission denied\n')
-    expect((await ask('rm -f -- /data/data/com.example/databases/x.db')).stderr.toString()).to.equal('rm: /data/data/com.example/databases/x.db: Permission denied\n')
+    expect([missing.stderr.toString(), missing.exitCode]).to.deep.equal([
+      'ls: /data/data/no-such-app: No such file or directory\n',
+      1,
+    ])
+    expect((await ask('ls -ld -- /data/data/com.example')).stdout.toString()).to.match(
+      /^drwx------ .* \/data\/data\/com\.example\n$/
+    )
+    expect((await ask('ls -a -- /data/data/com.example')).stderr.toString()).to.equal(
+      'ls: /data/data/com.example: Permission denied\n'
+    )
+    expect((await ask('cat /data/system/packages.xml')).stderr.toString()).to.equal(
+      'cat: /data/system/packages.xml: Permission denied\n'
+    )
+    expect((await ask('realpath -- /data/data/com.example/databases')).stderr.toString()).to.equal(
+      'realpath: /data/data/com.example/databases: Permission denied\n'
+    )
+    expect((await ask('rm -f -- /data/data/com.example/databases/x.db')).stderr.toString()).to.equal(
+      'rm: /data/data/com.example/databases/x.db: Permission denied\n'
+    )
   })
 })

@@ -8,7 +8,8 @@ import {IDLE_STATE_ERROR, type Emulator} from '@arc-cli/emulator'
 
 import {clientFor, DEMO_DIR, emulate, shellV2} from './support.js'
 
-const REGISTERED = /^java\.lang\.IllegalStateException: UiAutomationService android\.accessibilityservice\.IAccessibilityServiceClient\$Stub\$Proxy@[0-9a-f]+already registered!$/
+const REGISTERED =
+  /^java\.lang\.IllegalStateException: UiAutomationService android\.accessibilityservice\.IAccessibilityServiceClient\$Stub\$Proxy@[0-9a-f]+already registered!$/
 
 describe('emulator: one UiAutomation at a time, and the idle wait', () => {
   const h = {} as {emu: Emulator}
@@ -38,7 +39,10 @@ describe('emulator: one UiAutomation at a time, and the idle wait', () => {
     const crash = await shellV2(client, 'slow', 'logcat -d -b crash')
     const lines = crash.stdout.toString().split('\n')
     expect(lines[0]).to.equal('--------- beginning of crash')
-    const messages = lines.slice(1).filter(Boolean).map((l) => l.replace(/^.* E AndroidRuntime: /, ''))
+    const messages = lines
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.replace(/^.* E AndroidRuntime: /, ''))
     expect(messages[0]).to.equal('FATAL EXCEPTION: main')
     expect(messages[1]).to.match(/^PID: \d+$/)
     expect(messages[2]).to.match(REGISTERED)
@@ -63,11 +67,17 @@ describe('emulator: one UiAutomation at a time, and the idle wait', () => {
     const release = device.simulateUiAutomationHolder('dev.mobile.maestro')
     expect((await shellV2(client, 'phone', 'uiautomator dump /dev/tty')).exitCode).to.equal(137)
     release()
-    expect((await shellV2(client, 'phone', 'uiautomator dump /dev/tty')).stdout.toString()).to.match(/UI hierchary dumped to: \/dev\/tty\n$/)
+    expect((await shellV2(client, 'phone', 'uiautomator dump /dev/tty')).stdout.toString()).to.match(
+      /UI hierchary dumped to: \/dev\/tty\n$/
+    )
   })
 
   it('an animated screen: uiautomator waits out its idle timeout and prints could not get idle state (stderr, exit 0)', async () => {
     const result = await shellV2(clientFor(h.emu), 'video', 'uiautomator dump /sdcard/v.xml')
-    expect([result.stdout.toString(), result.stderr.toString(), result.exitCode]).to.deep.equal(['', IDLE_STATE_ERROR, 0])
+    expect([result.stdout.toString(), result.stderr.toString(), result.exitCode]).to.deep.equal([
+      '',
+      IDLE_STATE_ERROR,
+      0,
+    ])
   })
 })

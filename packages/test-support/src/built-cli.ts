@@ -32,9 +32,11 @@ function projects(): string[] {
   const nested = ['packages', 'plugins'].flatMap((group) =>
     readdirSync(path.join(ROOT, group), {withFileTypes: true})
       .filter((d) => d.isDirectory())
-      .map((d) => path.join(ROOT, group, d.name)),
+      .map((d) => path.join(ROOT, group, d.name))
   )
-  return [ROOT, ...nested].filter((dir) => existsSync(path.join(dir, 'src')) && existsSync(path.join(dir, 'tsconfig.json')))
+  return [ROOT, ...nested].filter(
+    (dir) => existsSync(path.join(dir, 'src')) && existsSync(path.join(dir, 'tsconfig.json'))
+  )
 }
 
 function sources(dir: string): string[] {
@@ -56,12 +58,15 @@ export function distStaleness(): string | undefined {
     const infoPath = path.join(project, 'tsconfig.tsbuildinfo')
     let recorded: Map<string, string>
     try {
-      const info = JSON.parse(readFileSync(infoPath, 'utf8')) as {fileNames: string[]; fileInfos: Array<string | {version: string}>}
+      const info = JSON.parse(readFileSync(infoPath, 'utf8')) as {
+        fileNames: string[]
+        fileInfos: Array<string | {version: string}>
+      }
       recorded = new Map(
         info.fileNames.map((name, i) => {
           const entry = info.fileInfos[i]
           return [path.resolve(project, name), typeof entry === 'string' ? entry : entry?.version] as [string, string]
-        }),
+        })
       )
     } catch (error) {
       return `${rel}: no readable tsconfig.tsbuildinfo (${(error as Error).message})`
@@ -71,7 +76,8 @@ export function distStaleness(): string | undefined {
       const version = recorded.get(file)
       if (!version) return `${name} is not in the last build`
       if (!/^[0-9a-f]{64}$/.test(version)) return `${rel}/tsconfig.tsbuildinfo records no sha256 for ${name}`
-      if (createHash('sha256').update(readFileSync(file, 'utf8')).digest('hex') !== version) return `${name} changed since the last build`
+      if (createHash('sha256').update(readFileSync(file, 'utf8')).digest('hex') !== version)
+        return `${name} changed since the last build`
       const out = path.join(project, 'dist', path.relative(path.join(project, 'src'), file)).replace(/\.ts$/, '.js')
       if (!existsSync(out)) return `${path.relative(ROOT, out)} is missing`
     }
@@ -94,7 +100,10 @@ async function build(force: boolean): Promise<string | undefined> {
   // What `npm run build` does after tsc: the core's bundle (what the built packages import as @arc-cli/core), then
   // the manifests bin/run.js reads each command's flags and help from.
   try {
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts', 'bundle-core.js')], {cwd: ROOT, env: {...process.env, NODE_OPTIONS: ''}})
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts', 'bundle-core.js')], {
+      cwd: ROOT,
+      env: {...process.env, NODE_OPTIONS: ''},
+    })
   } catch (error) {
     const {stdout, stderr, message} = error as {stdout?: string; stderr?: string; message: string}
     return `bundling the core failed: ${(stderr || stdout || message).trim().split('\n').slice(0, 3).join(' | ')}`

@@ -12,7 +12,11 @@ export interface NodeSpec {
 }
 
 function esc(v: string): string {
-  return v.replace(/[&<>"\n\t\r]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string)
+  return v.replace(
+    /[&<>"\n\t\r]/g,
+    (c) =>
+      ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;', '\t': '&#9;', '\r': '&#13;'})[c] as string
+  )
 }
 
 function nodeXml(n: NodeSpec, index: number): string {
@@ -34,7 +38,9 @@ function nodeXml(n: NodeSpec, index: number): string {
     ...n.attrs,
     bounds: `[${b[0]},${b[1]}][${b[2]},${b[3]}]`,
   }
-  const open = `<node ${Object.entries(attrs).map(([k, v]) => `${k}="${esc(v)}"`).join(' ')}`
+  const open = `<node ${Object.entries(attrs)
+    .map(([k, v]) => `${k}="${esc(v)}"`)
+    .join(' ')}`
   return n.children?.length ? `${open}>${n.children.map(nodeXml).join('')}</node>` : `${open} />`
 }
 
@@ -71,7 +77,9 @@ function windowXml(w: WindowSpec, index: number): string {
     type: w.type,
     ...w.attrs,
   }
-  const open = `<window ${Object.entries(attrs).map(([k, v]) => `${k}="${esc(v)}"`).join(' ')}>`
+  const open = `<window ${Object.entries(attrs)
+    .map(([k, v]) => `${k}="${esc(v)}"`)
+    .join(' ')}>`
   const tree = w.tree ? `<hierarchy rotation="${w.rotation ?? 0}">${nodeXml(w.tree, 0)}</hierarchy>` : ''
   return `${open}${(w.children ?? []).map(windowXml).join('')}${tree}</window>`
 }
@@ -84,6 +92,10 @@ export function displaysXml(displays: Record<number, WindowSpec[]>): string {
   return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays>${body}</displays>`
 }
 
-export function capture(xml: string, screen = {width: 1080, height: 2400}, extra: Partial<ScreenCapture> = {}): ScreenCapture {
+export function capture(
+  xml: string,
+  screen = {width: 1080, height: 2400},
+  extra: Partial<ScreenCapture> = {}
+): ScreenCapture {
   return {xml, screen: {...screen, density: 420, rotation: 0}, foreground: {}, allWindows: true, ...extra}
 }

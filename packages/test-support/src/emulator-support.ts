@@ -28,7 +28,9 @@ export interface EmuHarness {
  * Starts `arc emulate` in process for a mocha suite and stops it after. `options` may be a function of the suite's
  * folder, for scenarios whose screens the suite writes there first.
  */
-export function useEmulator(options: Partial<EmulatorOptions> | ((dir: string) => Promise<Partial<EmulatorOptions>>) = {}): EmuHarness {
+export function useEmulator(
+  options: Partial<EmulatorOptions> | ((dir: string) => Promise<Partial<EmulatorOptions>>) = {}
+): EmuHarness {
   const harness = {} as EmuHarness
   before(async () => {
     harness.dir = await mkdtemp(path.join(os.tmpdir(), 'arc-emu-suite-'))
@@ -36,7 +38,8 @@ export function useEmulator(options: Partial<EmulatorOptions> | ((dir: string) =
     const emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}], ...chosen})
     harness.emu = emu
     harness.env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: path.join(harness.dir, 'cache')}
-    harness.server = (timeoutMs = 10_000) => new AdbServer({host: '127.0.0.1', port: emu.port, hostSource: 'test', portSource: 'test'}, timeoutMs)
+    harness.server = (timeoutMs = 10_000) =>
+      new AdbServer({host: '127.0.0.1', port: emu.port, hostSource: 'test', portSource: 'test'}, timeoutMs)
     harness.driver = (serial?: string, timeoutMs = 10_000) =>
       connectAdbDriver({serial, port: emu.port, host: '127.0.0.1', timeoutMs, env: {}})
     harness.argvSince = (from: number) => emu.commands.slice(from).map((c) => c.argv)

@@ -49,12 +49,15 @@ export const XXE_EXTERNAL_DTD = `<?xml version="1.0"?>
 /** A dump whose text carries an ESC colour sequence, a BEL, a C1 CSI and a DEL, as character references. */
 export const CONTROL_CHARS_DUMP = `${HEAD}<hierarchy rotation="0"><node ${nodeAttrs(0, '[0,0][1080,2400]').replace(
   'text="item 0"',
-  'text="&#27;[31mRED&#27;[0m&#7;BEL&#x9b;2J&#127;"',
+  'text="&#27;[31mRED&#27;[0m&#7;BEL&#x9b;2J&#127;"'
 )} /></hierarchy>`
 
 /** A dump re-encoded as Latin-1 (é as one byte 0xE9): not UTF-8. */
 export function latin1Dump(): Buffer {
-  return Buffer.from(`${HEAD}<hierarchy rotation="0"><node ${nodeAttrs(0, '[0,0][1080,2400]').replace('item 0', 'café')} /></hierarchy>`, 'latin1')
+  return Buffer.from(
+    `${HEAD}<hierarchy rotation="0"><node ${nodeAttrs(0, '[0,0][1080,2400]').replace('item 0', 'café')} /></hierarchy>`,
+    'latin1'
+  )
 }
 
 /** The same dump as UTF-16LE with a BOM (what some Windows tools write). */
@@ -85,7 +88,12 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
 /** A tiny PNG (every CRC valid) whose header claims `width`x`height`: the 69-byte 20000x20000 bomb. */
 export function lyingPng(width: number, height: number): Buffer {
-  return Buffer.concat([SIGNATURE, ihdr(width, height), chunk('IDAT', deflateSync(Buffer.alloc(1))), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    SIGNATURE,
+    ihdr(width, height),
+    chunk('IDAT', deflateSync(Buffer.alloc(1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 /** A PNG of the given size, every CRC valid, whose IDAT holds random bytes instead of zlib data. */
@@ -101,5 +109,10 @@ export function blackPng(width: number, height: number): Buffer {
   const stride = 1 + width * 4
   const raw = Buffer.alloc(height * stride) // filter 0 and RGB 0 on every row
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw[y * stride + 1 + x * 4 + 3] = 255 // opaque
-  return Buffer.concat([SIGNATURE, ihdr(width, height), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    SIGNATURE,
+    ihdr(width, height),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }

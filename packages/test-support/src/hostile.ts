@@ -23,7 +23,11 @@ export async function tree(dir: string): Promise<Record<string, string>> {
       else if (info.isDirectory()) {
         out[rel] = 'dir'
         await visit(full)
-      } else out[rel] = `file:${createHash('sha256').update(await readFile(full)).digest('hex').slice(0, 16)}`
+      } else
+        out[rel] = `file:${createHash('sha256')
+          .update(await readFile(full))
+          .digest('hex')
+          .slice(0, 16)}`
     }
   }
   await visit(dir)
@@ -36,12 +40,19 @@ export const isRoot = typeof process.getuid === 'function' && process.getuid() =
  * Mounts a small tmpfs (as root on Linux) for real ENOSPC and read-only (EROFS) cases; undefined when mounting
  * is not allowed here, and the caller skips. `unmount` must be called in an after hook.
  */
-export async function mountTmpfs(options: {sizeKb: number; readOnly?: boolean}): Promise<{dir: string; unmount(): Promise<void>} | undefined> {
+export async function mountTmpfs(options: {
+  sizeKb: number
+  readOnly?: boolean
+}): Promise<{dir: string; unmount(): Promise<void>} | undefined> {
   const {execFileSync} = await import('node:child_process')
   if (!isRoot || process.platform !== 'linux') return undefined
   const dir = await scratch('arc-tmpfs-')
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${options.sizeKb}k${options.readOnly ? ',ro' : ''}`, 'tmpfs', dir], {stdio: 'ignore'})
+    execFileSync(
+      'mount',
+      ['-t', 'tmpfs', '-o', `size=${options.sizeKb}k${options.readOnly ? ',ro' : ''}`, 'tmpfs', dir],
+      {stdio: 'ignore'}
+    )
   } catch {
     return undefined
   }

@@ -9,7 +9,25 @@ import path from 'node:path'
 
 import {dumpXml, type NodeSpec} from './dump.js'
 
-export const LIST_ROWS = ['Apples', 'Bananas', 'Carrots', 'Dates', 'Eggs', 'Figs', 'Grapes', 'Honey', 'Kiwis', 'Lemons', 'Mangoes', 'Nuts', 'Oat milk', 'Olive oil', 'Pears', 'Quinoa', 'Rice']
+export const LIST_ROWS = [
+  'Apples',
+  'Bananas',
+  'Carrots',
+  'Dates',
+  'Eggs',
+  'Figs',
+  'Grapes',
+  'Honey',
+  'Kiwis',
+  'Lemons',
+  'Mangoes',
+  'Nuts',
+  'Oat milk',
+  'Olive oil',
+  'Pears',
+  'Quinoa',
+  'Rice',
+]
 const ROW = 300
 const [TOP, BOTTOM] = [200, 2200]
 /** How far each screen is scrolled: the content is 5100 px, the list 2000, so 3100 is its end. */
@@ -20,15 +38,35 @@ function page(offset: number): string {
   const rows: NodeSpec[] = LIST_ROWS.flatMap((text, i) => {
     const top = TOP + ROW * i - offset
     if (top + ROW <= TOP || top >= BOTTOM) return []
-    return [{cls: 'android.widget.TextView', text, res: 'com.example.shop:id/title', desc: text.startsWith('O') ? `${text} on offer` : '', attrs: {clickable: 'true'}, bounds: [0, top, 1080, top + ROW]}]
+    return [
+      {
+        cls: 'android.widget.TextView',
+        text,
+        res: 'com.example.shop:id/title',
+        desc: text.startsWith('O') ? `${text} on offer` : '',
+        attrs: {clickable: 'true'},
+        bounds: [0, top, 1080, top + ROW],
+      },
+    ]
   })
   return dumpXml([
     {
       pkg: 'com.example.shop',
       bounds: [0, 0, 1080, 2400],
       children: [
-        {cls: 'android.widget.TextView', text: 'Groceries', res: 'com.example.shop:id/toolbar_title', bounds: [40, 80, 600, 200]},
-        {cls: 'androidx.recyclerview.widget.RecyclerView', res: LIST.resourceId, attrs: {scrollable: 'true', focusable: 'true'}, bounds: [0, TOP, 1080, BOTTOM], children: rows},
+        {
+          cls: 'android.widget.TextView',
+          text: 'Groceries',
+          res: 'com.example.shop:id/toolbar_title',
+          bounds: [40, 80, 600, 200],
+        },
+        {
+          cls: 'androidx.recyclerview.widget.RecyclerView',
+          res: LIST.resourceId,
+          attrs: {scrollable: 'true', focusable: 'true'},
+          bounds: [0, TOP, 1080, BOTTOM],
+          children: rows,
+        },
       ],
     },
   ])

@@ -22,5 +22,5 @@ export const NASTY_STRINGS = [
   '!event',
   '😀 emoji',
   '中文 汉字',
-  "mixed 'q' \"dq\" $(x) `y` ; \n\t 😀",
+  'mixed \'q\' "dq" $(x) `y` ; \n\t 😀',
 ]

@@ -2,7 +2,14 @@
  * Perturbations of a real screen, and the measure of how element ids survive them: shared by
  * packages/core/test/screen/element-ids.test.ts and scripts/measure-id-persistence.ts (`npm run measure:ids`).
  */
-import {buildScreenModel, isAmbiguousId, isEditable, type ScreenCapture, type ScreenModel, type UiNode} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  isAmbiguousId,
+  isEditable,
+  type ScreenCapture,
+  type ScreenModel,
+  type UiNode,
+} from '@arc-cli/core'
 
 /** Deep-copies window trees, keeping a map from each original node to its copy. */
 export function cloneWindows(windows: UiNode[]): {windows: UiNode[]; copyOf: Map<UiNode, UiNode>} {
@@ -153,9 +160,15 @@ export const toggleKeyboard: Perturbation = (windows, copyOf) => {
   }
   const app = windows[0]
   if (!app) return undefined
-  const root = leaf(app, '', {className: 'android.widget.FrameLayout', package: 'com.google.android.inputmethod.latin', parent: undefined})
+  const root = leaf(app, '', {
+    className: 'android.widget.FrameLayout',
+    package: 'com.google.android.inputmethod.latin',
+    parent: undefined,
+  })
   root.bounds = [app.bounds[0], Math.round(app.bounds[3] * 0.6), app.bounds[2], app.bounds[3]]
-  root.children = [...'qwertyuiop'].map((k) => leaf(root, '', {contentDesc: k, clickable: true, className: 'android.widget.ImageView'}))
+  root.children = [...'qwertyuiop'].map((k) =>
+    leaf(root, '', {contentDesc: k, clickable: true, className: 'android.widget.ImageView'})
+  )
   windows.unshift(root)
   return new Set()
 }

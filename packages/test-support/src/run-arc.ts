@@ -15,7 +15,12 @@ export interface ArcRun {
  */
 export function runArc(
   args: string[],
-  options: {cwd?: string; env?: NodeJS.ProcessEnv; input?: string; /** Run as this user (tests running as root). */ uid?: number} = {},
+  options: {
+    cwd?: string
+    env?: NodeJS.ProcessEnv
+    input?: string
+    /** Run as this user (tests running as root). */ uid?: number
+  } = {}
 ): Promise<ArcRun> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...options.env}
@@ -34,7 +39,7 @@ export function runArc(
 export function runProgram(
   file: string,
   args: string[],
-  options: {cwd: string; env: NodeJS.ProcessEnv; input?: string; uid?: number},
+  options: {cwd: string; env: NodeJS.ProcessEnv; input?: string; uid?: number}
 ): Promise<ArcRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {

@@ -22,7 +22,15 @@ await mkdir(out, {recursive: true})
 let stale = 0
 for (const preset of PRESETS) {
   const file = `annotate-demo-${preset}.jpg`
-  const args = ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'annotate', '--device', 'demo', '--style', preset]
+  const args = [
+    '--conditions=arc-source',
+    path.join(ROOT, 'bin', 'dev.js'),
+    'annotate',
+    '--device',
+    'demo',
+    '--style',
+    preset,
+  ]
   args.push('-o', path.join(out, file))
   // A config file of the caller's must not restyle the docs: ARC_CONFIG points at an empty one.
   const env = {...process.env, ARC_CONFIG: path.join(ROOT, 'plugins', 'annotate', 'scripts', 'empty-config.json')}
@@ -31,7 +39,10 @@ for (const preset of PRESETS) {
     console.log(`${path.relative(ROOT, path.join(out, file))}\n${summary}`)
     continue
   }
-  const [made, committed] = await Promise.all([readFile(path.join(out, file)), readFile(path.join(IMAGES, file)).catch(() => undefined)])
+  const [made, committed] = await Promise.all([
+    readFile(path.join(out, file)),
+    readFile(path.join(IMAGES, file)).catch(() => undefined),
+  ])
   if (!committed?.equals(made)) {
     stale++
     console.error(`docs/images/${file} is out of date: run npm run example -w @arc-cli/plugin-annotate`)

@@ -53,10 +53,15 @@ export async function measureOverlaps(presets: string[]): Promise<OverlapRow[]> 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const presets = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['default', 'som']
   const rows = await measureOverlaps(presets)
-  for (const row of rows) console.log(`${row.fixture}\t${row.preset}\t${row.marks} marks\t${row.overlaps} overlaps\t${row.overText} over text`)
+  for (const row of rows)
+    console.log(
+      `${row.fixture}\t${row.preset}\t${row.marks} marks\t${row.overlaps} overlaps\t${row.overText} over text`
+    )
   for (const preset of presets) {
     const mine = rows.filter((r) => r.preset === preset)
     const sum = (f: (r: OverlapRow) => number) => mine.reduce((s, r) => s + f(r), 0)
-    console.log(`${preset}: ${sum((r) => r.overlaps)} overlapping pairs, ${sum((r) => r.overText)} of ${sum((r) => r.marks)} labels over text, ${mine.length} fixtures`)
+    console.log(
+      `${preset}: ${sum((r) => r.overlaps)} overlapping pairs, ${sum((r) => r.overText)} of ${sum((r) => r.marks)} labels over text, ${mine.length} fixtures`
+    )
   }
 }

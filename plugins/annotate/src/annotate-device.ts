@@ -10,7 +10,7 @@ import {annotateScreenshot, type AnnotatedImage} from './annotate-screenshot.js'
 export async function annotateDevice(
   ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'>,
   request: AnnotateRequest,
-  model?: ScreenModel,
+  model?: ScreenModel
 ): Promise<AnnotatedImage> {
   // Options first: a bad --style or config fails before the device is touched.
   const options = resolveAnnotateOptions(ctx, request)

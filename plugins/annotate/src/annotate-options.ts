@@ -12,11 +12,15 @@ export const annotateInput = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('Preset: default (red dashed boxes, id labels), som (numbered badges), by-type (colour by role), or one from annotate.presets. Default: annotate.style, else default'),
+    .describe(
+      'Preset: default (red dashed boxes, id labels), som (numbered badges), by-type (colour by role), or one from annotate.presets. Default: annotate.style, else default'
+    ),
   format: z
     .enum(FORMAT_NAMES)
     .optional()
-    .describe('Image format: jpeg (or jpg) or png. Default: the output file extension, else annotate.format, else jpeg'),
+    .describe(
+      'Image format: jpeg (or jpg) or png. Default: the output file extension, else annotate.format, else jpeg'
+    ),
   quality: z
     .number()
     .int()
@@ -43,7 +47,7 @@ export type AnnotateRequest = z.output<typeof annotateInput>
 /** Flags win over config, config over defaults (JPEG, quality 80, 700 px long side: spec 000). */
 export function resolveAnnotateOptions(
   ctx: {config: ArcConfig; configFile?: string},
-  request: AnnotateRequest,
+  request: AnnotateRequest
 ): AnnotateOptions {
   const config = readAnnotateConfig(ctx.config, ctx.configFile)
   const resolved = resolveStyle(config, request.style, ctx.configFile)

@@ -45,7 +45,7 @@ export async function annotateScreenshot(
   model: ScreenModel,
   screenshot: Buffer,
   options: AnnotateOptions,
-  source = 'the device',
+  source = 'the device'
 ): Promise<AnnotatedImage> {
   ensureLabelFont()
   const {style} = options.style
@@ -66,7 +66,7 @@ export async function annotateScreenshot(
   if (looks.black) {
     warnings.push(
       'the screenshot is entirely black (a secure window, e.g. a password or banking screen, blocks capture): ' +
-        'the image shows nothing, but the element list and its ids are still valid',
+        'the image shows nothing, but the element list and its ids are still valid'
     )
   }
 
@@ -98,14 +98,22 @@ export async function annotateScreenshot(
   }
   const placements = placeLabels(
     selection.marks.map((m) => ({box: m.box, text: m.label})),
-    {imageWidth: size.width, imageHeight: size.height, fontPx, minFontPx: style.minFontSize, lineWidth, measure, textBoxes: textBoxes(model, mapping)},
+    {
+      imageWidth: size.width,
+      imageHeight: size.height,
+      fontPx,
+      minFontPx: style.minFontSize,
+      lineWidth,
+      measure,
+      textBoxes: textBoxes(model, mapping),
+    }
   )
   drawMarks(ctx, selection.marks, placements, {style, lineWidth, dash, measure})
 
   const data = options.format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', options.quality)
   if (data.length > LARGE_IMAGE_BYTES) {
     warnings.push(
-      `the image is ${(data.length / 1024 / 1024).toFixed(2)} MB (over 1 MB); lower --quality or --max-size, or use --format jpeg`,
+      `the image is ${(data.length / 1024 / 1024).toFixed(2)} MB (over 1 MB); lower --quality or --max-size, or use --format jpeg`
     )
   }
   const map = buildMap({

@@ -21,7 +21,7 @@ export async function cropScreenshot(
   screenshot: Buffer,
   model: ScreenModel,
   rect: Rect,
-  options: {format: 'png' | 'jpeg'; quality: number; source: string; elementId: string},
+  options: {format: 'png' | 'jpeg'; quality: number; source: string; elementId: string}
 ): Promise<Crop> {
   // A crop sees only part of the frame, so the pixel data is checked whole first.
   const image = await decodeScreenshot(screenshot, options.source, {verify: true})
@@ -29,9 +29,12 @@ export async function cropScreenshot(
   const size = {width: image.width, height: image.height}
   const box = toImageRect(rect, screenMapping(model.screen, size, size))
   if (!box) {
-    throw new InvalidInputError(`element ${options.elementId} covers no whole pixel of the ${image.width}x${image.height} screenshot`, {
-      details: {input: '--element', element_id: options.elementId},
-    })
+    throw new InvalidInputError(
+      `element ${options.elementId} covers no whole pixel of the ${image.width}x${image.height} screenshot`,
+      {
+        details: {input: '--element', element_id: options.elementId},
+      }
+    )
   }
   const [left, top, right, bottom] = box
   const width = right - left

@@ -20,7 +20,11 @@ export function normalizeFormat(name: FormatName | undefined): ImageFormat | und
  * an extension of a format arc does not write (`x.gif` would hold JPEG bytes). A name without an extension (or
  * stdout, `-`) takes --format, else the config, else the default.
  */
-export function formatForOutput(file: string | undefined, requested: FormatName | undefined, input: string): ImageFormat | undefined {
+export function formatForOutput(
+  file: string | undefined,
+  requested: FormatName | undefined,
+  input: string
+): ImageFormat | undefined {
   const wanted = normalizeFormat(requested)
   if (!file || file === '-') return wanted
   const extension = path.extname(file).toLowerCase()
@@ -28,14 +32,14 @@ export function formatForOutput(file: string | undefined, requested: FormatName 
   if (!fromName && extension !== '') {
     throw new InvalidInputError(
       `${input} ${file}: arc writes PNG and JPEG only, not ${extension.slice(1)}; name the file .png, .jpg or .jpeg (or leave the extension out and pick --format)`,
-      {details: {input: input.replace(/^--/, ''), path: file, allowed: Object.keys(BY_EXTENSION)}},
+      {details: {input: input.replace(/^--/, ''), path: file, allowed: Object.keys(BY_EXTENSION)}}
     )
   }
   if (!fromName) return wanted
   if (wanted && wanted !== fromName) {
     throw new InvalidInputError(
       `--format ${requested} contradicts ${input} ${file}, whose extension means ${fromName}; drop --format or change the extension`,
-      {details: {input: 'format', format: wanted, path: file}},
+      {details: {input: 'format', format: wanted, path: file}}
     )
   }
   return fromName

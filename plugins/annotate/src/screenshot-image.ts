@@ -31,7 +31,7 @@ const PIXEL_CHUNKS = new Set(['IHDR', 'PLTE', 'IDAT', 'tRNS', 'IEND'])
 function pixelChunksOnly(png: Buffer): Buffer {
   const kept: Buffer[] = [png.subarray(0, 8)]
   let dropped = false
-  for (let offset = 8; offset + 12 <= png.length; ) {
+  for (let offset = 8; offset + 12 <= png.length;) {
     const end = offset + 12 + png.readUInt32BE(offset)
     const type = png.toString('latin1', offset + 4, offset + 8)
     if (PIXEL_CHUNKS.has(type)) kept.push(png.subarray(offset, end))
@@ -42,10 +42,19 @@ function pixelChunksOnly(png: Buffer): Buffer {
   return dropped ? Buffer.concat(kept) : png
 }
 
-export async function decodeScreenshot(screenshot: Buffer, source: string, options: {verify?: boolean} = {}): Promise<Image> {
+export async function decodeScreenshot(
+  screenshot: Buffer,
+  source: string,
+  options: {verify?: boolean} = {}
+): Promise<Image> {
   if (isPng(screenshot)) {
     const structure = checkPng(screenshot)
-    const problem = 'problem' in structure ? structure.problem : options.verify ? checkPngPixels(screenshot)?.problem : pngSizeProblem(pngSize(screenshot) as {width: number; height: number})
+    const problem =
+      'problem' in structure
+        ? structure.problem
+        : options.verify
+          ? checkPngPixels(screenshot)?.problem
+          : pngSizeProblem(pngSize(screenshot) as {width: number; height: number})
     if (problem) throw unreadable(source, `: ${problem}`)
   }
   try {
@@ -78,7 +87,11 @@ const BLACK_LEVEL = 8
  * early, on any interlace pass: the last pass holds every odd row) are left transparent, so a blank bottom or a
  * black frame is when the pixel data must be checked (confirmPixels). Reads one row at a time: no full-frame copy.
  */
-export function frameLooks(ctx: {getImageData(x: number, y: number, w: number, h: number): {data: Uint8ClampedArray}}, width: number, height: number): {black: boolean; blank: boolean} {
+export function frameLooks(
+  ctx: {getImageData(x: number, y: number, w: number, h: number): {data: Uint8ClampedArray}},
+  width: number,
+  height: number
+): {black: boolean; blank: boolean} {
   let blank = false
   for (let y = Math.max(0, height - 2); y < height && !blank; y++) {
     const {data} = ctx.getImageData(0, y, width, 1)
@@ -92,7 +105,12 @@ export function frameLooks(ctx: {getImageData(x: number, y: number, w: number, h
   for (let y = 0; y < height; y += 4) {
     const {data} = ctx.getImageData(0, y, width, 1)
     for (let i = 0; i < data.length; i += 4) {
-      if ((data[i] as number) > BLACK_LEVEL || (data[i + 1] as number) > BLACK_LEVEL || (data[i + 2] as number) > BLACK_LEVEL) return {black: false, blank}
+      if (
+        (data[i] as number) > BLACK_LEVEL ||
+        (data[i + 1] as number) > BLACK_LEVEL ||
+        (data[i + 2] as number) > BLACK_LEVEL
+      )
+        return {black: false, blank}
     }
   }
   return {black: true, blank}
@@ -105,7 +123,11 @@ const MAX_ASPECT_DIFFERENCE = 0.05
  * The screenshot must show the dump's screen: the same shape (either orientation, any scale). Otherwise every
  * mark would land in the wrong place, so it is refused with both sizes named.
  */
-export function checkAgainstScreen(image: {width: number; height: number}, screen: {width: number; height: number}, source: string): void {
+export function checkAgainstScreen(
+  image: {width: number; height: number},
+  screen: {width: number; height: number},
+  source: string
+): void {
   if (screen.width <= 0 || screen.height <= 0) return
   const ratio = (w: number, h: number) => Math.max(w, h) / Math.min(w, h)
   const difference = Math.abs(ratio(image.width, image.height) / ratio(screen.width, screen.height) - 1)
@@ -114,7 +136,9 @@ export function checkAgainstScreen(image: {width: number; height: number}, scree
     `the screenshot from ${source} is ${image.width}x${image.height}, which is not the shape of the ${screen.width}x${screen.height} screen in the dump: the two are not of the same screen`,
     {
       details: {input: 'screenshot', source, image: [image.width, image.height], screen: [screen.width, screen.height]},
-      actions: ['Take the screenshot and the dump again together (`arc snapshot save`), or fix meta.json width and height.'],
-    },
+      actions: [
+        'Take the screenshot and the dump again together (`arc snapshot save`), or fix meta.json width and height.',
+      ],
+    }
   )
 }

@@ -1,7 +1,14 @@
 import {link, lstat, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {InvalidInputError, isProcessAlive, outputError, outputKind, outputReason as reason, writeIntoStream} from '@arc-cli/core'
+import {
+  InvalidInputError,
+  isProcessAlive,
+  outputError,
+  outputKind,
+  outputReason as reason,
+  writeIntoStream,
+} from '@arc-cli/core'
 
 export interface OutputFile {
   path: string
@@ -47,9 +54,12 @@ export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'in
     const resolved = path.resolve(file.path)
     const other = seen.get(resolved)
     if (other) {
-      throw new InvalidInputError(`${file.input} and ${other.input} both name ${file.path}: each output needs its own file`, {
-        details: {inputs: [other.input, file.input], path: file.path},
-      })
+      throw new InvalidInputError(
+        `${file.input} and ${other.input} both name ${file.path}: each output needs its own file`,
+        {
+          details: {inputs: [other.input, file.input], path: file.path},
+        }
+      )
     }
     seen.set(resolved, file)
     const folder = await stat(path.dirname(resolved)).catch((error: unknown) => error as NodeJS.ErrnoException)
@@ -106,7 +116,13 @@ export async function writeFilesAtomically(all: OutputFile[]): Promise<void> {
       await rm(backup, {force: true})
       // A file system without hard links: the rename still replaces the target atomically, only the
       // put-back after a later failure is not possible.
-      if (await link(file.path, backup).then(() => true, () => false)) backups.set(file.path, backup)
+      if (
+        await link(file.path, backup).then(
+          () => true,
+          () => false
+        )
+      )
+        backups.set(file.path, backup)
     }
     for (const [i, file] of files.entries()) {
       current = file

@@ -38,19 +38,61 @@ describe('arc annotate (command)', function () {
     expect(run.code, run.stderr).to.equal(0)
     expect(await filesIn(out)).to.deep.equal(['map.json', 'shot.jpg'])
     const bytes = await readFile(path.join(out, 'shot.jpg'))
-    expect(run.stdout).to.include(`path: ${path.join(out, 'shot.jpg')}\n`).and.include(`map: ${path.join(out, 'map.json')}`).and.include('image: 394x700 jpeg').and.include(`${bytes.length} bytes`)
-    expect(run.stdout).to.match(/scale x=0\.364815 y=0\.364583/).and.include('marks: 2')
+    expect(run.stdout)
+      .to.include(`path: ${path.join(out, 'shot.jpg')}\n`)
+      .and.include(`map: ${path.join(out, 'map.json')}`)
+      .and.include('image: 394x700 jpeg')
+      .and.include(`${bytes.length} bytes`)
+    expect(run.stdout)
+      .to.match(/scale x=0\.364815 y=0\.364583/)
+      .and.include('marks: 2')
     const map = JSON.parse(await readFile(path.join(out, 'map.json'), 'utf8'))
     expect(map.marks.map((m: {text: string}) => m.text)).to.deep.equal(['OK', 'Hello'])
-    expect(map.marks[0]).to.have.keys(['label', 'number', 'id', 'bounds', 'box', 'labelRect', 'class', 'text', 'desc', 'role'])
+    expect(map.marks[0]).to.have.keys([
+      'label',
+      'number',
+      'id',
+      'bounds',
+      'box',
+      'labelRect',
+      'class',
+      'text',
+      'desc',
+      'role',
+    ])
     expect((await decode(bytes)).width).to.equal(394)
   })
 
   it("marks the main display's elements only: the screenshot shows no other display", async () => {
     const twoDisplays = await makeSnapshot({
       xml: displaysXml({
-        0: [{type: 'TYPE_APPLICATION', title: 'Main', layer: 1, focused: true, tree: {bounds: [0, 0, 1080, 1920], children: [{cls: 'android.widget.Button', text: 'OK', bounds: [100, 200, 500, 400], attrs: {clickable: 'true'}}]}}],
-        2: [{type: 'TYPE_APPLICATION', title: 'Cover', layer: 0, tree: {bounds: [0, 0, 720, 720], children: [{cls: 'android.widget.Button', text: 'Pause', bounds: [10, 10, 300, 300], attrs: {clickable: 'true'}}]}}],
+        0: [
+          {
+            type: 'TYPE_APPLICATION',
+            title: 'Main',
+            layer: 1,
+            focused: true,
+            tree: {
+              bounds: [0, 0, 1080, 1920],
+              children: [
+                {cls: 'android.widget.Button', text: 'OK', bounds: [100, 200, 500, 400], attrs: {clickable: 'true'}},
+              ],
+            },
+          },
+        ],
+        2: [
+          {
+            type: 'TYPE_APPLICATION',
+            title: 'Cover',
+            layer: 0,
+            tree: {
+              bounds: [0, 0, 720, 720],
+              children: [
+                {cls: 'android.widget.Button', text: 'Pause', bounds: [10, 10, 300, 300], attrs: {clickable: 'true'}},
+              ],
+            },
+          },
+        ],
       }),
       png: await solidPng(1080, 1920),
     })
@@ -65,7 +107,9 @@ describe('arc annotate (command)', function () {
     expect(run.code, run.stderr).to.equal(0)
     const files = await filesIn(out)
     expect(files).to.have.length(1)
-    expect(files[0]).to.match(new RegExp(`^${path.basename(snapshot)}_\\d{4}-\\d{2}-\\d{2}_\\d{2}-\\d{2}-\\d{2}\\.jpg$`))
+    expect(files[0]).to.match(
+      new RegExp(`^${path.basename(snapshot)}_\\d{4}-\\d{2}-\\d{2}_\\d{2}-\\d{2}-\\d{2}\\.jpg$`)
+    )
     const json = JSON.parse(run.stdout)
     expect(json.path).to.equal(path.join(out, files[0]!))
     expect(json.image).to.include({width: 394, height: 700, format: 'jpeg'})
@@ -75,10 +119,24 @@ describe('arc annotate (command)', function () {
   it('writes the image alone to stdout with -o -, and the summary to stderr', async () => {
     const {spawnSync} = await import('node:child_process')
     const {ROOT} = await import('@arc-cli/test-support/paths')
-    const child = spawnSync(process.execPath, ['--conditions=arc-source', path.join(ROOT, 'bin/dev.js'), 'annotate', '--device', snapshot, '--format', 'png', '-o', '-'], {
-      cwd: out,
-      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'},
-    })
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--conditions=arc-source',
+        path.join(ROOT, 'bin/dev.js'),
+        'annotate',
+        '--device',
+        snapshot,
+        '--format',
+        'png',
+        '-o',
+        '-',
+      ],
+      {
+        cwd: out,
+        env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'},
+      }
+    )
     expect(child.status, String(child.stderr)).to.equal(0)
     const png = child.stdout
     expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a')
@@ -101,14 +159,20 @@ describe('arc annotate (command)', function () {
   it('screen-state --screenshot refuses a name of a format arc does not write, before reading the device', async () => {
     // A read is remembered in the id cache: nothing there means the device was not read.
     const cache = await mkdtemp(path.join(tmpdir(), 'arc-annotate-cache-'))
-    const run = await runArc(['screen-state', '--device', snapshot, '--screenshot', 'shot.gif'], {cwd: out, env: {ARC_CACHE_DIR: cache}})
+    const run = await runArc(['screen-state', '--device', snapshot, '--screenshot', 'shot.gif'], {
+      cwd: out,
+      env: {ARC_CACHE_DIR: cache},
+    })
     expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
     expect(run.stderr).to.include('--screenshot shot.gif: arc writes PNG and JPEG only')
     expect(run.stdout).to.equal('')
     expect(await filesIn(out)).to.deep.equal([])
     expect(await readdir(cache, {recursive: true})).to.deep.equal([])
     // The same read with a good name is remembered (so the check above can fail).
-    const good = await runArc(['screen-state', '--device', snapshot, '--screenshot', 'shot.png'], {cwd: out, env: {ARC_CACHE_DIR: cache}})
+    const good = await runArc(['screen-state', '--device', snapshot, '--screenshot', 'shot.png'], {
+      cwd: out,
+      env: {ARC_CACHE_DIR: cache},
+    })
     expect(good.code, good.stderr).to.equal(0)
     expect(await readdir(cache, {recursive: true})).to.not.deep.equal([])
   })
@@ -117,15 +181,23 @@ describe('arc annotate (command)', function () {
     const named = await runArc(['screen-state', '--device', snapshot, '--screenshot', 'b.jpg'], {cwd: out})
     expect(named.code, named.stderr).to.equal(0)
     const bytes = (await readFile(path.join(out, 'b.jpg'))).length
-    expect(named.stderr).to.equal(`Annotated screenshot saved: ${path.join(out, 'b.jpg')} (394x700 jpeg, ${bytes} bytes)\n`)
+    expect(named.stderr).to.equal(
+      `Annotated screenshot saved: ${path.join(out, 'b.jpg')} (394x700 jpeg, ${bytes} bytes)\n`
+    )
     expect(named.stdout).not.to.include('b.jpg')
 
     const unnamed = await runArc(['screen-state', '--device', snapshot, '--include-screenshot', '--json'], {cwd: out})
     expect(unnamed.code, unnamed.stderr).to.equal(0)
     const written = (await filesIn(out)).filter((f) => f !== 'b.jpg')
     expect(written).to.have.length(1)
-    expect(written[0]).to.match(new RegExp(`^${path.basename(snapshot)}_\\d{4}-\\d{2}-\\d{2}_\\d{2}-\\d{2}-\\d{2}\\.jpg$`))
-    expect(unnamed.stderr).to.match(new RegExp(`^Annotated screenshot saved: ${path.join(out, written[0]!).replaceAll('.', '\\.')} \\(394x700 jpeg, \\d+ bytes\\)\\n$`))
+    expect(written[0]).to.match(
+      new RegExp(`^${path.basename(snapshot)}_\\d{4}-\\d{2}-\\d{2}_\\d{2}-\\d{2}-\\d{2}\\.jpg$`)
+    )
+    expect(unnamed.stderr).to.match(
+      new RegExp(
+        `^Annotated screenshot saved: ${path.join(out, written[0]!).replaceAll('.', '\\.')} \\(394x700 jpeg, \\d+ bytes\\)\\n$`
+      )
+    )
     expect(JSON.parse(unnamed.stdout).screenshot).to.equal(path.join(out, written[0]!))
   })
 
@@ -134,12 +206,27 @@ describe('arc annotate (command)', function () {
       ['quality 0', ['--quality', '0'], 'INVALID_INPUT', /--quality must be 1 to 100/],
       ['quality 101', ['--quality', '101'], 'INVALID_INPUT', /--quality must be 1 to 100/],
       ['max-size 10', ['--max-size', '10'], 'INVALID_INPUT', /--max-size must be 64 to 8192 pixels/],
-      ['unknown preset', ['--style', 'neon'], 'INVALID_INPUT', /--style: unknown preset "neon"; allowed: by-type, default, som/],
+      [
+        'unknown preset',
+        ['--style', 'neon'],
+        'INVALID_INPUT',
+        /--style: unknown preset "neon"; allowed: by-type, default, som/,
+      ],
       ['bad --format', ['--format', 'gif'], 'INVALID_INPUT', /--format/],
       // JPEG bytes in a .gif would be a file every viewer misreads.
-      ['an extension of a format arc does not write', ['-o', 'x.gif'], 'INVALID_INPUT', /--output x\.gif: arc writes PNG and JPEG only, not gif; name the file \.png, \.jpg or \.jpeg/],
+      [
+        'an extension of a format arc does not write',
+        ['-o', 'x.gif'],
+        'INVALID_INPUT',
+        /--output x\.gif: arc writes PNG and JPEG only, not gif; name the file \.png, \.jpg or \.jpeg/,
+      ],
       ['the same with --format', ['-o', 'x.webp', '--format', 'png'], 'INVALID_INPUT', /not webp/],
-      ['unwritable output path', ['-o', 'missing/dir/x.jpg'], 'OUTPUT_FAILED', /--output: cannot write .*x\.jpg: the folder does not exist/],
+      [
+        'unwritable output path',
+        ['-o', 'missing/dir/x.jpg'],
+        'OUTPUT_FAILED',
+        /--output: cannot write .*x\.jpg: the folder does not exist/,
+      ],
       ['unwritable map path', ['-o', 'ok.jpg', '--map', 'missing/m.json'], 'OUTPUT_FAILED', /--map: cannot write/],
     ]
     for (const [what, args, code, message] of cases) {

@@ -14,13 +14,19 @@ const xml = dumpXml([
       {cls: 'android.widget.Button', text: 'OK', bounds: [100, 200, 500, 400], attrs: {clickable: 'true'}},
       {cls: 'android.widget.EditText', text: 'name', bounds: [100, 600, 900, 760], attrs: {clickable: 'true'}},
       {cls: 'android.widget.TextView', text: 'half out', bounds: [900, 1000, 1400, 1100]},
-      {cls: 'android.widget.TextView', text: 'all out', bounds: [1200, 300, 1300, 400], attrs: {'visible-to-user': 'true'}},
+      {
+        cls: 'android.widget.TextView',
+        text: 'all out',
+        bounds: [1200, 300, 1300, 400],
+        attrs: {'visible-to-user': 'true'},
+      },
       {cls: 'android.widget.TextView', text: 'scrolled away', bounds: [100, 2000, 500, 2100]},
     ],
   },
 ])
 
-const inside = (x: number, y: number, r: readonly number[]) => x >= (r[0] as number) && x < (r[2] as number) && y >= (r[1] as number) && y < (r[3] as number)
+const inside = (x: number, y: number, r: readonly number[]) =>
+  x >= (r[0] as number) && x < (r[2] as number) && y >= (r[1] as number) && y < (r[3] as number)
 
 function edgePixels(p: Pixels, mark: MapMark, marks: MapMark[], lw: number) {
   const [l, t, r] = mark.box
@@ -125,7 +131,8 @@ describe('annotate: pixels of the rendered image', () => {
     for (let i = 0; i < rects.length; i++) {
       for (let j = i + 1; j < rects.length; j++) {
         const [a, b] = [rects[i] as number[], rects[j] as number[]]
-        const overlap = Math.min(a[2]!, b[2]!) > Math.max(a[0]!, b[0]!) && Math.min(a[3]!, b[3]!) > Math.max(a[1]!, b[1]!)
+        const overlap =
+          Math.min(a[2]!, b[2]!) > Math.max(a[0]!, b[0]!) && Math.min(a[3]!, b[3]!) > Math.max(a[1]!, b[1]!)
         expect(overlap, `labels ${i} and ${j}`).to.equal(false)
       }
     }
@@ -153,10 +160,22 @@ describe('annotate: pixels of the rendered image', () => {
   })
 
   it('takes the screenshot’s orientation when the reported screen size has width and height swapped', async () => {
-    const landscape = dumpXml([
-      {bounds: [0, 0, 1920, 1080], children: [{cls: 'android.widget.Button', text: 'Go', bounds: [400, 800, 800, 1000], attrs: {clickable: 'true'}}]},
-    ], 1)
-    const swapped = await makeSnapshot({xml: landscape, png: await solidPng(1920, 1080), meta: {width: 1080, height: 1920, rotation: 1}})
+    const landscape = dumpXml(
+      [
+        {
+          bounds: [0, 0, 1920, 1080],
+          children: [
+            {cls: 'android.widget.Button', text: 'Go', bounds: [400, 800, 800, 1000], attrs: {clickable: 'true'}},
+          ],
+        },
+      ],
+      1
+    )
+    const swapped = await makeSnapshot({
+      xml: landscape,
+      png: await solidPng(1920, 1080),
+      meta: {width: 1080, height: 1920, rotation: 1},
+    })
     const {image, pixels} = await annotateSnapshot(swapped, {format: 'png', max_size: 960, style: 'som'})
     expect(image.map.screen).to.deep.equal({width: 1920, height: 1080, rotation: 1})
     expect(image.map.marks[0]!.box).to.deep.equal([200, 400, 400, 500])

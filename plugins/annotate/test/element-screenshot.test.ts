@@ -39,24 +39,33 @@ describe('arc screenshot --element', function () {
   after(async () => rm(out, {recursive: true, force: true}))
 
   it('cuts the demo screenshot to the element, pixel for pixel, and announces the file', async () => {
-    const run = await runArc(['screenshot', '--device', 'demo', '--element', ADD.id, '-o', 'add.png'], {cwd: out, env: env()})
+    const run = await runArc(['screenshot', '--device', 'demo', '--element', ADD.id, '-o', 'add.png'], {
+      cwd: out,
+      env: env(),
+    })
     expect(run.code, run.stderr).to.equal(0)
     const file = path.join(out, 'add.png')
     const [left, top, right, bottom] = ADD.bounds
     const bytes = await readFile(file)
-    expect(run.stdout.trim()).to.equal(`Screenshot of ${ADD.id} saved: ${file} (${right - left}x${bottom - top} png, ${bytes.length} bytes)`)
+    expect(run.stdout.trim()).to.equal(
+      `Screenshot of ${ADD.id} saved: ${file} (${right - left}x${bottom - top} png, ${bytes.length} bytes)`
+    )
     const crop = await decode(bytes)
     const screen = await decode(await readFile(path.join(DEMO_DIR, 'screen.png')))
     expect([crop.width, crop.height]).to.deep.equal([right - left, bottom - top])
     for (let y = 0; y < crop.height; y++) {
       for (let x = 0; x < crop.width; x++) {
-        if (crop.at(x, y).join() !== screen.at(left + x, top + y).join()) expect.fail(`pixel ${x},${y} differs from the screen's ${left + x},${top + y}`)
+        if (crop.at(x, y).join() !== screen.at(left + x, top + y).join())
+          expect.fail(`pixel ${x},${y} differs from the screen's ${left + x},${top + y}`)
       }
     }
   })
 
   it('--json names the element and its visible bounds; a compact id and JPEG work too', async () => {
-    const run = await runArc(['screenshot', '--device', 'demo', '--element', ADD.id.slice(5), '-o', 'add.jpg', '--json'], {cwd: out, env: env()})
+    const run = await runArc(
+      ['screenshot', '--device', 'demo', '--element', ADD.id.slice(5), '-o', 'add.jpg', '--json'],
+      {cwd: out, env: env()}
+    )
     expect(run.code, run.stderr).to.equal(0)
     const data = JSON.parse(run.stdout)
     const [left, top, right, bottom] = ADD.bounds
@@ -79,9 +88,27 @@ describe('arc screenshot --element', function () {
         {
           bounds: [0, 0, 1080, 2400],
           children: [
-            {cls: 'android.widget.Button', res: 'com.example:id/half', text: 'Half', attrs: {clickable: 'true'}, bounds: [900, 100, 1300, 300]},
-            {cls: 'android.widget.Button', res: 'com.example:id/gone', text: 'Gone', attrs: {clickable: 'true'}, bounds: [0, 2500, 500, 2600]},
-            {cls: 'android.widget.Button', res: 'com.example:id/covered', text: 'Covered', attrs: {clickable: 'true', 'visible-to-user': 'false'}, bounds: [0, 1000, 500, 1100]},
+            {
+              cls: 'android.widget.Button',
+              res: 'com.example:id/half',
+              text: 'Half',
+              attrs: {clickable: 'true'},
+              bounds: [900, 100, 1300, 300],
+            },
+            {
+              cls: 'android.widget.Button',
+              res: 'com.example:id/gone',
+              text: 'Gone',
+              attrs: {clickable: 'true'},
+              bounds: [0, 2500, 500, 2600],
+            },
+            {
+              cls: 'android.widget.Button',
+              res: 'com.example:id/covered',
+              text: 'Covered',
+              attrs: {clickable: 'true', 'visible-to-user': 'false'},
+              bounds: [0, 1000, 500, 1100],
+            },
           ],
         },
       ]),
@@ -90,23 +117,44 @@ describe('arc screenshot --element', function () {
     })
     const model = buildScreenModel(await (await SnapshotDriver.open(dir)).captureScreen())
     const id = (text: string) => model.elements.find((e) => e.text === text)!.id
-    const half = await runArc(['screenshot', '--device', dir, '--element', id('Half'), '-o', 'half.png', '--json'], {cwd: out, env: env()})
+    const half = await runArc(['screenshot', '--device', dir, '--element', id('Half'), '-o', 'half.png', '--json'], {
+      cwd: out,
+      env: env(),
+    })
     expect(half.code, half.stderr).to.equal(0)
     expect(JSON.parse(half.stdout)).to.include({width: 180, height: 200})
     expect(JSON.parse(half.stdout).bounds).to.deep.equal({left: 900, top: 100, right: 1080, bottom: 300})
     const pixels = await decode(await readFile(path.join(out, 'half.png')))
-    for (const [x, y] of [[0, 0], [179, 0], [0, 199], [179, 199], [90, 100]] as const) expect(pixels.at(x, y)).to.deep.equal([0, 0, 255, 255])
+    for (const [x, y] of [
+      [0, 0],
+      [179, 0],
+      [0, 199],
+      [179, 199],
+      [90, 100],
+    ] as const)
+      expect(pixels.at(x, y)).to.deep.equal([0, 0, 255, 255])
 
-    const covered = await runArc(['screenshot', '--device', dir, '--element', id('Covered'), '-o', 'covered.png'], {cwd: out, env: env()})
+    const covered = await runArc(['screenshot', '--device', dir, '--element', id('Covered'), '-o', 'covered.png'], {
+      cwd: out,
+      env: env(),
+    })
     expect(covered.code, covered.stderr).to.equal(0)
-    expect(covered.stderr).to.include(`element ${id('Covered')} is marked not visible to the user: the image shows what covers it`)
+    expect(covered.stderr).to.include(
+      `element ${id('Covered')} is marked not visible to the user: the image shows what covers it`
+    )
 
     const before = (await readdir(out)).sort()
-    const gone = await runArc(['screenshot', '--device', dir, '--element', id('Gone'), '-o', 'gone.png'], {cwd: out, env: env()})
+    const gone = await runArc(['screenshot', '--device', dir, '--element', id('Gone'), '-o', 'gone.png'], {
+      cwd: out,
+      env: env(),
+    })
     expect(gone.code).to.equal(2)
     expect(gone.stderr).to.include(`INVALID_INPUT`)
     expect(gone.stderr).to.include(`element ${id('Gone')} is off screen: no part of it is visible to crop to`)
-    const bad = await runArc(['screenshot', '--device', dir, '--element', 'not-an-id', '-o', 'bad.png'], {cwd: out, env: env()})
+    const bad = await runArc(['screenshot', '--device', dir, '--element', 'not-an-id', '-o', 'bad.png'], {
+      cwd: out,
+      env: env(),
+    })
     expect(bad.code).to.equal(2)
     expect(bad.stderr).to.include('--element "not-an-id" is not an element id')
     expect((await readdir(out)).sort()).to.deep.equal(before)
@@ -116,8 +164,19 @@ describe('arc screenshot --element', function () {
   describe('over ADB', () => {
     let emu: Emulator
     before(async () => {
-      const other = await makeSnapshot({xml: dumpXml([{bounds: [0, 0, 1080, 2400], children: [{cls: 'android.widget.TextView', text: 'Elsewhere', bounds: [0, 0, 500, 100]}]}])})
-      emu = await startEmulator({port: 0, devices: [], scenario: {devices: {'emu-1': {screens: {demo: DEMO_DIR, other}}}}})
+      const other = await makeSnapshot({
+        xml: dumpXml([
+          {
+            bounds: [0, 0, 1080, 2400],
+            children: [{cls: 'android.widget.TextView', text: 'Elsewhere', bounds: [0, 0, 500, 100]}],
+          },
+        ]),
+      })
+      emu = await startEmulator({
+        port: 0,
+        devices: [],
+        scenario: {devices: {'emu-1': {screens: {demo: DEMO_DIR, other}}}},
+      })
     })
     after(async () => emu?.close())
 

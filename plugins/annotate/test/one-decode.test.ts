@@ -47,14 +47,19 @@ function shortPng(width: number, height: number, rows: number): Buffer {
   const raw = Buffer.alloc(rows * stride, 0x80)
   for (let y = 0; y < rows; y++) raw[y * stride] = 0
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 /** The screenshot is decoded once, by the canvas; its pixel data is inflated on the host only when the frame looks damaged. */
 describe('annotate: one decode per screenshot', () => {
   const options = {...DEFAULTS, style: resolveStyle({}, undefined)}
 
-  it('an ordinary screenshot is not inflated besides the canvas\'s own decode', async () => {
+  it("an ordinary screenshot is not inflated besides the canvas's own decode", async () => {
     const driver = await SnapshotDriver.open(DEMO_DIR)
     const model = buildScreenModel(await driver.captureScreen())
     const png = await driver.screenshot()
@@ -66,8 +71,10 @@ describe('annotate: one decode per screenshot', () => {
     const model = buildScreenModel(await driver.captureScreen())
     const error = await annotateScreenshot(model, shortPng(1080, 2400, 1200), options, 'the test').then(
       () => undefined,
-      (e: Error) => e,
+      (e: Error) => e
     )
-    expect(error?.message).to.match(/the screenshot from the test is not a readable PNG: its pixel data is \d+ bytes, its 1080x2400 header needs \d+/)
+    expect(error?.message).to.match(
+      /the screenshot from the test is not a readable PNG: its pixel data is \d+ bytes, its 1080x2400 header needs \d+/
+    )
   })
 })

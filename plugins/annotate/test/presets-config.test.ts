@@ -10,14 +10,21 @@ const xml = dumpXml([
     bounds: [0, 0, 1080, 1920],
     children: [
       {cls: 'android.widget.Button', text: 'Send', bounds: [100, 200, 500, 400], attrs: {clickable: 'true'}},
-      {cls: 'android.widget.EditText', text: '', res: 'app:id/pin', bounds: [100, 600, 900, 760], attrs: {clickable: 'true', password: 'true'}},
+      {
+        cls: 'android.widget.EditText',
+        text: '',
+        res: 'app:id/pin',
+        bounds: [100, 600, 900, 760],
+        attrs: {clickable: 'true', password: 'true'},
+      },
       {cls: 'android.widget.TextView', text: 'Terms', bounds: [100, 900, 500, 1000], attrs: {clickable: 'true'}},
       {cls: 'android.widget.ImageView', desc: 'Logo', bounds: [600, 900, 900, 1000]},
     ],
   },
 ])
 
-const near = (px: RGBA, rgb: [number, number, number], tolerance = 8) => rgb.every((c, i) => Math.abs(c - px[i]!) <= tolerance)
+const near = (px: RGBA, rgb: [number, number, number], tolerance = 8) =>
+  rgb.every((c, i) => Math.abs(c - px[i]!) <= tolerance)
 
 describe('annotate: presets and config', () => {
   let dir: string
@@ -55,7 +62,9 @@ describe('annotate: presets and config', () => {
     const secret = dumpXml([
       {
         bounds: [0, 0, 1080, 1920],
-        children: [{cls: 'android.widget.EditText', text: 'hunter2', bounds: [100, 600, 900, 760], attrs: {password: 'true'}}],
+        children: [
+          {cls: 'android.widget.EditText', text: 'hunter2', bounds: [100, 600, 900, 760], attrs: {password: 'true'}},
+        ],
       },
     ])
     const d = await makeSnapshot({xml: secret, png: await solidPng(1080, 1920)})
@@ -69,14 +78,19 @@ describe('annotate: presets and config', () => {
   })
 
   it('applies a config preset that extends a built-in and overrides colour, dash and label format', async () => {
-    const config = {annotate: {style: 'mine', presets: {mine: {extends: 'som', color: '#00ff00', labelFormat: 'both', dash: [4, 4]}}}}
+    const config = {
+      annotate: {style: 'mine', presets: {mine: {extends: 'som', color: '#00ff00', labelFormat: 'both', dash: [4, 4]}}},
+    }
     const {image, pixels} = await annotateSnapshot(dir, {format: 'png', max_size: 960}, config)
     expect(image.map.style).to.equal('mine')
     expect(image.map.marks[0]!.label).to.match(/^1:[2-9a-hjkmnp-z]{6}$/)
     const m = image.map.marks[0]!
     const column = Array.from({length: m.box[3] - m.box[1] - 10}, (_, i) => pixels.at(m.box[0] + 1, m.box[1] + 5 + i))
     expect(column.some((px) => near(px, [0, 255, 0]))).to.equal(true)
-    expect(column.some((px) => near(px, [0x40, 0x40, 0x40], 2)), 'dashed: gaps show the screenshot').to.equal(true)
+    expect(
+      column.some((px) => near(px, [0x40, 0x40, 0x40], 2)),
+      'dashed: gaps show the screenshot'
+    ).to.equal(true)
   })
 
   it('lets a config preset named like a built-in override it, and --only narrow the marks', async () => {
@@ -128,7 +142,9 @@ describe('annotate: presets and config', () => {
       expect(fails({annotate: {presets: {mine: {colour: 'red'}}}}).message).to.include('annotate.presets.mine')
       expect(fails({annotate: {presets: {mine: {opacity: 0.1}}}}).message).to.include('annotate.presets.mine.opacity')
       expect(fails({annotate: {quality: 0}}).message).to.include('annotate.quality')
-      expect(fails({annotate: {presets: {mine: {extends: 'ghost'}}}}).message).to.include('annotate.presets.mine.extends')
+      expect(fails({annotate: {presets: {mine: {extends: 'ghost'}}}}).message).to.include(
+        'annotate.presets.mine.extends'
+      )
       const cycle = fails({annotate: {presets: {a: {extends: 'b'}, b: {extends: 'a'}}}}, {style: 'a'})
       expect(cycle).to.be.instanceOf(ConfigError)
       expect(cycle.message).to.include('cycle')

@@ -10,7 +10,12 @@ describe('annotate: labels a person can read', () => {
     const keys = Array.from({length: 60}, (_, i) => ({
       cls: 'android.widget.Button',
       text: String.fromCharCode(97 + (i % 26)),
-      bounds: [(i % 10) * 108, 1400 + Math.floor(i / 10) * 80, (i % 10) * 108 + 100, 1470 + Math.floor(i / 10) * 80] as Rect,
+      bounds: [
+        (i % 10) * 108,
+        1400 + Math.floor(i / 10) * 80,
+        (i % 10) * 108 + 100,
+        1470 + Math.floor(i / 10) * 80,
+      ] as Rect,
       attrs: {clickable: 'true'},
     }))
     const xml = dumpXml([
@@ -41,7 +46,12 @@ describe('annotate: labels a person can read', () => {
         bounds: [0, 0, 1080, 1920],
         children: [
           {cls: 'android.widget.TextView', text: 'Oat milk', bounds: [200, 400, 1000, 520], attrs: {clickable: 'true'}},
-          {cls: 'android.widget.TextView', text: 'Rye bread', bounds: [200, 700, 1000, 820], attrs: {clickable: 'true'}},
+          {
+            cls: 'android.widget.TextView',
+            text: 'Rye bread',
+            bounds: [200, 700, 1000, 820],
+            attrs: {clickable: 'true'},
+          },
         ],
       },
     ])
@@ -49,7 +59,8 @@ describe('annotate: labels a person can read', () => {
     const {image} = await annotateSnapshot(dir, {})
     expect(image.map.marks).to.have.length(2)
     for (const mark of image.map.marks) {
-      for (const other of image.map.marks) expect(overlaps(mark.labelRect, other.box), `${mark.label} over ${other.text}`).to.equal(false)
+      for (const other of image.map.marks)
+        expect(overlaps(mark.labelRect, other.box), `${mark.label} over ${other.text}`).to.equal(false)
     }
   })
 })

@@ -33,7 +33,10 @@ function expectRedLeftEdges(map: AnnotationMap, pixels: Pixels) {
     const [l, t, , b] = m.box
     const y = Math.floor((t + b) / 2)
     if (b - t < 8 || map.marks.some((o) => inside(l + 1, y, o.labelRect))) continue
-    expect(isRed(pixels.at(l + 1, y)), `left edge of ${m.id} at ${l + 1},${y}: ${pixels.at(l + 1, y).join('/')}`).to.equal(true)
+    expect(
+      isRed(pixels.at(l + 1, y)),
+      `left edge of ${m.id} at ${l + 1},${y}: ${pixels.at(l + 1, y).join('/')}`
+    ).to.equal(true)
     checked++
   }
   expect(checked).to.be.greaterThan(3)
@@ -45,7 +48,10 @@ describe('annotate: real screens', function () {
   })
 
   it('maps a landscape car screen (1920x1080) with separate x and y scale', async () => {
-    const {image, pixels} = await annotateSnapshot(fixturePath('ivi-car-quicksettings-kr'), {format: 'png', style: 'som'})
+    const {image, pixels} = await annotateSnapshot(fixturePath('ivi-car-quicksettings-kr'), {
+      format: 'png',
+      style: 'som',
+    })
     expect([image.width, image.height]).to.deep.equal([700, 394])
     expect(image.map.scale.x).to.be.closeTo(700 / 1920, 1e-6)
     expect(image.map.scale.y).to.be.closeTo(394 / 1080, 1e-6)
@@ -54,7 +60,10 @@ describe('annotate: real screens', function () {
   })
 
   it('maps a rotated (rotation=1) landscape tablet screen', async () => {
-    const {image, pixels} = await annotateSnapshot(fixturePath('tablet-landscape-music-cjk'), {format: 'png', style: 'som'})
+    const {image, pixels} = await annotateSnapshot(fixturePath('tablet-landscape-music-cjk'), {
+      format: 'png',
+      style: 'som',
+    })
     expect(image.map.screen).to.deep.equal({width: 1920, height: 1200, rotation: 1})
     expect([image.width, image.height]).to.deep.equal([700, 438])
     expectMapped(image.map)
@@ -62,7 +71,10 @@ describe('annotate: real screens', function () {
   })
 
   it('puts a dialog-only dump (root smaller than the screenshot) on the dialog pixels', async () => {
-    const {image, pixels} = await annotateSnapshot(fixturePath('maps-delete-dialog-checkbox'), {format: 'png', style: 'som'})
+    const {image, pixels} = await annotateSnapshot(fixturePath('maps-delete-dialog-checkbox'), {
+      format: 'png',
+      style: 'som',
+    })
     // The screenshot is 1080x1918 with a white dialog over a grey scrim; the dump's root is the dialog alone.
     expect(image.map.screen).to.include({width: 1080, height: 1918})
     expectMapped(image.map)

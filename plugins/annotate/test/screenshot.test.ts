@@ -38,11 +38,19 @@ describe('arc screenshot', function () {
   })
 
   it('encodes a .jpg as JPEG of the same size, and --json reports it', async () => {
-    const run = await runArc(['screenshot', '--device', 'demo', '-o', 'shot.jpg', '--quality', '70', '--json'], {cwd: out})
+    const run = await runArc(['screenshot', '--device', 'demo', '-o', 'shot.jpg', '--quality', '70', '--json'], {
+      cwd: out,
+    })
     expect(run.code).to.equal(0)
     const data = await readFile(path.join(out, 'shot.jpg'))
     expect([...data.subarray(0, 3)]).to.deep.equal([0xff, 0xd8, 0xff])
-    expect(JSON.parse(run.stdout)).to.deep.equal({path: path.join(out, 'shot.jpg'), format: 'jpeg', width: 1080, height: 2400, bytes: data.length})
+    expect(JSON.parse(run.stdout)).to.deep.equal({
+      path: path.join(out, 'shot.jpg'),
+      format: 'jpeg',
+      width: 1080,
+      height: 2400,
+      bytes: data.length,
+    })
     const pixels = await decode(data)
     expect([pixels.width, pixels.height]).to.deep.equal([1080, 2400])
   })
@@ -57,7 +65,13 @@ describe('arc screenshot', function () {
 
   it('input errors exit 2 and leave no file behind', async () => {
     const before = (await readdir(out)).sort()
-    for (const args of [[], ['-o', 'x.gif'], ['-o', 'x.png', '--format', 'jpeg'], ['-o', '-', '--json'], ['-o', 'x.jpg', '--quality', '0']]) {
+    for (const args of [
+      [],
+      ['-o', 'x.gif'],
+      ['-o', 'x.png', '--format', 'jpeg'],
+      ['-o', '-', '--json'],
+      ['-o', 'x.jpg', '--quality', '0'],
+    ]) {
       const run = await runArc(['screenshot', '--device', 'demo', ...args], {cwd: out})
       expect(run.code, args.join(' ')).to.equal(2)
       expect(run.stderr + run.stdout).to.contain('INVALID_INPUT')
@@ -82,7 +96,10 @@ describe('arc screenshot', function () {
 
     it('sends screencap -p and saves what it returns', async () => {
       const from = emu.commands.length
-      const run = await runArc(['screenshot', '-o', 'live.png'], {cwd: out, env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}})
+      const run = await runArc(['screenshot', '-o', 'live.png'], {
+        cwd: out,
+        env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`},
+      })
       expect(run.code).to.equal(0)
       expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['screencap', '-p']])
       expect((await readFile(path.join(out, 'live.png'))).equals(demoPng)).to.equal(true)

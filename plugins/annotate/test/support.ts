@@ -59,7 +59,8 @@ export async function makeSnapshot(spec: SnapshotSpec): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'arc-annotate-'))
   await writeFile(path.join(dir, 'window_dump.xml'), spec.xml)
   if (spec.png) await writeFile(path.join(dir, 'screen.png'), spec.png)
-  if (spec.meta) await writeFile(path.join(dir, 'meta.json'), JSON.stringify({format: 'arc-snapshot/1', rotation: 0, ...spec.meta}))
+  if (spec.meta)
+    await writeFile(path.join(dir, 'meta.json'), JSON.stringify({format: 'arc-snapshot/1', rotation: 0, ...spec.meta}))
   return dir
 }
 

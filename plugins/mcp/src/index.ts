@@ -6,5 +6,12 @@ export {startHttpServer, DEFAULT_MAX_BODY, type HttpOptions, type RunningHttpSer
 export {createMcpServer, ServerPool, SERVER_INFO} from './lib/mcp-server.js'
 export {buildHost, serveHttp, serveStdio, type HttpSettings, type ServeSettings, type StartedHttp} from './lib/serve.js'
 export {annotationsFor, errorResult, inputSchemaFor, ToolHost, type ToolHostOptions} from './lib/tool-host.js'
-export {checkSlug, parseTargets, selectTools, toolFilter, toolGroup, toolName, type DeviceTarget} from './lib/tool-set.js'
-
+export {
+  checkSlug,
+  parseTargets,
+  selectTools,
+  toolFilter,
+  toolGroup,
+  toolName,
+  type DeviceTarget,
+} from './lib/tool-set.js'

@@ -58,11 +58,25 @@ const ROWS: Row[] = [
   {tool: 'open_quick_settings', args: {}, cli: ['quick-settings']},
   {tool: 'open_app', args: {package_id: 'com.android.settings'}, cli: ['app', 'open', 'com.android.settings']},
   {tool: 'close_app', args: {package_id: 'com.android.settings'}, cli: ['app', 'close', 'com.android.settings']},
-  {tool: 'list_apps', args: {filter: 'system', name_query: 'settings'}, cli: ['app', 'list', '--filter', 'system', '--name-query', 'settings'], data: true},
-  {tool: 'get_device_logs', args: {last_lines: 5, level: 'I'}, cli: ['logs', '--last-lines', '5', '--level', 'I'], data: true},
+  {
+    tool: 'list_apps',
+    args: {filter: 'system', name_query: 'settings'},
+    cli: ['app', 'list', '--filter', 'system', '--name-query', 'settings'],
+    data: true,
+  },
+  {
+    tool: 'get_device_logs',
+    args: {last_lines: 5, level: 'I'},
+    cli: ['logs', '--last-lines', '5', '--level', 'I'],
+    data: true,
+  },
   // Files in the emulator's /data/local/tmp (the `tmp` location); each call leaves the device as it found it.
   {tool: 'list_storage_locations', args: {}, cli: ['files', 'locations'], data: true},
-  {tool: 'write_file', args: {location_id: 'tmp', path: 'contract.txt', content: 'hello\n'}, cli: ['files', 'write', 'tmp', 'contract.txt', '--content', 'hello\n']},
+  {
+    tool: 'write_file',
+    args: {location_id: 'tmp', path: 'contract.txt', content: 'hello\n'},
+    cli: ['files', 'write', 'tmp', 'contract.txt', '--content', 'hello\n'],
+  },
   {tool: 'list_files', args: {location_id: 'tmp'}, cli: ['files', 'list', 'tmp'], data: true},
   {tool: 'read_file', args: {location_id: 'tmp', path: 'contract.txt'}, cli: ['files', 'read', 'tmp', 'contract.txt']},
   {
@@ -81,10 +95,22 @@ const ROWS: Row[] = [
   {tool: 'scroll_to_element', args: {element_id: ADD}, cli: ['scroll-to', ADD]},
   {tool: 'get_element_details', args: {ids: [ADD]}, cli: ['details', '--ids', ADD]},
   {tool: 'type_clear_text', args: {element_id: FIELD}, cli: ['type', 'clear', FIELD]},
-  {tool: 'open_url', args: {url: 'https://example.com/?q=a&b=c'}, cli: ['app', 'open-url', 'https://example.com/?q=a&b=c']},
+  {
+    tool: 'open_url',
+    args: {url: 'https://example.com/?q=a&b=c'},
+    cli: ['app', 'open-url', 'https://example.com/?q=a&b=c'],
+  },
   {tool: 'clear_app_data', args: {package_id: 'com.android.settings'}, cli: ['app', 'clear', 'com.android.settings']},
-  {tool: 'grant_permission', args: {package_id: 'com.android.settings', permission: 'CAMERA'}, cli: ['app', 'grant', 'com.android.settings', 'CAMERA']},
-  {tool: 'revoke_permission', args: {package_id: 'com.android.settings', permission: 'CAMERA'}, cli: ['app', 'revoke', 'com.android.settings', 'CAMERA']},
+  {
+    tool: 'grant_permission',
+    args: {package_id: 'com.android.settings', permission: 'CAMERA'},
+    cli: ['app', 'grant', 'com.android.settings', 'CAMERA'],
+  },
+  {
+    tool: 'revoke_permission',
+    args: {package_id: 'com.android.settings', permission: 'CAMERA'},
+    cli: ['app', 'revoke', 'com.android.settings', 'CAMERA'],
+  },
   {tool: 'device_info', args: {}, cli: ['device', 'info']},
   {tool: 'rotation', args: {}, cli: ['device', 'rotation']},
   {tool: 'wake', args: {}, cli: ['device', 'wake']},
@@ -93,10 +119,26 @@ const ROWS: Row[] = [
   // Failures match too: the same message, and nothing sent to the device.
   {tool: 'tap', args: {x: -1, y: 5}, cli: ['tap', '--', '-1', '5']},
   {tool: 'open_app', args: {package_id: 'not a package'}, cli: ['app', 'open', 'not a package']},
-  {tool: 'delete_file', args: {location_id: 'tmp', path: 'missing.txt'}, cli: ['files', 'delete', 'tmp', 'missing.txt']},
-  {tool: 'read_file', args: {location_id: 'tmp', path: 'app-data/notes.txt'}, cli: ['files', 'read', 'tmp', 'app-data/notes.txt']},
-  {tool: 'download_from_url', args: {location_id: 'tmp', path: 'x.bin', url: 'http://127.0.0.1:9/x'}, cli: ['files', 'download', 'tmp', 'x.bin', 'http://127.0.0.1:9/x']},
-  {tool: 'type_replace_text', args: {element_id: FIELD, search: 'zzz', new_text: 'y'}, cli: ['type', 'replace', FIELD, 'zzz', 'y']},
+  {
+    tool: 'delete_file',
+    args: {location_id: 'tmp', path: 'missing.txt'},
+    cli: ['files', 'delete', 'tmp', 'missing.txt'],
+  },
+  {
+    tool: 'read_file',
+    args: {location_id: 'tmp', path: 'app-data/notes.txt'},
+    cli: ['files', 'read', 'tmp', 'app-data/notes.txt'],
+  },
+  {
+    tool: 'download_from_url',
+    args: {location_id: 'tmp', path: 'x.bin', url: 'http://127.0.0.1:9/x'},
+    cli: ['files', 'download', 'tmp', 'x.bin', 'http://127.0.0.1:9/x'],
+  },
+  {
+    tool: 'type_replace_text',
+    args: {element_id: FIELD, search: 'zzz', new_text: 'y'},
+    cli: ['type', 'replace', FIELD, 'zzz', 'y'],
+  },
   {tool: 'install_app', args: {apk: '/no/such/app.apk'}, cli: ['app', 'install', '/no/such/app.apk']},
   {tool: 'uninstall_app', args: {package_id: 'com.example.absent'}, cli: ['app', 'uninstall', 'com.example.absent']},
 ]
@@ -111,9 +153,9 @@ const NO_ROW: Record<string, string> = {
   type_insert_text: 'the CLI call types into the field the MCP call then reads back, so the two read-backs differ',
   wait_for_element: 'its result carries the elapsed time, which differs between two calls',
   wait_for_idle: 'its result carries the elapsed time, which differs between two calls',
-  custom_gesture: 'paths are one JSON value per --paths flag on the CLI; gestures.test.ts checks the event stream of both',
+  custom_gesture:
+    'paths are one JSON value per --paths flag on the CLI; gestures.test.ts checks the event stream of both',
 }
-
 
 describe('CLI and MCP give the same text and the same device commands (arc emulate)', () => {
   let emu: Emulator
@@ -137,7 +179,11 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
     process.env.NODE_ENV = 'development'
   })
   after(async () => {
-    for (const [key, value] of [['ADB_SERVER_SOCKET', saved.socket], ['ANDROID_SERIAL', saved.serial], ['NODE_ENV', saved.env]] as const) {
+    for (const [key, value] of [
+      ['ADB_SERVER_SOCKET', saved.socket],
+      ['ANDROID_SERIAL', saved.serial],
+      ['NODE_ENV', saved.env],
+    ] as const) {
       if (value === undefined) delete process.env[key]
       else process.env[key] = value
     }
@@ -149,7 +195,10 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
   it('has a row for every tool the server offers', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name.replace(/^android_/, ''))
     const covered = new Set([...ROWS.map((r) => r.tool), ...Object.keys(NO_ROW)])
-    expect(names.filter((n) => !covered.has(n)), 'add a row to ROWS for these').to.deep.equal([])
+    expect(
+      names.filter((n) => !covered.has(n)),
+      'add a row to ROWS for these'
+    ).to.deep.equal([])
   })
 
   const argvSince = (from: number) => emu.commands.slice(from).map((c) => c.argv)
@@ -157,15 +206,25 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
   it('a client that disconnects mid-call cancels it: the device command is cut off', async () => {
     emu.device('emu-1').hangNext('input')
     const from = emu.commands.length
-    const body = JSON.stringify({jsonrpc: '2.0', id: 7, method: 'tools/call', params: {name: 'android_tap', arguments: {x: 1, y: 2}}})
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {name: 'android_tap', arguments: {x: 1, y: 2}},
+    })
     const req = request(server.url, {
       method: 'POST',
-      headers: {authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream'},
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
     })
     req.on('error', () => undefined)
     req.end(body)
     const deadline = Date.now() + 10_000
-    while (!argvSince(from).some((a) => a[0] === 'input') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (!argvSince(from).some((a) => a[0] === 'input') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20))
     expect(emu.runningShells()).to.have.length(1)
     req.destroy()
     while (emu.runningShells().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
@@ -173,12 +232,26 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
   })
 
   it('a file the device keeps from its shell user is an isError result with DEVICE_ACCESS_DENIED and its exit code', async () => {
-    const result = (await client.callTool({name: 'android_read_file', arguments: {location_id: 'tmp', path: 'app-data/notes.txt'}})) as CallToolResult
+    const result = (await client.callTool({
+      name: 'android_read_file',
+      arguments: {location_id: 'tmp', path: 'app-data/notes.txt'},
+    })) as CallToolResult
     expect(result.isError).to.equal(true)
-    expect((result.content[0] as {text: string}).text).to.match(/^Error \[DEVICE_ACCESS_DENIED\]: permission denied on emu-1: .* \/data\/local\/tmp\/app-data\/notes\.txt,/)
-    expect((result.structuredContent as {error: Record<string, unknown>}).error).to.include({code: 'DEVICE_ACCESS_DENIED', exitCode: 19})
-    const missing = (await client.callTool({name: 'android_read_file', arguments: {location_id: 'tmp', path: 'no-such.txt'}})) as CallToolResult
-    expect((missing.structuredContent as {error: Record<string, unknown>}).error).to.include({code: 'NOT_FOUND', exitCode: 14})
+    expect((result.content[0] as {text: string}).text).to.match(
+      /^Error \[DEVICE_ACCESS_DENIED\]: permission denied on emu-1: .* \/data\/local\/tmp\/app-data\/notes\.txt,/
+    )
+    expect((result.structuredContent as {error: Record<string, unknown>}).error).to.include({
+      code: 'DEVICE_ACCESS_DENIED',
+      exitCode: 19,
+    })
+    const missing = (await client.callTool({
+      name: 'android_read_file',
+      arguments: {location_id: 'tmp', path: 'no-such.txt'},
+    })) as CallToolResult
+    expect((missing.structuredContent as {error: Record<string, unknown>}).error).to.include({
+      code: 'NOT_FOUND',
+      exitCode: 14,
+    })
   })
 
   for (const row of ROWS) {
@@ -199,24 +272,29 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
         // fields as the agent sent them, the CLI as flags or arguments).
         expect(mcp.isError, mcpText).to.equal(true)
         // (With --json the CLI's error is JSON on stdout.)
-        const code = row.data ? (JSON.parse(cli.stdout) as {error: {code: string}}).error.code : /\[([A-Z_]+)\]/.exec(cli.stderr)?.[1]
+        const code = row.data
+          ? (JSON.parse(cli.stdout) as {error: {code: string}}).error.code
+          : /\[([A-Z_]+)\]/.exec(cli.stderr)?.[1]
         expect(mcpText).to.match(new RegExp(`^Error \\[${code}\\]: `))
       } else if (row.data) {
         expect(mcp.isError, mcpText).to.equal(undefined)
         // Free space is the host disk's under the emulator's files, which other processes change between the calls.
-        const steady = (data: unknown) => JSON.parse(JSON.stringify(data).replace(/"available_bytes":\d+/g, '"available_bytes":"N"'))
+        const steady = (data: unknown) =>
+          JSON.parse(JSON.stringify(data).replace(/"available_bytes":\d+/g, '"available_bytes":"N"'))
         expect(steady(JSON.parse(cli.stdout))).to.deep.equal(steady(mcp.structuredContent))
         // MCP keeps the spec's text: JSON an agent parses.
         expect(() => JSON.parse(mcpText)).not.to.throw()
       } else {
         expect(mcp.isError, mcpText).to.equal(undefined)
         // doctor's costs are measured on each call: the same line, other milliseconds.
-        const steadyText = (t: string) => t.replace(/^costs \(measured now\): .*$/m, (line) => line.replace(/\b\d+ ms\b/g, 'N ms'))
+        const steadyText = (t: string) =>
+          t.replace(/^costs \(measured now\): .*$/m, (line) => line.replace(/\b\d+ ms\b/g, 'N ms'))
         expect(steadyText(mcpText)).to.equal(steadyText(cli.stdout.replace(/\n$/, '')))
       }
       // A screen capture runs its device commands in parallel, so their order varies; the set must not.
       // Atomic writes push to a temporary name with random hex in it: the same command, another name.
-      const sorted = (argv: string[][]) => argv.map((a) => JSON.stringify(a).replace(/\.arc-[0-9a-f]{8}\.tmp/g, '.arc-TMP.tmp')).sort()
+      const sorted = (argv: string[][]) =>
+        argv.map((a) => JSON.stringify(a).replace(/\.arc-[0-9a-f]{8}\.tmp/g, '.arc-TMP.tmp')).sort()
       expect(sorted(mcpArgv)).to.deep.equal(sorted(cliArgv))
     })
   }

@@ -62,7 +62,9 @@ describe('dark and secure screens: black captures, and warnings that reach agent
     emu = await startEmulator({
       port: 0,
       devices: [],
-      scenario: {devices: {phone: {screens: {main: DEMO_DIR}}, bank: {screens: {login: {snapshot: DEMO_DIR, secure: true}}}}},
+      scenario: {
+        devices: {phone: {screens: {main: DEMO_DIR}}, bank: {screens: {login: {snapshot: DEMO_DIR, secure: true}}}},
+      },
     })
     phone = await startServer({devices: ['phone'], adbHost: '127.0.0.1', adbPort: emu.port})
     bank = await startServer({devices: ['bank'], adbHost: '127.0.0.1', adbPort: emu.port})
@@ -95,11 +97,17 @@ describe('dark and secure screens: black captures, and warnings that reach agent
   })
 
   it('a black annotated screenshot is said in the MCP text and structured content, and in --json', async () => {
-    const mcp = (await toBank.callTool({name: 'android_get_screen_state', arguments: {include_screenshot: true}})) as CallToolResult
+    const mcp = (await toBank.callTool({
+      name: 'android_get_screen_state',
+      arguments: {include_screenshot: true},
+    })) as CallToolResult
     expect(mcp.isError).to.equal(undefined)
     expect(textOf(mcp)).to.match(/\n\nWarning: the screenshot is entirely black \(a secure window/)
     expect((mcp.structuredContent as {warnings: string[]}).warnings[0]).to.match(/^the screenshot is entirely black/)
-    const cli = await runArc(['screen-state', '--device', 'bank', '--json', '--screenshot', path.join(dir, 'bank.jpg')], {env})
+    const cli = await runArc(
+      ['screen-state', '--device', 'bank', '--json', '--screenshot', path.join(dir, 'bank.jpg')],
+      {env}
+    )
     expect(cli.code, cli.stderr).to.equal(0)
     expect((JSON.parse(cli.stdout) as {warnings: string[]}).warnings[0]).to.match(/^the screenshot is entirely black/)
   })
@@ -115,7 +123,9 @@ describe('dark and secure screens: black captures, and warnings that reach agent
     const before = emu.device('phone').inputEvents.length
     const tap = await runArc(['tap', '100', '100', '--device', 'phone'], {env})
     expect(tap.code).to.equal(8)
-    expect(tap.stderr).to.include('the display of phone is off (asleep): a tap would reach nothing, so nothing was sent')
+    expect(tap.stderr).to.include(
+      'the display of phone is off (asleep): a tap would reach nothing, so nothing was sent'
+    )
     const mcpTap = (await toPhone.callTool({name: 'android_tap', arguments: {x: 100, y: 100}})) as CallToolResult
     expect(mcpTap.isError).to.equal(true)
     expect(textOf(mcpTap)).to.include('a tap would reach nothing')

@@ -12,8 +12,19 @@ describe('arc mcp serve (spawned, HTTP)', () => {
     delete env.ARC_MCP_TOKEN
     const child = spawn(
       process.execPath,
-      ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--device', 'demo', '--port', '0', '--host', '0.0.0.0'],
-      {cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe']},
+      [
+        '--conditions=arc-source',
+        path.join(ROOT, 'bin', 'dev.js'),
+        'mcp',
+        'serve',
+        '--device',
+        'demo',
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+      ],
+      {cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe']}
     )
     let stderr = ''
     let stdout = ''
@@ -31,7 +42,10 @@ describe('arc mcp serve (spawned, HTTP)', () => {
     const token = /generated one for this run:\n([A-Za-z0-9_-]{43})\n/.exec(stderr)?.[1]
     expect(port).to.be.a('string')
     expect(token).to.be.a('string')
-    expect(stderr.split(token as string).length - 1, 'token in the config and the claude line, once each block').to.equal(3)
+    expect(
+      stderr.split(token as string).length - 1,
+      'token in the config and the claude line, once each block'
+    ).to.equal(3)
     expect(JSON.parse(stderr.slice(stderr.indexOf('{'), stderr.lastIndexOf('}') + 1))).to.deep.equal({
       mcpServers: {arc: {type: 'http', url: `http://0.0.0.0:${port}/mcp`, headers: {Authorization: `Bearer ${token}`}}},
     })

@@ -41,7 +41,12 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
   })
 
   describe('a plain JSON client (the spec’s curl examples: no text/event-stream in Accept)', () => {
-    const CALL = JSON.stringify({jsonrpc: '2.0', id: 7, method: 'tools/call', params: {name: 'android_get_screen_state', arguments: {detail: 'compact'}}})
+    const CALL = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {name: 'android_get_screen_state', arguments: {detail: 'compact'}},
+    })
     for (const [what, accept] of [
       ['Accept: application/json', 'application/json'],
       ['curl’s default Accept: */*', '*/*'],
@@ -80,15 +85,26 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
 
   it('returns the annotated screenshot as JPEG image content of the expected size', async () => {
     const client = await connect(server.url)
-    const state = (await client.callTool({name: 'android_get_screen_state', arguments: {include_screenshot: true}})) as CallToolResult
+    const state = (await client.callTool({
+      name: 'android_get_screen_state',
+      arguments: {include_screenshot: true},
+    })) as CallToolResult
     const image = state.content[1] as {type: string; data: string; mimeType: string}
     expect(image.type).to.equal('image')
     expect(image.mimeType).to.equal('image/jpeg')
     // The demo screen is 1080x2400: the long side becomes 700 px.
     expect(jpegSize(Buffer.from(image.data, 'base64'))).to.deep.equal({width: 315, height: 700})
-    const marked = (await client.callTool({name: 'android_annotate_screenshot', arguments: {max_size: 480}})) as CallToolResult
-    expect(textOf(marked)).to.match(/^image: 216x480 jpeg/).and.include('label\tid\tbounds')
-    expect(jpegSize(Buffer.from((marked.content[1] as {data: string}).data, 'base64'))).to.deep.equal({width: 216, height: 480})
+    const marked = (await client.callTool({
+      name: 'android_annotate_screenshot',
+      arguments: {max_size: 480},
+    })) as CallToolResult
+    expect(textOf(marked))
+      .to.match(/^image: 216x480 jpeg/)
+      .and.include('label\tid\tbounds')
+    expect(jpegSize(Buffer.from((marked.content[1] as {data: string}).data, 'base64'))).to.deep.equal({
+      width: 216,
+      height: 480,
+    })
     await client.close()
   })
 
@@ -97,42 +113,61 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     const invalid = (await client.callTool({name: 'android_tap', arguments: {x: -5, y: 'a'}})) as CallToolResult
     expect(invalid.isError).to.equal(true)
     // Named by field, in arc's words: what is allowed and what came, never zod's "Too small".
-    expect(textOf(invalid)).to.match(/^Error \[INVALID_INPUT\]: x must be at least 0 \(got -5\): X coordinate.*; y must be a number \(got "a"\)/)
-    expect(invalid.structuredContent).to.deep.include({error: {...(invalid.structuredContent as {error: object}).error, code: 'INVALID_INPUT', exitCode: 2}})
+    expect(textOf(invalid)).to.match(
+      /^Error \[INVALID_INPUT\]: x must be at least 0 \(got -5\): X coordinate.*; y must be a number \(got "a"\)/
+    )
+    expect(invalid.structuredContent).to.deep.include({
+      error: {...(invalid.structuredContent as {error: object}).error, code: 'INVALID_INPUT', exitCode: 2},
+    })
     const action = (await client.callTool({name: 'android_tap', arguments: {x: 5, y: 5}})) as CallToolResult
     expect(action.isError).to.equal(true)
     expect(textOf(action)).to.match(/^Error \[DEVICE_READ_ONLY\]: /)
     const unknown = (await client.callTool({name: 'android_nope', arguments: {}})) as CallToolResult
     expect(textOf(unknown)).to.match(/^Error \[INVALID_INPUT\]: unknown tool "android_nope"/)
-    const missing = (await client.callTool({name: 'android_annotate_screenshot', arguments: {quality: 500}})) as CallToolResult
+    const missing = (await client.callTool({
+      name: 'android_annotate_screenshot',
+      arguments: {quality: 500},
+    })) as CallToolResult
     expect(textOf(missing)).to.match(/^Error \[INVALID_INPUT\]: quality must be 1 to 100/)
     await client.close()
   })
 
   it('answers a wait that times out as the spec says: a normal result with found false, not isError', async () => {
     const client = await connect(server.url)
-    const result = (await client.callTool({name: 'android_wait_for_element', arguments: {by: 'text', value: 'zzz', timeout: 600}})) as CallToolResult
+    const result = (await client.callTool({
+      name: 'android_wait_for_element',
+      arguments: {by: 'text', value: 'zzz', timeout: 600},
+    })) as CallToolResult
     expect(result.isError).to.equal(undefined)
-    expect(JSON.parse(textOf(result))).to.have.keys('found', 'elapsedMs', 'attempts').and.include({found: false})
+    expect(JSON.parse(textOf(result)))
+      .to.have.keys('found', 'elapsedMs', 'attempts')
+      .and.include({found: false})
     expect(result.structuredContent).to.include({found: false})
     const idle = (await client.callTool({name: 'android_wait_for_idle', arguments: {timeout: 300}})) as CallToolResult
     expect(idle.isError).to.equal(undefined)
     expect(textOf(idle)).to.match(/"message": "Operation timed out after \d+ms waiting for UI idle/)
-    const capped = (await client.callTool({name: 'android_wait_for_element', arguments: {by: 'text', value: 'zzz', timeout: 30001}})) as CallToolResult
+    const capped = (await client.callTool({
+      name: 'android_wait_for_element',
+      arguments: {by: 'text', value: 'zzz', timeout: 30001},
+    })) as CallToolResult
     expect(capped.isError).to.equal(true)
-    expect(textOf(capped)).to.equal('Error [INVALID_INPUT]: timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again')
+    expect(textOf(capped)).to.equal(
+      'Error [INVALID_INPUT]: timeout must be at most 30000: a wait lasts 30 s at most; to wait longer, run it again'
+    )
     await client.close()
   })
 
   it('answers 50 concurrent calls, all correct', async () => {
     const client = await connect(server.url)
-    const expected = textOf((await client.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult)
+    const expected = textOf(
+      (await client.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult
+    )
     const results = await Promise.all(
       Array.from({length: 50}, (_, i) =>
         i % 5 === 0
           ? client.callTool({name: 'android_tap', arguments: {x: i, y: i}})
-          : client.callTool({name: 'android_get_screen_state', arguments: {}}),
-      ),
+          : client.callTool({name: 'android_get_screen_state', arguments: {}})
+      )
     )
     results.forEach((result, i) => {
       if (i % 5 === 0) expect(textOf(result as CallToolResult)).to.match(/^Error \[DEVICE_READ_ONLY\]/)
@@ -185,7 +220,10 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     })
 
     it('403 for a foreign Host header while bound to loopback', async () => {
-      const res = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`, host: `evil.example:${server.port}`}, body: LIST})
+      const res = await raw(server.url, {
+        headers: {authorization: `Bearer ${TOKEN}`, host: `evil.example:${server.port}`},
+        body: LIST,
+      })
       expect(res.status).to.equal(403)
     })
 
@@ -198,10 +236,20 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
     })
 
     it('404 for another path, 400 for a body that is not JSON; /mcp/ is /mcp', async () => {
-      expect((await raw(server.url.replace('/mcp', '/other'), {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(404)
-      expect((await raw(server.url.replace('/mcp', '/mcpx'), {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(404)
-      expect((await raw(`${server.url}/`, {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(200)
-      expect((await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`}, body: '{not json'})).status).to.equal(400)
+      expect(
+        (await raw(server.url.replace('/mcp', '/other'), {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST}))
+          .status
+      ).to.equal(404)
+      expect(
+        (await raw(server.url.replace('/mcp', '/mcpx'), {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST}))
+          .status
+      ).to.equal(404)
+      expect((await raw(`${server.url}/`, {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})).status).to.equal(
+        200
+      )
+      expect((await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`}, body: '{not json'})).status).to.equal(
+        400
+      )
     })
 
     it('never writes the token to its log', () => {
@@ -217,7 +265,9 @@ describe('arc mcp serve settings', () => {
       const auth = {authorization: `Bearer ${TOKEN}`}
       const big = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list', params: {pad: 'x'.repeat(4096)}})
       expect((await raw(server.url, {headers: auth, body: big})).status).to.equal(413)
-      expect((await raw(server.url, {headers: {...auth, origin: 'http://localhost:6274'}, body: LIST})).status).to.equal(200)
+      expect(
+        (await raw(server.url, {headers: {...auth, origin: 'http://localhost:6274'}, body: LIST})).status
+      ).to.equal(200)
     } finally {
       await server.close()
     }
@@ -230,7 +280,11 @@ describe('arc mcp serve settings', () => {
       // A browser sends the preflight without credentials, so it cannot carry the token.
       const preflight = await raw(server.url, {
         method: 'OPTIONS',
-        headers: {origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,mcp-protocol-version'},
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,mcp-protocol-version',
+        },
       })
       expect(preflight.status).to.equal(204)
       expect(preflight.headers['access-control-allow-origin']).to.equal(origin)
@@ -250,7 +304,10 @@ describe('arc mcp serve settings', () => {
       expect(get.status).to.equal(405)
       expect(get.headers['access-control-allow-origin']).to.equal(origin)
       // Neither a foreign origin nor a request without one gets CORS headers, and a foreign preflight is refused.
-      const foreign = await raw(server.url, {method: 'OPTIONS', headers: {origin: 'http://evil.example', 'access-control-request-method': 'POST'}})
+      const foreign = await raw(server.url, {
+        method: 'OPTIONS',
+        headers: {origin: 'http://evil.example', 'access-control-request-method': 'POST'},
+      })
       expect(foreign.status).to.equal(403)
       expect(foreign.headers['access-control-allow-origin']).to.equal(undefined)
       const plain = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})
@@ -308,7 +365,10 @@ describe('arc mcp serve settings', () => {
     try {
       const client = await connect(server.url)
       const names = (await client.listTools()).tools.map((t) => t.name)
-      expect(names).to.include('android_pixel7_tap').and.include('android_pixel7_get_screen_state').and.include('android_pixel7_list_devices')
+      expect(names)
+        .to.include('android_pixel7_tap')
+        .and.include('android_pixel7_get_screen_state')
+        .and.include('android_pixel7_list_devices')
       expect(names.every((n) => n.startsWith('android_pixel7_'))).to.equal(true)
       await client.close()
     } finally {
@@ -328,7 +388,10 @@ describe('arc mcp serve settings', () => {
   it('serves one tool set per device with --device slug=SERIAL, each on its own device', async () => {
     const other = await mkdtemp(path.join(os.tmpdir(), 'arc-mcp-snap-'))
     const {readFile} = await import('node:fs/promises')
-    const xml = (await readFile(path.join(DEMO_DIR, 'window_dump.xml'), 'utf8')).replace(/text="[^"]+"/, 'text="Only on b"')
+    const xml = (await readFile(path.join(DEMO_DIR, 'window_dump.xml'), 'utf8')).replace(
+      /text="[^"]+"/,
+      'text="Only on b"'
+    )
     await writeFile(path.join(other, 'window_dump.xml'), xml)
     const server = await startServer({devices: ['a=demo', `b=${other}`]})
     try {
@@ -365,7 +428,9 @@ describe('arc mcp serve settings', () => {
       const readClient = await connect(reads.url)
       const readTools = (await readClient.listTools()).tools
       expect(readTools.every((t) => t.annotations?.readOnlyHint === true)).to.equal(true)
-      expect(readTools.map((t) => t.name)).to.include('android_get_screen_state').and.not.include('android_tap')
+      expect(readTools.map((t) => t.name))
+        .to.include('android_get_screen_state')
+        .and.not.include('android_tap')
       await readClient.close()
     } finally {
       await server.close()

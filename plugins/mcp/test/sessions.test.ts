@@ -14,7 +14,11 @@ import {expect} from 'chai'
 import {connect, raw, ROOT, startServer, TOKEN} from './support.js'
 
 const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
-const ack = (client: Client) => client.callTool({name: 'android_get_screen_state', arguments: {changes: 'ack', detail: 'compact'}}) as Promise<CallToolResult>
+const ack = (client: Client) =>
+  client.callTool({
+    name: 'android_get_screen_state',
+    arguments: {changes: 'ack', detail: 'compact'},
+  }) as Promise<CallToolResult>
 const UNCHANGED = /^unchanged since last read \(screen [0-9a-f]{12}\)$/
 
 describe('arc mcp serve: the changes baseline belongs to one MCP session', function () {
@@ -46,7 +50,12 @@ describe('arc mcp serve: the changes baseline belongs to one MCP session', funct
       const call = (id: number) =>
         raw(server.url, {
           headers: {authorization: `Bearer ${TOKEN}`},
-          body: JSON.stringify({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'android_get_screen_state', arguments: {changes: 'ack'}}}),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: {name: 'android_get_screen_state', arguments: {changes: 'ack'}},
+          }),
         })
       for (const id of [1, 2]) {
         const answer = await call(id)
@@ -62,7 +71,15 @@ describe('arc mcp serve: the changes baseline belongs to one MCP session', funct
   it('over stdio the one client is one session: its second read is "unchanged"', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--conditions=arc-source', path.join(ROOT, 'bin', 'dev.js'), 'mcp', 'serve', '--stdio', '--device', 'demo'],
+      args: [
+        '--conditions=arc-source',
+        path.join(ROOT, 'bin', 'dev.js'),
+        'mcp',
+        'serve',
+        '--stdio',
+        '--device',
+        'demo',
+      ],
       cwd: ROOT,
       env: {...(process.env as Record<string, string>), NODE_OPTIONS: '', NO_COLOR: '1'},
       stderr: 'pipe',

@@ -29,7 +29,9 @@ export async function startServer(settings: Partial<HttpSettings> = {}): Promise
 /** The SDK's own client, connected over Streamable HTTP with the bearer token. */
 export async function connect(url: string, token = TOKEN): Promise<Client> {
   const client = new Client({name: 'arc-test', version: '0.0.0'})
-  const transport = new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${token}`}}})
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: {headers: {Authorization: `Bearer ${token}`}},
+  })
   await client.connect(transport)
   return client
 }
@@ -62,7 +64,7 @@ export interface RawResponse {
  */
 export function raw(
   url: string,
-  options: {method?: string; headers?: Record<string, string | undefined>; body?: string | Buffer} = {},
+  options: {method?: string; headers?: Record<string, string | undefined>; body?: string | Buffer} = {}
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -70,19 +72,23 @@ export function raw(
       {
         method: options.method ?? 'POST',
         headers: Object.fromEntries(
-          Object.entries({'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers}).filter(
-            (e): e is [string, string] => e[1] !== undefined,
-          ),
+          Object.entries({
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...options.headers,
+          }).filter((e): e is [string, string] => e[1] !== undefined)
         ),
       },
       (res) => {
         let body = ''
         res.on('data', (d) => (body += d))
         res.on('end', () => resolve({status: res.statusCode ?? 0, headers: res.headers, body}))
-      },
+      }
     )
     // A server that refuses a large body may close the connection before reading it all.
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)))
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)
+    )
     req.end(options.body)
   })
 }

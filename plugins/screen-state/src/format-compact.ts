@@ -70,12 +70,14 @@ export function compactRole(className: string): string {
 export function compactText(value: string, close: '"' | ']'): string {
   const chars = Array.from(value)
   const cut = chars.length > MAX_TEXT ? chars.slice(0, MAX_TEXT).join('') + '…' : value
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/gu, (c) => {
-    if (c === '\n') return '\\n'
-    if (c === '\t') return '\\t'
-    if (c === '\\') return '\\\\'
-    return `\\u{${c.codePointAt(0)?.toString(16)}}`
-  }).replaceAll(close, `\\${close}`)
+  return cut
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/gu, (c) => {
+      if (c === '\n') return '\\n'
+      if (c === '\t') return '\\t'
+      if (c === '\\') return '\\\\'
+      return `\\u{${c.codePointAt(0)?.toString(16)}}`
+    })
+    .replaceAll(close, `\\${close}`)
 }
 
 /** `com.foo:id/title` → `title` inside window package `com.foo`; `android:id/title` and other packages stay. */
@@ -193,7 +195,10 @@ function windowLine(window: ScreenWindow): string {
  */
 export function formatCompact(model: ScreenModel): string {
   const {width, height} = model.screen
-  const lines = [COMPACT_LEGEND, `screen ${width}x${height} ${model.orientation}${model.degraded ? ' degraded:some-windows-missing' : ''}`]
+  const lines = [
+    COMPACT_LEGEND,
+    `screen ${width}x${height} ${model.orientation}${model.degraded ? ' degraded:some-windows-missing' : ''}`,
+  ]
   const windows = [...model.windows].sort((a, b) => a.display - b.display || b.layer - a.layer)
   for (const window of windows) {
     const listed = window.elements.filter(isListed)

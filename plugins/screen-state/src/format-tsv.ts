@@ -37,7 +37,7 @@ const NAMED_ESCAPES: Record<string, string> = {'\\': '\\\\', '\t': '\\t', '\r': 
 export function escapeCell(value: string): string {
   return value.replace(
     /[\\\u0000-\u001f\u007f-\u009f]/g,
-    (c) => NAMED_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    (c) => NAMED_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
   )
 }
 

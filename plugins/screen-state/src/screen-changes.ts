@@ -34,7 +34,20 @@ export function isRememberedScreen(value: unknown): value is RememberedScreen {
 
 function signature(e: ScreenElement): string {
   const w = e.window
-  return [w.type, w.pkg, w.title ?? '', e.className, e.text, e.desc, e.resId, e.bounds.join(','), formatFlags(e.flags), e.node.checked, e.node.selected, e.node.focused].join('\u0001')
+  return [
+    w.type,
+    w.pkg,
+    w.title ?? '',
+    e.className,
+    e.text,
+    e.desc,
+    e.resId,
+    e.bounds.join(','),
+    formatFlags(e.flags),
+    e.node.checked,
+    e.node.selected,
+    e.node.focused,
+  ].join('\u0001')
 }
 
 /** What a later read compares against. */
@@ -100,7 +113,12 @@ export function stabilityOf(before: RememberedScreen, model: ScreenModel): Recor
  * as it is now) and `- id` (removed), rows in the compact form. Returns undefined when the diff would be longer
  * than half the screen's rows, where the whole screen reads better.
  */
-export function formatDiff(before: RememberedScreen, now: RememberedScreen, diff: ScreenDiff, total: number): string | undefined {
+export function formatDiff(
+  before: RememberedScreen,
+  now: RememberedScreen,
+  diff: ScreenDiff,
+  total: number
+): string | undefined {
   const count = diff.added.length + diff.removed.length + diff.changed.length
   if (count > Math.max(8, total / 2)) return undefined
   return [

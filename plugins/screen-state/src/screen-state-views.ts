@@ -8,7 +8,15 @@ import type {DeviceState, ScreenModel} from '@arc-cli/core'
 import {formatCompact} from './format-compact.js'
 import {cutNote, limitRows} from './row-budget.js'
 import {formatScreenState, screenStateJson} from './format-tsv.js'
-import {diffScreens, formatDiff, isRememberedScreen, LAST_SCREEN_KEY, rememberScreen, stabilityOf, unchangedLine} from './screen-changes.js'
+import {
+  diffScreens,
+  formatDiff,
+  isRememberedScreen,
+  LAST_SCREEN_KEY,
+  rememberScreen,
+  stabilityOf,
+  unchangedLine,
+} from './screen-changes.js'
 
 export type Detail = 'full' | 'compact'
 export type Changes = 'off' | 'ack' | 'diff'
@@ -22,7 +30,13 @@ export interface ScreenStateView {
  * Renders the screen and remembers it for this device (every read does, so a later `changes` request compares
  * against the latest read whatever its options were).
  */
-export async function screenStateView(state: DeviceState, model: ScreenModel, detail: Detail, changes: Changes, maxRows = 0): Promise<ScreenStateView> {
+export async function screenStateView(
+  state: DeviceState,
+  model: ScreenModel,
+  detail: Detail,
+  changes: Changes,
+  maxRows = 0
+): Promise<ScreenStateView> {
   const now = rememberScreen(model)
   const before = changes === 'off' ? undefined : await state.get(LAST_SCREEN_KEY, isRememberedScreen)
   await state.set(LAST_SCREEN_KEY, now)
@@ -71,5 +85,8 @@ function limitLines(text: string, maxRows: number): string {
   const lines = text.split('\n')
   if (maxRows <= 0 || lines.length <= maxRows + 2) return text
   const left = lines.length - (maxRows + 2)
-  return [...lines.slice(0, maxRows + 2), `${left} more changed rows left out by max_rows ${maxRows}: max_rows 0 (--max-rows 0) shows them all, or read the whole screen without changes`].join('\n')
+  return [
+    ...lines.slice(0, maxRows + 2),
+    `${left} more changed rows left out by max_rows ${maxRows}: max_rows 0 (--max-rows 0) shows them all, or read the whole screen without changes`,
+  ].join('\n')
 }

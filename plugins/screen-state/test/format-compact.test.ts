@@ -1,13 +1,7 @@
 import {bareElementId, buildScreenModel, fullElementId, SnapshotDriver, type ScreenElement} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {
-  compactRole,
-  compactText,
-  formatCompact,
-  isInteractive,
-  shortResId,
-} from '../src/format-compact.js'
+import {compactRole, compactText, formatCompact, isInteractive, shortResId} from '../src/format-compact.js'
 import {formatScreenState} from '../src/format-tsv.js'
 import {capture, dumpXml} from '@arc-cli/test-support/dump'
 import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
@@ -15,10 +9,13 @@ import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-suppor
 /** Ids at the start of compact rows (printed without `node_`), in full. */
 function rowIds(text: string): string[] {
   // The first two lines are the legend and the `screen …` line.
-  return text.split('\n').slice(2).flatMap((l) => {
-    const id = /^([2-9a-hjkmnp-z]{6}(-[1-9]\d*)?) /.exec(l)?.[1]
-    return id ? [fullElementId(id)] : []
-  })
+  return text
+    .split('\n')
+    .slice(2)
+    .flatMap((l) => {
+      const id = /^([2-9a-hjkmnp-z]{6}(-[1-9]\d*)?) /.exec(l)?.[1]
+      return id ? [fullElementId(id)] : []
+    })
 }
 
 describe('compact screen-state on every real fixture: nothing an agent needs is lost', function () {
@@ -90,9 +87,24 @@ describe('compact screen-state rows', () => {
             attrs: {clickable: 'true'},
             children: [{text: 'Wi-Fi', pkg: 'com.foo', bounds: [20, 110, 500, 190]}],
           },
-          {cls: 'android.widget.CheckBox', res: 'com.foo:id/done', bounds: [0, 300, 100, 400], attrs: {clickable: 'true', checkable: 'true', checked: 'true'}},
-          {cls: 'android.widget.Button', text: 'Send', bounds: [0, 500, 100, 600], attrs: {clickable: 'true', enabled: 'false'}},
-          {cls: 'android.widget.EditText', text: 'hi', bounds: [0, 700, 1080, 800], attrs: {focused: 'true', clickable: 'true'}},
+          {
+            cls: 'android.widget.CheckBox',
+            res: 'com.foo:id/done',
+            bounds: [0, 300, 100, 400],
+            attrs: {clickable: 'true', checkable: 'true', checked: 'true'},
+          },
+          {
+            cls: 'android.widget.Button',
+            text: 'Send',
+            bounds: [0, 500, 100, 600],
+            attrs: {clickable: 'true', enabled: 'false'},
+          },
+          {
+            cls: 'android.widget.EditText',
+            text: 'hi',
+            bounds: [0, 700, 1080, 800],
+            attrs: {focused: 'true', clickable: 'true'},
+          },
           {res: 'com.foo:id/spacer', bounds: [0, 900, 1080, 910]},
           {
             cls: 'androidx.recyclerview.widget.RecyclerView',
@@ -105,7 +117,8 @@ describe('compact screen-state rows', () => {
     ])
     const model = buildScreenModel(capture(xml))
     const lines = formatCompact(model).split('\n').slice(2)
-    const id = (text: string) => bareElementId(model.elements.find((e) => e.text === text || e.resId === text)?.id as string)
+    const id = (text: string) =>
+      bareElementId(model.elements.find((e) => e.text === text || e.resId === text)?.id as string)
     expect(lines).to.deep.equal([
       '## application com.foo focused',
       `${id('com.foo:id/row')} "Wi-Fi" @540,150`,

@@ -1,7 +1,15 @@
 import {buildScreenModel} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {DEGRADED_NOTE, escapeCell, formatScreenState, NOTE_LINES, screenStateJson, truncate, TSV_HEADER} from '../src/format-tsv.js'
+import {
+  DEGRADED_NOTE,
+  escapeCell,
+  formatScreenState,
+  NOTE_LINES,
+  screenStateJson,
+  truncate,
+  TSV_HEADER,
+} from '../src/format-tsv.js'
 import {capture, dumpXml} from '@arc-cli/test-support/dump'
 
 const rows = (text: string) => text.split('\n').filter((l) => l.startsWith('node_'))
@@ -11,15 +19,33 @@ describe('screen-state TSV', () => {
     {
       pkg: 'com.example.app',
       children: [
-        {cls: 'android.widget.Button', text: 'OK', res: 'com.example.app:id/ok', bounds: [100, 200, 300, 260], attrs: {clickable: 'true'}},
+        {
+          cls: 'android.widget.Button',
+          text: 'OK',
+          res: 'com.example.app:id/ok',
+          bounds: [100, 200, 300, 260],
+          attrs: {clickable: 'true'},
+        },
         {cls: 'android.widget.FrameLayout', bounds: [0, 0, 10, 10]},
         {cls: 'android.widget.TextView', text: 'Hidden', bounds: [100, 2600, 300, 2660]},
-        {cls: 'android.widget.EditText', text: 'secret', attrs: {password: 'true', clickable: 'true', focusable: 'true'}},
-        {cls: 'android.widget.EditText', desc: 'Type here', res: 'input_name', bounds: [50, 500, 500, 560], attrs: {clickable: 'true', focusable: 'true'}},
+        {
+          cls: 'android.widget.EditText',
+          text: 'secret',
+          attrs: {password: 'true', clickable: 'true', focusable: 'true'},
+        },
+        {
+          cls: 'android.widget.EditText',
+          desc: 'Type here',
+          res: 'input_name',
+          bounds: [50, 500, 500, 560],
+          attrs: {clickable: 'true', focusable: 'true'},
+        },
       ],
     },
   ])
-  const model = buildScreenModel(capture(xml, {width: 1080, height: 2400}, {foreground: {package: 'com.example.app', activity: '.Main'}}))
+  const model = buildScreenModel(
+    capture(xml, {width: 1080, height: 2400}, {foreground: {package: 'com.example.app', activity: '.Main'}})
+  )
   const text = formatScreenState(model)
   const lines = text.split('\n')
 
@@ -29,26 +55,42 @@ describe('screen-state TSV', () => {
     // The spec's legend, unchanged, then arc's additions after it.
     expect(lines[2]).to.equal(
       'note:flags: on=onscreen off=offscreen clk=clickable lclk=longClickable foc=focusable scr=scrollable edt=editable ena=enabled' +
-        ' chk=checked unchk=unchecked sel=selected fcs=hasInputFocus pwd=password hint=textIsTheEmptyFieldsHint',
+        ' chk=checked unchk=unchecked sel=selected fcs=hasInputFocus pwd=password hint=textIsTheEmptyFieldsHint'
     )
     expect(lines[3]).to.equal('note:offscreen items require scroll_to_element before interaction')
     expect(lines[4]).to.equal('screen:1080x2400 density:420 orientation:portrait')
   })
 
   it('prints the window header with the activity on the focused application window, then the TSV header', () => {
-    expect(lines[5]).to.equal('--- window:0 type:APPLICATION pkg:com.example.app title:- activity:.Main layer:0 focused:true ---')
+    expect(lines[5]).to.equal(
+      '--- window:0 type:APPLICATION pkg:com.example.app title:- activity:.Main layer:0 focused:true ---'
+    )
     expect(lines[6]).to.equal(TSV_HEADER)
   })
 
   it('prints one row per kept node with simple class names, `-` for empty values and flags on/off first', () => {
     const r = rows(text)
     expect(r).to.have.length(4)
-    expect(r[0]?.split('\t').slice(1)).to.deep.equal(['Button', 'OK', '-', 'com.example.app:id/ok', '100,200,300,260', 'on,clk,ena'])
+    expect(r[0]?.split('\t').slice(1)).to.deep.equal([
+      'Button',
+      'OK',
+      '-',
+      'com.example.app:id/ok',
+      '100,200,300,260',
+      'on,clk,ena',
+    ])
     expect(r[1]?.split('\t').slice(1)).to.deep.equal(['TextView', 'Hidden', '-', '-', '100,2600,300,2660', 'off,ena'])
-    expect(r[3]?.split('\t').slice(1)).to.deep.equal(['EditText', '-', 'Type here', 'input_name', '50,500,500,560', 'on,clk,foc,edt,ena'])
+    expect(r[3]?.split('\t').slice(1)).to.deep.equal([
+      'EditText',
+      '-',
+      'Type here',
+      'input_name',
+      '50,500,500,560',
+      'on,clk,foc,edt,ena',
+    ])
   })
 
-  it('never prints a password field\'s text', () => {
+  it("never prints a password field's text", () => {
     expect(text).to.not.include('secret')
     expect(rows(text)[2]?.split('\t')[2]).to.equal('-')
     expect(JSON.stringify(screenStateJson(model))).to.not.include('secret')
@@ -76,20 +118,46 @@ describe('screen-state TSV', () => {
   })
 
   it('prints density as - when the source cannot tell, and landscape when wider than tall', () => {
-    const m = buildScreenModel({...capture(dumpXml([{text: 'x'}]), {width: 1920, height: 1080}), screen: {width: 1920, height: 1080, rotation: 1}})
+    const m = buildScreenModel({
+      ...capture(dumpXml([{text: 'x'}]), {width: 1920, height: 1080}),
+      screen: {width: 1920, height: 1080, rotation: 1},
+    })
     expect(formatScreenState(m).split('\n')[4]).to.equal('screen:1920x1080 density:- orientation:landscape')
   })
 
   it('gives window types for IME and system windows, with the topmost (first) window on the highest layer', () => {
-    const m = buildScreenModel(capture(dumpXml([{pkg: 'com.google.android.inputmethod.latin', text: 'q'}, {pkg: 'com.android.systemui', text: '9:41'}, {pkg: 'com.example', text: 'app'}])))
-    const headers = formatScreenState(m).split('\n').filter((l) => l.startsWith('---'))
+    const m = buildScreenModel(
+      capture(
+        dumpXml([
+          {pkg: 'com.google.android.inputmethod.latin', text: 'q'},
+          {pkg: 'com.android.systemui', text: '9:41'},
+          {pkg: 'com.example', text: 'app'},
+        ])
+      )
+    )
+    const headers = formatScreenState(m)
+      .split('\n')
+      .filter((l) => l.startsWith('---'))
     expect(headers[0]).to.match(/type:INPUT_METHOD .* layer:2 focused:false/)
     expect(headers[1]).to.match(/type:SYSTEM .* layer:1 focused:false/)
     expect(headers[2]).to.match(/type:APPLICATION .* layer:0 focused:true/)
   })
 
   it('derives edt from the class: EditText and its kin', () => {
-    const m = buildScreenModel(capture(dumpXml([{children: ['android.widget.EditText', 'com.google.android.material.textfield.TextInputEditText', 'android.widget.AutoCompleteTextView', 'android.widget.TextView'].map((cls) => ({cls, text: cls}))}])))
+    const m = buildScreenModel(
+      capture(
+        dumpXml([
+          {
+            children: [
+              'android.widget.EditText',
+              'com.google.android.material.textfield.TextInputEditText',
+              'android.widget.AutoCompleteTextView',
+              'android.widget.TextView',
+            ].map((cls) => ({cls, text: cls})),
+          },
+        ])
+      )
+    )
     expect(m.elements.map((e) => e.flags.edt)).to.deep.equal([true, true, true, false])
   })
 
@@ -106,17 +174,48 @@ describe('screen-state: the state an agent acts on', () => {
     {
       bounds: [0, 0, 1080, 2400],
       children: [
-        {cls: 'android.widget.CheckBox', res: 'a:id/on', bounds: [0, 0, 100, 100], attrs: {checkable: 'true', checked: 'true', clickable: 'true'}},
-        {cls: 'android.widget.Switch', res: 'a:id/off', bounds: [0, 100, 100, 200], attrs: {checkable: 'true', checked: 'false', clickable: 'true'}},
+        {
+          cls: 'android.widget.CheckBox',
+          res: 'a:id/on',
+          bounds: [0, 0, 100, 100],
+          attrs: {checkable: 'true', checked: 'true', clickable: 'true'},
+        },
+        {
+          cls: 'android.widget.Switch',
+          res: 'a:id/off',
+          bounds: [0, 100, 100, 200],
+          attrs: {checkable: 'true', checked: 'false', clickable: 'true'},
+        },
         {cls: 'android.widget.TextView', text: 'Tab', bounds: [0, 200, 100, 300], attrs: {selected: 'true'}},
-        {cls: 'android.widget.EditText', text: 'Search', res: 'a:id/q', bounds: [0, 300, 500, 400], attrs: {hint: 'Search', focused: 'true'}},
-        {cls: 'android.widget.EditText', text: 'milk', res: 'a:id/typed', bounds: [0, 400, 500, 500], attrs: {hint: 'Search'}},
-        {cls: 'android.widget.EditText', text: '', res: 'a:id/pin', bounds: [0, 500, 500, 600], attrs: {password: 'true'}},
+        {
+          cls: 'android.widget.EditText',
+          text: 'Search',
+          res: 'a:id/q',
+          bounds: [0, 300, 500, 400],
+          attrs: {hint: 'Search', focused: 'true'},
+        },
+        {
+          cls: 'android.widget.EditText',
+          text: 'milk',
+          res: 'a:id/typed',
+          bounds: [0, 400, 500, 500],
+          attrs: {hint: 'Search'},
+        },
+        {
+          cls: 'android.widget.EditText',
+          text: '',
+          res: 'a:id/pin',
+          bounds: [0, 500, 500, 600],
+          attrs: {password: 'true'},
+        },
       ],
     },
   ])
   const model = buildScreenModel(capture(xml))
-  const row = (res: string) => formatScreenState(model).split('\n').find((l) => l.includes(`\t${res}\t`)) ?? ''
+  const row = (res: string) =>
+    formatScreenState(model)
+      .split('\n')
+      .find((l) => l.includes(`\t${res}\t`)) ?? ''
   const flags = (res: string) => row(res).split('\t')[6]
 
   it('tells checked from unchecked, and shows selection, input focus and password fields', () => {

@@ -15,7 +15,9 @@ function longList(n: number, added = 0) {
     bounds: [0, i * 80, 1080, i * 80 + 80],
     attrs: {clickable: 'true'},
   }))
-  return buildScreenModel(capture(dumpXml([{cls: 'android.widget.FrameLayout', bounds: [0, 0, 1080, 2400], children: rows}])))
+  return buildScreenModel(
+    capture(dumpXml([{cls: 'android.widget.FrameLayout', bounds: [0, 0, 1080, 2400], children: rows}]))
+  )
 }
 
 const rows = (text: string) => text.split('\n').filter((l) => /^node_\w+\t/.test(l)).length
@@ -28,7 +30,7 @@ describe('screen-state: a size bound on every form', () => {
     expect(rows(text)).to.equal(DEFAULT_MAX_ROWS)
     expect(text).to.include('\nnode_').and.include('Item 1\t')
     expect(text.split('\n').at(-1)).to.equal(
-      `note:${2000 - DEFAULT_MAX_ROWS} of 2000 element rows left out (all of them off screen) by max_rows ${DEFAULT_MAX_ROWS}: max_rows 0 (--max-rows 0) shows every row; find (arc find) looks elements up by text, desc or id`,
+      `note:${2000 - DEFAULT_MAX_ROWS} of 2000 element rows left out (all of them off screen) by max_rows ${DEFAULT_MAX_ROWS}: max_rows 0 (--max-rows 0) shows every row; find (arc find) looks elements up by text, desc or id`
     )
     const windows = data.windows as Array<{elements: unknown[]}>
     expect(windows.flatMap((w) => w.elements)).to.have.length(DEFAULT_MAX_ROWS)

@@ -1,7 +1,15 @@
 import {defineTool, z} from '@arc-cli/core'
 
 import {assertUnchanged, checkSize, decodeText, lockPathOf, readChecked, restat, writeResolved} from './file-io.js'
-import {filePathField, findLocation, locationIdField, requireFile, requireWrite, resolvePath, settingsOf} from './location.js'
+import {
+  filePathField,
+  findLocation,
+  locationIdField,
+  requireFile,
+  requireWrite,
+  resolvePath,
+  settingsOf,
+} from './location.js'
 
 export const appendFile = defineTool({
   name: 'append_file',
@@ -16,14 +24,22 @@ export const appendFile = defineTool({
     path: filePathField,
     content: z.string().describe('Text content to append'),
   }),
-  cli: {id: 'files append', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Feed the cat"']},
+  cli: {
+    id: 'files append',
+    positional: ['location_id', 'path'],
+    examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Feed the cat"'],
+  },
   async handler({driver, config}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)
     requireWrite(location)
     const added = Buffer.from(input.content, 'utf8')
     const resolved = await resolvePath(driver, location, input.path)
-    checkSize((await requireFile(driver, resolved)).stat.size + added.length, settings.maxBytes, 'the file with the appended content')
+    checkSize(
+      (await requireFile(driver, resolved)).stat.size + added.length,
+      settings.maxBytes,
+      'the file with the appended content'
+    )
     // Read, append and write back under the device's lock on the file: two appends at once both land.
     return driver.withFileLock(lockPathOf(resolved), async () => {
       const current = await restat(driver, resolved)
@@ -34,7 +50,10 @@ export const appendFile = defineTool({
       checkSize(old.length + added.length, settings.maxBytes, 'the file with the appended content')
       await assertUnchanged(driver, file.path, file.stat, resolved.relative)
       await writeResolved(driver, current, Buffer.concat([old, added]))
-      return {text: `Content appended successfully to: ${resolved.relative}`, data: {path: resolved.relative, bytes: old.length + added.length}}
+      return {
+        text: `Content appended successfully to: ${resolved.relative}`,
+        data: {path: resolved.relative, bytes: old.length + added.length},
+      }
     })
   },
 })

@@ -5,17 +5,23 @@ import {filePathField, findLocation, locationIdField, requireDelete, resolvePath
 export const deleteFile = defineTool({
   name: 'delete_file',
   title: 'Delete a file',
-  description: 'Deletes one file of a storage location that allows deleting. Never a folder; a link is removed itself, not its target.',
+  description:
+    'Deletes one file of a storage location that allows deleting. Never a folder; a link is removed itself, not its target.',
   kind: 'destructive',
   needs: {files: 'act'},
   group: 'files',
   input: z.object({location_id: locationIdField, path: filePathField}),
-  cli: {id: 'files delete', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> tmp notes/old-todo.txt']},
+  cli: {
+    id: 'files delete',
+    positional: ['location_id', 'path'],
+    examples: ['<%= config.bin %> <%= command.id %> tmp notes/old-todo.txt'],
+  },
   async handler({driver, config}, input) {
     const location = findLocation(settingsOf(config), input.location_id)
     requireDelete(location)
     const resolved = await resolvePath(driver, location, input.path)
-    if (resolved.relative === '') throw new InvalidInputError('path names the storage location itself: give a file name')
+    if (resolved.relative === '')
+      throw new InvalidInputError('path names the storage location itself: give a file name')
     if (!resolved.stat) {
       await driver.confirmMissing(resolved.devicePath)
       throw new NotFoundError(`file not found: ${resolved.relative} in storage location ${location.id}`, {

@@ -17,7 +17,11 @@ export const downloadFromUrl = defineTool({
     path: z.string().min(1).describe('Destination path within the storage location'),
     url: z.string().min(1).describe('URL to download from (HTTP or HTTPS)'),
   }),
-  cli: {id: 'files download', positional: ['location_id', 'path', 'url'], examples: ['<%= config.bin %> <%= command.id %> downloads images/photo.jpg https://example.com/photo.jpg']},
+  cli: {
+    id: 'files download',
+    positional: ['location_id', 'path', 'url'],
+    examples: ['<%= config.bin %> <%= command.id %> downloads images/photo.jpg https://example.com/photo.jpg'],
+  },
   async handler({driver, config, signal}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)

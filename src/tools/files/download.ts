@@ -6,7 +6,14 @@
 import http from 'node:http'
 import https from 'node:https'
 
-import {DownloadFailedError, FileTooLargeError, InvalidInputError, PermissionDeniedError, TimeoutError, type FilesSettings} from '@arc-cli/core'
+import {
+  DownloadFailedError,
+  FileTooLargeError,
+  InvalidInputError,
+  PermissionDeniedError,
+  TimeoutError,
+  type FilesSettings,
+} from '@arc-cli/core'
 
 const MAX_REDIRECTS = 5
 
@@ -15,10 +22,16 @@ export function parseUrl(text: string): URL {
   try {
     url = new URL(text)
   } catch {
-    throw new InvalidInputError(`invalid URL: ${JSON.stringify(text)}`, {details: {url: text}, actions: ['Give an absolute http:// or https:// URL.']})
+    throw new InvalidInputError(`invalid URL: ${JSON.stringify(text)}`, {
+      details: {url: text},
+      actions: ['Give an absolute http:// or https:// URL.'],
+    })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidInputError(`unsupported URL scheme ${url.protocol} in ${JSON.stringify(text)}: only http and https`, {details: {url: text}})
+    throw new InvalidInputError(
+      `unsupported URL scheme ${url.protocol} in ${JSON.stringify(text)}: only http and https`,
+      {details: {url: text}}
+    )
   }
   return url
 }
@@ -37,7 +50,11 @@ interface Fetched {
   url: string
 }
 
-function once(url: URL, policy: FilesSettings['download'], signal: AbortSignal): Promise<{status: number; location?: string; data?: Buffer}> {
+function once(
+  url: URL,
+  policy: FilesSettings['download'],
+  signal: AbortSignal
+): Promise<{status: number; location?: string; data?: Buffer}> {
   return new Promise((resolve, reject) => {
     const module = url.protocol === 'https:' ? https : http
     const request = module.get(url, {signal, rejectUnauthorized: !policy.allowUnverifiedHttps}, (response) => {
@@ -49,7 +66,12 @@ function once(url: URL, policy: FilesSettings['download'], signal: AbortSignal):
       }
       if (status < 200 || status >= 300) {
         response.resume()
-        reject(new DownloadFailedError(`download failed: HTTP ${status} ${response.statusMessage ?? ''} from ${url.href}`.trim(), {details: {url: url.href, status}}))
+        reject(
+          new DownloadFailedError(
+            `download failed: HTTP ${status} ${response.statusMessage ?? ''} from ${url.href}`.trim(),
+            {details: {url: url.href, status}}
+          )
+        )
         return
       }
       const declared = Number(response.headers['content-length'])
@@ -71,17 +93,22 @@ function once(url: URL, policy: FilesSettings['download'], signal: AbortSignal):
       })
       response.on('end', () => resolve({status, data: Buffer.concat(chunks)}))
       response.on('error', reject)
-      response.on('aborted', () => reject(new DownloadFailedError(`download failed: the connection to ${url.host} closed mid-transfer`)))
+      response.on('aborted', () =>
+        reject(new DownloadFailedError(`download failed: the connection to ${url.host} closed mid-transfer`))
+      )
     })
     request.on('error', reject)
   })
 }
 
 function tooLarge(bytes: number, limit: number, url: URL): FileTooLargeError {
-  return new FileTooLargeError(`download from ${url.href} is over the ${limit}-byte limit (files.download.maxBytes): ${bytes} bytes or more`, {
-    details: {url: url.href, limit},
-    actions: ['Raise files.download.maxBytes in the config.'],
-  })
+  return new FileTooLargeError(
+    `download from ${url.href} is over the ${limit}-byte limit (files.download.maxBytes): ${bytes} bytes or more`,
+    {
+      details: {url: url.href, limit},
+      actions: ['Raise files.download.maxBytes in the config.'],
+    }
+  )
 }
 
 /** Downloads `start` within `policy`; errors are ArcErrors naming the URL. */
@@ -105,15 +132,23 @@ export async function download(start: URL, policy: FilesSettings['download'], ou
       const err = error as NodeJS.ErrnoException
       const certificate = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(err.code ?? '')
       if (certificate) {
-        throw new PermissionDeniedError(`unverified HTTPS not allowed: the certificate of ${url.host} does not verify (${err.code})`, {
-          details: {url: url.href, code: err.code},
-          actions: ['Fix the server certificate, or set files.download.allowUnverifiedHttps: true in the config.'],
-        })
+        throw new PermissionDeniedError(
+          `unverified HTTPS not allowed: the certificate of ${url.host} does not verify (${err.code})`,
+          {
+            details: {url: url.href, code: err.code},
+            actions: ['Fix the server certificate, or set files.download.allowUnverifiedHttps: true in the config.'],
+          }
+        )
       }
-      throw new DownloadFailedError(`download failed from ${url.href}: ${err.code ?? err.message}`, {details: {url: url.href, code: err.code}, cause: error})
+      throw new DownloadFailedError(`download failed from ${url.href}: ${err.code ?? err.message}`, {
+        details: {url: url.href, code: err.code},
+        cause: error,
+      })
     }
     if (result.data) return {data: result.data, url: url.href}
     url = parseUrl(new URL(result.location as string, url).href)
   }
-  throw new DownloadFailedError(`download failed from ${start.href}: more than ${MAX_REDIRECTS} redirects`, {details: {url: start.href}})
+  throw new DownloadFailedError(`download failed from ${start.href}: more than ${MAX_REDIRECTS} redirects`, {
+    details: {url: start.href},
+  })
 }

@@ -4,7 +4,15 @@
  * file lock (withFileLock): the path stat'ed again, and a check that the file did not change between the read and
  * the write (a program on the device that takes no lock can still write it).
  */
-import {DeviceCommandError, FileTooLargeError, InvalidInputError, UnsupportedError, type DeviceDriver, type FileStat, type TransferWatch} from '@arc-cli/core'
+import {
+  DeviceCommandError,
+  FileTooLargeError,
+  InvalidInputError,
+  UnsupportedError,
+  type DeviceDriver,
+  type FileStat,
+  type TransferWatch,
+} from '@arc-cli/core'
 
 import type {ResolvedPath} from './location.js'
 
@@ -32,14 +40,21 @@ export function decodeText(data: Buffer, relative: string): string {
   if (text === undefined) {
     throw new UnsupportedError(`${relative} is not a text file (it holds NUL bytes or is not valid UTF-8)`, {
       details: {path: relative},
-      actions: ['The text tools read and edit UTF-8 text only; copy a binary file with arc files pull / arc files push.'],
+      actions: [
+        'The text tools read and edit UTF-8 text only; copy a binary file with arc files pull / arc files push.',
+      ],
     })
   }
   return text
 }
 
 /** Reads a regular file's bytes after checking its size against the limit. */
-export async function readChecked(driver: DeviceDriver, file: {path: string; stat: FileStat}, limit: number, relative: string): Promise<Buffer> {
+export async function readChecked(
+  driver: DeviceDriver,
+  file: {path: string; stat: FileStat},
+  limit: number,
+  relative: string
+): Promise<Buffer> {
   checkSize(file.stat.size, limit, `file ${relative}`)
   // The stat's size can be wrong (32 bits on older adbd), so the read itself stops past the limit.
   const data = await driver.readFile(file.path, limit)
@@ -54,17 +69,25 @@ export function lockPathOf(resolved: ResolvedPath): string {
 
 /** `resolved` with what is at its path stat'ed again: under the lock, a stat taken before it may be out of date. */
 export async function restat(driver: DeviceDriver, resolved: ResolvedPath): Promise<ResolvedPath> {
-  if (resolved.target) return {...resolved, target: {...resolved.target, stat: await driver.statFile(resolved.target.path)}}
+  if (resolved.target)
+    return {...resolved, target: {...resolved.target, stat: await driver.statFile(resolved.target.path)}}
   if (resolved.missingFolders.length > 0) return resolved
   return {...resolved, stat: await driver.statFile(resolved.devicePath)}
 }
 
 /** Creates the missing folders, then writes the file atomically (to the link's target when the path is a link). */
-export async function writeResolved(driver: DeviceDriver, resolved: ResolvedPath, data: Buffer, transfer?: TransferWatch): Promise<void> {
+export async function writeResolved(
+  driver: DeviceDriver,
+  resolved: ResolvedPath,
+  data: Buffer,
+  transfer?: TransferWatch
+): Promise<void> {
   if (resolved.relative === '') throw new InvalidInputError('path names the storage location itself: give a file name')
   const existing = resolved.target?.stat ?? resolved.stat
   if (existing?.kind === 'directory') {
-    throw new InvalidInputError(`${resolved.relative} is a folder, not a file`, {details: {location_id: resolved.location.id, path: resolved.relative}})
+    throw new InvalidInputError(`${resolved.relative} is a folder, not a file`, {
+      details: {location_id: resolved.location.id, path: resolved.relative},
+    })
   }
   if (resolved.missingFolders.length > 0) {
     const base = resolved.existingFolder === '/' ? '' : resolved.existingFolder
@@ -74,7 +97,12 @@ export async function writeResolved(driver: DeviceDriver, resolved: ResolvedPath
 }
 
 /** Fails when the file changed since `before` was taken: an edit must not overwrite someone else's write. */
-export async function assertUnchanged(driver: DeviceDriver, path: string, before: FileStat, relative: string): Promise<void> {
+export async function assertUnchanged(
+  driver: DeviceDriver,
+  path: string,
+  before: FileStat,
+  relative: string
+): Promise<void> {
   const now = await driver.statFile(path)
   if (!now || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
     throw new DeviceCommandError(`${relative} changed on the device while arc was editing it; nothing was written`, {

@@ -1,7 +1,15 @@
 import {defineTool, NotFoundError, z} from '@arc-cli/core'
 
 import {assertUnchanged, checkSize, decodeText, lockPathOf, readChecked, restat, writeResolved} from './file-io.js'
-import {filePathField, findLocation, locationIdField, requireFile, requireWrite, resolvePath, settingsOf} from './location.js'
+import {
+  filePathField,
+  findLocation,
+  locationIdField,
+  requireFile,
+  requireWrite,
+  resolvePath,
+  settingsOf,
+} from './location.js'
 
 export const fileReplace = defineTool({
   name: 'file_replace',
@@ -21,7 +29,9 @@ export const fileReplace = defineTool({
   cli: {
     id: 'files replace',
     positional: ['location_id', 'path'],
-    examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --old-string groceries --new-string "organic groceries"'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> downloads notes/todo.txt --old-string groceries --new-string "organic groceries"',
+    ],
   },
   async handler({driver, config}, input) {
     const settings = settingsOf(config)
@@ -47,7 +57,10 @@ export const fileReplace = defineTool({
       checkSize(data.length, settings.maxBytes, 'the file after replacing')
       await assertUnchanged(driver, file.path, file.stat, resolved.relative)
       await writeResolved(driver, current, data)
-      return {text: `Replaced ${replaced} occurrence(s) in: ${resolved.relative}`, data: {path: resolved.relative, replaced}}
+      return {
+        text: `Replaced ${replaced} occurrence(s) in: ${resolved.relative}`,
+        data: {path: resolved.relative, replaced},
+      }
     })
   },
 })

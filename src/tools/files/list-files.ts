@@ -3,10 +3,28 @@ import {defineTool, formatBytes, formatTable, InvalidInputError, NotFoundError, 
 import {effective, findLocation, locationIdField, resolvePath, settingsOf} from './location.js'
 
 const MIME: Record<string, string> = {
-  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', json: 'application/json', xml: 'text/xml', html: 'text/html',
-  htm: 'text/html', log: 'text/plain', js: 'text/javascript', css: 'text/css', yaml: 'application/yaml', yml: 'application/yaml',
-  pdf: 'application/pdf', zip: 'application/zip', apk: 'application/vnd.android.package-archive', png: 'image/png',
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', mp4: 'video/mp4', mp3: 'audio/mpeg',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  json: 'application/json',
+  xml: 'text/xml',
+  html: 'text/html',
+  htm: 'text/html',
+  log: 'text/plain',
+  js: 'text/javascript',
+  css: 'text/css',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  apk: 'application/vnd.android.package-archive',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  mp3: 'audio/mpeg',
 }
 
 /** A MIME type from the file name's extension; null for folders and unknown extensions. */
@@ -35,7 +53,8 @@ interface Listed {
 
 /** The CLI's table: folders with a trailing `/`, sizes for people, times in UTC; a line when more entries follow. */
 export function fileTable(files: Listed[], total: number, offset: number): string {
-  if (files.length === 0) return total === 0 ? 'The folder is empty.' : `No entries from offset ${offset} (the folder has ${total}).`
+  if (files.length === 0)
+    return total === 0 ? 'The folder is empty.' : `No entries from offset ${offset} (the folder has ${total}).`
   const rows = files.map((f) => [
     f.is_directory ? `${f.name}/` : f.name,
     f.is_directory ? '' : formatBytes(f.size),
@@ -60,7 +79,14 @@ export const listFiles = defineTool({
     offset: z.number().int().min(0).default(0).describe('Pagination offset (0-based)'),
     limit: z.number().int().min(1).max(200).default(200).describe('Maximum number of entries to return (1-200)'),
   }),
-  cli: {id: 'files list', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads', '<%= config.bin %> <%= command.id %> tmp notes --limit 20']},
+  cli: {
+    id: 'files list',
+    positional: ['location_id', 'path'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> downloads',
+      '<%= config.bin %> <%= command.id %> tmp notes --limit 20',
+    ],
+  },
   async handler({driver, config}, input) {
     const location = findLocation(settingsOf(config), input.location_id)
     const resolved = await resolvePath(driver, location, input.path)
@@ -71,7 +97,10 @@ export const listFiles = defineTool({
         details: {location_id: location.id, path: resolved.relative},
       })
     }
-    if (stat.kind !== 'directory') throw new InvalidInputError(`${resolved.relative} is not a folder`, {details: {location_id: location.id, path: resolved.relative}})
+    if (stat.kind !== 'directory')
+      throw new InvalidInputError(`${resolved.relative} is not a folder`, {
+        details: {location_id: location.id, path: resolved.relative},
+      })
     const entries = (await driver.listDir(path)).sort(compare)
     const page = entries.slice(input.offset, input.offset + input.limit)
     const prefix = resolved.relative === '' ? '' : `${resolved.relative}/`

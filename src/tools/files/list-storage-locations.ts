@@ -25,7 +25,7 @@ export const listStorageLocations = defineTool({
         allow_read: true,
         allow_write: l.allowWrite,
         allow_delete: l.allowDelete,
-      })),
+      }))
     )
     const rows = locations.map((l) => [
       l.id,

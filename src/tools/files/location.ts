@@ -30,7 +30,9 @@ export function findLocation(settings: FilesSettings, id: string): StorageLocati
   if (!location) {
     throw new NotFoundError(`storage location not found: ${JSON.stringify(id)}`, {
       details: {location_id: id, known: settings.locations.map((l) => l.id)},
-      actions: [`Use one of: ${settings.locations.map((l) => l.id).join(', ') || '(none configured)'} (see list_storage_locations, files.locations in the config).`],
+      actions: [
+        `Use one of: ${settings.locations.map((l) => l.id).join(', ') || '(none configured)'} (see list_storage_locations, files.locations in the config).`,
+      ],
     })
   }
   return location
@@ -40,7 +42,9 @@ export function requireWrite(location: StorageLocation): void {
   if (!location.allowWrite) {
     throw new PermissionDeniedError(`write not allowed in storage location ${location.id} (${location.path})`, {
       details: {location_id: location.id},
-      actions: [`Set allowWrite: true for ${location.id} under files.locations in the config, or use a location that allows writing.`],
+      actions: [
+        `Set allowWrite: true for ${location.id} under files.locations in the config, or use a location that allows writing.`,
+      ],
     })
   }
 }
@@ -56,18 +60,25 @@ export function requireDelete(location: StorageLocation): void {
 
 /** The segments of a relative path, or an error naming what makes it unsafe. `''` and `.` name the root. */
 export function pathSegments(relative: string): string[] {
-  if (relative.includes('\0')) throw new InvalidInputError('path cannot contain a NUL character', {details: {path: relative}})
+  if (relative.includes('\0'))
+    throw new InvalidInputError('path cannot contain a NUL character', {details: {path: relative}})
   if (relative.startsWith('/')) {
-    throw new PermissionDeniedError(`path ${JSON.stringify(relative)} is absolute: paths are relative to the storage location`, {
-      details: {path: relative},
-      actions: ['Drop the leading `/`; list_storage_locations shows where each location is.'],
-    })
+    throw new PermissionDeniedError(
+      `path ${JSON.stringify(relative)} is absolute: paths are relative to the storage location`,
+      {
+        details: {path: relative},
+        actions: ['Drop the leading `/`; list_storage_locations shows where each location is.'],
+      }
+    )
   }
   const segments = relative.split('/').filter((s) => s !== '' && s !== '.')
   if (segments.includes('..')) {
-    throw new PermissionDeniedError(`path ${JSON.stringify(relative)} uses \`..\`: a path cannot leave its storage location`, {
-      details: {path: relative},
-    })
+    throw new PermissionDeniedError(
+      `path ${JSON.stringify(relative)} uses \`..\`: a path cannot leave its storage location`,
+      {
+        details: {path: relative},
+      }
+    )
   }
   return segments
 }
@@ -94,9 +105,12 @@ export interface ResolvedPath {
 const inside = (real: string, root: string) => root === '/' || real === root || real.startsWith(`${root}/`)
 
 function escapes(location: StorageLocation, relative: string, how: string): PermissionDeniedError {
-  return new PermissionDeniedError(`path ${JSON.stringify(relative)} leads outside storage location ${location.id} (${location.path}) ${how}`, {
-    details: {location_id: location.id, path: relative},
-  })
+  return new PermissionDeniedError(
+    `path ${JSON.stringify(relative)} leads outside storage location ${location.id} (${location.path}) ${how}`,
+    {
+      details: {location_id: location.id, path: relative},
+    }
+  )
 }
 
 /**
@@ -105,7 +119,12 @@ function escapes(location: StorageLocation, relative: string, how: string): Perm
  * checks it is inside the location's real path; a component that exists but does not resolve (a dangling link,
  * a loop) is refused rather than guessed at.
  */
-export async function resolvePath(driver: DeviceDriver, location: StorageLocation, relative: string, create = false): Promise<ResolvedPath> {
+export async function resolvePath(
+  driver: DeviceDriver,
+  location: StorageLocation,
+  relative: string,
+  create = false
+): Promise<ResolvedPath> {
   const segments = pathSegments(relative)
   const rootPath = location.path.replace(/\/+$/, '') || '/'
   let root = await driver.realPath(rootPath)
@@ -114,14 +133,26 @@ export async function resolvePath(driver: DeviceDriver, location: StorageLocatio
     root = await driver.realPath(rootPath)
   }
   if (root === undefined) {
-    throw new NotFoundError(`storage location ${location.id}: its folder ${location.path} does not exist on ${driver.serial}`, {
-      details: {location_id: location.id, path: location.path},
-      actions: ['Create the folder on the device, or point the location at an existing folder (files.locations in the config).'],
-    })
+    throw new NotFoundError(
+      `storage location ${location.id}: its folder ${location.path} does not exist on ${driver.serial}`,
+      {
+        details: {location_id: location.id, path: location.path},
+        actions: [
+          'Create the folder on the device, or point the location at an existing folder (files.locations in the config).',
+        ],
+      }
+    )
   }
   const shown = segments.join('/')
   if (segments.length === 0) {
-    return {location, relative: '', devicePath: root, existingFolder: root, missingFolders: [], stat: await driver.statFile(root)}
+    return {
+      location,
+      relative: '',
+      devicePath: root,
+      existingFolder: root,
+      missingFolders: [],
+      stat: await driver.statFile(root),
+    }
   }
   const join = (base: string, parts: string[]) => [base === '/' ? '' : base, ...parts].join('/')
   const folders = segments.slice(0, -1)
@@ -137,16 +168,26 @@ export async function resolvePath(driver: DeviceDriver, location: StorageLocatio
       missing = folders.slice(depth)
       break
     }
-    if (await driver.statFile(candidate)) throw escapes(location, shown, 'through a link that does not resolve (dangling, or a loop)')
+    if (await driver.statFile(candidate))
+      throw escapes(location, shown, 'through a link that does not resolve (dangling, or a loop)')
     missing = folders.slice(depth - 1)
   }
   const devicePath = join(existing, [...missing, name])
-  if (missing.length > 0) return {location, relative: shown, devicePath, existingFolder: existing, missingFolders: missing}
+  if (missing.length > 0)
+    return {location, relative: shown, devicePath, existingFolder: existing, missingFolders: missing}
   const stat = await driver.statFile(devicePath)
-  const resolved: ResolvedPath = {location, relative: shown, devicePath, existingFolder: existing, missingFolders: [], stat}
+  const resolved: ResolvedPath = {
+    location,
+    relative: shown,
+    devicePath,
+    existingFolder: existing,
+    missingFolders: [],
+    stat,
+  }
   if (stat?.kind === 'symlink') {
     const real = await driver.realPath(devicePath)
-    if (real === undefined) throw escapes(location, shown, 'or nowhere: it is a link that does not resolve (dangling, or a loop)')
+    if (real === undefined)
+      throw escapes(location, shown, 'or nowhere: it is a link that does not resolve (dangling, or a loop)')
     if (!inside(real, root)) throw escapes(location, shown, `through a symlink to ${real}`)
     resolved.target = {path: real, stat: await driver.statFile(real)}
   }
@@ -162,7 +203,10 @@ export function effective(resolved: ResolvedPath): {path: string; stat?: FileSta
  * The existing regular file at `resolved`, or NOT_FOUND / INVALID_INPUT naming what is there instead
  * (DEVICE_ACCESS_DENIED when the device keeps the path from its shell user).
  */
-export async function requireFile(driver: DeviceDriver, resolved: ResolvedPath): Promise<{path: string; stat: FileStat}> {
+export async function requireFile(
+  driver: DeviceDriver,
+  resolved: ResolvedPath
+): Promise<{path: string; stat: FileStat}> {
   const {path, stat} = effective(resolved)
   if (!stat) {
     await driver.confirmMissing(path)
@@ -172,10 +216,14 @@ export async function requireFile(driver: DeviceDriver, resolved: ResolvedPath):
     })
   }
   if (stat.kind === 'directory') {
-    throw new InvalidInputError(`${resolved.relative} is a folder, not a file`, {details: {location_id: resolved.location.id, path: resolved.relative}})
+    throw new InvalidInputError(`${resolved.relative} is a folder, not a file`, {
+      details: {location_id: resolved.location.id, path: resolved.relative},
+    })
   }
   if (stat.kind !== 'file') {
-    throw new InvalidInputError(`${resolved.relative} is not a regular file`, {details: {location_id: resolved.location.id, path: resolved.relative}})
+    throw new InvalidInputError(`${resolved.relative} is not a regular file`, {
+      details: {location_id: resolved.location.id, path: resolved.relative},
+    })
   }
   return {path, stat}
 }

@@ -25,24 +25,37 @@ export const readFile = defineTool({
     offset: z.number().int().min(1).default(1).describe('Starting line number (1-based)'),
     limit: z.number().int().min(1).max(200).default(200).describe('Maximum number of lines to return (1-200)'),
   }),
-  cli: {id: 'files read', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt', '<%= config.bin %> <%= command.id %> tmp log.txt --offset 201']},
+  cli: {
+    id: 'files read',
+    positional: ['location_id', 'path'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> downloads notes/todo.txt',
+      '<%= config.bin %> <%= command.id %> tmp log.txt --offset 201',
+    ],
+  },
   async handler({driver, config}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)
     const resolved = await resolvePath(driver, location, input.path)
     const file = await requireFile(driver, resolved)
-    const lines = splitLines(decodeText(await readChecked(driver, file, settings.maxBytes, resolved.relative), resolved.relative))
+    const lines = splitLines(
+      decodeText(await readChecked(driver, file, settings.maxBytes, resolved.relative), resolved.relative)
+    )
     const total = lines.length
     if (input.offset > Math.max(total, 1)) {
-      throw new InvalidInputError(`offset ${input.offset} is past the end of ${resolved.relative}: it has ${total} line(s)`, {
-        details: {offset: input.offset, total_lines: total},
-      })
+      throw new InvalidInputError(
+        `offset ${input.offset} is past the end of ${resolved.relative}: it has ${total} line(s)`,
+        {
+          details: {offset: input.offset, total_lines: total},
+        }
+      )
     }
     const start = input.offset - 1
     const page = lines.slice(start, start + input.limit)
     const end = start + page.length
     const body = page.map((line, i) => `${start + i + 1}| ${line}`)
-    if (end < total) body.push(`--- More lines available. Use offset=${end + 1} to continue reading. Total lines: ${total} ---`)
+    if (end < total)
+      body.push(`--- More lines available. Use offset=${end + 1} to continue reading. Total lines: ${total} ---`)
     const data = {
       path: resolved.relative,
       offset: input.offset,

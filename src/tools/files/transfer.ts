@@ -10,7 +10,15 @@ import {defineTool, FileTooLargeError, InvalidInputError, NotFoundError, OutputE
 
 import {writeOutputFile} from '../write-output.js'
 import {lockPathOf, writeResolved} from './file-io.js'
-import {filePathField, findLocation, locationIdField, requireFile, requireWrite, resolvePath, settingsOf} from './location.js'
+import {
+  filePathField,
+  findLocation,
+  locationIdField,
+  requireFile,
+  requireWrite,
+  resolvePath,
+  settingsOf,
+} from './location.js'
 
 /** The largest file moved in one piece: it is held in memory on the way. */
 export const TRANSFER_MAX_BYTES = 1024 * 1024 * 1024
@@ -34,42 +42,70 @@ function tooLarge(what: string, bytes: number): FileTooLargeError {
 }
 
 /** A spinner line, at most every 64 KiB moved (each sync chunk), with the total when it is known. */
-function progressOf(progress: (message: string) => void, verb: string, name: string, total: number): (bytes: number) => void {
-  return (bytes) => progress(`${verb} ${name}: ${sizeText(bytes)} of ${sizeText(total)} (${total > 0 ? Math.floor((bytes / total) * 100) : 100}%)`)
+function progressOf(
+  progress: (message: string) => void,
+  verb: string,
+  name: string,
+  total: number
+): (bytes: number) => void {
+  return (bytes) =>
+    progress(
+      `${verb} ${name}: ${sizeText(bytes)} of ${sizeText(total)} (${total > 0 ? Math.floor((bytes / total) * 100) : 100}%)`
+    )
 }
 
 export const pullFile = defineTool({
   name: 'pull_file',
   title: 'Copy a file of a storage location to this machine',
   description:
-    'Copies one file (any content, binary included) from a storage location to a file here, written whole (a temporary name, then a rename), or to stdout with -o -. Default: the file\'s own name in the current folder. Up to 1 GiB.',
+    "Copies one file (any content, binary included) from a storage location to a file here, written whole (a temporary name, then a rename), or to stdout with -o -. Default: the file's own name in the current folder. Up to 1 GiB.",
   kind: 'read',
   needs: {files: 'read'},
   group: 'files',
   input: z.object({
     location_id: locationIdField,
     path: filePathField,
-    output: z.string().min(1).optional().describe("File to write here (- for stdout). Default: the device file's name in the current folder"),
+    output: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("File to write here (- for stdout). Default: the device file's name in the current folder"),
   }),
   cli: {
     id: 'files pull',
     only: ONLY,
     positional: ['location_id', 'path'],
     char: {output: 'o'},
-    examples: ['<%= config.bin %> <%= command.id %> downloads report.pdf', '<%= config.bin %> <%= command.id %> tmp trace.bin -o ./traces/run1.bin'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> downloads report.pdf',
+      '<%= config.bin %> <%= command.id %> tmp trace.bin -o ./traces/run1.bin',
+    ],
   },
   async handler(ctx, input) {
-    if (input.output === '-' && ctx.json) throw new InvalidInputError('--json cannot be used with -o - (both write to stdout)', {details: {input: 'output'}})
+    if (input.output === '-' && ctx.json)
+      throw new InvalidInputError('--json cannot be used with -o - (both write to stdout)', {
+        details: {input: 'output'},
+      })
     const location = findLocation(settingsOf(ctx.config), input.location_id)
     const resolved = await resolvePath(ctx.driver, location, input.path)
-    if (resolved.relative === '') throw new InvalidInputError('path names the storage location itself: give a file name', {details: {input: 'path'}})
-    const target = input.output === '-' ? undefined : path.resolve(ctx.cwd, input.output ?? path.posix.basename(resolved.relative))
+    if (resolved.relative === '')
+      throw new InvalidInputError('path names the storage location itself: give a file name', {
+        details: {input: 'path'},
+      })
+    const target =
+      input.output === '-' ? undefined : path.resolve(ctx.cwd, input.output ?? path.posix.basename(resolved.relative))
     // Checked before the transfer, so a mistake costs no bytes moved.
     if (target) {
       const folder = await stat(path.dirname(target)).catch(() => undefined)
-      if (!folder?.isDirectory()) throw new OutputError(`--output: cannot write ${target}: the folder does not exist`, {details: {input: 'output', path: target}})
+      if (!folder?.isDirectory())
+        throw new OutputError(`--output: cannot write ${target}: the folder does not exist`, {
+          details: {input: 'output', path: target},
+        })
       if ((await stat(target).catch(() => undefined))?.isDirectory()) {
-        throw new OutputError(`--output: cannot write ${target}: it is a folder`, {details: {input: 'output', path: target}, actions: ['Name a file, e.g. -o DIR/NAME.']})
+        throw new OutputError(`--output: cannot write ${target}: it is a folder`, {
+          details: {input: 'output', path: target},
+          actions: ['Name a file, e.g. -o DIR/NAME.'],
+        })
       }
     }
     const file = await requireFile(ctx.driver, resolved)
@@ -80,14 +116,22 @@ export const pullFile = defineTool({
     const data = await ctx.driver.readFile(file.path, TRANSFER_MAX_BYTES, {expectedBytes: file.stat.size, onBytes})
     if (data.length > TRANSFER_MAX_BYTES) throw tooLarge(`file ${resolved.relative}`, data.length)
     const facts = {path: resolved.relative, bytes: data.length}
-    if (!target) return {text: `${resolved.relative}: ${data.length} bytes written to stdout`, data: {...facts, output: '-'}, cli: {stdout: data}}
+    if (!target)
+      return {
+        text: `${resolved.relative}: ${data.length} bytes written to stdout`,
+        data: {...facts, output: '-'},
+        cli: {stdout: data},
+      }
     return {
       text: `Pulled ${resolved.relative} (${sizeText(data.length)})`,
       data: facts,
       cli: {
         save: async () => {
           await writeOutputFile(target, data, '--output')
-          return {text: `Pulled ${resolved.relative} (${sizeText(data.length)}) to ${target}`, data: {...facts, output: target}}
+          return {
+            text: `Pulled ${resolved.relative} (${sizeText(data.length)}) to ${target}`,
+            data: {...facts, output: target},
+          }
         },
       },
     }
@@ -117,7 +161,8 @@ export const pushFile = defineTool({
     const source = path.resolve(ctx.cwd, input.source)
     const what = await stat(source).catch(() => undefined)
     if (!what) throw new NotFoundError(`source: no file at ${source}`, {details: {input: 'source', path: source}})
-    if (!what.isFile()) throw new InvalidInputError(`source: ${source} is not a regular file`, {details: {input: 'source', path: source}})
+    if (!what.isFile())
+      throw new InvalidInputError(`source: ${source} is not a regular file`, {details: {input: 'source', path: source}})
     if (what.size > TRANSFER_MAX_BYTES) throw tooLarge(`source ${source}`, what.size)
     const location = findLocation(settingsOf(ctx.config), input.location_id)
     requireWrite(location)
@@ -125,7 +170,12 @@ export const pushFile = defineTool({
     const resolved = await resolvePath(ctx.driver, location, input.path, true)
     ctx.expectWork?.(transferMs(data.length))
     const onBytes = progressOf(ctx.progress, 'pushing', resolved.relative, data.length)
-    await ctx.driver.withFileLock(lockPathOf(resolved), () => writeResolved(ctx.driver, resolved, data, {expectedBytes: data.length, onBytes}))
-    return {text: `Pushed ${source} (${sizeText(data.length)}) to ${resolved.relative}`, data: {source, path: resolved.relative, bytes: data.length}}
+    await ctx.driver.withFileLock(lockPathOf(resolved), () =>
+      writeResolved(ctx.driver, resolved, data, {expectedBytes: data.length, onBytes})
+    )
+    return {
+      text: `Pushed ${source} (${sizeText(data.length)}) to ${resolved.relative}`,
+      data: {source, path: resolved.relative, bytes: data.length},
+    }
   },
 })

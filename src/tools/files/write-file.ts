@@ -16,7 +16,11 @@ export const writeFile = defineTool({
     path: filePathField,
     content: z.string().describe('Text content to write (UTF-8; empty string creates an empty file)'),
   }),
-  cli: {id: 'files write', positional: ['location_id', 'path'], examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Buy groceries"']},
+  cli: {
+    id: 'files write',
+    positional: ['location_id', 'path'],
+    examples: ['<%= config.bin %> <%= command.id %> downloads notes/todo.txt --content "Buy groceries"'],
+  },
   async handler({driver, config}, input) {
     const settings = settingsOf(config)
     const location = findLocation(settings, input.location_id)
@@ -26,6 +30,9 @@ export const writeFile = defineTool({
     const resolved = await resolvePath(driver, location, input.path, true)
     // Under the file's lock, so an edit running meanwhile cannot write its older read back over this.
     await driver.withFileLock(lockPathOf(resolved), () => writeResolved(driver, resolved, data))
-    return {text: `File written successfully: ${resolved.relative}`, data: {path: resolved.relative, bytes: data.length}}
+    return {
+      text: `File written successfully: ${resolved.relative}`,
+      data: {path: resolved.relative, bytes: data.length},
+    }
   },
 })

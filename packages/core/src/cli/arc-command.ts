@@ -15,17 +15,20 @@ export const deviceFlags = {
     helpGroup: 'DEVICE',
   }),
   'adb-host': Flags.string({
-    summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).',
+    summary:
+      'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).',
     helpGroup: 'DEVICE',
   }),
   'adb-port': Flags.integer({
-    summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037).',
+    summary:
+      'Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037).',
     min: 1,
     max: 65535,
     helpGroup: 'DEVICE',
   }),
   helper: Flags.string({
-    summary: "arc's on-device helper: auto (where it works, else ADB), off (ADB only) or required (default: $ARC_HELPER, else the config's adb.helper, else auto).",
+    summary:
+      "arc's on-device helper: auto (where it works, else ADB), off (ADB only) or required (default: $ARC_HELPER, else the config's adb.helper, else auto).",
     options: ['auto', 'off', 'required'],
     helpGroup: 'DEVICE',
   }),
@@ -41,7 +44,10 @@ function isParseError(error: unknown): error is Error & {oclif: {exit: number}} 
   )
 }
 
-type ParsedFlags = Record<string, {required?: boolean; summary?: string; description?: string; options?: readonly string[]}>
+type ParsedFlags = Record<
+  string,
+  {required?: boolean; summary?: string; description?: string; options?: readonly string[]}
+>
 
 /**
  * oclif's own checks of a flag's value, said as a tool input's are (errors/describe-zod-issues.ts):
@@ -50,7 +56,10 @@ type ParsedFlags = Record<string, {required?: boolean; summary?: string; descrip
 function flagValueMessage(text: string): string | undefined {
   const option = /^Expected --([\w-]+)=([\s\S]*) to be one of: (.*)$/.exec(text)
   if (option) return `--${option[1]} must be one of ${option[3]} (got ${JSON.stringify(option[2])})`
-  const parsing = /^Parsing --([\w-]+)\s*\n\s*Expected an integer(?: (greater|less) than or equal to (\S+))? but received: ([\s\S]*)$/.exec(text)
+  const parsing =
+    /^Parsing --([\w-]+)\s*\n\s*Expected an integer(?: (greater|less) than or equal to (\S+))? but received: ([\s\S]*)$/.exec(
+      text
+    )
   if (!parsing) return undefined
   const [, flag, side, limit, value] = parsing
   if (side === undefined) return `--${flag} must be a whole number (got ${JSON.stringify(value)})`
@@ -64,7 +73,10 @@ function flagValueMessage(text: string): string | undefined {
  */
 export function parseErrorMessage(error: Error & {parse?: {input?: {flags?: ParsedFlags}}}): string {
   // oclif dims the reasons with ANSI colours on a terminal; they are read as text here.
-  const text = error.message.replace(/\u001B\[[0-9;]*m/g, '').replace(/\n\s*See more help with --help\s*$/, '').trim()
+  const text = error.message
+    .replace(/\u001B\[[0-9;]*m/g, '')
+    .replace(/\n\s*See more help with --help\s*$/, '')
+    .trim()
   const listed = /^The following errors? occurred:\n([\s\S]*)$/.exec(text)
   if (!listed) return flagValueMessage(text) ?? text
   const flags = error.parse?.input?.flags ?? {}
@@ -76,7 +88,10 @@ export function parseErrorMessage(error: Error & {parse?: {input?: {flags?: Pars
       const name = /^Missing required flag (\S+)$/.exec(reason)?.[1]
       if (name === undefined) return reason
       const flag = flags[name]
-      const what = [flag?.summary ?? flag?.description, flag?.options ? `one of ${flag.options.join(', ')}` : undefined].filter(Boolean)
+      const what = [
+        flag?.summary ?? flag?.description,
+        flag?.options ? `one of ${flag.options.join(', ')}` : undefined,
+      ].filter(Boolean)
       return `--${name} is required${what.length > 0 ? `: ${what.join('; ')}` : ''}`
     })
     .join('; ')
@@ -105,14 +120,19 @@ export abstract class ArcCommand extends Command {
 
   protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
     // A deliberate this.exit(n) (oclif's ExitError, code EEXIT) is an exit status, not an error.
-    if ((error as {code?: unknown}).code === 'EEXIT' || ((error as {oclif?: {exit?: number}}).oclif?.exit !== undefined && error.name === 'ExitError')) {
+    if (
+      (error as {code?: unknown}).code === 'EEXIT' ||
+      ((error as {oclif?: {exit?: number}}).oclif?.exit !== undefined && error.name === 'ExitError')
+    ) {
       throw error
     }
     let arcError: ArcError
     if (error instanceof ArcError) arcError = error
     else if (isParseError(error)) {
       arcError = new InvalidInputError(parseErrorMessage(error) + this.flagSuggestion(error), {
-        actions: [`Run \`${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''} --help\` for the flags and arguments.`],
+        actions: [
+          `Run \`${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''} --help\` for the flags and arguments.`,
+        ],
       })
     } else arcError = toArcError(error)
     const exit = exitCodeFor(arcError.code)

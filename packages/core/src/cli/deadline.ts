@@ -22,7 +22,11 @@ export type ExpectWork = (ms: number) => void
  * a cut-off action changed, such as the keyboard switched for typing) a TimeoutError naming the command and the
  * limit is thrown.
  */
-export async function runWithDeadline<T>(what: string, ms: number, work: (signal: AbortSignal, expectWork: ExpectWork) => Promise<T>): Promise<T> {
+export async function runWithDeadline<T>(
+  what: string,
+  ms: number,
+  work: (signal: AbortSignal, expectWork: ExpectWork) => Promise<T>
+): Promise<T> {
   const controller = new AbortController()
   const started = Date.now()
   let deadline = started + ms
@@ -33,11 +37,17 @@ export async function runWithDeadline<T>(what: string, ms: number, work: (signal
   const expired = new Promise<TimeoutError>((resolve) => {
     fire = () => {
       const limit = deadline - started
-      const grown = limit > ms ? `: ${ms / 1000} s (${COMMAND_DEADLINE_FACTOR} x adb.timeoutMs) plus ${((limit - ms) / 1000).toFixed(1)} s for the work it was given` : ''
-      const error = new TimeoutError(`${what} did not finish within ${Number((limit / 1000).toFixed(1))} s (the whole-command limit${grown || `: ${COMMAND_DEADLINE_FACTOR} x adb.timeoutMs`})`, {
-        details: {limitMs: limit},
-        actions: ['Check the device and the link to it, or raise adb.timeoutMs in the config.'],
-      })
+      const grown =
+        limit > ms
+          ? `: ${ms / 1000} s (${COMMAND_DEADLINE_FACTOR} x adb.timeoutMs) plus ${((limit - ms) / 1000).toFixed(1)} s for the work it was given`
+          : ''
+      const error = new TimeoutError(
+        `${what} did not finish within ${Number((limit / 1000).toFixed(1))} s (the whole-command limit${grown || `: ${COMMAND_DEADLINE_FACTOR} x adb.timeoutMs`})`,
+        {
+          details: {limitMs: limit},
+          actions: ['Check the device and the link to it, or raise adb.timeoutMs in the config.'],
+        }
+      )
       controller.abort(error)
       resolve(error)
     }
@@ -56,12 +66,15 @@ export async function runWithDeadline<T>(what: string, ms: number, work: (signal
   const running = work(controller.signal, (more) => expectWork(more))
   const settled = running.then(
     () => undefined,
-    () => undefined,
+    () => undefined
   )
   try {
     const first = await Promise.race([settled.then(() => undefined), expired])
     if (first === undefined) return await running
-    await Promise.race([settled, new Promise<void>((resolve) => (grace = setTimeout(resolve, DEADLINE_GRACE_MS)).unref())])
+    await Promise.race([
+      settled,
+      new Promise<void>((resolve) => (grace = setTimeout(resolve, DEADLINE_GRACE_MS)).unref()),
+    ])
     throw first
   } finally {
     clearTimeout(timer)

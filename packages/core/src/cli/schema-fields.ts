@@ -28,7 +28,10 @@ interface JsonSchemaProperty {
   anyOf?: JsonSchemaProperty[]
 }
 
-export function inputJsonSchema(schema: z.ZodObject): {properties?: Record<string, JsonSchemaProperty>; required?: string[]} {
+export function inputJsonSchema(schema: z.ZodObject): {
+  properties?: Record<string, JsonSchemaProperty>
+  required?: string[]
+} {
   return z.toJSONSchema(schema, {io: 'input', unrepresentable: 'any'}) as never
 }
 
@@ -38,7 +41,9 @@ export function schemaFields(schema: z.ZodObject): SchemaField[] {
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {
     const options = prop.enum?.map(String)
     const rawType = prop.type ?? (options ? 'string' : 'string')
-    const type = (['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(rawType) ? rawType : 'string') as SchemaField['type']
+    const type = (
+      ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(rawType) ? rawType : 'string'
+    ) as SchemaField['type']
     const field: SchemaField = {
       name,
       type,
@@ -65,5 +70,7 @@ export function flagName(field: string): string {
  * `--offset must be at least 0 (got -1): <its description>` (errors/describe-zod-issues.ts words them).
  */
 export function describeInputIssues(error: z.ZodError, positional: string[] = [], schema?: z.ZodObject): string {
-  return describeToolIssues(error, schema, (key) => (positional.includes(key) ? `argument <${key}>` : `--${flagName(key)}`))
+  return describeToolIssues(error, schema, (key) =>
+    positional.includes(key) ? `argument <${key}>` : `--${flagName(key)}`
+  )
 }

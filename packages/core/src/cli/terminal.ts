@@ -20,7 +20,12 @@ export function colorsFor(stream: NodeJS.WriteStream): InstanceType<typeof Chalk
 export function cliErrorText(error: ArcError, stream: NodeJS.WriteStream): string {
   const c = colorsFor(stream)
   const debug = /(^|,)\s*arc/.test(process.env.DEBUG ?? '')
-  const style = {label: (t: string) => c.red.bold(t), code: (t: string) => c.dim(t), action: (t: string) => c.cyan(t), stack: (t: string) => c.dim(t)}
+  const style = {
+    label: (t: string) => c.red.bold(t),
+    code: (t: string) => c.dim(t),
+    action: (t: string) => c.cyan(t),
+    stack: (t: string) => c.dim(t),
+  }
   return formatError(error, {style, stack: debug})
 }
 

@@ -33,7 +33,8 @@ function buildFlag(field: SchemaField, char?: string): AnyFlag {
   if (field.type === 'boolean') return Flags.boolean({...common, allowNo: field.default === true})
   if (field.type === 'array') return Flags.string({...common, multiple: true, helpValue: `<${field.items ?? 'value'}>`})
   if (field.options) return Flags.string({...common, options: field.options})
-  const helpValue = field.type === 'integer' || field.type === 'number' ? '<number>' : field.type === 'object' ? '<json>' : '<value>'
+  const helpValue =
+    field.type === 'integer' || field.type === 'number' ? '<number>' : field.type === 'object' ? '<json>' : '<value>'
   return Flags.string({...common, helpValue})
 }
 
@@ -43,7 +44,9 @@ function convert(field: SchemaField, value: string, label: string): unknown {
     const n = Number(value)
     // Decimal notation only: Number() would also read 0x10, 0b1, 1e3 and " 5 ", which no one means on a command line.
     if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(n)) {
-      throw new InvalidInputError(`${label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits (got ${JSON.stringify(value)})`)
+      throw new InvalidInputError(
+        `${label} must be ${field.type === 'integer' ? 'a whole number' : 'a number'} in decimal digits (got ${JSON.stringify(value)})`
+      )
     }
     return n
   }
@@ -63,7 +66,12 @@ function convert(field: SchemaField, value: string, label: string): unknown {
 }
 
 /** The raw input object from parsed args and flags, typed per the schema, ready for zod. */
-function collectInput(fields: SchemaField[], positional: string[], args: Record<string, unknown>, flags: Record<string, unknown>) {
+function collectInput(
+  fields: SchemaField[],
+  positional: string[],
+  args: Record<string, unknown>,
+  flags: Record<string, unknown>
+) {
   const input: Record<string, unknown> = {}
   for (const field of fields) {
     const isArg = positional.includes(field.name)
@@ -107,7 +115,9 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
   const held = typeof input.duration === 'number' ? input.duration : 0
   const deadlineMs = (config.adb?.timeoutMs ?? DEFAULT_ADB_TIMEOUT_MS) * COMMAND_DEADLINE_FACTOR + held
   const untilStopped =
-    typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...(cliInput ?? {})}) : tool.interruptible === true
+    typeof tool.interruptible === 'function'
+      ? tool.interruptible({...input, ...(cliInput ?? {})})
+      : tool.interruptible === true
   const selection: DeviceSelection = {
     device: flags.device as string | undefined,
     adbHost: flags['adb-host'] as string | undefined,
@@ -121,33 +131,44 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     process.stderr.write(`${warnColors.yellow('Warning:')} ${message}\n`)
   }
   const run = (callSignal?: AbortSignal, expectWork?: (ms: number) => void) =>
-    runTool(tool, {input, cliInput}, {
-      ...(expectWork ? {expectWork} : {}),
-      config,
-      configFile: filepath,
-      cwd,
-      json,
-      signal: callSignal,
-      save: true,
-      describeIssues: (error, schema) => describeInputIssues(error, positional, schema),
-      openDriver: () => resolveDriver(selection),
-      ...(backend ? {backend} : {}),
-      stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),
-      // Scripts driving one device side by side name themselves, so that each has its own `changes` baseline.
-      ...(process.env.ARC_CALLER ? {callerStateFor: (driver: {serial: string}) => new FileDeviceState(driver.serial, undefined, warn, undefined, process.env.ARC_CALLER)} : {}),
-      warn,
-      progress: (message) => {
-        if (!json) spinner.update(message)
-      },
-      // Tools that run until stopped (logs --follow) print each item as it comes.
-      emit: (item: {text: string; data: Record<string, unknown>}) => {
-        spinner.stop()
-        process.stdout.write(`${json ? JSON.stringify(item.data) : item.text}\n`)
-      },
-    })
+    runTool(
+      tool,
+      {input, cliInput},
+      {
+        ...(expectWork ? {expectWork} : {}),
+        config,
+        configFile: filepath,
+        cwd,
+        json,
+        signal: callSignal,
+        save: true,
+        describeIssues: (error, schema) => describeInputIssues(error, positional, schema),
+        openDriver: () => resolveDriver(selection),
+        ...(backend ? {backend} : {}),
+        stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),
+        // Scripts driving one device side by side name themselves, so that each has its own `changes` baseline.
+        ...(process.env.ARC_CALLER
+          ? {
+              callerStateFor: (driver: {serial: string}) =>
+                new FileDeviceState(driver.serial, undefined, warn, undefined, process.env.ARC_CALLER),
+            }
+          : {}),
+        warn,
+        progress: (message) => {
+          if (!json) spinner.update(message)
+        },
+        // Tools that run until stopped (logs --follow) print each item as it comes.
+        emit: (item: {text: string; data: Record<string, unknown>}) => {
+          spinner.stop()
+          process.stdout.write(`${json ? JSON.stringify(item.data) : item.text}\n`)
+        },
+      }
+    )
   try {
     if (untilStopped) return await run(signal)
-    return await runWithDeadline(`arc ${tool.cli.id}`, deadlineMs, (deadline, expectWork) => run(signal ? AbortSignal.any([signal, deadline]) : deadline, expectWork))
+    return await runWithDeadline(`arc ${tool.cli.id}`, deadlineMs, (deadline, expectWork) =>
+      run(signal ? AbortSignal.any([signal, deadline]) : deadline, expectWork)
+    )
   } finally {
     spinner.stop()
   }
@@ -176,7 +197,9 @@ function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
   if (bytes.length === 0) return Promise.resolve()
   // The callback goes third, as write(chunk, encoding, cb): a stand-in stream that captures output (oclif's test
   // harness) calls only a third-argument callback, and the command would wait for it forever.
-  return new Promise<void>((resolve, reject) => stream.write(bytes, undefined, (error) => (error ? reject(error) : resolve())))
+  return new Promise<void>((resolve, reject) =>
+    stream.write(bytes, undefined, (error) => (error ? reject(error) : resolve()))
+  )
 }
 
 /**
@@ -184,7 +207,11 @@ function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {
  * the later ones, in order (`--res-id email hello` → text `hello`); as many as there are positionals stay as typed
  * (the id and a selector together, which the tool refuses).
  */
-function shiftPastOmitted(positional: string[], args: Record<string, unknown>, omittable: OmittableField): Record<string, unknown> {
+function shiftPastOmitted(
+  positional: string[],
+  args: Record<string, unknown>,
+  omittable: OmittableField
+): Record<string, unknown> {
   const words = positional.map((name) => args[name]).filter((v) => v !== undefined)
   if (words.length >= positional.length) return args
   const [, ...later] = positional
@@ -205,7 +232,9 @@ function refuseHintedFlags(argv: string[], tool: AnyTool, flags: Record<string, 
     const name = /^--([^=]+)/.exec(word)?.[1]
     const hint = name === undefined || name in flags ? undefined : hints[name]
     if (hint !== undefined) {
-      throw new InvalidInputError(`${command} has no --${name} flag: ${hint}`, {actions: [`Run \`${command} --help\` for the flags and arguments.`]})
+      throw new InvalidInputError(`${command} has no --${name} flag: ${hint}`, {
+        actions: [`Run \`${command} --help\` for the flags and arguments.`],
+      })
     }
   }
 }
@@ -222,7 +251,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
     if (field.type === 'array') {
       if (i !== positional.length - 1) throw new Error(`tool ${tool.name}: array positional ${name} must be the last`)
       rest = name
-    // ignoreStdin: oclif would otherwise read piped stdin as the first argument when it is not given.
+      // ignoreStdin: oclif would otherwise read piped stdin as the first argument when it is not given.
     } else args[name] = Args.string({description: fieldSummary(field), required: field.required, ignoreStdin: true})
   }
   const flags: Record<string, AnyFlag> = {}
@@ -234,8 +263,11 @@ export function toolCommand(tool: AnyTool): Command.Class {
   // to the later ones, so oclif, which assigns them in order, requires none of them: the tool's schema does, with
   // its own message (`argument <text> is required: …`). Help and docs still show the others as required.
   const omittable = tool.cli.mayOmit
-  const leadOmittable = rest === undefined && positional.length > 1 && omittable !== undefined && omittable.field === positional[0]
-  const parseArgs = leadOmittable ? Object.fromEntries(Object.entries(args).map(([name, arg]) => [name, {...arg, required: false}])) : args
+  const leadOmittable =
+    rest === undefined && positional.length > 1 && omittable !== undefined && omittable.field === positional[0]
+  const parseArgs = leadOmittable
+    ? Object.fromEntries(Object.entries(args).map(([name, arg]) => [name, {...arg, required: false}]))
+    : args
   const cliOnlyFlags = tool.cli.input ? schemaFields(tool.cli.input).map((f) => flagName(f.name)) : []
 
   class ToolCommand extends ArcCommand {
@@ -278,7 +310,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
         if (remaining.length > 0) parsedArgs[rest] = remaining
       }
       const result = await withInterrupt((signal) =>
-        runToolFromCli({tool, args: parsedArgs, flags: parsedFlags, command: this, signal}),
+        runToolFromCli({tool, args: parsedArgs, flags: parsedFlags, command: this, signal})
       )
       const cli = result.cli ?? {}
       if (cli.streamed) return undefined
@@ -293,7 +325,10 @@ export function toolCommand(tool: AnyTool): Command.Class {
         this.log(shown)
       }
       // Warnings went to stderr as they came; --json keeps them with the result, for a script that reads stdout only.
-      const data = {...(result.data ?? {text: result.text}), ...(result.warnings?.length ? {warnings: result.warnings} : {})}
+      const data = {
+        ...(result.data ?? {text: result.text}),
+        ...(result.warnings?.length ? {warnings: result.warnings} : {}),
+      }
       if (cli.exitCode) {
         if (this.jsonEnabled()) this.logJson(data)
         this.exit(cli.exitCode)

@@ -12,7 +12,9 @@ export const configSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('Default device: an adb serial, `demo`, or a path to a recorded snapshot. --device and ANDROID_SERIAL win over it.'),
+      .describe(
+        'Default device: an adb serial, `demo`, or a path to a recorded snapshot. --device and ANDROID_SERIAL win over it.'
+      ),
     adb: z
       .object({
         host: z.string().min(1).optional().describe('adb server host (default 127.0.0.1, or from ADB_SERVER_SOCKET).'),
@@ -27,7 +29,9 @@ export const configSchema = z
         helper: z
           .enum(['auto', 'off', 'required'])
           .optional()
-          .describe("arc's on-device helper: auto (where it works, else ADB; the default), off (ADB only), required (the helper or an error). ARC_HELPER and --helper win over it."),
+          .describe(
+            "arc's on-device helper: auto (where it works, else ADB; the default), off (ADB only), required (the helper or an error). ARC_HELPER and --helper win over it."
+          ),
       })
       .strict()
       .optional()
@@ -42,13 +46,23 @@ export const configSchema = z
           .string()
           .min(1)
           .optional()
-          .describe('Bearer token `arc mcp serve` requires (--token and ARC_MCP_TOKEN win over it). Default: a new random one per start.'),
+          .describe(
+            'Bearer token `arc mcp serve` requires (--token and ARC_MCP_TOKEN win over it). Default: a new random one per start.'
+          ),
         host: z.string().min(1).optional().describe('Address to listen on (default 127.0.0.1).'),
-        port: z.number().int().min(0).max(65535).optional().describe('Port to listen on (default 7777; 0 picks a free one).'),
+        port: z
+          .number()
+          .int()
+          .min(0)
+          .max(65535)
+          .optional()
+          .describe('Port to listen on (default 7777; 0 picks a free one).'),
         allowedOrigins: z
           .array(z.string().min(1))
           .optional()
-          .describe('Browser origins allowed to call the server (e.g. http://localhost:6274); any other Origin is refused.'),
+          .describe(
+            'Browser origins allowed to call the server (e.g. http://localhost:6274); any other Origin is refused.'
+          ),
         maxBodyBytes: z
           .number()
           .int()

@@ -17,7 +17,10 @@ const locationSchema = z
       .describe('Absolute folder on the device, e.g. /sdcard/Download.'),
     name: z.string().min(1).optional().describe('Display name (default: the folder name).'),
     description: z.string().default('').describe('What the location is for, shown by list_storage_locations.'),
-    allowWrite: z.boolean().default(false).describe('Allow write_file, append_file, file_replace and download_from_url.'),
+    allowWrite: z
+      .boolean()
+      .default(false)
+      .describe('Allow write_file, append_file, file_replace and download_from_url.'),
     allowDelete: z.boolean().default(false).describe('Allow delete_file.'),
   })
   .strict()
@@ -25,9 +28,27 @@ const locationSchema = z
 export type StorageLocation = z.output<typeof locationSchema>
 
 export const DEFAULT_LOCATIONS: StorageLocation[] = [
-  {id: 'downloads', path: '/sdcard/Download', description: 'Shared Download folder', allowWrite: true, allowDelete: false},
-  {id: 'documents', path: '/sdcard/Documents', description: 'Shared Documents folder', allowWrite: true, allowDelete: false},
-  {id: 'tmp', path: '/data/local/tmp', description: 'Shell scratch folder (not visible to apps)', allowWrite: true, allowDelete: true},
+  {
+    id: 'downloads',
+    path: '/sdcard/Download',
+    description: 'Shared Download folder',
+    allowWrite: true,
+    allowDelete: false,
+  },
+  {
+    id: 'documents',
+    path: '/sdcard/Documents',
+    description: 'Shared Documents folder',
+    allowWrite: true,
+    allowDelete: false,
+  },
+  {
+    id: 'tmp',
+    path: '/data/local/tmp',
+    description: 'Shell scratch folder (not visible to apps)',
+    allowWrite: true,
+    allowDelete: true,
+  },
 ]
 
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024
@@ -47,12 +68,23 @@ export const filesConfigSchema = z
       .min(1)
       .max(1024 * 1024 * 1024)
       .optional()
-      .describe(`Largest text file read_file, write_file, append_file and file_replace handle, in bytes (default ${DEFAULT_MAX_BYTES}).`),
+      .describe(
+        `Largest text file read_file, write_file, append_file and file_replace handle, in bytes (default ${DEFAULT_MAX_BYTES}).`
+      ),
     download: z
       .object({
         allowHttp: z.boolean().optional().describe('Allow plain http:// downloads (default false).'),
-        allowUnverifiedHttps: z.boolean().optional().describe('Accept https certificates that do not verify (default false).'),
-        timeoutMs: z.number().int().min(100).max(3_600_000).optional().describe(`Time limit for one download (default ${DEFAULT_DOWNLOAD_TIMEOUT_MS}).`),
+        allowUnverifiedHttps: z
+          .boolean()
+          .optional()
+          .describe('Accept https certificates that do not verify (default false).'),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(100)
+          .max(3_600_000)
+          .optional()
+          .describe(`Time limit for one download (default ${DEFAULT_DOWNLOAD_TIMEOUT_MS}).`),
         maxBytes: z
           .number()
           .int()

@@ -24,7 +24,12 @@ export function loadCodeConfig(filepath: string): Promise<unknown> {
     execFile(
       process.execPath,
       ['--input-type=module', '--eval', LOADER, pathToFileURL(filepath).href],
-      {timeout: CODE_CONFIG_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, env: {...process.env, NODE_OPTIONS: ''}},
+      {
+        timeout: CODE_CONFIG_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+        env: {...process.env, NODE_OPTIONS: ''},
+      },
       (error, stdout, stderr) => {
         if (error) {
           const timedOut = error.killed || error.signal === 'SIGKILL'
@@ -32,22 +37,28 @@ export function loadCodeConfig(filepath: string): Promise<unknown> {
             .split('\n')
             .map((l) => l.trim())
             .find((l) => /^[A-Za-z]*Error\b|^Error:/.test(l))
-          const why = timedOut ? `it did not finish loading within ${CODE_CONFIG_TIMEOUT_MS / 1000} s (an endless loop?)` : (line ?? `it failed to load (exit ${error.code})`)
+          const why = timedOut
+            ? `it did not finish loading within ${CODE_CONFIG_TIMEOUT_MS / 1000} s (an endless loop?)`
+            : (line ?? `it failed to load (exit ${error.code})`)
           reject(
             new ConfigError(`cannot load config ${filepath}: ${why}`, {
               cause: error,
               details: {file: filepath},
-              actions: ['Fix the file, or use a JSON or YAML config (.arcrc.json, .arcrc.yaml), which cannot run code.'],
-            }),
+              actions: [
+                'Fix the file, or use a JSON or YAML config (.arcrc.json, .arcrc.yaml), which cannot run code.',
+              ],
+            })
           )
           return
         }
         try {
           resolve(JSON.parse(stdout))
         } catch {
-          reject(new ConfigError(`cannot load config ${filepath}: its export is not plain data`, {details: {file: filepath}}))
+          reject(
+            new ConfigError(`cannot load config ${filepath}: its export is not plain data`, {details: {file: filepath}})
+          )
         }
-      },
+      }
     )
   })
 }

@@ -93,7 +93,9 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
 function refuseTypeScript(filepath: string): never {
   throw new ConfigError(`cannot read config ${filepath}: arc does not read TypeScript config files`, {
     details: {file: filepath},
-    actions: ['Write it as .arcrc.mjs, arc.config.mjs, JSON or YAML (docs/config.md), or set ARC_CONFIG to another file.'],
+    actions: [
+      'Write it as .arcrc.mjs, arc.config.mjs, JSON or YAML (docs/config.md), or set ARC_CONFIG to another file.',
+    ],
   })
 }
 
@@ -127,7 +129,7 @@ async function refuseUnreadablePlaces(cwd: string): Promise<void> {
       if (!info?.isFile()) continue
       const readable = await access(file, constants.R_OK).then(
         () => true,
-        () => false,
+        () => false
       )
       if (readable) return
       throw new ConfigError(`cannot read config ${file}: permission denied`, {
@@ -137,7 +139,7 @@ async function refuseUnreadablePlaces(cwd: string): Promise<void> {
     }
     const hasPackage = await stat(path.join(dir, 'package.json')).then(
       () => true,
-      () => false,
+      () => false
     )
     if (hasPackage || path.dirname(dir) === dir) return
   }
@@ -170,14 +172,17 @@ export function readConfigSection<S extends z.ZodType>(
   section: string,
   value: unknown,
   schema: S,
-  filepath?: string,
+  filepath?: string
 ): z.output<S> {
   const parsed = schema.safeParse(value ?? {})
   if (!parsed.success) {
-    throw new ConfigError(`invalid config${filepath ? ` in ${filepath}` : ''}: ${describeZodIssues(parsed.error, [section])}`, {
-      details: {file: filepath, section, issues: parsed.error.issues},
-      actions: ['See .arcrc.example or docs/config.md for every key and its allowed values.'],
-    })
+    throw new ConfigError(
+      `invalid config${filepath ? ` in ${filepath}` : ''}: ${describeZodIssues(parsed.error, [section])}`,
+      {
+        details: {file: filepath, section, issues: parsed.error.issues},
+        actions: ['See .arcrc.example or docs/config.md for every key and its allowed values.'],
+      }
+    )
   }
   return parsed.data
 }

@@ -54,7 +54,7 @@ export function composeDriver(
   close: () => Promise<void>,
   refuse: Refusal,
   /** The device's critical section (DeviceDriver.exclusive): the backend that reads and acts holds it. */
-  exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+  exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()
 ): DeviceDriver {
   const driver: Record<string, unknown> = {serial, close, exclusive}
   for (const capability of CAPABILITY_NAMES) {
@@ -84,13 +84,18 @@ export function toolDriver(driver: DeviceDriver, needs: DeviceNeeds, tool: strin
             whole[method]!.bind(driver)
           : async () =>
               Promise.reject(
-                new InternalError(`tool ${tool} called ${method} without declaring it: needs.${capability} must be '${use}'`, {
-                  actions: ['This is a bug in arc: the tool must declare every capability it uses in its `needs`.'],
-                }),
+                new InternalError(
+                  `tool ${tool} called ${method} without declaring it: needs.${capability} must be '${use}'`,
+                  {
+                    actions: ['This is a bug in arc: the tool must declare every capability it uses in its `needs`.'],
+                  }
+                )
               )
     }
   }
   view.close = async () =>
-    Promise.reject(new InternalError(`tool ${tool} closed its device: runTool closes it`, {actions: ['This is a bug in arc.']}))
+    Promise.reject(
+      new InternalError(`tool ${tool} closed its device: runTool closes it`, {actions: ['This is a bug in arc.']})
+    )
   return view as unknown as DeviceDriver
 }

@@ -54,7 +54,8 @@ export type DeviceNeeds = Partial<Record<CapabilityName, CapabilityUse>>
 
 /** A whole device: every capability, its serial, and close(). */
 export interface DeviceDriver
-  extends ScreenCapability,
+  extends
+    ScreenCapability,
     InfoCapability,
     InputCapability,
     SystemCapability,
@@ -107,7 +108,14 @@ export const CAPABILITY_METHODS = {
     checkTypable: 'act',
     inputText: 'act',
   },
-  system: {openNotifications: 'act', openQuickSettings: 'act', setRotation: 'act', wake: 'act', unlock: 'act', probeCapabilities: 'read'},
+  system: {
+    openNotifications: 'act',
+    openQuickSettings: 'act',
+    setRotation: 'act',
+    wake: 'act',
+    unlock: 'act',
+    probeCapabilities: 'read',
+  },
   apps: {
     listApps: 'read',
     openApp: 'act',

@@ -17,14 +17,21 @@ export const HELPER_MODES = ['auto', 'off', 'required'] as const satisfies reado
  * The helper mode in force: `--helper`, else ARC_HELPER, else the config's `adb.helper`, else `auto`. An
  * ARC_HELPER that is not a mode is a ConfigError naming it (the flag and the config are checked where parsed).
  */
-export function helperMode(flag: HelperMode | undefined, env: NodeJS.ProcessEnv, configured: HelperMode | undefined): HelperMode {
+export function helperMode(
+  flag: HelperMode | undefined,
+  env: NodeJS.ProcessEnv,
+  configured: HelperMode | undefined
+): HelperMode {
   if (flag !== undefined) return flag
   const fromEnv = env.ARC_HELPER
   if (fromEnv !== undefined && fromEnv !== '') {
     if (!(HELPER_MODES as readonly string[]).includes(fromEnv)) {
-      throw new ConfigError(`ARC_HELPER=${JSON.stringify(fromEnv)} is not a helper mode; allowed: ${HELPER_MODES.join(', ')}`, {
-        actions: ['Unset ARC_HELPER for the default (auto), or set it to auto, off or required.'],
-      })
+      throw new ConfigError(
+        `ARC_HELPER=${JSON.stringify(fromEnv)} is not a helper mode; allowed: ${HELPER_MODES.join(', ')}`,
+        {
+          actions: ['Unset ARC_HELPER for the default (auto), or set it to auto, off or required.'],
+        }
+      )
     }
     return fromEnv as HelperMode
   }

@@ -45,8 +45,13 @@ interface Registry {
   onWait?: (notice: WaitNotice) => void
 }
 const REGISTRY = Symbol.for('arc-cli.device-lock')
-const registry: Registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] = {holding: new AsyncLocalStorage<Held[]>(), queues: new Map(), onWait: debugNotice()} satisfies Registry)
+const registry: Registry =
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] as Registry | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] = {
+    holding: new AsyncLocalStorage<Held[]>(),
+    queues: new Map(),
+    onWait: debugNotice(),
+  } satisfies Registry)
 const {holding, queues} = registry
 
 interface Waiter {
@@ -58,7 +63,6 @@ interface Queue {
   waiters: Waiter[]
 }
 
-
 /** What a waiter hears while it waits (tests and DEBUG=arc*): the device and, when known, the process holding it. */
 export type WaitNotice = {key: string; holder: 'this process'} | {key: string; holder: 'another process'; pid?: number}
 
@@ -66,13 +70,16 @@ export type WaitNotice = {key: string; holder: 'this process'} | {key: string; h
 function debugNotice(): ((notice: WaitNotice) => void) | undefined {
   if (!/(^|,)\s*arc/.test(process.env.DEBUG ?? '')) return undefined
   return (n) => {
-    const who = n.holder === 'this process' ? 'an earlier call of this process' : `arc process ${n.pid ?? '(pid unknown)'}`
+    const who =
+      n.holder === 'this process' ? 'an earlier call of this process' : `arc process ${n.pid ?? '(pid unknown)'}`
     process.stderr.write(`arc: waiting for ${n.key}: ${who} is using it\n`)
   }
 }
 
 /** Replaces what a waiting caller reports (undefined: nothing); returns the one before. For tests. */
-export function setWaitListener(listener: ((notice: WaitNotice) => void) | undefined): ((notice: WaitNotice) => void) | undefined {
+export function setWaitListener(
+  listener: ((notice: WaitNotice) => void) | undefined
+): ((notice: WaitNotice) => void) | undefined {
   const before = registry.onWait
   registry.onWait = listener
   return before
@@ -80,7 +87,9 @@ export function setWaitListener(listener: ((notice: WaitNotice) => void) | undef
 
 function aborted(signal: AbortSignal): Error {
   const reason: unknown = signal.reason
-  return reason instanceof Error && !(reason instanceof DOMException) ? reason : new CancelledError('cancelled while waiting for the device to be free; nothing was sent')
+  return reason instanceof Error && !(reason instanceof DOMException)
+    ? reason
+    : new CancelledError('cancelled while waiting for the device to be free; nothing was sent')
 }
 
 /** Waits for this process's turn on `key`; returns the function that gives the turn to the next caller. */
@@ -164,7 +173,9 @@ function tryListen(address: {path: string; file: boolean}): Promise<(() => Promi
       server.close(() => resolve())
     })
   return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error)))
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error)
+    )
     server.listen({path: address.path}, () => {
       // Holding a device must not keep a finished process alive.
       server.unref()
@@ -203,7 +214,8 @@ function waitForHolder(key: string, address: {path: string; file: boolean}, sign
       }
     })
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (address.file && (error.code === 'ECONNREFUSED' || error.code === 'ENOENT')) rmSync(address.path, {force: true})
+      if (address.file && (error.code === 'ECONNREFUSED' || error.code === 'ENOENT'))
+        rmSync(address.path, {force: true})
       done()
     })
     socket.on('close', () => done())

@@ -105,9 +105,12 @@ function namesBoth(error: unknown, device: string | undefined): unknown {
   if (!(error instanceof DeviceNotFoundError || error instanceof DeviceUnavailableError)) return error
   const spelled = `.${path.sep}${device}`
   const Kind = error instanceof DeviceNotFoundError ? DeviceNotFoundError : DeviceUnavailableError
-  return new Kind(`${error.message}; "${device}" is read as an adb serial, though a file or folder of that name is here`, {
-    details: {...error.details, device, localPath: path.resolve(device)},
-    actions: [`For the recorded snapshot, pass it as a path: --device ${spelled}`, ...error.actions],
-    cause: error,
-  })
+  return new Kind(
+    `${error.message}; "${device}" is read as an adb serial, though a file or folder of that name is here`,
+    {
+      details: {...error.details, device, localPath: path.resolve(device)},
+      actions: [`For the recorded snapshot, pass it as a path: --device ${spelled}`, ...error.actions],
+      cause: error,
+    }
+  )
 }

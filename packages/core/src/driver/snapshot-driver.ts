@@ -148,7 +148,7 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
       serial,
       xmlPath,
       (await isFile(pngPath)) ? pngPath : undefined,
-      (await isFile(metaPath)) ? metaPath : undefined,
+      (await isFile(metaPath)) ? metaPath : undefined
     )
   }
 
@@ -185,7 +185,9 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
       foreground: {package: meta?.package, activity: meta?.activity},
       allWindows:
         meta?.allWindows ??
-        (hierarchy.listedWindows ? treelessWindows(hierarchy.listedWindows).length === 0 : hierarchy.windows.length > 1),
+        (hierarchy.listedWindows
+          ? treelessWindows(hierarchy.listedWindows).length === 0
+          : hierarchy.windows.length > 1),
       // A snapshot that recorded the window manager's list is read with it; a bare dump falls back to guessing.
       ...(meta?.windowManager ? {windowManager: meta.windowManager} : {}),
     }
@@ -228,7 +230,9 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
   }
 
   /** A recording has no device commands to spare: windowInfo(), then a capture when asked. */
-  async windowInfoOrCapture(needsDump: (info: WindowInfo) => boolean): Promise<{info: WindowInfo; capture?: ScreenCapture}> {
+  async windowInfoOrCapture(
+    needsDump: (info: WindowInfo) => boolean
+  ): Promise<{info: WindowInfo; capture?: ScreenCapture}> {
     const info = await this.windowInfo()
     return needsDump(info) ? {info, capture: await this.captureScreen()} : {info}
   }
@@ -248,7 +252,10 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
    * meta.json's size, else screen.png's (from its 24-byte header, not the whole file), else the dump's extent;
    * the dump is parsed only when it is needed and not already at hand.
    */
-  private async size(meta: SnapshotMeta | undefined, hierarchy?: UiHierarchy): Promise<{width: number; height: number}> {
+  private async size(
+    meta: SnapshotMeta | undefined,
+    hierarchy?: UiHierarchy
+  ): Promise<{width: number; height: number}> {
     if (meta) return {width: meta.width, height: meta.height}
     const fromPng = this.pngPath && pngSize(await readHead(this.pngPath, 24))
     if (fromPng) {
@@ -273,7 +280,9 @@ export class SnapshotDriver implements ScreenCapability, InfoCapability {
     return {
       serial: this.serial,
       screen: {...natural, ...(meta?.density === undefined ? {} : {density: meta.density})},
-      ...(meta?.package === undefined ? {} : {foreground: {package: meta.package, ...(meta.activity === undefined ? {} : {activity: meta.activity})}}),
+      ...(meta?.package === undefined
+        ? {}
+        : {foreground: {package: meta.package, ...(meta.activity === undefined ? {} : {activity: meta.activity})}}),
     }
   }
 

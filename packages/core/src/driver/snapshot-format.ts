@@ -23,7 +23,10 @@ const deviceWindowSchema = z
     layer: z.number().int().describe('mBaseLayer.'),
     displayId: z.number().int().nonnegative().describe('The display the window is on.'),
     visible: z.boolean().describe('Shown on screen.'),
-    frame: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional().describe('Frame [left, top, right, bottom].'),
+    frame: z
+      .tuple([z.number(), z.number(), z.number(), z.number()])
+      .optional()
+      .describe('Frame [left, top, right, bottom].'),
   })
   .strict()
 
@@ -46,20 +49,25 @@ export const snapshotMetaSchema = z
       })
       .strict()
       .optional()
-      .describe('What the window manager reported at capture time (dumpsys window windows); absent when it was not read.'),
+      .describe(
+        'What the window manager reported at capture time (dumpsys window windows); absent when it was not read.'
+      ),
     files: z
       .record(
         z.string(),
         z
           .object({
             bytes: z.number().int().nonnegative().describe('Size in bytes.'),
-            sha256: z.string().regex(/^[0-9a-f]{64}$/).describe('SHA-256 of the content, hex.'),
+            sha256: z
+              .string()
+              .regex(/^[0-9a-f]{64}$/)
+              .describe('SHA-256 of the content, hex.'),
           })
-          .strict(),
+          .strict()
       )
       .optional()
       .describe(
-        'The dump and screenshot this meta.json was written with (name -> size and hash); a reader refuses parts that do not match.',
+        'The dump and screenshot this meta.json was written with (name -> size and hash); a reader refuses parts that do not match.'
       ),
   })
   .strict()

@@ -44,7 +44,11 @@ export function snapshotReadError(file: string, error: NodeJS.ErrnoException): A
 }
 
 /** Reads one part of a snapshot, refusing files larger than `limit` before reading them. */
-export async function readSnapshotFile(file: string, limit: number, kind: 'dump' | 'screenshot' | 'meta'): Promise<Buffer> {
+export async function readSnapshotFile(
+  file: string,
+  limit: number,
+  kind: 'dump' | 'screenshot' | 'meta'
+): Promise<Buffer> {
   try {
     const info = await stat(file)
     if (info.size > limit) {
@@ -64,14 +68,21 @@ export async function readSnapshotFile(file: string, limit: number, kind: 'dump'
  * Checks that `data`, read from `folder/name`, is the file meta.json recorded (when meta.json records files:
  * snapshots from before this check carry no `files` and are read as they are).
  */
-export function checkSnapshotPart(meta: SnapshotMeta | undefined, metaPath: string | undefined, name: string, data: Buffer): void {
+export function checkSnapshotPart(
+  meta: SnapshotMeta | undefined,
+  metaPath: string | undefined,
+  name: string,
+  data: Buffer
+): void {
   const expected = meta?.files?.[name]
   if (!meta?.files) return
   const folder = metaPath ? path.dirname(metaPath) : ''
   const refuse = (why: string) =>
     new InvalidInputError(`snapshot ${folder} is inconsistent: ${name} ${why}; its parts do not belong together`, {
       details: {path: path.join(folder, name)},
-      actions: ['Record the snapshot again with `arc snapshot save` (an interrupted save or a hand-edited file leaves this).'],
+      actions: [
+        'Record the snapshot again with `arc snapshot save` (an interrupted save or a hand-edited file leaves this).',
+      ],
     })
   if (!expected) throw refuse(`is not listed in ${path.basename(metaPath ?? 'meta.json')}`)
   const actual = fileRecord(data)
@@ -80,13 +91,20 @@ export function checkSnapshotPart(meta: SnapshotMeta | undefined, metaPath: stri
 }
 
 /** A part meta.json lists that is not in the folder. */
-export function checkListedParts(meta: SnapshotMeta | undefined, metaPath: string | undefined, present: string[]): void {
+export function checkListedParts(
+  meta: SnapshotMeta | undefined,
+  metaPath: string | undefined,
+  present: string[]
+): void {
   if (!meta?.files) return
   const missing = Object.keys(meta.files).filter((name) => !present.includes(name))
   if (missing.length === 0) return
   const folder = metaPath ? path.dirname(metaPath) : ''
-  throw new InvalidInputError(`snapshot ${folder} is inconsistent: meta.json lists ${missing.join(', ')}, which the folder does not hold`, {
-    details: {missing},
-    actions: ['Record the snapshot again with `arc snapshot save`.'],
-  })
+  throw new InvalidInputError(
+    `snapshot ${folder} is inconsistent: meta.json lists ${missing.join(', ')}, which the folder does not hold`,
+    {
+      details: {missing},
+      actions: ['Record the snapshot again with `arc snapshot save`.'],
+    }
+  )
 }

@@ -16,6 +16,8 @@ export function neverTypable(text: string): string[] {
 
 /** Up to ten characters as `U+00E9 "é"`, then how many more, for error messages. */
 export function describeChars(chars: string[]): string {
-  const shown = chars.slice(0, 10).map((ch) => `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`)
+  const shown = chars
+    .slice(0, 10)
+    .map((ch) => `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(ch)}`)
   return shown.join(', ') + (chars.length > 10 ? ` and ${chars.length - 10} more` : '')
 }

@@ -208,7 +208,11 @@ export function toArcError(error: unknown): ArcError {
     })
   }
   if (errno === 'ENOSPC' || errno === 'EDQUOT') {
-    return new OutputError('the disk is full', {cause: error, details: {errno}, actions: ['Free some space and run again.']})
+    return new OutputError('the disk is full', {
+      cause: error,
+      details: {errno},
+      actions: ['Free some space and run again.'],
+    })
   }
   const message = error instanceof Error ? error.message : String(error)
   return new InternalError(`internal error: ${message}`, {

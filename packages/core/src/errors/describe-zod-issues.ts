@@ -77,7 +77,8 @@ const TYPE_WORDS: Record<string, string> = {
 function bound(issue: Extract<Issue, {code: 'too_small' | 'too_big'}>): string {
   const small = issue.code === 'too_small'
   const limit = Number(small ? issue.minimum : issue.maximum)
-  const unit = issue.origin === 'string' ? 'character' : issue.origin === 'array' || issue.origin === 'set' ? 'item' : undefined
+  const unit =
+    issue.origin === 'string' ? 'character' : issue.origin === 'array' || issue.origin === 'set' ? 'item' : undefined
   if (unit) {
     if (issue.exact) return `must have exactly ${count(limit, unit)}${gotLength(issue, unit)}`
     if (small && limit === 1 && issue.inclusive !== false) return 'must not be empty'
@@ -97,7 +98,8 @@ function issueWording(issue: Issue): string {
     case 'invalid_type':
       return `must be ${TYPE_WORDS[issue.expected] ?? issue.expected}${got(issue)}`
     case 'invalid_value': {
-      if (issue.values.length === 1) return `must be ${JSON.stringify(issue.values[0]) ?? String(issue.values[0])}${got(issue)}`
+      if (issue.values.length === 1)
+        return `must be ${JSON.stringify(issue.values[0]) ?? String(issue.values[0])}${got(issue)}`
       return `must be one of ${issue.values.map(String).join(', ')}${got(issue)}`
     }
     case 'invalid_format': {
@@ -139,7 +141,11 @@ function below(path: PropertyKey[]): string {
  * a message the schema words itself (a refinement's) follows the name: `--package-name: expected a package id…`,
  * or `--quality must be 1 to 100` when it is worded to.
  */
-export function describeInputIssues(error: z.ZodError, schema: z.ZodObject | undefined, name: (key: string) => string): string {
+export function describeInputIssues(
+  error: z.ZodError,
+  schema: z.ZodObject | undefined,
+  name: (key: string) => string
+): string {
   return error.issues
     .map((issue) => {
       const [first, ...rest] = issue.path
@@ -148,7 +154,8 @@ export function describeInputIssues(error: z.ZodError, schema: z.ZodObject | und
       const label = `${name(key)}${below(rest)}`
       if (isMissingInput(issue)) return requiredInputText(label, schema, key)
       // A schema's own words: `must be 1 to 100` reads on from the name, as arc's do; a sentence of its own follows a colon.
-      if (issue.message !== ARC_WORDS) return /^must /.test(issue.message) ? `${label} ${issue.message}` : `${label}: ${issue.message}`
+      if (issue.message !== ARC_WORDS)
+        return /^must /.test(issue.message) ? `${label} ${issue.message}` : `${label}: ${issue.message}`
       // What the field allows, from its description, when the issue is the field's own (not an item's).
       const description = rest.length === 0 ? descriptionOf(schema, key) : undefined
       return `${label} ${issueWording(issue)}${description ? `: ${description}` : ''}`

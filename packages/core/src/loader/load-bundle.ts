@@ -44,7 +44,10 @@ export function codeCacheState(): CodeCacheState | undefined {
 
 /** Writes V8's code cache for the bundle as compiled so far in this process (the build calls it at exit). */
 export function writeCodeCache(file = CODE_CACHE_FILE): void {
-  if (!loaded?.script) throw new Error(`the bundle was not compiled through vm.Script (${loaded?.state ?? 'not loaded'}): no code cache to write`)
+  if (!loaded?.script)
+    throw new Error(
+      `the bundle was not compiled through vm.Script (${loaded?.state ?? 'not loaded'}): no code cache to write`
+    )
   writeFileSync(file, loaded.script.createCachedData())
 }
 
@@ -66,10 +69,22 @@ function load(): Loaded {
     const arcImport = (specifier: string, options?: ImportCallOptions) => import(specifier, options)
     const module = {exports: {} as Record<string, unknown>, arcImport}
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void
-    wrapper.call(module.exports, module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, path.dirname(BUNDLE_FILE))
-    result = {exports: module.exports, state: cachedData === undefined ? state : script.cachedDataRejected ? 'rejected' : 'used', script}
+    wrapper.call(
+      module.exports,
+      module.exports,
+      createRequire(BUNDLE_FILE),
+      module,
+      BUNDLE_FILE,
+      path.dirname(BUNDLE_FILE)
+    )
+    result = {
+      exports: module.exports,
+      state: cachedData === undefined ? state : script.cachedDataRejected ? 'rejected' : 'used',
+      script,
+    }
   }
-  if (/(^|,)\s*arc/.test(process.env.DEBUG ?? '')) process.stderr.write(`arc: core bundle compiled (code cache: ${result.state})\n`)
+  if (/(^|,)\s*arc/.test(process.env.DEBUG ?? ''))
+    process.stderr.write(`arc: core bundle compiled (code cache: ${result.state})\n`)
   return result
 }
 

@@ -35,7 +35,9 @@ export function readDisplays(root: XmlElement, what: string, readTree: (el: XmlE
   const out: DisplaysDump = {roots: [], listed: [], rotation: undefined}
   let rotationDisplay: number | undefined
   const unexpected = (el: XmlElement, inside: string): InvalidDumpError =>
-    new InvalidDumpError(`${what} has <${el.name}> at line ${el.line} inside <${inside}>; a uiautomator --windows dump has ${inside === 'displays' ? '<display>' : inside === 'display' ? '<window>' : '<window> and <hierarchy>'} there`)
+    new InvalidDumpError(
+      `${what} has <${el.name}> at line ${el.line} inside <${inside}>; a uiautomator --windows dump has ${inside === 'displays' ? '<display>' : inside === 'display' ? '<window>' : '<window> and <hierarchy>'} there`
+    )
 
   const readWindow = (el: XmlElement, displayId: number): void => {
     const a = el.attrs
@@ -60,7 +62,9 @@ export function readDisplays(root: XmlElement, what: string, readTree: (el: XmlE
       }
       if (child.name !== 'hierarchy') throw unexpected(child, 'window')
       if (++trees > 1 || child.children.length > 1) {
-        throw new InvalidDumpError(`${what} gives the window at line ${el.line} more than one tree; uiautomator writes one root per window`)
+        throw new InvalidDumpError(
+          `${what} gives the window at line ${el.line} more than one tree; uiautomator writes one root per window`
+        )
       }
       const node = child.children[0]
       if (!node) continue
@@ -79,7 +83,9 @@ export function readDisplays(root: XmlElement, what: string, readTree: (el: XmlE
     if (display.name !== 'display') throw unexpected(display, 'displays')
     const displayId = integer(display.attrs.id)
     if (displayId === undefined || displayId < 0) {
-      throw new InvalidDumpError(`${what} has a <display> at line ${display.line} without a display number (id=${JSON.stringify(display.attrs.id ?? '')})`)
+      throw new InvalidDumpError(
+        `${what} has a <display> at line ${display.line} without a display number (id=${JSON.stringify(display.attrs.id ?? '')})`
+      )
     }
     for (const window of display.children) {
       if (window.name !== 'window') throw unexpected(window, 'display')

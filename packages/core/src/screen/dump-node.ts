@@ -32,7 +32,15 @@ export class NodeReader {
   start(parent: UiNode | undefined): void {
     this.seen = 0
     this.other = undefined
-    this.bounds = this.enabled = this.index = this.visible = this.displayed = this.hint = this.displayId = this.drawingOrder = undefined
+    this.bounds =
+      this.enabled =
+      this.index =
+      this.visible =
+      this.displayed =
+      this.hint =
+      this.displayId =
+      this.drawingOrder =
+        undefined
     this.node = {
       className: '',
       text: '',
@@ -67,29 +75,52 @@ export class NodeReader {
   readonly take = (name: string, value: string): boolean => {
     const node = this.node
     switch (name) {
-      case 'index': return this.once(1) && ((this.index = value), true)
-      case 'text': return this.once(2) && ((node.text = value), true)
-      case 'resource-id': return this.once(4) && ((node.resourceId = value), true)
-      case 'class': return this.once(8) && ((node.className = value), true)
-      case 'package': return this.once(16) && ((node.package = value), true)
-      case 'content-desc': return this.once(32) && ((node.contentDesc = value), true)
-      case 'checkable': return this.once(64) && ((node.checkable = value === 'true'), true)
-      case 'checked': return this.once(128) && ((node.checked = value === 'true'), true)
-      case 'clickable': return this.once(256) && ((node.clickable = value === 'true'), true)
-      case 'enabled': return this.once(512) && ((this.enabled = value), true)
-      case 'focusable': return this.once(1024) && ((node.focusable = value === 'true'), true)
-      case 'focused': return this.once(2048) && ((node.focused = value === 'true'), true)
-      case 'scrollable': return this.once(4096) && ((node.scrollable = value === 'true'), true)
-      case 'long-clickable': return this.once(8192) && ((node.longClickable = value === 'true'), true)
-      case 'password': return this.once(16384) && ((node.password = value === 'true'), true)
-      case 'selected': return this.once(32768) && ((node.selected = value === 'true'), true)
-      case 'bounds': return this.once(65536) && ((this.bounds = value), true)
-      case 'visible-to-user': return this.once(131072) && ((this.visible = value), true)
-      case 'displayed': return this.once(262144) && ((this.displayed = value), true)
-      case 'hint': return this.once(524288) && ((this.hint = value), true)
-      case 'display-id': return this.once(1048576) && ((this.displayId = value), true)
-      case 'drawing-order': return this.once(2097152) && ((this.drawingOrder = value), true)
-      case 'NAF': return this.once(4194304) && ((node.naf = value === 'true'), true)
+      case 'index':
+        return this.once(1) && ((this.index = value), true)
+      case 'text':
+        return this.once(2) && ((node.text = value), true)
+      case 'resource-id':
+        return this.once(4) && ((node.resourceId = value), true)
+      case 'class':
+        return this.once(8) && ((node.className = value), true)
+      case 'package':
+        return this.once(16) && ((node.package = value), true)
+      case 'content-desc':
+        return this.once(32) && ((node.contentDesc = value), true)
+      case 'checkable':
+        return this.once(64) && ((node.checkable = value === 'true'), true)
+      case 'checked':
+        return this.once(128) && ((node.checked = value === 'true'), true)
+      case 'clickable':
+        return this.once(256) && ((node.clickable = value === 'true'), true)
+      case 'enabled':
+        return this.once(512) && ((this.enabled = value), true)
+      case 'focusable':
+        return this.once(1024) && ((node.focusable = value === 'true'), true)
+      case 'focused':
+        return this.once(2048) && ((node.focused = value === 'true'), true)
+      case 'scrollable':
+        return this.once(4096) && ((node.scrollable = value === 'true'), true)
+      case 'long-clickable':
+        return this.once(8192) && ((node.longClickable = value === 'true'), true)
+      case 'password':
+        return this.once(16384) && ((node.password = value === 'true'), true)
+      case 'selected':
+        return this.once(32768) && ((node.selected = value === 'true'), true)
+      case 'bounds':
+        return this.once(65536) && ((this.bounds = value), true)
+      case 'visible-to-user':
+        return this.once(131072) && ((this.visible = value), true)
+      case 'displayed':
+        return this.once(262144) && ((this.displayed = value), true)
+      case 'hint':
+        return this.once(524288) && ((this.hint = value), true)
+      case 'display-id':
+        return this.once(1048576) && ((this.displayId = value), true)
+      case 'drawing-order':
+        return this.once(2097152) && ((this.drawingOrder = value), true)
+      case 'NAF':
+        return this.once(4194304) && ((node.naf = value === 'true'), true)
       default:
         if (this.other?.has(name)) return false
         ;(this.other ??= new Set()).add(name)
@@ -123,7 +154,7 @@ export function dumpHierarchy(
   root: (name: string) => string | undefined,
   windows: UiNode[],
   format: UiHierarchy['format'],
-  nodeCount: number,
+  nodeCount: number
 ): UiHierarchy {
   const rotationAttr = Number(root('rotation') ?? 0)
   const rotation = ([0, 1, 2, 3] as const).find((r) => r === rotationAttr) ?? 0

@@ -223,7 +223,12 @@ export function windowKey(root: UiNode): string {
  * The full key an element's id is the hash of. Exported for the persistence script and the stale-id check.
  * `memo` (one per screen) only saves work: the key is the same with or without it.
  */
-export function elementKey(node: UiNode, root: UiNode, unique: ReadonlySet<string> = uniqueResourceIds(root), memo?: KeyMemo): string {
+export function elementKey(
+  node: UiNode,
+  root: UiNode,
+  unique: ReadonlySet<string> = uniqueResourceIds(root),
+  memo?: KeyMemo
+): string {
   let path: string
   let item: UiNode | undefined
   if (memo) {
@@ -240,13 +245,25 @@ export function elementKey(node: UiNode, root: UiNode, unique: ReadonlySet<strin
   // The anchors of up to two enclosing items: a button in a row of look-alike buttons inside a feed post is
   // told apart by its own label and by the post's.
   const anchors: string[] = []
-  for (let it = item; it && anchors.length < 2; it = it.parent ? (memo ? memo.repeatedItem(it.parent) : repeatedItem(it.parent)) : undefined) {
+  for (
+    let it = item;
+    it && anchors.length < 2;
+    it = it.parent ? (memo ? memo.repeatedItem(it.parent) : repeatedItem(it.parent)) : undefined
+  ) {
     const anchor = memo ? memo.itemAnchor(it, unique) : itemAnchor(it, unique)
     if (anchor) anchors.push(anchor)
   }
   const context = anchors.join('|')
   const own = memo ? memo.signature(node) : signature(node)
-  return [windowKey(root), path, own, `d=${node.contentDesc}`, `t=${text}`, `h=${isEditable(node) ? (node.hint ?? '') : ''}`, `i=${context}`].join('\u0000')
+  return [
+    windowKey(root),
+    path,
+    own,
+    `d=${node.contentDesc}`,
+    `t=${text}`,
+    `h=${isEditable(node) ? (node.hint ?? '') : ''}`,
+    `i=${context}`,
+  ].join('\u0000')
 }
 
 /**

@@ -19,7 +19,15 @@ import {decodeReferences, XML_LIMITS} from './xml.js'
 
 /** The characters the general reader allows in a name (xml.ts `isNameChar`). */
 const isNameChar = (c: number): boolean =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 95 || c === 46 || c === 58 || c === 36 || c > 127
+  (c >= 97 && c <= 122) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 48 && c <= 57) ||
+  c === 45 ||
+  c === 95 ||
+  c === 46 ||
+  c === 58 ||
+  c === 36 ||
+  c > 127
 
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13
 
@@ -83,7 +91,11 @@ export function readPlainDump(xml: string): UiHierarchy | undefined {
   pos = skipSpace(xml, pos)
   if (!opensTag(xml, pos, '<hierarchy')) return undefined
   const root = new Map<string, string>()
-  const rootTag = readTag(xml, pos + '<hierarchy'.length, (name, value) => !root.has(name) && root.set(name, value) !== undefined)
+  const rootTag = readTag(
+    xml,
+    pos + '<hierarchy'.length,
+    (name, value) => !root.has(name) && root.set(name, value) !== undefined
+  )
   if (!rootTag || rootTag.selfClosing) return undefined
   pos = rootTag.end
   const reader = new NodeReader()

@@ -72,7 +72,20 @@ export interface NodeFlags {
 }
 
 /** The spec's six flags in its order, then arc's additions (documented in the flags note). */
-export const FLAG_ORDER = ['clk', 'lclk', 'foc', 'scr', 'edt', 'ena', 'chk', 'unchk', 'sel', 'fcs', 'pwd', 'hint'] as const
+export const FLAG_ORDER = [
+  'clk',
+  'lclk',
+  'foc',
+  'scr',
+  'edt',
+  'ena',
+  'chk',
+  'unchk',
+  'sel',
+  'fcs',
+  'pwd',
+  'hint',
+] as const
 
 /**
  * The field shows its hint: uiautomator reports an empty field's hint as its text, and (the shell dump from Android

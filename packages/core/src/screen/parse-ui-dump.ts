@@ -44,9 +44,12 @@ export function sliceDump(raw: string | Buffer, what = 'UI dump', notADump = PAS
         })
       }
     }
-    throw new InvalidDumpError(`${what} is not a uiautomator XML dump: it starts with ${JSON.stringify(firstLine(text))}`, {
-      actions: [notADump],
-    })
+    throw new InvalidDumpError(
+      `${what} is not a uiautomator XML dump: it starts with ${JSON.stringify(firstLine(text))}`,
+      {
+        actions: [notADump],
+      }
+    )
   }
   const root = documentElement(text, start)
   const closing = root?.name === 'displays' ? '</displays>' : '</hierarchy>'
@@ -83,7 +86,7 @@ function decodeUtf8(raw: Buffer, what: string): string {
     const line = text.slice(0, Math.max(bad, 0)).split('\n').length
     throw new InvalidDumpError(
       `${what} is not valid UTF-8 (first bad byte on line ${line}); uiautomator writes UTF-8, so the file was re-encoded by another tool`,
-      {actions: ['Capture the dump again with `adb exec-out uiautomator dump /dev/tty`, or re-save the file as UTF-8.']},
+      {actions: ['Capture the dump again with `adb exec-out uiautomator dump /dev/tty`, or re-save the file as UTF-8.']}
     )
   }
 }
@@ -119,7 +122,11 @@ export function readDumpTree(xml: string, what = 'UI dump'): UiHierarchy {
   if (root.name !== 'hierarchy' && root.name !== 'displays') {
     throw new InvalidDumpError(
       `${what} has an unsupported dump format: the document element is <${root.name}>, expected <hierarchy> or <displays>`,
-      {actions: ['arc reads `uiautomator dump` output (`--windows` included) and Appium-style page sources rooted at <hierarchy>.']},
+      {
+        actions: [
+          'arc reads `uiautomator dump` output (`--windows` included) and Appium-style page sources rooted at <hierarchy>.',
+        ],
+      }
     )
   }
   let format: UiHierarchy['format'] = 'uiautomator'
@@ -133,7 +140,7 @@ export function readDumpTree(xml: string, what = 'UI dump'): UiHierarchy {
     const node = reader.finish(el.name === 'node' ? '' : el.name)
     if (!node) {
       throw new InvalidDumpError(
-        `${what} has a node with unreadable bounds ${JSON.stringify(el.attrs.bounds ?? '')} at line ${el.line}; expected [left,top][right,bottom]`,
+        `${what} has a node with unreadable bounds ${JSON.stringify(el.attrs.bounds ?? '')} at line ${el.line}; expected [left,top][right,bottom]`
       )
     }
     count++
@@ -143,7 +150,10 @@ export function readDumpTree(xml: string, what = 'UI dump'): UiHierarchy {
   if (root.name === 'displays') {
     const read = readDisplays(root, what, (el) => toNode(el, undefined))
     const rotation = read.rotation
-    return {...dumpHierarchy((name) => (name === 'rotation' ? rotation : undefined), read.roots, format, count), listedWindows: read.listed}
+    return {
+      ...dumpHierarchy((name) => (name === 'rotation' ? rotation : undefined), read.roots, format, count),
+      listedWindows: read.listed,
+    }
   }
   const windows = root.children.map((child) => toNode(child, undefined))
   return dumpHierarchy((name) => root.attrs[name], windows, format, count)

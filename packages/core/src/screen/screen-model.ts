@@ -5,7 +5,14 @@ import {assignElementIds} from './element-ids.js'
 import {isEditable, nodeFlags, shouldKeepNode, simpleClassName, type NodeFlags} from './node-rules.js'
 import {parseUiDump} from './parse-ui-dump.js'
 import type {DumpWindow, UiHierarchy, UiNode} from './ui-node.js'
-import {accessibilityType, dumpWindowType, matchWindows, missingWindows, treelessWindows, type WindowType} from './window-metadata.js'
+import {
+  accessibilityType,
+  dumpWindowType,
+  matchWindows,
+  missingWindows,
+  treelessWindows,
+  type WindowType,
+} from './window-metadata.js'
 
 export type {WindowType} from './window-metadata.js'
 
@@ -133,8 +140,13 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
       if (own.focused) focusedWindow ??= window
     }
   } else {
-    if (wm) stackByWindowManager(windows, matches.map((m) => m?.z))
-    focusedWindow = (wm?.focus !== undefined ? windows.find((w) => w.title === wm.focus) : undefined) ?? guessFocus(windows, capture)
+    if (wm)
+      stackByWindowManager(
+        windows,
+        matches.map((m) => m?.z)
+      )
+    focusedWindow =
+      (wm?.focus !== undefined ? windows.find((w) => w.title === wm.focus) : undefined) ?? guessFocus(windows, capture)
   }
   if (focusedWindow) {
     focusedWindow.focused = true
@@ -177,7 +189,8 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     return element
   })
 
-  for (const [fingerprint, members] of lookAlikeGroups(elements)) for (const member of members) member.group = fingerprint
+  for (const [fingerprint, members] of lookAlikeGroups(elements))
+    for (const member of members) member.group = fingerprint
 
   return {
     screen,
@@ -264,7 +277,9 @@ function lookAlikeGroups(elements: ScreenElement[]): Map<string, ScreenElement[]
     const hash = createHash('sha256').update(base)
     for (const m of members) {
       const words = isEditable(m.node) ? '' : m.text
-      hash.update(`\n${m.bounds.join(',')}\u0001${m.window.pkg}\u0001${m.node.className}\u0001${m.resId}\u0001${m.desc}\u0001${words}`)
+      hash.update(
+        `\n${m.bounds.join(',')}\u0001${m.window.pkg}\u0001${m.node.className}\u0001${m.resId}\u0001${m.desc}\u0001${words}`
+      )
     }
     groups.set(hash.digest('hex').slice(0, 16), members)
   }

@@ -8,12 +8,7 @@ import type {DumpWindow, UiNode} from './ui-node.js'
 
 /** The spec's window types (AccessibilityWindowInfo's). */
 export type WindowType =
-  | 'APPLICATION'
-  | 'INPUT_METHOD'
-  | 'SYSTEM'
-  | 'ACCESSIBILITY_OVERLAY'
-  | 'SPLIT_SCREEN_DIVIDER'
-  | 'MAGNIFICATION_OVERLAY'
+  'APPLICATION' | 'INPUT_METHOD' | 'SYSTEM' | 'ACCESSIBILITY_OVERLAY' | 'SPLIT_SCREEN_DIVIDER' | 'MAGNIFICATION_OVERLAY'
 
 const ACCESSIBILITY_TYPES = new Set<string>([
   'APPLICATION',
@@ -46,7 +41,8 @@ export function accessibilityType(wmType: string): WindowType {
   if (wmType === 'INPUT_METHOD' || wmType === 'INPUT_METHOD_DIALOG') return 'INPUT_METHOD'
   if (wmType === 'ACCESSIBILITY_OVERLAY') return 'ACCESSIBILITY_OVERLAY'
   if (wmType === 'DOCK_DIVIDER') return 'SPLIT_SCREEN_DIVIDER'
-  if (wmType === 'MAGNIFICATION_OVERLAY' || wmType === 'ACCESSIBILITY_MAGNIFICATION_OVERLAY') return 'MAGNIFICATION_OVERLAY'
+  if (wmType === 'MAGNIFICATION_OVERLAY' || wmType === 'ACCESSIBILITY_MAGNIFICATION_OVERLAY')
+    return 'MAGNIFICATION_OVERLAY'
   if (/APPLICATION/.test(wmType) && wmType !== 'APPLICATION_OVERLAY') return 'APPLICATION'
   if (APP_LIKE.has(wmType)) return 'APPLICATION'
   return 'SYSTEM'
@@ -99,7 +95,9 @@ export function matchWindows(roots: UiNode[], wm: WindowManagerState): Array<Dev
 function expectedInDump(window: DeviceWindow): boolean {
   const type = accessibilityType(window.type)
   if (type !== 'SYSTEM') return type !== 'MAGNIFICATION_OVERLAY' && window.type !== 'APPLICATION_STARTING'
-  return ['STATUS_BAR', 'NAVIGATION_BAR', 'NOTIFICATION_SHADE', 'KEYGUARD', 'SYSTEM_DIALOG', 'SYSTEM_ERROR'].includes(window.type)
+  return ['STATUS_BAR', 'NAVIGATION_BAR', 'NOTIFICATION_SHADE', 'KEYGUARD', 'SYSTEM_DIALOG', 'SYSTEM_ERROR'].includes(
+    window.type
+  )
 }
 
 function onScreen(window: DeviceWindow, screen: {width: number; height: number}): boolean {
@@ -116,10 +114,12 @@ function onScreen(window: DeviceWindow, screen: {width: number; height: number})
 export function missingWindows(
   roots: UiNode[],
   wm: WindowManagerState,
-  screen: {width: number; height: number},
+  screen: {width: number; height: number}
 ): DeviceWindow[] {
   const matched = new Set(matchWindows(roots, wm).filter((w): w is DeviceWindow => w !== undefined))
-  return wm.windows.filter((w) => w.visible && w.displayId === 0 && expectedInDump(w) && onScreen(w, screen) && !matched.has(w))
+  return wm.windows.filter(
+    (w) => w.visible && w.displayId === 0 && expectedInDump(w) && onScreen(w, screen) && !matched.has(w)
+  )
 }
 
 /**

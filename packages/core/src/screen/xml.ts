@@ -99,7 +99,15 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
   }
 
   const isNameChar = (c: number): boolean =>
-    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 95 || c === 46 || c === 58 || c === 36 || c > 127
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 45 ||
+    c === 95 ||
+    c === 46 ||
+    c === 58 ||
+    c === 36 ||
+    c > 127
 
   const readName = (): string => {
     const start = pos
@@ -154,7 +162,7 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
       if (/\[|\bSYSTEM\b|\bPUBLIC\b/i.test(declaration)) {
         throw new InvalidDumpError(
           `${what} is refused: it has a DOCTYPE with entity declarations or an external reference (line ${lineAt(pos)}); arc expands no entities and reads no outside files, and uiautomator dumps never carry one`,
-          {details: {line: lineAt(pos), refused: 'DOCTYPE'}},
+          {details: {line: lineAt(pos), refused: 'DOCTYPE'}}
         )
       }
       pos = end + 1
@@ -187,17 +195,28 @@ export function parseXml(source: string, what = 'UI dump'): XmlElement {
     // An opening tag.
     const at = pos
     pos++
-    const element: XmlElement = {name: readName(), attrs: Object.create(null) as Record<string, string>, children: [], line: lineAt(at)}
+    const element: XmlElement = {
+      name: readName(),
+      attrs: Object.create(null) as Record<string, string>,
+      children: [],
+      line: lineAt(at),
+    }
     if (root && stack.length === 0) fail(`a second document element <${element.name}>`, at)
     if (++elements > XML_LIMITS.maxElements) {
-      throw new InvalidDumpError(`${what} is too large: more than ${XML_LIMITS.maxElements} elements (line ${lineAt(at)}); arc reads at most that many`, {
-        details: {line: lineAt(at), limit: XML_LIMITS.maxElements},
-      })
+      throw new InvalidDumpError(
+        `${what} is too large: more than ${XML_LIMITS.maxElements} elements (line ${lineAt(at)}); arc reads at most that many`,
+        {
+          details: {line: lineAt(at), limit: XML_LIMITS.maxElements},
+        }
+      )
     }
     if (stack.length >= XML_LIMITS.maxDepth) {
-      throw new InvalidDumpError(`${what} nests too deep: more than ${XML_LIMITS.maxDepth} levels (line ${lineAt(at)}); arc reads at most that many`, {
-        details: {line: lineAt(at), limit: XML_LIMITS.maxDepth},
-      })
+      throw new InvalidDumpError(
+        `${what} nests too deep: more than ${XML_LIMITS.maxDepth} levels (line ${lineAt(at)}); arc reads at most that many`,
+        {
+          details: {line: lineAt(at), limit: XML_LIMITS.maxDepth},
+        }
+      )
     }
     for (;;) {
       skipSpace()

@@ -27,7 +27,10 @@ function checkKey(key: string): void {
 }
 
 /** The environment variable that chose the cache folder (arcCacheDir), for messages about it. */
-export function arcCacheSource(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function arcCacheSource(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform
+): string {
   if (env.ARC_CACHE_DIR) return 'ARC_CACHE_DIR'
   if (env.XDG_CACHE_HOME) return 'XDG_CACHE_HOME'
   if (platform === 'win32' && env.LOCALAPPDATA) return 'LOCALAPPDATA'
@@ -38,7 +41,10 @@ export function arcCacheSource(env: NodeJS.ProcessEnv = process.env, platform: N
  * The user's cache folder for arc: `$ARC_CACHE_DIR` when set, else `$XDG_CACHE_HOME/arc`, `~/Library/Caches/arc`
  * on macOS, `%LOCALAPPDATA%\arc\Cache` on Windows, `~/.cache/arc` elsewhere.
  */
-export function arcCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function arcCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform
+): string {
   if (env.ARC_CACHE_DIR) return path.resolve(env.ARC_CACHE_DIR)
   if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'arc')
   if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches', 'arc')
@@ -69,7 +75,7 @@ const warned = new Set<string>()
  */
 async function makeFolder(dir: string): Promise<void> {
   const missing: string[] = []
-  for (let at = dir; ; ) {
+  for (let at = dir; ;) {
     const found = await stat(at).catch((error: NodeJS.ErrnoException) => error)
     if (!(found instanceof Error)) {
       if (!found.isDirectory()) throw Object.assign(new Error(`${at} is not a folder`), {code: 'ENOTDIR'})
@@ -129,7 +135,7 @@ export class FileDeviceState implements DeviceState {
      * The store of one caller of the device (ARC_CALLER), in `callers/<name>/` of the device's folder (a long name
      * by its hash, so any string is a safe folder name).
      */
-    caller?: string,
+    caller?: string
   ) {
     const device = path.join(cacheDir, 'devices', serialFolderName(serial))
     this.dir = caller === undefined ? device : path.join(device, 'callers', callerFolderName(caller))
@@ -182,7 +188,7 @@ export class FileDeviceState implements DeviceState {
     warned.add(root)
     const variables = this.source === 'ARC_CACHE_DIR' ? 'ARC_CACHE_DIR' : `${this.source} (or set ARC_CACHE_DIR)`
     this.warn?.(
-      `arc cannot write its cache folder ${root} (${reasonOf(error)}): element ids work within this command but are not checked against earlier commands (stale ids go undetected across commands). Point ${variables} at a writable folder.`,
+      `arc cannot write its cache folder ${root} (${reasonOf(error)}): element ids work within this command but are not checked against earlier commands (stale ids go undetected across commands). Point ${variables} at a writable folder.`
     )
   }
 

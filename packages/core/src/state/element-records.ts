@@ -36,7 +36,8 @@ interface Records {
 
 export const ELEMENT_RECORDS_KEY = 'element-ids'
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function isRecord(value: unknown): value is ElementRecord {
   return (
@@ -54,7 +55,9 @@ function isRecord(value: unknown): value is ElementRecord {
 
 /** The remembered records in their one shape; anything else (ids null, a record of another shape) is no record. */
 function isRecords(value: unknown): value is Records {
-  return isObject(value) && typeof value.at === 'number' && isObject(value.ids) && Object.values(value.ids).every(isRecord)
+  return (
+    isObject(value) && typeof value.at === 'number' && isObject(value.ids) && Object.values(value.ids).every(isRecord)
+  )
 }
 
 /**
@@ -103,7 +106,14 @@ export function rememberScreen(state: DeviceState, model: ScreenModel): Promise<
 
 function describe(r: ElementRecord): string {
   const cls = r.cls.slice(r.cls.lastIndexOf('.') + 1) || 'element'
-  const label = r.text && !r.editable ? ` "${r.text.slice(0, 40)}"` : r.desc ? ` [${r.desc.slice(0, 40)}]` : r.res ? ` ${r.res}` : ''
+  const label =
+    r.text && !r.editable
+      ? ` "${r.text.slice(0, 40)}"`
+      : r.desc
+        ? ` [${r.desc.slice(0, 40)}]`
+        : r.res
+          ? ` ${r.res}`
+          : ''
   return `${cls}${label} in ${r.pkg || 'an unnamed window'}${r.activity ? ` (${r.activity})` : ''}`
 }
 
@@ -113,9 +123,11 @@ export function recordMismatch(then: ElementRecord, now: ElementRecord): string[
   if (then.cls !== now.cls) diffs.push(`class ${then.cls} → ${now.cls}`)
   if (then.res !== now.res) diffs.push(`resource-id ${then.res || '-'} → ${now.res || '-'}`)
   if (then.desc !== now.desc) diffs.push(`content-desc ${JSON.stringify(then.desc)} → ${JSON.stringify(now.desc)}`)
-  if (!then.editable && then.text !== now.text) diffs.push(`text ${JSON.stringify(then.text)} → ${JSON.stringify(now.text)}`)
+  if (!then.editable && then.text !== now.text)
+    diffs.push(`text ${JSON.stringify(then.text)} → ${JSON.stringify(now.text)}`)
   if (then.pkg !== now.pkg) diffs.push(`window ${then.pkg} → ${now.pkg}`)
-  if (then.activity && now.activity && then.activity !== now.activity) diffs.push(`activity ${then.activity} → ${now.activity}`)
+  if (then.activity && now.activity && then.activity !== now.activity)
+    diffs.push(`activity ${then.activity} → ${now.activity}`)
   return diffs
 }
 
@@ -128,9 +140,12 @@ const READ_AGAIN = ['Read the screen again (arc screen-state, or get_screen_stat
 export function checkElementId(id: string, input = 'element_id'): string {
   const full = fullElementId(id)
   if (!ELEMENT_ID_PATTERN.test(full)) {
-    throw new InvalidInputError(`${input} ${JSON.stringify(id)} is not an element id: ids are node_ and 6 characters (node_a3f2kq, or a3f2kq as compact screen-state prints them)`, {
-      details: {input, value: id},
-    })
+    throw new InvalidInputError(
+      `${input} ${JSON.stringify(id)} is not an element id: ids are node_ and 6 characters (node_a3f2kq, or a3f2kq as compact screen-state prints them)`,
+      {
+        details: {input, value: id},
+      }
+    )
   }
   return full
 }
@@ -146,29 +161,46 @@ export interface ResolvedElement {
  * - it is not on the screen: STALE_ELEMENT when arc showed it before (the screen changed), else ELEMENT_NOT_FOUND;
  * - it resolves to an element that differs from what it named at the last read (STALE_ELEMENT).
  */
-export async function resolveElement(driver: DeviceDriver, state: DeviceState, given: string, input = 'element_id'): Promise<ResolvedElement> {
+export async function resolveElement(
+  driver: DeviceDriver,
+  state: DeviceState,
+  given: string,
+  input = 'element_id'
+): Promise<ResolvedElement> {
   const id = checkElementId(given, input)
-  const [model, records] = await Promise.all([driver.captureScreen().then((c) => buildScreenModel(c)), readRecords(state)])
+  const [model, records] = await Promise.all([
+    driver.captureScreen().then((c) => buildScreenModel(c)),
+    readRecords(state),
+  ])
   const element = model.byId.get(id)
   const then = records?.[id]
   if (isAmbiguousId(id)) checkLookAlike(id, then, element)
   if (!element) {
     if (then) {
-      throw new StaleElementError(`element ${id} is stale: the screen changed since it was read and ${describe(then)} is no longer on it`, {
-        actions: READ_AGAIN,
-        details: {element_id: id, was: then},
-      })
+      throw new StaleElementError(
+        `element ${id} is stale: the screen changed since it was read and ${describe(then)} is no longer on it`,
+        {
+          actions: READ_AGAIN,
+          details: {element_id: id, was: then},
+        }
+      )
     }
-    throw new ElementNotFoundError(`element ${id} is not on the current screen`, {actions: READ_AGAIN, details: {element_id: id}})
+    throw new ElementNotFoundError(`element ${id} is not on the current screen`, {
+      actions: READ_AGAIN,
+      details: {element_id: id},
+    })
   }
   if (then) {
     const now = recordOf(element)
     const diffs = recordMismatch(then, now)
     if (diffs.length > 0) {
-      throw new StaleElementError(`element ${id} is stale: it named ${describe(then)} when the screen was read, and now names ${describe(now)} (${diffs.join('; ')})`, {
-        actions: READ_AGAIN,
-        details: {element_id: id, was: then, now},
-      })
+      throw new StaleElementError(
+        `element ${id} is stale: it named ${describe(then)} when the screen was read, and now names ${describe(now)} (${diffs.join('; ')})`,
+        {
+          actions: READ_AGAIN,
+          details: {element_id: id, was: then, now},
+        }
+      )
     }
   }
   checkMainDisplay(element)
@@ -183,16 +215,22 @@ export async function resolveElement(driver: DeviceDriver, state: DeviceState, g
  */
 function checkLookAlike(id: string, then: ElementRecord | undefined, now: ScreenElement | undefined): void {
   if (then?.group === undefined) {
-    throw new StaleElementError(`element ${id} is one of several look-alikes, counted by their place on the screen, and arc has no record of the group it was counted in`, {
-      actions: READ_AGAIN,
-      details: {element_id: id},
-    })
+    throw new StaleElementError(
+      `element ${id} is one of several look-alikes, counted by their place on the screen, and arc has no record of the group it was counted in`,
+      {
+        actions: READ_AGAIN,
+        details: {element_id: id},
+      }
+    )
   }
   if (now?.group !== then.group) {
-    throw new StaleElementError(`element ${id} is stale: it is one of several look-alike ${describe(then)} elements counted by their place, and that group changed since it was read (one arrived, left or moved), so the count may name another one now`, {
-      actions: READ_AGAIN,
-      details: {element_id: id, was: then},
-    })
+    throw new StaleElementError(
+      `element ${id} is stale: it is one of several look-alike ${describe(then)} elements counted by their place, and that group changed since it was read (one arrived, left or moved), so the count may name another one now`,
+      {
+        actions: READ_AGAIN,
+        details: {element_id: id, was: then},
+      }
+    )
   }
 }
 
@@ -201,6 +239,9 @@ export function checkMainDisplay(element: ScreenElement): void {
   if (element.window.display === 0) return
   throw new UnsupportedError(
     `element ${element.id} is on display ${element.window.display}; arc's taps, gestures and typing reach the main display (0) only`,
-    {actions: ['Act on elements of the main display, or drive the other display with arc shell (input -d DISPLAY …).'], details: {element_id: element.id, display: element.window.display}},
+    {
+      actions: ['Act on elements of the main display, or drive the other display with arc shell (input -d DISPLAY …).'],
+      details: {element_id: element.id, display: element.window.display},
+    }
   )
 }

@@ -197,8 +197,10 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
 }
 
 /** A tool that acts on or reads a device (the default). */
-export interface DeviceToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>
-  extends ToolFields<S, C> {
+export interface DeviceToolDefinition<
+  S extends z.ZodObject = z.ZodObject,
+  C extends z.ZodObject = z.ZodObject<{}>,
+> extends ToolFields<S, C> {
   needsDevice?: true
   /**
    * The capabilities the handler uses, each `read` or `act` (`{screen: 'read', input: 'act'}`), or a function of the
@@ -219,22 +221,27 @@ export interface DeviceToolDefinition<S extends z.ZodObject = z.ZodObject, C ext
 }
 
 /** A tool that needs no device (list_devices): its context has no driver and no device state. */
-export interface HostToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>
-  extends ToolFields<S, C> {
+export interface HostToolDefinition<
+  S extends z.ZodObject = z.ZodObject,
+  C extends z.ZodObject = z.ZodObject<{}>,
+> extends ToolFields<S, C> {
   needsDevice: false
   handler(ctx: BaseToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
 }
 
 export type ToolDefinition<S extends z.ZodObject = z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>> =
-  | DeviceToolDefinition<S, C>
-  | HostToolDefinition<S, C>
+  DeviceToolDefinition<S, C> | HostToolDefinition<S, C>
 
 /**
  * Keeps the schema's types for the handler; a tool that `holdsDevice` gets its handler wrapped in the device's
  * critical section.
  */
-export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: HostToolDefinition<S, C>): HostToolDefinition<S, C>
-export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(tool: DeviceToolDefinition<S, C>): DeviceToolDefinition<S, C>
+export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(
+  tool: HostToolDefinition<S, C>
+): HostToolDefinition<S, C>
+export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodObject<{}>>(
+  tool: DeviceToolDefinition<S, C>
+): DeviceToolDefinition<S, C>
 export function defineTool(tool: ToolDefinition): ToolDefinition {
   if (tool.needsDevice === false || !tool.holdsDevice) return tool
   const handler = tool.handler

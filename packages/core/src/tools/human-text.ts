@@ -20,7 +20,7 @@ export function formatTable(header: string[], rows: string[][]): string {
       row
         .map((c, i) => (i === row.length - 1 ? c : padToWidth(c, widths[i] as number)))
         .join('  ')
-        .trimEnd(),
+        .trimEnd()
     )
     .join('\n')
 }

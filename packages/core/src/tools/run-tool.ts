@@ -61,7 +61,11 @@ function fieldIssues(error: z.ZodError, schema: z.ZodObject): string {
   return describeInputIssues(error, schema, (key) => key)
 }
 
-function validate(schema: z.ZodObject, raw: unknown, describe: (error: z.ZodError, schema: z.ZodObject) => string): Record<string, unknown> {
+function validate(
+  schema: z.ZodObject,
+  raw: unknown,
+  describe: (error: z.ZodError, schema: z.ZodObject) => string
+): Record<string, unknown> {
   const parsed = schema.safeParse(raw ?? {}, REPORT_INPUT)
   if (!parsed.success) throw new InvalidInputError(describe(parsed.error, schema))
   return parsed.data as Record<string, unknown>
@@ -101,7 +105,7 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, 
       (error: unknown) => {
         signal.removeEventListener('abort', abort)
         reject(signal.aborted ? cancellation(signal) : error)
-      },
+      }
     )
   })
 }
@@ -127,7 +131,10 @@ function checkResult(tool: AnyTool, result: ToolResult): void {
 
 function checkData(tool: AnyTool, result: {data?: unknown}): void {
   const {data} = result
-  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data) || Buffer.isBuffer(data))) {
+  if (
+    data !== undefined &&
+    (data === null || typeof data !== 'object' || Array.isArray(data) || Buffer.isBuffer(data))
+  ) {
     throw new InternalError(`tool ${tool.name} returned data that is not a plain object`, {
       actions: ['This is a bug in arc: a handler must return `data` as an object.'],
     })
@@ -185,7 +192,8 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
     ...(deps.emit ? {emit: deps.emit} : {}),
   }
   // A tool that runs until stopped treats the abort as "wind up": it returns normally, and its files are saved.
-  const untilStopped = typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...extra}) : tool.interruptible === true
+  const untilStopped =
+    typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...extra}) : tool.interruptible === true
   const race = <T>(work: Promise<T>, onAbort?: () => void) => (untilStopped ? work : abortable(work, signal, onAbort))
   let driver: DeviceDriver | undefined
   // One close, awaited by whoever comes last: a cancelled call starts it at once and still waits for it, since
@@ -203,10 +211,18 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
       if (refused) throw refused
       const opening = deps.openDriver()
       // A device opened after the call was cancelled is closed as soon as it arrives.
-      void opening.then((d) => (signal?.aborted ? d.close() : undefined), () => undefined)
+      void opening.then(
+        (d) => (signal?.aborted ? d.close() : undefined),
+        () => undefined
+      )
       driver = await abortable(opening, signal)
       const state = deps.stateFor(driver)
-      const ctx: ToolContext = {...base, driver: watchDisplay(toolDriver(driver, needs, tool.name), warn), state, callerState: deps.callerStateFor?.(driver) ?? state}
+      const ctx: ToolContext = {
+        ...base,
+        driver: watchDisplay(toolDriver(driver, needs, tool.name), warn),
+        state,
+        callerState: deps.callerStateFor?.(driver) ?? state,
+      }
       result = await race(tool.handler(ctx, args), () => void close())
     }
     checkResult(tool, result)
@@ -229,7 +245,9 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
         },
       }
     }
-    return warnings.length > 0 ? {...result, warnings: [...(result.warnings ?? []), ...warnings.filter((w) => !result.warnings?.includes(w))]} : result
+    return warnings.length > 0
+      ? {...result, warnings: [...(result.warnings ?? []), ...warnings.filter((w) => !result.warnings?.includes(w))]}
+      : result
   } finally {
     await close()
   }

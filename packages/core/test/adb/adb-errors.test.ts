@@ -12,7 +12,7 @@ describe('adb error mapping', () => {
     expect(mapAdbError(fail('no devices/emulators found'), ctx).code).to.equal('DEVICE_NOT_FOUND')
     expect(mapAdbError(fail('more than one device/emulator'), ctx).code).to.equal('DEVICE_AMBIGUOUS')
     expect(mapAdbError(fail('device offline'), ctx).code).to.equal('DEVICE_UNAVAILABLE')
-    const unauthorized = mapAdbError(fail('device unauthorized.\nThis adb server\'s $ADB_VENDOR_KEYS is not set'), ctx)
+    const unauthorized = mapAdbError(fail("device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set"), ctx)
     expect(unauthorized.message).to.equal('device S1 is unauthorized')
     expect(mapAdbError(fail('closed'), ctx).code).to.equal('DEVICE_COMMAND_FAILED')
   })
@@ -23,9 +23,13 @@ describe('adb error mapping', () => {
     expect(refused.message).to.equal('no adb server at 10.0.0.2:7401')
     expect(mapAdbError(Object.assign(new Error('x'), {code: 'ENOTFOUND'}), ctx).code).to.equal('DEVICE_UNAVAILABLE')
     expect(mapAdbError(Object.assign(new Error('x'), {code: 'ECONNRESET'}), ctx).code).to.equal('DEVICE_UNAVAILABLE')
-    expect(mapAdbError(Object.assign(new Error('x'), {name: 'PrematureEOFError'}), ctx).code).to.equal('DEVICE_UNAVAILABLE')
+    expect(mapAdbError(Object.assign(new Error('x'), {name: 'PrematureEOFError'}), ctx).code).to.equal(
+      'DEVICE_UNAVAILABLE'
+    )
     expect(mapAdbError(Object.assign(new Error('x'), {name: 'TimeoutError'}), ctx).code).to.equal('TIMEOUT')
-    expect(mapAdbError(Object.assign(new Error('x'), {name: 'UnexpectedDataError'}), ctx).code).to.equal('DEVICE_COMMAND_FAILED')
+    expect(mapAdbError(Object.assign(new Error('x'), {name: 'UnexpectedDataError'}), ctx).code).to.equal(
+      'DEVICE_COMMAND_FAILED'
+    )
   })
 })
 
@@ -36,10 +40,18 @@ describe('device selection', () => {
     expect(selectDevice([d('a'), d('b', 'offline')], undefined, 'x')).to.equal('a')
   })
   it('throws the right errors', () => {
-    expect(() => selectDevice([], undefined, 'x')).to.throw().with.property('code', 'DEVICE_NOT_FOUND')
-    expect(() => selectDevice([d('a'), d('b')], undefined, 'x')).to.throw(/a, b/).with.property('code', 'DEVICE_AMBIGUOUS')
-    expect(() => selectDevice([d('a', 'unauthorized')], undefined, 'x')).to.throw().with.property('code', 'DEVICE_UNAVAILABLE')
-    expect(() => selectDevice([d('a')], 'b', 'x')).to.throw().with.property('code', 'DEVICE_NOT_FOUND')
+    expect(() => selectDevice([], undefined, 'x'))
+      .to.throw()
+      .with.property('code', 'DEVICE_NOT_FOUND')
+    expect(() => selectDevice([d('a'), d('b')], undefined, 'x'))
+      .to.throw(/a, b/)
+      .with.property('code', 'DEVICE_AMBIGUOUS')
+    expect(() => selectDevice([d('a', 'unauthorized')], undefined, 'x'))
+      .to.throw()
+      .with.property('code', 'DEVICE_UNAVAILABLE')
+    expect(() => selectDevice([d('a')], 'b', 'x'))
+      .to.throw()
+      .with.property('code', 'DEVICE_NOT_FOUND')
   })
   it('two devices with one serial (cheap boards ship 0123456789ABCDEF): names the shared serial and the USB-path way out', () => {
     const twins = [d('0123456789ABCDEF'), d('0123456789ABCDEF')]

@@ -22,13 +22,19 @@ function sources(dir: string): string[] {
 
 describe('adbkit is pinned exactly while its internals are imported', () => {
   it('core imports adbkit internals, and its package.json names the exact version installed', () => {
-    const deep = sources(path.join(CORE, 'src')).filter((file) => readFileSync(file, 'utf8').includes(`from '${ADBKIT}/dist/`))
+    const deep = sources(path.join(CORE, 'src')).filter((file) =>
+      readFileSync(file, 'utf8').includes(`from '${ADBKIT}/dist/`)
+    )
     expect(deep.map((file) => path.relative(CORE, file))).to.include('src/driver/adb/adb-client.ts')
     // A devDependency: the core's bundle carries adbkit inside it (scripts/bundle-core.js).
-    const manifest = JSON.parse(readFileSync(path.join(CORE, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>
+    const manifest = JSON.parse(readFileSync(path.join(CORE, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >
     const spec = manifest.devDependencies?.[ADBKIT] ?? manifest.dependencies?.[ADBKIT]
     expect(spec, `${ADBKIT} in packages/core/package.json`).to.match(/^\d+\.\d+\.\d+$/)
-    const installed = (createRequire(path.join(CORE, 'package.json'))(`${ADBKIT}/package.json`) as {version: string}).version
+    const installed = (createRequire(path.join(CORE, 'package.json'))(`${ADBKIT}/package.json`) as {version: string})
+      .version
     expect(spec).to.equal(installed)
   })
 })

@@ -16,14 +16,21 @@ describe('host:devices-l lines', () => {
     expect(parseDevicesLong(text)).to.deep.equal([
       {serial: 'R58M12ABCDE', state: 'device', model: 'SM_G973U', product: 'beyond1qltesq', transportId: '3'},
       {serial: '192.168.1.5:5555', state: 'device', model: 'Pixel_4a', product: 'sunfish', transportId: '7'},
-      {serial: 'adb-R58M12ABCDE-Qx1Yz2._adb-tls-connect._tcp.', state: 'device', model: 'Pixel_7', product: 'p', transportId: '9'},
+      {
+        serial: 'adb-R58M12ABCDE-Qx1Yz2._adb-tls-connect._tcp.',
+        state: 'device',
+        model: 'Pixel_7',
+        product: 'p',
+        transportId: '9',
+      },
       {serial: '[fe80::1%wlan0]:5555', state: 'unauthorized', transportId: '10'},
       {serial: 'emulator-5554', state: 'offline', transportId: '1'},
     ])
   })
 
   it('keeps states with spaces whole and serials with spaces whole', () => {
-    const noPerm = 'no permissions (user jo is not in the plugdev group); see [http://developer.android.com/tools/device.html]'
+    const noPerm =
+      'no permissions (user jo is not in the plugdev group); see [http://developer.android.com/tools/device.html]'
     const text = `0123456789ABCDEF       ${noPerm} usb:1-1 transport_id:4\n(no serial number)     device usb:2-1 product:x model:Y device:z transport_id:5\n`
     expect(parseDevicesLong(text)).to.deep.equal([
       {serial: '0123456789ABCDEF', state: noPerm, transportId: '4'},
@@ -32,6 +39,8 @@ describe('host:devices-l lines', () => {
   })
 
   it('a state it does not know: first word serial, second state', () => {
-    expect(parseDevicesLong('abc                    fastbootd transport_id:2\n')).to.deep.equal([{serial: 'abc', state: 'fastbootd', transportId: '2'}])
+    expect(parseDevicesLong('abc                    fastbootd transport_id:2\n')).to.deep.equal([
+      {serial: 'abc', state: 'fastbootd', transportId: '2'},
+    ])
   })
 })

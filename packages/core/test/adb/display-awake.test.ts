@@ -34,6 +34,8 @@ describe('the display’s power from the window policy section of real captures'
 
   it('says nothing where the dump has no policy line', () => {
     expect(parseAwake(undefined)).to.equal(undefined)
-    expect(parseAwake('WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSystemReady=true\n')).to.equal(undefined)
+    expect(parseAwake('WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSystemReady=true\n')).to.equal(
+      undefined
+    )
   })
 })

@@ -64,8 +64,14 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
       device.addFault({command: 'uiautomator dump --windows', kind: 'garbage', output, times: 2})
       try {
         for (const dumped of [
-          [['uiautomator', 'dump', '--windows', '/dev/tty'], ['uiautomator', 'dump', '/dev/tty']],
-          [['uiautomator', 'dump', '--windows', '/dev/tty'], ['uiautomator', 'dump', '/dev/tty']],
+          [
+            ['uiautomator', 'dump', '--windows', '/dev/tty'],
+            ['uiautomator', 'dump', '/dev/tty'],
+          ],
+          [
+            ['uiautomator', 'dump', '--windows', '/dev/tty'],
+            ['uiautomator', 'dump', '/dev/tty'],
+          ],
           [['uiautomator', 'dump', '/dev/tty']],
         ]) {
           const from = h.emu.commands.length
@@ -110,7 +116,10 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
       let from = h.emu.commands.length
       expect((await driver.captureScreen()).xml).to.include('dev.arc.demo.groceries')
       const [windows, plain, file] = dumps(from)
-      expect([windows, plain]).to.deep.equal([['uiautomator', 'dump', '--windows', '/dev/tty'], ['uiautomator', 'dump', '/dev/tty']])
+      expect([windows, plain]).to.deep.equal([
+        ['uiautomator', 'dump', '--windows', '/dev/tty'],
+        ['uiautomator', 'dump', '/dev/tty'],
+      ])
       expect(file?.slice(0, 2)).to.deep.equal(['uiautomator', 'dump'])
       expect(file?.[2]).to.match(/^\/data\/local\/tmp\/arc-dump-[0-9a-f]{12}\.xml$/)
       // One miss does not cost the flag: the next dump goes to a file, with --windows.
@@ -130,7 +139,7 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
     try {
       const error = await driver.captureScreen().then(
         () => expect.fail('expected an error'),
-        (e: Error & {code: string; actions: string[]}) => e,
+        (e: Error & {code: string; actions: string[]}) => e
       )
       expect(error.code).to.equal('INVALID_DUMP')
       expect(error.message).to.contain('UI hierchary dumped to:')
@@ -158,10 +167,15 @@ describe('uiautomator dump fallbacks (adbkit against arc emulate)', () => {
       const file = second?.[3] ?? ''
       expect(second?.slice(0, 3)).to.deep.equal(['uiautomator', 'dump', '--windows'])
       expect(file).to.match(/^\/data\/local\/tmp\/arc-dump-[0-9a-f]{12}\.xml$/)
-      const touched = h.argvSince(from).filter((argv) => argv.includes(file)).map((argv) => argv[0])
+      const touched = h
+        .argvSince(from)
+        .filter((argv) => argv.includes(file))
+        .map((argv) => argv[0])
       // Removed before (never a stale file), dumped, read, removed after.
       expect(touched).to.deep.equal(['rm', 'uiautomator', 'cat', 'rm'])
-      expect(readdirSync(path.join(device.files.root, 'data/local/tmp')).filter((f) => f.startsWith('arc-dump-'))).to.deep.equal([])
+      expect(
+        readdirSync(path.join(device.files.root, 'data/local/tmp')).filter((f) => f.startsWith('arc-dump-'))
+      ).to.deep.equal([])
     } finally {
       await driver.close()
     }

@@ -10,7 +10,11 @@ import {connectAdbDriver, namedDeviceState} from '../../src/driver/adb/connect.j
 import {runArc} from '@arc-cli/test-support/run-arc'
 import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 
-const failure = (p: Promise<unknown>) => p.then(() => expect.fail('expected an error'), (e: unknown) => e as Error & {code: string; actions: string[]})
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.fail('expected an error'),
+    (e: unknown) => e as Error & {code: string; actions: string[]}
+  )
 
 /** Waits (bounded) until `check` holds; for effects that complete just after a call returns. */
 async function eventually(check: () => boolean, what: string): Promise<void> {
@@ -40,8 +44,12 @@ describe('a USB device the Linux host may not open (adb state `no permissions (â
   it('choosing it says to fix USB permissions, not to boot into Android', async () => {
     const error = await failure(h.driver('R58M12ABCDE'))
     expect(error.code).to.equal('DEVICE_UNAVAILABLE')
-    expect(error.message).to.match(/^device R58M12ABCDE cannot be opened: this user has no permission for the USB device/)
-    expect(error.actions.join(' ')).to.match(/udev rule/).and.not.match(/boot it into Android/)
+    expect(error.message).to.match(
+      /^device R58M12ABCDE cannot be opened: this user has no permission for the USB device/
+    )
+    expect(error.actions.join(' '))
+      .to.match(/udev rule/)
+      .and.not.match(/boot it into Android/)
   })
 
   it('the server refusing a service on it maps to the same error', async () => {
@@ -86,9 +94,14 @@ describe('--device names a device the way `adb -s` does (atransport::MatchesTarg
   it('one resolution of a name (--device and `devices --wait --serial`): a listed serial costs no request, a shared one is ambiguous', async () => {
     const server = h.server()
     const from = h.emu.requests.length
-    expect(await namedDeviceState(server, [{serial: 'emulator-5554', state: 'offline'}], 'emulator-5554')).to.equal('offline')
+    expect(await namedDeviceState(server, [{serial: 'emulator-5554', state: 'offline'}], 'emulator-5554')).to.equal(
+      'offline'
+    )
     expect(await namedDeviceState(server, [], '192.168.1.5')).to.equal(undefined)
-    const twins = [{serial: '0123456789ABCDEF', state: 'device'}, {serial: '0123456789ABCDEF', state: 'device'}]
+    const twins = [
+      {serial: '0123456789ABCDEF', state: 'device'},
+      {serial: '0123456789ABCDEF', state: 'device'},
+    ]
     const shared = await failure(namedDeviceState(server, twins, '0123456789ABCDEF'))
     expect(shared.code).to.equal('DEVICE_AMBIGUOUS')
     expect(shared.message).to.equal('2 devices share the serial 0123456789ABCDEF, so it names none of them')
@@ -96,7 +109,11 @@ describe('--device names a device the way `adb -s` does (atransport::MatchesTarg
     const listed = await server.listDevices()
     expect(await namedDeviceState(server, listed, '192.168.1.5')).to.equal('device')
     expect(await namedDeviceState(server, listed, 'foo:bar')).to.equal(undefined)
-    expect(h.emu.requests.slice(from).map((r) => r.raw)).to.deep.equal(['host:devices', 'host-serial:192.168.1.5:get-state', 'host-serial:foo:bar:get-state'])
+    expect(h.emu.requests.slice(from).map((r) => r.raw)).to.deep.equal([
+      'host:devices',
+      'host-serial:192.168.1.5:get-state',
+      'host-serial:foo:bar:get-state',
+    ])
   })
 })
 
@@ -149,7 +166,12 @@ describe('device selection and errors (adbkit against arc emulate)', () => {
   it('lists every device with its state for `devices`', async () => {
     const {listAdbDevices} = await import('../../src/driver/adb/connect.js')
     const devices = await listAdbDevices({host: '127.0.0.1', port: h.emu.port, env: {}})
-    expect(devices.map((d) => `${d.serial} ${d.state}`)).to.deep.equal(['emu-1 device', 'emu-2 device', 'locked unauthorized', 'gone offline'])
+    expect(devices.map((d) => `${d.serial} ${d.state}`)).to.deep.equal([
+      'emu-1 device',
+      'emu-2 device',
+      'locked unauthorized',
+      'gone offline',
+    ])
     expect(devices[0]?.model).to.be.a('string')
   })
 })
@@ -160,7 +182,11 @@ describe('faults (adbkit against arc emulate)', () => {
   it('a device that disappears mid-dump gives DEVICE_UNAVAILABLE, not a half screen', async () => {
     const driver = await h.driver('emu-1')
     const device = h.emu.device('emu-1')
-    device.addFault({command: 'uiautomator dump', kind: 'disconnect', output: "<?xml version='1.0' ?><hierarchy rotation=\"0\"><node "})
+    device.addFault({
+      command: 'uiautomator dump',
+      kind: 'disconnect',
+      output: '<?xml version=\'1.0\' ?><hierarchy rotation="0"><node ',
+    })
     try {
       const error = await failure(driver.captureScreen())
       expect(error.code).to.equal('DEVICE_UNAVAILABLE')
@@ -197,7 +223,9 @@ describe('faults (adbkit against arc emulate)', () => {
     const driver = await h.driver('emu-1')
     // Garbage instead of the whole window dump sends arc to the two separate reads; garbage from displays too leaves no size.
     h.emu.device('emu-1').addFault({command: 'dumpsys window -a', kind: 'garbage', output: '\u0000\u00ff not a dump'})
-    h.emu.device('emu-1').addFault({command: 'dumpsys window displays', kind: 'garbage', output: '\u0000\u00ff not a dump'})
+    h.emu
+      .device('emu-1')
+      .addFault({command: 'dumpsys window displays', kind: 'garbage', output: '\u0000\u00ff not a dump'})
     h.emu.device('emu-1').addFault({command: 'wm size', kind: 'garbage', output: '\u0001\u0002 not a size'})
     expect((await failure(driver.captureScreen())).code).to.equal('DEVICE_COMMAND_FAILED')
     h.emu.device('emu-1').addFault({command: 'screencap', kind: 'garbage'})
@@ -212,7 +240,11 @@ describe('faults (adbkit against arc emulate)', () => {
 
   it('a failing input command (non-zero exit) is DEVICE_COMMAND_FAILED with its message', async () => {
     const driver = await h.driver('emu-1')
-    h.emu.device('emu-1').addFault({command: 'input', kind: 'error', message: 'java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission\n'})
+    h.emu.device('emu-1').addFault({
+      command: 'input',
+      kind: 'error',
+      message: 'java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission\n',
+    })
     const error = await failure(driver.swipe({x: 1, y: 1}, {x: 2, y: 2}, 100))
     expect(error.code).to.equal('DEVICE_COMMAND_FAILED')
     expect(error.message).to.contain('INJECT_EVENTS')
@@ -226,11 +258,19 @@ describe('adb server faults', () => {
     await writeFile(path.join(dir, 'adb'), `#!/bin/sh\ntouch '${marker}'\nexit 1\n`)
     await chmod(path.join(dir, 'adb'), 0o755)
     const port = await freePort()
-    const run = await runArc(['tap', '1', '2'], {env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`, PATH: `${dir}:${process.env.PATH}`}})
+    const run = await runArc(['tap', '1', '2'], {
+      env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`, PATH: `${dir}:${process.env.PATH}`},
+    })
     expect(run.code).to.equal(6)
     expect(run.stderr).to.contain(`no adb server at 127.0.0.1:${port}`)
     expect(run.stderr).to.contain('adb -P')
-    expect(await access(marker).then(() => true, () => false), 'adb start-server was run').to.equal(false)
+    expect(
+      await access(marker).then(
+        () => true,
+        () => false
+      ),
+      'adb start-server was run'
+    ).to.equal(false)
   })
 
   it('a server that accepts but never answers: TIMEOUT, and arc closes its connection', async () => {
@@ -271,7 +311,9 @@ describe('adb server faults', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const port = (server.address() as net.AddressInfo).port
     try {
-      const error = await failure(new AdbServer({host: '127.0.0.1', port, hostSource: 'test', portSource: 'test'}, 2000).listDevices())
+      const error = await failure(
+        new AdbServer({host: '127.0.0.1', port, hostSource: 'test', portSource: 'test'}, 2000).listDevices()
+      )
       expect(error.code).to.equal('DEVICE_COMMAND_FAILED')
       expect(error.message).to.match(/unexpected data/)
     } finally {

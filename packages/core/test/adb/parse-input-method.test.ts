@@ -15,10 +15,11 @@ describe('is the soft keyboard shown: dumpsys input_method and the window list, 
     if (!deviceOutputAvailable) this.skip()
   })
 
-  it('reads mInputShown=false from every capture, not the IME dump\'s mIsInputViewShown=true that stays after hiding', () => {
+  it("reads mInputShown=false from every capture, not the IME dump's mIsInputViewShown=true that stays after hiding", () => {
     const all = files('dumpsys-input-method')
     expect(all).to.have.length(6)
-    for (const file of all) expect(parseInputShown(readDeviceOutput('dumpsys-input-method', file)), file).to.equal(false)
+    for (const file of all)
+      expect(parseInputShown(readDeviceOutput('dumpsys-input-method', file)), file).to.equal(false)
     // The Android 7.1 emulator and the Android 9 POS terminal were captured with the keyboard hidden and the IME's
     // view still marked shown: only the service's flag says whether a BACK would close a keyboard.
     for (const file of ['emulator-sdk_google_phone_x86-android7.1.1.txt', 'mtk-rlk6580-t2s-lite-android9.txt']) {
@@ -28,9 +29,17 @@ describe('is the soft keyboard shown: dumpsys input_method and the window list, 
 
   it('reads the flag where each release prints it: the flags line (7-13), a line of its own (14+), CRLF line ends', () => {
     const android13 = readDeviceOutput('dumpsys-input-method', 'mtk-tb8168-tablet-android13.txt')
-    expect(parseInputShown(android13.replace('mShowForced=false mInputShown=false', 'mShowForced=true mInputShown=true'))).to.equal(true)
-    expect(parseInputShown(android13.replaceAll('\n', '\r\n').replace('mInputShown=false', 'mInputShown=true'))).to.equal(true)
-    expect(parseInputShown(' mRequestedShowExplicitly=false mShowForced=false\n  mImeHiddenByDisplayPolicy=false\n  mInputShown=true\n')).to.equal(true)
+    expect(
+      parseInputShown(android13.replace('mShowForced=false mInputShown=false', 'mShowForced=true mInputShown=true'))
+    ).to.equal(true)
+    expect(
+      parseInputShown(android13.replaceAll('\n', '\r\n').replace('mInputShown=false', 'mInputShown=true'))
+    ).to.equal(true)
+    expect(
+      parseInputShown(
+        ' mRequestedShowExplicitly=false mShowForced=false\n  mImeHiddenByDisplayPolicy=false\n  mInputShown=true\n'
+      )
+    ).to.equal(true)
     expect(parseInputShown(android13.replace('mInputShown=false', 'mInputShown=maybe'))).to.equal(undefined)
     expect(parseInputShown("Can't find service: input_method\n")).to.equal(undefined)
     expect(parseInputShown('  mIsInputViewShown=true\n')).to.equal(undefined)
@@ -50,7 +59,9 @@ describe('is the soft keyboard shown: dumpsys input_method and the window list, 
     const tablet = parseWindowManager(readDeviceOutput('dumpsys-window-windows', 'mtk-tb8168-tablet-android13.txt'))
     const shown = tablet.windows.map((w) => (w.type === 'INPUT_METHOD' ? {...w, visible: true} : w))
     expect(keyboardWindowShown({windows: shown})).to.equal(true)
-    expect(keyboardWindowShown({windows: shown.map((w) => ({...w, displayId: w.type === 'INPUT_METHOD' ? 1 : w.displayId}))})).to.equal(false)
+    expect(
+      keyboardWindowShown({windows: shown.map((w) => ({...w, displayId: w.type === 'INPUT_METHOD' ? 1 : w.displayId}))})
+    ).to.equal(false)
   })
 
   it('the verdict: shown or hidden only where every source that answered agrees', () => {

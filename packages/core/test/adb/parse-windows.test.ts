@@ -32,14 +32,22 @@ describe('dumpsys window windows: the window manager list, from real captures of
       '9 WALLPAPER com.android.systemui com.android.systemui.ImageWallpaper',
     ])
     // The keyboard window exists but is hidden (mViewVisibility=0x8, no surface).
-    expect(wm.windows.find((w) => w.title === 'InputMethod')).to.include({type: 'INPUT_METHOD', visible: false, layer: 121000})
+    expect(wm.windows.find((w) => w.title === 'InputMethod')).to.include({
+      type: 'INPUT_METHOD',
+      visible: false,
+      layer: 121000,
+    })
     expect(wm.windows[0]).to.deep.include({layer: 211000, frame: [0, 2416, 1440, 2560], displayId: 0})
-    expect(wm.focus).to.equal('com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity')
+    expect(wm.focus).to.equal(
+      'com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity'
+    )
   })
 
   it('Android 7.1 (vivo, Meizu vendor ROMs)', () => {
     expect(read('vivo-pd1616-android7.1.2.txt').focus).to.equal('com.bbk.launcher2/com.bbk.launcher2.Launcher')
-    expect(visible('vivo-pd1616-android7.1.2.txt')[0]).to.equal('0 STATUS_BAR_PANEL com.vivo.upslide UpSlideTransparentView')
+    expect(visible('vivo-pd1616-android7.1.2.txt')[0]).to.equal(
+      '0 STATUS_BAR_PANEL com.vivo.upslide UpSlideTransparentView'
+    )
     // Meizu with the shade pulled down: the status bar is the focused, only visible window.
     expect(read('meizu-mx6-flyme-android7.1.1.txt').focus).to.equal('StatusBar')
     expect(visible('meizu-mx6-flyme-android7.1.1.txt')).to.deep.equal(['1 STATUS_BAR com.android.systemui StatusBar'])
@@ -56,7 +64,13 @@ describe('dumpsys window windows: the window manager list, from real captures of
 
   it('Android 9: symbolic types, zeroed animation layers, the focus still in the windows section', () => {
     const wm = read('emulator-sdk_gphone_x86-android9.txt')
-    expect(wm.windows[0]).to.deep.include({title: 'NavigationBar', type: 'NAVIGATION_BAR', layer: 231000, visible: true, frame: [0, 1794, 1080, 1920]})
+    expect(wm.windows[0]).to.deep.include({
+      title: 'NavigationBar',
+      type: 'NAVIGATION_BAR',
+      layer: 231000,
+      visible: true,
+      frame: [0, 1794, 1080, 1920],
+    })
     expect(wm.focus).to.equal('com.jeanboy.app.training/com.jeanboy.app.training.ui.activity.MainActivity')
     // MIUI: a dialog-sized APPLICATION window above its activity's base window.
     expect(visible('xiaomi-miui-android9.txt', false).slice(-2)).to.deep.equal([
@@ -87,7 +101,11 @@ describe('dumpsys window windows: the window manager list, from real captures of
   it('Android 13 tablet: rootTaskId=, the notification shade focused, frames from the Frames: line', () => {
     const wm = read('mtk-tb8168-tablet-android13.txt')
     expect(wm.focus).to.equal('NotificationShade')
-    expect(wm.windows.find((w) => w.title === 'NotificationShade')).to.deep.include({type: 'NOTIFICATION_SHADE', visible: true, frame: [0, 0, 480, 800]})
+    expect(wm.windows.find((w) => w.title === 'NotificationShade')).to.deep.include({
+      type: 'NOTIFICATION_SHADE',
+      visible: true,
+      frame: [0, 0, 480, 800],
+    })
   })
 
   it('Android 14 and 15 emulators (UTF-16LE with CRLF for 14): the taskbar is a NAVIGATION_BAR of the launcher', () => {

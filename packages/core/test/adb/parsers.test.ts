@@ -1,15 +1,29 @@
 import {expect} from 'chai'
 
 import {focusSection, parseForeground, parseRotation, shortActivity} from '../../src/driver/adb/parse-dumpsys.js'
-import {formatLogLine, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal} from '../../src/driver/adb/parse-logcat.js'
-import {firstQueriedActivity, isInstalledOutput, parsePackageList, parseResolvedActivity} from '../../src/driver/adb/parse-packages.js'
+import {
+  formatLogLine,
+  parseLogcatLine,
+  parseLogTime,
+  parseZoneOffset,
+  toDeviceLocal,
+} from '../../src/driver/adb/parse-logcat.js'
+import {
+  firstQueriedActivity,
+  isInstalledOutput,
+  parsePackageList,
+  parseResolvedActivity,
+} from '../../src/driver/adb/parse-packages.js'
 import {currentSize, parseWmDensity, parseWmSize} from '../../src/driver/adb/parse-wm.js'
 import {displayZeroPhysicalId, warnsOfSeveralDisplays} from '../../src/driver/adb/screencap-display.js'
 
 describe('wm parsers', () => {
   it('prefers the override size and density', () => {
     expect(parseWmSize('Physical size: 1080x2400\n')).to.deep.equal({width: 1080, height: 2400})
-    expect(parseWmSize('Physical size: 1080x2400\r\nOverride size: 720x1600\r\n')).to.deep.equal({width: 720, height: 1600})
+    expect(parseWmSize('Physical size: 1080x2400\r\nOverride size: 720x1600\r\n')).to.deep.equal({
+      width: 720,
+      height: 1600,
+    })
     expect(parseWmDensity('Physical density: 420\nOverride density: 480\n')).to.equal(480)
     expect(parseWmDensity('Physical density: 420')).to.equal(420)
   })
@@ -20,8 +34,12 @@ describe('wm parsers', () => {
   })
 
   it('rejects garbage with DEVICE_COMMAND_FAILED', () => {
-    expect(() => parseWmSize('\x00\x13garbage')).to.throw().with.property('code', 'DEVICE_COMMAND_FAILED')
-    expect(() => parseWmDensity('')).to.throw().with.property('code', 'DEVICE_COMMAND_FAILED')
+    expect(() => parseWmSize('\x00\x13garbage'))
+      .to.throw()
+      .with.property('code', 'DEVICE_COMMAND_FAILED')
+    expect(() => parseWmDensity(''))
+      .to.throw()
+      .with.property('code', 'DEVICE_COMMAND_FAILED')
   })
 })
 
@@ -41,7 +59,10 @@ describe('screencap display choice', () => {
   it('sees the several-displays warning only ahead of the image', () => {
     const png = Buffer.from('\x89PNG\r\n\x1a\n....Multiple displays were found', 'latin1')
     expect(warnsOfSeveralDisplays(png)).to.equal(false)
-    const warned = Buffer.concat([Buffer.from('[Warning] Multiple displays were found, but no display id was specified!\n'), png])
+    const warned = Buffer.concat([
+      Buffer.from('[Warning] Multiple displays were found, but no display id was specified!\n'),
+      png,
+    ])
     expect(warnsOfSeveralDisplays(warned)).to.equal(true)
   })
 })
@@ -69,8 +90,14 @@ describe('dumpsys parsers', () => {
       '  mFocusedApp=ActivityRecord{5d6e7f8 u0 com.example.cluster/.Main t40}',
       ...android14.split('\n').slice(1),
     ].join('\n')
-    expect(parseForeground(focusSection(cluster, ''))).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
-    expect(parseForeground(focusSection(android14, ''))).to.deep.equal({package: 'com.android.settings', activity: '.Settings'})
+    expect(parseForeground(focusSection(cluster, ''))).to.deep.equal({
+      package: 'com.android.settings',
+      activity: '.Settings',
+    })
+    expect(parseForeground(focusSection(android14, ''))).to.deep.equal({
+      package: 'com.android.settings',
+      activity: '.Settings',
+    })
     // Up to Android 9 the displays section has no focus lines: the windows section holds them.
     expect(focusSection('  Display: mDisplayId=0\n    init=1080x1920 420dpi', android8)).to.equal(android8)
   })
@@ -93,8 +120,14 @@ describe('dumpsys parsers', () => {
       package: 'com.foo',
       activity: 'com.bar.Main',
     })
-    expect(parseForeground('  mResumedActivity: ActivityRecord{a u0 com.foo/.Main t1}')).to.deep.equal({package: 'com.foo', activity: '.Main'})
-    expect(parseForeground('  mCurrentFocus=Window{1 u0 com.foo/com.foo.Main}')).to.deep.equal({package: 'com.foo', activity: '.Main'})
+    expect(parseForeground('  mResumedActivity: ActivityRecord{a u0 com.foo/.Main t1}')).to.deep.equal({
+      package: 'com.foo',
+      activity: '.Main',
+    })
+    expect(parseForeground('  mCurrentFocus=Window{1 u0 com.foo/com.foo.Main}')).to.deep.equal({
+      package: 'com.foo',
+      activity: '.Main',
+    })
     expect(parseForeground('  mCurrentFocus=null\n  mFocusedApp=null')).to.deep.equal({})
     expect(parseForeground('  mCurrentFocus=Window{1 u0 NotificationShade}')).to.deep.equal({})
   })
@@ -107,7 +140,8 @@ describe('dumpsys parsers', () => {
 
 describe('package parsers', () => {
   it('reads pm list packages with and without version codes, skipping noise', () => {
-    const out = 'package:com.a versionCode:12\r\npackage:com.b\nWARNING: linker: junk\n\npackage:/data/app/x/base.apk=com.c\n'
+    const out =
+      'package:com.a versionCode:12\r\npackage:com.b\nWARNING: linker: junk\n\npackage:/data/app/x/base.apk=com.c\n'
     expect(parsePackageList(out)).to.deep.equal([
       {packageId: 'com.a', versionCode: 12},
       {packageId: 'com.b'},
@@ -116,14 +150,15 @@ describe('package parsers', () => {
   })
 
   it('reads the last component line of resolve-activity and pm path', () => {
-    const out = 'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.android.settings/.Settings\n'
+    const out =
+      'priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\ncom.android.settings/.Settings\n'
     expect(parseResolvedActivity(out)).to.equal('com.android.settings/.Settings')
     expect(parseResolvedActivity('No activity found\n')).to.equal(undefined)
     expect(isInstalledOutput('package:/system/app/Settings.apk\n')).to.equal(true)
     expect(isInstalledOutput('')).to.equal(false)
   })
 
-  it('takes the first of the package\'s own activities from query-activities --brief (PackageManagerShellCommand form)', () => {
+  it("takes the first of the package's own activities from query-activities --brief (PackageManagerShellCommand form)", () => {
     const out = [
       '2 activities found:',
       '  Activity #0:',
@@ -144,30 +179,58 @@ describe('package parsers', () => {
 describe('logcat parsers', () => {
   it('reads threadtime lines and prints them in the spec format', () => {
     const line = parseLogcatLine('01-26 20:52:41.820  1234  1256 I ActivityManager: Start proc: x\r')
-    expect(line).to.deep.include({date: '01-26', time: '20:52:41.820', pid: 1234, tid: 1256, level: 'I', tag: 'ActivityManager'})
+    expect(line).to.deep.include({
+      date: '01-26',
+      time: '20:52:41.820',
+      pid: 1234,
+      tid: 1256,
+      level: 'I',
+      tag: 'ActivityManager',
+    })
     expect(formatLogLine(line!)).to.equal('01-26 20:52:41.820 I/ActivityManager: Start proc: x')
-    expect(parseLogcatLine('02-11 16:30:00.123   10   11 D MCP:ServerService: started')).to.deep.include({tag: 'MCP:ServerService', message: 'started'})
+    expect(parseLogcatLine('02-11 16:30:00.123   10   11 D MCP:ServerService: started')).to.deep.include({
+      tag: 'MCP:ServerService',
+      message: 'started',
+    })
     expect(parseLogcatLine('--------- beginning of main')).to.equal(undefined)
   })
 
   it('reads -v year lines with their year', () => {
-    expect(parseLogcatLine('2024-01-26 20:52:41.820  1234  1256 I ActivityManager: x')).to.deep.include({year: 2024, date: '01-26', time: '20:52:41.820'})
+    expect(parseLogcatLine('2024-01-26 20:52:41.820  1234  1256 I ActivityManager: x')).to.deep.include({
+      year: 2024,
+      date: '01-26',
+      time: '20:52:41.820',
+    })
   })
 
   it('turns ISO 8601 times into logcat time keys with the year, and rejects impossible ones', () => {
     expect(parseLogTime('2024-01-15T10:30:00', 'since')).to.deep.equal({key: '2024-01-15 10:30:00.000'})
     expect(parseLogTime('2024-01-15T10:30', 'since').key).to.equal('2024-01-15 10:30:00.000')
     expect(parseLogTime('2024-01-15 10:30:05.5', 'since').key).to.equal('2024-01-15 10:30:05.500')
-    expect(parseLogTime('2024-02-29T10:30:00Z', 'since')).to.deep.equal({key: '2024-02-29 10:30:00.000', zoneOffsetMinutes: 0})
+    expect(parseLogTime('2024-02-29T10:30:00Z', 'since')).to.deep.equal({
+      key: '2024-02-29 10:30:00.000',
+      zoneOffsetMinutes: 0,
+    })
     expect(parseLogTime('2024-01-15T10:30:00+05:30', 'since').zoneOffsetMinutes).to.equal(330)
-    for (const bad of ['yesterday', '2024-13-45T99:99:99', '2023-02-29T10:00:00', '2024-04-31T10:00:00', '2024-01-15T24:00:00', '2024-01-15T10:60:00']) {
-      expect(() => parseLogTime(bad, 'since'), bad).to.throw(/since/).with.property('code', 'INVALID_INPUT')
+    for (const bad of [
+      'yesterday',
+      '2024-13-45T99:99:99',
+      '2023-02-29T10:00:00',
+      '2024-04-31T10:00:00',
+      '2024-01-15T24:00:00',
+      '2024-01-15T10:60:00',
+    ]) {
+      expect(() => parseLogTime(bad, 'since'), bad)
+        .to.throw(/since/)
+        .with.property('code', 'INVALID_INPUT')
     }
     expect(() => parseLogTime('2024-13-45T99:99:99', 'since')).to.throw(/month 13 does not exist/)
   })
 
   it('moves zoned times into the device zone', () => {
-    expect(toDeviceLocal(parseLogTime('2024-12-31T23:30:00Z', 'since'), parseZoneOffset('+0100'))).to.equal('2025-01-01 00:30:00.000')
+    expect(toDeviceLocal(parseLogTime('2024-12-31T23:30:00Z', 'since'), parseZoneOffset('+0100'))).to.equal(
+      '2025-01-01 00:30:00.000'
+    )
     expect(toDeviceLocal(parseLogTime('2024-01-15T10:30:00+02:00', 'since'), 0)).to.equal('2024-01-15 08:30:00.000')
     expect(toDeviceLocal(parseLogTime('2024-01-15T10:30:00', 'since'), 120)).to.equal('2024-01-15 10:30:00.000')
   })

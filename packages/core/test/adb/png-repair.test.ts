@@ -43,7 +43,9 @@ describe('screencap PNG repair', () => {
       ['text', Buffer.from('/system/bin/sh: screencap: not found\n')],
       ['empty', Buffer.alloc(0)],
     ] as const) {
-      expect(() => readScreencapPng(data, 'emu'), what).to.throw().with.property('code', 'DEVICE_COMMAND_FAILED')
+      expect(() => readScreencapPng(data, 'emu'), what)
+        .to.throw()
+        .with.property('code', 'DEVICE_COMMAND_FAILED')
     }
   })
 

@@ -5,7 +5,6 @@ import {expect} from 'chai'
 import {raw, shellCommand, shq} from '../../src/driver/adb/shell-quote.js'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
 
-
 describe('shell quoting', () => {
   it('wraps in single quotes and escapes embedded ones', () => {
     expect(shq('abc')).to.equal("'abc'")

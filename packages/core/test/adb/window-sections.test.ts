@@ -81,8 +81,12 @@ describe('dumpsys window -a: the displays and windows sections of one dump', () 
     ].join('\n')
 
     it('cuts a section at the dashes or at the next header, header included', () => {
-      expect(windowSection(whole, 'displays')).to.equal('WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n\n')
-      expect(windowSection(whole, 'windows')).to.equal('WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{1 u0 StatusBar}:\n')
+      expect(windowSection(whole, 'displays')).to.equal(
+        'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n\n'
+      )
+      expect(windowSection(whole, 'windows')).to.equal(
+        'WINDOW MANAGER WINDOWS (dumpsys window windows)\n  Window #0 Window{1 u0 StatusBar}:\n'
+      )
       expect(windowSection(whole, 'trace')).to.equal('WINDOW MANAGER TRACE (dumpsys window trace)\nStatus: Disabled')
     })
 
@@ -105,11 +109,13 @@ describe('dumpsys window -a: the displays and windows sections of one dump', () 
       h.emu.device('emu-1').addFault({command: 'dumpsys window -a', kind: 'garbage', output: withoutWindows})
       const from = h.emu.commands.length
       const info = await driver.windowInfo()
-      expect(h.argvSince(from)).to.deep.include.members([
-        ['dumpsys', 'window', '-a'],
-        ['dumpsys', 'window', 'displays'],
-        ['dumpsys', 'window', 'windows'],
-      ]).and.have.length(3)
+      expect(h.argvSince(from))
+        .to.deep.include.members([
+          ['dumpsys', 'window', '-a'],
+          ['dumpsys', 'window', 'displays'],
+          ['dumpsys', 'window', 'windows'],
+        ])
+        .and.have.length(3)
       expect(h.argvSince(from)[0]).to.deep.equal(['dumpsys', 'window', '-a'])
       expect(info).to.deep.equal(expected)
       expect(info.windowManager!.windows.length).to.be.greaterThan(1)

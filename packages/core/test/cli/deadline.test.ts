@@ -30,15 +30,17 @@ describe('hostile: the whole-command deadline', function () {
     let steps = 0
     let seen: AbortSignal | undefined
     const started = Date.now()
-    const error = await turn(runWithDeadline('arc annotate', 300, async (signal) => {
-      seen = signal
-      // Each step is well within any per-call limit; together they never end.
-      while (!signal.aborted) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
-        steps++
-      }
-      return 'done'
-    })).catch((e: unknown) => e)
+    const error = await turn(
+      runWithDeadline('arc annotate', 300, async (signal) => {
+        seen = signal
+        // Each step is well within any per-call limit; together they never end.
+        while (!signal.aborted) {
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          steps++
+        }
+        return 'done'
+      })
+    ).catch((e: unknown) => e)
     expect(error).to.be.instanceOf(TimeoutError)
     expect((error as TimeoutError).message).to.include('arc annotate did not finish within 0.3 s')
     expect(seen?.aborted).to.equal(true)
@@ -49,35 +51,43 @@ describe('hostile: the whole-command deadline', function () {
 
   it('lets work told to stop wind up before failing, so what it put back on the device is back when arc exits', async () => {
     let woundUp = false
-    const error = await turn(runWithDeadline('arc type append', 200, async (signal) => {
-      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
-      // What closing the driver does after a cut-off typing call: set the keyboard back, a device call or two.
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      woundUp = true
-      throw signal.reason
-    })).catch((e: unknown) => e)
+    const error = await turn(
+      runWithDeadline('arc type append', 200, async (signal) => {
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
+        // What closing the driver does after a cut-off typing call: set the keyboard back, a device call or two.
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        woundUp = true
+        throw signal.reason
+      })
+    ).catch((e: unknown) => e)
     expect(error).to.be.instanceOf(TimeoutError)
     expect(woundUp).to.equal(true)
   })
 
   it('moves the deadline out by the work the command says it still has, and never in', async () => {
     let aborted = false
-    const result = await turn(runWithDeadline('arc type append', 200, async (signal, expectWork) => {
-      signal.addEventListener('abort', () => (aborted = true))
-      // 500 ms of work against a 200 ms limit: said up front, it fits; a smaller figure later does not shrink it.
-      expectWork(500)
-      await new Promise((resolve) => setTimeout(resolve, 250))
-      expectWork(1)
-      await new Promise((resolve) => setTimeout(resolve, 250))
-      return 'typed'
-    }))
+    const result = await turn(
+      runWithDeadline('arc type append', 200, async (signal, expectWork) => {
+        signal.addEventListener('abort', () => (aborted = true))
+        // 500 ms of work against a 200 ms limit: said up front, it fits; a smaller figure later does not shrink it.
+        expectWork(500)
+        await new Promise((resolve) => setTimeout(resolve, 250))
+        expectWork(1)
+        await new Promise((resolve) => setTimeout(resolve, 250))
+        return 'typed'
+      })
+    )
     expect([result, aborted]).to.deep.equal(['typed', false])
-    const error = await turn(runWithDeadline('arc gesture', 100, async (signal, expectWork) => {
-      expectWork(100)
-      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
-      throw signal.reason
-    })).catch((e: unknown) => e)
-    expect((error as TimeoutError).message).to.match(/arc gesture did not finish within 0\.2 s \(the whole-command limit: 0\.1 s \(3 x adb\.timeoutMs\) plus 0\.1 s for the work it was given\)/)
+    const error = await turn(
+      runWithDeadline('arc gesture', 100, async (signal, expectWork) => {
+        expectWork(100)
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()))
+        throw signal.reason
+      })
+    ).catch((e: unknown) => e)
+    expect((error as TimeoutError).message).to.match(
+      /arc gesture did not finish within 0\.2 s \(the whole-command limit: 0\.1 s \(3 x adb\.timeoutMs\) plus 0\.1 s for the work it was given\)/
+    )
   })
 
   it('returns the result of work that finishes in time', async () => {

@@ -5,7 +5,14 @@ import path from 'node:path'
 
 import {expect} from 'chai'
 
-import {holdsDevice, queueState, setWaitListener, useSocketFiles, withDeviceLock, type WaitNotice} from '../../src/driver/device-lock.js'
+import {
+  holdsDevice,
+  queueState,
+  setWaitListener,
+  useSocketFiles,
+  withDeviceLock,
+  type WaitNotice,
+} from '../../src/driver/device-lock.js'
 import {lockKey} from '../../src/driver/adb/adb-driver.js'
 import {ROOT} from '@arc-cli/test-support/paths'
 
@@ -21,7 +28,7 @@ async function pending(promise: Promise<unknown>): Promise<boolean> {
   let settled = false
   promise.then(
     () => (settled = true),
-    () => (settled = true),
+    () => (settled = true)
   )
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
   return !settled
@@ -33,11 +40,22 @@ const freshKey = () => `test-${process.pid}-${++keys}/dev`
 
 /** Starts a process that takes the lock of `key` and holds it until killed; resolves once it holds it. */
 async function holder(key: string, dir?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--conditions=arc-source', '--import', 'tsx', path.join(ROOT, 'packages/core/test/driver/hold-device-lock.ts'), key, ...(dir ? [dir] : [])], {
-    cwd: ROOT,
-    env: {...process.env, NODE_OPTIONS: ''},
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=arc-source',
+      '--import',
+      'tsx',
+      path.join(ROOT, 'packages/core/test/driver/hold-device-lock.ts'),
+      key,
+      ...(dir ? [dir] : []),
+    ],
+    {
+      cwd: ROOT,
+      env: {...process.env, NODE_OPTIONS: ''},
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }
+  )
   await new Promise<void>((resolve, reject) => {
     let out = ''
     child.stdout?.on('data', (d: Buffer) => {
@@ -121,7 +139,9 @@ describe('device lock: one user of a device at a time', () => {
     // Already aborted: refused without waiting.
     const blocker2 = deferred()
     const holding2 = withDeviceLock(key, () => blocker2.promise)
-    const refused = await withDeviceLock(key, async () => void log.push('never'), AbortSignal.abort()).catch((e: unknown) => e)
+    const refused = await withDeviceLock(key, async () => void log.push('never'), AbortSignal.abort()).catch(
+      (e: unknown) => e
+    )
     expect(refused).to.have.property('code', 'CANCELLED')
     blocker2.resolve()
     await holding2

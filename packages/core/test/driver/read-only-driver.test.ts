@@ -14,13 +14,21 @@ describe('a recorded snapshot as a whole driver: screen and info served, every o
     for (const [method, use] of Object.entries(methods)) {
       const [code, message] =
         use === 'act'
-          ? ['DEVICE_READ_ONLY', `recorded device is read-only: cannot ${READ_ONLY_ACTIONS[capability as keyof typeof READ_ONLY_ACTIONS]} on demo`]
-          : ['UNSUPPORTED', `a recorded snapshot has no ${NOT_RECORDED[capability as keyof typeof NOT_RECORDED]} (demo)`]
+          ? [
+              'DEVICE_READ_ONLY',
+              `recorded device is read-only: cannot ${READ_ONLY_ACTIONS[capability as keyof typeof READ_ONLY_ACTIONS]} on demo`,
+            ]
+          : [
+              'UNSUPPORTED',
+              `a recorded snapshot has no ${NOT_RECORDED[capability as keyof typeof NOT_RECORDED]} (demo)`,
+            ]
       it(`${capability}.${method} fails ${code}`, async () => {
-        const call = (driver as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] as (...args: unknown[]) => Promise<unknown>
+        const call = (driver as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] as (
+          ...args: unknown[]
+        ) => Promise<unknown>
         const error = await call.call(driver, {x: 1, y: 2}, 3).then(
           () => undefined,
-          (e: {code: string; message: string}) => e,
+          (e: {code: string; message: string}) => e
         )
         expect(error?.code).to.equal(code)
         expect(error?.message).to.equal(message)

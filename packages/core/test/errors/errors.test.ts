@@ -6,7 +6,7 @@ const {ArcError, EXIT_CODES, EXIT_INTERRUPTED} = core
 describe('error model', () => {
   type ErrorClass = (new (message: string) => InstanceType<typeof ArcError>) & {name: string}
   const classes = (Object.values(core) as unknown[]).filter(
-    (v): v is ErrorClass => typeof v === 'function' && (v as {prototype?: unknown}).prototype instanceof ArcError,
+    (v): v is ErrorClass => typeof v === 'function' && (v as {prototype?: unknown}).prototype instanceof ArcError
   )
 
   it('has an exit code in the table for every error class', () => {

@@ -27,7 +27,7 @@ export interface DexFile {
 export function adler32(data: Buffer): number {
   let a = 1
   let b = 0
-  for (let i = 0; i < data.length; ) {
+  for (let i = 0; i < data.length;) {
     const end = Math.min(i + 3800, data.length)
     for (; i < end; i++) {
       a += data[i] as number
@@ -60,12 +60,21 @@ export function readDex(data: Buffer): DexFile {
   if (!m) throw new Error(`bad dex magic ${JSON.stringify(magic)}`)
   const u32 = (at: number) => data.readUInt32LE(at)
   const u16 = (at: number) => data.readUInt16LE(at)
-  if (u32(8) !== adler32(data.subarray(12))) throw new Error('the dex checksum (Adler-32 of bytes 12 on) does not match')
-  if (!createHash('sha1').update(data.subarray(32)).digest().equals(data.subarray(12, 32))) throw new Error('the dex signature (SHA-1 of bytes 32 on) does not match')
+  if (u32(8) !== adler32(data.subarray(12)))
+    throw new Error('the dex checksum (Adler-32 of bytes 12 on) does not match')
+  if (!createHash('sha1').update(data.subarray(32)).digest().equals(data.subarray(12, 32)))
+    throw new Error('the dex signature (SHA-1 of bytes 32 on) does not match')
   if (u32(32) !== data.length) throw new Error(`the dex header says ${u32(32)} bytes; the file has ${data.length}`)
   if (u32(36) !== 0x70) throw new Error(`header_size is ${u32(36)}, not 0x70`)
   if (u32(40) !== 0x12345678) throw new Error('endian_tag is not little-endian')
-  const [stringIdsSize, stringIdsOff, typeIdsSize, typeIdsOff, protoIdsSize, protoIdsOff] = [u32(56), u32(60), u32(64), u32(68), u32(72), u32(76)]
+  const [stringIdsSize, stringIdsOff, typeIdsSize, typeIdsOff, protoIdsSize, protoIdsOff] = [
+    u32(56),
+    u32(60),
+    u32(64),
+    u32(68),
+    u32(72),
+    u32(76),
+  ]
   const [methodIdsSize, methodIdsOff, classDefsSize, classDefsOff] = [u32(88), u32(92), u32(96), u32(100)]
   const within = (off: number, size: number, what: string) => {
     if (off + size > data.length) throw new Error(`${what} runs past the end of the dex`)

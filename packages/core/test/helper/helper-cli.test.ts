@@ -39,7 +39,9 @@ describe('the on-device helper from the command line (arc emulate)', function ()
     try {
       const fell = await runArc(['screen-state'], {env: {...h.env, ARC_HELPER: 'auto', DEBUG: 'arc*'}})
       expect(fell.code, fell.stderr).to.equal(0)
-      expect(fell.stderr).to.match(/^arc: screen on emu-1 by ADB in \d+ ms \(the helper did not serve: UNSUPPORTED: this release lacks the uiautomation API/m)
+      expect(fell.stderr).to.match(
+        /^arc: screen on emu-1 by ADB in \d+ ms \(the helper did not serve: UNSUPPORTED: this release lacks the uiautomation API/m
+      )
     } finally {
       h.emu.device('emu-1').hiddenApisMissing.clear()
     }
@@ -69,20 +71,39 @@ describe('the on-device helper from the command line (arc emulate)', function ()
   it('Ctrl-C during a two-finger gesture through the helper ends arc (130) and the helper on the device', async () => {
     const device = h.emu.device('emu-1')
     const before = device.inputEvents.length
-    const finger = (x: number) => JSON.stringify([{x, y: 900, time: 0}, {x: x + 100, y: 900, time: 8000}])
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'gesture', '--paths', finger(300), '--paths', finger(700)], {
-      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...h.env, ARC_HELPER: 'auto'},
-    })
+    const finger = (x: number) =>
+      JSON.stringify([
+        {x, y: 900, time: 0},
+        {x: x + 100, y: 900, time: 8000},
+      ])
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'bin', 'run.js'), 'gesture', '--paths', finger(300), '--paths', finger(700)],
+      {
+        env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...h.env, ARC_HELPER: 'auto'},
+      }
+    )
     let stderr = ''
     child.stderr.on('data', (d) => (stderr += d))
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
     // The helper has both fingers down: the gesture is under way on the device.
-    for (let i = 0; i < 500 && !device.inputEvents.slice(before).some((e) => e.type === 'touch' && e.action === 'POINTER_DOWN'); i++) await sleep(20)
-    expect(device.inputEvents.slice(before).map((e) => (e.type === 'touch' ? e.action : e.type))).to.deep.equal(['DOWN', 'POINTER_DOWN'])
+    for (
+      let i = 0;
+      i < 500 && !device.inputEvents.slice(before).some((e) => e.type === 'touch' && e.action === 'POINTER_DOWN');
+      i++
+    )
+      await sleep(20)
+    expect(device.inputEvents.slice(before).map((e) => (e.type === 'touch' ? e.action : e.type))).to.deep.equal([
+      'DOWN',
+      'POINTER_DOWN',
+    ])
     child.kill('SIGINT')
     expect(await exited, stderr).to.equal(130)
     // arc did not wait for the gesture's own 8 s: the fingers never lifted, the helper went with arc's stream.
-    expect(device.inputEvents.slice(before).map((e) => (e.type === 'touch' ? e.action : e.type))).to.deep.equal(['DOWN', 'POINTER_DOWN'])
+    expect(device.inputEvents.slice(before).map((e) => (e.type === 'touch' ? e.action : e.type))).to.deep.equal([
+      'DOWN',
+      'POINTER_DOWN',
+    ])
     for (let i = 0; i < 100 && h.emu.runningShells().length > 0; i++) await sleep(20)
     expect(h.emu.runningShells()).to.deep.equal([])
   })

@@ -27,7 +27,11 @@ function sourcesHash(): string {
   walk('src')
   files.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
   const hash = createHash('sha256')
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(path.join(HELPER_DIR, file))).update('\0')
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(HELPER_DIR, file)))
+      .update('\0')
   return hash.digest('hex')
 }
 
@@ -59,6 +63,8 @@ describe('the on-device helper dex', () => {
   })
 
   it('was built from the committed sources (build.sh recorded their hash; rebuild after changing them)', () => {
-    expect(sourcesHash(), 'sources changed since the dex was built: run packages/core/helper/build.sh').to.equal(build.sourcesSha256)
+    expect(sourcesHash(), 'sources changed since the dex was built: run packages/core/helper/build.sh').to.equal(
+      build.sourcesSha256
+    )
   })
 })

@@ -22,7 +22,14 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   const open: AdbDriver[] = []
 
   const driver = async (helper: HelperMode): Promise<AdbDriver> => {
-    const d = (await connectAdbDriver({serial: 'emu-1', port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}, helper})) as AdbDriver
+    const d = (await connectAdbDriver({
+      serial: 'emu-1',
+      port: h.emu.port,
+      host: '127.0.0.1',
+      timeoutMs: 10_000,
+      env: {},
+      helper,
+    })) as AdbDriver
     open.push(d)
     return d
   }
@@ -59,7 +66,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       expect(model.windows.length).to.be.greaterThan(0)
       const refused = await (await driver('off')).captureScreen().then(
         () => undefined,
-        (error: unknown) => error,
+        (error: unknown) => error
       )
       expect(refused).to.be.instanceOf(ArcError)
     } finally {
@@ -68,7 +75,12 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   })
 
   it('auto falls back to uiautomator where app_process is missing, and says why', async () => {
-    device().addFault({command: 'app_process', kind: 'error', message: '/system/bin/sh: app_process: not found\n', exitCode: 127})
+    device().addFault({
+      command: 'app_process',
+      kind: 'error',
+      message: '/system/bin/sh: app_process: not found\n',
+      exitCode: 127,
+    })
     const from = h.emu.commands.length
     const d = await driver('auto')
     const model = buildScreenModel(await d.captureScreen())
@@ -91,7 +103,14 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
 
   it('auto falls back to uiautomator when the helper stops answering a read, and the next read starts it again', async () => {
     device().addFault({command: 'arc-helper dump', kind: 'hang'})
-    const d = (await connectAdbDriver({serial: 'emu-1', port: h.emu.port, host: '127.0.0.1', timeoutMs: 1000, env: {}, helper: 'auto'})) as AdbDriver
+    const d = (await connectAdbDriver({
+      serial: 'emu-1',
+      port: h.emu.port,
+      host: '127.0.0.1',
+      timeoutMs: 1000,
+      env: {},
+      helper: 'auto',
+    })) as AdbDriver
     open.push(d)
     const from = h.emu.commands.length
     const model = buildScreenModel(await d.captureScreen())
@@ -105,11 +124,16 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   })
 
   it('required fails where the helper cannot serve, naming why, and never falls back', async () => {
-    device().addFault({command: 'app_process', kind: 'error', message: '/system/bin/sh: app_process: not found\n', exitCode: 127})
+    device().addFault({
+      command: 'app_process',
+      kind: 'error',
+      message: '/system/bin/sh: app_process: not found\n',
+      exitCode: 127,
+    })
     const from = h.emu.commands.length
     const error = await (await driver('required')).captureScreen().then(
       () => undefined,
-      (e: unknown) => e as ArcError,
+      (e: unknown) => e as ArcError
     )
     expect(error?.code).to.equal('UNSUPPORTED')
     expect(error?.message).to.match(/helper is required .* could not serve screen .*app_process: not found/)
@@ -121,7 +145,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     const d = await driver('off')
     const error = await d.getClipboard().then(
       () => undefined,
-      (e: unknown) => e as ArcError,
+      (e: unknown) => e as ArcError
     )
     expect(error?.code).to.equal('UNSUPPORTED')
     expect(programs(from)).to.not.include('app_process /')
@@ -148,7 +172,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     // Without ADBKeyBoard, plain ADB refuses this text before typing anything; the helper's paste takes it.
     const refused = await (await driver('off')).checkTypable(text).then(
       () => undefined,
-      (e: unknown) => e as ArcError,
+      (e: unknown) => e as ArcError
     )
     expect(refused?.code).to.equal('UNSUPPORTED')
     await d.checkTypable(text)
@@ -157,7 +181,9 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(programs(from)).to.not.include('ime set')
     expect(device().inputEvents.at(-1)).to.deep.equal({type: 'paste', text})
     expect(device().clipboard).to.deep.equal({text: 'the user copied this'})
-    const after = [...walkNodes((await d.captureScreen()).hierarchy!.windows)].find((n) => /EditText/.test(n.className))!
+    const after = [...walkNodes((await d.captureScreen()).hierarchy!.windows)].find((n) =>
+      /EditText/.test(n.className)
+    )!
     expect(after.text).to.contain(text)
     // ASCII stays on `input text`.
     const ascii = h.emu.commands.length
@@ -169,8 +195,14 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     const d = await driver('auto')
     const before = device().inputEvents.length
     const method = await d.gesture([
-      [{x: 500, y: 800, time: 0}, {x: 300, y: 600, time: 120}],
-      [{x: 600, y: 900, time: 0}, {x: 800, y: 1100, time: 120}],
+      [
+        {x: 500, y: 800, time: 0},
+        {x: 300, y: 600, time: 120},
+      ],
+      [
+        {x: 600, y: 900, time: 0},
+        {x: 800, y: 1100, time: 120},
+      ],
     ])
     expect(method).to.equal('inject')
     const touches = device()
@@ -183,8 +215,14 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     const d = await driver('auto')
     await d.captureScreen()
     const twoFingers = [
-      [{x: 500, y: 800, time: 0}, {x: 300, y: 600, time: 120}],
-      [{x: 600, y: 900, time: 0}, {x: 800, y: 1100, time: 120}],
+      [
+        {x: 500, y: 800, time: 0},
+        {x: 300, y: 600, time: 120},
+      ],
+      [
+        {x: 600, y: 900, time: 0},
+        {x: 800, y: 1100, time: 120},
+      ],
     ]
     for (const [op, act] of [
       ['gesture', () => d.gesture(twoFingers)],
@@ -195,19 +233,25 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       const from = h.emu.commands.length
       const error = await (act as () => Promise<unknown>)().then(
         () => undefined,
-        (e: unknown) => e as ArcError,
+        (e: unknown) => e as ArcError
       )
       expect(error?.code, op).to.equal('DEVICE_COMMAND_FAILED')
       expect(error?.message).to.include('after it may have acted').and.include(`${op} not confirmed`)
-      expect(programs(from).filter((p) => !p.startsWith('app_process')), op).to.deep.equal([])
+      expect(
+        programs(from).filter((p) => !p.startsWith('app_process')),
+        op
+      ).to.deep.equal([])
     }
   })
 
   it('arc doctor says what the helper adds and how long it took, and what goes over ADB without it', async () => {
-    const rows = (report: Awaited<ReturnType<AdbDriver['probeCapabilities']>>) => new Map(report.capabilities.map((c) => [c.id, c]))
+    const rows = (report: Awaited<ReturnType<AdbDriver['probeCapabilities']>>) =>
+      new Map(report.capabilities.map((c) => [c.id, c]))
     const auto = rows(await (await driver('auto')).probeCapabilities())
     expect(auto.get('helper')?.status).to.equal('yes')
-    expect(auto.get('helper')?.detail).to.match(/^arc's on-device helper runs \(app_process, API 34; started in \d+ ms, (pushed first|already on the device)\)$/)
+    expect(auto.get('helper')?.detail).to.match(
+      /^arc's on-device helper runs \(app_process, API 34; started in \d+ ms, (pushed first|already on the device)\)$/
+    )
     expect(auto.get('helper-dump')?.detail).to.match(/^every window through UiAutomation in \d+ ms, no idle wait$/)
     expect(auto.get('clipboard-read')?.status).to.equal('yes')
     expect(auto.get('multi-touch')?.detail).to.match(/injectInputEvent/)

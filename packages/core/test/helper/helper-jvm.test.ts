@@ -25,13 +25,29 @@ describe('the on-device helper on the JVM (pure parts, Android behind a fake)', 
 
   before(function () {
     if (!has('javac') || !has('java')) {
-      console.log('    (java/javac not installed: the helper\'s JVM tests are skipped; the committed dex is checked by helper-dex.test.ts)')
+      console.log(
+        "    (java/javac not installed: the helper's JVM tests are skipped; the committed dex is checked by helper-dex.test.ts)"
+      )
       this.skip()
     }
     classes = mkdtempSync(path.join(tmpdir(), 'arc-helper-jvm-'))
     const src = path.join(HELPER_DIR, 'src/arc/helper')
-    const sources = readdirSync(src).filter((f) => f.endsWith('.java') && !ANDROID_ONLY.has(f)).map((f) => path.join(src, f))
-    execFileSync('javac', ['-nowarn', '--release', '8', '-d', classes, ...sources, path.join(HELPER_DIR, 'test/arc/helper/HelperTests.java')], {stdio: 'pipe'})
+    const sources = readdirSync(src)
+      .filter((f) => f.endsWith('.java') && !ANDROID_ONLY.has(f))
+      .map((f) => path.join(src, f))
+    execFileSync(
+      'javac',
+      [
+        '-nowarn',
+        '--release',
+        '8',
+        '-d',
+        classes,
+        ...sources,
+        path.join(HELPER_DIR, 'test/arc/helper/HelperTests.java'),
+      ],
+      {stdio: 'pipe'}
+    )
   })
 
   after(() => {
@@ -59,7 +75,13 @@ describe('the on-device helper on the JVM (pure parts, Android behind a fake)', 
     // A node past the display's edge is clipped to it, as uiautomator's dumper clips.
     expect(h.windows[1]!.children[1]!.bounds).to.deep.equal([900, 2200, 1080, 2300])
     expect(h.windows[2]!.displayId).to.equal(2)
-    const model = buildScreenModel({xml, hierarchy: h, screen: {width: 1080, height: 2400, rotation: 0}, foreground: {}, allWindows: true})
+    const model = buildScreenModel({
+      xml,
+      hierarchy: h,
+      screen: {width: 1080, height: 2400, rotation: 0},
+      foreground: {},
+      allWindows: true,
+    })
     expect(model.windows.map((w) => `${w.display} ${w.type} ${w.title ?? '-'} focused:${w.focused}`)).to.deep.equal([
       '0 SYSTEM Status bar focused:false',
       '0 APPLICATION Example focused:true',

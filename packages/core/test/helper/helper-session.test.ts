@@ -13,7 +13,13 @@ import {expect} from 'chai'
 
 import {HELPER_DEX, helperBuild, helperDevicePath} from '../../src/driver/device-helper.js'
 import type {AdbDriver} from '../../src/driver/adb/adb-driver.js'
-import {closeHelperSessions, HelperFailure, HelperSession, helperSession, helperUnavailable} from '../../src/driver/adb/helper-session.js'
+import {
+  closeHelperSessions,
+  HelperFailure,
+  HelperSession,
+  helperSession,
+  helperUnavailable,
+} from '../../src/driver/adb/helper-session.js'
 
 async function failure(promise: Promise<unknown>): Promise<HelperFailure> {
   try {
@@ -120,7 +126,12 @@ describe('the on-device helper over ADB (arc emulate)', function () {
   })
 
   it('where app_process is missing, fails to start naming what the device said, and is not asked again', async () => {
-    device().addFault({command: 'app_process', kind: 'error', message: '/system/bin/sh: app_process: not found\n', exitCode: 127})
+    device().addFault({
+      command: 'app_process',
+      kind: 'error',
+      message: '/system/bin/sh: app_process: not found\n',
+      exitCode: 127,
+    })
     const first = await failure(helperSession(driver.shell))
     expect(first.code).to.equal('start')
     expect(first.message).to.match(/app_process: not found/)

@@ -18,8 +18,14 @@ function referenceHash(key: string): string {
 }
 
 describe('element ids: the per-screen memo and the hash arithmetic', () => {
-  it('hashKey gives the BigInt definition\'s digits, for text, unicode and random keys', () => {
-    const keys = ['', 'a', 'com.example|FrameLayout\u0000\u0000TextView#\u0000d=\u0000t=Hi', '💗 x\u00a0y 中文', 'x'.repeat(5000)]
+  it("hashKey gives the BigInt definition's digits, for text, unicode and random keys", () => {
+    const keys = [
+      '',
+      'a',
+      'com.example|FrameLayout\u0000\u0000TextView#\u0000d=\u0000t=Hi',
+      '💗 x\u00a0y 中文',
+      'x'.repeat(5000),
+    ]
     for (let i = 0; i < 500; i++) keys.push(randomBytes(1 + (i % 97)).toString('latin1'))
     for (const key of keys) expect(hashKey(key), JSON.stringify(key)).to.equal(referenceHash(key))
   })

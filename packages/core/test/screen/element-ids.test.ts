@@ -8,7 +8,8 @@ import {fixtureNames, fixturePath, requireFixtures, ROOT} from '@arc-cli/test-su
 import {emptyTally, measure, PERTURBATIONS, TALLY_KEYS} from '@arc-cli/test-support/perturb'
 
 const model = (windows: NodeSpec[]): ScreenModel => buildScreenModel(capture(dumpXml(windows)))
-const idOf = (m: ScreenModel, text: string): string | undefined => m.elements.find((e) => e.text === text || e.desc === text)?.id
+const idOf = (m: ScreenModel, text: string): string | undefined =>
+  m.elements.find((e) => e.text === text || e.desc === text)?.id
 
 /** A list of contact rows, each an avatar (no label), a name and a checkbox: the member-picker shape. */
 function contacts(names: string[], scrollable = false): NodeSpec[] {
@@ -26,7 +27,11 @@ function contacts(names: string[], scrollable = false): NodeSpec[] {
             children: [
               {cls: 'android.widget.ImageView', res: 'com.example:id/avatar'},
               {cls: 'android.widget.TextView', res: 'com.example:id/name', text: name},
-              {cls: 'android.widget.CheckBox', res: 'com.example:id/check', attrs: {checkable: 'true', clickable: 'true'}},
+              {
+                cls: 'android.widget.CheckBox',
+                res: 'com.example:id/check',
+                attrs: {checkable: 'true', clickable: 'true'},
+              },
             ],
           })),
         },
@@ -37,7 +42,9 @@ function contacts(names: string[], scrollable = false): NodeSpec[] {
 
 describe('element ids', () => {
   it('are node_ + 6 characters without look-alikes (l, i, o, 0, 1), unique within a screen', () => {
-    const m = model([{children: Array.from({length: 300}, (_, i) => ({cls: 'android.widget.Button', text: `Button ${i}`}))}])
+    const m = model([
+      {children: Array.from({length: 300}, (_, i) => ({cls: 'android.widget.Button', text: `Button ${i}`}))},
+    ])
     const ids = m.elements.map((e) => e.id)
     expect(new Set(ids).size).to.equal(ids.length)
     for (const id of ids) {
@@ -52,16 +59,28 @@ describe('element ids', () => {
     expect(a.elements[0]?.id).to.equal(b.elements[0]?.id)
   })
 
-  it('keep an anchored node\'s id when its text changes (a clock), but not an unanchored one\'s', () => {
-    const clock = (t: string) => model([{children: [{cls: 'android.widget.TextView', res: 'com.example:id/clock', text: t}, {cls: 'android.widget.TextView', text: t}]}])
+  it("keep an anchored node's id when its text changes (a clock), but not an unanchored one's", () => {
+    const clock = (t: string) =>
+      model([
+        {
+          children: [
+            {cls: 'android.widget.TextView', res: 'com.example:id/clock', text: t},
+            {cls: 'android.widget.TextView', text: t},
+          ],
+        },
+      ])
     const a = clock('12:00')
     const b = clock('12:01')
     expect(a.elements[0]?.id).to.equal(b.elements[0]?.id)
     expect(a.elements[1]?.id).to.not.equal(b.elements[1]?.id)
   })
 
-  it('keep an edit field\'s id when its text changes, and separate windows', () => {
-    const field = (text: string) => model([{children: [{cls: 'android.widget.EditText', text, res: 'com.example:id/q'}]}, {pkg: 'com.android.systemui', children: [{cls: 'android.widget.EditText', text, res: 'com.example:id/q'}]}])
+  it("keep an edit field's id when its text changes, and separate windows", () => {
+    const field = (text: string) =>
+      model([
+        {children: [{cls: 'android.widget.EditText', text, res: 'com.example:id/q'}]},
+        {pkg: 'com.android.systemui', children: [{cls: 'android.widget.EditText', text, res: 'com.example:id/q'}]},
+      ])
     const a = field('')
     const b = field('hello')
     expect(a.elements.map((e) => e.id)).to.deep.equal(b.elements.map((e) => e.id))
@@ -81,8 +100,23 @@ describe('element ids', () => {
   }
 
   it('never lengthen or move an id when a look-alike arrives: both become ambiguous (-n), which actions refuse', () => {
-    const one = model([{children: [{cls: 'android.widget.Button', text: 'OK'}, {cls: 'android.widget.TextView', text: 'Other'}]}])
-    const two = model([{children: [{cls: 'android.widget.Button', text: 'OK'}, {cls: 'android.widget.Button', text: 'OK'}, {cls: 'android.widget.TextView', text: 'Other'}]}])
+    const one = model([
+      {
+        children: [
+          {cls: 'android.widget.Button', text: 'OK'},
+          {cls: 'android.widget.TextView', text: 'Other'},
+        ],
+      },
+    ])
+    const two = model([
+      {
+        children: [
+          {cls: 'android.widget.Button', text: 'OK'},
+          {cls: 'android.widget.Button', text: 'OK'},
+          {cls: 'android.widget.TextView', text: 'Other'},
+        ],
+      },
+    ])
     const ok = idOf(one, 'OK') as string
     expect(isAmbiguousId(ok)).to.equal(false)
     expect(idOf(two, 'Other')).to.equal(idOf(one, 'Other'))
@@ -94,8 +128,15 @@ describe('element ids', () => {
 
   it('are the same in another process', async () => {
     const here = buildScreenModel(await (await SnapshotDriver.open(`${ROOT}packages/core/demo`)).captureScreen())
-    const out = execFileSync(process.execPath, ['--conditions=arc-source', '--import', 'tsx', 'bin/dev.js', 'screen-state', '--device', 'demo'], {cwd: ROOT, encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}})
-    const there = out.split('\n').filter((l) => l.startsWith('node_')).map((l) => l.split('\t')[0])
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=arc-source', '--import', 'tsx', 'bin/dev.js', 'screen-state', '--device', 'demo'],
+      {cwd: ROOT, encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}}
+    )
+    const there = out
+      .split('\n')
+      .filter((l) => l.startsWith('node_'))
+      .map((l) => l.split('\t')[0])
     expect(there).to.deep.equal(here.elements.map((e) => e.id))
   })
 

@@ -39,14 +39,20 @@ function outcome(read: () => UiHierarchy): string {
 /** parseUiDump (plain reading where it applies) against the general reader alone, on the same text. */
 function expectSameReading(raw: string, label: string): void {
   const general = outcome(() => readDumpTree(sliceDump(raw)))
-  expect(outcome(() => parseUiDump(raw)), label).to.equal(general)
+  expect(
+    outcome(() => parseUiDump(raw)),
+    label
+  ).to.equal(general)
 }
 
 const SMALL = dumpXml([
   {
     text: 'a & b <c> "d"',
     attrs: {'visible-to-user': 'true', hint: 'h', 'drawing-order': '2', 'display-id': '0', NAF: 'true'},
-    children: [{cls: 'android.widget.Button', text: 'OK', res: 'com.example:id/ok'}, {desc: 'x', bounds: [-5, 0, 10, 10]}],
+    children: [
+      {cls: 'android.widget.Button', text: 'OK', res: 'com.example:id/ok'},
+      {desc: 'x', bounds: [-5, 0, 10, 10]},
+    ],
   },
   {pkg: 'com.android.systemui'},
 ])
@@ -75,7 +81,7 @@ describe('the plain dump reading (fast-dump.ts)', () => {
       'no space between attributes': SMALL.replace('text="OK" ', 'text="OK"'),
       'a comment': SMALL.replace('</hierarchy>', '<!-- c --></hierarchy>'),
       'text between tags': SMALL.replace('</hierarchy>', 'junk</hierarchy>'),
-      'CDATA': SMALL.replace('</hierarchy>', '<![CDATA[x]]></hierarchy>'),
+      CDATA: SMALL.replace('</hierarchy>', '<![CDATA[x]]></hierarchy>'),
       'a space in a closing tag': SMALL.replace('</node>', '</node >'),
       'an extra closing tag': SMALL.replace('</hierarchy>', '</node></hierarchy>'),
       'no closing hierarchy': SMALL.replace('</hierarchy>', ''),
@@ -86,7 +92,10 @@ describe('the plain dump reading (fast-dump.ts)', () => {
       'a self-closing hierarchy': '<?xml version="1.0"?><hierarchy rotation="1"/>',
       'an empty hierarchy': '<hierarchy rotation="3" width="10" height="20"></hierarchy>',
       'rotation out of range': SMALL.replace('rotation="0"', 'rotation="7"'),
-      'class-name tags': SMALL.replaceAll('<node ', '<android.widget.View ').replaceAll('</node>', '</android.widget.View>'),
+      'class-name tags': SMALL.replaceAll('<node ', '<android.widget.View ').replaceAll(
+        '</node>',
+        '</android.widget.View>'
+      ),
       'a tag named like node': SMALL.replace('<node ', '<nodes '),
       'a DOCTYPE': SMALL.replace('<hierarchy', '<!DOCTYPE hierarchy><hierarchy'),
       'an entity DOCTYPE': SMALL.replace('<hierarchy', '<!DOCTYPE x [<!ENTITY a "b">]><hierarchy'),
@@ -111,7 +120,12 @@ describe('the plain dump reading (fast-dump.ts)', () => {
       const at = random(SMALL.length)
       const kind = random(3)
       const c = alphabet[random(alphabet.length)] as string
-      const xml = kind === 0 ? SMALL.slice(0, at) + SMALL.slice(at + 1) : kind === 1 ? SMALL.slice(0, at) + c + SMALL.slice(at) : SMALL.slice(0, at) + c + SMALL.slice(at + 1)
+      const xml =
+        kind === 0
+          ? SMALL.slice(0, at) + SMALL.slice(at + 1)
+          : kind === 1
+            ? SMALL.slice(0, at) + c + SMALL.slice(at)
+            : SMALL.slice(0, at) + c + SMALL.slice(at + 1)
       expectSameReading(xml, `change ${i}: ${JSON.stringify(xml.slice(Math.max(0, at - 20), at + 20))}`)
     }
   })

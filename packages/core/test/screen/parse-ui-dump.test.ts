@@ -37,7 +37,10 @@ describe('parseUiDump', () => {
   })
 
   it('decodes entities and numeric references, including code points above U+FFFF, and keeps NBSP, NNBSP and LRM', () => {
-    const xml = ONE.replace('text="hi"', 'text="a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#128151; &#x1F600; x\u00A0y\u202Fz\u200E"')
+    const xml = ONE.replace(
+      'text="hi"',
+      'text="a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#128151; &#x1F600; x\u00A0y\u202Fz\u200E"'
+    )
     expect(parseUiDump(xml).windows[0]?.text).to.equal('a & b <c> "d" \'e\' 💗 😀 x\u00A0y\u202Fz\u200E')
   })
 
@@ -53,7 +56,8 @@ describe('parseUiDump', () => {
   })
 
   it('reads Appium-style dumps whose tags are class names', () => {
-    const xml = '<?xml version="1.0"?><hierarchy rotation="1" width="1920" height="1080"><android.widget.FrameLayout text="" bounds="[0,0][10,10]"><android.widget.TextView text="x" bounds="[0,0][5,5]"/></android.widget.FrameLayout></hierarchy>'
+    const xml =
+      '<?xml version="1.0"?><hierarchy rotation="1" width="1920" height="1080"><android.widget.FrameLayout text="" bounds="[0,0][10,10]"><android.widget.TextView text="x" bounds="[0,0][5,5]"/></android.widget.FrameLayout></hierarchy>'
     const h = parseUiDump(xml)
     expect(h.format).to.equal('classname-tags')
     expect(h.rotation).to.equal(1)
@@ -72,11 +76,20 @@ describe('parseUiDump', () => {
   })
 
   it('rejects bytes that are not UTF-8', () => {
-    expectDumpError(() => parseUiDump(Buffer.concat([Buffer.from(ONE.slice(0, 80)), Buffer.from([0xba, 0xfc]), Buffer.from(ONE.slice(80))])), /not valid UTF-8/)
+    expectDumpError(
+      () =>
+        parseUiDump(
+          Buffer.concat([Buffer.from(ONE.slice(0, 80)), Buffer.from([0xba, 0xfc]), Buffer.from(ONE.slice(80))])
+        ),
+      /not valid UTF-8/
+    )
   })
 
   it('rejects non-XML text, naming how it starts', () => {
-    expectDumpError(() => parseUiDump('error: device offline'), /not a uiautomator XML dump: it starts with "error: device offline"/)
+    expectDumpError(
+      () => parseUiDump('error: device offline'),
+      /not a uiautomator XML dump: it starts with "error: device offline"/
+    )
   })
 
   it('explains uiautomator failures printed instead of XML', () => {

@@ -21,7 +21,10 @@ describe('device state', () => {
     const serials = ['emulator-5554', '192.168.1.5:5555', './snapshots/login', 'a/b', 'a%2Fb', '..', 'ü']
     const names = serials.map(serialFolderName)
     expect(new Set(names).size).to.equal(serials.length)
-    for (const name of names) expect(name).to.match(/^[A-Za-z0-9._%-]+$/).and.not.match(/^\.\.?$/)
+    for (const name of names)
+      expect(name)
+        .to.match(/^[A-Za-z0-9._%-]+$/)
+        .and.not.match(/^\.\.?$/)
   })
 
   it('keeps JSON per key in a file and reads a corrupt file as missing', async () => {
@@ -93,22 +96,28 @@ describe('device state', () => {
     })
 
     for (const [what, folder] of [
-      ['ARC_CACHE_DIR naming a file', async (dir: string) => {
-        await writeFile(path.join(dir, 'afile'), 'x')
-        return path.join(dir, 'afile')
-      }],
-      ['ARC_CACHE_DIR under /proc (Node\'s recursive mkdir loops there for ever)', async () => '/proc/arc-cache-x'],
-      ['a read-only cache folder', async (dir: string) => {
-        // As root a 0555 folder is writable all the same: a read-only file system stands for it (EROFS).
-        const disk = isRoot ? await mountTmpfs({sizeKb: 64, readOnly: true}) : undefined
-        if (disk) {
-          unmounts.push(disk.unmount)
-          return disk.dir
-        }
-        await mkdir(path.join(dir, 'ro'))
-        await chmod(path.join(dir, 'ro'), 0o555)
-        return path.join(dir, 'ro')
-      }],
+      [
+        'ARC_CACHE_DIR naming a file',
+        async (dir: string) => {
+          await writeFile(path.join(dir, 'afile'), 'x')
+          return path.join(dir, 'afile')
+        },
+      ],
+      ["ARC_CACHE_DIR under /proc (Node's recursive mkdir loops there for ever)", async () => '/proc/arc-cache-x'],
+      [
+        'a read-only cache folder',
+        async (dir: string) => {
+          // As root a 0555 folder is writable all the same: a read-only file system stands for it (EROFS).
+          const disk = isRoot ? await mountTmpfs({sizeKb: 64, readOnly: true}) : undefined
+          if (disk) {
+            unmounts.push(disk.unmount)
+            return disk.dir
+          }
+          await mkdir(path.join(dir, 'ro'))
+          await chmod(path.join(dir, 'ro'), 0o555)
+          return path.join(dir, 'ro')
+        },
+      ],
     ] as const) {
       it(`${what}: values live in memory for the process, and one warning names the folder and the variable`, async function () {
         const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-state-'))
@@ -122,7 +131,9 @@ describe('device state', () => {
         const second = new FileDeviceState('t', cache, (message) => warnings.push(message), 'ARC_CACHE_DIR')
         await second.set('k', 3)
         expect(warnings).to.have.length(1)
-        expect(warnings[0]).to.match(new RegExp(`^arc cannot write its cache folder ${cache.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`))
+        expect(warnings[0]).to.match(
+          new RegExp(`^arc cannot write its cache folder ${cache.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`)
+        )
         expect(warnings[0]).to.include('Point ARC_CACHE_DIR at a writable folder.')
       })
     }

@@ -4,7 +4,27 @@ import {ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE} from '../input-methods.js'
 import type {CommandContext} from './types.js'
 
 /** Options of `am start` that take a value (so their value is not mistaken for the intent's data). */
-const WITH_VALUE = new Set(['-a', '-d', '-t', '-c', '-n', '-f', '--user', '--es', '--ei', '--ez', '--el', '--ef', '--eu', '--esn', '--ecn', '--display', '--windowingMode', '--activityType', '-p'])
+const WITH_VALUE = new Set([
+  '-a',
+  '-d',
+  '-t',
+  '-c',
+  '-n',
+  '-f',
+  '--user',
+  '--es',
+  '--ei',
+  '--ez',
+  '--el',
+  '--ef',
+  '--eu',
+  '--esn',
+  '--ecn',
+  '--display',
+  '--windowingMode',
+  '--activityType',
+  '-p',
+])
 
 /** The pid the am process reports itself by in a Permission Denial. */
 const AM_PID = 5123
@@ -77,14 +97,16 @@ function start(ctx: CommandContext, args: string[]): number {
         '\tat com.android.server.wm.ActivityStarter.executeRequest(ActivityStarter.java:1074)',
         '\tat com.android.server.wm.ActivityStarter.execute(ActivityStarter.java:742)',
         '',
-      ].join('\n'),
+      ].join('\n')
     )
     return 255
   }
   const hot = ctx.device.running.has(pkg.name)
   ctx.device.launch(pkg, activity, found.screen)
   if (wait) {
-    ctx.out(`Status: ok\nLaunchState: ${hot ? 'HOT' : 'COLD'}\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 412\nWaitTime: 415\nComplete\n`)
+    ctx.out(
+      `Status: ok\nLaunchState: ${hot ? 'HOT' : 'COLD'}\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 412\nWaitTime: 415\nComplete\n`
+    )
   }
   return 0
 }
@@ -93,12 +115,17 @@ function start(ctx: CommandContext, args: string[]): number {
 function view(ctx: CommandContext, data: string, wait: boolean): number {
   const pkg = ctx.device.packages.find((p) => (p.links ?? []).some((prefix) => data.startsWith(prefix)))
   if (!pkg) {
-    ctx.err(`Error: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW dat=${data} flg=0x10000000 }\n`)
+    ctx.err(
+      `Error: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW dat=${data} flg=0x10000000 }\n`
+    )
     return 1
   }
   const activity = pkg.launcher ?? '.MainActivity'
   ctx.device.launch(pkg, activity)
-  if (wait) ctx.out(`Status: ok\nLaunchState: COLD\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 300\nWaitTime: 302\nComplete\n`)
+  if (wait)
+    ctx.out(
+      `Status: ok\nLaunchState: COLD\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 300\nWaitTime: 302\nComplete\n`
+    )
   return 0
 }
 
@@ -121,11 +148,17 @@ function broadcast(ctx: CommandContext, args: string[]): number {
       i += 2
     } else if (WITH_VALUE.has(a)) i += a.startsWith('--e') ? 2 : 1
   }
-  const parts = [action && `act=${action}`, 'flg=0x400000', pkg && `pkg=${pkg}`, extras.size > 0 && '(has extras)'].filter(Boolean)
+  const parts = [
+    action && `act=${action}`,
+    'flg=0x400000',
+    pkg && `pkg=${pkg}`,
+    extras.size > 0 && '(has extras)',
+  ].filter(Boolean)
   ctx.out(`Broadcasting: Intent { ${parts.join(' ')} }\n`)
   const device = ctx.device
   const methods = device.inputMethods
-  const toAdbKeyboard = (pkg === undefined || pkg === ADB_KEYBOARD_PACKAGE) && methods.current === ADB_KEYBOARD_IME && methods.bound()
+  const toAdbKeyboard =
+    (pkg === undefined || pkg === ADB_KEYBOARD_PACKAGE) && methods.current === ADB_KEYBOARD_IME && methods.bound()
   if (toAdbKeyboard && action === 'ADB_INPUT_B64' && extras.has('msg')) {
     device.recordInput({type: 'commit', text: Buffer.from(extras.get('msg') as string, 'base64').toString('utf8')})
   } else if (toAdbKeyboard && action === 'ADB_INPUT_TEXT' && extras.has('msg')) {

@@ -30,7 +30,7 @@ const USAGE = 'Usage: app_process [java-options] cmd-dir start-class-name [optio
 class HelperError extends Error {
   constructor(
     readonly code: string,
-    message: string,
+    message: string
   ) {
     super(message)
   }
@@ -64,7 +64,9 @@ export async function appProcess(ctx: CommandContext): Promise<number> {
   }
   if (className !== HELPER_CLASS || !(await holdsClass(ctx.device, classPath, ctx.cwd, className))) {
     // The shape of ART's failure to find the start class on the class path (not a capture).
-    ctx.err(`Exception in thread "main" java.lang.ClassNotFoundException: Didn't find class "${className}" on path: DexPathList[[${classPath ? `dex file "${classPath}"` : ''}]]\n`)
+    ctx.err(
+      `Exception in thread "main" java.lang.ClassNotFoundException: Didn't find class "${className}" on path: DexPathList[[${classPath ? `dex file "${classPath}"` : ''}]]\n`
+    )
     return 1
   }
   return new EmulatedHelper(ctx, args.slice(i)).run()
@@ -79,7 +81,7 @@ class EmulatedHelper {
 
   constructor(
     private readonly ctx: CommandContext,
-    private readonly args: string[],
+    private readonly args: string[]
   ) {}
 
   private get device(): VirtualDevice {
@@ -101,7 +103,11 @@ class EmulatedHelper {
     await this.device.delay(this.device.timing.vmStartMs, this.ctx.signal)
     if (this.ctx.signal.aborted) return 137
     const missing = [...this.device.hiddenApisMissing].sort().join(',')
-    this.respond(0, STATUS_HELLO, Buffer.from(`arc-helper 1\t${this.device.properties.get('ro.build.version.sdk') ?? '34'}\t${missing}`))
+    this.respond(
+      0,
+      STATUS_HELLO,
+      Buffer.from(`arc-helper 1\t${this.device.properties.get('ro.build.version.sdk') ?? '34'}\t${missing}`)
+    )
     let pending = Buffer.alloc(0)
     try {
       for await (const chunk of this.ctx.stdinChunks()) {
@@ -166,11 +172,15 @@ class EmulatedHelper {
   }
 
   private needs(api: 'uiautomation' | 'input' | 'clipboard'): void {
-    if (this.device.hiddenApisMissing.has(api)) throw new HelperError('UNSUPPORTED', `this release lacks the ${api} API an app_process program uses`)
+    if (this.device.hiddenApisMissing.has(api))
+      throw new HelperError('UNSUPPORTED', `this release lacks the ${api} API an app_process program uses`)
     if (api !== 'uiautomation' || this.letGo) return
     const letGo = this.device.holdUiAutomation('arc-helper')
     if (!letGo) {
-      throw new HelperError('UIAUTOMATION_BUSY', `another tool holds UiAutomation (uiautomator dump, Appium, uiautomator2, Maestro, monkey): java.lang.IllegalStateException: UiAutomationService already registered! (${this.device.uiAutomationHolder})`)
+      throw new HelperError(
+        'UIAUTOMATION_BUSY',
+        `another tool holds UiAutomation (uiautomator dump, Appium, uiautomator2, Maestro, monkey): java.lang.IllegalStateException: UiAutomationService already registered! (${this.device.uiAutomationHolder})`
+      )
     }
     this.letGo = letGo
     // The process going away takes its UiAutomation with it (linkToDeath in the service).
@@ -222,8 +232,10 @@ class EmulatedHelper {
         count(1)
         this.needs('input')
         const code = /^\d{1,4}$/.test(args[0] as string) ? Number(args[0]) : NaN
-        if (!(code <= 1000)) throw new HelperError('BAD_REQUEST', `key code is "${args[0]}"; a whole number from 0 to 1000 is allowed`)
-        if (code === KEYCODE_PASTE && device.clipboard && 'text' in device.clipboard) device.recordInput({type: 'paste', text: device.clipboard.text})
+        if (!(code <= 1000))
+          throw new HelperError('BAD_REQUEST', `key code is "${args[0]}"; a whole number from 0 to 1000 is allowed`)
+        if (code === KEYCODE_PASTE && device.clipboard && 'text' in device.clipboard)
+          device.recordInput({type: 'paste', text: device.clipboard.text})
         else device.keyEvent(code)
         return Buffer.alloc(0)
       }
@@ -250,14 +262,16 @@ class EmulatedHelper {
    * one-finger gesture that stays within touch slop is also the tap an app sees, one that travels is a swipe.
    */
   private async gesture(words: string[]): Promise<void> {
-    if (words.length === 0 || words.length > 10) throw new HelperError('BAD_REQUEST', `a gesture has 1 to 10 paths, got ${words.length}`)
+    if (words.length === 0 || words.length > 10)
+      throw new HelperError('BAD_REQUEST', `a gesture has 1 to 10 paths, got ${words.length}`)
     const paths = words.map((word, index) => {
       const points = word.split(';').map((p) => p.split(',').map((v) => (/^-?\d+$/.test(v) ? Number(v) : NaN)))
       if (points.length < 2 || points.some((p) => p.length !== 3 || p.some((v) => Number.isNaN(v)))) {
         throw new HelperError('BAD_REQUEST', `path ${index} is "${word}"; a path is x,y,t;x,y,t with at least 2 points`)
       }
       for (let k = 1; k < points.length; k++) {
-        if ((points[k]![2] as number) <= (points[k - 1]![2] as number)) throw new HelperError('BAD_REQUEST', `path ${index} point ${k}: times must increase`)
+        if ((points[k]![2] as number) <= (points[k - 1]![2] as number))
+          throw new HelperError('BAD_REQUEST', `path ${index} point ${k}: times must increase`)
       }
       return points as Array<[number, number, number]>
     })
@@ -276,7 +290,8 @@ class EmulatedHelper {
       }
       return {id: f, x: last[0], y: last[1]}
     }
-    const event = (action: string, t: number) => this.device.recordInput({type: 'touch', action, pointers: down.map((f) => at(f, t)), time: t})
+    const event = (action: string, t: number) =>
+      this.device.recordInput({type: 'touch', action, pointers: down.map((f) => at(f, t)), time: t})
     for (const t of times) {
       await sleep(Math.max(0, start + t - Date.now()), this.ctx.signal)
       if (this.ctx.signal.aborted) return
@@ -326,4 +341,3 @@ function readRequest(body: Buffer): {id: number; words: string[]} | undefined {
   }
   return at === body.length ? {id, words} : undefined
 }
-

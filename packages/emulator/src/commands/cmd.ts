@@ -11,7 +11,9 @@ export function cmd(ctx: CommandContext): number {
   const shifted = (name: string): CommandContext => ({...ctx, argv: [name, ...rest]})
   switch (service) {
     case '-l':
-      ctx.out(`Currently running services:\n${['activity', 'input', 'package', 'statusbar', 'window'].map((s) => `  ${s}\n`).join('')}`)
+      ctx.out(
+        `Currently running services:\n${['activity', 'input', 'package', 'statusbar', 'window'].map((s) => `  ${s}\n`).join('')}`
+      )
       return 0
     case 'package':
       return packageCommand(ctx, rest)
@@ -27,7 +29,8 @@ export function cmd(ctx: CommandContext): number {
         ctx.err(`Unknown command: ${action ?? ''}\n`)
         return 255
       }
-      ctx.device.statusbar = action === 'collapse' ? 'collapsed' : action === 'expand-settings' ? 'settings' : 'notifications'
+      ctx.device.statusbar =
+        action === 'collapse' ? 'collapsed' : action === 'expand-settings' ? 'settings' : 'notifications'
       ctx.device.recordInput({type: 'statusbar', action: action as string})
       return 0
     }

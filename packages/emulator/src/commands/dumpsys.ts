@@ -47,7 +47,8 @@ function displaySizes(device: VirtualDevice) {
   const physical = device.physicalSize
   const base = device.wmSize ?? physical
   const density = device.wmDensity ?? device.screen.density
-  const overridden = base.width !== physical.width || base.height !== physical.height || density !== device.screen.density
+  const overridden =
+    base.width !== physical.width || base.height !== physical.height || density !== device.screen.density
   const current = device.screen.rotation % 2 === 1 ? {width: base.height, height: base.width} : base
   return {physical, base, density, overridden, current}
 }
@@ -205,10 +206,41 @@ function wholeDump(device: VirtualDevice, dumpAll: boolean): string {
     ],
     [windowsSection(device, dumpAll).join('\n'), true],
     // Android 9's whole dump ends with the windows; Android 13's goes on with these.
-    [text(['WINDOW MANAGER TRACE (dumpsys window trace)', 'Status: Disabled', 'Log level: 1', 'Buffer size: 10485760 bytes', 'Buffer usage: 0 bytes', 'Elements in the buffer: 0']), false],
-    [text(['WINDOW MANAGER LOGGING (dumpsys window logging)', 'ProtoLog status: Disabled', 'Logging definitions loaded: 0']), false],
-    [text(['WINDOW MANAGER HIGH REFRESH RATE BLACKLIST (dumpsys window refresh)', 'High Refresh Rate Denylist', '  Packages:']), false],
-    [text(['WINDOW MANAGER CONSTANTS (dumpsys window constants):', '  system_gesture_exclusion_log_debounce_millis=0', '  system_gesture_exclusion_limit_dp=200']), false],
+    [
+      text([
+        'WINDOW MANAGER TRACE (dumpsys window trace)',
+        'Status: Disabled',
+        'Log level: 1',
+        'Buffer size: 10485760 bytes',
+        'Buffer usage: 0 bytes',
+        'Elements in the buffer: 0',
+      ]),
+      false,
+    ],
+    [
+      text([
+        'WINDOW MANAGER LOGGING (dumpsys window logging)',
+        'ProtoLog status: Disabled',
+        'Logging definitions loaded: 0',
+      ]),
+      false,
+    ],
+    [
+      text([
+        'WINDOW MANAGER HIGH REFRESH RATE BLACKLIST (dumpsys window refresh)',
+        'High Refresh Rate Denylist',
+        '  Packages:',
+      ]),
+      false,
+    ],
+    [
+      text([
+        'WINDOW MANAGER CONSTANTS (dumpsys window constants):',
+        '  system_gesture_exclusion_log_debounce_millis=0',
+        '  system_gesture_exclusion_limit_dp=200',
+      ]),
+      false,
+    ],
   ]
   if (sdkOf(device) < FOCUS_IN_DISPLAYS_SDK) {
     // Android 9 (the capture named at displaysSection9): an empty section between the sessions and the displays
@@ -279,14 +311,21 @@ function display(device: VirtualDevice): string {
   const o = device.otherDisplay
   const main = `DisplayViewport{type=INTERNAL, valid=true, isActive=true, displayId=0, uniqueId='local:${MAIN_DISPLAY_ID}', physicalPort=0, orientation=${s.rotation}, logicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), physicalFrame=Rect(0, 0 - ${s.width}, ${s.height}), deviceWidth=${s.width}, deviceHeight=${s.height}}`
   const viewports = o
-    ? [`DisplayViewport{type=INTERNAL, valid=true, isActive=false, displayId=3, uniqueId='local:${OTHER_DISPLAY_ID}', physicalPort=1, orientation=0, logicalFrame=Rect(0, 0 - ${o.width}, ${o.height}), physicalFrame=Rect(0, 0 - ${o.width}, ${o.height}), deviceWidth=${o.width}, deviceHeight=${o.height}}`, main]
+    ? [
+        `DisplayViewport{type=INTERNAL, valid=true, isActive=false, displayId=3, uniqueId='local:${OTHER_DISPLAY_ID}', physicalPort=1, orientation=0, logicalFrame=Rect(0, 0 - ${o.width}, ${o.height}), physicalFrame=Rect(0, 0 - ${o.width}, ${o.height}), deviceWidth=${o.width}, deviceHeight=${o.height}}`,
+        main,
+      ]
     : [main]
   return [
     'DISPLAY MANAGER (dumpsys display)',
     '  mOnlyCode=false',
     `  mViewports=[${viewports.join(', ')}]`,
     `Display Devices: size=${o ? 2 : 1}`,
-    ...(o ? [`  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:${OTHER_DISPLAY_ID}", ${o.width} x ${o.height}, modeId 2, density ${s.density}, state OFF}`] : []),
+    ...(o
+      ? [
+          `  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:${OTHER_DISPLAY_ID}", ${o.width} x ${o.height}, modeId 2, density ${s.density}, state OFF}`,
+        ]
+      : []),
     `  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:${MAIN_DISPLAY_ID}", ${p.width} x ${p.height}, modeId 1, density ${s.density}, state ON}`,
     `    mCurrentOrientation=${s.rotation}`,
     '',
@@ -296,7 +335,8 @@ function display(device: VirtualDevice): string {
 /** `dumpsys SurfaceFlinger --display-id`: the physical displays, the other display (scenario `otherDisplay`) first. */
 function surfaceFlingerDisplays(device: VirtualDevice): string {
   const lines = [`Display ${MAIN_DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"`]
-  if (device.otherDisplay) lines.unshift(`Display ${OTHER_DISPLAY_ID} (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"`)
+  if (device.otherDisplay)
+    lines.unshift(`Display ${OTHER_DISPLAY_ID} (HWC display 1): port=1 pnpId=GGL displayName="EMU_display_1"`)
   return `${lines.join('\n')}\n`
 }
 
@@ -310,7 +350,11 @@ function inputMethod(device: VirtualDevice): string {
   const sdk = Number(device.properties.get('ro.build.version.sdk') ?? '34')
   const state =
     sdk >= 34
-      ? [' mRequestedShowExplicitly=false mShowForced=false', '  mImeHiddenByDisplayPolicy=false', `  mInputShown=${shown}`]
+      ? [
+          ' mRequestedShowExplicitly=false mShowForced=false',
+          '  mImeHiddenByDisplayPolicy=false',
+          `  mInputShown=${shown}`,
+        ]
       : [`  mShowRequested=${shown} mShowExplicitlyRequested=false mShowForced=false mInputShown=${shown}`]
   return [
     'Current Input Method Manager state:',
@@ -350,7 +394,9 @@ function windowPolicy(device: VirtualDevice): string {
     `    mLidState=LID_ABSENT mCameraLensCoverState=LENS_COVER_ABSENT`,
     // The power line up to Android 9 (emulator-sdk_gphone_x86-android9.txt: `mAwake=truemScreenOnEarly=true`, the
     // first two glued); from Android 10 it moved to each display's DisplayPolicy (displaysSection).
-    ...(sdkOf(device) < FOCUS_IN_DISPLAYS_SDK ? [`    mAwake=${device.awake}mScreenOnEarly=${device.awake} mScreenOnFully=${device.awake}`] : []),
+    ...(sdkOf(device) < FOCUS_IN_DISPLAYS_SDK
+      ? [`    mAwake=${device.awake}mScreenOnEarly=${device.awake} mScreenOnFully=${device.awake}`]
+      : []),
     '    KeyguardServiceDelegate',
     `      showing=${showing}`,
     `      showingAndNotOccluded=${showing}`,
@@ -422,7 +468,11 @@ export function dumpsys(ctx: CommandContext): number {
       ctx.out(inputMethod(device))
       return 0
     case 'SurfaceFlinger':
-      ctx.out(rest.includes('--display-id') ? surfaceFlingerDisplays(device) : 'SurfaceFlinger: only --display-id is emulated\n')
+      ctx.out(
+        rest.includes('--display-id')
+          ? surfaceFlingerDisplays(device)
+          : 'SurfaceFlinger: only --display-id is emulated\n'
+      )
       return 0
     case 'package': {
       const what = rest.find((a) => !a.startsWith('-'))
@@ -431,7 +481,9 @@ export function dumpsys(ctx: CommandContext): number {
       return 0
     }
     case undefined:
-      ctx.out('Currently running services:\n  SurfaceFlinger\n  activity\n  battery\n  display\n  input\n  input_method\n  package\n  power\n  window\n')
+      ctx.out(
+        'Currently running services:\n  SurfaceFlinger\n  activity\n  battery\n  display\n  input\n  input_method\n  package\n  power\n  window\n'
+      )
       return 0
     default:
       ctx.out(`Can't find service: ${service}\n`)

@@ -1,5 +1,18 @@
 import type {Stats} from 'node:fs'
-import {lstat, mkdir as mkdirFs, readdir, readFile, readlink as readLink, rename, rm as rmFs, stat, statfs, symlink, utimes, writeFile} from 'node:fs/promises'
+import {
+  lstat,
+  mkdir as mkdirFs,
+  readdir,
+  readFile,
+  readlink as readLink,
+  rename,
+  rm as rmFs,
+  stat,
+  statfs,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises'
 
 import {accessError, errnoText, shellMayRead} from '../device-files.js'
 import type {CommandContext} from './types.js'
@@ -48,7 +61,14 @@ export async function ls(ctx: CommandContext): Promise<number> {
       continue
     }
     // A symlink to a folder (like /sdcard) is listed as the folder when named with a trailing slash or without -l.
-    const isDir = stats.isDirectory() || (stats.isSymbolicLink() && (!flags.has('l') || target.endsWith('/')) && (await readdir(host).then(() => true, () => false)))
+    const isDir =
+      stats.isDirectory() ||
+      (stats.isSymbolicLink() &&
+        (!flags.has('l') || target.endsWith('/')) &&
+        (await readdir(host).then(
+          () => true,
+          () => false
+        )))
     if (!isDir || flags.has('d')) {
       ctx.out(`${flags.has('l') ? longLine(stats, target) : target}\n`)
       continue
@@ -204,7 +224,8 @@ export async function mv(ctx: CommandContext): Promise<number> {
   try {
     const source = ctx.device.files.hostPath(from, ctx.cwd)
     let dest = ctx.device.files.hostPath(to, ctx.cwd, true)
-    if ((await stat(dest).catch(() => undefined))?.isDirectory()) dest = `${dest}/${from.split('/').filter(Boolean).at(-1) ?? ''}`
+    if ((await stat(dest).catch(() => undefined))?.isDirectory())
+      dest = `${dest}/${from.split('/').filter(Boolean).at(-1) ?? ''}`
     else dest = ctx.device.files.hostPath(to, ctx.cwd)
     await rename(source, dest)
     return 0
@@ -242,7 +263,9 @@ export async function df(ctx: CommandContext): Promise<number> {
     const available = kib(fs.bavail)
     const used = total - kib(fs.bfree)
     const percent = total > 0 ? Math.ceil((used * 100) / total) : 0
-    ctx.out(`Filesystem     1K-blocks    Used Available Use% Mounted on\n/dev/fuse      ${total} ${used} ${available} ${percent}% /storage/emulated\n`)
+    ctx.out(
+      `Filesystem     1K-blocks    Used Available Use% Mounted on\n/dev/fuse      ${total} ${used} ${available} ${percent}% /storage/emulated\n`
+    )
     return 0
   } catch (error) {
     ctx.err(`df: ${target}: ${errnoText(error)}\n`)

@@ -29,7 +29,10 @@ export async function flock(ctx: CommandContext): Promise<number> {
   const fd = Number(args[0])
   const owner = ctx.shell?.token
   const pid = ctx.shell?.pid
-  const file = Number.isInteger(fd) && fd >= 0 && owner && pid ? await stat(`/proc/${pid}/fd/${fd}`).catch(() => undefined) : undefined
+  const file =
+    Number.isInteger(fd) && fd >= 0 && owner && pid
+      ? await stat(`/proc/${pid}/fd/${fd}`).catch(() => undefined)
+      : undefined
   if (!file || !owner) {
     ctx.err('flock: flock: Bad file descriptor\n')
     return 1

@@ -66,6 +66,12 @@ export function sendevent(ctx: CommandContext): number {
     ctx.err(`sendevent: bad number\n`)
     return 1
   }
-  ctx.device.recordInput({type: 'sendevent', device, evType: evType as number, code: code as number, value: value as number})
+  ctx.device.recordInput({
+    type: 'sendevent',
+    device,
+    evType: evType as number,
+    code: code as number,
+    value: value as number,
+  })
   return 0
 }

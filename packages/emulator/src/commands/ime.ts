@@ -13,7 +13,8 @@ export function ime(ctx: CommandContext): number {
     case 'list': {
       const flags = new Set(rest.flatMap((a) => (/^-[as]+$/.test(a) ? [...a.slice(1)] : [a])))
       const ids = flags.has('a') ? methods.installed() : methods.enabledList()
-      for (const each of ids) ctx.out(flags.has('s') ? `${each}\n` : `${each}:\n  mId=${each} mSettingsActivityName=null\n`)
+      for (const each of ids)
+        ctx.out(flags.has('s') ? `${each}\n` : `${each}:\n  mId=${each} mSettingsActivityName=null\n`)
       return 0
     }
     case 'enable':
@@ -38,7 +39,9 @@ export function ime(ctx: CommandContext): number {
       ctx.out(`Input method ${id} selected for user #0\n`)
       return 0
     default:
-      ctx.err('ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n  disable [--user <USER_ID>] <ID>\n  set [--user <USER_ID>] <ID>\n  reset [--user <USER_ID>]\n')
+      ctx.err(
+        'ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n  disable [--user <USER_ID>] <ID>\n  set [--user <USER_ID>] <ID>\n  reset [--user <USER_ID>]\n'
+      )
       return 255
   }
 }

@@ -1,7 +1,18 @@
 import {keyCode} from '../keycodes.js'
 import type {CommandContext} from './types.js'
 
-const SOURCES = new Set(['keyboard', 'dpad', 'gamepad', 'touchscreen', 'mouse', 'stylus', 'trackball', 'touchpad', 'touchnavigation', 'joystick'])
+const SOURCES = new Set([
+  'keyboard',
+  'dpad',
+  'gamepad',
+  'touchscreen',
+  'mouse',
+  'stylus',
+  'trackball',
+  'touchpad',
+  'touchnavigation',
+  'joystick',
+])
 
 const USAGE = `Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
 
@@ -40,7 +51,8 @@ export function unescapeText(text: string): string {
 
 function num(value: string | undefined, what: string): number {
   const n = Number(value)
-  if (value === undefined || value.trim() === '' || !Number.isFinite(n)) throw new InputError(`Error: ${what}: invalid number ${JSON.stringify(value ?? '')}`)
+  if (value === undefined || value.trim() === '' || !Number.isFinite(n))
+    throw new InputError(`Error: ${what}: invalid number ${JSON.stringify(value ?? '')}`)
   return n
 }
 
@@ -85,7 +97,7 @@ function refuseInjection(ctx: CommandContext, command: string): number {
         '\tat com.android.internal.os.BaseCommand.run(BaseCommand.java:56)',
         '\tat com.android.commands.input.Input.main(Input.java:71)',
         '',
-      ].join('\n'),
+      ].join('\n')
     )
     return 1
   }
@@ -99,7 +111,7 @@ function refuseInjection(ctx: CommandContext, command: string): number {
       '\tat android.hardware.input.IInputManager$Stub$Proxy.injectInputEventToTarget(IInputManager.java:1294)',
       '\tat android.hardware.input.InputManager.injectInputEvent(InputManager.java:1153)',
       '',
-    ].join('\n'),
+    ].join('\n')
   )
   return 255
 }
@@ -111,7 +123,9 @@ export function inputNow(ctx: CommandContext): number {
   if (args[0] === '-d') args.splice(0, 2)
   const [command, ...rest] = args
   const device = ctx.device
-  const injects = command !== undefined && ['tap', 'swipe', 'draganddrop', 'keyevent', 'text', 'motionevent', 'press', 'roll'].includes(command)
+  const injects =
+    command !== undefined &&
+    ['tap', 'swipe', 'draganddrop', 'keyevent', 'text', 'motionevent', 'press', 'roll'].includes(command)
   if (injects && !device.usbDebuggingSecurity) return refuseInjection(ctx, command)
   try {
     switch (command) {
@@ -148,7 +162,8 @@ export function inputNow(ctx: CommandContext): number {
         return 0
       case 'motionevent': {
         const action = (rest[0] ?? '').toUpperCase()
-        if (!['DOWN', 'UP', 'MOVE', 'CANCEL'].includes(action)) throw new InputError(`Error: Unknown action: ${rest[0] ?? ''}`)
+        if (!['DOWN', 'UP', 'MOVE', 'CANCEL'].includes(action))
+          throw new InputError(`Error: Unknown action: ${rest[0] ?? ''}`)
         device.recordInput({type: 'motionevent', action, x: num(rest[1], 'x'), y: num(rest[2], 'y')})
         return 0
       }

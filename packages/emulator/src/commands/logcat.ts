@@ -8,7 +8,8 @@ function format(e: LogEntry, style: string, year: boolean): string {
   if (style === 'brief') return `${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
   if (style === 'time') return `${time} ${e.level}/${e.tag}(${String(e.pid).padStart(5)}): ${e.message}`
   // `-v epoch` (Android 7+): seconds since the epoch in place of the date, right-aligned as logprint.cpp writes them.
-  if (style === 'epoch') return `${(entryEpochMs(e) / 1000).toFixed(3).padStart(23)} ${String(e.pid).padStart(5)} ${String(e.tid).padStart(5)} ${e.level} ${e.tag}: ${e.message}`
+  if (style === 'epoch')
+    return `${(entryEpochMs(e) / 1000).toFixed(3).padStart(23)} ${String(e.pid).padStart(5)} ${String(e.tid).padStart(5)} ${e.level} ${e.tag}: ${e.message}`
   return formatThreadtime(e, year)
 }
 
@@ -59,13 +60,11 @@ export async function logcat(ctx: CommandContext): Promise<number> {
       // `year` is a modifier (Android 7+): it adds the year to the date; any other word is the format.
       if (v === 'year') year = true
       else style = v
-    }
-    else if (a.startsWith('-b')) {
+    } else if (a.startsWith('-b')) {
       const [v, next] = value(i, a, '-b')
       i = next
       for (const b of (v ?? '').split(',')) buffers.add(b)
-    }
-    else if (a.startsWith('--pid')) {
+    } else if (a.startsWith('--pid')) {
       const [v, next] = value(i, a, '--pid')
       i = next
       if (!v || !/^\d+$/.test(v)) {
@@ -97,9 +96,18 @@ export async function logcat(ctx: CommandContext): Promise<number> {
   // filters what it receives by tag, priority and regex (AOSP logcat.cpp ProcessBuffer). So `-t 10 *:E` prints the
   // errors among the last 10 entries, not the last 10 errors.
   // Buffers: `-b crash` lists only uncaught exceptions; the default (main, system, crash) and `all` list every entry.
-  const onlyCrash = buffers.size > 0 && !buffers.has('all') && !buffers.has('default') && !buffers.has('main') && !buffers.has('system')
-  const inBuffer = (e: LogEntry) => (onlyCrash ? e.buffer === 'crash' && buffers.has('crash') : buffers.size === 0 || buffers.has('all') || buffers.has('default') || e.buffer !== 'crash' || buffers.has('crash'))
-  const selected = (e: LogEntry) => inBuffer(e) && (pid === undefined || e.pid === pid) && (since === undefined || entryKey(e) >= sinceKey(since))
+  const onlyCrash =
+    buffers.size > 0 && !buffers.has('all') && !buffers.has('default') && !buffers.has('main') && !buffers.has('system')
+  const inBuffer = (e: LogEntry) =>
+    onlyCrash
+      ? e.buffer === 'crash' && buffers.has('crash')
+      : buffers.size === 0 ||
+        buffers.has('all') ||
+        buffers.has('default') ||
+        e.buffer !== 'crash' ||
+        buffers.has('crash')
+  const selected = (e: LogEntry) =>
+    inBuffer(e) && (pid === undefined || e.pid === pid) && (since === undefined || entryKey(e) >= sinceKey(since))
   const printed = (e: LogEntry) => {
     const min = specs.get(e.tag) ?? fallback
     return LEVEL_ORDER.indexOf(e.level) >= LEVEL_ORDER.indexOf(min) && (!regex || regex.test(e.message))

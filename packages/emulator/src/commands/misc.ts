@@ -23,7 +23,9 @@ export function pidof(ctx: CommandContext): number {
 }
 
 export function id(ctx: CommandContext): number {
-  ctx.out('uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3003(inet) context=u:r:shell:s0\n')
+  ctx.out(
+    'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3003(inet) context=u:r:shell:s0\n'
+  )
   return 0
 }
 

@@ -47,7 +47,12 @@ function hiddenSection(packages: InstalledPackage[]): string[] {
 /** `dumpsys package packages` (or `p`): every installed package, by name, then the hidden factory copies. */
 export function packagesDump(device: VirtualDevice): string {
   const packages = [...device.packages].sort((a, b) => a.name.localeCompare(b.name))
-  return [...(packages.length > 0 ? ['Packages:'] : []), ...packages.flatMap((p) => packageBlock(p)), ...hiddenSection(packages), ''].join('\n')
+  return [
+    ...(packages.length > 0 ? ['Packages:'] : []),
+    ...packages.flatMap((p) => packageBlock(p)),
+    ...hiddenSection(packages),
+    '',
+  ].join('\n')
 }
 
 /** `dumpsys package PKG`: that package's blocks only; undefined when it is not installed. */

@@ -5,7 +5,9 @@ import {installedFor, userArg, type InstalledPackage, type VirtualDevice} from '
 import type {CommandContext} from './types.js'
 
 function apkPath(p: InstalledPackage): string {
-  return p.system ? `/system/app/${p.name.split('.').pop()}/${p.name.split('.').pop()}.apk` : `/data/app/~~arc==/${p.name}-1/base.apk`
+  return p.system
+    ? `/system/app/${p.name.split('.').pop()}/${p.name.split('.').pop()}.apk`
+    : `/data/app/~~arc==/${p.name}-1/base.apk`
 }
 
 /** `pm list packages [-3|-s|-e|-d|-f|-U|-i|--show-versioncode|--user N] [FILTER]` → `package:NAME` lines. */
@@ -19,7 +21,10 @@ function listPackages(ctx: CommandContext, args: string[]): number {
     else if (a.startsWith('-')) for (const c of a.slice(1)) flags.add(`-${c}`)
     else filter = a
   }
-  const unknown = [...flags].find((f) => !['-3', '-s', '-e', '-d', '-f', '-U', '-i', '-u', '-a', '--show-versioncode', '--apex-only', '--uid'].includes(f))
+  const unknown = [...flags].find(
+    (f) =>
+      !['-3', '-s', '-e', '-d', '-f', '-U', '-i', '-u', '-a', '--show-versioncode', '--apex-only', '--uid'].includes(f)
+  )
   if (unknown) {
     ctx.err(`Error: Unknown option: ${unknown}\n`)
     return 255
@@ -27,7 +32,9 @@ function listPackages(ctx: CommandContext, args: string[]): number {
   // Without --user, pm lists the system user's (0) packages only: a work profile's or a second user's apps are not
   // there (AOSP PackageManagerShellCommand.runListPackages: userId defaults to UserHandle.USER_SYSTEM).
   const user = userArg(args)
-  let packages = [...ctx.device.packages].filter((p) => installedFor(p, user)).sort((a, b) => a.name.localeCompare(b.name))
+  let packages = [...ctx.device.packages]
+    .filter((p) => installedFor(p, user))
+    .sort((a, b) => a.name.localeCompare(b.name))
   if (flags.has('-3')) packages = packages.filter((p) => !p.system)
   if (flags.has('-s')) packages = packages.filter((p) => p.system)
   if (flags.has('-d')) packages = []
@@ -86,7 +93,9 @@ function queryActivities(ctx: CommandContext, args: string[]): number {
   const name = intentPackage(args.filter((a, i) => a !== '--user' && args[i - 1] !== '--user'))
   // As resolve-activity: the current user's (0) apps unless --user names another (PackageManagerShellCommand).
   const user = userArg(args)
-  const packages = (name === undefined ? ctx.device.packages : ctx.device.packages.filter((p) => p.name === name)).filter((p) => installedFor(p, user))
+  const packages = (
+    name === undefined ? ctx.device.packages : ctx.device.packages.filter((p) => p.name === name)
+  ).filter((p) => installedFor(p, user))
   const found = packages.flatMap((p) => launchersOf(p).map((activity) => ({p, activity})))
   if (found.length === 0) {
     ctx.out('No activities found\n')
@@ -132,7 +141,8 @@ function install(ctx: CommandContext, args: string[]): number {
     ctx.err(`Error: Can't open file: ${file ?? ''}\n`)
     return 1
   }
-  const marker = bytes.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' ? APK_MARKER.exec(bytes.toString('latin1')) : null
+  const marker =
+    bytes.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' ? APK_MARKER.exec(bytes.toString('latin1')) : null
   if (!marker) {
     ctx.out(`Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}: not an APK]\n`)
     return 1
@@ -145,10 +155,20 @@ function install(ctx: CommandContext, args: string[]): number {
     return 1
   }
   if (existing && versionCode < existing.versionCode && !flags.has('-d')) {
-    ctx.out(`Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code ${versionCode} is older than current ${existing.versionCode}]\n`)
+    ctx.out(
+      `Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code ${versionCode} is older than current ${existing.versionCode}]\n`
+    )
     return 1
   }
-  const pkg = existing ?? {name, system: false, versionCode, versionName: '1.0', launcher: '.MainActivity', permissions: [], granted: new Set<string>()}
+  const pkg = existing ?? {
+    name,
+    system: false,
+    versionCode,
+    versionName: '1.0',
+    launcher: '.MainActivity',
+    permissions: [],
+    granted: new Set<string>(),
+  }
   pkg.versionCode = versionCode
   if (!existing) ctx.device.packages.push(pkg)
   if (flags.has('-g')) pkg.granted = new Set(pkg.permissions ?? [])
@@ -180,11 +200,14 @@ function permission(ctx: CommandContext, verb: 'grant' | 'revoke', args: string[
   const [name, perm] = args.filter((a) => !a.startsWith('-'))
   const pkg = name ? ctx.device.findPackage(name) : undefined
   const fail = (message: string) => {
-    ctx.err(`Exception occurred while executing '${verb}':\n${message}\n\tat com.android.server.pm.PackageManagerShellCommand.runGrantRevokePermission(PackageManagerShellCommand.java:2771)\n`)
+    ctx.err(
+      `Exception occurred while executing '${verb}':\n${message}\n\tat com.android.server.pm.PackageManagerShellCommand.runGrantRevokePermission(PackageManagerShellCommand.java:2771)\n`
+    )
     return 255
   }
   if (!pkg) return fail(`java.lang.IllegalArgumentException: Unknown package: ${name ?? ''}`)
-  if (!perm || !/^[\w.]+\.[\w]+$/.test(perm)) return fail(`java.lang.IllegalArgumentException: Unknown permission: ${perm ?? ''}`)
+  if (!perm || !/^[\w.]+\.[\w]+$/.test(perm))
+    return fail(`java.lang.IllegalArgumentException: Unknown permission: ${perm ?? ''}`)
   if (!(pkg.permissions ?? []).includes(perm)) {
     return fail(`java.lang.SecurityException: Package ${pkg.name} has not requested permission ${perm}`)
   }
@@ -204,7 +227,9 @@ export function packageCommand(ctx: CommandContext, args: string[]): number {
       if (rest[0] === 'users') {
         // UserManagerService's list: `UserInfo{id:name:flags}` and `running` (flags 0xc13 the owner: ADMIN, FULL,
         // PRIMARY, SYSTEM…; 0x1030 a managed profile; 0x410 a second full user), as `pm list users` prints it.
-        ctx.out(`Users:\n${device.users.map((u) => `\tUserInfo{${u.id}:${u.name}:${u.id === 0 ? 'c13' : u.workProfile ? '1030' : '410'}} running\n`).join('')}`)
+        ctx.out(
+          `Users:\n${device.users.map((u) => `\tUserInfo{${u.id}:${u.name}:${u.id === 0 ? 'c13' : u.workProfile ? '1030' : '410'}} running\n`).join('')}`
+        )
         return 0
       }
       break

@@ -39,7 +39,12 @@ export async function screencap(ctx: CommandContext): Promise<number> {
   if (other && displayId === undefined) ctx.err(MULTIPLE_DISPLAYS_WARNING)
   const offDisplay = other && displayId !== MAIN_DISPLAY_ID ? other : undefined
   let data: Buffer
-  if (png) data = offDisplay ? solidPng(offDisplay.width, offDisplay.height, 0) : ctx.device.capturesBlack ? solidPng(screen.width, screen.height, 0) : await screen.png()
+  if (png)
+    data = offDisplay
+      ? solidPng(offDisplay.width, offDisplay.height, 0)
+      : ctx.device.capturesBlack
+        ? solidPng(screen.width, screen.height, 0)
+        : await screen.png()
   else {
     const head = Buffer.alloc(16)
     head.writeUInt32LE(screen.width, 0)

@@ -3,7 +3,11 @@ import {readFile, stat} from 'node:fs/promises'
 import {accessError, errnoText, shellMayRead} from '../device-files.js'
 import type {CommandContext} from './types.js'
 
-async function inputs(ctx: CommandContext, files: string[], name: string): Promise<{name: string; text: string}[] | number> {
+async function inputs(
+  ctx: CommandContext,
+  files: string[],
+  name: string
+): Promise<{name: string; text: string}[] | number> {
   if (files.length === 0) return [{name: '(standard input)', text: (await ctx.readStdin()).toString('utf8')}]
   const out: {name: string; text: string}[] = []
   for (const file of files) {
@@ -38,15 +42,18 @@ export async function grep(ctx: CommandContext): Promise<number> {
     else if (a.startsWith('-') && a.length > 1) {
       ctx.err(`grep: Unknown option '${a}'\n`)
       return 2
-    }
-    else rest.push(a)
+    } else rest.push(a)
   }
   if (pattern === undefined) pattern = rest.shift()
   if (pattern === undefined) {
     ctx.err('grep: Need 1 argument\n')
     return 2
   }
-  const source = flags.has('F') ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : flags.has('E') ? pattern : pattern.replace(/\\([|+?(){}])/g, '$1')
+  const source = flags.has('F')
+    ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    : flags.has('E')
+      ? pattern
+      : pattern.replace(/\\([|+?(){}])/g, '$1')
   const re = new RegExp(flags.has('w') ? `\\b(?:${source})\\b` : source, flags.has('i') ? 'gi' : 'g')
   const files = await inputs(ctx, rest, 'grep')
   if (typeof files === 'number') return files
@@ -99,8 +106,13 @@ export async function wc(ctx: CommandContext): Promise<number> {
   const sources = await inputs(ctx, files, 'wc')
   if (typeof sources === 'number') return 1
   for (const s of sources) {
-    const counts = {l: (s.text.match(/\n/g) ?? []).length, w: s.text.split(/\s+/).filter(Boolean).length, c: Buffer.byteLength(s.text)}
-    const chosen = flags.length === 0 ? [counts.l, counts.w, counts.c] : flags.map((f) => counts[f.slice(1) as 'l' | 'w' | 'c'] ?? 0)
+    const counts = {
+      l: (s.text.match(/\n/g) ?? []).length,
+      w: s.text.split(/\s+/).filter(Boolean).length,
+      c: Buffer.byteLength(s.text),
+    }
+    const chosen =
+      flags.length === 0 ? [counts.l, counts.w, counts.c] : flags.map((f) => counts[f.slice(1) as 'l' | 'w' | 'c'] ?? 0)
     ctx.out(`${chosen.join(' ')}${files.length > 0 ? ` ${s.name}` : ''}\n`)
   }
   return 0

@@ -38,9 +38,17 @@ function diesAlreadyRegistered(ctx: CommandContext): number {
   const pid = device.spawnPid()
   const proxy = `android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@${(pid * 7919).toString(16).slice(-7)}`
   const now = new Date()
-  const lines = ['FATAL EXCEPTION: main', `PID: ${pid}`, `java.lang.IllegalStateException: UiAutomationService ${proxy}already registered!`, ...ALREADY_REGISTERED_FRAMES]
+  const lines = [
+    'FATAL EXCEPTION: main',
+    `PID: ${pid}`,
+    `java.lang.IllegalStateException: UiAutomationService ${proxy}already registered!`,
+    ...ALREADY_REGISTERED_FRAMES,
+  ]
   for (const message of lines) {
-    device.appendLog({level: 'E', tag: 'AndroidRuntime', message, pid, tid: pid, time: `${now.getFullYear()}-${logTime(now)}`}, 'crash')
+    device.appendLog(
+      {level: 'E', tag: 'AndroidRuntime', message, pid, tid: pid, time: `${now.getFullYear()}-${logTime(now)}`},
+      'crash'
+    )
   }
   return 137
 }
@@ -112,7 +120,9 @@ async function writeDump(ctx: CommandContext, rest: string[]): Promise<number> {
       await mkdir(path.dirname(host), {recursive: true})
       await writeFile(host, xml)
     } catch (error) {
-      ctx.err(`java.io.FileNotFoundException: ${file}: open failed: ${(error as NodeJS.ErrnoException).code ?? 'EIO'}\n`)
+      ctx.err(
+        `java.io.FileNotFoundException: ${file}: open failed: ${(error as NodeJS.ErrnoException).code ?? 'EIO'}\n`
+      )
       return 0
     }
   }

@@ -22,7 +22,8 @@ function accessibilityWindowType(wmType: string): string {
   if (wmType === 'DOCK_DIVIDER') return 'SPLIT_SCREEN_DIVIDER'
   if (wmType === 'ACCESSIBILITY_OVERLAY') return 'ACCESSIBILITY_OVERLAY'
   if (wmType === 'APPLICATION_OVERLAY') return 'SYSTEM'
-  if (wmType.includes('APPLICATION') || wmType === 'PHONE' || wmType === 'PRIORITY_PHONE' || wmType === 'TOAST') return 'APPLICATION'
+  if (wmType.includes('APPLICATION') || wmType === 'PHONE' || wmType === 'PRIORITY_PHONE' || wmType === 'TOAST')
+    return 'APPLICATION'
   return 'SYSTEM'
 }
 
@@ -45,7 +46,8 @@ export function windowsDocument(device: VirtualDevice): string {
   const rotation = /\srotation="(\d)"/.exec(rootTag)?.[1] ?? '0'
   // Topmost first, by the window list's order (a root it lacks keeps its place in the dump).
   // A keyboard a BACK closed is left out, as from the plain dump.
-  const closed = (i: number) => device.keyboardDismissed && (byRoot[i]?.type === 'INPUT_METHOD' || isKeyboardRoot(dump.windows[i]!))
+  const closed = (i: number) =>
+    device.keyboardDismissed && (byRoot[i]?.type === 'INPUT_METHOD' || isKeyboardRoot(dump.windows[i]!))
   const order = dump.windows
     .map((_, i) => i)
     .filter((i) => !closed(i))
@@ -64,7 +66,7 @@ export function windowsDocument(device: VirtualDevice): string {
     list.push(
       `<window index="${list.length}" title="${escapeAttribute(title)}" bounds="[${l},${t}][${r},${b}]" active="${focused}" focused="${focused}" ` +
         `accessibility-focused="false" id="${windowId(title, window?.z ?? i)}" layer="${order.length - 1 - rank}" type="${type}">` +
-        `<hierarchy rotation="${rotation}">${elements[i] as string}</hierarchy></window>`,
+        `<hierarchy rotation="${rotation}">${elements[i] as string}</hierarchy></window>`
     )
   })
   const body = [...displays.entries()]

@@ -25,7 +25,8 @@ export function wm(ctx: CommandContext): number {
   if (sub === 'density') {
     if (value === undefined) {
       ctx.out(`Physical density: ${device.screen.density}\n`)
-      if (device.wmDensity && device.wmDensity !== device.screen.density) ctx.out(`Override density: ${device.wmDensity}\n`)
+      if (device.wmDensity && device.wmDensity !== device.screen.density)
+        ctx.out(`Override density: ${device.wmDensity}\n`)
     } else if (value === 'reset') device.wmDensity = undefined
     else if (/^\d+$/.test(value)) device.wmDensity = Number(value)
     else {

@@ -199,7 +199,7 @@ class FreeSpotFinder {
   constructor(
     private readonly W: number,
     private readonly H: number,
-    private readonly placed: SpatialIndex,
+    private readonly placed: SpatialIndex
   ) {}
 
   find(box: Rect, w: number, h: number): Rect | undefined {
@@ -223,13 +223,15 @@ class FreeSpotFinder {
       if (!best || d < best.d || (d === best.d && (y < best.y || (y === best.y && x < best.x)))) best = {x, y, d}
     }
     // How far along a line at `offset` from the anchor a spot can still beat the best one (everything, before one).
-    const reach = (offset: number) => (best ? Math.floor(Math.sqrt(Math.max(0, best.d - offset * offset))) + 1 : Infinity)
+    const reach = (offset: number) =>
+      best ? Math.floor(Math.sqrt(Math.max(0, best.d - offset * offset))) + 1 : Infinity
     type Line = {c: number; vertical: boolean; offset: number}
     const all: Line[] = []
     for (const c of xs) all.push({c, vertical: true, offset: c - ax})
     for (const c of ys) all.push({c, vertical: false, offset: c - ay})
     // Nearest lines first, in rings of doubling width, so a search that ends near the anchor sorts only those.
-    const order = (a: Line, b: Line) => Math.abs(a.offset) - Math.abs(b.offset) || Number(b.vertical) - Number(a.vertical) || a.c - b.c
+    const order = (a: Line, b: Line) =>
+      Math.abs(a.offset) - Math.abs(b.offset) || Number(b.vertical) - Number(a.vertical) || a.c - b.c
     let inner = -1
     let lines: Line[] = []
     let next = 0
@@ -255,7 +257,7 @@ class FreeSpotFinder {
           placed.some([c, top, c + w, bottom], (p) => {
             if (p[0] < c + w && p[2] > c) blocked.push([p[1] - h + 1, p[3] - 1])
             return false
-          }),
+          })
         )
         if (y !== undefined) offer(c, y)
       } else {
@@ -266,7 +268,7 @@ class FreeSpotFinder {
           placed.some([left, c, right, c + h], (p) => {
             if (p[1] < c + h && p[3] > c) blocked.push([p[0] - w + 1, p[2] - 1])
             return false
-          }),
+          })
         )
         if (x !== undefined) offer(x, c)
       }
@@ -284,7 +286,11 @@ class FreeSpotFinder {
  * The whole number in [0, max] nearest `anchor` outside every blocked interval (inclusive bounds) that `collect`
  * gathers; the smaller one on a tie; undefined when all of [0, max] is blocked.
  */
-function nearestOpen(anchor: number, max: number, collect: (blocked: Array<[number, number]>) => void): number | undefined {
+function nearestOpen(
+  anchor: number,
+  max: number,
+  collect: (blocked: Array<[number, number]>) => void
+): number | undefined {
   const blocked: Array<[number, number]> = []
   collect(blocked)
   const start = clamp(anchor, 0, max)

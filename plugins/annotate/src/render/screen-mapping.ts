@@ -18,13 +18,16 @@ export interface ScreenMapping {
 /** Output size for a source image: the long side at most `maxSize`, never upscaled. */
 export function outputSize(source: {width: number; height: number}, maxSize: number): {width: number; height: number} {
   const factor = Math.min(1, maxSize / Math.max(source.width, source.height))
-  return {width: Math.max(1, Math.round(source.width * factor)), height: Math.max(1, Math.round(source.height * factor))}
+  return {
+    width: Math.max(1, Math.round(source.width * factor)),
+    height: Math.max(1, Math.round(source.height * factor)),
+  }
 }
 
 export function screenMapping(
   screen: Pick<ScreenInfo, 'width' | 'height'>,
   source: {width: number; height: number},
-  image: {width: number; height: number},
+  image: {width: number; height: number}
 ): ScreenMapping {
   let {width, height} = screen
   if (width <= 0 || height <= 0) ({width, height} = source)

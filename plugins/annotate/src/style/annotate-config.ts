@@ -17,7 +17,11 @@ export const MAX_SIZE_RANGE = {min: 64, max: 8192} as const
 
 const presetOverridesSchema = z
   .object({
-    extends: z.string().min(1).optional().describe('Preset this one starts from (built-in or another config preset); default `default`.'),
+    extends: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Preset this one starts from (built-in or another config preset); default `default`.'),
     color: color.optional().describe('Box outline colour.'),
     labelColor: color.optional().describe('Label background colour (default: the box colour).'),
     textColor: z
@@ -30,7 +34,12 @@ const presetOverridesSchema = z
       .optional()
       .describe('Dash pattern in dp, e.g. [6, 3], or `solid`.'),
     fontSize: z.number().min(4).max(64).optional().describe('Label font size in dp.'),
-    minFontSize: z.number().min(6).max(64).optional().describe('Smallest label font in image pixels (placement fallback).'),
+    minFontSize: z
+      .number()
+      .min(6)
+      .max(64)
+      .optional()
+      .describe('Smallest label font in image pixels (placement fallback).'),
     opacity: z.number().min(MIN_LABEL_OPACITY).max(1).optional().describe('Label background opacity, 0.55 to 1.'),
     labelShape: z.enum(['pill', 'badge']).optional().describe('Label shape.'),
     labelFormat: z.enum(['ref', 'number', 'both', 'type']).optional().describe('What labels show.'),
@@ -52,7 +61,13 @@ export const annotateConfigSchema = z
   .object({
     style: z.string().min(1).optional().describe('Preset used when --style is not given (default `default`).'),
     format: z.enum(IMAGE_FORMATS).optional().describe('Image format (default jpeg).'),
-    quality: z.number().int().min(QUALITY_RANGE.min).max(QUALITY_RANGE.max).optional().describe('JPEG quality 1-100 (default 80).'),
+    quality: z
+      .number()
+      .int()
+      .min(QUALITY_RANGE.min)
+      .max(QUALITY_RANGE.max)
+      .optional()
+      .describe('JPEG quality 1-100 (default 80).'),
     maxSize: z
       .number()
       .int()
@@ -64,8 +79,11 @@ export const annotateConfigSchema = z
       .record(
         z
           .string()
-          .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a preset name is 1-64 letters, digits, _ . or -, starting with a letter or digit'),
-        presetOverridesSchema,
+          .regex(
+            /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+            'a preset name is 1-64 letters, digits, _ . or -, starting with a letter or digit'
+          ),
+        presetOverridesSchema
       )
       .optional()
       .describe('Custom presets by name.'),

@@ -40,7 +40,11 @@ export const MAX_EXTENDS_DEPTH = 32
  * never on objects, so `toString` or `__proto__` is an unknown preset like any other; chains are followed in a
  * loop (no recursion) up to MAX_EXTENDS_DEPTH, and each preset is built once.
  */
-export function resolveStyle(config: AnnotateConfig, requested: string | undefined, configFile?: string): ResolvedStyle {
+export function resolveStyle(
+  config: AnnotateConfig,
+  requested: string | undefined,
+  configFile?: string
+): ResolvedStyle {
   const fromFlag = requested !== undefined
   const name = requested ?? config.style ?? DEFAULT_PRESET
   const custom = new Map(Object.entries(config.presets ?? {}))
@@ -56,9 +60,12 @@ export function resolveStyle(config: AnnotateConfig, requested: string | undefin
         actions: ['Define it under annotate.presets in the config, or pick one of the listed presets.'],
       })
     }
-    throw new ConfigError(`invalid config${where}: annotate.style: unknown preset ${JSON.stringify(name)}; allowed: ${allowed.join(', ')}`, {
-      details: {key: 'annotate.style', allowed},
-    })
+    throw new ConfigError(
+      `invalid config${where}: annotate.style: unknown preset ${JSON.stringify(name)}; allowed: ${allowed.join(', ')}`,
+      {
+        details: {key: 'annotate.style', allowed},
+      }
+    )
   }
 
   const built = new Map<string, AnnotateStyle>()
@@ -87,20 +94,23 @@ export function resolveStyle(config: AnnotateConfig, requested: string | undefin
         break
       }
       if (chain.includes(parent)) {
-        throw new ConfigError(`invalid config${where}: ${key}: presets extend each other in a cycle (${[...chain, parent].join(' -> ')})`, {
-          details: {key},
-        })
+        throw new ConfigError(
+          `invalid config${where}: ${key}: presets extend each other in a cycle (${[...chain, parent].join(' -> ')})`,
+          {
+            details: {key},
+          }
+        )
       }
       if (!known(parent)) {
         throw new ConfigError(
           `invalid config${where}: ${key}: unknown preset ${JSON.stringify(parent)}; allowed: ${presetNames(custom).join(', ')}`,
-          {details: {key}},
+          {details: {key}}
         )
       }
       if (chain.length >= MAX_EXTENDS_DEPTH) {
         throw new ConfigError(
           `invalid config${where}: annotate.presets.${start}.extends: the chain of presets is longer than ${MAX_EXTENDS_DEPTH} (${chain.slice(0, 4).join(' -> ')} -> …)`,
-          {details: {key: `annotate.presets.${start}.extends`, limit: MAX_EXTENDS_DEPTH}},
+          {details: {key: `annotate.presets.${start}.extends`, limit: MAX_EXTENDS_DEPTH}}
         )
       }
       current = parent

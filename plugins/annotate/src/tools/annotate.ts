@@ -14,8 +14,14 @@ const annotateCliInput = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('Image file to write (.jpg, .jpeg or .png); - for stdout. Default: <device>_<date>_<time>.<ext> in the current folder'),
-  map: z.string().min(1).optional().describe('Also write the label map (JSON: label -> id, bounds, rectangles) to this file'),
+    .describe(
+      'Image file to write (.jpg, .jpeg or .png); - for stdout. Default: <device>_<date>_<time>.<ext> in the current folder'
+    ),
+  map: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Also write the label map (JSON: label -> id, bounds, rectangles) to this file'),
 })
 
 /** Local date and time as a file name can hold them and a person reads them: `2026-11-26_09-30-12`. */
@@ -29,7 +35,11 @@ function timestamp(date = new Date()): string {
  * file-name word (a snapshot path to its folder name, `192.168.1.5:5555` to `192.168.1.5_5555`).
  */
 function defaultImageName(serial: string, format: ImageFormat, date = new Date()): string {
-  const device = path.basename(serial.replace(/[\\/]+$/, '')).replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^[._]+/, '') || 'device'
+  const device =
+    path
+      .basename(serial.replace(/[\\/]+$/, ''))
+      .replace(/[^A-Za-z0-9.-]+/g, '_')
+      .replace(/^[._]+/, '') || 'device'
   return `${device}_${timestamp(date)}.${format === 'png' ? 'png' : 'jpg'}`
 }
 
@@ -41,7 +51,10 @@ function markLines(image: AnnotatedImage): string[] {
 /** Size, scale and marks; the CLI puts the `path:` line first when it writes the image (MCP returns it inline). */
 function summaryLines(image: AnnotatedImage): string[] {
   const {map} = image
-  const skipped = map.skipped.overLimit > 0 ? ` (${map.skipped.overLimit} more left out by maxLabels or the ${MAX_MARKS}-mark limit)` : ''
+  const skipped =
+    map.skipped.overLimit > 0
+      ? ` (${map.skipped.overLimit} more left out by maxLabels or the ${MAX_MARKS}-mark limit)`
+      : ''
   return [
     `image: ${image.width}x${image.height} ${image.format}, ${image.data.length} bytes`,
     `screen: ${map.screen.width}x${map.screen.height}, scale x=${map.scale.x} y=${map.scale.y}`,
@@ -59,7 +72,7 @@ export async function saveImage(
   image: Pick<AnnotatedImage, 'data' | 'format'>,
   file: string | undefined,
   input: string,
-  extra: OutputFile[] = [],
+  extra: OutputFile[] = []
 ): Promise<string> {
   const target = path.resolve(ctx.cwd, file ?? defaultImageName(ctx.driver.serial, image.format))
   await writeFilesAtomically([{path: target, data: image.data, input}, ...extra])
@@ -90,14 +103,22 @@ export const annotate = defineTool({
   },
   async handler(ctx, input) {
     const cli = input
-    if (cli.output === '-' && cli.map === '-') throw new InvalidInputError('--map: cannot be - (stdout holds the image)')
+    if (cli.output === '-' && cli.map === '-')
+      throw new InvalidInputError('--map: cannot be - (stdout holds the image)')
     if (cli.output === '-' && ctx.json) {
-      throw new InvalidInputError('--json cannot be used with -o - (both write to stdout); use --map FILE for the map', {
-        details: {input: 'output'},
-      })
+      throw new InvalidInputError(
+        '--json cannot be used with -o - (both write to stdout); use --map FILE for the map',
+        {
+          details: {input: 'output'},
+        }
+      )
     }
     // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
-    const {annotateDevice} = await importNativeModule(() => import('../annotate-device.js'), 'arc annotate', '@napi-rs/canvas')
+    const {annotateDevice} = await importNativeModule(
+      () => import('../annotate-device.js'),
+      'arc annotate',
+      '@napi-rs/canvas'
+    )
     // Every target and the format are checked before the device is touched, so a mistake costs nothing.
     const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
     await validateTargets([

@@ -14,15 +14,21 @@ export function screenshotFormat(output: string | undefined, format: Format | un
   const ext = path.extname(output).toLowerCase()
   const fromName = EXTENSIONS[ext]
   if (!fromName) {
-    throw new InvalidInputError(`--output: cannot tell the image format from ${JSON.stringify(ext || path.basename(output))}: name the file .png, .jpg or .jpeg`, {
-      details: {input: 'output', path: output},
-    })
+    throw new InvalidInputError(
+      `--output: cannot tell the image format from ${JSON.stringify(ext || path.basename(output))}: name the file .png, .jpg or .jpeg`,
+      {
+        details: {input: 'output', path: output},
+      }
+    )
   }
   if (format && format !== fromName) {
-    throw new InvalidInputError(`--format ${format} contradicts --output ${output} (a ${fromName === 'png' ? 'PNG' : 'JPEG'} name)`, {
-      details: {input: 'format'},
-      actions: ['Drop --format (the extension decides), or change the file name.'],
-    })
+    throw new InvalidInputError(
+      `--format ${format} contradicts --output ${output} (a ${fromName === 'png' ? 'PNG' : 'JPEG'} name)`,
+      {
+        details: {input: 'format'},
+        actions: ['Drop --format (the extension decides), or change the file name.'],
+      }
+    )
   }
   return fromName
 }
@@ -41,12 +47,19 @@ async function elementShot(ctx: ToolContext, id: string, format: Format, quality
     })
   }
   if (element.node.visibleToUser === false) {
-    ctx.warn(`element ${element.id} is marked not visible to the user: the image shows what covers it (the keyboard, another window)`)
+    ctx.warn(
+      `element ${element.id} is marked not visible to the user: the image shows what covers it (the keyboard, another window)`
+    )
   }
   const png = await ctx.driver.screenshot()
   // Loaded only here: other commands must not load the canvas library.
   const {cropScreenshot} = await import('../crop-element.js')
-  const crop = await cropScreenshot(png, model, rect, {format, quality, source: ctx.driver.serial, elementId: element.id})
+  const crop = await cropScreenshot(png, model, rect, {
+    format,
+    quality,
+    source: ctx.driver.serial,
+    elementId: element.id,
+  })
   const [left, top, right, bottom] = rect
   return {...crop, element: {element_id: element.id, bounds: {left, top, right, bottom}}}
 }
@@ -62,21 +75,34 @@ export const screenshot = defineTool({
   group: 'screen',
   input: z.object({
     format: z.enum(['png', 'jpeg']).optional().describe('png or jpeg; default: from the --output extension, else png'),
-    quality: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(90).describe('JPEG quality 1-100'),
+    quality: z
+      .number()
+      .int()
+      .min(1, 'must be 1 to 100')
+      .max(100, 'must be 1 to 100')
+      .default(90)
+      .describe('JPEG quality 1-100'),
   }),
   cli: {
     id: 'screenshot',
     input: z.object({
-    output: z
-      .string({error: (issue) => (issue.input === undefined ? 'required: the image file to write (-o shot.png, shot.jpg) or - for stdout' : undefined)})
-      .min(1)
-      .describe('Image file to write (.png, .jpg or .jpeg), or - for stdout'),
-    element: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Crop to the visible part of this element (an id from screen-state or find); a stale id fails with STALE_ELEMENT'),
-  }),
+      output: z
+        .string({
+          error: (issue) =>
+            issue.input === undefined
+              ? 'required: the image file to write (-o shot.png, shot.jpg) or - for stdout'
+              : undefined,
+        })
+        .min(1)
+        .describe('Image file to write (.png, .jpg or .jpeg), or - for stdout'),
+      element: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Crop to the visible part of this element (an id from screen-state or find); a stale id fails with STALE_ELEMENT'
+        ),
+    }),
     char: {output: 'o'},
     examples: [
       '<%= config.bin %> <%= command.id %> -o screen.png',
@@ -87,7 +113,9 @@ export const screenshot = defineTool({
   async handler(ctx, input) {
     const output = input.output
     if (output === '-' && ctx.json) {
-      throw new InvalidInputError('--json cannot be used with -o - (both write to stdout)', {details: {input: 'output'}})
+      throw new InvalidInputError('--json cannot be used with -o - (both write to stdout)', {
+        details: {input: 'output'},
+      })
     }
     const format = screenshotFormat(output, input.format)
     let data: Buffer
@@ -112,9 +140,14 @@ export const screenshot = defineTool({
     const summary = `${size.width}x${size.height} ${format}, ${data.length} bytes`
     const what = element ? `Screenshot of ${element.element_id}` : 'Screenshot'
     if (output === undefined) {
-      return {text: `screenshot: ${summary}`, data: facts, image: {data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg'}}
+      return {
+        text: `screenshot: ${summary}`,
+        data: facts,
+        image: {data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg'},
+      }
     }
-    if (output === '-') return {text: `${what} written to stdout (${summary})`, data: {path: '-', ...facts}, cli: {stdout: data}}
+    if (output === '-')
+      return {text: `${what} written to stdout (${summary})`, data: {path: '-', ...facts}, cli: {stdout: data}}
     const target = path.resolve(ctx.cwd, output)
     await writeFilesAtomically([{path: target, data, input: '--output'}])
     return {text: `${what} saved: ${target} (${summary})`, data: {path: target, ...facts}}

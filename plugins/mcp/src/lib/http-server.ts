@@ -47,7 +47,8 @@ const CORS_HEADERS = {
  */
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'POST, GET, DELETE',
-  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+  'access-control-allow-headers':
+    'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
   'access-control-max-age': '600',
 }
 
@@ -55,7 +56,13 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host)
 }
 
-function reply(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {}
+): void {
   if (res.headersSent) return
   res.writeHead(status, {'content-type': 'application/json', ...headers})
   res.end(JSON.stringify({jsonrpc: '2.0', error: {code, message}, id: null}))
@@ -143,9 +150,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     // `/mcp/` too: clients' configs often end the URL with a slash.
     if (path !== '/mcp' && path !== '/mcp/') return reply(res, 404, -32000, 'Not found')
     // DNS rebinding: a page on another origin, or a name that resolves to this machine, gets nothing.
-    if (isLoopback(bind) && !hosts.has((req.headers.host ?? '').toLowerCase())) return reply(res, 403, -32000, 'Forbidden: Host not allowed')
+    if (isLoopback(bind) && !hosts.has((req.headers.host ?? '').toLowerCase()))
+      return reply(res, 403, -32000, 'Forbidden: Host not allowed')
     const origin = req.headers.origin
-    if (origin !== undefined && !allowedOrigins.has(origin)) return reply(res, 403, -32000, 'Forbidden: Origin not allowed')
+    if (origin !== undefined && !allowedOrigins.has(origin))
+      return reply(res, 403, -32000, 'Forbidden: Origin not allowed')
     if (origin !== undefined) {
       // An allowed browser origin (the MCP Inspector's UI in direct mode): without these headers the browser hides
       // every answer, refusals included, from the page.
@@ -162,7 +171,8 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     }
     if (req.method !== 'POST') return reply(res, 405, -32000, 'Method not allowed', {allow: 'POST'})
     const body = await readBody(req, limit)
-    if (body === undefined) return reply(res, 413, -32000, `Request body larger than ${limit} bytes`, {connection: 'close'})
+    if (body === undefined)
+      return reply(res, 413, -32000, `Request body larger than ${limit} bytes`, {connection: 'close'})
     let parsed: unknown
     try {
       parsed = JSON.parse(body.toString('utf8'))

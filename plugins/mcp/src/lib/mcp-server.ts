@@ -33,7 +33,7 @@ export class ServerPool {
 
   constructor(
     private readonly host: ToolHost,
-    private readonly keep = 32,
+    private readonly keep = 32
   ) {}
 
   take(): Server {

@@ -34,8 +34,12 @@ export interface HttpSettings extends ServeSettings {
 export function buildHost(settings: ServeSettings & {log?(message: string): void}): ToolHost {
   const targets = parseTargets(settings.devices ?? [], settings.slug)
   const tools = selectTools(settings.tools, {tools: settings.toolPatterns, readOnly: settings.readOnly})
-  if (tools.length === 0) throw new InvalidInputError('--tools: no tool matches; see docs/mcp.md for the names and groups')
-  const adb = settings.adbHost !== undefined || settings.adbPort !== undefined ? {host: settings.adbHost, port: settings.adbPort} : undefined
+  if (tools.length === 0)
+    throw new InvalidInputError('--tools: no tool matches; see docs/mcp.md for the names and groups')
+  const adb =
+    settings.adbHost !== undefined || settings.adbPort !== undefined
+      ? {host: settings.adbHost, port: settings.adbPort}
+      : undefined
   return new ToolHost({
     tools,
     targets,
@@ -59,16 +63,19 @@ export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
   const given = settings.token ?? mcp?.token
   if (given !== undefined && given.trim().length < 16) {
     // Never echo the token itself: the message names only where it came from.
-    throw new InvalidInputError(`--token: the token (from ${settings.token === undefined ? 'mcp.token' : '--token or ARC_MCP_TOKEN'}) is shorter than 16 characters`, {
-      actions: ['Use a long random token (openssl rand -base64 32), or give none and let arc generate one.'],
-    })
+    throw new InvalidInputError(
+      `--token: the token (from ${settings.token === undefined ? 'mcp.token' : '--token or ARC_MCP_TOKEN'}) is shorter than 16 characters`,
+      {
+        actions: ['Use a long random token (openssl rand -base64 32), or give none and let arc generate one.'],
+      }
+    )
   }
   if (given !== undefined && !/^[\x21-\x7e]+$/.test(given)) {
     // A space ends the token in `Authorization: Bearer …`, and clients send other characters as different bytes
     // (UTF-8 or Latin-1): every request would get 401, from some clients or all.
     throw new InvalidInputError(
       `--token: the token (from ${settings.token === undefined ? 'mcp.token' : '--token or ARC_MCP_TOKEN'}) has spaces or characters outside printable ASCII, which an Authorization header cannot carry as given`,
-      {actions: ['Use letters, digits and -._~+/= (openssl rand -base64 32), or give none and let arc generate one.']},
+      {actions: ['Use letters, digits and -._~+/= (openssl rand -base64 32), or give none and let arc generate one.']}
     )
   }
   const token = given ?? generateToken()

@@ -90,9 +90,11 @@ function trim(node: unknown): void {
  * which name the field; `--help` keeps the whole.
  */
 function shortField(description: string, schema: Record<string, unknown>): string {
-  let text = description.replace(/\s*\(>= ?0\)/g, schema.minimum === 0 ? '' : '$&').replace(/\s*\((-?\d+)\s*-\s*(-?\d+)( [a-z]+)?\)/g, (whole, lo: string, hi: string) =>
-    (Number(lo) === schema.minimum && Number(hi) === schema.maximum) || Number(hi) === schema.maxLength ? '' : whole,
-  )
+  let text = description
+    .replace(/\s*\(>= ?0\)/g, schema.minimum === 0 ? '' : '$&')
+    .replace(/\s*\((-?\d+)\s*-\s*(-?\d+)( [a-z]+)?\)/g, (whole, lo: string, hi: string) =>
+      (Number(lo) === schema.minimum && Number(hi) === schema.maximum) || Number(hi) === schema.maxLength ? '' : whole
+    )
   if (text.length > 50) {
     const cut = /\. | \(/.exec(text)
     if (cut && cut.index >= 20) text = text.slice(0, cut.index)
@@ -205,7 +207,8 @@ export class ToolHost {
 
   private async run(name: string, args: unknown, signal?: AbortSignal, session?: string): Promise<CallToolResult> {
     const served = this.served.get(name)
-    if (!served) return errorResult(new InvalidInputError(`unknown tool ${JSON.stringify(name)}; tools/list gives the names`))
+    if (!served)
+      return errorResult(new InvalidInputError(`unknown tool ${JSON.stringify(name)}; tools/list gives the names`))
     const {config, adb} = this.options
     const log = this.options.log ?? (() => undefined)
     const selection = {device: served.target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
@@ -224,13 +227,15 @@ export class ToolHost {
           backend: partialBackend(selection),
           stateFor: () => served.state ?? new MemoryDeviceState(),
           callerStateFor: () => this.callerStateOf(session, served.target),
-        },
+        }
       )
       // An agent sees only the result: what the CLI would have said on stderr goes into the text and the data.
       const warnings = result.warnings ?? []
-      const text = warnings.length > 0 ? `${result.text}\n\n${warnings.map((w) => `Warning: ${w}`).join('\n')}` : result.text
+      const text =
+        warnings.length > 0 ? `${result.text}\n\n${warnings.map((w) => `Warning: ${w}`).join('\n')}` : result.text
       const content: CallToolResult['content'] = [{type: 'text', text}]
-      if (result.image) content.push({type: 'image', data: result.image.data.toString('base64'), mimeType: result.image.mimeType})
+      if (result.image)
+        content.push({type: 'image', data: result.image.data.toString('base64'), mimeType: result.image.mimeType})
       const data = result.data && warnings.length > 0 ? {...result.data, warnings} : result.data
       return {content, ...(data ? {structuredContent: data as Record<string, unknown>} : {})}
     } catch (error) {

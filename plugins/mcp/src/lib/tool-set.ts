@@ -9,9 +9,12 @@ export const SLUG = /^[A-Za-z0-9_]{0,20}$/
 
 export function checkSlug(slug: string, input: string): string {
   if (!SLUG.test(slug)) {
-    throw new InvalidInputError(`${input}: slug ${JSON.stringify(slug)} must be letters, digits and underscores, at most 20 characters`, {
-      details: {input, slug},
-    })
+    throw new InvalidInputError(
+      `${input}: slug ${JSON.stringify(slug)} must be letters, digits and underscores, at most 20 characters`,
+      {
+        details: {input, slug},
+      }
+    )
   }
   return slug
 }
@@ -42,11 +45,15 @@ export function parseTargets(devices: string[], slug: string | undefined): Devic
     const seen = new Set<string>()
     for (const t of targets) {
       if (!t.slug) {
-        throw new InvalidInputError(`--device ${t.device}: with several devices each needs a slug (--device slug=SERIAL)`, {
-          details: {input: '--device'},
-        })
+        throw new InvalidInputError(
+          `--device ${t.device}: with several devices each needs a slug (--device slug=SERIAL)`,
+          {
+            details: {input: '--device'},
+          }
+        )
       }
-      if (seen.has(t.slug)) throw new InvalidInputError(`--device: slug ${t.slug} is used twice`, {details: {input: '--device'}})
+      if (seen.has(t.slug))
+        throw new InvalidInputError(`--device: slug ${t.slug} is used twice`, {details: {input: '--device'}})
       seen.add(t.slug)
     }
   }
@@ -68,7 +75,10 @@ export function toolGroup(tool: AnyTool): ToolGroup {
 }
 
 function globRegex(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.')
   return new RegExp(`^${body}$`)
 }
 
@@ -77,15 +87,21 @@ function globRegex(glob: string): RegExp {
  * without the `android_` prefix (`get_*`, `android_tap`), or `group:<group>`. No patterns: every tool.
  */
 export function toolFilter(patterns: string[]): (tool: AnyTool) => boolean {
-  const items = patterns.flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean)
+  const items = patterns
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter(Boolean)
   if (items.length === 0) return () => true
   const tests = items.map((item): ((tool: AnyTool) => boolean) => {
     if (item.startsWith('group:')) {
       const group = item.slice('group:'.length)
       if (!(TOOL_GROUPS as readonly string[]).includes(group)) {
-        throw new InvalidInputError(`--tools: unknown group ${JSON.stringify(group)}; groups: ${TOOL_GROUPS.join(', ')}`, {
-          details: {input: '--tools'},
-        })
+        throw new InvalidInputError(
+          `--tools: unknown group ${JSON.stringify(group)}; groups: ${TOOL_GROUPS.join(', ')}`,
+          {
+            details: {input: '--tools'},
+          }
+        )
       }
       return (tool) => toolGroup(tool) === group
     }

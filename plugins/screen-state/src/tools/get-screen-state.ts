@@ -20,31 +20,36 @@ export const getScreenState = defineTool({
       .boolean()
       .default(false)
       .describe(
-        'Also return a screenshot annotated with a red box and id label on every on-screen element (JPEG, 700 px long side; style from annotate.style)',
+        'Also return a screenshot annotated with a red box and id label on every on-screen element (JPEG, 700 px long side; style from annotate.style)'
       ),
     detail: z
       .enum(['full', 'compact'])
       .default('full')
       .describe(
-        'full: the spec TSV. compact: fewest tokens; every on-screen control and text with its id, centre and non-default flags; layout-only rows dropped, off-screen rows summarised',
+        'full: the spec TSV. compact: fewest tokens; every on-screen control and text with its id, centre and non-default flags; layout-only rows dropped, off-screen rows summarised'
       ),
-    max_rows: z.number().int().min(0).default(DEFAULT_MAX_ROWS).describe('Most element rows (0: all); a note counts the rest'),
+    max_rows: z
+      .number()
+      .int()
+      .min(0)
+      .default(DEFAULT_MAX_ROWS)
+      .describe('Most element rows (0: all); a note counts the rest'),
     changes: z
       .enum(['off', 'ack', 'diff'])
       .default('off')
       .describe(
-        'Compare with the last read of this device. ack: one line when nothing changed, else the screen. diff: also, when something changed, only the rows added, removed and changed, by id',
+        'Compare with the last read of this device. ack: one line when nothing changed, else the screen. diff: also, when something changed, only the rows added, removed and changed, by id'
       ),
   }),
   cli: {
     id: 'screen-state',
     input: z.object({
-    screenshot: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Write the annotated screenshot (as arc annotate draws it) to this file, next to the TSV on stdout'),
-  }),
+      screenshot: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Write the annotated screenshot (as arc annotate draws it) to this file, next to the TSV on stdout'),
+    }),
     examples: [
       '<%= config.bin %> <%= command.id %> --device demo',
       '<%= config.bin %> <%= command.id %> --device ./snapshots/login',
@@ -58,7 +63,11 @@ export const getScreenState = defineTool({
     // (and the canvas library) is loaded only then, so plain screen-state stays fast; before the read, so a name
     // arc cannot write is refused before the device is read and the read remembered.
     const annotate = wantsImage
-      ? await importNativeModule(() => import('@arc-cli/plugin-annotate'), 'the annotated screenshot', '@napi-rs/canvas')
+      ? await importNativeModule(
+          () => import('@arc-cli/plugin-annotate'),
+          'the annotated screenshot',
+          '@napi-rs/canvas'
+        )
       : undefined
     // The CLI's --screenshot names the format by its extension (MCP has no file: JPEG inline).
     const format = annotate?.formatForOutput(file, undefined, '--screenshot')
@@ -66,7 +75,13 @@ export const getScreenState = defineTool({
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
     await rememberScreen(ctx.state, model)
-    const {text, data} = await screenStateView(ctx.callerState ?? ctx.state, model, input.detail, input.changes, input.max_rows)
+    const {text, data} = await screenStateView(
+      ctx.callerState ?? ctx.state,
+      model,
+      input.detail,
+      input.changes,
+      input.max_rows
+    )
     if (!annotate) return {text, data}
     const image = await annotate.annotateDevice(ctx, format ? {format} : {}, model)
     return {

@@ -55,7 +55,7 @@ export class ServerClient extends EventEmitter {
   constructor(
     host: string,
     port: number,
-    private readonly scope: SocketScope,
+    private readonly scope: SocketScope
   ) {
     super()
     this.options = {host, port}
@@ -98,7 +98,7 @@ export class ServerClient extends EventEmitter {
 export class AdbDevice {
   constructor(
     private readonly client: ServerClient,
-    readonly serial: string,
+    readonly serial: string
   ) {}
 
   /** A connection switched to this device, for a device service. */
@@ -124,7 +124,10 @@ export class AdbDevice {
   /** Reads a device file (RECV); the sync session ends with the transfer, or when it is cancelled part way. */
   async pull(path: string): Promise<ReturnType<Sync['pull']>> {
     const sync = await this.sync()
-    return sync.pull(path).on('end', () => sync.end()).on('cancel', () => sync.end())
+    return sync
+      .pull(path)
+      .on('end', () => sync.end())
+      .on('cancel', () => sync.end())
   }
 
   /** Writes a device file (SEND); the sync session ends with the transfer. */
@@ -221,7 +224,12 @@ export class AdbServer {
    * Runs `fn` with a fresh adbkit client under the time limit. On timeout every socket the call opened is
    * destroyed and a TimeoutError names the call; any adbkit error becomes an ArcError.
    */
-  async call<T>(what: string, serial: string | undefined, fn: (client: ServerClient) => PromiseLike<T>, timeoutMs = this.timeoutMs): Promise<T> {
+  async call<T>(
+    what: string,
+    serial: string | undefined,
+    fn: (client: ServerClient) => PromiseLike<T>,
+    timeoutMs = this.timeoutMs
+  ): Promise<T> {
     const scope = new SocketScope()
     this.scopes.add(scope)
     let timer: NodeJS.Timeout | undefined
@@ -229,10 +237,15 @@ export class AdbServer {
       timer = setTimeout(() => {
         scope.destroyAll()
         reject(
-          new TimeoutError(`${what} on ${serial ?? `the adb server at ${this.address}`} timed out after ${timeoutMs} ms`, {
-            details: {serial, timeoutMs},
-            actions: ['Check that the device responds (`adb shell echo ok`); raise `adb.timeoutMs` in the config for slow devices.'],
-          }),
+          new TimeoutError(
+            `${what} on ${serial ?? `the adb server at ${this.address}`} timed out after ${timeoutMs} ms`,
+            {
+              details: {serial, timeoutMs},
+              actions: [
+                'Check that the device responds (`adb shell echo ok`); raise `adb.timeoutMs` in the config for slow devices.',
+              ],
+            }
+          )
         )
       }, timeoutMs)
     })
@@ -252,7 +265,7 @@ export class AdbServer {
   /** `host:devices`: every device the server knows, in any state. */
   listDevices(): Promise<AttachedDevice[]> {
     return this.call('list devices', undefined, async (client) =>
-      (await client.listDevices()).map((d: {id: string; type: string}) => ({serial: d.id, state: d.type})),
+      (await client.listDevices()).map((d: {id: string; type: string}) => ({serial: d.id, state: d.type}))
     )
   }
 
@@ -269,7 +282,7 @@ export class AdbServer {
       what,
       serial,
       async (client) => readStream(await client.getDevice(serial).shell(line), limit),
-      timeoutMs,
+      timeoutMs
     )
     const split = splitExitTrailer(data)
     if (split) return {command, ...split}
@@ -296,7 +309,7 @@ export class AdbServer {
           transfer.once('error', reject)
         })
       },
-      timeoutMs,
+      timeoutMs
     )
   }
 
@@ -314,7 +327,7 @@ export class AdbServer {
           transfer.once('error', reject)
         })
       },
-      timeoutMs,
+      timeoutMs
     )
   }
 
@@ -337,13 +350,16 @@ export class AdbServer {
         if (reply !== Protocol.OKAY) await conn.parser.readError()
         return readShellV2(conn.parser.raw())
       },
-      timeoutMs,
+      timeoutMs
     )
     if (result === null) {
       await this.assertAttached(serial, what)
-      throw new DeviceCommandError(`${what} on ${serial} ended before finishing: the connection closed before the exit status`, {
-        details: {serial},
-      })
+      throw new DeviceCommandError(
+        `${what} on ${serial} ended before finishing: the connection closed before the exit status`,
+        {
+          details: {serial},
+        }
+      )
     }
     return result
   }
@@ -369,7 +385,9 @@ export class AdbServer {
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             scope.destroyAll()
-            reject(new TimeoutError(`${what} on ${serial} did not start within ${this.timeoutMs} ms`, {details: {serial}}))
+            reject(
+              new TimeoutError(`${what} on ${serial} did not start within ${this.timeoutMs} ms`, {details: {serial}})
+            )
           }, this.timeoutMs)
         }),
       ]).catch((error: unknown) => {
@@ -379,7 +397,9 @@ export class AdbServer {
       await new Promise<void>((resolve, reject) => {
         signal.addEventListener('abort', () => resolve(), {once: true})
         stream.on('data', (chunk: Buffer) => onData(chunk))
-        stream.once('error', (error: Error) => (signal.aborted ? resolve() : reject(mapAdbError(error, {what, host: this.host, port: this.port, serial}))))
+        stream.once('error', (error: Error) =>
+          signal.aborted ? resolve() : reject(mapAdbError(error, {what, host: this.host, port: this.port, serial}))
+        )
         stream.once('end', () => resolve())
         stream.once('close', () => resolve())
       })
@@ -415,7 +435,9 @@ export class AdbServer {
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             scope.destroyAll()
-            reject(new TimeoutError(`${what} on ${serial} did not start within ${this.timeoutMs} ms`, {details: {serial}}))
+            reject(
+              new TimeoutError(`${what} on ${serial} did not start within ${this.timeoutMs} ms`, {details: {serial}})
+            )
           }, this.timeoutMs)
         }),
       ])
@@ -439,7 +461,7 @@ export class AdbServer {
     command: string,
     ready: string,
     timedOut: () => Error,
-    timeoutMs = this.timeoutMs,
+    timeoutMs = this.timeoutMs
   ): Promise<{held: true; release(): void} | {held: false; output: string; exitCode?: number}> {
     const line = `${command}; echo ${EXIT_MARKER}$?`
     checkCommandLength(line)
@@ -452,27 +474,34 @@ export class AdbServer {
     }
     let timer: NodeJS.Timeout | undefined
     try {
-      const outcome = await new Promise<{held: true} | {held: false; output: string; exitCode?: number}>((resolve, reject) => {
-        timer = setTimeout(() => reject(timedOut()), timeoutMs)
-        let seen = Buffer.alloc(0)
-        const ended = () => {
-          const split = splitExitTrailer(seen)
-          resolve({held: false, output: (split?.output ?? seen).toString('utf8'), exitCode: split?.exitCode})
+      const outcome = await new Promise<{held: true} | {held: false; output: string; exitCode?: number}>(
+        (resolve, reject) => {
+          timer = setTimeout(() => reject(timedOut()), timeoutMs)
+          let seen = Buffer.alloc(0)
+          const ended = () => {
+            const split = splitExitTrailer(seen)
+            resolve({held: false, output: (split?.output ?? seen).toString('utf8'), exitCode: split?.exitCode})
+          }
+          this.client(scope)
+            .getDevice(serial)
+            .shell(line)
+            .then(
+              (stream) => {
+                stream.on('data', (chunk: Buffer) => {
+                  // Only the start matters: a holder prints its marker and then nothing (bounded, whatever it sends).
+                  if (seen.length < 4096) seen = Buffer.concat([seen, chunk])
+                  if (seen.includes(ready) && !seen.includes(EXIT_MARKER)) resolve({held: true})
+                })
+                stream.once('error', (error: Error) =>
+                  reject(mapAdbError(error, {what, host: this.host, port: this.port, serial}))
+                )
+                stream.once('end', ended)
+                stream.once('close', ended)
+              },
+              (error: unknown) => reject(mapAdbError(error, {what, host: this.host, port: this.port, serial}))
+            )
         }
-        this.client(scope)
-          .getDevice(serial)
-          .shell(line)
-          .then((stream) => {
-            stream.on('data', (chunk: Buffer) => {
-              // Only the start matters: a holder prints its marker and then nothing (bounded, whatever it sends).
-              if (seen.length < 4096) seen = Buffer.concat([seen, chunk])
-              if (seen.includes(ready) && !seen.includes(EXIT_MARKER)) resolve({held: true})
-            })
-            stream.once('error', (error: Error) => reject(mapAdbError(error, {what, host: this.host, port: this.port, serial})))
-            stream.once('end', ended)
-            stream.once('close', ended)
-          }, (error: unknown) => reject(mapAdbError(error, {what, host: this.host, port: this.port, serial})))
-      })
+      )
       clearTimeout(timer)
       if (!outcome.held) {
         release()
@@ -493,7 +522,7 @@ export class AdbServer {
    */
   targetState(target: string): Promise<string> {
     return this.call('find the device', target, async (client) =>
-      (await request(await client.connection(), `host-serial:${target}:get-state`)).toString('utf8').trim(),
+      (await request(await client.connection(), `host-serial:${target}:get-state`)).toString('utf8').trim()
     )
   }
 
@@ -554,8 +583,10 @@ async function request(conn: Connection, service: string): Promise<Buffer> {
       `the adb server answered ${service} with OKAY and then ${JSON.stringify(length.toString('latin1'))} where the answer's length (4 hex digits) belongs: that is not an adb server`,
       {
         details: {service, received: length.toString('latin1')},
-        actions: ['Check what listens on the adb port (ADB_SERVER_SOCKET, --adb-host/--adb-port; default 5037), then `adb kill-server && adb start-server`.'],
-      },
+        actions: [
+          'Check what listens on the adb port (ADB_SERVER_SOCKET, --adb-host/--adb-port; default 5037), then `adb kill-server && adb start-server`.',
+        ],
+      }
     )
   }
   const value = (await conn.parser.readBytes(Number.parseInt(length.toString('latin1'), 16))) as Buffer

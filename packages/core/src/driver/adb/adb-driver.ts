@@ -78,7 +78,7 @@ export class AdbDriver implements DeviceDriver {
   constructor(
     readonly server: AdbServer,
     serial: string,
-    options: {helper?: HelperMode} = {},
+    options: {helper?: HelperMode} = {}
   ) {
     this.serial = serial
     this.shell = new DeviceShell(server, serial)
@@ -98,10 +98,13 @@ export class AdbDriver implements DeviceDriver {
       return await session.request(words, helperLimit(this.shell, extraMs))
     } catch (error) {
       if (error instanceof HelperFailure && !REFUSED_BEFORE_ACTING.has(error.code)) {
-        throw new DeviceCommandError(`the on-device helper failed during \`${words[0]}\` on ${this.serial}, after it may have acted: ${error.message}`, {
-          details: {serial: this.serial},
-          actions: ['Read the screen to see whether it took effect before trying again.'],
-        })
+        throw new DeviceCommandError(
+          `the on-device helper failed during \`${words[0]}\` on ${this.serial}, after it may have acted: ${error.message}`,
+          {
+            details: {serial: this.serial},
+            actions: ['Read the screen to see whether it took effect before trying again.'],
+          }
+        )
       }
       throw error
     }
@@ -152,7 +155,8 @@ export class AdbDriver implements DeviceDriver {
   private capture(known?: screen.WindowState): Promise<ScreenCapture> {
     return this.exclusive(() => {
       const started = this.geometry.begin()
-      const dumper = (uiautomator: () => Promise<screen.Dump>) => this.helper.serve('screen', (session) => this.helper.dump(session), uiautomator)
+      const dumper = (uiautomator: () => Promise<screen.Dump>) =>
+        this.helper.serve('screen', (session) => this.helper.dump(session), uiautomator)
       return this.renewing(screen.captureScreen(this.shell, this.dumpState, known, dumper), started, (c) => c.screen)
     })
   }
@@ -178,7 +182,9 @@ export class AdbDriver implements DeviceDriver {
   }
 
   /** The dump alone when a capture is needed: the window manager's reading just taken goes with it, not read again. */
-  async windowInfoOrCapture(needsDump: (info: WindowInfo) => boolean): Promise<{info: WindowInfo; capture?: ScreenCapture}> {
+  async windowInfoOrCapture(
+    needsDump: (info: WindowInfo) => boolean
+  ): Promise<{info: WindowInfo; capture?: ScreenCapture}> {
     const {info, state} = await this.windowReading()
     return needsDump(info) ? {info, capture: await this.capture(state)} : {info}
   }
@@ -190,7 +196,10 @@ export class AdbDriver implements DeviceDriver {
 
   /** `dumpsys input_method` and the window manager's list (`dumpsys window -a`, as windowInfo), together. */
   async keyboard(): Promise<KeyboardState> {
-    const [inputMethod, {info}] = await Promise.all([this.shell.text(['dumpsys', 'input_method']), screen.windowInfo(this.shell)])
+    const [inputMethod, {info}] = await Promise.all([
+      this.shell.text(['dumpsys', 'input_method']),
+      screen.windowInfo(this.shell),
+    ])
     const inputShown = parseInputShown(inputMethod)
     const windowShown = keyboardWindowShown(info.windowManager)
     return {...(inputShown === undefined ? {} : {inputShown}), ...(windowShown === undefined ? {} : {windowShown})}
@@ -225,8 +234,8 @@ export class AdbDriver implements DeviceDriver {
           await this.once(session, ['gesture', ...gestureWords(paths)], gestureMs(paths))
           return 'inject'
         },
-        () => gesture(dev, paths),
-      ),
+        () => gesture(dev, paths)
+      )
     )
   }
 
@@ -258,8 +267,8 @@ export class AdbDriver implements DeviceDriver {
           async (session) => {
             await this.once(session, ['type', text])
           },
-          () => input.inputText(dev, text),
-        ),
+          () => input.inputText(dev, text)
+        )
       )
     }
     if (!pace) return this.act((dev) => input.inputText(dev, text))
@@ -292,9 +301,15 @@ export class AdbDriver implements DeviceDriver {
   openApp(packageId: string, launch: LaunchOptions = {}): Promise<void> {
     const {activity} = launch
     if (activity === undefined && (launch.action !== undefined || launch.data !== undefined)) {
-      throw new InvalidInputError('an intent action or data needs an activity to start', {details: {package_id: packageId}})
+      throw new InvalidInputError('an intent action or data needs an activity to start', {
+        details: {package_id: packageId},
+      })
     }
-    return this.reshape((dev) => (activity === undefined ? apps.openApp(dev, packageId, launch.extras, launch.user) : startActivity(dev, packageId, activity, launch)))
+    return this.reshape((dev) =>
+      activity === undefined
+        ? apps.openApp(dev, packageId, launch.extras, launch.user)
+        : startActivity(dev, packageId, activity, launch)
+    )
   }
 
   closeApp(packageId: string): Promise<void> {
@@ -318,16 +333,21 @@ export class AdbDriver implements DeviceDriver {
       'typing',
       async (session) => {
         const missing = session.hello.missing.filter((api) => api === 'clipboard' || api === 'input')
-        if (missing.length > 0) throw new HelperFailure('UNSUPPORTED', `this release lacks what a paste needs: ${missing.join(', ')}`)
+        if (missing.length > 0)
+          throw new HelperFailure('UNSUPPORTED', `this release lacks what a paste needs: ${missing.join(', ')}`)
         return true
       },
-      async () => false,
+      async () => false
     )
   }
 
   /** Through the helper (the shell may read and write the clipboard from app_process); ADB alone refuses. */
   getClipboard(): Promise<string | null> {
-    return this.helper.serve('clipboard', (session) => helperClipboard(session, this.shell), () => clipboard.getClipboard(this.shell))
+    return this.helper.serve(
+      'clipboard',
+      (session) => helperClipboard(session, this.shell),
+      () => clipboard.getClipboard(this.shell)
+    )
   }
 
   setClipboard(text: string): Promise<void> {
@@ -336,7 +356,7 @@ export class AdbDriver implements DeviceDriver {
       async (session) => {
         await session.request(['clipboard-set', text], helperLimit(this.shell))
       },
-      () => clipboard.setClipboard(this.shell),
+      () => clipboard.setClipboard(this.shell)
     )
   }
 

@@ -82,9 +82,11 @@ export function noAdbKeyboard(chars: string[]): UnsupportedError {
   return new UnsupportedError(
     `\`input text\` cannot type ${describeChars(chars)} (it types printable ASCII only), and this device has no ADBKeyBoard (${ADB_KEYBOARD}) to type it; nothing was typed`,
     {
-      actions: [`Install ADBKeyBoard (an APK from ${ADB_KEYBOARD_URL}) with: arc app install keyboardservice-debug.apk; arc then switches to it for such text and back.`],
+      actions: [
+        `Install ADBKeyBoard (an APK from ${ADB_KEYBOARD_URL}) with: arc app install keyboardservice-debug.apk; arc then switches to it for such text and back.`,
+      ],
       details: {characters: chars, input_method: ADB_KEYBOARD},
-    },
+    }
   )
 }
 
@@ -92,7 +94,8 @@ export function noAdbKeyboard(chars: string[]): UnsupportedError {
 async function ime(dev: DeviceShell, verb: 'enable' | 'set' | 'disable', id: string): Promise<void> {
   const output = await dev.text(['ime', verb, id])
   const done = {enable: /\benabled\b/, set: /\bselected\b/, disable: /\bdisabled\b/}[verb]
-  if (!done.test(output) || /Unknown|cannot|Exception|Error/i.test(output)) throw dev.failed(`ime ${verb} ${id}`, output)
+  if (!done.test(output) || /Unknown|cannot|Exception|Error/i.test(output))
+    throw dev.failed(`ime ${verb} ${id}`, output)
 }
 
 async function untilBound(dev: DeviceShell): Promise<void> {
@@ -100,9 +103,14 @@ async function untilBound(dev: DeviceShell): Promise<void> {
   while (!adbKeyboardBound(await dev.text(['dumpsys', 'input_method']))) {
     stopIfClosing(dev)
     if (Date.now() >= deadline) {
-      throw new DeviceCommandError(`ADBKeyBoard was selected on ${dev.serial} but did not start within ${BIND_TIMEOUT_MS / 1000} s (dumpsys input_method does not show it bound); nothing was typed`, {
-        actions: ['Check that a text field has focus, and that ADBKeyBoard starts: adb shell ime set ' + ADB_KEYBOARD],
-      })
+      throw new DeviceCommandError(
+        `ADBKeyBoard was selected on ${dev.serial} but did not start within ${BIND_TIMEOUT_MS / 1000} s (dumpsys input_method does not show it bound); nothing was typed`,
+        {
+          actions: [
+            'Check that a text field has focus, and that ADBKeyBoard starts: adb shell ime set ' + ADB_KEYBOARD,
+          ],
+        }
+      )
     }
     await sleep(BIND_POLL_MS)
   }
@@ -113,14 +121,25 @@ async function untilBound(dev: DeviceShell): Promise<void> {
  * neither wait on for ADBKeyBoard nor send it text after the call has ended.
  */
 function stopIfClosing(dev: DeviceShell): void {
-  if (dev.server.shuttingDown) throw new CancelledError('typing was cut off; the keyboard is being set back, and nothing more is sent')
+  if (dev.server.shuttingDown)
+    throw new CancelledError('typing was cut off; the keyboard is being set back, and nothing more is sent')
 }
 
 /** Sends the text as `ADB_INPUT_B64` broadcasts to ADBKeyBoard alone, each awaited until `am` says it completed. */
 async function broadcast(dev: DeviceShell, text: string): Promise<void> {
   for (const msg of base64Chunks(text)) {
     stopIfClosing(dev)
-    const output = await dev.text(['am', 'broadcast', '-a', 'ADB_INPUT_B64', '-p', ADB_KEYBOARD_PACKAGE, '--es', 'msg', msg])
+    const output = await dev.text([
+      'am',
+      'broadcast',
+      '-a',
+      'ADB_INPUT_B64',
+      '-p',
+      ADB_KEYBOARD_PACKAGE,
+      '--es',
+      'msg',
+      msg,
+    ])
     if (!/^Broadcast completed: result=-?\d+/m.test(output)) throw dev.failed('am broadcast -a ADB_INPUT_B64', output)
   }
 }
@@ -128,7 +147,10 @@ async function broadcast(dev: DeviceShell, text: string): Promise<void> {
 /** Sets the keyboard that was current back and disables ADBKeyBoard where arc enabled it: both tried, the first failure thrown. */
 async function restore(dev: DeviceShell, previous: string, disable: boolean): Promise<void> {
   const steps = [
-    () => (/^[A-Za-z][\w.]*\/[\w.$]+$/.test(previous) ? ime(dev, 'set', previous) : dev.text(['settings', 'delete', 'secure', 'default_input_method'])),
+    () =>
+      /^[A-Za-z][\w.]*\/[\w.$]+$/.test(previous)
+        ? ime(dev, 'set', previous)
+        : dev.text(['settings', 'delete', 'secure', 'default_input_method']),
     ...(disable ? [() => ime(dev, 'disable', ADB_KEYBOARD)] : []),
   ]
   const failures: unknown[] = []
@@ -166,10 +188,13 @@ export async function typeWithAdbKeyboard(dev: DeviceShell, text: string, chars:
   } catch (error) {
     unregister()
     const what = failure === undefined ? 'the text was sent, but' : `typing failed (${(failure as Error).message}) and`
-    throw new DeviceCommandError(`${what} the keyboard could not be set back to ${previous} on ${dev.serial}: ${(error as Error).message}`, {
-      actions: [`Set it back by hand: adb -s ${dev.serial} shell ime set ${previous}`],
-      cause: failure ?? error,
-    })
+    throw new DeviceCommandError(
+      `${what} the keyboard could not be set back to ${previous} on ${dev.serial}: ${(error as Error).message}`,
+      {
+        actions: [`Set it back by hand: adb -s ${dev.serial} shell ime set ${previous}`],
+        cause: failure ?? error,
+      }
+    )
   }
   if (failure !== undefined) throw failure
 }

@@ -17,7 +17,13 @@ function failureReason(output: string): string | undefined {
   return /Failure \[([A-Z_]+)/.exec(output)?.[1] ?? /^Failure(?: |$)(.*)$/m.exec(output)?.[1]?.trim()
 }
 
-function pmFailed(dev: DeviceShell, what: string, output: string, exitCode: number, actions: string[] = []): DeviceCommandError {
+function pmFailed(
+  dev: DeviceShell,
+  what: string,
+  output: string,
+  exitCode: number,
+  actions: string[] = []
+): DeviceCommandError {
   const reason = failureReason(output)
   const error = dev.failed(what, output, exitCode)
   return new DeviceCommandError(error.message, {details: {...error.details, reason}, actions})
@@ -28,16 +34,20 @@ const INSTALL_ACTIONS: Record<string, string> = {
   INSTALL_FAILED_ALREADY_EXISTS: 'Pass --replace to reinstall over the installed version (its data is kept).',
   INSTALL_FAILED_VERSION_DOWNGRADE: 'Pass --downgrade to install an older version over a newer one.',
   INSTALL_FAILED_TEST_ONLY: 'Pass --allow-test to install an app built with android:testOnly.',
-  INSTALL_FAILED_UPDATE_INCOMPATIBLE: 'The installed app is signed with another key: uninstall it first (`arc app uninstall PKG`).',
+  INSTALL_FAILED_UPDATE_INCOMPATIBLE:
+    'The installed app is signed with another key: uninstall it first (`arc app uninstall PKG`).',
   INSTALL_FAILED_INSUFFICIENT_STORAGE: 'Free space on the device and try again.',
 }
 
 /** Refuses a host path that is not a readable file starting like a ZIP (every APK is one). */
 async function checkApk(apkPath: string): Promise<number> {
   const info = await stat(apkPath).catch((error: NodeJS.ErrnoException) => {
-    throw new InvalidInputError(`argument <apk>: ${apkPath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, {
-      details: {apk: apkPath},
-    })
+    throw new InvalidInputError(
+      `argument <apk>: ${apkPath}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+      {
+        details: {apk: apkPath},
+      }
+    )
   })
   if (!info.isFile()) throw new InvalidInputError(`argument <apk>: ${apkPath} is not a file`, {details: {apk: apkPath}})
   const head = Buffer.alloc(4)
@@ -50,9 +60,12 @@ async function checkApk(apkPath: string): Promise<number> {
     await handle.close()
   }
   if (!head.equals(Buffer.from('PK\u0003\u0004', 'latin1'))) {
-    throw new InvalidInputError(`argument <apk>: ${apkPath} is not an APK (an APK is a ZIP file; this one does not start with PK)`, {
-      details: {apk: apkPath},
-    })
+    throw new InvalidInputError(
+      `argument <apk>: ${apkPath} is not an APK (an APK is a ZIP file; this one does not start with PK)`,
+      {
+        details: {apk: apkPath},
+      }
+    )
   }
   return info.size
 }
@@ -72,11 +85,20 @@ export async function installApp(dev: DeviceShell, apkPath: string, options: Ins
       ...(options.downgrade ? ['-d'] : []),
       ...(options.allowTest ? ['-t'] : []),
     ]
-    const {output, exitCode} = await dev.run(['pm', 'install', ...flags, remote], dev.server.timeoutMs + Math.ceil(bytes / 1_048_576) * 2000)
+    const {output, exitCode} = await dev.run(
+      ['pm', 'install', ...flags, remote],
+      dev.server.timeoutMs + Math.ceil(bytes / 1_048_576) * 2000
+    )
     const text = output.toString('utf8')
     if (!/^Success\s*$/m.test(text)) {
       const reason = failureReason(text)
-      throw pmFailed(dev, `installing ${apkPath}`, text, exitCode, reason && INSTALL_ACTIONS[reason] ? [INSTALL_ACTIONS[reason]] : [])
+      throw pmFailed(
+        dev,
+        `installing ${apkPath}`,
+        text,
+        exitCode,
+        reason && INSTALL_ACTIONS[reason] ? [INSTALL_ACTIONS[reason]] : []
+      )
     }
   } finally {
     await dev.text(['rm', '-f', remote]).catch(() => undefined)
@@ -88,7 +110,10 @@ export async function uninstallApp(dev: DeviceShell, packageId: string, keepData
   const {output, exitCode} = await dev.run(['pm', 'uninstall', ...(keepData ? ['-k'] : []), packageId])
   const text = output.toString('utf8')
   if (/^Success\s*$/m.test(text)) return
-  if (/not installed|DELETE_FAILED_INTERNAL_ERROR|Unknown package/i.test(text) && !(await isInstalled(dev, packageId))) {
+  if (
+    /not installed|DELETE_FAILED_INTERNAL_ERROR|Unknown package/i.test(text) &&
+    !(await isInstalled(dev, packageId))
+  ) {
     throw notInstalled(dev, packageId)
   }
   throw pmFailed(dev, `uninstalling ${packageId}`, text, exitCode)
@@ -117,17 +142,25 @@ export async function openUrl(dev: DeviceShell, url: string): Promise<void> {
 }
 
 /** `pm grant|revoke PKG PERMISSION` (runtime permissions; Android 6+). Prints nothing when it works. */
-export async function setPermission(dev: DeviceShell, packageId: string, permission: string, granted: boolean): Promise<void> {
+export async function setPermission(
+  dev: DeviceShell,
+  packageId: string,
+  permission: string,
+  granted: boolean
+): Promise<void> {
   const verb = granted ? 'grant' : 'revoke'
   const {output, exitCode} = await dev.run(['pm', verb, packageId, permission])
   const text = output.toString('utf8')
   if (exitCode === 0 && !/Exception|^Error|Failure/im.test(text)) return
   if (/Unknown package/i.test(text)) throw notInstalled(dev, packageId)
   const cause = /(?:Exception|Error): (.+)$/m.exec(text)?.[1]?.trim()
-  throw new DeviceCommandError(`cannot ${verb} ${permission} ${granted ? 'to' : 'from'} ${packageId} on ${dev.serial}: ${cause ?? (text.trim() || `exit status ${exitCode}`)}`, {
-    details: {package_id: packageId, permission, output: text.slice(0, 2000), exitCode},
-    actions: [
-      'Only runtime ("dangerous") permissions the app declares in its manifest can be granted or revoked; check with `arc shell -- dumpsys package PKG`.',
-    ],
-  })
+  throw new DeviceCommandError(
+    `cannot ${verb} ${permission} ${granted ? 'to' : 'from'} ${packageId} on ${dev.serial}: ${cause ?? (text.trim() || `exit status ${exitCode}`)}`,
+    {
+      details: {package_id: packageId, permission, output: text.slice(0, 2000), exitCode},
+      actions: [
+        'Only runtime ("dangerous") permissions the app declares in its manifest can be granted or revoked; check with `arc shell -- dumpsys package PKG`.',
+      ],
+    }
+  )
 }

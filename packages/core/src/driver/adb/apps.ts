@@ -4,7 +4,14 @@ import type {AppFilter, AppInfo, IntentExtra} from '../device-driver.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {extraWords} from './intent-extras.js'
 import {PACKAGE_VERSION_LINES, parsePackageVersions, type PackageVersion} from './parse-package-versions.js'
-import {firstQueriedActivity, isInstalledOutput, isUnknownOption, parsePackageList, parseResolvedActivity, type ListedPackage} from './parse-packages.js'
+import {
+  firstQueriedActivity,
+  isInstalledOutput,
+  isUnknownOption,
+  parsePackageList,
+  parseResolvedActivity,
+  type ListedPackage,
+} from './parse-packages.js'
 import {raw} from './shell-quote.js'
 import {amStartFailed} from './am-status.js'
 
@@ -30,7 +37,7 @@ async function listPackages(dev: DeviceShell, flag: '-s' | '-3', user?: number):
 async function packageVersions(dev: DeviceShell): Promise<Map<string, PackageVersion>> {
   try {
     return parsePackageVersions(
-      await dev.text(['dumpsys', 'package', 'packages', raw('|'), 'grep', '-E', PACKAGE_VERSION_LINES]),
+      await dev.text(['dumpsys', 'package', 'packages', raw('|'), 'grep', '-E', PACKAGE_VERSION_LINES])
     )
   } catch (error) {
     if (error instanceof DeviceCommandError || error instanceof TimeoutError) return new Map()
@@ -60,7 +67,7 @@ export async function listApps(dev: DeviceShell, filter: AppFilter, forUser?: nu
     }
   }
   return [...system.map((p) => toApp(p, true)), ...user.map((p) => toApp(p, false))].sort((a, b) =>
-    a.package_id.localeCompare(b.package_id),
+    a.package_id.localeCompare(b.package_id)
   )
 }
 
@@ -90,26 +97,47 @@ function noLauncher(dev: DeviceShell, packageId: string): DeviceCommandError {
  * answers the chooser) and starts it with `am start -W`, with `extras` in its intent; devices without
  * `cmd package` fall back to `monkey -p PKG -c LAUNCHER 1`, which cannot carry extras.
  */
-export async function openApp(dev: DeviceShell, packageId: string, extras: readonly IntentExtra[] = [], user?: number): Promise<void> {
+export async function openApp(
+  dev: DeviceShell,
+  packageId: string,
+  extras: readonly IntentExtra[] = [],
+  user?: number
+): Promise<void> {
   const monkeyLaunch = (dev: DeviceShell, packageId: string) => {
     if (extras.length > 0) {
-      throw new UnsupportedError(`${dev.serial} does not name the launcher activity of ${packageId}, so its intent cannot carry extras`, {
-        details: {package_id: packageId},
-        actions: ['Name the activity with --activity (`arc app open PKG --activity .MainActivity --extra k=v`).'],
-      })
+      throw new UnsupportedError(
+        `${dev.serial} does not name the launcher activity of ${packageId}, so its intent cannot carry extras`,
+        {
+          details: {package_id: packageId},
+          actions: ['Name the activity with --activity (`arc app open PKG --activity .MainActivity --extra k=v`).'],
+        }
+      )
     }
     // monkey starts the app of the current user: for another user it could start the wrong copy of the package.
     if (user !== undefined) {
-      throw new UnsupportedError(`${dev.serial} does not name the launcher activity of ${packageId} for user ${user}, and its fallback (monkey) starts the current user's app`, {
-        details: {package_id: packageId, user},
-        actions: [`Name the activity with --activity (\`arc app open ${packageId} --activity .MainActivity --user ${user}\`).`],
-      })
+      throw new UnsupportedError(
+        `${dev.serial} does not name the launcher activity of ${packageId} for user ${user}, and its fallback (monkey) starts the current user's app`,
+        {
+          details: {package_id: packageId, user},
+          actions: [
+            `Name the activity with --activity (\`arc app open ${packageId} --activity .MainActivity --user ${user}\`).`,
+          ],
+        }
+      )
     }
     return monkeyStart(dev, packageId)
   }
   const resolved = await dev.text([
-    'cmd', 'package', 'resolve-activity', '--brief', ...userWords(user), '-a', 'android.intent.action.MAIN',
-    '-c', 'android.intent.category.LAUNCHER', packageId,
+    'cmd',
+    'package',
+    'resolve-activity',
+    '--brief',
+    ...userWords(user),
+    '-a',
+    'android.intent.action.MAIN',
+    '-c',
+    'android.intent.category.LAUNCHER',
+    packageId,
   ])
   let component = parseResolvedActivity(resolved)
   // A package with several launcher activities (a second icon, a debug build's leak viewer) resolves to the
@@ -118,8 +146,16 @@ export async function openApp(dev: DeviceShell, packageId: string, extras: reado
   // where the device lists none arc can read, monkey starts the package's launcher itself.
   if (component && !component.startsWith(`${packageId}/`)) {
     const queried = await dev.text([
-      'cmd', 'package', 'query-activities', '--brief', ...userWords(user), '-a', 'android.intent.action.MAIN',
-      '-c', 'android.intent.category.LAUNCHER', packageId,
+      'cmd',
+      'package',
+      'query-activities',
+      '--brief',
+      ...userWords(user),
+      '-a',
+      'android.intent.action.MAIN',
+      '-c',
+      'android.intent.category.LAUNCHER',
+      packageId,
     ])
     component = firstQueriedActivity(queried, packageId)
     if (!component) return monkeyLaunch(dev, packageId)
@@ -130,7 +166,16 @@ export async function openApp(dev: DeviceShell, packageId: string, extras: reado
     throw noLauncher(dev, packageId)
   }
   const {output, exitCode} = await dev.run([
-    'am', 'start', '-W', ...userWords(user), '-a', 'android.intent.action.MAIN', '-c', 'android.intent.category.LAUNCHER', '-n', component,
+    'am',
+    'start',
+    '-W',
+    ...userWords(user),
+    '-a',
+    'android.intent.action.MAIN',
+    '-c',
+    'android.intent.category.LAUNCHER',
+    '-n',
+    component,
     ...extraWords(extras),
   ])
   const text = output.toString('utf8')

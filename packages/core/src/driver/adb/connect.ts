@@ -35,7 +35,10 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
   }
   if (devices.length === 0) {
     throw new DeviceNotFoundError(`no devices attached to the adb server at ${where}`, {
-      actions: ['Connect a device with USB debugging on, or start an emulator; check with `adb devices`.', NO_DEVICE_HINT],
+      actions: [
+        'Connect a device with USB debugging on, or start an emulator; check with `adb devices`.',
+        NO_DEVICE_HINT,
+      ],
     })
   }
   const ready = devices.filter((d) => d.state === 'device')
@@ -66,7 +69,10 @@ function notAttached(serial: string, devices: AttachedDevice[], where: string): 
   const listed = devices.map((d) => `${d.serial} (${d.state})`).join(', ')
   return new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${where}`, {
     details: {serial, attached: devices.map((d) => d.serial)},
-    actions: [devices.length > 0 ? `Attached: ${listed}.` : 'No device is attached at all.', 'Run `arc devices` to list them.'],
+    actions: [
+      devices.length > 0 ? `Attached: ${listed}.` : 'No device is attached at all.',
+      'Run `arc devices` to list them.',
+    ],
   })
 }
 
@@ -78,7 +84,11 @@ function notAttached(serial: string, devices: AttachedDevice[], where: string): 
  * attached); DeviceAmbiguousError when several devices share the serial or match the name. The one resolution of
  * a name, for --device (ANDROID_SERIAL, the config) and `arc devices --wait --serial` alike.
  */
-export async function namedDeviceState(server: AdbServer, devices: AttachedDevice[], name: string): Promise<string | undefined> {
+export async function namedDeviceState(
+  server: AdbServer,
+  devices: AttachedDevice[],
+  name: string
+): Promise<string | undefined> {
   const listed = listedDevice(devices, name)
   if (listed) return listed.state
   // `host-serial::get-state` is no request adb parses.
@@ -99,7 +109,9 @@ export async function namedDeviceState(server: AdbServer, devices: AttachedDevic
 function sharedSerial(serial: string, count: number): DeviceAmbiguousError {
   return new DeviceAmbiguousError(`${count} devices share the serial ${serial}, so it names none of them`, {
     details: {serial, count},
-    actions: ['Pick one by its USB path as `adb devices -l` shows it: --device usb:1-4 (as with `adb -s`), or unplug the others.'],
+    actions: [
+      'Pick one by its USB path as `adb devices -l` shows it: --device usb:1-4 (as with `adb -s`), or unplug the others.',
+    ],
   })
 }
 
@@ -134,7 +146,7 @@ export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>)
  */
 export async function findAdbDevice(
   options: Omit<AdbConnectOptions, 'serial'>,
-  name: string,
+  name: string
 ): Promise<{devices: DeviceSummary[]; state?: string}> {
   const server = openAdbServer(options)
   try {

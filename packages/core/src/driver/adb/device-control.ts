@@ -19,7 +19,13 @@ export function parseGetprop(output: string): Map<string, string> {
   return props
 }
 
-const BATTERY_STATUS: Record<string, string> = {'1': 'unknown', '2': 'charging', '3': 'discharging', '4': 'not charging', '5': 'full'}
+const BATTERY_STATUS: Record<string, string> = {
+  '1': 'unknown',
+  '2': 'charging',
+  '3': 'discharging',
+  '4': 'not charging',
+  '5': 'full',
+}
 
 /** `dumpsys battery`: `level: 85`, `scale: 100`, `status: 2`, `AC powered: true`… */
 export function parseBattery(output: string): BatteryInfo | undefined {
@@ -27,7 +33,9 @@ export function parseBattery(output: string): BatteryInfo | undefined {
   const level = field('level')
   if (level === undefined) return undefined
   const scale = Number(field('scale') ?? 100) || 100
-  const plugged = ['AC', 'USB', 'Wireless', 'Dock'].filter((kind) => field(`${kind} powered`) === 'true').map((k) => k.toLowerCase())
+  const plugged = ['AC', 'USB', 'Wireless', 'Dock']
+    .filter((kind) => field(`${kind} powered`) === 'true')
+    .map((k) => k.toLowerCase())
   return {
     level: Math.round((Number(level) / scale) * 100),
     status: BATTERY_STATUS[field('status') ?? ''] ?? 'unknown',
@@ -64,10 +72,12 @@ export async function deviceInfo(dev: DeviceShell): Promise<DeviceInfo> {
     battery: parseBattery(battery),
     foreground: foreground.package === undefined ? undefined : foreground,
   }
-  return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined && v !== '')) as unknown as DeviceInfo
+  return Object.fromEntries(
+    Object.entries(info).filter(([, v]) => v !== undefined && v !== '')
+  ) as unknown as DeviceInfo
 }
 
-const toDegrees = (quarter: number): Degrees => (((quarter % 4) + 4) % 4) * 90 as Degrees
+const toDegrees = (quarter: number): Degrees => ((((quarter % 4) + 4) % 4) * 90) as Degrees
 
 export async function rotation(dev: DeviceShell): Promise<RotationState> {
   const [displays, accel, user] = await Promise.all([
@@ -86,11 +96,20 @@ export async function rotation(dev: DeviceShell): Promise<RotationState> {
 /** Auto-rotate off, then `user_rotation` 0-3; or auto-rotate back on. */
 export async function setRotation(dev: DeviceShell, target: Degrees | 'auto'): Promise<void> {
   if (target === 'auto') {
-    await dev.action(['settings', 'put', 'system', 'accelerometer_rotation', 1], 'settings put system accelerometer_rotation 1')
+    await dev.action(
+      ['settings', 'put', 'system', 'accelerometer_rotation', 1],
+      'settings put system accelerometer_rotation 1'
+    )
     return
   }
-  await dev.action(['settings', 'put', 'system', 'accelerometer_rotation', 0], 'settings put system accelerometer_rotation 0')
-  await dev.action(['settings', 'put', 'system', 'user_rotation', target / 90], `settings put system user_rotation ${target / 90}`)
+  await dev.action(
+    ['settings', 'put', 'system', 'accelerometer_rotation', 0],
+    'settings put system accelerometer_rotation 0'
+  )
+  await dev.action(
+    ['settings', 'put', 'system', 'user_rotation', target / 90],
+    `settings put system user_rotation ${target / 90}`
+  )
 }
 
 /**
@@ -166,7 +185,7 @@ export async function unlock(dev: DeviceShell): Promise<PowerState> {
       {
         details: {serial: dev.serial, secure},
         actions: ['Unlock the device by hand, or remove the screen lock (Settings > Security) on a test device.'],
-      },
+      }
     )
   }
   return before

@@ -7,7 +7,8 @@ import type {AdbServer, OutputLimit, ShellResult} from './adb-client.js'
 import {shellCommand, type Raw} from './shell-quote.js'
 
 /** What device tools print when a command fails (`cmd input` and `am` print these on stdout or stderr). */
-const FAILURE = /Exception|^Error|\bError:|^error:|usage:|Unknown command|not found|Permission denied|SecurityException/im
+const FAILURE =
+  /Exception|^Error|\bError:|^error:|usage:|Unknown command|not found|Permission denied|SecurityException/im
 
 /**
  * Lines some builds print around a command's own output that say nothing of it: the dynamic linker's warnings, and
@@ -46,14 +47,17 @@ export const INPUT_REFUSED_ACTIONS = [
 function inputRefused(serial: string, what: string, output: string, exitCode?: number): DeviceCommandError {
   return new DeviceCommandError(
     `${what} was refused on ${serial}: the device does not let adb inject input (SecurityException: INJECT_EVENTS); on Xiaomi, Redmi and POCO phones turn on "${XIAOMI_INPUT_SETTING}"`,
-    {details: {serial, reason: 'INPUT_NOT_ALLOWED', output: output.slice(0, 2000), exitCode}, actions: INPUT_REFUSED_ACTIONS},
+    {
+      details: {serial, reason: 'INPUT_NOT_ALLOWED', output: output.slice(0, 2000), exitCode},
+      actions: INPUT_REFUSED_ACTIONS,
+    }
   )
 }
 
 export class DeviceShell {
   constructor(
     readonly server: AdbServer,
-    readonly serial: string,
+    readonly serial: string
   ) {}
 
   /** Queue key for serialising input actions: one per device per adb server. */
@@ -82,7 +86,8 @@ export class DeviceShell {
     const text = output.toString('utf8')
     const unexpected = text.split(/\r?\n/).filter((line) => line.trim() !== '' && !OUTPUT_NOISE.test(line))
     if (exitCode !== 0 || FAILURE.test(text)) throw this.failed(what, text, exitCode)
-    if (unexpected.length > 0) throw this.failed(what, `unexpected output: ${JSON.stringify(unexpected.join('\n').slice(0, 200))}`, exitCode)
+    if (unexpected.length > 0)
+      throw this.failed(what, `unexpected output: ${JSON.stringify(unexpected.join('\n').slice(0, 200))}`, exitCode)
     return text
   }
 

@@ -12,7 +12,12 @@ import {createHash, randomBytes} from 'node:crypto'
 import path from 'node:path'
 import {Readable} from 'node:stream'
 
-import {DeviceAccessDeniedError, DeviceCommandError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
+import {
+  DeviceAccessDeniedError,
+  DeviceCommandError,
+  DeviceUnavailableError,
+  TimeoutError,
+} from '../../errors/arc-error.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 
@@ -52,7 +57,12 @@ function saysDenied(text: string): boolean {
  * whether the path exists cannot be told), `read` (the file), `list` (the folder), `write` (in the folder), `create`
  * (the folder, with `mkdir -p`).
  */
-function accessDenied(dev: DeviceShell, target: string, how: 'reach' | 'read' | 'list' | 'write' | 'create', output?: string): DeviceAccessDeniedError {
+function accessDenied(
+  dev: DeviceShell,
+  target: string,
+  how: 'reach' | 'read' | 'list' | 'write' | 'create',
+  output?: string
+): DeviceAccessDeniedError {
   const what = {
     reach: `may not look into a folder on the way to ${target}, so arc can neither read it nor tell whether it exists`,
     read: `may not read ${target}`,
@@ -172,7 +182,7 @@ function collect(transfer: PullStream, maxBytes = Infinity, onBytes?: (bytes: nu
  * The slowest transfer a device call allows for a file before it counts as hung: 1 MiB/s, below USB 2's real rate
  * and a slow Wi-Fi link's. A transfer of `bytes` gets that long on top of the call's own limit.
  */
-const MIN_TRANSFER_BYTES_PER_MS = 1024 * 1024 / 1000
+const MIN_TRANSFER_BYTES_PER_MS = (1024 * 1024) / 1000
 
 /** The time limit of a call moving `bytes` of a file: the server's own, plus the bytes at the slowest rate allowed. */
 export function transferLimitMs(dev: DeviceShell, bytes: number): number {
@@ -184,16 +194,28 @@ export function transferLimitMs(dev: DeviceShell, bytes: number): number {
  * DEVICE_ACCESS_DENIED. `expectedBytes` (the size a stat gave) lengthens the call's time limit for a large file;
  * `onBytes` hears the bytes received so far as they come.
  */
-export async function readFile(dev: DeviceShell, target: string, maxBytes?: number, onBytes?: (bytes: number) => void, expectedBytes = 0): Promise<Buffer> {
+export async function readFile(
+  dev: DeviceShell,
+  target: string,
+  maxBytes?: number,
+  onBytes?: (bytes: number) => void,
+  expectedBytes = 0
+): Promise<Buffer> {
   const limit = transferLimitMs(dev, Math.min(expectedBytes, maxBytes ?? Infinity))
-  return dev.server.call(`pull ${target}`, dev.serial, async (client) => {
-    try {
-      return await collect(await client.getDevice(dev.serial).pull(target), maxBytes, onBytes)
-    } catch (error) {
-      if ((error as Error).name === 'FailError' && saysDenied((error as Error).message)) throw accessDenied(dev, target, 'read', (error as Error).message)
-      throw error
-    }
-  }, limit)
+  return dev.server.call(
+    `pull ${target}`,
+    dev.serial,
+    async (client) => {
+      try {
+        return await collect(await client.getDevice(dev.serial).pull(target), maxBytes, onBytes)
+      } catch (error) {
+        if ((error as Error).name === 'FailError' && saysDenied((error as Error).message))
+          throw accessDenied(dev, target, 'read', (error as Error).message)
+        throw error
+      }
+    },
+    limit
+  )
 }
 
 function pushDone(transfer: Transfer): Promise<void> {
@@ -208,18 +230,26 @@ function pushDone(transfer: Transfer): Promise<void> {
 }
 
 async function push(dev: DeviceShell, data: Buffer, target: string, onBytes?: (bytes: number) => void): Promise<void> {
-  await dev.server.call(`push ${target}`, dev.serial, async (client) => {
-    try {
-      // A byte stream, not objectMode: adbkit must cut it into ≤ 64 KiB DATA chunks (adb.md §1.6).
-      const transfer = await client.getDevice(dev.serial).push(Readable.from(data, {objectMode: false}), target, 0o644)
-      if (onBytes) transfer.on('progress', (stats: {bytesTransferred: number}) => onBytes(stats.bytesTransferred))
-      await pushDone(transfer)
-    } catch (error) {
-      // adbd: `couldn't create file: Permission denied` (a folder the shell user may not write in).
-      if ((error as Error).name === 'FailError' && saysDenied((error as Error).message)) throw accessDenied(dev, path.posix.dirname(target), 'write', (error as Error).message)
-      throw error
-    }
-  }, transferLimitMs(dev, data.length))
+  await dev.server.call(
+    `push ${target}`,
+    dev.serial,
+    async (client) => {
+      try {
+        // A byte stream, not objectMode: adbkit must cut it into ≤ 64 KiB DATA chunks (adb.md §1.6).
+        const transfer = await client
+          .getDevice(dev.serial)
+          .push(Readable.from(data, {objectMode: false}), target, 0o644)
+        if (onBytes) transfer.on('progress', (stats: {bytesTransferred: number}) => onBytes(stats.bytesTransferred))
+        await pushDone(transfer)
+      } catch (error) {
+        // adbd: `couldn't create file: Permission denied` (a folder the shell user may not write in).
+        if ((error as Error).name === 'FailError' && saysDenied((error as Error).message))
+          throw accessDenied(dev, path.posix.dirname(target), 'write', (error as Error).message)
+        throw error
+      }
+    },
+    transferLimitMs(dev, data.length)
+  )
 }
 
 /**
@@ -262,13 +292,20 @@ export async function makeDirs(dev: DeviceShell, target: string): Promise<void> 
 
 /** The temporary sibling a write goes to before it is renamed over the target. */
 export function tempNameFor(target: string): string {
-  return path.posix.join(path.posix.dirname(target), `.${path.posix.basename(target)}.arc-${randomBytes(4).toString('hex')}.tmp`)
+  return path.posix.join(
+    path.posix.dirname(target),
+    `.${path.posix.basename(target)}.arc-${randomBytes(4).toString('hex')}.tmp`
+  )
 }
 
 /** Whether `name` is one of the temporary siblings tempNameFor makes for `base`. */
 function isTempOf(name: string, base: string): boolean {
   const prefix = `.${base}.arc-`
-  return name.length === prefix.length + 12 && name.startsWith(prefix) && /^[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))
+  return (
+    name.length === prefix.length + 12 &&
+    name.startsWith(prefix) &&
+    /^[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))
+  )
 }
 
 /**
@@ -312,9 +349,11 @@ export async function lockFile(dev: DeviceShell, target: string): Promise<(() =>
     () =>
       new TimeoutError(`waiting to edit ${target} on ${dev.serial}: other edits of it have held it for ${waitMs} ms`, {
         details: {serial: dev.serial, path: target, timeoutMs: waitMs},
-        actions: ['Run the command again once the other edits ended; raise `adb.timeoutMs` in the config for long edits.'],
+        actions: [
+          'Run the command again once the other edits ended; raise `adb.timeoutMs` in the config for long edits.',
+        ],
       }),
-    waitMs,
+    waitMs
   )
   if (!hold.held) {
     if (hold.exitCode === 127 || hold.exitCode === NO_LOCK_FILE) return undefined
@@ -329,7 +368,7 @@ async function removeStaleTemps(dev: DeviceShell, target: string): Promise<void>
   const folder = path.posix.dirname(target)
   const base = path.posix.basename(target)
   const names = await dev.server.call(`list ${folder}`, dev.serial, async (client) =>
-    ((await client.getDevice(dev.serial).readdir(folder)) as Array<{name: string}>).map((e) => e.name),
+    ((await client.getDevice(dev.serial).readdir(folder)) as Array<{name: string}>).map((e) => e.name)
   )
   const stale = names.filter((name) => isTempOf(name, base)).map((name) => path.posix.join(folder, name))
   if (stale.length > 0) await dev.run(['rm', '-f', '--', ...stale])
@@ -344,7 +383,12 @@ async function removeStaleTemps(dev: DeviceShell, target: string): Promise<void>
  * gone means it did, and the write succeeded. When even that cannot be asked, the error says the file holds one of
  * the two whole.
  */
-export async function writeFile(dev: DeviceShell, target: string, data: Buffer, onBytes?: (bytes: number) => void): Promise<void> {
+export async function writeFile(
+  dev: DeviceShell,
+  target: string,
+  data: Buffer,
+  onBytes?: (bytes: number) => void
+): Promise<void> {
   const temp = tempNameFor(target)
   try {
     await push(dev, data, temp, onBytes)
@@ -367,7 +411,7 @@ export async function writeFile(dev: DeviceShell, target: string, data: Buffer, 
             'The file holds its old content or the new one, whole (a rename is atomic): read it once the device is back.',
             'The next write to the file removes the temporary file if it is still there.',
           ],
-        },
+        }
       )
     }
     if (left === undefined) return

@@ -12,11 +12,21 @@ import {shellCommand} from './shell-quote.js'
  * Streams `logcat -v threadtime -T N *:LEVEL` (the last N lines, then new ones). The package filter uses the
  * app's pids when following starts (`pidof`): a process started later is not followed.
  */
-export async function followLogs(dev: DeviceShell, query: FollowQuery, onLine: (event: LogEvent) => void, signal: AbortSignal): Promise<void> {
+export async function followLogs(
+  dev: DeviceShell,
+  query: FollowQuery,
+  onLine: (event: LogEvent) => void,
+  signal: AbortSignal
+): Promise<void> {
   let pids: Set<number> | undefined
   if (query.packageName !== undefined) {
     const output = await dev.text(['pidof', query.packageName])
-    pids = new Set(output.split(/\s+/).filter((w) => /^\d+$/.test(w)).map(Number))
+    pids = new Set(
+      output
+        .split(/\s+/)
+        .filter((w) => /^\d+$/.test(w))
+        .map(Number)
+    )
   }
   const minRank = levelRank(query.level)
   let pending = ''
@@ -25,7 +35,15 @@ export async function followLogs(dev: DeviceShell, query: FollowQuery, onLine: (
     if (!line || levelRank(line.level) < minRank) return
     if (query.tag !== undefined && line.tag !== query.tag) return
     if (pids && !pids.has(line.pid)) return
-    onLine({line: formatLogLine(line), time: `${line.date} ${line.time}`, level: line.level, tag: line.tag, pid: line.pid, tid: line.tid, message: line.message})
+    onLine({
+      line: formatLogLine(line),
+      time: `${line.date} ${line.time}`,
+      level: line.level,
+      tag: line.tag,
+      pid: line.pid,
+      tid: line.tid,
+      message: line.message,
+    })
   }
   const command = shellCommand(['logcat', '-v', 'threadtime', '-T', Math.max(1, query.lastLines), `*:${query.level}`])
   await dev.server.stream(
@@ -36,7 +54,7 @@ export async function followLogs(dev: DeviceShell, query: FollowQuery, onLine: (
       pending = lines.pop() ?? ''
       for (const text of lines) take(text)
     },
-    signal,
+    signal
   )
   if (pending !== '') take(pending)
 }

@@ -83,9 +83,12 @@ const seconds = (ms: number) => Number((ms / 1000).toFixed(3))
 export function toRaw(
   point: {x: number; y: number},
   screen: {width: number; height: number; rotation: 0 | 1 | 2 | 3},
-  axes: {x: AxisRange; y: AxisRange},
+  axes: {x: AxisRange; y: AxisRange}
 ): {x: number; y: number} {
-  const natural = screen.rotation % 2 === 1 ? {width: screen.height, height: screen.width} : {width: screen.width, height: screen.height}
+  const natural =
+    screen.rotation % 2 === 1
+      ? {width: screen.height, height: screen.width}
+      : {width: screen.width, height: screen.height}
   let nx = point.x
   let ny = point.y
   if (screen.rotation === 1) [nx, ny] = [natural.width - point.y, point.x]
@@ -106,12 +109,17 @@ export function sendeventScript(
   device: InputDevice,
   paths: GesturePoint[][],
   screen: {width: number; height: number; rotation: 0 | 1 | 2 | 3},
-  step: number,
+  step: number
 ): string {
-  const axes = {x: device.abs.get('ABS_MT_POSITION_X') as AxisRange, y: device.abs.get('ABS_MT_POSITION_Y') as AxisRange}
+  const axes = {
+    x: device.abs.get('ABS_MT_POSITION_X') as AxisRange,
+    y: device.abs.get('ABS_MT_POSITION_Y') as AxisRange,
+  }
   const slots = device.abs.get('ABS_MT_SLOT')
   if (slots && paths.length > slots.max - slots.min + 1) {
-    throw new UnsupportedError(`the touchscreen ${device.name} tracks ${slots.max - slots.min + 1} fingers; the gesture has ${paths.length}`)
+    throw new UnsupportedError(
+      `the touchscreen ${device.name} tracks ${slots.max - slots.min + 1} fingers; the gesture has ${paths.length}`
+    )
   }
   const pressure = device.abs.get('ABS_MT_PRESSURE')
   const major = device.abs.get('ABS_MT_TOUCH_MAJOR')
@@ -131,7 +139,8 @@ export function sendeventScript(
       if (!down.has(i)) {
         events.push(EV_ABS, ABS_MT_SLOT, i, EV_ABS, ABS_MT_TRACKING_ID, 100 + i)
         if (major) events.push(EV_ABS, ABS_MT_TOUCH_MAJOR, Math.min(major.max, 5))
-        if (pressure) events.push(EV_ABS, ABS_MT_PRESSURE, Math.max(pressure.min, Math.round((pressure.max - pressure.min) / 2)))
+        if (pressure)
+          events.push(EV_ABS, ABS_MT_PRESSURE, Math.max(pressure.min, Math.round((pressure.max - pressure.min) / 2)))
         events.push(EV_ABS, ABS_MT_POSITION_X, p.x, EV_ABS, ABS_MT_POSITION_Y, p.y)
         down.add(i)
       } else {
@@ -160,7 +169,11 @@ export function sendeventScript(
     if (events.length > 0) parts.push(`e ${events.join(' ')}`)
     previous = t
   }
-  const fn = shellCommand([raw('e() { while [ $# -gt 0 ]; do sendevent'), device.path, raw('$1 $2 $3 || exit 3; shift 3; done; }')])
+  const fn = shellCommand([
+    raw('e() { while [ $# -gt 0 ]; do sendevent'),
+    device.path,
+    raw('$1 $2 $3 || exit 3; shift 3; done; }'),
+  ])
   // A subshell, so `exit` at a refused write ends only the gesture and arc still reads the exit status.
   return `( ${[fn, ...parts].join('; ')} )`
 }
@@ -199,7 +212,9 @@ function fitted(build: (step: number) => string, duration: number, first = FRAME
 }
 
 export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promise<GestureMethod> {
-  const duration = Math.max(...paths.map((p) => (p.at(-1) as GesturePoint).time)) - Math.min(...paths.map((p) => (p[0] as GesturePoint).time))
+  const duration =
+    Math.max(...paths.map((p) => (p.at(-1) as GesturePoint).time)) -
+    Math.min(...paths.map((p) => (p[0] as GesturePoint).time))
   if (paths.length === 1) {
     const path = paths[0] as GesturePoint[]
     const sdk = (await sdkLevel(dev)) ?? 0
@@ -210,7 +225,11 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
       const first = vm ? Math.max(FRAME_MS, Math.ceil(duration / VM_FRAMES)) : FRAME_MS
       const script = fitted((step) => motioneventScript(path, step), duration, first)
       const calls = script.match(/motionevent/g)?.length ?? 0
-      await dev.action([raw(script)], 'input motionevent', dev.server.timeoutMs + duration + calls * (vm ? VM_CALL_ALLOWANCE_MS : CALL_ALLOWANCE_MS))
+      await dev.action(
+        [raw(script)],
+        'input motionevent',
+        dev.server.timeoutMs + duration + calls * (vm ? VM_CALL_ALLOWANCE_MS : CALL_ALLOWANCE_MS)
+      )
       return 'motionevent'
     }
     // Before Android 10: a swipe per segment (the finger lifts between segments).
@@ -219,7 +238,15 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
       const a = path[i - 1] as GesturePoint
       const b = path[i] as GesturePoint
       if (i > 1) words.push(raw(';'))
-      words.push('input', 'swipe', Math.round(a.x), Math.round(a.y), Math.round(b.x), Math.round(b.y), Math.max(1, Math.round(b.time - a.time)))
+      words.push(
+        'input',
+        'swipe',
+        Math.round(a.x),
+        Math.round(a.y),
+        Math.round(b.x),
+        Math.round(b.y),
+        Math.max(1, Math.round(b.time - a.time))
+      )
     }
     await dev.action(words, 'input swipe', dev.server.timeoutMs + duration + (path.length - 1) * VM_CALL_ALLOWANCE_MS)
     return 'swipe'
@@ -227,22 +254,28 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
   const [listing, screen] = await Promise.all([dev.text(['getevent', '-pl']), screenInfo(dev)])
   const device = findTouchscreen(parseGetevent(listing))
   if (!device) {
-    throw new UnsupportedError(`multi-touch needs a touchscreen, and \`getevent -pl\` on ${dev.serial} lists none with ABS_MT_POSITION_X/Y`, {
-      details: {serial: dev.serial},
-    })
+    throw new UnsupportedError(
+      `multi-touch needs a touchscreen, and \`getevent -pl\` on ${dev.serial} lists none with ABS_MT_POSITION_X/Y`,
+      {
+        details: {serial: dev.serial},
+      }
+    )
   }
   const command = fitted((step) => sendeventScript(device, paths, screen, step), duration)
   const {output, exitCode} = await dev.run([raw(command)], dev.server.timeoutMs + duration)
   const text = output.toString('utf8')
   if (exitCode !== 0) {
     if (/Permission denied|Operation not permitted|could not open/i.test(text)) {
-      throw new UnsupportedError(`multi-touch injection is not permitted on ${dev.serial}: the adb shell may not write ${device.path}`, {
-        details: {serial: dev.serial, device: device.path, output: text.slice(0, 500)},
-        actions: [
-          'Android 10+ production builds deny /dev/input to the shell (SELinux); emulators, rooted and older devices allow it.',
-          'Run `arc doctor` to see what this device supports; single-finger gestures still work (one path).',
-        ],
-      })
+      throw new UnsupportedError(
+        `multi-touch injection is not permitted on ${dev.serial}: the adb shell may not write ${device.path}`,
+        {
+          details: {serial: dev.serial, device: device.path, output: text.slice(0, 500)},
+          actions: [
+            'Android 10+ production builds deny /dev/input to the shell (SELinux); emulators, rooted and older devices allow it.',
+            'Run `arc doctor` to see what this device supports; single-finger gestures still work (one path).',
+          ],
+        }
+      )
     }
     throw dev.failed('sendevent gesture', text, exitCode)
   }

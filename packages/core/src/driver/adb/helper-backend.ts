@@ -19,7 +19,13 @@
 import {UnsupportedError} from '../../errors/arc-error.js'
 import {parseUiDump} from '../../screen/parse-ui-dump.js'
 import type {DeviceShell} from './device-shell.js'
-import {HelperFailure, helperSession, runningHelperSession, type HelperMode, type HelperSession} from './helper-session.js'
+import {
+  HelperFailure,
+  helperSession,
+  runningHelperSession,
+  type HelperMode,
+  type HelperSession,
+} from './helper-session.js'
 import type {Dump} from './screen.js'
 
 /** Which backend served the last call of a capability, how long it took, and why the helper did not serve. */
@@ -60,14 +66,18 @@ function limit(dev: DeviceShell, extraMs = 0): number {
 export class HelperBackend {
   constructor(
     private readonly dev: DeviceShell,
-    readonly mode: HelperMode,
+    readonly mode: HelperMode
   ) {}
 
   /**
    * Runs `viaHelper` on the helper, else `viaAdb`: where the mode is `off`, or (`auto`) the helper could not serve
    * for any reason. `required` turns that reason into UNSUPPORTED naming it. Records which served and how long.
    */
-  async serve<T>(capability: string, viaHelper: (session: HelperSession) => Promise<T>, viaAdb: (why: string) => Promise<T>): Promise<T> {
+  async serve<T>(
+    capability: string,
+    viaHelper: (session: HelperSession) => Promise<T>,
+    viaAdb: (why: string) => Promise<T>
+  ): Promise<T> {
     const began = performance.now()
     let why = 'the helper is off (adb.helper, ARC_HELPER or --helper)'
     if (this.mode !== 'off') {
@@ -81,10 +91,15 @@ export class HelperBackend {
         if (error.code === 'BAD_REQUEST') throw new UnsupportedError(`the helper refused the request: ${error.message}`)
         why = `${error.code}: ${error.message}`
         if (this.mode === 'required') {
-          throw new UnsupportedError(`the on-device helper is required (helper mode \`required\`) but could not serve ${capability} on ${this.dev.serial}: ${error.message}`, {
-            details: {serial: this.dev.serial, capability, helper: error.code},
-            actions: ['Run `arc doctor` to see what the helper needs on this device, or use --helper auto to fall back to ADB.'],
-          })
+          throw new UnsupportedError(
+            `the on-device helper is required (helper mode \`required\`) but could not serve ${capability} on ${this.dev.serial}: ${error.message}`,
+            {
+              details: {serial: this.dev.serial, capability, helper: error.code},
+              actions: [
+                'Run `arc doctor` to see what the helper needs on this device, or use --helper auto to fall back to ADB.',
+              ],
+            }
+          )
         }
         // A helper still holding UiAutomation would make uiautomator's dump die: let go before the fallback.
         await this.releaseUiAutomation()
@@ -92,7 +107,11 @@ export class HelperBackend {
     }
     const started = performance.now()
     const value = await viaAdb(why)
-    remember(this.dev, capability, {backend: 'adb', ms: performance.now() - started, ...(this.mode === 'off' ? {} : {fallback: why})})
+    remember(this.dev, capability, {
+      backend: 'adb',
+      ms: performance.now() - started,
+      ...(this.mode === 'off' ? {} : {fallback: why}),
+    })
     return value
   }
 
@@ -120,7 +139,10 @@ export class HelperBackend {
 export async function helperClipboard(session: HelperSession, dev: DeviceShell): Promise<string | null> {
   const payload = await session.request(['clipboard-get'], limit(dev))
   if (payload[0] === 0) return null
-  if (payload[0] === 2) throw new UnsupportedError(`the clipboard of ${dev.serial} holds something other than text (an image, a link to content)`)
+  if (payload[0] === 2)
+    throw new UnsupportedError(
+      `the clipboard of ${dev.serial} holds something other than text (an image, a link to content)`
+    )
   return payload.subarray(1).toString('utf8')
 }
 

@@ -40,7 +40,7 @@ const MAX_RESPONSE = 64 << 20
 export class HelperFailure extends Error {
   constructor(
     readonly code: string,
-    message: string,
+    message: string
   ) {
     super(message)
     this.name = 'HelperFailure'
@@ -94,7 +94,7 @@ export class HelperSession {
     readonly serial: string,
     readonly hello: HelperHello,
     readonly start: HelperStart,
-    private readonly onEnd: () => void,
+    private readonly onEnd: () => void
   ) {}
 
   get alive(): boolean {
@@ -110,11 +110,23 @@ export class HelperSession {
     let pushed = await ensureDex(dev, false)
     const launched = await launch(dev, idleMs).catch(async (error: unknown) => {
       // A file under the build's name that does not load (cut short, or damaged): put it there again, once.
-      if (pushed || !(error instanceof HelperFailure) || error.code !== 'start' || !/ClassNotFound|dex|ClassLoader/i.test(error.message)) throw error
+      if (
+        pushed ||
+        !(error instanceof HelperFailure) ||
+        error.code !== 'start' ||
+        !/ClassNotFound|dex|ClassLoader/i.test(error.message)
+      )
+        throw error
       pushed = await ensureDex(dev, true)
       return launch(dev, idleMs)
     })
-    const session = new HelperSession(launched.socket, dev.serial, launched.hello, {pushed, ms: performance.now() - began}, onEnd)
+    const session = new HelperSession(
+      launched.socket,
+      dev.serial,
+      launched.hello,
+      {pushed, ms: performance.now() - began},
+      onEnd
+    )
     session.listen(launched.rest)
     return session
   }
@@ -125,7 +137,9 @@ export class HelperSession {
     if (rest.length > 0) this.receive(rest)
     socket.on('data', (chunk: Buffer) => this.receive(chunk))
     socket.on('error', () => {})
-    socket.once('close', () => this.end(new HelperFailure('gone', `the helper on ${this.serial} ended (its stream closed)`)))
+    socket.once('close', () =>
+      this.end(new HelperFailure('gone', `the helper on ${this.serial} ended (its stream closed)`))
+    )
     socket.unref()
     socket.resume()
   }
@@ -184,7 +198,12 @@ export class HelperSession {
     return new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.settle(id)
-        reject(new HelperFailure('timeout', `the helper on ${this.serial} did not answer \`${words[0]}\` within ${timeoutMs} ms`))
+        reject(
+          new HelperFailure(
+            'timeout',
+            `the helper on ${this.serial} did not answer \`${words[0]}\` within ${timeoutMs} ms`
+          )
+        )
         this.close()
       }, timeoutMs)
       this.pending.set(id, {resolve, reject, timer})
@@ -234,12 +253,20 @@ async function launch(dev: DeviceShell, idleMs: number): Promise<{socket: Socket
   }
   return new Promise((resolve, reject) => {
     let seen = Buffer.alloc(0)
-    const timer = setTimeout(() => fail(`app_process gave no hello within ${dev.server.timeoutMs} ms`), dev.server.timeoutMs)
+    const timer = setTimeout(
+      () => fail(`app_process gave no hello within ${dev.server.timeoutMs} ms`),
+      dev.server.timeoutMs
+    )
     const fail = (why: string) => {
       cleanup()
       socket.destroy()
       const said = seen.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 300)
-      reject(new HelperFailure('start', `the helper did not start on ${dev.serial}: ${why}${said ? `; the device said: ${said}` : ''}`))
+      reject(
+        new HelperFailure(
+          'start',
+          `the helper did not start on ${dev.serial}: ${why}${said ? `; the device said: ${said}` : ''}`
+        )
+      )
     }
     const onData = (chunk: Buffer) => {
       seen = Buffer.concat([seen, chunk])
@@ -260,7 +287,11 @@ async function launch(dev: DeviceShell, idleMs: number): Promise<{socket: Socket
       socket.pause() // until the session listens: data with no listener would be lost
       resolve({
         socket,
-        hello: {protocol: Number(head.split(' ')[1]), sdk: sdk && /^\d+$/.test(sdk) ? Number(sdk) : undefined, missing: missing ? missing.split(',') : []},
+        hello: {
+          protocol: Number(head.split(' ')[1]),
+          sdk: sdk && /^\d+$/.test(sdk) ? Number(sdk) : undefined,
+          missing: missing ? missing.split(',') : [],
+        },
         rest: seen.subarray(start + 4 + length),
       })
     }
@@ -292,7 +323,8 @@ export function helperSession(dev: DeviceShell): Promise<HelperSession> {
     session = HelperSession.open(dev, () => sessions.delete(dev.key))
     session.catch((error: unknown) => {
       sessions.delete(dev.key)
-      if (error instanceof HelperFailure && (error.code === 'start' || error.code === 'push')) unavailable.set(dev.key, error)
+      if (error instanceof HelperFailure && (error.code === 'start' || error.code === 'push'))
+        unavailable.set(dev.key, error)
     })
     sessions.set(dev.key, session)
   }

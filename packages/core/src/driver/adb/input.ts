@@ -24,31 +24,46 @@ const DISPLAY_OFF_MARK = 'arc-display-off'
 function whileAwake(touch: Array<string | number | Raw>): Array<string | number | Raw> {
   const off = [raw('echo'), DISPLAY_OFF_MARK]
   return [
-    raw('case "$(dumpsys power)" in *mWakefulness=Awake*)'), ...touch,
-    raw(';; *mWakefulness=*)'), ...off,
-    raw(';; *"Display Power: state=ON"*)'), ...touch,
-    raw(';; *"Display Power: state="*)'), ...off,
-    raw(';; *)'), ...touch,
+    raw('case "$(dumpsys power)" in *mWakefulness=Awake*)'),
+    ...touch,
+    raw(';; *mWakefulness=*)'),
+    ...off,
+    raw(';; *"Display Power: state=ON"*)'),
+    ...touch,
+    raw(';; *"Display Power: state="*)'),
+    ...off,
+    raw(';; *)'),
+    ...touch,
     raw(';; esac'),
   ]
 }
 
 /** Runs a gated touch: DISPLAY_OFF (a DeviceCommandError naming it) when the display was off and nothing was sent. */
-async function touchWhileAwake(dev: DeviceShell, touch: Array<string | number | Raw>, what: string, gesture: string, timeoutMs?: number): Promise<void> {
+async function touchWhileAwake(
+  dev: DeviceShell,
+  touch: Array<string | number | Raw>,
+  what: string,
+  gesture: string,
+  timeoutMs?: number
+): Promise<void> {
   try {
     await dev.action(whileAwake(touch), what, timeoutMs)
   } catch (error) {
-    if (error instanceof DeviceCommandError && String(error.details.output ?? '').includes(DISPLAY_OFF_MARK)) throw displayOff(dev.serial, gesture)
+    if (error instanceof DeviceCommandError && String(error.details.output ?? '').includes(DISPLAY_OFF_MARK))
+      throw displayOff(dev.serial, gesture)
     throw error
   }
 }
 
 /** The error of a touch refused because the display is off. */
 export function displayOff(serial: string, what: string): DeviceCommandError {
-  return new DeviceCommandError(`the display of ${serial} is off (asleep): ${what} would reach nothing, so nothing was sent`, {
-    details: {serial, reason: 'DISPLAY_OFF'},
-    actions: ['Wake the device first: `arc device unlock` (or `arc press key WAKEUP`), then try again.'],
-  })
+  return new DeviceCommandError(
+    `the display of ${serial} is off (asleep): ${what} would reach nothing, so nothing was sent`,
+    {
+      details: {serial, reason: 'DISPLAY_OFF'},
+      actions: ['Wake the device first: `arc device unlock` (or `arc press key WAKEUP`), then try again.'],
+    }
+  )
 }
 
 export async function tap(dev: DeviceShell, {x, y}: Point): Promise<void> {
@@ -58,7 +73,13 @@ export async function tap(dev: DeviceShell, {x, y}: Point): Promise<void> {
 /** A long press is a swipe that does not move, held for the duration (the `input` way; mobile-mcp does the same). */
 export async function longPress(dev: DeviceShell, {x, y}: Point, durationMs: number): Promise<void> {
   // The call holds the finger down for durationMs: its time limit grows by as much.
-  await touchWhileAwake(dev, ['input', 'swipe', x, y, x, y, durationMs], `long press at (${x}, ${y})`, 'a long press', dev.server.timeoutMs + durationMs)
+  await touchWhileAwake(
+    dev,
+    ['input', 'swipe', x, y, x, y, durationMs],
+    `long press at (${x}, ${y})`,
+    'a long press',
+    dev.server.timeoutMs + durationMs
+  )
 }
 
 /**
@@ -67,11 +88,20 @@ export async function longPress(dev: DeviceShell, {x, y}: Point, durationMs: num
  * (0.3-1 s), so apps may see two single taps (docs/devices.md).
  */
 export async function doubleTap(dev: DeviceShell, {x, y}: Point): Promise<void> {
-  await touchWhileAwake(dev, ['input', 'tap', x, y, raw(';'), 'input', 'tap', x, y], `double tap at (${x}, ${y})`, 'a double tap')
+  await touchWhileAwake(
+    dev,
+    ['input', 'tap', x, y, raw(';'), 'input', 'tap', x, y],
+    `double tap at (${x}, ${y})`,
+    'a double tap'
+  )
 }
 
 export async function swipe(dev: DeviceShell, from: Point, to: Point, durationMs: number): Promise<void> {
-  await dev.action(['input', 'swipe', from.x, from.y, to.x, to.y, durationMs], `swipe from (${from.x}, ${from.y})`, dev.server.timeoutMs + durationMs)
+  await dev.action(
+    ['input', 'swipe', from.x, from.y, to.x, to.y, durationMs],
+    `swipe from (${from.x}, ${from.y})`,
+    dev.server.timeoutMs + durationMs
+  )
 }
 
 /** Sends one key event: the name as `KEYCODE_…` when given by name, else the number (keycodes.ts resolves both). */
@@ -119,7 +149,8 @@ export function textCommands(text: string, chunk = TEXT_CHUNK): string[] {
   }
   pieces.push(text.slice(start))
   const out: string[] = []
-  for (const piece of pieces) for (let i = 0; i < piece.length; i += chunk) out.push(piece.slice(i, i + chunk).replaceAll(' ', '%s'))
+  for (const piece of pieces)
+    for (let i = 0; i < piece.length; i += chunk) out.push(piece.slice(i, i + chunk).replaceAll(' ', '%s'))
   return out.filter((p) => p !== '')
 }
 
@@ -127,10 +158,13 @@ export function textCommands(text: string, chunk = TEXT_CHUNK): string[] {
 export function refuseNeverTypable(text: string): void {
   const bad = neverTypable(text)
   if (bad.length === 0) return
-  throw new UnsupportedError(`arc cannot type ${describeChars(bad)}: control characters are keys, not text, and a lone surrogate has no UTF-8; nothing was typed`, {
-    actions: ['Split line breaks and tabs out into press-key ENTER / TAB calls.'],
-    details: {characters: bad},
-  })
+  throw new UnsupportedError(
+    `arc cannot type ${describeChars(bad)}: control characters are keys, not text, and a lone surrogate has no UTF-8; nothing was typed`,
+    {
+      actions: ['Split line breaks and tabs out into press-key ENTER / TAB calls.'],
+      details: {characters: bad},
+    }
+  )
 }
 
 /** How inputText will type the text: `input` without asking the device, else `ime` after probing for ADBKeyBoard. */

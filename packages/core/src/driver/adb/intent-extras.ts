@@ -5,5 +5,9 @@ const FLAG: Record<IntentExtra['type'], string> = {string: '--es', int: '--ei', 
 
 /** Keys and values are words like any other: `shellCommand` quotes them (spaces, quotes, `$`, unicode arrive intact). */
 export function extraWords(extras: readonly IntentExtra[]): Array<string | number> {
-  return extras.flatMap((extra) => [FLAG[extra.type], extra.key, extra.type === 'bool' ? String(extra.value) : extra.value])
+  return extras.flatMap((extra) => [
+    FLAG[extra.type],
+    extra.key,
+    extra.type === 'bool' ? String(extra.value) : extra.value,
+  ])
 }

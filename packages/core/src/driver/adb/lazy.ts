@@ -15,7 +15,10 @@ export async function listAdbDevices(options: Omit<AdbConnectOptions, 'serial'>)
  * Every device the adb server knows and the state of the device `--device NAME` would pick (undefined while
  * nothing matches NAME): what `arc devices --wait --serial NAME` waits on.
  */
-export async function findAdbDevice(options: Omit<AdbConnectOptions, 'serial'>, name: string): Promise<{devices: DeviceSummary[]; state?: string}> {
+export async function findAdbDevice(
+  options: Omit<AdbConnectOptions, 'serial'>,
+  name: string
+): Promise<{devices: DeviceSummary[]; state?: string}> {
   const {findAdbDevice: find} = await import('./connect.js')
   return find(options, name)
 }

@@ -6,20 +6,37 @@ import type {LogQuery, LogResult} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 import {InvalidInputError} from '../../errors/arc-error.js'
 import {raw} from './shell-quote.js'
-import {formatLogLine, levelRank, lineTimeKey, parseLogcatLine, parseLogTime, parseZoneOffset, toDeviceLocal, type LogLine} from './parse-logcat.js'
+import {
+  formatLogLine,
+  levelRank,
+  lineTimeKey,
+  parseLogcatLine,
+  parseLogTime,
+  parseZoneOffset,
+  toDeviceLocal,
+  type LogLine,
+} from './parse-logcat.js'
 
 /** `--------- beginning of <buffer>` lines a read may hold among its last lines: one per buffer (main, system, crash…). */
 const DIVIDERS = 8
 
 async function packagePids(dev: DeviceShell, packageName: string): Promise<Set<number>> {
   const output = await dev.text(['pidof', packageName])
-  return new Set(output.split(/\s+/).filter((w) => /^\d+$/.test(w)).map(Number))
+  return new Set(
+    output
+      .split(/\s+/)
+      .filter((w) => /^\d+$/.test(w))
+      .map(Number)
+  )
 }
 
 export async function readLogs(dev: DeviceShell, query: LogQuery): Promise<LogResult> {
   const sinceTime = query.since === undefined ? undefined : parseLogTime(query.since, 'since')
   const untilTime = query.until === undefined ? undefined : parseLogTime(query.until, 'until')
-  if (untilTime && !sinceTime) throw new InvalidInputError('until needs since: give both ends of the time range (--since and --until)', {details: {input: 'until'}})
+  if (untilTime && !sinceTime)
+    throw new InvalidInputError('until needs since: give both ends of the time range (--since and --until)', {
+      details: {input: 'until'},
+    })
   // A zoned time (Z, +02:00) is moved into the device's zone, which logcat prints in.
   const zoned = sinceTime?.zoneOffsetMinutes !== undefined || untilTime?.zoneOffsetMinutes !== undefined
   const offset = zoned ? parseZoneOffset(await dev.text(['date', '+%z'])) : 0

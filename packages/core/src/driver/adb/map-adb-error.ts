@@ -28,7 +28,8 @@ const START_SERVER_ACTIONS = (host: string, port: number): string[] => [
 ]
 
 /** What can stand in for a live device: said wherever arc finds none. */
-export const NO_DEVICE_HINT = 'Without a device: --device demo, --device PATH (a snapshot folder or .xml dump), or `arc emulate`.'
+export const NO_DEVICE_HINT =
+  'Without a device: --device demo, --device PATH (a snapshot folder or .xml dump), or `arc emulate`.'
 
 const isLocal = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1'
 
@@ -81,7 +82,9 @@ function mapFailure(reason: string, ctx: AdbErrorContext, cause: unknown): ArcEr
     return new DeviceAmbiguousError(`several devices match ${ctx.serial} (${reason})`, {
       cause,
       details: {serial: ctx.serial},
-      actions: ['Run `adb devices -l` and pass one device\'s own serial, or its USB path (--device usb:1-4) when serials repeat.'],
+      actions: [
+        "Run `adb devices -l` and pass one device's own serial, or its USB path (--device usb:1-4) when serials repeat.",
+      ],
     })
   }
   if (/^more than one/.test(reason)) {
@@ -105,7 +108,10 @@ export function mapAdbError(error: unknown, ctx: AdbErrorContext): ArcError {
   const message = err?.message ?? String(error)
   const where = `${ctx.host}:${ctx.port}`
   if (err?.code === 'ECONNREFUSED') {
-    return new DeviceUnavailableError(`no adb server at ${where}`, {cause: error, actions: START_SERVER_ACTIONS(ctx.host, ctx.port)})
+    return new DeviceUnavailableError(`no adb server at ${where}`, {
+      cause: error,
+      actions: START_SERVER_ACTIONS(ctx.host, ctx.port),
+    })
   }
   if (err?.code && NETWORK_DOWN.has(err.code)) {
     return new DeviceUnavailableError(`cannot reach the adb server at ${where} (${err.code})`, {
@@ -116,7 +122,10 @@ export function mapAdbError(error: unknown, ctx: AdbErrorContext): ArcError {
   const lost = `the connection to the adb server at ${where} closed during ${ctx.what}`
   const lostActions = ['Check that the device is still attached (`arc devices`), then run the command again.']
   if (err?.code && CONNECTION_LOST.has(err.code)) {
-    return new DeviceUnavailableError(`${lost}: the device disconnected or the server went away`, {cause: error, actions: lostActions})
+    return new DeviceUnavailableError(`${lost}: the device disconnected or the server went away`, {
+      cause: error,
+      actions: lostActions,
+    })
   }
   switch (err?.name) {
     case 'FailError':

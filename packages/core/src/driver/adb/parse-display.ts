@@ -39,7 +39,11 @@ export function parseDisplayMetrics(output: string): DisplayMetrics | undefined 
   const block = displayBlock(output, 0)
   const m = block === undefined ? null : SIZE_LINE.exec(block)
   if (!m) return undefined
-  const [width, height, density] = (m[4] === undefined ? m.slice(1, 4) : m.slice(4, 7)).map(Number) as [number, number, number]
+  const [width, height, density] = (m[4] === undefined ? m.slice(1, 4) : m.slice(4, 7)).map(Number) as [
+    number,
+    number,
+    number,
+  ]
   if (!(width > 0 && height > 0 && density > 0)) return undefined
   return {size: {width, height}, density}
 }

@@ -39,7 +39,9 @@ const FOREGROUND: RegExp[] = [
   // older: mFocusedApp=AppWindowToken{… token=Token{… ActivityRecord{… u0 pkg/.Act t12}}}
   new RegExp(String.raw`mFocusedApp=.*?ActivityRecord\{[^}]*?\s${COMPONENT}[\s}]`),
   // dumpsys activity: topResumedActivity=, mResumedActivity:, ResumedActivity:, mFocusedActivity:
-  new RegExp(String.raw`(?:topResumedActivity=|mResumedActivity[:=]\s*|ResumedActivity:\s*|mFocusedActivity:\s*)ActivityRecord\{[^}]*?\s${COMPONENT}[\s}]`),
+  new RegExp(
+    String.raw`(?:topResumedActivity=|mResumedActivity[:=]\s*|ResumedActivity:\s*|mFocusedActivity:\s*)ActivityRecord\{[^}]*?\s${COMPONENT}[\s}]`
+  ),
   // the focused window, when it is an activity's: mCurrentFocus=Window{4f1c2a5 u0 com.foo/com.foo.Main}
   new RegExp(String.raw`mCurrentFocus=Window\{[^}]*?\s${COMPONENT}\}`),
 ]

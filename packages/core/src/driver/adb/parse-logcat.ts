@@ -62,16 +62,27 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 export function parseLogTime(iso: string, field: string): LogTime {
   const m = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,3}))?)?(Z|[+-]\d\d:?\d\d)?$/i.exec(iso.trim())
   const bad = (why: string) =>
-    new InvalidInputError(`${field}: ${why}; expected an ISO 8601 time like 2024-01-15T10:30:00 (device local time) or 2024-01-15T09:30:00Z, got ${JSON.stringify(iso)}`, {
-      details: {input: field, value: iso},
-    })
+    new InvalidInputError(
+      `${field}: ${why}; expected an ISO 8601 time like 2024-01-15T10:30:00 (device local time) or 2024-01-15T09:30:00Z, got ${JSON.stringify(iso)}`,
+      {
+        details: {input: field, value: iso},
+      }
+    )
   if (!m) throw bad('not an ISO 8601 date and time')
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number]
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
   const ms = Number((m[7] ?? '0').padEnd(3, '0'))
   if (month < 1 || month > 12) throw bad(`month ${month} does not exist`)
   const days = new Date(Date.UTC(year, month, 0)).getUTCDate()
   if (day < 1 || day > days) throw bad(`day ${day} does not exist in ${year}-${pad(month)}`)
-  if (hour > 23 || minute > 59 || second > 59) throw bad(`${pad(hour)}:${pad(minute)}:${pad(second)} is not a time of day`)
+  if (hour > 23 || minute > 59 || second > 59)
+    throw bad(`${pad(hour)}:${pad(minute)}:${pad(second)} is not a time of day`)
   const zone = m[8]
   let zoneOffsetMinutes: number | undefined
   if (zone) {
@@ -83,14 +94,19 @@ export function parseLogTime(iso: string, field: string): LogTime {
       zoneOffsetMinutes = (z[1] === '-' ? -1 : 1) * minutes
     }
   }
-  return {key: `${year}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}.${pad(ms, 3)}`, ...(zoneOffsetMinutes === undefined ? {} : {zoneOffsetMinutes})}
+  return {
+    key: `${year}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}.${pad(ms, 3)}`,
+    ...(zoneOffsetMinutes === undefined ? {} : {zoneOffsetMinutes}),
+  }
 }
 
 /** A zoned time moved into the device's zone (its UTC offset in minutes, from `date +%z`): a local key. */
 export function toDeviceLocal(time: LogTime, deviceOffsetMinutes: number): string {
   if (time.zoneOffsetMinutes === undefined) return time.key
   const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})$/.exec(time.key) as RegExpExecArray
-  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number(m[7])) - time.zoneOffsetMinutes * 60_000
+  const utc =
+    Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number(m[7])) -
+    time.zoneOffsetMinutes * 60_000
   const d = new Date(utc + deviceOffsetMinutes * 60_000)
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`
 }

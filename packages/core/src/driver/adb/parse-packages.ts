@@ -31,7 +31,10 @@ const COMPONENT_LINE = /^[A-Za-z][\w.]*\/[\w.$]+$/
  * `com.foo/.MainActivity`; `No activity found` otherwise.
  */
 export function parseResolvedActivity(output: string): string | undefined {
-  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as string
     if (COMPONENT_LINE.test(line)) return line

@@ -35,17 +35,19 @@ export const UI_AUTOMATION_HOLDERS = [
   'uiautomator2 / ATX (u2.jar or com.github.uiautomator)',
   'Maestro (dev.mobile.maestro)',
   'a monkey such as Fastbot, or a `uiautomator runtest`',
-  'another `uiautomator dump` (another arc, an IDE\'s layout inspector)',
+  "another `uiautomator dump` (another arc, an IDE's layout inspector)",
 ]
 /** Output showing `/dev/tty` is unusable on this device (no controlling terminal). */
-const NO_TTY = /\/dev\/tty.*(No such|Permission denied|not open|failed|ENXIO)|(No such device|could not open).*\/dev\/tty/i
+const NO_TTY =
+  /\/dev\/tty.*(No such|Permission denied|not open|failed|ENXIO)|(No such device|could not open).*\/dev\/tty/i
 /** uiautomator's closing message alone: it reported a dump but wrote no XML. */
 const WROTE_NOTHING = /^[^<]*UI hier\w+ dumped to: [^<]*$/
 /** A `<displays>` document without a display: every display the `--windows` dumper was given had no window. */
 const NO_DISPLAY = /<displays\s*(\/>|>\s*<\/displays>)/
 const DUMP_ATTEMPTS = 3
 /** The advice where a live device printed no dump at all (not the advice for a file arc was given). */
-const RETRY_OR_DOCTOR = "Try again in a moment; if it keeps failing, `arc doctor` shows what this device's uiautomator supports."
+const RETRY_OR_DOCTOR =
+  "Try again in a moment; if it keeps failing, `arc doctor` shows what this device's uiautomator supports."
 const RETRY_DELAY_MS = 250
 
 export interface DumpState {
@@ -103,7 +105,9 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
   for (;;) {
     const flags = windows ? ['--windows'] : []
     const attemptStart = Date.now()
-    const {output, exitCode} = state.tty ? await ttyDump(dev, flags) : {output: await dumpViaFile(dev, flags), exitCode: 0}
+    const {output, exitCode} = state.tty
+      ? await ttyDump(dev, flags)
+      : {output: await dumpViaFile(dev, flags), exitCode: 0}
     const attemptMs = Date.now() - attemptStart
     let gaveNothing = WROTE_NOTHING.test(output)
     let failure: InvalidDumpError
@@ -120,7 +124,9 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
       const hierarchy = parseUiDump(xml, what)
       if (hierarchy.listedWindows && hierarchy.windows.length === 0) {
         gaveNothing = true
-        throw new InvalidDumpError(`uiautomator dump --windows on ${dev.serial} listed windows but none of their content`)
+        throw new InvalidDumpError(
+          `uiautomator dump --windows on ${dev.serial} listed windows but none of their content`
+        )
       }
       // Only misses in a row stop the flag: a lock screen or a transition now and then must not cost it for good.
       if (hierarchy.listedWindows) state.windowsMisses = 0
@@ -133,12 +139,16 @@ async function dumpHierarchy(dev: DeviceShell, state: DumpState): Promise<Dump> 
       // uiautomator waited its whole idle timeout: another try costs as long again. Tried again only while a try as
       // long as this one still fits in the device call's time limit, so an animated screen ends in one clear error.
       const delay = RETRY_DELAY_MS * (tries + 1)
-      if (++tries >= DUMP_ATTEMPTS || Date.now() - started + delay + attemptMs > dev.server.timeoutMs) throw notIdle(dev, attemptMs, tries)
+      if (++tries >= DUMP_ATTEMPTS || Date.now() - started + delay + attemptMs > dev.server.timeoutMs)
+        throw notIdle(dev, attemptMs, tries)
       await sleep(delay)
       continue
     }
     const died = exitCode !== 0 && output.trim() === ''
-    if (ALREADY_REGISTERED.test(output) || ((died || output.trim() === '' || /^\s*Killed\s*$/.test(output)) && (await uiAutomationTaken(dev)))) {
+    if (
+      ALREADY_REGISTERED.test(output) ||
+      ((died || output.trim() === '' || /^\s*Killed\s*$/.test(output)) && (await uiAutomationTaken(dev)))
+    ) {
       // Another client holds UiAutomation: one held by a dump elsewhere lets go within seconds; a tool (Appium,
       // uiautomator2, Maestro) holds it for its whole session, so waiting longer than BUSY_WAIT_MS only burns time.
       const delay = RETRY_DELAY_MS * 2 * (tries + 1)
@@ -182,7 +192,9 @@ const CRASH_WINDOW_S = 30
  * Android 7+), so an old crash from another day is not taken for this one.
  */
 async function uiAutomationTaken(dev: DeviceShell): Promise<boolean> {
-  const text = await dev.text(['date', '+%s', raw(';'), 'logcat', '-d', '-b', 'crash', '-v', 'epoch', '-t', 60]).catch(() => '')
+  const text = await dev
+    .text(['date', '+%s', raw(';'), 'logcat', '-d', '-b', 'crash', '-v', 'epoch', '-t', 60])
+    .catch(() => '')
   const now = Number(/^\s*(\d+)\s*$/m.exec(text)?.[1])
   if (!Number.isFinite(now)) return false
   return text.split(/\r?\n/).some((line) => {
@@ -197,10 +209,10 @@ function busy(dev: DeviceShell): UiAutomationBusyError {
     {
       details: {serial: dev.serial, holders: UI_AUTOMATION_HOLDERS},
       actions: [
-        'Stop the other tool\'s session (an Appium session, a uiautomator2 `d.uiautomator.stop()`, a Maestro run), or force-stop its server, e.g. `adb shell am force-stop io.appium.uiautomator2.server`.',
+        "Stop the other tool's session (an Appium session, a uiautomator2 `d.uiautomator.stop()`, a Maestro run), or force-stop its server, e.g. `adb shell am force-stop io.appium.uiautomator2.server`.",
         'If arc itself is reading the screen in another process, wait for it to finish.',
       ],
-    },
+    }
   )
 }
 
@@ -209,8 +221,11 @@ function notIdle(dev: DeviceShell, attemptMs: number, tries: number): ScreenNotI
     `the screen of ${dev.serial} never went idle: uiautomator dump waits for a second without accessibility events (up to 10 s on a phone) and gave up after ${(attemptMs / 1000).toFixed(1)} s (\`ERROR: could not get idle state.\`, ${tries} ${tries === 1 ? 'try' : 'tries'}). A playing video, an animation or a spinner keeps the screen busy`,
     {
       details: {serial: dev.serial, tries},
-      actions: ['Pause the video or wait for the animation to end, then read again.', '`arc screenshot` still captures an animated screen.'],
-    },
+      actions: [
+        'Pause the video or wait for the animation to end, then read again.',
+        '`arc screenshot` still captures an animated screen.',
+      ],
+    }
   )
 }
 
@@ -225,10 +240,15 @@ function dumpLimit(dev: DeviceShell, maxBytes = DUMP_MAX_BYTES): OutputLimit {
   return {
     maxBytes,
     error: () =>
-      new InvalidDumpError(`the uiautomator dump on ${dev.serial} is over ${maxBytes} bytes, arc's limit for one screen: arc stopped reading it`, {
-        details: {serial: dev.serial, max_bytes: maxBytes},
-        actions: ['Leave the screen with the huge list (or collapse it) and read again; `arc screenshot` still shows it.'],
-      }),
+      new InvalidDumpError(
+        `the uiautomator dump on ${dev.serial} is over ${maxBytes} bytes, arc's limit for one screen: arc stopped reading it`,
+        {
+          details: {serial: dev.serial, max_bytes: maxBytes},
+          actions: [
+            'Leave the screen with the huge list (or collapse it) and read again; `arc screenshot` still shows it.',
+          ],
+        }
+      ),
   }
 }
 
@@ -307,7 +327,13 @@ async function windowState(dev: DeviceShell): Promise<WindowState> {
   const windowManager = parseWindowManager(windows, displays)
   const rotation = parseRotation(displays) ?? parseRotation(windows)
   const awake = parseAwake(policy) ?? parseAwake(displayBlock(displays, 0) ?? displays)
-  return {rotation, ...focusReading(displays, windows), windowManager, metrics: await displayMetrics(dev, displays), ...(awake === undefined ? {} : {awake})}
+  return {
+    rotation,
+    ...focusReading(displays, windows),
+    windowManager,
+    metrics: await displayMetrics(dev, displays),
+    ...(awake === undefined ? {} : {awake}),
+  }
 }
 
 /** The window manager's word on the focused app, from its displays and windows sections. */
@@ -318,7 +344,11 @@ function focusReading(displays: string, windows: string): Pick<WindowState, 'for
   // showing no app). Android 10+ print the line once per display: without display 0's block, it counts only when
   // every display says null.
   const focusedApps = [...lookup.matchAll(/mFocusedApp=(\S*)/g)].map((m) => m[1])
-  return {foreground, focusAnswered: foreground.package !== undefined || (focusedApps.length > 0 && focusedApps.every((v) => v === 'null'))}
+  return {
+    foreground,
+    focusAnswered:
+      foreground.package !== undefined || (focusedApps.length > 0 && focusedApps.every((v) => v === 'null')),
+  }
 }
 
 /**
@@ -382,9 +412,12 @@ export async function captureScreen(
   dev: DeviceShell,
   state: DumpState,
   known?: WindowState,
-  dumper: (uiautomator: () => Promise<Dump>) => Promise<Dump> = (uiautomator) => uiautomator(),
+  dumper: (uiautomator: () => Promise<Dump>) => Promise<Dump> = (uiautomator) => uiautomator()
 ): Promise<ScreenCapture> {
-  const [dump, window] = await Promise.all([dumper(() => dumpHierarchy(dev, state)), withForeground(dev, known ?? windowState(dev))])
+  const [dump, window] = await Promise.all([
+    dumper(() => dumpHierarchy(dev, state)),
+    withForeground(dev, known ?? windowState(dev)),
+  ])
   const rotation = window.rotation ?? dump.hierarchy.rotation
   const {windowManager} = window
   const {width, height} = currentSize(window.metrics.size, rotation)
@@ -407,10 +440,17 @@ export async function captureScreen(
  * A window-manager reading with the foreground's last resort, `dumpsys activity activities`, asked only where the
  * window manager names no app arc can read and does not say `mFocusedApp=null` on every display.
  */
-async function withForeground<T extends Pick<WindowState, 'foreground' | 'focusAnswered'>>(dev: DeviceShell, reading: T | Promise<T>): Promise<T> {
+async function withForeground<T extends Pick<WindowState, 'foreground' | 'focusAnswered'>>(
+  dev: DeviceShell,
+  reading: T | Promise<T>
+): Promise<T> {
   const known = await reading
   if (known.focusAnswered) return known
-  return {...known, foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities'])), focusAnswered: true}
+  return {
+    ...known,
+    foreground: parseForeground(await dev.text(['dumpsys', 'activity', 'activities'])),
+    focusAnswered: true,
+  }
 }
 
 /**

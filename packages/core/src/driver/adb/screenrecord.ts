@@ -16,7 +16,13 @@ const FINISH_MS = 15_000
 
 export async function screenRecord(dev: DeviceShell, timeLimitSeconds: number, signal?: AbortSignal): Promise<Buffer> {
   const remote = `/data/local/tmp/arc-rec-${randomBytes(6).toString('hex')}.mp4`
-  const command = shellCommand([raw('echo __ARC_PID__$$; exec'), 'screenrecord', '--time-limit', timeLimitSeconds, remote])
+  const command = shellCommand([
+    raw('echo __ARC_PID__$$; exec'),
+    'screenrecord',
+    '--time-limit',
+    timeLimitSeconds,
+    remote,
+  ])
   const ended = new AbortController()
   let output = ''
   let stopSent = false
@@ -39,7 +45,7 @@ export async function screenRecord(dev: DeviceShell, timeLimitSeconds: number, s
           output += chunk.toString('utf8')
           stop()
         },
-        ended.signal,
+        ended.signal
       )
     } finally {
       clearTimeout(watchdog)
@@ -47,16 +53,22 @@ export async function screenRecord(dev: DeviceShell, timeLimitSeconds: number, s
     }
     const said = output.replace(PID, '').trim()
     if (/screenrecord: (not found|inaccessible)|No such file or directory.*screenrecord/i.test(said)) {
-      throw new UnsupportedError(`${dev.serial} has no screenrecord command (it arrived in Android 4.4; some builds leave it out)`, {
-        details: {serial: dev.serial, output: said.slice(0, 500)},
-        actions: ['Record with the emulator\'s or vendor\'s own tools, or take screenshots (`arc screenshot`).'],
-      })
+      throw new UnsupportedError(
+        `${dev.serial} has no screenrecord command (it arrived in Android 4.4; some builds leave it out)`,
+        {
+          details: {serial: dev.serial, output: said.slice(0, 500)},
+          actions: ["Record with the emulator's or vendor's own tools, or take screenshots (`arc screenshot`)."],
+        }
+      )
     }
     const video = await dev.server.pull(dev.serial, remote).catch((error: unknown) => {
-      throw new DeviceCommandError(`screenrecord on ${dev.serial} wrote no video${said ? `: ${said.split('\n').slice(0, 3).join(' | ')}` : ''}`, {
-        cause: error,
-        details: {serial: dev.serial, output: said.slice(0, 2000)},
-      })
+      throw new DeviceCommandError(
+        `screenrecord on ${dev.serial} wrote no video${said ? `: ${said.split('\n').slice(0, 3).join(' | ')}` : ''}`,
+        {
+          cause: error,
+          details: {serial: dev.serial, output: said.slice(0, 2000)},
+        }
+      )
     })
     if (video.length === 0) throw new DeviceCommandError(`screenrecord on ${dev.serial} wrote an empty video`)
     return video

@@ -32,7 +32,9 @@ export interface ServerAddressInput {
 function parsePort(text: string, source: string): number {
   const port = Number(text)
   if (!/^\d+$/.test(text) || port < 1 || port > 65535) {
-    throw new InvalidInputError(`${source}: the port must be a whole number from 1 to 65535, got ${JSON.stringify(text)}`)
+    throw new InvalidInputError(
+      `${source}: the port must be a whole number from 1 to 65535, got ${JSON.stringify(text)}`
+    )
   }
   return port
 }
@@ -55,7 +57,9 @@ export function resolveServerAddress(options: ServerAddressInput): ServerAddress
   const fromSocket = socket ? parseServerSocket(socket) : undefined
   const envPort = options.env.ANDROID_ADB_SERVER_PORT?.trim()
   // adb reads ANDROID_ADB_SERVER_ADDRESS only when ADB_SERVER_SOCKET is unset (client/commandline.cpp).
-  const envAddress = socket ? undefined : options.env.ANDROID_ADB_SERVER_ADDRESS?.trim().replace(/^\[(.*)\]$/, '$1') || undefined
+  const envAddress = socket
+    ? undefined
+    : options.env.ANDROID_ADB_SERVER_ADDRESS?.trim().replace(/^\[(.*)\]$/, '$1') || undefined
   const pick = <T>(choices: Array<[T | undefined, string]>, fallback: T): [T, string] =>
     (choices.find(([value]) => value !== undefined) as [T, string] | undefined) ?? [fallback, 'default']
   const [host, hostSource] = pick<string>(
@@ -65,7 +69,7 @@ export function resolveServerAddress(options: ServerAddressInput): ServerAddress
       [envAddress, 'env ANDROID_ADB_SERVER_ADDRESS'],
       [options.configured?.host, 'config'],
     ],
-    DEFAULT_ADB_HOST,
+    DEFAULT_ADB_HOST
   )
   const [port, portSource] = pick<number>(
     [
@@ -74,7 +78,7 @@ export function resolveServerAddress(options: ServerAddressInput): ServerAddress
       [envPort ? parsePort(envPort, `ANDROID_ADB_SERVER_PORT=${envPort}`) : undefined, 'env ANDROID_ADB_SERVER_PORT'],
       [options.configured?.port, 'config'],
     ],
-    DEFAULT_ADB_PORT,
+    DEFAULT_ADB_PORT
   )
   return {host, port, hostSource, portSource}
 }

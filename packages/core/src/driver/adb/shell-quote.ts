@@ -41,7 +41,7 @@ export function checkCommandLength(command: string): void {
   if (bytes > MAX_COMMAND_BYTES) {
     throw new InvalidInputError(
       `the device command would be ${bytes} bytes, over the ${MAX_COMMAND_BYTES}-byte limit of one adb shell request`,
-      {actions: ['Send a shorter text, or split it into several calls.']},
+      {actions: ['Send a shorter text, or split it into several calls.']}
     )
   }
 }

@@ -17,10 +17,20 @@ export function activityClass(packageId: string, activity: string): string {
   return activity.startsWith('.') ? `${packageId}${activity}` : activity
 }
 
-export async function startActivity(dev: DeviceShell, packageId: string, activity: string, launch: LaunchOptions = {}): Promise<void> {
+export async function startActivity(
+  dev: DeviceShell,
+  packageId: string,
+  activity: string,
+  launch: LaunchOptions = {}
+): Promise<void> {
   const component = `${packageId}/${activity}`
   const {output, exitCode} = await dev.run([
-    'am', 'start', '-W', ...(launch.user === undefined ? [] : ['--user', launch.user]), '-n', component,
+    'am',
+    'start',
+    '-W',
+    ...(launch.user === undefined ? [] : ['--user', launch.user]),
+    '-n',
+    component,
     ...(launch.action === undefined ? [] : ['-a', launch.action]),
     ...(launch.data === undefined ? [] : ['-d', launch.data]),
     ...extraWords(launch.extras ?? []),
@@ -29,13 +39,16 @@ export async function startActivity(dev: DeviceShell, packageId: string, activit
   const className = activityClass(packageId, activity)
   const details = {package_id: packageId, activity: className, output: text.slice(0, 2000), exitCode}
   if (/Permission Denial/.test(text)) {
-    throw new DeviceCommandError(`activity ${className} of ${packageId} is not exported: ${dev.serial} refused to start it from adb (Permission Denial)`, {
-      details: {...details, reason: 'NOT_EXPORTED'},
-      actions: [
-        `Start an exported activity instead (the launcher's: \`arc app open ${packageId}\`) and go on from there.`,
-        'For an app you build, set android:exported="true" on the activity in a debug build\'s manifest.',
-      ],
-    })
+    throw new DeviceCommandError(
+      `activity ${className} of ${packageId} is not exported: ${dev.serial} refused to start it from adb (Permission Denial)`,
+      {
+        details: {...details, reason: 'NOT_EXPORTED'},
+        actions: [
+          `Start an exported activity instead (the launcher's: \`arc app open ${packageId}\`) and go on from there.`,
+          'For an app you build, set android:exported="true" on the activity in a debug build\'s manifest.',
+        ],
+      }
+    )
   }
   if (/^Error type 3|^Error: Activity class .* does not exist/m.test(text)) {
     if (!(await isInstalled(dev, packageId, launch.user))) throw notInstalled(dev, packageId, launch.user)

@@ -33,28 +33,52 @@ export default class McpServe extends ArcCommand {
   ]
 
   static override flags = {
-    port: Flags.integer({summary: 'Port for HTTP (default 7777, or mcp.port; 0 picks a free one).', min: 0, max: 65535}),
-    host: Flags.string({summary: 'Address to listen on (default 127.0.0.1, or mcp.host). Anything but loopback is reachable from the network.'}),
+    port: Flags.integer({
+      summary: 'Port for HTTP (default 7777, or mcp.port; 0 picks a free one).',
+      min: 0,
+      max: 65535,
+    }),
+    host: Flags.string({
+      summary:
+        'Address to listen on (default 127.0.0.1, or mcp.host). Anything but loopback is reachable from the network.',
+    }),
     token: Flags.string({
       summary: 'Bearer token clients must send (default: ARC_MCP_TOKEN, else mcp.token, else a new random one).',
       env: 'ARC_MCP_TOKEN',
     }),
-    stdio: Flags.boolean({summary: 'Serve on stdin/stdout instead of HTTP (no token: the client started the process).'}),
+    stdio: Flags.boolean({
+      summary: 'Serve on stdin/stdout instead of HTTP (no token: the client started the process).',
+    }),
     device: Flags.string({
       char: 'd',
-      summary: 'Device to serve: SERIAL, demo or a snapshot path; slug=SERIAL names its tools android_<slug>_<name>. Repeatable.',
+      summary:
+        'Device to serve: SERIAL, demo or a snapshot path; slug=SERIAL names its tools android_<slug>_<name>. Repeatable.',
       multiple: true,
     }),
     slug: Flags.string({summary: 'Device slug in tool names (android_<slug>_<name>): letters, digits, _, at most 20.'}),
     tools: Flags.string({
-      summary: 'Serve only these tools: names or globs (get_*, android_tap) or group:<screen|touch|keys|elements|text|apps|files|system>. Repeatable, comma-separated.',
+      summary:
+        'Serve only these tools: names or globs (get_*, android_tap) or group:<screen|touch|keys|elements|text|apps|files|system>. Repeatable, comma-separated.',
       multiple: true,
     }),
     'read-only': Flags.boolean({summary: 'Serve only tools that read (no taps, keys, app or file changes).'}),
-    'allow-origin': Flags.string({summary: 'A browser Origin allowed to call the server (besides mcp.allowedOrigins). Repeatable.', multiple: true}),
-    'max-body': Flags.integer({summary: 'Largest request body in bytes (default 16 MiB, or mcp.maxBodyBytes).', min: 1024}),
-    'adb-host': Flags.string({summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).'}),
-    'adb-port': Flags.integer({summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).', min: 1, max: 65535}),
+    'allow-origin': Flags.string({
+      summary: 'A browser Origin allowed to call the server (besides mcp.allowedOrigins). Repeatable.',
+      multiple: true,
+    }),
+    'max-body': Flags.integer({
+      summary: 'Largest request body in bytes (default 16 MiB, or mcp.maxBodyBytes).',
+      min: 1024,
+    }),
+    'adb-host': Flags.string({
+      summary:
+        'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).',
+    }),
+    'adb-port': Flags.integer({
+      summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).',
+      min: 1,
+      max: 65535,
+    }),
   }
 
   async run(): Promise<void> {
