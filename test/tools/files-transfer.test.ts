@@ -24,10 +24,10 @@ describe('files pull / files push: any file between this machine and a storage l
     await writeFile(path.join(work, 'blob.bin'), BINARY)
     const pushed = await arc(['files', 'push', 'blob.bin', 'tmp', 'arc-transfer/blob.bin'], work)
     expect(pushed.code, pushed.stderr).to.equal(0)
-    expect(pushed.stdout).to.equal(`Pushed ${path.join(work, 'blob.bin')} (150.0 KiB) to arc-transfer/blob.bin\n`)
+    expect(pushed.stdout).to.equal(`Pushed ${path.join(work, 'blob.bin')} (150 KB) to arc-transfer/blob.bin\n`)
     const pulled = await arc(['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'back.bin'], work)
     expect(pulled.code, pulled.stderr).to.equal(0)
-    expect(pulled.stdout).to.equal(`Pulled arc-transfer/blob.bin (150.0 KiB) to ${path.join(work, 'back.bin')}\n`)
+    expect(pulled.stdout).to.equal(`Pulled arc-transfer/blob.bin (150 KB) to ${path.join(work, 'back.bin')}\n`)
     expect((await readFile(path.join(work, 'back.bin'))).equals(BINARY)).to.equal(true)
     // Without -o: the device file's name, here.
     const named = await arc(['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '--json'], work)

@@ -97,6 +97,7 @@ export {
   type OutputKind,
   type OutputTarget,
 } from './output-files.js'
+export {transferAllowanceMs} from './driver/capabilities/files.js'
 export {describeInputIssues, flagName, inputJsonSchema, schemaFields, type SchemaField} from './cli/schema-fields.js'
 export {Spinner, cliErrorText, colorsFor} from './cli/terminal.js'
 export {

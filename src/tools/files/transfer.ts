@@ -6,7 +6,16 @@ import {stat} from 'node:fs/promises'
 import {readFile as readHostFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {defineTool, FileTooLargeError, InvalidInputError, NotFoundError, OutputError, z} from '@arc-cli/core'
+import {
+  defineTool,
+  FileTooLargeError,
+  formatBytes,
+  InvalidInputError,
+  NotFoundError,
+  OutputError,
+  transferAllowanceMs,
+  z,
+} from '@arc-cli/core'
 
 import {writeOutputFile} from '../write-output.js'
 import {lockPathOf, writeResolved} from './file-io.js'
@@ -25,15 +34,6 @@ export const TRANSFER_MAX_BYTES = 1024 * 1024 * 1024
 
 const ONLY = 'it reads or writes a file on the machine arc runs on, at a path the caller picks'
 
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-}
-
-/** How long moving `bytes` may take at the slowest rate a transfer is allowed (1 MiB/s, as the driver's call limit). */
-const transferMs = (bytes: number) => Math.ceil(bytes / ((1024 * 1024) / 1000))
-
 function tooLarge(what: string, bytes: number): FileTooLargeError {
   return new FileTooLargeError(`${what} is ${bytes} bytes, over the ${TRANSFER_MAX_BYTES}-byte limit of one transfer`, {
     details: {bytes, limit: TRANSFER_MAX_BYTES},
@@ -50,7 +50,7 @@ function progressOf(
 ): (bytes: number) => void {
   return (bytes) =>
     progress(
-      `${verb} ${name}: ${sizeText(bytes)} of ${sizeText(total)} (${total > 0 ? Math.floor((bytes / total) * 100) : 100}%)`
+      `${verb} ${name}: ${formatBytes(bytes)} of ${formatBytes(total)} (${total > 0 ? Math.floor((bytes / total) * 100) : 100}%)`
     )
 }
 
@@ -111,7 +111,7 @@ export const pullFile = defineTool({
     const file = await requireFile(ctx.driver, resolved)
     if (file.stat.size > TRANSFER_MAX_BYTES) throw tooLarge(`file ${resolved.relative}`, file.stat.size)
     // The command's own deadline grows as the device call's limit does: the file at the slowest rate allowed.
-    ctx.expectWork?.(transferMs(file.stat.size))
+    ctx.expectWork?.(transferAllowanceMs(file.stat.size))
     const onBytes = progressOf(ctx.progress, 'pulling', resolved.relative, file.stat.size)
     const data = await ctx.driver.readFile(file.path, TRANSFER_MAX_BYTES, {expectedBytes: file.stat.size, onBytes})
     if (data.length > TRANSFER_MAX_BYTES) throw tooLarge(`file ${resolved.relative}`, data.length)
@@ -123,13 +123,13 @@ export const pullFile = defineTool({
         cli: {stdout: data},
       }
     return {
-      text: `Pulled ${resolved.relative} (${sizeText(data.length)})`,
+      text: `Pulled ${resolved.relative} (${formatBytes(data.length)})`,
       data: facts,
       cli: {
         save: async () => {
           await writeOutputFile(target, data, '--output')
           return {
-            text: `Pulled ${resolved.relative} (${sizeText(data.length)}) to ${target}`,
+            text: `Pulled ${resolved.relative} (${formatBytes(data.length)}) to ${target}`,
             data: {...facts, output: target},
           }
         },
@@ -168,13 +168,13 @@ export const pushFile = defineTool({
     requireWrite(location)
     const data = await readHostFile(source)
     const resolved = await resolvePath(ctx.driver, location, input.path, true)
-    ctx.expectWork?.(transferMs(data.length))
+    ctx.expectWork?.(transferAllowanceMs(data.length))
     const onBytes = progressOf(ctx.progress, 'pushing', resolved.relative, data.length)
     await ctx.driver.withFileLock(lockPathOf(resolved), () =>
       writeResolved(ctx.driver, resolved, data, {expectedBytes: data.length, onBytes})
     )
     return {
-      text: `Pushed ${source} (${sizeText(data.length)}) to ${resolved.relative}`,
+      text: `Pushed ${source} (${formatBytes(data.length)}) to ${resolved.relative}`,
       data: {source, path: resolved.relative, bytes: data.length},
     }
   },

@@ -18,6 +18,7 @@ import {
   DeviceUnavailableError,
   TimeoutError,
 } from '../../errors/arc-error.js'
+import {transferAllowanceMs} from '../capabilities/files.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 
@@ -178,15 +179,9 @@ function collect(transfer: PullStream, maxBytes = Infinity, onBytes?: (bytes: nu
   })
 }
 
-/**
- * The slowest transfer a device call allows for a file before it counts as hung: 1 MiB/s, below USB 2's real rate
- * and a slow Wi-Fi link's. A transfer of `bytes` gets that long on top of the call's own limit.
- */
-const MIN_TRANSFER_BYTES_PER_MS = (1024 * 1024) / 1000
-
 /** The time limit of a call moving `bytes` of a file: the server's own, plus the bytes at the slowest rate allowed. */
 export function transferLimitMs(dev: DeviceShell, bytes: number): number {
-  return dev.server.timeoutMs + Math.ceil(bytes / MIN_TRANSFER_BYTES_PER_MS)
+  return dev.server.timeoutMs + transferAllowanceMs(bytes)
 }
 
 /**

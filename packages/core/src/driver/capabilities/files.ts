@@ -15,6 +15,15 @@ export interface FileEntry extends FileStat {
   name: string
 }
 
+/**
+ * The slowest transfer of a file a device call allows before it counts as hung: 1 MiB/s, below USB 2's real rate
+ * and a slow Wi-Fi link's. Moving `bytes` may take this long on top of a call's own limit (the driver's call and
+ * the CLI's whole-command deadline both grow by it).
+ */
+export function transferAllowanceMs(bytes: number): number {
+  return Math.ceil(bytes / ((1024 * 1024) / 1000))
+}
+
 /** For a large transfer: the size to expect (a longer time limit) and who hears its progress. */
 export interface TransferWatch {
   /** The file's size as a stat gave it: the call may take that much longer than a small one (at 1 MiB/s at worst). */
