@@ -385,7 +385,7 @@ describe('arc mcp serve settings', () => {
     }
   })
 
-  it('serves one tool set per device with --device slug=SERIAL, each on its own device', async () => {
+  it('serves one tool set per device with --slug-names and --device slug=SERIAL, each on its own device', async () => {
     const other = await mkdtemp(path.join(os.tmpdir(), 'arc-mcp-snap-'))
     const {readFile} = await import('node:fs/promises')
     const xml = (await readFile(path.join(DEMO_DIR, 'window_dump.xml'), 'utf8')).replace(
@@ -393,7 +393,7 @@ describe('arc mcp serve settings', () => {
       'text="Only on b"'
     )
     await writeFile(path.join(other, 'window_dump.xml'), xml)
-    const server = await startServer({devices: ['a=demo', `b=${other}`]})
+    const server = await startServer({devices: ['a=demo', `b=${other}`], slugNames: true})
     try {
       const client = await connect(server.url)
       const names = (await client.listTools()).tools.map((t) => t.name)
@@ -409,7 +409,7 @@ describe('arc mcp serve settings', () => {
     }
     let error: {code?: string} | undefined
     try {
-      await startServer({devices: ['demo', 'b=demo']})
+      await startServer({devices: ['demo', 'b=demo'], slugNames: true})
     } catch (caught) {
       error = caught as {code?: string}
     }

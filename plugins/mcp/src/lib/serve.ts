@@ -15,6 +15,8 @@ export interface ServeSettings {
   cwd?: string
   devices?: string[]
   slug?: string
+  /** The spec's per-device tool names (android_<slug>_<name>); default: true when `slug` is given, else false. */
+  slugNames?: boolean
   toolPatterns?: string[]
   readOnly?: boolean
   adbHost?: string
@@ -32,7 +34,8 @@ export interface HttpSettings extends ServeSettings {
 
 /** The ToolHost for a set of settings (validates slugs, devices and --tools). */
 export function buildHost(settings: ServeSettings & {log?(message: string): void}): ToolHost {
-  const targets = parseTargets(settings.devices ?? [], settings.slug)
+  const slugNames = settings.slugNames ?? settings.slug !== undefined
+  const targets = parseTargets(settings.devices ?? [], settings.slug, slugNames)
   const tools = selectTools(settings.tools, {tools: settings.toolPatterns, readOnly: settings.readOnly})
   if (tools.length === 0)
     throw new InvalidInputError('--tools: no tool matches; see docs/mcp.md for the names and groups')
@@ -48,6 +51,7 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
     cwd: settings.cwd ?? process.cwd(),
     adb,
     log: settings.log,
+    slugNames,
   })
 }
 

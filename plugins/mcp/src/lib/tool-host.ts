@@ -18,6 +18,7 @@ import {
 } from '@arc-cli/core'
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
 
+import {pickTarget, withDeviceArgument} from './device-argument.js'
 import {toolName, type DeviceTarget} from './tool-set.js'
 
 export interface ToolHostOptions {
@@ -30,12 +31,19 @@ export interface ToolHostOptions {
   adb?: {host?: string; port?: number}
   /** Where notes from tools go (the server's stderr). */
   log?(message: string): void
+  /**
+   * The spec's per-device names, android_<slug>_<name> for each device (`--slug-names`); default: each tool once,
+   * with a `device` argument when several devices are served.
+   */
+  slugNames?: boolean
 }
 
 interface Served {
   tool: AnyTool
+  /** The one device of a per-device name (slug names). */
   target?: DeviceTarget
-  state?: MemoryDeviceState
+  /** The devices a call picks from with its `device` argument (one tool set). */
+  targets?: DeviceTarget[]
 }
 
 /** MCP annotations from a tool's kind: reads are read-only and idempotent; only `destructive` tools destroy. */
@@ -130,22 +138,26 @@ export class ToolHost {
     const add = (name: string, served: Served, description: string) => {
       if (this.served.has(name)) return
       this.served.set(name, served)
+      const schema = inputSchemaFor(served.tool)
       // No `title`: optional in MCP, and the name and description say it; every key costs tokens per tool.
       tools.push({
         name,
         description: mcpDescription(description),
-        inputSchema: inputSchemaFor(served.tool),
+        inputSchema: served.targets ? withDeviceArgument(schema, served.targets) : schema,
         annotations: annotationsFor(served.tool.kind),
       })
     }
     for (const tool of options.tools) {
       if (tool.needsDevice === false) {
-        add(toolName(several ? undefined : options.targets[0]?.slug, tool.name), {tool}, tool.description)
-        continue
-      }
-      for (const target of options.targets) {
-        const description = several ? `[device ${target.slug}] ${tool.description}` : tool.description
-        add(toolName(target.slug, tool.name), {tool, target, state: this.stateOf(target)}, description)
+        const slug = options.slugNames && !several ? options.targets[0]?.slug : undefined
+        add(toolName(slug, tool.name), {tool}, tool.description)
+      } else if (!options.slugNames) {
+        add(toolName(undefined, tool.name), {tool, targets: options.targets}, tool.description)
+      } else {
+        for (const target of options.targets) {
+          const description = several ? `[device ${target.slug}] ${tool.description}` : tool.description
+          add(toolName(target.slug, tool.name), {tool, target}, description)
+        }
       }
     }
     this.listing = {tools}
@@ -211,11 +223,19 @@ export class ToolHost {
       return errorResult(new InvalidInputError(`unknown tool ${JSON.stringify(name)}; tools/list gives the names`))
     const {config, adb} = this.options
     const log = this.options.log ?? (() => undefined)
-    const selection = {device: served.target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
+    let target = served.target
+    let input = args
+    try {
+      if (served.targets) ({target, args: input} = pickTarget(served.targets, args))
+    } catch (error) {
+      return errorResult(error)
+    }
+    const state = target && this.stateOf(target)
+    const selection = {device: target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
     try {
       const result = await runTool(
         served.tool,
-        {input: args ?? {}},
+        {input: input ?? {}},
         {
           config,
           configFile: this.options.configFile,
@@ -225,8 +245,8 @@ export class ToolHost {
           warn: (message) => log(`${name}: warning: ${message}`),
           openDriver: () => resolveDriver(selection),
           backend: partialBackend(selection),
-          stateFor: () => served.state ?? new MemoryDeviceState(),
-          callerStateFor: () => this.callerStateOf(session, served.target),
+          stateFor: () => state ?? new MemoryDeviceState(),
+          callerStateFor: () => this.callerStateOf(session, target),
         }
       )
       // An agent sees only the result: what the CLI would have said on stderr goes into the text and the data.

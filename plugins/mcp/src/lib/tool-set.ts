@@ -1,6 +1,7 @@
 /**
- * Which tools a server offers and under which names: `android_<name>`, or `android_<slug>_<name>` per device
- * (`--slug`, `--device slug=SERIAL`), narrowed by `--tools` (globs over names, `group:<group>`) and `--read-only`.
+ * Which tools a server offers and under which names: `android_<name>` once for every device (a `device` argument
+ * picks one when several are served), or the spec's `android_<slug>_<name>` per device (`--slug-names`, `--slug`),
+ * narrowed by `--tools` (globs over names, `group:<group>`) and `--read-only`.
  */
 import {InvalidInputError, TOOL_GROUPS, type AnyTool, type ToolGroup} from '@arc-cli/core'
 
@@ -29,11 +30,17 @@ export interface DeviceTarget {
   device?: string
 }
 
+/** What an agent calls a device in the `device` argument: its slug, else the device string it was served by. */
+export function deviceName(target: DeviceTarget): string {
+  return target.slug || target.device || ''
+}
+
 /**
- * `--device` values: `SERIAL` alone (one device, named by `--slug`), or `slug=SERIAL` (repeatable). Slugs must be
- * distinct, and several devices each need one.
+ * `--device` values: `SERIAL` alone, or `slug=SERIAL` (repeatable). With `slugNames` (the spec's per-device tool
+ * names, android_<slug>_<name>) several devices each need a slug; otherwise a device is named by its slug, else by
+ * the device string itself, and the names must be distinct.
  */
-export function parseTargets(devices: string[], slug: string | undefined): DeviceTarget[] {
+export function parseTargets(devices: string[], slug: string | undefined, slugNames = true): DeviceTarget[] {
   const defaultSlug = checkSlug(slug ?? '', '--slug')
   if (devices.length === 0) return [{slug: defaultSlug}]
   const targets = devices.map((value): DeviceTarget => {
@@ -44,17 +51,20 @@ export function parseTargets(devices: string[], slug: string | undefined): Devic
   if (targets.length > 1) {
     const seen = new Set<string>()
     for (const t of targets) {
-      if (!t.slug) {
+      if (slugNames && !t.slug) {
         throw new InvalidInputError(
-          `--device ${t.device}: with several devices each needs a slug (--device slug=SERIAL)`,
+          `--device ${t.device}: with several devices and --slug-names each needs a slug (--device slug=SERIAL)`,
           {
             details: {input: '--device'},
           }
         )
       }
-      if (seen.has(t.slug))
-        throw new InvalidInputError(`--device: slug ${t.slug} is used twice`, {details: {input: '--device'}})
-      seen.add(t.slug)
+      const name = slugNames ? t.slug : deviceName(t)
+      if (seen.has(name))
+        throw new InvalidInputError(`--device: ${JSON.stringify(name)} names two devices`, {
+          details: {input: '--device'},
+        })
+      seen.add(name)
     }
   }
   return targets

@@ -19,15 +19,17 @@ export default class McpServe extends ArcCommand {
   static override summary = 'Serve every arc tool to AI agents over MCP (Streamable HTTP, or stdio)'
   static override description = [
     'Streamable HTTP at POST /mcp (JSON responses, stateless) on 127.0.0.1, every request with a bearer token;',
-    'or --stdio for clients that start the server themselves. Tools are named android_<name>, or',
-    'android_<slug>_<name> with --slug or --device slug=SERIAL (repeat for several devices). Without a token one is',
-    'generated and printed once on stderr with a client config. See docs/mcp.md.',
+    'or --stdio for clients that start the server themselves. Tools are named android_<name>, one set for every',
+    'device: with several (--device repeated, SERIAL or slug=SERIAL) each device tool takes a `device` argument;',
+    '--slug-names (or --slug) names them per device instead, android_<slug>_<name>. Without a token one is generated',
+    'and printed once on stderr with a client config. See docs/mcp.md.',
   ].join(' ')
   static override enableJsonFlag = false
   static override examples = [
     '<%= config.bin %> <%= command.id %>',
     'ARC_MCP_TOKEN=$(cat ~/.arc-token) <%= config.bin %> <%= command.id %> --port 7777',
     '<%= config.bin %> <%= command.id %> --device pixel=R58M12ABCDE --device tablet=emulator-5554',
+    '<%= config.bin %> <%= command.id %> --device pixel=R58M12ABCDE --device tablet=emulator-5554 --slug-names',
     '<%= config.bin %> <%= command.id %> --stdio --device demo --read-only',
     '<%= config.bin %> <%= command.id %> --tools group:screen,group:touch,press_*',
   ]
@@ -52,10 +54,17 @@ export default class McpServe extends ArcCommand {
     device: Flags.string({
       char: 'd',
       summary:
-        'Device to serve: SERIAL, demo or a snapshot path; slug=SERIAL names its tools android_<slug>_<name>. Repeatable.',
+        'Device to serve: SERIAL, demo or a snapshot path, or slug=SERIAL to name it. Repeatable: tools take a device argument.',
       multiple: true,
     }),
-    slug: Flags.string({summary: 'Device slug in tool names (android_<slug>_<name>): letters, digits, _, at most 20.'}),
+    slug: Flags.string({
+      summary:
+        'Device slug in tool names (android_<slug>_<name>; implies --slug-names): letters, digits, _, at most 20.',
+    }),
+    'slug-names': Flags.boolean({
+      summary:
+        "The spec's per-device tool names, android_<slug>_<name> for each device, instead of one tool set with a device argument.",
+    }),
     tools: Flags.string({
       summary:
         'Serve only these tools: names or globs (get_*, android_tap) or group:<screen|touch|keys|elements|text|apps|files|system>. Repeatable, comma-separated.',
@@ -93,6 +102,7 @@ export default class McpServe extends ArcCommand {
       configFile: filepath,
       devices: flags.device ?? [],
       slug: flags.slug,
+      slugNames: flags['slug-names'] || undefined,
       toolPatterns: flags.tools ?? [],
       readOnly: flags['read-only'],
       adbHost: flags['adb-host'],
