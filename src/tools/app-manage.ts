@@ -2,6 +2,8 @@ import path from 'node:path'
 
 import {defineTool, fullPermissionName, PACKAGE_NAME, PERMISSION_NAME, z} from '@arc-cli/core'
 
+import {androidUser} from './launch-input.js'
+
 const packageId = (what: string) =>
   z
     .string()
@@ -78,11 +80,22 @@ export const uninstallApp = defineTool({
   cli: {
     id: 'app uninstall',
     positional: ['package_id'],
-    examples: ['<%= config.bin %> <%= command.id %> com.example.app --keep-data'],
+    input: z.object({
+      user: androidUser(
+        "Remove only this Android user's copy: 10 is often a work profile (pm uninstall --user); default: every user's"
+      ),
+    }),
+    examples: [
+      '<%= config.bin %> <%= command.id %> com.example.app --keep-data',
+      '<%= config.bin %> <%= command.id %> com.example.app --user 10',
+    ],
   },
-  async handler({driver}, {package_id, keep_data}) {
-    await driver.uninstallApp(package_id, keep_data)
-    return {text: `App uninstalled successfully: ${package_id}`, data: {package_id, keep_data}}
+  async handler({driver}, {package_id, keep_data, user}) {
+    await driver.uninstallApp(package_id, keep_data, user)
+    return {
+      text: `App uninstalled successfully: ${package_id}`,
+      data: {package_id, keep_data, ...(user === undefined ? {} : {user})},
+    }
   },
 })
 
@@ -95,10 +108,25 @@ export const clearAppData = defineTool({
   needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('reset')}),
-  cli: {id: 'app clear', positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
-  async handler({driver}, {package_id}) {
-    await driver.clearAppData(package_id)
-    return {text: `App data cleared successfully: ${package_id}`, data: {package_id}}
+  cli: {
+    id: 'app clear',
+    positional: ['package_id'],
+    input: z.object({
+      user: androidUser(
+        "Clear this Android user's copy: 10 is often a work profile (pm clear --user); default: 0, the owner's"
+      ),
+    }),
+    examples: [
+      '<%= config.bin %> <%= command.id %> com.example.app',
+      '<%= config.bin %> <%= command.id %> com.example.work --user 10',
+    ],
+  },
+  async handler({driver}, {package_id, user}) {
+    await driver.clearAppData(package_id, user)
+    return {
+      text: `App data cleared successfully: ${package_id}`,
+      data: {package_id, ...(user === undefined ? {} : {user})},
+    }
   },
 })
 
@@ -144,16 +172,29 @@ function permissionTool(granted: boolean) {
     cli: {
       id: `app ${verb}`,
       positional: ['package_id', 'permission'],
+      // Android keeps runtime permissions per user: a work profile's copy has its own.
+      input: z.object({
+        user: androidUser(
+          `${granted ? 'Grant it to' : 'Revoke it from'} this Android user's copy: 10 is often a work profile (pm ${verb} --user); default: 0, the owner's`
+        ),
+      }),
       examples: [
         `<%= config.bin %> <%= command.id %> com.example.app CAMERA`,
         `<%= config.bin %> <%= command.id %> com.example.app android.permission.ACCESS_FINE_LOCATION`,
+        `<%= config.bin %> <%= command.id %> com.example.work CAMERA --user 10`,
       ],
     },
     async handler({driver}, input) {
-      await driver.setPermission(input.package_id, input.permission, granted)
+      const {user} = input
+      await driver.setPermission(input.package_id, input.permission, granted, user)
       return {
         text: `Permission ${granted ? 'granted' : 'revoked'} successfully: ${input.permission} ${granted ? 'to' : 'from'} ${input.package_id}`,
-        data: {package_id: input.package_id, permission: input.permission, granted},
+        data: {
+          package_id: input.package_id,
+          permission: input.permission,
+          granted,
+          ...(user === undefined ? {} : {user}),
+        },
       }
     },
   })

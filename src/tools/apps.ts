@@ -99,9 +99,21 @@ export const closeApp = defineTool({
   needs: {apps: 'act'},
   group: 'apps',
   input: z.object({package_id: packageId('close')}),
-  cli: {id: 'app close', positional: ['package_id'], examples: ['<%= config.bin %> <%= command.id %> com.example.app']},
-  async handler({driver}, {package_id}) {
-    await driver.closeApp(package_id)
-    return {text: `App closed successfully: ${package_id}`, data: {package_id}}
+  cli: {
+    id: 'app close',
+    positional: ['package_id'],
+    input: z.object({
+      user: androidUser(
+        "Stop only this Android user's copy: 10 is often a work profile (am force-stop --user); default: every user's"
+      ),
+    }),
+    examples: [
+      '<%= config.bin %> <%= command.id %> com.example.app',
+      '<%= config.bin %> <%= command.id %> com.example.work --user 10',
+    ],
+  },
+  async handler({driver}, {package_id, user}) {
+    await driver.closeApp(package_id, user)
+    return {text: `App closed successfully: ${package_id}`, data: {package_id, ...(user === undefined ? {} : {user})}}
   },
 })

@@ -70,9 +70,14 @@ export interface InstalledPackage {
   screen?: string
   /** Activities besides the launchers (and those the screens name) that `am start -n` knows. */
   activities?: ActivitySpec[]
-  /** Runtime permissions the app declares, and those granted now. */
+  /** Runtime permissions the app declares, and those granted now (to the owner, user 0). */
   permissions?: string[]
   granted?: Set<string>
+  /**
+   * Runtime permissions granted to the app's copy in other users: Android keeps runtime permission state per user
+   * (AOSP PermissionManagerService: `pm grant --user N` changes user N's alone). Use grantsOf().
+   */
+  grantedByUser?: Map<number, Set<string>>
   /** URL prefixes the app opens (am start -a VIEW -d URL). */
   links?: string[]
   /** The users it is installed for (undefined: the owner, 0, alone). */
@@ -91,6 +96,15 @@ export function userArg(args: string[], fallback = 0): number | 'all' {
   if (value === 'all') return 'all'
   if (value === 'current' || value === 'cur') return 0
   return Number(value)
+}
+
+/** The runtime permissions granted to the package's copy in `user` (0: the owner's, `granted`). */
+export function grantsOf(pkg: InstalledPackage, user: number): Set<string> {
+  if (user === 0) return (pkg.granted ??= new Set())
+  pkg.grantedByUser ??= new Map()
+  let set = pkg.grantedByUser.get(user)
+  if (!set) pkg.grantedByUser.set(user, (set = new Set()))
+  return set
 }
 
 /** Installed for this user (`all`: for any). */
@@ -256,6 +270,8 @@ export class VirtualDevice extends EventEmitter {
   readonly inputMethods: InputMethods
   /** Packages with a live process, and its pid. */
   readonly running = new Map<string, number>()
+  /** The users each running package runs for (an app of a work profile runs apart from the owner's copy). */
+  readonly runningUsers = new Map<string, Set<number>>()
   /**
    * MIUI/HyperOS's "USB debugging (Security settings)" (scenario `usbDebuggingSecurity`): while false, every `input`
    * is refused with the SecurityException real Xiaomi phones print (commands/input.ts). Off on the xiaomi profile.
@@ -280,7 +296,8 @@ export class VirtualDevice extends EventEmitter {
   readonly clicks: ScreenNode[] = []
   /** Screens that never go idle (scenario screens' `animated`); setAnimated() changes it at run time. */
   readonly animatedScreens = new Set<string>()
-  foreground: {package?: string; activity?: string} = {}
+  /** The app in front; `user` is set when it runs for a user other than the owner (am start --user N). */
+  foreground: {package?: string; activity?: string; user?: number} = {}
   wmSize?: {width: number; height: number}
   wmDensity?: number
   statusbar: 'collapsed' | 'notifications' | 'settings' = 'collapsed'
@@ -654,27 +671,38 @@ export class VirtualDevice extends EventEmitter {
     return undefined
   }
 
-  ensureRunning(pkg: string): number {
+  ensureRunning(pkg: string, user = 0): number {
     let pid = this.running.get(pkg)
     if (pid === undefined) {
       pid = this.nextPid
       this.nextPid += 37
       this.running.set(pkg, pid)
     }
+    let users = this.runningUsers.get(pkg)
+    if (!users) this.runningUsers.set(pkg, (users = new Set()))
+    users.add(user)
     return pid
   }
 
-  /** Brings an app to the front, as the launcher or `am start` would. */
-  launch(pkg: InstalledPackage, activity = pkg.launcher ?? '.MainActivity', screen = pkg.screen): void {
-    this.ensureRunning(pkg.name)
+  /** Brings an app to the front, as the launcher or `am start` would; `user`: whose copy (am start --user N). */
+  launch(pkg: InstalledPackage, activity = pkg.launcher ?? '.MainActivity', screen = pkg.screen, user = 0): void {
+    this.ensureRunning(pkg.name, user)
     if (screen) this.showScreen(screen)
-    this.foreground = {package: pkg.name, activity: shortActivity(pkg.name, activity)}
+    this.foreground = {package: pkg.name, activity: shortActivity(pkg.name, activity), ...(user === 0 ? {} : {user})}
   }
 
-  /** Stops an app; when it was in front the launcher comes back. */
-  forceStop(name: string): void {
-    this.running.delete(name)
-    if (this.foreground.package === name) this.goHome()
+  /**
+   * Stops an app; when it was in front the launcher comes back. `user`: only that user's copy (`am force-stop
+   * --user N`); without, every user's (AOSP ActivityManagerShellCommand.runForceStop: userId defaults to USER_ALL).
+   */
+  forceStop(name: string, user?: number): void {
+    const users = this.runningUsers.get(name)
+    if (user !== undefined && users) {
+      users.delete(user)
+      if (users.size === 0) this.runningUsers.delete(name)
+    } else this.runningUsers.delete(name)
+    if (!this.runningUsers.has(name)) this.running.delete(name)
+    if (this.foreground.package === name && (user === undefined || (this.foreground.user ?? 0) === user)) this.goHome()
   }
 
   goHome(): void {

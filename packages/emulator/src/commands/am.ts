@@ -102,7 +102,8 @@ function start(ctx: CommandContext, args: string[]): number {
     return 255
   }
   const hot = ctx.device.running.has(pkg.name)
-  ctx.device.launch(pkg, activity, found.screen)
+  const user = userArg(args)
+  ctx.device.launch(pkg, activity, found.screen, user === 'all' ? 0 : user)
   if (wait) {
     ctx.out(
       `Status: ok\nLaunchState: ${hot ? 'HOT' : 'COLD'}\nActivity: ${pkg.name}/${shortActivity(pkg.name, activity)}\nTotalTime: 412\nWaitTime: 415\nComplete\n`
@@ -173,8 +174,10 @@ export function am(ctx: CommandContext): number {
   const [, sub, ...rest] = ctx.argv
   if (sub === 'start' || sub === 'start-activity') return start(ctx, rest)
   if (sub === 'force-stop' || sub === 'kill' || sub === 'stop-app') {
-    const name = rest.filter((a) => !a.startsWith('-')).pop()
-    if (name) ctx.device.forceStop(name)
+    const name = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--user').pop()
+    // Every user's copy unless --user names one (AOSP ActivityManagerShellCommand.runForceStop: USER_ALL).
+    const user = rest.includes('--user') ? userArg(rest) : 'all'
+    if (name) ctx.device.forceStop(name, user === 'all' ? undefined : user)
     return 0
   }
   if (sub === 'broadcast') return broadcast(ctx, rest)

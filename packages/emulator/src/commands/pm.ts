@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 
 import {fullActivity, shortActivity} from '../activity-names.js'
-import {installedFor, userArg, type InstalledPackage, type VirtualDevice} from '../virtual-device.js'
+import {grantsOf, installedFor, userArg, type InstalledPackage, type VirtualDevice} from '../virtual-device.js'
 import type {CommandContext} from './types.js'
 
 function apkPath(p: InstalledPackage): string {
@@ -176,16 +176,35 @@ function install(ctx: CommandContext, args: string[]): number {
   return 0
 }
 
-/** `pm uninstall [-k] PKG`: `Success`, or `Failure [DELETE_FAILED_INTERNAL_ERROR]` for unknown packages. */
+/**
+ * `pm uninstall [-k] [--user N] PKG`: `Success`, or `Failure [DELETE_FAILED_INTERNAL_ERROR]` for unknown packages.
+ * Without --user it removes the package for every user (AOSP PackageManagerShellCommand.runUninstall: userId
+ * defaults to USER_ALL), and a system package is refused. With --user N only that user's copy goes, a system
+ * package's too (the well-known `pm uninstall --user 0` of preinstalled apps), and a package that user lacks prints
+ * `Failure [not installed for N]` (runUninstall's own line; widely quoted by debloat guides).
+ */
 function uninstall(ctx: CommandContext, args: string[]): number {
-  const name = args.filter((a) => !a.startsWith('-')).pop()
+  const name = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--user').pop()
   const device = ctx.device
   const index = device.packages.findIndex((p) => p.name === name)
-  if (index < 0 || !name) {
-    ctx.out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n')
-    return 1
+  const pkg = device.packages[index]
+  if (args.includes('--user')) {
+    const user = userArg(args)
+    if (user !== 'all') {
+      if (!pkg || !name || !installedFor(pkg, user)) {
+        ctx.out(`Failure [not installed for ${user}]\n`)
+        return 1
+      }
+      device.forceStop(name, user)
+      pkg.users = (pkg.users ?? [0]).filter((u) => u !== user)
+      pkg.grantedByUser?.delete(user)
+      if (user === 0) pkg.granted = new Set()
+      if (pkg.users.length === 0) device.packages.splice(index, 1)
+      ctx.out('Success\n')
+      return 0
+    }
   }
-  if (device.packages[index]?.system) {
+  if (!pkg || !name || pkg.system) {
     ctx.out('Failure [DELETE_FAILED_INTERNAL_ERROR]\n')
     return 1
   }
@@ -195,25 +214,51 @@ function uninstall(ctx: CommandContext, args: string[]): number {
   return 0
 }
 
-/** `pm grant|revoke PKG PERMISSION`: errors worded as PackageManagerShellCommand's exceptions. */
+/**
+ * `pm grant|revoke [--user N] PKG PERMISSION`: errors worded as PackageManagerShellCommand's exceptions. Runtime
+ * permissions are kept per user, and the user defaults to the system user, 0 (runGrantRevokePermission:
+ * UserHandle.USER_SYSTEM); a package that user lacks is an unknown package to it (PermissionManagerService filters
+ * packages not installed for the user: `Unknown package`).
+ */
 function permission(ctx: CommandContext, verb: 'grant' | 'revoke', args: string[]): number {
-  const [name, perm] = args.filter((a) => !a.startsWith('-'))
-  const pkg = name ? ctx.device.findPackage(name) : undefined
+  const [name, perm] = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--user')
+  const user = userArg(args)
+  const listed = name ? ctx.device.findPackage(name) : undefined
+  const pkg = listed && user !== 'all' && installedFor(listed, user) ? listed : undefined
   const fail = (message: string) => {
     ctx.err(
       `Exception occurred while executing '${verb}':\n${message}\n\tat com.android.server.pm.PackageManagerShellCommand.runGrantRevokePermission(PackageManagerShellCommand.java:2771)\n`
     )
     return 255
   }
-  if (!pkg) return fail(`java.lang.IllegalArgumentException: Unknown package: ${name ?? ''}`)
+  if (!pkg || user === 'all') return fail(`java.lang.IllegalArgumentException: Unknown package: ${name ?? ''}`)
   if (!perm || !/^[\w.]+\.[\w]+$/.test(perm))
     return fail(`java.lang.IllegalArgumentException: Unknown permission: ${perm ?? ''}`)
   if (!(pkg.permissions ?? []).includes(perm)) {
     return fail(`java.lang.SecurityException: Package ${pkg.name} has not requested permission ${perm}`)
   }
-  pkg.granted ??= new Set()
-  if (verb === 'grant') pkg.granted.add(perm)
-  else pkg.granted.delete(perm)
+  const granted = grantsOf(pkg, user)
+  if (verb === 'grant') granted.add(perm)
+  else granted.delete(perm)
+  return 0
+}
+
+/**
+ * `pm clear [--user N] PKG`: the data of that user's copy (default: the system user, 0; AOSP
+ * PackageManagerShellCommand.runClear reads `--user` only as its first option); `Failed` where that user lacks it.
+ */
+function clear(ctx: CommandContext, args: string[]): number {
+  const device = ctx.device
+  const user = args[0] === '--user' ? userArg(args) : 0
+  const name = (args[0] === '--user' ? args.slice(2) : args).find((a) => !a.startsWith('-'))
+  const pkg = name ? device.findPackage(name) : undefined
+  if (!name || !pkg || user === 'all' || !installedFor(pkg, user)) {
+    ctx.out('Failed\n')
+    return 1
+  }
+  device.forceStop(name, user)
+  grantsOf(pkg, user).clear()
+  ctx.out('Success\n')
   return 0
 }
 
@@ -246,18 +291,8 @@ export function packageCommand(ctx: CommandContext, args: string[]): number {
     case 'grant':
     case 'revoke':
       return permission(ctx, sub, rest)
-    case 'clear': {
-      const name = rest.find((a) => !a.startsWith('-'))
-      if (!name || !device.findPackage(name)) {
-        ctx.out('Failed\n')
-        return 1
-      }
-      device.forceStop(name)
-      const cleared = device.findPackage(name)
-      if (cleared) cleared.granted = new Set()
-      ctx.out('Success\n')
-      return 0
-    }
+    case 'clear':
+      return clear(ctx, rest)
   }
   ctx.err(`Unknown command: ${sub ?? ''}\n`)
   return 255

@@ -312,8 +312,8 @@ export class AdbDriver implements DeviceDriver {
     )
   }
 
-  closeApp(packageId: string): Promise<void> {
-    return this.reshape((dev) => apps.closeApp(dev, packageId))
+  closeApp(packageId: string, user?: number): Promise<void> {
+    return this.reshape((dev) => apps.closeApp(dev, packageId, user))
   }
 
   logs(query: LogQuery): Promise<LogResult> {
@@ -422,20 +422,20 @@ export class AdbDriver implements DeviceDriver {
     return this.reshape((dev) => appManage.installApp(dev, apkPath, options))
   }
 
-  uninstallApp(packageId: string, keepData: boolean): Promise<void> {
-    return this.reshape((dev) => appManage.uninstallApp(dev, packageId, keepData))
+  uninstallApp(packageId: string, keepData: boolean, user?: number): Promise<void> {
+    return this.reshape((dev) => appManage.uninstallApp(dev, packageId, keepData, user))
   }
 
-  clearAppData(packageId: string): Promise<void> {
-    return this.reshape((dev) => appManage.clearAppData(dev, packageId))
+  clearAppData(packageId: string, user?: number): Promise<void> {
+    return this.reshape((dev) => appManage.clearAppData(dev, packageId, user))
   }
 
   openUrl(url: string): Promise<void> {
     return this.reshape((dev) => appManage.openUrl(dev, url))
   }
 
-  setPermission(packageId: string, permission: string, granted: boolean): Promise<void> {
-    return this.act((dev) => appManage.setPermission(dev, packageId, permission, granted))
+  setPermission(packageId: string, permission: string, granted: boolean, user?: number): Promise<void> {
+    return this.act((dev) => appManage.setPermission(dev, packageId, permission, granted, user))
   }
 
   deviceInfo(): Promise<DeviceInfo> {

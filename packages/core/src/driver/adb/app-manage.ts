@@ -9,7 +9,7 @@ import {amStartFailed} from './am-status.js'
 
 import {DeviceCommandError, InvalidInputError} from '../../errors/arc-error.js'
 import type {InstallOptions} from '../device-driver.js'
-import {isInstalled, notInstalled} from './apps.js'
+import {isInstalled, notInstalled, userWords} from './apps.js'
 import type {DeviceShell} from './device-shell.js'
 
 /** `Failure [INSTALL_FAILED_ALREADY_EXISTS: …]` → `INSTALL_FAILED_ALREADY_EXISTS`. */
@@ -106,23 +106,37 @@ export async function installApp(dev: DeviceShell, apkPath: string, options: Ins
 }
 
 /** `pm uninstall [-k] PKG`: `-k` keeps the app's data and cache. */
-export async function uninstallApp(dev: DeviceShell, packageId: string, keepData: boolean): Promise<void> {
-  const {output, exitCode} = await dev.run(['pm', 'uninstall', ...(keepData ? ['-k'] : []), packageId])
+export async function uninstallApp(
+  dev: DeviceShell,
+  packageId: string,
+  keepData: boolean,
+  user?: number
+): Promise<void> {
+  // Without --user pm removes the app for every user (PackageManagerShellCommand.runUninstall: USER_ALL); with it,
+  // that user's copy alone, and `Failure [not installed for N]` where that user lacks it.
+  const {output, exitCode} = await dev.run([
+    'pm',
+    'uninstall',
+    ...(keepData ? ['-k'] : []),
+    ...userWords(user),
+    packageId,
+  ])
   const text = output.toString('utf8')
   if (/^Success\s*$/m.test(text)) return
   if (
     /not installed|DELETE_FAILED_INTERNAL_ERROR|Unknown package/i.test(text) &&
-    !(await isInstalled(dev, packageId))
+    !(await isInstalled(dev, packageId, user))
   ) {
-    throw notInstalled(dev, packageId)
+    throw notInstalled(dev, packageId, user)
   }
   throw pmFailed(dev, `uninstalling ${packageId}`, text, exitCode)
 }
 
 /** `pm clear PKG`: deletes the app's data, cache and runtime permission choices; prints `Success` or `Failed`. */
-export async function clearAppData(dev: DeviceShell, packageId: string): Promise<void> {
-  if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
-  const {output, exitCode} = await dev.run(['pm', 'clear', packageId])
+export async function clearAppData(dev: DeviceShell, packageId: string, user?: number): Promise<void> {
+  if (!(await isInstalled(dev, packageId, user))) throw notInstalled(dev, packageId, user)
+  // pm clear reads --user only as its first option (PackageManagerShellCommand.runClear), so it goes first.
+  const {output, exitCode} = await dev.run(['pm', 'clear', ...userWords(user), packageId])
   const text = output.toString('utf8')
   if (!/^Success\s*$/m.test(text)) throw pmFailed(dev, `clearing the data of ${packageId}`, text, exitCode)
 }
@@ -146,13 +160,17 @@ export async function setPermission(
   dev: DeviceShell,
   packageId: string,
   permission: string,
-  granted: boolean
+  granted: boolean,
+  user?: number
 ): Promise<void> {
   const verb = granted ? 'grant' : 'revoke'
-  const {output, exitCode} = await dev.run(['pm', verb, packageId, permission])
+  // pm grant for a user that does not exist prints nothing and changes nothing (PermissionManagerService logs "No
+  // such user" and returns): a named user's copy is looked up first, so that case is an error, not a success.
+  if (user !== undefined && !(await isInstalled(dev, packageId, user))) throw notInstalled(dev, packageId, user)
+  const {output, exitCode} = await dev.run(['pm', verb, ...userWords(user), packageId, permission])
   const text = output.toString('utf8')
   if (exitCode === 0 && !/Exception|^Error|Failure/im.test(text)) return
-  if (/Unknown package/i.test(text)) throw notInstalled(dev, packageId)
+  if (/Unknown package/i.test(text)) throw notInstalled(dev, packageId, user)
   const cause = /(?:Exception|Error): (.+)$/m.exec(text)?.[1]?.trim()
   throw new DeviceCommandError(
     `cannot ${verb} ${permission} ${granted ? 'to' : 'from'} ${packageId} on ${dev.serial}: ${cause ?? (text.trim() || `exit status ${exitCode}`)}`,

@@ -16,7 +16,7 @@ import {raw} from './shell-quote.js'
 import {amStartFailed} from './am-status.js'
 
 /** `--user N` where a user is named: pm and am default to the system (and current) user, 0. */
-const userWords = (user: number | undefined) => (user === undefined ? [] : ['--user', user])
+export const userWords = (user: number | undefined) => (user === undefined ? [] : ['--user', user])
 
 async function listPackages(dev: DeviceShell, flag: '-s' | '-3', user?: number): Promise<ListedPackage[]> {
   const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode', ...userWords(user)])
@@ -81,7 +81,7 @@ export function notInstalled(dev: DeviceShell, packageId: string, user?: number)
     details: {package_id: packageId, ...(user === undefined ? {} : {user})},
     actions: [
       'Run `arc app list --name-query <part of the name>` to find the package id.',
-      'An app of a work profile or another user is listed with `arc app list --user N` (`arc shell -- pm list users` names the users) and opened with `arc app open PKG --user N`.',
+      'An app of a work profile or another user is listed with `arc app list --user N` (`arc shell -- pm list users` names the users) and opened with `arc app open PKG --user N` (close, clear, grant, revoke and uninstall take --user N too).',
     ],
   })
 }
@@ -196,7 +196,9 @@ async function monkeyStart(dev: DeviceShell, packageId: string): Promise<void> {
  * `am force-stop PKG`: stops the app and its services whether it is in the foreground or not (the spec's
  * Android service could only kill background processes; over ADB arc can do more). Refuses unknown packages.
  */
-export async function closeApp(dev: DeviceShell, packageId: string): Promise<void> {
-  if (!(await isInstalled(dev, packageId))) throw notInstalled(dev, packageId)
-  await dev.action(['am', 'force-stop', packageId], `am force-stop ${packageId}`)
+export async function closeApp(dev: DeviceShell, packageId: string, user?: number): Promise<void> {
+  if (!(await isInstalled(dev, packageId, user))) throw notInstalled(dev, packageId, user)
+  // Without --user am stops every user's copy (AOSP ActivityManagerShellCommand.runForceStop: USER_ALL).
+  const words = ['am', 'force-stop', ...userWords(user), packageId]
+  await dev.action(words, words.join(' '))
 }

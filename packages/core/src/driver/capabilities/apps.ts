@@ -51,15 +51,24 @@ export interface AppsCapability {
    * data and extras when given.
    */
   openApp(packageId: string, launch?: LaunchOptions): Promise<void>
-  closeApp(packageId: string): Promise<void>
+  /**
+   * Stops an app (`am force-stop`): every user's copy, or only `user`'s (`--user N`; am's default is every user).
+   */
+  closeApp(packageId: string, user?: number): Promise<void>
   /** Installs an APK from a path on the host. */
   installApp(apkPath: string, options: InstallOptions): Promise<void>
-  /** Removes an app; `keepData` keeps its data and cache (`pm uninstall -k`). */
-  uninstallApp(packageId: string, keepData: boolean): Promise<void>
-  /** Deletes an app's data and cache (`pm clear`). */
-  clearAppData(packageId: string): Promise<void>
+  /**
+   * Removes an app; `keepData` keeps its data and cache (`pm uninstall -k`). Without `user`, for every user (pm's
+   * default); with it, only that user's copy (`pm uninstall --user N`).
+   */
+  uninstallApp(packageId: string, keepData: boolean, user?: number): Promise<void>
+  /** Deletes an app's data and cache (`pm clear`): the system user's (0) copy, or `user`'s (`--user N`). */
+  clearAppData(packageId: string, user?: number): Promise<void>
   /** Opens a URL or deep link with whatever app handles it (an ACTION_VIEW intent). */
   openUrl(url: string): Promise<void>
-  /** Grants (true) or revokes (false) a runtime permission, by its full name (`android.permission.CAMERA`). */
-  setPermission(packageId: string, permission: string, granted: boolean): Promise<void>
+  /**
+   * Grants (true) or revokes (false) a runtime permission, by its full name (`android.permission.CAMERA`), to the
+   * system user's (0) copy of the app or `user`'s (`pm grant --user N`: permissions are kept per user).
+   */
+  setPermission(packageId: string, permission: string, granted: boolean, user?: number): Promise<void>
 }
