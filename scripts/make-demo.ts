@@ -1,5 +1,6 @@
 /**
- * `npm run demo`: writes the bundled `demo` snapshot (packages/core/demo) from scripts/demo/demo-screen.ts:
+ * `npm run demo`: writes the bundled `demo` snapshot (packages/core/demo) from the emulator's demo app as it starts
+ * (packages/emulator/src/demo-app/demo-screen.ts):
  * window_dump.xml as uiautomator writes it, meta.json, and screen.png drawn from the same boxes with
  * @napi-rs/canvas. `--check` compares the XML and meta.json with what is committed and fails when stale
  * (test/demo.test.ts runs it).
@@ -8,66 +9,23 @@ import {mkdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {ACTIVITY, APP, DENSITY, HEIGHT, WIDTH, WINDOWS, type Box, type DemoNode} from './demo/demo-screen.js'
+import {
+  DEMO_HEIGHT as HEIGHT,
+  DEMO_WIDTH as WIDTH,
+  demoMeta,
+  demoWindows,
+  demoXml,
+  initialDemoState,
+  type DemoBox as Box,
+  type DemoNode,
+} from '@arc-cli/emulator/demo-app'
+
+export {demoMeta, demoXml}
+
+/** The app's windows as it starts, topmost first. */
+const WINDOWS = demoWindows(initialDemoState())
 
 const OUT = fileURLToPath(new URL('../packages/core/demo/', import.meta.url))
-
-function escapeAttr(value: string): string {
-  return value.replace(
-    /[&<>"\n]/g,
-    (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\n': '&#10;'})[c] as string
-  )
-}
-
-function nodeXml(node: DemoNode, index: number, pkg: string): string {
-  const p = node.pkg ?? pkg
-  const attrs: Array<[string, string]> = [
-    ['index', String(index)],
-    ['text', node.text ?? ''],
-    ['resource-id', node.res ?? ''],
-    ['class', node.cls],
-    ['package', p],
-    ['content-desc', node.desc ?? ''],
-    ['checkable', String(node.checkable ?? false)],
-    ['checked', String(node.checked ?? false)],
-    ['clickable', String(node.clickable ?? false)],
-    ['enabled', 'true'],
-    ['focusable', String(node.focusable ?? false)],
-    ['focused', String(node.focused ?? false)],
-    ['scrollable', String(node.scrollable ?? false)],
-    ['long-clickable', String(node.longClickable ?? false)],
-    ['password', 'false'],
-    ['selected', 'false'],
-    ...(node.hint ? ([['hint', node.hint]] as Array<[string, string]>) : []),
-    ['visible-to-user', String(node.visible ?? true)],
-    ['bounds', `[${node.bounds[0]},${node.bounds[1]}][${node.bounds[2]},${node.bounds[3]}]`],
-  ]
-  const open = `<node ${attrs.map(([k, v]) => `${k}="${escapeAttr(v)}"`).join(' ')}`
-  const children = node.children ?? []
-  if (children.length === 0) return `${open} />`
-  return `${open}>${children.map((c, i) => nodeXml(c, i, p)).join('')}</node>`
-}
-
-export function demoXml(): string {
-  const body = WINDOWS.map((w, i) => nodeXml(w, i, w.pkg ?? APP)).join('')
-  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${body}</hierarchy>`
-}
-
-export function demoMeta(): string {
-  const meta = {
-    format: 'arc-snapshot/1',
-    serial: 'demo',
-    width: WIDTH,
-    height: HEIGHT,
-    density: DENSITY,
-    rotation: 0,
-    package: APP,
-    activity: ACTIVITY,
-    allWindows: true,
-    capturedAt: '2026-11-21T12:00:00.000Z',
-  }
-  return `${JSON.stringify(meta, null, 2)}\n`
-}
 
 async function renderPng(): Promise<Buffer> {
   const {createCanvas} = await import('@napi-rs/canvas')
@@ -220,7 +178,7 @@ async function main(): Promise<void> {
     if ((await readFile(path.join(OUT, 'meta.json'), 'utf8').catch(() => '')) !== meta) stale.push('meta.json')
     if (stale.length > 0) {
       console.error(
-        `demo snapshot is stale: ${stale.join(', ')} differ from scripts/demo/demo-screen.ts; run npm run demo`
+        `demo snapshot is stale: ${stale.join(', ')} differ from packages/emulator/src/demo-app/demo-screen.ts; run npm run demo`
       )
       process.exit(1)
     }

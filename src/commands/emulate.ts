@@ -2,15 +2,7 @@ import {existsSync} from 'node:fs'
 import {rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {
-  ArcCommand,
-  DEMO_DIR,
-  DeviceNotFoundError,
-  Flags,
-  InvalidInputError,
-  OutputError,
-  unreachableSerial,
-} from '@arc-cli/core'
+import {ArcCommand, DeviceNotFoundError, Flags, InvalidInputError, OutputError, unreachableSerial} from '@arc-cli/core'
 // The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
 // `arc --version` and every other command would otherwise pay for it at start-up.
 import type {EmulatedDeviceSpec} from '@arc-cli/emulator'
@@ -53,7 +45,9 @@ export function parseSerialFlag(value: string): EmulatedDeviceSpec {
       }
     )
   }
-  const resolved = snapshot === 'demo' ? DEMO_DIR : path.resolve(snapshot)
+  // `demo` is the demo app, live: its first screen is the bundled demo snapshot, and it works (docs/emulate.md).
+  if (snapshot === 'demo') return {serial, app: 'demo'}
+  const resolved = path.resolve(snapshot)
   if (!existsSync(resolved)) {
     throw new DeviceNotFoundError(`--serial ${value}: no snapshot at ${resolved}`, {
       details: {flag: 'serial', value},
@@ -90,10 +84,13 @@ export default class Emulate extends ArcCommand {
     host: Flags.string({summary: 'Address to listen on.', default: '127.0.0.1'}),
     serial: Flags.string({
       char: 's',
-      summary: `A device as NAME=SNAPSHOT (repeatable); SNAPSHOT may be \`demo\`. Default: ${DEFAULT_SERIAL}=demo.`,
+      summary: `A device as NAME=SNAPSHOT (repeatable); SNAPSHOT \`demo\` runs the demo app. Default: ${DEFAULT_SERIAL}=demo.`,
       multiple: true,
     }),
-    scenario: Flags.string({summary: 'Scenario file (JSON): screens, transitions, apps, properties, faults.'}),
+    scenario: Flags.string({
+      summary:
+        'Scenario file (JSON): screens, transitions, apps, properties, faults; `demo`: the demo app (the default).',
+    }),
     log: Flags.string({summary: 'Write one JSON line per command received to this file.'}),
     'port-file': Flags.string({
       summary:
@@ -110,13 +107,16 @@ export default class Emulate extends ArcCommand {
       })
     }
     const devices = (flags.serial ?? []).map((s) => parseSerialFlag(s))
-    if (devices.length === 0 && !flags.scenario) devices.push({serial: DEFAULT_SERIAL, snapshot: DEMO_DIR})
+    // `--scenario demo` names the built-in one: the demo app on `arc-virtual` (a scenario file called demo: ./demo).
+    const demoScenario = flags.scenario === 'demo'
+    const scenario = flags.scenario && !demoScenario ? path.resolve(flags.scenario) : undefined
+    if (devices.length === 0 && !scenario) devices.push({serial: DEFAULT_SERIAL, app: 'demo'})
     const {startEmulator} = await import('@arc-cli/emulator')
     const emulator = await startEmulator({
       port: flags.port,
       host: flags.host,
       devices,
-      scenario: flags.scenario ? path.resolve(flags.scenario) : undefined,
+      scenario,
       logFile: flags.log ? path.resolve(flags.log) : undefined,
     })
     const address = `${emulator.host}:${emulator.port}`

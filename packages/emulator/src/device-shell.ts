@@ -26,6 +26,9 @@ export function writeProgramDir(dir: string, names: string[], helper: string[]):
     writeFileSync(file, `#!/bin/sh\nexec ${start} ${shq(name)} "$@"\n`)
     chmodSync(file, 0o755)
   }
+  // The device's own sh (/system/bin/sh, `sh -c '…'`): the same host shell, with the same PATH of device programs.
+  writeFileSync(path.join(dir, 'sh'), '#!/bin/sh\nexec /bin/sh "$@"\n')
+  chmodSync(path.join(dir, 'sh'), 0o755)
 }
 
 export interface ShellSessionOptions {
@@ -187,7 +190,7 @@ export class ShellSession {
     const text = this.stderrTail + chunk.toString('latin1')
     const cut = text.lastIndexOf('\n') + 1
     this.stderrTail = text.slice(cut)
-    const lines = text.slice(0, cut).replace(/^(\/system\/bin\/sh): \d+: /gm, '$1: ')
+    const lines = text.slice(0, cut).replace(/^(?:\/system)?\/bin\/sh: \d+: /gm, `${DEVICE_SH}: `)
     return Buffer.from(lines, 'latin1')
   }
 
@@ -208,8 +211,8 @@ export class ShellSession {
  * each such line at once, so it arrives whole; any other bytes (a PNG, a dump) pass through untouched.
  */
 function rewriteShellErrors(chunk: Buffer): Buffer {
-  if (!chunk.includes(`${DEVICE_SH}: `)) return chunk
-  return Buffer.from(chunk.toString('latin1').replace(/^(\/system\/bin\/sh): \d+: /gm, '$1: '), 'latin1')
+  if (!chunk.includes('bin/sh: ')) return chunk
+  return Buffer.from(chunk.toString('latin1').replace(/^(?:\/system)?\/bin\/sh: \d+: /gm, `${DEVICE_SH}: `), 'latin1')
 }
 
 function signalNumber(signal: NodeJS.Signals | null): number {

@@ -9,6 +9,7 @@ import {ConfigError, DeviceNotFoundError, InvalidInputError} from '@arc-cli/core
 import {CommandChannel, socketFolder, type ProgramIo} from './command-channel.js'
 import {CommandLog, type ReceivedCommand, type ReceivedRequest} from './command-log.js'
 import {COMMANDS} from './commands/index.js'
+import {DemoApp} from './demo-app/demo-app.js'
 import {runFault} from './faults.js'
 import type {CommandContext} from './commands/types.js'
 import {ShellSession, writeProgramDir} from './device-shell.js'
@@ -22,8 +23,13 @@ import {VirtualDevice, type AdbState} from './virtual-device.js'
 
 export interface EmulatedDeviceSpec {
   serial: string
-  /** A snapshot folder (window_dump.xml [+ screen.png, meta.json]) or a `.xml` dump. */
-  snapshot: string
+  /** A snapshot folder (window_dump.xml [+ screen.png, meta.json]) or a `.xml` dump; or give `app`. */
+  snapshot?: string
+  /**
+   * `demo`: the device runs the demo app (demo-app/demo-app.ts), whose first screen is the bundled `demo` snapshot
+   * and which works: ADD adds a row, the list scrolls, a row's delete button opens a dialog.
+   */
+  app?: 'demo'
   state?: AdbState
 }
 
@@ -125,11 +131,14 @@ class EmulatorImpl implements Emulator, HostContext {
     for (const serial of Object.keys(scenario?.devices ?? {})) if (!specs.has(serial)) specs.set(serial, undefined)
     for (const [serial, spec] of specs) {
       const deviceScenario = scenario?.devices[serial]
-      const screens =
-        deviceScenario?.screens && Object.keys(deviceScenario.screens).length > 0
-          ? deviceScenario.screens
-          : spec
-            ? {main: spec.snapshot}
+      const scenarioScreens = deviceScenario?.screens && Object.keys(deviceScenario.screens).length > 0
+      const app = !scenarioScreens && spec?.app === 'demo' ? new DemoApp() : undefined
+      const screens = scenarioScreens
+        ? deviceScenario!.screens
+        : spec?.snapshot !== undefined
+          ? {main: spec.snapshot}
+          : app
+            ? {}
             : undefined
       if (!screens) {
         throw new ConfigError(
@@ -145,6 +154,7 @@ class EmulatorImpl implements Emulator, HostContext {
         state: spec?.state,
         scenario: deviceScenario,
         timeScale: options.timeScale ?? envTimeScale(),
+        ...(app ? {app} : {}),
       })
       device.on('changed', () => this.events.emit('changed'))
       device.on('disconnect', () => {

@@ -17,10 +17,43 @@ function chunk(type: string, data: Buffer): Buffer {
  * is off.
  */
 export function solidPng(width: number, height: number, level = 0xf0): Buffer {
-  const row = Buffer.alloc(1 + width * 3)
-  for (let x = 0; x < width; x++) row.set([level, level, level], 1 + x * 3)
-  const raw = Buffer.alloc(row.length * height)
-  for (let y = 0; y < height; y++) row.copy(raw, y * row.length)
+  const raster = new Raster(width, height)
+  raster.fill(0, 0, width, height, [level, level, level])
+  return raster.png()
+}
+
+/** An RGB picture drawn with filled rectangles, encoded as a PNG (what a virtual app's screencap shows). */
+export class Raster {
+  /** One PNG scanline per row: a filter byte (0, none), then RGB. */
+  private readonly raw: Buffer
+  private readonly stride: number
+
+  constructor(
+    readonly width: number,
+    readonly height: number
+  ) {
+    this.stride = 1 + width * 3
+    this.raw = Buffer.alloc(this.stride * height)
+  }
+
+  /** Fills [left, top, right, bottom) with a colour, clipped to the picture. */
+  fill(left: number, top: number, right: number, bottom: number, [r, g, b]: readonly [number, number, number]): void {
+    const l = Math.max(0, Math.round(left))
+    const t = Math.max(0, Math.round(top))
+    const rr = Math.min(this.width, Math.round(right))
+    const bb = Math.min(this.height, Math.round(bottom))
+    if (rr <= l || bb <= t) return
+    const row = Buffer.alloc((rr - l) * 3)
+    for (let x = 0; x < rr - l; x++) row.set([r, g, b], x * 3)
+    for (let y = t; y < bb; y++) row.copy(this.raw, y * this.stride + 1 + l * 3)
+  }
+
+  png(): Buffer {
+    return encodePng(this.width, this.height, this.raw)
+  }
+}
+
+function encodePng(width: number, height: number, raw: Buffer): Buffer {
   const ihdr = Buffer.alloc(13)
   ihdr.writeUInt32BE(width, 0)
   ihdr.writeUInt32BE(height, 4)

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {ConfigError, describeZodIssues, unreachableSerial, z} from '@arc-cli/core'
+import {ConfigError, DEMO_DIR, describeZodIssues, unreachableSerial, z} from '@arc-cli/core'
 
 /**
  * The scenario file (JSON): what each emulated device shows and how it reacts. Documented in docs/emulate.md.
@@ -370,11 +370,11 @@ export function parseScenario(input: unknown, what: string, baseDir: string): Pa
       device.screens = {main: device.snapshot}
     }
     const screens = device.screens ?? {}
+    // `demo` is the bundled demo snapshot, as for `--device demo` and `--serial NAME=demo` (`./demo` is a folder).
+    const snapshotPath = (snapshot: string) => (snapshot === 'demo' ? DEMO_DIR : path.resolve(baseDir, snapshot))
     for (const [name, screen] of Object.entries(screens)) {
       screens[name] =
-        typeof screen === 'string'
-          ? path.resolve(baseDir, screen)
-          : {...screen, snapshot: path.resolve(baseDir, screen.snapshot)}
+        typeof screen === 'string' ? snapshotPath(screen) : {...screen, snapshot: snapshotPath(screen.snapshot)}
     }
     const names = Object.keys(screens)
     const known = (key: string, name: string | undefined) => {

@@ -330,4 +330,10 @@ export class TextFields {
   screenChanged(): void {
     this.focus = undefined
   }
+
+  /** The screen was drawn anew (an app run in code): what was typed is in its XML now, and its focus is the XML's. */
+  forget(screen: string): void {
+    this.edits.delete(screen)
+    if (this.focus?.screen === screen) this.focus = undefined
+  }
 }

@@ -23,7 +23,8 @@ import {sleep} from './sleep.js'
 import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
-import {contains, isKeyboardRoot, type ScreenNode} from './screen-dump.js'
+import type {LiveApp, LiveAppInput} from './live-app.js'
+import {contains, isKeyboardRoot, isTextEditor, type ScreenNode} from './screen-dump.js'
 import {windowUnder} from './touch.js'
 
 /**
@@ -239,6 +240,8 @@ export interface VirtualDeviceInit {
   scenario?: DeviceScenario
   /** The emulator's time scale, used where the scenario sets none (EmulatorOptions.timeScale). */
   timeScale?: number
+  /** An app run in code (the demo app), drawing the screen of its own name (live-app.ts). */
+  app?: LiveApp
 }
 
 /**
@@ -339,6 +342,8 @@ export class VirtualDevice extends EventEmitter {
    * `clipboard`. The helper's operations needing one answer UNSUPPORTED (a test of arc's fallbacks).
    */
   readonly hiddenApisMissing = new Set<string>()
+  /** The app run in code, if any (the demo app: `arc emulate` without a scenario). */
+  readonly app?: LiveApp
   private stateValue: AdbState
   private present = true
   private currentScreen = ''
@@ -349,6 +354,7 @@ export class VirtualDevice extends EventEmitter {
     super()
     this.serial = init.serial
     this.transportId = init.transportId
+    this.app = init.app
     this.stateValue = init.state ?? init.scenario?.state ?? 'device'
     this.files = new DeviceFiles(init.root)
     const scenario = init.scenario
@@ -424,6 +430,7 @@ export class VirtualDevice extends EventEmitter {
       if (typeof screen !== 'string' && screen.animated) device.animatedScreens.add(name)
       if (typeof screen !== 'string' && screen.secure) device.secureScreens.add(name)
     }
+    if (init.app) device.screens.set(init.app.screenName, init.app.draw())
     const first = init.scenario?.initialScreen ?? [...device.screens.keys()][0]
     if (first === undefined) throw new Error(`device ${init.serial} has no screen`)
     // Apps seen on any screen are installed user apps unless declared otherwise.
@@ -722,6 +729,7 @@ export class VirtualDevice extends EventEmitter {
       this.keyboardDismissed = true
       return
     }
+    if (this.liveInput(event)) return
     if (event.type === 'tap') {
       const window = windowUnder(this, event.x, event.y)
       this.fields.tap(this.screen, event.x, event.y, window)
@@ -736,6 +744,39 @@ export class VirtualDevice extends EventEmitter {
     const hit = this.transitionFor(event)
     if (hit) this.showScreen(hit.to)
     else if (event.type === 'keyevent' && event.code === 3) this.goHome()
+  }
+
+  /**
+   * Input on the screen of the app run in code goes to that app first; when it takes it, the app draws its screen
+   * again (what was typed into its fields is its state now) and nothing else sees the input.
+   */
+  private liveInput(event: InputEvent): boolean {
+    const app = this.app
+    if (!app || this.currentScreen !== app.screenName) return false
+    const point = event.type === 'tap' ? [event.x, event.y] : event.type === 'swipe' ? [event.x1, event.y1] : undefined
+    const window = point ? windowUnder(this, point[0]!, point[1]!) : undefined
+    const input: LiveAppInput = {
+      reachesApp: window !== undefined && this.screen.dump.windows[window]?.package === app.package,
+      fields: this.fieldTexts(),
+    }
+    let took = false
+    if (event.type === 'tap') took = app.tap(event.x, event.y, input)
+    else if (event.type === 'swipe') took = app.swipe(event.x1, event.y1, event.x2, event.y2, input)
+    else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) took = app.key(event.code, input)
+    if (took) {
+      this.fields.forget(app.screenName)
+      this.screens.set(app.screenName, app.draw())
+    }
+    return took
+  }
+
+  /** What each edit field of the screen shown holds now, by resource id. */
+  private fieldTexts(): Map<string, string> {
+    const texts = new Map<string, string>()
+    for (const node of this.screen.dump.nodes)
+      if (node.resourceId !== '' && isTextEditor(node))
+        texts.set(node.resourceId, this.fields.textOf(this.screen, node.index))
+    return texts
   }
 
   /** A confirm key clicked a focused control (not a field): it does what a tap on its centre does. */

@@ -53,6 +53,19 @@ describe('arc emulate (command)', () => {
     expect(cli.output().stdout).to.include('arc emulate: stopped')
   })
 
+  it('--scenario demo runs the demo app on arc-virtual: ADD adds the typed row', async () => {
+    const cli = startCli(['--port', '0', '--scenario', 'demo'])
+    const port = await cli.listening
+    expect(cli.output().stdout).to.include('(devices: arc-virtual)')
+    const device = Adb.createClient({host: '127.0.0.1', port, bin: '/bin/false'}).getDevice('arc-virtual')
+    // The field has the focus as the app starts: type, then tap ADD (801,231-1038,357).
+    await readAll(await device.shell('input text Tea && input tap 900 300 && uiautomator dump /dev/tty'))
+    const dump = (await readAll(await device.shell('uiautomator dump /dev/tty'))).toString()
+    expect(dump).to.match(/text="Tea" resource-id="dev\.arc\.demo\.groceries:id\/item_name"/)
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).to.equal(0)
+  })
+
   it('--port-file: the address as JSON once listening, for a script that asked for --port 0; gone after stop', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-port-file-'))
     try {

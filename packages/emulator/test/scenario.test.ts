@@ -36,6 +36,18 @@ describe('emulator scenario and options', () => {
     }
   })
 
+  it('names the bundled snapshot as demo, for a device and for a screen', async () => {
+    const file = path.join(tmp.dir, 'demo-scenario.json')
+    writeFileSync(file, JSON.stringify({devices: {one: {snapshot: 'demo'}, two: {screens: {list: 'demo'}}}}))
+    const emu = await startEmulator({port: 0, devices: [], scenario: file})
+    try {
+      expect(emu.device('one').screen.source).to.equal(DEMO_DIR)
+      expect(emu.device('two').screen.source).to.equal(DEMO_DIR)
+    } finally {
+      await emu.close()
+    }
+  })
+
   it('names the bad key in a ConfigError', async () => {
     const bad = (scenario: unknown) =>
       rejection(startEmulator({port: 0, devices: [{serial: 'a', snapshot: DEMO_DIR}], scenario: scenario as never}))

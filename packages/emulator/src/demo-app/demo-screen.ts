@@ -1,9 +1,11 @@
 /**
- * The demo device's screen, described once: scripts/make-demo.ts turns it into `window_dump.xml` (as
- * uiautomator would write it) and `screen.png` (drawn from the same boxes). Everything here is made up for
- * arc; no third-party screen is copied. It shows every case screen-state and annotate handle: a status bar,
- * an app window with a toolbar, a text field, buttons, a list with a row scrolled out of view, an on-screen
- * keyboard window and a navigation bar.
+ * The demo app's screen, described once, for any state of the app: scripts/make-demo.ts turns its first state
+ * into the bundled `demo` snapshot (`window_dump.xml` as uiautomator would write it, and `screen.png` drawn from
+ * the same boxes), and `arc emulate` runs it as a live app (demo-app.ts) whose every state is drawn from here.
+ * Everything here is made up for arc; no third-party screen is copied. It shows every case screen-state and
+ * annotate handle: a status bar, an app window with a toolbar, a text field, buttons, a list with a row scrolled
+ * out of view, an on-screen keyboard window and a navigation bar; and, once a row's delete button is tapped, a
+ * dialog window over the app.
  */
 export type Box = [number, number, number, number]
 
@@ -39,6 +41,9 @@ export interface DemoNode {
     | 'key'
     | 'navbar'
     | 'nav'
+    | 'scrim'
+    | 'dialog'
+    | 'text-button'
   children?: DemoNode[]
 }
 
@@ -49,6 +54,24 @@ export const APP = 'dev.arc.demo.groceries'
 export const ACTIVITY = '.ListActivity'
 const IME = 'dev.arc.demo.keyboard'
 const SYSUI = 'com.android.systemui'
+
+/** One row of the groceries list. */
+export interface DemoItem {
+  name: string
+  qty: string
+  done: boolean
+}
+
+/** What the demo app shows: its rows, how far the list is scrolled, the new-item field and an open dialog. */
+export interface DemoState {
+  items: DemoItem[]
+  /** The first row shown: the list scrolls a whole row at a time. */
+  first: number
+  /** What the new-item field holds ('' shows its hint). */
+  field: string
+  /** The delete dialog, open for this row (an index into `items`). */
+  confirmDelete?: number
+}
 
 const ITEMS = [
   ['Oat milk', '2 cartons', true],
@@ -62,15 +85,28 @@ const ITEMS = [
   ['Coffee beans', '250 g', false],
 ] as const
 
-const ROW_TOP = 399
-const ROW_HEIGHT = 147
-const LIST_BOTTOM = 1590
+export const ROW_TOP = 399
+export const ROW_HEIGHT = 147
+export const LIST_TOP = 378
+export const LIST_BOTTOM = 1590
+/** Rows wholly inside the list: scrolling ends where the last row is one of them. */
+export const ROWS_SHOWN = Math.floor((LIST_BOTTOM - ROW_TOP) / ROW_HEIGHT)
 
-function row(i: number): DemoNode {
-  const [name, qty, done] = ITEMS[i] as readonly [string, string, boolean]
-  const top = ROW_TOP + i * ROW_HEIGHT
+/** The app as it starts: the bundled `demo` snapshot. */
+export function initialDemoState(): DemoState {
+  return {items: ITEMS.map(([name, qty, done]) => ({name, qty, done})), first: 0, field: ''}
+}
+
+/** The furthest the list scrolls (its first row then): the last row wholly shown. */
+export function lastFirstRow(state: DemoState): number {
+  return Math.max(0, state.items.length - ROWS_SHOWN)
+}
+
+function row(item: DemoItem, slot: number): DemoNode {
+  const {name, qty, done} = item
+  const top = ROW_TOP + slot * ROW_HEIGHT
   const bottom = top + ROW_HEIGHT
-  // Rows past the list's bottom edge are laid out but scrolled out of view.
+  // A row whose top is within 20 px of the list's bottom edge is laid out but not visible to the user.
   const visible = top < LIST_BOTTOM - 20
   const v = {visible}
   return {
@@ -184,7 +220,93 @@ function keyboard(): DemoNode {
   }
 }
 
-export const WINDOWS: DemoNode[] = [
+const DIALOG: Box = [66, 930, 1014, 1470]
+
+/** The delete dialog's window: an AlertDialog with the row's name, a message and two buttons. */
+function dialog(item: DemoItem): DemoNode {
+  const [l, t, r, b] = DIALOG
+  return {
+    cls: 'android.widget.FrameLayout',
+    bounds: DIALOG,
+    paint: 'dialog',
+    children: [
+      {
+        cls: 'android.widget.TextView',
+        res: `${APP}:id/alertTitle`,
+        text: `Delete ${item.name}?`,
+        bounds: [l + 72, t + 66, r - 72, t + 150],
+        paint: 'label',
+      },
+      {
+        cls: 'android.widget.TextView',
+        res: 'android:id/message',
+        text: 'It leaves the list for good.',
+        bounds: [l + 72, t + 180, r - 72, t + 260],
+        paint: 'muted',
+      },
+      {
+        cls: 'android.widget.Button',
+        res: 'android:id/button2',
+        text: 'Cancel',
+        bounds: [r - 560, b - 170, r - 300, b - 44],
+        clickable: true,
+        focusable: true,
+        paint: 'text-button',
+      },
+      {
+        cls: 'android.widget.Button',
+        res: 'android:id/button1',
+        text: 'Delete',
+        bounds: [r - 276, b - 170, r - 48, b - 44],
+        clickable: true,
+        focusable: true,
+        paint: 'text-button',
+      },
+    ],
+  }
+}
+
+/** Where the dialog's window lies (a tap outside it cancels the dialog). */
+export const DIALOG_BOUNDS: Box = DIALOG
+
+/**
+ * The windows of the screen in this state, topmost first as uiautomator lists them: the keyboard (while the field
+ * has the focus: a dialog takes it), the navigation and status bars, the dialog, the app.
+ */
+export function demoWindows(state: DemoState): DemoNode[] {
+  const open = state.confirmDelete === undefined ? undefined : state.items[state.confirmDelete]
+  const rows: DemoNode[] = []
+  for (let i = state.first; i < state.items.length; i++) {
+    const slot = i - state.first
+    // Rows past the list's bottom edge are not laid out at all (RecyclerView recycles them).
+    if (ROW_TOP + slot * ROW_HEIGHT >= LIST_BOTTOM) break
+    rows.push(row(state.items[i]!, slot))
+  }
+  const [kb, nav, status, app] = WINDOWS
+  const field = app!.children![0]!.children![1]!.children![0]!
+  const withState: DemoNode = {
+    ...app!,
+    children: [
+      {
+        ...app!.children![0]!,
+        children: [
+          app!.children![0]!.children![0]!,
+          {
+            ...app!.children![0]!.children![1]!,
+            children: [
+              {...field, text: state.field === '' ? field.hint : state.field, focused: open === undefined},
+              app!.children![0]!.children![1]!.children![1]!,
+            ],
+          },
+          {...app!.children![0]!.children![2]!, children: rows},
+        ],
+      },
+    ],
+  }
+  return open ? [nav!, status!, dialog(open), withState] : [kb!, nav!, status!, withState]
+}
+
+const WINDOWS: DemoNode[] = [
   keyboard(),
   {
     cls: 'android.widget.FrameLayout',
@@ -325,7 +447,7 @@ export const WINDOWS: DemoNode[] = [
             bounds: [0, 378, WIDTH, LIST_BOTTOM],
             scrollable: true,
             focusable: true,
-            children: ITEMS.map((_, i) => row(i)),
+            children: ITEMS.map(([name, qty, done], i) => row({name, qty, done}, i)),
           },
         ],
       },

@@ -1,0 +1,29 @@
+/**
+ * An app the virtual device runs in code rather than from recorded screens (the demo's groceries list): it draws
+ * its screen from its own state and changes that state on the input that reaches its window. The device asks it
+ * first about every input on its screen; what it does not take goes on as for a recorded screen (edit fields, the
+ * keyboard, scenario transitions).
+ */
+import type {LoadedScreen} from './snapshot-screen.js'
+
+export interface LiveAppInput {
+  /** The touch reaches one of the app's windows (the topmost window under the point is the app's). */
+  reachesApp: boolean
+  /** What the app's edit fields hold now, by resource id (what was typed into them since the last draw). */
+  fields: ReadonlyMap<string, string>
+}
+
+export interface LiveApp {
+  /** The device's name for the screen it draws. */
+  readonly screenName: string
+  /** Its package, whose windows take its input. */
+  readonly package: string
+  /** The screen as it is now. */
+  draw(): LoadedScreen
+  /** A tap; true when the app took it (the device then draws the app again, and nothing else sees the tap). */
+  tap(x: number, y: number, input: LiveAppInput): boolean
+  /** A swipe from (x1, y1) to (x2, y2); true when the app took it. */
+  swipe(x1: number, y1: number, x2: number, y2: number, input: LiveAppInput): boolean
+  /** A key (Android key code); true when the app took it. */
+  key(code: number, input: LiveAppInput): boolean
+}
