@@ -6,6 +6,7 @@ import {
   displayWidth,
   filesSettings,
   Flags,
+  helperHoldMs,
   helperMode,
   loadConfig,
   padToWidth,
@@ -35,7 +36,7 @@ export default class Config extends ArcCommand {
   static override description = [
     'Shows every setting arc will use, with its source: a config file (found from the current folder up to the',
     'nearest package.json, or named by ARC_CONFIG), the environment (ANDROID_SERIAL, ADB_SERVER_SOCKET,',
-    `ANDROID_ADB_SERVER_ADDRESS, ANDROID_ADB_SERVER_PORT, ARC_HELPER), or the built-in default; flags and the environment win over the file. Files searched: ${CONFIG_PLACES.join(', ')}.`,
+    `ANDROID_ADB_SERVER_ADDRESS, ANDROID_ADB_SERVER_PORT, ARC_HELPER, ARC_HELPER_HOLD_MS), or the built-in default; flags and the environment win over the file. Files searched: ${CONFIG_PLACES.join(', ')}.`,
   ].join(' ')
   static override examples = [
     '<%= config.bin %> config',
@@ -76,6 +77,15 @@ export default class Config extends ArcCommand {
             ? 'default'
             : (filepath as string),
       },
+      {
+        key: 'adb.helperHoldMs',
+        value: helperHoldMs(process.env, config.adb?.helperHoldMs),
+        source: process.env.ARC_HELPER_HOLD_MS
+          ? 'env ARC_HELPER_HOLD_MS'
+          : config.adb?.helperHoldMs === undefined
+            ? 'default'
+            : (filepath as string),
+      },
     ]
     // The file tools' settings, defaults included, one line per key.
     const files = filesSettings(config.files)
@@ -88,7 +98,7 @@ export default class Config extends ArcCommand {
     resolved.push(
       ...others.filter(
         (e) =>
-          !['device', 'adb.host', 'adb.port', 'adb.timeoutMs', 'adb.helper'].includes(e.key) &&
+          !['device', 'adb.host', 'adb.port', 'adb.timeoutMs', 'adb.helper', 'adb.helperHoldMs'].includes(e.key) &&
           !e.key.startsWith('files.') &&
           e.key !== 'files'
       )

@@ -166,6 +166,30 @@ describe('arc config (spawned)', () => {
     }
   })
 
+  it('shows how long the helper keeps UiAutomation and where that came from: ARC_HELPER_HOLD_MS over the file, else 0', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-hold-'))
+    try {
+      await writeFile(path.join(dir, 'package.json'), '{"name": "x"}')
+      const bare = await runArc(['config'], {cwd: dir, env: {ARC_HELPER_HOLD_MS: ''}})
+      expect(bare.stdout).to.match(/^adb\.helperHoldMs +0  \(default\)$/m)
+      await writeFile(path.join(dir, '.arcrc.json'), '{"adb": {"helperHoldMs": 1500}}')
+      const fromFile = await runArc(['config', '--json'], {cwd: dir, env: {ARC_HELPER_HOLD_MS: ''}})
+      expect(
+        (JSON.parse(fromFile.stdout) as {resolved: Array<{key: string}>}).resolved.filter(
+          (e) => e.key === 'adb.helperHoldMs'
+        )
+      ).to.deep.equal([{key: 'adb.helperHoldMs', value: 1500, source: path.join(dir, '.arcrc.json')}])
+      const fromEnv = await runArc(['config'], {cwd: dir, env: {ARC_HELPER_HOLD_MS: '40'}})
+      expect(fromEnv.stdout).to.match(/^adb\.helperHoldMs +40  \(env ARC_HELPER_HOLD_MS\)$/m)
+      await writeFile(path.join(dir, '.arcrc.json'), '{"adb": {"helperHoldMs": -1}}')
+      const bad = await runArc(['config'], {cwd: dir, env: {ARC_HELPER_HOLD_MS: ''}})
+      expect(bad.code).to.equal(3)
+      expect(bad.stderr).to.include('helperHoldMs')
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+
   it('resolves the adb server as device commands do: environment over the config file, tcp:PORT, IPv6, ANDROID_ADB_SERVER_PORT', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-cmd-'))
     try {

@@ -34,6 +34,7 @@ export {
   HELPER_MODES,
   helperBuild,
   helperDevicePath,
+  helperHoldMs,
   helperMode,
   type HelperBuild,
   type HelperMode,

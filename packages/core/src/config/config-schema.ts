@@ -32,6 +32,15 @@ export const configSchema = z
           .describe(
             "arc's on-device helper: auto (where it works, else ADB; the default), off (ADB only), required (the helper or an error). ARC_HELPER and --helper win over it."
           ),
+        helperHoldMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(600000)
+          .optional()
+          .describe(
+            'How long the on-device helper keeps UiAutomation after a read, in milliseconds (default 0: it lets go at once, so uiautomator, Appium and uiautomator2 can connect between reads; a hold saves reconnecting on the next read). ARC_HELPER_HOLD_MS wins over it.'
+          ),
       })
       .strict()
       .optional()

@@ -38,6 +38,29 @@ export function helperMode(
   return configured ?? 'auto'
 }
 
+/** How long the helper keeps UiAutomation after a read unless told otherwise: not at all (docs/devices.md). */
+export const DEFAULT_HELPER_HOLD_MS = 0
+const MAX_HELPER_HOLD_MS = 600000
+
+/**
+ * How long the helper keeps UiAutomation after a request that needed it: ARC_HELPER_HOLD_MS, else the config's
+ * `adb.helperHoldMs`, else 0 (it lets go at once: another tool's UiAutomation is never refused because of an arc
+ * read that ended). An ARC_HELPER_HOLD_MS that is not a whole number from 0 to 600000 is a ConfigError naming it.
+ */
+export function helperHoldMs(env: NodeJS.ProcessEnv, configured: number | undefined): number {
+  const fromEnv = env.ARC_HELPER_HOLD_MS
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (!/^\d{1,6}$/.test(fromEnv) || Number(fromEnv) > MAX_HELPER_HOLD_MS) {
+      throw new ConfigError(
+        `ARC_HELPER_HOLD_MS=${JSON.stringify(fromEnv)} is not a hold time; allowed: a whole number of milliseconds from 0 to ${MAX_HELPER_HOLD_MS}`,
+        {actions: ['Unset ARC_HELPER_HOLD_MS for the default (0: UiAutomation is let go after every read).']}
+      )
+    }
+    return Number(fromEnv)
+  }
+  return configured ?? DEFAULT_HELPER_HOLD_MS
+}
+
 /** The dex file. Two folders up from here is the core package, both from src/driver and from dist/bundle. */
 export const HELPER_DEX = fileURLToPath(new URL('../../helper/arc-helper.dex', import.meta.url))
 const HELPER_JSON = fileURLToPath(new URL('../../helper/arc-helper.json', import.meta.url))

@@ -7,7 +7,7 @@ import {ArcError, DeviceNotFoundError, DeviceUnavailableError} from '../errors/a
 import type {AdbConnectOptions} from './adb/connect.js'
 import type {Backend} from './compose.js'
 import type {DeviceDriver} from './device-driver.js'
-import {helperMode, type HelperMode} from './device-helper.js'
+import {helperHoldMs, helperMode, type HelperMode} from './device-helper.js'
 import {openSnapshot, snapshotBackend} from './snapshot-driver.js'
 
 /**
@@ -68,6 +68,7 @@ export function adbOptions(selection: DeviceSelection): Omit<AdbConnectOptions, 
     timeoutMs: selection.config?.adb?.timeoutMs,
     env: selection.env ?? process.env,
     helper: helperMode(selection.helper, selection.env ?? process.env, selection.config?.adb?.helper),
+    helperHoldMs: helperHoldMs(selection.env ?? process.env, selection.config?.adb?.helperHoldMs),
   }
 }
 

@@ -60,6 +60,23 @@ describe('the on-device helper from the command line (arc emulate)', function ()
     expect(badFlag.stderr).to.match(/--helper/)
   })
 
+  it('ARC_HELPER_HOLD_MS sets how long the helper keeps UiAutomation, and a value that is not a time is refused naming it', async () => {
+    const from = h.emu.commands.length
+    const held = await runArc(['screen-state'], {env: {...h.env, ARC_HELPER: 'auto', ARC_HELPER_HOLD_MS: '250'}})
+    expect(held.code, held.stderr).to.equal(0)
+    expect(
+      h
+        .argvSince(from)
+        .find((argv) => argv[0] === 'app_process')
+        ?.slice(-2)
+    ).to.deep.equal(['--idle-ms', '250'])
+    for (const bad of ['-5', '1.5', 'soon', '600001']) {
+      const run = await runArc(['screen-state'], {env: {...h.env, ARC_HELPER: 'auto', ARC_HELPER_HOLD_MS: bad}})
+      expect(run.code, bad).to.equal(3)
+      expect(run.stderr).to.include(`ARC_HELPER_HOLD_MS=${JSON.stringify(bad)} is not a hold time`)
+    }
+  })
+
   it('clipboard set and get work from the command line through the helper', async () => {
     const set = await runArc(['clipboard', 'set', 'héllo 👍'], {env: {...h.env, ARC_HELPER: 'auto'}})
     expect(set.code, set.stderr).to.equal(0)

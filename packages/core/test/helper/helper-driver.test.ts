@@ -8,6 +8,8 @@ import {buildScreenModel, walkNodes} from '@arc-cli/core'
 import {connectAdbDriver} from '@arc-cli/core/testing'
 import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {setTimeout as sleep} from 'node:timers/promises'
+
 import {expect} from 'chai'
 
 import type {AdbDriver} from '../../src/driver/adb/adb-driver.js'
@@ -21,7 +23,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   const h = useEmulator({devices: [], scenario: {devices: {'emu-1': {snapshot: DEMO_DIR, windowsDump: true}}}})
   const open: AdbDriver[] = []
 
-  const driver = async (helper: HelperMode): Promise<AdbDriver> => {
+  const driver = async (helper: HelperMode, helperHoldMs?: number): Promise<AdbDriver> => {
     const d = (await connectAdbDriver({
       serial: 'emu-1',
       port: h.emu.port,
@@ -29,6 +31,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       timeoutMs: 10_000,
       env: {},
       helper,
+      ...(helperHoldMs === undefined ? {} : {helperHoldMs}),
     })) as AdbDriver
     open.push(d)
     return d
@@ -266,5 +269,42 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(partial.get('helper')?.status).to.equal('partial')
     expect(partial.get('helper')?.detail).to.match(/this release lacks clipboard$/)
     expect(partial.get('clipboard-write')?.status).to.equal('no')
+  })
+
+  it('lets go of UiAutomation as soon as a read ends: another tool’s uiautomator dump works right after it', async () => {
+    const d = await driver('auto')
+    const from = h.emu.commands.length
+    await d.captureScreen()
+    expect(backendUses(d.shell).screen).to.deep.include({backend: 'helper'})
+    // The helper still runs (resident, as for arc mcp serve or arc batch) and holds nothing.
+    expect(
+      h
+        .argvSince(from)
+        .find((argv) => argv[0] === 'app_process')
+        ?.slice(-2)
+    ).to.deep.equal(['--idle-ms', '0'])
+    expect(device().uiAutomationHolder).to.equal(undefined)
+    const other = await d.runCommand(['uiautomator', 'dump', '/dev/tty'])
+    expect(other.exitCode, other.stderr.toString()).to.equal(0)
+    expect(other.stdout.toString()).to.match(/UI hierchary dumped to: \/dev\/tty/)
+    // And the helper's next read connects again.
+    await d.captureScreen()
+    expect(backendUses(d.shell).screen).to.deep.include({backend: 'helper'})
+  })
+
+  it('keeps UiAutomation for adb.helperHoldMs after a read where asked, and lets go after it', async () => {
+    const d = await driver('auto', 300)
+    const from = h.emu.commands.length
+    await d.captureScreen()
+    expect(
+      h
+        .argvSince(from)
+        .find((argv) => argv[0] === 'app_process')
+        ?.slice(-2)
+    ).to.deep.equal(['--idle-ms', '300'])
+    expect(device().uiAutomationHolder).to.equal('arc-helper')
+    expect((await d.runCommand(['uiautomator', 'dump', '/dev/tty'])).exitCode).to.equal(137)
+    for (let i = 0; i < 100 && device().uiAutomationHolder !== undefined; i++) await sleep(20)
+    expect(device().uiAutomationHolder).to.equal(undefined)
   })
 })

@@ -78,13 +78,13 @@ export class AdbDriver implements DeviceDriver {
   constructor(
     readonly server: AdbServer,
     serial: string,
-    options: {helper?: HelperMode} = {}
+    options: {helper?: HelperMode; helperHoldMs?: number} = {}
   ) {
     this.serial = serial
     this.shell = new DeviceShell(server, serial)
     this.dumpState = screen.dumpStateFor(this.shell.key)
     this.geometry = geometryFor(this.shell.key)
-    this.helper = new HelperBackend(this.shell, options.helper ?? 'off')
+    this.helper = new HelperBackend(this.shell, options.helper ?? 'off', options.helperHoldMs)
   }
 
   /**

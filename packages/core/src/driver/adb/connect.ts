@@ -16,6 +16,8 @@ export interface AdbConnectOptions extends ServerAddressInput {
   serial?: string
   /** Whether the on-device helper serves what it can (helper-backend.ts); default `off` here, `auto` from the CLI and MCP. */
   helper?: HelperMode
+  /** How long the helper keeps UiAutomation after a read (device-helper.ts helperHoldMs); default 0. */
+  helperHoldMs?: number
   /** Time limit for one device command (default 20000 ms). */
   timeoutMs?: number
 }
@@ -119,7 +121,7 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
   const server = openAdbServer(options)
   const devices = await server.listDevices()
   const target = options.serial
-  const helper = {helper: options.helper}
+  const helper = {helper: options.helper, helperHoldMs: options.helperHoldMs}
   if (target === undefined) return new AdbDriver(server, selectDevice(devices, undefined, server.address), helper)
   const state = await namedDeviceState(server, devices, target)
   if (state === undefined) throw notAttached(target, devices, server.address)

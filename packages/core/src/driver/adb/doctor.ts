@@ -11,7 +11,7 @@ import {clipboardReason} from './clipboard.js'
 import {INPUT_REFUSED_ACTIONS, XIAOMI_INPUT_SETTING, type DeviceShell} from './device-shell.js'
 import {findTouchscreen, parseGetevent} from './getevent.js'
 import type {HelperBackend} from './helper-backend.js'
-import {HelperFailure, helperSession, type HelperSession} from './helper-session.js'
+import {HelperFailure, type HelperSession} from './helper-session.js'
 import {raw} from './shell-quote.js'
 
 /** The key doctor presses to prove input works: a modifier alone, which no view acts on (KEYCODE_SHIFT_LEFT). */
@@ -55,7 +55,7 @@ async function probeHelper(
   }
   let session: HelperSession
   try {
-    session = await helperSession(dev)
+    session = await helper.session()
   } catch (error) {
     const why = error instanceof HelperFailure ? `${error.code}: ${error.message}` : String(error)
     return {

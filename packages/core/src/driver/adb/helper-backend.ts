@@ -17,6 +17,7 @@
  * which needs no UiAutomation.
  */
 import {UnsupportedError} from '../../errors/arc-error.js'
+import {DEFAULT_HELPER_HOLD_MS} from '../device-helper.js'
 import {parseUiDump} from '../../screen/parse-ui-dump.js'
 import type {DeviceShell} from './device-shell.js'
 import {
@@ -66,8 +67,15 @@ function limit(dev: DeviceShell, extraMs = 0): number {
 export class HelperBackend {
   constructor(
     private readonly dev: DeviceShell,
-    readonly mode: HelperMode
+    readonly mode: HelperMode,
+    /** How long the helper keeps UiAutomation after a read (0: it lets go at once); set when it starts. */
+    readonly holdMs = DEFAULT_HELPER_HOLD_MS
   ) {}
+
+  /** The device's helper session, started with this backend's hold when none runs yet. */
+  session(): Promise<HelperSession> {
+    return helperSession(this.dev, this.holdMs)
+  }
 
   /**
    * Runs `viaHelper` on the helper, else `viaAdb`: where the mode is `off`, or (`auto`) the helper could not serve
@@ -82,7 +90,7 @@ export class HelperBackend {
     let why = 'the helper is off (adb.helper, ARC_HELPER or --helper)'
     if (this.mode !== 'off') {
       try {
-        const session = await helperSession(this.dev)
+        const session = await this.session()
         const value = await viaHelper(session)
         remember(this.dev, capability, {backend: 'helper', ms: performance.now() - began})
         return value

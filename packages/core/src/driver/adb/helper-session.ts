@@ -13,15 +13,12 @@
 import {randomBytes} from 'node:crypto'
 import type {Socket} from 'node:net'
 
-import {helperBuild, helperDevicePath, HELPER_DEX} from '../device-helper.js'
+import {DEFAULT_HELPER_HOLD_MS, helperBuild, helperDevicePath, HELPER_DEX} from '../device-helper.js'
 import type {DeviceShell} from './device-shell.js'
 import {statFile} from './files.js'
 import {shq} from './shell-quote.js'
 
 export type {HelperMode} from '../device-helper.js'
-
-/** How long the helper keeps UiAutomation after a request that needed it (other tools may connect after). */
-export const HELPER_IDLE_MS = 2000
 
 // Any other status (1) is a failure: its payload is CODE<TAB>message.
 const STATUS_OK = 0
@@ -105,7 +102,7 @@ export class HelperSession {
    * Puts the dex on the device if needed and starts it. Fails with HelperFailure `push` or `start`, naming what the
    * device said.
    */
-  static async open(dev: DeviceShell, onEnd: () => void, idleMs = HELPER_IDLE_MS): Promise<HelperSession> {
+  static async open(dev: DeviceShell, onEnd: () => void, idleMs = DEFAULT_HELPER_HOLD_MS): Promise<HelperSession> {
     const began = performance.now()
     let pushed = await ensureDex(dev, false)
     const launched = await launch(dev, idleMs).catch(async (error: unknown) => {
@@ -312,15 +309,16 @@ const sessions = new Map<string, Promise<HelperSession>>()
 const unavailable = new Map<string, HelperFailure>()
 
 /**
- * The device's helper session: the running one, else a new one; rejects with the reason it cannot run (remembered
- * for the process: a device without app_process is not asked again). A session that ended is started again.
+ * The device's helper session: the running one, else a new one, which keeps UiAutomation `holdMs` after a read (a
+ * running one keeps the hold it was started with); rejects with the reason it cannot run (remembered for the
+ * process: a device without app_process is not asked again). A session that ended is started again.
  */
-export function helperSession(dev: DeviceShell): Promise<HelperSession> {
+export function helperSession(dev: DeviceShell, holdMs = DEFAULT_HELPER_HOLD_MS): Promise<HelperSession> {
   const known = unavailable.get(dev.key)
   if (known) return Promise.reject(known)
   let session = sessions.get(dev.key)
   if (!session) {
-    session = HelperSession.open(dev, () => sessions.delete(dev.key))
+    session = HelperSession.open(dev, () => sessions.delete(dev.key), holdMs)
     session.catch((error: unknown) => {
       sessions.delete(dev.key)
       if (error instanceof HelperFailure && (error.code === 'start' || error.code === 'push'))
