@@ -35,6 +35,7 @@ export const screenrecord = defineTool({
         .describe('MP4 file to write'),
     }),
     char: {output: 'o'},
+    only: 'it runs until stopped (up to 180 s, holding the call) and writes an MP4 on the machine arc runs on, at a path the caller picks; an agent could neither stop it nor read the video',
     examples: [
       '<%= config.bin %> <%= command.id %> -o demo.mp4',
       '<%= config.bin %> <%= command.id %> -o demo.mp4 --time-limit 10',

@@ -192,6 +192,7 @@ describe('.arcrc.example', () => {
       port: 7777,
       allowedOrigins: ['http://localhost:6274'],
       maxBodyBytes: 16777216,
+      detail: 'full',
     })
     const options = resolveAnnotateOptions({config, configFile: filepath}, {style: 'review'})
     expect(options.style.name).to.equal('review')

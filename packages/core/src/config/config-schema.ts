@@ -79,10 +79,16 @@ export const configSchema = z
           .max(1024 * 1024 * 1024)
           .optional()
           .describe('Largest request body accepted, in bytes (default 16 MiB).'),
+        detail: z
+          .enum(['full', 'compact'])
+          .optional()
+          .describe(
+            "get_screen_state's detail when a call gives none (default full, the spec's TSV; compact: fewest tokens). --detail wins over it."
+          ),
       })
       .strict()
       .optional()
-      .describe('`arc mcp serve`: token, address, allowed origins, body limit (see docs/mcp.md).'),
+      .describe('`arc mcp serve`: token, address, allowed origins, body limit, default detail (see docs/mcp.md).'),
     files: filesConfigSchema.optional().describe('Storage locations and limits of the file tools (see docs/files.md).'),
   })
   .strict()

@@ -12,7 +12,7 @@ export const SERVER_INFO = {name: 'arc', version: '0.1.0'}
  * server issued at `initialize` and the client sends back (http-server.ts), or none.
  */
 export function createMcpServer(host: ToolHost, session?: string): Server {
-  const server = new Server(SERVER_INFO, {capabilities: {tools: {}}})
+  const server = new Server(SERVER_INFO, {capabilities: {tools: {}}, instructions: host.instructions})
   server.setRequestHandler(ListToolsRequestSchema, () => host.listing)
   // The SDK aborts extra.signal on notifications/cancelled and when the transport closes (the HTTP server closes
   // it when the client goes away), so both cancel the call.

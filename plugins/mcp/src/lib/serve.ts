@@ -19,6 +19,8 @@ export interface ServeSettings {
   slugNames?: boolean
   toolPatterns?: string[]
   readOnly?: boolean
+  /** get_screen_state's default detail (`--detail`); default: mcp.detail, else full. */
+  detail?: 'full' | 'compact'
   adbHost?: string
   adbPort?: number
 }
@@ -52,6 +54,7 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
     adb,
     log: settings.log,
     slugNames,
+    detail: settings.detail ?? settings.config.mcp?.detail,
   })
 }
 

@@ -19,6 +19,7 @@ import {
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
 
 import {pickTarget, withDeviceArgument} from './device-argument.js'
+import {serverInstructions} from './instructions.js'
 import {toolName, type DeviceTarget} from './tool-set.js'
 
 export interface ToolHostOptions {
@@ -36,6 +37,8 @@ export interface ToolHostOptions {
    * with a `device` argument when several devices are served.
    */
   slugNames?: boolean
+  /** The server's default observation detail for get_screen_state (`--detail`, `mcp.detail`); default full. */
+  detail?: 'full' | 'compact'
 }
 
 interface Served {
@@ -98,6 +101,9 @@ function trim(node: unknown): void {
  * which name the field; `--help` keeps the whole.
  */
 function shortField(description: string, schema: Record<string, unknown>): string {
+  // A description that says what each of the field's values does (`ack: …`) is kept whole: cut, it would list
+  // values without their meaning.
+  if (explainsValues(description, schema)) return description
   let text = description
     .replace(/\s*\(>= ?0\)/g, schema.minimum === 0 ? '' : '$&')
     .replace(/\s*\((-?\d+)\s*-\s*(-?\d+)( [a-z]+)?\)/g, (whole, lo: string, hi: string) =>
@@ -110,12 +116,29 @@ function shortField(description: string, schema: Record<string, unknown>): strin
   return text
 }
 
+function explainsValues(description: string, schema: Record<string, unknown>): boolean {
+  const values = schema.enum
+  return (
+    Array.isArray(values) &&
+    values.length > 1 &&
+    values.every((value) => typeof value === 'string' && description.includes(`${value}: `))
+  )
+}
+
 /** The tool's input as JSON Schema for `tools/list` (what it accepts: defaults are optional). */
 export function inputSchemaFor(tool: AnyTool): Tool['inputSchema'] {
   const schema = z.toJSONSchema(tool.input, {io: 'input', target: 'draft-7'}) as Record<string, unknown>
   delete schema.$schema
   trim(schema)
   return schema as Tool['inputSchema']
+}
+
+/** `args` with the server's defaults for the fields the tool has and the call left out (a non-object is left alone). */
+function withDefaults(tool: AnyTool, args: unknown, defaults: Record<string, unknown>): unknown {
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return args
+  const given = (args ?? {}) as Record<string, unknown>
+  const added = Object.entries(defaults).filter(([field]) => field in tool.input.shape && given[field] === undefined)
+  return added.length > 0 ? {...given, ...Object.fromEntries(added)} : args
 }
 
 export function errorResult(error: unknown): CallToolResult {
@@ -128,23 +151,40 @@ export function errorResult(error: unknown): CallToolResult {
   }
 }
 
+/**
+ * Listed defaults the server sets for a field wherever a tool has it (`detail`): the call gets the value when it
+ * gives none, and tools/list shows it as the field's default.
+ */
+function argumentDefaults(options: ToolHostOptions): Record<string, unknown> {
+  return options.detail ? {detail: options.detail} : {}
+}
+
 export class ToolHost {
   readonly listing: {tools: Tool[]}
+  /** The `instructions` of the server's initialize result (instructions.ts). */
+  readonly instructions: string
   private readonly served = new Map<string, Served>()
 
   constructor(private readonly options: ToolHostOptions) {
     const tools: Tool[] = []
+    const defaults = argumentDefaults(options)
     const several = options.targets.length > 1
     const add = (name: string, served: Served, description: string) => {
       if (this.served.has(name)) return
       this.served.set(name, served)
       const schema = inputSchemaFor(served.tool)
-      // No `title`: optional in MCP, and the name and description say it; every key costs tokens per tool.
+      for (const [field, value] of Object.entries(defaults)) {
+        const property = schema.properties?.[field] as Record<string, unknown> | undefined
+        if (property) property.default = value
+      }
+      const annotations = annotationsFor(served.tool.kind)
+      // No `title`: optional in MCP, and the name and description say it; every key costs tokens per tool. No
+      // empty `annotations` either: absent, MCP reads its defaults, as from `{}`.
       tools.push({
         name,
         description: mcpDescription(description),
         inputSchema: served.targets ? withDeviceArgument(schema, served.targets) : schema,
-        annotations: annotationsFor(served.tool.kind),
+        ...(Object.keys(annotations).length > 0 ? {annotations} : {}),
       })
     }
     for (const tool of options.tools) {
@@ -161,6 +201,12 @@ export class ToolHost {
       }
     }
     this.listing = {tools}
+    this.instructions = serverInstructions({
+      served: new Set(options.tools.map((t) => t.name)),
+      targets: options.targets,
+      slugNames: options.slugNames ?? false,
+      detail: options.detail ?? 'full',
+    })
   }
 
   private readonly states = new Map<DeviceTarget, MemoryDeviceState>()
@@ -230,6 +276,7 @@ export class ToolHost {
     } catch (error) {
       return errorResult(error)
     }
+    input = withDefaults(served.tool, input, argumentDefaults(this.options))
     const state = target && this.stateOf(target)
     const selection = {device: target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
     try {

@@ -38,7 +38,7 @@ export const getScreenState = defineTool({
       .enum(['off', 'ack', 'diff'])
       .default('off')
       .describe(
-        'Compare with the last read of this device. ack: one line when nothing changed, else the screen. diff: also, when something changed, only the rows added, removed and changed, by id'
+        'Compare with your last read of this device (each MCP session and ARC_CALLER has its own). off: the whole screen. ack: one line `unchanged since last read (screen <fingerprint>)` when nothing changed, else the whole screen. diff: that line when nothing changed, else only what changed as compact rows, `+ row` added, `~ row` changed, `- id` removed (the whole screen when over half changed); data marks each element stable, new or moved'
       ),
   }),
   cli: {

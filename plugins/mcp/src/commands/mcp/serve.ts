@@ -30,7 +30,7 @@ export default class McpServe extends ArcCommand {
     'ARC_MCP_TOKEN=$(cat ~/.arc-token) <%= config.bin %> <%= command.id %> --port 7777',
     '<%= config.bin %> <%= command.id %> --device pixel=R58M12ABCDE --device tablet=emulator-5554',
     '<%= config.bin %> <%= command.id %> --device pixel=R58M12ABCDE --device tablet=emulator-5554 --slug-names',
-    '<%= config.bin %> <%= command.id %> --stdio --device demo --read-only',
+    '<%= config.bin %> <%= command.id %> --stdio --device demo --read-only --detail compact',
     '<%= config.bin %> <%= command.id %> --tools group:screen,group:touch,press_*',
   ]
 
@@ -64,6 +64,11 @@ export default class McpServe extends ArcCommand {
     'slug-names': Flags.boolean({
       summary:
         "The spec's per-device tool names, android_<slug>_<name> for each device, instead of one tool set with a device argument.",
+    }),
+    detail: Flags.string({
+      summary:
+        "get_screen_state's detail when a call gives none: full (the spec's TSV, the default) or compact (fewest tokens). Default: mcp.detail, else full.",
+      options: ['full', 'compact'],
     }),
     tools: Flags.string({
       summary:
@@ -103,6 +108,7 @@ export default class McpServe extends ArcCommand {
       devices: flags.device ?? [],
       slug: flags.slug,
       slugNames: flags['slug-names'] || undefined,
+      detail: flags.detail as 'full' | 'compact' | undefined,
       toolPatterns: flags.tools ?? [],
       readOnly: flags['read-only'],
       adbHost: flags['adb-host'],
