@@ -20,7 +20,16 @@ export {sleep} from './sleep.js'
 export {KEYCODES, MAX_KEYCODE, resolveKey, type ResolvedKey} from './driver/keycodes.js'
 export {fullPermissionName, PACKAGE_NAME, PERMISSION_NAME} from './driver/android-names.js'
 export {fileRecord, MAX_SNAPSHOT_PNG_BYTES, MAX_SNAPSHOT_XML_BYTES} from './driver/snapshot-integrity.js'
-export {checkPng, checkPngPixels, isPng, PNG_LIMITS, PNG_SIGNATURE, pngSize, pngSizeProblem} from './png.js'
+export {
+  checkPng,
+  checkPngPixels,
+  isPng,
+  PNG_LIMITS,
+  PNG_SIGNATURE,
+  pngLooksBlack,
+  pngSize,
+  pngSizeProblem,
+} from './png.js'
 export {
   NOT_RECORDED,
   openSnapshot,
@@ -71,7 +80,15 @@ export * from './screen/screen-model.js'
 export {areaOf, intersect, visibleRect, type Rect} from './screen/visible-rect.js'
 export {accessibilityType, dumpWindowType, matchWindows} from './screen/window-metadata.js'
 export * from './tools/define-tool.js'
-export {abortable, cancellation, runTool, type RunDeps, type ToolCall} from './tools/run-tool.js'
+export {
+  abortable,
+  blackScreenshotWarning,
+  cancellation,
+  displayOffWarning,
+  runTool,
+  type RunDeps,
+  type ToolCall,
+} from './tools/run-tool.js'
 export {formatBytes, formatTable, printable, printableLine} from './tools/human-text.js'
 export {displayWidth, padToWidth, truncateToWidth} from './tools/display-width.js'
 export {

@@ -1,9 +1,9 @@
-import {crc32, inflateSync} from 'node:zlib'
+import {constants as zlibConstants, crc32, inflateSync} from 'node:zlib'
 
 /**
  * PNG structure checks shared by every reader of screenshots: the ADB driver (screencap output), annotate
  * (before decoding: Skia decodes a truncated PNG without complaint, leaving the missing rows blank) and
- * snapshots. Nothing here decodes pixels.
+ * snapshots. Nothing here decodes an image; pngLooksBlack reads the pixel rows to tell a black capture.
  */
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
@@ -128,4 +128,100 @@ export function checkPngPixels(png: Buffer): {problem: string} | undefined {
     }
   }
   return undefined
+}
+
+/** A channel at most this counts as black (noise from scaling or JPEG on a secure window's black). */
+export const BLACK_LEVEL = 8
+/** Compressed pixel data inflated first; each further step takes four times as much (most screens end in the first). */
+const FIRST_INFLATE_BYTES = 64 * 1024
+
+/**
+ * Whether every pixel of a screenshot is black: what Android captures of a FLAG_SECURE window or a display that is
+ * off. Reads the pixel data row by row (the filters undone, PNG spec §9), inflating a growing prefix of it so a
+ * screen with anything on it stops after its first rows; alpha is not looked at. Undefined where it cannot tell
+ * without a full decoder: a PNG that is damaged, interlaced, paletted or of 16 bits a channel (screencap writes 8-bit
+ * RGBA, non-interlaced).
+ */
+export function pngLooksBlack(png: Buffer): boolean | undefined {
+  const structure = checkPng(png)
+  if ('problem' in structure) return undefined
+  const size = pngSize(png) as {width: number; height: number}
+  if (pngSizeProblem(size)) return undefined
+  const bitDepth = png[24] as number
+  const colorType = png[25] as number
+  const channels = CHANNELS[colorType]
+  if (bitDepth !== 8 || colorType === 3 || channels === undefined || png[28] !== 0) return undefined
+  const colours = colorType === 0 || colorType === 4 ? 1 : 3
+  const idat: Buffer[] = []
+  for (let offset = 8; offset + 12 <= structure.end;) {
+    const length = png.readUInt32BE(offset)
+    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT')
+      idat.push(png.subarray(offset + 8, offset + 8 + length))
+    offset += 12 + length
+  }
+  const compressed = Buffer.concat(idat)
+  const stride = size.width * channels
+  const expected = size.height * (stride + 1)
+  let previous = Buffer.alloc(stride)
+  let current = Buffer.alloc(stride)
+  let row = 0
+  for (let take = FIRST_INFLATE_BYTES; ; take *= 4) {
+    const whole = take >= compressed.length
+    let pixels: Buffer
+    try {
+      pixels = inflateSync(compressed.subarray(0, take), {
+        finishFlush: zlibConstants.Z_SYNC_FLUSH,
+        maxOutputLength: expected + 1,
+      })
+    } catch {
+      return undefined
+    }
+    for (; (row + 1) * (stride + 1) <= Math.min(pixels.length, expected); row++) {
+      const at = row * (stride + 1)
+      if (!unfilter(pixels[at] as number, pixels.subarray(at + 1, at + 1 + stride), previous, current, channels))
+        return undefined
+      for (let x = 0; x < stride; x += channels) {
+        for (let c = 0; c < colours; c++) if ((current[x + c] as number) > BLACK_LEVEL) return false
+      }
+      ;[previous, current] = [current, previous]
+    }
+    if (row === size.height) return true
+    if (whole) return undefined
+  }
+}
+
+/** Undoes one row's filter (PNG spec §9.2) into `out`; false for a filter type that does not exist. */
+function unfilter(type: number, line: Buffer, up: Buffer, out: Buffer, bpp: number): boolean {
+  const n = line.length
+  switch (type) {
+    case 0:
+      line.copy(out)
+      return true
+    case 1:
+      for (let i = 0; i < n; i++) out[i] = ((line[i] as number) + (i >= bpp ? (out[i - bpp] as number) : 0)) & 0xff
+      return true
+    case 2:
+      for (let i = 0; i < n; i++) out[i] = ((line[i] as number) + (up[i] as number)) & 0xff
+      return true
+    case 3:
+      for (let i = 0; i < n; i++) {
+        const left = i >= bpp ? (out[i - bpp] as number) : 0
+        out[i] = ((line[i] as number) + ((left + (up[i] as number)) >> 1)) & 0xff
+      }
+      return true
+    case 4:
+      for (let i = 0; i < n; i++) {
+        const a = i >= bpp ? (out[i - bpp] as number) : 0
+        const b = up[i] as number
+        const c = i >= bpp ? (up[i - bpp] as number) : 0
+        const p = a + b - c
+        const pa = Math.abs(p - a)
+        const pb = Math.abs(p - b)
+        const pc = Math.abs(p - c)
+        out[i] = ((line[i] as number) + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 0xff
+      }
+      return true
+    default:
+      return false
+  }
 }

@@ -112,6 +112,33 @@ describe('dark and secure screens: black captures, and warnings that reach agent
     expect((JSON.parse(cli.stdout) as {warnings: string[]}).warnings[0]).to.match(/^the screenshot is entirely black/)
   })
 
+  it('a plain screenshot that comes out black says why: FLAG_SECURE (display on), or the display is off', async () => {
+    const json = async (serial: string) => {
+      const run = await runArc(
+        ['screenshot', '-o', path.join(dir, `${serial}-json-${Date.now()}.png`), '--device', serial, '--json'],
+        {env}
+      )
+      expect(run.code, run.stderr).to.equal(0)
+      return JSON.parse(run.stdout) as {black?: boolean; warnings?: string[]}
+    }
+    const secure = await json('bank')
+    expect(secure.black).to.equal(true)
+    expect(secure.warnings).to.deep.equal([
+      'the screenshot of bank is entirely black while its display is on: a window with FLAG_SECURE (a password, banking or protected video screen) blocks capture, or the screen really is black; screen-state still reads its elements',
+    ])
+    const awake = await json('phone')
+    expect(awake).not.to.have.property('black')
+    expect(awake).not.to.have.property('warnings')
+    emu.device('phone').keyEvent(223)
+    const asleep = await json('phone')
+    expect(asleep.black).to.equal(true)
+    expect(asleep.warnings?.[0]).to.match(/^the display of phone is off \(asleep\)/)
+    const mcp = (await toBank.callTool({name: 'android_screenshot', arguments: {}})) as CallToolResult
+    expect(mcp.isError).to.equal(undefined)
+    expect(JSON.stringify(mcp.content)).to.include('Warning: the screenshot of bank is entirely black')
+    expect(mcp.structuredContent).to.deep.include({black: true})
+  })
+
   it('a screen read of a sleeping display says so (MCP text, --json); a tap there is refused and nothing is sent', async () => {
     emu.device('phone').keyEvent(223)
     const read = (await toPhone.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult

@@ -153,6 +153,14 @@ export function displayOffWarning(serial: string): string {
   return `the display of ${serial} is off (asleep): the screen read lists what the apps would draw, but a screenshot is black and a tap reaches nothing; wake it first (arc device unlock, or press key WAKEUP)`
 }
 
+/**
+ * What a screenshot that came out entirely black says while the display is on: Android captures a window with
+ * FLAG_SECURE (a password field's screen, a banking app, protected video) as black.
+ */
+export function blackScreenshotWarning(serial: string): string {
+  return `the screenshot of ${serial} is entirely black while its display is on: a window with FLAG_SECURE (a password, banking or protected video screen) blocks capture, or the screen really is black; screen-state still reads its elements`
+}
+
 /** The handler's driver, whose screen reads warn when the window manager says the display sleeps. */
 function watchDisplay(driver: DeviceDriver, warn: (message: string) => void): DeviceDriver {
   const read = driver.captureScreen.bind(driver)

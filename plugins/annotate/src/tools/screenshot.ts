@@ -1,6 +1,17 @@
 import path from 'node:path'
 
-import {defineTool, InvalidInputError, pngSize, resolveElement, visibleRect, z, type ToolContext} from '@arc-cli/core'
+import {
+  blackScreenshotWarning,
+  defineTool,
+  displayOffWarning,
+  InvalidInputError,
+  pngLooksBlack,
+  pngSize,
+  resolveElement,
+  visibleRect,
+  z,
+  type ToolContext,
+} from '@arc-cli/core'
 
 import {writeFilesAtomically} from '../write-files.js'
 
@@ -64,13 +75,25 @@ async function elementShot(ctx: ToolContext, id: string, format: Format, quality
   return {...crop, element: {element_id: element.id, bounds: {left, top, right, bottom}}}
 }
 
+/**
+ * A capture that came out entirely black says why, as every screen read does: the display is off (one `dumpsys
+ * power`, asked only then), else a FLAG_SECURE window. A warning (stderr; `warnings` in --json and MCP) and `black`
+ * in the result: the image is still what the device gave.
+ */
+async function warnIfBlack(ctx: ToolContext, png: Buffer): Promise<boolean> {
+  if (pngLooksBlack(png) !== true) return false
+  const awake = await ctx.driver.displayAwake()
+  ctx.warn(awake === false ? displayOffWarning(ctx.driver.serial) : blackScreenshotWarning(ctx.driver.serial))
+  return true
+}
+
 export const screenshot = defineTool({
   name: 'screenshot',
   title: 'Save a screenshot',
   description:
     'Takes a plain screenshot (no marks) at full resolution. The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
   kind: 'read',
-  needs: {screen: 'read'},
+  needs: {screen: 'read', info: 'read'},
   holdsDevice: true,
   group: 'screen',
   input: z.object({
@@ -121,6 +144,7 @@ export const screenshot = defineTool({
     let data: Buffer
     let size: {width: number; height: number}
     let element: {element_id: string; bounds: {left: number; top: number; right: number; bottom: number}} | undefined
+    let black = false
     if (input.element !== undefined) {
       const shot = await elementShot(ctx, input.element, format, input.quality)
       data = shot.data
@@ -129,6 +153,7 @@ export const screenshot = defineTool({
     } else {
       const png = await ctx.driver.screenshot()
       size = pngSize(png) ?? {width: 0, height: 0}
+      black = await warnIfBlack(ctx, png)
       data = png
       if (format === 'jpeg') {
         // Loaded only here: other commands must not load the canvas library.
@@ -136,7 +161,14 @@ export const screenshot = defineTool({
         data = await pngToJpeg(png, input.quality, ctx.driver.serial)
       }
     }
-    const facts = {format, width: size.width, height: size.height, bytes: data.length, ...element}
+    const facts = {
+      format,
+      width: size.width,
+      height: size.height,
+      bytes: data.length,
+      ...element,
+      ...(black ? {black} : {}),
+    }
     const summary = `${size.width}x${size.height} ${format}, ${data.length} bytes`
     const what = element ? `Screenshot of ${element.element_id}` : 'Screenshot'
     if (output === undefined) {
