@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises'
 
-import {Args, Flags, InvalidInputError} from '@arc-cli/core'
+import {Args, FlowRecorder, Flags, InvalidInputError, observeCliTools} from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
 import {commandSet, suggestFor} from '../command-suggestions.js'
@@ -25,6 +25,7 @@ export default class Batch extends ScriptCommand {
     '<%= config.bin %> <%= command.id %> steps.txt',
     'printf "tap 540 1200\\npress back\\nscreen-state --changes ack\\n" | <%= config.bin %> <%= command.id %>',
     '<%= config.bin %> <%= command.id %> steps.txt --keep-going',
+    '<%= config.bin %> <%= command.id %> steps.txt --record flows/steps.flow',
   ]
   static override enableJsonFlag = false
   static override args = {
@@ -33,6 +34,10 @@ export default class Batch extends ScriptCommand {
   static override flags = {
     'keep-going': Flags.boolean({
       summary: "Run every line even after one fails; exit with the first failure's status.",
+    }),
+    record: Flags.string({
+      summary:
+        'Write the lines that acted and succeeded to this flow file for `arc test`, ids replaced by selectors (docs/flows.md).',
     }),
   }
 
@@ -48,6 +53,27 @@ export default class Batch extends ScriptCommand {
       }
     }
     const lines = parseBatch(script)
+    const recorder = flags.record ? new FlowRecorder({file: flags.record, by: 'arc batch --record'}) : undefined
+    if (recorder) {
+      // A file that cannot be written fails before any line acts on the device.
+      await recorder.write()
+      await recorder.flush()
+      observeCliTools(recorder.observe)
+    }
+    try {
+      await this.runLines(lines, flags['keep-going'])
+    } finally {
+      if (recorder) {
+        observeCliTools(undefined)
+        await recorder.write()
+        await recorder.flush()
+        const left = recorder.skipped ? `, ${recorder.skipped} left out (see its comments)` : ''
+        process.stderr.write(`arc batch: recorded ${recorder.recorded} step(s) to ${recorder.file}${left}\n`)
+      }
+    }
+  }
+
+  private async runLines(lines: ReturnType<typeof parseBatch>, keepGoing: boolean): Promise<void> {
     let failure: number | undefined
     for (const {line, words} of lines) {
       let status: number
@@ -62,7 +88,7 @@ export default class Batch extends ScriptCommand {
       }
       if (status !== 0) {
         failure ??= status
-        if (!flags['keep-going']) break
+        if (!keepGoing) break
       }
     }
     if (failure !== undefined) this.exit(failure)

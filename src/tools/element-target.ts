@@ -6,6 +6,7 @@
  * for the same criteria are the candidates.
  */
 import {
+  type ActedElement,
   buildScreenModel,
   checkMainDisplay,
   ELEMENT_ID_PATTERN,
@@ -162,6 +163,30 @@ function nearMisses(model: ScreenModel, criteria: Array<[Kind, string]>, exact: 
 }
 
 /**
+ * How a recorded flow names an element again (ctx.noteTarget): the first of its resource id, description and text
+ * (not the text of an edit field, which typing changes), then a resource id with either, that matches it alone,
+ * exactly, on `model`, the screen it was resolved on.
+ */
+export function actedElement(model: ScreenModel, element: ScreenElement): ActedElement {
+  const editable = element.flags.edt
+  const candidates: Array<Array<[Kind, string]>> = []
+  const res: [Kind, string] | undefined = element.resId ? ['res_id', element.resId] : undefined
+  const desc: [Kind, string] | undefined = element.desc ? ['desc', element.desc] : undefined
+  const text: [Kind, string] | undefined = element.text && !editable ? ['text', element.text] : undefined
+  for (const one of [res, desc, text]) if (one) candidates.push([one])
+  if (res) for (const other of [desc, text]) if (other) candidates.push([res, other])
+  const alone = candidates.find((criteria) => {
+    const found = matching(model, criteria, true)
+    return found.length === 1 && found[0] === element
+  })
+  return {
+    id: element.id,
+    ordinal: /-\d+$/.test(element.id),
+    ...(alone ? {selector: alone.map(([kind, value]) => [flag(kind), value] as [string, string])} : {}),
+  }
+}
+
+/**
  * Resolves an element action's target. An id goes through `resolveElement` (stale-safe); a selector is matched on
  * a fresh read and must match exactly one element: none is ELEMENT_NOT_FOUND, several ELEMENT_AMBIGUOUS with the
  * candidates, never the first of them. An id and a selector together, or neither, is INVALID_INPUT. The ids shown
@@ -189,6 +214,7 @@ export async function resolveTarget(
     throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${offered})`)
   if (input.element_id !== undefined) {
     const resolved = await resolveElement(ctx.driver, ctx.state, input.element_id)
+    ctx.noteTarget?.(actedElement(resolved.model, resolved.element))
     return {...resolved, id: resolved.element.id}
   }
   if (criteria.length === 0) {

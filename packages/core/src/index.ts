@@ -86,8 +86,10 @@ export {
   cancellation,
   displayOffWarning,
   runTool,
+  type CallWatcher,
   type RunDeps,
   type ToolCall,
+  type ToolObserver,
 } from './tools/run-tool.js'
 export {formatBytes, formatTable, printable, printableLine} from './tools/human-text.js'
 export {displayWidth, padToWidth, truncateToWidth} from './tools/display-width.js'
@@ -104,7 +106,8 @@ export * from './config/files-config.js'
 export {checkConfigSections} from './config/check-sections.js'
 export {CONFIG_PLACES, loadConfig, readConfigSection, type LoadedConfig} from './config/load-config.js'
 export {ArcCommand, deviceFlags, parseErrorMessage} from './cli/arc-command.js'
-export {runToolFromCli, toolCommand, toolCommands} from './cli/tool-command.js'
+export {observeCliTools, runToolFromCli, toolCommand, toolCommands} from './cli/tool-command.js'
+export {FlowRecorder, flowWord, stepFor, type FlowRecorderOptions, type RecordedStep} from './record/flow-recorder.js'
 export {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './cli/deadline.js'
 export {distance, nearest, squashName} from './cli/near-names.js'
 export {

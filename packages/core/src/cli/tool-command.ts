@@ -10,7 +10,7 @@ import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
 import {Args, Flags} from '../oclif.js'
 import {FileDeviceState} from '../state/device-state.js'
 import type {AnyTool, OmittableField, ToolResult} from '../tools/define-tool.js'
-import {inputSchema, runTool} from '../tools/run-tool.js'
+import {inputSchema, runTool, type ToolObserver} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
 import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
@@ -85,6 +85,17 @@ function collectInput(
   return input
 }
 
+const OBSERVER = Symbol.for('arc.cli-tool-observer')
+type ObserverHolder = {[OBSERVER]?: ToolObserver}
+
+/**
+ * Sets (or clears) the recorder every tool command run in this process reports to (`arc batch --record`). Kept on
+ * globalThis: a plugin's commands may load their own copy of this module, and must report to the same one.
+ */
+export function observeCliTools(observer: ToolObserver | undefined): void {
+  ;(globalThis as ObserverHolder)[OBSERVER] = observer
+}
+
 export interface CommandRun {
   tool: AnyTool
   args: Record<string, unknown>
@@ -143,6 +154,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
         signal: callSignal,
         save: true,
         describeIssues: (error, schema) => describeInputIssues(error, positional, schema),
+        ...((globalThis as ObserverHolder)[OBSERVER] ? {observe: (globalThis as ObserverHolder)[OBSERVER]} : {}),
         openDriver: () => resolveDriver(selection),
         ...(backend ? {backend} : {}),
         stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),

@@ -101,6 +101,24 @@ export interface BaseToolContext {
    * streaming mode there.
    */
   emit?(item: {text: string; data: Record<string, unknown>}): void
+  /**
+   * Tells a session recorder (`--record`) which element an element action resolved its target to, and how a flow
+   * could name it again; absent when nothing records. Said once per call, after the target is resolved.
+   */
+  noteTarget?(target: ActedElement): void
+}
+
+/** The element an element action acted on, as a recorded flow names it again (packages/core/src/record). */
+export interface ActedElement {
+  /** Its id, in full. */
+  id: string
+  /**
+   * Selector flags and values that match it alone, exactly, on the screen it was resolved on (`--res-id`
+   * `pkg:id/new_item`); absent when no text, description or resource id does.
+   */
+  selector?: Array<[flag: string, value: string]>
+  /** An ordinal id (node_<hash>-<n>) acts only while the look-alikes it was counted among are as read. */
+  ordinal: boolean
 }
 
 /** What a device tool gets: the base plus its device. */

@@ -11,7 +11,7 @@ import type {DeviceDriver, DeviceNeeds} from '../driver/device-driver.js'
 import {ArcError, CancelledError, InternalError, InvalidInputError} from '../errors/arc-error.js'
 import {describeInputIssues, REPORT_INPUT} from '../errors/describe-zod-issues.js'
 import type {DeviceState} from '../state/device-state.js'
-import type {AnyTool, BaseToolContext, ToolContext, ToolResult} from './define-tool.js'
+import type {ActedElement, AnyTool, BaseToolContext, ToolContext, ToolResult} from './define-tool.js'
 
 export interface RunDeps {
   config: ArcConfig
@@ -47,6 +47,24 @@ export interface RunDeps {
   save?: boolean
   /** Where a tool that runs until stopped prints each item (the CLI's stdout); absent on MCP. */
   emit?(item: {text: string; data: Record<string, unknown>}): void
+  /** A session recorder (`--record`): told of each call, the element it acted on, and whether it succeeded. */
+  observe?: ToolObserver
+}
+
+/** Watches tool calls for a session recorder: one watcher per call, or none for a call it does not record. */
+export type ToolObserver = (call: {
+  tool: AnyTool
+  input: unknown
+  cliInput?: unknown
+  /** The device the call runs on, where the surface serves several (MCP's `device` argument). */
+  device?: string
+}) => CallWatcher | undefined
+
+export interface CallWatcher {
+  /** The element the call acted on (an element action), as resolved. */
+  target(target: ActedElement): void
+  /** The call succeeded: it returned, with no failing exit status. */
+  succeeded(): void
 }
 
 export interface ToolCall {
@@ -199,6 +217,8 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
     signal,
     ...(deps.emit ? {emit: deps.emit} : {}),
   }
+  const watcher = deps.observe?.({tool, input: call.input, cliInput: call.cliInput})
+  if (watcher) base.noteTarget = (target) => watcher.target(target)
   // A tool that runs until stopped treats the abort as "wind up": it returns normally, and its files are saved.
   const untilStopped =
     typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...extra}) : tool.interruptible === true
@@ -253,6 +273,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
         },
       }
     }
+    if (watcher && !result.cli?.exitCode) watcher.succeeded()
     return warnings.length > 0
       ? {...result, warnings: [...(result.warnings ?? []), ...warnings.filter((w) => !result.warnings?.includes(w))]}
       : result

@@ -1,5 +1,5 @@
 /** Starts `arc mcp serve` from settings (flags merged with the config): HTTP or stdio, the tool set, the token. */
-import {InvalidInputError, type AnyTool, type ArcConfig} from '@arc-cli/core'
+import {InvalidInputError, type AnyTool, type ArcConfig, type ToolObserver} from '@arc-cli/core'
 import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
 
 import {generateToken} from './auth.js'
@@ -23,6 +23,8 @@ export interface ServeSettings {
   detail?: 'full' | 'compact'
   adbHost?: string
   adbPort?: number
+  /** A session recorder (`--record`): every call is reported to it. */
+  observe?: ToolObserver
 }
 
 export interface HttpSettings extends ServeSettings {
@@ -55,6 +57,7 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
     log: settings.log,
     slugNames,
     detail: settings.detail ?? settings.config.mcp?.detail,
+    ...(settings.observe ? {observe: settings.observe} : {}),
   })
 }
 

@@ -14,6 +14,7 @@ import {
   type AnyTool,
   type ArcConfig,
   type ToolKind,
+  type ToolObserver,
   z,
 } from '@arc-cli/core'
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
@@ -39,6 +40,8 @@ export interface ToolHostOptions {
   slugNames?: boolean
   /** The server's default observation detail for get_screen_state (`--detail`, `mcp.detail`); default full. */
   detail?: 'full' | 'compact'
+  /** A session recorder (`--record`): told of every call (runTool's observe), with the device when several are served. */
+  observe?: ToolObserver
 }
 
 interface Served {
@@ -244,6 +247,13 @@ export class ToolHost {
     return this.served.has(name)
   }
 
+  /** The recorder's observer for a call on `target`: its steps name the device when the server serves several. */
+  private observeFor(target: DeviceTarget | undefined): ToolObserver {
+    const observe = this.options.observe!
+    const device = this.options.targets.length > 1 ? target?.device : undefined
+    return (call) => observe(device === undefined ? call : {...call, device})
+  }
+
   /** Calls still running. */
   private readonly running = new Set<Promise<CallToolResult>>()
 
@@ -294,6 +304,7 @@ export class ToolHost {
           backend: partialBackend(selection),
           stateFor: () => state ?? new MemoryDeviceState(),
           callerStateFor: () => this.callerStateOf(session, target),
+          ...(this.options.observe ? {observe: this.observeFor(target)} : {}),
         }
       )
       // An agent sees only the result: what the CLI would have said on stderr goes into the text and the data.

@@ -1,4 +1,4 @@
-import {ArcCommand, Flags, loadConfig} from '@arc-cli/core'
+import {ArcCommand, FlowRecorder, Flags, loadConfig} from '@arc-cli/core'
 
 import {collectTools} from '../../lib/collect-tools.js'
 
@@ -32,6 +32,7 @@ export default class McpServe extends ArcCommand {
     '<%= config.bin %> <%= command.id %> --device pixel=R58M12ABCDE --device tablet=emulator-5554 --slug-names',
     '<%= config.bin %> <%= command.id %> --stdio --device demo --read-only --detail compact',
     '<%= config.bin %> <%= command.id %> --tools group:screen,group:touch,press_*',
+    '<%= config.bin %> <%= command.id %> --record flows/agent-run.flow',
   ]
 
   static override flags = {
@@ -93,6 +94,10 @@ export default class McpServe extends ArcCommand {
       min: 1,
       max: 65535,
     }),
+    record: Flags.string({
+      summary:
+        "Write the session's successful actions to this flow file for `arc test`, ids replaced by selectors (docs/flows.md).",
+    }),
   }
 
   async run(): Promise<void> {
@@ -101,6 +106,19 @@ export default class McpServe extends ArcCommand {
     const tools = await collectTools(this.config)
     const {serveHttp, serveStdio} = await import('../../lib/serve.js')
     const log = (message: string) => process.stderr.write(`arc mcp: ${message}\n`)
+    const recorder = flags.record ? new FlowRecorder({file: flags.record, by: 'arc mcp serve --record'}) : undefined
+    if (recorder) {
+      // The file exists from the start, and is rewritten whole after each recorded step.
+      await recorder.write()
+      await recorder.flush()
+      log(`recording the session's actions to ${recorder.file}`)
+    }
+    const recorded = async () => {
+      if (!recorder) return
+      await recorder.flush()
+      const left = recorder.skipped ? `, ${recorder.skipped} left out (see its comments)` : ''
+      log(`recorded ${recorder.recorded} step(s) to ${recorder.file}${left}`)
+    }
     const common = {
       tools,
       config,
@@ -114,9 +132,11 @@ export default class McpServe extends ArcCommand {
       adbHost: flags['adb-host'],
       adbPort: flags['adb-port'],
       log,
+      ...(recorder ? {observe: recorder.observe} : {}),
     }
     if (flags.stdio) {
       await serveStdio(common)
+      await recorded()
       return
     }
     const started = await serveHttp({
@@ -141,5 +161,6 @@ export default class McpServe extends ArcCommand {
       process.once('SIGTERM', resolve)
     })
     await started.close()
+    await recorded()
   }
 }

@@ -1,0 +1,172 @@
+/**
+ * `--record FILE` (`arc batch`, `arc mcp serve`): the session's successful actions written as a flow file that
+ * `arc test` runs (docs/flows.md, "Recording a session"). One line per call that acted (a tool whose kind is not
+ * `read`) and succeeded, the command line that does it again: the tool's command and its inputs as flags. An
+ * element acted on by id is named by a selector where one matches it alone on the screen it was resolved on
+ * (`click --res-id dev.example:id/save --exact-match`); an id is written only where it would hold in another
+ * process (a content id, never an ordinal id counted among look-alikes); where neither can be, the line says so as
+ * a comment and the step is left out. The file is rewritten whole after every recorded step, so a session stopped
+ * any way leaves what it did.
+ */
+import {mkdir, rename, rm, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {flagName, schemaFields} from '../cli/schema-fields.js'
+import {OutputError} from '../errors/arc-error.js'
+import type {ActedElement, AnyTool} from '../tools/define-tool.js'
+import type {CallWatcher, ToolObserver} from '../tools/run-tool.js'
+
+/** A word as the flow reader splits it back: bare when plain, else in single quotes (literal: no `${…}` there). */
+export function flowWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word
+  return `'${word.replaceAll("'", `'\\''`)}'`
+}
+
+const plain = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value))
+
+/** A failed expression of a step, as a comment (never a step that would act elsewhere). */
+export interface RecordedStep {
+  line: string
+  /** Left out: `line` is a comment saying why. */
+  skipped?: boolean
+}
+
+/**
+ * The command line for one call: the tool's command words, positionals in order, other inputs as flags (the
+ * caller's own values, not the defaults filled in), and a selector in place of `element_id` where the target has
+ * one.
+ */
+export function stepFor(
+  tool: AnyTool,
+  input: unknown,
+  cliInput: unknown,
+  target?: ActedElement,
+  device?: string
+): RecordedStep {
+  const given = {...(input as Record<string, unknown>), ...(cliInput as Record<string, unknown> | undefined)}
+  const positional = tool.cli.positional ?? []
+  const fields = new Map(
+    [...schemaFields(tool.input), ...(tool.cli.input ? schemaFields(tool.cli.input) : [])].map((f) => [f.name, f])
+  )
+  const words = tool.cli.id.split(' ')
+  const flags: string[] = []
+  if (typeof given.element_id === 'string') {
+    if (target?.selector) {
+      // The selector stands where the id stood: right after the command, as `arc type append --res-id X text`.
+      delete given.element_id
+      for (const [flag, value] of target.selector) words.push(flag, value)
+      words.push('--exact-match')
+    } else if (target?.ordinal) {
+      return {
+        skipped: true,
+        line: `# left out: ${tool.cli.id} on ${target.id}, one of several look-alikes that no text, description or resource id names alone on that screen (its id holds only in the session that read it)`,
+      }
+    }
+  }
+  const positionals: string[] = []
+  for (const name of positional) {
+    const value = given[name]
+    if (value === undefined) continue
+    if (Array.isArray(value)) positionals.push('--', ...value.map(plain))
+    else positionals.push(plain(value))
+  }
+  for (const [name, value] of Object.entries(given)) {
+    if (positional.includes(name) || value === undefined || value === null) continue
+    const flag = `--${flagName(name)}`
+    const field = fields.get(name)
+    if (typeof value === 'boolean') {
+      if (value) flags.push(flag)
+      else if (field?.default === true) flags.push(`--no-${flagName(name)}`)
+    } else if (Array.isArray(value) && field?.items !== 'array' && field?.items !== 'object')
+      for (const item of value) flags.push(flag, plain(item))
+    else flags.push(flag, plain(value))
+  }
+  if (device !== undefined) flags.push('--device', device)
+  // Flags go before the positionals, so an array positional's `--` ends the line.
+  const arrayLast = positional.length > 0 && Array.isArray(given[positional[positional.length - 1]!])
+  const all = arrayLast ? [...words, ...flags, ...positionals] : [...words, ...positionals, ...flags]
+  return {line: all.map(flowWord).join(' ')}
+}
+
+export interface FlowRecorderOptions {
+  /** The flow file to write (its folder is created). */
+  file: string
+  /** How the file is announced and headed: `arc batch --record`, `arc mcp serve --record`. */
+  by: string
+  /** Called each time the file is written (the surface announces it). */
+  wrote?(file: string, steps: number, skipped: number): void
+}
+
+/** Records the successful actions of a session into a flow file. */
+export class FlowRecorder {
+  private readonly steps: RecordedStep[] = []
+  private writing: Promise<void> = Promise.resolve()
+  private failed?: Error
+  readonly file: string
+
+  constructor(private readonly options: FlowRecorderOptions) {
+    this.file = path.resolve(options.file)
+  }
+
+  /** The observer to hand to runTool (RunDeps.observe). */
+  readonly observe: ToolObserver = ({tool, input, cliInput, device}) => {
+    if (tool.kind === 'read') return undefined
+    let target: ActedElement | undefined
+    const watcher: CallWatcher = {
+      target: (t) => (target = t),
+      succeeded: () => {
+        this.steps.push(stepFor(tool, input, cliInput, target, device))
+        void this.write()
+      },
+    }
+    return watcher
+  }
+
+  get recorded(): number {
+    return this.steps.filter((s) => !s.skipped).length
+  }
+
+  get skipped(): number {
+    return this.steps.filter((s) => s.skipped).length
+  }
+
+  /** The flow's text now. */
+  text(): string {
+    const head = [
+      `# Recorded by ${this.options.by}: ${this.recorded} step(s)${this.skipped ? `, ${this.skipped} left out (see the comments)` : ''}.`,
+      '# Run it with: arc test FILE --device SERIAL (docs/flows.md)',
+    ]
+    return [...head, ...this.steps.map((s) => s.line), ''].join('\n')
+  }
+
+  /** Writes the file whole (a temporary name, then a rename); writes queue, so the last one holds every step. */
+  write(): Promise<void> {
+    const text = this.text()
+    const counts = [this.recorded, this.skipped] as const
+    this.writing = this.writing.then(async () => {
+      const temp = `${this.file}.${process.pid}.tmp`
+      try {
+        await mkdir(path.dirname(this.file), {recursive: true})
+        await writeFile(temp, text)
+        await rename(temp, this.file)
+      } catch (error) {
+        await rm(temp, {force: true}).catch(() => undefined)
+        this.failed ??= error as Error
+        return
+      }
+      this.options.wrote?.(this.file, ...counts)
+    })
+    return this.writing
+  }
+
+  /** Waits for the writes queued so far; OUTPUT_FAILED when one could not be written. */
+  async flush(): Promise<void> {
+    await this.writing
+    if (this.failed) {
+      throw new OutputError(`--record: cannot write ${this.file}: ${this.failed.message}`, {
+        details: {input: 'record', path: this.file},
+        cause: this.failed,
+      })
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import {readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+import {expect} from 'chai'
+
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
+
+/** Recording a session (`arc batch --record`, `arc mcp serve --record`) and playing it back with `arc test`. */
+describe('--record: a session becomes a flow arc test replays', function () {
+  this.timeout(180_000)
+  const h = useEmulator({
+    devices: [
+      {serial: 'emu-1', app: 'demo'},
+      {serial: 'emu-2', app: 'demo'},
+      {serial: 'emu-3', app: 'demo'},
+      {serial: 'emu-4', app: 'demo'},
+    ],
+  })
+  const names = (serial: string) =>
+    h.emu
+      .device(serial)
+      .screen.dump.nodes.filter((n) => n.resourceId.endsWith(':id/item_name'))
+      .map((n) => n.text)
+  const ids = async (serial: string, ...query: string[]) => {
+    const run = await runArc(['find', ...query, '--json', '--device', serial], {env: h.env})
+    expect(run.code, run.stderr).to.equal(0)
+    return (JSON.parse(run.stdout) as {elements: Array<{id: string}>}).elements.map((e) => e.id)
+  }
+  /** The steps of a flow: its lines that are neither comments nor blank. */
+  const steps = (flow: string) => flow.split('\n').filter((l) => l !== '' && !l.startsWith('#'))
+
+  it('arc batch --record: ids become selectors, a look-alike is left out with a comment, and the flow replays', async () => {
+    const [field] = await ids('emu-1', 'resource_id', 'dev.arc.demo.groceries:id/new_item', '--exact-match')
+    const [add] = await ids('emu-1', 'text', 'ADD', '--exact-match')
+    // Two rows alike (Tea, twice): their check boxes are look-alikes, with ordinal ids.
+    const prepare = await runArc(['batch', '-'], {
+      env: {...h.env, ANDROID_SERIAL: 'emu-1'},
+      input: [
+        'type append --res-id new_item Tea',
+        'click --text ADD',
+        'type append --res-id new_item Tea',
+        'click --text ADD',
+        '',
+      ].join('\n'),
+    })
+    expect(prepare.code, prepare.stderr).to.equal(0)
+    const teaBoxes = (await ids('emu-1', 'resource_id', 'dev.arc.demo.groceries:id/item_done', '--exact-match')).slice(
+      0,
+      2
+    )
+    expect(teaBoxes[1]).to.match(/-\d+$/)
+    // The check box of a row of its own: no selector names it alone, its content id holds anywhere the row is.
+    const boxes = await ids('emu-1', 'resource_id', 'dev.arc.demo.groceries:id/item_done', '--exact-match')
+    const bread = boxes[3]!
+    expect(bread).not.to.match(/-\d+$/)
+    const script = path.join(h.dir, 'session.txt')
+    const item = 'Tea \'n\' ${HOME} "x"'
+    await writeFile(
+      script,
+      [
+        `click ${teaBoxes[1]}`,
+        `click ${bread}`,
+        `type append ${field} '${item.replaceAll("'", `'\\''`)}'`,
+        `click ${add}`,
+        'screen-state --detail compact',
+        'click --desc "Delete Cherry tomatoes"',
+        'press back',
+        '',
+      ].join('\n')
+    )
+    const out = path.join(h.dir, 'recorded', 'batch.flow')
+    const run = await runArc(['batch', script, '--record', out], {env: {...h.env, ANDROID_SERIAL: 'emu-1'}})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stderr).to.include(`arc batch: recorded 5 step(s) to ${out}, 1 left out (see its comments)`)
+    const flow = await readFile(out, 'utf8')
+    expect(steps(flow)).to.deep.equal([
+      `click ${bread}`,
+      `type append --res-id dev.arc.demo.groceries:id/new_item --exact-match 'Tea '\\''n'\\'' \${HOME} "x"'`,
+      'click --res-id dev.arc.demo.groceries:id/add_button --exact-match',
+      "click --desc 'Delete Cherry tomatoes'",
+      'press back',
+    ])
+    expect(flow).to.include(`# left out: click on ${teaBoxes[1]}`)
+
+    // The other device gets the two Tea rows first, as the session's device had them.
+    await runArc(['batch', '-'], {
+      env: {...h.env, ANDROID_SERIAL: 'emu-2'},
+      input: [
+        'type append --res-id new_item Tea',
+        'click --text ADD',
+        'type append --res-id new_item Tea',
+        'click --text ADD',
+        '',
+      ].join('\n'),
+    })
+    const replay = await runArc(['test', out, '--device', 'emu-2'], {env: h.env})
+    expect(replay.code, replay.stderr).to.equal(0)
+    expect(names('emu-2')[0]).to.equal(item)
+    const ticked = (serial: string) =>
+      h.emu
+        .device(serial)
+        .dumpXml()
+        .match(/checked="true"/g)?.length ?? 0
+    expect(names('emu-2')).to.deep.equal(names('emu-1'))
+    // The bread row was ticked on both; the Tea look-alike only where the session ran (its step was left out).
+    expect(ticked('emu-2')).to.equal(ticked('emu-1') - 1)
+    expect(ticked('emu-2')).to.equal(3)
+  })
+
+  it('a --record file that cannot be written: OUTPUT_FAILED (13) before any line acts', async () => {
+    const script = path.join(h.dir, 'one-tap.txt')
+    await writeFile(script, 'tap 500 1000\n')
+    const before = h.emu.device('emu-1').inputEvents.length
+    const run = await runArc(['batch', script, '--record', path.join(script, 'x.flow')], {
+      env: {...h.env, ANDROID_SERIAL: 'emu-1'},
+    })
+    expect(run.code, run.stderr).to.equal(13)
+    expect(run.stderr).to.include(`--record: cannot write ${path.join(script, 'x.flow')}`)
+    expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+  })
+
+  it('arc mcp serve --record: the agent’s successful actions, not its reads or its failures, replay with arc test', async () => {
+    const out = path.join(h.dir, 'agent.flow')
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'bin', 'run.js'), 'mcp', 'serve', '--stdio', '--device', 'emu-3', '--record', out],
+      cwd: h.dir,
+      env: {...(process.env as Record<string, string>), ...(h.env as Record<string, string>), NO_COLOR: '1'},
+      stderr: 'pipe',
+    })
+    let stderr = ''
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const client = new Client({name: 'arc-test', version: '0.0.0'})
+    await client.connect(transport)
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({name: `android_${name}`, arguments: args})) as CallToolResult
+    try {
+      const found = await call('find_elements', {by: 'resource_id', value: 'dev.arc.demo.groceries:id/new_item'})
+      const field = (found.structuredContent as {elements: Array<{id: string}>}).elements[0]!.id
+      expect((await call('type_append_text', {element_id: field, text: 'Rye bread'})).isError).to.not.equal(true)
+      const add = (await call('find_elements', {by: 'text', value: 'ADD'})).structuredContent as {
+        elements: Array<{id: string}>
+      }
+      expect((await call('click_element', {element_id: add.elements[0]!.id})).isError).to.not.equal(true)
+      // A failed call is not a step.
+      expect((await call('click_element', {element_id: 'node_222222'})).isError).to.equal(true)
+      const [del] = await ids('emu-3', 'content_desc', 'Delete Rye bread', '--exact-match')
+      expect((await call('click_element', {element_id: del})).isError).to.not.equal(true)
+      expect((await call('press_back', {})).isError).to.not.equal(true)
+    } finally {
+      await client.close()
+    }
+    expect(stderr).to.include(`arc mcp: recording the session's actions to ${out}`)
+    expect(stderr).to.include(`arc mcp: recorded 4 step(s) to ${out}`)
+    const flow = await readFile(out, 'utf8')
+    expect(steps(flow)).to.deep.equal([
+      "type append --res-id dev.arc.demo.groceries:id/new_item --exact-match 'Rye bread'",
+      'click --res-id dev.arc.demo.groceries:id/add_button --exact-match',
+      "click --desc 'Delete Rye bread' --exact-match",
+      'press back',
+    ])
+    const replay = await runArc(['test', out, '--device', 'emu-4'], {env: h.env})
+    expect(replay.code, replay.stderr).to.equal(0)
+    expect(names('emu-4')).to.deep.equal(names('emu-3'))
+    expect(names('emu-4')[0]).to.equal('Rye bread')
+  })
+})
