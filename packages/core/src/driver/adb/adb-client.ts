@@ -22,6 +22,7 @@ import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
 import protocolModule from '@devicefarmer/adbkit/dist/src/adb/protocol.js'
 
 import {DeviceCommandError, DeviceNotFoundError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
+import {TRANSFER_FLOOR_BYTES_PER_MS, transferAllowanceMs} from '../capabilities/files.js'
 import {mapAdbError, unavailableState} from './map-adb-error.js'
 import {DEFAULT_ADB_TIMEOUT_MS, type ServerAddress} from './server-address.js'
 import {checkCommandLength} from './shell-quote.js'
@@ -68,8 +69,7 @@ export class ServerClient extends EventEmitter {
     ;(conn as unknown as {triedStarting: boolean}).triedStarting = true
     conn.on('error', (error) => this.emit('error', error))
     const connected = conn.connect()
-    this.scope.sockets.add(conn.socket)
-    conn.socket.once('close', () => this.scope.sockets.delete(conn.socket))
+    this.scope.add(conn.socket)
     return connected
   }
 
@@ -177,6 +177,9 @@ export interface ShellResult {
  */
 const EXIT_MARKER = '__ARC_EXIT_7f3e__'
 
+/** How often a transfer's pace is checked against the slowest rate allowed. */
+const PACE_CHECK_MS = 250
+
 /** Splits the exit trailer off a command's output; undefined when the trailer never arrived. */
 function splitExitTrailer(data: Buffer): {output: Buffer; exitCode: number} | undefined {
   const at = data.lastIndexOf(EXIT_MARKER)
@@ -189,6 +192,27 @@ function splitExitTrailer(data: Buffer): {output: Buffer; exitCode: number} | un
 /** Sockets opened by one call, destroyed when it ends or times out. */
 class SocketScope {
   readonly sockets = new Set<Socket>()
+  /** Bytes that sockets of this scope already closed moved, both ways. */
+  private closedBytes = 0
+
+  add(socket: Socket): void {
+    this.sockets.add(socket)
+    socket.once('close', () => {
+      if (this.sockets.delete(socket)) this.closedBytes += socket.bytesRead + socket.bytesWritten
+    })
+  }
+
+  /**
+   * Bytes moved both ways over every socket of the scope so far. What waits in a socket's own buffer has not moved
+   * (Node counts it in bytesWritten), so a sender that queued a whole file at once is not taken for a fast one.
+   */
+  bytesMoved(): number {
+    let bytes = this.closedBytes
+    for (const socket of this.sockets)
+      bytes += socket.bytesRead + Math.max(0, socket.bytesWritten - socket.writableLength)
+    return bytes
+  }
+
   destroyAll(): void {
     for (const socket of this.sockets) socket.destroy()
     this.sockets.clear()
@@ -223,17 +247,48 @@ export class AdbServer {
   /**
    * Runs `fn` with a fresh adbkit client under the time limit. On timeout every socket the call opened is
    * destroyed and a TimeoutError names the call; any adbkit error becomes an ArcError.
+   *
+   * A file transfer (`transfer`) has a limit grown by the size the device claims, so it is also held to the slowest
+   * rate a transfer may have (TRANSFER_FLOOR_BYTES_PER_MS, 1 MiB/s): once the server's own limit has passed, the
+   * bytes its sockets moved both ways must keep up with that rate from then on, else it is a TimeoutError at once.
+   * A server or link that trickles bytes cannot keep a transfer going for the time its claimed size would allow.
    */
   async call<T>(
     what: string,
     serial: string | undefined,
     fn: (client: ServerClient) => PromiseLike<T>,
-    timeoutMs = this.timeoutMs
+    timeoutMs = this.timeoutMs,
+    transfer = false
   ): Promise<T> {
     const scope = new SocketScope()
     this.scopes.add(scope)
     let timer: NodeJS.Timeout | undefined
+    let pace: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
+      if (transfer) {
+        const started = Date.now()
+        pace = setInterval(
+          () => {
+            const elapsed = Date.now() - started
+            const due = (elapsed - this.timeoutMs) * TRANSFER_FLOOR_BYTES_PER_MS
+            const moved = scope.bytesMoved()
+            if (due <= 0 || moved >= due) return
+            scope.destroyAll()
+            reject(
+              new TimeoutError(
+                `${what} on ${serial ?? `the adb server at ${this.address}`} moved ${moved} bytes in ${elapsed} ms: slower than 1 MiB/s, the slowest transfer arc waits for`,
+                {
+                  details: {serial, elapsedMs: elapsed, bytes: moved},
+                  actions: [
+                    'Check the link to the device (cable, USB port, Wi-Fi) and what serves the adb port, then run it again.',
+                  ],
+                }
+              )
+            )
+          },
+          Math.min(PACE_CHECK_MS, this.timeoutMs)
+        )
+      }
       timer = setTimeout(() => {
         scope.destroyAll()
         reject(
@@ -257,6 +312,7 @@ export class AdbServer {
       throw mapAdbError(error, {what, host: this.host, port: this.port, serial})
     } finally {
       clearTimeout(timer)
+      clearInterval(pace)
       scope.destroyAll()
       this.scopes.delete(scope)
     }
@@ -298,7 +354,7 @@ export class AdbServer {
    * MiB on top of the usual limit), since an APK can be large.
    */
   async push(serial: string, localPath: string, remotePath: string, bytes: number): Promise<void> {
-    const timeoutMs = this.timeoutMs + Math.ceil(bytes / 1_048_576) * 1000
+    const timeoutMs = this.timeoutMs + transferAllowanceMs(bytes)
     await this.call(
       `push to ${remotePath}`,
       serial,
@@ -309,7 +365,8 @@ export class AdbServer {
           transfer.once('error', reject)
         })
       },
-      timeoutMs
+      timeoutMs,
+      true
     )
   }
 

@@ -209,7 +209,8 @@ export async function readFile(
         throw error
       }
     },
-    limit
+    limit,
+    true
   )
 }
 
@@ -243,7 +244,8 @@ async function push(dev: DeviceShell, data: Buffer, target: string, onBytes?: (b
         throw error
       }
     },
-    transferLimitMs(dev, data.length)
+    transferLimitMs(dev, data.length),
+    true
   )
 }
 

@@ -21,8 +21,11 @@ export interface FileEntry extends FileStat {
  * the CLI's whole-command deadline both grow by it).
  */
 export function transferAllowanceMs(bytes: number): number {
-  return Math.ceil(bytes / ((1024 * 1024) / 1000))
+  return Math.ceil(bytes / TRANSFER_FLOOR_BYTES_PER_MS)
 }
+
+/** That slowest rate, in bytes per millisecond (1 MiB/s). */
+export const TRANSFER_FLOOR_BYTES_PER_MS = (1024 * 1024) / 1000
 
 /** For a large transfer: the size to expect (a longer time limit) and who hears its progress. */
 export interface TransferWatch {
