@@ -5,9 +5,11 @@ import net from 'node:net'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
+import {runCommand} from '@oclif/test'
 
 import {isRoot, mountTmpfs, scratch, tree} from '@arc-cli/test-support/hostile'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {inDevelopment, sourceOptions} from '@arc-cli/test-support/source-config'
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff])
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47])
@@ -27,6 +29,20 @@ describe('hostile: annotate output targets', function () {
     const run = await runArc(['annotate', '-d', 'demo', '-o', 'out.jpg', '--map', 'mapdir'], {cwd: dir})
     expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
     expect(run.stderr).to.include('--map').and.include('it is a folder')
+    expect(await tree(dir)).to.deep.equal(before)
+  })
+
+  // In process: no argv carries a megabyte (a batch line or a flow can). The side-file cleanup once compiled the
+  // name into a regular expression, which V8 refuses at this size: INTERNAL "Invalid regular expression".
+  it('-o with a 1 MB file name: exit OUTPUT_FAILED (13) saying the name is too long, nothing written', async () => {
+    const before = await tree(dir)
+    const name = `${'x'.repeat(1 << 20)}.jpg`
+    const {error, stderr} = await inDevelopment(async () =>
+      runCommand(['annotate', '-d', 'demo', '-o', path.join(dir, name)], await sourceOptions())
+    )
+    process.exitCode = undefined
+    expect((error as {oclif?: {exit?: number}} | undefined)?.oclif?.exit, stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(stderr).to.include('--output').and.include('name too long').and.not.include('INTERNAL')
     expect(await tree(dir)).to.deep.equal(before)
   })
 

@@ -22,21 +22,19 @@ function sideFile(target: string, kind: 'tmp' | 'bak', pid = process.pid): strin
   return path.join(path.dirname(target), `.${path.basename(target)}.${pid}.${kind}`)
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
 /**
  * Removes the side files a killed run left beside `target` (`.NAME.PID.tmp` / `.bak` whose process is gone), so
  * hidden files do not pile up. A live process's files are left alone: it may still be writing them.
  */
 export async function removeStaleSideFiles(target: string): Promise<string[]> {
   const dir = path.dirname(target)
-  const pattern = new RegExp(`^\\.${escapeRegExp(path.basename(target))}\\.(\\d+)\\.(tmp|bak)$`)
+  // Matched by its parts, never by a pattern built from the name: a name may be as long as the user typed it, and a
+  // regular expression of a megabyte-long name is one V8 refuses to compile.
+  const prefix = `.${path.basename(target)}.`
   const names = await readdir(dir).catch(() => [] as string[])
   const removed: string[] = []
   for (const name of names) {
-    const pid = Number(pattern.exec(name)?.[1])
+    const pid = name.startsWith(prefix) ? Number(/^(\d+)\.(?:tmp|bak)$/.exec(name.slice(prefix.length))?.[1]) : 0
     if (!pid || pid === process.pid || isProcessAlive(pid)) continue
     await rm(path.join(dir, name), {force: true}).catch(() => undefined)
     removed.push(name)
