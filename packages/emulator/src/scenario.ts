@@ -299,6 +299,12 @@ const deviceSchema = z
       .describe(
         'uiautomator knows `dump --windows` and writes every window with its metadata (<displays>), as some builds do.'
       ),
+    flock: z
+      .boolean()
+      .default(true)
+      .describe(
+        "The shell has toybox's `flock`; false: a build without it (Android before 6.0 ran toolbox, which has none), where `flock` is not found (status 127)."
+      ),
     otherDisplay: z
       .object({width: z.number().int().positive(), height: z.number().int().positive()})
       .strict()

@@ -315,6 +315,11 @@ export class VirtualDevice extends EventEmitter {
   /** True gives the device a uiautomator whose `dump --windows` writes the `<displays>` form (scenario `windowsDump`). */
   windowsDump = false
   /**
+   * Whether the shell has `flock` (scenario `flock`, default true). False stands for a build without toybox's flock
+   * (toys/other/flock.c is dated 2015; Android up to 5.1 ran toolbox, which has no flock): `flock` is not found.
+   */
+  hasFlock = true
+  /**
    * A second physical display that is off (scenario `otherDisplay`), listed before display 0's by SurfaceFlinger, as
    * on foldables: `screencap` without `-d` warns and captures it (black), `-d` picks a display by physical id.
    */
@@ -410,6 +415,7 @@ export class VirtualDevice extends EventEmitter {
     }
     this.wmDensity = scenario?.wm?.density
     this.windowsDump = scenario?.windowsDump ?? false
+    this.hasFlock = scenario?.flock ?? true
     this.otherDisplay = scenario?.otherDisplay
     this.outputNoise = scenario?.outputNoise ?? []
     this.homeScreen = scenario?.homeScreen

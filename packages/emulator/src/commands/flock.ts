@@ -12,7 +12,8 @@ import type {CommandContext} from './types.js'
  * which file it is: elsewhere the device has no flock, as a build without toybox's would (status 127).
  */
 export async function flock(ctx: CommandContext): Promise<number> {
-  if (!existsSync('/proc/self/fd')) {
+  // A build without toybox's flock (scenario `flock: false`): its sh finds no such program, as mksh says it.
+  if (!ctx.device.hasFlock || !existsSync('/proc/self/fd')) {
     ctx.err('/system/bin/sh: flock: not found\n')
     return 127
   }

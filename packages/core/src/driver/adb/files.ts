@@ -324,18 +324,25 @@ const NO_LOCK_FILE = 125
  * ends that shell, and the kernel drops the lock with its last descriptor, so a killed arc never leaves a lock
  * behind. A writer waits for the lock up to three adb time limits (then TIMEOUT, naming the file).
  *
+ * A device without `flock` (status 127: Android before 6.0 ran toolbox, which has none, and toybox's flock.c dates
+ * from 2015; a vendor build may leave the link out) is locked in the same shell with a folder instead (see
+ * FOLDER_LOCK): mkdir(2) creates a folder for one caller only, on any Android.
+ *
  * Once held, temporary siblings of the target left by writes that were killed before their rename (no arc writes
  * this file now) are removed.
  *
- * Undefined where the device cannot lock: no `flock` (status 127: a build without toybox's), or no lock file. The
- * edit then goes on as before: stat checked before the write, no serialisation.
+ * Undefined only where no lock file or folder can be made (the lock folder cannot be created): the edit then goes
+ * on with the stat check before the write alone.
  */
 export async function lockFile(dev: DeviceShell, target: string): Promise<(() => void) | undefined> {
   const key = createHash('sha256').update(target).digest('hex').slice(0, 32)
   const file = `${LOCK_FOLDER}/${key}`
   const script = [
     `mkdir -p ${LOCK_FOLDER} 2>/dev/null`,
-    `if (: >>${file}) 2>/dev/null; then exec 9>>${file}; flock 9 && echo ${LOCKED} && read -r arc_lock; else exit ${NO_LOCK_FILE}; fi`,
+    `if (: >>${file}) 2>/dev/null; then exec 9>>${file}; flock 9; arc_status=$?; else exit ${NO_LOCK_FILE}; fi`,
+    `if [ $arc_status = 0 ]; then echo ${LOCKED}; read -r arc_lock; exit 0; fi`,
+    `if [ $arc_status != 127 ]; then exit $arc_status; fi`,
+    folderLock(`${file}.d`),
   ].join('; ')
   // Edits queue: one waits for those before it, each bounded by the time limit, for up to LOCK_WAIT limits.
   const waitMs = dev.server.timeoutMs * LOCK_WAIT
@@ -353,11 +360,31 @@ export async function lockFile(dev: DeviceShell, target: string): Promise<(() =>
     waitMs
   )
   if (!hold.held) {
-    if (hold.exitCode === 127 || hold.exitCode === NO_LOCK_FILE) return undefined
+    if (hold.exitCode === NO_LOCK_FILE) return undefined
     throw dev.failed(`locking ${target}`, hold.output, hold.exitCode)
   }
   await removeStaleTemps(dev, target).catch(() => {})
   return hold.release
+}
+
+/**
+ * The lock where the device has no `flock`: the folder `dir`, which mkdir(2) creates for one caller only. Its
+ * holder writes its shell's pid into it and waits on its stdin as the flock holder does; when the connection ends
+ * (stdin closed, or a hang-up: the trap) it removes the folder. A holder that died without removing it (killed
+ * outright) leaves a pid with no /proc entry: a waiter that sees one takes `dir.break` (mkdir again: one breaker at
+ * a time), checks under it that the same dead pid is still the holder, and only then removes the folder, so a lock
+ * just taken by someone else is never broken. Waiters try again every second (toolbox's `sleep` takes whole
+ * seconds). Only shell builtins, `mkdir`, `cat`, `rm` and `sleep` are used: toolbox has them all.
+ */
+function folderLock(dir: string): string {
+  return [
+    `while :; do if mkdir ${dir} 2>/dev/null; then trap 'rm -rf ${dir}; exit 0' HUP TERM INT; echo $$ >${dir}/pid;`,
+    `echo ${LOCKED}; read -r arc_lock; rm -rf ${dir}; exit 0; fi;`,
+    `arc_pid=$(cat ${dir}/pid 2>/dev/null);`,
+    `if [ -n "$arc_pid" ] && [ ! -d /proc/$arc_pid ] && mkdir ${dir}.break 2>/dev/null; then`,
+    `if [ "$(cat ${dir}/pid 2>/dev/null)" = "$arc_pid" ]; then rm -rf ${dir}; fi; rm -rf ${dir}.break; fi;`,
+    `if [ -d ${dir} ]; then sleep 1; fi; done`,
+  ].join(' ')
 }
 
 /** Removes temporary siblings of `target` that killed writes left (only ever called with the file locked). */
