@@ -6,7 +6,7 @@ import {
   foundBy,
   resolveTarget,
   selectorData,
-  selectorInput,
+  actionSelectorInput,
   targetId,
   type Target,
   type TargetInput,
@@ -56,11 +56,12 @@ export const clickElement = defineTool({
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
   cli: {
     id: 'click',
-    input: selectorInput,
+    input: actionSelectorInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
@@ -86,11 +87,12 @@ export const longClickElement = defineTool({
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
   cli: {
     id: 'long-click',
-    input: selectorInput,
+    input: actionSelectorInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [

@@ -1,4 +1,4 @@
-import {buildScreenModel, checkElementId, defineTool, exitCodeFor, z} from '@arc-cli/core'
+import {buildScreenModel, checkElementId, defineTool, elementWaitInput, exitCodeFor, z} from '@arc-cli/core'
 
 import {elementIdString} from './element-support.js'
 
@@ -14,6 +14,7 @@ export const getElementDetails = defineTool({
   kind: 'read',
   needs: {screen: 'read'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'elements',
   input: z.object({
     ids: z
@@ -21,7 +22,14 @@ export const getElementDetails = defineTool({
       .min(1)
       .describe('Element ids to look up (from screen-state)'),
   }),
-  cli: {id: 'details', examples: ['<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp']},
+  cli: {
+    id: 'details',
+    input: elementWaitInput,
+    examples: [
+      '<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp',
+      '<%= config.bin %> <%= command.id %> --ids node_a3f2kq --wait 10s',
+    ],
+  },
   async handler(ctx, {ids}) {
     for (const id of ids) checkElementId(id, 'ids')
     const model = buildScreenModel(await ctx.driver.captureScreen())

@@ -12,6 +12,7 @@ import {
   ELEMENT_ID_PATTERN,
   ElementAmbiguousError,
   ElementNotFoundError,
+  elementWaitInput,
   InvalidInputError,
   rememberElements,
   resolveElement,
@@ -76,6 +77,11 @@ export const fieldSelectorInput = z.object({
   field_text: selector('text'),
   ...selectorInput.omit({text: true}).shape,
 })
+
+/** An element action's selector fields and its --wait (element-wait.ts in core: retried until the element shows). */
+export const actionSelectorInput = selectorInput.extend(elementWaitInput.shape)
+/** The same for a typing tool, whose text selector is --field-text. */
+export const fieldActionInput = fieldSelectorInput.extend(elementWaitInput.shape)
 
 export type TargetInput = {element_id?: string; field_text?: string} & Partial<z.output<typeof selectorInput>>
 

@@ -12,7 +12,14 @@ import {
 } from '@arc-cli/core'
 
 import {shareOf, type Rect} from './element-support.js'
-import {elementIdOmittable, foundBy, resolveTarget, selectorData, selectorInput, targetId} from './element-target.js'
+import {
+  elementIdOmittable,
+  foundBy,
+  resolveTarget,
+  selectorData,
+  actionSelectorInput,
+  targetId,
+} from './element-target.js'
 import {DEFAULT_MAX_SCROLLS, MAX_MAX_SCROLLS, SEARCH_DIRECTIONS, searchList} from './list-search.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './covered-area.js'
 
@@ -86,11 +93,12 @@ export const scrollToElement = defineTool({
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'elements',
   input: z.object({element_id: targetId}),
   cli: {
     id: 'scroll-to',
-    input: selectorInput.extend({
+    input: actionSelectorInput.extend({
       direction: z
         .enum(SEARCH_DIRECTIONS)
         .optional()

@@ -20,11 +20,11 @@ import {
 import {visibleRect} from './element-support.js'
 import {
   elementIdOmittable,
-  fieldSelectorInput,
+  fieldActionInput,
   foundBy,
   resolveTarget,
   selectorData,
-  selectorInput,
+  actionSelectorInput,
   targetId,
   type Target,
   type TargetInput,
@@ -359,11 +359,12 @@ export const typeAppendText = defineTool({
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'text',
   input: z.object({element_id: targetId, text: textField('Text to type'), ...typingFields}),
   cli: {
     id: 'type append',
-    input: fieldSelectorInput,
+    input: fieldActionInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
     examples: [
@@ -402,6 +403,7 @@ export const typeInsertText = defineTool({
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'text',
   input: z.object({
     element_id: targetId,
@@ -417,7 +419,7 @@ export const typeInsertText = defineTool({
   }),
   cli: {
     id: 'type insert',
-    input: fieldSelectorInput,
+    input: fieldActionInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
     examples: [
@@ -476,6 +478,7 @@ export const typeReplaceText = defineTool({
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'text',
   input: z.object({
     element_id: targetId,
@@ -488,7 +491,7 @@ export const typeReplaceText = defineTool({
   }),
   cli: {
     id: 'type replace',
-    input: fieldSelectorInput,
+    input: fieldActionInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'search', 'new_text'],
     examples: [
@@ -545,11 +548,12 @@ export const typeClearText = defineTool({
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'text',
   input: z.object({element_id: targetId}),
   cli: {
     id: 'type clear',
-    input: selectorInput,
+    input: actionSelectorInput,
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [

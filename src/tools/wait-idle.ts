@@ -2,7 +2,7 @@
 import {defineTool, walkNodes, type UiNode, z} from '@arc-cli/core'
 import {createHash} from 'node:crypto'
 
-import {pollScreen, POLL_MS, timedOut, timeoutField} from './wait-poll.js'
+import {cliTimeoutField, pollScreen, POLL_MS, timedOut, timeoutField} from './wait-poll.js'
 
 export const FINGERPRINT_SLOTS = 256
 
@@ -56,6 +56,7 @@ export const waitForIdle = defineTool({
   }),
   cli: {
     id: 'wait idle',
+    override: {timeout: cliTimeoutField()},
     examples: [
       '<%= config.bin %> <%= command.id %> --timeout 3000',
       '<%= config.bin %> <%= command.id %> --timeout 5000 --match-percentage 95',

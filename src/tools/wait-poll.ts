@@ -6,7 +6,9 @@
  */
 import {
   buildScreenModel,
+  durationField,
   exitCodeFor,
+  POLL_MS,
   sleep,
   type ScreenModel,
   type ToolContext,
@@ -14,7 +16,8 @@ import {
   z,
 } from '@arc-cli/core'
 
-export const POLL_MS = 500
+/** One poll interval for every wait: `arc wait` and the element actions' --wait (core's element-wait.ts). */
+export {POLL_MS}
 export const MAX_WAIT_MS = 30_000
 
 const CAP = `a wait lasts ${MAX_WAIT_MS / 1000} s at most; to wait longer, run it again`
@@ -27,6 +30,16 @@ export const timeoutField = () =>
     .min(1, {error: 'must be at least 1 (milliseconds)'})
     .max(MAX_WAIT_MS, {error: `must be at most ${MAX_WAIT_MS}: ${CAP}`})
     .describe(`How long to wait in milliseconds (1-${MAX_WAIT_MS}: ${CAP})`)
+
+/**
+ * `--timeout` on the command line: a duration (`2m`, `30s`, or milliseconds) with no 30 s cap, for a cold CI
+ * emulator that takes minutes; MCP keeps the spec's 1-30000 ms (`timeoutField`).
+ */
+export const cliTimeoutField = () =>
+  durationField(
+    'How long to wait: 500ms, 30s, 2m, or a bare number of milliseconds (at least 1 ms; no 30 s cap on the command line, up to 24h)',
+    1
+  )
 
 const TIMED_OUT = Symbol('timed out')
 
@@ -77,6 +90,8 @@ export async function pollScreen<T>(
   progress: (attempts: number) => string,
   check: (model: ScreenModel) => T | undefined
 ): Promise<PollEnd<T>> {
+  // A command-line wait may outlast the command's deadline (3 x adb.timeoutMs): it moves out to fit the wait.
+  ctx.expectWork?.(timeout)
   const start = Date.now()
   const deadline = start + timeout
   let attempts = 0

@@ -19,7 +19,7 @@ import {
 } from '@arc-cli/core'
 
 import {BY, elementJson, elementTable, findMatching, searchFields, type By} from './element-support.js'
-import {pollScreen, POLL_MS, reads, timedOut, timeoutField} from './wait-poll.js'
+import {cliTimeoutField, pollScreen, POLL_MS, reads, timedOut, timeoutField} from './wait-poll.js'
 
 export {POLL_MS} from './wait-poll.js'
 
@@ -33,6 +33,7 @@ export const waitForElement = defineTool({
   input: z.object({...searchFields, timeout: timeoutField()}),
   cli: {
     id: 'wait element',
+    override: {timeout: cliTimeoutField()},
     positional: ['by', 'value'],
     examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000'],
   },
@@ -109,6 +110,7 @@ export const waitForElementGone = defineTool({
   }),
   cli: {
     id: 'wait gone',
+    override: {timeout: cliTimeoutField()},
     only: 'tools/list has no room for another tool within its 6,000-token budget; over MCP, poll find_elements until it lists none',
     positional: ['by', 'value'],
     examples: [

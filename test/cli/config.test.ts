@@ -187,6 +187,7 @@ describe('.arcrc.example', () => {
     expect(filepath).to.equal(file)
     expect(config).to.include({device: 'demo'})
     expect(config.adb).to.deep.equal({host: '127.0.0.1', port: 5037, timeoutMs: 20000})
+    expect(config.elements).to.deep.equal({wait: 10_000})
     expect(config.mcp).to.deep.equal({
       host: '127.0.0.1',
       port: 7777,

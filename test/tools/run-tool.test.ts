@@ -17,6 +17,7 @@ import {
   type DeviceDriver,
   type RunDeps,
   z,
+  inputSchema,
 } from '@arc-cli/core'
 import {tools as annotateTools} from '@arc-cli/plugin-annotate'
 import {tools as screenStateTools} from '@arc-cli/plugin-screen-state'
@@ -180,49 +181,54 @@ describe('runTool: the tool runner no surface owns', () => {
       let checked = 0
       for (const t of every) {
         const positional = t.cli?.positional ?? []
-        const props = inputJsonSchema(t.input).properties ?? {}
-        for (const [field, prop] of Object.entries(props)) {
-          const p = prop as {
-            type?: string
-            minimum?: number
-            maximum?: number
-            minLength?: number
-            maxLength?: number
-            minItems?: number
-            enum?: unknown[]
-          }
-          const bad: unknown[] = [p.type === 'string' || p.enum ? 5 : 'x']
-          if (p.type === 'integer') bad.push(1.5)
-          if (p.minimum !== undefined) bad.push(p.minimum - 1)
-          if (p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER) bad.push(p.maximum + 1)
-          if (p.minLength) bad.push('')
-          if (p.maxLength !== undefined) bad.push('x'.repeat(p.maxLength + 1))
-          if (p.minItems) bad.push([])
-          if (p.enum) bad.push('\u0000not-an-option')
-          for (const value of bad) {
-            for (const [surface, name, describe] of [
-              ['mcp', field, undefined],
-              [
-                'cli',
-                positional.includes(field) ? `argument <${field}>` : `--${field.replaceAll('_', '-')}`,
-                (e: z.ZodError, s: z.ZodObject) => describeInputIssues(e, positional, s),
-              ],
-            ] as const) {
-              const error = await failure(
-                runTool(
-                  t,
-                  {input: {[field]: value}, ...(surface === 'cli' ? {cliInput: {}} : {})},
-                  deps(never, describe ? {describeIssues: describe} : {})
+        // Each surface's own form of the inputs: the command line's overrides (`--timeout 2m`, no 30 s cap) there.
+        for (const [surface, props] of [
+          ['mcp', inputJsonSchema(t.input).properties ?? {}],
+          ['cli', inputJsonSchema(inputSchema(t, true)).properties ?? {}],
+        ] as const) {
+          for (const [field, prop] of Object.entries(props)) {
+            const p = prop as {
+              type?: string
+              minimum?: number
+              maximum?: number
+              minLength?: number
+              maxLength?: number
+              minItems?: number
+              enum?: unknown[]
+            }
+            const bad: unknown[] = [p.type === 'string' || p.enum ? 5 : 'x']
+            if (p.type === 'integer') bad.push(1.5)
+            if (p.minimum !== undefined) bad.push(p.minimum - 1)
+            if (p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER) bad.push(p.maximum + 1)
+            if (p.minLength) bad.push('')
+            if (p.maxLength !== undefined) bad.push('x'.repeat(p.maxLength + 1))
+            if (p.minItems) bad.push([])
+            if (p.enum) bad.push('\u0000not-an-option')
+            for (const value of bad) {
+              {
+                const [name, describe] =
+                  surface === 'mcp'
+                    ? [field, undefined]
+                    : [
+                        positional.includes(field) ? `argument <${field}>` : `--${field.replaceAll('_', '-')}`,
+                        (e: z.ZodError, s: z.ZodObject) => describeInputIssues(e, positional, s),
+                      ]
+                const error = await failure(
+                  runTool(
+                    t,
+                    {input: {[field]: value}, ...(surface === 'cli' ? {cliInput: {}} : {})},
+                    deps(never, describe ? {describeIssues: describe} : {})
+                  )
                 )
-              )
-              const what = `${t.name} ${field}=${JSON.stringify(value)} (${surface})`
-              expect(error.code, what).to.equal('INVALID_INPUT')
-              const part = error.message.split('; ').find((m) => m.startsWith(name))
-              expect(part, `${what}: ${error.message}`).to.match(
-                new RegExp(`^${name.replace(/[<>[\]]/g, '\\$&')}( must | has |: )`)
-              )
-              expect(error.message, what).to.not.match(ZOD_WORDS)
-              checked++
+                const what = `${t.name} ${field}=${JSON.stringify(value)} (${surface})`
+                expect(error.code, what).to.equal('INVALID_INPUT')
+                const part = error.message.split('; ').find((m) => m.startsWith(name))
+                expect(part, `${what}: ${error.message}`).to.match(
+                  new RegExp(`^${name.replace(/[<>[\]]/g, '\\$&')}( must | has |: )`)
+                )
+                expect(error.message, what).to.not.match(ZOD_WORDS)
+                checked++
+              }
             }
           }
         }

@@ -84,6 +84,7 @@ export {
   abortable,
   blackScreenshotWarning,
   cancellation,
+  inputSchema,
   displayOffWarning,
   runTool,
   type CallWatcher,
@@ -91,6 +92,8 @@ export {
   type ToolCall,
   type ToolObserver,
 } from './tools/run-tool.js'
+export {elementWaitInput, POLL_MS, untilElementFound} from './tools/element-wait.js'
+export {durationField, MAX_DURATION_MS, parseDuration} from './duration.js'
 export {formatBytes, formatTable, printable, printableLine} from './tools/human-text.js'
 export {displayWidth, padToWidth, truncateToWidth} from './tools/display-width.js'
 export {

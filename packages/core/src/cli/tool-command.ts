@@ -113,11 +113,19 @@ export interface CommandRun {
 export async function runToolFromCli({tool, args, flags, command, signal}: CommandRun): Promise<ToolResult> {
   const positional = tool.cli?.positional ?? []
   const input = collectInput(schemaFields(inputSchema(tool, true)), positional, args, flags)
-  const cliInput = tool.cli.input ? collectInput(schemaFields(tool.cli.input), positional, args, flags) : undefined
+  // Always given (empty for a tool without CLI-only fields): runTool reads the command line's input forms from it.
+  const cliInput: Record<string, unknown> = tool.cli.input
+    ? collectInput(schemaFields(tool.cli.input), positional, args, flags)
+    : {}
   const cwd = process.cwd()
   const loaded = await loadConfig(cwd)
   await checkConfigSections(command.config, loaded)
   const {config, filepath} = loaded
+  // An element action's --wait defaults to the config's elements.wait (the flag wins; MCP never waits).
+  const configWait = config.elements?.wait
+  if (configWait !== undefined && cliInput.wait === undefined && tool.cli.input?.shape.wait) {
+    cliInput.wait = configWait
+  }
   const spinner = new Spinner()
   const warnColors = colorsFor(process.stderr)
   const json = command.jsonEnabled()
@@ -126,9 +134,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
   const held = typeof input.duration === 'number' ? input.duration : 0
   const deadlineMs = (config.adb?.timeoutMs ?? DEFAULT_ADB_TIMEOUT_MS) * COMMAND_DEADLINE_FACTOR + held
   const untilStopped =
-    typeof tool.interruptible === 'function'
-      ? tool.interruptible({...input, ...(cliInput ?? {})})
-      : tool.interruptible === true
+    typeof tool.interruptible === 'function' ? tool.interruptible({...input, ...cliInput}) : tool.interruptible === true
   const selection: DeviceSelection = {
     device: flags.device as string | undefined,
     adbHost: flags['adb-host'] as string | undefined,

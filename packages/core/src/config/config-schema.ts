@@ -1,5 +1,6 @@
 import {z} from 'zod'
 
+import {durationField} from '../duration.js'
 import {filesConfigSchema} from './files-config.js'
 
 /**
@@ -45,6 +46,15 @@ export const configSchema = z
       .strict()
       .optional()
       .describe('How arc reaches the adb server.'),
+    elements: z
+      .object({
+        wait: durationField(
+          'Default --wait of the element actions (click, long-click, type, scroll-to, details, screenshot --element): how long they wait for their element to appear (30s, 2m, or milliseconds; default 0: fail at once). --wait wins over it.'
+        ).optional(),
+      })
+      .strict()
+      .optional()
+      .describe('Element actions on the command line.'),
     annotate: z
       .record(z.string(), z.unknown())
       .optional()

@@ -181,7 +181,7 @@ export async function resolveElement(
         `element ${id} is stale: the screen changed since it was read and ${describe(then)} is no longer on it`,
         {
           actions: READ_AGAIN,
-          details: {element_id: id, was: then},
+          details: {element_id: id, was: then, reason: 'not_on_screen'},
         }
       )
     }
@@ -198,7 +198,7 @@ export async function resolveElement(
         `element ${id} is stale: it named ${describe(then)} when the screen was read, and now names ${describe(now)} (${diffs.join('; ')})`,
         {
           actions: READ_AGAIN,
-          details: {element_id: id, was: then, now},
+          details: {element_id: id, was: then, now, reason: 'changed'},
         }
       )
     }

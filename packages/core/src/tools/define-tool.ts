@@ -3,6 +3,7 @@ import type {z} from 'zod'
 import type {ArcConfig} from '../config/config-schema.js'
 import type {DeviceDriver, DeviceNeeds} from '../driver/device-driver.js'
 import type {DeviceState} from '../state/device-state.js'
+import {untilElementFound, waitOf} from './element-wait.js'
 
 /**
  * `read` tools only observe; `action` tools change what is on the device screen; `destructive` tools change
@@ -170,6 +171,11 @@ export interface CliOptions<C extends z.ZodObject = z.ZodObject> {
    */
   mayOmit?: OmittableField
   /**
+   * Fields of `input` the command line takes in another form (the same name, its own schema): `arc wait`'s
+   * `--timeout 2m`, with no 30 s cap, where MCP keeps the spec's 1-30000 ms.
+   */
+  override?: z.ZodRawShape
+  /**
    * Why the MCP server never serves this tool, for docs/mcp.md (it writes files on the machine arc runs on, or
    * tools/list has no room for it); absent: served.
    */
@@ -234,6 +240,12 @@ export interface DeviceToolDefinition<
    * screen or sends input in between, and a tap is only ever sent against the screen it was resolved on.
    */
   holdsDevice?: boolean
+  /**
+   * True for an element action that takes the command line's `--wait` (its `cli.input` has `wait`,
+   * element-wait.ts `elementWaitInput`): defineTool runs the handler again, each time in a section of its own, while
+   * it fails ELEMENT_NOT_FOUND before sending any input, until the wait runs out (then TIMEOUT).
+   */
+  waitsForElement?: boolean
   /** `input` holds the CLI-only fields too, already validated, when run as a command (absent on MCP). */
   handler(ctx: ToolContext, input: z.output<S> & Partial<z.output<C>>): Promise<ToolResult>
 }
@@ -261,9 +273,14 @@ export function defineTool<S extends z.ZodObject, C extends z.ZodObject = z.ZodO
   tool: DeviceToolDefinition<S, C>
 ): DeviceToolDefinition<S, C>
 export function defineTool(tool: ToolDefinition): ToolDefinition {
-  if (tool.needsDevice === false || !tool.holdsDevice) return tool
-  const handler = tool.handler
-  return {...tool, handler: (ctx, input) => ctx.driver.exclusive(() => handler(ctx, input))}
+  if (tool.needsDevice === false || (!tool.holdsDevice && !tool.waitsForElement)) return tool
+  const own = tool.handler
+  const held: typeof own = tool.holdsDevice ? (ctx, input) => ctx.driver.exclusive(() => own(ctx, input)) : own
+  // The wait is outside the section: each attempt takes it anew, and others may read the device in between.
+  const handler: typeof own = tool.waitsForElement
+    ? (ctx, input) => untilElementFound(ctx, waitOf(input), (attempt) => held(attempt, input))
+    : held
+  return {...tool, handler}
 }
 
 // Tools are stored together, so their handlers' input types are erased to the common base.

@@ -159,11 +159,15 @@ function checkData(tool: AnyTool, result: {data?: unknown}): void {
   }
 }
 
-/** The schema a call's input must meet: the tool's, with its `cli.mayOmit` field optional for a command line. */
+/**
+ * The schema a call's input must meet: the tool's; for a command line, with its `cli.override` fields in their
+ * command-line form and its `cli.mayOmit` field optional.
+ */
 export function inputSchema(tool: AnyTool, fromCli: boolean): z.ZodObject {
+  const schema = fromCli && tool.cli.override ? tool.input.extend(tool.cli.override) : tool.input
   const omit = fromCli ? tool.cli.mayOmit?.field : undefined
-  if (omit === undefined) return tool.input
-  return tool.input.partial({[omit]: true} as Record<string, true>)
+  if (omit === undefined) return schema
+  return schema.partial({[omit]: true} as Record<string, true>)
 }
 
 /** What every screen read of a sleeping display says, whichever tool read it. */

@@ -4,6 +4,7 @@ import {
   blackScreenshotWarning,
   defineTool,
   displayOffWarning,
+  durationField,
   InvalidInputError,
   pngLooksBlack,
   pngSize,
@@ -95,6 +96,7 @@ export const screenshot = defineTool({
   kind: 'read',
   needs: {screen: 'read', info: 'read'},
   holdsDevice: true,
+  waitsForElement: true,
   group: 'screen',
   input: z.object({
     format: z.enum(['png', 'jpeg']).optional().describe('png or jpeg; default: from the --output extension, else png'),
@@ -125,6 +127,9 @@ export const screenshot = defineTool({
         .describe(
           'Crop to the visible part of this element (an id from screen-state or find); a stale id fails with STALE_ELEMENT'
         ),
+      wait: durationField(
+        "With --element: wait up to this long for the element to appear, reading the screen again every 500 ms (500ms, 10s, 2m; a bare number is milliseconds; default: the config's elements.wait, else 0). Running out of time exits 11 (TIMEOUT)"
+      ).optional(),
     }),
     char: {output: 'o'},
     examples: [
