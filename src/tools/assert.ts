@@ -7,6 +7,7 @@ import {
   AssertionFailedError,
   buildScreenModel,
   defineTool,
+  durationField,
   ElementAmbiguousError,
   formatFlags,
   z,
@@ -16,7 +17,7 @@ import {
 
 import {elementJson, elementTable} from './element-support.js'
 import {readSelector, selectorInput} from './element-target.js'
-import {MAX_WAIT_MS, pollScreen, reads} from './wait-poll.js'
+import {pollScreen, reads} from './wait-poll.js'
 
 const CONDITIONS = [
   'visible',
@@ -123,15 +124,9 @@ export const assertScreen = defineTool({
       condition: z.enum(CONDITIONS).describe(`What to check: ${CONDITIONS.join(', ')}`),
       ...selectorInput.shape,
       value: z.string().optional().describe('With text: the whole text the element must show'),
-      timeout: z
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_WAIT_MS, {error: `must be at most ${MAX_WAIT_MS} (milliseconds)`})
-        .default(0)
-        .describe(
-          `Keep reading every 500 ms up to this many milliseconds until it holds (0-${MAX_WAIT_MS}; default 0, one read)`
-        ),
+      timeout: durationField(
+        'Keep reading every 500 ms up to this long until it holds: 500ms, 30s, 2m, or milliseconds (up to 24h; default 0, one read)'
+      ).default(0),
     })
     // Checked with the schema, so a call that cannot be judged is refused before the device is opened.
     .superRefine((input, ctx) => {

@@ -151,7 +151,9 @@ describe('arc assert', function () {
       [['text', '--text', 'ADD'], /--value: is required with assert text/],
       [['checked', '--text', 'ADD', '--value', 'x'], /--value: applies to assert text only, not to assert checked/],
       [['shown', '--text', 'ADD'], /condition/],
-      [['visible', '--text', 'ADD', '--timeout', '40000'], /--timeout must be at most 30000/],
+      // No 30 s cap on the command line (a cold CI emulator): a day at most, and a duration arc can read.
+      [['visible', '--text', 'ADD', '--timeout', '25h'], /--timeout must be 0 to 24h \(got "25h"\)/],
+      [['visible', '--text', 'ADD', '--timeout', 'long'], /--timeout must be a duration: milliseconds/],
     ]
     for (const [args, message] of cases) {
       const run = await runArc(['assert', ...args, '-d', 'no-such-device-here'])

@@ -234,6 +234,8 @@ describe('element actions that wait: --wait and the config default retry until t
     ])
     expect(gone.code, gone.stderr).to.equal(0)
     expect(idle.code, idle.stderr).to.equal(0)
+    const asserted = await arc(['assert', 'visible', '--text', 'ADD', '--timeout', '45s'])
+    expect(asserted.code, asserted.stderr).to.equal(0)
     const wait = tools.find((t) => t.name === 'wait_for_element')
     if (!wait) expect.fail('no wait_for_element tool')
     const deps = {
