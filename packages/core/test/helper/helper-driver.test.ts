@@ -307,4 +307,29 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     for (let i = 0; i < 100 && device().uiAutomationHolder !== undefined; i++) await sleep(20)
     expect(device().uiAutomationHolder).to.equal(undefined)
   })
+
+  it('takes screenshots through the helper (a PNG encoded on the device), the same image screencap gives', async () => {
+    const viaAdb = await (await driver('off')).screenshot()
+    const d = await driver('auto')
+    const from = h.emu.commands.length
+    const viaHelper = await d.screenshot()
+    expect(programs(from)).to.include('app_process /')
+    expect(programs(from).filter((p) => p.startsWith('screencap'))).to.deep.equal([])
+    expect(viaHelper.equals(viaAdb)).to.equal(true)
+    expect(backendUses(d.shell).screenshot).to.deep.include({backend: 'helper'})
+    // UiAutomation was let go once the screenshot was answered.
+    expect(device().uiAutomationHolder).to.equal(undefined)
+  })
+
+  it('a screenshot falls back to screencap where the helper cannot take it, and says why', async () => {
+    device().hiddenApisMissing.add('uiautomation')
+    const d = await driver('auto')
+    const from = h.emu.commands.length
+    const png = await d.screenshot()
+    expect(png.subarray(1, 4).toString('latin1')).to.equal('PNG')
+    expect(programs(from)).to.include('screencap -p')
+    const use = backendUses(d.shell).screenshot
+    expect(use).to.deep.include({backend: 'adb'})
+    expect(use?.fallback).to.match(/^UNSUPPORTED: this release lacks the uiautomation API/)
+  })
 })

@@ -106,6 +106,21 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     expect(free.stdout.toString()).to.match(/UI hierchary dumped to: \/dev\/tty/)
   })
 
+  it('answers screenshot as a whole-screen PNG, and refuses what the virtual device cannot encode or scale', async () => {
+    const session = await open(0)
+    const png = await session.request(['screenshot', '0', '0', '100', 'png'], 5000)
+    expect(png.equals(await device().screen.png())).to.equal(true)
+    const jpeg = await failure(session.request(['screenshot', '0', '0', '80'], 5000))
+    expect(jpeg.code).to.equal('UNSUPPORTED')
+    const small = await failure(session.request(['screenshot', '100', '0', '80', 'png'], 5000))
+    expect([small.code, small.message]).to.deep.equal([
+      'UNSUPPORTED',
+      'the virtual device does not scale its 1080x2400 screen',
+    ])
+    const bad = await failure(session.request(['screenshot', '0', '0', '100', 'gif'], 5000))
+    expect([bad.code, bad.message]).to.deep.equal(['BAD_REQUEST', 'screenshot format is "gif"; png or jpeg is allowed'])
+  })
+
   it('says clearly when another tool holds UiAutomation', async () => {
     const letGo = device().simulateUiAutomationHolder('uiautomator2')
     try {

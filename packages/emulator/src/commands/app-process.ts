@@ -14,6 +14,7 @@
  */
 import {readFile} from 'node:fs/promises'
 
+import {solidPng} from '../png.js'
 import type {VirtualDevice} from '../virtual-device.js'
 import {sleep, untilAborted, type CommandContext} from './types.js'
 import {windowsDocument} from './windows-dump.js'
@@ -201,9 +202,7 @@ class EmulatedHelper {
         this.needs('uiautomation')
         return Buffer.from(windowsDocument(device))
       case 'screenshot':
-        count(3)
-        this.needs('uiautomation')
-        throw new HelperError('UNSUPPORTED', 'the virtual device has no JPEG encoder: screenshots go through screencap')
+        return this.screenshot(args)
       case 'clipboard-get': {
         count(0)
         this.needs('clipboard')
@@ -255,6 +254,38 @@ class EmulatedHelper {
       default:
         throw new HelperError('BAD_REQUEST', `unknown operation "${op}"`)
     }
+  }
+
+  /**
+   * `screenshot MAXW MAXH QUALITY [png|jpeg]`: UiAutomation.takeScreenshot of display 0, as the helper encodes it
+   * (Bitmap.compress). The virtual device serves a PNG of the whole screen, the same pixels screencap gives: black for
+   * a FLAG_SECURE window and a sleeping display, as the platform's capture is. It has no JPEG encoder and does not
+   * scale, so a JPEG or a size below the screen's is UNSUPPORTED here (a phone's helper serves both), and arc's
+   * driver falls back to screencap as it would on any refusal.
+   */
+  private async screenshot(args: string[]): Promise<Buffer> {
+    if (args.length !== 3 && args.length !== 4)
+      throw new HelperError('BAD_REQUEST', `screenshot takes 3 or 4 argument(s), got ${args.length}`)
+    const number = (value: string, what: string, min: number, max: number) => {
+      const n = /^\d{1,6}$/.test(value) ? Number(value) : NaN
+      if (!(n >= min && n <= max))
+        throw new HelperError('BAD_REQUEST', `${what} is "${value}"; a whole number from ${min} to ${max} is allowed`)
+      return n
+    }
+    const maxWidth = number(args[0] as string, 'screenshot max width', 0, 100000)
+    const maxHeight = number(args[1] as string, 'screenshot max height', 0, 100000)
+    number(args[2] as string, 'screenshot quality', 1, 100)
+    const format = args[3] ?? 'jpeg'
+    if (format !== 'png' && format !== 'jpeg')
+      throw new HelperError('BAD_REQUEST', `screenshot format is "${format}"; png or jpeg is allowed`)
+    this.needs('uiautomation')
+    const device = this.device
+    const {width, height} = device.screen
+    if (format === 'jpeg')
+      throw new HelperError('UNSUPPORTED', 'the virtual device has no JPEG encoder: ask for png, or use screencap')
+    if ((maxWidth > 0 && maxWidth < width) || (maxHeight > 0 && maxHeight < height))
+      throw new HelperError('UNSUPPORTED', `the virtual device does not scale its ${width}x${height} screen`)
+    return device.capturesBlack ? solidPng(width, height, 0) : await device.screen.png()
   }
 
   /**

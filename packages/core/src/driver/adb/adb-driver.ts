@@ -161,8 +161,19 @@ export class AdbDriver implements DeviceDriver {
     })
   }
 
+  /**
+   * A PNG of the screen: through the helper where it runs (UiAutomation.takeScreenshot, encoded on the device; in
+   * the critical section, as it holds UiAutomation), else `screencap -p` (screen.ts).
+   */
   screenshot(): Promise<Buffer> {
-    return screen.screenshot(this.shell)
+    if (this.helper.mode === 'off') return screen.screenshot(this.shell)
+    return this.exclusive(() =>
+      this.helper.serve(
+        'screenshot',
+        (session) => this.helper.screenshot(session),
+        () => screen.screenshot(this.shell)
+      )
+    )
   }
 
   /**

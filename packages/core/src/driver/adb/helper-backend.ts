@@ -17,6 +17,7 @@
  * which needs no UiAutomation.
  */
 import {UnsupportedError} from '../../errors/arc-error.js'
+import {checkPng} from '../../png.js'
 import {DEFAULT_HELPER_HOLD_MS} from '../device-helper.js'
 import {parseUiDump} from '../../screen/parse-ui-dump.js'
 import type {DeviceShell} from './device-shell.js'
@@ -134,6 +135,18 @@ export class HelperBackend {
     } catch {
       // not running, or gone: it holds nothing
     }
+  }
+
+  /**
+   * A PNG of display 0 at its full size, taken and encoded on the device (`screenshot 0 0 100 png`); a reply that is
+   * not a whole PNG is a failure the caller falls back from, never an image passed on.
+   */
+  async screenshot(session: HelperSession): Promise<Buffer> {
+    const png = await session.request(['screenshot', '0', '0', '100', 'png'], limit(this.dev))
+    const structure = checkPng(png)
+    if ('problem' in structure)
+      throw new HelperFailure('FAILED', `the helper's screenshot is not a readable PNG: ${structure.problem}`)
+    return png.subarray(0, structure.end)
   }
 
   /** The hierarchy of every window (the `<displays>` document), parsed. */

@@ -313,7 +313,7 @@ final class AndroidDevice implements Device {
         }
     }
 
-    public byte[] screenshot(int maxWidth, int maxHeight, int quality) throws HelperException {
+    public byte[] screenshot(int maxWidth, int maxHeight, int quality, boolean png) throws HelperException {
         Bitmap shot = automation().takeScreenshot();
         if (shot == null) throw new HelperException(HelperException.FAILED, "UiAutomation.takeScreenshot gave no image (a secure window, or the screen is off)");
         try {
@@ -324,12 +324,32 @@ final class AndroidDevice implements Device {
             if (maxHeight > 0 && h > maxHeight) k = Math.min(k, (double) maxHeight / h);
             Bitmap out = shot;
             if (k < 1.0) out = Bitmap.createScaledBitmap(shot, Math.max(1, (int) Math.round(w * k)), Math.max(1, (int) Math.round(h * k)), true);
-            ByteArrayOutputStream jpeg = new ByteArrayOutputStream(256 * 1024);
-            if (!out.compress(Bitmap.CompressFormat.JPEG, quality, jpeg)) throw new HelperException(HelperException.FAILED, "JPEG compression failed");
+            ByteArrayOutputStream encoded = new ByteArrayOutputStream(256 * 1024);
+            Bitmap.CompressFormat format = png ? Bitmap.CompressFormat.PNG : Bitmap.CompressFormat.JPEG;
+            if (!out.compress(format, quality, encoded)) throw new HelperException(HelperException.FAILED, (png ? "PNG" : "JPEG") + " compression failed");
             if (out != shot) out.recycle();
-            return jpeg.toByteArray();
+            return encoded.toByteArray();
         } finally {
             shot.recycle();
+        }
+    }
+
+    // ---- The editor action ----
+
+    public void imeAction() throws HelperException {
+        if (sdk < 30) throw new HelperException(HelperException.UNSUPPORTED, "the editor action (AccessibilityAction.ACTION_IME_ENTER) needs Android 11 (API 30); this is API " + sdk);
+        int action;
+        try {
+            action = Class.forName("android.R$id").getField("accessibilityActionImeEnter").getInt(null);
+        } catch (Exception e) {
+            throw new HelperException(HelperException.UNSUPPORTED, "android.R.id.accessibilityActionImeEnter is missing on API " + sdk, e);
+        }
+        AccessibilityNodeInfo field = automation().findFocus(AccessibilityNodeInfo.FOCUS_INPUT);
+        if (field == null) throw new HelperException(HelperException.FAILED, "no field has input focus: tap a text field first");
+        try {
+            if (!field.performAction(action)) throw new HelperException(HelperException.FAILED, "the focused field refused its editor action (it is not an editable text field, or it is disabled)");
+        } finally {
+            field.recycle();
         }
     }
 

@@ -11,8 +11,18 @@ public interface Device {
     /** The {@code <displays>} document of every window on every display the release reports. */
     String dumpWindows() throws HelperException;
 
-    /** A JPEG of display 0 in its current rotation, scaled to fit maxWidth x maxHeight (0: no limit), never up. */
-    byte[] screenshot(int maxWidth, int maxHeight, int quality) throws HelperException;
+    /**
+     * An image of display 0 in its current rotation, scaled to fit maxWidth x maxHeight (0: no limit), never up: a
+     * PNG where {@code png}, else a JPEG of that quality.
+     */
+    byte[] screenshot(int maxWidth, int maxHeight, int quality, boolean png) throws HelperException;
+
+    /**
+     * Performs the focused text field's editor action (the keyboard's action key: search, send, go, done) as an
+     * accessibility service does (AccessibilityAction.ACTION_IME_ENTER, Android 11+); FAILED where no field has
+     * input focus or the field refuses it, UNSUPPORTED before Android 11.
+     */
+    void imeAction() throws HelperException;
 
     /** The clipboard's first item as text; null when the clipboard is empty. */
     String clipboardText() throws HelperException;

@@ -11,7 +11,8 @@ import java.util.List;
  * lets go of UiAutomation once no request came for the idle time, so other tools (uiautomator dump, Appium,
  * uiautomator2) can connect between arc's reads.
  *
- * <p>Operations: {@code ping}; {@code dump}; {@code screenshot MAXW MAXH QUALITY}; {@code clipboard-get} (payload: 0
+ * <p>Operations: {@code ping}; {@code dump}; {@code screenshot MAXW MAXH QUALITY [png|jpeg]} (default jpeg);
+ * {@code ime-action} (the focused field's editor action); {@code clipboard-get} (payload: 0
  * empty, 1 then the text, 2 content that is not text); {@code clipboard-set TEXT}; {@code type TEXT} (payload:
  * {@code restored}, or {@code not-restored TAB reason}); {@code key CODE}; {@code gesture PATH...}; {@code release};
  * {@code quit}.
@@ -113,11 +114,20 @@ public final class Server {
             return Frames.utf8(device.dumpWindows());
         }
         if (op.equals("screenshot")) {
-            count(op, args, 3);
+            if (args.size() != 3 && args.size() != 4)
+                throw new HelperException(HelperException.BAD_REQUEST, "screenshot takes 3 or 4 argument(s), got " + args.size());
             int w = Numbers.parseInt(args.get(0), "screenshot max width", 0, 100000);
             int h = Numbers.parseInt(args.get(1), "screenshot max height", 0, 100000);
             int q = Numbers.parseInt(args.get(2), "screenshot quality", 1, 100);
-            return device.screenshot(w, h, q);
+            String format = args.size() == 4 ? args.get(3) : "jpeg";
+            if (!format.equals("png") && !format.equals("jpeg"))
+                throw new HelperException(HelperException.BAD_REQUEST, "screenshot format is \"" + format + "\"; png or jpeg is allowed");
+            return device.screenshot(w, h, q, format.equals("png"));
+        }
+        if (op.equals("ime-action")) {
+            count(op, args, 0);
+            device.imeAction();
+            return new byte[0];
         }
         if (op.equals("clipboard-get")) {
             count(op, args, 0);

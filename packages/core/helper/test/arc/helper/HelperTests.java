@@ -317,10 +317,14 @@ public final class HelperTests {
         int injected;
 
         public String dumpWindows() { held = true; log.add("dump"); return "<displays/>"; }
-        public byte[] screenshot(int w, int h, int q) throws HelperException {
+        public byte[] screenshot(int w, int h, int q, boolean png) throws HelperException {
             held = true;
-            log.add("screenshot " + w + "x" + h + "@" + q);
-            return new byte[] {(byte) 0xff, (byte) 0xd8};
+            log.add("screenshot " + w + "x" + h + "@" + q + (png ? " png" : " jpeg"));
+            return png ? new byte[] {(byte) 0x89, 'P', 'N'} : new byte[] {(byte) 0xff, (byte) 0xd8};
+        }
+        public void imeAction() throws HelperException {
+            held = true;
+            log.add("ime-action");
         }
         public String clipboardText() { return clip instanceof String && !clip.equals("user's photo") ? (String) clip : null; }
         public void setClipboardText(String text) { log.add("set " + text); clip = text; }
@@ -393,8 +397,11 @@ public final class HelperTests {
         requests.write(Frames.encodeRequest(9, "gesture", "1,1,0;5,5,20", "9,9,0;6,6,20"));
         requests.write(Frames.encodeRequest(10, "ping", "extra"));
         requests.write(Frames.encodeRequest(11, "release"));
-        requests.write(Frames.encodeRequest(12, "quit"));
-        requests.write(Frames.encodeRequest(13, "ping"));
+        requests.write(Frames.encodeRequest(12, "screenshot", "0", "0", "100", "png"));
+        requests.write(Frames.encodeRequest(13, "screenshot", "0", "0", "100", "gif"));
+        requests.write(Frames.encodeRequest(14, "ime-action"));
+        requests.write(Frames.encodeRequest(15, "quit"));
+        requests.write(Frames.encodeRequest(16, "ping"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new Server(d, new DataInputStream(new ByteArrayInputStream(requests.toByteArray())), out, 60000).run();
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(out.toByteArray()));
@@ -420,10 +427,17 @@ public final class HelperTests {
         equal(read(in).status, Frames.STATUS_OK, "gesture");
         equal(read(in).text(), "BAD_REQUEST\tping takes 0 argument(s), got 1", "argument count");
         equal(read(in).text(), "released", "release while held");
+        Reply png = read(in);
+        equal(png.payload[0] & 0xff, 0x89, "a PNG screenshot where asked");
+        Reply gif = read(in);
+        equal(gif.text(), "BAD_REQUEST\tscreenshot format is \"gif\"; png or jpeg is allowed", "an unknown format refused");
+        Reply ime = read(in);
+        equal(ime.status, Frames.STATUS_OK, "ime-action");
         Reply quit = read(in);
-        equal(quit.id, 12, "quit answered");
+        equal(quit.id, 15, "quit answered");
         equal(in.available(), 0, "nothing after quit");
         check(d.log.containsAll(Arrays.asList("inject 0 at 0", "inject 5 at 0", "inject 2 at 20", "inject 6 at 20", "inject 1 at 20")), "gesture events: " + d.log);
+        check(d.log.containsAll(Arrays.asList("screenshot 540x0@80 jpeg", "screenshot 0x0@100 png", "ime-action")), "screenshot formats and ime-action: " + d.log);
 
         // A gesture cut off midway lifts the fingers with ACTION_CANCEL and reports the failure.
         FakeDevice cut = new FakeDevice();
