@@ -69,6 +69,12 @@ export function elementJson(e: ScreenElement) {
     scrollable: e.node.scrollable,
     editable: isEditable(e.node),
     enabled: e.node.enabled,
+    // States an agent checks an action by (a check box ticked, a tab selected, a field focused, a row scrolled
+    // into view): null where the element cannot be checked at all.
+    checked: e.node.checkable ? e.node.checked : null,
+    selected: e.node.selected,
+    focused: e.node.focused,
+    onScreen: e.flags.on,
   }
 }
 

@@ -6,7 +6,7 @@ export const findElements = defineTool({
   name: 'find_elements',
   title: 'Find elements by text, content description, resource id or class',
   description:
-    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds and flags. The ids can be passed to the element tools. The CLI prints a table (--json: the object) and exits 9 when nothing matches.',
+    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object (one line) with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds, flags and states (checked: true/false, null when not checkable; selected, focused, onScreen). The ids can be passed to the element tools. The CLI prints a table (--json: the object) and exits 9 when nothing matches.',
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
@@ -32,8 +32,9 @@ export const findElements = defineTool({
     const data = {elements: found.map(elementJson)}
     const human = found.length > 0 ? elementTable(found) : `No element matches ${by} ${JSON.stringify(value)}.`
     // MCP answers the spec's empty list; a script's `arc find … && next` goes on only when something matched.
+    // One line: indentation is a third more tokens for an agent, and says nothing.
     return {
-      text: JSON.stringify(data, null, 2),
+      text: JSON.stringify(data),
       data,
       cli: {human, ...(found.length === 0 ? {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')} : {})},
     }

@@ -179,6 +179,21 @@ describe('element, typing and wait tools against arc emulate', function () {
       ).to.equal(1)
     })
 
+    it('gives each element its checked, selected, focused and on-screen states, as one line of JSON', async () => {
+      const boxes = await run('find_elements', {by: 'class_name', value: 'CheckBox'})
+      expect(boxes.text).to.equal(JSON.stringify(boxes.data))
+      const checked = (boxes.data.elements as Array<Record<string, unknown>>).map((e) => e.checked)
+      expect(checked).to.include(true).and.include(false)
+      const [field] = (await run('find_elements', {by: 'class_name', value: 'EditText'})).data.elements as Array<
+        Record<string, unknown>
+      >
+      expect(field).to.include({checked: null, selected: false, focused: true, onScreen: true})
+      const [hidden] = (await run('find_elements', {by: 'text', value: 'Coffee beans'})).data.elements as Array<
+        Record<string, unknown>
+      >
+      expect(hidden).to.include({onScreen: false, focused: false})
+    })
+
     it('refuses an empty value and an unknown criterion', () => {
       expect(tool('find_elements').input.safeParse({by: 'text', value: ''}).success).to.equal(false)
       expect(tool('find_elements').input.safeParse({by: 'xpath', value: 'x'}).success).to.equal(false)
