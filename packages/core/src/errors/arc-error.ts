@@ -37,16 +37,56 @@ export interface ArcErrorOptions {
   details?: Record<string, unknown>
 }
 
+/** A run of this many characters without a space is input quoted back (a key, an id, a path), not words. */
+const LONG_RUN = 200
+/** What is kept of such a run: its start, enough to recognise it. */
+const KEPT = 64
+/** The longest message or action line kept whole. */
+const LONG_TEXT = 4000
+/** How deep `details` is walked for long strings. */
+const DEPTH = 6
+
+function head(text: string, length: number): string {
+  // Never half a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(length - 1)) ? length - 1 : length
+  return text.slice(0, end)
+}
+
+/**
+ * Text as an error may carry it: a run of more than 200 characters without a space (oversized input quoted back:
+ * a 1,000,000-character key or id) keeps its first 64 and says how long it was, and the whole is at most 4,000
+ * characters. Every error passes through here, so none echoes what it refused at full length, over MCP three times
+ * (text, message, details) or on a terminal.
+ */
+export function boundedText(text: string): string {
+  const cut = text.replace(
+    new RegExp(`\\S{${LONG_RUN + 1},}`, 'g'),
+    (run) => `${head(run, KEPT)}…[${run.length} characters]`
+  )
+  return cut.length > LONG_TEXT ? `${head(cut, LONG_TEXT)}…[${cut.length} characters in all]` : cut
+}
+
+/** `details` with every string bounded as a message is (arrays and objects walked, a few levels deep). */
+function boundedValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.length > LONG_RUN ? boundedText(value) : value
+  if (depth >= DEPTH || value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((item) => boundedValue(item, depth + 1))
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) out[boundedText(key)] = boundedValue(item, depth + 1)
+  return out
+}
+
 export abstract class ArcError extends Error {
   abstract readonly code: ErrorCode
   readonly actions: string[]
   readonly details: Record<string, unknown>
 
   constructor(message: string, options: ArcErrorOptions = {}) {
-    super(message, {cause: options.cause})
+    super(boundedText(message), {cause: options.cause})
     this.name = new.target.name
-    this.actions = options.actions ?? []
-    this.details = options.details ?? {}
+    this.actions = (options.actions ?? []).map(boundedText)
+    this.details = boundedValue(options.details ?? {}, 0) as Record<string, unknown>
   }
 
   toJSON(): {code: ErrorCode; message: string; actions: string[]; details: Record<string, unknown>} {

@@ -24,6 +24,29 @@ describe('error model', () => {
     expect(EXIT_CODES.CANCELLED.exit).to.equal(EXIT_INTERRUPTED)
   })
 
+  it('quotes at most a short prefix of oversized input, in the message, the actions and the details', () => {
+    const key = 'k'.repeat(1_000_000)
+    const error = new core.InvalidInputError(`unknown key ${JSON.stringify(key)}; keys: a, b`, {
+      actions: [`Drop ${key}`],
+      details: {input: key, nested: [{[key]: key}], count: 3},
+    })
+    const text = core.formatError(error)
+    const json = JSON.stringify(core.errorJson(error))
+    expect(text.length, 'formatted').to.be.below(400)
+    expect(json.length, 'as --json and MCP structured content hold it').to.be.below(800)
+    // The run cut is what has no space in it: the quotes and the semicolon with the key.
+    expect(text).to.include(`unknown key "${'k'.repeat(63)}…[1000003 characters] keys: a, b`)
+    expect(error.details.count).to.equal(3)
+    // Words and an ordinary path stay whole; a long message of words is cut at 4,000 characters, saying so.
+    const path = `/sdcard/${'Download/'.repeat(15)}file.txt`
+    expect(new core.NotFoundError(`no such file: ${path}`).message).to.equal(`no such file: ${path}`)
+    const wordy = new core.InvalidInputError('word '.repeat(2000)).message
+    expect(wordy.length).to.be.below(4100)
+    expect(wordy).to.match(/…\[10000 characters in all\]$/)
+    // Never half a surrogate pair.
+    expect(new core.InvalidInputError(`x${'😀'.repeat(300)}`).message).to.match(/^x(😀){31}…\[601 characters\]$/)
+  })
+
   it('wraps unknown throwables as INTERNAL and keeps ArcErrors as they are', () => {
     const own = new core.TimeoutError('late')
     expect(core.toArcError(own)).to.equal(own)
