@@ -88,7 +88,7 @@ export const configSchema = z
           .min(1024)
           .max(1024 * 1024 * 1024)
           .optional()
-          .describe('Largest request body accepted, in bytes (default 16 MiB).'),
+          .describe('Largest message accepted, in bytes: an HTTP request body or a stdio line (default 16 MiB).'),
         detail: z
           .enum(['full', 'compact'])
           .optional()

@@ -9,9 +9,11 @@ import {createServer, type IncomingMessage, type Server as HttpServer, type Serv
 import type {AddressInfo} from 'node:net'
 
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import {ErrorCode} from '@modelcontextprotocol/sdk/types.js'
 
 import {checkBearer} from './auth.js'
 import {ServerPool} from './mcp-server.js'
+import {checkMessage, tooLarge} from './messages.js'
 import type {ToolHost} from './tool-host.js'
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024
@@ -99,29 +101,54 @@ function widenAccept(req: IncomingMessage): void {
   req.headers.accept = both
 }
 
-/** Reads the body up to `limit` bytes; undefined when it is larger (the caller answers 413). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+/**
+ * Past the limit a body is still read to its end (thrown away) up to this much more, so that a client still
+ * sending gets the 413 instead of a reset connection: a socket closed with unread data in it resets.
+ */
+const DRAIN_BYTES = 64 * 1024 * 1024
+
+/**
+ * Reads the body up to `limit` bytes; a larger one is thrown away as it arrives, and `tooLarge` gives its declared
+ * size when it has one. The caller answers 413 at once; what is left of the body is read (to DRAIN_BYTES past the
+ * limit, then the connection is closed) so the answer reaches the client and the connection can serve again.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{body: Buffer} | {tooLarge: number | undefined}> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'])
-    if (Number.isFinite(declared) && declared > limit) {
-      resolve(undefined)
-      req.resume()
-      return
-    }
     const chunks: Buffer[] = []
     let size = 0
-    req.on('data', (chunk: Buffer) => {
+    // Also after the answer: a client that goes away while its body is drained must not surface as an error.
+    req.on('error', reject)
+    const drain = () => {
+      chunks.length = 0
+      req.removeListener('data', collect)
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > limit + DRAIN_BYTES) req.socket.destroy()
+      })
+      req.resume()
+      resolve({tooLarge: Number.isFinite(declared) ? declared : undefined})
+    }
+    const collect = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        resolve(undefined)
-        req.removeAllListeners('data')
-        req.resume()
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.once('end', () => resolve(Buffer.concat(chunks)))
-    req.once('error', reject)
+      if (size > limit) drain()
+      else chunks.push(chunk)
+    }
+    if (Number.isFinite(declared) && declared > limit) {
+      drain()
+      return
+    }
+    req.on('data', collect)
+    req.once('end', () => resolve({body: Buffer.concat(chunks)}))
+  })
+}
+
+/** The `notifications/cancelled` among the messages: the request ids they name. */
+function cancelledIds(messages: unknown[]): Array<string | number> {
+  return messages.flatMap((m) => {
+    const {method, params} = m as {method?: unknown; params?: {requestId?: unknown}}
+    const id = params?.requestId
+    return method === 'notifications/cancelled' && (typeof id === 'string' || typeof id === 'number') ? [id] : []
   })
 }
 
@@ -167,18 +194,37 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       }
     }
     if (!checkBearer(req.headers.authorization, options.token)) {
+      log('refused a request: 401, no valid bearer token')
       return reply(res, 401, -32001, 'Unauthorized', {'www-authenticate': 'Bearer realm="arc"'})
     }
     if (req.method !== 'POST') return reply(res, 405, -32000, 'Method not allowed', {allow: 'POST'})
-    const body = await readBody(req, limit)
-    if (body === undefined)
-      return reply(res, 413, -32000, `Request body larger than ${limit} bytes`, {connection: 'close'})
+    const read = await readBody(req, limit)
+    if ('tooLarge' in read) {
+      log(`refused a request body over the limit of ${limit} bytes (--max-body)`)
+      return reply(res, 413, ErrorCode.InvalidRequest, tooLarge(null, read.tooLarge, limit).error.message)
+    }
     let parsed: unknown
     try {
-      parsed = JSON.parse(body.toString('utf8'))
+      parsed = JSON.parse(read.body.toString('utf8'))
     } catch {
-      return reply(res, 400, -32700, 'Parse error: the body is not JSON')
+      log('refused a request: its body is not JSON')
+      return reply(res, 400, ErrorCode.ParseError, 'Parse error: the body is not JSON')
     }
+    const messages = Array.isArray(parsed) ? parsed : [parsed]
+    if (messages.length === 0) return reply(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch')
+    for (const message of messages) {
+      // The spec's answer to input the server cannot accept: 400, with a JSON-RPC error of id null.
+      const checked = checkMessage(message)
+      if ('error' in checked) {
+        log(`refused a request: ${checked.error.error.message}`)
+        return reply(res, 400, checked.error.error.code, checked.error.error.message)
+      }
+    }
+    const session = req.headers['mcp-session-id']
+    if (typeof session === 'string')
+      for (const id of cancelledIds(messages))
+        if (pool.calls.cancel(session, id))
+          log(`cancelled call ${typeof id === 'number' ? id : JSON.stringify(id.slice(0, 40))} of a session`)
     widenAccept(req)
     // Stateless, yet sessions: `initialize` gets an Mcp-Session-Id, which a client sends with every later request
     // (the SDK's does). Nothing is kept per session but what a caller must not share: the `changes` baseline.
@@ -187,7 +233,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
     res.once('close', () => {
       // Closing the server aborts the calls still running: a client that disconnects cancels them.
-      void server.close().then(() => pool.give(server))
+      const gone = !res.writableFinished
+      void server.close().then(() => {
+        if (gone) log('a client closed its connection before the answer: its calls are cancelled')
+        pool.give(server)
+      })
     })
     await server.connect(transport)
     await transport.handleRequest(req, res, parsed)

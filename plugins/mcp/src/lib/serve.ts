@@ -1,10 +1,10 @@
 /** Starts `arc mcp serve` from settings (flags merged with the config): HTTP or stdio, the tool set, the token. */
 import {InvalidInputError, type AnyTool, type ArcConfig, type ToolObserver} from '@arc-cli/core'
-import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
 
 import {generateToken} from './auth.js'
-import {startHttpServer, type RunningHttpServer} from './http-server.js'
+import {DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer} from './http-server.js'
 import {createMcpServer} from './mcp-server.js'
+import {LineTransport} from './stdio-transport.js'
 import {ToolHost} from './tool-host.js'
 import {parseTargets, selectTools} from './tool-set.js'
 
@@ -25,6 +25,8 @@ export interface ServeSettings {
   adbPort?: number
   /** A session recorder (`--record`): every call is reported to it. */
   observe?: ToolObserver
+  /** Largest message: an HTTP request body, a line over stdio (--max-body, else mcp.maxBodyBytes, else 16 MiB). */
+  maxBodyBytes?: number
 }
 
 export interface HttpSettings extends ServeSettings {
@@ -32,7 +34,6 @@ export interface HttpSettings extends ServeSettings {
   port?: number
   host?: string
   allowedOrigins?: string[]
-  maxBodyBytes?: number
   log?(message: string): void
 }
 
@@ -112,7 +113,10 @@ export async function serveStdio(settings: ServeSettings & {log?(message: string
   const host = buildHost(settings)
   // A stdio server has one client: one MCP session for its life.
   const server = createMcpServer(host, 'stdio')
-  const transport = new StdioServerTransport()
+  const transport = new LineTransport(process.stdin, process.stdout, {
+    maxBytes: settings.maxBodyBytes ?? settings.config.mcp?.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    log: settings.log,
+  })
   const closed = new Promise<'closed' | 'end'>((resolve) => {
     server.onclose = () => resolve('closed')
     process.stdin.once('end', () => resolve('end'))

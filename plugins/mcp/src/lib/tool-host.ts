@@ -162,6 +162,21 @@ function argumentDefaults(options: ToolHostOptions): Record<string, unknown> {
   return options.detail ? {detail: options.detail} : {}
 }
 
+/** The device a call ran on, as far as it got: the served device string, then the opened device's serial. */
+interface CallDevice {
+  device?: string
+}
+
+/**
+ * The server's line on stderr for one call: tool, device, time and outcome (`ok`, or `error` and the code). Never
+ * an argument: they may be secrets (text typed into a password field, file contents).
+ */
+export function callLine(name: string, device: string | undefined, ms: number, result: CallToolResult): string {
+  const code = (result.structuredContent as {error?: {code?: unknown}} | undefined)?.error?.code
+  const outcome = result.isError ? `error ${typeof code === 'string' ? code : 'INTERNAL'}` : 'ok'
+  return `call ${name} device=${device ?? '-'} ${Math.round(ms)} ms ${outcome}`
+}
+
 export class ToolHost {
   readonly listing: {tools: Tool[]}
   /** The `instructions` of the server's initialize result (instructions.ts). */
@@ -262,7 +277,14 @@ export class ToolHost {
    * included, is an `isError` result with the error code.
    */
   call(name: string, args: unknown, signal?: AbortSignal, session?: string): Promise<CallToolResult> {
-    const call = this.run(name, args, signal, session)
+    const started = performance.now()
+    const on: CallDevice = {}
+    const call = this.run(name, args, signal, session, on).then((result) => {
+      this.options.log?.(
+        callLine(this.served.has(name) ? name : '(unknown tool)', on.device, performance.now() - started, result)
+      )
+      return result
+    })
     this.running.add(call)
     void call.finally(() => this.running.delete(call))
     return call
@@ -273,7 +295,13 @@ export class ToolHost {
     while (this.running.size > 0) await Promise.allSettled([...this.running])
   }
 
-  private async run(name: string, args: unknown, signal?: AbortSignal, session?: string): Promise<CallToolResult> {
+  private async run(
+    name: string,
+    args: unknown,
+    signal: AbortSignal | undefined,
+    session: string | undefined,
+    on: CallDevice
+  ): Promise<CallToolResult> {
     const served = this.served.get(name)
     if (!served)
       return errorResult(new InvalidInputError(`unknown tool ${JSON.stringify(name)}; tools/list gives the names`))
@@ -287,6 +315,7 @@ export class ToolHost {
       return errorResult(error)
     }
     input = withDefaults(served.tool, input, argumentDefaults(this.options))
+    on.device = target?.device
     const state = target && this.stateOf(target)
     const selection = {device: target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
     try {
@@ -300,7 +329,11 @@ export class ToolHost {
           adb,
           signal,
           warn: (message) => log(`${name}: warning: ${message}`),
-          openDriver: () => resolveDriver(selection),
+          openDriver: async () => {
+            const driver = await resolveDriver(selection)
+            on.device = driver.serial
+            return driver
+          },
           backend: partialBackend(selection),
           stateFor: () => state ?? new MemoryDeviceState(),
           callerStateFor: () => this.callerStateOf(session, target),

@@ -82,7 +82,8 @@ export default class McpServe extends ArcCommand {
       multiple: true,
     }),
     'max-body': Flags.integer({
-      summary: 'Largest request body in bytes (default 16 MiB, or mcp.maxBodyBytes).',
+      summary:
+        'Largest message in bytes, an HTTP request body or a stdio line (default 16 MiB, or mcp.maxBodyBytes); a larger one gets an error and the session goes on.',
       min: 1024,
     }),
     'adb-host': Flags.string({
@@ -131,6 +132,7 @@ export default class McpServe extends ArcCommand {
       readOnly: flags['read-only'],
       adbHost: flags['adb-host'],
       adbPort: flags['adb-port'],
+      maxBodyBytes: flags['max-body'],
       log,
       ...(recorder ? {observe: recorder.observe} : {}),
     }
@@ -145,7 +147,6 @@ export default class McpServe extends ArcCommand {
       port: flags.port,
       host: flags.host,
       allowedOrigins: flags['allow-origin'] ?? [],
-      maxBodyBytes: flags['max-body'],
     })
     const bind = flags.host ?? config.mcp?.host ?? '127.0.0.1'
     if (!isLoopback(bind)) {
