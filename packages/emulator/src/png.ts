@@ -48,6 +48,14 @@ export class Raster {
     for (let y = t; y < bb; y++) row.copy(this.raw, y * this.stride + 1 + l * 3)
   }
 
+  /** Darkens the whole picture to `factor` of its light (a dialog's scrim). */
+  dim(factor: number): void {
+    for (let y = 0; y < this.height; y++) {
+      const start = y * this.stride + 1
+      for (let i = start; i < start + this.width * 3; i++) this.raw[i] = Math.round(this.raw[i]! * factor)
+    }
+  }
+
   png(): Buffer {
     return encodePng(this.width, this.height, this.raw)
   }

@@ -22,7 +22,6 @@ const COLOURS = {
   line: hex('#e0e0e0'),
   keyboard: hex('#eceff1'),
   black: hex('#000000'),
-  scrim: hex('#7d7d7d'),
 }
 
 /** A text as a bar: about 0.55 em per character, a line's height 0.7 em, centred on the box's middle. */
@@ -119,7 +118,8 @@ export function paintDemo(width: number, height: number, windows: DemoNode[]): B
   raster.fill(0, 0, width, height, COLOURS.page)
   const bottomFirst = [...windows].reverse()
   for (const window of bottomFirst) {
-    if (window.paint === 'dialog') raster.fill(0, 0, width, height, COLOURS.scrim)
+    // A dialog dims what lies beneath it (the theme's backgroundDimAmount, 0.6 in Material: 40% of the light left).
+    if (window.paint === 'dialog') raster.dim(0.4)
     draw(raster, window, false)
   }
   return raster.png()

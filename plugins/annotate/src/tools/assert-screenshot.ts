@@ -1,0 +1,214 @@
+import {mkdir, readFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {
+  AssertionFailedError,
+  defineTool,
+  InvalidInputError,
+  resolveElement,
+  visibleRect,
+  z,
+  type ToolContext,
+} from '@arc-cli/core'
+
+import {writeFilesAtomically, type OutputFile} from '../write-files.js'
+
+/** Writes files whose folders may not exist yet (a first baseline in a new `baselines/` folder). */
+async function writeWithFolders(files: OutputFile[]): Promise<void> {
+  for (const file of files) {
+    await mkdir(path.dirname(file.path), {recursive: true}).catch(() => undefined)
+  }
+  await writeFilesAtomically(files)
+}
+
+const BOX = /^(\d+),(\d+),(\d+),(\d+)$/
+
+/** `L,T,R,B` → a box, refused when empty or malformed (naming --mask). */
+export function parseMask(value: string): [number, number, number, number] {
+  const m = BOX.exec(value.trim())
+  const box = m ? ([Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] as [number, number, number, number]) : []
+  if (!m || box[2]! <= box[0]! || box[3]! <= box[1]!) {
+    throw new InvalidInputError(
+      `--mask ${JSON.stringify(value)} is not a box: give LEFT,TOP,RIGHT,BOTTOM in the image's pixels, right > left and bottom > top (e.g. 0,0,1080,63 for a status bar)`,
+      {details: {input: 'mask', value}}
+    )
+  }
+  return box as [number, number, number, number]
+}
+
+/** Where the diff and the screenshot go beside a baseline: `list.png` → `list.diff.png`, `list.actual.png`. */
+export function besideBaseline(baseline: string, kind: 'diff' | 'actual'): string {
+  const ext = path.extname(baseline)
+  return `${baseline.slice(0, baseline.length - ext.length)}.${kind}${ext || '.png'}`
+}
+
+/** The screenshot to compare, PNG: the whole screen, or cut to one element's visible part (as screenshot --element). */
+async function takeShot(ctx: ToolContext, element: string | undefined): Promise<{png: Buffer; what: string}> {
+  if (element === undefined) return {png: await ctx.driver.screenshot(), what: 'the screen'}
+  const {model, element: found} = await resolveElement(ctx.driver, ctx.state, element, '--element')
+  const rect = visibleRect(found, model)
+  if (!rect) {
+    throw new InvalidInputError(`element ${found.id} is off screen: no part of it is visible to compare`, {
+      details: {input: '--element', element_id: found.id},
+    })
+  }
+  const png = await ctx.driver.screenshot()
+  const {cropScreenshot} = await import('../crop-element.js')
+  const crop = await cropScreenshot(png, model, rect, {
+    format: 'png',
+    quality: 100,
+    source: ctx.driver.serial,
+    elementId: found.id,
+  })
+  return {png: crop.data, what: `element ${found.id}`}
+}
+
+const percent = (ratio: number) => `${(ratio * 100).toFixed(ratio < 0.001 && ratio > 0 ? 4 : 2)}%`
+
+export const assertScreenshot = defineTool({
+  name: 'assert_screenshot',
+  title: 'Compare a screenshot with a baseline',
+  description:
+    "Compares a screenshot (the whole screen, or --element's visible part) with a baseline PNG, pixel by pixel: it passes when at most --threshold of the compared pixels differ (a pixel differs where a channel differs by more than --tolerance; --mask boxes are not compared), else fails with ASSERTION_FAILED (exit 23) and writes a diff picture (differing pixels red) and the screenshot beside the baseline. A missing baseline is written from this screenshot, with a note (--require-baseline fails instead); --update rewrites it.",
+  kind: 'read',
+  needs: {screen: 'read', info: 'read'},
+  holdsDevice: true,
+  group: 'screen',
+  input: z.object({}),
+  cli: {
+    id: 'assert screenshot',
+    only: 'it reads and writes image files on the machine arc runs on, at paths the caller picks',
+    positional: ['baseline'],
+    input: z.object({
+      baseline: z
+        .string()
+        .min(1)
+        .describe('The baseline PNG to compare with (written from this screenshot when missing)'),
+      element: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Compare only this element's visible part (an id from screen-state or find)"),
+      threshold: z
+        .number()
+        .min(0, 'must be 0 to 1')
+        .max(1, 'must be 0 to 1')
+        .default(0)
+        .describe('Largest share of the compared pixels that may differ, 0 to 1 (0.01 = 1%)'),
+      tolerance: z
+        .number()
+        .int()
+        .min(0, 'must be 0 to 255')
+        .max(255, 'must be 0 to 255')
+        .default(0)
+        .describe('How far a channel (0-255) may move before its pixel counts as differing'),
+      mask: z
+        .array(z.string())
+        .default([])
+        .describe("A box not compared, LEFT,TOP,RIGHT,BOTTOM in the image's pixels (repeatable): a clock, an ad"),
+      diff: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Where the diff picture goes on failure (default: BASELINE.diff.png beside it)'),
+      require_baseline: z
+        .boolean()
+        .default(false)
+        .describe('Fail (exit 23) when the baseline is missing, instead of writing it'),
+      update: z.boolean().default(false).describe('Write this screenshot as the baseline, whatever it held'),
+    }),
+    examples: [
+      '<%= config.bin %> <%= command.id %> baselines/list.png --mask 0,0,1080,63',
+      '<%= config.bin %> <%= command.id %> baselines/add.png --element node_a3f2kq --threshold 0.01 --tolerance 8',
+      '<%= config.bin %> <%= command.id %> baselines/list.png --update',
+    ],
+  },
+  async handler(ctx, input) {
+    // The command line fills every default; the baseline is its required argument.
+    const masks = (input.mask ?? []).map(parseMask)
+    const threshold = input.threshold ?? 0
+    if (input.baseline === undefined) throw new InvalidInputError('argument <baseline> is required: the baseline PNG')
+    const baseline = path.resolve(ctx.cwd, input.baseline)
+    if (path.extname(baseline).toLowerCase() !== '.png') {
+      throw new InvalidInputError(`the baseline ${input.baseline} must be a .png file`, {
+        details: {input: 'baseline', path: baseline},
+      })
+    }
+    const diffPath = input.diff === undefined ? besideBaseline(baseline, 'diff') : path.resolve(ctx.cwd, input.diff)
+    const actualPath = besideBaseline(baseline, 'actual')
+    const stored = input.update
+      ? undefined
+      : await readFile(baseline).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return undefined
+          throw new InvalidInputError(`cannot read the baseline ${baseline}: ${error.message}`, {
+            details: {input: 'baseline', path: baseline},
+          })
+        })
+    if (stored === undefined && input.require_baseline) {
+      throw new AssertionFailedError(`no baseline at ${baseline} (--require-baseline): nothing to compare with`, {
+        details: {baseline},
+        actions: [`Write it once from a good screen: arc assert screenshot ${input.baseline} --update`],
+      })
+    }
+    const shot = await takeShot(ctx, input.element)
+    const {compareImages, decodeImage} = await import('../compare-images.js')
+    const actual = await decodeImage(shot.png, ctx.driver.serial)
+    const size = {width: actual.width, height: actual.height}
+    if (stored === undefined) {
+      await writeWithFolders([{path: baseline, data: shot.png, input: 'baseline'}])
+      const why = input.update ? 'updated' : 'was missing: written'
+      if (!input.update)
+        ctx.warn(`baseline ${baseline} was missing: wrote it from this screenshot; nothing was compared`)
+      return {
+        text: `Baseline ${why} from ${shot.what}: ${baseline} (${size.width}x${size.height})`,
+        data: {matched: true, baseline, written: true, compared: 0, differing: 0, ...size},
+      }
+    }
+    const expected = await decodeImage(stored, baseline)
+    if (expected.width !== actual.width || expected.height !== actual.height) {
+      await writeWithFolders([{path: actualPath, data: shot.png, input: 'baseline'}])
+      throw new AssertionFailedError(
+        `${shot.what} is ${actual.width}x${actual.height}, the baseline ${baseline} is ${expected.width}x${expected.height}: nothing compared; the screenshot: ${actualPath}`,
+        {
+          details: {
+            baseline,
+            actual: actualPath,
+            size,
+            baseline_size: {width: expected.width, height: expected.height},
+          },
+          actions: ['Compare on a device of the same screen size and rotation, or --update the baseline.'],
+        }
+      )
+    }
+    const result = compareImages(actual, expected, masks, input.tolerance ?? 0)
+    const ratio = result.compared === 0 ? 0 : result.differing / result.compared
+    const facts = {
+      baseline,
+      ...size,
+      compared: result.compared,
+      differing: result.differing,
+      ratio,
+      threshold: threshold,
+    }
+    const counted = `${result.differing} of ${result.compared} compared pixels differ (${percent(ratio)})`
+    if (ratio <= threshold) {
+      return {
+        text: `${shot.what} matches ${baseline}: ${counted}, within --threshold ${threshold}`,
+        data: {matched: true, ...facts},
+      }
+    }
+    await writeWithFolders([
+      {path: diffPath, data: result.diff!, input: '--diff'},
+      {path: actualPath, data: shot.png, input: 'baseline'},
+    ])
+    throw new AssertionFailedError(
+      `${shot.what} differs from ${baseline}: ${counted}, more than --threshold ${threshold}; wrote the diff (red: differing) to ${diffPath} and the screenshot to ${actualPath}`,
+      {
+        details: {...facts, diff: diffPath, actual: actualPath},
+        actions: [
+          'Look at the diff; mask what changes on its own (--mask L,T,R,B), or --update the baseline if the new screen is right.',
+        ],
+      }
+    )
+  },
+})
