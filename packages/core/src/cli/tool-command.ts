@@ -346,6 +346,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
       const data = {
         ...(result.data ?? {text: result.text}),
         ...(result.warnings?.length ? {warnings: result.warnings} : {}),
+        ...(result.backend ? {backend: result.backend} : {}),
       }
       if (cli.exitCode) {
         if (this.jsonEnabled()) this.logJson(data)

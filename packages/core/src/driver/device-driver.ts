@@ -77,6 +77,12 @@ export interface DeviceDriver
    * runs `work`.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>
+  /**
+   * What served this driver's calls that the on-device helper could take (screen reads, screenshots, the clipboard,
+   * typing, gestures), by capability, the last of each with its time; undefined where there is no choice (the
+   * helper is off, a snapshot). Not a capability: runTool asks it after the handler (ToolResult.backend).
+   */
+  served?(): Record<string, {by: 'helper' | 'adb'; ms: number; fallback?: string}> | undefined
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>
 }

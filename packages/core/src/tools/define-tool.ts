@@ -71,6 +71,20 @@ export interface ToolResult {
    * lines) and to the structured content, so an agent that sees only the result reads them too.
    */
   warnings?: string[]
+  /**
+   * Which backend served each of the call's device reads that arc's on-device helper could serve, and how long the
+   * last one took: `{screen: {by: 'helper', ms: 41}}`, `{screenshot: {by: 'adb', ms: 230, fallback: '…'}}`. runTool
+   * fills it from the driver (DeviceDriver.served) where the helper is not off; `--json` and MCP structured content
+   * carry it as `backend`.
+   */
+  backend?: Record<string, ServedBy>
+}
+
+/** One capability's last call in a tool call: the backend that served it, its time, and why the helper did not. */
+export interface ServedBy {
+  by: 'helper' | 'adb'
+  ms: number
+  fallback?: string
 }
 
 /** What every tool gets, device or not. */

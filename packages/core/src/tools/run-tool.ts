@@ -278,6 +278,8 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
       }
     }
     if (watcher && !result.cli?.exitCode) watcher.succeeded()
+    const served = driver?.served?.()
+    if (served) result = {...result, backend: served}
     return warnings.length > 0
       ? {...result, warnings: [...(result.warnings ?? []), ...warnings.filter((w) => !result.warnings?.includes(w))]}
       : result

@@ -4,6 +4,8 @@
  * it); `--helper`, ARC_HELPER and the config's `adb.helper` choose the mode, and a wrong one is refused naming it.
  */
 import {spawn} from 'node:child_process'
+import {mkdtemp, rm} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
@@ -75,6 +77,38 @@ describe('the on-device helper from the command line (arc emulate)', function ()
       expect(run.code, bad).to.equal(3)
       expect(run.stderr).to.include(`ARC_HELPER_HOLD_MS=${JSON.stringify(bad)} is not a hold time`)
     }
+  })
+
+  it('--json says which backend served the read and the screenshot and how long each took; with the helper off, nothing', async () => {
+    const read = await runArc(['screen-state', '--json'], {env: {...h.env, ARC_HELPER: 'auto'}})
+    expect(read.code, read.stderr).to.equal(0)
+    const {backend} = JSON.parse(read.stdout) as {backend?: Record<string, {by: string; ms: number}>}
+    expect(Object.keys(backend ?? {})).to.deep.equal(['screen'])
+    expect(backend?.screen?.by).to.equal('helper')
+    expect(backend?.screen?.ms).to.be.a('number')
+    const dir = await mkdtemp(path.join(tmpdir(), 'arc-backend-'))
+    try {
+      const shot = await runArc(['screenshot', '-o', path.join(dir, 's.png'), '--json'], {
+        env: {...h.env, ARC_HELPER: 'auto'},
+      })
+      expect(shot.code, shot.stderr).to.equal(0)
+      expect((JSON.parse(shot.stdout) as {backend: Record<string, {by: string}>}).backend.screenshot?.by).to.equal(
+        'helper'
+      )
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+    h.emu.device('emu-1').hiddenApisMissing.add('uiautomation')
+    try {
+      const fell = await runArc(['screen-state', '--json'], {env: {...h.env, ARC_HELPER: 'auto'}})
+      const served = (JSON.parse(fell.stdout) as {backend: Record<string, {by: string; fallback?: string}>}).backend
+      expect(served.screen?.by).to.equal('adb')
+      expect(served.screen?.fallback).to.match(/^UNSUPPORTED: this release lacks the uiautomation API/)
+    } finally {
+      h.emu.device('emu-1').hiddenApisMissing.clear()
+    }
+    const off = await runArc(['screen-state', '--json', '--helper', 'off'], {env: h.env})
+    expect(JSON.parse(off.stdout)).not.to.have.property('backend')
   })
 
   it('clipboard set and get work from the command line through the helper', async () => {

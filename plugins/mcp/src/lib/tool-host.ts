@@ -347,7 +347,14 @@ export class ToolHost {
       const content: CallToolResult['content'] = [{type: 'text', text}]
       if (result.image)
         content.push({type: 'image', data: result.image.data.toString('base64'), mimeType: result.image.mimeType})
-      const data = result.data && warnings.length > 0 ? {...result.data, warnings} : result.data
+      const data = result.data
+        ? {
+            ...result.data,
+            ...(warnings.length > 0 ? {warnings} : {}),
+            // Which backend served the device reads the helper could take, and how long (ToolResult.backend).
+            ...(result.backend ? {backend: result.backend} : {}),
+          }
+        : result.data
       return {content, ...(data ? {structuredContent: data as Record<string, unknown>} : {})}
     } catch (error) {
       return errorResult(error)

@@ -161,6 +161,17 @@ export class AdbDriver implements DeviceDriver {
     })
   }
 
+  /** What served this driver's calls the helper could take; undefined with the helper off (ADB is the only way). */
+  served(): Record<string, {by: 'helper' | 'adb'; ms: number; fallback?: string}> | undefined {
+    if (this.helper.mode === 'off' || this.helper.used.size === 0) return undefined
+    return Object.fromEntries(
+      [...this.helper.used].map(([capability, use]) => [
+        capability,
+        {by: use.backend, ms: Math.round(use.ms), ...(use.fallback === undefined ? {} : {fallback: use.fallback})},
+      ])
+    )
+  }
+
   /**
    * A PNG of the screen: through the helper where it runs (UiAutomation.takeScreenshot, encoded on the device; in
    * the critical section, as it holds UiAutomation), else `screencap -p` (screen.ts).

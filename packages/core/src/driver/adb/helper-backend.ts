@@ -49,7 +49,8 @@ export function backendUses(dev: DeviceShell): Record<string, BackendUse> {
  * Keeps what served the call, and with DEBUG=arc* says it on stderr (`arc: screen on emu-1 by the helper in 41 ms`,
  * or by ADB and why the helper did not serve), so a one-shot command shows its choice.
  */
-function remember(dev: DeviceShell, capability: string, use: BackendUse): void {
+function remember(dev: DeviceShell, capability: string, use: BackendUse, used?: Map<string, BackendUse>): void {
+  used?.set(capability, use)
   let uses = lastUse.get(dev.key)
   if (!uses) lastUse.set(dev.key, (uses = new Map()))
   uses.set(capability, use)
@@ -66,6 +67,9 @@ function limit(dev: DeviceShell, extraMs = 0): number {
 }
 
 export class HelperBackend {
+  /** What served each capability in this backend's life (one driver: one tool call, one batch line). */
+  readonly used = new Map<string, BackendUse>()
+
   constructor(
     private readonly dev: DeviceShell,
     readonly mode: HelperMode,
@@ -93,7 +97,7 @@ export class HelperBackend {
       try {
         const session = await this.session()
         const value = await viaHelper(session)
-        remember(this.dev, capability, {backend: 'helper', ms: performance.now() - began})
+        remember(this.dev, capability, {backend: 'helper', ms: performance.now() - began}, this.used)
         return value
       } catch (error) {
         if (!(error instanceof HelperFailure)) throw error
@@ -116,11 +120,16 @@ export class HelperBackend {
     }
     const started = performance.now()
     const value = await viaAdb(why)
-    remember(this.dev, capability, {
-      backend: 'adb',
-      ms: performance.now() - started,
-      ...(this.mode === 'off' ? {} : {fallback: why}),
-    })
+    remember(
+      this.dev,
+      capability,
+      {
+        backend: 'adb',
+        ms: performance.now() - started,
+        ...(this.mode === 'off' ? {} : {fallback: why}),
+      },
+      this.used
+    )
     return value
   }
 
