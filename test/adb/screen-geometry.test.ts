@@ -156,4 +156,20 @@ describe('screen geometry: one device command per input action in a batch and an
     await call('tap', {x: 10, y: 2000})
     expect(programs(from)).to.deep.equal(['settings put system', 'dumpsys window displays', 'input tap 10'])
   })
+
+  it('a click is one screen read (the one that resolved its id) and the tap, over MCP and on the command line', async () => {
+    const state = await call('get_screen_state', {})
+    const id = /^(node_\S+)\t.*Watch in landscape/m.exec(state.text)?.[1]
+    expect(id, state.text).to.be.a('string')
+    const oneRead = ['dumpsys window -a', 'input tap 540', 'uiautomator dump --windows']
+    let from = mark()
+    expect((await call('click_element', {element_id: id})).error).to.equal(false)
+    // The dump and the window manager's state are read in parallel: either may reach the device first.
+    expect(programs(from).sort()).to.deep.equal(oneRead)
+    device().showScreen('portrait')
+    from = mark()
+    const run = await runArc(['click', '--text', 'Watch in landscape'], {env: h.env})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(programs(from).sort()).to.deep.equal(oneRead)
+  })
 })
