@@ -1,7 +1,8 @@
 import {buildScreenModel, type ScreenModel, type ToolContext} from '@arc-cli/core'
 
 import {resolveAnnotateOptions, type AnnotateRequest} from './annotate-options.js'
-import {annotateScreenshot, type AnnotatedImage} from './annotate-screenshot.js'
+import type {AnnotatedImage} from './annotate-screenshot.js'
+import {makeAnnotation} from './image-work.js'
 
 /**
  * Annotates what the context's device shows now. screen-state passes the model it already built, so the TSV
@@ -18,7 +19,7 @@ export async function annotateDevice(
   const screenModel = model ?? buildScreenModel(await ctx.driver.captureScreen())
   ctx.progress(`taking a screenshot of ${ctx.driver.serial}`)
   const png = await ctx.driver.screenshot()
-  const image = await annotateScreenshot(screenModel, png, options, ctx.driver.serial)
+  const image = await makeAnnotation(screenModel, png, options, ctx.driver.serial)
   for (const warning of image.warnings) ctx.warn(warning)
   return image
 }

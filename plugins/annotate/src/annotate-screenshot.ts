@@ -19,6 +19,21 @@ export interface AnnotateOptions {
   quality: number
   /** Longest side of the output in pixels; the screenshot is never upscaled. */
   maxSize: number
+  /** Tests only (holdNextAnnotation): block the thread doing the work right after label placement. */
+  hold?: Int32Array
+}
+
+/** How long a held annotation may block its thread at most: a test that forgot to release must not hang. */
+const HOLD_LIMIT_MS = 5000
+
+/**
+ * Blocks this thread until the gate opens (or HOLD_LIMIT_MS), as CPU work would: the event loop of the thread that
+ * makes the image does nothing meanwhile. The gate (image-work.ts holdNextAnnotation): [0] 0 held, 1 released,
+ * 2 ran out; [1] 1 once the work got here. Tests use it to show where that work runs.
+ */
+function holdThread(gate: Int32Array): void {
+  Atomics.store(gate, 1, 1)
+  if (Atomics.wait(gate, 0, 0, HOLD_LIMIT_MS) === 'timed-out') Atomics.store(gate, 0, 2)
 }
 
 export interface AnnotatedImage {
@@ -108,6 +123,7 @@ export async function annotateScreenshot(
       textBoxes: textBoxes(model, mapping),
     }
   )
+  if (options.hold) holdThread(options.hold)
   drawMarks(ctx, selection.marks, placements, {style, lineWidth, dash, measure})
 
   const data = options.format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', options.quality)

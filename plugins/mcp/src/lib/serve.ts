@@ -1,5 +1,5 @@
 /** Starts `arc mcp serve` from settings (flags merged with the config): HTTP or stdio, the tool set, the token. */
-import {InvalidInputError, type AnyTool, type ArcConfig, type ToolObserver} from '@arc-cli/core'
+import {InvalidInputError, setOffThreadWork, type AnyTool, type ArcConfig, type ToolObserver} from '@arc-cli/core'
 
 import {generateToken} from './auth.js'
 import {DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer} from './http-server.js'
@@ -48,6 +48,8 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
     settings.adbHost !== undefined || settings.adbPort !== undefined
       ? {host: settings.adbHost, port: settings.adbPort}
       : undefined
+  // A server answers many requests: an annotated screenshot's CPU work goes to a worker thread, off its event loop.
+  setOffThreadWork(true)
   return new ToolHost({
     tools,
     targets,
