@@ -1,6 +1,13 @@
 // The library entry (`@arc-cli/plugin-mcp`). oclif loads commands.js instead, which does not load the MCP SDK.
 export {commands} from './commands.js'
 export {collectTools} from './lib/collect-tools.js'
+export {
+  clientConfigs,
+  clientConfigText,
+  stdioCommand,
+  type ClientConfigs,
+  type StdioCommand,
+} from './lib/client-config.js'
 export {checkBearer, generateToken} from './lib/auth.js'
 export {startHttpServer, DEFAULT_MAX_BODY, type HttpOptions, type RunningHttpServer} from './lib/http-server.js'
 export {createMcpServer, ServerPool, SERVER_INFO} from './lib/mcp-server.js'

@@ -1,6 +1,9 @@
 import {spawn} from 'node:child_process'
+import os from 'node:os'
 import path from 'node:path'
 
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {expect} from 'chai'
 
 import {connect, ROOT} from './support.js'
@@ -10,6 +13,8 @@ describe('arc mcp serve (spawned, HTTP)', () => {
     this.timeout(60_000)
     const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'}
     delete env.ARC_MCP_TOKEN
+    // The Claude Desktop config carries these into its env when set; this test expects none.
+    for (const name of ['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_ADDRESS', 'ANDROID_SERIAL']) delete env[name]
     const child = spawn(
       process.execPath,
       [
@@ -33,7 +38,7 @@ describe('arc mcp serve (spawned, HTTP)', () => {
     await new Promise<void>((resolve, reject) => {
       child.stderr.on('data', (d) => {
         stderr += d
-        if (stderr.includes('Claude Code:')) resolve()
+        if (/Claude Desktop \(.*\n.*\n/.test(stderr)) resolve()
       })
       child.once('exit', () => reject(new Error(stderr)))
     })
@@ -44,11 +49,41 @@ describe('arc mcp serve (spawned, HTTP)', () => {
     expect(token).to.be.a('string')
     expect(
       stderr.split(token as string).length - 1,
-      'token in the config and the claude line, once each block'
-    ).to.equal(3)
-    expect(JSON.parse(stderr.slice(stderr.indexOf('{'), stderr.lastIndexOf('}') + 1))).to.deep.equal({
-      mcpServers: {arc: {type: 'http', url: `http://0.0.0.0:${port}/mcp`, headers: {Authorization: `Bearer ${token}`}}},
-    })
+      'the token alone, then in the VS Code, Cursor and Claude Code configs'
+    ).to.equal(4)
+    // Each client's config on the line after its label, in the form that client documents (docs/mcp.md).
+    const after = (label: string) => {
+      const lines = stderr.split('\n')
+      return JSON.parse(lines[lines.findIndex((l) => l.startsWith(label)) + 1] as string) as unknown
+    }
+    const url = `http://0.0.0.0:${port}/mcp`
+    const headers = {Authorization: `Bearer ${token}`}
+    expect(after('VS Code (.vscode/mcp.json)')).to.deep.equal({servers: {arc: {type: 'http', url, headers}}})
+    expect(after('Cursor (~/.cursor/mcp.json)')).to.deep.equal({mcpServers: {arc: {url, headers}}})
+    expect(stderr).to.include(
+      `Claude Code: claude mcp add --transport http arc ${url} --header "Authorization: Bearer ${token}"`
+    )
+    const desktop = after('Claude Desktop (claude_desktop_config.json') as {
+      mcpServers: {arc: {command: string; args: string[]; env?: Record<string, string>}}
+    }
+    expect(Object.keys(desktop.mcpServers.arc).sort()).to.deep.equal(['args', 'command'])
+    expect(desktop.mcpServers.arc.command).to.equal(process.execPath)
+    expect(desktop.mcpServers.arc.args).to.deep.equal([
+      '--conditions=arc-source',
+      path.join(ROOT, 'bin', 'dev.js'),
+      'mcp',
+      'serve',
+      '--stdio',
+      '--device',
+      'demo',
+    ])
+    // What Claude Desktop would do with it: start that command (from elsewhere) and talk to it over stdio.
+    const desktopClient = new Client({name: 'claude-desktop-like', version: '0'})
+    await desktopClient.connect(
+      new StdioClientTransport({...desktop.mcpServers.arc, cwd: os.tmpdir(), env: {PATH: process.env.PATH ?? ''}})
+    )
+    expect((await desktopClient.listTools()).tools.map((t) => t.name)).to.include('android_get_screen_state')
+    await desktopClient.close()
     const client = await connect(`http://127.0.0.1:${port}/mcp`, token)
     expect((await client.listTools()).tools.length).to.be.greaterThan(10)
     await client.close()

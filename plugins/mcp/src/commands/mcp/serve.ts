@@ -6,15 +6,6 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host)
 }
 
-/** What to paste into an agent client to reach this server (printed once, when the token was generated). */
-function clientConfig(url: string, token: string): string {
-  return [
-    'Client config (Claude Desktop, Cursor, VS Code and other Streamable HTTP clients; see docs/mcp.md):',
-    JSON.stringify({mcpServers: {arc: {type: 'http', url, headers: {Authorization: `Bearer ${token}`}}}}, null, 2),
-    `Claude Code: claude mcp add --transport http arc ${url} --header "Authorization: Bearer ${token}"`,
-  ].join('\n')
-}
-
 export default class McpServe extends ArcCommand {
   static override summary = 'Serve every arc tool to AI agents over MCP (Streamable HTTP, or stdio)'
   static override description = [
@@ -155,7 +146,15 @@ export default class McpServe extends ArcCommand {
     log(`${started.host.listing.tools.length} tools; listening on ${started.url}`)
     if (started.generated) {
       log('no token given (--token, ARC_MCP_TOKEN or mcp.token): generated one for this run:')
-      process.stderr.write(`${started.token}\n${clientConfig(started.url, started.token)}\n`)
+      const {clientConfigText, clientConfigs, stdioCommand} = await import('../../lib/client-config.js')
+      const stdio = stdioCommand(flags, {
+        execPath: process.execPath,
+        execArgv: process.execArgv,
+        script: process.argv[1] ?? 'arc',
+        cwd: process.cwd(),
+        env: process.env,
+      })
+      process.stderr.write(`${started.token}\n${clientConfigText(clientConfigs(started.url, started.token, stdio))}\n`)
     }
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)

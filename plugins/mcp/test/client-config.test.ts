@@ -1,0 +1,55 @@
+/** The Claude Desktop config `arc mcp serve` prints: this same server over stdio, startable from anywhere. */
+import path from 'node:path'
+
+import {stdioCommand} from '@arc-cli/plugin-mcp'
+import {expect} from 'chai'
+
+import {ROOT} from './support.js'
+
+describe('arc mcp serve: the stdio command printed for Claude Desktop', () => {
+  const run = {execPath: '/usr/bin/node', execArgv: [], script: '/opt/arc/bin/run.js', cwd: ROOT, env: {}}
+
+  it('keeps the selection flags, drops the HTTP ones, and makes a relative snapshot folder absolute', () => {
+    const snapshot = path.relative(ROOT, path.join(ROOT, 'packages', 'core', 'demo'))
+    const command = stdioCommand(
+      {
+        device: ['pixel=R58M12', `review=${snapshot}`, 'no-such-folder'],
+        tools: ['group:screen'],
+        'read-only': true,
+        'max-body': 2048,
+        'adb-port': 5038,
+      },
+      run
+    )
+    expect(command).to.deep.equal({
+      command: '/usr/bin/node',
+      args: [
+        '/opt/arc/bin/run.js',
+        'mcp',
+        'serve',
+        '--stdio',
+        '--device',
+        'pixel=R58M12',
+        '--device',
+        `review=${path.join(ROOT, 'packages', 'core', 'demo')}`,
+        '--device',
+        'no-such-folder',
+        '--tools',
+        'group:screen',
+        '--read-only',
+        '--max-body',
+        '2048',
+        '--adb-port',
+        '5038',
+      ],
+    })
+  })
+
+  it('carries the adb server and the device chosen through the environment', () => {
+    const command = stdioCommand(
+      {},
+      {...run, env: {ADB_SERVER_SOCKET: 'tcp:farm:5037', ANDROID_SERIAL: 'emu-1', HOME: '/root'}}
+    )
+    expect(command.env).to.deep.equal({ADB_SERVER_SOCKET: 'tcp:farm:5037', ANDROID_SERIAL: 'emu-1'})
+  })
+})
