@@ -55,6 +55,20 @@ describe('arc screenshot', function () {
     expect([pixels.width, pixels.height]).to.deep.equal([1080, 2400])
   })
 
+  it('--max-size scales the longest side (never up), as a valid PNG or JPEG of the size it reports', async () => {
+    const run = await runArc(['screenshot', '--device', 'demo', '-o', 'small.png', '--max-size', '1024', '--json'], {
+      cwd: out,
+    })
+    expect(run.code, run.stderr).to.equal(0)
+    const png = await decode(await readFile(path.join(out, 'small.png')))
+    expect([png.width, png.height]).to.deep.equal([461, 1024])
+    expect(JSON.parse(run.stdout)).to.include({format: 'png', width: 461, height: 1024})
+    const jpeg = await runArc(['screenshot', '--device', 'demo', '-o', 'small.jpg', '--max-size', '300'], {cwd: out})
+    expect(jpeg.stdout).to.match(/\(135x300 jpeg, \d+ bytes\)/)
+    const pixels = await decode(await readFile(path.join(out, 'small.jpg')))
+    expect([pixels.width, pixels.height]).to.deep.equal([135, 300])
+  })
+
   it('-o - writes the image to stdout and the note to stderr', async () => {
     const run = await runArc(['screenshot', '--device', 'demo', '-o', '-'], {cwd: out})
     expect(run.code).to.equal(0)
@@ -71,6 +85,7 @@ describe('arc screenshot', function () {
       ['-o', 'x.png', '--format', 'jpeg'],
       ['-o', '-', '--json'],
       ['-o', 'x.jpg', '--quality', '0'],
+      ['-o', 'x.png', '--max-size', '10'],
     ]) {
       const run = await runArc(['screenshot', '--device', 'demo', ...args], {cwd: out})
       expect(run.code, args.join(' ')).to.equal(2)

@@ -228,6 +228,12 @@ interface ToolFields<S extends z.ZodObject, C extends z.ZodObject> {
   /** The command line's side: its id, CLI-only fields, positionals, examples. */
   cli: CliOptions<C>
   /**
+   * Defaults the MCP server gives fields a call leaves out, where an agent's best default differs from a command
+   * line's (a screenshot's size: an image in an agent's context costs tokens, a file does not). tools/list shows
+   * them as the fields' defaults; the handler sees the value as if the caller had given it.
+   */
+  mcpDefaults?: Partial<z.input<S>>
+  /**
    * True (or true for this input) when the handler runs until stopped: the CLI turns the first Ctrl-C into an abort
    * of `ctx.signal` and waits for the handler to wind up and return normally (a second Ctrl-C ends arc at once).
    */

@@ -92,7 +92,7 @@ export const screenshot = defineTool({
   name: 'screenshot',
   title: 'Save a screenshot',
   description:
-    'Takes a plain screenshot (no marks) at full resolution. The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
+    'Takes a plain screenshot (no marks), its longest side at most max_size pixels. Over MCP max_size is 1024 unless given (an image costs an agent tokens by its pixels), on the command line full resolution; 0 is full resolution. The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
   kind: 'read',
   needs: {screen: 'read', info: 'read'},
   holdsDevice: true,
@@ -107,7 +107,17 @@ export const screenshot = defineTool({
       .max(100, 'must be 1 to 100')
       .default(90)
       .describe('JPEG quality 1-100'),
+    max_size: z
+      .number()
+      .int()
+      .min(0, 'must be 0 (full size) or 64 to 8192')
+      .max(8192, 'must be 0 (full size) or 64 to 8192')
+      .refine((n) => n === 0 || n >= 64, 'must be 0 (full size) or 64 to 8192')
+      .default(0)
+      .describe('Longest side in pixels (0: full size)'),
   }),
+  // An agent gets about mobile-mcp's size (461x1024 from 1080x2400): an image costs context tokens by its pixels.
+  mcpDefaults: {max_size: 1024},
   cli: {
     id: 'screenshot',
     input: z.object({
@@ -135,6 +145,7 @@ export const screenshot = defineTool({
     examples: [
       '<%= config.bin %> <%= command.id %> -o screen.png',
       '<%= config.bin %> <%= command.id %> -o - --format jpeg > screen.jpg',
+      '<%= config.bin %> <%= command.id %> -o small.jpg --max-size 1024',
       '<%= config.bin %> <%= command.id %> --element node_a3f2kq -o button.png',
     ],
   },
@@ -160,11 +171,23 @@ export const screenshot = defineTool({
       size = pngSize(png) ?? {width: 0, height: 0}
       black = await warnIfBlack(ctx, png)
       data = png
-      if (format === 'jpeg') {
+      if (format === 'jpeg' && !(input.max_size > 0 && Math.max(size.width, size.height) > input.max_size)) {
         // Loaded only here: other commands must not load the canvas library.
         const {pngToJpeg} = await import('../encode-jpeg.js')
         data = await pngToJpeg(png, input.quality, ctx.driver.serial)
       }
+    }
+    if (input.max_size > 0 && Math.max(size.width, size.height) > input.max_size) {
+      // Scaled from the image taken (the PNG, or the element's crop), then encoded once in the format asked.
+      const {fitImage} = await import('../fit-image.js')
+      const fitted = await fitImage(data, {
+        maxSize: input.max_size,
+        format,
+        quality: input.quality,
+        source: ctx.driver.serial,
+      })
+      data = fitted.data
+      size = {width: fitted.width, height: fitted.height}
     }
     const facts = {
       format,

@@ -113,8 +113,10 @@ function shortField(description: string, schema: Record<string, unknown>): strin
       (Number(lo) === schema.minimum && Number(hi) === schema.maximum) || Number(hi) === schema.maxLength ? '' : whole
     )
   if (text.length > 50) {
-    const cut = /\. | \(/.exec(text)
-    if (cut && cut.index >= 20) text = text.slice(0, cut.index)
+    // The first sentence, else the words before a bracket, where at least 20 characters come before the cut.
+    const at = (re: RegExp) => [...text.matchAll(re)].find((m) => m.index >= 20)?.index
+    const cut = at(/(?<!\be\.g|\bi\.e)\. /g) ?? at(/ \(/g)
+    if (cut !== undefined) text = text.slice(0, cut)
   }
   return text
 }
@@ -155,11 +157,14 @@ export function errorResult(error: unknown): CallToolResult {
 }
 
 /**
- * Listed defaults the server sets for a field wherever a tool has it (`detail`): the call gets the value when it
- * gives none, and tools/list shows it as the field's default.
+ * The defaults a tool's fields get over MCP: the tool's own `mcpDefaults` (a screenshot's size), then the server's
+ * (`--detail` for get_screen_state's `detail`). A call that leaves such a field out gets the value, and tools/list
+ * shows it as the field's default.
  */
-function argumentDefaults(options: ToolHostOptions): Record<string, unknown> {
-  return options.detail ? {detail: options.detail} : {}
+function argumentDefaults(options: ToolHostOptions, tool: AnyTool): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {...tool.mcpDefaults}
+  if (options.detail && tool.name === 'get_screen_state') defaults.detail = options.detail
+  return defaults
 }
 
 /** The device a call ran on, as far as it got: the served device string, then the opened device's serial. */
@@ -185,13 +190,12 @@ export class ToolHost {
 
   constructor(private readonly options: ToolHostOptions) {
     const tools: Tool[] = []
-    const defaults = argumentDefaults(options)
     const several = options.targets.length > 1
     const add = (name: string, served: Served, description: string) => {
       if (this.served.has(name)) return
       this.served.set(name, served)
       const schema = inputSchemaFor(served.tool)
-      for (const [field, value] of Object.entries(defaults)) {
+      for (const [field, value] of Object.entries(argumentDefaults(options, served.tool))) {
         const property = schema.properties?.[field] as Record<string, unknown> | undefined
         if (property) property.default = value
       }
@@ -314,7 +318,7 @@ export class ToolHost {
     } catch (error) {
       return errorResult(error)
     }
-    input = withDefaults(served.tool, input, argumentDefaults(this.options))
+    input = withDefaults(served.tool, input, argumentDefaults(this.options, served.tool))
     on.device = target?.device
     const state = target && this.stateOf(target)
     const selection = {device: target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
