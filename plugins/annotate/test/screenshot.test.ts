@@ -96,7 +96,10 @@ describe('arc screenshot', function () {
 
   it('without an output (MCP) returns the image inline', async () => {
     const driver = await SnapshotDriver.open(DEMO_DIR, 'demo')
-    const result = await screenshot.handler({driver, cwd: out, json: false} as unknown as ToolContext, {quality: 90})
+    const result = await screenshot.handler({driver, cwd: out, json: false} as unknown as ToolContext, {
+      quality: 90,
+      max_size: 0,
+    })
     expect(result.image?.mimeType).to.equal('image/png')
     expect(result.image?.data.equals(demoPng)).to.equal(true)
     expect(result.text).to.equal(`screenshot: 1080x2400 png, ${demoPng.length} bytes`)
