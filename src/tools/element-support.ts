@@ -41,10 +41,18 @@ function field(e: ScreenElement, by: By): string {
   }
 }
 
-/** Exact: the whole value (class_name also matches the simple name); else case-insensitive contains. */
+/**
+ * Exact: the whole value (class_name also matches the simple name, resource_id the name without its package:
+ * `add` is `com.example:id/add`); else case-insensitive contains.
+ */
 export function matches(e: ScreenElement, by: By, value: string, exact: boolean): boolean {
   const have = field(e, by)
-  if (exact) return have === value || (by === 'class_name' && e.className === value)
+  if (exact)
+    return (
+      have === value ||
+      (by === 'class_name' && e.className === value) ||
+      (by === 'resource_id' && !value.includes(':') && have.endsWith(`:id/${value}`))
+    )
   return have.toLowerCase().includes(value.toLowerCase())
 }
 

@@ -69,7 +69,9 @@ export const selectorInput = z.object({
   exact_match: z
     .boolean()
     .default(false)
-    .describe('With a selector: match whole values exactly (a class also by its simple name)'),
+    .describe(
+      'With a selector: match whole values exactly (a class also by its simple name, a resource id without package too)'
+    ),
 })
 
 /** The selector fields of a typing tool that has a `text` input (what to type): the field's text is --field-text. */

@@ -23,6 +23,7 @@ export const findElements = defineTool({
     examples: [
       '<%= config.bin %> <%= command.id %> text Submit',
       '<%= config.bin %> <%= command.id %> resource_id com.example:id/ok --exact-match',
+      '<%= config.bin %> <%= command.id %> --res-id ok --exact-match',
     ],
   },
   async handler(ctx, {by, value, exact_match}) {

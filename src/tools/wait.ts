@@ -23,6 +23,16 @@ import {cliTimeoutField, pollScreen, POLL_MS, reads, timedOut, timeoutField} fro
 
 export {POLL_MS} from './wait-poll.js'
 
+/** `--exact-match` on the waits: a command-line input (MCP's wait tools keep the spec's inputs). */
+const exactMatchInput = z.object({
+  exact_match: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Match the whole value exactly (a resource id with or without its package; default: case-insensitive contains)'
+    ),
+})
+
 export const waitForElement = defineTool({
   name: 'wait_for_element',
   title: 'Wait until an element appears',
@@ -34,15 +44,20 @@ export const waitForElement = defineTool({
   cli: {
     id: 'wait element',
     override: {timeout: cliTimeoutField()},
+    input: exactMatchInput,
     positional: ['by', 'value'],
-    examples: ['<%= config.bin %> <%= command.id %> text Done --timeout 5000'],
+    examples: [
+      '<%= config.bin %> <%= command.id %> text Done --timeout 5000',
+      '<%= config.bin %> <%= command.id %> --res-id add --exact-match --timeout 2m',
+    ],
   },
-  async handler(ctx, {by, value, timeout}) {
+  async handler(ctx, {by, value, timeout, exact_match}) {
+    const exact = exact_match ?? false
     const end = await pollScreen(
       ctx,
       timeout,
       (n) => `waiting for ${by} ${JSON.stringify(value)} (${reads(n)})`,
-      (model) => findMatching(model, by, value, false)[0]
+      (model) => findMatching(model, by, value, exact)[0]
     )
     const {met: element, elapsedMs, attempts} = end
     if (element) {
@@ -56,7 +71,7 @@ export const waitForElement = defineTool({
     }
     return timedOut(
       {found: false, elapsedMs, attempts},
-      `Not found: no element with ${by} containing ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`
+      `Not found: no element with ${by} ${exact ? 'equal to' : 'containing'} ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`
     )
   },
 })
@@ -111,6 +126,7 @@ export const waitForElementGone = defineTool({
   cli: {
     id: 'wait gone',
     override: {timeout: cliTimeoutField()},
+    input: exactMatchInput,
     only: 'tools/list has no room for another tool within its 6,000-token budget; over MCP, poll find_elements until it lists none',
     positional: ['by', 'value'],
     examples: [
@@ -118,9 +134,17 @@ export const waitForElementGone = defineTool({
       '<%= config.bin %> <%= command.id %> id node_a3f2kq --timeout 5000',
     ],
   },
-  async handler(ctx, {by, value, timeout}) {
+  async handler(ctx, {by, value, timeout, exact_match}) {
+    const exact = exact_match ?? false
     const id = by === 'id' ? checkElementId(value, 'value') : undefined
-    const present: Present = id ? await idPresence(ctx, id) : (model) => findMatching(model, by as By, value, false)[0]
+    if (id && exact)
+      throw new InvalidInputError(
+        '--exact-match applies to text, content_desc, resource_id and class_name, not to an id',
+        {
+          details: {input: 'exact_match'},
+        }
+      )
+    const present: Present = id ? await idPresence(ctx, id) : (model) => findMatching(model, by as By, value, exact)[0]
     let still: ScreenElement | undefined
     const end = await pollScreen(
       ctx,
@@ -132,7 +156,9 @@ export const waitForElementGone = defineTool({
       }
     )
     const {elapsedMs, attempts} = end
-    const what = id ? `element ${id}` : `element with ${by} containing ${JSON.stringify(value)}`
+    const what = id
+      ? `element ${id}`
+      : `element with ${by} ${exact ? 'equal to' : 'containing'} ${JSON.stringify(value)}`
     if (end.met) {
       const data = {gone: true, elapsedMs, attempts}
       return {

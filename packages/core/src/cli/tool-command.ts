@@ -14,6 +14,7 @@ import {inputSchema, runTool, type ToolObserver} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
 import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
+import {selectorFormArgv} from './selector-forms.js'
 import {Spinner, colorsFor} from './terminal.js'
 
 function fieldSummary(field: SchemaField): string {
@@ -257,6 +258,15 @@ function refuseHintedFlags(argv: string[], tool: AnyTool, flags: Record<string, 
   }
 }
 
+/** The selector form a tool's command line takes (selector-forms.ts), if it takes one. */
+function selectorForm(tool: AnyTool): Parameters<typeof selectorFormArgv>[3] | undefined {
+  const positional = tool.cli.positional ?? []
+  if (positional[0] === 'by' && positional[1] === 'value') return {kind: 'by-value'}
+  const shape = tool.cli.input?.shape ?? {}
+  if (tool.cli.mayOmit?.field !== 'element_id' || !('res_id' in shape)) return undefined
+  return {kind: 'flags', textFlag: 'field_text' in shape ? 'field-text' : 'text', positionals: positional.length}
+}
+
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
 export function toolCommand(tool: AnyTool): Command.Class {
   const positional = tool.cli?.positional ?? []
@@ -303,6 +313,8 @@ export function toolCommand(tool: AnyTool): Command.Class {
         const misread = typed && tool.cli?.misread?.(typed)
         if (misread) throw new InvalidInputError(misread.message, {actions: misread.actions})
       }
+      const form = selectorForm(tool)
+      if (form) this.argv = selectorFormArgv(this.argv, `${this.config.bin} ${tool.cli.id}`, flags, form)
       refuseHintedFlags(this.argv, tool, flags, `${this.config.bin} ${tool.cli.id}`)
       const input = {
         flags: ToolCommand.flags,
