@@ -8,7 +8,7 @@ import {readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {EXIT_CODES} from '@arc-cli/core'
+import {ERROR_REASONS, EXIT_CODES} from '@arc-cli/core'
 import {Config, type Command} from '@oclif/core'
 
 import {sourceLoadOptions} from '../bin/source-load-options.js'
@@ -165,6 +165,15 @@ export function errorsMarkdown(): string {
     '| --- | --- | --- |',
     '| 0 | | success |',
     ...rows,
+    '',
+    '## Reasons',
+    '',
+    'Where one code covers several causes, `details.reason` (in `--json` errors and MCP structured content) says which,',
+    'so a script can tell "app not installed" from "still not visible after 5 scrolls" (both exit 8):',
+    '',
+    '| code | `details.reason` | meaning |',
+    '| --- | --- | --- |',
+    ...ERROR_REASONS.map(({code, reason, meaning}) => `| \`${code}\` | \`${reason}\` | ${cell(meaning)} |`),
     '',
   ].join('\n')
 }

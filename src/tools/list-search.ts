@@ -56,7 +56,7 @@ function searchArea(list: ScreenElement, model: ScreenModel): Rect {
       `no room to scroll list ${list.id}: the keyboard and system bars leave ${height} px of it free`,
       {
         actions: [KEYBOARD_ACTION],
-        details: {list: list.id, area},
+        details: {list: list.id, area, reason: 'NO_ROOM_TO_SCROLL'},
       }
     )
   }
@@ -77,10 +77,21 @@ export function searchList(ctx: ToolContext, {direction, maxScrolls}: ListSearch
     let model = first
     let list = mainScrollable(model)
     if (!list || maxScrolls === 0) return undefined
-    const notFound = (message: string, scrolls: number, more: {end_of_list: boolean; action: string}) =>
+    const notFound = (
+      message: string,
+      scrolls: number,
+      more: {end_of_list: boolean; action: string; reason: 'END_OF_LIST' | 'LIST_LEFT_SCREEN' | 'MAX_SCROLLS'}
+    ) =>
       new ElementNotFoundError(`no element matches ${selector.what}: ${message}`, {
         actions: [...selector.hints(model), more.action],
-        details: {...selector.details, direction, scrolls, max_scrolls: maxScrolls, end_of_list: more.end_of_list},
+        details: {
+          ...selector.details,
+          direction,
+          scrolls,
+          max_scrolls: maxScrolls,
+          end_of_list: more.end_of_list,
+          reason: more.reason,
+        },
       })
     const otherWay = `--direction ${direction === 'down' ? 'up' : 'down'}`
     for (let scrolls = 1; scrolls <= maxScrolls; scrolls++) {
@@ -97,13 +108,14 @@ export function searchList(ctx: ToolContext, {direction, maxScrolls}: ListSearch
         throw notFound(`its list left the screen after ${scrolls} scroll(s) ${direction}`, scrolls, {
           end_of_list: false,
           action: 'See what is on the screen: arc screen-state (or arc find).',
+          reason: 'LIST_LEFT_SCREEN',
         })
       }
       if (similarity(before, contents(now)) === 100) {
         throw notFound(
           `scrolled the list ${direction} to its end (${scrolls} scroll(s); the last one changed nothing)`,
           scrolls,
-          {end_of_list: true, action: `Search the other way: ${otherWay}.`}
+          {end_of_list: true, action: `Search the other way: ${otherWay}.`, reason: 'END_OF_LIST'}
         )
       }
       list = now
@@ -114,6 +126,7 @@ export function searchList(ctx: ToolContext, {direction, maxScrolls}: ListSearch
       {
         end_of_list: false,
         action: `Allow more scrolls (--max-scrolls, at most ${MAX_MAX_SCROLLS}), or search the other way: ${otherWay}.`,
+        reason: 'MAX_SCROLLS',
       }
     )
   }

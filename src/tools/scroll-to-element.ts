@@ -65,7 +65,7 @@ function swipeArea(element: ScreenElement, container: UiNode, model: ScreenModel
       `no room to scroll toward element ${element.id}: the keyboard and system bars leave ${free} px of its scrollable container free`,
       {
         actions: [KEYBOARD_ACTION],
-        details: {element_id: element.id, area},
+        details: {element_id: element.id, area, reason: 'NO_ROOM_TO_SCROLL'},
       }
     )
   }
@@ -199,7 +199,7 @@ export const scrollToElement = defineTool({
     }
     throw new DeviceCommandError(`element ${element_id} is still not visible after ${MAX_SCROLLS} scrolls`, {
       actions: ['Scroll by hand (arc scroll or arc swipe) and read the screen again.'],
-      details: {element_id, scrolls: MAX_SCROLLS},
+      details: {element_id, scrolls: MAX_SCROLLS, reason: 'NOT_VISIBLE_AFTER_SCROLLS'},
     })
   },
 })

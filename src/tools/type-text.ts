@@ -249,6 +249,7 @@ async function readField(ctx: ToolContext, id: string): Promise<ScreenElement> {
   if (!element) {
     throw new DeviceCommandError(`element ${id} left the screen while typing; what it holds cannot be checked`, {
       actions: ['Read the screen again to see what happened.'],
+      details: {element_id: id, reason: 'FIELD_LEFT_SCREEN'},
     })
   }
   return element
@@ -266,7 +267,7 @@ function mismatch(id: string, expected: string, now: string, unsure = false): De
   return new DeviceCommandError(
     `the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}${why}`,
     {
-      details: {element_id: id, expected, actual: now},
+      details: {element_id: id, expected, actual: now, reason: 'TEXT_NOT_TAKEN'},
     }
   )
 }
@@ -318,7 +319,7 @@ async function settleHint(ctx: ToolContext, field: Field): Promise<void> {
     throw new DeviceCommandError(
       `the field ${id} did not take a probe character the way a field does: it showed ${JSON.stringify(field.before)}, then ${JSON.stringify(probed)}; nothing more was typed`,
       {
-        details: {element_id: id, expected: field.before + PROBE, actual: probed},
+        details: {element_id: id, expected: field.before + PROBE, actual: probed, reason: 'PROBE_NOT_TAKEN'},
       }
     )
   }
@@ -343,7 +344,7 @@ async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
     throw new DeviceCommandError(
       `the field ${id} still holds text after the deletes: it shows ${JSON.stringify(shown)}, and a probe character typed into it gave ${JSON.stringify(probed)}, not the probe alone`,
       {
-        details: {element_id: id, expected: '', actual: shown},
+        details: {element_id: id, expected: '', actual: shown, reason: 'NOT_CLEARED'},
       }
     )
   }

@@ -159,7 +159,7 @@ describe('element actions that wait: --wait and the config default retry until t
     const {error} = JSON.parse(json.stdout) as {error: {code: string; details: Record<string, unknown>}}
     expect(error.code).to.equal('TIMEOUT')
     expect(error.details).to.deep.include({
-      reason: 'element_not_found',
+      reason: 'ELEMENT_NOT_FOUND',
       wait_ms: 600,
       selector: {text: 'Nope'},
       exact_match: false,

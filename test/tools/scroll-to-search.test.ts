@@ -107,6 +107,7 @@ describe('scroll-to: searching a long list for a selector', function () {
       scrolls: 4,
       max_scrolls: 20,
       end_of_list: true,
+      reason: 'END_OF_LIST',
     })
   })
 

@@ -4,6 +4,105 @@ import type {ErrorCode} from './arc-error.js'
 export const EXIT_INTERRUPTED = 130
 
 /**
+ * `details.reason` where one code covers several causes: a script tells them apart by it (docs/errors.md lists
+ * them; a test checks that every reason arc's sources give is here). Reasons are stable, as codes are.
+ */
+export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: string}> = [
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'APP_NOT_INSTALLED',
+    meaning: 'the app (package) is not installed (for that user)',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'NOT_EXPORTED',
+    meaning: 'the activity exists but is not exported: `am start` may not start it',
+  },
+  {code: 'DEVICE_COMMAND_FAILED', reason: 'ACTIVITY_NOT_FOUND', meaning: 'no such activity in the app'},
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'INPUT_NOT_ALLOWED',
+    meaning: 'the device refuses injected input (Xiaomi: "USB debugging (Security settings)")',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'DISPLAY_OFF',
+    meaning: 'the display sleeps: a touch would reach nothing, so none was sent',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'NOT_VISIBLE_AFTER_SCROLLS',
+    meaning: '`scroll-to ID`: the element is still not visible after its 5 scrolls',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'NO_ROOM_TO_SCROLL',
+    meaning: 'the keyboard and system bars leave no room to swipe the list',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'FIELD_LEFT_SCREEN',
+    meaning: 'typing: the field left the screen before it could be read back',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'TEXT_NOT_TAKEN',
+    meaning: 'typing: the field does not hold what was typed (the app filters, limits or reformats input)',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'PROBE_NOT_TAKEN',
+    meaning: 'typing: the field did not take the probe character that tells its hint from its text',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
+    reason: 'NOT_CLEARED',
+    meaning: '`type clear`: the field still holds text after the deletes',
+  },
+  {
+    code: 'ELEMENT_NOT_FOUND',
+    reason: 'END_OF_LIST',
+    meaning: '`scroll-to` with a selector: the list was scrolled to its end without a match',
+  },
+  {
+    code: 'ELEMENT_NOT_FOUND',
+    reason: 'MAX_SCROLLS',
+    meaning: '`scroll-to` with a selector: no match within --max-scrolls, and the list goes on',
+  },
+  {
+    code: 'ELEMENT_NOT_FOUND',
+    reason: 'LIST_LEFT_SCREEN',
+    meaning: '`scroll-to` with a selector: the list left the screen while searching',
+  },
+  {
+    code: 'STALE_ELEMENT',
+    reason: 'NOT_ON_SCREEN',
+    meaning: 'the element the id named is no longer on the screen (an element action with --wait waits for it)',
+  },
+  {code: 'STALE_ELEMENT', reason: 'CHANGED', meaning: 'the id now names another element than when the screen was read'},
+  {
+    code: 'STALE_ELEMENT',
+    reason: 'LOOK_ALIKE_GROUP_CHANGED',
+    meaning: 'a look-alike id (node_<hash>-<n>): its group gained, lost or moved a member',
+  },
+  {
+    code: 'STALE_ELEMENT',
+    reason: 'LOOK_ALIKE_UNKNOWN',
+    meaning: 'a look-alike id arc never showed (no record of its group)',
+  },
+  {
+    code: 'TIMEOUT',
+    reason: 'ELEMENT_NOT_FOUND',
+    meaning: "an element action's --wait ran out with no element matching",
+  },
+  {
+    code: 'TIMEOUT',
+    reason: 'NOT_ON_SCREEN',
+    meaning: "an element action's --wait ran out with the id's element not back on the screen",
+  },
+]
+
+/**
  * The exit-code table, as data: the CLI exits with these, the docs render them, and a test checks that every
  * error class appears here. Codes are stable; never renumber one.
  */
@@ -21,7 +120,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   TIMEOUT: {
     exit: 11,
     meaning:
-      'a device call ran out of time, or a wait (`arc wait …`) ended without its condition (its result is still printed)',
+      "a device call ran out of time, a wait (`arc wait …`) ended without its condition (its result is still printed), or an element action's `--wait` ran out before its element showed",
   },
   UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
   OUTPUT_FAILED: {exit: 13, meaning: 'an output file could not be written'},

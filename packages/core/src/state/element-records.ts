@@ -181,7 +181,7 @@ export async function resolveElement(
         `element ${id} is stale: the screen changed since it was read and ${describe(then)} is no longer on it`,
         {
           actions: READ_AGAIN,
-          details: {element_id: id, was: then, reason: 'not_on_screen'},
+          details: {element_id: id, was: then, reason: 'NOT_ON_SCREEN'},
         }
       )
     }
@@ -198,7 +198,7 @@ export async function resolveElement(
         `element ${id} is stale: it named ${describe(then)} when the screen was read, and now names ${describe(now)} (${diffs.join('; ')})`,
         {
           actions: READ_AGAIN,
-          details: {element_id: id, was: then, now, reason: 'changed'},
+          details: {element_id: id, was: then, now, reason: 'CHANGED'},
         }
       )
     }
@@ -219,7 +219,7 @@ function checkLookAlike(id: string, then: ElementRecord | undefined, now: Screen
       `element ${id} is one of several look-alikes, counted by their place on the screen, and arc has no record of the group it was counted in`,
       {
         actions: READ_AGAIN,
-        details: {element_id: id},
+        details: {element_id: id, reason: 'LOOK_ALIKE_UNKNOWN'},
       }
     )
   }
@@ -228,7 +228,7 @@ function checkLookAlike(id: string, then: ElementRecord | undefined, now: Screen
       `element ${id} is stale: it is one of several look-alike ${describe(then)} elements counted by their place, and that group changed since it was read (one arrived, left or moved), so the count may name another one now`,
       {
         actions: READ_AGAIN,
-        details: {element_id: id, was: then},
+        details: {element_id: id, was: then, reason: 'LOOK_ALIKE_GROUP_CHANGED'},
       }
     )
   }

@@ -5,7 +5,7 @@
  * read, the id or selector resolved on it, the input sent against that read), and the section is let go between
  * attempts, so other callers are not held up for the length of a wait. An attempt that sent any input is never
  * repeated, whatever it failed with: only "not there" before acting is tried again (no match; an id whose element
- * left the screen, STALE_ELEMENT reason not_on_screen; never an id that now names another element).
+ * left the screen, STALE_ELEMENT reason NOT_ON_SCREEN; never an id that now names another element).
  */
 import {z} from 'zod'
 
@@ -20,7 +20,7 @@ export const POLL_MS = 500
 /** The `--wait` input of an element action (CLI-only: MCP's tools keep the spec's inputs and fail at once). */
 export const elementWaitInput = z.object({
   wait: durationField(
-    "Wait up to this long for the element to appear, reading the screen again every 500 ms (500ms, 10s, 2m; a bare number is milliseconds; default: the config's elements.wait, else 0: fail at once). Running out of time exits 11 (TIMEOUT)"
+    'Wait this long for the element to show (30s, 2m, ms; default: config elements.wait, else 0); then TIMEOUT'
   ).optional(),
 })
 
@@ -63,13 +63,13 @@ interface WaitingContext {
 
 /**
  * "Not there (yet)": no element matches, or an id's element is not on the screen (STALE_ELEMENT with reason
- * not_on_screen: a later read that shows it again still checks it is what the id named). An id that now names
+ * NOT_ON_SCREEN: a later read that shows it again still checks it is what the id named). An id that now names
  * another element is an answer, not a wait.
  */
 function notThere(error: unknown): error is ArcError {
   return (
     error instanceof ElementNotFoundError ||
-    (error instanceof StaleElementError && error.details.reason === 'not_on_screen')
+    (error instanceof StaleElementError && error.details.reason === 'NOT_ON_SCREEN')
   )
 }
 
@@ -112,7 +112,7 @@ export async function untilElementFound<C extends WaitingContext, R extends {cli
       const waited = {
         wait_ms: waitMs,
         attempts,
-        reason: missing instanceof StaleElementError ? 'not_on_screen' : 'element_not_found',
+        reason: missing instanceof StaleElementError ? 'NOT_ON_SCREEN' : 'ELEMENT_NOT_FOUND',
       }
       if (!(missing instanceof ArcError)) return {...missing, cli: {...missing.cli, exitCode: exitCodeFor('TIMEOUT')}}
       throw new TimeoutError(`${missing.message} (waited ${waitMs} ms: ${reads(attempts)})`, {

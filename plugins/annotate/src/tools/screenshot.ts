@@ -138,7 +138,7 @@ export const screenshot = defineTool({
           'Crop to the visible part of this element (an id from screen-state or find); a stale id fails with STALE_ELEMENT'
         ),
       wait: durationField(
-        "With --element: wait up to this long for the element to appear, reading the screen again every 500 ms (500ms, 10s, 2m; a bare number is milliseconds; default: the config's elements.wait, else 0). Running out of time exits 11 (TIMEOUT)"
+        'With --element: wait this long for it to show (30s, 2m, ms; default: config elements.wait, else 0); then TIMEOUT'
       ).optional(),
     }),
     char: {output: 'o'},

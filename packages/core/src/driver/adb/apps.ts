@@ -78,7 +78,7 @@ export async function isInstalled(dev: DeviceShell, packageId: string, user?: nu
 export function notInstalled(dev: DeviceShell, packageId: string, user?: number): DeviceCommandError {
   const forUser = user === undefined ? '' : ` for user ${user}`
   return new DeviceCommandError(`app ${packageId} is not installed${forUser} on ${dev.serial}`, {
-    details: {package_id: packageId, ...(user === undefined ? {} : {user})},
+    details: {package_id: packageId, reason: 'APP_NOT_INSTALLED', ...(user === undefined ? {} : {user})},
     actions: [
       'Run `arc app list --name-query <part of the name>` to find the package id.',
       'An app of a work profile or another user is listed with `arc app list --user N` (`arc shell -- pm list users` names the users) and opened with `arc app open PKG --user N` (close, clear, grant, revoke and uninstall take --user N too).',
