@@ -55,48 +55,104 @@ const TEXT_PENALTY = 12
 const SHIFT_STEPS = 6
 const RING_RADIUS = 8
 
-function cornerCandidates(box: Rect, w: number, h: number): [number, number][] {
-  const [l, t, r, b] = box
-  const out: [number, number][] = [
-    [l, t],
-    [l, t - h],
-    [r - w, t],
-    [r - w, t - h],
-    [l, b - h],
-    [l, b],
-    [r - w, b - h],
-    [r - w, b],
-    [l - w, t],
-    [r, t],
-    [l - w, b - h],
-    [r, b - h],
-  ]
-  const stepX = Math.max(w, Math.ceil((r - l) / (SHIFT_STEPS + 1)))
+/** How many positions `cornerCandidates` writes. */
+const CANDIDATES = 12 + 5 * SHIFT_STEPS
+
+/**
+ * The candidate positions (top-left corners, best first) for a w x h label of `box`, as x, y pairs into `out`.
+ * Most are anchored: a corner or an edge of the label sits on a point that does not move with the label's size
+ * (see `anchored`).
+ */
+function cornerCandidates(box: Rect, w: number, h: number, out: Float64Array): void {
+  const l = box[0]
+  const t = box[1]
+  const r = box[2]
+  const b = box[3]
+  const rw = r - w
+  const lw = l - w
+  const th = t - h
+  const bh = b - h
+  out[0] = l
+  out[1] = t
+  out[2] = l
+  out[3] = th
+  out[4] = rw
+  out[5] = t
+  out[6] = rw
+  out[7] = th
+  out[8] = l
+  out[9] = bh
+  out[10] = l
+  out[11] = b
+  out[12] = rw
+  out[13] = bh
+  out[14] = rw
+  out[15] = b
+  out[16] = lw
+  out[17] = t
+  out[18] = r
+  out[19] = t
+  out[20] = lw
+  out[21] = bh
+  out[22] = r
+  out[23] = bh
+  const stepX = shiftStep(box, w)
+  let i = 24
   for (let k = 1; k <= SHIFT_STEPS; k++) {
-    out.push([l + k * stepX, t], [l + k * stepX, t - h], [l, t + k * h], [l - w, t + k * h], [l + k * stepX, b])
+    const x = l + k * stepX
+    const y = t + k * h
+    out[i] = x
+    out[i + 1] = t
+    out[i + 2] = x
+    out[i + 3] = th
+    out[i + 4] = l
+    out[i + 5] = y
+    out[i + 6] = lw
+    out[i + 7] = y
+    out[i + 8] = x
+    out[i + 9] = b
+    i += 10
   }
-  return out
+}
+
+/** The step of the shifted candidates along the box's edges: a label width, or a seventh of a wide box. */
+function shiftStep(box: Rect, w: number): number {
+  return Math.max(w, Math.ceil((box[2] - box[0]) / (SHIFT_STEPS + 1)))
+}
+
+/**
+ * Whether candidate `rank` is anchored: its label, clamped into the image, holds the same candidate's label of any
+ * smaller size (no wider, no taller) wherever the box is. The twelve corners are; the shifts along the top and
+ * bottom edges are while their step is a seventh of the box (`fixedStep`: the same for every size that small);
+ * the shifts down the left edge never are (they move with the label's height). So a try of an anchored candidate
+ * that is blocked at a small size is blocked at every larger one, and need not be made.
+ */
+function anchored(rank: number, fixedStep: boolean): boolean {
+  if (rank < 12) return true
+  const kind = (rank - 12) % 5
+  return fixedStep && (kind === 0 || kind === 1 || kind === 4)
 }
 
 // Ring offsets (in half label widths and label heights) nearest first; the order does not depend on the label size.
-const RING_ORDER: [number, number][] = (() => {
+const RING_ORDER: Int8Array = (() => {
   const out: {dx: number; dy: number; d: number; i: number}[] = []
   let i = 0
   for (let dy = -RING_RADIUS; dy <= RING_RADIUS; dy++) {
     for (let dx = -RING_RADIUS; dx <= RING_RADIUS; dx++) out.push({dx, dy, d: dx * dx + 4 * dy * dy, i: i++})
   }
-  return out.sort((a, b) => a.d - b.d || a.i - b.i).map((c) => [c.dx, c.dy])
+  return Int8Array.from(out.sort((a, b) => a.d - b.d || a.i - b.i).flatMap((c) => [c.dx, c.dy]))
 })()
 
 export function placeLabels(requests: LabelRequest[], options: PlacementOptions): LabelPlacement[] {
   const {imageWidth: W, imageHeight: H} = options
   // The labels placed so far (in placing order) and every box (in request order), each with its grid.
-  const placedIndex = new SpatialIndex()
+  const placedIndex = new SpatialIndex(W, H)
+  const placed = placedIndex.rects
   const result: LabelPlacement[] = new Array(requests.length)
-  const boxIndex = new SpatialIndex(48)
+  const boxIndex = new SpatialIndex(W, H, 48)
   for (const request of requests) boxIndex.add(request.box)
   const boxes = boxIndex.rects
-  const textIndex = new SpatialIndex(48)
+  const textIndex = new SpatialIndex(W, H, 48)
   for (const rect of options.textBoxes ?? []) textIndex.add(rect)
   const area = (r: Rect) => (r[2] - r[0]) * (r[3] - r[1])
   const order = requests.map((_, i) => i).sort((a, b) => area(boxes[a] as Rect) - area(boxes[b] as Rect) || a - b)
@@ -104,12 +160,33 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   const fonts: number[] = [options.fontPx]
   for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) fonts.push(f)
 
+  const clampX = (x: number, w: number) => clamp(x, 0, Math.max(0, W - w))
+  const clampY = (y: number, h: number) => clamp(y, 0, Math.max(0, H - h))
   const toRect = (x: number, y: number, w: number, h: number): Rect => {
-    const cx = clamp(x, 0, Math.max(0, W - w))
-    const cy = clamp(y, 0, Math.max(0, H - h))
+    const cx = clampX(x, w)
+    const cy = clampY(y, h)
     return [cx, cy, cx + w, cy + h]
   }
-  const free = (rect: Rect) => !placedIndex.intersectsAny(rect)
+  // Free: overlapping no label placed so far. On a crowded screen most tries are not, and proving it must cost
+  // little, or a label that finds no room near its box (every font size, every candidate: a thousand tries) costs
+  // what a hundred labels that fit at once do. So, before the grid: the occupancy of the small cell at the try's
+  // centre (a cell wholly inside the try that a label overlaps proves the try blocked), then the label that blocked
+  // the last try (a neighbour of the same box, at the next font size or the next position).
+  const occupied = new OccupancyGrid(W, H)
+  let blocker = -1
+  const free = (l: number, t: number, r: number, b: number): boolean => {
+    if (occupied.coversCentre(l, t, r, b)) return false
+    if (blocker >= 0) {
+      const o = placed[blocker] as Rect
+      if (o[0] < r && l < o[2] && o[1] < b && t < o[3]) return false
+    }
+    const id = placedIndex.firstIntersecting(l, t, r, b)
+    if (id < 0) return true
+    blocker = id
+    return false
+  }
+  const candidates = new Float64Array(2 * CANDIDATES)
+  const blockedSmall = new Uint8Array(CANDIDATES)
   // The whole-image scan (step 5) is set up only when a label needs it.
   let finder: FreeSpotFinder | undefined
 
@@ -117,16 +194,24 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     const {box, text} = requests[index] as LabelRequest
     let chosen: LabelPlacement | undefined
 
-    for (const fontPx of fonts) {
-      const size = labelSize(options.measure(text, fontPx), fontPx)
+    // Once the first size found no room: which anchored candidates are blocked at the smallest size (so at every
+    // size at least as wide and as tall), and that size.
+    let smallest: {w: number; h: number} | undefined
+    for (let f = 0; f < fonts.length; f++) {
+      const fontPx = fonts[f] as number
+      const {width: w, height: h} = labelSize(options.measure(text, fontPx), fontPx)
       let best: {rect: Rect; cost: number} | undefined
-      const candidates = cornerCandidates(box, size.width, size.height)
-      for (let rank = 0; rank < candidates.length; rank++) {
+      cornerCandidates(box, w, h, candidates)
+      const prune = smallest !== undefined && w >= smallest.w && h >= smallest.h
+      const fixedStep = shiftStep(box, w) > w
+      for (let rank = 0; rank < CANDIDATES; rank++) {
         // A cost is at least its rank, and ranks only grow: no later candidate can beat the best one.
         if (best && rank >= best.cost) break
-        const [x, y] = candidates[rank] as [number, number]
-        const rect = toRect(x, y, size.width, size.height)
-        if (!free(rect)) continue
+        if (prune && blockedSmall[rank] === 1 && anchored(rank, fixedStep)) continue
+        const x = clampX(candidates[2 * rank] as number, w)
+        const y = clampY(candidates[2 * rank + 1] as number, h)
+        if (!free(x, y, x + w, y + h)) continue
+        const rect: Rect = [x, y, x + w, y + h]
         let cost = rank
         boxIndex.some(rect, (other, j) => {
           if (j !== index && outlineCrosses(other, rect, options.lineWidth)) cost += OUTLINE_PENALTY
@@ -142,28 +227,43 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         chosen = {rect: best.rect, fontPx, detached: !touches(best.rect, box)}
         break
       }
+      if (f === 0 && fonts.length > 1) {
+        const minPx = fonts[fonts.length - 1] as number
+        const {width: sw, height: sh} = labelSize(options.measure(text, minPx), minPx)
+        smallest = {w: sw, h: sh}
+        cornerCandidates(box, sw, sh, candidates)
+        for (let rank = 0; rank < CANDIDATES; rank++) {
+          const x = clampX(candidates[2 * rank] as number, sw)
+          const y = clampY(candidates[2 * rank + 1] as number, sh)
+          blockedSmall[rank] = free(x, y, x + sw, y + sh) ? 0 : 1
+        }
+      }
     }
 
     if (!chosen) {
       const fontPx = fonts[fonts.length - 1] as number
       const size = labelSize(options.measure(text, fontPx), fontPx)
-      const stepX = Math.ceil(size.width / 2)
-      for (const [dx, dy] of RING_ORDER) {
-        const rect = toRect(box[0] + dx * stepX, box[1] + dy * size.height, size.width, size.height)
-        if (free(rect)) {
+      const {width: w, height: h} = size
+      const stepX = Math.ceil(w / 2)
+      for (let i = 0; i < RING_ORDER.length; i += 2) {
+        const x = clampX(box[0] + (RING_ORDER[i] as number) * stepX, w)
+        const y = clampY(box[1] + (RING_ORDER[i + 1] as number) * h, h)
+        if (free(x, y, x + w, y + h)) {
+          const rect: Rect = [x, y, x + w, y + h]
           chosen = {rect, fontPx, detached: !touches(rect, box)}
           break
         }
       }
       if (!chosen) {
         finder ??= new FreeSpotFinder(W, H, placedIndex)
-        const rect = finder.find(box, size.width, size.height)
+        const rect = finder.find(box, w, h)
         if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
       if (!chosen) {
         let least: {rect: Rect; overlap: number} | undefined
-        for (const [x, y] of cornerCandidates(box, size.width, size.height)) {
-          const rect = toRect(x, y, size.width, size.height)
+        cornerCandidates(box, w, h, candidates)
+        for (let rank = 0; rank < CANDIDATES; rank++) {
+          const rect = toRect(candidates[2 * rank] as number, candidates[2 * rank + 1] as number, w, h)
           let overlap = 0
           placedIndex.some(rect, (p) => {
             overlap += overlapArea(p, rect)
@@ -176,10 +276,49 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
       }
     }
     placedIndex.add(chosen.rect)
+    occupied.add(chosen.rect)
     result[index] = chosen
   }
   return result
 }
+
+/**
+ * Which cells of a grid of small squares (OCCUPANCY_CELL pixels) some placed label overlaps (positive area). A try
+ * holding a whole occupied cell overlaps that label, so it is not free: one array read says so for most tries on a
+ * crowded screen. A cell not occupied proves nothing (the spatial index decides).
+ */
+class OccupancyGrid {
+  private readonly cols: number
+  private readonly rows: number
+  private readonly cells: Uint8Array
+
+  constructor(width: number, height: number) {
+    this.cols = Math.max(1, Math.ceil(width / OCCUPANCY_CELL))
+    this.rows = Math.max(1, Math.ceil(height / OCCUPANCY_CELL))
+    this.cells = new Uint8Array(this.cols * this.rows)
+  }
+
+  add(r: Rect): void {
+    const s = OCCUPANCY_CELL
+    const x0 = Math.max(0, Math.floor(r[0] / s))
+    const y0 = Math.max(0, Math.floor(r[1] / s))
+    const x1 = Math.min(this.cols - 1, Math.ceil(r[2] / s) - 1)
+    const y1 = Math.min(this.rows - 1, Math.ceil(r[3] / s) - 1)
+    for (let y = y0; y <= y1; y++) this.cells.fill(1, y * this.cols + x0, y * this.cols + x1 + 1)
+  }
+
+  /** True when the cell holding the centre of [l, r) x [t, b) lies wholly inside it and is occupied. */
+  coversCentre(l: number, t: number, r: number, b: number): boolean {
+    const s = OCCUPANCY_CELL
+    const cx = Math.floor((l + r) / 2 / s)
+    const cy = Math.floor((t + b) / 2 / s)
+    if (cx < 0 || cy < 0 || cx >= this.cols || cy >= this.rows) return false
+    if (cx * s < l || (cx + 1) * s > r || cy * s < t || (cy + 1) * s > b) return false
+    return this.cells[cy * this.cols + cx] === 1
+  }
+}
+
+const OCCUPANCY_CELL = 4
 
 /**
  * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner (the anchor): the least

@@ -2,46 +2,71 @@ import {intersects, type Rect} from './geometry.js'
 
 /**
  * A uniform grid over the image: each rectangle is filed under every cell it covers, so "what could touch this
- * rectangle" looks at a few cells instead of every label or box on a crowded screen.
+ * rectangle" looks at a few cells instead of every label or box on a crowded screen. The cells are one flat array
+ * over the image (parts of a rectangle outside it are filed under the border cells, which keeps every pair that
+ * intersects in a shared cell), and a query walks them with numbers, never allocating: placement asks it tens of
+ * times per label.
  */
 export class SpatialIndex {
-  private readonly cells = new Map<number, number[]>()
+  private readonly cells: Array<number[] | undefined>
+  private readonly cols: number
+  private readonly rows: number
   readonly rects: Rect[] = []
-  private stamp = new Uint32Array(0)
+  private stamp = new Uint32Array(64)
   private visit = 0
 
-  constructor(private readonly cellSize = 24) {}
+  constructor(
+    width: number,
+    height: number,
+    private readonly cellSize = 24
+  ) {
+    this.cols = Math.max(1, Math.ceil(width / cellSize))
+    this.rows = Math.max(1, Math.ceil(height / cellSize))
+    this.cells = new Array<number[] | undefined>(this.cols * this.rows)
+  }
 
-  private range(r: Rect): [number, number, number, number] {
-    const s = this.cellSize
-    return [Math.floor(r[0] / s), Math.floor(r[1] / s), Math.floor((r[2] - 1) / s), Math.floor((r[3] - 1) / s)]
+  /** The cell column of x (a left edge, inclusive; with `end`, a right edge, exclusive). */
+  private col(x: number, end = false): number {
+    const c = end ? Math.ceil(x / this.cellSize) - 1 : Math.floor(x / this.cellSize)
+    return c < 0 ? 0 : c >= this.cols ? this.cols - 1 : c
+  }
+
+  private row(y: number, end = false): number {
+    const c = end ? Math.ceil(y / this.cellSize) - 1 : Math.floor(y / this.cellSize)
+    return c < 0 ? 0 : c >= this.rows ? this.rows - 1 : c
   }
 
   add(r: Rect): void {
     const id = this.rects.push(r) - 1
-    const [x0, y0, x1, y1] = this.range(r)
+    if (this.stamp.length < this.rects.length) {
+      const grown = new Uint32Array(this.rects.length * 2)
+      grown.set(this.stamp)
+      this.stamp = grown
+    }
+    const x0 = this.col(r[0])
+    const x1 = this.col(r[2], true)
+    const y0 = this.row(r[1])
+    const y1 = this.row(r[3], true)
     for (let cy = y0; cy <= y1; cy++) {
       for (let cx = x0; cx <= x1; cx++) {
-        const key = cy * 65536 + cx
-        const list = this.cells.get(key)
+        const key = cy * this.cols + cx
+        const list = this.cells[key]
         if (list) list.push(id)
-        else this.cells.set(key, [id])
+        else this.cells[key] = [id]
       }
     }
   }
 
   /** Calls `fn` once for each stored rectangle that may intersect `r` (same cells); stops when it returns true. */
   some(r: Rect, fn: (rect: Rect, id: number) => boolean): boolean {
-    if (this.stamp.length < this.rects.length) {
-      const grown = new Uint32Array(Math.max(64, this.rects.length * 2))
-      grown.set(this.stamp)
-      this.stamp = grown
-    }
-    const visit = ++this.visit
-    const [x0, y0, x1, y1] = this.range(r)
+    const visit = this.nextVisit()
+    const x0 = this.col(r[0])
+    const x1 = this.col(r[2], true)
+    const y0 = this.row(r[1])
+    const y1 = this.row(r[3], true)
     for (let cy = y0; cy <= y1; cy++) {
       for (let cx = x0; cx <= x1; cx++) {
-        const list = this.cells.get(cy * 65536 + cx)
+        const list = this.cells[cy * this.cols + cx]
         if (!list) continue
         for (const id of list) {
           if (this.stamp[id] === visit) continue
@@ -53,7 +78,40 @@ export class SpatialIndex {
     return false
   }
 
+  /**
+   * The id of a stored rectangle overlapping [l, r) x [t, b) (positive area), or -1 when none does. Which one, when
+   * several do, is unspecified.
+   */
+  firstIntersecting(l: number, t: number, r: number, b: number): number {
+    const x0 = this.col(l)
+    const x1 = this.col(r, true)
+    const y0 = this.row(t)
+    const y1 = this.row(b, true)
+    const {rects, cells, cols} = this
+    for (let cy = y0; cy <= y1; cy++) {
+      for (let cx = x0; cx <= x1; cx++) {
+        const list = cells[cy * cols + cx]
+        if (!list) continue
+        // A rectangle filed in several cells may be tested more than once: cheaper than marking it visited.
+        for (let i = 0; i < list.length; i++) {
+          const id = list[i] as number
+          const o = rects[id] as Rect
+          if (o[0] < r && l < o[2] && o[1] < b && t < o[3]) return id
+        }
+      }
+    }
+    return -1
+  }
+
   intersectsAny(r: Rect): boolean {
     return this.some(r, (other) => intersects(other, r))
+  }
+
+  private nextVisit(): number {
+    if (this.visit === 0xffffffff) {
+      this.stamp.fill(0)
+      this.visit = 0
+    }
+    return ++this.visit
   }
 }

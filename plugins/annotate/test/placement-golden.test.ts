@@ -1,0 +1,57 @@
+import {createHash} from 'node:crypto'
+
+import {expect} from 'chai'
+
+import {countOverlaps, placeLabels} from '../src/render/place-labels.js'
+import type {Rect} from '../src/render/geometry.js'
+
+/** `n` boxes as a crowded feed has them: list rows, each with three icons at a seeded jitter (as bench/placement.bench.ts). */
+function crowded(n: number, width: number, height: number): Array<{box: Rect; text: string}> {
+  let seed = 7
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 16777216
+  const out: Array<{box: Rect; text: string}> = []
+  const rowH = height / Math.ceil(n / 4)
+  for (let i = 0; i < n; i++) {
+    const row = Math.floor(i / 4)
+    const col = i % 4
+    const top = Math.floor(row * rowH)
+    const bottom = Math.max(top + 2, Math.floor((row + 1) * rowH))
+    const l = col === 0 ? 0 : Math.floor((col / 4) * width + rand() * 10)
+    const r = col === 0 ? width : Math.min(width, l + Math.floor(width / 6 + rand() * 20))
+    out.push({box: [l, top, r, bottom], text: String(i + 1)})
+  }
+  return out
+}
+
+/**
+ * Placement is pure arithmetic on integers, and its speed-ups must not move a label: every label of these crowded
+ * screens (all six steps taken: corners, smaller fonts, rings, the free-spot search, overlaps on a full image) sits
+ * where the implementation before them put it. The fingerprints are the sha256 of the placements that
+ * implementation (8a53428) gave.
+ */
+describe('annotate: label placement gives the same rectangles as before its speed-ups', () => {
+  const cases: Array<[number, number, number, string]> = [
+    [315, 700, 250, 'd770a027c2d5c900'],
+    [315, 700, 1000, '473e4c28b53c0df4'],
+    [1080, 2400, 1000, '22979e0c6fc6a9ab'],
+    [700, 315, 600, 'e02bfa83f66bb5c0'],
+  ]
+  for (const [width, height, n, fingerprint] of cases) {
+    it(`${n} marks on ${width}x${height}`, () => {
+      const requests = crowded(n, width, height)
+      const unit = Math.min(width, height) / 360
+      const placements = placeLabels(requests, {
+        imageWidth: width,
+        imageHeight: height,
+        fontPx: Math.max(9, Math.round(11 * unit)),
+        minFontPx: 9,
+        lineWidth: Math.max(1, Math.round(2 * unit)),
+        measure: (text, px) => text.length * px * 0.6,
+        textBoxes: requests.filter((_, i) => i % 5 === 0).map((r) => r.box),
+      })
+      const digest = createHash('sha256').update(JSON.stringify(placements)).digest('hex').slice(0, 16)
+      expect(digest).to.equal(fingerprint)
+      if (n === 250) expect(countOverlaps(placements.map((p) => p.rect))).to.equal(0)
+    })
+  }
+})
