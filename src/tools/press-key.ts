@@ -1,9 +1,16 @@
-import {defineTool, ElementNotFoundError, parseUiDump, resolveKey, walkNodes, z} from '@arc-cli/core'
+import {defineTool, ElementNotFoundError, isEditable, parseUiDump, resolveKey, walkNodes, z} from '@arc-cli/core'
 
 /**
  * The spec's six keys (ENTER, BACK, DEL, HOME, TAB, SPACE) and any other Android key event by name or number.
  * `--json` gives `{key: "KEYCODE_<NAME>", code}`, the same shape as `press back`, `press home` and `press recents`.
  */
+
+/**
+ * Not a key event: the focused field's editor action, what the keyboard's action key does (search, send, go, done:
+ * the field's imeOptions). KEYCODE_ENTER is handed to a TextView's listener as IME_NULL (AOSP TextView.onKeyUp), so
+ * a field waiting for IME_ACTION_SEARCH ignores ENTER; this performs the action itself (driver.pressEditorAction).
+ */
+export const EDITOR_ACTION = 'EDITOR_ACTION'
 
 /** Keys that act on the focused element: with nothing focused they would go nowhere, so arc refuses them. */
 const NEED_FOCUS = new Set<string>(['KEYCODE_ENTER', 'KEYCODE_DEL', 'KEYCODE_TAB', 'KEYCODE_SPACE'])
@@ -12,7 +19,7 @@ export const pressKey = defineTool({
   name: 'press_key',
   title: 'Press a key',
   description:
-    'Presses one key, sent as its Android key event to whatever has focus: the spec\'s ENTER, BACK, DEL (backspace), HOME, TAB or SPACE, or any Android keycode by name with or without KEYCODE_ (VOLUME_UP, POWER, MENU, DPAD_CENTER, F1…) or by keycode number (24 is VOLUME_UP). ENTER, DEL, TAB and SPACE need a focused element: the screen is read first and the key refused when nothing has focus. Returns {key: "KEYCODE_<NAME>", code}.',
+    "Presses one key, sent as its Android key event to whatever has focus: the spec's ENTER, BACK, DEL (backspace), HOME, TAB or SPACE, or any Android keycode by name with or without KEYCODE_ (VOLUME_UP, POWER, MENU, DPAD_CENTER, F1…) or by keycode number (24 is VOLUME_UP); EDITOR_ACTION runs the focused field's keyboard action (search, send, done), which ENTER may not (needs arc's helper, Android 11+). ENTER, DEL, TAB and SPACE need a focused element: the screen is read first and the key refused when nothing has focus. Returns {key: \"KEYCODE_<NAME>\", code}.",
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
@@ -36,6 +43,22 @@ export const pressKey = defineTool({
     ],
   },
   async handler({driver}, {key}) {
+    if (key.trim().toUpperCase() === EDITOR_ACTION) {
+      const capture = await driver.captureScreen()
+      const windows = capture.hierarchy?.windows ?? parseUiDump(capture.xml).windows
+      if (![...walkNodes(windows)].some((n) => n.focused && isEditable(n))) {
+        throw new ElementNotFoundError(
+          'no focused text field: EDITOR_ACTION goes to the field that has input focus, and no text field has it',
+          {
+            actions: ['Tap or click a text field first (arc click <id>), then press its action key.'],
+            details: {key: EDITOR_ACTION},
+          }
+        )
+      }
+      await driver.pressEditorAction()
+      // No key event was sent, so there is no keycode.
+      return {text: `Key '${EDITOR_ACTION}' pressed successfully`, data: {key: EDITOR_ACTION, code: null}}
+    }
     const resolved = resolveKey(key, 'argument <key>')
     if (NEED_FOCUS.has(resolved.key)) {
       const capture = await driver.captureScreen()

@@ -39,15 +39,22 @@ const transitionSchema = z
     tap: selectorSchema.optional().describe('A tap inside the bounds of the matching element triggers it.'),
     keyevent: z.union([z.string(), z.number().int()]).optional().describe('A key (KEYCODE_BACK, BACK or 4).'),
     statusbar: z.enum(STATUSBAR_ACTIONS).optional().describe('A `cmd statusbar` action.'),
+    editorAction: z
+      .literal(true)
+      .optional()
+      .describe(
+        "The focused field's editor action (the keyboard's action key: search, send, done), as an app's OnEditorActionListener takes it; KEYCODE_ENTER does not trigger it."
+      ),
     swipe: swipeTriggerSchema
       .optional()
       .describe('An `input swipe` in this direction (a list scrolled to its next screen).'),
     to: z.string().describe('Screen to switch to.'),
   })
   .strict()
-  .refine((t) => [t.tap, t.keyevent, t.statusbar, t.swipe].filter((x) => x !== undefined).length === 1, {
-    message: 'a transition needs exactly one trigger: tap, keyevent, statusbar or swipe',
-  })
+  .refine(
+    (t) => [t.tap, t.keyevent, t.statusbar, t.swipe, t.editorAction].filter((x) => x !== undefined).length === 1,
+    {message: 'a transition needs exactly one trigger: tap, keyevent, statusbar or swipe (or editorAction)'}
+  )
 
 const screenSchema = z.union([
   z.string().describe('Snapshot folder or .xml file.'),

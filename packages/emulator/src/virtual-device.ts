@@ -50,6 +50,8 @@ export type InputEvent =
   | {type: 'sendevent'; device: string; evType: number; code: number; value: number}
   /** A paste (KEYCODE_PASTE) of the clipboard's text into the focused field, by an app_process helper. */
   | {type: 'paste'; text: string}
+  /** The focused field's editor action (AccessibilityAction.ACTION_IME_ENTER by an app_process helper): its node. */
+  | {type: 'editor-action'; field: number}
   /** One injected motion event (InputManager.injectInputEvent): action name, and every finger down in it. */
   | {type: 'touch'; action: string; pointers: Array<{id: number; x: number; y: number}>; time: number}
 
@@ -795,7 +797,7 @@ export class VirtualDevice extends EventEmitter {
     return true
   }
 
-  /** The first transition from the current screen that this event triggers (taps, keys, statusbar and swipes only). */
+  /** The first transition from the current screen that this event triggers (taps, keys, statusbar, swipes, editor actions). */
   private transitionFor(event: InputEvent): TransitionSpec | undefined {
     let triggers: (t: TransitionSpec) => boolean
     if (event.type === 'tap') triggers = (t) => t.tap !== undefined && this.hits(t.tap, event.x, event.y)
@@ -808,6 +810,7 @@ export class VirtualDevice extends EventEmitter {
     } else if (event.type === 'keyevent')
       triggers = (t) => t.keyevent !== undefined && keyCode(t.keyevent) === event.code
     else if (event.type === 'statusbar') triggers = (t) => t.statusbar === event.action
+    else if (event.type === 'editor-action') triggers = (t) => t.editorAction === true
     else return undefined
     const from = this.currentScreen
     return this.transitions.find((t) => (t.from === undefined || t.from === '*' || t.from === from) && triggers(t))

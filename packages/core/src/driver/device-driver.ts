@@ -113,6 +113,7 @@ export const CAPABILITY_METHODS = {
     // A check before typing, asked only by a tool about to type: part of the action.
     checkTypable: 'act',
     inputText: 'act',
+    pressEditorAction: 'act',
   },
   system: {
     openNotifications: 'act',

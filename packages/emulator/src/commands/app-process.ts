@@ -203,6 +203,22 @@ class EmulatedHelper {
         return Buffer.from(windowsDocument(device))
       case 'screenshot':
         return this.screenshot(args)
+      case 'ime-action': {
+        count(0)
+        // AccessibilityAction.ACTION_IME_ENTER exists from Android 11 (API 30); the helper refuses it before.
+        const sdk = Number(device.properties.get('ro.build.version.sdk') ?? '34')
+        if (sdk < 30)
+          throw new HelperError(
+            'UNSUPPORTED',
+            `the editor action (AccessibilityAction.ACTION_IME_ENTER) needs Android 11 (API 30); this is API ${sdk}`
+          )
+        this.needs('uiautomation')
+        // findFocus(FOCUS_INPUT): the field with input focus; a control the arrow keys moved to is not one.
+        const focus = device.fields.focused(device.screen)
+        if (!focus) throw new HelperError('FAILED', 'no field has input focus: tap a text field first')
+        device.recordInput({type: 'editor-action', field: focus.index})
+        return Buffer.alloc(0)
+      }
       case 'clipboard-get': {
         count(0)
         this.needs('clipboard')

@@ -31,7 +31,7 @@ import type {
   WindowInfo,
 } from '../device-driver.js'
 import type {Geometry} from './screen-geometry.js'
-import {DeviceCommandError, InvalidInputError} from '../../errors/arc-error.js'
+import {DeviceCommandError, InvalidInputError, UnsupportedError} from '../../errors/arc-error.js'
 import {sleep} from '../../sleep.js'
 import {untypable} from '../typable.js'
 import type {AdbServer} from './adb-client.js'
@@ -241,6 +241,36 @@ export class AdbDriver implements DeviceDriver {
 
   swipe(from: Point, to: Point, durationMs: number): Promise<void> {
     return this.act((dev) => input.swipe(dev, from, to, durationMs))
+  }
+
+  /**
+   * The focused field's editor action through the helper (`ime-action`: ACTION_IME_ENTER on the input focus,
+   * Android 11+). Plain ADB has none (neither `input`, `cmd input` nor `ime` performs one), so without the helper it
+   * is UNSUPPORTED with the reason and the ways left.
+   */
+  pressEditorAction(): Promise<void> {
+    return this.act(() =>
+      this.helper.serve(
+        'editor-action',
+        async (session) => {
+          await this.once(session, ['ime-action'])
+        },
+        (why) =>
+          Promise.reject(
+            new UnsupportedError(
+              `${this.serial} cannot perform an editor action (the keyboard's action key) without arc's on-device helper: ${why}`,
+              {
+                details: {serial: this.serial, helper: why},
+                actions: [
+                  'Use the helper (--helper auto; Android 11+), or tap the action key of the keyboard: it is an element of the keyboard window in screen-state.',
+                  'With ADBKeyBoard as the current keyboard: arc shell -- am broadcast -a ADB_EDITOR_CODE --ei code 3 (2 GO, 3 SEARCH, 4 SEND, 5 NEXT, 6 DONE).',
+                  '`press key ENTER` sends a key event, which a search or send field may ignore.',
+                ],
+              }
+            )
+          )
+      )
+    )
   }
 
   /**

@@ -63,4 +63,11 @@ export interface InputCapability {
    * the same way, before anything is sent.
    */
   inputText(text: string, pace?: TypingPace): Promise<void>
+  /**
+   * Performs the focused text field's editor action, what the keyboard's action key does (search, send, go, done:
+   * the field's `imeOptions`), which KEYCODE_ENTER is not (a TextView hands ENTER to its listener as IME_NULL). Over
+   * ADB there is no way: arc's on-device helper does it as an accessibility service would
+   * (AccessibilityAction.ACTION_IME_ENTER, Android 11+); elsewhere UNSUPPORTED, naming why.
+   */
+  pressEditorAction(): Promise<void>
 }
