@@ -114,9 +114,15 @@ describe('element, typing and wait tools against arc emulate', function () {
     device().showScreen('demo')
   })
 
-  /** Runs a tool handler on a live driver with this test's device state; returns its result and the argv sent. */
-  async function run(name: string, input: Record<string, unknown>, signal?: AbortSignal) {
-    const driver = await h.driver()
+  /**
+   * Runs a tool handler on a live driver with this test's device state; returns its result, the argv sent and the
+   * device shells still running when the handler returned. `driverTimeoutMs` is the driver's own limit per command.
+   */
+  async function run(name: string, input: Record<string, unknown>, signal?: AbortSignal, driverTimeoutMs?: number) {
+    const driver =
+      driverTimeoutMs === undefined
+        ? await h.driver()
+        : await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: driverTimeoutMs, env: {}})
     const from = h.emu.commands.length
     const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal} as never
     try {
@@ -126,6 +132,7 @@ describe('element, typing and wait tools against arc emulate', function () {
         data: result.data as Record<string, unknown>,
         argv: h.argvSince(from),
         error: undefined,
+        shellsAtEnd: h.emu.runningShells().length,
       }
     } catch (error) {
       return {
@@ -133,12 +140,33 @@ describe('element, typing and wait tools against arc emulate', function () {
         data: {} as Record<string, unknown>,
         argv: h.argvSince(from),
         error: error as {code: string; message: string},
+        shellsAtEnd: h.emu.runningShells().length,
       }
     } finally {
       await driver.close()
     }
   }
   const inputs = (argv: string[][]) => argv.filter((a) => a[0] === 'input')
+  /** The screen reads among the argv sent: one uiautomator dump each. */
+  const dumps = (argv: string[][]) => argv.filter((a) => a[0] === 'uiautomator').length
+
+  /**
+   * Lets the device serve `n` dumps of the screen as it is, each held at its end until the test has seen it, then
+   * runs `change` before the last one is let go: a waiting caller's next read after that is read n + 1. The count of
+   * reads is the device's, whatever the machine's load.
+   */
+  async function afterDumps(n: number, change: () => void): Promise<void> {
+    let hold = device().holdNext('uiautomator', 'after')
+    for (let i = 1; i < n; i++) {
+      await hold.arrived
+      const next = device().holdNext('uiautomator', 'after')
+      hold.release()
+      hold = next
+    }
+    await hold.arrived
+    change()
+    hold.release()
+  }
 
   async function read(): Promise<ScreenModel> {
     const r = await run('get_screen_state', {})
@@ -560,10 +588,12 @@ describe('element, typing and wait tools against arc emulate', function () {
 
     it('leave no abort listener behind on the signal after many reads (Node warns past 10)', async () => {
       const controller = new AbortController()
-      const r = await run('wait_for_element', {by: 'text', value: 'zzz', timeout: 1600}, controller.signal)
-      expect(r.data).to.include({found: false})
-      // How many reads fit in 1600 ms depends on the load; 12 reads on a turned clock: wait-poll.test.ts.
-      expect(r.data.attempts as number).to.be.at.least(1)
+      // The element shows only once the device has served 11 reads without it: found on read 12, whatever the load.
+      const waiting = run('wait_for_element', {by: 'text', value: 'Follow', timeout: 30_000}, controller.signal)
+      await afterDumps(11, () => device().showScreen('follow'))
+      const r = await waiting
+      expect(r.data).to.include({found: true, attempts: 12})
+      expect(dumps(r.argv)).to.equal(12)
       expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
     })
 
@@ -572,26 +602,32 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect(r.error).to.equal(undefined)
       expect(r.data.found).to.equal(false)
       expect(r.data.attempts as number).to.be.at.least(1)
+      // Every read it counts is one the device served; at most one more was served, still running at the deadline.
+      expect(dumps(r.argv) - (r.data.attempts as number)).to.be.oneOf([0, 1])
       // Never before the timeout; how long after depends on the load (exactly 1200 on a turned clock: wait-poll.test.ts).
       expect(r.data.elapsedMs as number).to.be.at.least(1200)
     })
 
     it('both stop at their deadline when a dump hangs', async () => {
+      // The driver's own limit is an hour, so only the wait's deadline can end the call: it comes back with the
+      // hung dump still running on the device (which closing the driver then ends).
       device().hangNext('uiautomator')
-      const started = Date.now()
-      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 800})
+      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 800}, undefined, 3_600_000)
       expect(r.data).to.include({found: false, attempts: 0})
-      // Given up at its deadline, not at the driver's own 10 s limit on the hung dump (wait-poll.test.ts: exactly 800).
-      expect(Date.now() - started).to.be.below(10_000)
+      expect(r.data.elapsedMs as number).to.be.at.least(800)
+      expect(r.shellsAtEnd).to.be.at.least(1)
       device().hangNext('uiautomator')
-      const idle = await run('wait_for_idle', {timeout: 700})
+      const idle = await run('wait_for_idle', {timeout: 700}, undefined, 3_600_000)
       expect(idle.data.message as string).to.match(/^Operation timed out after \d+ms waiting for UI idle/)
+      expect(idle.shellsAtEnd).to.be.at.least(1)
     })
 
     it('wait_for_idle reports idle with similarity 100 on a still screen', async () => {
       const r = await run('wait_for_idle', {timeout: 5000})
       expect(r.data).to.include({message: 'UI is idle', similarity: 100})
-      expect(r.data.elapsedMs as number).to.be.within(400, 4000)
+      // Two reads of the still screen, a poll apart: idle on the second, whatever the load.
+      expect(dumps(r.argv)).to.equal(2)
+      expect(r.data.elapsedMs as number).to.be.at.least(400)
     })
 
     it('stop when the signal aborts', async () => {

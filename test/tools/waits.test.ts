@@ -73,6 +73,33 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   beforeEach(() => device().showScreen('loading'))
   const arc = (...args: string[]) => runArc(args, {env: h.env})
   const taps = () => device().inputEvents.filter((e) => e.type === 'tap').length
+  /** Screen reads the device served (one uiautomator dump each) between two lengths of its command log. */
+  const dumpsIn = (from: number, to = h.emu.commands.length) =>
+    h.emu.commands.slice(from, to).filter((c) => c.argv[0] === 'uiautomator').length
+  /**
+   * Whether `reads` (what a wait reported) agrees with the dumps the device served it: each read it counts is one it
+   * served, and at most one more was served, a read still running when the deadline came (not counted).
+   */
+  const agrees = (reads: number, served: number) => served === reads || served === reads + 1
+  /** The N of a wait line's `(N reads)`. */
+  const readsIn = (line: string) => Number(/\((\d+) reads?\)/.exec(line)?.[1])
+
+  /**
+   * Lets the device serve `n` dumps of the screen as it is, each held at its end until the test has seen it, then
+   * runs `change` before the last one is let go: a waiting caller's next read after that is read n + 1.
+   */
+  async function afterDumps(n: number, change: () => void): Promise<void> {
+    let hold = device().holdNext('uiautomator', 'after')
+    for (let i = 1; i < n; i++) {
+      await hold.arrived
+      const next = device().holdNext('uiautomator', 'after')
+      hold.release()
+      hold = next
+    }
+    await hold.arrived
+    change()
+    hold.release()
+  }
 
   /** Starts `arc …` and, once it has read the loading screen, taps Skip with a second arc: the screen becomes "done". */
   async function skipWhile(...args: string[]): Promise<ArcRun> {
@@ -91,17 +118,19 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
     expect(found.stdout).to.match(/^Found after \d+ ms \(\d+ reads?\):\nID +CLASS/)
     expect(device().screenName).to.equal('done')
 
-    const [missing, json] = await Promise.all([
-      arc('wait', 'element', 'text', 'Nope', '--timeout', '1200'),
-      arc('wait', 'element', 'text', 'Nope', '--timeout', '1200', '--json'),
-    ])
+    const before = h.emu.commands.length
+    const missing = await arc('wait', 'element', 'text', 'Nope', '--timeout', '1200')
+    const between = h.emu.commands.length
+    const json = await arc('wait', 'element', 'text', 'Nope', '--timeout', '1200', '--json')
     expect(missing.code).to.equal(TIMEOUT_EXIT)
     // How many reads fit in 1200 ms depends on the machine's load; the count is exact on a turned clock in
-    // wait-poll.test.ts. Here: the line, with the count and its wording agreeing.
+    // wait-poll.test.ts. Here: the line, with the count and its wording agreeing, and the count the device's own.
     expect(missing.stdout).to.match(
       /^Not found: no element with text containing "Nope" after \d+ ms \((\d+) reads?\)\n$/
     )
     expect(missing.stdout).to.include(readsWord(missing.stdout))
+    expect(agrees(readsIn(missing.stdout), dumpsIn(before, between))).to.equal(true)
+    expect(agrees((JSON.parse(json.stdout) as {attempts: number}).attempts, dumpsIn(between))).to.equal(true)
     expect(missing.stderr).to.equal('')
     expect(json.code).to.equal(TIMEOUT_EXIT)
     expect(JSON.parse(json.stdout)).to.include({found: false})
@@ -119,15 +148,17 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
     expect(absent.stdout).to.match(/^Gone after \d+ ms \(1 read\): no element with resource_id containing "spinner"\n$/)
 
     device().showScreen('loading')
-    const [still, json] = await Promise.all([
-      arc('wait', 'gone', 'class_name', 'ProgressBar', '--timeout', '1200'),
-      arc('wait', 'gone', 'text', 'Loading', '--timeout', '1200', '--json'),
-    ])
+    const before = h.emu.commands.length
+    const still = await arc('wait', 'gone', 'class_name', 'ProgressBar', '--timeout', '1200')
+    const between = h.emu.commands.length
+    const json = await arc('wait', 'gone', 'text', 'Loading', '--timeout', '1200', '--json')
     expect(still.code).to.equal(TIMEOUT_EXIT)
     expect(still.stdout).to.match(
       /^Still there after \d+ ms \(\d+ reads?\): an element with class_name containing "ProgressBar"\nID +CLASS.*\nnode_\w{6} +ProgressBar/
     )
     expect(still.stdout).to.include(readsWord(still.stdout))
+    expect(agrees(readsIn(still.stdout), dumpsIn(before, between))).to.equal(true)
+    expect(agrees((JSON.parse(json.stdout) as {attempts: number}).attempts, dumpsIn(between))).to.equal(true)
     expect(json.code).to.equal(TIMEOUT_EXIT)
     expect(JSON.parse(json.stdout))
       .to.deep.include({gone: false})
@@ -180,7 +211,8 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   })
 
   it('wait gone stops at its deadline when a dump hangs, and leaves no timer or abort listener behind', async () => {
-    let driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
+    // The driver's own limit is an hour: only the wait's deadline can end a call on a hung dump.
+    let driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 3_600_000, env: {}})
     const controller = new AbortController()
     const ctx = {
       driver,
@@ -201,11 +233,10 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       expect((await wait('Nope', 30_000)).data).to.include({gone: true, attempts: 1})
       expect(timers()).to.equal(before)
       device().hangNext('uiautomator')
-      const started = Date.now()
       const hung = await wait('Loading', 800)
-      // Given up at its deadline, not at the driver's own 10 s limit on the hung dump (the exact deadline on a
-      // turned clock: wait-poll.test.ts).
-      expect(Date.now() - started).to.be.below(10_000)
+      // Given up at its deadline (exactly, on a turned clock: wait-poll.test.ts), with the hung dump still running
+      // on the device: the driver's hour-long limit never came into it.
+      expect(h.emu.runningShells()).to.have.length.of.at.least(1)
       expect((hung.data as {elapsedMs: number}).elapsedMs).to.be.at.least(800)
       expect(hung.data).to.deep.equal({
         gone: false,
@@ -218,10 +249,12 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       // until its connection ends: closing its driver ends it, and the next reads go through.
       await driver.close()
       ctx.driver = driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 10_000, env: {}})
-      // Reads until the deadline (how many fit in 1600 ms depends on the load; 12 reads on a turned clock leave no
-      // listener either: wait-poll.test.ts).
-      const many = await wait('Skip', 1600)
-      expect((many.data as {attempts: number}).attempts).to.be.at.least(1)
+      // Reads again and again while the element stays: Skip goes only once the device has served 11 reads with
+      // it, so it is gone on read 12, whatever the load.
+      const waiting = wait('Skip', 30_000)
+      await afterDumps(11, () => device().showScreen('done'))
+      const many = await waiting
+      expect(many.data).to.include({gone: true, attempts: 12})
       expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)
     } finally {
       await driver.close()
