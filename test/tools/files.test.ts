@@ -399,6 +399,27 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     const reachDenied = (devicePath: string) =>
       `permission denied on emu-1: the device's shell user may not look into a folder on the way to ${devicePath}, so arc can neither read it nor tell whether it exists`
 
+    it('the seam: statFile finds nothing there; asked to be sure, it says the path is refused (one ls -ld, no second STAT)', async () => {
+      const driver = await h.driver('emu-1')
+      try {
+        const from = h.emu.commands.length
+        expect(await driver.statFile('/data/local/tmp/app-data/notes.txt')).to.equal(undefined)
+        const error = await driver.statFile('/data/local/tmp/app-data/notes.txt', {sure: true}).then(
+          () => undefined,
+          (e: unknown) => e as ArcError
+        )
+        expect(error?.code).to.equal('DEVICE_ACCESS_DENIED')
+        expect(h.argvSince(from)).to.deep.equal([
+          ['STAT', '/data/local/tmp/app-data/notes.txt'],
+          ['ls', '-ld', '--', '/data/local/tmp/app-data/notes.txt'],
+        ])
+        // Missing for sure: a STAT and the shell's word.
+        expect(await driver.statFile('/data/local/tmp/nothing-here', {sure: true})).to.equal(undefined)
+      } finally {
+        await driver.close()
+      }
+    })
+
     it('read_file of a file in a folder the shell may not look into: DEVICE_ACCESS_DENIED naming it, not NOT_FOUND', async () => {
       const r = await run('read_file', {location_id: 'tmp', path: 'app-data/notes.txt'})
       expect(r.error?.code).to.equal('DEVICE_ACCESS_DENIED')

@@ -23,7 +23,7 @@ export const deleteFile = defineTool({
     if (resolved.relative === '')
       throw new InvalidInputError('path names the storage location itself: give a file name')
     if (!resolved.stat) {
-      await driver.confirmMissing(resolved.devicePath)
+      await driver.statFile(resolved.devicePath, {sure: true})
       throw new NotFoundError(`file not found: ${resolved.relative} in storage location ${location.id}`, {
         details: {location_id: location.id, path: resolved.relative},
       })

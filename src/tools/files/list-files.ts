@@ -92,7 +92,7 @@ export const listFiles = defineTool({
     const resolved = await resolvePath(driver, location, input.path)
     const {path, stat} = effective(resolved)
     if (!stat || resolved.missingFolders.length > 0) {
-      await driver.confirmMissing(path)
+      await driver.statFile(path, {sure: true})
       throw new NotFoundError(`path not found: ${resolved.relative || '(root)'} in storage location ${location.id}`, {
         details: {location_id: location.id, path: resolved.relative},
       })

@@ -95,7 +95,7 @@ export interface ResolvedPath {
   missingFolders: string[]
   /**
    * lstat of devicePath; undefined when the STAT found nothing (missing, or behind a folder closed to the device's
-   * shell user: call driver.confirmMissing before reporting it missing).
+   * shell user: ask driver.statFile(path, {sure: true}) before reporting it missing).
    */
   stat?: FileStat
   /** When devicePath is a symlink (inside the location): its real path and what is there. */
@@ -209,7 +209,7 @@ export async function requireFile(
 ): Promise<{path: string; stat: FileStat}> {
   const {path, stat} = effective(resolved)
   if (!stat) {
-    await driver.confirmMissing(path)
+    await driver.statFile(path, {sure: true})
     throw new NotFoundError(`file not found: ${resolved.relative} in storage location ${resolved.location.id}`, {
       details: {location_id: resolved.location.id, path: resolved.relative},
       actions: ['List the folder with list_files to see what is there.'],

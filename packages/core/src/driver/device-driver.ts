@@ -136,7 +136,6 @@ export const CAPABILITY_METHODS = {
   logs: {logs: 'read', followLogs: 'read', clearLogs: 'act'},
   files: {
     statFile: 'read',
-    confirmMissing: 'read',
     listDir: 'read',
     readFile: 'read',
     realPath: 'read',

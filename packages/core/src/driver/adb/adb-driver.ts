@@ -112,6 +112,8 @@ export class AdbDriver implements DeviceDriver {
 
   /** Aborted by close(): a call still waiting for the device leaves the queue (a cancelled tool call closes its driver). */
   private readonly closing = new AbortController()
+  /** Paths whose last STAT through this driver found nothing, until it writes, makes or deletes anything (statFile). */
+  private readonly statFoundNothing = new Set<string>()
 
   /**
    * The device's critical section (device-lock.ts), keyed by adb server and serial as a person means them:
@@ -412,12 +414,15 @@ export class AdbDriver implements DeviceDriver {
     )
   }
 
-  statFile(path: string): Promise<FileStat | undefined> {
-    return files.statFile(this.shell, path)
-  }
-
-  confirmMissing(path: string): Promise<void> {
-    return files.confirmMissing(this.shell, path)
+  async statFile(path: string, options?: {sure?: boolean}): Promise<FileStat | undefined> {
+    // adbd's STAT answers a path closed to the shell user as a missing one (zeros): asked to be sure, the shell says
+    // which (files.ts confirmMissing: one `ls -ld`). A path this driver's STAT just found nothing at is not STAT'ed
+    // again for that: the shell's answer is the newer one anyway.
+    const stat = options?.sure && this.statFoundNothing.has(path) ? undefined : await files.statFile(this.shell, path)
+    if (stat !== undefined) this.statFoundNothing.delete(path)
+    else if (options?.sure) await files.confirmMissing(this.shell, path)
+    else this.statFoundNothing.add(path)
+    return stat
   }
 
   listDir(path: string): Promise<FileEntry[]> {
@@ -437,10 +442,12 @@ export class AdbDriver implements DeviceDriver {
   }
 
   makeDirs(path: string): Promise<void> {
+    this.statFoundNothing.clear()
     return files.makeDirs(this.shell, path)
   }
 
   writeFile(path: string, data: Buffer, transfer?: TransferWatch): Promise<void> {
+    this.statFoundNothing.clear()
     return files.writeFile(this.shell, path, data, transfer?.onBytes)
   }
 
@@ -454,6 +461,7 @@ export class AdbDriver implements DeviceDriver {
   }
 
   deleteFile(path: string): Promise<void> {
+    this.statFoundNothing.clear()
     return files.deleteFile(this.shell, path)
   }
 

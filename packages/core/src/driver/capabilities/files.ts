@@ -37,16 +37,13 @@ export interface TransferWatch {
 
 export interface FilesCapability {
   /**
-   * lstat of a device path (sync STAT); undefined when the device found nothing, which over ADB is also its answer
-   * for a path behind a folder closed to its shell user (see confirmMissing). The other file methods fail with
-   * DEVICE_ACCESS_DENIED where the device refuses a path to its shell user (another app's data, a system file).
+   * lstat of a device path; undefined when the device found nothing there. A backend may answer a path its user
+   * may not look at (behind a folder closed to it) as a missing one, for the price of one request: `sure` asks it to
+   * tell them apart, failing with DEVICE_ACCESS_DENIED for a refused path, so that undefined then means missing
+   * (a caller asks for it before it reports a path missing). The other file methods fail with DEVICE_ACCESS_DENIED
+   * where the device refuses a path to its user (another app's data, a system file).
    */
-  statFile(path: string): Promise<FileStat | undefined>
-  /**
-   * Asked only before reporting a path missing that statFile found nothing at: fails with DEVICE_ACCESS_DENIED when
-   * the device refuses the path to its shell user (a folder on its way it may not look into), else returns.
-   */
-  confirmMissing(path: string): Promise<void>
+  statFile(path: string, options?: {sure?: boolean}): Promise<FileStat | undefined>
   /** A folder's entries without `.` and `..` (sync LIST), in the device's order. */
   listDir(path: string): Promise<FileEntry[]>
   /**
