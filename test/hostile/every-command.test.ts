@@ -22,6 +22,8 @@ const INTERNAL = exitCodeFor('INTERNAL')
 const STACK = /\n\s+at [^\n]*(\(|:\d+:\d+)/
 /** A case still running after this long counts as hung (arc's own limits end a device command in 20 s). */
 const CASE_LIMIT_MS = 15_000
+/** A command's first run also compiles its modules from source (arc's canvas and image code: seconds under load). */
+const WARM_UP_LIMIT_MS = 90_000
 
 /** Commands that run until stopped: their own suites start and stop them (emulate, mcp serve); help prints help. */
 const NOT_IN_PROCESS: Record<string, string> = {
@@ -198,10 +200,10 @@ describe('hostile: every command against odd values', function () {
     )
   })
 
-  async function attempt(argv: string[]): Promise<Outcome> {
+  async function attempt(argv: string[], limitMs = CASE_LIMIT_MS): Promise<Outcome> {
     const started = Date.now()
     let timer: NodeJS.Timeout | undefined
-    const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), CASE_LIMIT_MS)))
+    const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), limitMs)))
     const run = inDevelopment(async () => runCommand(argv, await sourceOptions()))
     const result = await Promise.race([run, hung]).finally(() => clearTimeout(timer))
     const ms = Date.now() - started
@@ -217,7 +219,7 @@ describe('hostile: every command against odd values', function () {
         argv,
         ms,
         exit: -1,
-        problem: `still running after ${CASE_LIMIT_MS} ms (last device commands: ${last.join('; ')})`,
+        problem: `still running after ${limitMs} ms (last device commands: ${last.join('; ')})`,
       }
     }
     const error = result.error as (Error & {oclif?: {exit?: number}}) | undefined
@@ -273,7 +275,7 @@ describe('hostile: every command against odd values', function () {
         })
       }
       // Its first run in this process loads the command's modules from source: paid here, not by a case.
-      const example = await attempt(joinArgv(command.id, base))
+      const example = await attempt(joinArgv(command.id, base), WARM_UP_LIMIT_MS)
       if (example.problem) failures.push(`${command.id} as its example runs it: ${example.problem}`)
       for (const slot of slots) {
         for (const [label, value] of values) {
