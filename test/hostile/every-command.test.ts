@@ -80,7 +80,7 @@ interface Parsed {
 /** A command line split into its positionals and flags (by the command's own flag table: which take a value). */
 function splitArgv(words: string[], command: Command.Loadable): Parsed {
   const out: Parsed = {positional: [], flags: []}
-  const byChar = new Map(Object.entries(command.flags).map(([name, f]) => [f.char, name]))
+  const byChar = new Map<string | undefined, string>(Object.entries(command.flags).map(([name, f]) => [f.char, name]))
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string
     if (word === '--') {
