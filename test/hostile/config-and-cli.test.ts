@@ -155,3 +155,14 @@ describe('hostile: the command line', function () {
     expect(stderr).to.include('stdout was closed').and.not.include('INTERNAL').and.not.match(NO_STACK)
   })
 })
+
+describe('hostile: a batch script that never ends', function () {
+  // /dev/zero was read whole into a string until V8 refused it ("Invalid string length"): about a gigabyte and
+  // seconds later. Only reading (never writing) the real device is safe here.
+  it('arc batch /dev/zero: exit INVALID_INPUT (2) saying the script is over 16 MiB, no line run', async () => {
+    const run = await runArc(['batch', '/dev/zero'])
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include('batch file /dev/zero is over 16 MiB').and.not.match(NO_STACK)
+    expect(run.stdout).to.equal('')
+  })
+})
