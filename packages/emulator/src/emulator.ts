@@ -156,6 +156,12 @@ class EmulatorImpl implements Emulator, HostContext {
         timeScale: options.timeScale ?? envTimeScale(),
         ...(app ? {app} : {}),
       })
+      if (app && !deviceScenario?.properties?.['ro.build.version.sdk']) {
+        // The demo app's phone runs Android 16, whose shell uiautomator writes the `hint` attribute (text-fields.ts):
+        // its dump is then the bundled demo snapshot's byte for byte, and every id read on one holds on the other.
+        device.properties.set('ro.build.version.sdk', '36')
+        device.properties.set('ro.build.version.release', '16')
+      }
       device.on('changed', () => this.events.emit('changed'))
       device.on('disconnect', () => {
         for (const session of this.sessions.values()) if (session.device === device) session.kill()
