@@ -133,6 +133,15 @@ describe('dark and secure screens: black captures, and warnings that reach agent
     const asleep = await json('phone')
     expect(asleep.black).to.equal(true)
     expect(asleep.warnings?.[0]).to.match(/^the display of phone is off \(asleep\)/)
+    // --element judges the whole capture before it cuts the element out of it.
+    const field = await runArc(['find', 'text', 'Add an item', '--device', 'bank', '--json'], {env})
+    const id = (JSON.parse(field.stdout) as {elements: Array<{id: string}>}).elements[0]?.id as string
+    const cut = await runArc(
+      ['screenshot', '--element', id, '-o', path.join(dir, 'bank-element.png'), '--device', 'bank', '--json'],
+      {env}
+    )
+    expect(cut.code, cut.stderr).to.equal(0)
+    expect(JSON.parse(cut.stdout)).to.deep.include({black: true, warnings: secure.warnings})
     const mcp = (await toBank.callTool({name: 'android_screenshot', arguments: {}})) as CallToolResult
     expect(mcp.isError).to.equal(undefined)
     expect(JSON.stringify(mcp.content)).to.include('Warning: the screenshot of bank is entirely black')

@@ -64,6 +64,8 @@ async function elementShot(ctx: ToolContext, id: string, format: Format, quality
     )
   }
   const png = await ctx.driver.screenshot()
+  // The whole capture is judged, not the crop: a black button is no black capture.
+  const black = await warnIfBlack(ctx, png)
   // Loaded only here: other commands must not load the canvas library.
   const {cropScreenshot} = await import('../crop-element.js')
   const crop = await cropScreenshot(png, model, rect, {
@@ -73,7 +75,7 @@ async function elementShot(ctx: ToolContext, id: string, format: Format, quality
     elementId: element.id,
   })
   const [left, top, right, bottom] = rect
-  return {...crop, element: {element_id: element.id, bounds: {left, top, right, bottom}}}
+  return {...crop, black, element: {element_id: element.id, bounds: {left, top, right, bottom}}}
 }
 
 /**
@@ -160,12 +162,13 @@ export const screenshot = defineTool({
     let data: Buffer
     let size: {width: number; height: number}
     let element: {element_id: string; bounds: {left: number; top: number; right: number; bottom: number}} | undefined
-    let black = false
+    let black: boolean
     if (input.element !== undefined) {
       const shot = await elementShot(ctx, input.element, format, input.quality)
       data = shot.data
       size = {width: shot.width, height: shot.height}
       element = shot.element
+      black = shot.black
     } else {
       const png = await ctx.driver.screenshot()
       size = pngSize(png) ?? {width: 0, height: 0}
