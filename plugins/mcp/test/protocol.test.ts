@@ -174,6 +174,25 @@ describe('arc mcp serve: protocol errors get answers', function () {
     })
   })
 
+  it('over stdio --max-body sets the line limit (the same flag as the HTTP body limit)', async () => {
+    const small = new StdioPipe(['--device', 'demo', '--max-body', '2048'])
+    try {
+      small.send(INIT)
+      expect(((await small.next()) as Reply).id).to.equal(0)
+      small.send({jsonrpc: '2.0', id: 'big', method: 'tools/list', params: {pad: 'p'.repeat(3000)}})
+      const reply = (await small.next()) as Reply
+      expect(reply.id).to.equal('big')
+      expect(reply.error?.message).to.match(/^The message \(3,\d{3} bytes\) is larger than the limit of 2,048 bytes/)
+      small.send({jsonrpc: '2.0', id: 'small', method: 'tools/list'})
+      expect(((await small.next()) as Reply).id).to.equal('small')
+    } finally {
+      expect(await small.close(), small.stderr).to.equal(0)
+    }
+    expect(small.stderr).to.match(
+      /^arc mcp: refused a message of 3,?\d{3} bytes: over the limit of 2048 \(--max-body\)$/m
+    )
+  })
+
   describe('over HTTP', () => {
     const auth = {authorization: `Bearer ${TOKEN}`}
 
