@@ -4,6 +4,8 @@
  * with the spec's per-device names (`--slug-names`: android_<slug>_<name> per device). Every tool is served; the
  * devices are snapshot folders (the listing does not read a device). Run: npm run bench -- mcp-list
  */
+import os from 'node:os'
+
 import type {ListToolsResult} from '@modelcontextprotocol/sdk/types.js'
 import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 
@@ -12,7 +14,8 @@ import {connect, startServer} from '../plugins/mcp/test/support.js'
 const COUNTS = [1, 2, 5]
 
 async function listing(devices: string[], slugNames: boolean): Promise<ListToolsResult> {
-  const server = await startServer({devices, ...(slugNames ? {slugNames: true} : {})})
+  // An APK folder, so install_app is served too: every tool.
+  const server = await startServer({devices, apkFolder: os.tmpdir(), ...(slugNames ? {slugNames: true} : {})})
   try {
     const client = await connect(server.url)
     const listed = await client.listTools()

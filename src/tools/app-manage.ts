@@ -2,6 +2,8 @@ import path from 'node:path'
 
 import {defineTool, fullPermissionName, PACKAGE_NAME, PERMISSION_NAME, z} from '@arc-cli/core'
 
+import {apkFolderOf, apkInFolder} from './apk-folder.js'
+
 import {androidUser} from './launch-input.js'
 
 const packageId = (what: string) =>
@@ -24,12 +26,18 @@ export const installApp = defineTool({
   name: 'install_app',
   title: 'Install an app',
   description:
-    'Installs an APK from a path on the computer running arc: pushes it to /data/local/tmp, runs `pm install` and removes the copy. --replace reinstalls over an installed version keeping its data, --grant-all grants every runtime permission, --downgrade allows an older version, --allow-test allows test-only APKs.',
+    'Installs an APK from the computer running arc: pushes it to /data/local/tmp, runs `pm install` and removes the copy. With apps.apkFolder set (over MCP, the --apk-folder of arc mcp serve) only an APK inside that folder, named relative to it. --replace reinstalls over an installed version keeping its data, --grant-all grants every runtime permission, --downgrade allows an older version, --allow-test allows test-only APKs.',
   kind: 'destructive',
   needs: {apps: 'act'},
   group: 'apps',
   input: z.object({
-    apk: z.string().trim().min(1).describe('Path of the .apk file on this computer (relative to the working folder)'),
+    apk: z
+      .string()
+      .trim()
+      .min(1)
+      .describe(
+        'Path of the .apk file on this computer (relative to the APK folder where one is set, else the working folder)'
+      ),
     replace: z
       .boolean()
       .default(false)
@@ -44,8 +52,9 @@ export const installApp = defineTool({
     char: {replace: 'r', grant_all: 'g'},
     examples: ['<%= config.bin %> <%= command.id %> app-debug.apk -r -g'],
   },
-  async handler({driver, cwd}, input) {
-    const apk = path.resolve(cwd, input.apk)
+  async handler({driver, cwd, config, configFile}, input) {
+    const folder = apkFolderOf(config, configFile, cwd)
+    const apk = folder === undefined ? path.resolve(cwd, input.apk) : await apkInFolder(folder, input.apk)
     await driver.installApp(apk, {
       replace: input.replace,
       grantAll: input.grant_all,

@@ -195,6 +195,7 @@ describe('.arcrc.example', () => {
       maxBodyBytes: 16777216,
       detail: 'full',
     })
+    expect(config.apps).to.deep.equal({apkFolder: './apks'})
     const options = resolveAnnotateOptions({config, configFile: filepath}, {style: 'review'})
     expect(options.style.name).to.equal('review')
     expect(options).to.include({format: 'jpeg', quality: 80, maxSize: 700})

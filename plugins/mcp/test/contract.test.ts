@@ -4,8 +4,9 @@
  * (or, for a tool whose CLI prints a table in place of the spec's JSON, the same data) and sends the device the
  * same commands. A new tool joins with one row.
  */
-import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
 import {request} from 'node:http'
+import os from 'node:os'
 import path from 'node:path'
 
 import {buildScreenModel, DEMO_DIR, SnapshotDriver} from '@arc-cli/core'
@@ -161,7 +162,12 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
   let emu: Emulator
   let server: StartedHttp
   let client: Client
-  const saved = {socket: process.env.ADB_SERVER_SOCKET, serial: process.env.ANDROID_SERIAL, env: process.env.NODE_ENV}
+  const saved = {
+    socket: process.env.ADB_SERVER_SOCKET,
+    serial: process.env.ANDROID_SERIAL,
+    env: process.env.NODE_ENV,
+    config: process.env.ARC_CONFIG,
+  }
 
   before(async () => {
     emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
@@ -172,7 +178,18 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
     mkdirSync(appData)
     writeFileSync(path.join(appData, 'notes.txt'), 'private\n')
     chmodSync(appData, 0o700)
-    server = await startServer({devices: [], adbHost: '127.0.0.1', adbPort: emu.port})
+    // install_app is served only with an APK folder: both surfaces get the same one, the CLI through its config.
+    const apkFolder = mkdtempSync(path.join(os.tmpdir(), 'arc-contract-apks-'))
+    const configFile = path.join(apkFolder, 'contract.arcrc.json')
+    writeFileSync(configFile, JSON.stringify({apps: {apkFolder}}))
+    server = await startServer({
+      devices: [],
+      adbHost: '127.0.0.1',
+      adbPort: emu.port,
+      config: {apps: {apkFolder}},
+      configFile,
+    })
+    process.env.ARC_CONFIG = configFile
     client = await connect(server.url)
     process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${emu.port}`
     delete process.env.ANDROID_SERIAL
@@ -183,6 +200,7 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
       ['ADB_SERVER_SOCKET', saved.socket],
       ['ANDROID_SERIAL', saved.serial],
       ['NODE_ENV', saved.env],
+      ['ARC_CONFIG', saved.config],
     ] as const) {
       if (value === undefined) delete process.env[key]
       else process.env[key] = value

@@ -16,7 +16,8 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
   let server: StartedHttp
   const logs: string[] = []
   before(async () => {
-    server = await startServer({log: (m) => logs.push(m)})
+    // With an APK folder, so every tool is served (install_app needs one).
+    server = await startServer({log: (m) => logs.push(m), apkFolder: os.tmpdir()})
   })
   after(async () => server?.close())
 

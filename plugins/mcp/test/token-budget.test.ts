@@ -1,3 +1,5 @@
+import os from 'node:os'
+
 import type {StartedHttp} from '@arc-cli/plugin-mcp'
 import {expect} from 'chai'
 import {encode} from 'gpt-tokenizer/encoding/o200k_base'
@@ -10,7 +12,8 @@ const BUDGET = 6000
 describe('tools/list size', () => {
   let server: StartedHttp
   before(async () => {
-    server = await startServer()
+    // With an APK folder, so install_app is served too: the budget is for every tool.
+    server = await startServer({apkFolder: os.tmpdir()})
   })
   after(async () => server?.close())
 

@@ -99,6 +99,19 @@ export const configSchema = z
       .strict()
       .optional()
       .describe('`arc mcp serve`: token, address, allowed origins, body limit, default detail (see docs/mcp.md).'),
+    apps: z
+      .object({
+        apkFolder: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'The host folder install_app takes APKs from (relative to the config file): set, an APK must be inside it (a path relative to it, or absolute within it); `arc mcp serve` serves install_app only with a folder (this or --apk-folder).'
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('App tools: the folder install_app takes APKs from (see docs/mcp.md).'),
     files: filesConfigSchema.optional().describe('Storage locations and limits of the file tools (see docs/files.md).'),
   })
   .strict()

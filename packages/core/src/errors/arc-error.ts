@@ -77,10 +77,23 @@ function boundedValue(value: unknown, depth: number): unknown {
   return out
 }
 
+/** Marks an ArcError from any copy of this module (a bundled core beside the sources, a plugin with its own). */
+const ARC_ERROR = Symbol.for('arc-cli.ArcError')
+
+/**
+ * An ArcError, from this copy of the core or another one loaded beside it (the bundle and the sources, an ES module
+ * and its CommonJS twin): `instanceof` tells only this copy's, and an error from another copy is still arc's own,
+ * with its code, not an INTERNAL one.
+ */
+export function isArcError(value: unknown): value is ArcError {
+  return value instanceof ArcError || (value instanceof Error && (value as {[ARC_ERROR]?: unknown})[ARC_ERROR] === true)
+}
+
 export abstract class ArcError extends Error {
   abstract readonly code: ErrorCode
   readonly actions: string[]
   readonly details: Record<string, unknown>
+  readonly [ARC_ERROR] = true
 
   constructor(message: string, options: ArcErrorOptions = {}) {
     super(boundedText(message), {cause: options.cause})
@@ -238,7 +251,7 @@ export class InternalError extends ArcError {
  * environment's doing, not a bug (stdout closed by the reader, a full disk), get their own codes.
  */
 export function toArcError(error: unknown): ArcError {
-  if (error instanceof ArcError) return error
+  if (isArcError(error)) return error
   const errno = (error as NodeJS.ErrnoException | undefined)?.code
   if (errno === 'EPIPE') {
     return new OutputError('stdout was closed before arc finished writing (the command reading it exited early)', {

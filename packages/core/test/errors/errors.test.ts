@@ -47,6 +47,27 @@ describe('error model', () => {
     expect(new core.InvalidInputError(`x${'😀'.repeat(300)}`).message).to.match(/^x(😀){31}…\[601 characters\]$/)
   })
 
+  it('keeps an ArcError from another copy of the core (the bundle beside the sources) as it is, not INTERNAL', () => {
+    // Another copy's error: its own class, with the brand every ArcError carries.
+    class ForeignError extends Error {
+      readonly code = 'INVALID_INPUT'
+      readonly actions = ['Try this.']
+      readonly details = {input: 'apk'}
+      readonly [Symbol.for('arc-cli.ArcError')] = true
+      toJSON() {
+        return {code: this.code, message: this.message, actions: this.actions, details: this.details}
+      }
+    }
+    const foreign = new ForeignError('apk must name a file inside the folder')
+    expect(foreign instanceof ArcError).to.equal(false)
+    expect(core.toArcError(foreign)).to.equal(foreign)
+    expect(core.formatError(core.toArcError(foreign))).to.equal(
+      'Error [INVALID_INPUT]: apk must name a file inside the folder\nTry: Try this.'
+    )
+    const plain = Object.assign(new Error('no brand'), {code: 'INVALID_INPUT'})
+    expect(core.toArcError(plain).code).to.equal('INTERNAL')
+  })
+
   it('wraps unknown throwables as INTERNAL and keeps ArcErrors as they are', () => {
     const own = new core.TimeoutError('late')
     expect(core.toArcError(own)).to.equal(own)

@@ -1,4 +1,7 @@
 /** Starts `arc mcp serve` from settings (flags merged with the config): HTTP or stdio, the tool set, the token. */
+import {statSync} from 'node:fs'
+import path from 'node:path'
+
 import {InvalidInputError, setOffThreadWork, type AnyTool, type ArcConfig, type ToolObserver} from '@arc-cli/core'
 
 import {generateToken} from './auth.js'
@@ -19,6 +22,8 @@ export interface ServeSettings {
   slugNames?: boolean
   toolPatterns?: string[]
   readOnly?: boolean
+  /** The host folder install_app takes APKs from (`--apk-folder`); default: apps.apkFolder; none: not served. */
+  apkFolder?: string
   /** get_screen_state's default detail (`--detail`); default: mcp.detail, else full. */
   detail?: 'full' | 'compact'
   adbHost?: string
@@ -37,11 +42,29 @@ export interface HttpSettings extends ServeSettings {
   log?(message: string): void
 }
 
+/**
+ * The config the tools get, with `--apk-folder` (an existing folder, made absolute) as apps.apkFolder, and the folder
+ * in force, if any.
+ */
+function withApkFolder(settings: ServeSettings): {config: ArcConfig; apkFolder?: string} {
+  const {config} = settings
+  if (settings.apkFolder === undefined) return {config, apkFolder: config.apps?.apkFolder}
+  const folder = path.resolve(settings.cwd ?? process.cwd(), settings.apkFolder)
+  if (!statSync(folder, {throwIfNoEntry: false})?.isDirectory()) {
+    throw new InvalidInputError(`--apk-folder: ${folder} is not a folder`, {details: {input: '--apk-folder'}})
+  }
+  return {config: {...config, apps: {...config.apps, apkFolder: folder}}, apkFolder: folder}
+}
+
 /** The ToolHost for a set of settings (validates slugs, devices and --tools). */
 export function buildHost(settings: ServeSettings & {log?(message: string): void}): ToolHost {
   const slugNames = settings.slugNames ?? settings.slug !== undefined
   const targets = parseTargets(settings.devices ?? [], settings.slug, slugNames)
-  const tools = selectTools(settings.tools, {tools: settings.toolPatterns, readOnly: settings.readOnly})
+  const {config, apkFolder} = withApkFolder(settings)
+  // install_app takes host paths: served only with a folder its APKs must be in (an agent picks no other path).
+  const tools = selectTools(settings.tools, {tools: settings.toolPatterns, readOnly: settings.readOnly}).filter(
+    (tool) => tool.name !== 'install_app' || apkFolder !== undefined
+  )
   if (tools.length === 0)
     throw new InvalidInputError('--tools: no tool matches; see docs/mcp.md for the names and groups')
   const adb =
@@ -53,7 +76,7 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
   return new ToolHost({
     tools,
     targets,
-    config: settings.config,
+    config,
     configFile: settings.configFile,
     cwd: settings.cwd ?? process.cwd(),
     adb,

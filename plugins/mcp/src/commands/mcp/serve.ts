@@ -62,6 +62,10 @@ export default class McpServe extends ArcCommand {
         "get_screen_state's detail when a call gives none: full (the spec's TSV, the default) or compact (fewest tokens). Default: mcp.detail, else full.",
       options: ['full', 'compact'],
     }),
+    'apk-folder': Flags.string({
+      summary:
+        'The folder install_app takes APKs from (default: apps.apkFolder); an agent names an APK inside it. Without one install_app is not served.',
+    }),
     tools: Flags.string({
       summary:
         'Serve only these tools: names or globs (get_*, android_tap) or group:<screen|touch|keys|elements|text|apps|files|system>. Repeatable, comma-separated.',
@@ -119,6 +123,7 @@ export default class McpServe extends ArcCommand {
       slug: flags.slug,
       slugNames: flags['slug-names'] || undefined,
       detail: flags.detail as 'full' | 'compact' | undefined,
+      apkFolder: flags['apk-folder'],
       toolPatterns: flags.tools ?? [],
       readOnly: flags['read-only'],
       adbHost: flags['adb-host'],
