@@ -53,7 +53,11 @@ describe('error model', () => {
       readonly code = 'INVALID_INPUT'
       readonly actions = ['Try this.']
       readonly details = {input: 'apk'}
-      readonly [Symbol.for('arc-cli.ArcError')] = true
+      constructor(message: string) {
+        super(message)
+        ;(this as unknown as Record<symbol, unknown>)[Symbol.for('arc-cli.ArcError')] = true
+      }
+
       toJSON() {
         return {code: this.code, message: this.message, actions: this.actions, details: this.details}
       }
