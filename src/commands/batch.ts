@@ -1,37 +1,11 @@
 import {createReadStream} from 'node:fs'
-import type {Readable} from 'node:stream'
 
 import {Args, FlowRecorder, Flags, InvalidInputError, observeCliTools} from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
+import {readScript} from '../read-script.js'
 import {commandSet, suggestFor} from '../command-suggestions.js'
 import {exitStatus, ScriptCommand} from '../script-command.js'
-
-/** The most a batch script may hold: far more lines than any batch runs, far less than fills memory. */
-const MAX_SCRIPT_BYTES = 16 * 1024 * 1024
-
-/**
- * A script's text, read until its end or until it passes MAX_SCRIPT_BYTES, then refused at once: a file that never
- * ends (a character device such as /dev/zero, `yes | arc batch`) must not be read until memory runs out.
- */
-async function readScript(stream: Readable, what: string): Promise<string> {
-  const chunks: Buffer[] = []
-  let bytes = 0
-  for await (const chunk of stream) {
-    bytes += (chunk as Buffer).length
-    if (bytes > MAX_SCRIPT_BYTES) {
-      stream.destroy()
-      throw new InvalidInputError(
-        `${what} is over ${MAX_SCRIPT_BYTES / 1024 / 1024} MiB: a batch script is one command a line`,
-        {
-          actions: ['Split it into several batches, or run the commands with arc test (docs/flows.md).'],
-        }
-      )
-    }
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
 
 export default class Batch extends ScriptCommand {
   static override summary = 'Run arc commands, one per line, from a file or stdin, in one process'
@@ -65,10 +39,15 @@ export default class Batch extends ScriptCommand {
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Batch)
     let script: string
-    if (args.file === undefined || args.file === '-') script = await readScript(process.stdin, 'the batch on stdin')
+    if (args.file === undefined || args.file === '-')
+      script = await readScript(process.stdin, 'the batch on stdin', 'Split it into several batches.')
     else {
       try {
-        script = await readScript(createReadStream(args.file), `batch file ${args.file}`)
+        script = await readScript(
+          createReadStream(args.file),
+          `batch file ${args.file}`,
+          'Split it into several batches.'
+        )
       } catch (error) {
         if (error instanceof InvalidInputError) throw error
         throw new InvalidInputError(`cannot read batch file ${args.file}: ${(error as Error).message}`, {cause: error})

@@ -1,4 +1,5 @@
 import {spawn} from 'node:child_process'
+import {createReadStream} from 'node:fs'
 import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -7,6 +8,7 @@ import {Args, colorsFor, exitCodeFor, Flags, InvalidInputError, printableLine} f
 
 import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
 import {junitXml, markdownSummary, type FlowResult, type StepResult} from '../flow/report.js'
+import {readScript} from '../read-script.js'
 import {exitStatus, ScriptCommand} from '../script-command.js'
 
 type Write = typeof process.stdout.write
@@ -107,8 +109,9 @@ export default class Test extends ScriptCommand {
     for (const file of files) {
       let text: string
       try {
-        text = await readFile(file, 'utf8')
+        text = await readScript(createReadStream(file), `flow file ${file}`, 'Split the flow into several files.')
       } catch (error) {
+        if (error instanceof InvalidInputError) throw error
         throw new InvalidInputError(`cannot read flow file ${file}: ${(error as Error).message}`, {
           details: {file},
           cause: error,

@@ -166,3 +166,11 @@ describe('hostile: a batch script that never ends', function () {
     expect(run.stdout).to.equal('')
   })
 })
+
+describe('hostile: a flow file that never ends', function () {
+  it('arc test /dev/zero: exit INVALID_INPUT (2) saying the flow file is over 16 MiB, before any device', async () => {
+    const run = await runArc(['test', '/dev/zero', '--device', 'emulator-5554', '--adb-port', '9'])
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include('flow file /dev/zero is over 16 MiB').and.not.match(NO_STACK)
+  })
+})

@@ -211,6 +211,10 @@ describe('hostile: every command against odd values', function () {
       (await import('node:fs')).appendFileSync(process.env.HOSTILE_TRACE, `${ms} ${shown(argv)}\n`)
     process.exitCode = undefined
     if (process.cwd() !== dir) process.chdir(dir)
+    // A command may set the environment for the steps it runs (`arc test --adb-host` does): the next case starts
+    // from the suite's own, on the emulator.
+    for (const name of ['ANDROID_SERIAL', 'ANDROID_ADB_SERVER_PORT', 'ARC_CONFIG']) delete process.env[name]
+    Object.assign(process.env, h.env)
     if (result === 'hung') {
       process.stdout.write = writers.stdout
       process.stderr.write = writers.stderr
