@@ -255,7 +255,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         }
       }
       if (!chosen) {
-        finder ??= new FreeSpotFinder(W, H, placedIndex)
+        finder ??= new FreeSpotFinder(W, H, placedIndex, occupied)
         const rect = finder.find(box, w, h)
         if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
@@ -307,6 +307,75 @@ class OccupancyGrid {
     for (let y = y0; y <= y1; y++) this.cells.fill(1, y * this.cols + x0, y * this.cols + x1 + 1)
   }
 
+  /**
+   * False when no w x h spot inside the image can be free: every spot that size holds a block of whole cells inside
+   * the image (at least `wholeCells(w)` by `wholeCells(h)`), all unoccupied where the spot is free, and no such block
+   * is. True says only that one may be. One pass over the cells.
+   */
+  mayFit(w: number, h: number, width: number, height: number): boolean {
+    return this.firstBlock(wholeCells(w), wholeCells(h), width, height, () => true) !== undefined
+  }
+
+  /**
+   * A w x h spot inside the image that is certainly free (all its cells unoccupied, so no label overlaps it), its
+   * top-left corner on a cell corner, the nearest such one to (ax, ay); undefined when there is none. One pass over
+   * the cells.
+   */
+  freeSpotNear(
+    ax: number,
+    ay: number,
+    w: number,
+    h: number,
+    width: number,
+    height: number
+  ): [number, number] | undefined {
+    const s = OCCUPANCY_CELL
+    let best: [number, number] | undefined
+    let bestD = Infinity
+    this.firstBlock(Math.ceil(w / s), Math.ceil(h / s), width, height, (px, py) => {
+      const d = (px - ax) ** 2 + (py - ay) ** 2
+      if (d < bestD) {
+        bestD = d
+        best = [px, py]
+      }
+      return false
+    })
+    return best
+  }
+
+  /**
+   * Calls `found` with the pixel top-left corner of each a x b block of unoccupied whole cells inside the image,
+   * row by row, until it returns true; returns that corner (undefined when it never did). a or b below 1: every
+   * spot is such a block, and the answer is (0, 0).
+   */
+  private firstBlock(
+    a: number,
+    b: number,
+    width: number,
+    height: number,
+    found: (x: number, y: number) => boolean
+  ): [number, number] | undefined {
+    if (a < 1 || b < 1) return [0, 0]
+    const s = OCCUPANCY_CELL
+    const cols = Math.min(this.cols, Math.floor(width / s))
+    const rows = Math.min(this.rows, Math.floor(height / s))
+    // Per column: how many rows in a row, ending at this one, have `a` unoccupied cells in a row ending there.
+    const tall = new Uint32Array(Math.max(0, cols))
+    for (let y = 0; y < rows; y++) {
+      let run = 0
+      for (let x = 0; x < cols; x++) {
+        run = this.cells[y * this.cols + x] === 1 ? 0 : run + 1
+        const t = run >= a ? (tall[x] as number) + 1 : 0
+        tall[x] = t
+        if (t >= b) {
+          const corner: [number, number] = [(x - a + 1) * s, (y - b + 1) * s]
+          if (found(corner[0], corner[1])) return corner
+        }
+      }
+    }
+    return undefined
+  }
+
   /** True when the cell holding the centre of [l, r) x [t, b) lies wholly inside it and is occupied. */
   coversCentre(l: number, t: number, r: number, b: number): boolean {
     const s = OCCUPANCY_CELL
@@ -319,6 +388,15 @@ class OccupancyGrid {
 }
 
 const OCCUPANCY_CELL = 4
+
+/** The fewest whole cells an interval of `length` pixels, starting at any whole pixel, holds. */
+function wholeCells(length: number): number {
+  let fewest = Infinity
+  for (let start = 0; start < OCCUPANCY_CELL; start++) {
+    fewest = Math.min(fewest, Math.floor((start + length) / OCCUPANCY_CELL) - Math.ceil(start / OCCUPANCY_CELL))
+  }
+  return fewest
+}
 
 /**
  * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner (the anchor): the least
@@ -338,25 +416,46 @@ class FreeSpotFinder {
   constructor(
     private readonly W: number,
     private readonly H: number,
-    private readonly placed: SpatialIndex
+    private readonly placed: SpatialIndex,
+    private readonly occupied: OccupancyGrid
   ) {}
 
   find(box: Rect, w: number, h: number): Rect | undefined {
     const {W, H, placed} = this
     if (w > W || h > H) return undefined
     if (this.full.some(([fw, fh]) => w >= fw && h >= fh)) return undefined
+    // A full image is told by its cells in one pass, not by a search along every label's edges.
+    if (!this.occupied.mayFit(w, h, W, H)) {
+      this.full.push([w, h])
+      return undefined
+    }
     const maxX = W - w
     const maxY = H - h
     const [ax, ay] = [box[0], box[1]]
+    let best: {x: number; y: number; d: number} | undefined
+    // A spot the occupancy grid proves free bounds the answer's distance D, so only the lines of the labels within
+    // D of the anchor (each nearest spot is next to a label that blocks the spot beside it towards the anchor) and
+    // spans within D along them need searching, never every placed label's.
+    let nearby = placed.rects
+    const seed = this.occupied.freeSpotNear(ax, ay, w, h, W, H)
+    if (seed) {
+      const [x, y] = seed
+      best = {x, y, d: (x - ax) ** 2 + (y - ay) ** 2}
+      const D = Math.ceil(Math.sqrt(best.d))
+      nearby = []
+      placed.some([ax - D - w, ay - D - h, ax + D + w + 1, ay + D + h + 1], (rect) => {
+        nearby.push(rect)
+        return false
+      })
+    }
     const xs = new Set<number>([0, maxX, clamp(ax, 0, maxX)])
     const ys = new Set<number>([0, maxY, clamp(ay, 0, maxY)])
-    for (const [l, t, r, b] of placed.rects) {
+    for (const [l, t, r, b] of nearby) {
       if (l - w >= 0 && l - w <= maxX) xs.add(l - w)
       if (r <= maxX) xs.add(r)
       if (t - h >= 0 && t - h <= maxY) ys.add(t - h)
       if (b <= maxY) ys.add(b)
     }
-    let best: {x: number; y: number; d: number} | undefined
     const offer = (x: number, y: number) => {
       const d = (x - ax) ** 2 + (y - ay) ** 2
       if (!best || d < best.d || (d === best.d && (y < best.y || (y === best.y && x < best.x)))) best = {x, y, d}
