@@ -1,6 +1,6 @@
 import {createReadStream} from 'node:fs'
 
-import {Args, FlowRecorder, Flags, InvalidInputError, observeCliTools} from '@arc-cli/core'
+import {Args, colorsFor, FlowRecorder, Flags, InvalidInputError, observeCliTools, printableLine} from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
 import {readScript} from '../read-script.js'
@@ -14,7 +14,9 @@ export default class Batch extends ScriptCommand {
     'split like a shell command (quotes and backslashes; # comments; no expansion). The commands run one after the other',
     'in this process, so start-up is paid once. Each prints what it prints alone, with the same flags. The first failing',
     "line stops the batch (its error is printed as usual) and its exit status is the batch's; with --keep-going every line",
-    "runs and the batch exits with the first failure's status. `batch` lines cannot nest.",
+    "runs and the batch exits with the first failure's status. `batch` lines cannot nest. Each line is echoed on stderr",
+    'before it runs, as `FILE:LINE` (`stdin:LINE` for stdin) and its words (--quiet: not), and a line that fails is named',
+    'there after its error: `FILE:LINE: failed with exit N: WORDS`.',
   ].join(' ')
   static override examples = [
     '<%= config.bin %> <%= command.id %> steps.txt',
@@ -29,6 +31,10 @@ export default class Batch extends ScriptCommand {
   static override flags = {
     'keep-going': Flags.boolean({
       summary: "Run every line even after one fails; exit with the first failure's status.",
+    }),
+    quiet: Flags.boolean({
+      char: 'q',
+      summary: 'Do not echo each line on stderr before it runs (a failing line is still named after its error).',
     }),
     record: Flags.string({
       summary:
@@ -62,7 +68,8 @@ export default class Batch extends ScriptCommand {
       observeCliTools(recorder.observe)
     }
     try {
-      await this.runLines(lines, flags['keep-going'])
+      const source = args.file === undefined || args.file === '-' ? 'stdin' : args.file
+      await this.runLines(lines, {keepGoing: flags['keep-going'], echo: !flags.quiet, source})
     } finally {
       if (recorder) {
         observeCliTools(undefined)
@@ -74,9 +81,16 @@ export default class Batch extends ScriptCommand {
     }
   }
 
-  private async runLines(lines: ReturnType<typeof parseBatch>, keepGoing: boolean): Promise<void> {
+  private async runLines(
+    lines: ReturnType<typeof parseBatch>,
+    {keepGoing, echo, source}: {keepGoing: boolean; echo: boolean; source: string}
+  ): Promise<void> {
+    const c = colorsFor(process.stderr)
+    const where = (line: number) => `${printableLine(source)}:${line}`
     let failure: number | undefined
     for (const {line, words} of lines) {
+      // Each step as arc test echoes it: where it is, then its words, before it runs.
+      if (echo) process.stderr.write(`${c.dim(where(line))} ${printableLine(words.join(' '))}\n`)
       let status: number
       try {
         await this.config.runCommand(
@@ -88,6 +102,8 @@ export default class Batch extends ScriptCommand {
         status = exitStatus(error) ?? (await this.statusOf(error))
       }
       if (status !== 0) {
+        // The error went out above, as the command prints it; this names the line it came from.
+        process.stderr.write(`${where(line)}: failed with exit ${status}: ${printableLine(words.join(' '))}\n`)
         failure ??= status
         if (!keepGoing) break
       }

@@ -80,7 +80,7 @@ describe('screen geometry: one device command per input action in a batch and an
 
   it('a batch asks the screen size once for all its taps, long presses and swipes', async () => {
     const from = mark()
-    const run = await runArc(['batch'], {
+    const run = await runArc(['batch', '--quiet'], {
       env: h.env,
       input: 'tap 500 1000\ntap 600 1100\nlong-press 500 1500\nswipe 500 2000 500 1000\ntap 700 2300\n',
     })

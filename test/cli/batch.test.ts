@@ -22,7 +22,12 @@ describe('arc batch: many commands, one process', () => {
     )
     const before = taps()
     const run = await runArc(['batch', file], {env: h.env})
-    expect(run.stderr).to.equal('')
+    // Each line echoed before it runs, with its file and line number; nothing else (no error, no warning).
+    expect(run.stderr).to.equal(
+      [2, 'tap 10 20', 4, 'tap 30 40', 5, 'press back', 6, 'screen-state --detail compact']
+        .reduce<string[]>((out, v, i, all) => (i % 2 === 0 ? [...out, `${file}:${v} ${all[i + 1]}`] : out), [])
+        .join('\n') + '\n'
+    )
     expect(run.code).to.equal(0)
     const out = run.stdout.split('\n')
     expect(out.slice(0, 3)).to.deep.equal([
@@ -49,6 +54,19 @@ describe('arc batch: many commands, one process', () => {
     expect(kept.stdout.trim().split('\n')).to.deep.equal(['Tap executed at (1, 1)', 'Tap executed at (2, 2)'])
     expect(kept.stderr).to.contain('batch line 3: unknown command "frobnicate"')
     expect(taps() - before).to.equal(3)
+  })
+
+  it('names the line a runtime error came from after the error, and --quiet leaves out the echo only', async () => {
+    const input = 'tap 1 1\nfind text "No such thing"\ntap 2 2\n'
+    const run = await runArc(['batch'], {env: h.env, input})
+    expect(run.code).to.equal(9)
+    expect(run.stderr).to.equal(
+      'stdin:1 tap 1 1\nstdin:2 find text No such thing\nstdin:2: failed with exit 9: find text No such thing\n'
+    )
+    const quiet = await runArc(['batch', '-q'], {env: h.env, input: 'tap 1 1\ntap -5 10\n'})
+    expect(quiet.code).to.equal(2)
+    expect(quiet.stderr).to.match(/^Error \[INVALID_INPUT\]: .*\nstdin:2: failed with exit 2: tap -5 10\n$/s)
+    expect(quiet.stderr).to.not.include('stdin:1')
   })
 
   it('refuses to nest, suggests the command an unknown line meant, and names an unreadable file', async () => {
