@@ -10,6 +10,7 @@ import {
   durationField,
   ElementAmbiguousError,
   formatFlags,
+  screenElementJson,
   z,
   type ScreenElement,
   type ScreenModel,
@@ -184,7 +185,7 @@ export const assertScreen = defineTool({
       condition: input.condition,
       holds: verdict.holds,
       reads: attempts,
-      elements: verdict.elements.slice(0, 50).map(elementJson),
+      elements: verdict.elements.slice(0, 50).map(screenElementJson),
     }
     if (!verdict.holds) {
       throw new AssertionFailedError(

@@ -1,4 +1,4 @@
-import {defineTool, exitCodeFor, rememberElements, buildScreenModel, z} from '@arc-cli/core'
+import {defineTool, exitCodeFor, rememberElements, buildScreenModel, screenElementJson, z} from '@arc-cli/core'
 
 import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
 
@@ -37,7 +37,11 @@ export const findElements = defineTool({
     return {
       text: JSON.stringify(data),
       data,
-      cli: {human, ...(found.length === 0 ? {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')} : {})},
+      cli: {
+        human,
+        data: {elements: found.map(screenElementJson)},
+        ...(found.length === 0 ? {exitCode: exitCodeFor('ELEMENT_NOT_FOUND')} : {}),
+      },
     }
   },
 })

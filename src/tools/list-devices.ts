@@ -78,7 +78,16 @@ export const listDevices = defineTool({
     const devices = input.wait
       ? await waitForDevice(look, input.serial, input.timeout_ms, ctx.progress, ctx.signal)
       : await listAdbDevices(options)
-    return {text: devices.length > 0 ? formatDevices(devices) : 'No devices attached', data: {devices}}
+    // The command line's JSON: snake_case, and adb's transport id as the number it is (docs/json.md).
+    const cliDevices = devices.map(({transportId, ...rest}) => ({
+      ...rest,
+      ...(transportId === undefined ? {} : {transport_id: Number(transportId)}),
+    }))
+    return {
+      text: devices.length > 0 ? formatDevices(devices) : 'No devices attached',
+      data: {devices},
+      cli: {data: {devices: cliDevices}},
+    }
   },
 })
 

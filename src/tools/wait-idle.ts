@@ -82,7 +82,10 @@ export const waitForIdle = defineTool({
       return {
         text: JSON.stringify(data, null, 2),
         data,
-        cli: {human: `UI is idle after ${elapsedMs} ms (similarity ${last}%)`},
+        cli: {
+          human: `UI is idle after ${elapsedMs} ms (similarity ${last}%)`,
+          data: {message: data.message, elapsed_ms: elapsedMs, similarity: last},
+        },
       }
     }
     const data = {
@@ -92,7 +95,8 @@ export const waitForIdle = defineTool({
     }
     return timedOut(
       data,
-      `Not idle: timed out after ${elapsedMs} ms (last similarity ${last}%, wanted ${match_percentage}%)`
+      `Not idle: timed out after ${elapsedMs} ms (last similarity ${last}%, wanted ${match_percentage}%)`,
+      {message: data.message, elapsed_ms: elapsedMs, similarity: last}
     )
   },
 })

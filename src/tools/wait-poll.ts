@@ -111,7 +111,14 @@ export async function pollScreen<T>(
   return {attempts, elapsedMs: Date.now() - start}
 }
 
-/** A result, not an error; the CLI exits with TIMEOUT's status after printing it (MCP ignores exitCode). */
-export function timedOut(data: object, human: string): ToolResult {
-  return {text: JSON.stringify(data, null, 2), data, cli: {human, exitCode: exitCodeFor('TIMEOUT')}}
+/**
+ * A result, not an error; the CLI exits with TIMEOUT's status after printing it (MCP ignores exitCode). `cliData`:
+ * what --json prints, where the spec's data has another shape (docs/json.md).
+ */
+export function timedOut(data: object, human: string, cliData?: object): ToolResult {
+  return {
+    text: JSON.stringify(data, null, 2),
+    data,
+    cli: {human, exitCode: exitCodeFor('TIMEOUT'), ...(cliData ? {data: cliData} : {})},
+  }
 }

@@ -12,6 +12,7 @@ import {
   recordMismatch,
   recordOf,
   rememberElements,
+  screenElementJson,
   type ScreenElement,
   type ScreenModel,
   type ToolContext,
@@ -66,12 +67,16 @@ export const waitForElement = defineTool({
       return {
         text: JSON.stringify(data, null, 2),
         data,
-        cli: {human: `Found after ${elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`},
+        cli: {
+          human: `Found after ${elapsedMs} ms (${reads(attempts)}):\n${elementTable([element])}`,
+          data: {found: true, elapsed_ms: elapsedMs, attempts, element: screenElementJson(element)},
+        },
       }
     }
     return timedOut(
       {found: false, elapsedMs, attempts},
-      `Not found: no element with ${by} ${exact ? 'equal to' : 'containing'} ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`
+      `Not found: no element with ${by} ${exact ? 'equal to' : 'containing'} ${JSON.stringify(value)} after ${elapsedMs} ms (${reads(attempts)})`,
+      {found: false, elapsed_ms: elapsedMs, attempts}
     )
   },
 })
@@ -164,19 +169,24 @@ export const waitForElementGone = defineTool({
       return {
         text: JSON.stringify(data, null, 2),
         data,
-        cli: {human: `Gone after ${elapsedMs} ms (${reads(attempts)}): no ${what}`},
+        cli: {
+          human: `Gone after ${elapsedMs} ms (${reads(attempts)}): no ${what}`,
+          data: {gone: true, elapsed_ms: elapsedMs, attempts},
+        },
       }
     }
     if (!still)
       return timedOut(
         {gone: false, elapsedMs, attempts},
-        `Not gone: no read of the screen finished within ${elapsedMs} ms`
+        `Not gone: no read of the screen finished within ${elapsedMs} ms`,
+        {gone: false, elapsed_ms: elapsedMs, attempts}
       )
     await rememberElements(ctx.state, [still], false)
     const data = {gone: false, elapsedMs, attempts, element: elementJson(still)}
     return timedOut(
       data,
-      `Still there after ${elapsedMs} ms (${reads(attempts)}): an ${what}\n${elementTable([still])}`
+      `Still there after ${elapsedMs} ms (${reads(attempts)}): an ${what}\n${elementTable([still])}`,
+      {gone: false, elapsed_ms: elapsedMs, attempts, element: screenElementJson(still)}
     )
   },
 })

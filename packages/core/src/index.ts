@@ -78,6 +78,7 @@ export {
   isAmbiguousId,
 } from './screen/element-ids.js'
 export * from './screen/screen-model.js'
+export {screenElementJson, type ElementJson} from './screen/element-json.js'
 export {areaOf, intersect, visibleRect, type Rect} from './screen/visible-rect.js'
 export {accessibilityType, dumpWindowType, matchWindows} from './screen/window-metadata.js'
 export * from './tools/define-tool.js'

@@ -33,6 +33,12 @@ interface Row {
    * the data both renderings come from. The human text is checked in the tool's own tests.
    */
   data?: true
+  /**
+   * With `data`: the CLI's JSON gives the elements in the command line's one shape (docs/json.md: class, desc,
+   * res_id, flags) where MCP keeps the spec's (className, contentDescription, resourceId, booleans): the two must
+   * list the same elements (id, text, description, resource id, bounds), each in its own shape.
+   */
+  elements?: true
 }
 
 /** Ids of the demo screen, as the screen model (and so get_screen_state) gives them. */
@@ -90,7 +96,7 @@ const ROWS: Row[] = [
   {tool: 'pinch', args: {center_x: 540, center_y: 1200, scale: 2}, cli: ['pinch', '540', '1200', '2']},
   {tool: 'doctor', args: {}, cli: ['doctor']},
   // Elements of the demo screen, by the ids get_screen_state shows for it.
-  {tool: 'find_elements', args: {by: 'text', value: 'ADD'}, cli: ['find', 'text', 'ADD'], data: true},
+  {tool: 'find_elements', args: {by: 'text', value: 'ADD'}, cli: ['find', 'text', 'ADD'], data: true, elements: true},
   {tool: 'click_element', args: {element_id: ADD}, cli: ['click', ADD]},
   {tool: 'long_click_element', args: {element_id: ADD}, cli: ['long-click', ADD]},
   {tool: 'scroll_to_element', args: {element_id: ADD}, cli: ['scroll-to', ADD]},
@@ -299,7 +305,19 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
         // Free space is the host disk's under the emulator's files, which other processes change between the calls.
         const steady = (data: unknown) =>
           JSON.parse(JSON.stringify(data).replace(/"available_bytes":\d+/g, '"available_bytes":"N"'))
-        expect(steady(JSON.parse(cli.stdout))).to.deep.equal(steady(mcp.structuredContent))
+        if (row.elements) {
+          type Bounds = Record<string, number>
+          const cliElements = (JSON.parse(cli.stdout) as {elements: Array<Record<string, unknown>>}).elements
+          const mcpElements = (mcp.structuredContent as {elements: Array<Record<string, unknown>>}).elements
+          for (const e of cliElements)
+            expect(Object.keys(e)).to.include.members(['id', 'class', 'text', 'desc', 'res_id', 'bounds', 'flags'])
+          expect(cliElements.map((e) => [e.id, e.text, e.desc, e.res_id, e.bounds as Bounds])).to.deep.equal(
+            mcpElements.map((e) => [e.id, e.text, e.contentDescription, e.resourceId, e.bounds as Bounds])
+          )
+          expect(
+            mcpElements.every((e) => typeof e.clickable === 'boolean' && typeof e.className === 'string')
+          ).to.equal(true)
+        } else expect(steady(JSON.parse(cli.stdout))).to.deep.equal(steady(mcp.structuredContent))
         // MCP keeps the spec's text: JSON an agent parses.
         expect(() => JSON.parse(mcpText)).not.to.throw()
       } else {

@@ -1,5 +1,5 @@
 import type {ScreenElement, ScreenModel, ScreenWindow} from '@arc-cli/core'
-import {formatFlags} from '@arc-cli/core'
+import {formatFlags, screenElementJson} from '@arc-cli/core'
 
 /**
  * The four note lines of the spec, always printed. The flags line names arc's additions after the spec's six
@@ -111,17 +111,7 @@ export function screenStateJson(model: ScreenModel) {
       activity: w.activity ?? null,
       layer: w.layer,
       focused: w.focused,
-      elements: w.elements.map((e) => ({
-        id: e.id,
-        class: e.className || null,
-        text: e.text || null,
-        desc: e.desc || null,
-        res_id: e.resId || null,
-        bounds: {left: e.bounds[0], top: e.bounds[1], right: e.bounds[2], bottom: e.bounds[3]},
-        flags: formatFlags(e.flags).split(','),
-        ...(e.node.password ? {password: true} : {}),
-        ...(e.flags.hint ? {hint: e.node.hint} : {}),
-      })),
+      elements: w.elements.map(screenElementJson),
     })),
   }
 }

@@ -356,7 +356,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
       }
       // Warnings went to stderr as they came; --json keeps them with the result, for a script that reads stdout only.
       const data = {
-        ...(result.data ?? {text: result.text}),
+        ...(cli.data ?? result.data ?? {text: result.text}),
         ...(result.warnings?.length ? {warnings: result.warnings} : {}),
         ...(result.backend ? {backend: result.backend} : {}),
       }

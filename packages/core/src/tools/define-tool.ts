@@ -34,6 +34,11 @@ export interface CliResult {
    * lines, an aligned table. Derived from `data`, so `--json` and this say the same.
    */
   human?: string
+  /**
+   * What `--json` prints in place of `data`, where the spec's `data` (MCP structured content) has another shape: the
+   * command line's JSON has one element shape (`screenElementJson`) and snake_case keys throughout (docs/json.md).
+   */
+  data?: object
   /** Raw bytes for stdout in place of `text`, which then goes to stderr (an image with `-o -`). */
   stdout?: Buffer
   /** Raw bytes for stderr in place of `text`, with `stdout` (a passthrough command's own stderr). */

@@ -129,7 +129,7 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, 
 }
 
 const RESULT_KEYS = new Set(['text', 'data', 'image', 'cli'])
-const CLI_KEYS = new Set(['human', 'stdout', 'stderr', 'notes', 'exitCode', 'save', 'streamed'])
+const CLI_KEYS = new Set(['human', 'data', 'stdout', 'stderr', 'notes', 'exitCode', 'save', 'streamed'])
 
 /**
  * A result is `{text, data, image}` for every surface plus `cli` for the command line alone: a field anywhere else

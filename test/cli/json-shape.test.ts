@@ -1,0 +1,104 @@
+/**
+ * One element shape and one key casing in the command line's --json (docs/json.md), against arc emulate: the same
+ * element reads the same in screen-state, find, wait element, wait gone and assert; timings are elapsed_ms; adb's
+ * transport id is a number. MCP keeps the spec's shapes (find_elements' contentDescription and booleans).
+ */
+import {writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {MemoryDeviceState, runTool} from '@arc-cli/core'
+import {expect} from 'chai'
+
+import {tools} from '../../src/tools/index.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
+
+const screen = dumpXml([
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: 'android.widget.Button',
+        res: 'com.example:id/add',
+        text: 'ADD',
+        desc: 'Add an item',
+        attrs: {clickable: 'true'},
+        bounds: [700, 300, 1000, 420],
+      },
+    ],
+  },
+])
+
+const SHAPE = ['id', 'class', 'text', 'desc', 'res_id', 'bounds', 'flags']
+/** Every key of a JSON value, at any depth. */
+const keysOf = (value: unknown): string[] =>
+  value === null || typeof value !== 'object'
+    ? []
+    : Array.isArray(value)
+      ? value.flatMap(keysOf)
+      : Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => [k, ...keysOf(v)])
+
+describe('CLI --json: one element shape, snake_case keys', function () {
+  this.timeout(120_000)
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'add.xml'), screen)
+    return {devices: [], scenario: {devices: {'emu-1': {screens: {add: path.join(dir, 'add.xml')}}}}}
+  })
+  const json = async (...args: string[]) => {
+    const run = await runArc([...args, '--json'], {env: h.env})
+    return {code: run.code, value: JSON.parse(run.stdout) as Record<string, unknown>}
+  }
+
+  it('screen-state, find, wait element, wait gone and assert print the same element the same way', async () => {
+    const [state, find, wait, gone, asserted] = await Promise.all([
+      json('screen-state'),
+      json('find', 'text', 'ADD', '--exact-match'),
+      json('wait', 'element', 'text', 'ADD', '--timeout', '5s'),
+      json('wait', 'gone', 'text', 'ADD', '--timeout', '300ms'),
+      json('assert', 'gone', '--text', 'ADD'),
+    ])
+    const windows = state.value.windows as Array<{elements: Array<Record<string, unknown>>}>
+    const shown = windows.flatMap((w) => w.elements).find((e) => e.text === 'ADD')
+    expect(Object.keys(shown ?? {})).to.deep.equal(SHAPE)
+    expect(shown).to.deep.include({class: 'Button', desc: 'Add an item', res_id: 'com.example:id/add'})
+    expect((find.value.elements as unknown[])[0]).to.deep.equal(shown)
+    expect(wait.value.element).to.deep.equal(shown)
+    expect(gone.code).to.equal(11)
+    expect(gone.value.element).to.deep.equal(shown)
+    expect(asserted.code).to.equal(23)
+    const error = asserted.value.error as {details: {elements: unknown[]}}
+    expect(error.details.elements[0]).to.deep.equal(shown)
+  })
+
+  it('every key is snake_case: elapsed_ms, transport_id (a number)', async () => {
+    const [wait, idle, devices] = await Promise.all([
+      json('wait', 'element', 'text', 'ADD', '--timeout', '5s'),
+      json('wait', 'idle', '--timeout', '5s', '--match-percentage', '0'),
+      json('devices'),
+    ])
+    expect(wait.value).to.have.property('elapsed_ms').that.is.a('number')
+    expect(idle.value).to.have.property('elapsed_ms').that.is.a('number')
+    const [device] = devices.value.devices as Array<Record<string, unknown>>
+    expect(device).to.have.property('transport_id').that.is.a('number')
+    for (const value of [wait.value, idle.value, devices.value])
+      expect(keysOf(value).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
+  })
+
+  it('MCP keeps the spec shape: find_elements lists contentDescription, resourceId, className and booleans', async () => {
+    const find = tools.find((t) => t.name === 'find_elements')
+    if (!find) expect.fail('no find_elements tool')
+    const result = await runTool(
+      find,
+      {input: {by: 'text', value: 'ADD', exact_match: true}},
+      {config: {}, cwd: process.cwd(), openDriver: () => h.driver(), stateFor: () => new MemoryDeviceState()}
+    )
+    expect((result.data as {elements: unknown[]}).elements[0]).to.deep.include({
+      contentDescription: 'Add an item',
+      resourceId: 'com.example:id/add',
+      className: 'android.widget.Button',
+      clickable: true,
+    })
+  })
+})
