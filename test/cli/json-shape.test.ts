@@ -56,7 +56,8 @@ describe('CLI --json: one element shape, snake_case keys', function () {
       json('screen-state'),
       json('find', 'text', 'ADD', '--exact-match'),
       json('wait', 'element', 'text', 'ADD', '--timeout', '5s'),
-      json('wait', 'gone', 'text', 'ADD', '--timeout', '300ms'),
+      // Long enough for a read to finish under load: the element stays, so the wait runs out with it.
+      json('wait', 'gone', 'text', 'ADD', '--timeout', '4s'),
       json('assert', 'gone', '--text', 'ADD'),
     ])
     const windows = state.value.windows as Array<{elements: Array<Record<string, unknown>>}>
