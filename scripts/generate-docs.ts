@@ -127,6 +127,8 @@ export async function mcpToolTable(): Promise<string> {
     '',
     `Not served over MCP: ${withheld.join('; ') || 'none'}.`,
     '',
+    '`android_install_app` is served only when the server has an APK folder (`--apk-folder`, `apps.apkFolder`; see [Security model](#security-model)).',
+    '',
     TOOLS_END,
   ].join('\n')
 }
@@ -137,9 +139,11 @@ export async function mcpMarkdown(): Promise<string> {
   const start = current.indexOf(TOOLS_START)
   const end = current.indexOf(TOOLS_END)
   if (start === -1 || end === -1) throw new Error(`docs/mcp.md lacks the ${TOOLS_START} ... ${TOOLS_END} markers`)
-  // The start-up line the docs quote says how many tools the server lists today.
-  const {served} = await servedTools()
-  const counted = (text: string) => text.replace(/arc mcp: \d+ tools;/g, `arc mcp: ${served.length} tools;`)
+  // The start-up line the docs quote (a plain `arc mcp serve`) says how many tools such a server lists today.
+  const {all} = await servedTools()
+  const {servedTools: listed} = await import('@arc-cli/plugin-mcp')
+  const count = listed(all, {}).length
+  const counted = (text: string) => text.replace(/arc mcp: \d+ tools;/g, `arc mcp: ${count} tools;`)
   return counted(current.slice(0, start)) + (await mcpToolTable()) + counted(current.slice(end + TOOLS_END.length))
 }
 

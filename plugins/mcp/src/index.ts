@@ -11,7 +11,15 @@ export {
 export {checkBearer, generateToken} from './lib/auth.js'
 export {startHttpServer, DEFAULT_MAX_BODY, type HttpOptions, type RunningHttpServer} from './lib/http-server.js'
 export {createMcpServer, ServerPool, SERVER_INFO} from './lib/mcp-server.js'
-export {buildHost, serveHttp, serveStdio, type HttpSettings, type ServeSettings, type StartedHttp} from './lib/serve.js'
+export {
+  buildHost,
+  servedTools,
+  serveHttp,
+  serveStdio,
+  type HttpSettings,
+  type ServeSettings,
+  type StartedHttp,
+} from './lib/serve.js'
 export {annotationsFor, errorResult, inputSchemaFor, ToolHost, type ToolHostOptions} from './lib/tool-host.js'
 export {
   checkSlug,

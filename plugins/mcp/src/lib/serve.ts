@@ -9,7 +9,7 @@ import {DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer} from './http-
 import {createMcpServer} from './mcp-server.js'
 import {LineTransport} from './stdio-transport.js'
 import {ToolHost} from './tool-host.js'
-import {parseTargets, selectTools} from './tool-set.js'
+import {parseTargets, selectTools, type ToolSelection} from './tool-set.js'
 
 export interface ServeSettings {
   tools: AnyTool[]
@@ -43,6 +43,14 @@ export interface HttpSettings extends ServeSettings {
 }
 
 /**
+ * The tools a server lists: `selectTools`, less install_app without an APK folder (it takes host paths: served only
+ * with a folder its APKs must be in, so an agent picks no other path).
+ */
+export function servedTools(all: AnyTool[], selection: ToolSelection & {apkFolder?: boolean}): AnyTool[] {
+  return selectTools(all, selection).filter((tool) => tool.name !== 'install_app' || selection.apkFolder === true)
+}
+
+/**
  * The config the tools get, with `--apk-folder` (an existing folder, made absolute) as apps.apkFolder, and the folder
  * in force, if any.
  */
@@ -61,10 +69,11 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
   const slugNames = settings.slugNames ?? settings.slug !== undefined
   const targets = parseTargets(settings.devices ?? [], settings.slug, slugNames)
   const {config, apkFolder} = withApkFolder(settings)
-  // install_app takes host paths: served only with a folder its APKs must be in (an agent picks no other path).
-  const tools = selectTools(settings.tools, {tools: settings.toolPatterns, readOnly: settings.readOnly}).filter(
-    (tool) => tool.name !== 'install_app' || apkFolder !== undefined
-  )
+  const tools = servedTools(settings.tools, {
+    tools: settings.toolPatterns,
+    readOnly: settings.readOnly,
+    apkFolder: apkFolder !== undefined,
+  })
   if (tools.length === 0)
     throw new InvalidInputError('--tools: no tool matches; see docs/mcp.md for the names and groups')
   const adb =
