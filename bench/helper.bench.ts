@@ -4,7 +4,8 @@
  * is arc's alone, the host's share of a look), with the emulated waits off (ARC_EMULATE_TIME_SCALE=0: uiautomator's
  * idle wait and the VM starts a phone would add are not arc's cost; docs/devices.md has the phone's).
  *
- * Figures: wall time per look (median, p90), host CPU per look (this process's user + system time over the runs),
+ * Figures: wall time per look and per screenshot (median, p90), host CPU per look (and per screenshot: screencap -p
+ * against the helper's PNG) (this process's user + system time over the runs),
  * and the bytes each look moves for the hierarchy: the helper's request and response frames against what
  * `uiautomator dump --windows /dev/tty` prints (both also read one `dumpsys window -a`, counted apart).
  */
@@ -85,8 +86,8 @@ export default async function bench(): Promise<void> {
       const used = process.cpuUsage(before)
       cpu[key] += (used.user + used.system) / 1000
     }
-    // The dump path first: the helper holds UiAutomation for 2 s after its last read, and uiautomator cannot connect
-    // meanwhile (one client at a time, as on a phone), so the two are not interleaved.
+    // The dump path first, then the helper's (it lets go of UiAutomation after each read, so uiautomator could run
+    // between; the two are still not interleaved, so neither waits on the other's connection).
     const dumpTimes = await timeRuns(timed('dump', viaDump), runs, warm)
     const device = Adb.createClient({host: '127.0.0.1', port, bin: '/bin/false'}).getDevice('bench')
     const dumpBytes = (await Adb.util.readAll(await device.shell('uiautomator dump --windows /dev/tty'))).length
@@ -97,6 +98,17 @@ export default async function bench(): Promise<void> {
     const helperTimes = await timeRuns(timed('helper', viaHelper), runs, warm)
     const perLook = (ms: number) => ms / (runs + warm)
 
+    // A screenshot: screencap -p against the helper's UiAutomation.takeScreenshot PNG (the same image here).
+    const shotCpu = {dump: 0, helper: 0}
+    const shot = (key: 'dump' | 'helper', driver: AdbDriver) => async () => {
+      const before = process.cpuUsage()
+      await driver.screenshot()
+      const used = process.cpuUsage(before)
+      shotCpu[key] += (used.user + used.system) / 1000
+    }
+    const screencapTimes = await timeRuns(shot('dump', viaDump), runs, warm)
+    const helperShotTimes = await timeRuns(shot('helper', viaHelper), runs, warm)
+
     // Bytes of the hierarchy per look: the helper's frames against uiautomator's printout.
     const session = await helperSession(viaHelper.shell)
     const request = encodeRequest(1, ['dump'])
@@ -105,10 +117,12 @@ export default async function bench(): Promise<void> {
 
     const row = (name: string, times: number[], cpuMs: number) =>
       console.log(
-        `${name.padEnd(34)} wall median ${fmt(median(times)).padStart(9)}  p90 ${fmt(percentile(times, 90)).padStart(9)}   host CPU ${fmt(perLook(cpuMs)).padStart(9)} per look`
+        `${name.padEnd(36)} wall median ${fmt(median(times)).padStart(9)}  p90 ${fmt(percentile(times, 90)).padStart(9)}   host CPU ${fmt(perLook(cpuMs)).padStart(9)} per call`
       )
     row('look via uiautomator dump', dumpTimes, cpu.dump)
     row('look via the on-device helper', helperTimes, cpu.helper)
+    row('screenshot via screencap -p', screencapTimes, shotCpu.dump)
+    row('screenshot via the on-device helper', helperShotTimes, shotCpu.helper)
     console.log(`helper start (push if needed + app_process + hello), once per process: ${fmt(startMs)}`)
     console.log(
       `hierarchy bytes per look: helper ${request.length} B request + ${response} B response; uiautomator dump --windows /dev/tty ${dumpBytes} B`
