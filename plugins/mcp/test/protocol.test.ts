@@ -214,6 +214,17 @@ describe('arc mcp serve: protocol errors get answers', function () {
       } finally {
         await server.close()
       }
+      // --quiet: no line per call (the server's other lines stay).
+      const quietLogs: string[] = []
+      const quiet = await startServer({quiet: true, log: (m) => quietLogs.push(m)})
+      try {
+        const client = await connect(quiet.url)
+        await client.callTool({name: 'android_get_screen_state', arguments: {detail: 'compact'}})
+        await client.close()
+        expect(quietLogs.filter((l) => l.startsWith('call '))).to.deep.equal([])
+      } finally {
+        await quiet.close()
+      }
     })
 
     it('answers malformed tools/call params with -32602 and a short message (the SDK client sees an McpError)', async () => {

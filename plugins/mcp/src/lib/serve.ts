@@ -24,6 +24,8 @@ export interface ServeSettings {
   readOnly?: boolean
   /** The host folder install_app takes APKs from (`--apk-folder`); default: apps.apkFolder; none: not served. */
   apkFolder?: string
+  /** No line per tool call on stderr (`--quiet`). */
+  quiet?: boolean
   /** get_screen_state's default detail (`--detail`); default: mcp.detail, else full. */
   detail?: 'full' | 'compact'
   adbHost?: string
@@ -90,6 +92,7 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
     cwd: settings.cwd ?? process.cwd(),
     adb,
     log: settings.log,
+    quiet: settings.quiet,
     slugNames,
     detail: settings.detail ?? settings.config.mcp?.detail,
     ...(settings.observe ? {observe: settings.observe} : {}),

@@ -33,6 +33,8 @@ export interface ToolHostOptions {
   adb?: {host?: string; port?: number}
   /** Where notes from tools go (the server's stderr). */
   log?(message: string): void
+  /** No line per call in the log (`--quiet`); warnings and refusals still go to it. */
+  quiet?: boolean
   /**
    * The spec's per-device names, android_<slug>_<name> for each device (`--slug-names`); default: each tool once,
    * with a `device` argument when several devices are served.
@@ -284,9 +286,10 @@ export class ToolHost {
     const started = performance.now()
     const on: CallDevice = {}
     const call = this.run(name, args, signal, session, on).then((result) => {
-      this.options.log?.(
-        callLine(this.served.has(name) ? name : '(unknown tool)', on.device, performance.now() - started, result)
-      )
+      if (!this.options.quiet)
+        this.options.log?.(
+          callLine(this.served.has(name) ? name : '(unknown tool)', on.device, performance.now() - started, result)
+        )
       return result
     })
     this.running.add(call)

@@ -72,6 +72,10 @@ export default class McpServe extends ArcCommand {
       multiple: true,
     }),
     'read-only': Flags.boolean({summary: 'Serve only tools that read (no taps, keys, app or file changes).'}),
+    quiet: Flags.boolean({
+      char: 'q',
+      summary: 'No line per tool call on stderr (start-up lines, warnings and refusals still print).',
+    }),
     'allow-origin': Flags.string({
       summary: 'A browser Origin allowed to call the server (besides mcp.allowedOrigins). Repeatable.',
       multiple: true,
@@ -126,6 +130,7 @@ export default class McpServe extends ArcCommand {
       apkFolder: flags['apk-folder'],
       toolPatterns: flags.tools ?? [],
       readOnly: flags['read-only'],
+      quiet: flags.quiet,
       adbHost: flags['adb-host'],
       adbPort: flags['adb-port'],
       maxBodyBytes: flags['max-body'],
