@@ -59,6 +59,7 @@ export interface ServedFlags {
   detail?: string
   tools?: string[]
   'read-only'?: boolean
+  'apk-folder'?: string
   'max-body'?: number
   'adb-host'?: string
   'adb-port'?: number
@@ -89,6 +90,7 @@ export function stdioCommand(
   if (flags.detail !== undefined) args.push('--detail', flags.detail)
   for (const tools of flags.tools ?? []) args.push('--tools', tools)
   if (flags['read-only']) args.push('--read-only')
+  if (flags['apk-folder'] !== undefined) args.push('--apk-folder', path.resolve(run.cwd, flags['apk-folder']))
   if (flags['max-body'] !== undefined) args.push('--max-body', String(flags['max-body']))
   if (flags['adb-host'] !== undefined) args.push('--adb-host', flags['adb-host'])
   if (flags['adb-port'] !== undefined) args.push('--adb-port', String(flags['adb-port']))
