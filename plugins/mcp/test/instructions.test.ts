@@ -3,6 +3,7 @@
  * look cheaply, act by id, what STALE_ELEMENT means), the default observation detail the server was started with
  * (`--detail`, `mcp.detail`), and field descriptions that say what each value does.
  */
+import os from 'node:os'
 import path from 'node:path'
 
 import type {StartedHttp} from '@arc-cli/plugin-mcp'
@@ -99,6 +100,30 @@ describe('arc mcp serve: instructions, default detail and descriptions', () => {
       expect(listed).to.equal(whole)
       expect(listed).to.match(/ack: one line .* else the whole screen/)
       expect(listed).to.match(/diff: .*only what changed.*added.*changed.*removed/)
+    })
+  })
+
+  it('lists descriptions cut whole: no bracket left open by the cut (list_files once read `… as JSON {files.`)', async () => {
+    const open = (text: string) => {
+      let depth = 0
+      for (const ch of text) depth += '([{'.includes(ch) ? 1 : ')]}'.includes(ch) ? -1 : 0
+      return depth
+    }
+    await withServer({apkFolder: os.tmpdir()}, async (server) => {
+      const client = await connect(server.url)
+      const {tools} = await client.listTools()
+      await client.close()
+      const found: string[] = []
+      const walk = (node: unknown, where: string) => {
+        if (!node || typeof node !== 'object') return
+        const {description} = node as {description?: unknown}
+        if (typeof description === 'string' && open(description) !== 0) found.push(`${where}: ${description}`)
+        for (const [key, value] of Object.entries(node)) if (key !== 'description') walk(value, `${where}.${key}`)
+      }
+      for (const tool of tools) walk(tool, tool.name)
+      expect(found).to.deep.equal([])
+      const files = tools.find((t) => t.name === 'android_list_files')!
+      expect(files.description).to.match(/alphabetically; page with offset and limit\.$/)
     })
   })
 

@@ -69,7 +69,7 @@ export const listFiles = defineTool({
   name: 'list_files',
   title: 'List files in a storage location',
   description:
-    'Lists a folder of a storage location as JSON {files: [{name, path, is_directory, size, last_modified, mime_type}], total_count, has_more}: folders first, then files, alphabetically; page with offset and limit. `path` of an entry is relative to the location, ready for the other file tools. The CLI prints a table (--json: the object).',
+    'Lists a folder of a storage location, folders first, then files, alphabetically; page with offset and limit. Returns JSON {files: [{name, path, is_directory, size, last_modified, mime_type}], total_count, has_more}; `path` of an entry is relative to the location, ready for the other file tools. The CLI prints a table (--json: the object).',
   kind: 'read',
   needs: {files: 'read'},
   group: 'files',

@@ -79,9 +79,20 @@ export function mcpDescription(description: string): string {
   }
   if (text.length > 80) {
     const colon = text.indexOf(': ')
-    if (colon >= 30) text = `${text.slice(0, colon)}.`
+    // Never inside brackets: `JSON {files: [...]}` cut there would leave `{files.`.
+    if (colon >= 30 && balanced(text.slice(0, colon))) text = `${text.slice(0, colon)}.`
   }
   return text
+}
+
+/** Whether every bracket opened in `text` is closed. */
+function balanced(text: string): boolean {
+  let depth = 0
+  for (const ch of text) {
+    if ('([{'.includes(ch)) depth++
+    else if (')]}'.includes(ch)) depth--
+  }
+  return depth === 0
 }
 
 /** Drops what costs tokens and tells a model nothing (`minLength: 1`: runTool still checks it). */
