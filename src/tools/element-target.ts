@@ -15,6 +15,7 @@ import {
   elementWaitInput,
   InvalidInputError,
   rememberElements,
+  screenElementJson,
   resolveElement,
   type OmittableField,
   type ResolvedElement,
@@ -24,7 +25,7 @@ import {
   z,
 } from '@arc-cli/core'
 
-import {elementIdString, elementJson, elementTable, matches, type By} from './element-support.js'
+import {elementIdString, elementTable, matches, type By} from './element-support.js'
 
 /**
  * The element id of an element action: required, as the spec has it, except on a command line, where a selector
@@ -277,7 +278,8 @@ export async function resolveTarget(
           ...details,
           count: found.length,
           ...(scrolls === undefined ? {} : {scrolls}),
-          candidates: listed.map(elementJson),
+          // Selectors are command-line inputs: the candidates are in the command line's one element shape.
+          candidates: listed.map(screenElementJson),
         },
       }
     )

@@ -27,6 +27,7 @@ const screen = dumpXml([
         attrs: {clickable: 'true'},
         bounds: [700, 300, 1000, 420],
       },
+      {cls: 'android.widget.TextView', text: 'ADD items above', bounds: [0, 500, 1080, 600]},
     ],
   },
 ])
@@ -71,6 +72,13 @@ describe('CLI --json: one element shape, snake_case keys', function () {
     expect(asserted.code).to.equal(23)
     const error = asserted.value.error as {details: {elements: unknown[]}}
     expect(error.details.elements[0]).to.deep.equal(shown)
+    // A selector's ambiguity lists its candidates the same way (selectors are command-line inputs only).
+    const ambiguous = await json('click', '--text', 'ADD')
+    expect(ambiguous.code).to.equal(20)
+    const candidates = (ambiguous.value.error as {details: {candidates: Array<Record<string, unknown>>}}).details
+      .candidates
+    expect(candidates[0]).to.deep.equal(shown)
+    expect(Object.keys(candidates[1] ?? {})).to.deep.equal(SHAPE)
   })
 
   it('every key is snake_case: elapsed_ms, transport_id (a number)', async () => {
