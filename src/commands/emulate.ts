@@ -2,7 +2,16 @@ import {existsSync} from 'node:fs'
 import {rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {ArcCommand, DeviceNotFoundError, Flags, InvalidInputError, OutputError, unreachableSerial} from '@arc-cli/core'
+import {
+  ArcCommand,
+  ArcError,
+  DeviceNotFoundError,
+  Flags,
+  InvalidInputError,
+  OutputError,
+  printable,
+  unreachableSerial,
+} from '@arc-cli/core'
 // The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
 // `arc --version` and every other command would otherwise pay for it at start-up.
 import type {EmulatedDeviceSpec} from '@arc-cli/emulator'
@@ -112,13 +121,12 @@ export default class Emulate extends ArcCommand {
     const scenario = flags.scenario && !demoScenario ? path.resolve(flags.scenario) : undefined
     if (devices.length === 0 && !scenario) devices.push({serial: DEFAULT_SERIAL, app: 'demo'})
     const {startEmulator} = await import('@arc-cli/emulator')
-    const emulator = await startEmulator({
-      port: flags.port,
-      host: flags.host,
-      devices,
-      scenario,
-      logFile: flags.log ? path.resolve(flags.log) : undefined,
-    })
+    const logFile = flags.log ? path.resolve(flags.log) : undefined
+    const emulator = await startEmulator({port: flags.port, host: flags.host, devices, scenario, logFile}).catch(
+      (error: NodeJS.ErrnoException & {hostname?: string}) => {
+        throw startFailure(error, flags.host, logFile)
+      }
+    )
     const address = `${emulator.host}:${emulator.port}`
     const serials = emulator.devices().map((d) => (d.state === 'device' ? d.serial : `${d.serial} (${d.state})`))
     // For scripts that start it with --port 0: the address without scraping a log line. Written whole (a temporary
@@ -157,4 +165,36 @@ export default class Emulate extends ArcCommand {
     if (portFile) await rm(portFile, {force: true})
     this.log('arc emulate: stopped')
   }
+}
+
+/**
+ * What a failed start says, by the flag that caused it: an address the host cannot listen on (a name that does not
+ * resolve, or not one of this machine's) is --host's; a log file that cannot be opened is --log's. Anything else
+ * stands as thrown.
+ */
+function startFailure(
+  error: NodeJS.ErrnoException & {hostname?: string},
+  host: string,
+  logFile: string | undefined
+): Error {
+  if (error instanceof ArcError) return error
+  if (logFile !== undefined && error.path === logFile) {
+    return new OutputError(`--log: cannot write ${logFile}: ${error.message}`, {
+      details: {input: 'log', path: logFile},
+      cause: error,
+    })
+  }
+  if (error.syscall === 'getaddrinfo' || error.code === 'EADDRNOTAVAIL' || error.code === 'EINVAL') {
+    return new InvalidInputError(
+      `--host ${printable(host)}: arc emulate cannot listen there (${error.code ?? error.message})`,
+      {
+        details: {input: 'host', host},
+        actions: [
+          'Give an address of this machine: 127.0.0.1 (the default), 0.0.0.0 for every interface, or a name that resolves to one.',
+        ],
+        cause: error,
+      }
+    )
+  }
+  return error
 }

@@ -1,5 +1,5 @@
 import {expect} from 'chai'
-import {execFileSync} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import {mkdir, readdir, symlink} from 'node:fs/promises'
 import path from 'node:path'
 
@@ -7,6 +7,7 @@ import {exitCodeFor} from '@arc-cli/core'
 import {Config, type Command} from '@oclif/core'
 import {runCommand} from '@oclif/test'
 
+import {arcNodeArgs} from '@arc-cli/test-support/built-cli'
 import {isRoot, scratch} from '@arc-cli/test-support/hostile'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {inDevelopment, sourceOptions} from '@arc-cli/test-support/source-config'
@@ -25,11 +26,16 @@ const CASE_LIMIT_MS = 15_000
 /** A command's first run also compiles its modules from source (arc's canvas and image code: seconds under load). */
 const WARM_UP_LIMIT_MS = 90_000
 
-/** Commands that run until stopped: their own suites start and stop them (emulate, mcp serve); help prints help. */
+/**
+ * Commands that serve until stopped run as processes of their own instead (SERVERS below), from these command
+ * lines: over stdio, `mcp serve` ends when its input does.
+ */
 const NOT_IN_PROCESS: Record<string, string> = {
-  emulate: 'serves until stopped (packages/emulator/test)',
-  'mcp:serve': 'serves until stopped (plugins/mcp/test)',
+  emulate: '--port 0',
+  'mcp:serve': '--stdio --device demo',
 }
+/** A server still running this long after its start took its flags: it is serving, and is stopped with SIGINT. */
+const SERVING_MS = 4000
 
 /**
  * The first example of a few commands, made to end at once: waits and recordings with a short limit, so that a
@@ -124,6 +130,7 @@ describe('hostile: every command against odd values', function () {
   let values: Array<[string, string]>
   const outcomes: Outcome[] = []
   let commands: Command.Loadable[] = []
+  let servers: Command.Loadable[] = []
   const saved: Record<string, string | undefined> = {}
   let cwd: string
   /** The real stream writers: a case cut off as hung leaves oclif's capture of them in place. */
@@ -163,9 +170,11 @@ describe('hostile: every command against odd values', function () {
       ['__proto__', '__proto__'],
     ]
     const config = await inDevelopment(async () => Config.load(await sourceOptions()))
-    commands = config.commands
-      .filter((c) => !(c.id in NOT_IN_PROCESS) && (process.env.HOSTILE_ONLY ?? c.id).split(',').includes(c.id))
+    const chosen = config.commands
+      .filter((c) => (process.env.HOSTILE_ONLY ?? c.id).split(',').includes(c.id))
       .sort((a, b) => a.id.localeCompare(b.id))
+    commands = chosen.filter((c) => !(c.id in NOT_IN_PROCESS))
+    servers = chosen.filter((c) => c.id in NOT_IN_PROCESS)
     for (const name of [
       'ADB_SERVER_SOCKET',
       'ARC_CACHE_DIR',
@@ -195,7 +204,7 @@ describe('hostile: every command against odd values', function () {
     const passed = outcomes.filter((o) => o.problem === undefined).length
     const slowest = outcomes.reduce<Outcome | undefined>((a, b) => (a === undefined || b.ms > a.ms ? b : a), undefined)
     console.log(
-      `      hostile inputs: ${outcomes.length} cases tried over ${commands.length} commands, ${passed} passed` +
+      `      hostile inputs: ${outcomes.length} cases tried over ${commands.length + servers.length} commands, ${passed} passed` +
         (slowest ? `; slowest ${slowest.ms} ms: arc ${shown(slowest.argv)} (exit ${slowest.exit})` : '')
     )
   })
@@ -237,6 +246,34 @@ describe('hostile: every command against odd values', function () {
   }
 
   // HOSTILE_ONLY=tap,files:push runs those commands alone and HOSTILE_TRACE=FILE logs each case's time (to debug).
+  /** One spawned run of a server command: its exit and output, or SIGINT once it has served SERVING_MS. */
+  function serve(argv: string[]): Promise<Outcome> {
+    const started = Date.now()
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, arcNodeArgs(argv), {
+        cwd: dir,
+        env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'},
+      })
+      let output = ''
+      child.stdout.on('data', (d: Buffer) => (output += d))
+      child.stderr.on('data', (d: Buffer) => (output += d))
+      child.stdin.end()
+      const stop = setTimeout(() => child.kill('SIGINT'), SERVING_MS)
+      const killed = setTimeout(() => child.kill('SIGKILL'), CASE_LIMIT_MS)
+      child.on('close', (code, signal) => {
+        clearTimeout(stop)
+        clearTimeout(killed)
+        const exit = code ?? -1
+        let problem: string | undefined
+        if (signal === 'SIGKILL')
+          problem = `did not stop within ${CASE_LIMIT_MS} ms of its start (SIGINT at ${SERVING_MS})`
+        else if (exit === INTERNAL) problem = `exit INTERNAL: ${output.slice(0, 400)}`
+        else if (STACK.test(output)) problem = `a stack trace in the output: ${output.slice(0, 600)}`
+        resolve({argv, ms: Date.now() - started, exit, ...(problem === undefined ? {} : {problem})})
+      })
+    })
+  }
+
   it('covers every command oclif lists, bar those that serve until stopped', function () {
     if (process.env.HOSTILE_ONLY) return
     expect(commands.length).to.be.greaterThan(60)
@@ -290,6 +327,34 @@ describe('hostile: every command against odd values', function () {
       }
     }
     expect(await readdir(dir), 'a shell metacharacter ran on this machine').to.not.include('pwned')
+    expect(failures, failures.join('\n\n')).to.deep.equal([])
+  })
+  // Each its own process (a few at once): the values most likely to get past a flag's own check.
+  it('the servers (emulate, mcp serve) never end INTERNAL, with a stack trace, or fail to stop, on odd flag values', async function () {
+    this.timeout(0)
+    const picked = values.filter(([label]) =>
+      ['empty', 'control characters', '-1', '1e309', 'a missing path'].includes(label)
+    )
+    const runs: Array<{what: string; argv: string[]}> = []
+    for (const command of servers) {
+      const base = splitArgv(shellWords(NOT_IN_PROCESS[command.id] as string), command)
+      for (const [name, flag] of Object.entries(command.flags)) {
+        if (flag.type !== 'option') continue
+        for (const [label, value] of picked) {
+          const parsed = {positional: [], flags: [...base.flags.filter(([n]) => n !== name), [name, value]]} as Parsed
+          runs.push({what: `${command.id} --${name} = ${label}`, argv: joinArgv(command.id, parsed)})
+        }
+      }
+    }
+    const failures: string[] = []
+    const next = async (): Promise<void> => {
+      for (let run = runs.shift(); run !== undefined; run = runs.shift()) {
+        const outcome = await serve(run.argv)
+        outcomes.push(outcome)
+        if (outcome.problem) failures.push(`${run.what}: ${outcome.problem}`)
+      }
+    }
+    await Promise.all([next(), next(), next()])
     expect(failures, failures.join('\n\n')).to.deep.equal([])
   })
 })
