@@ -78,6 +78,15 @@ function parseArgs(argv: string[]): {device?: string} {
   return out
 }
 
+/** What a result's `backend` says served a capability (arc's helper or ADB), in how many ms. */
+type Served = Record<string, {by: string; ms: number; fallback?: string}>
+
+function servedNote(backend: Served | undefined, capability: string): string {
+  const use = backend?.[capability]
+  if (!use) return ''
+  return `; served by ${use.by === 'helper' ? 'the on-device helper' : 'ADB'} in ${use.ms} ms${use.fallback ? ` (helper: ${use.fallback.slice(0, 120)})` : ''}`
+}
+
 async function main(): Promise<number> {
   const {device} = parseArgs(process.argv.slice(2))
   if (!existsSync(path.join(ROOT, 'dist', 'commands'))) {
@@ -120,8 +129,8 @@ async function main(): Promise<number> {
   const read = await arc(['screen-state', '--json'], device)
   let readNote = errorOf(read)
   if (read.code === 0) {
-    const state = JSON.parse(read.stdout) as {warnings?: string[]; windows?: unknown[]}
-    readNote = `ok, ${state.windows?.length ?? '?'} windows${state.warnings?.length ? `; warnings: ${state.warnings.join(' / ')}` : ''}`
+    const state = JSON.parse(read.stdout) as {warnings?: string[]; windows?: unknown[]; backend?: Served}
+    readNote = `ok, ${state.windows?.length ?? '?'} windows${servedNote(state.backend, 'screen')}${state.warnings?.length ? `; warnings: ${state.warnings.join(' / ')}` : ''}`
   }
   row('screen read (`arc screen-state`, whole process)', `${read.ms} ms, ${readNote}`)
 
@@ -155,6 +164,19 @@ async function main(): Promise<number> {
     'annotated screenshot',
     shot.code === 0 ? (shotWarnings.length ? `warnings: ${shotWarnings.join(' / ')}` : 'not black') : errorOf(shot)
   )
+
+  // A plain screenshot, timed: which backend took it (the helper's UiAutomation PNG, or screencap) and whether the
+  // capture came out black (a FLAG_SECURE window, a sleeping display).
+  const plainDir = mkdtempSync(path.join(os.tmpdir(), 'arc-phone-check-'))
+  const plain = await arc(['screenshot', '-o', path.join(plainDir, 'screen.png'), '--json'], device).finally(() =>
+    rmSync(plainDir, {recursive: true, force: true})
+  )
+  let plainNote = errorOf(plain)
+  if (plain.code === 0) {
+    const result = JSON.parse(plain.stdout) as {width?: number; height?: number; black?: boolean; backend?: Served}
+    plainNote = `ok, ${result.width}x${result.height}${result.black ? ', black' : ''}${servedNote(result.backend, 'screenshot')}`
+  }
+  row('plain screenshot (`arc screenshot`, whole process)', `${plain.ms} ms, ${plainNote}`)
 
   // A tap, timed: the top-left corner pixel (the status bar: a tap there opens nothing).
   const tap = await arc(['tap', '0', '0'], device)

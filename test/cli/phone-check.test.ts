@@ -38,6 +38,7 @@ describe('npm run phone-check against arc emulate', function () {
       /^\| two screen reads at once \| first ok \(\d+ ms\); second ok \(\d+ ms\) \|$/m,
       /^\| display power \(`dumpsys power`\) \| Awake \|$/m,
       /^\| annotated screenshot \| not black \|$/m,
+      /^\| plain screenshot \(`arc screenshot`, whole process\) \| \d+ ms, ok, \d+x\d+ \|$/m,
       /^\| tap at \(0, 0\) \(whole process\) \| \d+ ms, ok \|$/m,
       /^\| typing 50 letters \(`input text`, whole process\) \| \d+ ms, ok \|$/m,
       /^\| output of a silent `input keyevent` \| none \|$/m,
@@ -60,6 +61,13 @@ describe('npm run phone-check against arc emulate', function () {
       /^\| one read through the helper \(`arc doctor`\) \| yes: every window through UiAutomation in \d+ ms, no idle wait \|$/m
     )
     expect(run.stdout).to.match(/^\| screen read over uiautomator \(`--helper off`, whole process\) \| \d+ ms, ok \|$/m)
+    // Which backend served the read and the plain screenshot, from their --json `backend`.
+    expect(run.stdout).to.match(
+      /^\| screen read \(`arc screen-state`, whole process\) \| \d+ ms, ok, \d+ windows; served by the on-device helper in \d+ ms \|$/m
+    )
+    expect(run.stdout).to.match(
+      /^\| plain screenshot \(`arc screenshot`, whole process\) \| \d+ ms, ok, \d+x\d+; served by the on-device helper in \d+ ms \|$/m
+    )
   })
 
   it('on a Xiaomi phone that refuses input the report names the setting, and the tap and typing failures', async () => {
