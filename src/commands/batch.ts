@@ -16,7 +16,8 @@ export default class Batch extends ScriptCommand {
     "line stops the batch (its error is printed as usual) and its exit status is the batch's; with --keep-going every line",
     "runs and the batch exits with the first failure's status. `batch` lines cannot nest. Each line is echoed on stderr",
     'before it runs, as `FILE:LINE` (`stdin:LINE` for stdin) and its words (--quiet: not), and a line that fails is named',
-    'there after its error: `FILE:LINE: failed with exit N: WORDS`.',
+    'there after its error: `FILE:LINE: failed with exit N: WORDS`. An unknown command on any line is refused before the',
+    'first line runs.',
   ].join(' ')
   static override examples = [
     '<%= config.bin %> <%= command.id %> steps.txt',
@@ -60,6 +61,9 @@ export default class Batch extends ScriptCommand {
       }
     }
     const lines = parseBatch(script)
+    // Every line names a command before the first one runs: an unknown or nested command on line N is refused
+    // before lines 1 to N-1 have acted on the device (--keep-going too).
+    for (const {line, words} of lines) this.commandId(words, line)
     const recorder = flags.record ? new FlowRecorder({file: flags.record, by: 'arc batch --record'}) : undefined
     if (recorder) {
       // A file that cannot be written fails before any line acts on the device.

@@ -48,11 +48,16 @@ describe('arc batch: many commands, one process', () => {
     expect(taps() - before).to.equal(1)
     const kept = await runArc(['batch', '-', '--keep-going'], {
       env: h.env,
-      input: 'tap 1 1\ntap -5 10\nfrobnicate\ntap 2 2\n',
+      input: 'tap 1 1\ntap -5 10\ntap 2 2\n',
     })
     expect(kept.code).to.equal(2)
     expect(kept.stdout.trim().split('\n')).to.deep.equal(['Tap executed at (1, 1)', 'Tap executed at (2, 2)'])
-    expect(kept.stderr).to.contain('batch line 3: unknown command "frobnicate"')
+    expect(taps() - before).to.equal(3)
+    // An unknown command is refused before any line runs, --keep-going or not: nothing acts on the device.
+    const unknown = await runArc(['batch', '-', '--keep-going'], {env: h.env, input: 'tap 1 1\nfrobnicate\ntap 2 2\n'})
+    expect(unknown.code).to.equal(2)
+    expect(unknown.stdout).to.equal('')
+    expect(unknown.stderr).to.match(/^Error \[INVALID_INPUT\]: batch line 2: unknown command "frobnicate"/)
     expect(taps() - before).to.equal(3)
   })
 
