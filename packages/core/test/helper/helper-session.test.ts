@@ -94,13 +94,15 @@ describe('the on-device helper over ADB (arc emulate)', function () {
   })
 
   it('holds UiAutomation only while working: uiautomator dump fails while it holds it and works once it let go', async () => {
-    const session = await open(150)
+    // A hold long enough that a loaded machine cannot let it lapse before the next command reaches the device; the
+    // loop below only bounds how long the test looks for the release, it asserts no duration.
+    const session = await open(1500)
     await session.request(['dump'], 5000)
     expect(device().uiAutomationHolder).to.equal('arc-helper')
     // uiautomator dies at connect as on a phone: nothing on the terminal, SIGKILL (137), the crash log says why.
     const held = await driver.runCommand(['uiautomator', 'dump', '/dev/tty'])
     expect(held.exitCode).to.equal(137)
-    for (let i = 0; i < 100 && device().uiAutomationHolder !== undefined; i++) await sleep(20)
+    for (let i = 0; i < 500 && device().uiAutomationHolder !== undefined; i++) await sleep(20)
     expect(device().uiAutomationHolder).to.equal(undefined)
     const free = await driver.runCommand(['uiautomator', 'dump', '/dev/tty'])
     expect(free.stdout.toString()).to.match(/UI hierchary dumped to: \/dev\/tty/)
