@@ -274,7 +274,9 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       input: `wait gone text Loading --timeout 800\ntap ${SKIP.x} ${SKIP.y}\n`,
     })
     expect(stopped.code).to.equal(TIMEOUT_EXIT)
-    expect(stopped.stdout).to.match(/^Still there after/)
+    // Either TIMEOUT answer is the wait's own (the element was still there, or on a loaded host no read finished inside
+    // the 800 ms window); what this test proves is that batch stops there. Both texts are pinned by the tests above.
+    expect(stopped.stdout).to.match(/^(Still there after|Not gone: no read of the screen finished within)/)
     expect(taps()).to.equal(before)
     expect(device().screenName).to.equal('loading')
     const kept = await runArc(['batch', '--keep-going'], {
