@@ -22,11 +22,14 @@ export {KEYCODES, MAX_KEYCODE, resolveKey, type ResolvedKey} from './driver/keyc
 export {fullPermissionName, PACKAGE_NAME, PERMISSION_NAME} from './driver/android-names.js'
 export {fileRecord, MAX_SNAPSHOT_PNG_BYTES, MAX_SNAPSHOT_XML_BYTES} from './driver/snapshot-integrity.js'
 export {
+  checkJpeg,
   checkPng,
   checkPngPixels,
   isPng,
+  jpegSize,
   PNG_LIMITS,
   PNG_SIGNATURE,
+  BLACK_LEVEL,
   pngLooksBlack,
   pngSize,
   pngSizeProblem,

@@ -225,3 +225,41 @@ function unfilter(type: number, line: Buffer, up: Buffer, out: Buffer, bpp: numb
       return false
   }
 }
+
+/**
+ * A JPEG's width and height and where it ends, without decoding it: SOI first, markers walked by their lengths to
+ * the frame header (SOF0-SOF15 bar DHT/JPG/DAC, ITU-T T.81 §B.1.1.3 and Table B.1), and the EOI marker the last two
+ * bytes. What the on-device helper's Bitmap.compress writes is such a file; a reply cut short is a problem named.
+ */
+export function checkJpeg(data: Buffer): {width: number; height: number} | {problem: string} {
+  if (data.length < 4 || data[0] !== 0xff || data[1] !== 0xd8) return {problem: 'no JPEG start-of-image marker'}
+  if (data[data.length - 2] !== 0xff || data[data.length - 1] !== 0xd9)
+    return {problem: 'truncated: it does not end with the end-of-image marker'}
+  let offset = 2
+  while (offset + 4 <= data.length) {
+    if (data[offset] !== 0xff) return {problem: `no marker at byte ${offset}`}
+    const marker = data[offset + 1] as number
+    if (marker === 0xff) {
+      offset++
+      continue
+    }
+    const length = data.readUInt16BE(offset + 2)
+    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc
+    if (isFrame) {
+      if (offset + 9 > data.length) return {problem: 'truncated frame header'}
+      const height = data.readUInt16BE(offset + 5)
+      const width = data.readUInt16BE(offset + 7)
+      if (width === 0 || height === 0) return {problem: `its frame header says ${width}x${height}`}
+      return {width, height}
+    }
+    if (marker === 0xda || marker === 0xd9) return {problem: 'no frame header before the image data'}
+    offset += 2 + length
+  }
+  return {problem: 'truncated: no frame header'}
+}
+
+/** Width and height of a JPEG (checkJpeg), else undefined. */
+export function jpegSize(data: Buffer): {width: number; height: number} | undefined {
+  const checked = checkJpeg(data)
+  return 'problem' in checked ? undefined : checked
+}

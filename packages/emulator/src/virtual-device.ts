@@ -295,6 +295,8 @@ export class VirtualDevice extends EventEmitter {
    * (scenario `uiAutomationHeldBy`, holdUiAutomation()).
    */
   uiAutomationHolder?: string
+  /** Every request arc's on-device helper was sent (`screenshot 1024 1024 90 jpeg`), oldest first, op and words. */
+  readonly helperRequests: string[][] = []
   /** Screens whose app window has FLAG_SECURE (scenario screens' `secure`): screencap captures them black. */
   readonly secureScreens = new Set<string>()
   /** Controls a confirm key clicked (ENTER, DPAD_CENTER or SPACE on a focused button), in order. */

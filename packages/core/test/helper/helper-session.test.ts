@@ -6,7 +6,7 @@
 import {readFileSync, writeFileSync} from 'node:fs'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {parseUiDump} from '@arc-cli/core'
+import {checkJpeg, checkPng, parseUiDump, pngSize} from '@arc-cli/core'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
 import {expect} from 'chai'
@@ -108,17 +108,27 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     expect(free.stdout.toString()).to.match(/UI hierchary dumped to: \/dev\/tty/)
   })
 
-  it('answers screenshot as a whole-screen PNG, and refuses what the virtual device cannot encode or scale', async () => {
+  it('answers screenshot as Bitmap.compress would: the whole-screen PNG, or scaled to fit the box (never up) and/or a JPEG', async () => {
     const session = await open(0)
     const png = await session.request(['screenshot', '0', '0', '100', 'png'], 5000)
     expect(png.equals(await device().screen.png())).to.equal(true)
-    const jpeg = await failure(session.request(['screenshot', '0', '0', '80'], 5000))
-    expect(jpeg.code).to.equal('UNSUPPORTED')
-    const small = await failure(session.request(['screenshot', '100', '0', '80', 'png'], 5000))
-    expect([small.code, small.message]).to.deep.equal([
-      'UNSUPPORTED',
-      'the virtual device does not scale its 1080x2400 screen',
-    ])
+    // A box larger than the screen: never enlarged, the screen's own PNG.
+    const big = await session.request(['screenshot', '5000', '5000', '100', 'png'], 5000)
+    expect(big.equals(png)).to.equal(true)
+    // No format word: a JPEG (the helper's default), full size.
+    const jpeg = await session.request(['screenshot', '0', '0', '80'], 5000)
+    expect(checkJpeg(jpeg)).to.deep.equal({width: 1080, height: 2400})
+    // One factor fits both sides: 1024/2400 for a 1080x2400 screen, each side rounded (460.8 -> 461).
+    const small = await session.request(['screenshot', '1024', '1024', '80', 'jpeg'], 5000)
+    expect(checkJpeg(small)).to.deep.equal({width: 461, height: 1024})
+    expect(small.length).to.be.lessThan(jpeg.length)
+    const lower = await session.request(['screenshot', '1024', '1024', '20', 'jpeg'], 5000)
+    expect(checkJpeg(lower)).to.deep.equal({width: 461, height: 1024})
+    expect(lower.length).to.be.lessThan(small.length)
+    // Only the width limited: 100/1080 of 2400 = 222.2 -> 222; a PNG stays a PNG.
+    const narrow = await session.request(['screenshot', '100', '0', '80', 'png'], 5000)
+    expect(pngSize(narrow)).to.deep.equal({width: 100, height: 222})
+    expect(checkPng(narrow)).to.deep.equal({end: narrow.length})
     const bad = await failure(session.request(['screenshot', '0', '0', '100', 'gif'], 5000))
     expect([bad.code, bad.message]).to.deep.equal(['BAD_REQUEST', 'screenshot format is "gif"; png or jpeg is allowed'])
   })

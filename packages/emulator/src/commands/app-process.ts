@@ -193,6 +193,7 @@ class EmulatedHelper {
       if (args.length !== n) throw new HelperError('BAD_REQUEST', `${op} takes ${n} argument(s), got ${args.length}`)
     }
     const device = this.device
+    device.helperRequests.push([op, ...args])
     switch (op) {
       case 'ping':
         count(0)
@@ -273,11 +274,12 @@ class EmulatedHelper {
   }
 
   /**
-   * `screenshot MAXW MAXH QUALITY [png|jpeg]`: UiAutomation.takeScreenshot of display 0, as the helper encodes it
-   * (Bitmap.compress). The virtual device serves a PNG of the whole screen, the same pixels screencap gives: black for
-   * a FLAG_SECURE window and a sleeping display, as the platform's capture is. It has no JPEG encoder and does not
-   * scale, so a JPEG or a size below the screen's is UNSUPPORTED here (a phone's helper serves both), and arc's
-   * driver falls back to screencap as it would on any refusal.
+   * `screenshot MAXW MAXH QUALITY [png|jpeg]`: UiAutomation.takeScreenshot of display 0, as the helper's
+   * AndroidDevice.screenshot treats it: scaled by the one factor that fits MAXW x MAXH (0: no limit on that side),
+   * never enlarged, each side Math.round'ed and at least 1, with createScaledBitmap's bilinear filter; then
+   * Bitmap.compress as a PNG or a JPEG of QUALITY (bitmap-compress.ts). The pixels are the ones screencap gives: black
+   * for a FLAG_SECURE window and a sleeping display, as the platform's capture is. A full-size PNG is the screen's
+   * own PNG, untouched.
    */
   private async screenshot(args: string[]): Promise<Buffer> {
     if (args.length !== 3 && args.length !== 4)
@@ -290,18 +292,26 @@ class EmulatedHelper {
     }
     const maxWidth = number(args[0] as string, 'screenshot max width', 0, 100000)
     const maxHeight = number(args[1] as string, 'screenshot max height', 0, 100000)
-    number(args[2] as string, 'screenshot quality', 1, 100)
+    const quality = number(args[2] as string, 'screenshot quality', 1, 100)
     const format = args[3] ?? 'jpeg'
     if (format !== 'png' && format !== 'jpeg')
       throw new HelperError('BAD_REQUEST', `screenshot format is "${format}"; png or jpeg is allowed`)
     this.needs('uiautomation')
     const device = this.device
     const {width, height} = device.screen
-    if (format === 'jpeg')
-      throw new HelperError('UNSUPPORTED', 'the virtual device has no JPEG encoder: ask for png, or use screencap')
-    if ((maxWidth > 0 && maxWidth < width) || (maxHeight > 0 && maxHeight < height))
-      throw new HelperError('UNSUPPORTED', `the virtual device does not scale its ${width}x${height} screen`)
-    return device.capturesBlack ? solidPng(width, height, 0) : await device.screen.png()
+    const png = device.capturesBlack ? solidPng(width, height, 0) : await device.screen.png()
+    let k = 1
+    if (maxWidth > 0 && width > maxWidth) k = Math.min(k, maxWidth / width)
+    if (maxHeight > 0 && height > maxHeight) k = Math.min(k, maxHeight / height)
+    if (k === 1 && format === 'png') return png
+    const size =
+      k < 1 ? {width: Math.max(1, Math.round(width * k)), height: Math.max(1, Math.round(height * k))} : {width, height}
+    // Without the canvas library's native binary the virtual device cannot encode: FAILED, as a phone's helper says
+    // when Bitmap.compress fails, and arc falls back to screencap.
+    const encoder = await import('../bitmap-compress.js').catch((error: unknown) => {
+      throw new HelperError('FAILED', `${format.toUpperCase()} compression failed: ${String(error)}`)
+    })
+    return encoder.scaleAndCompress(png, size, format, quality)
   }
 
   /**
