@@ -5,7 +5,8 @@
  * idle wait and the VM starts a phone would add are not arc's cost; docs/devices.md has the phone's).
  *
  * Figures: wall time per look and per screenshot (median, p90), host CPU per look (and per screenshot: screencap -p
- * against the helper's PNG) (this process's user + system time over the runs),
+ * against the helper's full PNG and its 1024-pixel JPEG, with the bytes each sends) (this process's user + system
+ * time over the runs; the JPEG's scaling and encoding run in the emulator's process, as on a phone they run there),
  * and the bytes each look moves for the hierarchy: the helper's request and response frames against what
  * `uiautomator dump --windows /dev/tty` prints (both also read one `dumpsys window -a`, counted apart).
  */
@@ -99,15 +100,21 @@ export default async function bench(): Promise<void> {
     const perLook = (ms: number) => ms / (runs + warm)
 
     // A screenshot: screencap -p against the helper's UiAutomation.takeScreenshot PNG (the same image here).
-    const shotCpu = {dump: 0, helper: 0}
-    const shot = (key: 'dump' | 'helper', driver: AdbDriver) => async () => {
+    const shotCpu = {dump: 0, helper: 0, small: 0}
+    // What `screenshot --max-size 1024 -o x.jpg` and MCP with format jpeg ask: a 1024-pixel JPEG at the default
+    // quality, scaled and encoded where the screen is (arc emulate's process here, the phone on a phone).
+    const SMALL = {maxSize: 1024, format: 'jpeg', quality: 90} as const
+    const shot = (key: 'dump' | 'helper' | 'small', driver: AdbDriver) => async () => {
       const before = process.cpuUsage()
-      await driver.screenshot()
+      await driver.screenshot(key === 'small' ? SMALL : undefined)
       const used = process.cpuUsage(before)
       shotCpu[key] += (used.user + used.system) / 1000
     }
     const screencapTimes = await timeRuns(shot('dump', viaDump), runs, warm)
     const helperShotTimes = await timeRuns(shot('helper', viaHelper), runs, warm)
+    const smallShotTimes = await timeRuns(shot('small', viaHelper), runs, warm)
+    const fullPngBytes = (await viaHelper.screenshot()).length
+    const smallJpegBytes = (await viaHelper.screenshot(SMALL)).length
 
     // Bytes of the hierarchy per look: the helper's frames against uiautomator's printout.
     const session = await helperSession(viaHelper.shell)
@@ -123,6 +130,10 @@ export default async function bench(): Promise<void> {
     row('look via the on-device helper', helperTimes, cpu.helper)
     row('screenshot via screencap -p', screencapTimes, shotCpu.dump)
     row('screenshot via the on-device helper', helperShotTimes, shotCpu.helper)
+    row('1024 px JPEG q90 via the helper', smallShotTimes, shotCpu.small)
+    console.log(
+      `screenshot bytes over ADB: full-size PNG ${fullPngBytes} B; 1024 px JPEG q90 from the helper ${smallJpegBytes} B`
+    )
     console.log(`helper start (push if needed + app_process + hello), once per process: ${fmt(startMs)}`)
     console.log(
       `hierarchy bytes per look: helper ${request.length} B request + ${response} B response; uiautomator dump --windows /dev/tty ${dumpBytes} B`

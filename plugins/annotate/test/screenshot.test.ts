@@ -122,5 +122,66 @@ describe('arc screenshot', function () {
       expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['screencap', '-p']])
       expect((await readFile(path.join(out, 'live.png'))).equals(demoPng)).to.equal(true)
     })
+
+    describe('with the on-device helper', () => {
+      const env = () => ({ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_HELPER: 'auto'})
+      const device = () => emu.device('emu-1')
+
+      it('--max-size with a .jpg asks the helper for that JPEG on the device and writes what arrives', async () => {
+        const from = emu.commands.length
+        const run = await runArc(['screenshot', '-o', 'small.jpg', '--max-size', '1024', '--quality', '70', '--json'], {
+          cwd: out,
+          env: env(),
+        })
+        expect(run.code, run.stderr).to.equal(0)
+        expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '1024', '1024', '70', 'jpeg'])
+        expect(emu.commands.slice(from).filter((c) => c.argv[0] === 'screencap')).to.deep.equal([])
+        const data = await readFile(path.join(out, 'small.jpg'))
+        expect(JSON.parse(run.stdout)).to.deep.include({format: 'jpeg', width: 461, height: 1024, bytes: data.length})
+        // The device's scaled image of the demo screen: the same picture as the full-size PNG, scaled.
+        const [small, full] = [await decode(data), await decode(demoPng)]
+        expect([small.width, small.height]).to.deep.equal([461, 1024])
+        for (const [x, y] of [
+          [20, 20],
+          [230, 512],
+          [440, 1000],
+        ] as const) {
+          const a = small.at(x, y)
+          const b = full.at(Math.round((x * 1080) / 461), Math.round((y * 2400) / 1024))
+          for (let c = 0; c < 3; c++)
+            expect(Math.abs((a[c] as number) - (b[c] as number)), `channel ${c} at ${x},${y}`).to.be.at.most(24)
+        }
+      })
+
+      it('a plain .png still takes the full-size PNG; --max-size with a .png asks for a scaled PNG', async () => {
+        const plain = await runArc(['screenshot', '-o', 'helper.png'], {cwd: out, env: env()})
+        expect(plain.code, plain.stderr).to.equal(0)
+        expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '0', '0', '100', 'png'])
+        expect((await readFile(path.join(out, 'helper.png'))).equals(demoPng)).to.equal(true)
+        const scaled = await runArc(['screenshot', '-o', 'scaled.png', '--max-size', '512', '--json'], {
+          cwd: out,
+          env: env(),
+        })
+        expect(scaled.code, scaled.stderr).to.equal(0)
+        expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '512', '512', '100', 'png'])
+        expect(JSON.parse(scaled.stdout)).to.deep.include({format: 'png', width: 230, height: 512})
+      })
+
+      it('a black capture sent as a JPEG is still told as black', async () => {
+        device().awake = false
+        try {
+          const run = await runArc(['screenshot', '-o', 'black.jpg', '--max-size', '256', '--json'], {
+            cwd: out,
+            env: env(),
+          })
+          expect(run.code, run.stderr).to.equal(0)
+          expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '256', '256', '90', 'jpeg'])
+          expect(JSON.parse(run.stdout)).to.deep.include({format: 'jpeg', black: true})
+          expect(run.stderr).to.match(/display .*off|asleep|black/i)
+        } finally {
+          device().awake = true
+        }
+      })
+    })
   })
 })

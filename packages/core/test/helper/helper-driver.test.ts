@@ -4,7 +4,7 @@
  * ASCII by a paste with the clipboard put back), the fallback to ADB where it cannot start or serve, `required`
  * failing with the reason, `off` never starting it, and the element ids the same whichever backend read the screen.
  */
-import {buildScreenModel, walkNodes} from '@arc-cli/core'
+import {buildScreenModel, checkJpeg, pngSize, walkNodes} from '@arc-cli/core'
 import {connectAdbDriver} from '@arc-cli/core/testing'
 import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
@@ -331,5 +331,40 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     const use = backendUses(d.shell).screenshot
     expect(use).to.deep.include({backend: 'adb'})
     expect(use?.fallback).to.match(/^UNSUPPORTED: this release lacks the uiautomation API/)
+  })
+
+  it('asks the helper for a small JPEG only where the caller takes one; a plain call still gets the full PNG', async () => {
+    const d = await driver('auto')
+    const full = await d.screenshot()
+    expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '0', '0', '100', 'png'])
+    expect(full.equals(await device().screen.png())).to.equal(true)
+    const from = h.emu.commands.length
+    const jpeg = await d.screenshot({maxSize: 1024, format: 'jpeg', quality: 70})
+    expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '1024', '1024', '70', 'jpeg'])
+    expect(checkJpeg(jpeg)).to.deep.equal({width: 461, height: 1024})
+    expect(jpeg.length).to.be.lessThan(full.length)
+    expect(programs(from).filter((p) => p.startsWith('screencap'))).to.deep.equal([])
+    const png = await d.screenshot({maxSize: 512})
+    expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '512', '512', '100', 'png'])
+    expect(pngSize(png)).to.deep.equal({width: 230, height: 512})
+    expect(backendUses(d.shell).screenshot).to.deep.include({backend: 'helper'})
+  })
+
+  it('a small JPEG asked for falls back to the full screencap PNG where the helper cannot serve, or is off', async () => {
+    const off = await driver('off')
+    const asked = device().helperRequests.length
+    const viaOff = await off.screenshot({maxSize: 1024, format: 'jpeg'})
+    expect(viaOff.equals(await device().screen.png())).to.equal(true)
+    expect(device().helperRequests.length).to.equal(asked)
+    device().hiddenApisMissing.add('uiautomation')
+    const d = await driver('auto')
+    const from = h.emu.commands.length
+    const sent = device().helperRequests.length
+    const png = await d.screenshot({maxSize: 1024, format: 'jpeg', quality: 70})
+    // The helper was asked (and could not take the screenshot); it let go of UiAutomation before screencap.
+    expect(device().helperRequests.slice(sent)).to.deep.include(['screenshot', '1024', '1024', '70', 'jpeg'])
+    expect(programs(from)).to.include('screencap -p')
+    expect(png.equals(await device().screen.png())).to.equal(true)
+    expect(backendUses(d.shell).screenshot?.fallback).to.match(/^UNSUPPORTED: this release lacks the uiautomation API/)
   })
 })

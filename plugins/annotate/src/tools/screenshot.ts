@@ -6,6 +6,8 @@ import {
   displayOffWarning,
   durationField,
   InvalidInputError,
+  isPng,
+  jpegSize,
   pngLooksBlack,
   pngSize,
   resolveElement,
@@ -83,8 +85,15 @@ async function elementShot(ctx: ToolContext, id: string, format: Format, quality
  * power`, asked only then), else a FLAG_SECURE window. A warning (stderr; `warnings` in --json and MCP) and `black`
  * in the result: the image is still what the device gave.
  */
-async function warnIfBlack(ctx: ToolContext, png: Buffer): Promise<boolean> {
-  if (pngLooksBlack(png) !== true) return false
+async function warnIfBlack(ctx: ToolContext, image: Buffer): Promise<boolean> {
+  let looksBlack: boolean | undefined
+  if (isPng(image)) looksBlack = pngLooksBlack(image)
+  else {
+    // A JPEG the device encoded (the helper, asked for one): decoded to judge it, with the canvas library.
+    const {jpegLooksBlack} = await import('../encode-jpeg.js')
+    looksBlack = await jpegLooksBlack(image)
+  }
+  if (looksBlack !== true) return false
   const awake = await ctx.driver.displayAwake()
   ctx.warn(awake === false ? displayOffWarning(ctx.driver.serial) : blackScreenshotWarning(ctx.driver.serial))
   return true
@@ -170,14 +179,20 @@ export const screenshot = defineTool({
       element = shot.element
       black = shot.black
     } else {
-      const png = await ctx.driver.screenshot()
-      size = pngSize(png) ?? {width: 0, height: 0}
-      black = await warnIfBlack(ctx, png)
-      data = png
-      if (format === 'jpeg' && !(input.max_size > 0 && Math.max(size.width, size.height) > input.max_size)) {
+      // A smaller image or a JPEG is asked of the device where one is wanted: a phone's helper scales and encodes
+      // there, so the small image crosses USB. A driver that cannot returns the full PNG, fitted below as before; a
+      // PNG asked for comes back a PNG.
+      const want =
+        format === 'jpeg' || input.max_size > 0 ? {maxSize: input.max_size, format, quality: input.quality} : undefined
+      const image = await ctx.driver.screenshot(want)
+      size = (isPng(image) ? pngSize(image) : jpegSize(image)) ?? {width: 0, height: 0}
+      black = await warnIfBlack(ctx, image)
+      data = image
+      const fits = !(input.max_size > 0 && Math.max(size.width, size.height) > input.max_size)
+      if (format === 'jpeg' && isPng(image) && fits) {
         // Loaded only here: other commands must not load the canvas library.
         const {pngToJpeg} = await import('../encode-jpeg.js')
-        data = await pngToJpeg(png, input.quality, ctx.driver.serial)
+        data = await pngToJpeg(image, input.quality, ctx.driver.serial)
       }
     }
     if (input.max_size > 0 && Math.max(size.width, size.height) > input.max_size) {

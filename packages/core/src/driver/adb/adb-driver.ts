@@ -29,6 +29,7 @@ import type {
   TransferWatch,
   TypingPace,
   WindowInfo,
+  ScreenshotWant,
 } from '../device-driver.js'
 import type {Geometry} from './screen-geometry.js'
 import {DeviceCommandError, InvalidInputError, UnsupportedError} from '../../errors/arc-error.js'
@@ -175,15 +176,16 @@ export class AdbDriver implements DeviceDriver {
   }
 
   /**
-   * A PNG of the screen: through the helper where it runs (UiAutomation.takeScreenshot, encoded on the device; in
-   * the critical section, as it holds UiAutomation), else `screencap -p` (screen.ts).
+   * An image of the screen: through the helper where it runs (UiAutomation.takeScreenshot, scaled and encoded on the
+   * device as `want` asks; in the critical section, as it holds UiAutomation), else the full-size PNG of
+   * `screencap -p` (screen.ts), which the caller fits host-side.
    */
-  screenshot(): Promise<Buffer> {
+  screenshot(want?: ScreenshotWant): Promise<Buffer> {
     if (this.helper.mode === 'off') return screen.screenshot(this.shell)
     return this.exclusive(() =>
       this.helper.serve(
         'screenshot',
-        (session) => this.helper.screenshot(session),
+        (session) => this.helper.screenshot(session, want),
         () => screen.screenshot(this.shell)
       )
     )

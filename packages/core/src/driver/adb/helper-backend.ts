@@ -17,7 +17,8 @@
  * which needs no UiAutomation.
  */
 import {UnsupportedError} from '../../errors/arc-error.js'
-import {checkPng} from '../../png.js'
+import {checkJpeg, checkPng} from '../../png.js'
+import type {ScreenshotWant} from '../capabilities/screen.js'
 import {DEFAULT_HELPER_HOLD_MS} from '../device-helper.js'
 import {parseUiDump} from '../../screen/parse-ui-dump.js'
 import type {DeviceShell} from './device-shell.js'
@@ -147,15 +148,27 @@ export class HelperBackend {
   }
 
   /**
-   * A PNG of display 0 at its full size, taken and encoded on the device (`screenshot 0 0 100 png`); a reply that is
-   * not a whole PNG is a failure the caller falls back from, never an image passed on.
+   * An image of display 0 taken and encoded on the device: a full-size PNG (`screenshot 0 0 100 png`) unless `want`
+   * asks for less, then scaled there to fit a box of maxSize on each side (the long side at most maxSize, aspect
+   * kept, never enlarged: AndroidDevice.screenshot) and/or a JPEG of that quality, so a phone sends the small image
+   * over USB. A reply that is not a whole image of the format asked is a failure the caller falls back from, never an
+   * image passed on.
    */
-  async screenshot(session: HelperSession): Promise<Buffer> {
-    const png = await session.request(['screenshot', '0', '0', '100', 'png'], limit(this.dev))
-    const structure = checkPng(png)
+  async screenshot(session: HelperSession, want: ScreenshotWant = {}): Promise<Buffer> {
+    const box = want.maxSize && want.maxSize > 0 ? String(Math.round(want.maxSize)) : '0'
+    const format = want.format === 'jpeg' ? 'jpeg' : 'png'
+    const quality = format === 'jpeg' ? String(want.quality ?? 90) : '100'
+    const image = await session.request(['screenshot', box, box, quality, format], limit(this.dev))
+    if (format === 'jpeg') {
+      const jpeg = checkJpeg(image)
+      if ('problem' in jpeg)
+        throw new HelperFailure('FAILED', `the helper's screenshot is not a readable JPEG: ${jpeg.problem}`)
+      return image
+    }
+    const structure = checkPng(image)
     if ('problem' in structure)
       throw new HelperFailure('FAILED', `the helper's screenshot is not a readable PNG: ${structure.problem}`)
-    return png.subarray(0, structure.end)
+    return image.subarray(0, structure.end)
   }
 
   /** The hierarchy of every window (the `<displays>` document), parsed. */

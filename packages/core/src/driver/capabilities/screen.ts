@@ -101,11 +101,27 @@ export interface KeyboardState {
   windowShown?: boolean
 }
 
+/** What a caller of ScreenCapability.screenshot can take instead of the full-size PNG. */
+export interface ScreenshotWant {
+  /** Longest side in pixels the caller keeps (0 or absent: full size); never enlarged, aspect kept. */
+  maxSize?: number
+  /** The encoding the caller writes; absent: PNG. */
+  format?: 'png' | 'jpeg'
+  /** JPEG quality 1-100 (default 90). */
+  quality?: number
+}
+
 export interface ScreenCapability {
   /** One observation: hierarchy XML, screen size, density, rotation and foreground app. */
   captureScreen(): Promise<ScreenCapture>
-  /** A PNG of the screen, in the current orientation. */
-  screenshot(): Promise<Buffer>
+  /**
+   * An image of the screen, in the current orientation: a PNG at full size, unless `want` says the caller takes a
+   * smaller image or a JPEG and the driver can make one where the screen is (the on-device helper scales and encodes
+   * on the phone, so less crosses USB). `want` is a hint: a driver that cannot serve it returns the full-size PNG, so
+   * the caller looks at what came (isPng / jpegSize) and still fits it host-side. Callers that need the screen's
+   * exact pixels (crops, comparisons, snapshots, annotate's drawing) pass nothing.
+   */
+  screenshot(want?: ScreenshotWant): Promise<Buffer>
   /**
    * Screen width and height in the current orientation, without a full capture (the touch tools' check). A live
    * driver answers from what this process last read of the device where nothing arc did since can have changed it
