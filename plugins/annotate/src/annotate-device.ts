@@ -18,7 +18,11 @@ export async function annotateDevice(
   if (!model) ctx.progress(`reading the screen of ${ctx.driver.serial}`)
   const screenModel = model ?? buildScreenModel(await ctx.driver.captureScreen())
   ctx.progress(`taking a screenshot of ${ctx.driver.serial}`)
-  const png = await ctx.driver.screenshot()
+  // The marks are drawn on the image scaled to the output size, at the dump's coordinates mapped onto it
+  // (screenMapping, any scale): a PNG already at that size, scaled on the phone by the helper, draws the same image
+  // and crosses USB a tenth the size. A PNG, not a JPEG: the result is encoded once, after drawing. A driver without
+  // the helper returns the full-size PNG, scaled here as before.
+  const png = await ctx.driver.screenshot(options.maxSize > 0 ? {maxSize: options.maxSize, format: 'png'} : undefined)
   const image = await makeAnnotation(screenModel, png, options, ctx.driver.serial)
   for (const warning of image.warnings) ctx.warn(warning)
   return image

@@ -167,6 +167,14 @@ describe('arc screenshot', function () {
         expect(JSON.parse(scaled.stdout)).to.deep.include({format: 'png', width: 230, height: 512})
       })
 
+      it('arc annotate asks the helper for a PNG at its output size and draws on it', async () => {
+        const run = await runArc(['annotate', '-o', 'marks.jpg', '--json'], {cwd: out, env: env()})
+        expect(run.code, run.stderr).to.equal(0)
+        expect(device().helperRequests.at(-1)).to.deep.equal(['screenshot', '700', '700', '100', 'png'])
+        const image = await decode(await readFile(path.join(out, 'marks.jpg')))
+        expect([image.width, image.height]).to.deep.equal([315, 700])
+      })
+
       it('a black capture sent as a JPEG is still told as black', async () => {
         device().awake = false
         try {
