@@ -11,6 +11,7 @@
  * `uiautomator dump --windows /dev/tty` prints (both also read one `dumpsys window -a`, counted apart).
  */
 import {spawn} from 'node:child_process'
+import {existsSync} from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -30,6 +31,8 @@ import {fmt, median, percentile, timeRuns} from './stats.js'
 type AdbClass = typeof adbkit.Adb
 const Adb: AdbClass = (adbkit as {Adb?: AdbClass}).Adb ?? (adbkit as unknown as AdbClass)
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+/** A phone's real screen (photos, text), where a JPEG's size differs from a PNG's as on a phone; the demo is flat. */
+const REAL_SCREEN = path.resolve(ROOT, '../shared/fixtures/real/bili-home-feed')
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,7 +64,15 @@ export default async function bench(): Promise<void> {
   const port = await freePort()
   const emulator = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin/run.js'), 'emulate', '--port', String(port), '--serial', 'bench=demo'],
+    [
+      path.join(ROOT, 'bin/run.js'),
+      'emulate',
+      '--port',
+      String(port),
+      '--serial',
+      'bench=demo',
+      ...(existsSync(REAL_SCREEN) ? ['--serial', `real=${REAL_SCREEN}`] : []),
+    ],
     {
       env: {...process.env, ARC_EMULATE_TIME_SCALE: '0'},
       stdio: 'ignore',
@@ -70,8 +81,8 @@ export default async function bench(): Promise<void> {
   const drivers: AdbDriver[] = []
   try {
     await untilListening(port)
-    const open = async (helper: 'off' | 'auto') => {
-      const driver = (await connectAdbDriver({host: '127.0.0.1', port, env: {}, serial: 'bench', helper})) as AdbDriver
+    const open = async (helper: 'off' | 'auto', serial = 'bench') => {
+      const driver = (await connectAdbDriver({host: '127.0.0.1', port, env: {}, serial, helper})) as AdbDriver
       drivers.push(driver)
       return driver
     }
@@ -132,8 +143,23 @@ export default async function bench(): Promise<void> {
     row('screenshot via the on-device helper', helperShotTimes, shotCpu.helper)
     row('1024 px JPEG q90 via the helper', smallShotTimes, shotCpu.small)
     console.log(
-      `screenshot bytes over ADB: full-size PNG ${fullPngBytes} B; 1024 px JPEG q90 from the helper ${smallJpegBytes} B`
+      `screenshot bytes over ADB (demo screen): full-size PNG ${fullPngBytes} B; 1024 px JPEG q90 from the helper ${smallJpegBytes} B`
     )
+    if (existsSync(REAL_SCREEN)) {
+      // The same two requests on a real phone's 1080x2400 screen (bili-home-feed): the bytes a phone would send.
+      const real = await open('auto', 'real')
+      const realFull = await timeRuns(() => real.screenshot(), 10, 2)
+      const realSmall = await timeRuns(() => real.screenshot(SMALL), 10, 2)
+      const wall = (name: string, times: number[]) =>
+        console.log(
+          `${name.padEnd(36)} wall median ${fmt(median(times)).padStart(9)}  p90 ${fmt(percentile(times, 90)).padStart(9)}   (10 runs after 2 warm-up)`
+        )
+      wall('real screen: full PNG, helper', realFull)
+      wall('real screen: 1024 JPEG q90, helper', realSmall)
+      console.log(
+        `screenshot bytes over ADB (bili-home-feed): full-size PNG ${(await real.screenshot()).length} B; 1024 px JPEG q90 from the helper ${(await real.screenshot(SMALL)).length} B`
+      )
+    } else console.log('(../shared/fixtures/real absent: no real-screen rows)')
     console.log(`helper start (push if needed + app_process + hello), once per process: ${fmt(startMs)}`)
     console.log(
       `hierarchy bytes per look: helper ${request.length} B request + ${response} B response; uiautomator dump --windows /dev/tty ${dumpBytes} B`
