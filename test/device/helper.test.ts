@@ -1,4 +1,4 @@
-import {buildScreenModel} from '@arc-cli/core'
+import {buildScreenModel, jpegSize, pngSize} from '@arc-cli/core'
 import {backendUses, closeHelperSessions, connectAdbDriver, type AdbDriver} from '@arc-cli/core/testing'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
 import {useRealDevice} from '@arc-cli/test-support/real-device'
@@ -51,5 +51,18 @@ describe('device tier: the on-device helper on a real phone', function () {
     const rows = new Map((await driver.probeCapabilities()).capabilities.map((c) => [c.id, c]))
     expect(['yes', 'partial'], rows.get('helper')?.detail).to.include(rows.get('helper')?.status)
     expect(rows.get('helper-dump')?.status, rows.get('helper-dump')?.detail).to.equal('yes')
+  })
+
+  it('takes a screenshot scaled and JPEG-encoded on the phone (Bitmap.createScaledBitmap + compress), long side 1024', async () => {
+    const full = await driver.screenshot()
+    const size = pngSize(full)
+    if (!size) expect.fail('the full-size screenshot is not a PNG')
+    const jpeg = await driver.screenshot({maxSize: 1024, format: 'jpeg', quality: 80})
+    const small = jpegSize(jpeg)
+    if (!small) expect.fail('the small screenshot is not a whole JPEG')
+    const long = Math.max(size.width, size.height)
+    expect(Math.max(small.width, small.height)).to.equal(Math.min(1024, long))
+    expect(jpeg.length, 'a 1024-pixel JPEG is smaller than the full PNG').to.be.lessThan(full.length)
+    expect(backendUses(driver.shell).screenshot?.backend).to.equal('helper')
   })
 })
