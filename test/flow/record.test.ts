@@ -124,6 +124,21 @@ describe('--record: a session becomes a flow arc test replays', function () {
     expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
   })
 
+  it('a --record folder the OS refuses to create (/proc/nope): OUTPUT_FAILED (13) naming it, no hang', async function () {
+    if (process.platform !== 'linux') this.skip()
+    const script = path.join(h.dir, 'one-tap.txt')
+    await writeFile(script, 'tap 500 1000\n')
+    const before = h.emu.device('emu-1').inputEvents.length
+    // Node's recursive mkdir never settles under /proc: bounded, so a regression fails instead of hanging.
+    const run = await runArc(['batch', script, '--record', '/proc/nope/x.flow'], {
+      env: {...h.env, ANDROID_SERIAL: 'emu-1'},
+      timeoutMs: 60_000,
+    })
+    expect(run.code, run.stderr).to.equal(13)
+    expect(run.stderr).to.include('--record: cannot write /proc/nope/x.flow')
+    expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+  })
+
   it('arc mcp serve --record: the agent’s successful actions, not its reads or its failures, replay with arc test', async () => {
     const out = path.join(h.dir, 'agent.flow')
     const transport = new StdioClientTransport({

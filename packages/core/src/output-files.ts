@@ -4,8 +4,9 @@
  * and a failure is one OUTPUT_FAILED naming the flag and the path.
  */
 import {constants, open as openFd} from 'node:fs'
-import {stat, writeFile} from 'node:fs/promises'
+import {mkdir, stat, writeFile} from 'node:fs/promises'
 import {Socket} from 'node:net'
+import path from 'node:path'
 import {promisify} from 'node:util'
 
 import {OutputError} from './errors/arc-error.js'
@@ -34,6 +35,44 @@ export function outputError(target: OutputTarget, why: string, cause?: unknown):
     details: {input: target.input, path: target.path},
     actions: ['Choose a path in an existing folder you can write to.'],
   })
+}
+
+/**
+ * `mkdir -p` one step at a time, so it ends on any file system: Node's recursive mkdir never settles under /proc
+ * (on Node 20 `mkdir('/proc/nope/x', {recursive: true})` spins the CPU for ever: `ARC_CACHE_DIR=/proc/x`, `arc batch
+ * --record /proc/nope/x.flow` and `arc assert screenshot /proc/nope/b.png` hung). Rejects with the errno error of the
+ * first folder that cannot be made (ENOTDIR when a part of the path is a file).
+ */
+export async function makeFolders(dir: string): Promise<void> {
+  const missing: string[] = []
+  for (let at = path.resolve(dir); ;) {
+    const found = await stat(at).catch((error: NodeJS.ErrnoException) => error)
+    if (!(found instanceof Error)) {
+      if (!found.isDirectory()) throw Object.assign(new Error(`${at} is not a folder`), {code: 'ENOTDIR'})
+      break
+    }
+    if (found.code !== 'ENOENT') throw found
+    missing.unshift(at)
+    const parent = path.dirname(at)
+    if (parent === at || missing.length > 256) break
+    at = parent
+  }
+  for (const folder of missing) {
+    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error
+    })
+  }
+}
+
+/** Makes the folder of each output target that is missing; the first that cannot be made is OUTPUT_FAILED naming it. */
+export async function makeOutputFolders(targets: OutputTarget[]): Promise<void> {
+  for (const target of targets) {
+    const folder = path.dirname(path.resolve(target.path))
+    await makeFolders(folder).catch((error: NodeJS.ErrnoException) => {
+      const why = error.code === 'ENOENT' ? 'the file system refuses to create it' : outputReason(error)
+      throw outputError(target, `cannot make the folder ${error.path ?? folder}: ${why}`, error)
+    })
+  }
 }
 
 /** What is at a target, following links: a regular file (or nothing) is replaced atomically; a stream is written into. */

@@ -20,6 +20,8 @@ export function runArc(
     env?: NodeJS.ProcessEnv
     input?: string
     /** Run as this user (tests running as root). */ uid?: number
+    /** Kill it (SIGKILL) after this long: a regression that hangs fails with code -1 and a note instead. */
+    timeoutMs?: number
   } = {}
 ): Promise<ArcRun> {
   return new Promise((resolve, reject) => {
@@ -31,6 +33,7 @@ export function runArc(
       env,
       ...(options.input === undefined ? {} : {input: options.input}),
       ...(options.uid === undefined ? {} : {uid: options.uid}),
+      ...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
     }).then(resolve, reject)
   })
 }
@@ -39,7 +42,7 @@ export function runArc(
 export function runProgram(
   file: string,
   args: string[],
-  options: {cwd: string; env: NodeJS.ProcessEnv; input?: string; uid?: number}
+  options: {cwd: string; env: NodeJS.ProcessEnv; input?: string; uid?: number; timeoutMs?: number}
 ): Promise<ArcRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
@@ -51,8 +54,20 @@ export function runProgram(
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
+    let killed = false
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            killed = true
+            child.kill('SIGKILL')
+          }, options.timeoutMs)
     child.on('error', reject)
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      if (killed) stderr += `\n[killed: still running after ${options.timeoutMs} ms]`
+      resolve({code: code ?? -1, stdout, stderr})
+    })
     child.stdin.end(options.input ?? '')
   })
 }

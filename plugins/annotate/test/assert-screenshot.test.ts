@@ -83,6 +83,38 @@ describe('arc assert screenshot', function () {
     expect(bad.stderr).to.include('--mask "10,10,5,20" is not a box')
   })
 
+  it('masks that leave nothing to compare, or lie outside the image, are refused naming --mask', async () => {
+    const all = await arc('assert', 'screenshot', 'baselines/list.png', '--mask', '0,0,1080,2400')
+    expect(all.code, all.stdout).to.equal(2)
+    expect(all.stderr).to.include('--mask: the masks cover the whole 1080x2400 image: no pixel was compared')
+    const outside = await arc('assert', 'screenshot', 'baselines/list.png', '--mask', '2000,0,2100,50')
+    expect(outside.code, outside.stdout).to.equal(2)
+    expect(outside.stderr).to.include('--mask 2000,0,2100,50 lies wholly outside the 1080x2400 image')
+  })
+
+  it('--diff naming the baseline or the screenshot beside it is refused, the baseline kept', async () => {
+    const before = await readFile(base())
+    for (const diff of ['baselines/list.png', './baselines/../baselines/list.actual.png', base()]) {
+      const run = await arc('assert', 'screenshot', 'baselines/list.png', '--diff', diff)
+      expect(run.code, `${diff}: ${run.stderr}`).to.equal(2)
+      expect(run.stderr).to.include(`--diff ${diff} is the`)
+      expect((await readFile(base())).equals(before)).to.equal(true)
+    }
+  })
+
+  it('a folder the OS refuses to create (/proc/nope): OUTPUT_FAILED (13) naming it, no hang, device free', async function () {
+    if (process.platform !== 'linux') this.skip()
+    // Node's recursive mkdir never settles under /proc: bounded, so a regression fails instead of hanging.
+    const bounded = (...args: string[]) =>
+      runArc([...args, '--device', 'emu-1'], {env: h.env, cwd: h.dir, timeoutMs: 60_000})
+    const baseline = await bounded('assert', 'screenshot', '/proc/nope/b.png')
+    expect(baseline.code, baseline.stderr).to.equal(13)
+    expect(baseline.stderr).to.include('baseline: cannot write /proc/nope/b.png: cannot make the folder /proc/nope')
+    const diff = await bounded('assert', 'screenshot', 'baselines/list.png', '--diff', '/proc/nope/d.png')
+    expect(diff.code, diff.stderr).to.equal(13)
+    expect(diff.stderr).to.include('--diff: cannot write /proc/nope/d.png: cannot make the folder /proc/nope')
+  })
+
   it('compares one element, and runs as a flow step', async () => {
     const add = JSON.parse((await arc('find', 'text', 'ADD', '--exact-match', '--json')).stdout).elements[0].id
     const first = await arc('assert', 'screenshot', 'baselines/add.png', '--element', add)

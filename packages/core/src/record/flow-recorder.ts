@@ -8,11 +8,12 @@
  * a comment and the step is left out. The file is rewritten whole after every recorded step, so a session stopped
  * any way leaves what it did.
  */
-import {mkdir, rename, rm, writeFile} from 'node:fs/promises'
+import {rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {flagName, schemaFields} from '../cli/schema-fields.js'
 import {OutputError} from '../errors/arc-error.js'
+import {makeFolders} from '../output-files.js'
 import type {ActedElement, AnyTool} from '../tools/define-tool.js'
 import type {CallWatcher, ToolObserver} from '../tools/run-tool.js'
 
@@ -146,7 +147,8 @@ export class FlowRecorder {
     this.writing = this.writing.then(async () => {
       const temp = `${this.file}.${process.pid}.tmp`
       try {
-        await mkdir(path.dirname(this.file), {recursive: true})
+        // One level at a time: a recursive mkdir never settles where the OS refuses a folder (/proc/nope).
+        await makeFolders(path.dirname(this.file))
         await writeFile(temp, text)
         await rename(temp, this.file)
       } catch (error) {

@@ -1,7 +1,9 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {lstat, mkdir, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {lstat, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+
+import {makeFolders} from '../output-files.js'
 
 /**
  * What arc remembers about one device between observations: what each element id stood for at the last read,
@@ -68,31 +70,6 @@ const MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
 /** Cache folders whose unwritability was already reported in this process: the warning comes once. */
 const warned = new Set<string>()
-
-/**
- * `mkdir -p` one step at a time, so it ends on any file system: Node's recursive mkdir loops for ever under /proc
- * (`ARC_CACHE_DIR=/proc/x` hung a command for its whole deadline).
- */
-async function makeFolder(dir: string): Promise<void> {
-  const missing: string[] = []
-  for (let at = dir; ;) {
-    const found = await stat(at).catch((error: NodeJS.ErrnoException) => error)
-    if (!(found instanceof Error)) {
-      if (!found.isDirectory()) throw Object.assign(new Error(`${at} is not a folder`), {code: 'ENOTDIR'})
-      break
-    }
-    if (found.code !== 'ENOENT') throw found
-    missing.unshift(at)
-    const parent = path.dirname(at)
-    if (parent === at || missing.length > 256) break
-    at = parent
-  }
-  for (const folder of missing) {
-    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error
-    })
-  }
-}
 
 function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
@@ -193,7 +170,7 @@ export class FileDeviceState implements DeviceState {
   }
 
   private async write(file: string, json: string): Promise<void> {
-    await makeFolder(this.dir)
+    await makeFolders(this.dir)
     for (let attempt = 0; ; attempt++) {
       const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
       try {

@@ -1,10 +1,11 @@
-import {mkdir, readFile} from 'node:fs/promises'
+import {readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import {
   AssertionFailedError,
   defineTool,
   InvalidInputError,
+  makeOutputFolders,
   resolveElement,
   visibleRect,
   z,
@@ -13,12 +14,26 @@ import {
 
 import {writeFilesAtomically, type OutputFile} from '../write-files.js'
 
-/** Writes files whose folders may not exist yet (a first baseline in a new `baselines/` folder). */
+/**
+ * Writes files whose folders may not exist yet (a first baseline in a new `baselines/` folder). The handler made
+ * them before taking the device; made again here (one level at a time, never a recursive mkdir, which never
+ * settles under /proc) in case one went away since. A folder that cannot be made is OUTPUT_FAILED naming it.
+ */
 async function writeWithFolders(files: OutputFile[]): Promise<void> {
-  for (const file of files) {
-    await mkdir(path.dirname(file.path), {recursive: true}).catch(() => undefined)
-  }
+  await makeOutputFolders(files)
   await writeFilesAtomically(files)
+}
+
+/** A mask that covers no pixel of a width x height image: refused, naming --mask (it masks nothing it was meant to). */
+export function checkMasks(masks: Array<[number, number, number, number]>, width: number, height: number): void {
+  for (const [left, top, right, bottom] of masks) {
+    if (left >= width || top >= height) {
+      throw new InvalidInputError(
+        `--mask ${left},${top},${right},${bottom} lies wholly outside the ${width}x${height} image: a mask must cover some of it (LEFT below ${width}, TOP below ${height})`,
+        {details: {input: 'mask', value: `${left},${top},${right},${bottom}`, width, height}}
+      )
+    }
+  }
 }
 
 const BOX = /^(\d+),(\d+),(\d+),(\d+)$/
@@ -63,6 +78,12 @@ async function takeShot(ctx: ToolContext, element: string | undefined): Promise<
   return {png: crop.data, what: `element ${found.id}`}
 }
 
+/** Both paths name one existing file (a link, `..`, another spelling). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)])
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino
+}
+
 const percent = (ratio: number) => `${(ratio * 100).toFixed(ratio < 0.001 && ratio > 0 ? 4 : 2)}%`
 
 export const assertScreenshot = defineTool({
@@ -72,7 +93,6 @@ export const assertScreenshot = defineTool({
     "Compares a screenshot (the whole screen, or --element's visible part) with a baseline PNG, pixel by pixel: it passes when at most --threshold of the compared pixels differ (a pixel differs where a channel differs by more than --tolerance; --mask boxes are not compared), else fails with ASSERTION_FAILED (exit 23) and writes a diff picture (differing pixels red) and the screenshot beside the baseline. A missing baseline is written from this screenshot, with a note (--require-baseline fails instead); --update rewrites it.",
   kind: 'read',
   needs: {screen: 'read', info: 'read'},
-  holdsDevice: true,
   group: 'screen',
   input: z.object({}),
   cli: {
@@ -136,6 +156,18 @@ export const assertScreenshot = defineTool({
     }
     const diffPath = input.diff === undefined ? besideBaseline(baseline, 'diff') : path.resolve(ctx.cwd, input.diff)
     const actualPath = besideBaseline(baseline, 'actual')
+    // The diff must never land on what this run reads or writes besides it: the baseline would be lost.
+    for (const [other, what] of [
+      [baseline, 'the baseline'],
+      [actualPath, 'the screenshot written beside the baseline'],
+    ] as const) {
+      if (diffPath === other || (await sameFile(diffPath, other))) {
+        throw new InvalidInputError(
+          `--diff ${input.diff} is ${what} (${other}): writing the diff there would overwrite it; give another path`,
+          {details: {input: 'diff', path: diffPath}}
+        )
+      }
+    }
     const stored = input.update
       ? undefined
       : await readFile(baseline).catch((error: NodeJS.ErrnoException) => {
@@ -150,10 +182,17 @@ export const assertScreenshot = defineTool({
         actions: [`Write it once from a good screen: arc assert screenshot ${input.baseline} --update`],
       })
     }
-    const shot = await takeShot(ctx, input.element)
+    // Folders first, outside the device's section: one that cannot be made fails here, the device untouched.
+    await makeOutputFolders([
+      ...(stored === undefined ? [{path: baseline, input: 'baseline'}] : []),
+      {path: diffPath, input: '--diff'},
+    ])
+    // Only the read holds the device (an --element is resolved and cut from one screen, no other caller between).
+    const shot = await ctx.driver.exclusive(() => takeShot(ctx, input.element))
     const {compareImages, decodeImage} = await import('../compare-images.js')
     const actual = await decodeImage(shot.png, ctx.driver.serial)
     const size = {width: actual.width, height: actual.height}
+    checkMasks(masks, size.width, size.height)
     if (stored === undefined) {
       await writeWithFolders([{path: baseline, data: shot.png, input: 'baseline'}])
       const why = input.update ? 'updated' : 'was missing: written'
@@ -181,7 +220,13 @@ export const assertScreenshot = defineTool({
       )
     }
     const result = compareImages(actual, expected, masks, input.tolerance ?? 0)
-    const ratio = result.compared === 0 ? 0 : result.differing / result.compared
+    if (result.compared === 0) {
+      throw new InvalidInputError(
+        `--mask: the masks cover the whole ${size.width}x${size.height} image: no pixel was compared, so nothing was checked`,
+        {details: {input: 'mask', mask: input.mask, ...size}}
+      )
+    }
+    const ratio = result.differing / result.compared
     const facts = {
       baseline,
       ...size,
