@@ -219,6 +219,16 @@ for (const helper of (perlHost ? ['perl', 'node'] : ['node']) as ProgramHelper[]
       ).to.equal('inner\ninner\n')
     })
 
+    it('rmdir removes an empty folder only, as rmdir(2) does', async () => {
+      const r = await shellV2(
+        client,
+        'emu-1',
+        'mkdir -p sdcard/rd/full && touch sdcard/rd/full/f && mkdir sdcard/rd/empty && rmdir sdcard/rd/full; echo "rc=$?"; rmdir sdcard/rd/empty; echo "rc=$?"; ls sdcard/rd'
+      )
+      expect(r.stdout.toString()).to.equal('rc=1\nrc=0\nfull\n')
+      expect(r.stderr.toString()).to.equal('rmdir: sdcard/rd/full: Directory not empty\n')
+    })
+
     it('runs a program in a folder deleted under it', async () => {
       const r = await shellV2(
         client,

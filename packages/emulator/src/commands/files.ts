@@ -7,6 +7,7 @@ import {
   readlink as readLink,
   rename,
   rm as rmFs,
+  rmdir as rmdirFs,
   stat,
   statfs,
   symlink,
@@ -155,6 +156,28 @@ export async function mkdir(ctx: CommandContext): Promise<number> {
     } catch (error) {
       if (flags.has('p') && (error as NodeJS.ErrnoException).code === 'EEXIST') continue
       ctx.err(`mkdir: '${target}': ${errnoText(error)}\n`)
+      status = 1
+    }
+  }
+  return status
+}
+
+/**
+ * `rmdir DIR…`: rmdir(2) on each, so a folder that is not empty stays (`rmdir: DIR: Directory not empty`, exit 1),
+ * as toybox's toys/posix/rmdir.c says it (perror_msg_raw of the name); Android's older toolbox has rmdir too.
+ */
+export async function rmdir(ctx: CommandContext): Promise<number> {
+  const {paths} = split(ctx.argv.slice(1))
+  if (paths.length === 0) {
+    ctx.err('rmdir: Need 1 argument\n')
+    return 1
+  }
+  let status = 0
+  for (const target of paths) {
+    try {
+      await rmdirFs(ctx.device.files.hostPath(target, ctx.cwd))
+    } catch (error) {
+      ctx.err(`rmdir: ${target}: ${errnoText(error)}\n`)
       status = 1
     }
   }
