@@ -1,6 +1,6 @@
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
 import {expect} from 'chai'
@@ -20,20 +20,30 @@ describe('file edits on a device without flock', function () {
   const h = useDemoDevice({flock: false})
   const host = (devicePath: string) => path.join(h.emu.device('emu-1').files.root, devicePath)
 
+  /** The pids named by the lock folder's entries (its holder's, and callers' that met it there). */
+  function entries(): string[] {
+    return existsSync(host(LOCK)) ? readdirSync(host(LOCK)) : []
+  }
+
   /**
-   * The lock is free: no folder, or one whose holder's shell is gone (adbd ends the shell when arc lets go, and
-   * `arc emulate` kills it as outright as it may, before its cleanup): the next edit breaks such a folder.
+   * The lock is free: no folder, or one whose entries name no live shell (adbd ends the shell when arc lets go, and
+   * `arc emulate` kills it as outright as it may, before its cleanup): the next edit clears such a folder.
    */
   function lockFree(): boolean {
-    if (!existsSync(host(LOCK))) return true
-    const pid = readFileSync(host(`${LOCK}/pid`), 'utf8').trim()
-    return /^\d+$/.test(pid) && !existsSync(`/proc/${pid}`)
+    return entries().every((pid) => /^\d+$/.test(pid) && !existsSync(`/proc/${pid}`))
   }
 
   /** Once the device has ended the last holder's shell (it does so after the connection closes, not before). */
   async function lockFreed(): Promise<boolean> {
     while (!lockFree()) await new Promise((resolve) => setTimeout(resolve, 10))
     return true
+  }
+
+  /** A lock folder holding exactly `names` (each a file holding its own name), as a killed caller leaves it. */
+  function leaveLock(...names: string[]): void {
+    rmSync(host(LOCK), {recursive: true, force: true})
+    mkdirSync(host(LOCK), {recursive: true})
+    for (const name of names) writeFileSync(host(`${LOCK}/${name}`), `${name}\n`)
   }
 
   /** One read-modify-write of FILE under the lock, as append_file makes it. */
@@ -109,18 +119,42 @@ describe('file edits on a device without flock', function () {
     writeFileSync(host(FILE), 'start\n')
     const gone = spawnSync('true').pid as number
     expect(existsSync(`/proc/${gone}`)).to.equal(false)
-    mkdirSync(host(LOCK), {recursive: true})
-    writeFileSync(host(`${LOCK}/pid`), `${gone}\n`)
+    leaveLock(String(gone))
     await append('after')
     expect(readFileSync(host(FILE), 'utf8')).to.equal('start\nafter\n')
     expect(await lockFreed()).to.equal(true)
-    expect(readFileSync(host(`${LOCK}/pid`), 'utf8').trim()).to.not.equal(String(gone))
+    expect(entries()).to.not.include(String(gone))
+  })
+
+  it('a folder with no entry (its maker killed between mkdir and writing its pid) is cleared by the next edit', async () => {
+    writeFileSync(host(FILE), 'start\n')
+    leaveLock()
+    const from = h.emu.commands.length
+    await append('after')
+    expect(readFileSync(host(FILE), 'utf8')).to.equal('start\nafter\n')
+    expect(h.argvSince(from)).to.deep.include(['rmdir', LOCK])
+    expect(await lockFreed()).to.equal(true)
+  })
+
+  it("what a breaker killed mid-way leaves (a dead holder's entry, the older scheme's pid file and .break folder) is cleared by the next edit", async () => {
+    writeFileSync(host(FILE), 'start\n')
+    const holder = spawnSync('true').pid as number
+    const breaker = spawnSync('true').pid as number
+    expect(existsSync(`/proc/${holder}`) || existsSync(`/proc/${breaker}`)).to.equal(false)
+    leaveLock(String(holder))
+    writeFileSync(host(`${LOCK}/pid`), `${holder}\n`)
+    mkdirSync(host(`${LOCK}.break`), {recursive: true})
+    writeFileSync(host(`${LOCK}.break/pid`), `${breaker}\n`)
+    await append('after')
+    expect(readFileSync(host(FILE), 'utf8')).to.equal('start\nafter\n')
+    expect(await lockFreed()).to.equal(true)
+    expect(entries()).to.not.include(String(holder)).and.not.include('pid')
   })
 
   it('a folder of a live process is never broken: the edit waits for it and ends with TIMEOUT', async () => {
     writeFileSync(host(FILE), 'start\n')
-    mkdirSync(host(LOCK), {recursive: true})
-    writeFileSync(host(`${LOCK}/pid`), `${process.pid}\n`)
+    const gone = spawnSync('true').pid as number
+    leaveLock(String(process.pid), String(gone))
     const driver = await h.driver('emu-1', 400)
     try {
       const error = await driver
@@ -133,6 +167,8 @@ describe('file edits on a device without flock', function () {
     } finally {
       await driver.close()
     }
-    expect(readFileSync(host(`${LOCK}/pid`), 'utf8')).to.equal(`${process.pid}\n`)
+    expect(readFileSync(host(`${LOCK}/${process.pid}`), 'utf8')).to.equal(`${process.pid}\n`)
+    expect(readFileSync(host(FILE), 'utf8')).to.equal('start\n')
+    expect(entries()).to.deep.equal([String(process.pid)])
   })
 })

@@ -21,6 +21,7 @@ import {
 import {transferAllowanceMs} from '../capabilities/files.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
+import {shq} from './shell-quote.js'
 
 interface SyncStats {
   mode: number
@@ -368,22 +369,38 @@ export async function lockFile(dev: DeviceShell, target: string): Promise<(() =>
 }
 
 /**
- * The lock where the device has no `flock`: the folder `dir`, which mkdir(2) creates for one caller only. Its
- * holder writes its shell's pid into it and waits on its stdin as the flock holder does; when the connection ends
- * (stdin closed, or a hang-up: the trap) it removes the folder. A holder that died without removing it (killed
- * outright) leaves a pid with no /proc entry: a waiter that sees one takes `dir.break` (mkdir again: one breaker at
- * a time), checks under it that the same dead pid is still the holder, and only then removes the folder, so a lock
- * just taken by someone else is never broken. Waiters try again every second (toolbox's `sleep` takes whole
- * seconds). Only shell builtins, `mkdir`, `cat`, `rm` and `sleep` are used: toolbox has them all.
+ * The lock where the device has no `flock`: the folder `dir`, which mkdir(2) creates for one caller only, holding
+ * one entry named after its holder's shell pid. Every state a killed shell can leave is one the next edit clears,
+ * with no second lock that could itself be left behind:
+ *
+ * - Taking it: mkdir, then write the entry `dir/$$`, then list the folder (the shell's own glob): the holder is in
+ *   only when its entry is the only one. Else (another caller wrote into the same folder) it removes its entry and
+ *   tries again. Entries are removed only by their owner or, once their pid has no /proc entry, by anyone, and a
+ *   folder holding an entry cannot be removed (rmdir(2) refuses a folder that is not empty), so of two callers whose
+ *   entries were both written the one that listed second sees the other's: two holders at once are impossible.
+ * - A folder with no entries (its maker killed between mkdir and the write, or a breaker killed before its rmdir)
+ *   is removed by any waiter with rmdir(2), which refuses as soon as an entry is written: a caller that made the
+ *   folder and had not yet written finds its write failing, or its entry beside another one, and tries again.
+ * - An entry whose pid has no /proc entry (its holder killed outright; a hang-up runs the trap, which removes it) is
+ *   unlinked by any waiter: unlinking a name either happens once or finds it gone, so two waiters doing it at once
+ *   never remove anything else. A name that is not a pid is no live holder's and goes too.
+ *
+ * The holder waits on its stdin as the flock holder does, and when the connection ends (stdin closed, or a hang-up:
+ * the trap) removes its entry and the folder. Waiters try again every second (toolbox's `sleep` takes whole
+ * seconds). Only shell builtins (the glob included), `mkdir`, `rm`, `rmdir` and `sleep` run: toolbox has them all.
  */
 function folderLock(dir: string): string {
+  const mine = '"$arc_d/$$"'
+  const release = `rm -f ${mine}; rmdir "$arc_d" 2>/dev/null`
   return [
-    `while :; do if mkdir ${dir} 2>/dev/null; then trap 'rm -rf ${dir}; exit 0' HUP TERM INT; echo $$ >${dir}/pid;`,
-    `echo ${LOCKED}; read -r arc_lock; rm -rf ${dir}; exit 0; fi;`,
-    `arc_pid=$(cat ${dir}/pid 2>/dev/null);`,
-    `if [ -n "$arc_pid" ] && [ ! -d /proc/$arc_pid ] && mkdir ${dir}.break 2>/dev/null; then`,
-    `if [ "$(cat ${dir}/pid 2>/dev/null)" = "$arc_pid" ]; then rm -rf ${dir}; fi; rm -rf ${dir}.break; fi;`,
-    `if [ -d ${dir} ]; then sleep 1; fi; done`,
+    `arc_d=${shq(dir)}; while :; do`,
+    `if mkdir "$arc_d" 2>/dev/null; then if echo "$$" 2>/dev/null >${mine}; then set -- "$arc_d"/*;`,
+    `if [ "$#" = 1 ] && [ "$1" = ${mine} ]; then trap '${release}; exit 0' HUP TERM INT;`,
+    `echo ${LOCKED}; read -r arc_lock; ${release}; exit 0; fi; rm -f ${mine}; fi; fi;`,
+    `for arc_e in "$arc_d"/*; do arc_p="\${arc_e##*/}"; case "$arc_p" in`,
+    `*[!0-9]*) rm -rf "$arc_e" ;; *) if [ ! -d "/proc/$arc_p" ]; then rm -f "$arc_e"; fi ;; esac; done;`,
+    `set -- "$arc_d"/*; if [ -d "$arc_d" ] && [ ! -e "$1" ]; then rmdir "$arc_d" 2>/dev/null; fi;`,
+    `if [ -d "$arc_d" ]; then sleep 1; fi; done`,
   ].join(' ')
 }
 
