@@ -10,6 +10,7 @@ import {
 } from '@arc-cli/core'
 
 import {elementIdString, visibleRect, type Rect} from './element-support.js'
+import {actedElement} from './element-target.js'
 import {
   coveringRects,
   freeArea,
@@ -47,6 +48,8 @@ async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; he
 /** The element's visible part less the keyboard and bars over it; refuses an element that cannot be scrolled there. */
 async function elementArea(ctx: ToolContext, id: string): Promise<{model: ScreenModel; area: Rect}> {
   const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
+  // The recorder (--record) names the element as it does for every element action: never by an ordinal id.
+  ctx.noteTarget?.(actedElement(model, element))
   if (!element.node.scrollable) {
     throw new InvalidInputError(
       `element ${id} (${element.className}) is not scrollable: element_id must name a list or scroll view (flag scr in screen-state)`,

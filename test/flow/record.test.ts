@@ -4,11 +4,14 @@ import path from 'node:path'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+import {MemoryDeviceState, runTool, type ActedElement} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {runArc} from '@arc-cli/test-support/run-arc'
+
+import {tools} from '../../src/tools/index.js'
 
 /** Recording a session (`arc batch --record`, `arc mcp serve --record`) and playing it back with `arc test`. */
 describe('--record: a session becomes a flow arc test replays', function () {
@@ -19,6 +22,8 @@ describe('--record: a session becomes a flow arc test replays', function () {
       {serial: 'emu-2', app: 'demo'},
       {serial: 'emu-3', app: 'demo'},
       {serial: 'emu-4', app: 'demo'},
+      {serial: 'emu-5', app: 'demo'},
+      {serial: 'emu-6', app: 'demo'},
     ],
   })
   const names = (serial: string) =>
@@ -137,6 +142,61 @@ describe('--record: a session becomes a flow arc test replays', function () {
     expect(run.code, run.stderr).to.equal(13)
     expect(run.stderr).to.include('--record: cannot write /proc/nope/x.flow')
     expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+  })
+
+  it("arc batch --record keeps each line's --device, and a value starting with - replays as a value", async () => {
+    const script = path.join(h.dir, 'two-devices.txt')
+    const out = path.join(h.dir, 'two-devices.flow')
+    await writeFile(
+      script,
+      [
+        'tap 10 10 --device emu-5',
+        'type append --res-id dev.arc.demo.groceries:id/new_item --device emu-6 -- -x',
+        'click --text ADD --exact-match --device emu-6',
+        '',
+      ].join('\n')
+    )
+    const run = await runArc(['batch', script, '--record', out, '--quiet'], {env: h.env})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(names('emu-6')[0]).to.equal('-x')
+    const flow = await readFile(out, 'utf8')
+    expect(steps(flow)).to.deep.equal([
+      'tap 10 10 --device emu-5',
+      'type append --res-id dev.arc.demo.groceries:id/new_item --device emu-6 -- -x',
+      'click --text ADD --exact-match --device emu-6',
+    ])
+    // Replayed with no --device of its own: each step goes to the device its line named.
+    const replay = await runArc(['test', out], {env: h.env, cwd: h.dir})
+    expect(replay.code, replay.stderr).to.equal(0)
+    expect(names('emu-6').slice(0, 2)).to.deep.equal(['-x', '-x'])
+    expect(names('emu-5')).not.to.include('-x')
+  })
+
+  it('scroll by element_id tells the recorder the element it acted on, so an ordinal id is never written', async () => {
+    const [list] = await ids('emu-1', 'resource_id', 'dev.arc.demo.groceries:id/items')
+    const targets: ActedElement[] = []
+    const scroll = tools.find((t) => t.name === 'scroll')!
+    const state = new MemoryDeviceState()
+    const run = (id: string) =>
+      runTool(
+        scroll,
+        {input: {direction: 'down', amount: 'small', element_id: id}},
+        {
+          config: {},
+          cwd: h.dir,
+          openDriver: () => h.driver('emu-1'),
+          stateFor: () => state,
+          observe: () => ({target: (t) => targets.push(t), succeeded: () => undefined}),
+        }
+      )
+    // The id must have been read in this state first (the stale-id check): a read, then the scroll.
+    await runTool(
+      tools.find((t) => t.name === 'find_elements')!,
+      {input: {by: 'resource_id', value: 'dev.arc.demo.groceries:id/items'}},
+      {config: {}, cwd: h.dir, openDriver: () => h.driver('emu-1'), stateFor: () => state}
+    )
+    await run(list!)
+    expect(targets.map((t) => [t.id, t.ordinal])).to.deep.equal([[list, false]])
   })
 
   it('arc mcp serve --record: the agent’s successful actions, not its reads or its failures, replay with arc test', async () => {

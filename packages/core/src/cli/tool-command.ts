@@ -97,6 +97,19 @@ export function observeCliTools(observer: ToolObserver | undefined): void {
   ;(globalThis as ObserverHolder)[OBSERVER] = observer
 }
 
+/**
+ * The recorder hears which device this command line named (`--device`, `--adb-host`, `--adb-port`): a batch line
+ * that named one replays on it, not on whichever device the flow runs on.
+ */
+function observeWithSelection(observer: ToolObserver, selection: DeviceSelection): ToolObserver {
+  const named = {
+    ...(selection.device === undefined ? {} : {device: selection.device}),
+    ...(selection.adbHost === undefined ? {} : {adbHost: selection.adbHost}),
+    ...(selection.adbPort === undefined ? {} : {adbPort: selection.adbPort}),
+  }
+  return (call) => observer({...call, ...named})
+}
+
 export interface CommandRun {
   tool: AnyTool
   args: Record<string, unknown>
@@ -144,6 +157,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     config,
   }
   const backend = partialBackend(selection)
+  const observer = (globalThis as ObserverHolder)[OBSERVER]
   const warn = (message: string) => {
     spinner.stop()
     process.stderr.write(`${warnColors.yellow('Warning:')} ${message}\n`)
@@ -161,7 +175,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
         signal: callSignal,
         save: true,
         describeIssues: (error, schema) => describeInputIssues(error, positional, schema),
-        ...((globalThis as ObserverHolder)[OBSERVER] ? {observe: (globalThis as ObserverHolder)[OBSERVER]} : {}),
+        ...(observer ? {observe: observeWithSelection(observer, selection)} : {}),
         openDriver: () => resolveDriver(selection),
         ...(backend ? {backend} : {}),
         stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),

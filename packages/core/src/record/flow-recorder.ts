@@ -42,7 +42,8 @@ export function stepFor(
   input: unknown,
   cliInput: unknown,
   target?: ActedElement,
-  device?: string
+  device?: string,
+  adb: {host?: string; port?: number} = {}
 ): RecordedStep {
   const given = {...(input as Record<string, unknown>), ...(cliInput as Record<string, unknown> | undefined)}
   const positional = tool.cli.positional ?? []
@@ -52,7 +53,8 @@ export function stepFor(
   const words = tool.cli.id.split(' ')
   const flags: string[] = []
   if (typeof given.element_id === 'string') {
-    if (target?.selector) {
+    // A selector only where the command takes one (click, type…; not scroll's --element-id): they all have --exact-match.
+    if (target?.selector && fields.has('exact_match')) {
       // The selector stands where the id stood: right after the command, as `arc type append --res-id X text`.
       delete given.element_id
       for (const [flag, value] of target.selector) words.push(flag, value)
@@ -60,16 +62,19 @@ export function stepFor(
     } else if (target?.ordinal) {
       return {
         skipped: true,
-        line: `# left out: ${tool.cli.id} on ${target.id}, one of several look-alikes that no text, description or resource id names alone on that screen (its id holds only in the session that read it)`,
+        line: `# left out: ${tool.cli.id} on ${target.id}, one of several look-alikes ${target.selector ? `(${tool.cli.id} takes no selector)` : 'that no text, description or resource id names alone on that screen'} (its id holds only in the session that read it)`,
       }
     }
   }
   const positionals: string[] = []
+  let arrayPositional = false
   for (const name of positional) {
     const value = given[name]
     if (value === undefined) continue
-    if (Array.isArray(value)) positionals.push('--', ...value.map(plain))
-    else positionals.push(plain(value))
+    if (Array.isArray(value)) {
+      arrayPositional = true
+      positionals.push(...value.map(plain))
+    } else positionals.push(plain(value))
   }
   for (const [name, value] of Object.entries(given)) {
     if (positional.includes(name) || value === undefined || value === null) continue
@@ -83,9 +88,19 @@ export function stepFor(
     else flags.push(flag, plain(value))
   }
   if (device !== undefined) flags.push('--device', device)
-  // Flags go before the positionals, so an array positional's `--` ends the line.
-  const arrayLast = positional.length > 0 && Array.isArray(given[positional[positional.length - 1]!])
-  const all = arrayLast ? [...words, ...flags, ...positionals] : [...words, ...positionals, ...flags]
+  if (adb.host !== undefined) flags.push('--adb-host', adb.host)
+  if (adb.port !== undefined) flags.push('--adb-port', String(adb.port))
+  // An array positional, or a value that starts with `-` (which the parser would take for a flag), goes after `--`,
+  // at the end of the line, flags before it.
+  const afterDashes = arrayPositional || positionals.some((p) => p.startsWith('-'))
+  const all = afterDashes ? [...words, ...flags, '--', ...positionals] : [...words, ...positionals, ...flags]
+  // A flow has one step a line and no escape for a line break: such a value cannot be written, so the step is left out.
+  if (all.some((word) => /[\r\n]/.test(word))) {
+    return {
+      skipped: true,
+      line: `# left out: ${tool.cli.id} with a value holding a line break, which a flow line cannot carry (one step a line, no escape for it)`,
+    }
+  }
   return {line: all.map(flowWord).join(' ')}
 }
 
@@ -110,13 +125,13 @@ export class FlowRecorder {
   }
 
   /** The observer to hand to runTool (RunDeps.observe). */
-  readonly observe: ToolObserver = ({tool, input, cliInput, device}) => {
+  readonly observe: ToolObserver = ({tool, input, cliInput, device, adbHost, adbPort}) => {
     if (tool.kind === 'read') return undefined
     let target: ActedElement | undefined
     const watcher: CallWatcher = {
       target: (t) => (target = t),
       succeeded: () => {
-        this.steps.push(stepFor(tool, input, cliInput, target, device))
+        this.steps.push(stepFor(tool, input, cliInput, target, device, {host: adbHost, port: adbPort}))
         void this.write()
       },
     }

@@ -56,8 +56,11 @@ export type ToolObserver = (call: {
   tool: AnyTool
   input: unknown
   cliInput?: unknown
-  /** The device the call runs on, where the surface serves several (MCP's `device` argument). */
+  /** The device the call runs on, where the surface serves several (MCP's `device` argument) or the line named it. */
   device?: string
+  /** The adb server the command line named (`--adb-host`, `--adb-port`), written into its step. */
+  adbHost?: string
+  adbPort?: number
 }) => CallWatcher | undefined
 
 export interface CallWatcher {

@@ -37,6 +37,37 @@ const shell = defineTool({
   handler: noop,
 })
 
+const append = defineTool({
+  name: 'type_append_text',
+  title: 'Type text',
+  description: 'Types text into the field an id names.',
+  kind: 'action',
+  needs: {input: 'act'},
+  group: 'elements',
+  input: z.object({element_id: z.string().describe('The element id'), text: z.string().describe('The text')}),
+  cli: {
+    id: 'type append',
+    positional: ['element_id', 'text'],
+    input: z.object({exact_match: z.boolean().default(false).describe('Match whole values')}),
+  },
+  handler: noop,
+})
+
+const scroll = defineTool({
+  name: 'scroll',
+  title: 'Scroll',
+  description: 'Scrolls.',
+  kind: 'action',
+  needs: {input: 'act'},
+  group: 'touch',
+  input: z.object({
+    direction: z.string().describe('The direction'),
+    element_id: z.string().optional().describe('Inside this element'),
+  }),
+  cli: {id: 'scroll', positional: ['direction']},
+  handler: noop,
+})
+
 describe('the flow recorder (--record)', () => {
   it('quotes a word only when the flow reader would split or expand it, and never lets ${…} expand', () => {
     expect(flowWord('node_abc234')).to.equal('node_abc234')
@@ -68,5 +99,51 @@ describe('the flow recorder (--record)', () => {
     expect(
       stepFor(shell, {command: ['sh', '-c', 'echo $X | wc -l'], timeout_ms: 500}, undefined, undefined, 'pixel').line
     ).to.equal("shell --timeout-ms 500 --device pixel -- sh -c 'echo $X | wc -l'")
+  })
+
+  it('a positional that starts with - goes after --, at the end, so replay does not read it as a flag', () => {
+    const save = {id: 'node_abc234', ordinal: false, selector: [['--res-id', 'dev.x:id/f']] as Array<[string, string]>}
+    expect(stepFor(append, {element_id: 'node_abc234', text: '-x'}, undefined, save).line).to.equal(
+      'type append --res-id dev.x:id/f --exact-match -- -x'
+    )
+    expect(stepFor(append, {element_id: 'node_abc234', text: 'x'}, undefined, save).line).to.equal(
+      'type append --res-id dev.x:id/f --exact-match x'
+    )
+  })
+
+  it('a value with a line break is left out with a comment: a flow line cannot carry it', () => {
+    for (const text of ['two\nlines', 'cr\r']) {
+      const step = stepFor(append, {element_id: 'node_abc234', text}, undefined, {id: 'node_abc234', ordinal: false})
+      expect(step.skipped).to.equal(true)
+      expect(step.line).to.match(/^# left out: type append with a value holding a line break/)
+      expect(step.line).not.to.match(/[\r\n]/)
+    }
+  })
+
+  it("names the line's own device and adb server", () => {
+    expect(
+      stepFor(click, {element_id: 'node_abc234'}, undefined, {id: 'node_abc234', ordinal: false}, 'emu-2', {
+        host: 'farm',
+        port: 5038,
+      }).line
+    ).to.equal('click node_abc234 --device emu-2 --adb-host farm --adb-port 5038')
+  })
+
+  it('a command that takes no selector keeps a content id and leaves out an ordinal one', () => {
+    const selector = [['--res-id', 'dev.x:id/items']] as Array<[string, string]>
+    expect(
+      stepFor(scroll, {direction: 'down', element_id: 'node_abc234'}, undefined, {
+        id: 'node_abc234',
+        ordinal: false,
+        selector,
+      }).line
+    ).to.equal('scroll down --element-id node_abc234')
+    const left = stepFor(scroll, {direction: 'down', element_id: 'node_abc234-2'}, undefined, {
+      id: 'node_abc234-2',
+      ordinal: true,
+      selector,
+    })
+    expect(left.skipped).to.equal(true)
+    expect(left.line).to.match(/^# left out: scroll on node_abc234-2/)
   })
 })
