@@ -178,4 +178,15 @@ describe('arc mcp serve with 1, 2 and 5 devices: one tool set, a device argument
     expect(error?.code).to.equal('INVALID_INPUT')
     expect(error?.message).to.match(/"emu-1" names two devices/)
   })
+
+  it('refuses a listed name that is the serial of another served device (one string would name two devices)', async () => {
+    let error: {code?: string; message?: string} | undefined
+    try {
+      await (await serve(['x=phone2', 'phone2=emu-1'])).close()
+    } catch (caught) {
+      error = caught as {code?: string}
+    }
+    expect(error?.code).to.equal('INVALID_INPUT')
+    expect(error?.message).to.match(/"phone2" is the name of one device and the serial of another/)
+  })
 })

@@ -22,9 +22,11 @@ export function withDeviceArgument(schema: Tool['inputSchema'], targets: DeviceT
   }
 }
 
-/** The names an agent may give a device: its listed name, and the device string it was served by. */
-function matches(target: DeviceTarget, given: string): boolean {
-  return given === deviceName(target) || (target.device !== undefined && given === target.device)
+/** The device an agent named: by its listed name first, else by the device string it was served by. */
+function named(targets: DeviceTarget[], given: string): DeviceTarget | undefined {
+  return (
+    targets.find((t) => given === deviceName(t)) ?? targets.find((t) => t.device !== undefined && given === t.device)
+  )
 }
 
 /**
@@ -41,7 +43,7 @@ export function pickTarget(targets: DeviceTarget[], args: unknown): {target: Dev
     })
   }
   const {[DEVICE_ARGUMENT]: given, ...rest} = args as Record<string, unknown>
-  const target = typeof given === 'string' ? targets.find((t) => matches(t, given)) : undefined
+  const target = typeof given === 'string' ? named(targets, given) : undefined
   if (!target && names.length === 0) {
     throw new InvalidInputError('device: this server serves one device, its default one; leave device out', {
       details: {input: DEVICE_ARGUMENT, allowed: names},

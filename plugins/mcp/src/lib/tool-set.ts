@@ -66,6 +66,19 @@ export function parseTargets(devices: string[], slug: string | undefined, slugNa
         })
       seen.add(name)
     }
+    if (!slugNames) {
+      // A call's `device` may give a listed name or a serial: a name that is another device's serial would make one
+      // string name two devices.
+      for (const t of targets) {
+        const other = targets.find((o) => o !== t && o.device === deviceName(t))
+        if (other) {
+          throw new InvalidInputError(
+            `--device: ${JSON.stringify(deviceName(t))} is the name of one device and the serial of another; give them distinct names`,
+            {details: {input: '--device'}}
+          )
+        }
+      }
+    }
   }
   return targets
 }
