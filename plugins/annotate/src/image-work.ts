@@ -1,3 +1,5 @@
+import {createRequire} from 'node:module'
+import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
 
 import {
@@ -126,8 +128,10 @@ class ImageWorker {
     if (this.worker) return this.worker
     const worker = import.meta.url.endsWith('.ts')
       ? // The sources, under development and in the tests: a worker does not inherit tsx's loader, so it registers it.
+        // tsx is named by the URL this module resolves it to: an eval worker resolves bare names from the current
+        // folder, where tsx need not be.
         new Worker(
-          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./image-worker.ts', import.meta.url).href)}) })`,
+          `import(${JSON.stringify(pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./image-worker.ts', import.meta.url).href)}) })`,
           {eval: true}
         )
       : new Worker(new URL('./image-worker.js', import.meta.url))
