@@ -13,6 +13,7 @@ import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {type AdbDriver, connectAdbDriver} from '@arc-cli/core/testing'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {afterDumps} from '@arc-cli/test-support/emulator-support'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!
@@ -149,24 +150,6 @@ describe('element, typing and wait tools against arc emulate', function () {
   const inputs = (argv: string[][]) => argv.filter((a) => a[0] === 'input')
   /** The screen reads among the argv sent: one uiautomator dump each. */
   const dumps = (argv: string[][]) => argv.filter((a) => a[0] === 'uiautomator').length
-
-  /**
-   * Lets the device serve `n` dumps of the screen as it is, each held at its end until the test has seen it, then
-   * runs `change` before the last one is let go: a waiting caller's next read after that is read n + 1. The count of
-   * reads is the device's, whatever the machine's load.
-   */
-  async function afterDumps(n: number, change: () => void): Promise<void> {
-    let hold = device().holdNext('uiautomator', 'after')
-    for (let i = 1; i < n; i++) {
-      await hold.arrived
-      const next = device().holdNext('uiautomator', 'after')
-      hold.release()
-      hold = next
-    }
-    await hold.arrived
-    change()
-    hold.release()
-  }
 
   async function read(): Promise<ScreenModel> {
     const r = await run('get_screen_state', {})
@@ -590,7 +573,7 @@ describe('element, typing and wait tools against arc emulate', function () {
       const controller = new AbortController()
       // The element shows only once the device has served 11 reads without it: found on read 12, whatever the load.
       const waiting = run('wait_for_element', {by: 'text', value: 'Follow', timeout: 30_000}, controller.signal)
-      await afterDumps(11, () => device().showScreen('follow'))
+      await afterDumps(device(), 11, () => device().showScreen('follow'))
       const r = await waiting
       expect(r.data).to.include({found: true, attempts: 12})
       expect(dumps(r.argv)).to.equal(12)

@@ -19,7 +19,7 @@ import {expect} from 'chai'
 
 import {connectAdbDriver} from '@arc-cli/core/testing'
 import {waitForElementGone} from '../../src/tools/wait.js'
-import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {afterDumps, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {dumpXml} from '@arc-cli/test-support/dump'
 import {runArc, type ArcRun} from '@arc-cli/test-support/run-arc'
 
@@ -83,23 +83,6 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
   const agrees = (reads: number, served: number) => served === reads || served === reads + 1
   /** The N of a wait line's `(N reads)`. */
   const readsIn = (line: string) => Number(/\((\d+) reads?\)/.exec(line)?.[1])
-
-  /**
-   * Lets the device serve `n` dumps of the screen as it is, each held at its end until the test has seen it, then
-   * runs `change` before the last one is let go: a waiting caller's next read after that is read n + 1.
-   */
-  async function afterDumps(n: number, change: () => void): Promise<void> {
-    let hold = device().holdNext('uiautomator', 'after')
-    for (let i = 1; i < n; i++) {
-      await hold.arrived
-      const next = device().holdNext('uiautomator', 'after')
-      hold.release()
-      hold = next
-    }
-    await hold.arrived
-    change()
-    hold.release()
-  }
 
   /** Starts `arc …` and, once it has read the loading screen, taps Skip with a second arc: the screen becomes "done". */
   async function skipWhile(...args: string[]): Promise<ArcRun> {
@@ -252,7 +235,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       // Reads again and again while the element stays: Skip goes only once the device has served 11 reads with
       // it, so it is gone on read 12, whatever the load.
       const waiting = wait('Skip', 30_000)
-      await afterDumps(11, () => device().showScreen('done'))
+      await afterDumps(device(), 11, () => device().showScreen('done'))
       const many = await waiting
       expect(many.data).to.include({gone: true, attempts: 12})
       expect(getEventListeners(controller.signal, 'abort')).to.have.length(0)

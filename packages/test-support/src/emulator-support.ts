@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import {DEMO_DIR, type ScreenCapture} from '@arc-cli/core'
-import {startEmulator, type Emulator, type EmulatorOptions} from '@arc-cli/emulator'
+import {startEmulator, type Emulator, type EmulatorOptions, type VirtualDevice} from '@arc-cli/emulator'
 
 import {AdbDriver, AdbServer, connectAdbDriver} from '@arc-cli/core/testing'
 
@@ -64,4 +64,22 @@ type DeviceSetup = NonNullable<Exclude<EmulatorOptions['scenario'], string | und
 /** `useEmulator` with one device, `emu-1`, showing the demo screen, with what `device` adds (packages, logcat…). */
 export function useDemoDevice(device: Omit<DeviceSetup, 'snapshot'>): EmuHarness {
   return useEmulator({devices: [], scenario: {devices: {'emu-1': {snapshot: DEMO_DIR, ...device}}}})
+}
+
+/**
+ * Lets `device` serve `n` dumps of the screen as it is, each held at its end until the test has seen it, then runs
+ * `change` before the last one is let go: a waiting caller's next read after that is read n + 1. The count of reads
+ * is the device's, whatever the machine's load.
+ */
+export async function afterDumps(device: VirtualDevice, n: number, change: () => void): Promise<void> {
+  let hold = device.holdNext('uiautomator', 'after')
+  for (let i = 1; i < n; i++) {
+    await hold.arrived
+    const next = device.holdNext('uiautomator', 'after')
+    hold.release()
+    hold = next
+  }
+  await hold.arrived
+  change()
+  hold.release()
 }
