@@ -41,6 +41,8 @@ import java.util.TreeMap;
  * API 34); the shell holds INJECT_EVENTS.</li>
  * <li>Clipboard: {@code IClipboard} through {@code ServiceManager.getService("clipboard")}, as package
  * com.android.shell, whose methods gained a user id (API 29), an attribution tag (API 30) and a device id (API 34).</li>
+ * <li>Power: {@code IPowerManager.isInteractive()} through {@code ServiceManager.getService("power")} (API 20+), the
+ * state the input dispatcher consults before passing an injected touch on.</li>
  * </ul>
  */
 final class AndroidDevice implements Device {
@@ -59,6 +61,8 @@ final class AndroidDevice implements Device {
     private Object inputManager;
     private Method inject;
     private Object clipboard;
+    private Object power;
+    private Method isInteractive;
 
     public int sdk() {
         return sdk;
@@ -439,7 +443,7 @@ final class AndroidDevice implements Device {
         send(new KeyEvent(now, SystemClock.uptimeMillis(), KeyEvent.ACTION_UP, keyCode, 0, 0, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD), INJECT_WAIT_FOR_FINISH);
     }
 
-    public void inject(Gesture.Step step, long downTime) throws HelperException {
+    public void inject(Gesture.Step step, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
         int n = step.ids.length;
         MotionEvent.PointerProperties[] props = new MotionEvent.PointerProperties[n];
         MotionEvent.PointerCoords[] coords = new MotionEvent.PointerCoords[n];
@@ -450,15 +454,42 @@ final class AndroidDevice implements Device {
             coords[i] = new MotionEvent.PointerCoords();
             coords[i].x = step.xs[i];
             coords[i].y = step.ys[i];
-            coords[i].pressure = 1f;
+            coords[i].pressure = step.maskedAction() == Gesture.ACTION_UP ? 0f : 1f;
             coords[i].size = 1f;
         }
-        MotionEvent event = MotionEvent.obtain(downTime, downTime + step.time, step.action, n, props, coords, 0, 0, 1f, 1f, 0, 0,
+        MotionEvent event = MotionEvent.obtain(downTime, eventTime, step.action, n, props, coords, 0, 0, 1f, 1f, 0, 0,
                 InputDevice.SOURCE_TOUCHSCREEN, 0);
         try {
-            send(event, INJECT_ASYNC);
+            if (!waitForFinish) {
+                send(event, INJECT_ASYNC);
+                return;
+            }
+            // Waiting, the input manager says false when no window finished the event (none under it, or it did not
+            // answer in time): the event went out all the same, and `input` ignores that answer too.
+            Reflect.call(input(), inputManager, event, INJECT_WAIT_FOR_FINISH);
         } finally {
             event.recycle();
         }
+    }
+
+    // ---- Power ----
+
+    /** IPowerManager through ServiceManager.getService("power"); isInteractive() is in it from API 20. */
+    public boolean interactive() throws HelperException {
+        if (power == null) {
+            Class<?> sm = Reflect.type("android.os.ServiceManager");
+            Method get = Reflect.find(sm, "getService", String.class);
+            if (get == null) throw new HelperException(HelperException.UNSUPPORTED, "ServiceManager.getService is hidden on API " + sdk);
+            IBinder binder = (IBinder) Reflect.call(get, null, "power");
+            if (binder == null) throw new HelperException(HelperException.UNSUPPORTED, "no power service");
+            Method asInterface = Reflect.find(Reflect.type("android.os.IPowerManager$Stub"), "asInterface", IBinder.class);
+            if (asInterface == null) throw new HelperException(HelperException.UNSUPPORTED, "IPowerManager.Stub.asInterface is missing");
+            Object service = Reflect.call(asInterface, null, binder);
+            Method m = Reflect.find(Reflect.type("android.os.IPowerManager"), "isInteractive");
+            if (service == null || m == null) throw new HelperException(HelperException.UNSUPPORTED, "IPowerManager.isInteractive is missing on API " + sdk);
+            power = service;
+            isInteractive = m;
+        }
+        return Boolean.TRUE.equals(Reflect.call(isInteractive, power));
     }
 }

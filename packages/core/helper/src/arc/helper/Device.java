@@ -39,8 +39,19 @@ public interface Device {
     /** Presses and releases one key, returning once the focused window handled it. */
     void pressKey(int keyCode) throws HelperException;
 
-    /** Injects one motion event of a gesture, in order, waiting for each to be dispatched. */
-    void inject(Gesture.Step step, long downTime) throws HelperException;
+    /**
+     * Injects one motion event of a touch (stamped {@code downTime}, {@code eventTime}): queued for dispatch, or with
+     * {@code waitForFinish} returning once the window under it finished handling it, as {@code input} injects. A
+     * touch no window took (none there, or it did not answer in time) is not a failure there, as {@code input tap}
+     * exits 0 for it.
+     */
+    void inject(Gesture.Step step, long downTime, long eventTime, boolean waitForFinish) throws HelperException;
+
+    /**
+     * Whether the device is interactive (awake) now: IPowerManager.isInteractive, the state the input dispatcher
+     * reads before it passes an injected touch to any window. UNSUPPORTED where the release hides it.
+     */
+    boolean interactive() throws HelperException;
 
     /** Milliseconds on the clock input events are stamped with (SystemClock.uptimeMillis on Android). */
     long uptimeMillis();

@@ -26,6 +26,14 @@ public final class Gesture {
     public static final int MAX_FINGERS = 10;
     /** A gesture longer than a minute is a mistake, not a gesture. */
     public static final long MAX_DURATION_MS = 60000;
+    /**
+     * The gap between a double tap's first lift and its second touch: inside the window Android's GestureDetector
+     * takes for a double tap (ViewConfiguration: more than DOUBLE_TAP_MIN_TIME, 40 ms, and at most
+     * DOUBLE_TAP_TIMEOUT, 300 ms); two taps injected back to back would be two single taps.
+     */
+    public static final long DOUBLE_TAP_GAP_MS = 100;
+    /** How often a one-finger swipe reports where the finger is (a 60 Hz touchscreen's frame). */
+    public static final long SWIPE_FRAME_MS = 16;
 
     /** One motion event: when, what, and every finger down in it (pointer ids and places). */
     public static final class Step {
@@ -104,6 +112,42 @@ public final class Gesture {
             }
         }
         return steps;
+    }
+
+    /** A tap as {@code input tap} sends it: ACTION_DOWN then ACTION_UP at one place, at one moment ({@code at}). */
+    public static List<Step> tap(float x, float y, long at) {
+        List<Step> steps = new ArrayList<Step>();
+        steps.add(one(at, ACTION_DOWN, x, y));
+        steps.add(one(at, ACTION_UP, x, y));
+        return steps;
+    }
+
+    /** Two taps at one place, the second DOUBLE_TAP_GAP_MS after the first. */
+    public static List<Step> doubleTap(float x, float y) {
+        List<Step> steps = tap(x, y, 0);
+        steps.addAll(tap(x, y, DOUBLE_TAP_GAP_MS));
+        return steps;
+    }
+
+    /**
+     * One finger from (x1, y1) to (x2, y2) over {@code ms} milliseconds, as {@code input swipe} moves it: down at the
+     * start, a move every SWIPE_FRAME_MS on the straight line between, lifted at the end; the same place twice is a
+     * long press held that long.
+     */
+    public static List<Step> swipe(float x1, float y1, float x2, float y2, long ms) {
+        List<Step> steps = new ArrayList<Step>();
+        steps.add(one(0, ACTION_DOWN, x1, y1));
+        for (long t = SWIPE_FRAME_MS; t < ms; t += SWIPE_FRAME_MS) {
+            float k = (float) t / (float) ms;
+            steps.add(one(t, ACTION_MOVE, x1 + (x2 - x1) * k, y1 + (y2 - y1) * k));
+        }
+        if (ms > 0) steps.add(one(ms, ACTION_MOVE, x2, y2));
+        steps.add(one(ms, ACTION_UP, x2, y2));
+        return steps;
+    }
+
+    private static Step one(long t, int action, float x, float y) {
+        return new Step(t, action, new int[] {0}, new float[] {x}, new float[] {y});
     }
 
     /** ACTION_CANCEL with the fingers of {@code last}: what ends a gesture cut off midway, so no finger stays down. */

@@ -11,6 +11,11 @@ public final class HelperException extends Exception {
     public static final String UIAUTOMATION_BUSY = "UIAUTOMATION_BUSY";
     /** A hidden or newer API this release lacks, or refuses to the shell user. */
     public static final String UNSUPPORTED = "UNSUPPORTED";
+    /**
+     * A touch was refused before anything was injected: the display is not interactive (asleep, dozing), where the
+     * input dispatcher passes an injected touch to no window.
+     */
+    public static final String DISPLAY_OFF = "DISPLAY_OFF";
     /** The device answered, but not with what was asked (no root node, an empty screenshot). */
     public static final String FAILED = "FAILED";
 

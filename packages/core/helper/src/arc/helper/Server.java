@@ -14,8 +14,10 @@ import java.util.List;
  * <p>Operations: {@code ping}; {@code dump}; {@code screenshot MAXW MAXH QUALITY [png|jpeg]} (default jpeg);
  * {@code ime-action} (the focused field's editor action); {@code clipboard-get} (payload: 0
  * empty, 1 then the text, 2 content that is not text); {@code clipboard-set TEXT}; {@code type TEXT} (payload:
- * {@code restored}, or {@code not-restored TAB reason}); {@code key CODE}; {@code gesture PATH...}; {@code release};
- * {@code quit}.
+ * {@code restored}, or {@code not-restored TAB reason}); {@code key CODE}; {@code gesture PATH...}; {@code tap X Y};
+ * {@code double-tap X Y}; {@code swipe X1 Y1 X2 Y2 MS} (a long press: the same point twice); {@code release};
+ * {@code quit}. Every touch (tap, double-tap, swipe, gesture) is checked first, then refused with DISPLAY_OFF
+ * while the device is not interactive, before anything is injected.
  */
 public final class Server {
     public static final String HELLO = "arc-helper 1";
@@ -159,7 +161,26 @@ public final class Server {
             if (args.isEmpty()) throw new HelperException(HelperException.BAD_REQUEST, "gesture needs at least one path (x,y,t;x,y,t)");
             List<long[][]> paths = new ArrayList<long[][]>();
             for (int i = 0; i < args.size(); i++) paths.add(Gesture.parsePath(args.get(i), i));
-            play(Gesture.plan(paths));
+            touch(Gesture.plan(paths));
+            return new byte[0];
+        }
+        if (op.equals("tap")) {
+            count(op, args, 2);
+            touch(Gesture.tap(coordinate(args, 0, "tap x"), coordinate(args, 1, "tap y"), 0));
+            return new byte[0];
+        }
+        if (op.equals("double-tap")) {
+            count(op, args, 2);
+            touch(Gesture.doubleTap(coordinate(args, 0, "double-tap x"), coordinate(args, 1, "double-tap y")));
+            return new byte[0];
+        }
+        if (op.equals("swipe")) {
+            count(op, args, 5);
+            float x1 = coordinate(args, 0, "swipe x1");
+            float y1 = coordinate(args, 1, "swipe y1");
+            float x2 = coordinate(args, 2, "swipe x2");
+            float y2 = coordinate(args, 3, "swipe y2");
+            touch(Gesture.swipe(x1, y1, x2, y2, Numbers.parse(args.get(4), "swipe duration", 0, Gesture.MAX_DURATION_MS)));
             return new byte[0];
         }
         if (op.equals("release")) {
@@ -175,22 +196,48 @@ public final class Server {
         throw new HelperException(HelperException.BAD_REQUEST, "unknown operation \"" + op + "\"");
     }
 
-    /** Sends each event at its time from the gesture's start; a finger left down by a failure is lifted. */
+    private static float coordinate(List<String> args, int index, String what) throws HelperException {
+        return Numbers.parseInt(args.get(index), what, 0, 100000);
+    }
+
+    /**
+     * Plays a touch once the device is interactive: while it is not (asleep, dozing), the input dispatcher passes an
+     * injected touch to no window (AOSP NativeInputManager::interceptMotionBeforeQueueing gives injected events
+     * POLICY_FLAG_PASS_TO_USER only while interactive), so it is refused with DISPLAY_OFF and nothing is sent.
+     */
+    private void touch(List<Gesture.Step> steps) throws HelperException {
+        if (!device.interactive())
+            throw new HelperException(HelperException.DISPLAY_OFF, "the display is off (the device is not interactive): the touch would reach no window, so nothing was injected");
+        play(steps);
+    }
+
+    /**
+     * Sends each event at its time from the touch's start. A first finger going down (ACTION_DOWN) starts a touch of
+     * its own, whose events carry its time as their down time (a double tap is two). The last event waits until the
+     * window under it handled it, as {@code input} does, so the answer comes after the touch landed. A failure at the
+     * first event injected nothing: UNSUPPORTED (the release refuses the shell's injection). After that, a finger
+     * left down is lifted with ACTION_CANCEL and the failure reported.
+     */
     private void play(List<Gesture.Step> steps) throws HelperException {
-        long downTime = device.uptimeMillis();
+        long start = device.uptimeMillis();
+        long downTime = start;
         Gesture.Step last = null;
         try {
-            for (Gesture.Step step : steps) {
-                device.sleepUntil(downTime + step.time);
-                device.inject(step, downTime);
+            for (int i = 0; i < steps.size(); i++) {
+                Gesture.Step step = steps.get(i);
+                long at = start + step.time;
+                device.sleepUntil(at);
+                if (step.maskedAction() == Gesture.ACTION_DOWN) downTime = at;
+                device.inject(step, downTime, at, i == steps.size() - 1);
                 last = step;
             }
         } catch (InterruptedException e) {
             throw new HelperException(HelperException.FAILED, "the gesture was interrupted");
         } catch (HelperException e) {
-            if (last != null && last.maskedAction() != Gesture.ACTION_UP) {
+            if (last == null) throw new HelperException(HelperException.UNSUPPORTED, "nothing was injected: " + e.getMessage(), e);
+            if (last.maskedAction() != Gesture.ACTION_UP) {
                 try {
-                    device.inject(Gesture.cancel(last), downTime);
+                    device.inject(Gesture.cancel(last), downTime, start + last.time, false);
                 } catch (HelperException ignored) {
                     // the first failure is the one to report
                 }

@@ -35,6 +35,8 @@ public final class HelperTests {
         gestureOneFinger();
         gesturePinch();
         gestureRefusesBadPaths();
+        touchOps();
+        touchesRefusedWhileAsleep();
         numbersAndOptions();
         typingRestoresClipboard();
         serverSession();
@@ -292,6 +294,64 @@ public final class HelperTests {
         fails(new Runnable0() { public void run() throws Exception { Gesture.plan(paths(eleven)); } }, HelperException.BAD_REQUEST, "eleven fingers");
     }
 
+    /** Runs requests on a fresh server over the fake and returns the replies after the hello. */
+    static List<Reply> serve(FakeDevice d, byte[]... frames) throws Exception {
+        ByteArrayOutputStream requests = new ByteArrayOutputStream();
+        for (byte[] f : frames) requests.write(f);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new Server(d, new DataInputStream(new ByteArrayInputStream(requests.toByteArray())), out, 60000).run();
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(out.toByteArray()));
+        read(in);
+        List<Reply> replies = new ArrayList<Reply>();
+        while (in.available() > 0) replies.add(read(in));
+        return replies;
+    }
+
+    static String steps(List<Gesture.Step> steps) {
+        StringBuilder s = new StringBuilder();
+        for (Gesture.Step step : steps) s.append(step.time).append(':').append(step.maskedAction()).append('@').append((int) step.xs[0]).append(',').append((int) step.ys[0]).append(' ');
+        return s.toString().trim();
+    }
+
+    static void touchOps() throws Exception {
+        equal(steps(Gesture.tap(10, 20, 0)), "0:0@10,20 0:1@10,20", "a tap is DOWN then UP at once, as input tap");
+        equal(steps(Gesture.doubleTap(5, 6)), "0:0@5,6 0:1@5,6 100:0@5,6 100:1@5,6", "a double tap: the second 100 ms after the first");
+        equal(steps(Gesture.swipe(0, 0, 100, 0, 40)), "0:0@0,0 16:2@40,0 32:2@80,0 40:2@100,0 40:1@100,0", "a swipe moves every frame and lifts at its end");
+        equal(steps(Gesture.swipe(7, 8, 7, 8, 0)), "0:0@7,8 0:1@7,8", "a swipe of no time is a tap");
+
+        FakeDevice d = new FakeDevice();
+        List<Reply> r = serve(d, Frames.encodeRequest(1, "tap", "10", "20"), Frames.encodeRequest(2, "double-tap", "5", "6"),
+                Frames.encodeRequest(3, "swipe", "1", "2", "1", "2", "20"), Frames.encodeRequest(4, "tap", "10"),
+                Frames.encodeRequest(5, "tap", "-1", "0"), Frames.encodeRequest(6, "swipe", "1", "2", "3", "4", "60001"));
+        equal(r.get(0).status, Frames.STATUS_OK, "tap");
+        equal(r.get(1).status, Frames.STATUS_OK, "double-tap");
+        equal(r.get(2).status, Frames.STATUS_OK, "swipe (a long press)");
+        equal(r.get(3).text(), "BAD_REQUEST\ttap takes 2 argument(s), got 1", "tap's argument count");
+        equal(r.get(4).text(), "BAD_REQUEST\ttap x is \"-1\"; a whole number from 0 to 100000 is allowed", "a negative coordinate");
+        equal(r.get(5).text(), "BAD_REQUEST\tswipe duration is \"60001\"; a whole number from 0 to 60000 is allowed", "a swipe longer than a minute");
+        // Each touch's own down time; only its last event waits for the window.
+        equal(d.stamps, Arrays.asList("0@0", "1@0 wait", "0@0", "1@0", "0@0", "1@0 wait", "0@0", "2@16", "2@20", "1@20 wait"), "down times and waits");
+        check(d.log.contains("interactive? true"), "asked whether interactive first");
+
+        // A refusal at the first event injected nothing: UNSUPPORTED, so the host may try another way.
+        FakeDevice refused = new FakeDevice();
+        refused.injectFailAt = 0;
+        refused.injectFailure = new HelperException(HelperException.FAILED, "injectInputEvent failed: java.lang.SecurityException: INJECT_EVENTS");
+        Reply first = serve(refused, Frames.encodeRequest(1, "tap", "1", "1")).get(0);
+        check(first.text().startsWith("UNSUPPORTED\tnothing was injected: injectInputEvent failed"), first.text());
+    }
+
+    static void touchesRefusedWhileAsleep() throws Exception {
+        FakeDevice d = new FakeDevice();
+        d.awake = false;
+        List<Reply> r = serve(d, Frames.encodeRequest(1, "tap", "10", "20"), Frames.encodeRequest(2, "double-tap", "1", "1"),
+                Frames.encodeRequest(3, "swipe", "1", "1", "9", "9", "10"), Frames.encodeRequest(4, "gesture", "1,1,0;5,5,20", "9,9,0;6,6,20"),
+                Frames.encodeRequest(5, "gesture", "1,x,0;5,5,20"));
+        for (int i = 0; i < 4; i++) check(r.get(i).text().startsWith("DISPLAY_OFF\tthe display is off"), "touch " + (i + 1) + " refused while asleep: " + r.get(i).text());
+        equal(r.get(4).text().substring(0, 12), "BAD_REQUEST\t", "a malformed gesture is refused as such first");
+        equal(d.injected, 0, "nothing injected while asleep");
+    }
+
     static void numbersAndOptions() throws Exception {
         equal(Numbers.parse("-5", "x", -10, 10), -5L, "negative number");
         fails(new Runnable0() { public void run() throws Exception { Numbers.parse("1e3", "x", 0, 10000); } }, HelperException.BAD_REQUEST, "exponent");
@@ -334,10 +394,15 @@ public final class HelperTests {
             log.add("key " + code + " with " + clip);
             if (keyFailure != null) throw keyFailure;
         }
-        public void inject(Gesture.Step step, long downTime) throws HelperException {
+        boolean awake = true;
+        List<String> stamps = new ArrayList<String>();
+
+        public void inject(Gesture.Step step, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
             if (injected++ == injectFailAt) throw injectFailure;
             log.add("inject " + step.maskedAction() + " at " + step.time);
+            stamps.add(step.maskedAction() + "@" + (eventTime - downTime) + (waitForFinish ? " wait" : ""));
         }
+        public boolean interactive() { log.add("interactive? " + awake); return awake; }
         public long uptimeMillis() { return System.nanoTime() / 1000000; }
         public void sleepUntil(long time) throws InterruptedException {
             long wait = time - uptimeMillis();
@@ -448,7 +513,7 @@ public final class HelperTests {
         DataInputStream in2 = new DataInputStream(new ByteArrayInputStream(o2.toByteArray()));
         read(in2);
         equal(read(in2).text(), "FAILED\trefused", "the failure is reported");
-        equal(cut.log, Arrays.asList("inject 0 at 0", "inject 3 at 0"), "cancelled after the failure");
+        equal(cut.log, Arrays.asList("interactive? true", "inject 0 at 0", "inject 3 at 0"), "cancelled after the failure");
     }
 
     static void serverIdleRelease() throws Exception {
