@@ -2,7 +2,7 @@
  * What `arc batch` and `arc test` share: they run arc command lines in this process, one after the other, and
  * each line's failure is printed the arc way and turned into its exit status rather than ending the run.
  */
-import {ArcCommand} from '@arc-cli/core'
+import {ArcCommand, residentCliHost} from '@arc-cli/core'
 
 /** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
 export function exitStatus(error: unknown): number | undefined {
@@ -18,6 +18,19 @@ export abstract class ScriptCommand extends ArcCommand {
       if (this.config.findCommand(id)) return id
     }
     return undefined
+  }
+
+  /**
+   * Runs the lines as a resident host: the commands they run share this process, so the on-device helper's start is
+   * paid once and their touches go through it (core residentCliHost, AdbDriverOptions.resident).
+   */
+  protected async asResidentHost<T>(work: () => Promise<T>): Promise<T> {
+    residentCliHost(true)
+    try {
+      return await work()
+    } finally {
+      residentCliHost(false)
+    }
   }
 
   /** A line's failure that is not oclif's exit signal (it never reached a command): printed the arc way, its status. */

@@ -73,7 +73,9 @@ export default class Batch extends ScriptCommand {
     }
     try {
       const source = args.file === undefined || args.file === '-' ? 'stdin' : args.file
-      await this.runLines(lines, {keepGoing: flags['keep-going'], echo: !flags.quiet, source})
+      await this.asResidentHost(() =>
+        this.runLines(lines, {keepGoing: flags['keep-going'], echo: !flags.quiet, source})
+      )
     } finally {
       if (recorder) {
         observeCliTools(undefined)

@@ -126,7 +126,7 @@ export default class Test extends ScriptCommand {
     const results =
       devices.length > 1
         ? await this.runOnDevices(files, devices, flags.shard, flags.retries, reportDir)
-        : await this.runHere(flows, devices[0], flags.retries, reportDir)
+        : await this.asResidentHost(() => this.runHere(flows, devices[0], flags.retries, reportDir))
     if (flags.results) await writeFile(flags.results, JSON.stringify(results))
     else {
       const c = colorsFor(process.stderr)

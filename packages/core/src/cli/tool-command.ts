@@ -97,6 +97,19 @@ export function observeCliTools(observer: ToolObserver | undefined): void {
   ;(globalThis as ObserverHolder)[OBSERVER] = observer
 }
 
+const RESIDENT = Symbol.for('arc.cli-resident-host')
+type ResidentHolder = {[RESIDENT]?: boolean}
+
+/**
+ * Says (true) or unsays that this process is a resident host running many tool commands one after the other (`arc
+ * batch`, `arc test` while they run their lines): each command's device selection then carries `resident`, so the
+ * on-device helper's start is paid once and touches go through it. Kept on globalThis for the same reason as
+ * observeCliTools; a one-shot command never sets it.
+ */
+export function residentCliHost(on: boolean): void {
+  ;(globalThis as ResidentHolder)[RESIDENT] = on
+}
+
 /**
  * The recorder hears which device this command line named (`--device`, `--adb-host`, `--adb-port`): a batch line
  * that named one replays on it, not on whichever device the flow runs on.
@@ -155,6 +168,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     adbPort: flags['adb-port'] as number | undefined,
     helper: flags.helper as HelperMode | undefined,
     config,
+    ...((globalThis as ResidentHolder)[RESIDENT] ? {resident: true} : {}),
   }
   const backend = partialBackend(selection)
   const observer = (globalThis as ObserverHolder)[OBSERVER]

@@ -23,6 +23,11 @@ export interface DeviceSelection {
   adbPort?: number
   /** `--helper`: whether the on-device helper serves what it can. */
   helper?: HelperMode
+  /**
+   * The caller runs many calls in this process (`arc batch`, `arc test`, `arc mcp serve`), so the helper's start
+   * is paid once: an adb device's touches go through it (AdbDriverOptions.resident).
+   */
+  resident?: boolean
   config?: ArcConfig
   env?: NodeJS.ProcessEnv
 }
@@ -69,6 +74,7 @@ export function adbOptions(selection: DeviceSelection): Omit<AdbConnectOptions, 
     env: selection.env ?? process.env,
     helper: helperMode(selection.helper, selection.env ?? process.env, selection.config?.adb?.helper),
     helperHoldMs: helperHoldMs(selection.env ?? process.env, selection.config?.adb?.helperHoldMs),
+    ...(selection.resident ? {resident: true} : {}),
   }
 }
 

@@ -111,6 +111,44 @@ describe('the on-device helper from the command line (arc emulate)', function ()
     expect(JSON.parse(off.stdout)).not.to.have.property('backend')
   })
 
+  it('a batch of taps goes through the helper: no `input tap` shell command, one helper touch per line', async () => {
+    const device = h.emu.device('emu-1')
+    const from = h.emu.commands.length
+    const asked = device.helperRequests.length
+    const before = device.inputEvents.length
+    const script = Array.from({length: 5}, (_, i) => `tap ${10 + i} 20`).join('\n')
+    const run = await runArc(['batch', '--quiet'], {env: {...h.env, ARC_HELPER: 'auto'}, input: script})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(programs(from).filter((p) => p.startsWith('input') || p === 'dumpsys power')).to.deep.equal([])
+    expect(device.helperRequests.slice(asked)).to.deep.equal(
+      Array.from({length: 5}, (_, i) => ['tap', String(10 + i), '20'])
+    )
+    expect(device.inputEvents.slice(before)).to.deep.equal(
+      Array.from({length: 5}, (_, i) => ({type: 'tap', x: 10 + i, y: 20}))
+    )
+  })
+
+  it('with the helper off, and in a one-shot `arc tap`, a tap is still one `input tap` (no helper started for it)', async () => {
+    const device = h.emu.device('emu-1')
+    for (const [args, env, input] of [
+      [['batch', '--quiet'], {ARC_HELPER: 'off'}, 'tap 10 20\ntap 11 20\n'],
+      [['batch', '--quiet'], {ARC_HELPER: 'auto'}, 'tap 10 20 --helper off\ntap 11 20 --helper off\n'],
+      [['tap', '10', '20'], {ARC_HELPER: 'auto'}, undefined],
+    ] as const) {
+      const from = h.emu.commands.length
+      const asked = device.helperRequests.length
+      const run = await runArc([...args], {env: {...h.env, ...env}, ...(input === undefined ? {} : {input})})
+      expect(run.code, run.stderr).to.equal(0)
+      const taps = args[0] === 'tap' ? 1 : 2
+      expect(
+        programs(from).filter((p) => p.startsWith('input')),
+        args.join(' ')
+      ).to.deep.equal(Array.from({length: taps}, () => 'input tap'))
+      expect(programs(from), args.join(' ')).to.not.include('app_process /')
+      expect(device.helperRequests.length, args.join(' ')).to.equal(asked)
+    }
+  })
+
   it('clipboard set and get work from the command line through the helper', async () => {
     const set = await runArc(['clipboard', 'set', 'héllo 👍'], {env: {...h.env, ARC_HELPER: 'auto'}})
     expect(set.code, set.stderr).to.equal(0)

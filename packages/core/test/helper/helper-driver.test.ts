@@ -23,7 +23,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   const h = useEmulator({devices: [], scenario: {devices: {'emu-1': {snapshot: DEMO_DIR, windowsDump: true}}}})
   const open: AdbDriver[] = []
 
-  const driver = async (helper: HelperMode, helperHoldMs?: number): Promise<AdbDriver> => {
+  const driver = async (helper: HelperMode, helperHoldMs?: number, resident?: boolean): Promise<AdbDriver> => {
     const d = (await connectAdbDriver({
       serial: 'emu-1',
       port: h.emu.port,
@@ -32,6 +32,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       env: {},
       helper,
       ...(helperHoldMs === undefined ? {} : {helperHoldMs}),
+      ...(resident === undefined ? {} : {resident}),
     })) as AdbDriver
     open.push(d)
     return d
@@ -230,6 +231,8 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     for (const [op, act] of [
       ['gesture', () => d.gesture(twoFingers)],
       ['type', () => d.inputText('café')],
+      ['tap', () => d.tap({x: 100, y: 200})],
+      ['swipe', () => d.swipe({x: 100, y: 900}, {x: 100, y: 300}, 50)],
     ] as const) {
       // The helper answers FAILED after it was sent the request: whatever it did stands, so nothing may repeat it.
       device().addFault({command: `arc-helper ${op}`, kind: 'error', message: `${op} not confirmed`})
@@ -366,5 +369,122 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(programs(from)).to.include('screencap -p')
     expect(png.equals(await device().screen.png())).to.equal(true)
     expect(backendUses(d.shell).screenshot?.fallback).to.match(/^UNSUPPORTED: this release lacks the uiautomation API/)
+  })
+
+  describe('touches (tap, long press, double tap, one-finger swipe)', () => {
+    const touches = [
+      ['tap', (d: AdbDriver) => d.tap({x: 120, y: 340})],
+      ['long press', (d: AdbDriver) => d.longPress({x: 120, y: 340}, 60)],
+      ['double tap', (d: AdbDriver) => d.doubleTap({x: 120, y: 340})],
+      ['swipe', (d: AdbDriver) => d.swipe({x: 500, y: 1500}, {x: 500, y: 700}, 80)],
+    ] as const
+
+    it('in a resident host go through the helper: no shell command, one helper request each, the events `input` records', async () => {
+      const viaAdb = await driver('off', undefined, true)
+      const adbEvents = device().inputEvents.length
+      for (const [, act] of touches) await act(viaAdb)
+      const expected = device().inputEvents.slice(adbEvents)
+      const d = await driver('auto', undefined, true)
+      await d.tap({x: 1, y: 1}) // starts the helper
+      const from = h.emu.commands.length
+      const asked = device().helperRequests.length
+      const before = device().inputEvents.length
+      for (const [, act] of touches) await act(d)
+      expect(programs(from)).to.deep.equal([])
+      expect(device().helperRequests.slice(asked)).to.deep.equal([
+        ['tap', '120', '340'],
+        ['swipe', '120', '340', '120', '340', '60'],
+        ['double-tap', '120', '340'],
+        ['swipe', '500', '1500', '500', '700', '80'],
+      ])
+      expect(device().inputEvents.slice(before)).to.deep.equal(expected)
+      expect(expected.map((e) => e.type)).to.deep.equal(['tap', 'swipe', 'tap', 'tap', 'swipe'])
+      expect(backendUses(d.shell).touch).to.deep.include({backend: 'helper'})
+    })
+
+    it('on a sleeping display the helper refuses each before injecting: DISPLAY_OFF, as over ADB, nothing sent', async () => {
+      const d = await driver('auto', undefined, true)
+      await d.captureScreen()
+      const twoFingers = [
+        [
+          {x: 500, y: 800, time: 0},
+          {x: 300, y: 600, time: 120},
+        ],
+        [
+          {x: 600, y: 900, time: 0},
+          {x: 800, y: 1100, time: 120},
+        ],
+      ]
+      device().awake = false
+      try {
+        const refusals: Array<[string, () => Promise<unknown>]> = [
+          ...touches.map(([what, act]): [string, () => Promise<unknown>] => [what, () => act(d)]),
+          ['gesture', () => d.gesture(twoFingers)],
+        ]
+        for (const [what, act] of refusals) {
+          const from = h.emu.commands.length
+          const before = device().inputEvents.length
+          const asked = device().helperRequests.length
+          const error = await act().then(
+            () => undefined,
+            (e: unknown) => e as ArcError
+          )
+          expect(error?.code, what).to.equal('DEVICE_COMMAND_FAILED')
+          expect(error?.details.reason, what).to.equal('DISPLAY_OFF')
+          expect(error?.message, what).to.match(
+            /^the display of emu-1 is off \(asleep\): a .* would reach nothing, so nothing was sent$/
+          )
+          expect(device().inputEvents.length, what).to.equal(before)
+          expect(device().helperRequests.length, what).to.equal(asked + 1)
+          expect(programs(from), what).to.deep.equal([])
+        }
+      } finally {
+        device().awake = true
+      }
+    })
+
+    it('stay on `input` with the helper off, and in a one-shot command until a read has started the helper', async () => {
+      const off = await driver('off', undefined, true)
+      let from = h.emu.commands.length
+      await off.tap({x: 10, y: 20})
+      expect(programs(from)).to.deep.equal(['dumpsys power', 'input tap'])
+      const oneShot = await driver('auto')
+      from = h.emu.commands.length
+      const asked = device().helperRequests.length
+      await oneShot.tap({x: 10, y: 20})
+      // No helper started for one tap: app_process's start costs more than `input tap` on a phone.
+      expect(programs(from)).to.deep.equal(['dumpsys power', 'input tap'])
+      expect(device().helperRequests.length).to.equal(asked)
+      await oneShot.captureScreen()
+      from = h.emu.commands.length
+      await oneShot.tap({x: 10, y: 20})
+      expect(programs(from)).to.deep.equal([])
+      expect(device().helperRequests.at(-1)).to.deep.equal(['tap', '10', '20'])
+    })
+
+    it('fall back to `input` in auto where the helper cannot start, and say why', async () => {
+      device().addFault({
+        command: 'app_process',
+        kind: 'error',
+        message: '/system/bin/sh: app_process: not found\n',
+        exitCode: 127,
+      })
+      const d = await driver('auto', undefined, true)
+      const before = device().inputEvents.length
+      const from = h.emu.commands.length
+      await d.tap({x: 10, y: 20})
+      await d.swipe({x: 500, y: 1500}, {x: 500, y: 700}, 80)
+      expect(programs(from).filter((p) => p === 'app_process /' || p.startsWith('input'))).to.deep.equal([
+        'app_process /',
+        'input tap',
+        'input swipe',
+      ])
+      expect(
+        device()
+          .inputEvents.slice(before)
+          .map((e) => e.type)
+      ).to.deep.equal(['tap', 'swipe'])
+      expect(backendUses(d.shell).touch?.fallback).to.match(/^start: .*app_process: not found/)
+    })
   })
 })

@@ -10,7 +10,9 @@
  * What a phone decides, this decides too: one UiAutomation client at a time (the helper's read fails with
  * UIAUTOMATION_BUSY while another holds it, and `uiautomator dump` fails while the helper holds it, until the helper
  * lets go after `--idle-ms`); a class path without the class fails as ART does; hidden APIs a release lacks
- * (`device.hiddenApisMissing`) answer UNSUPPORTED.
+ * (`device.hiddenApisMissing`) answer UNSUPPORTED; a touch (`tap`, `double-tap`, `swipe`, `gesture`) while the
+ * display sleeps answers DISPLAY_OFF and reaches nothing (touchable()). A tap, double tap or swipe is recorded as
+ * the same input events `input tap` / `input swipe` record, so the scenario and the demo app react alike.
  */
 import {readFile} from 'node:fs/promises'
 
@@ -259,6 +261,35 @@ class EmulatedHelper {
         this.needs('input')
         await this.gesture(args)
         return Buffer.alloc(0)
+      case 'tap': {
+        count(2)
+        const [x, y] = [coordinate(args[0], 'tap x'), coordinate(args[1], 'tap y')]
+        this.touchable()
+        device.recordInput({type: 'tap', x, y})
+        return Buffer.alloc(0)
+      }
+      case 'double-tap': {
+        count(2)
+        const [x, y] = [coordinate(args[0], 'double-tap x'), coordinate(args[1], 'double-tap y')]
+        this.touchable()
+        device.recordInput({type: 'tap', x, y})
+        // The helper's second tap comes DOUBLE_TAP_GAP_MS (100) after the first (Gesture.java).
+        await device.delay(100, this.ctx.signal)
+        if (!this.ctx.signal.aborted) device.recordInput({type: 'tap', x, y})
+        return Buffer.alloc(0)
+      }
+      case 'swipe': {
+        count(5)
+        const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) =>
+          coordinate(args[i], `swipe ${i % 2 ? 'y' : 'x'}${(i >> 1) + 1}`)
+        )
+        const durationMs = wholeNumber(args[4], 'swipe duration', 0, 60000)
+        this.touchable()
+        device.recordInput({type: 'swipe', x1: x1!, y1: y1!, x2: x2!, y2: y2!, durationMs})
+        // The finger stays down for the duration; the helper answers once it is lifted.
+        await device.delay(durationMs, this.ctx.signal)
+        return Buffer.alloc(0)
+      }
       case 'release': {
         count(0)
         const held = this.letGo !== undefined
@@ -315,6 +346,29 @@ class EmulatedHelper {
   }
 
   /**
+   * What the helper checks before any touch, after the request's words (Server.touch): the device must be
+   * interactive, since the input dispatcher passes an injected touch to no window while it is not (AOSP
+   * frameworks/base services/core/jni/com_android_server_input_InputManagerService.cpp,
+   * NativeInputManager::interceptMotionBeforeQueueing: injected events get POLICY_FLAG_PASS_TO_USER only while
+   * interactive), so it answers DISPLAY_OFF and records nothing. A release that refuses the shell's injection
+   * (MIUI's "USB debugging (Security settings)" off) fails the first event, which the helper reports as UNSUPPORTED
+   * (nothing was injected), with the SecurityException `input` prints there.
+   */
+  private touchable(): void {
+    this.needs('input')
+    if (!this.device.awake)
+      throw new HelperError(
+        'DISPLAY_OFF',
+        'the display is off (the device is not interactive): the touch would reach no window, so nothing was injected'
+      )
+    if (!this.device.usbDebuggingSecurity)
+      throw new HelperError(
+        'UNSUPPORTED',
+        'nothing was injected: injectInputEvent failed: java.lang.SecurityException: Injecting input events requires the caller (or the source of the instrumentation, if any) to have the INJECT_EVENTS permission.'
+      )
+  }
+
+  /**
    * Plays finger paths at their real times as the input manager would receive them, recording each motion event; a
    * one-finger gesture that stays within touch slop is also the tap an app sees, one that travels is a swipe.
    */
@@ -332,6 +386,7 @@ class EmulatedHelper {
       }
       return points as Array<[number, number, number]>
     })
+    this.touchable()
     const times = [...new Set(paths.flatMap((p) => p.map((q) => q[2])))].sort((a, b) => a - b)
     const start = Date.now()
     const down: number[] = []
@@ -375,6 +430,19 @@ class EmulatedHelper {
       else this.device.recordInput({type: 'swipe', x1, y1, x2, y2, durationMs: t2 - t1})
     }
   }
+}
+
+/** A whole number request word within a range, else BAD_REQUEST in the helper's words (Numbers.java). */
+function wholeNumber(word: string | undefined, what: string, min: number, max: number): number {
+  const n = word !== undefined && /^-?\d{1,12}$/.test(word) ? Number(word) : NaN
+  if (!(n >= min && n <= max))
+    throw new HelperError('BAD_REQUEST', `${what} is "${word ?? ''}"; a whole number from ${min} to ${max} is allowed`)
+  return n
+}
+
+/** A touch's coordinate, as the helper takes it: a whole pixel from 0 to 100000. */
+function coordinate(word: string | undefined, what: string): number {
+  return wholeNumber(word, what, 0, 100000)
 }
 
 /** One request body: u32 id, u8 word count, then each word as u32 length and UTF-8; undefined when malformed. */

@@ -335,7 +335,8 @@ export class ToolHost {
     input = withDefaults(served.tool, input, argumentDefaults(this.options, served.tool))
     on.device = target?.device
     const state = target && this.stateOf(target)
-    const selection = {device: target?.device, adbHost: adb?.host, adbPort: adb?.port, config}
+    // A server is a resident host: the helper's start is paid once, so touches go through it (AdbDriverOptions).
+    const selection = {device: target?.device, adbHost: adb?.host, adbPort: adb?.port, config, resident: true}
     try {
       const result = await runTool(
         served.tool,

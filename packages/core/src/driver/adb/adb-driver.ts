@@ -45,7 +45,7 @@ import {probe} from './doctor.js'
 import * as files from './files.js'
 import {gesture} from './gesture.js'
 import {gestureMs, gestureWords, HelperBackend, helperClipboard, helperLimit} from './helper-backend.js'
-import {HelperFailure, type HelperMode, type HelperSession} from './helper-session.js'
+import {HelperFailure, runningHelperSession, type HelperMode, type HelperSession} from './helper-session.js'
 import * as input from './input.js'
 import {withDeviceLock} from '../device-lock.js'
 import {clearLogs, followLogs} from './follow-logs.js'
@@ -63,6 +63,27 @@ export function lockKey(host: string, port: number, serial: string): string {
   return `${loopback ? '127.0.0.1' : host.toLowerCase()}:${port}/${serial}`
 }
 
+/** What an AdbDriver is opened with. */
+export interface AdbDriverOptions {
+  /** Whether the on-device helper serves what it can (helper-backend.ts); default `off`. */
+  helper?: HelperMode
+  /** How long the helper keeps UiAutomation after a read (device-helper.ts helperHoldMs). */
+  helperHoldMs?: number
+  /**
+   * The host runs many calls in one process (`arc batch`, `arc test`, `arc mcp serve`), so the helper's start is
+   * paid once: touches go through it (AdbDriver.touchesViaHelper). Default false (a one-shot command).
+   */
+  resident?: boolean
+}
+
+/** The helper's gap between a double tap's two taps (Gesture.java DOUBLE_TAP_GAP_MS): its request lasts that long. */
+const DOUBLE_TAP_GAP_MS = 100
+
+/** A point in whole pixels, as the helper's requests carry it. */
+function whole(point: Point): {x: number; y: number} {
+  return {x: Math.round(point.x), y: Math.round(point.y)}
+}
+
 /** The helper's answers that come before it injects anything (helper-session.ts lists its refusal codes). */
 const REFUSED_BEFORE_ACTING = new Set(['BAD_REQUEST', 'UNSUPPORTED', 'UIAUTOMATION_BUSY'])
 
@@ -75,17 +96,23 @@ export class AdbDriver implements DeviceDriver {
   private readonly geometry: GeometryMemory
   /** The on-device helper next to ADB, per capability (helper-backend.ts); `off` unless the caller chose a mode. */
   readonly helper: HelperBackend
+  /**
+   * Whether this driver serves a resident host (`arc batch`, `arc test`, `arc mcp serve`: AdbDriverOptions.resident),
+   * where the helper's start is paid once for many calls, so touches go through it (touchesViaHelper).
+   */
+  readonly resident: boolean
 
   constructor(
     readonly server: AdbServer,
     serial: string,
-    options: {helper?: HelperMode; helperHoldMs?: number} = {}
+    options: AdbDriverOptions = {}
   ) {
     this.serial = serial
     this.shell = new DeviceShell(server, serial)
     this.dumpState = screen.dumpStateFor(this.shell.key)
     this.geometry = geometryFor(this.shell.key)
     this.helper = new HelperBackend(this.shell, options.helper ?? 'off', options.helperHoldMs)
+    this.resident = options.resident ?? false
   }
 
   /**
@@ -94,10 +121,13 @@ export class AdbDriver implements DeviceDriver {
    * delivered), so that is a device error, never a fallback that would act twice. Only the refusals the helper gives
    * before it injects anything (a malformed or unsupported request, UiAutomation held elsewhere) let ADB try.
    */
-  private async once(session: HelperSession, words: string[], extraMs = 0): Promise<Buffer> {
+  private async once(session: HelperSession, words: string[], extraMs = 0, touch?: string): Promise<Buffer> {
     try {
       return await session.request(words, helperLimit(this.shell, extraMs))
     } catch (error) {
+      // The helper checks the display before it injects a touch: refused, nothing was sent (as input.ts's gate).
+      if (touch && error instanceof HelperFailure && error.code === 'DISPLAY_OFF')
+        throw input.displayOff(this.serial, touch)
       if (error instanceof HelperFailure && !REFUSED_BEFORE_ACTING.has(error.code)) {
         throw new DeviceCommandError(
           `the on-device helper failed during \`${words[0]}\` on ${this.serial}, after it may have acted: ${error.message}`,
@@ -231,20 +261,63 @@ export class AdbDriver implements DeviceDriver {
     return {...(inputShown === undefined ? {} : {inputShown}), ...(windowShown === undefined ? {} : {windowShown})}
   }
 
-  tap(point: Point): Promise<void> {
-    return this.act((dev) => input.tap(dev, point))
+  /**
+   * Whether touches (tap, long press, double tap, one-finger swipe) go through the on-device helper: one framed
+   * request on its open stream, no shell and no process on the device. Never with the helper off. In a resident host
+   * its start is paid once for the many touches to come; elsewhere (a one-shot `arc tap`) only where a session
+   * already runs on the device in this process (a read started it, as in `arc click`), since app_process's start
+   * costs more than one `input tap` on a phone.
+   */
+  private touchesViaHelper(): boolean {
+    if (this.helper.mode === 'off') return false
+    return this.resident || runningHelperSession(this.shell) !== undefined
   }
 
+  /**
+   * A touch through the helper where touchesViaHelper says so (`words`: its request), else `viaAdb`, in the device's
+   * critical section either way. The helper refuses a touch on a sleeping display before injecting (DISPLAY_OFF, as
+   * input.ts's gate); a helper that could not serve before injecting lets ADB try (`auto`); one that failed after
+   * it may have acted is a device error (once).
+   */
+  private touch(
+    words: Array<string | number>,
+    what: string,
+    extraMs: number,
+    viaAdb: (dev: DeviceShell) => Promise<void>
+  ): Promise<void> {
+    if (!this.touchesViaHelper()) return this.act(viaAdb)
+    return this.act((dev) =>
+      this.helper.serve(
+        'touch',
+        async (session) => {
+          await this.once(session, words.map(String), extraMs, what)
+        },
+        () => viaAdb(dev)
+      )
+    )
+  }
+
+  tap(point: Point): Promise<void> {
+    const {x, y} = whole(point)
+    return this.touch(['tap', x, y], 'a tap', 0, (dev) => input.tap(dev, point))
+  }
+
+  /** A long press is a swipe that does not move, held for the duration (`input swipe` and the helper's `swipe`). */
   longPress(point: Point, durationMs: number): Promise<void> {
-    return this.act((dev) => input.longPress(dev, point, durationMs))
+    const {x, y} = whole(point)
+    const ms = Math.round(durationMs)
+    return this.touch(['swipe', x, y, x, y, ms], 'a long press', ms, (dev) => input.longPress(dev, point, durationMs))
   }
 
   doubleTap(point: Point): Promise<void> {
-    return this.act((dev) => input.doubleTap(dev, point))
+    const {x, y} = whole(point)
+    return this.touch(['double-tap', x, y], 'a double tap', DOUBLE_TAP_GAP_MS, (dev) => input.doubleTap(dev, point))
   }
 
   swipe(from: Point, to: Point, durationMs: number): Promise<void> {
-    return this.act((dev) => input.swipe(dev, from, to, durationMs))
+    const [a, b] = [whole(from), whole(to)]
+    const ms = Math.round(durationMs)
+    return this.touch(['swipe', a.x, a.y, b.x, b.y, ms], 'a swipe', ms, (dev) => input.swipe(dev, from, to, durationMs))
   }
 
   /**
@@ -287,7 +360,7 @@ export class AdbDriver implements DeviceDriver {
       this.helper.serve(
         'gesture',
         async (session): Promise<GestureMethod> => {
-          await this.once(session, ['gesture', ...gestureWords(paths)], gestureMs(paths))
+          await this.once(session, ['gesture', ...gestureWords(paths)], gestureMs(paths), 'a gesture')
           return 'inject'
         },
         () => gesture(dev, paths)

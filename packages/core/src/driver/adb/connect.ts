@@ -18,6 +18,8 @@ export interface AdbConnectOptions extends ServerAddressInput {
   helper?: HelperMode
   /** How long the helper keeps UiAutomation after a read (device-helper.ts helperHoldMs); default 0. */
   helperHoldMs?: number
+  /** The caller is a resident host (batch, test, mcp serve): touches go through the helper (AdbDriverOptions). */
+  resident?: boolean
   /** Time limit for one device command (default 20000 ms). */
   timeoutMs?: number
 }
@@ -121,7 +123,7 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
   const server = openAdbServer(options)
   const devices = await server.listDevices()
   const target = options.serial
-  const helper = {helper: options.helper, helperHoldMs: options.helperHoldMs}
+  const helper = {helper: options.helper, helperHoldMs: options.helperHoldMs, resident: options.resident}
   if (target === undefined) return new AdbDriver(server, selectDevice(devices, undefined, server.address), helper)
   const state = await namedDeviceState(server, devices, target)
   if (state === undefined) throw notAttached(target, devices, server.address)
