@@ -7,14 +7,20 @@
  * - clipboard: get and set (ADB has no way); else UNSUPPORTED as before;
  * - input: gestures of several fingers (InputManager.injectInputEvent, which the shell may use where /dev/input is
  *   closed to it); else `sendevent`; text outside printable ASCII by clipboard and paste, the user's clipboard put
- *   back; else ADBKeyBoard.
+ *   back; else ADBKeyBoard;
+ * - touch: taps, long presses, double taps and one-finger swipes (the helper's `tap`, `double-tap`, `swipe`), where
+ *   AdbDriver.touchesViaHelper says so; else `input tap` / `input swipe` behind input.ts's display check.
  *
  * The mode (`adb.helper` in the config, ARC_HELPER, `--helper`): `auto` uses the helper where it starts and serves,
  * and ADB for the capability where not; `off` never starts it; `required` fails where it cannot serve, naming why.
- * One-shot commands and resident ones (`arc mcp serve`, `arc batch`) decide the same: the helper serves only what
- * it does faster than ADB even counting its start (a read: app_process's VM start against uiautomator's VM start
- * plus its idle wait of 1 s or more) or what ADB cannot do at all; taps, swipes, keys and ASCII text stay on ADB,
- * which needs no UiAutomation.
+ * What it serves follows from what its start costs against what it saves. Reads go through it in every host (a
+ * read: app_process's VM start against uiautomator's VM start plus its idle wait of 1 s or more), and what ADB
+ * cannot do at all. Touches go through it in resident hosts (`arc batch`, `arc test`, `arc mcp serve`:
+ * AdbDriverOptions.resident), where its start is paid once and each touch is then one framed request on its open
+ * stream (a few ms on a phone, against some 200 ms for `adb shell input tap`), and in any process where a session
+ * already runs on the device (a one-shot `arc click` whose read started it); a one-shot `arc tap` keeps `input
+ * tap`, since app_process's start costs more than one `input tap`. The helper checks the display before any touch
+ * and refuses it with DISPLAY_OFF, nothing injected, as input.ts's gate does. Keys and ASCII text stay on ADB.
  */
 import {UnsupportedError} from '../../errors/arc-error.js'
 import {checkJpeg, checkPng} from '../../png.js'

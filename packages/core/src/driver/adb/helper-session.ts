@@ -32,7 +32,8 @@ const MAX_RESPONSE = 64 << 20
 /**
  * Why the helper did not serve: `start` (no app_process, the class did not load, the stream ended before the
  * hello), `push` (the device refused the file), `gone` (it ended mid-session), `timeout`, or the helper's own
- * refusal codes: UNSUPPORTED, UIAUTOMATION_BUSY, FAILED, BAD_REQUEST.
+ * refusal codes: UNSUPPORTED, UIAUTOMATION_BUSY, FAILED, BAD_REQUEST, and DISPLAY_OFF for a touch refused before
+ * anything was injected because the device is not interactive.
  */
 export class HelperFailure extends Error {
   constructor(
