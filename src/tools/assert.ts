@@ -14,10 +14,12 @@ import {
   z,
   type ScreenElement,
   type ScreenModel,
+  elementTable,
+  readSelector,
+  selectorInput,
 } from '@arc-cli/core'
 
-import {elementJson, elementTable} from './element-support.js'
-import {readSelector, selectorInput} from './element-target.js'
+import {elementJson} from './element-support.js'
 import {pollScreen, reads} from './wait-poll.js'
 
 const CONDITIONS = [

@@ -1,7 +1,8 @@
-import {defineTool, InvalidInputError, type ToolContext, z} from '@arc-cli/core'
-
-import {selfOrAncestor} from './element-support.js'
 import {
+  defineTool,
+  InvalidInputError,
+  type ToolContext,
+  z,
   elementIdOmittable,
   foundBy,
   resolveTarget,
@@ -10,7 +11,9 @@ import {
   targetId,
   type Target,
   type TargetInput,
-} from './element-target.js'
+} from '@arc-cli/core'
+
+import {selfOrAncestor} from './element-support.js'
 import {touchPoint} from './touch-target.js'
 
 const LONG_CLICK_MS = 1000

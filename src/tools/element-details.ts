@@ -1,6 +1,12 @@
-import {buildScreenModel, checkElementId, defineTool, elementWaitInput, exitCodeFor, z} from '@arc-cli/core'
-
-import {elementIdString} from './element-support.js'
+import {
+  buildScreenModel,
+  checkElementId,
+  defineTool,
+  elementWaitInput,
+  exitCodeFor,
+  z,
+  elementIdString,
+} from '@arc-cli/core'
 
 /** Tabs and line breaks inside a value would break the TSV: written as \t, \n, \r, and a backslash as \\. */
 const cell = (s: string) =>

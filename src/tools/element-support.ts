@@ -1,63 +1,19 @@
 /** What the element tools share: the search criteria, the element JSON of the spec, and where to tap an element. */
 import {
   areaOf,
-  formatFlags,
-  formatTable,
-  fullElementId,
+  BY,
   intersect,
   isEditable,
-  truncateToWidth,
   visibleRect,
   type Rect,
   type ScreenElement,
-  type ScreenModel,
   type UiNode,
   z,
 } from '@arc-cli/core'
 
-export const BY = ['text', 'content_desc', 'resource_id', 'class_name'] as const
-export type By = (typeof BY)[number]
-
-/** An element id as any read printed it: `node_a3f2kq`, or `a3f2kq` from compact screen-state (made full here). */
-export const elementIdString = () => z.string().min(1).overwrite(fullElementId)
-
-export const elementId = elementIdString().describe('Element id from screen-state or find (node_ and 6 characters)')
-
 export const searchFields = {
   by: z.enum(BY).describe('Search criteria: text, content_desc, resource_id or class_name'),
   value: z.string().min(1).describe('Search value (non-empty)'),
-}
-
-function field(e: ScreenElement, by: By): string {
-  switch (by) {
-    case 'text':
-      return e.text
-    case 'content_desc':
-      return e.desc
-    case 'resource_id':
-      return e.resId
-    case 'class_name':
-      return e.node.className
-  }
-}
-
-/**
- * Exact: the whole value (class_name also matches the simple name, resource_id the name without its package:
- * `add` is `com.example:id/add`); else case-insensitive contains.
- */
-export function matches(e: ScreenElement, by: By, value: string, exact: boolean): boolean {
-  const have = field(e, by)
-  if (exact)
-    return (
-      have === value ||
-      (by === 'class_name' && e.className === value) ||
-      (by === 'resource_id' && !value.includes(':') && have.endsWith(`:id/${value}`))
-    )
-  return have.toLowerCase().includes(value.toLowerCase())
-}
-
-export function findMatching(model: ScreenModel, by: By, value: string, exact: boolean): ScreenElement[] {
-  return model.elements.filter((e) => matches(e, by, value, exact))
 }
 
 const orNull = (s: string) => (s === '' ? null : s)
@@ -84,25 +40,6 @@ export function elementJson(e: ScreenElement) {
     focused: e.node.focused,
     onScreen: e.flags.on,
   }
-}
-
-const MAX_CELL = 40
-
-/** A cell for people: cut to 40 terminal columns with `…` (a CJK character takes two); get_element_details gives the whole. */
-const short = (value: string) => truncateToWidth(value, MAX_CELL)
-
-/** The CLI's table of elements (find, wait element): the columns of a screen-state row, aligned. */
-export function elementTable(elements: ScreenElement[]): string {
-  const rows = elements.map((e) => [
-    e.id,
-    e.className,
-    short(e.text),
-    short(e.desc),
-    e.resId,
-    e.bounds.join(','),
-    formatFlags(e.flags),
-  ])
-  return formatTable(['ID', 'CLASS', 'TEXT', 'DESC', 'RES_ID', 'BOUNDS', 'FLAGS'], rows)
 }
 
 export {areaOf, intersect, visibleRect, type Rect}

@@ -1,6 +1,15 @@
-import {defineTool, exitCodeFor, rememberElements, buildScreenModel, screenElementJson, z} from '@arc-cli/core'
+import {
+  defineTool,
+  exitCodeFor,
+  rememberElements,
+  buildScreenModel,
+  screenElementJson,
+  z,
+  elementTable,
+  findMatching,
+} from '@arc-cli/core'
 
-import {elementJson, elementTable, findMatching, searchFields} from './element-support.js'
+import {elementJson, searchFields} from './element-support.js'
 
 export const findElements = defineTool({
   name: 'find_elements',

@@ -10,10 +10,11 @@ import {
   type ScreenElement,
   type ScreenModel,
   type ToolContext,
+  type SearchedSelector,
+  type SelectorSearch,
 } from '@arc-cli/core'
 
 import {areaOf, visibleRect, type Rect} from './element-support.js'
-import type {SearchedSelector, SelectorSearch} from './element-target.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside} from './covered-area.js'
 import {fingerprint, similarity} from './wait-idle.js'
 

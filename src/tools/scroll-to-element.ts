@@ -9,17 +9,15 @@ import {
   type ScreenModel,
   type UiNode,
   z,
-} from '@arc-cli/core'
-
-import {shareOf, type Rect} from './element-support.js'
-import {
   elementIdOmittable,
   foundBy,
   resolveTarget,
   selectorData,
   actionSelectorInput,
   targetId,
-} from './element-target.js'
+} from '@arc-cli/core'
+
+import {shareOf, type Rect} from './element-support.js'
 import {DEFAULT_MAX_SCROLLS, MAX_MAX_SCROLLS, SEARCH_DIRECTIONS, searchList} from './list-search.js'
 import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './covered-area.js'
 
@@ -138,11 +136,9 @@ export const scrollToElement = defineTool({
         }
       )
     }
-    const found = await resolveTarget(
-      ctx,
-      input,
-      searchList(ctx, {direction: direction ?? 'down', maxScrolls: max_scrolls ?? DEFAULT_MAX_SCROLLS})
-    )
+    const found = await resolveTarget(ctx, input, {
+      search: searchList(ctx, {direction: direction ?? 'down', maxScrolls: max_scrolls ?? DEFAULT_MAX_SCROLLS}),
+    })
     const element_id = found.id
     const by = foundBy(found)
     const selector = selectorData(found)

@@ -7,10 +7,11 @@ import {
   type ScreenModel,
   type ToolContext,
   z,
+  elementIdString,
+  actedElement,
 } from '@arc-cli/core'
 
-import {elementIdString, visibleRect, type Rect} from './element-support.js'
-import {actedElement} from './element-target.js'
+import {visibleRect, type Rect} from './element-support.js'
 import {
   coveringRects,
   freeArea,

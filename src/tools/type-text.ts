@@ -15,10 +15,6 @@ import {
   type ScreenElement,
   type ToolContext,
   z,
-} from '@arc-cli/core'
-
-import {visibleRect} from './element-support.js'
-import {
   elementIdOmittable,
   fieldActionInput,
   foundBy,
@@ -29,7 +25,9 @@ import {
   type Target,
   type TargetInput,
   type TextKind,
-} from './element-target.js'
+} from '@arc-cli/core'
+
+import {visibleRect} from './element-support.js'
 import {touchPoint} from './touch-target.js'
 
 /** Characters typed per `input text` command; typing_speed paces the gaps between these chunks. */
@@ -106,7 +104,7 @@ interface Field {
  * with `field_text` (`textKind`).
  */
 async function resolveField(ctx: ToolContext, input: TargetInput, textKind: TextKind = 'text'): Promise<Field> {
-  const target = await resolveTarget(ctx, input, undefined, textKind)
+  const target = await resolveTarget(ctx, input, {textKind})
   const {model, element, id} = target
   if (!isEditable(element.node)) {
     throw new InvalidInputError(`element ${id} (${element.className}) is not an editable text field`, {

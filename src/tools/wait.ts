@@ -17,9 +17,13 @@ import {
   type ScreenModel,
   type ToolContext,
   z,
+  BY,
+  elementTable,
+  findMatching,
+  type By,
 } from '@arc-cli/core'
 
-import {BY, elementJson, elementTable, findMatching, searchFields, type By} from './element-support.js'
+import {elementJson, searchFields} from './element-support.js'
 import {cliTimeoutField, pollScreen, POLL_MS, reads, timedOut, timeoutField} from './wait-poll.js'
 
 export {POLL_MS} from './wait-poll.js'

@@ -3,10 +3,17 @@
  * zero-width characters none; per grapheme cluster, so an emoji sequence or a flag is two. The table of wide
  * characters is checked against Unicode's EastAsianWidth.txt where the machine has it (Debian's unicode-data).
  */
-import {buildScreenModel, displayWidth, formatTable, padToWidth, parseUiDump, truncateToWidth} from '@arc-cli/core'
+import {
+  buildScreenModel,
+  displayWidth,
+  elementTable,
+  formatTable,
+  padToWidth,
+  parseUiDump,
+  truncateToWidth,
+} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {elementTable} from '../../src/tools/element-support.js'
 import {dumpXml} from '@arc-cli/test-support/dump'
 
 import {EAW_VERSION} from '@arc-cli/core/testing'

@@ -98,6 +98,26 @@ export {
   type ToolObserver,
 } from './tools/run-tool.js'
 export {elementWaitInput, POLL_MS, untilElementFound} from './tools/element-wait.js'
+export {BY, elementIdString, elementMatches, elementTable, findMatching, type By} from './tools/element-match.js'
+export {
+  actedElement,
+  actionSelectorInput,
+  elementIdOmittable,
+  fieldActionInput,
+  fieldSelectorInput,
+  foundBy,
+  readSelector,
+  resolveTarget,
+  selectorData,
+  selectorInput,
+  targetId,
+  type SearchedSelector,
+  type SelectorSearch,
+  type Target,
+  type TargetInput,
+  type TargetOptions,
+  type TextKind,
+} from './tools/element-target.js'
 export {durationField, MAX_DURATION_MS, parseDuration} from './duration.js'
 export {formatBytes, formatTable, printable, printableLine} from './tools/human-text.js'
 export {displayWidth, padToWidth, truncateToWidth} from './tools/display-width.js'

@@ -1,31 +1,21 @@
 /**
  * The one element an element action acts on: an id from a read, or a selector (`--text Submit`) that must match
- * exactly one element on a fresh read of the screen. Every element action resolves its target here; the selector
- * fields are CLI-only inputs for now (MCP's tools/list has no room for them), so serving them over MCP is moving
- * `selectorInput` into a tool's `input`, nothing more. The matching is find's (`matches`): what `arc find` lists
- * for the same criteria are the candidates.
+ * exactly one element on a fresh read of the screen. Every element action resolves its target here, the core's and
+ * the plugins' (`arc screenshot --element`, `arc assert screenshot`); the selector fields are CLI-only inputs for
+ * now (MCP's tools/list has no room for them), so serving them over MCP is moving `selectorInput` into a tool's
+ * `input`, nothing more. The matching is find's (`elementMatches`): what `arc find` lists for the same criteria are
+ * the candidates.
  */
-import {
-  type ActedElement,
-  buildScreenModel,
-  checkMainDisplay,
-  ELEMENT_ID_PATTERN,
-  ElementAmbiguousError,
-  ElementNotFoundError,
-  elementWaitInput,
-  InvalidInputError,
-  rememberElements,
-  screenElementJson,
-  resolveElement,
-  type OmittableField,
-  type ResolvedElement,
-  type ScreenElement,
-  type ScreenModel,
-  type ToolContext,
-  z,
-} from '@arc-cli/core'
+import {z} from 'zod'
 
-import {elementIdString, elementTable, matches, type By} from './element-support.js'
+import {ElementAmbiguousError, ElementNotFoundError, InvalidInputError} from '../errors/arc-error.js'
+import {ELEMENT_ID_PATTERN} from '../screen/element-ids.js'
+import {screenElementJson} from '../screen/element-json.js'
+import {buildScreenModel, type ScreenElement, type ScreenModel} from '../screen/screen-model.js'
+import {checkMainDisplay, rememberElements, resolveElement, type ResolvedElement} from '../state/element-records.js'
+import type {ActedElement, OmittableField, ToolContext} from './define-tool.js'
+import {elementIdString, elementMatches, elementTable, type By} from './element-match.js'
+import {elementWaitInput} from './element-wait.js'
 
 /**
  * The element id of an element action: required, as the spec has it, except on a command line, where a selector
@@ -139,7 +129,7 @@ function describeSelector(criteria: Array<[Kind, string]>, exact: boolean): stri
 }
 
 function matching(model: ScreenModel, criteria: Array<[Kind, string]>, exact: boolean): ScreenElement[] {
-  return model.elements.filter((e) => criteria.every(([kind, value]) => matches(e, KINDS[kind], value, exact)))
+  return model.elements.filter((e) => criteria.every(([kind, value]) => elementMatches(e, KINDS[kind], value, exact)))
 }
 
 /**
@@ -195,19 +185,28 @@ export function actedElement(model: ScreenModel, element: ScreenElement): ActedE
   }
 }
 
+/** How a tool's target is resolved beyond its input. */
+export interface TargetOptions {
+  /** Where to look when a selector matches nothing on the first read (scroll-to's search down the list). */
+  search?: SelectorSearch
+  /** The tool's name for its text selector, as its messages name the flags (`field_text` on the typing tools). */
+  textKind?: TextKind
+  /** How messages name the id input: `element_id` (the spec's field), or a CLI-only flag (`--element`). */
+  idInput?: string
+}
+
 /**
  * Resolves an element action's target. An id goes through `resolveElement` (stale-safe); a selector is matched on
  * a fresh read and must match exactly one element: none is ELEMENT_NOT_FOUND, several ELEMENT_AMBIGUOUS with the
  * candidates, never the first of them. An id and a selector together, or neither, is INVALID_INPUT. The ids shown
  * (the match, or the candidates) are remembered as find's are, so they can be used next with the stale-id check.
- * `textKind` is the tool's name for its text selector, as its messages name the flags.
  */
 export async function resolveTarget(
   ctx: ToolContext,
   input: TargetInput,
-  search?: SelectorSearch,
-  textKind: TextKind = 'text'
+  options: TargetOptions = {}
 ): Promise<Target> {
+  const {search, textKind = 'text', idInput = 'element_id'} = options
   const offered = selectorFlags(textKind)
   const criteria = criteriaOf(input, textKind)
   const exact = input.exact_match ?? false
@@ -222,13 +221,13 @@ export async function resolveTarget(
   if (exact && criteria.length === 0)
     throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${offered})`)
   if (input.element_id !== undefined) {
-    const resolved = await resolveElement(ctx.driver, ctx.state, input.element_id)
+    const resolved = await resolveElement(ctx.driver, ctx.state, input.element_id, idInput)
     ctx.noteTarget?.(actedElement(resolved.model, resolved.element))
     return {...resolved, id: resolved.element.id}
   }
   if (criteria.length === 0) {
     throw new InvalidInputError(
-      `no element given: element_id is required (the command line also takes a selector in its place: ${offered})`,
+      `no element given: ${idInput} is required (the command line also takes a selector in its place: ${offered})`,
       {
         actions: ['Read the screen (arc screen-state, or arc find) for the ids.'],
       }
@@ -269,7 +268,7 @@ export async function resolveTarget(
       `${found.length} elements match ${what}${scrolls === undefined ? '' : ` (after ${scrolls} scroll(s))`}, and arc acts on one element only, never the first of several:\n${elementTable(found.slice(0, LISTED))}${more}`,
       {
         actions: [
-          'Pass the id of the one you mean (the ID column) in place of the selector.',
+          `Pass the id of the one you mean (the ID column)${idInput.startsWith('-') ? ` as ${idInput}` : ''} in place of the selector.`,
           exactly === 1
             ? 'Or add --exact-match: one of them matches exactly.'
             : `Or narrow the selector: combine ${offered}${exact ? '' : ', or add --exact-match'}.`,
