@@ -116,6 +116,21 @@ describe('one selector form: BY VALUE and --text/--desc/--res-id/--class-name on
     expect(h.argvSince(from).filter((a) => a[0] === 'input')).to.deep.equal([])
   })
 
+  it('flags before BY VALUE take their values: --device emu-1 text ADD is the device, then the selector', async () => {
+    const run = await runArc(['click', '--device', 'emu-1', 'text', 'ADD', '--exact-match'], {env: h.env})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stdout).to.match(/\(found by --text "ADD" --exact-match\)/)
+    const typed = await runArc(
+      ['type', 'append', '--adb-port', String(h.emu.port), 'resource_id', 'new_item', 'Kale'],
+      {
+        env: h.env,
+      }
+    )
+    expect(typed.code, typed.stderr).to.equal(0)
+    expect(typed.stdout).to.match(/Field content: .*Kale/)
+    expect(taps.filter(onAdd)).to.have.length(1)
+  })
+
   it('a batch line takes either form', async () => {
     const run = await runArc(['batch'], {env: h.env, input: 'click text ADD --exact-match\nfind --text "ADD ALL"\n'})
     expect(run.code, run.stderr).to.equal(0)

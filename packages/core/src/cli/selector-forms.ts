@@ -70,20 +70,24 @@ const flagList = (names: string[]) => names.map((n) => `--${n}`).join(', ')
 
 /**
  * `argv` in the command's own selector form. `form` is the command's: 'flags' (an element action; `textFlag` is
- * the flag its text selector has, `text` or `field-text`; `ownPositionals` how many words it takes besides the
- * selector) or 'by-value' (find, wait: its first two positionals are BY and VALUE).
+ * the flag its text selector has, `text` or `field-text`; `positionals` how many words it takes besides the
+ * selector; `at` where among the positional words a `BY VALUE` pair may start: where an omitted element id stands,
+ * or after the command's own arguments, `arc assert screenshot base.png text ADD`) or 'by-value' (find, wait: its
+ * first two positionals are BY and VALUE).
  */
 export function selectorFormArgv(
   argv: string[],
   command: string,
   flags: Record<string, AnyFlag>,
-  form: {kind: 'flags'; textFlag: 'text' | 'field-text'; positionals: number} | {kind: 'by-value'}
+  form: {kind: 'flags'; textFlag: 'text' | 'field-text'; positionals: number; at: number[]} | {kind: 'by-value'}
 ): string[] {
   if (form.kind === 'flags') {
     const selectorFlags = [form.textFlag, 'desc', 'res-id', 'class-name']
     const {positional, selectors} = read(argv, flags, selectorFlags)
-    const [by, value] = positional
-    if (!isBy(by?.word)) return argv
+    const start = form.at.find((i) => isBy(positional[i]?.word))
+    if (start === undefined) return argv
+    const by = positional[start] as Word & {word: ByWord}
+    const value = positional[start + 1]
     // A typing tool's words after a selector flag are what to type, which may well be the word "text".
     if (selectors.length > 0) {
       if (form.positionals > 1) return argv

@@ -291,8 +291,16 @@ function selectorForm(tool: AnyTool): Parameters<typeof selectorFormArgv>[3] | u
   const positional = tool.cli.positional ?? []
   if (positional[0] === 'by' && positional[1] === 'value') return {kind: 'by-value'}
   const shape = tool.cli.input?.shape ?? {}
-  if (tool.cli.mayOmit?.field !== 'element_id' || !('res_id' in shape)) return undefined
-  return {kind: 'flags', textFlag: 'field_text' in shape ? 'field-text' : 'text', positionals: positional.length}
+  if (!('res_id' in shape)) return undefined
+  // `BY VALUE` stands where the element id it replaces would (an element action's first argument), else (screenshot,
+  // assert screenshot: the element is a flag) first or after the command's own arguments.
+  const at = tool.cli.mayOmit !== undefined && tool.cli.mayOmit.field === positional[0] ? [0] : [0, positional.length]
+  return {
+    kind: 'flags',
+    textFlag: 'field_text' in shape ? 'field-text' : 'text',
+    positionals: positional.length,
+    at: [...new Set(at)],
+  }
 }
 
 /** Generates the oclif command class for one tool: flags and args from its schema, help from its description. */
@@ -325,6 +333,12 @@ export function toolCommand(tool: AnyTool): Command.Class {
     ? Object.fromEntries(Object.entries(args).map(([name, arg]) => [name, {...arg, required: false}]))
     : args
   const cliOnlyFlags = tool.cli.input ? schemaFields(tool.cli.input).map((f) => flagName(f.name)) : []
+  const form = selectorForm(tool)
+  // oclif reads the words after a command that takes none as more of its id (`screenshot text ADD` is looked up as
+  // one command): a command whose `BY VALUE` synonym stands there declares itself not strict, so oclif hands the
+  // words over, and still parses strictly once they are rewritten into flags (any other word is refused there).
+  const strict = rest === undefined
+  const declaredStrict = strict && !(form?.kind === 'flags' && positional.length === 0)
 
   class ToolCommand extends ArcCommand {
     static override summary = tool.title
@@ -332,7 +346,7 @@ export function toolCommand(tool: AnyTool): Command.Class {
     static override examples = tool.cli?.examples ?? []
     static override args = args
     static override flags = {...flags, ...(tool.needsDevice === false ? {} : deviceFlags)}
-    static override strict = rest === undefined
+    static override strict = declaredStrict
     static override usage = rest === undefined ? undefined : `<%= command.id %> [flags] -- <${rest}>...`
     static tool = tool
 
@@ -341,14 +355,14 @@ export function toolCommand(tool: AnyTool): Command.Class {
         const misread = typed && tool.cli?.misread?.(typed)
         if (misread) throw new InvalidInputError(misread.message, {actions: misread.actions})
       }
-      const form = selectorForm(tool)
-      if (form) this.argv = selectorFormArgv(this.argv, `${this.config.bin} ${tool.cli.id}`, flags, form)
+      // Every flag the command takes, the device's too: `--device demo text ADD` must not read `demo` as a word.
+      if (form) this.argv = selectorFormArgv(this.argv, `${this.config.bin} ${tool.cli.id}`, ToolCommand.flags, form)
       refuseHintedFlags(this.argv, tool, flags, `${this.config.bin} ${tool.cli.id}`)
       const input = {
         flags: ToolCommand.flags,
         baseFlags: ToolCommand.baseFlags,
         enableJsonFlag: ToolCommand.enableJsonFlag,
-        strict: ToolCommand.strict,
+        strict,
         args: parseArgs,
       }
       const parsed = await this.parse(input).catch((error: unknown) => {

@@ -4,15 +4,16 @@ import path from 'node:path'
 import {
   AssertionFailedError,
   defineTool,
+  foundBy,
   InvalidInputError,
   makeOutputFolders,
-  resolveElement,
-  visibleRect,
+  selectorData,
   z,
   type ToolContext,
 } from '@arc-cli/core'
 
 import {writeFilesAtomically, type OutputFile} from '../write-files.js'
+import {elementInput, elementToCrop, namesElement} from './screenshot.js'
 
 /**
  * Writes files whose folders may not exist yet (a first baseline in a new `baselines/` folder). The handler made
@@ -57,25 +58,29 @@ export function besideBaseline(baseline: string, kind: 'diff' | 'actual'): strin
   return `${baseline.slice(0, baseline.length - ext.length)}.${kind}${ext || '.png'}`
 }
 
-/** The screenshot to compare, PNG: the whole screen, or cut to one element's visible part (as screenshot --element). */
-async function takeShot(ctx: ToolContext, element: string | undefined): Promise<{png: Buffer; what: string}> {
-  if (element === undefined) return {png: await ctx.driver.screenshot(), what: 'the screen'}
-  const {model, element: found} = await resolveElement(ctx.driver, ctx.state, element, '--element')
-  const rect = visibleRect(found, model)
-  if (!rect) {
-    throw new InvalidInputError(`element ${found.id} is off screen: no part of it is visible to compare`, {
-      details: {input: '--element', element_id: found.id},
-    })
-  }
+/**
+ * The screenshot to compare, PNG: the whole screen, or cut to one element's visible part (as screenshot --element:
+ * an id or a selector, resolved on a fresh read, and cut where that read places it).
+ */
+async function takeShot(
+  ctx: ToolContext,
+  input: Parameters<typeof elementToCrop>[1]
+): Promise<{png: Buffer; what: string; element?: Record<string, unknown>}> {
+  if (!namesElement(input)) return {png: await ctx.driver.screenshot(), what: 'the screen'}
+  const {target, rect} = await elementToCrop(ctx, input, 'compare')
   const png = await ctx.driver.screenshot()
   const {cropScreenshot} = await import('../crop-element.js')
-  const crop = await cropScreenshot(png, model, rect, {
+  const crop = await cropScreenshot(png, target.model, rect, {
     format: 'png',
     quality: 100,
     source: ctx.driver.serial,
-    elementId: found.id,
+    elementId: target.id,
   })
-  return {png: crop.data, what: `element ${found.id}`}
+  return {
+    png: crop.data,
+    what: `element ${target.id}${foundBy(target)}`,
+    element: {element_id: target.id, ...selectorData(target)},
+  }
 }
 
 /** Both paths name one existing file (a link, `..`, another spelling). */
@@ -93,6 +98,9 @@ export const assertScreenshot = defineTool({
     "Compares a screenshot (the whole screen, or --element's visible part) with a baseline PNG, pixel by pixel: it passes when at most --threshold of the compared pixels differ (a pixel differs where a channel differs by more than --tolerance; --mask boxes are not compared), else fails with ASSERTION_FAILED (exit 23) and writes a diff picture (differing pixels red) and the screenshot beside the baseline. A missing baseline is written from this screenshot, with a note (--require-baseline fails instead); --update rewrites it.",
   kind: 'read',
   needs: {screen: 'read', info: 'read'},
+  // --element or a selector waits for its element (--wait, config elements.wait) as click does: the handler runs
+  // again while the element is not there, each read in the device's section (below), before anything is written.
+  waitsForElement: true,
   group: 'screen',
   input: z.object({}),
   cli: {
@@ -104,11 +112,7 @@ export const assertScreenshot = defineTool({
         .string()
         .min(1)
         .describe('The baseline PNG to compare with (written from this screenshot when missing)'),
-      element: z
-        .string()
-        .min(1)
-        .optional()
-        .describe("Compare only this element's visible part (an id from screen-state or find)"),
+      ...elementInput.shape,
       threshold: z
         .number()
         .min(0, 'must be 0 to 1')
@@ -139,7 +143,8 @@ export const assertScreenshot = defineTool({
     }),
     examples: [
       '<%= config.bin %> <%= command.id %> baselines/list.png --mask 0,0,1080,63',
-      '<%= config.bin %> <%= command.id %> baselines/add.png --element node_a3f2kq --threshold 0.01 --tolerance 8',
+      '<%= config.bin %> <%= command.id %> baselines/add.png --element node_s7ddgy --threshold 0.01 --tolerance 8',
+      '<%= config.bin %> <%= command.id %> baselines/add.png --text ADD --exact-match --wait 30s',
       '<%= config.bin %> <%= command.id %> baselines/list.png --update',
     ],
   },
@@ -188,7 +193,7 @@ export const assertScreenshot = defineTool({
       {path: diffPath, input: '--diff'},
     ])
     // Only the read holds the device (an --element is resolved and cut from one screen, no other caller between).
-    const shot = await ctx.driver.exclusive(() => takeShot(ctx, input.element))
+    const shot = await ctx.driver.exclusive(() => takeShot(ctx, input))
     const {compareImages, decodeImage} = await import('../compare-images.js')
     const actual = await decodeImage(shot.png, ctx.driver.serial)
     const size = {width: actual.width, height: actual.height}
@@ -200,7 +205,7 @@ export const assertScreenshot = defineTool({
         ctx.warn(`baseline ${baseline} was missing: wrote it from this screenshot; nothing was compared`)
       return {
         text: `Baseline ${why} from ${shot.what}: ${baseline} (${size.width}x${size.height})`,
-        data: {matched: true, baseline, written: true, compared: 0, differing: 0, ...size},
+        data: {matched: true, baseline, written: true, compared: 0, differing: 0, ...size, ...shot.element},
       }
     }
     const expected = await decodeImage(stored, baseline)
@@ -229,6 +234,7 @@ export const assertScreenshot = defineTool({
     const ratio = result.differing / result.compared
     const facts = {
       baseline,
+      ...shot.element,
       ...size,
       compared: result.compared,
       differing: result.differing,

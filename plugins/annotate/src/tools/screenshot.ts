@@ -4,13 +4,16 @@ import {
   blackScreenshotWarning,
   defineTool,
   displayOffWarning,
-  durationField,
+  elementWaitInput,
+  foundBy,
   InvalidInputError,
   isPng,
   jpegSize,
   pngLooksBlack,
   pngSize,
-  resolveElement,
+  resolveTarget,
+  selectorData,
+  selectorInput,
   visibleRect,
   z,
   type ToolContext,
@@ -47,19 +50,59 @@ export function screenshotFormat(output: string | undefined, format: Format | un
   return fromName
 }
 
+/** The element a screenshot is cut to: `--element ID`, or a selector in its place (both: INVALID_INPUT). */
+export const elementInput = z.object({
+  element: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Crop to the visible part of this element: an id from screen-state or find (a stale id fails with STALE_ELEMENT), or a selector in its place (--text, --desc, --res-id, --class-name)'
+    ),
+  ...selectorInput.shape,
+  ...elementWaitInput.shape,
+})
+type ElementInput = Partial<z.output<typeof elementInput>>
+
+/** Whether the input names an element to cut to (an id, a selector, or --exact-match, which resolveTarget refuses alone). */
+export function namesElement(input: ElementInput): boolean {
+  return (
+    input.element !== undefined ||
+    input.exact_match === true ||
+    [input.text, input.desc, input.res_id, input.class_name].some((v) => v !== undefined)
+  )
+}
+
 /**
- * `--element`: the id resolved as every element action resolves it (read again; a stale id fails with
- * STALE_ELEMENT, never a guess), then the screenshot cut to the element's visible part.
+ * The element named by `--element ID` or a selector, resolved as every element action resolves it (core's
+ * resolveTarget: a fresh read; a stale id fails with STALE_ELEMENT, a selector must match exactly one element, never
+ * a guess), with its visible part on that same read.
  */
-async function elementShot(ctx: ToolContext, id: string, format: Format, quality: number) {
-  const {model, element} = await resolveElement(ctx.driver, ctx.state, id, '--element')
+export async function elementToCrop(ctx: ToolContext, input: ElementInput, purpose: string) {
+  const {element: element_id, text, desc, res_id, class_name, exact_match} = input
+  const target = await resolveTarget(
+    ctx,
+    {element_id, text, desc, res_id, class_name, exact_match: exact_match ?? false},
+    {idInput: '--element'}
+  )
+  const {model, element} = target
   const rect = visibleRect(element, model)
   if (!rect) {
-    throw new InvalidInputError(`element ${element.id} is off screen: no part of it is visible to crop to`, {
+    throw new InvalidInputError(`element ${element.id} is off screen: no part of it is visible to ${purpose}`, {
       actions: [`Bring it into view first: arc scroll-to ${element.id}`],
       details: {input: '--element', element_id: element.id, bounds: element.bounds},
     })
   }
+  return {target, rect}
+}
+
+/**
+ * `--element` (or a selector): the element resolved on a fresh read, then the screenshot cut to its visible part
+ * as that read places it.
+ */
+async function elementShot(ctx: ToolContext, input: ElementInput, format: Format, quality: number) {
+  const {target, rect} = await elementToCrop(ctx, input, 'crop to')
+  const {model, element} = target
   if (element.node.visibleToUser === false) {
     ctx.warn(
       `element ${element.id} is marked not visible to the user: the image shows what covers it (the keyboard, another window)`
@@ -77,7 +120,12 @@ async function elementShot(ctx: ToolContext, id: string, format: Format, quality
     elementId: element.id,
   })
   const [left, top, right, bottom] = rect
-  return {...crop, black, element: {element_id: element.id, bounds: {left, top, right, bottom}}}
+  return {
+    ...crop,
+    black,
+    by: foundBy(target),
+    element: {element_id: element.id, bounds: {left, top, right, bottom}, ...selectorData(target)},
+  }
 }
 
 /**
@@ -141,23 +189,15 @@ export const screenshot = defineTool({
         })
         .min(1)
         .describe('Image file to write (.png, .jpg or .jpeg), or - for stdout'),
-      element: z
-        .string()
-        .min(1)
-        .optional()
-        .describe(
-          'Crop to the visible part of this element (an id from screen-state or find); a stale id fails with STALE_ELEMENT'
-        ),
-      wait: durationField(
-        'With --element: wait this long for it to show (30s, 2m, ms; default: config elements.wait, else 0); then TIMEOUT'
-      ).optional(),
+      ...elementInput.shape,
     }),
     char: {output: 'o'},
     examples: [
       '<%= config.bin %> <%= command.id %> -o screen.png',
       '<%= config.bin %> <%= command.id %> -o - --format jpeg > screen.jpg',
       '<%= config.bin %> <%= command.id %> -o small.jpg --max-size 1024',
-      '<%= config.bin %> <%= command.id %> --element node_a3f2kq -o button.png',
+      '<%= config.bin %> <%= command.id %> --element node_s7ddgy -o button.png',
+      '<%= config.bin %> <%= command.id %> --text ADD --exact-match -o button.png --wait 30s',
     ],
   },
   async handler(ctx, input) {
@@ -170,10 +210,12 @@ export const screenshot = defineTool({
     const format = screenshotFormat(output, input.format)
     let data: Buffer
     let size: {width: number; height: number}
-    let element: {element_id: string; bounds: {left: number; top: number; right: number; bottom: number}} | undefined
+    let element: Awaited<ReturnType<typeof elementShot>>['element'] | undefined
     let black: boolean
-    if (input.element !== undefined) {
-      const shot = await elementShot(ctx, input.element, format, input.quality)
+    let by = ''
+    if (namesElement(input)) {
+      const shot = await elementShot(ctx, input, format, input.quality)
+      by = shot.by
       data = shot.data
       size = {width: shot.width, height: shot.height}
       element = shot.element
@@ -216,7 +258,7 @@ export const screenshot = defineTool({
       ...(black ? {black} : {}),
     }
     const summary = `${size.width}x${size.height} ${format}, ${data.length} bytes`
-    const what = element ? `Screenshot of ${element.element_id}` : 'Screenshot'
+    const what = element ? `Screenshot of ${element.element_id}${by}` : 'Screenshot'
     if (output === undefined) {
       return {
         text: `screenshot: ${summary}`,
