@@ -4,7 +4,7 @@
  * it); `--helper`, ARC_HELPER and the config's `adb.helper` choose the mode, and a wrong one is refused naming it.
  */
 import {spawn} from 'node:child_process'
-import {mkdtemp, rm} from 'node:fs/promises'
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
@@ -126,6 +126,26 @@ describe('the on-device helper from the command line (arc emulate)', function ()
     expect(device.inputEvents.slice(before)).to.deep.equal(
       Array.from({length: 5}, (_, i) => ({type: 'tap', x: 10 + i, y: 20}))
     )
+  })
+
+  it('arc test is a resident host too: a flow’s taps go through the helper', async () => {
+    const device = h.emu.device('emu-1')
+    const dir = await mkdtemp(path.join(tmpdir(), 'arc-flow-taps-'))
+    try {
+      const flow = path.join(dir, 'taps.flow')
+      await writeFile(flow, 'tap 30 40\ntap 31 40\n')
+      const from = h.emu.commands.length
+      const asked = device.helperRequests.length
+      const run = await runArc(['test', flow], {env: {...h.env, ARC_HELPER: 'auto'}})
+      expect(run.code, run.stderr).to.equal(0)
+      expect(programs(from).filter((p) => p.startsWith('input'))).to.deep.equal([])
+      expect(device.helperRequests.slice(asked).filter((r) => r[0] === 'tap')).to.deep.equal([
+        ['tap', '30', '40'],
+        ['tap', '31', '40'],
+      ])
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
   })
 
   it('with the helper off, and in a one-shot `arc tap`, a tap is still one `input tap` (no helper started for it)', async () => {
