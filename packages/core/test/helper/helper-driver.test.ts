@@ -486,5 +486,21 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       ).to.deep.equal(['tap', 'swipe'])
       expect(backendUses(d.shell).touch?.fallback).to.match(/^start: .*app_process: not found/)
     })
+
+    it('go over `input` where the helper runs but its release lacks the input API, without asking it', async () => {
+      device().hiddenApisMissing.add('input')
+      const d = await driver('auto', undefined, true)
+      await d.captureScreen()
+      const asked = device().helperRequests.length
+      const from = h.emu.commands.length
+      await d.tap({x: 10, y: 20})
+      expect(programs(from)).to.deep.equal(['dumpsys power', 'input tap'])
+      expect(
+        device()
+          .helperRequests.slice(asked)
+          .filter((r) => r[0] === 'tap')
+      ).to.deep.equal([])
+      expect(backendUses(d.shell).touch?.fallback).to.match(/^UNSUPPORTED: this release lacks the input API/)
+    })
   })
 })

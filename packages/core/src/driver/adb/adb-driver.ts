@@ -290,6 +290,9 @@ export class AdbDriver implements DeviceDriver {
       this.helper.serve(
         'touch',
         async (session) => {
+          // A release whose hello says it lacks the input API would refuse every touch: ADB at once, no request.
+          if (session.hello.missing.includes('input'))
+            throw new HelperFailure('UNSUPPORTED', 'this release lacks the input API the helper injects touches with')
           await this.once(session, words.map(String), extraMs, what)
         },
         () => viaAdb(dev)
