@@ -1,6 +1,6 @@
 import {createCanvas, type SKRSContext2D} from '@napi-rs/canvas'
 
-import type {ScreenModel} from '@arc-cli/core'
+import {isPng, pngSize, pngSizeProblem, type ScreenModel} from '@arc-cli/core'
 
 import {drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
@@ -8,7 +8,7 @@ import {selectMarks, textBoxes} from './render/marks.js'
 import {countOverlaps, placeLabels} from './render/place-labels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
-import {checkAgainstScreen, confirmPixels, decodeScreenshot, frameLooks} from './screenshot-image.js'
+import {checkAgainstScreen, confirmPixels, decodeScreenshot, fitsScreen, frameLooks} from './screenshot-image.js'
 import type {ImageFormat} from './style/annotate-config.js'
 import type {ResolvedStyle} from './style/resolve-style.js'
 
@@ -64,34 +64,6 @@ export async function annotateScreenshot(
 ): Promise<AnnotatedImage> {
   ensureLabelFont()
   const {style} = options.style
-  const image = await decodeScreenshot(screenshot, source)
-  checkAgainstScreen(image, model.screen, source)
-  const size = outputSize(image, options.maxSize)
-  const mapping = screenMapping(model.screen, image, size)
-  const canvas = createCanvas(size.width, size.height)
-  const ctx = canvas.getContext('2d')
-  ctx.imageSmoothingEnabled = true
-  ctx.imageSmoothingQuality = 'high'
-  ctx.drawImage(image, 0, 0, size.width, size.height)
-
-  const warnings: string[] = []
-  const looks = frameLooks(ctx, size.width, size.height)
-  // The one decode is the canvas's: a frame that came out blank or black is when damaged pixel data must be told apart.
-  if (looks.black || looks.blank) confirmPixels(screenshot, source)
-  if (looks.black) {
-    warnings.push(
-      'the screenshot is entirely black (a secure window, e.g. a password or banking screen, blocks capture): ' +
-        'the image shows nothing, but the element list and its ids are still valid'
-    )
-  }
-
-  const unit = Math.min(size.width, size.height) / REFERENCE_DP
-  const lineWidth = Math.max(1, Math.round(style.lineWidth * unit))
-  const dash = style.dash.map((d) => Math.max(1, Math.round(d * unit)))
-  // Never below minFontSize: the one place the label font is clamped (placeLabels starts from it).
-  const fontPx = Math.max(style.minFontSize, Math.round(style.fontSize * unit * 2) / 2)
-  const selection = selectMarks(model, style, mapping)
-
   // Text widths, cached, each font size measured on a small context of its own whose font is set once: setting a
   // context's font parses it and looks the face up, which cost more than the measuring when sizes alternated.
   const widths = new Map<string, number>()
@@ -111,18 +83,69 @@ export async function annotateScreenshot(
     }
     return w
   }
-  const placements = placeLabels(
-    selection.marks.map((m) => ({box: m.box, text: m.label})),
-    {
-      imageWidth: size.width,
-      imageHeight: size.height,
-      fontPx,
-      minFontPx: style.minFontSize,
-      lineWidth,
-      measure,
-      textBoxes: textBoxes(model, mapping),
+  /** The output size, the mapping onto it, the marks and their labels' places, for a screenshot of this size. */
+  const layout = (pixels: {width: number; height: number}) => {
+    const size = outputSize(pixels, options.maxSize)
+    const mapping = screenMapping(model.screen, pixels, size)
+    const unit = Math.min(size.width, size.height) / REFERENCE_DP
+    const lineWidth = Math.max(1, Math.round(style.lineWidth * unit))
+    const dash = style.dash.map((d) => Math.max(1, Math.round(d * unit)))
+    // Never below minFontSize: the one place the label font is clamped (placeLabels starts from it).
+    const fontPx = Math.max(style.minFontSize, Math.round(style.fontSize * unit * 2) / 2)
+    const selection = selectMarks(model, style, mapping)
+    const placements = placeLabels(
+      selection.marks.map((m) => ({box: m.box, text: m.label})),
+      {
+        imageWidth: size.width,
+        imageHeight: size.height,
+        fontPx,
+        minFontPx: style.minFontSize,
+        lineWidth,
+        measure,
+        textBoxes: textBoxes(model, mapping),
+      }
+    )
+    return {pixels, size, mapping, lineWidth, dash, selection, placements}
+  }
+
+  // The canvas decodes on libuv's thread pool, so the decode starts first and runs while the labels are placed on
+  // this thread: placement needs only the image's size, which a PNG's header declares (the decoder reads the same
+  // header). Errors keep their order: the PNG's structure is checked before the decode starts, a decode that fails
+  // is reported before the screen's shape, and a header whose shape does not fit the screen waits for the decode.
+  const decoding = decodeScreenshot(screenshot, source)
+  decoding.catch(() => {}) // awaited below; a throw before that must not leave it unhandled
+  const declared = isPng(screenshot) ? pngSize(screenshot) : undefined
+  let early: ReturnType<typeof layout> | undefined
+  if (declared && !pngSizeProblem(declared) && fitsScreen(declared, model.screen)) {
+    try {
+      early = layout(declared)
+    } catch {
+      // laid out again after the decode, whose own error comes first
     }
-  )
+  }
+
+  const image = await decoding
+  checkAgainstScreen(image, model.screen, source)
+  // The header and the decoded image agree for every PNG the decoder reads; should they not, lay out again.
+  const {size, mapping, lineWidth, dash, selection, placements} =
+    early && early.pixels.width === image.width && early.pixels.height === image.height ? early : layout(image)
+  const canvas = createCanvas(size.width, size.height)
+  const ctx = canvas.getContext('2d')
+  ctx.imageSmoothingEnabled = true
+  ctx.imageSmoothingQuality = 'high'
+  ctx.drawImage(image, 0, 0, size.width, size.height)
+
+  const warnings: string[] = []
+  const looks = frameLooks(ctx, size.width, size.height)
+  // The one decode is the canvas's: a frame that came out blank or black is when damaged pixel data must be told apart.
+  if (looks.black || looks.blank) confirmPixels(screenshot, source)
+  if (looks.black) {
+    warnings.push(
+      'the screenshot is entirely black (a secure window, e.g. a password or banking screen, blocks capture): ' +
+        'the image shows nothing, but the element list and its ids are still valid'
+    )
+  }
+
   if (options.hold) holdThread(options.hold)
   drawMarks(ctx, selection.marks, placements, {style, lineWidth, dash, measure})
 

@@ -119,6 +119,13 @@ export function frameLooks(
 /** Largest difference between the screenshot's and the screen's aspect ratios (scaling is fine, distortion is not). */
 const MAX_ASPECT_DIFFERENCE = 0.05
 
+/** Whether an image of this size can show the screen: the same shape in either orientation (checkAgainstScreen). */
+export function fitsScreen(image: {width: number; height: number}, screen: {width: number; height: number}): boolean {
+  if (screen.width <= 0 || screen.height <= 0) return true
+  const ratio = (w: number, h: number) => Math.max(w, h) / Math.min(w, h)
+  return Math.abs(ratio(image.width, image.height) / ratio(screen.width, screen.height) - 1) <= MAX_ASPECT_DIFFERENCE
+}
+
 /**
  * The screenshot must show the dump's screen: the same shape (either orientation, any scale). Otherwise every
  * mark would land in the wrong place, so it is refused with both sizes named.
@@ -128,10 +135,7 @@ export function checkAgainstScreen(
   screen: {width: number; height: number},
   source: string
 ): void {
-  if (screen.width <= 0 || screen.height <= 0) return
-  const ratio = (w: number, h: number) => Math.max(w, h) / Math.min(w, h)
-  const difference = Math.abs(ratio(image.width, image.height) / ratio(screen.width, screen.height) - 1)
-  if (difference <= MAX_ASPECT_DIFFERENCE) return
+  if (fitsScreen(image, screen)) return
   throw new InvalidInputError(
     `the screenshot from ${source} is ${image.width}x${image.height}, which is not the shape of the ${screen.width}x${screen.height} screen in the dump: the two are not of the same screen`,
     {
