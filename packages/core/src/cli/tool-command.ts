@@ -413,7 +413,19 @@ export function toolCommand(tool: AnyTool): Command.Class {
   return ToolCommand as unknown as Command.Class
 }
 
-/** `{ 'press:back': Class, … }` for oclif's explicit command strategy. */
+/**
+ * `{ 'press:back': Class, … }` for oclif's explicit command strategy. Each class is made when first read: oclif reads
+ * only the command it runs (ids, flags and help come from the manifest), and making a class turns its tool's schema
+ * into flags, which running one command need not pay for its siblings.
+ */
 export function toolCommands(tools: AnyTool[]): Record<string, Command.Class> {
-  return Object.fromEntries(tools.map((tool) => [tool.cli.id.replaceAll(' ', ':'), toolCommand(tool)]))
+  const commands: Record<string, Command.Class> = {}
+  for (const tool of tools) {
+    let made: Command.Class | undefined
+    Object.defineProperty(commands, tool.cli.id.replaceAll(' ', ':'), {
+      enumerable: true,
+      get: () => (made ??= toolCommand(tool)),
+    })
+  }
+  return commands
 }
