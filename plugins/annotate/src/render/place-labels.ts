@@ -30,7 +30,7 @@ export interface LabelPlacement {
   detached: boolean
 }
 
-interface PlacementOptions {
+export interface PlacementOptions {
   imageWidth: number
   imageHeight: number
   /** Font size to try first; the caller clamps it to at least minFontPx. */
@@ -187,8 +187,9 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   }
   const candidates = new Float64Array(2 * CANDIDATES)
   const blockedSmall = new Uint8Array(CANDIDATES)
-  // The whole-image scan (step 5) is set up only when a label needs it.
-  let finder: FreeSpotFinder | undefined
+  // Step 5, which also knows the label sizes that fit nowhere any more: every try of such a size is blocked, so
+  // none is made (on a full image most labels go straight to step 6).
+  const finder = new FreeSpotFinder(W, H, placedIndex, occupied)
 
   for (const index of order) {
     const {box, text} = requests[index] as LabelRequest
@@ -204,7 +205,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
       cornerCandidates(box, w, h, candidates)
       const prune = smallest !== undefined && w >= smallest.w && h >= smallest.h
       const fixedStep = shiftStep(box, w) > w
-      for (let rank = 0; rank < CANDIDATES; rank++) {
+      const tries = finder.isFull(w, h) ? 0 : CANDIDATES
+      for (let rank = 0; rank < tries; rank++) {
         // A cost is at least its rank, and ranks only grow: no later candidate can beat the best one.
         if (best && rank >= best.cost) break
         if (prune && blockedSmall[rank] === 1 && anchored(rank, fixedStep)) continue
@@ -232,7 +234,12 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         const {width: sw, height: sh} = labelSize(options.measure(text, minPx), minPx)
         smallest = {w: sw, h: sh}
         cornerCandidates(box, sw, sh, candidates)
+        const full = finder.isFull(sw, sh)
         for (let rank = 0; rank < CANDIDATES; rank++) {
+          if (full) {
+            blockedSmall[rank] = 1
+            continue
+          }
           const x = clampX(candidates[2 * rank] as number, sw)
           const y = clampY(candidates[2 * rank + 1] as number, sh)
           blockedSmall[rank] = free(x, y, x + sw, y + sh) ? 0 : 1
@@ -245,7 +252,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
       const size = labelSize(options.measure(text, fontPx), fontPx)
       const {width: w, height: h} = size
       const stepX = Math.ceil(w / 2)
-      for (let i = 0; i < RING_ORDER.length; i += 2) {
+      const rings = finder.isFull(w, h) ? 0 : RING_ORDER.length
+      for (let i = 0; i < rings; i += 2) {
         const x = clampX(box[0] + (RING_ORDER[i] as number) * stepX, w)
         const y = clampY(box[1] + (RING_ORDER[i + 1] as number) * h, h)
         if (free(x, y, x + w, y + h)) {
@@ -255,7 +263,6 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         }
       }
       if (!chosen) {
-        finder ??= new FreeSpotFinder(W, H, placedIndex, occupied)
         const rect = finder.find(box, w, h)
         if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
@@ -280,6 +287,21 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     result[index] = chosen
   }
   return result
+}
+
+interface Survey {
+  seed: [number, number] | undefined
+  /**
+   * Column by column of the window, the rows (window cells, increasing) of its cells that may be a free spot's first
+   * whole cell: column i's are rows[starts[i]] to rows[starts[i + 1] - 1]. Undefined: every cell may.
+   */
+  may: {starts: Int32Array; rows: Int32Array} | undefined
+  any: boolean
+  /** The window: its first cell column and row, and its width and height in cells. */
+  x0: number
+  y0: number
+  wc: number
+  wr: number
 }
 
 /**
@@ -308,72 +330,94 @@ class OccupancyGrid {
   }
 
   /**
-   * False when no w x h spot inside the image can be free: every spot that size holds a block of whole cells inside
-   * the image (at least `wholeCells(w)` by `wholeCells(h)`), all unoccupied where the spot is free, and no such block
-   * is. True says only that one may be. One pass over the cells.
+   * What the cells tell about the w x h spots near (ax, ay), read in a window around it that doubles until it holds
+   * a certainly free spot within its reach (or is the whole image): so a free spot nearby costs a few cells, and
+   * none anywhere about two passes over them.
+   *
+   * - `seed`: the certainly free spot (all its cells unoccupied) nearest (ax, ay) with its corner on a cell corner.
+   * - `may`: the cells of the window that may be a free spot's first whole cell. Every spot holds a block of at
+   *   least `wholeCells(w)` by `wholeCells(h)` whole cells inside the image, starting at that cell, and a free
+   *   spot's are all unoccupied: a spot whose block is not cannot be free. Undefined: no such block (a label under a
+   *   cell wide), so any spot may be.
+   * - `any`: some spot in the window may be free. With no seed the window is the whole image: false there means no
+   *   spot of that size is free anywhere.
    */
-  mayFit(w: number, h: number, width: number, height: number): boolean {
-    return this.firstBlock(wholeCells(w), wholeCells(h), width, height, () => true) !== undefined
-  }
-
-  /**
-   * A w x h spot inside the image that is certainly free (all its cells unoccupied, so no label overlaps it), its
-   * top-left corner on a cell corner, the nearest such one to (ax, ay); undefined when there is none. One pass over
-   * the cells.
-   */
-  freeSpotNear(
-    ax: number,
-    ay: number,
-    w: number,
-    h: number,
-    width: number,
-    height: number
-  ): [number, number] | undefined {
+  survey(ax: number, ay: number, w: number, h: number, width: number, height: number): Survey {
     const s = OCCUPANCY_CELL
-    let best: [number, number] | undefined
-    let bestD = Infinity
-    this.firstBlock(Math.ceil(w / s), Math.ceil(h / s), width, height, (px, py) => {
-      const d = (px - ax) ** 2 + (py - ay) ** 2
-      if (d < bestD) {
-        bestD = d
-        best = [px, py]
-      }
-      return false
-    })
-    return best
-  }
-
-  /**
-   * Calls `found` with the pixel top-left corner of each a x b block of unoccupied whole cells inside the image,
-   * row by row, until it returns true; returns that corner (undefined when it never did). a or b below 1: every
-   * spot is such a block, and the answer is (0, 0).
-   */
-  private firstBlock(
-    a: number,
-    b: number,
-    width: number,
-    height: number,
-    found: (x: number, y: number) => boolean
-  ): [number, number] | undefined {
-    if (a < 1 || b < 1) return [0, 0]
-    const s = OCCUPANCY_CELL
+    const a = Math.ceil(w / s)
+    const b = Math.ceil(h / s)
+    const ma = wholeCells(w)
+    const mb = wholeCells(h)
+    // Whole cells inside the image only.
     const cols = Math.min(this.cols, Math.floor(width / s))
     const rows = Math.min(this.rows, Math.floor(height / s))
-    // Per column: how many rows in a row, ending at this one, have `a` unoccupied cells in a row ending there.
-    const tall = new Uint32Array(Math.max(0, cols))
-    for (let y = 0; y < rows; y++) {
-      let run = 0
-      for (let x = 0; x < cols; x++) {
-        run = this.cells[y * this.cols + x] === 1 ? 0 : run + 1
-        const t = run >= a ? (tall[x] as number) + 1 : 0
-        tall[x] = t
-        if (t >= b) {
-          const corner: [number, number] = [(x - a + 1) * s, (y - b + 1) * s]
-          if (found(corner[0], corner[1])) return corner
+    const cells = this.cells
+    const stride = this.cols
+    for (let reach = 4 * s * Math.max(a, b); ; reach *= 2) {
+      const x0 = Math.max(0, Math.floor((ax - reach) / s))
+      const y0 = Math.max(0, Math.floor((ay - reach) / s))
+      const x1 = Math.min(cols, Math.ceil((ax + reach) / s) + a + 1)
+      const y1 = Math.min(rows, Math.ceil((ay + reach) / s) + b + 1)
+      const wc = Math.max(0, x1 - x0)
+      const wr = Math.max(0, y1 - y0)
+      let seedX = 0
+      let seedY = 0
+      let seedD = Infinity
+      const blocks = ma >= 1 && mb >= 1
+      // The cells that may be a first whole cell, as row * wc + column, rows increasing.
+      const found: number[] = []
+      // Per column: how many rows in a row, ending at this one, have `a` (`ma`) unoccupied cells in a row ending there.
+      const tall = new Uint32Array(wc)
+      const mayTall = new Uint32Array(wc)
+      for (let y = y0; y < y1; y++) {
+        let run = 0
+        let mayRun = 0
+        const row = y * stride
+        for (let x = x0; x < x1; x++) {
+          const i = x - x0
+          if (cells[row + x] === 1) {
+            run = 0
+            mayRun = 0
+            tall[i] = 0
+            mayTall[i] = 0
+            continue
+          }
+          run++
+          mayRun++
+          const t = run >= a ? (tall[i] as number) + 1 : 0
+          tall[i] = t
+          if (t >= b) {
+            const px = (x - a + 1) * s
+            const py = (y - b + 1) * s
+            const d = (px - ax) ** 2 + (py - ay) ** 2
+            if (d < seedD) {
+              seedD = d
+              seedX = px
+              seedY = py
+            }
+          }
+          if (blocks) {
+            const mt = mayRun >= ma ? (mayTall[i] as number) + 1 : 0
+            mayTall[i] = mt
+            if (mt >= mb) found.push((y - mb + 1 - y0) * wc + (x - ma + 1 - x0))
+          }
         }
       }
+      const whole = x0 === 0 && y0 === 0 && x1 >= cols && y1 >= rows
+      // Every spot within `reach` of (ax, ay) lies inside the window: the nearest found is the nearest anywhere.
+      if (seedD <= reach * reach || whole) {
+        const seed: [number, number] | undefined = seedD === Infinity ? undefined : [seedX, seedY]
+        if (!blocks) return {seed, may: undefined, any: wc > 0 && wr > 0, x0, y0, wc, wr}
+        // By column (a counting sort keeps each column's rows increasing).
+        const starts = new Int32Array(wc + 1)
+        for (const k of found) (starts[(k % wc) + 1] as number)++
+        for (let i = 0; i < wc; i++) starts[i + 1] = (starts[i + 1] as number) + (starts[i] as number)
+        const next = starts.slice(0, wc)
+        const rows = new Int32Array(found.length)
+        for (const k of found) rows[(next[k % wc] as number)++] = Math.floor(k / wc)
+        return {seed, may: {starts, rows}, any: found.length > 0, x0, y0, wc, wr}
+      }
     }
-    return undefined
   }
 
   /** True when the cell holding the centre of [l, r) x [t, b) lies wholly inside it and is occupied. */
@@ -389,6 +433,18 @@ class OccupancyGrid {
 
 const OCCUPANCY_CELL = 4
 
+/** The first index in [from, to) whose value in the increasing `values` is at least `v` (`to` when none is). */
+function firstAtLeast(values: Int32Array, from: number, to: number, v: number): number {
+  let lo = from
+  let hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((values[mid] as number) < v) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** The fewest whole cells an interval of `length` pixels, starting at any whole pixel, holds. */
 function wholeCells(length: number): number {
   let fewest = Infinity
@@ -401,13 +457,15 @@ function wholeCells(length: number): number {
 /**
  * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner (the anchor): the least
  * squared distance, then the least y, then the least x, as a scan of every pixel position would choose, without
- * one. A label at x is kept off a placed label [l, r) exactly while l - w < x < r, so the free positions are the
- * image minus a union of such open rectangles, and the nearest free position is the anchor itself or lies on the
- * border of that union: on a line x = l - w or x = r of some placed label (or an image edge), at the y nearest the
- * anchor's on that line, or on a line y = t - h or y = b, likewise. Those lines are tried nearest first, each by
- * the labels the spatial index finds across it, and the search stops at a line farther than the best spot found.
- * A size that found no room once finds none later (labels are only added), so larger ones are not searched again.
- * Cost per search: the lines within the answer's distance, each a few index cells; never the image's pixels.
+ * one. That spot lies on a vertical line x = clamp(ax) or x = l - w or x = r of some placed label: were it anywhere
+ * else, the position one pixel nearer the anchor along x would be free too (a label at x is kept off a placed label
+ * [l, r) exactly while l - w < x < r). Along each line the nearest free y is found by jumping over the labels that
+ * block it (a label blocking y blocks every y up to its bottom going down, and from its top - h going up), and the
+ * lines are taken nearest first, stopping at one farther than the best spot found. A spot the occupancy grid proves
+ * free starts the search (its distance D bounds the answer), so only lines of labels within D of the anchor are
+ * looked at; the grid is searched in bands around the anchor, widening, so a free spot nearby costs a band, not the
+ * image. A size that found no room once finds none later (labels are only added): `isFull` tells it with no search.
+ * Cost per search: the labels within the answer's distance and a few grid cells per jump; never the image's pixels.
  */
 class FreeSpotFinder {
   /** Label sizes that found no free spot: nothing at least as wide and as tall can fit any more. */
@@ -420,144 +478,153 @@ class FreeSpotFinder {
     private readonly occupied: OccupancyGrid
   ) {}
 
+  /** True when a w x h label is known to fit nowhere in the image (so it overlaps a placed label wherever it goes). */
+  isFull(w: number, h: number): boolean {
+    for (const [fw, fh] of this.full) if (w >= fw && h >= fh) return true
+    return false
+  }
+
   find(box: Rect, w: number, h: number): Rect | undefined {
     const {W, H, placed} = this
     if (w > W || h > H) return undefined
-    if (this.full.some(([fw, fh]) => w >= fw && h >= fh)) return undefined
-    // A full image is told by its cells in one pass, not by a search along every label's edges.
-    if (!this.occupied.mayFit(w, h, W, H)) {
-      this.full.push([w, h])
-      return undefined
-    }
+    if (this.isFull(w, h)) return undefined
     const maxX = W - w
     const maxY = H - h
-    const [ax, ay] = [box[0], box[1]]
-    let best: {x: number; y: number; d: number} | undefined
-    // A spot the occupancy grid proves free bounds the answer's distance D, so only the lines of the labels within
-    // D of the anchor (each nearest spot is next to a label that blocks the spot beside it towards the anchor) and
-    // spans within D along them need searching, never every placed label's.
-    let nearby = placed.rects
-    const seed = this.occupied.freeSpotNear(ax, ay, w, h, W, H)
+    const ax = box[0]
+    const ay = box[1]
+    let bestX = 0
+    let bestY = 0
+    let bestD = Infinity
+    const survey = this.occupied.survey(ax, ay, w, h, W, H)
+    const {seed, may, x0, y0: cy0, wc, wr} = survey
+    // The lines worth searching: those of labels within the best distance of the anchor (all of them without one).
+    let nearby: Rect[] = placed.rects
     if (seed) {
-      const [x, y] = seed
-      best = {x, y, d: (x - ax) ** 2 + (y - ay) ** 2}
-      const D = Math.ceil(Math.sqrt(best.d))
+      bestX = seed[0]
+      bestY = seed[1]
+      bestD = (bestX - ax) ** 2 + (bestY - ay) ** 2
+      const D = Math.ceil(Math.sqrt(bestD))
       nearby = []
       placed.some([ax - D - w, ay - D - h, ax + D + w + 1, ay + D + h + 1], (rect) => {
         nearby.push(rect)
         return false
       })
-    }
-    const xs = new Set<number>([0, maxX, clamp(ax, 0, maxX)])
-    const ys = new Set<number>([0, maxY, clamp(ay, 0, maxY)])
-    for (const [l, t, r, b] of nearby) {
-      if (l - w >= 0 && l - w <= maxX) xs.add(l - w)
-      if (r <= maxX) xs.add(r)
-      if (t - h >= 0 && t - h <= maxY) ys.add(t - h)
-      if (b <= maxY) ys.add(b)
-    }
-    const offer = (x: number, y: number) => {
-      const d = (x - ax) ** 2 + (y - ay) ** 2
-      if (!best || d < best.d || (d === best.d && (y < best.y || (y === best.y && x < best.x)))) best = {x, y, d}
-    }
-    // How far along a line at `offset` from the anchor a spot can still beat the best one (everything, before one).
-    const reach = (offset: number) =>
-      best ? Math.floor(Math.sqrt(Math.max(0, best.d - offset * offset))) + 1 : Infinity
-    type Line = {c: number; vertical: boolean; offset: number}
-    const all: Line[] = []
-    for (const c of xs) all.push({c, vertical: true, offset: c - ax})
-    for (const c of ys) all.push({c, vertical: false, offset: c - ay})
-    // Nearest lines first, in rings of doubling width, so a search that ends near the anchor sorts only those.
-    const order = (a: Line, b: Line) =>
-      Math.abs(a.offset) - Math.abs(b.offset) || Number(b.vertical) - Number(a.vertical) || a.c - b.c
-    let inner = -1
-    let lines: Line[] = []
-    let next = 0
-    const nextLine = (): Line | undefined => {
-      while (next >= lines.length) {
-        if (inner >= Math.max(W, H) + Math.abs(ax) + Math.abs(ay)) return undefined
-        const outer = inner < 0 ? 4 * h : inner * 2
-        lines = all.filter((l) => Math.abs(l.offset) > inner && Math.abs(l.offset) <= outer).sort(order)
-        next = 0
-        inner = outer
-      }
-      return lines[next++]
-    }
-    for (let line = nextLine(); line; line = nextLine()) {
-      const {c, vertical, offset} = line
-      if (best && offset * offset > best.d) break
-      const span = reach(offset)
-      if (vertical) {
-        // x = c: the labels across the strip [c, c + w) block y in (t - h, b).
-        const top = span === Infinity ? 0 : Math.max(0, ay - span)
-        const bottom = span === Infinity ? H : Math.min(H, ay + span + h)
-        const y = nearestOpen(ay, maxY, (blocked) =>
-          placed.some([c, top, c + w, bottom], (p) => {
-            if (p[0] < c + w && p[2] > c) blocked.push([p[1] - h + 1, p[3] - 1])
-            return false
-          })
-        )
-        if (y !== undefined) offer(c, y)
-      } else {
-        // y = c: the labels across the band [c, c + h) block x in (l - w, r).
-        const left = span === Infinity ? 0 : Math.max(0, ax - span)
-        const right = span === Infinity ? W : Math.min(W, ax + span + w)
-        const x = nearestOpen(ax, maxX, (blocked) =>
-          placed.some([left, c, right, c + h], (p) => {
-            if (p[1] < c + h && p[3] > c) blocked.push([p[0] - w + 1, p[2] - 1])
-            return false
-          })
-        )
-        if (x !== undefined) offer(x, c)
-      }
-    }
-    if (!best) {
+    } else if (!survey.any) {
+      // A full image is told by its cells, not by a search along every label's edges.
       this.full.push([w, h])
       return undefined
     }
-    const {x, y} = best as {x: number; y: number}
-    return [x, y, x + w, y + h]
+    // The lines, nearest the anchor first (the left one of two as near), each as 2 * |c - ax| + (c > ax ? 1 : 0):
+    // numbers, sorted natively.
+    const keys = new Float64Array(2 * nearby.length + 3)
+    let n = 0
+    const line = (c: number) => {
+      keys[n++] = 2 * Math.abs(c - ax) + (c > ax ? 1 : 0)
+    }
+    line(clamp(ax, 0, maxX))
+    line(0)
+    line(maxX)
+    for (const [l, , r] of nearby) {
+      if (l - w >= 0 && l - w <= maxX) line(l - w)
+      if (r <= maxX) line(r)
+    }
+    const lines = keys.subarray(0, n).sort()
+    const rects = placed.rects
+    const y0 = clamp(ay, 0, maxY)
+    for (let i = 0; i < n; i++) {
+      const key = lines[i] as number
+      if (i > 0 && key === lines[i - 1]) continue
+      const c = key % 2 === 1 ? ax + (key - 1) / 2 : ax - key / 2
+      const dx2 = (c - ax) ** 2
+      if (dx2 > bestD) break
+      // The nearest free y on x = c within reach of the best spot: y0 itself, else the first free y below it and the
+      // first free y above it (offer keeps the nearer, the upper one on a tie).
+      const down = walk(c, dx2, y0, 1)
+      if (down >= 0) offer(c, down)
+      if (down === y0) continue
+      const up = walk(c, dx2, y0 - 1, -1)
+      if (up >= 0) offer(c, up)
+    }
+    if (bestD === Infinity) {
+      this.full.push([w, h])
+      return undefined
+    }
+    return [bestX, bestY, bestX + w, bestY + h]
+
+    /**
+     * From y going down (step 1) or up (-1) along x = c: the first y whose spot is free, jumping over each label
+     * in the way (every y up to its bottom, or from its top - h, is blocked by it) and over the cell rows where the
+     * survey says no spot may be free; -1 past the image or the best.
+     */
+    function walk(c: number, dx2: number, y: number, step: 1 | -1): number {
+      const s = OCCUPANCY_CELL
+      const column = Math.ceil(c / s) - x0
+      const list = may !== undefined && column >= 0 && column < wc ? may : undefined
+      const first = list ? (list.starts[column] as number) : 0
+      const end = list ? (list.starts[column + 1] as number) : 0
+      // The list entry at or past the current row, in the walk's direction.
+      const start = Math.ceil(y / s) - cy0
+      let k = list ? firstAtLeast(list.rows, first, end, step === 1 ? start : start + 1) : 0
+      if (step === -1) k--
+      while (y >= 0 && y <= maxY && dx2 + (y - ay) ** 2 <= bestD) {
+        const row = Math.ceil(y / s) - cy0
+        if (list && row >= 0 && row < wr) {
+          // Rows with no entry hold no free spot: go on at the next row that has one (past the window when none).
+          if (step === 1) {
+            while (k < end && (list.rows[k] as number) < row) k++
+            const to = k < end ? (list.rows[k] as number) : wr
+            if (to > row) {
+              y = (to + cy0 - 1) * s + 1
+              continue
+            }
+          } else {
+            while (k >= first && (list.rows[k] as number) > row) k--
+            const to = k >= first ? (list.rows[k] as number) : -1
+            if (to < row) {
+              y = (to + cy0) * s
+              continue
+            }
+          }
+        }
+        const id = placed.firstIntersecting(c, y, c + w, y + h)
+        if (id < 0) return y
+        const o = rects[id] as Rect
+        y = step === 1 ? o[3] : o[1] - h
+      }
+      return -1
+    }
+
+    function offer(x: number, y: number): void {
+      const d = (x - ax) ** 2 + (y - ay) ** 2
+      if (d < bestD || (d === bestD && (y < bestY || (y === bestY && x < bestX)))) {
+        bestD = d
+        bestX = x
+        bestY = y
+      }
+    }
   }
 }
 
 /**
- * The whole number in [0, max] nearest `anchor` outside every blocked interval (inclusive bounds) that `collect`
- * gathers; the smaller one on a tie; undefined when all of [0, max] is blocked.
+ * Pairs of label rectangles that overlap (positive area): the measure the issue asks for. Each rectangle is compared
+ * only with those filed before it in the grid cells it covers, so the cost follows the pairs that are near, not the
+ * square of the count.
  */
-function nearestOpen(
-  anchor: number,
-  max: number,
-  collect: (blocked: Array<[number, number]>) => void
-): number | undefined {
-  const blocked: Array<[number, number]> = []
-  collect(blocked)
-  const start = clamp(anchor, 0, max)
-  blocked.sort((a, b) => a[0] - b[0])
-  // Merge into disjoint runs (touching whole numbers join), stopping at the run that holds `start`.
-  let run: [number, number] | undefined
-  for (const [a, b] of blocked) {
-    if (b < a) continue
-    if (run && a <= run[1] + 1) {
-      if (b > run[1]) run[1] = b
-      continue
-    }
-    if (run && run[0] <= start && start <= run[1]) break
-    run = [a, b]
-  }
-  if (!run || start < run[0] || start > run[1]) return start
-  const [lo, hi] = run
-  const below = lo - 1
-  const above = hi + 1
-  const candidates = [below, above].filter((v) => v >= 0 && v <= max)
-  if (candidates.length === 0) return undefined
-  return candidates.sort((a, b) => Math.abs(a - anchor) - Math.abs(b - anchor) || a - b)[0]
-}
-
-/** Pairs of label rectangles that overlap (positive area): the measure the issue asks for. */
 export function countOverlaps(rects: Rect[]): number {
+  let width = 1
+  let height = 1
+  for (const r of rects) {
+    if (r[2] > width) width = r[2]
+    if (r[3] > height) height = r[3]
+  }
+  const index = new SpatialIndex(width, height)
   let n = 0
-  for (let i = 0; i < rects.length; i++) {
-    for (let j = i + 1; j < rects.length; j++) if (intersects(rects[i] as Rect, rects[j] as Rect)) n++
+  for (const rect of rects) {
+    index.some(rect, (other) => {
+      if (intersects(other, rect)) n++
+      return false
+    })
+    index.add(rect)
   }
   return n
 }
