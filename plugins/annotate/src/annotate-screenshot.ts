@@ -48,6 +48,34 @@ export interface AnnotatedImage {
 }
 
 const LARGE_IMAGE_BYTES = 1024 * 1024
+
+/**
+ * Label text widths, kept for the process: a measureText call costs tens of microseconds (the canvas lays the text
+ * out), a screen has hundreds of labels measured at one or two sizes each, and the ids on a screen mostly stay the
+ * same from one look to the next, so an MCP server (its image worker) or a batch measures each label once. Each
+ * font size is measured on a small context of its own whose font is set once: setting a context's font parses it
+ * and looks the face up. Bounded: emptied when it holds WIDTHS_KEPT widths.
+ */
+const widths = new Map<string, number>()
+const measurers = new Map<number, SKRSContext2D>()
+const WIDTHS_KEPT = 20_000
+
+function measure(text: string, px: number): number {
+  const key = `${px}\u0000${text}`
+  let w = widths.get(key)
+  if (w === undefined) {
+    let measurer = measurers.get(px)
+    if (!measurer) {
+      measurer = createCanvas(1, 1).getContext('2d')
+      measurer.font = labelFont(px)
+      measurers.set(px, measurer)
+    }
+    w = measurer.measureText(text).width
+    if (widths.size >= WIDTHS_KEPT) widths.clear()
+    widths.set(key, w)
+  }
+  return w
+}
 /** The reference width of spec 000: one dp is the image's short side / 360. */
 const REFERENCE_DP = 360
 
@@ -64,25 +92,6 @@ export async function annotateScreenshot(
 ): Promise<AnnotatedImage> {
   ensureLabelFont()
   const {style} = options.style
-  // Text widths, cached, each font size measured on a small context of its own whose font is set once: setting a
-  // context's font parses it and looks the face up, which cost more than the measuring when sizes alternated.
-  const widths = new Map<string, number>()
-  const measurers = new Map<number, SKRSContext2D>()
-  const measure = (text: string, px: number) => {
-    const key = `${px}\u0000${text}`
-    let w = widths.get(key)
-    if (w === undefined) {
-      let measurer = measurers.get(px)
-      if (!measurer) {
-        measurer = createCanvas(1, 1).getContext('2d')
-        measurer.font = labelFont(px)
-        measurers.set(px, measurer)
-      }
-      w = measurer.measureText(text).width
-      widths.set(key, w)
-    }
-    return w
-  }
   /** The output size, the mapping onto it, the marks and their labels' places, for a screenshot of this size. */
   const layout = (pixels: {width: number; height: number}) => {
     const size = outputSize(pixels, options.maxSize)
