@@ -84,7 +84,7 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
   it('swipe sends `input swipe` with the duration (default 300 ms)', async () => {
     const r = await run('swipe', {x1: 500, y1: 1500, x2: 500, y2: 500})
     expect(r.text).to.equal('Swipe executed from (500, 1500) to (500, 500) over 300ms')
-    expect(afterSize(r.argv)).to.deep.equal([['input', 'swipe', '500', '1500', '500', '500', '300']])
+    expect(afterPowerCheck(r.argv)).to.deep.equal([['input', 'swipe', '500', '1500', '500', '500', '300']])
   })
 
   // scroll: test/adb/scroll.test.ts (it reads the screen first, to keep off the keyboard and the bars).

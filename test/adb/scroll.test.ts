@@ -308,6 +308,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const r = await run('scroll', {direction: 'down'})
     expect(r.argv).to.have.deep.members([
       ['dumpsys', 'window', '-a'],
+      ['dumpsys', 'power'],
       ['input', 'swipe', '540', '1390', '540', '190', '300'],
     ])
     expect(r.data.area)
@@ -323,6 +324,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     expect(r.argv).to.deep.equal([
       ['dumpsys', 'window', '-a'],
       ['uiautomator', 'dump', '--windows', '/dev/tty'],
+      ['dumpsys', 'power'],
       ['input', 'swipe', '540', '1390', '540', '190', '300'],
     ])
     // The keys start at 1500 (the dump), not at the frame's 80: the same swipe as on the screen above.

@@ -71,6 +71,7 @@ describe('device commands from the CLI through the ADB driver', function () {
       'Swipe executed from (500, 1500) to (500, 500) over 300ms',
       [
         ['dumpsys', 'window', 'displays'],
+        ['dumpsys', 'power'],
         ['input', 'swipe', '500', '1500', '500', '500', '300'],
       ],
     ],
@@ -80,6 +81,7 @@ describe('device commands from the CLI through the ADB driver', function () {
       'Scroll down (large) executed',
       [
         ['dumpsys', 'window', '-a'],
+        ['dumpsys', 'power'],
         ['input', 'swipe', '540', '1513', '540', '139', '300'],
       ],
     ],

@@ -443,6 +443,39 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       }
     })
 
+    it('over ADB (helper off) each is refused the same way on a sleeping display, which drops what `input` sends', async () => {
+      const off = await driver('off', undefined, true)
+      device().awake = false
+      try {
+        for (const [what, act] of touches) {
+          const from = h.emu.commands.length
+          const before = device().inputEvents.length
+          const error = await act(off).then(
+            () => undefined,
+            (e: unknown) => e as ArcError
+          )
+          expect(error?.details.reason, what).to.equal('DISPLAY_OFF')
+          expect(error?.message, what).to.match(/^the display of emu-1 is off \(asleep\): a .* would reach nothing/)
+          // The check and the touch are one command: `dumpsys power` ran, `input` did not.
+          expect(programs(from), what).to.deep.equal(['dumpsys power'])
+          expect(device().inputEvents.length, what).to.equal(before)
+        }
+        // The phone's side: a touch `input` injects while asleep exits 0 and reaches no window.
+        const before = device().inputEvents.length
+        for (const words of [
+          ['tap', '120', '340'],
+          ['swipe', '500', '1500', '500', '700', '80'],
+          ['motionevent', 'DOWN', '5', '5'],
+        ]) {
+          const r = await off.shell.run(['input', ...words])
+          expect(r.exitCode, words[0]).to.equal(0)
+        }
+        expect(device().inputEvents.length).to.equal(before)
+      } finally {
+        device().awake = true
+      }
+    })
+
     it('stay on `input` with the helper off, and in a one-shot command until a read has started the helper', async () => {
       const off = await driver('off', undefined, true)
       let from = h.emu.commands.length

@@ -116,7 +116,16 @@ function refuseInjection(ctx: CommandContext, command: string): number {
   return 255
 }
 
-/** `input` as system_server serves it (`cmd input`, and `input` itself from Android 12): no VM start. */
+/**
+ * `input` as system_server serves it (`cmd input`, and `input` itself from Android 12): no VM start.
+ *
+ * A touch (tap, swipe, drag, motion event) while the device sleeps is injected and dropped: `input` still exits 0,
+ * and no window sees it, because the input dispatcher passes a motion event on only while the device is interactive
+ * (AOSP frameworks/base services/core/jni/com_android_server_input_InputManagerService.cpp,
+ * NativeInputManager::interceptMotionBeforeQueueing: POLICY_FLAG_PASS_TO_USER only when interactive; otherwise
+ * PhoneWindowManager.interceptMotionBeforeQueueingNonInteractive passes nothing an injected event could carry). So
+ * such a touch is checked (a bad number still fails) and then reaches nothing: not the input log, not the screen.
+ */
 export function inputNow(ctx: CommandContext): number {
   const args = ctx.argv.slice(1)
   if (args[0] !== undefined && SOURCES.has(args[0])) args.shift()
@@ -129,14 +138,16 @@ export function inputNow(ctx: CommandContext): number {
   if (injects && !device.usbDebuggingSecurity) return refuseInjection(ctx, command)
   try {
     switch (command) {
-      case 'tap':
-        device.recordInput({type: 'tap', x: num(rest[0], 'x'), y: num(rest[1], 'y')})
+      case 'tap': {
+        const event = {type: 'tap', x: num(rest[0], 'x'), y: num(rest[1], 'y')} as const
+        if (device.awake) device.recordInput(event)
         return 0
+      }
       case 'swipe':
       case 'draganddrop': {
         const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) => num(rest[i], 'coordinate')) as [number, number, number, number]
         const durationMs = rest[4] === undefined ? 300 : num(rest[4], 'duration')
-        device.recordInput({type: command, x1, y1, x2, y2, durationMs})
+        if (device.awake) device.recordInput({type: command, x1, y1, x2, y2, durationMs})
         return 0
       }
       case 'keyevent': {
@@ -164,7 +175,8 @@ export function inputNow(ctx: CommandContext): number {
         const action = (rest[0] ?? '').toUpperCase()
         if (!['DOWN', 'UP', 'MOVE', 'CANCEL'].includes(action))
           throw new InputError(`Error: Unknown action: ${rest[0] ?? ''}`)
-        device.recordInput({type: 'motionevent', action, x: num(rest[1], 'x'), y: num(rest[2], 'y')})
+        const event = {type: 'motionevent', action, x: num(rest[1], 'x'), y: num(rest[2], 'y')} as const
+        if (device.awake) device.recordInput(event)
         return 0
       }
       case 'press':

@@ -96,10 +96,13 @@ export async function doubleTap(dev: DeviceShell, {x, y}: Point): Promise<void> 
   )
 }
 
+/** A swipe (and every scroll made of one) is a touch like a tap: refused, nothing sent, while the display is off. */
 export async function swipe(dev: DeviceShell, from: Point, to: Point, durationMs: number): Promise<void> {
-  await dev.action(
+  await touchWhileAwake(
+    dev,
     ['input', 'swipe', from.x, from.y, to.x, to.y, durationMs],
     `swipe from (${from.x}, ${from.y})`,
+    'a swipe',
     dev.server.timeoutMs + durationMs
   )
 }
