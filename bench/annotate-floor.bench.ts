@@ -7,7 +7,8 @@
  * - as processes: the built `arc annotate --device DIR -o FILE` against bench/support/floor-annotate.mjs, a Node.js
  *   process that loads the canvas library, decodes, scales, encodes and writes (goal: within 1.5x). Wall and CPU
  *   time, alternating the two so a burst of load falls on both, and where arc's CPU goes (start-up alone, the
- *   screen read, the rest). Needs `npm run build`.
+ *   screen read, the rest; start-up in parts: Node.js alone, the core bundle, oclif; and the canvas library's load
+ *   against the floor's image work). Needs `npm run build`.
  */
 import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -81,6 +82,10 @@ export default async function bench(): Promise<void> {
     const floorCpu = path.join(dir, 'floor-cpu.txt')
     const startCpu = path.join(dir, 'start-cpu.txt')
     const readCpu = path.join(dir, 'read-cpu.txt')
+    const nodeCpu = path.join(dir, 'node-cpu.txt')
+    const coreCpu = path.join(dir, 'core-cpu.txt')
+    const canvasCpu = path.join(dir, 'canvas-cpu.txt')
+    const support = path.join(ROOT, 'bench', 'support')
     const runs = 10
     const bin = path.join(ROOT, 'bin', 'run.js')
     // Where arc's time goes: start-up alone (`arc --version`), start-up and the screen read (`screen-state` of the
@@ -95,6 +100,10 @@ export default async function bench(): Promise<void> {
           ),
         () => timed([bin, '--version'], startCpu),
         () => timed([bin, 'screen-state', '--device', source], readCpu),
+        // The parts both start from: Node.js alone, arc's core bundle alone, the canvas library alone.
+        () => timed(['-e', ''], nodeCpu),
+        () => timed([path.join(support, 'load-core.mjs')], coreCpu),
+        () => timed([path.join(support, 'load-canvas.mjs')], canvasCpu),
       ],
       runs,
       1
@@ -111,6 +120,13 @@ export default async function bench(): Promise<void> {
         `the screen read on top (arc screen-state) ${(cpu(readCpu) - cpu(startCpu)).toFixed(0)} ms; ` +
         `loading the annotate plugin and the canvas, decoding, marking, encoding and writing ${(cpu(arcCpu) - cpu(readCpu)).toFixed(0)} ms ` +
         `(the floor process: ${cpu(floorCpu).toFixed(0)} ms in all, Node.js start included)`
+    )
+    console.log(
+      `start-up in parts (CPU medians): Node.js alone (node -e '') ${cpu(nodeCpu).toFixed(0)} ms; ` +
+        `arc's core bundle on top (oclif, zod, the core) ${(cpu(coreCpu) - cpu(nodeCpu)).toFixed(0)} ms; ` +
+        `oclif's config and --version on top ${(cpu(startCpu) - cpu(coreCpu)).toFixed(0)} ms; ` +
+        `the canvas library on top of Node.js ${(cpu(canvasCpu) - cpu(nodeCpu)).toFixed(0)} ms, ` +
+        `so the floor's image work is ${(cpu(floorCpu) - cpu(canvasCpu)).toFixed(0)} ms`
     )
   } finally {
     rmSync(dir, {recursive: true, force: true})
