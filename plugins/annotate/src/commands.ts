@@ -5,8 +5,9 @@ import {assertScreenshot} from './tools/assert-screenshot.js'
 import {screenshot} from './tools/screenshot.js'
 
 /**
- * What oclif imports at start-up (`oclif.commands.target`) and the `arc:tools` hook hands out. Nothing here may
- * load the canvas library: the tool's handler imports the renderer when it runs, so other commands stay fast.
+ * This plugin's tools, which the `arc:tools` hook hands out, and their command classes (the library's). oclif runs a
+ * command from its own module (src/commands/<id>.ts, the `pattern` strategy), which imports only its tool. Nothing
+ * here may load the canvas library: a tool's handler imports the renderer when it runs.
  */
 export const tools: AnyTool[] = [annotate, screenshot, assertScreenshot]
 

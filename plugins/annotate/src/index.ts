@@ -1,4 +1,4 @@
-// The library entry (`@arc-cli/plugin-annotate`). oclif loads commands.js instead, which does not load canvas.
+// The library entry (`@arc-cli/plugin-annotate`). oclif loads a command's own module (src/commands/) instead.
 export {tools, commands} from './commands.js'
 export {saveImage} from './tools/annotate.js'
 export {annotateScreenshot} from './annotate-screenshot.js'

@@ -1,44 +1,76 @@
 import {expect} from 'chai'
 import {spawnSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
+import {readdirSync, readFileSync} from 'node:fs'
+import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 const PLUGIN = new URL('../', import.meta.url)
 
-// Registers a resolve hook that prints every specifier the process resolves, one per line on stderr.
+// Registers a resolve hook that prints every specifier the process resolves and the URL it resolved to, one per
+// line on stderr.
 const TRACE = `data:text/javascript,${encodeURIComponent(
   `import {register} from 'node:module'
-register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { process.stderr.write("resolve " + s + "\\\\n"); return next(s, c) }'))`
+register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("resolve " + s + " " + r.url + "\\\\n"); return r }'))`
 )}`
+const TOOLS = fileURLToPath(new URL('src/tools/', PLUGIN))
+
+/** Every specifier importing `module` (a source file) resolves, through tsx as bin/dev.js runs it. */
+function resolvedBy(module: string): string[] {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--conditions=arc-source',
+      '--import',
+      'tsx',
+      '--import',
+      TRACE,
+      '--input-type=module',
+      '-e',
+      `await import(${JSON.stringify(module)})`,
+    ],
+    {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}}
+  )
+  expect(run.status, run.stderr).to.equal(0)
+  return run.stderr.split('\n').filter((l) => l.startsWith('resolve '))
+}
 
 describe('annotate start-up cost', () => {
-  it('the commands target (imported on every arc start-up) does not load the canvas library', function () {
-    this.timeout(60000)
-    const pkg = JSON.parse(readFileSync(new URL('package.json', PLUGIN), 'utf8')) as {
-      oclif: {commands: {target: string}}
+  const pkg = JSON.parse(readFileSync(new URL('package.json', PLUGIN), 'utf8')) as {
+    oclif: {commands: {strategy: string; target: string}}
+  }
+  // The sources of the built command modules oclif imports (`pattern`: one module per command): what bin/dev.js loads.
+  const commandSources = fileURLToPath(new URL(pkg.oclif.commands.target.replace('./dist/', 'src/') + '/', PLUGIN))
+  const modules = readdirSync(commandSources, {recursive: true})
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+
+  it('oclif imports one module per command: annotate, screenshot, assert screenshot', () => {
+    expect(pkg.oclif.commands.strategy).to.equal('pattern')
+    expect(modules).to.deep.equal(['annotate.ts', 'assert/screenshot.ts', 'screenshot.ts'])
+  })
+
+  it('a command module (what an arc start-up imports) loads its own tool, not the canvas library or the other tools', function () {
+    this.timeout(120000)
+    // Each command's own tool; assert screenshot's builds on screenshot's element helpers.
+    const tools: Record<string, string[]> = {
+      'annotate.ts': ['annotate.ts'],
+      'assert/screenshot.ts': ['assert-screenshot.ts', 'screenshot.ts'],
+      'screenshot.ts': ['screenshot.ts'],
     }
-    // The source of the built target: what bin/dev.js loads.
-    const target = fileURLToPath(
-      new URL(pkg.oclif.commands.target.replace('./dist/', 'src/').replace(/\.js$/, '.ts'), PLUGIN)
-    )
-    const run = spawnSync(
-      process.execPath,
-      [
-        '--conditions=arc-source',
-        '--import',
-        'tsx',
-        '--import',
-        TRACE,
-        '--input-type=module',
-        '-e',
-        `await import(${JSON.stringify(target)})`,
-      ],
-      {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}}
-    )
-    expect(run.status, run.stderr).to.equal(0)
-    const resolved = run.stderr.split('\n').filter((l) => l.startsWith('resolve '))
-    // The trace works: the target and core were resolved through the hook.
-    expect(resolved.join('\n')).to.include('commands').and.include('@arc-cli/core')
-    expect(resolved.filter((l) => l.includes('canvas'))).to.deep.equal([])
+    for (const module of modules) {
+      const resolved = resolvedBy(path.join(commandSources, module))
+      // The trace works: core was resolved through the hook (and the module's own tool, below).
+      expect(resolved.join('\n'), module).to.include('@arc-cli/core')
+      expect(
+        resolved.filter((l) => l.includes('canvas')),
+        module
+      ).to.deep.equal([])
+      const pluginTools = resolved
+        .map((l) => l.slice(l.lastIndexOf(' ') + 1))
+        .filter((url) => url.startsWith('file://') && fileURLToPath(url).startsWith(TOOLS))
+        .map((url) => path.relative(TOOLS, fileURLToPath(url)))
+      expect(pluginTools.sort(), `${module}: the plugin's tools it loads`).to.deep.equal(tools[module])
+    }
   })
 })

@@ -1,0 +1,5 @@
+import {toolCommand} from '@arc-cli/core'
+
+import {annotate} from '../tools/annotate.js'
+
+export default toolCommand(annotate)
