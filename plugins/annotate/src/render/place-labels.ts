@@ -272,9 +272,10 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         for (let rank = 0; rank < CANDIDATES; rank++) {
           const rect = toRect(candidates[2 * rank] as number, candidates[2 * rank + 1] as number, w, h)
           let overlap = 0
+          // A candidate wins only with strictly less overlap: once its sum reaches the least one's, stop adding.
           placedIndex.some(rect, (p) => {
             overlap += overlapArea(p, rect)
-            return false
+            return least !== undefined && overlap >= least.overlap
           })
           if (!least || overlap < least.overlap) least = {rect, overlap}
         }
