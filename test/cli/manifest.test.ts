@@ -135,7 +135,7 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
 
   it("builds no ICU collator at start-up: the bundle's oclif sorts commands without localeCompare", async function () {
     this.timeout(60_000)
-    // Counts localeCompare calls and collators made (the first of either builds ICU's collator, 15-20 ms of CPU).
+    // Counts localeCompare calls and collators made (the first of either builds ICU's collator, 7-10 ms of CPU).
     const count = `data:text/javascript,${encodeURIComponent(
       `let n = 0; const lc = String.prototype.localeCompare; String.prototype.localeCompare = function (...a) { n++; return lc.apply(this, a) }
 const C = Intl.Collator; Intl.Collator = function (...a) { n++; return new C(...a) }
