@@ -95,7 +95,7 @@ export const uninstallApp = defineTool({
       ),
     }),
     examples: [
-      '<%= config.bin %> <%= command.id %> com.example.app --keep-data',
+      '<%= config.bin %> <%= command.id %> dev.arc.demo.groceries --keep-data',
       '<%= config.bin %> <%= command.id %> com.example.app --user 10',
     ],
   },
@@ -126,7 +126,7 @@ export const clearAppData = defineTool({
       ),
     }),
     examples: [
-      '<%= config.bin %> <%= command.id %> com.example.app',
+      '<%= config.bin %> <%= command.id %> dev.arc.demo.groceries',
       '<%= config.bin %> <%= command.id %> com.example.work --user 10',
     ],
   },

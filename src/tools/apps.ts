@@ -28,8 +28,8 @@ export const openApp = defineTool({
     positional: ['package_id'],
     examples: [
       '<%= config.bin %> <%= command.id %> com.android.settings',
-      '<%= config.bin %> <%= command.id %> com.example.app --activity .ui.SettingsActivity',
-      "<%= config.bin %> <%= command.id %> com.example.app --activity com.example.app/.DetailActivity --extra 'title=Hello world' --extra-int id=42 --extra-bool debug=true",
+      '<%= config.bin %> <%= command.id %> dev.arc.demo.groceries --activity .ListActivity',
+      "<%= config.bin %> <%= command.id %> dev.arc.demo.groceries --activity dev.arc.demo.groceries/.ListActivity --extra 'title=Hello world' --extra-int id=42 --extra-bool debug=true",
     ],
   },
   async handler({driver}, input) {
@@ -108,7 +108,7 @@ export const closeApp = defineTool({
       ),
     }),
     examples: [
-      '<%= config.bin %> <%= command.id %> com.example.app',
+      '<%= config.bin %> <%= command.id %> dev.arc.demo.groceries',
       '<%= config.bin %> <%= command.id %> com.example.work --user 10',
     ],
   },

@@ -155,10 +155,10 @@ export const assertScreen = defineTool({
     only: 'a check with an exit code for scripts and flows; agents read the screen with get_screen_state and find_elements',
     positional: ['condition'],
     examples: [
-      '<%= config.bin %> <%= command.id %> visible --text Welcome --timeout 5000',
+      '<%= config.bin %> <%= command.id %> visible --text ADD --exact-match --timeout 5000',
       '<%= config.bin %> <%= command.id %> gone --text Loading --timeout 10000',
       '<%= config.bin %> <%= command.id %> checked --res-id wifi_switch',
-      '<%= config.bin %> <%= command.id %> text --res-id total --value "€12.50"',
+      '<%= config.bin %> <%= command.id %> text --res-id add_button --value ADD',
     ],
   },
   async handler(ctx, input) {

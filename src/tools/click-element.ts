@@ -68,9 +68,9 @@ export const clickElement = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_a3f2kq',
-      '<%= config.bin %> <%= command.id %> --text Submit',
-      '<%= config.bin %> <%= command.id %> --res-id com.example:id/ok',
+      '<%= config.bin %> <%= command.id %> node_s7ddgy',
+      '<%= config.bin %> <%= command.id %> --text ADD --exact-match',
+      '<%= config.bin %> <%= command.id %> --res-id dev.arc.demo.groceries:id/add_button',
     ],
   },
   async handler(ctx, input) {
@@ -99,7 +99,7 @@ export const longClickElement = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_a3f2kq',
+      '<%= config.bin %> <%= command.id %> node_8qp7xe',
       '<%= config.bin %> <%= command.id %> --text "Oat milk" --exact-match',
     ],
   },

@@ -32,8 +32,8 @@ export const getElementDetails = defineTool({
     id: 'details',
     input: elementWaitInput,
     examples: [
-      '<%= config.bin %> <%= command.id %> --ids node_a3f2kq --ids node_b7c9mp',
-      '<%= config.bin %> <%= command.id %> --ids node_a3f2kq --wait 10s',
+      '<%= config.bin %> <%= command.id %> --ids node_s7ddgy --ids node_hqx8qp',
+      '<%= config.bin %> <%= command.id %> --ids node_s7ddgy --wait 10s',
     ],
   },
   async handler(ctx, {ids}) {

@@ -30,9 +30,9 @@ export const findElements = defineTool({
     id: 'find',
     positional: ['by', 'value'],
     examples: [
-      '<%= config.bin %> <%= command.id %> text Submit',
-      '<%= config.bin %> <%= command.id %> resource_id com.example:id/ok --exact-match',
-      '<%= config.bin %> <%= command.id %> --res-id ok --exact-match',
+      '<%= config.bin %> <%= command.id %> text ADD',
+      '<%= config.bin %> <%= command.id %> resource_id dev.arc.demo.groceries:id/add_button --exact-match',
+      '<%= config.bin %> <%= command.id %> --res-id add_button --exact-match',
     ],
   },
   async handler(ctx, {by, value, exact_match}) {

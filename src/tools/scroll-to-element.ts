@@ -116,10 +116,10 @@ export const scrollToElement = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_a3f2kq',
-      '<%= config.bin %> <%= command.id %> --text "Coffee beans"',
-      '<%= config.bin %> <%= command.id %> --text "Item 40" --exact-match --max-scrolls 30',
-      '<%= config.bin %> <%= command.id %> --desc "Settings" --direction up',
+      '<%= config.bin %> <%= command.id %> node_xa4bvn',
+      '<%= config.bin %> <%= command.id %> --text Coffee',
+      '<%= config.bin %> <%= command.id %> --text "Coffee beans" --exact-match --max-scrolls 30',
+      '<%= config.bin %> <%= command.id %> --desc "Delete Oat milk" --direction up',
     ],
   },
   async handler(ctx, input) {

@@ -94,7 +94,7 @@ export const scroll = defineTool({
     positional: ['direction'],
     examples: [
       '<%= config.bin %> <%= command.id %> down --amount large',
-      '<%= config.bin %> <%= command.id %> left --element-id node_a3f2kq',
+      '<%= config.bin %> <%= command.id %> down --element-id node_53u26m',
     ],
   },
   async handler(ctx, {direction, amount, element_id}) {

@@ -367,8 +367,8 @@ export const typeAppendText = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_a3f2kq "Hello World"',
-      '<%= config.bin %> <%= command.id %> --res-id com.example:id/email "@example.com"',
+      '<%= config.bin %> <%= command.id %> node_hqx8qp "Hello World"',
+      '<%= config.bin %> <%= command.id %> --res-id dev.arc.demo.groceries:id/new_item "Rye bread"',
     ],
     flagHints: fieldTextHint,
   },
@@ -422,8 +422,8 @@ export const typeInsertText = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'text'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_a3f2kq "inserted " --offset 5',
-      '<%= config.bin %> <%= command.id %> --field-text "Search" "new " --offset 0',
+      '<%= config.bin %> <%= command.id %> node_hqx8qp "organic " --offset 4',
+      '<%= config.bin %> <%= command.id %> --field-text "Rye bread" "Dark " --offset 0',
     ],
     flagHints: fieldTextHint,
   },
@@ -494,8 +494,8 @@ export const typeReplaceText = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id', 'search', 'new_text'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_a3f2kq World Android',
-      '<%= config.bin %> <%= command.id %> --res-id com.example:id/name World Android',
+      '<%= config.bin %> <%= command.id %> node_hqx8qp World Android',
+      '<%= config.bin %> <%= command.id %> --res-id new_item World Android',
     ],
     flagHints: fieldTextHint,
   },
@@ -556,8 +556,8 @@ export const typeClearText = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_a3f2kq',
-      '<%= config.bin %> <%= command.id %> --res-id com.example:id/email',
+      '<%= config.bin %> <%= command.id %> node_hqx8qp',
+      '<%= config.bin %> <%= command.id %> --res-id dev.arc.demo.groceries:id/new_item',
     ],
   },
   async handler(ctx, input) {

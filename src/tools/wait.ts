@@ -52,8 +52,8 @@ export const waitForElement = defineTool({
     input: exactMatchInput,
     positional: ['by', 'value'],
     examples: [
-      '<%= config.bin %> <%= command.id %> text Done --timeout 5000',
-      '<%= config.bin %> <%= command.id %> --res-id add --exact-match --timeout 2m',
+      '<%= config.bin %> <%= command.id %> text ADD --timeout 5000',
+      '<%= config.bin %> <%= command.id %> --res-id add_button --exact-match --timeout 2m',
     ],
   },
   async handler(ctx, {by, value, timeout, exact_match}) {
@@ -140,7 +140,7 @@ export const waitForElementGone = defineTool({
     positional: ['by', 'value'],
     examples: [
       '<%= config.bin %> <%= command.id %> text Loading --timeout 10000',
-      '<%= config.bin %> <%= command.id %> id node_a3f2kq --timeout 5000',
+      '<%= config.bin %> <%= command.id %> id node_s7ddgy --timeout 2000',
     ],
   },
   async handler(ctx, {by, value, timeout, exact_match}) {
