@@ -1,9 +1,10 @@
-import {ArcError, DEMO_DIR, MemoryDeviceState, type CapabilityReport} from '@arc-cli/core'
+import {ArcError, DEMO_DIR, type CapabilityReport} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -26,15 +27,7 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
     const driver = await h.driver(serial)
     const device = h.emu.device(serial)
     const fromEvents = device.inputEvents.length
-    const ctx = {
-      driver,
-      config: {},
-      state: new MemoryDeviceState(),
-      json: false,
-      cwd: process.cwd(),
-      warn() {},
-      progress() {},
-    } as never
+    const ctx = toolContext(driver)
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {text: result.text, data: result.data as CapabilityReport, events: device.inputEvents.slice(fromEvents)}

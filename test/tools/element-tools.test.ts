@@ -14,6 +14,7 @@ import {type AdbDriver, connectAdbDriver} from '@arc-cli/core/testing'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 import {afterDumps} from '@arc-cli/test-support/emulator-support'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!
@@ -125,7 +126,7 @@ describe('element, typing and wait tools against arc emulate', function () {
         ? await h.driver()
         : await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: driverTimeoutMs, env: {}})
     const from = h.emu.commands.length
-    const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}, signal} as never
+    const ctx = toolContext(driver, {state, signal})
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {

@@ -19,13 +19,14 @@ import os from 'node:os'
 import type {AddressInfo} from 'node:net'
 import path from 'node:path'
 
-import {ArcError, MemoryDeviceState, type ArcConfig} from '@arc-cli/core'
+import {ArcError, type ArcConfig} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -65,15 +66,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
   async function run(name: string, input: Record<string, unknown>, config: ArcConfig = {}) {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {
-      driver,
-      config,
-      state: new MemoryDeviceState(),
-      json: false,
-      cwd: process.cwd(),
-      warn() {},
-      progress() {},
-    } as never
+    const ctx = toolContext(driver, {config})
     let result: {text: string; data?: unknown} | undefined
     let error: ArcError | undefined
     try {
@@ -759,15 +752,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       writeFileSync(path.join(tmp, 'precious2.txt'), 'old content')
       h.emu.device('emu-1').addFault({command: 'mv', kind: 'hang'})
       const driver = await h.driver(undefined, 1500)
-      const ctx = {
-        driver,
-        config: {},
-        state: new MemoryDeviceState(),
-        json: false,
-        cwd: process.cwd(),
-        warn() {},
-        progress() {},
-      } as never
+      const ctx = toolContext(driver)
       const error = await tool('write_file')
         .handler(
           ctx,
@@ -786,15 +771,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     /** Runs write_file through a driver with a short time limit; the error it threw, if any. */
     async function write(file: string, content: string) {
       const driver = await h.driver(undefined, 1500)
-      const ctx = {
-        driver,
-        config: {},
-        state: new MemoryDeviceState(),
-        json: false,
-        cwd: process.cwd(),
-        warn() {},
-        progress() {},
-      } as never
+      const ctx = toolContext(driver)
       try {
         return await tool('write_file')
           .handler(ctx, tool('write_file').input.parse({location_id: 'tmp', path: file, content}))
@@ -889,15 +866,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       })
       await inside
       const driver = await h.driver(undefined, 1000)
-      const ctx = {
-        driver,
-        config: {},
-        state: new MemoryDeviceState(),
-        json: false,
-        cwd: process.cwd(),
-        warn() {},
-        progress() {},
-      } as never
+      const ctx = toolContext(driver)
       const error = await tool('append_file')
         .handler(ctx, tool('append_file').input.parse({location_id: 'tmp', path: 'busy.txt', content: 'b\n'}))
         .then(

@@ -1,7 +1,7 @@
 import {existsSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {ArcError, DEMO_DIR, MemoryDeviceState} from '@arc-cli/core'
+import {ArcError, DEMO_DIR} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {findTouchscreen, parseGetevent, toRaw} from '@arc-cli/core/testing'
@@ -9,6 +9,7 @@ import {tools} from '../../src/tools/index.js'
 import {pinchPaths} from '../../src/tools/pinch.js'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {DEVICE_OUTPUT_DIR} from '@arc-cli/test-support/paths'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 const valid = (name: string, input: unknown) => tool(name).input.safeParse(input).success
@@ -157,15 +158,7 @@ describe('pinch and custom_gesture', function () {
       const device = h.emu.device(serial)
       const fromEvent = device.inputEvents.length
       const from = h.emu.commands.length
-      const ctx = {
-        driver,
-        config: {},
-        state: new MemoryDeviceState(),
-        json: false,
-        cwd: process.cwd(),
-        warn() {},
-        progress() {},
-      } as never
+      const ctx = toolContext(driver)
       let text: string | undefined
       let data: unknown
       let error: ArcError | undefined

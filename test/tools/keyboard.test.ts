@@ -7,7 +7,7 @@ import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {buildScreenModel, DEMO_DIR, MemoryDeviceState} from '@arc-cli/core'
+import {buildScreenModel, DEMO_DIR} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
@@ -15,6 +15,7 @@ import {connectAdbDriver} from '@arc-cli/core/testing'
 import {hideKeyboard, keyboardStatus} from '../../src/tools/keyboard.js'
 import {dumpXml} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 describe('keyboard status and hide (arc emulate)', function () {
   this.timeout(60_000)
@@ -69,15 +70,7 @@ describe('keyboard status and hide (arc emulate)', function () {
     const driver = await connectAdbDriver({serial, port: emu.port, host: '127.0.0.1', env: {}})
     const from = emu.commands.length
     try {
-      const ctx = {
-        driver,
-        state: new MemoryDeviceState(),
-        config: {},
-        json: false,
-        cwd: dir,
-        warn() {},
-        progress() {},
-      } as never
+      const ctx = toolContext(driver, {cwd: dir})
       const result = await tool.handler(ctx, {})
       const sent = emu.commands
         .slice(from)
@@ -161,15 +154,7 @@ describe('keyboard status and hide (arc emulate)', function () {
   it('a keyboard still reported after BACK fails with TIMEOUT, naming what the device says', async () => {
     device().addFault({command: 'dumpsys input_method', kind: 'garbage', output: '  mInputShown=true\n', times: 1000})
     const driver = await connectAdbDriver({serial: 'emu-1', port: emu.port, host: '127.0.0.1', env: {}})
-    const ctx = {
-      driver,
-      state: new MemoryDeviceState(),
-      config: {},
-      json: false,
-      cwd: dir,
-      warn() {},
-      progress() {},
-    } as never
+    const ctx = toolContext(driver, {cwd: dir})
     const error = await hideKeyboard.handler(ctx, {}).then(
       () => undefined,
       (e: unknown) => e

@@ -18,6 +18,7 @@ import {encode} from 'gpt-tokenizer/encoding/o200k_base'
 import {connectAdbDriver} from '@arc-cli/core/testing'
 import {tempDir} from '@arc-cli/test-support/temp-dir'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 /**
  * get_screen_state changes=ack|diff on sequences of screens from an `arc emulate` scenario: the demo list, the
@@ -28,15 +29,7 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
   let emu: Emulator
   let driver: DeviceDriver
   const state = new MemoryDeviceState()
-  const context = (): ToolContext => ({
-    driver,
-    config: {},
-    state,
-    json: false,
-    cwd: tmp.dir,
-    warn: () => undefined,
-    progress: () => undefined,
-  })
+  const context = (): ToolContext => toolContext(driver, {cwd: tmp.dir, state})
   const read = async (changes: 'off' | 'ack' | 'diff', detail: 'full' | 'compact' = 'full') =>
     getScreenState.handler(context(), {include_screenshot: false, detail, max_rows: 500, changes})
 

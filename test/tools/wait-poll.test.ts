@@ -1,7 +1,8 @@
 import {getEventListeners} from 'node:events'
 import {mock} from 'node:test'
 
-import {DEMO_DIR, MemoryDeviceState, SnapshotDriver, type ScreenCapture, type ToolContext} from '@arc-cli/core'
+import {DEMO_DIR, SnapshotDriver, type ScreenCapture, type ToolContext} from '@arc-cli/core'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 import {expect} from 'chai'
 
 import {pollScreen, POLL_MS} from '../../src/tools/wait-poll.js'
@@ -31,16 +32,7 @@ describe('pollScreen: a read every 500 ms until the deadline, on a clock the tes
         return read()
       },
     }
-    const ctx = {
-      driver,
-      state: new MemoryDeviceState(),
-      config: {},
-      json: false,
-      cwd: '/',
-      warn() {},
-      progress() {},
-      signal,
-    } as unknown as ToolContext
+    const ctx = toolContext(driver, {cwd: '/', signal})
     return {ctx, reads}
   }
 

@@ -22,6 +22,7 @@ import {waitForElementGone} from '../../src/tools/wait.js'
 import {afterDumps, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {dumpXml} from '@arc-cli/test-support/dump'
 import {runArc, type ArcRun} from '@arc-cli/test-support/run-arc'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const TIMEOUT_EXIT = exitCodeFor('TIMEOUT')
 const SKIP = {x: 300, y: 2050}
@@ -172,7 +173,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
     try {
       const state = new MemoryDeviceState()
       const status = buildScreenModel(await driver.captureScreen()).elements.find((e) => e.text === 'Loading…')!
-      const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+      const ctx = toolContext(driver, {state})
       const wait = () =>
         waitForElementGone.handler(
           ctx,
@@ -197,16 +198,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
     // The driver's own limit is an hour: only the wait's deadline can end a call on a hung dump.
     let driver = await connectAdbDriver({port: h.emu.port, host: '127.0.0.1', timeoutMs: 3_600_000, env: {}})
     const controller = new AbortController()
-    const ctx = {
-      driver,
-      state: new MemoryDeviceState(),
-      config: {},
-      json: false,
-      cwd: process.cwd(),
-      warn() {},
-      progress() {},
-      signal: controller.signal,
-    }
+    const ctx = toolContext(driver, {signal: controller.signal})
     const wait = (value: string, timeout: number) =>
       waitForElementGone.handler(ctx as never, waitForElementGone.input.parse({by: 'text', value, timeout}) as never)
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length

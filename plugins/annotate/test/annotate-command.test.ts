@@ -3,10 +3,11 @@ import {mkdtemp, readdir, readFile, writeFile, chmod} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 
-import {MemoryDeviceState, openSnapshot, exitCodeFor, type ToolContext} from '@arc-cli/core'
+import {openSnapshot, exitCodeFor, type ToolContext} from '@arc-cli/core'
 
 import {displaysXml} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 import {annotate} from '../src/tools/annotate.js'
 import {decode, dumpXml, makeSnapshot, solidPng} from './support.js'
 
@@ -284,15 +285,8 @@ describe('arc annotate (command)', function () {
   })
 
   describe('the handler result (what MCP returns; the CLI then calls save)', () => {
-    const mcpContext = async (dir: string, warnings: string[]): Promise<ToolContext> => ({
-      driver: await openSnapshot(dir),
-      config: {},
-      state: new MemoryDeviceState(),
-      json: false,
-      cwd: out,
-      warn: (m) => warnings.push(m),
-      progress: () => undefined,
-    })
+    const mcpContext = async (dir: string, warnings: string[]): Promise<ToolContext> =>
+      toolContext(await openSnapshot(dir), {cwd: out, warn: (m) => warnings.push(m)})
 
     it('returns the JPEG inline with the map, and writes no file', async () => {
       const warnings: string[] = []

@@ -1,6 +1,7 @@
 import {expect} from 'chai'
 
-import {MemoryDeviceState, openSnapshot, type ToolContext} from '@arc-cli/core'
+import {openSnapshot, type ToolContext} from '@arc-cli/core'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 import {getScreenState} from '@arc-cli/plugin-screen-state'
 import {annotate} from '../src/tools/annotate.js'
@@ -14,15 +15,7 @@ const xml = dumpXml([
 ])
 
 describe('get_screen_state include_screenshot (the result before the CLI saves it, as MCP returns it)', () => {
-  const context = async (dir: string): Promise<ToolContext> => ({
-    driver: await openSnapshot(dir),
-    config: {},
-    state: new MemoryDeviceState(),
-    json: false,
-    cwd: dir,
-    warn: () => undefined,
-    progress: () => undefined,
-  })
+  const context = async (dir: string): Promise<ToolContext> => toolContext(await openSnapshot(dir), {cwd: dir})
 
   it('returns the TSV and the same annotated JPEG annotate_screenshot returns', async () => {
     const dir = await makeSnapshot({xml, png: await solidPng(1080, 1920)})
