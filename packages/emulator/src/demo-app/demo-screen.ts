@@ -306,6 +306,20 @@ export function demoWindows(state: DemoState): DemoNode[] {
   return open ? [nav!, status!, dialog(open), withState] : [kb!, nav!, status!, withState]
 }
 
+/** One of the navigation bar's three buttons (systemui's back, home, recent_apps): a 240 px wide icon from `left`. */
+function navButton(id: string, desc: string, left: number): DemoNode {
+  return {
+    cls: 'android.widget.ImageView',
+    pkg: SYSUI,
+    res: `${SYSUI}:id/${id}`,
+    desc,
+    bounds: [left, 2274, left + 240, HEIGHT],
+    clickable: true,
+    longClickable: true,
+    paint: 'nav',
+  }
+}
+
 const WINDOWS: DemoNode[] = [
   keyboard(),
   {
@@ -315,36 +329,9 @@ const WINDOWS: DemoNode[] = [
     bounds: [0, 2274, WIDTH, HEIGHT],
     paint: 'navbar',
     children: [
-      {
-        cls: 'android.widget.ImageView',
-        pkg: SYSUI,
-        res: `${SYSUI}:id/back`,
-        desc: 'Back',
-        bounds: [120, 2274, 360, HEIGHT],
-        clickable: true,
-        longClickable: true,
-        paint: 'nav',
-      },
-      {
-        cls: 'android.widget.ImageView',
-        pkg: SYSUI,
-        res: `${SYSUI}:id/home`,
-        desc: 'Home',
-        bounds: [420, 2274, 660, HEIGHT],
-        clickable: true,
-        longClickable: true,
-        paint: 'nav',
-      },
-      {
-        cls: 'android.widget.ImageView',
-        pkg: SYSUI,
-        res: `${SYSUI}:id/recent_apps`,
-        desc: 'Overview',
-        bounds: [720, 2274, 960, HEIGHT],
-        clickable: true,
-        longClickable: true,
-        paint: 'nav',
-      },
+      navButton('back', 'Back', 120),
+      navButton('home', 'Home', 420),
+      navButton('recent_apps', 'Overview', 720),
     ],
   },
   {
