@@ -1,7 +1,7 @@
 import {expect} from 'chai'
 import {z} from 'zod'
 
-import {defineTool} from '../../src/tools/define-tool.js'
+import {defineTool, type ActedElement, type AnyTool} from '../../src/tools/define-tool.js'
 import {flowWord, stepFor} from '../../src/record/flow-recorder.js'
 
 const noop = async () => ({text: ''})
@@ -68,6 +68,101 @@ const scroll = defineTool({
   handler: noop,
 })
 
+/** One call as the recorder sees it, and the flow line it writes (a string) or the comment of a step left out. */
+interface Case {
+  what: string
+  tool: AnyTool
+  input: Record<string, unknown>
+  cliInput?: Record<string, unknown>
+  target?: ActedElement
+  device?: string
+  adb?: {host?: string; port?: number}
+  line: string | RegExp
+}
+
+/** The element an action resolved: `selector` where a selector names it alone on its screen. */
+const acted = (id: string, ...selector: Array<[string, string]>): ActedElement => ({
+  id,
+  ordinal: /-\d+$/.test(id),
+  ...(selector.length > 0 ? {selector} : {}),
+})
+
+const CASES: Case[] = [
+  {
+    what: 'puts a selector where the id stood',
+    tool: click,
+    input: {element_id: 'node_abc234'},
+    cliInput: {exact_match: false},
+    target: acted('node_abc234', ['--res-id', 'dev.x:id/save']),
+    line: 'click --res-id dev.x:id/save --exact-match',
+  },
+  {
+    what: 'keeps the id itself where no selector names the element alone',
+    tool: click,
+    input: {element_id: 'node_abc234'},
+    target: acted('node_abc234'),
+    line: 'click node_abc234',
+  },
+  {
+    what: 'leaves out an ordinal id (it holds only in the session that read it)',
+    tool: click,
+    input: {element_id: 'node_abc234-2'},
+    target: acted('node_abc234-2'),
+    line: /^# left out: click on node_abc234-2, one of several look-alikes/,
+  },
+  {
+    what: 'an array positional goes last after --, flags before it, and a device named when several are served',
+    tool: shell,
+    input: {command: ['sh', '-c', 'echo $X | wc -l'], timeout_ms: 500},
+    device: 'pixel',
+    line: "shell --timeout-ms 500 --device pixel -- sh -c 'echo $X | wc -l'",
+  },
+  {
+    what: 'a positional that starts with - goes after --, at the end, so replay does not read it as a flag',
+    tool: append,
+    input: {element_id: 'node_abc234', text: '-x'},
+    target: acted('node_abc234', ['--res-id', 'dev.x:id/f']),
+    line: 'type append --res-id dev.x:id/f --exact-match -- -x',
+  },
+  {
+    what: 'a positional that does not start with - stays in its place, after the selector',
+    tool: append,
+    input: {element_id: 'node_abc234', text: 'x'},
+    target: acted('node_abc234', ['--res-id', 'dev.x:id/f']),
+    line: 'type append --res-id dev.x:id/f --exact-match x',
+  },
+  ...['two\nlines', 'cr\r'].map((text): Case => ({
+    what: `a value with a line break (${JSON.stringify(text)}) is left out with a comment: a flow line cannot carry it`,
+    tool: append,
+    input: {element_id: 'node_abc234', text},
+    target: acted('node_abc234'),
+    line: /^# left out: type append with a value holding a line break/,
+  })),
+  {
+    what: "names the line's own device and adb server",
+    tool: click,
+    input: {element_id: 'node_abc234'},
+    target: acted('node_abc234'),
+    device: 'emu-2',
+    adb: {host: 'farm', port: 5038},
+    line: 'click node_abc234 --device emu-2 --adb-host farm --adb-port 5038',
+  },
+  {
+    what: 'a command that takes no selector keeps a content id',
+    tool: scroll,
+    input: {direction: 'down', element_id: 'node_abc234'},
+    target: acted('node_abc234', ['--res-id', 'dev.x:id/items']),
+    line: 'scroll down --element-id node_abc234',
+  },
+  {
+    what: 'a command that takes no selector leaves out an ordinal id',
+    tool: scroll,
+    input: {direction: 'down', element_id: 'node_abc234-2'},
+    target: acted('node_abc234-2', ['--res-id', 'dev.x:id/items']),
+    line: /^# left out: scroll on node_abc234-2/,
+  },
+]
+
 describe('the flow recorder (--record)', () => {
   it('quotes a word only when the flow reader would split or expand it, and never lets ${…} expand', () => {
     expect(flowWord('node_abc234')).to.equal('node_abc234')
@@ -78,72 +173,18 @@ describe('the flow recorder (--record)', () => {
     expect(flowWord('')).to.equal("''")
   })
 
-  it('puts a selector where the id stood, or the id itself where it holds, and leaves out an ordinal id', () => {
-    const selector = {
-      id: 'node_abc234',
-      ordinal: false,
-      selector: [['--res-id', 'dev.x:id/save']] as Array<[string, string]>,
-    }
-    expect(stepFor(click, {element_id: 'node_abc234'}, {exact_match: false}, selector).line).to.equal(
-      'click --res-id dev.x:id/save --exact-match'
-    )
-    expect(stepFor(click, {element_id: 'node_abc234'}, undefined, {id: 'node_abc234', ordinal: false}).line).to.equal(
-      'click node_abc234'
-    )
-    const skipped = stepFor(click, {element_id: 'node_abc234-2'}, undefined, {id: 'node_abc234-2', ordinal: true})
-    expect(skipped.skipped).to.equal(true)
-    expect(skipped.line).to.match(/^# left out: click on node_abc234-2, one of several look-alikes/)
-  })
-
-  it('an array positional goes last after --, flags before it, and a device named when several are served', () => {
-    expect(
-      stepFor(shell, {command: ['sh', '-c', 'echo $X | wc -l'], timeout_ms: 500}, undefined, undefined, 'pixel').line
-    ).to.equal("shell --timeout-ms 500 --device pixel -- sh -c 'echo $X | wc -l'")
-  })
-
-  it('a positional that starts with - goes after --, at the end, so replay does not read it as a flag', () => {
-    const save = {id: 'node_abc234', ordinal: false, selector: [['--res-id', 'dev.x:id/f']] as Array<[string, string]>}
-    expect(stepFor(append, {element_id: 'node_abc234', text: '-x'}, undefined, save).line).to.equal(
-      'type append --res-id dev.x:id/f --exact-match -- -x'
-    )
-    expect(stepFor(append, {element_id: 'node_abc234', text: 'x'}, undefined, save).line).to.equal(
-      'type append --res-id dev.x:id/f --exact-match x'
-    )
-  })
-
-  it('a value with a line break is left out with a comment: a flow line cannot carry it', () => {
-    for (const text of ['two\nlines', 'cr\r']) {
-      const step = stepFor(append, {element_id: 'node_abc234', text}, undefined, {id: 'node_abc234', ordinal: false})
-      expect(step.skipped).to.equal(true)
-      expect(step.line).to.match(/^# left out: type append with a value holding a line break/)
+  for (const c of CASES) {
+    it(c.what, () => {
+      const step = stepFor(c.tool, c.input, c.cliInput, c.target, c.device, c.adb)
+      if (typeof c.line === 'string') {
+        expect(step.skipped ?? false, step.line).to.equal(false)
+        expect(step.line).to.equal(c.line)
+      } else {
+        expect(step.skipped, step.line).to.equal(true)
+        expect(step.line).to.match(c.line)
+      }
+      // A flow has one step a line: whatever is written, a comment included, holds no line break.
       expect(step.line).not.to.match(/[\r\n]/)
-    }
-  })
-
-  it("names the line's own device and adb server", () => {
-    expect(
-      stepFor(click, {element_id: 'node_abc234'}, undefined, {id: 'node_abc234', ordinal: false}, 'emu-2', {
-        host: 'farm',
-        port: 5038,
-      }).line
-    ).to.equal('click node_abc234 --device emu-2 --adb-host farm --adb-port 5038')
-  })
-
-  it('a command that takes no selector keeps a content id and leaves out an ordinal one', () => {
-    const selector = [['--res-id', 'dev.x:id/items']] as Array<[string, string]>
-    expect(
-      stepFor(scroll, {direction: 'down', element_id: 'node_abc234'}, undefined, {
-        id: 'node_abc234',
-        ordinal: false,
-        selector,
-      }).line
-    ).to.equal('scroll down --element-id node_abc234')
-    const left = stepFor(scroll, {direction: 'down', element_id: 'node_abc234-2'}, undefined, {
-      id: 'node_abc234-2',
-      ordinal: true,
-      selector,
     })
-    expect(left.skipped).to.equal(true)
-    expect(left.line).to.match(/^# left out: scroll on node_abc234-2/)
-  })
+  }
 })
