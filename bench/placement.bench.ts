@@ -80,6 +80,12 @@ export default async function bench(): Promise<void> {
         `placement ${width}x${height}, ${n} marks: ${fmt(total)} CPU, ${(perMark * 1000).toFixed(1)} us per mark (median of ${ROUNDS}, warm)`
       )
     }
+    const checks = counts.map((n) => {
+      const stats = {spotChecks: 0}
+      placeLabels(crowdedBoxes(n, width, height), {...placementOptions(width, height), stats})
+      return `${n}: ${(stats.spotChecks / n).toFixed(1)}`
+    })
+    console.log(`placement ${width}x${height}: spots checked per mark (steps 1-4) at ${checks.join(', ')}`)
     const ratio = (results[2] as {perMark: number}).perMark / (results[0] as {perMark: number}).perMark
     console.log(`placement ${width}x${height}: time per mark at 1000 / at 250 = ${ratio.toFixed(2)} (goal <= 2)`)
   }

@@ -105,3 +105,26 @@ describe('annotate: label placement gives the same rectangles as before its spee
     expect(hash.digest('hex').slice(0, 16)).to.equal('bdae1fb3d31ebf2a')
   })
 })
+
+describe('annotate: label placement work', () => {
+  it('checks fewer spots per mark once the image is full: a size that fits nowhere is not tried again', () => {
+    const checksPerMark = (n: number) => {
+      const stats = {spotChecks: 0}
+      placeLabels(crowded(n, 315, 700), {
+        imageWidth: 315,
+        imageHeight: 700,
+        fontPx: 10,
+        minFontPx: 9,
+        lineWidth: 2,
+        measure: (text, px) => text.length * px * 0.6,
+        stats,
+      })
+      return stats.spotChecks / n
+    }
+    // 1,000 marks fill a 315x700 image; of 4,000, most labels find no room at any size. Each used to try every
+    // corner at both sizes and 289 ring spots first (about 370 checks); now the size is known to fit nowhere.
+    const full = checksPerMark(1000)
+    const fuller = checksPerMark(4000)
+    expect(fuller, `${fuller.toFixed(1)} checks per mark at 4000, ${full.toFixed(1)} at 1000`).to.be.below(full / 2)
+  })
+})
