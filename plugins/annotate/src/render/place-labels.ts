@@ -349,8 +349,8 @@ class OccupancyGrid {
    *   least `wholeCells(w)` by `wholeCells(h)` whole cells inside the image, starting at that cell, and a free
    *   spot's are all unoccupied: a spot whose block is not cannot be free. Undefined: no such block (a label under a
    *   cell wide), so any spot may be.
-   * - `any`: some spot in the window may be free. With no seed the window is the whole image: false there means no
-   *   spot of that size is free anywhere.
+   * - `any`: some spot in the window may be free (always, when `may` is undefined: the cells tell nothing). With no
+   *   seed the window is the whole image: false there means no spot of that size is free anywhere.
    */
   survey(ax: number, ay: number, w: number, h: number, width: number, height: number): Survey {
     const s = OCCUPANCY_CELL
@@ -417,7 +417,7 @@ class OccupancyGrid {
       // Every spot within `reach` of (ax, ay) lies inside the window: the nearest found is the nearest anywhere.
       if (seedD <= reach * reach || whole) {
         const seed: [number, number] | undefined = seedD === Infinity ? undefined : [seedX, seedY]
-        if (!blocks) return {seed, may: undefined, any: wc > 0 && wr > 0, x0, y0, wc, wr}
+        if (!blocks) return {seed, may: undefined, any: true, x0, y0, wc, wr}
         // By column (a counting sort keeps each column's rows increasing).
         const starts = new Int32Array(wc + 1)
         for (const k of found) (starts[(k % wc) + 1] as number)++
