@@ -131,6 +131,20 @@ describe('one selector form: BY VALUE and --text/--desc/--res-id/--class-name on
     expect(taps.filter(onAdd)).to.have.length(1)
   })
 
+  it('assert takes BY VALUE after its condition; `assert text --res-id …` still names the condition text', async () => {
+    const visible = await arc('assert', 'visible', 'text', 'ADD', '--exact-match')
+    expect(visible.code, visible.stderr).to.equal(0)
+    expect(visible.stdout).to.include('assert visible --text "ADD" --exact-match: holds')
+    const byWords = await arc('assert', 'text', 'resource_id', 'add', '--exact-match', '--value', 'ADD')
+    expect(byWords.code, byWords.stderr).to.equal(0)
+    expect(byWords.stdout).to.include('assert text --res-id "add" --exact-match = "ADD": holds')
+    const byFlag = await arc('assert', 'text', '--res-id', 'add', '--exact-match', '--value', 'ADD')
+    expect(byFlag.code, byFlag.stderr).to.equal(0)
+    const half = await arc('assert', 'visible', 'text')
+    expect(half.code).to.equal(INVALID)
+    expect(half.stderr).to.include('needs the value after it: arc assert visible text VALUE')
+  })
+
   it('a batch line takes either form', async () => {
     const run = await runArc(['batch'], {env: h.env, input: 'click text ADD --exact-match\nfind --text "ADD ALL"\n'})
     expect(run.code, run.stderr).to.equal(0)

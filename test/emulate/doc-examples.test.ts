@@ -149,6 +149,7 @@ const EXPECTED: Record<string, Expect> = {
   'arc find --res-id add --exact-match          # = arc find resource_id add --exact-match': 9,
   'arc screenshot text ADD --exact-match -o add.png    # = arc screenshot --text ADD --exact-match -o add.png': 0,
   'arc assert screenshot add.png resource_id add_button # = arc assert screenshot add.png --res-id add_button': 0,
+  'arc assert visible text ADD --exact-match   # = arc assert visible --text ADD --exact-match': 0,
   'arc wait element --text Done --exact-match --timeout 2m': {skip: 'waits 2 minutes for a Done the demo never shows'},
   'arc scroll-to --text "Item 40" --exact-match            # down the list, at most 20 swipes': 9,
   'arc scroll-to --desc Settings --direction up --max-scrolls 5': 9,

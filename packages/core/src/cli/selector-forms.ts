@@ -97,9 +97,11 @@ export function selectorFormArgv(
       )
     }
     if (!value) {
+      // The command's own words before the pair (`arc assert visible`), as the line to write names them.
+      const own = [command, ...positional.slice(0, start).map((p) => p.word)].join(' ')
       throw new InvalidInputError(
-        `${command}: \`${by.word}\` names what to match (${BY_WORDS.join(', ')}) and needs the value after it: ${command} ${by.word} VALUE`,
-        {details: {input: by.word}, actions: [`Or as a flag: ${command} --${flagFor(by.word, form.textFlag)} VALUE`]}
+        `${command}: \`${by.word}\` names what to match (${BY_WORDS.join(', ')}) and needs the value after it: ${own} ${by.word} VALUE`,
+        {details: {input: by.word}, actions: [`Or as a flag: ${own} --${flagFor(by.word, form.textFlag)} VALUE`]}
       )
     }
     // The flag goes first: the BY and VALUE words may sit apart (`text --wait 5s ADD`), and a `--` may follow.

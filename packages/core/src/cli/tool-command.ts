@@ -290,16 +290,18 @@ function refuseHintedFlags(argv: string[], tool: AnyTool, flags: Record<string, 
 function selectorForm(tool: AnyTool): Parameters<typeof selectorFormArgv>[3] | undefined {
   const positional = tool.cli.positional ?? []
   if (positional[0] === 'by' && positional[1] === 'value') return {kind: 'by-value'}
-  const shape = tool.cli.input?.shape ?? {}
+  // The selector fields are CLI-only on the element actions and screenshots, inputs of their own on assert.
+  const shape = {...tool.input.shape, ...tool.cli.input?.shape}
   if (!('res_id' in shape)) return undefined
-  // `BY VALUE` stands where the element id it replaces would (an element action's first argument), else (screenshot,
-  // assert screenshot: the element is a flag) first or after the command's own arguments.
-  const at = tool.cli.mayOmit !== undefined && tool.cli.mayOmit.field === positional[0] ? [0] : [0, positional.length]
+  // `BY VALUE` stands where the element id it replaces would (an element action's first argument), else after the
+  // command's own arguments (`screenshot text ADD`, `assert screenshot base.png text ADD`, `assert visible text ADD`:
+  // never first there, where `assert text …` names the condition).
+  const idFirst = tool.cli.mayOmit !== undefined && tool.cli.mayOmit.field === positional[0]
   return {
     kind: 'flags',
     textFlag: 'field_text' in shape ? 'field-text' : 'text',
     positionals: positional.length,
-    at: [...new Set(at)],
+    at: [idFirst ? 0 : positional.length],
   }
 }
 
