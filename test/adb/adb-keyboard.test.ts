@@ -19,6 +19,7 @@ import {
 import {tools} from '../../src/tools/index.js'
 import {dumpXml} from '@arc-cli/test-support/dump'
 import {DEVICE_OUTPUT_DIR} from '@arc-cli/test-support/paths'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!
@@ -146,7 +147,7 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
   async function run(serial: string, name: string, input: Record<string, unknown>) {
     const d = await driver(serial)
     const from = emu.commands.length
-    const ctx = {driver: d, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = toolContext(d, {state})
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {

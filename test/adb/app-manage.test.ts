@@ -7,6 +7,7 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {useDemoDevice} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -41,7 +42,7 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
   async function run(name: string, input: Record<string, unknown>) {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config: {}, cwd: dir, warn() {}, progress() {}} as never
+    const ctx = toolContext(driver, {cwd: dir})
     try {
       const parsed = tool(name).input.safeParse(input)
       if (!parsed.success) throw parsed.error

@@ -7,6 +7,7 @@ import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
 import {DEMO_DIR, useDemoDevice} from '@arc-cli/test-support/emulator-support'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -61,7 +62,7 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
   async function run(name: string, input: Record<string, unknown>, cwd = process.cwd()) {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config: {}, cwd, warn() {}, progress() {}} as never
+    const ctx = toolContext(driver, {cwd})
     const result = await tool(name).handler(ctx, tool(name).input.parse(input))
     return {...result, argv: h.argvSince(from)}
   }
@@ -313,7 +314,7 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     const t = tool('open_app')
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config: {}, cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = toolContext(driver)
     try {
       const result = await t.handler(ctx, {...t.input.parse(input), ...t.cli.input!.parse(input)})
       return {...result, argv: h.argvSince(from), raw: h.emu.commands.slice(from).map((c) => c.raw)}

@@ -4,6 +4,7 @@ import {tools} from '../../src/tools/index.js'
 import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
 import {deviceOutputAvailable, readDeviceOutput} from '@arc-cli/test-support/device-output'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -14,7 +15,7 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
   async function run(name: string, input: Record<string, unknown> = {}, json = false) {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config: {}, cwd: process.cwd(), json, warn() {}, progress() {}} as never
+    const ctx = toolContext(driver, {json})
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {...result, argv: h.argvSince(from)}

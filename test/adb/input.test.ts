@@ -4,6 +4,7 @@ import {tools} from '../../src/tools/index.js'
 import {shellCommand} from '@arc-cli/core'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const tool = (name: string) => tools.find((t) => t.name === name)!
 
@@ -38,7 +39,7 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     const fromCmd = h.emu.commands.length
     const fromEvent = events().length
     const parsed = tool(name).input.parse(input)
-    const ctx = {driver, config: {}, cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = toolContext(driver)
     const result = await tool(name).handler(ctx, parsed)
     return {text: result.text, argv: h.argvSince(fromCmd), events: events().slice(fromEvent)}
   }

@@ -8,6 +8,7 @@ import {tools} from '../../src/tools/index.js'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {runArc} from '@arc-cli/test-support/run-arc'
 import {DEMO_DIR, useDemoDevice} from '@arc-cli/test-support/emulator-support'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const logs = tools.find((t) => t.name === 'get_device_logs')!
 
@@ -55,7 +56,7 @@ describe('logs --follow and --clear through the ADB driver', () => {
   it('--clear alone sends logcat -c; a snapshot refuses it', async () => {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config: {}, cwd: process.cwd(), json: false, warn() {}, progress() {}} as never
+    const ctx = toolContext(driver)
     const result = await logs.handler(ctx, {...logs.input.parse({}), clear: true, follow: false})
     expect(h.argvSince(from)).to.deep.equal([['logcat', '-c']])
     expect(result.text).to.equal('Device logs cleared')
@@ -72,7 +73,7 @@ describe('logs --follow and --clear through the ADB driver', () => {
   it('--follow without a stream to write to (MCP) or with --since is refused before anything is sent', async () => {
     const driver = await h.driver()
     const from = h.emu.commands.length
-    const ctx = {driver, config: {}, cwd: process.cwd(), json: false, warn() {}, progress() {}} as never
+    const ctx = toolContext(driver)
     for (const extra of [{}, {since: '2024-01-15T10:30:00'}]) {
       try {
         await logs.handler(ctx, {...logs.input.parse(extra), follow: true, clear: false})

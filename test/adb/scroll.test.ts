@@ -20,6 +20,7 @@ import {connectAdbDriver} from '@arc-cli/core/testing'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const all = [...tools, ...screenTools]
 const tool = (name: string) => all.find((t) => t.name === name)!
@@ -250,7 +251,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
       events: device().inputEvents.slice(from),
       argv: emu.commands.slice(fromCommand).map((c) => c.argv),
     })
-    const ctx = {driver, state, config: {}, json: false, cwd: process.cwd(), warn() {}, progress() {}} as never
+    const ctx = toolContext(driver, {state})
     try {
       const result = await tool(name).handler(ctx, tool(name).input.parse(input))
       return {text: result.text, data: result.data as Record<string, unknown>, ...sent(), error: undefined}

@@ -3,7 +3,8 @@ import {mkdtemp, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 
-import {openSnapshot, type ArcConfig, type ToolContext} from '@arc-cli/core'
+import {openSnapshot, type ArcConfig} from '@arc-cli/core'
+import {toolContext} from '@arc-cli/test-support/tool-context'
 
 import {annotateDevice} from '../src/annotate-device.js'
 import type {AnnotateRequest} from '../src/annotate-options.js'
@@ -68,13 +69,6 @@ export async function makeSnapshot(spec: SnapshotSpec): Promise<string> {
 export async function annotateSnapshot(dir: string, request: AnnotateRequest = {}, config: ArcConfig = {}) {
   const driver = await openSnapshot(dir)
   const warnings: string[] = []
-  const ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'> = {
-    driver,
-    config,
-    configFile: undefined,
-    warn: (m) => warnings.push(m),
-    progress: () => undefined,
-  }
-  const image = await annotateDevice(ctx, request)
+  const image = await annotateDevice(toolContext(driver, {config, warn: (m) => warnings.push(m)}), request)
   return {image, warnings, pixels: await decode(image.data)}
 }
