@@ -1,6 +1,6 @@
 import {
   ArcCommand,
-  checkConfigSections,
+  cliConfig,
   CONFIG_PLACES,
   DEFAULT_ADB_TIMEOUT_MS,
   displayWidth,
@@ -8,7 +8,6 @@ import {
   Flags,
   helperHoldMs,
   helperMode,
-  loadConfig,
   padToWidth,
   printableLine,
   resolveServerAddress,
@@ -49,9 +48,8 @@ export default class Config extends ArcCommand {
 
   async run(): Promise<unknown> {
     const {flags} = await this.parse(Config)
-    const loaded = await loadConfig(process.cwd())
-    await checkConfigSections(this.config, loaded)
-    const {config, filepath} = loaded
+    // The config every command line in force reads (in `arc batch` and `arc test`: the run's one read).
+    const {config, filepath} = await cliConfig(this.config, process.cwd())
     const entries: ConfigEntry[] = []
     flatten(config, '', filepath ?? 'default', entries)
     const others = entries.filter((e) => e.key !== '')

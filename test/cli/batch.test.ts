@@ -1,4 +1,4 @@
-import {mkdtemp, writeFile} from 'node:fs/promises'
+import {mkdtemp, readFile, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -84,6 +84,27 @@ describe('arc batch: many commands, one process', () => {
     const missing = await runArc(['batch', '/nonexistent/steps.txt'], {env: h.env})
     expect(missing.code).to.equal(2)
     expect(missing.stderr).to.contain('cannot read batch file /nonexistent/steps.txt')
+  })
+
+  it('reads the config once for the whole batch, where one-shot commands read it each time (docs/config.md)', async () => {
+    // A JavaScript config runs in a Node of its own each time arc reads it: what it appends counts the reads.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-batch-config-'))
+    const reads = path.join(dir, 'reads.log')
+    await writeFile(path.join(dir, 'package.json'), '{}\n')
+    await writeFile(
+      path.join(dir, '.arcrc.mjs'),
+      `import {appendFileSync} from 'node:fs'\nappendFileSync(${JSON.stringify(reads)}, 'read\\n')\n` +
+        'export default {adb: {timeoutMs: 19000}}\n'
+    )
+    const count = async () => (await readFile(reads, 'utf8').catch(() => '')).split('\n').filter(Boolean).length
+    for (const xy of ['1 1', '2 2'])
+      expect((await runArc(['tap', ...xy.split(' ')], {env: h.env, cwd: dir})).code).to.equal(0)
+    expect(await count()).to.equal(2)
+    const run = await runArc(['batch', '-q'], {env: h.env, cwd: dir, input: 'tap 1 1\ntap 2 2\ntap 3 3\nconfig\n'})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(await count()).to.equal(3)
+    // Every line ran with it: `arc config` in the batch shows the file's value and where it came from.
+    expect(run.stdout).to.match(/adb\.timeoutMs\s+19000\s+\S*\.arcrc\.mjs/)
   })
 })
 

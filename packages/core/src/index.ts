@@ -134,7 +134,14 @@ export * from './config/files-config.js'
 export {checkConfigSections} from './config/check-sections.js'
 export {CONFIG_PLACES, loadConfig, readConfigSection, type LoadedConfig} from './config/load-config.js'
 export {ArcCommand, deviceFlags, parseErrorMessage} from './cli/arc-command.js'
-export {observeCliTools, residentCliHost, runToolFromCli, toolCommand, toolCommands} from './cli/tool-command.js'
+export {
+  cliConfig,
+  observeCliTools,
+  residentCliHost,
+  runToolFromCli,
+  toolCommand,
+  toolCommands,
+} from './cli/tool-command.js'
 export {FlowRecorder, flowWord, stepFor, type FlowRecorderOptions, type RecordedStep} from './record/flow-recorder.js'
 export {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './cli/deadline.js'
 export {distance, nearest, squashName} from './cli/near-names.js'

@@ -1,8 +1,8 @@
-import type {Command, Interfaces} from '@oclif/core'
+import type {Command, Config, Interfaces} from '@oclif/core'
 
 import {checkConfigSections} from '../config/check-sections.js'
 import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
-import {loadConfig} from '../config/load-config.js'
+import {loadConfig, type LoadedConfig} from '../config/load-config.js'
 import type {HelperMode} from '../driver/device-helper.js'
 import {partialBackend, resolveDriver, type DeviceSelection} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
@@ -98,16 +98,44 @@ export function observeCliTools(observer: ToolObserver | undefined): void {
 }
 
 const RESIDENT = Symbol.for('arc.cli-resident-host')
-type ResidentHolder = {[RESIDENT]?: boolean}
+const CONFIG_READS = Symbol.for('arc.cli-resident-config')
+type ResidentHolder = {[RESIDENT]?: boolean; [CONFIG_READS]?: Map<string, Promise<LoadedConfig>>}
 
 /**
  * Says (true) or unsays that this process is a resident host running many tool commands one after the other (`arc
  * batch`, `arc test` while they run their lines): each command's device selection then carries `resident`, so the
- * on-device helper's start is paid once and touches go through it. Kept on globalThis for the same reason as
- * observeCliTools; a one-shot command never sets it.
+ * on-device helper's start is paid once and touches go through it, and the config is read once for the span
+ * (cliConfig). Kept on globalThis for the same reason as observeCliTools; a one-shot command never sets it.
  */
 export function residentCliHost(on: boolean): void {
-  ;(globalThis as ResidentHolder)[RESIDENT] = on
+  const holder = globalThis as ResidentHolder
+  holder[RESIDENT] = on
+  // A new span reads the config afresh: a run starts from the file as it is then, as `arc mcp serve` does.
+  holder[CONFIG_READS] = on ? new Map() : undefined
+}
+
+/**
+ * The config a command line runs with, checked by every plugin's `arc:config` hook (a broken section fails every
+ * command the same way). A one-shot command reads it each time. In a resident host's span (residentCliHost) it is
+ * read and checked once per folder and ARC_CONFIG, when the first line needs it, and every later line gets that
+ * answer, a failure included: the file is not searched, stat'ed, parsed (or, for a JavaScript config, run in a child
+ * Node) again for each line. A file changed while the run goes on is read by the next run (docs/config.md).
+ */
+export function cliConfig(oclif: Config, cwd: string): Promise<LoadedConfig> {
+  const read = async () => {
+    const loaded = await loadConfig(cwd)
+    await checkConfigSections(oclif, loaded)
+    return loaded
+  }
+  const reads = (globalThis as ResidentHolder)[CONFIG_READS]
+  if (!reads) return read()
+  const key = `${cwd}\0${process.env.ARC_CONFIG ?? ''}`
+  let answer = reads.get(key)
+  if (!answer) {
+    answer = read()
+    reads.set(key, answer)
+  }
+  return answer
 }
 
 /**
@@ -145,9 +173,7 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     ? collectInput(schemaFields(tool.cli.input), positional, args, flags)
     : {}
   const cwd = process.cwd()
-  const loaded = await loadConfig(cwd)
-  await checkConfigSections(command.config, loaded)
-  const {config, filepath} = loaded
+  const {config, filepath} = await cliConfig(command.config, cwd)
   // An element action's --wait defaults to the config's elements.wait (the flag wins; MCP never waits).
   const configWait = config.elements?.wait
   if (configWait !== undefined && cliInput.wait === undefined && tool.cli.input?.shape.wait) {
