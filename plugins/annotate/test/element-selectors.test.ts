@@ -54,7 +54,9 @@ describe('screenshot --element and assert screenshot --element: one selector for
     }
   })
   const device = () => h.emu.device('emu-1')
-  const arc = (...args: string[]) => runArc([...args, '--device', 'emu-1'], {env: h.env, cwd: h.dir})
+  const arcWith = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+    runArc([...args, '--device', 'emu-1'], {env: {...h.env, ...env}, cwd: h.dir})
+  const arc = (...args: string[]) => arcWith({}, ...args)
   const out = (name: string) => path.join(h.dir, name)
   /** The device programs run since `from`, by name: `uiautomator` (a read of the screen), `screencap`… */
   const ran = (from: number, name: string) => h.argvSince(from).filter((argv) => argv[0] === name).length
@@ -65,11 +67,12 @@ describe('screenshot --element and assert screenshot --element: one selector for
   })
 
   /** Runs arc while the loading screen shows; once its first read is done (held until then), shows the demo. */
-  async function appearsLater(...args: string[]) {
+  const appearsLater = (...args: string[]) => appearsLaterWith({}, ...args)
+  async function appearsLaterWith(env: NodeJS.ProcessEnv, ...args: string[]) {
     device().showScreen('loading')
     const first = device().holdNext('uiautomator', 'after')
     holds.push(first)
-    const running = arc(...args)
+    const running = arcWith(env, ...args)
     await first.arrived
     device().showScreen('demo')
     first.release()
@@ -170,6 +173,20 @@ describe('screenshot --element and assert screenshot --element: one selector for
     expect(without.code, without.stderr).to.equal(EXIT.notFound)
     expect(await readdir(h.dir)).to.not.include('never.png')
     expect(await readdir(out('base'))).to.not.include('never.png')
+  })
+
+  it("the config's elements.wait makes them wait without --wait; --wait 0 turns it off", async () => {
+    const config = out('wait.arcrc.json')
+    await writeFile(config, JSON.stringify({elements: {wait: '30s'}}))
+    const env = {ARC_CONFIG: config}
+    const shot = await appearsLaterWith(env, 'screenshot', '--text', 'ADD', '--exact-match', '-o', 'config.png')
+    expect(shot.code, shot.stderr).to.equal(0)
+    const compared = await appearsLaterWith(env, 'assert', 'screenshot', 'config.png', '--text', 'ADD', '--exact-match')
+    expect(compared.code, compared.stderr).to.equal(0)
+    expect(compared.stdout).to.include(`element ${ADD.id} (found by --text "ADD" --exact-match) matches`)
+    device().showScreen('loading')
+    const off = await arcWith(env, 'assert', 'screenshot', 'config.png', '--text', 'ADD', '--wait', '0')
+    expect(off.code, off.stderr).to.equal(EXIT.notFound)
   })
 
   it('an id that names another element now is STALE_ELEMENT (18), where the selector finds what the screen shows', async () => {
