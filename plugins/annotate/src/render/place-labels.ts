@@ -537,8 +537,8 @@ class FreeSpotFinder {
       return undefined
     }
     // The lines, nearest the anchor first (the left one of two as near), each as 2 * |c - ax| + (c > ax ? 1 : 0):
-    // numbers, sorted natively.
-    const keys = new Float64Array(2 * nearby.length + 3)
+    // whole numbers (every position here is one), sorted natively.
+    const keys = new Int32Array(2 * nearby.length + 3)
     let n = 0
     const line = (c: number) => {
       keys[n++] = 2 * Math.abs(c - ax) + (c > ax ? 1 : 0)
@@ -546,7 +546,8 @@ class FreeSpotFinder {
     line(clamp(ax, 0, maxX))
     line(0)
     line(maxX)
-    for (const [l, , r] of nearby) {
+    for (let i = 0; i < nearby.length; i++) {
+      const [l, , r] = nearby[i] as Rect
       if (l - w >= 0 && l - w <= maxX) line(l - w)
       if (r <= maxX) line(r)
     }
