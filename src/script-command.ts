@@ -2,6 +2,8 @@
  * What `arc batch` and `arc test` share: they run arc command lines in this process, one after the other, and
  * each line's failure is printed the arc way and turned into its exit status rather than ending the run.
  */
+import type {Command, Config} from '@oclif/core'
+
 import {ArcCommand, residentCliHost} from '@arc-cli/core'
 
 /** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
@@ -18,6 +20,32 @@ export abstract class ScriptCommand extends ArcCommand {
       if (this.config.findCommand(id)) return id
     }
     return undefined
+  }
+
+  /**
+   * Runs one line's command as `this.config.runCommand(id, argv)` does (the `prerun` hook, the command, the `postrun`
+   * hook), with the same parsing, help, errors and exit. oclif's own path starts the command through `Command.run(argv,
+   * config)`, whose `Config.load(config)` builds a new Config from this one for every line (oclif 4: every plugin's
+   * commands and topics indexed again, the theme files read, the platform and shell looked up), the same answer each
+   * time; the command gets this process's Config instead, loaded once at start-up. An id oclif does not know goes
+   * through runCommand, so its hooks and error stay oclif's.
+   */
+  protected async runLine(id: string, argv: string[]): Promise<unknown> {
+    const found = this.config.findCommand(id)
+    if (!found) return this.config.runCommand(id, argv)
+    const CommandClass = await found.load()
+    await this.config.runHook('prerun', {argv, Command: CommandClass})
+    // A command class oclif loaded is a concrete one; its type is the abstract Command's.
+    const command = new (CommandClass as unknown as new (argv: string[], config: Config) => Command)(argv, this.config)
+    // What Command.run does after loading its config: a command class without an id takes its class name.
+    if (!command.id) {
+      const name = command.constructor.name.toLowerCase()
+      command.id = name
+      CommandClass.id = name
+    }
+    const result = await (command as unknown as {_run(): Promise<unknown>})._run()
+    await this.config.runHook('postrun', {argv, Command: CommandClass, result})
+    return result
   }
 
   /**

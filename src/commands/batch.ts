@@ -99,10 +99,7 @@ export default class Batch extends ScriptCommand {
       if (echo) process.stderr.write(`${c.dim(where(line))} ${printableLine(words.join(' '))}\n`)
       let status: number
       try {
-        await this.config.runCommand(
-          this.commandId(words, line),
-          words.slice(this.commandId(words, line).split(':').length)
-        )
+        await this.runLine(this.commandId(words, line), words.slice(this.commandId(words, line).split(':').length))
         status = 0
       } catch (error) {
         status = exitStatus(error) ?? (await this.statusOf(error))

@@ -211,7 +211,7 @@ export default class Test extends ScriptCommand {
       const commandWords = step.kind === 'capture' ? words.slice(3) : words
       const id = this.findCommandId(commandWords) as string
       const run = await capturing(process.stderr, 'keep', () =>
-        this.config.runCommand(id, commandWords.slice(id.split(':').length))
+        this.runLine(id, commandWords.slice(id.split(':').length))
       )
       const status =
         run.error === undefined
@@ -257,7 +257,7 @@ export default class Test extends ScriptCommand {
     const deviceArgs = device === undefined ? [] : ['--device', device]
     const quietly = (id: string, args: string[]) =>
       capturing(process.stdout, 'quiet', () =>
-        capturing(process.stderr, 'quiet', () => this.config.runCommand(id, [...args, ...deviceArgs]))
+        capturing(process.stderr, 'quiet', () => this.runLine(id, [...args, ...deviceArgs]))
       )
     const snapshot = await quietly('snapshot:save', [path.join(dir, 'snapshot')])
     if (snapshot.value?.error === undefined) saved.push(`${folder}/snapshot`)

@@ -106,6 +106,18 @@ describe('arc batch: many commands, one process', () => {
     // Every line ran with it: `arc config` in the batch shows the file's value and where it came from.
     expect(run.stdout).to.match(/adb\.timeoutMs\s+19000\s+\S*\.arcrc\.mjs/)
   })
+
+  it("runs each line's command on the batch's own oclif config, not a new one built per line", async () => {
+    // oclif's debug log says each time it loads a Config: at start-up and for the batch command, never per line.
+    const loads = async (input: string) => {
+      const run = await runArc(['batch', '-q'], {env: {...h.env, DEBUG: 'oclif:config'}, input})
+      expect(run.code, run.stderr).to.equal(0)
+      return run.stderr.match(/oclif:config config done/g)?.length ?? 0
+    }
+    const one = await loads('tap 1 1\n')
+    expect(one).to.be.greaterThan(0)
+    expect(await loads('tap 1 1\npress back\ntap 2 2\nscreen-state --detail compact\n')).to.equal(one)
+  })
 })
 
 describe('batch line splitting', () => {
