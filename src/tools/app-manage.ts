@@ -188,8 +188,8 @@ function permissionTool(granted: boolean) {
         ),
       }),
       examples: [
-        `<%= config.bin %> <%= command.id %> com.example.app CAMERA`,
-        `<%= config.bin %> <%= command.id %> com.example.app android.permission.ACCESS_FINE_LOCATION`,
+        `<%= config.bin %> <%= command.id %> dev.arc.demo.groceries CAMERA`,
+        `<%= config.bin %> <%= command.id %> dev.arc.demo.groceries android.permission.ACCESS_FINE_LOCATION`,
         `<%= config.bin %> <%= command.id %> com.example.work CAMERA --user 10`,
       ],
     },

@@ -171,7 +171,6 @@ interface Given {
   given: string[]
 }
 const WORK_PROFILE = {skip: 'names an app of a work profile (user 10), which the demo device does not have'}
-const PERMISSION = {skip: 'names your app and a runtime permission it requests: the demo app requests none'}
 const NETWORK = {skip: 'downloads from the internet (https://example.com), which a test may not reach'}
 const STEPS = "printf 'click node_s7ddgy\\npress back\\n' > steps.txt"
 const TODO = 'arc files write downloads notes/todo.txt --content "Buy groceries"'
@@ -185,8 +184,8 @@ const COMMANDS: Record<string, Expect | Given> = {
   'arc app clear com.example.work --user 10': WORK_PROFILE,
   'arc app close dev.arc.demo.groceries': 0,
   'arc app close com.example.work --user 10': WORK_PROFILE,
-  'arc app grant com.example.app CAMERA': PERMISSION,
-  'arc app grant com.example.app android.permission.ACCESS_FINE_LOCATION': PERMISSION,
+  'arc app grant dev.arc.demo.groceries CAMERA': 0,
+  'arc app grant dev.arc.demo.groceries android.permission.ACCESS_FINE_LOCATION': 0,
   'arc app grant com.example.work CAMERA --user 10': WORK_PROFILE,
   'arc app install app-debug.apk -r -g': YOURS,
   'arc app list --filter user --name-query calc': 0,
@@ -195,8 +194,8 @@ const COMMANDS: Record<string, Expect | Given> = {
   'arc app open dev.arc.demo.groceries --activity .ListActivity': 0,
   "arc app open dev.arc.demo.groceries --activity dev.arc.demo.groceries/.ListActivity --extra 'title=Hello world' --extra-int id=42 --extra-bool debug=true": 0,
   "arc app open-url 'https://example.com/?q=arc'": 0,
-  'arc app revoke com.example.app CAMERA': PERMISSION,
-  'arc app revoke com.example.app android.permission.ACCESS_FINE_LOCATION': PERMISSION,
+  'arc app revoke dev.arc.demo.groceries CAMERA': 0,
+  'arc app revoke dev.arc.demo.groceries android.permission.ACCESS_FINE_LOCATION': 0,
   'arc app revoke com.example.work CAMERA --user 10': WORK_PROFILE,
   'arc app uninstall dev.arc.demo.groceries --keep-data': 0,
   'arc app uninstall com.example.app --user 10': WORK_PROFILE,

@@ -18,6 +18,8 @@ export interface LiveApp {
   readonly screenName: string
   /** Its package, whose windows take its input. */
   readonly package: string
+  /** The runtime permissions its manifest requests (none granted at install, as `pm install` without -g leaves them). */
+  readonly permissions?: readonly string[]
   /** The screen as it is now. */
   draw(): LoadedScreen
   /** A tap; true when the app took it (the device then draws the app again, and nothing else sees the tap). */

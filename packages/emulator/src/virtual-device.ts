@@ -452,6 +452,8 @@ export class VirtualDevice extends EventEmitter {
         device.packages.push({name, system: false, versionCode: 1, versionName: '1.0', launcher})
       }
     }
+    const app = init.app && device.packages.find((p) => p.name === init.app!.package)
+    if (app && init.app?.permissions && app.permissions === undefined) app.permissions = [...init.app.permissions]
     device.showScreen(first)
     if (!init.scenario?.logcat) device.logcat.push(...defaultLog(device))
     return device

@@ -38,6 +38,8 @@ const inside = ([l, t, r, b]: Box, x: number, y: number) => contains([l, t, r, b
 export class DemoApp implements LiveApp {
   readonly screenName: string
   readonly package = APP
+  /** A shopping list that scans barcodes and finds shops nearby: what `arc app grant|revoke` examples name. */
+  readonly permissions = ['android.permission.CAMERA', 'android.permission.ACCESS_FINE_LOCATION']
   readonly state: DemoState = initialDemoState()
 
   constructor(screenName = 'main') {
