@@ -53,6 +53,9 @@ export abstract class ScriptCommand extends ArcCommand {
    * paid once and their touches go through it (core residentCliHost, AdbDriverOptions.resident).
    */
   protected async asResidentHost<T>(work: () => Promise<T>): Promise<T> {
+    // An `arc test` line inside a batch runs in the batch's span: ending its own would end the batch's too (touches
+    // back to one-shot `input tap`, the config read again per line) for the batch's later lines.
+    if (residentCliHost.active()) return work()
     residentCliHost(true)
     try {
       return await work()

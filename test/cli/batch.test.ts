@@ -118,6 +118,25 @@ describe('arc batch: many commands, one process', () => {
     expect(one).to.be.greaterThan(0)
     expect(await loads('tap 1 1\npress back\ntap 2 2\nscreen-state --detail compact\n')).to.equal(one)
   })
+
+  it('an `arc test` line keeps the batch a resident host for the lines after it: still one config read', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-batch-nested-'))
+    const reads = path.join(dir, 'reads.log')
+    await writeFile(path.join(dir, 'package.json'), '{}\n')
+    await writeFile(
+      path.join(dir, '.arcrc.mjs'),
+      `import {appendFileSync} from 'node:fs'\nappendFileSync(${JSON.stringify(reads)}, 'read\\n')\nexport default {}\n`
+    )
+    await writeFile(path.join(dir, 'one.flow'), 'tap 5 5\n')
+    const run = await runArc(['batch', '-q'], {
+      env: h.env,
+      cwd: dir,
+      input: 'tap 1 1\ntest one.flow\ntap 2 2\ntap 3 3\n',
+    })
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stderr).to.include('1 passed, 0 failed')
+    expect((await readFile(reads, 'utf8')).split('\n').filter(Boolean)).to.have.length(1)
+  })
 })
 
 describe('batch line splitting', () => {

@@ -114,6 +114,9 @@ export function residentCliHost(on: boolean): void {
   holder[CONFIG_READS] = on ? new Map() : undefined
 }
 
+/** Whether a resident host's span is on (a script runner started inside one keeps it, rather than start its own). */
+residentCliHost.active = (): boolean => (globalThis as ResidentHolder)[RESIDENT] === true
+
 /**
  * The config a command line runs with, checked by every plugin's `arc:config` hook (a broken section fails every
  * command the same way). A one-shot command reads it each time. In a resident host's span (residentCliHost) it is
