@@ -6,18 +6,22 @@
  * the batch (its app_process start is inside the time), each tap one framed request; the lines say which backend
  * served the taps, counted on the device (helper `tap` requests, `input tap` programs), and every device command the
  * batch sent. The same batch with ARC_HELPER=off (each tap one shell command: `dumpsys power` and `input tap`) is
- * printed beside it.
+ * printed beside it, and arc's own host CPU per line (the batch process's CPU for 100 taps less that for 1, per line).
  */
 import {spawn, spawnSync} from 'node:child_process'
 import {existsSync} from 'node:fs'
+import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 
 import {DEMO_DIR} from '@arc-cli/core'
 import {startEmulator} from '@arc-cli/emulator'
 
 import {ROOT} from './figure-blocks.js'
+import {median} from './stats.js'
 
 const TAPS = 100
+const PRELOAD = path.join(ROOT, 'bench', 'support', 'cpu-report.cjs')
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -70,6 +74,30 @@ export default async function bench(): Promise<void> {
     }
     const batchMs = await batch('helper auto, as a user runs it', 'auto')
     await batch('ARC_HELPER=off', 'off')
+    // arc's own host work per line: the batch process's CPU (user + system, cpu-report.cjs) for 100 taps less that
+    // for 1 tap (start-up, the helper's start), over the 99 lines between; medians of 3 runs of each, alternating.
+    const cpuFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'arc-bench-taps-')), 'cpu')
+    const cpuMs = async (lines: string): Promise<number> => {
+      await writeFile(cpuFile, '')
+      await run(
+        process.execPath,
+        ['--require', PRELOAD, bin, 'batch', '--quiet'],
+        {...env, ARC_BENCH_CPU_FILE: cpuFile},
+        lines
+      )
+      return Number((await readFile(cpuFile, 'utf8')).trim())
+    }
+    const many: number[] = []
+    const one: number[] = []
+    for (let i = 0; i < 3; i++) {
+      many.push(await cpuMs(script))
+      one.push(await cpuMs('tap 1 1\n'))
+    }
+    await rm(path.dirname(cpuFile), {recursive: true, force: true})
+    console.log(
+      `arc's host CPU per tap line in a batch (helper auto): ${((median(many) - median(one)) / (TAPS - 1)).toFixed(2)} ms ` +
+        `(process CPU ${median(many).toFixed(0)} ms for ${TAPS} taps, ${median(one).toFixed(0)} ms for 1; medians of 3)`
+    )
     const adb = spawnSync('adb', ['version'], {encoding: 'utf8'})
     if (adb.status !== 0) {
       console.log(`a loop of ${TAPS} \`adb shell input tap\`: skipped (no \`adb\` on the PATH)`)
