@@ -287,6 +287,7 @@ describe('pinch and custom_gesture', function () {
       expect(r.data).to.deep.equal({paths: 1, points: 3, method: 'swipe'})
       expect(r.argv).to.deep.equal([
         ['getprop', 'ro.build.version.sdk'],
+        ['dumpsys', 'power'],
         ['input', 'swipe', '100', '100', '200', '200', '150'],
         ['input', 'swipe', '200', '200', '300', '300', '150'],
       ])

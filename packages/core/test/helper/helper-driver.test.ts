@@ -476,6 +476,66 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       }
     })
 
+    it('over ADB a gesture of one finger or several is refused on a sleeping display too, and sendevent reaches nothing', async () => {
+      const off = await driver('off', undefined, true)
+      const oneFinger = [
+        [
+          {x: 100, y: 500, time: 0},
+          {x: 100, y: 900, time: 90},
+        ],
+      ]
+      const twoFingers = [
+        [
+          {x: 500, y: 800, time: 0},
+          {x: 300, y: 600, time: 90},
+        ],
+        [
+          {x: 600, y: 900, time: 0},
+          {x: 800, y: 1100, time: 90},
+        ],
+      ]
+      const writable = device().touchscreen.writable
+      device().touchscreen.writable = true
+      device().awake = false
+      try {
+        for (const [what, paths] of [
+          ['one finger (input motionevent)', oneFinger],
+          ['two fingers (sendevent)', twoFingers],
+        ] as const) {
+          const from = h.emu.commands.length
+          const before = device().inputEvents.length
+          const error = await off.gesture(paths.map((p) => [...p])).then(
+            () => undefined,
+            (e: unknown) => e as ArcError
+          )
+          expect(error?.details.reason, what).to.equal('DISPLAY_OFF')
+          expect(error?.message, what).to.match(
+            /^the display of emu-1 is off \(asleep\): a gesture would reach nothing/
+          )
+          expect(
+            programs(from).filter((p) => /^(input|sendevent)/.test(p)),
+            what
+          ).to.deep.equal([])
+          expect(device().inputEvents.length, what).to.equal(before)
+        }
+        const before = device().inputEvents.length
+        const r = await off.shell.run(['sendevent', '/dev/input/event1', '3', '53', '100'])
+        expect(r.exitCode).to.equal(0)
+        expect(device().inputEvents.length).to.equal(before)
+      } finally {
+        device().awake = true
+        device().touchscreen.writable = writable
+      }
+    })
+
+    it('a fractional point goes to the helper as the pixel it lies in, never one past the screen edge', async () => {
+      const d = await driver('auto', undefined, true)
+      await d.tap({x: 1, y: 1}) // starts the helper
+      const asked = device().helperRequests.length
+      await d.tap({x: 1079.6, y: 2399.5})
+      expect(device().helperRequests.slice(asked)).to.deep.equal([['tap', '1079', '2399']])
+    })
+
     it('stay on `input` with the helper off, and in a one-shot command until a read has started the helper', async () => {
       const off = await driver('off', undefined, true)
       let from = h.emu.commands.length

@@ -66,6 +66,10 @@ export function sendevent(ctx: CommandContext): number {
     ctx.err(`sendevent: bad number\n`)
     return 1
   }
+  // A touchscreen's events while the device sleeps reach no window, as `input`'s touches do (commands/input.ts:
+  // NativeInputManager::interceptMotionBeforeQueueing passes a motion event on only while interactive): the write
+  // succeeds and nothing is recorded.
+  if (device === TOUCH_PATH && !ctx.device.awake) return 0
   ctx.device.recordInput({
     type: 'sendevent',
     device,

@@ -79,9 +79,13 @@ export interface AdbDriverOptions {
 /** The helper's gap between a double tap's two taps (Gesture.java DOUBLE_TAP_GAP_MS): its request lasts that long. */
 const DOUBLE_TAP_GAP_MS = 100
 
-/** A point in whole pixels, as the helper's requests carry it. */
+/**
+ * A point in whole pixels, as the helper's requests carry it: the pixel the point lies in (floor), so a point the
+ * on-screen check passed (x < width) stays on the screen; rounding sent 1079.6 on a 1080-wide screen to 1080, where
+ * no window is and the touch is dropped.
+ */
 function whole(point: Point): {x: number; y: number} {
-  return {x: Math.round(point.x), y: Math.round(point.y)}
+  return {x: Math.floor(point.x), y: Math.floor(point.y)}
 }
 
 /** The helper's answers that come before it injects anything (helper-session.ts lists its refusal codes). */

@@ -3,10 +3,11 @@
  * protocol B, scaled to its axis ranges from the display's rotation, the whole gesture in one shell command.
  * One finger: `input motionevent` (Android 10+), else one `input swipe` per segment.
  */
-import {InvalidInputError, UnsupportedError} from '../../errors/arc-error.js'
+import {DeviceCommandError, InvalidInputError, UnsupportedError} from '../../errors/arc-error.js'
 import type {GestureMethod, GesturePoint} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 import {findTouchscreen, parseGetevent, type AxisRange, type InputDevice} from './getevent.js'
+import {refuseWhenDisplayWasOff, touchWhileAwake, whileAwakeScript} from './input.js'
 import {screenInfo} from './screen.js'
 import {checkCommandLength, raw, shellCommand} from './shell-quote.js'
 
@@ -187,10 +188,21 @@ function motioneventScript(path: GesturePoint[], step: number): string {
     const at = positionAt(path, t) as {x: number; y: number}
     if (previous !== undefined && t > previous) parts.push(`sleep ${seconds(t - previous)}`)
     const action = n === 0 ? 'DOWN' : n === times.length - 1 ? 'UP' : 'MOVE'
-    parts.push(shellCommand(['input', 'motionevent', action, Math.round(at.x), Math.round(at.y)]))
+    parts.push(shellCommand(['input', 'motionevent', action, Math.floor(at.x), Math.floor(at.y)]))
     previous = t
   }
   return parts.join('; ')
+}
+
+/** A gated script (whileAwakeScript) run as one action: DISPLAY_OFF when the display was off and nothing was sent. */
+async function touchWhileAwakeScript(dev: DeviceShell, script: string, what: string, timeoutMs: number): Promise<void> {
+  try {
+    await dev.action([raw(script)], what, timeoutMs)
+  } catch (error) {
+    if (error instanceof DeviceCommandError)
+      refuseWhenDisplayWasOff(dev, String(error.details.output ?? ''), 'a gesture')
+    throw error
+  }
 }
 
 /** Fits the gesture in one command: coarser frames until it is short enough, then an INVALID_INPUT. */
@@ -223,10 +235,12 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
       // VM start per call longer than the usual limit.
       const vm = sdk <= INPUT_VM_LAST_SDK
       const first = vm ? Math.max(FRAME_MS, Math.ceil(duration / VM_FRAMES)) : FRAME_MS
-      const script = fitted((step) => motioneventScript(path, step), duration, first)
+      // Checked for a sleeping display in the same command, as a tap is (input.ts): nothing is sent while it is off.
+      const script = fitted((step) => whileAwakeScript(motioneventScript(path, step)), duration, first)
       const calls = script.match(/motionevent/g)?.length ?? 0
-      await dev.action(
-        [raw(script)],
+      await touchWhileAwakeScript(
+        dev,
+        script,
         'input motionevent',
         dev.server.timeoutMs + duration + calls * (vm ? VM_CALL_ALLOWANCE_MS : CALL_ALLOWANCE_MS)
       )
@@ -241,14 +255,20 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
       words.push(
         'input',
         'swipe',
-        Math.round(a.x),
-        Math.round(a.y),
-        Math.round(b.x),
-        Math.round(b.y),
+        Math.floor(a.x),
+        Math.floor(a.y),
+        Math.floor(b.x),
+        Math.floor(b.y),
         Math.max(1, Math.round(b.time - a.time))
       )
     }
-    await dev.action(words, 'input swipe', dev.server.timeoutMs + duration + (path.length - 1) * VM_CALL_ALLOWANCE_MS)
+    await touchWhileAwake(
+      dev,
+      words,
+      'input swipe',
+      'a gesture',
+      dev.server.timeoutMs + duration + (path.length - 1) * VM_CALL_ALLOWANCE_MS
+    )
     return 'swipe'
   }
   const [listing, screen] = await Promise.all([dev.text(['getevent', '-pl']), screenInfo(dev)])
@@ -261,9 +281,10 @@ export async function gesture(dev: DeviceShell, paths: GesturePoint[][]): Promis
       }
     )
   }
-  const command = fitted((step) => sendeventScript(device, paths, screen, step), duration)
+  const command = fitted((step) => whileAwakeScript(sendeventScript(device, paths, screen, step)), duration)
   const {output, exitCode} = await dev.run([raw(command)], dev.server.timeoutMs + duration)
   const text = output.toString('utf8')
+  refuseWhenDisplayWasOff(dev, text, 'a gesture')
   if (exitCode !== 0) {
     if (/Permission denied|Operation not permitted|could not open/i.test(text)) {
       throw new UnsupportedError(

@@ -195,9 +195,9 @@ export async function helperClipboard(session: HelperSession, dev: DeviceShell):
   return payload.subarray(1).toString('utf8')
 }
 
-/** Paths as the helper's `gesture` words: `x,y,t;x,y,t`, whole pixels and milliseconds. */
+/** Paths as the helper's `gesture` words: `x,y,t;x,y,t`, the pixel each point lies in (floor) and milliseconds. */
 export function gestureWords(paths: Array<Array<{x: number; y: number; time: number}>>): string[] {
-  return paths.map((path) => path.map((p) => `${Math.round(p.x)},${Math.round(p.y)},${Math.round(p.time)}`).join(';'))
+  return paths.map((path) => path.map((p) => `${Math.floor(p.x)},${Math.floor(p.y)},${Math.round(p.time)}`).join(';'))
 }
 
 export function gestureMs(paths: Array<Array<{time: number}>>): number {

@@ -6,7 +6,7 @@ import {DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
 import type {Point} from '../device-driver.js'
 import {resolveKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
-import {raw, shq, type Raw} from './shell-quote.js'
+import {raw, shellCommand, shq, type Raw} from './shell-quote.js'
 import {describeChars, neverTypable, untypable} from '../typable.js'
 import {hasAdbKeyboard, noAdbKeyboard, typeWithAdbKeyboard} from './adb-keyboard.js'
 import {screenInfo} from './screen.js'
@@ -19,27 +19,28 @@ const DISPLAY_OFF_MARK = 'arc-display-off'
  * batch's or an MCP server's tap costs one device call). A touch on a sleeping display reaches nothing: Android
  * drops it (PhoneWindowManager passes touches to apps only while the device is interactive) and `input` still
  * exits 0. The check reads `dumpsys power` as displayAwake() does: `mWakefulness=Awake` (Android 7+), else
- * `Display Power: state=ON`; output with neither line lets the touch go (a build that cannot tell).
+ * `Display Power: state=ON`; output with neither line lets the touch go (a build that cannot tell). The touch's
+ * script appears once, so a gesture's long script keeps within adb's command length with the check around it.
  */
+export function whileAwakeScript(touch: string): string {
+  return (
+    'arc_on=1; case "$(dumpsys power)" in *mWakefulness=Awake*) ;; *mWakefulness=*) arc_on= ;; ' +
+    '*"Display Power: state=ON"*) ;; *"Display Power: state="*) arc_on= ;; esac; ' +
+    `if [ -n "$arc_on" ]; then ${touch}; else echo ${DISPLAY_OFF_MARK}; fi`
+  )
+}
+
 function whileAwake(touch: Array<string | number | Raw>): Array<string | number | Raw> {
-  const off = [raw('echo'), DISPLAY_OFF_MARK]
-  return [
-    raw('case "$(dumpsys power)" in *mWakefulness=Awake*)'),
-    ...touch,
-    raw(';; *mWakefulness=*)'),
-    ...off,
-    raw(';; *"Display Power: state=ON"*)'),
-    ...touch,
-    raw(';; *"Display Power: state="*)'),
-    ...off,
-    raw(';; *)'),
-    ...touch,
-    raw(';; esac'),
-  ]
+  return [raw(whileAwakeScript(shellCommand(touch)))]
+}
+
+/** Refuses a gated touch whose output says the display was off (nothing was sent): DISPLAY_OFF naming the gesture. */
+export function refuseWhenDisplayWasOff(dev: DeviceShell, output: string, gesture: string): void {
+  if (output.includes(DISPLAY_OFF_MARK)) throw displayOff(dev.serial, gesture)
 }
 
 /** Runs a gated touch: DISPLAY_OFF (a DeviceCommandError naming it) when the display was off and nothing was sent. */
-async function touchWhileAwake(
+export async function touchWhileAwake(
   dev: DeviceShell,
   touch: Array<string | number | Raw>,
   what: string,
@@ -49,8 +50,7 @@ async function touchWhileAwake(
   try {
     await dev.action(whileAwake(touch), what, timeoutMs)
   } catch (error) {
-    if (error instanceof DeviceCommandError && String(error.details.output ?? '').includes(DISPLAY_OFF_MARK))
-      throw displayOff(dev.serial, gesture)
+    if (error instanceof DeviceCommandError) refuseWhenDisplayWasOff(dev, String(error.details.output ?? ''), gesture)
     throw error
   }
 }
