@@ -310,6 +310,14 @@ export class VirtualDevice extends EventEmitter {
   statusbar: 'collapsed' | 'notifications' | 'settings' = 'collapsed'
   /** Screen power (`dumpsys power` mWakefulness); KEYCODE_WAKEUP, SLEEP and POWER change it. */
   awake = true
+  /**
+   * A screensaver (a dream) shows over the apps: the screen is on and the device interactive (`awake` stays true;
+   * AOSP PowerManagerInternal.isInteractive is AWAKE or DREAMING), `dumpsys power` says `mWakefulness=Dreaming`
+   * (PowerManagerInternal.wakefulnessToString). A touch goes to the dream's window, which ends the dream and keeps
+   * the touch (AOSP DreamService.dispatchTouchEvent: a dream that is not interactive wakes up and returns true), so
+   * the app gets nothing (touchScreen). KEYCODE_WAKEUP ends it too; sleeping ends it.
+   */
+  dreaming = false
   /** The screen lock: none, a swipe (dismissable) or a PIN-style secure one. */
   lock: 'none' | 'swipe' | 'secure' = 'none'
   /** True while the lock screen shows (set when the screen goes off with a lock, cleared by dismissing it). */
@@ -652,6 +660,7 @@ export class VirtualDevice extends EventEmitter {
   /** Screen off; with a lock set, the lock screen shows when it comes back on. */
   sleep(): void {
     this.awake = false
+    this.dreaming = false
     if (this.lock !== 'none') this.keyguardShowing = true
   }
 
@@ -733,6 +742,20 @@ export class VirtualDevice extends EventEmitter {
    * Records an input event and follows the scenario transition it triggers, if any. Emits `input` with the event
    * and the screen it reached (before it changed it): what a tap landed on.
    */
+  /**
+   * A touch `input` injects (tap, swipe, motion event): asleep, the dispatcher passes it to no window; while a
+   * screensaver shows, the dream takes it and ends (recent DreamService wakes on the touch's ACTION_UP, older ones
+   * on its first event), recording nothing; else the app gets it.
+   */
+  touchScreen(event: InputEvent): void {
+    if (!this.awake) return
+    if (this.dreaming) {
+      if (event.type !== 'motionevent' || event.action === 'UP') this.dreaming = false
+      return
+    }
+    this.recordInput(event)
+  }
+
   recordInput(event: InputEvent): void {
     this.inputEvents.push(event)
     this.emit('input', event, this.currentScreen)
@@ -845,8 +868,10 @@ export class VirtualDevice extends EventEmitter {
   }
 
   keyEvent(code: number, flags: {longpress?: boolean; doubletap?: boolean} = {}): void {
-    if (code === 224) this.awake = true
-    else if (code === 223 || (code === 26 && this.awake)) this.sleep()
+    if (code === 224) {
+      this.awake = true
+      this.dreaming = false
+    } else if (code === 223 || (code === 26 && this.awake)) this.sleep()
     else if (code === 26) this.awake = true
     else if (code === 82 && this.awake && this.lock === 'swipe') this.keyguardShowing = false
     this.recordInput({type: 'keyevent', code, name: keyName(code), ...flags})

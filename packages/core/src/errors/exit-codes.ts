@@ -27,7 +27,7 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   {
     code: 'DEVICE_COMMAND_FAILED',
     reason: 'DISPLAY_OFF',
-    meaning: 'the display sleeps: a touch would reach nothing, so none was sent',
+    meaning: 'the display sleeps, or a screensaver shows: a touch would reach no app, so none was sent',
   },
   {
     code: 'DEVICE_COMMAND_FAILED',

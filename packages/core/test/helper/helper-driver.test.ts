@@ -443,6 +443,46 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
       }
     })
 
+    it('while a screensaver shows, the helper and ADB both refuse each with DISPLAY_OFF; `input` ends the dream', async () => {
+      const viaHelper = await driver('auto', undefined, true)
+      await viaHelper.captureScreen()
+      const off = await driver('off', undefined, true)
+      device().dreaming = true
+      try {
+        for (const [what, act] of touches) {
+          for (const [backend, d] of [
+            ['helper', viaHelper],
+            ['adb', off],
+          ] as const) {
+            const from = h.emu.commands.length
+            const before = device().inputEvents.length
+            const asked = device().helperRequests.length
+            const error = await act(d).then(
+              () => undefined,
+              (e: unknown) => e as ArcError
+            )
+            expect(error?.code, `${what} ${backend}`).to.equal('DEVICE_COMMAND_FAILED')
+            expect(error?.details.reason, `${what} ${backend}`).to.equal('DISPLAY_OFF')
+            expect(device().inputEvents.length, `${what} ${backend}`).to.equal(before)
+            expect(device().dreaming, `${what} ${backend}`).to.equal(true)
+            if (backend === 'helper') {
+              expect(device().helperRequests.length, what).to.equal(asked + 1)
+              expect(programs(from), what).to.deep.equal([])
+            } else expect(programs(from), what).to.deep.equal(['dumpsys power'])
+          }
+        }
+        // The phone's side: a touch `input` injects goes to the dream, which ends; the app gets nothing.
+        const before = device().inputEvents.length
+        expect((await off.shell.run(['dumpsys', 'power'])).output.toString()).to.include('mWakefulness=Dreaming')
+        expect((await off.shell.run(['input', 'tap', '120', '340'])).exitCode).to.equal(0)
+        expect(device().inputEvents.length).to.equal(before)
+        expect(device().dreaming).to.equal(false)
+        expect((await off.shell.run(['dumpsys', 'power'])).output.toString()).to.include('mWakefulness=Awake')
+      } finally {
+        device().dreaming = false
+      }
+    })
+
     it('over ADB (helper off) each is refused the same way on a sleeping display, which drops what `input` sends', async () => {
       const off = await driver('off', undefined, true)
       device().awake = false

@@ -11,7 +11,7 @@
  * UIAUTOMATION_BUSY while another holds it, and `uiautomator dump` fails while the helper holds it, until the helper
  * lets go after `--idle-ms`); a class path without the class fails as ART does; hidden APIs a release lacks
  * (`device.hiddenApisMissing`) answer UNSUPPORTED; a touch (`tap`, `double-tap`, `swipe`, `gesture`) while the
- * display sleeps answers DISPLAY_OFF and reaches nothing (touchable()). A tap, double tap or swipe is recorded as
+ * display sleeps or a screensaver shows answers DISPLAY_OFF and reaches nothing (touchable()). A tap, double tap or swipe is recorded as
  * the same input events `input tap` / `input swipe` record, so the scenario and the demo app react alike.
  */
 import {readFile} from 'node:fs/promises'
@@ -352,7 +352,10 @@ class EmulatedHelper {
    * NativeInputManager::interceptMotionBeforeQueueing: injected events get POLICY_FLAG_PASS_TO_USER only while
    * interactive), so it answers DISPLAY_OFF and records nothing. A release that refuses the shell's injection
    * (MIUI's "USB debugging (Security settings)" off) fails the first event, which the helper reports as UNSUPPORTED
-   * (nothing was injected), with the SecurityException `input` prints there.
+   * (nothing was injected), with the SecurityException `input` prints there. While a screensaver shows the device
+   * is interactive (AOSP PowerManagerInternal.isInteractive: AWAKE or DREAMING) but the dream's window takes the
+   * touch and ends (DreamService.dispatchTouchEvent), so the helper asks IDreamManager.isDreaming too and answers
+   * DISPLAY_OFF, the screensaver named.
    */
   private touchable(): void {
     this.needs('input')
@@ -360,6 +363,11 @@ class EmulatedHelper {
       throw new HelperError(
         'DISPLAY_OFF',
         'the display is off (the device is not interactive): the touch would reach no window, so nothing was injected'
+      )
+    if (this.device.dreaming)
+      throw new HelperError(
+        'DISPLAY_OFF',
+        'a screensaver shows (the device is dreaming): the touch would go to the dream, not the app, so nothing was injected'
       )
     if (!this.device.usbDebuggingSecurity)
       throw new HelperError(

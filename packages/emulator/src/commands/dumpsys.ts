@@ -370,13 +370,16 @@ function inputMethod(device: VirtualDevice): string {
   ].join('\n')
 }
 
-/** `dumpsys power`: the wakefulness lines (Android 10+ wording). */
+/**
+ * `dumpsys power`: the wakefulness lines (Android 10+ wording). mWakefulness is
+ * PowerManagerInternal.wakefulnessToString: Asleep, Awake, Dreaming (a screensaver shows; the display is on) or Dozing.
+ */
 function power(device: VirtualDevice): string {
   return [
     'POWER MANAGER (dumpsys power)',
     '',
     'Power Manager State:',
-    `  mWakefulness=${device.awake ? 'Awake' : 'Asleep'}`,
+    `  mWakefulness=${!device.awake ? 'Asleep' : device.dreaming ? 'Dreaming' : 'Awake'}`,
     `  mWakefulnessChanging=false`,
     `  mIsPowered=${device.battery.ac || device.battery.usb}`,
     `  mBatteryLevel=${device.battery.level}`,
@@ -403,7 +406,7 @@ function windowPolicy(device: VirtualDevice): string {
     `      inputRestricted=${showing}`,
     '      occluded=false',
     `      secure=${device.lock === 'secure'}`,
-    '      dreaming=false',
+    `      dreaming=${device.dreaming}`,
     '      systemIsReady=true',
     `      deviceHasKeyguard=${device.lock !== 'none'}`,
     '      enabled=true',

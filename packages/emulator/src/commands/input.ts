@@ -140,14 +140,14 @@ export function inputNow(ctx: CommandContext): number {
     switch (command) {
       case 'tap': {
         const event = {type: 'tap', x: num(rest[0], 'x'), y: num(rest[1], 'y')} as const
-        if (device.awake) device.recordInput(event)
+        device.touchScreen(event)
         return 0
       }
       case 'swipe':
       case 'draganddrop': {
         const [x1, y1, x2, y2] = [0, 1, 2, 3].map((i) => num(rest[i], 'coordinate')) as [number, number, number, number]
         const durationMs = rest[4] === undefined ? 300 : num(rest[4], 'duration')
-        if (device.awake) device.recordInput({type: command, x1, y1, x2, y2, durationMs})
+        device.touchScreen({type: command, x1, y1, x2, y2, durationMs})
         return 0
       }
       case 'keyevent': {
@@ -176,7 +176,7 @@ export function inputNow(ctx: CommandContext): number {
         if (!['DOWN', 'UP', 'MOVE', 'CANCEL'].includes(action))
           throw new InputError(`Error: Unknown action: ${rest[0] ?? ''}`)
         const event = {type: 'motionevent', action, x: num(rest[1], 'x'), y: num(rest[2], 'y')} as const
-        if (device.awake) device.recordInput(event)
+        device.touchScreen(event)
         return 0
       }
       case 'press':

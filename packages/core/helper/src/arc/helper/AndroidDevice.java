@@ -43,6 +43,9 @@ import java.util.TreeMap;
  * com.android.shell, whose methods gained a user id (API 29), an attribution tag (API 30) and a device id (API 34).</li>
  * <li>Power: {@code IPowerManager.isInteractive()} through {@code ServiceManager.getService("power")} (API 20+), the
  * state the input dispatcher consults before passing an injected touch on.</li>
+ * <li>Dreams: {@code IDreamManager.isDreaming()} through {@code ServiceManager.getService("dreams")} (API 17+), as
+ * the power manager's isInteractive is also true while a screensaver shows; it needs READ_DREAM_STATE, which the
+ * shell holds only on newer releases (AOSP packages/Shell/AndroidManifest.xml, "to test ambient display").</li>
  * </ul>
  */
 final class AndroidDevice implements Device {
@@ -63,6 +66,12 @@ final class AndroidDevice implements Device {
     private Object clipboard;
     private Object power;
     private Method isInteractive;
+    private Object dreams;
+    private Method isDreaming;
+    /** The release has no dream manager to ask (no service, class or method): no screensaver can show. */
+    private boolean noDreams;
+    /** The release refuses isDreaming to the shell (no READ_DREAM_STATE): asked once, then refused at once. */
+    private String dreamsRefused;
 
     public int sdk() {
         return sdk;
@@ -474,13 +483,18 @@ final class AndroidDevice implements Device {
 
     // ---- Power ----
 
+    /** A system service's binder by name (ServiceManager.getService, hidden); null when the release has none. */
+    private IBinder service(String name) throws HelperException {
+        Class<?> sm = Reflect.type("android.os.ServiceManager");
+        Method get = Reflect.find(sm, "getService", String.class);
+        if (get == null) throw new HelperException(HelperException.UNSUPPORTED, "ServiceManager.getService is hidden on API " + sdk);
+        return (IBinder) Reflect.call(get, null, name);
+    }
+
     /** IPowerManager through ServiceManager.getService("power"); isInteractive() is in it from API 20. */
     public boolean interactive() throws HelperException {
         if (power == null) {
-            Class<?> sm = Reflect.type("android.os.ServiceManager");
-            Method get = Reflect.find(sm, "getService", String.class);
-            if (get == null) throw new HelperException(HelperException.UNSUPPORTED, "ServiceManager.getService is hidden on API " + sdk);
-            IBinder binder = (IBinder) Reflect.call(get, null, "power");
+            IBinder binder = service("power");
             if (binder == null) throw new HelperException(HelperException.UNSUPPORTED, "no power service");
             Method asInterface = Reflect.find(Reflect.type("android.os.IPowerManager$Stub"), "asInterface", IBinder.class);
             if (asInterface == null) throw new HelperException(HelperException.UNSUPPORTED, "IPowerManager.Stub.asInterface is missing");
@@ -491,5 +505,44 @@ final class AndroidDevice implements Device {
             isInteractive = m;
         }
         return Boolean.TRUE.equals(Reflect.call(isInteractive, power));
+    }
+
+    /**
+     * IDreamManager through ServiceManager.getService("dreams") (Context.DREAM_SERVICE): isDreaming() is in it from
+     * API 17. Where the release has no such service, interface or method, no screensaver can show there, so this says
+     * false (the touch goes on as before the check existed). Where the release refuses the call to the shell
+     * (SecurityException: READ_DREAM_STATE, which AOSP's shell holds only from about Android 11), the answer cannot be
+     * known: UNSUPPORTED, before anything is injected, so the host touches over {@code input}, whose gate reads
+     * {@code dumpsys power}'s mWakefulness (Dreaming there too).
+     */
+    public boolean dreaming() throws HelperException {
+        if (noDreams) return false;
+        if (dreamsRefused != null) throw new HelperException(HelperException.UNSUPPORTED, dreamsRefused);
+        if (dreams == null) {
+            Object service = null;
+            Method m = null;
+            try {
+                IBinder binder = service("dreams");
+                Method asInterface = binder == null ? null
+                        : Reflect.find(Reflect.type("android.service.dreams.IDreamManager$Stub"), "asInterface", IBinder.class);
+                if (asInterface != null) service = Reflect.call(asInterface, null, binder);
+                if (service != null) m = Reflect.find(Reflect.type("android.service.dreams.IDreamManager"), "isDreaming");
+            } catch (HelperException e) {
+                if (!e.code().equals(HelperException.UNSUPPORTED)) throw e;
+            }
+            if (service == null || m == null) {
+                noDreams = true;
+                return false;
+            }
+            dreams = service;
+            isDreaming = m;
+        }
+        try {
+            return Boolean.TRUE.equals(Reflect.call(isDreaming, dreams));
+        } catch (HelperException e) {
+            if (!(e.getCause() instanceof SecurityException)) throw e;
+            dreamsRefused = "whether a screensaver shows is not known: IDreamManager.isDreaming is refused to the shell on API " + sdk + " (" + e.getCause().getMessage() + "), so nothing was injected";
+            throw new HelperException(HelperException.UNSUPPORTED, dreamsRefused, e);
+        }
     }
 }

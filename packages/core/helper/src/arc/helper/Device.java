@@ -53,6 +53,14 @@ public interface Device {
      */
     boolean interactive() throws HelperException;
 
+    /**
+     * Whether a screensaver (a dream) shows now: IDreamManager.isDreaming. The device is interactive then (the power
+     * manager's wakefulness is DREAMING, and isInteractive is true for it), yet a touch goes to the dream's window,
+     * which ends the dream and keeps the touch (AOSP DreamService.dispatchTouchEvent), so the app gets nothing. False
+     * where the release has no dream manager; UNSUPPORTED where it refuses the question to the shell.
+     */
+    boolean dreaming() throws HelperException;
+
     /** Milliseconds on the clock input events are stamped with (SystemClock.uptimeMillis on Android). */
     long uptimeMillis();
 

@@ -17,7 +17,7 @@ import java.util.List;
  * {@code restored}, or {@code not-restored TAB reason}); {@code key CODE}; {@code gesture PATH...}; {@code tap X Y};
  * {@code double-tap X Y}; {@code swipe X1 Y1 X2 Y2 MS} (a long press: the same point twice); {@code release};
  * {@code quit}. Every touch (tap, double-tap, swipe, gesture) is checked first, then refused with DISPLAY_OFF
- * while the device is not interactive, before anything is injected.
+ * while the device is not interactive or a screensaver shows, before anything is injected.
  */
 public final class Server {
     public static final String HELLO = "arc-helper 1";
@@ -201,13 +201,19 @@ public final class Server {
     }
 
     /**
-     * Plays a touch once the device is interactive: while it is not (asleep, dozing), the input dispatcher passes an
-     * injected touch to no window (AOSP NativeInputManager::interceptMotionBeforeQueueing gives injected events
-     * POLICY_FLAG_PASS_TO_USER only while interactive), so it is refused with DISPLAY_OFF and nothing is sent.
+     * Plays a touch once the device is awake and shows no screensaver. While it is not interactive (asleep, dozing),
+     * the input dispatcher passes an injected touch to no window (AOSP NativeInputManager::interceptMotionBeforeQueueing
+     * gives injected events POLICY_FLAG_PASS_TO_USER only while interactive). While it dreams it is interactive
+     * (PowerManagerInternal.isInteractive: AWAKE or DREAMING), but the dream's window is on top and takes the touch,
+     * ending the dream (AOSP DreamService.dispatchTouchEvent), so the app gets nothing; {@code input}'s gate in the
+     * host refuses unless {@code dumpsys power} says mWakefulness=Awake, for the same reason. Either way the touch is
+     * refused with DISPLAY_OFF and nothing is sent.
      */
     private void touch(List<Gesture.Step> steps) throws HelperException {
         if (!device.interactive())
             throw new HelperException(HelperException.DISPLAY_OFF, "the display is off (the device is not interactive): the touch would reach no window, so nothing was injected");
+        if (device.dreaming())
+            throw new HelperException(HelperException.DISPLAY_OFF, "a screensaver shows (the device is dreaming): the touch would go to the dream, not the app, so nothing was injected");
         play(steps);
     }
 

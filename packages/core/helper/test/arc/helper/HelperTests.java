@@ -37,6 +37,7 @@ public final class HelperTests {
         gestureRefusesBadPaths();
         touchOps();
         touchesRefusedWhileAsleep();
+        touchesRefusedWhileDreaming();
         numbersAndOptions();
         typingRestoresClipboard();
         serverSession();
@@ -352,6 +353,24 @@ public final class HelperTests {
         equal(d.injected, 0, "nothing injected while asleep");
     }
 
+    static void touchesRefusedWhileDreaming() throws Exception {
+        // Interactive (isInteractive is AWAKE or DREAMING), but a screensaver shows: the dream would take the touch.
+        FakeDevice d = new FakeDevice();
+        d.dreaming = true;
+        List<Reply> r = serve(d, Frames.encodeRequest(1, "tap", "10", "20"), Frames.encodeRequest(2, "double-tap", "1", "1"),
+                Frames.encodeRequest(3, "swipe", "1", "1", "9", "9", "10"), Frames.encodeRequest(4, "gesture", "1,1,0;5,5,20", "9,9,0;6,6,20"));
+        for (int i = 0; i < 4; i++) check(r.get(i).text().startsWith("DISPLAY_OFF\ta screensaver shows"), "touch " + (i + 1) + " refused while dreaming: " + r.get(i).text());
+        equal(d.injected, 0, "nothing injected while dreaming");
+        check(d.log.contains("dreaming? true"), "asked whether dreaming");
+
+        // A release that will not say (the shell lacks READ_DREAM_STATE): refused before injecting, so the host may use input.
+        FakeDevice unknown = new FakeDevice();
+        unknown.dreamFailure = new HelperException(HelperException.UNSUPPORTED, "whether a screensaver shows is not known");
+        Reply u = serve(unknown, Frames.encodeRequest(1, "tap", "1", "1")).get(0);
+        check(u.text().startsWith("UNSUPPORTED\twhether a screensaver shows is not known"), u.text());
+        equal(unknown.injected, 0, "nothing injected when the dream state is unknown");
+    }
+
     static void numbersAndOptions() throws Exception {
         equal(Numbers.parse("-5", "x", -10, 10), -5L, "negative number");
         fails(new Runnable0() { public void run() throws Exception { Numbers.parse("1e3", "x", 0, 10000); } }, HelperException.BAD_REQUEST, "exponent");
@@ -403,6 +422,13 @@ public final class HelperTests {
             stamps.add(step.maskedAction() + "@" + (eventTime - downTime) + (waitForFinish ? " wait" : ""));
         }
         public boolean interactive() { log.add("interactive? " + awake); return awake; }
+        boolean dreaming;
+        HelperException dreamFailure;
+        public boolean dreaming() throws HelperException {
+            if (dreamFailure != null) throw dreamFailure;
+            log.add("dreaming? " + dreaming);
+            return dreaming;
+        }
         public long uptimeMillis() { return System.nanoTime() / 1000000; }
         public void sleepUntil(long time) throws InterruptedException {
             long wait = time - uptimeMillis();
@@ -513,7 +539,7 @@ public final class HelperTests {
         DataInputStream in2 = new DataInputStream(new ByteArrayInputStream(o2.toByteArray()));
         read(in2);
         equal(read(in2).text(), "FAILED\trefused", "the failure is reported");
-        equal(cut.log, Arrays.asList("interactive? true", "inject 0 at 0", "inject 3 at 0"), "cancelled after the failure");
+        equal(cut.log, Arrays.asList("interactive? true", "dreaming? false", "inject 0 at 0", "inject 3 at 0"), "cancelled after the failure");
     }
 
     static void serverIdleRelease() throws Exception {
