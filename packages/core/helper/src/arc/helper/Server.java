@@ -222,7 +222,9 @@ public final class Server {
      * its own, whose events carry its time as their down time (a double tap is two). The last event waits until the
      * window under it handled it, as {@code input} does, so the answer comes after the touch landed. A failure at the
      * first event injected nothing: UNSUPPORTED (the release refuses the shell's injection). After that, a finger
-     * left down is lifted with ACTION_CANCEL and the failure reported.
+     * left down is lifted with ACTION_CANCEL and the failure reported as FAILED whatever its own code: the touch
+     * began, and the host reads UNSUPPORTED, BAD_REQUEST or UIAUTOMATION_BUSY as "refused before acting", on which
+     * {@code auto} plays the touch again over {@code input}: twice.
      */
     private void play(List<Gesture.Step> steps) throws HelperException {
         long start = device.uptimeMillis();
@@ -248,7 +250,8 @@ public final class Server {
                     // the first failure is the one to report
                 }
             }
-            throw e;
+            if (e.code().equals(HelperException.FAILED)) throw e;
+            throw new HelperException(HelperException.FAILED, "the touch began, then failed (" + e.code() + "): " + e.getMessage(), e);
         }
     }
 

@@ -540,6 +540,16 @@ public final class HelperTests {
         read(in2);
         equal(read(in2).text(), "FAILED\trefused", "the failure is reported");
         equal(cut.log, Arrays.asList("interactive? true", "dreaming? false", "inject 0 at 0", "inject 3 at 0"), "cancelled after the failure");
+
+        // Whatever the failure's own code, once an event went out it is FAILED: the host must not play the touch again.
+        for (byte[] request : Arrays.asList(Frames.encodeRequest(1, "tap", "5", "5"), Frames.encodeRequest(2, "gesture", "1,1,0;5,5,20"))) {
+            FakeDevice partial = new FakeDevice();
+            partial.injectFailAt = 1;
+            partial.injectFailure = new HelperException(HelperException.UNSUPPORTED, "injectInputEvent takes other arguments on this release");
+            Reply reply = serve(partial, request).get(0);
+            check(reply.text().startsWith("FAILED\tthe touch began, then failed (UNSUPPORTED): injectInputEvent takes"), "a touch cut off is FAILED: " + reply.text());
+            equal(partial.injected, 3, "the finger lifted with ACTION_CANCEL after the failure");
+        }
     }
 
     static void serverIdleRelease() throws Exception {
