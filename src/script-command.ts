@@ -13,6 +13,8 @@ export function exitStatus(error: unknown): number | undefined {
 }
 
 export abstract class ScriptCommand extends ArcCommand {
+  private readonly commandClasses = new Map<string, Promise<Command.Class>>()
+
   /** The longest run of leading words that names a command (`press back`, `snapshot save`), as an oclif id. */
   protected findCommandId(words: string[]): string | undefined {
     for (let k = Math.min(words.length, 3); k > 0; k--) {
@@ -28,12 +30,21 @@ export abstract class ScriptCommand extends ArcCommand {
    * config)`, whose `Config.load(config)` builds a new Config from this one for every line (oclif 4: every plugin's
    * commands and topics indexed again, the theme files read, the platform and shell looked up), the same answer each
    * time; the command gets this process's Config instead, loaded once at start-up. An id oclif does not know goes
-   * through runCommand, so its hooks and error stay oclif's.
+   * through runCommand, so its hooks and error stay oclif's. A line's command class is the one an earlier line with the
+   * same id loaded.
    */
   protected async runLine(id: string, argv: string[]): Promise<unknown> {
     const found = this.config.findCommand(id)
     if (!found) return this.config.runCommand(id, argv)
-    const CommandClass = await found.load()
+    // Each id's class is looked up once per run: oclif's load() finds and imports its module again for every line.
+    let loading = this.commandClasses.get(id)
+    if (!loading) {
+      loading = found.load()
+      this.commandClasses.set(id, loading)
+      // A module that failed to load is tried again by the next line that names it, as oclif would.
+      loading.catch(() => this.commandClasses.delete(id))
+    }
+    const CommandClass = await loading
     await this.config.runHook('prerun', {argv, Command: CommandClass})
     // A command class oclif loaded is a concrete one; its type is the abstract Command's.
     const command = new (CommandClass as unknown as new (argv: string[], config: Config) => Command)(argv, this.config)

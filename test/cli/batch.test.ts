@@ -119,6 +119,18 @@ describe('arc batch: many commands, one process', () => {
     expect(await loads('tap 1 1\npress back\ntap 2 2\nscreen-state --detail compact\n')).to.equal(one)
   })
 
+  it("loads each command's module once per batch, however many lines run it", async () => {
+    // oclif's debug log names each command module it imports.
+    const run = await runArc(['batch', '-q'], {
+      env: {...h.env, DEBUG: 'oclif:config:arc-cli'},
+      input: 'tap 1 1\ntap 2 2\npress back\ntap 3 3\n',
+    })
+    expect(run.code, run.stderr).to.equal(0)
+    const imports = run.stderr.match(/\(import\) \S+/g) ?? []
+    expect(imports.filter((m) => /[\\/]tap\.[jt]s$/.test(m))).to.have.length(1)
+    expect(imports.filter((m) => /[\\/]back\.[jt]s$/.test(m))).to.have.length(1)
+  })
+
   it('an `arc test` line keeps the batch a resident host for the lines after it: still one config read', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-batch-nested-'))
     const reads = path.join(dir, 'reads.log')
