@@ -67,14 +67,31 @@ const withoutZodLocales = {
  * oclif sorts each plugin's commands with `localeCompare` when it loads them, at every start-up, and the first
  * localeCompare of a process builds ICU's collator (7-10 ms of CPU). The bundle's oclif sorts with
  * compareCommandIds (packages/core/src/cli/command-id-order.ts), which answers as localeCompare does, without ICU
- * for ids of the characters commands are named with. The build fails if oclif's line is not there as expected.
+ * for ids of the characters commands are named with. The build fails if oclif's line is not there as expected, and
+ * if the patch was never applied (oclif's plugin.js moved, or was not bundled): a silent miss would bring the
+ * collator back into every start-up.
  */
 const OCLIF_PLUGIN = /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/
 const OCLIF_SORT = '.sort((a, b) => a.id.localeCompare(b.id));'
 export const commandOrderWithoutIcu = {
   name: 'arc-command-order-without-icu',
   setup(build) {
+    let patched = 0
+    build.onStart(() => {
+      patched = 0
+    })
+    build.onEnd((result) => {
+      if (result.errors.length > 0 || patched > 0) return undefined
+      return {
+        errors: [
+          {
+            text: `oclif's command sort was not patched: no module matched ${OCLIF_PLUGIN} (did @oclif/core move lib/config/plugin.js, or is it no longer bundled?)`,
+          },
+        ],
+      }
+    })
     build.onLoad({filter: OCLIF_PLUGIN}, async (args) => {
+      patched++
       const code = readFileSync(args.path, 'utf8')
       if (code.split(OCLIF_SORT).length !== 2)
         throw new Error(`${args.path}: expected one \`${OCLIF_SORT}\` to replace (oclif changed?)`)
