@@ -20,7 +20,9 @@ export interface ToolContextOptions {
 
 /**
  * The context runTool would give a handler for `driver`. A test may pass a driver that has only the methods the
- * handler calls (a fake read for the wait loop): the handler fails on any other, as toolDriver makes it.
+ * handler calls (a fake read for the wait loop). It is given as it is, not wrapped as runTool's toolDriver wraps a
+ * driver: a call to a method it lacks fails with a TypeError (`… is not a function`), not with toolDriver's INTERNAL
+ * naming the undeclared capability. Tests of what a tool may call go through runTool.
  */
 export function toolContext(
   driver: DeviceDriver | Partial<DeviceDriver>,
