@@ -8,7 +8,7 @@
  * some after `given` lines that make the state the example presumes (the file it reads, the text it edits).
  */
 import {chmod, mkdir, readFile, writeFile} from 'node:fs/promises'
-import {spawn} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import path from 'node:path'
 
 import {startEmulator} from '@arc-cli/emulator'
@@ -57,7 +57,9 @@ async function examples(docs: readonly string[] = DOCS): Promise<Array<{doc: str
   return found
 }
 
-type Expect = number | {skip: string}
+/** An example that pipes into a program arc does not ship (jq): it runs where that program is on the PATH. */
+type Needs = {exit: number; needs: string}
+type Expect = number | {skip: string} | Needs
 const SERVES = {skip: 'serves until stopped'}
 const PHONE = {skip: 'names a phone or emulator serial that is not the demo device'}
 const YOURS = {skip: 'names your app, file or snapshot folder (a placeholder)'}
@@ -304,7 +306,7 @@ const COMMANDS: Record<string, Expect | Given> = {
   'arc quick-settings': 0,
   'arc screen-state --device demo': 0,
   'arc screen-state --device ./snapshots/login': YOURS,
-  'arc screen-state --json | jq \'.windows[].elements[] | select(.flags | index("clk"))\'': 0,
+  'arc screen-state --json | jq \'.windows[].elements[] | select(.flags | index("clk"))\'': {exit: 0, needs: 'jq'},
   'arc screenrecord -o demo.mp4': SERVES,
   'arc screenrecord -o demo.mp4 --time-limit 10': 0,
   'arc screenshot -o screen.png': 0,
@@ -354,6 +356,11 @@ async function docFlow(): Promise<{name: string; text: string}> {
   const block = /```text\n(# (flows\/[\w.-]+\.flow)[^\n]*\n[\s\S]*?)```/.exec(doc)
   if (!block) throw new Error('docs/flows.md has no ```text block starting with "# flows/NAME.flow"')
   return {name: block[2]!, text: block[1]!}
+}
+
+/** Whether `program` is on the PATH of `env`, as the shell running the examples finds it. */
+function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  return spawnSync('/bin/sh', ['-c', 'command -v "$1" >/dev/null', 'sh', program], {env}).status === 0
 }
 
 function sh(line: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{code: number | null; output: string}> {
@@ -412,8 +419,14 @@ describe('the examples of README.md and docs/ run as written against arc emulate
     const {work, env} = await workspace('work')
     const outcomes: string[] = []
     for (const {doc, line} of await examples()) {
-      const expected = EXPECTED[line]
-      if (expected === undefined || typeof expected === 'object') continue
+      const given = EXPECTED[line]
+      if (given === undefined || (typeof given === 'object' && !('needs' in given))) continue
+      if (typeof given === 'object' && !onPath(given.needs, env)) {
+        // Said where it happens, so a run without the program shows what it did not check.
+        console.log(`      (not run: ${given.needs} is not on the PATH) ${doc}: ${line}`)
+        continue
+      }
+      const expected = typeof given === 'number' ? given : given.exit
       const {code, output} = await sh(line, work, env)
       if (code !== expected)
         outcomes.push(`${doc}: ${line}\n  exit ${code}, expected ${expected}: ${output.slice(-600)}`)
@@ -428,7 +441,15 @@ describe('the examples of README.md and docs/ run as written against arc emulate
       sections.set(section, [...(sections.get(section) ?? []), line])
     const outcomes: string[] = []
     for (const [section, lines] of sections) {
-      const runnable = lines.filter((line) => typeof COMMANDS[line] === 'number' || 'given' in (COMMANDS[line] ?? {}))
+      const runnable = lines.filter((line) => {
+        const expected = COMMANDS[line]
+        if (typeof expected === 'object' && 'needs' in expected && !onPath(expected.needs, env)) {
+          // Said where it happens, so a run without the program shows what it did not check.
+          console.log(`      (not run: ${expected.needs} is not on the PATH) ${section}: ${line}`)
+          return false
+        }
+        return typeof expected === 'number' || 'given' in (expected ?? {}) || 'needs' in (expected ?? {})
+      })
       if (runnable.length === 0) continue
       const emu = await startEmulator({port: 0, devices: [{serial: 'arc-virtual', app: 'demo'}]})
       try {
@@ -438,9 +459,9 @@ describe('the examples of README.md and docs/ run as written against arc emulate
           ARC_CACHE_DIR: path.join(h.dir, 'cache', section.replace(/\W+/g, '-')),
         }
         for (const line of runnable) {
-          const expected = COMMANDS[line] as number | Given
+          const expected = COMMANDS[line] as number | Given | Needs
           const exit = typeof expected === 'number' ? expected : expected.exit
-          for (const given of typeof expected === 'number' ? [] : expected.given) {
+          for (const given of typeof expected === 'number' || !('given' in expected) ? [] : expected.given) {
             const before = await sh(given, work, device)
             if (before.code !== 0)
               outcomes.push(`${section}: given ${given}\n  exit ${before.code}: ${before.output.slice(-600)}`)
