@@ -66,6 +66,45 @@ function seededLayouts(count: number): Array<{requests: Array<{box: Rect; text: 
 }
 
 /**
+ * Crowded 315x700 layouts that fill the image (600 to 1,200 marks, boxes of every size anywhere): the free-spot
+ * search (step 5) finds room far from the box, past the first windows it reads, or none at all.
+ */
+function fullLayouts(seeds: number[]): Array<{requests: Array<{box: Rect; text: string}>; options: PlacementOptions}> {
+  return seeds.map((s) => {
+    let seed = s * 104729 + 13
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 16777216
+    const [width, height] = [315, 700]
+    const count = 50 + Math.floor(rand() * 1450)
+    const ids = s % 4 === 3
+    const requests: Array<{box: Rect; text: string}> = []
+    for (let i = 0; i < count; i++) {
+      const w = Math.floor(2 + rand() * rand() * width * (ids ? 0.3 : 1))
+      const h = Math.floor(2 + (rand() * rand() * height) / 3)
+      const l = Math.floor(rand() * (width - 1))
+      const t = Math.floor(rand() * (height - 1))
+      const text = ids
+        ? Math.floor(rand() * 1e9)
+            .toString(36)
+            .slice(0, 6)
+        : rand() < 0.5
+          ? String(i + 1)
+          : 'x'.repeat(1 + Math.floor(rand() * 12))
+      requests.push({box: [l, t, Math.min(width, l + w), Math.min(height, t + h)], text})
+    }
+    const options: PlacementOptions = {
+      imageWidth: width,
+      imageHeight: height,
+      fontPx: 10 + (s % 5 === 0 ? 0.5 : 0),
+      minFontPx: s % 7 === 0 ? 8 : 9,
+      lineWidth: 2,
+      measure: s % 3 === 0 ? (t, px) => t.length * px * 0.55 + ((px * 7) % 3) : (t, px) => t.length * px * 0.6,
+      textBoxes: requests.filter((_, i) => i % (2 + (s % 5)) === 0).map((r) => r.box),
+    }
+    return {requests, options}
+  })
+}
+
+/**
  * Placement is pure arithmetic on integers, and its speed-ups must not move a label: every label of these crowded
  * screens (all six steps taken: corners, smaller fonts, rings, the free-spot search, overlaps on a full image) sits
  * where the implementation before them put it. The fingerprints are the sha256 of the placements that
@@ -103,6 +142,17 @@ describe('annotate: label placement gives the same rectangles as before its spee
     const hash = createHash('sha256')
     for (const {requests, options} of seededLayouts(96)) hash.update(JSON.stringify(placeLabels(requests, options)))
     expect(hash.digest('hex').slice(0, 16)).to.equal('bdae1fb3d31ebf2a')
+  })
+
+  // The free-spot search reads the grid in windows that double around the box; on these full images the nearest
+  // free spot lies past the window's reach when the window already covers the image. The fingerprint is of
+  // 32e3755's placements (the free-spot search along lines, before it tried only cells a free spot may start in).
+  it('4 full 315x700 layouts whose free spots lie far from their boxes', () => {
+    const hash = createHash('sha256')
+    for (const {requests, options} of fullLayouts([125, 157, 235, 343])) {
+      hash.update(JSON.stringify(placeLabels(requests, options)))
+    }
+    expect(hash.digest('hex').slice(0, 16)).to.equal('8e87bf818089911e')
   })
 })
 

@@ -9,8 +9,8 @@ import {SpatialIndex} from './spatial-index.js'
  * 2. the same corners shifted along the box's top and left edges;
  * 3. the same again with the font stepped down to `minFontPx` (never smaller, so labels stay legible);
  * 4. a search on rings around the box, nearest first, with a leader line back to the box;
- * 5. the free spot nearest the box anywhere in the image (FreeSpotFinder: found on the borders of the placed
- *    labels, never by a scan of the image's pixels);
+ * 5. the free spot nearest the box anywhere in the image (FreeSpotFinder: found among the few positions where the
+ *    occupancy grid says a free spot may start, never by a scan of the image's pixels);
  * 6. when the screen truly has no room: the spot with the least overlap, reported as an overlap.
  *
  * Cost among free candidates: the candidate's rank, plus a penalty for each other box outline the label would
@@ -321,21 +321,6 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   return result
 }
 
-interface Survey {
-  seed: [number, number] | undefined
-  /**
-   * Column by column of the window, the rows (window cells, increasing) of its cells that may be a free spot's first
-   * whole cell: column i's are rows[starts[i]] to rows[starts[i + 1] - 1]. Undefined: every cell may.
-   */
-  may: {starts: Int32Array; rows: Int32Array} | undefined
-  any: boolean
-  /** The window: its first cell column and row, and its width and height in cells. */
-  x0: number
-  y0: number
-  wc: number
-  wr: number
-}
-
 /**
  * Which cells of a grid of small squares (OCCUPANCY_CELL pixels) some placed label overlaps (positive area). A try
  * holding a whole occupied cell overlaps that label, so it is not free: one array read says so for most tries on a
@@ -345,8 +330,13 @@ class OccupancyGrid {
   readonly cols: number
   readonly rows: number
   readonly cells: Uint8Array
+  /** Per label size the free-spot search asked about (by its counts of cells): where such spots may start. */
+  private readonly starts = new Map<number, SpotStarts>()
 
-  constructor(width: number, height: number) {
+  constructor(
+    private readonly width: number,
+    private readonly height: number
+  ) {
     this.cols = Math.max(1, Math.ceil(width / OCCUPANCY_CELL))
     this.rows = Math.max(1, Math.ceil(height / OCCUPANCY_CELL))
     this.cells = new Uint8Array(this.cols * this.rows)
@@ -358,114 +348,121 @@ class OccupancyGrid {
     const y0 = Math.max(0, Math.floor(r[1] / s))
     const x1 = Math.min(this.cols - 1, Math.ceil(r[2] / s) - 1)
     const y1 = Math.min(this.rows - 1, Math.ceil(r[3] / s) - 1)
+    if (x1 < x0 || y1 < y0) return
     for (let y = y0; y <= y1; y++) this.cells.fill(1, y * this.cols + x0, y * this.cols + x1 + 1)
+    for (const starts of this.starts.values()) starts.occupy(x0, y0, x1, y1)
   }
 
   /**
-   * What the cells tell about the w x h spots near (ax, ay), read in a window around it that doubles until it holds
-   * a certainly free spot within its reach (or is the whole image): so a free spot nearby costs a few cells, and
-   * none anywhere about two passes over them.
-   *
-   * - `seed`: the certainly free spot (all its cells unoccupied) nearest (ax, ay) with its corner on a cell corner.
-   * - `may`: the cells of the window that may be a free spot's first whole cell. Every spot holds a block of at
-   *   least `wholeCells(w)` by `wholeCells(h)` whole cells inside the image, starting at that cell, and a free
-   *   spot's are all unoccupied: a spot whose block is not cannot be free. Undefined: no such block (a label under a
-   *   cell wide), so any spot may be.
-   * - `any`: some spot in the window may be free (always, when `may` is undefined: the cells tell nothing). With no
-   *   seed the window is the whole image: false there means no spot of that size is free anywhere.
+   * Where free w x h spots may start, kept up to date as labels are added from the first time a size with the same
+   * counts of whole cells is asked for; undefined when a label is under a whole cell wide or tall (any spot may be).
    */
-  survey(ax: number, ay: number, w: number, h: number, width: number, height: number): Survey {
-    const s = OCCUPANCY_CELL
-    const a = Math.ceil(w / s)
-    const b = Math.ceil(h / s)
+  spotStarts(w: number, h: number): SpotStarts | undefined {
     const ma = wholeCells(w)
     const mb = wholeCells(h)
-    // Whole cells inside the image only.
-    const cols = Math.min(this.cols, Math.floor(width / s))
-    const rows = Math.min(this.rows, Math.floor(height / s))
-    const cells = this.cells
-    const stride = this.cols
-    for (let reach = 4 * s * Math.max(a, b); ; reach *= 2) {
-      const x0 = Math.max(0, Math.floor((ax - reach) / s))
-      const y0 = Math.max(0, Math.floor((ay - reach) / s))
-      const x1 = Math.min(cols, Math.ceil((ax + reach) / s) + a + 1)
-      const y1 = Math.min(rows, Math.ceil((ay + reach) / s) + b + 1)
-      const wc = Math.max(0, x1 - x0)
-      const wr = Math.max(0, y1 - y0)
-      let seedX = 0
-      let seedY = 0
-      let seedD = Infinity
-      const blocks = ma >= 1 && mb >= 1
-      // The cells that may be a first whole cell, as row * wc + column, rows increasing.
-      const found: number[] = []
-      // Per column: how many rows in a row, ending at this one, have `a` (`ma`) unoccupied cells in a row ending there.
-      const tall = new Uint32Array(wc)
-      const mayTall = new Uint32Array(wc)
-      for (let y = y0; y < y1; y++) {
-        let run = 0
-        let mayRun = 0
-        const row = y * stride
-        for (let x = x0; x < x1; x++) {
-          const i = x - x0
-          if (cells[row + x] === 1) {
-            run = 0
-            mayRun = 0
-            tall[i] = 0
-            mayTall[i] = 0
-            continue
-          }
-          run++
-          mayRun++
-          const t = run >= a ? (tall[i] as number) + 1 : 0
-          tall[i] = t
-          if (t >= b) {
-            const px = (x - a + 1) * s
-            const py = (y - b + 1) * s
-            const d = (px - ax) ** 2 + (py - ay) ** 2
-            if (d < seedD) {
-              seedD = d
-              seedX = px
-              seedY = py
-            }
-          }
-          if (blocks) {
-            const mt = mayRun >= ma ? (mayTall[i] as number) + 1 : 0
-            mayTall[i] = mt
-            if (mt >= mb) found.push((y - mb + 1 - y0) * wc + (x - ma + 1 - x0))
+    if (ma < 1 || mb < 1) return undefined
+    const key = ma * 65536 + mb
+    let starts = this.starts.get(key)
+    if (!starts) {
+      starts = new SpotStarts(this, ma, mb, this.width, this.height)
+      this.starts.set(key, starts)
+    }
+    return starts
+  }
+}
+
+/**
+ * For one label size, which cells may be a free spot's first whole cell, over the occupancy grid's cells (same
+ * stride). Every spot inside the image holds a block of at least `ma` (`wholeCells(w)`) by `mb` whole cells starting
+ * at the cell (ceil(x / cell), ceil(y / cell)), and a free spot's are all unoccupied: a spot whose block is not cannot
+ * be free. Each row is made from the cells when a search first reads it (a search near its box reads a few rows of a
+ * tall image), then kept up to date as cells become occupied (they only ever are, so an entry only goes from 1 to 0).
+ */
+class SpotStarts {
+  readonly may: Uint8Array
+  /** How many `may` entries of the rows made so far are 1. */
+  count = 0
+  /** Rows not made yet: `may` is made a row at a time, from the cells as they are then, when a search reads it. */
+  private unmade: number
+  private readonly made: Uint8Array
+  readonly stride: number
+  /** Whole cells inside the image, across and down. */
+  private readonly cols: number
+  private readonly rows: number
+  /** Per column of one row being made: its `mb` cells from that row down are all unoccupied. */
+  private readonly clear: Uint8Array
+
+  constructor(
+    private readonly grid: OccupancyGrid,
+    private readonly ma: number,
+    private readonly mb: number,
+    width: number,
+    height: number
+  ) {
+    const s = OCCUPANCY_CELL
+    this.stride = grid.cols
+    this.cols = Math.min(grid.cols, Math.floor(width / s))
+    this.rows = Math.min(grid.rows, Math.floor(height / s))
+    this.may = new Uint8Array(grid.cols * grid.rows)
+    this.made = new Uint8Array(grid.rows)
+    this.unmade = grid.rows
+    this.clear = new Uint8Array(this.cols)
+  }
+
+  /** No spot of this size is free anywhere. */
+  none(): boolean {
+    return this.unmade === 0 && this.count === 0
+  }
+
+  /** Makes rows y0..y1 (cell rows) of `may` where not made yet. */
+  make(y0: number, y1: number): void {
+    const {ma, mb, cols, stride, may, clear, made} = this
+    const cells = this.grid.cells
+    for (let y = Math.max(0, y0); y <= y1 && y < made.length; y++) {
+      if (made[y] === 1) continue
+      made[y] = 1
+      this.unmade--
+      // Blocks starting in this row must end inside the image.
+      if (y + mb > this.rows) continue
+      for (let x = 0; x < cols; x++) {
+        let c = 1
+        for (let k = 0, i = y * stride + x; k < mb; k++, i += stride) {
+          if (cells[i] === 1) {
+            c = 0
+            break
           }
         }
+        clear[x] = c
       }
-      const whole = x0 === 0 && y0 === 0 && x1 >= cols && y1 >= rows
-      // Every spot within `reach` of (ax, ay) lies inside the window: the nearest found is the nearest anywhere.
-      if (seedD <= reach * reach || whole) {
-        const seed: [number, number] | undefined = seedD === Infinity ? undefined : [seedX, seedY]
-        if (!blocks) return {seed, may: undefined, any: true, x0, y0, wc, wr}
-        // By column (a counting sort keeps each column's rows increasing).
-        const starts = new Int32Array(wc + 1)
-        for (const k of found) (starts[(k % wc) + 1] as number)++
-        for (let i = 0; i < wc; i++) starts[i + 1] = (starts[i + 1] as number) + (starts[i] as number)
-        const next = starts.slice(0, wc)
-        const rows = new Int32Array(found.length)
-        for (const k of found) rows[(next[k % wc] as number)++] = Math.floor(k / wc)
-        return {seed, may: {starts, rows}, any: found.length > 0, x0, y0, wc, wr}
+      let run = 0
+      for (let x = 0; x < cols; x++) {
+        run = clear[x] === 1 ? run + 1 : 0
+        if (run >= ma) {
+          may[y * stride + x - ma + 1] = 1
+          this.count++
+        }
+      }
+    }
+  }
+
+  /** Cells x0..x1 by y0..y1 became occupied: every block holding one of them is no longer empty. */
+  occupy(x0: number, y0: number, x1: number, y1: number): void {
+    const {stride, may, made} = this
+    const mx = Math.max(0, x0 - this.ma + 1)
+    for (let y = Math.max(0, y0 - this.mb + 1); y <= y1; y++) {
+      if (made[y] === 0) continue
+      const row = y * stride
+      for (let i = row + mx, end = row + x1; i <= end; i++) {
+        if (may[i] === 1) {
+          may[i] = 0
+          this.count--
+        }
       }
     }
   }
 }
 
 const OCCUPANCY_CELL = 4
-
-/** The first index in [from, to) whose value in the increasing `values` is at least `v` (`to` when none is). */
-function firstAtLeast(values: Int32Array, from: number, to: number, v: number): number {
-  let lo = from
-  let hi = to
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((values[mid] as number) < v) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
 
 /** The fewest whole cells an interval of `length` pixels, starting at any whole pixel, holds. */
 function wholeCells(length: number): number {
@@ -479,15 +476,14 @@ function wholeCells(length: number): number {
 /**
  * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner (the anchor): the least
  * squared distance, then the least y, then the least x, as a scan of every pixel position would choose, without
- * one. That spot lies on a vertical line x = clamp(ax) or x = l - w or x = r of some placed label: were it anywhere
- * else, the position one pixel nearer the anchor along x would be free too (a label at x is kept off a placed label
- * [l, r) exactly while l - w < x < r). Along each line the nearest free y is found by jumping over the labels that
- * block it (a label blocking y blocks every y up to its bottom going down, and from its top - h going up), and the
- * lines are taken nearest first, stopping at one farther than the best spot found. A spot the occupancy grid proves
- * free starts the search (its distance D bounds the answer), so only lines of labels within D of the anchor are
- * looked at; the grid is searched in bands around the anchor, widening, so a free spot nearby costs a band, not the
- * image. A size that found no room once finds none later (labels are only added): `isFull` tells it with no search.
- * Cost per search: the labels within the answer's distance and a few grid cells per jump; never the image's pixels.
+ * one. A free spot's first whole cell of the occupancy grid is a `may` cell of its size's SpotStarts, and a cell is
+ * the first whole cell of the spots in one square of OCCUPANCY_CELL x OCCUPANCY_CELL positions: so only the
+ * positions of `may` cells are tried, cells nearest first (by their square's nearest position), until the next
+ * cell's square is farther than the best spot found. The cells are read in a window around the anchor that doubles
+ * until the best spot lies within its reach (or it is the whole image), so a free spot nearby costs a few cells; on
+ * a crowded image few cells are `may` cells at all, and none means no spot of that size is free anywhere. A size that
+ * found no room once finds none later (labels are only added): `isFull` tells it with no search. Labels under a whole
+ * cell wide or tall (which no cell proves anything about) are searched along the lines where such a spot must lie.
  */
 class FreeSpotFinder {
   /** Label sizes that found no free spot: nothing at least as wide and as tall can fit any more. */
@@ -507,35 +503,123 @@ class FreeSpotFinder {
   }
 
   find(box: Rect, w: number, h: number): Rect | undefined {
-    const {W, H, placed} = this
+    const {W, H} = this
     if (w > W || h > H) return undefined
     if (this.isFull(w, h)) return undefined
-    const maxX = W - w
-    const maxY = H - h
-    const ax = box[0]
-    const ay = box[1]
+    const starts = this.occupied.spotStarts(w, h)
+    const spot = starts ? this.inCells(starts, box[0], box[1], w, h) : this.alongLines(box[0], box[1], w, h)
+    if (!spot) this.full.push([w, h])
+    return spot
+  }
+
+  private inCells(starts: SpotStarts, ax: number, ay: number, w: number, h: number): Rect | undefined {
+    if (starts.none()) return undefined
+    const s = OCCUPANCY_CELL
+    const maxX = this.W - w
+    const maxY = this.H - h
+    const {may, stride} = starts
+    const gridRows = this.occupied.rows
+    const rects = this.placed.rects
+    const placed = this.placed
     let bestX = 0
     let bestY = 0
     let bestD = Infinity
-    const survey = this.occupied.survey(ax, ay, w, h, W, H)
-    const {seed, may, x0, y0: cy0, wc, wr} = survey
-    // The lines worth searching: those of labels within the best distance of the anchor (all of them without one).
-    let nearby: Rect[] = placed.rects
-    if (seed) {
-      bestX = seed[0]
-      bestY = seed[1]
-      bestD = (bestX - ax) ** 2 + (bestY - ay) ** 2
-      const D = Math.ceil(Math.sqrt(bestD))
-      nearby = []
-      placed.some([ax - D - w, ay - D - h, ax + D + w + 1, ay + D + h + 1], (rect) => {
-        nearby.push(rect)
-        return false
-      })
-    } else if (!survey.any) {
-      // A full image is told by its cells, not by a search along every label's edges.
-      this.full.push([w, h])
-      return undefined
+    let blocker = -1
+    // The cells to try in one window, each as its least squared distance * key + its index (key: the power of two
+    // past the last index): whole numbers, exact in a double for any image under 2^24 pixels a side, sorted natively,
+    // nearest first.
+    const key = 2 ** Math.ceil(Math.log2(may.length + 1))
+    let cells = new Float64Array(64)
+    let prevReach2 = -1
+    for (let reach = 4 * s * Math.max(Math.ceil(w / s), Math.ceil(h / s)); ; reach *= 2) {
+      // Cell cx holds the first whole cell of positions x in ((cx - 1) * s, cx * s].
+      const x0 = Math.max(0, Math.ceil((ax - reach) / s))
+      const x1 = Math.min(stride - 1, Math.ceil((ax + reach) / s))
+      const y0 = Math.max(0, Math.ceil((ay - reach) / s))
+      const y1 = Math.min(gridRows - 1, Math.ceil((ay + reach) / s))
+      // A window that is the whole image holds every cell, however far.
+      const whole = x0 === 0 && y0 === 0 && x1 >= stride - 1 && y1 >= gridRows - 1
+      const reach2 = whole ? Infinity : reach * reach
+      starts.make(y0, y1)
+      let n = 0
+      // The next 1 of the whole map, found natively, skips the rows and cells that hold none.
+      let i = may.indexOf(1, y0 * stride + x0)
+      while (i >= 0) {
+        const cy = Math.floor(i / stride)
+        if (cy > y1) break
+        const cx = i - cy * stride
+        if (cx < x0) {
+          i = may.indexOf(1, cy * stride + x0)
+          continue
+        }
+        if (cx > x1) {
+          i = may.indexOf(1, (cy + 1) * stride + x0)
+          continue
+        }
+        const d = squareDistance(ax, ay, cx, cy, maxX, maxY)
+        // Cells within the previous window's reach were tried there; those past this one's wait for the next.
+        if (d > prevReach2 && d <= reach2 && d <= bestD) {
+          if (n === cells.length) {
+            const grown = new Float64Array(2 * n)
+            grown.set(cells)
+            cells = grown
+          }
+          cells[n++] = d * key + i
+        }
+        i = may.indexOf(1, i + 1)
+      }
+      const order = cells.subarray(0, n).sort()
+      for (let k = 0; k < n; k++) {
+        const entry = order[k] as number
+        const index = entry % key
+        if ((entry - index) / key > bestD) break
+        const cy = Math.floor(index / stride)
+        const cx = index - cy * stride
+        const xa = Math.max(0, (cx - 1) * s + 1)
+        const xb = Math.min(maxX, cx * s)
+        const ya = Math.max(0, (cy - 1) * s + 1)
+        const yb = Math.min(maxY, cy * s)
+        for (let y = ya; y <= yb; y++) {
+          for (let x = xa; x <= xb; x++) {
+            const d = (x - ax) ** 2 + (y - ay) ** 2
+            if (d > bestD || (d === bestD && (y > bestY || (y === bestY && x >= bestX)))) continue
+            if (blocker >= 0) {
+              const o = rects[blocker] as Rect
+              if (o[0] < x + w && x < o[2] && o[1] < y + h && y < o[3]) continue
+            }
+            const id = placed.firstIntersecting(x, y, x + w, y + h)
+            if (id >= 0) {
+              blocker = id
+              continue
+            }
+            bestD = d
+            bestX = x
+            bestY = y
+          }
+        }
+      }
+      // Every position within `reach` of the anchor has its cell in this window or the ones before.
+      if (bestD <= reach2 || whole) break
+      prevReach2 = reach2
     }
+    return bestD === Infinity ? undefined : [bestX, bestY, bestX + w, bestY + h]
+  }
+
+  /**
+   * For labels too thin for the cells to prove anything: the spot lies on a vertical line x = clamp(ax) or x = l - w
+   * or x = r of some placed label (were it anywhere else, the position one pixel nearer the anchor along x would be
+   * free too: a label at x is kept off a placed label [l, r) exactly while l - w < x < r). Along each line the nearest
+   * free y is found by jumping over the labels that block it, lines nearest first, stopping at one farther than the
+   * best spot found.
+   */
+  private alongLines(ax: number, ay: number, w: number, h: number): Rect | undefined {
+    const {placed} = this
+    const maxX = this.W - w
+    const maxY = this.H - h
+    let bestX = 0
+    let bestY = 0
+    let bestD = Infinity
+    const nearby = placed.rects
     // The lines, nearest the anchor first (the left one of two as near), each as 2 * |c - ax| + (c > ax ? 1 : 0):
     // whole numbers (every position here is one), sorted natively.
     const keys = new Int32Array(2 * nearby.length + 3)
@@ -568,47 +652,11 @@ class FreeSpotFinder {
       const up = walk(c, dx2, y0 - 1, -1)
       if (up >= 0) offer(c, up)
     }
-    if (bestD === Infinity) {
-      this.full.push([w, h])
-      return undefined
-    }
-    return [bestX, bestY, bestX + w, bestY + h]
+    return bestD === Infinity ? undefined : [bestX, bestY, bestX + w, bestY + h]
 
-    /**
-     * From y going down (step 1) or up (-1) along x = c: the first y whose spot is free, jumping over each label
-     * in the way (every y up to its bottom, or from its top - h, is blocked by it) and over the cell rows where the
-     * survey says no spot may be free; -1 past the image or the best.
-     */
+    /** From y going down (step 1) or up (-1) along x = c: the first free y; -1 past the image or the best. */
     function walk(c: number, dx2: number, y: number, step: 1 | -1): number {
-      const s = OCCUPANCY_CELL
-      const column = Math.ceil(c / s) - x0
-      const list = may !== undefined && column >= 0 && column < wc ? may : undefined
-      const first = list ? (list.starts[column] as number) : 0
-      const end = list ? (list.starts[column + 1] as number) : 0
-      // The list entry at or past the current row, in the walk's direction.
-      const start = Math.ceil(y / s) - cy0
-      let k = list ? firstAtLeast(list.rows, first, end, step === 1 ? start : start + 1) : 0
-      if (step === -1) k--
       while (y >= 0 && y <= maxY && dx2 + (y - ay) ** 2 <= bestD) {
-        const row = Math.ceil(y / s) - cy0
-        if (list && row >= 0 && row < wr) {
-          // Rows with no entry hold no free spot: go on at the next row that has one (past the window when none).
-          if (step === 1) {
-            while (k < end && (list.rows[k] as number) < row) k++
-            const to = k < end ? (list.rows[k] as number) : wr
-            if (to > row) {
-              y = (to + cy0 - 1) * s + 1
-              continue
-            }
-          } else {
-            while (k >= first && (list.rows[k] as number) > row) k--
-            const to = k >= first ? (list.rows[k] as number) : -1
-            if (to < row) {
-              y = (to + cy0) * s
-              continue
-            }
-          }
-        }
         const id = placed.firstIntersecting(c, y, c + w, y + h)
         if (id < 0) return y
         const o = rects[id] as Rect
@@ -626,6 +674,22 @@ class FreeSpotFinder {
       }
     }
   }
+}
+
+/**
+ * The least squared distance from (ax, ay) to a position whose first whole cell is (cx, cy): x in
+ * ((cx - 1) * cell, cx * cell] and y likewise, within [0, maxX] x [0, maxY].
+ */
+function squareDistance(ax: number, ay: number, cx: number, cy: number, maxX: number, maxY: number): number {
+  const s = OCCUPANCY_CELL
+  const xa = Math.max(0, (cx - 1) * s + 1)
+  const xb = Math.min(maxX, cx * s)
+  const ya = Math.max(0, (cy - 1) * s + 1)
+  const yb = Math.min(maxY, cy * s)
+  if (xa > xb || ya > yb) return Infinity
+  const dx = ax < xa ? xa - ax : ax > xb ? ax - xb : 0
+  const dy = ay < ya ? ya - ay : ay > yb ? ay - yb : 0
+  return dx * dx + dy * dy
 }
 
 /**
