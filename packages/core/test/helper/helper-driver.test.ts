@@ -463,6 +463,9 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
             )
             expect(error?.code, `${what} ${backend}`).to.equal('DEVICE_COMMAND_FAILED')
             expect(error?.details.reason, `${what} ${backend}`).to.equal('DISPLAY_OFF')
+            expect(error?.message, `${what} ${backend}`).to.match(
+              /^a screensaver shows on emu-1 \(it is dreaming\): a .* would go to the screensaver, not the app, so nothing was sent$/
+            )
             expect(device().inputEvents.length, `${what} ${backend}`).to.equal(before)
             expect(device().dreaming, `${what} ${backend}`).to.equal(true)
             if (backend === 'helper') {

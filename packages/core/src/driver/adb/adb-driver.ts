@@ -129,9 +129,10 @@ export class AdbDriver implements DeviceDriver {
     try {
       return await session.request(words, helperLimit(this.shell, extraMs))
     } catch (error) {
-      // The helper checks the display before it injects a touch: refused, nothing was sent (as input.ts's gate).
+      // The helper checks the display (and for a screensaver, its message says so) before it injects a touch:
+      // refused, nothing was sent (as input.ts's gate).
       if (touch && error instanceof HelperFailure && error.code === 'DISPLAY_OFF')
-        throw input.displayOff(this.serial, touch)
+        throw input.displayOff(this.serial, touch, error.message.startsWith('a screensaver shows'))
       if (error instanceof HelperFailure && !REFUSED_BEFORE_ACTING.has(error.code)) {
         throw new DeviceCommandError(
           `the on-device helper failed during \`${words[0]}\` on ${this.serial}, after it may have acted: ${error.message}`,

@@ -11,22 +11,26 @@ import {describeChars, neverTypable, untypable} from '../typable.js'
 import {hasAdbKeyboard, noAdbKeyboard, typeWithAdbKeyboard} from './adb-keyboard.js'
 import {screenInfo} from './screen.js'
 
-/** What a gated touch prints instead of touching when the display is off. */
+/** What a gated touch prints instead of touching when the display is off (with `-dreaming` while a screensaver shows). */
 const DISPLAY_OFF_MARK = 'arc-display-off'
+const DREAMING_MARK = `${DISPLAY_OFF_MARK}-dreaming`
 
 /**
  * A touch sent only while the display is on, in the same shell command as the check: one round trip, not two (a
  * batch's or an MCP server's tap costs one device call). A touch on a sleeping display reaches nothing: Android
  * drops it (PhoneWindowManager passes touches to apps only while the device is interactive) and `input` still
  * exits 0. The check reads `dumpsys power` as displayAwake() does: `mWakefulness=Awake` (Android 7+), else
- * `Display Power: state=ON`; output with neither line lets the touch go (a build that cannot tell). The touch's
- * script appears once, so a gesture's long script keeps within adb's command length with the check around it.
+ * `Display Power: state=ON`; output with neither line lets the touch go (a build that cannot tell). While a
+ * screensaver shows (`mWakefulness=Dreaming`) the screen is on but the dream takes the touch and ends
+ * (DreamService.dispatchTouchEvent): refused too, and said so. The touch's script appears once, so a gesture's long
+ * script keeps within adb's command length with the check around it.
  */
 export function whileAwakeScript(touch: string): string {
   return (
-    'arc_on=1; case "$(dumpsys power)" in *mWakefulness=Awake*) ;; *mWakefulness=*) arc_on= ;; ' +
+    'arc_on=1; arc_why=; case "$(dumpsys power)" in *mWakefulness=Awake*) ;; ' +
+    '*mWakefulness=Dreaming*) arc_on= arc_why=-dreaming ;; *mWakefulness=*) arc_on= ;; ' +
     '*"Display Power: state=ON"*) ;; *"Display Power: state="*) arc_on= ;; esac; ' +
-    `if [ -n "$arc_on" ]; then ${touch}; else echo ${DISPLAY_OFF_MARK}; fi`
+    `if [ -n "$arc_on" ]; then ${touch}; else echo ${DISPLAY_OFF_MARK}$arc_why; fi`
   )
 }
 
@@ -36,7 +40,7 @@ function whileAwake(touch: Array<string | number | Raw>): Array<string | number 
 
 /** Refuses a gated touch whose output says the display was off (nothing was sent): DISPLAY_OFF naming the gesture. */
 export function refuseWhenDisplayWasOff(dev: DeviceShell, output: string, gesture: string): void {
-  if (output.includes(DISPLAY_OFF_MARK)) throw displayOff(dev.serial, gesture)
+  if (output.includes(DISPLAY_OFF_MARK)) throw displayOff(dev.serial, gesture, output.includes(DREAMING_MARK))
 }
 
 /** Runs a gated touch: DISPLAY_OFF (a DeviceCommandError naming it) when the display was off and nothing was sent. */
@@ -55,10 +59,12 @@ export async function touchWhileAwake(
   }
 }
 
-/** The error of a touch refused because the display is off. */
-export function displayOff(serial: string, what: string): DeviceCommandError {
+/** The error of a touch refused because the display is off, or (`dreaming`) a screensaver shows: DISPLAY_OFF. */
+export function displayOff(serial: string, what: string, dreaming = false): DeviceCommandError {
   return new DeviceCommandError(
-    `the display of ${serial} is off (asleep): ${what} would reach nothing, so nothing was sent`,
+    dreaming
+      ? `a screensaver shows on ${serial} (it is dreaming): ${what} would go to the screensaver, not the app, so nothing was sent`
+      : `the display of ${serial} is off (asleep): ${what} would reach nothing, so nothing was sent`,
     {
       details: {serial, reason: 'DISPLAY_OFF'},
       actions: ['Wake the device first: `arc device unlock` (or `arc press key WAKEUP`), then try again.'],
