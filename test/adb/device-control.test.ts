@@ -211,6 +211,18 @@ describe('device info, rotation, wake, unlock and shell through the ADB driver',
     expect(device().awake).to.equal(true)
   })
 
+  it('wake ends a screensaver: dumpsys power says Dreaming, so KEYCODE_WAKEUP goes out and the device is awake', async () => {
+    device().dreaming = true
+    try {
+      const r = await run('wake')
+      expect(r.argv).to.deep.include(['input', 'keyevent', 'KEYCODE_WAKEUP'])
+      expect(r.data).to.deep.equal({awake: true, was_awake: false})
+      expect(device().dreaming).to.equal(false)
+    } finally {
+      device().dreaming = false
+    }
+  })
+
   it('unlock wakes the screen and dismisses a swipe lock', async () => {
     device().lock = 'swipe'
     device().sleep()
