@@ -210,9 +210,20 @@ public final class Server {
      * refused with DISPLAY_OFF and nothing is sent.
      */
     private void touch(List<Gesture.Step> steps) throws HelperException {
-        if (!device.interactive())
+        boolean interactive;
+        boolean dreaming;
+        try {
+            interactive = device.interactive();
+            dreaming = interactive && device.dreaming();
+        } catch (HelperException e) {
+            // Nothing was injected yet: a check that failed is a refusal before acting, never FAILED, which the host
+            // reads as "may have acted".
+            if (!e.code().equals(HelperException.FAILED)) throw e;
+            throw new HelperException(HelperException.UNSUPPORTED, "nothing was injected: " + e.getMessage(), e);
+        }
+        if (!interactive)
             throw new HelperException(HelperException.DISPLAY_OFF, "the display is off (the device is not interactive): the touch would reach no window, so nothing was injected");
-        if (device.dreaming())
+        if (dreaming)
             throw new HelperException(HelperException.DISPLAY_OFF, "a screensaver shows (the device is dreaming): the touch would go to the dream, not the app, so nothing was injected");
         play(steps);
     }

@@ -369,6 +369,13 @@ public final class HelperTests {
         Reply u = serve(unknown, Frames.encodeRequest(1, "tap", "1", "1")).get(0);
         check(u.text().startsWith("UNSUPPORTED\twhether a screensaver shows is not known"), u.text());
         equal(unknown.injected, 0, "nothing injected when the dream state is unknown");
+
+        // The question itself failing (a RemoteException: FAILED) is still a refusal before anything was injected.
+        FakeDevice broken = new FakeDevice();
+        broken.dreamFailure = new HelperException(HelperException.FAILED, "isDreaming failed: android.os.DeadObjectException");
+        Reply b = serve(broken, Frames.encodeRequest(1, "tap", "1", "1")).get(0);
+        check(b.text().startsWith("UNSUPPORTED\tnothing was injected: isDreaming failed"), b.text());
+        equal(broken.injected, 0, "nothing injected when the dream check failed");
     }
 
     static void numbersAndOptions() throws Exception {
