@@ -474,6 +474,31 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
             } else expect(programs(from), what).to.deep.equal(['dumpsys power'])
           }
         }
+        // Gestures of several fingers too, on either path.
+        const pinch = [
+          [
+            {x: 500, y: 800, time: 0},
+            {x: 300, y: 600, time: 120},
+          ],
+          [
+            {x: 600, y: 900, time: 0},
+            {x: 800, y: 1100, time: 120},
+          ],
+        ]
+        for (const [backend, d] of [
+          ['helper', viaHelper],
+          ['adb', off],
+        ] as const) {
+          const before = device().inputEvents.length
+          const error = await d.gesture(pinch).then(
+            () => undefined,
+            (e: unknown) => e as ArcError
+          )
+          expect(error?.details.reason, `gesture ${backend}`).to.equal('DISPLAY_OFF')
+          expect(error?.message, `gesture ${backend}`).to.match(/^a screensaver shows on emu-1 \(it is dreaming\)/)
+          expect(device().inputEvents.length, `gesture ${backend}`).to.equal(before)
+          expect(device().dreaming, `gesture ${backend}`).to.equal(true)
+        }
         // The phone's side: a touch `input` injects goes to the dream, which ends; the app gets nothing.
         const before = device().inputEvents.length
         expect((await off.shell.run(['dumpsys', 'power'])).output.toString()).to.include('mWakefulness=Dreaming')
