@@ -156,6 +156,38 @@ describe('annotate: label placement gives the same rectangles as before its spee
   })
 })
 
+describe('annotate: label placement, the free-spot search', () => {
+  it('finds the nearest free spot for a box far outside the image, as a scan of every position would', () => {
+    const requests: Array<{box: Rect; text: string}> = []
+    // Labels fill the left edge, where every corner and ring spot of the last box clamps to.
+    for (let y = 0; y + 10 <= 700; y += 10) requests.push({box: [0, y, 60, y + 10], text: 'xxxxxxxxx'})
+    // The largest box, so placed last, ten million pixels left of the image: its squared distances are ~1e14.
+    requests.push({box: [-1e7, 300, -9e6, 400], text: 'x'})
+    const placements = placeLabels(requests, {
+      imageWidth: 315,
+      imageHeight: 700,
+      fontPx: 10,
+      minFontPx: 9,
+      lineWidth: 2,
+      measure: (text, px) => text.length * px * 0.6,
+    })
+    const others = placements.slice(0, -1).map((p) => p.rect)
+    const [l, t, r, b] = (placements.at(-1) as {rect: Rect}).rect
+    const [w, h] = [r - l, b - t]
+    let nearest: [number, number] | undefined
+    let least = Infinity
+    for (let y = 0; y <= 700 - h; y++) {
+      for (let x = 0; x <= 315 - w; x++) {
+        const d = (x + 1e7) ** 2 + (y - 300) ** 2
+        if (d >= least || others.some((o) => o[0] < x + w && x < o[2] && o[1] < y + h && y < o[3])) continue
+        least = d
+        nearest = [x, y]
+      }
+    }
+    expect([l, t]).to.deep.equal(nearest)
+  })
+})
+
 describe('annotate: label placement work', () => {
   it('checks fewer spots per mark once the image is full: a size that fits nowhere is not tried again', () => {
     const checksPerMark = (n: number) => {

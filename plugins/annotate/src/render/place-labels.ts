@@ -525,10 +525,12 @@ class FreeSpotFinder {
     let bestY = 0
     let bestD = Infinity
     let blocker = -1
-    // The cells to try in one window, each as its least squared distance * key + its index (key: the power of two
-    // past the last index): whole numbers, exact in a double for any image under 2^24 pixels a side, sorted natively,
-    // nearest first.
+    // The cells to try in one window, each as floor(its least squared distance / unit) * key + its index (key: the
+    // power of two past the last index; unit: 1, or the power of two that keeps every entry below 2^53 on a huge
+    // image): whole numbers, exact in a double, sorted natively, nearest first.
     const key = 2 ** Math.ceil(Math.log2(may.length + 1))
+    const farthest = (Math.abs(ax) + this.W + 1) ** 2 + (Math.abs(ay) + this.H + 1) ** 2
+    const unit = 2 ** Math.max(0, Math.ceil(Math.log2(farthest * key)) - 52)
     let cells = new Float64Array(64)
     let prevReach2 = -1
     for (let reach = 4 * s * Math.max(Math.ceil(w / s), Math.ceil(h / s)); ; reach *= 2) {
@@ -564,7 +566,7 @@ class FreeSpotFinder {
             grown.set(cells)
             cells = grown
           }
-          cells[n++] = d * key + i
+          cells[n++] = Math.floor(d / unit) * key + i
         }
         i = may.indexOf(1, i + 1)
       }
@@ -572,7 +574,8 @@ class FreeSpotFinder {
       for (let k = 0; k < n; k++) {
         const entry = order[k] as number
         const index = entry % key
-        if ((entry - index) / key > bestD) break
+        // At most the cell's distance: past the best, so is every cell after it.
+        if (((entry - index) / key) * unit > bestD) break
         const cy = Math.floor(index / stride)
         const cx = index - cy * stride
         const xa = Math.max(0, (cx - 1) * s + 1)
