@@ -590,6 +590,19 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
         const r = await off.shell.run(['sendevent', '/dev/input/event1', '3', '53', '100'])
         expect(r.exitCode).to.equal(0)
         expect(device().inputEvents.length).to.equal(before)
+        // While a screensaver shows, the dream takes a raw touch and ends when the finger lifts (BTN_TOUCH 0).
+        device().awake = true
+        device().dreaming = true
+        for (const event of [
+          [3, 53, 100],
+          [1, 330, 1],
+          [0, 0, 0],
+        ])
+          await off.shell.run(['sendevent', '/dev/input/event1', ...event])
+        expect(device().dreaming).to.equal(true)
+        await off.shell.run(['sendevent', '/dev/input/event1', '1', '330', '0'])
+        expect(device().dreaming).to.equal(false)
+        expect(device().inputEvents.length).to.equal(before)
       } finally {
         device().awake = true
         device().touchscreen.writable = writable

@@ -2,6 +2,9 @@ import type {CommandContext} from './types.js'
 
 const TOUCH_PATH = '/dev/input/event1'
 const KEYS_PATH = '/dev/input/event0'
+/** Linux input: EV_KEY events, and BTN_TOUCH (0x14a), the key a touchscreen reports while any finger is down. */
+const EV_KEY = 1
+const BTN_TOUCH = 0x14a
 
 const axis = (label: string, max: number, min = 0) =>
   `${label.padEnd(22)}: value 0, min ${min}, max ${max}, fuzz 0, flat 0, resolution 0`
@@ -68,8 +71,13 @@ export function sendevent(ctx: CommandContext): number {
   }
   // A touchscreen's events while the device sleeps reach no window, as `input`'s touches do (commands/input.ts:
   // NativeInputManager::interceptMotionBeforeQueueing passes a motion event on only while interactive): the write
-  // succeeds and nothing is recorded.
+  // succeeds and nothing is recorded. While a screensaver shows, the dream takes them and ends when the last finger
+  // lifts (BTN_TOUCH 0, the touch's ACTION_UP), as VirtualDevice.touchScreen has it for `input`'s touches.
   if (device === TOUCH_PATH && !ctx.device.awake) return 0
+  if (device === TOUCH_PATH && ctx.device.dreaming) {
+    if (evType === EV_KEY && code === BTN_TOUCH && value === 0) ctx.device.dreaming = false
+    return 0
+  }
   ctx.device.recordInput({
     type: 'sendevent',
     device,
