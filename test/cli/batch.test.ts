@@ -7,6 +7,7 @@ import {expect} from 'chai'
 import {parseBatch, splitWords} from '../../src/batch-lines.js'
 import {runArc} from '@arc-cli/test-support/run-arc'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {countedConfig} from '@arc-cli/test-support/counted-config'
 
 describe('arc batch: many commands, one process', () => {
   const h = useEmulator()
@@ -87,16 +88,7 @@ describe('arc batch: many commands, one process', () => {
   })
 
   it('reads the config once for the whole batch, where one-shot commands read it each time (docs/config.md)', async () => {
-    // A JavaScript config runs in a Node of its own each time arc reads it: what it appends counts the reads.
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-batch-config-'))
-    const reads = path.join(dir, 'reads.log')
-    await writeFile(path.join(dir, 'package.json'), '{}\n')
-    await writeFile(
-      path.join(dir, '.arcrc.mjs'),
-      `import {appendFileSync} from 'node:fs'\nappendFileSync(${JSON.stringify(reads)}, 'read\\n')\n` +
-        'export default {adb: {timeoutMs: 19000}}\n'
-    )
-    const count = async () => (await readFile(reads, 'utf8').catch(() => '')).split('\n').filter(Boolean).length
+    const {dir, reads: count} = await countedConfig(os.tmpdir())
     for (const xy of ['1 1', '2 2'])
       expect((await runArc(['tap', ...xy.split(' ')], {env: h.env, cwd: dir})).code).to.equal(0)
     expect(await count()).to.equal(2)

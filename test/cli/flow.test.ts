@@ -1,9 +1,10 @@
-import {mkdtemp, readdir, readFile, writeFile} from 'node:fs/promises'
+import {readdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
 import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {runArc} from '@arc-cli/test-support/run-arc'
+import {countedConfig} from '@arc-cli/test-support/counted-config'
 import {expect} from 'chai'
 
 /** The elements of a JUnit XML report a CI system reads, by a plain reading of its tags and attributes. */
@@ -178,21 +179,13 @@ describe('arc test: flow files', function () {
   })
 
   it('reads the config once for all its flows and steps (docs/config.md)', async () => {
-    // A JavaScript config runs in a Node of its own each time arc reads it: what it appends counts the reads.
-    const dir = await mkdtemp(path.join(h.dir, 'config-'))
-    const reads = path.join(dir, 'reads.log')
-    await writeFile(path.join(dir, 'package.json'), '{}\n')
-    await writeFile(
-      path.join(dir, '.arcrc.mjs'),
-      `import {appendFileSync} from 'node:fs'\nappendFileSync(${JSON.stringify(reads)}, 'read\\n')\n` +
-        'export default {adb: {timeoutMs: 19000}}\n'
-    )
+    const {dir, reads} = await countedConfig(h.dir)
     const one = await flow('config-1.flow', 'tap 1 1\ntap 2 2\n')
     const two = await flow('config-2.flow', 'tap 3 3\nconfig\n')
     const run = await runArc(['test', one, two, '--device', 'emu-1'], {env: h.env, cwd: dir})
     expect(run.code, run.stderr).to.equal(0)
     expect(run.stderr).to.include('2 passed, 0 failed')
-    expect((await readFile(reads, 'utf8')).split('\n').filter(Boolean)).to.have.length(1)
+    expect(await reads()).to.equal(1)
     expect(run.stdout).to.match(/adb\.timeoutMs\s+19000\s+\S*\.arcrc\.mjs/)
   })
 })

@@ -1,4 +1,3 @@
-import {spawnSync} from 'node:child_process'
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 
@@ -10,40 +9,15 @@ import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {runArc} from '@arc-cli/test-support/run-arc'
 import {inDevelopment} from '@arc-cli/test-support/source-config'
+import {RESOLVE_TRACE, resolutions, resolvedBy, type Resolution} from '@arc-cli/test-support/module-trace'
 
-// Registers a resolve hook that prints every file the process resolves, one per line on stderr.
-const TRACE = `data:text/javascript,${encodeURIComponent(
-  `import {register} from 'node:module'
-register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("resolve " + r.url + "\\\\n"); return r }'))`
-)}`
-
-/** The files a traced process resolved (TRACE's lines on stderr), as paths below the repository or package names. */
-function resolvedFiles(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .filter((l) => l.startsWith('resolve file://'))
-    .map((l) => decodeURIComponent(l.slice('resolve file://'.length)))
+/** The files of a traced process's resolutions, as paths below the repository or package names. */
+function resolvedFiles(resolved: Resolution[]): string[] {
+  return resolved
+    .map((r) => r.url)
+    .filter((url) => url.startsWith('file://'))
+    .map((url) => decodeURIComponent(url.slice('file://'.length)))
     .map((f) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? path.relative(ROOT, f))
-}
-
-/** Every file (as a path below the repository, or a package name) that importing `module` resolves. */
-function resolvedBy(module: string): string[] {
-  const run = spawnSync(
-    process.execPath,
-    [
-      '--conditions=arc-source',
-      '--import',
-      'tsx',
-      '--import',
-      TRACE,
-      '--input-type=module',
-      '-e',
-      `await import(${JSON.stringify(module)})`,
-    ],
-    {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}}
-  )
-  expect(run.status, run.stderr).to.equal(0)
-  return resolvedFiles(run.stderr)
 }
 
 describe('oclif.manifest.json and command loading', () => {
@@ -77,7 +51,7 @@ describe('oclif.manifest.json and command loading', () => {
 
   it('a command module loads its own tool, not every tool, canvas, the MCP SDK or adbkit', function () {
     this.timeout(60_000)
-    const resolved = resolvedBy(path.join(ROOT, 'src', 'commands', 'tap.ts'))
+    const resolved = resolvedFiles(resolvedBy(path.join(ROOT, 'src', 'commands', 'tap.ts')))
     // The trace works: the command and core were resolved through the hook.
     expect(resolved).to.include('src/tools/tap.ts').and.include('packages/core/src/index.ts')
     expect(resolved.filter((f) => f.startsWith('src/tools/')).sort()).to.deep.equal([
@@ -95,9 +69,9 @@ describe('the built CLI (bin/run.js) and the core bundle', () => {
 
   /** What `arc ARGS` resolved, run as the tests run arc (bin/run.js on the dist the setup proved current). */
   async function traced(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{files: string[]; stderr: string}> {
-    const run = await runArc(args, {env: {...env, DEBUG: 'arc', NODE_OPTIONS: `--import ${TRACE}`}})
+    const run = await runArc(args, {env: {...env, DEBUG: 'arc', NODE_OPTIONS: `--import ${RESOLVE_TRACE}`}})
     expect(run.code, run.stderr).to.equal(0)
-    return {files: resolvedFiles(run.stderr), stderr: run.stderr}
+    return {files: resolvedFiles(resolutions(run.stderr)), stderr: run.stderr}
   }
 
   it('runs oclif and the core from the one bundle, with zod, chalk, cosmiconfig and adbkit inside, compiled from its code cache', async function () {

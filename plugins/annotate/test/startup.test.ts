@@ -1,38 +1,13 @@
 import {expect} from 'chai'
-import {spawnSync} from 'node:child_process'
 import {readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {resolvedBy} from '@arc-cli/test-support/module-trace'
+
 const PLUGIN = new URL('../', import.meta.url)
 
-// Registers a resolve hook that prints every specifier the process resolves and the URL it resolved to, one per
-// line on stderr.
-const TRACE = `data:text/javascript,${encodeURIComponent(
-  `import {register} from 'node:module'
-register('data:text/javascript,' + encodeURIComponent('export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("resolve " + s + " " + r.url + "\\\\n"); return r }'))`
-)}`
 const TOOLS = fileURLToPath(new URL('src/tools/', PLUGIN))
-
-/** Every specifier importing `module` (a source file) resolves, through tsx as bin/dev.js runs it. */
-function resolvedBy(module: string): string[] {
-  const run = spawnSync(
-    process.execPath,
-    [
-      '--conditions=arc-source',
-      '--import',
-      'tsx',
-      '--import',
-      TRACE,
-      '--input-type=module',
-      '-e',
-      `await import(${JSON.stringify(module)})`,
-    ],
-    {encoding: 'utf8', env: {...process.env, NODE_OPTIONS: ''}}
-  )
-  expect(run.status, run.stderr).to.equal(0)
-  return run.stderr.split('\n').filter((l) => l.startsWith('resolve '))
-}
 
 describe('annotate start-up cost', () => {
   const pkg = JSON.parse(readFileSync(new URL('package.json', PLUGIN), 'utf8')) as {
@@ -61,13 +36,16 @@ describe('annotate start-up cost', () => {
     for (const module of modules) {
       const resolved = resolvedBy(path.join(commandSources, module))
       // The trace works: core was resolved through the hook (and the module's own tool, below).
-      expect(resolved.join('\n'), module).to.include('@arc-cli/core')
       expect(
-        resolved.filter((l) => l.includes('canvas')),
+        resolved.map((r) => r.specifier),
+        module
+      ).to.include('@arc-cli/core')
+      expect(
+        resolved.filter((r) => `${r.specifier} ${r.url}`.includes('canvas')),
         module
       ).to.deep.equal([])
       const pluginTools = resolved
-        .map((l) => l.slice(l.lastIndexOf(' ') + 1))
+        .map((r) => r.url)
         .filter((url) => url.startsWith('file://') && fileURLToPath(url).startsWith(TOOLS))
         .map((url) => path.relative(TOOLS, fileURLToPath(url)))
       expect(pluginTools.sort(), `${module}: the plugin's tools it loads`).to.deep.equal(tools[module])

@@ -18,6 +18,18 @@ import {closeHelperSessions} from '../../src/driver/adb/helper-session.js'
 import type {HelperMode} from '../../src/driver/device-helper.js'
 import {ArcError} from '../../src/errors/arc-error.js'
 
+/** Two fingers moving apart over 120 ms: a pinch, the gesture of several fingers these tests play. */
+const PINCH = [
+  [
+    {x: 500, y: 800, time: 0},
+    {x: 300, y: 600, time: 120},
+  ],
+  [
+    {x: 600, y: 900, time: 0},
+    {x: 800, y: 1100, time: 120},
+  ],
+]
+
 describe('the ADB driver with the on-device helper (arc emulate)', function () {
   this.timeout(60_000)
   const h = useEmulator({devices: [], scenario: {devices: {'emu-1': {snapshot: DEMO_DIR, windowsDump: true}}}})
@@ -198,16 +210,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   it('plays a pinch with two fingers through the helper (InputManager), each motion event in order', async () => {
     const d = await driver('auto')
     const before = device().inputEvents.length
-    const method = await d.gesture([
-      [
-        {x: 500, y: 800, time: 0},
-        {x: 300, y: 600, time: 120},
-      ],
-      [
-        {x: 600, y: 900, time: 0},
-        {x: 800, y: 1100, time: 120},
-      ],
-    ])
+    const method = await d.gesture(PINCH)
     expect(method).to.equal('inject')
     const touches = device()
       .inputEvents.slice(before)
@@ -218,18 +221,8 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   it('a gesture or paste the helper took and then failed is a device error, never played again over ADB', async () => {
     const d = await driver('auto')
     await d.captureScreen()
-    const twoFingers = [
-      [
-        {x: 500, y: 800, time: 0},
-        {x: 300, y: 600, time: 120},
-      ],
-      [
-        {x: 600, y: 900, time: 0},
-        {x: 800, y: 1100, time: 120},
-      ],
-    ]
     for (const [op, act] of [
-      ['gesture', () => d.gesture(twoFingers)],
+      ['gesture', () => d.gesture(PINCH)],
       ['type', () => d.inputText('café')],
       ['tap', () => d.tap({x: 100, y: 200})],
       ['swipe', () => d.swipe({x: 100, y: 900}, {x: 100, y: 300}, 50)],
@@ -405,21 +398,11 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     it('on a sleeping display the helper refuses each before injecting: DISPLAY_OFF, as over ADB, nothing sent', async () => {
       const d = await driver('auto', undefined, true)
       await d.captureScreen()
-      const twoFingers = [
-        [
-          {x: 500, y: 800, time: 0},
-          {x: 300, y: 600, time: 120},
-        ],
-        [
-          {x: 600, y: 900, time: 0},
-          {x: 800, y: 1100, time: 120},
-        ],
-      ]
       device().awake = false
       try {
         const refusals: Array<[string, () => Promise<unknown>]> = [
           ...touches.map(([what, act]): [string, () => Promise<unknown>] => [what, () => act(d)]),
-          ['gesture', () => d.gesture(twoFingers)],
+          ['gesture', () => d.gesture(PINCH)],
         ]
         for (const [what, act] of refusals) {
           const from = h.emu.commands.length
@@ -475,22 +458,12 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
           }
         }
         // Gestures of several fingers too, on either path.
-        const pinch = [
-          [
-            {x: 500, y: 800, time: 0},
-            {x: 300, y: 600, time: 120},
-          ],
-          [
-            {x: 600, y: 900, time: 0},
-            {x: 800, y: 1100, time: 120},
-          ],
-        ]
         for (const [backend, d] of [
           ['helper', viaHelper],
           ['adb', off],
         ] as const) {
           const before = device().inputEvents.length
-          const error = await d.gesture(pinch).then(
+          const error = await d.gesture(PINCH).then(
             () => undefined,
             (e: unknown) => e as ArcError
           )
@@ -552,23 +525,13 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
           {x: 100, y: 900, time: 90},
         ],
       ]
-      const twoFingers = [
-        [
-          {x: 500, y: 800, time: 0},
-          {x: 300, y: 600, time: 90},
-        ],
-        [
-          {x: 600, y: 900, time: 0},
-          {x: 800, y: 1100, time: 90},
-        ],
-      ]
       const writable = device().touchscreen.writable
       device().touchscreen.writable = true
       device().awake = false
       try {
         for (const [what, paths] of [
           ['one finger (input motionevent)', oneFinger],
-          ['two fingers (sendevent)', twoFingers],
+          ['two fingers (sendevent)', PINCH],
         ] as const) {
           const from = h.emu.commands.length
           const before = device().inputEvents.length
