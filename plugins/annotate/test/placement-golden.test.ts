@@ -27,6 +27,20 @@ function crowded(n: number, width: number, height: number): Array<{box: Rect; te
  * `count` seeded layouts unlike a feed: boxes of every size anywhere (many overlapping), labels of 1 to 12
  * characters, three measures (one not monotone in the font size), half-pixel and whole starting fonts.
  */
+/** Placement options as annotate sizes them for an image (11 px type and 2 px lines at 360 px), with text to avoid. */
+function crowdedOptions(width: number, height: number, textBoxes: Rect[]): PlacementOptions {
+  const unit = Math.min(width, height) / 360
+  return {
+    imageWidth: width,
+    imageHeight: height,
+    fontPx: Math.max(9, Math.round(11 * unit)),
+    minFontPx: 9,
+    lineWidth: Math.max(1, Math.round(2 * unit)),
+    measure: (text, px) => text.length * px * 0.6,
+    textBoxes,
+  }
+}
+
 function seededLayouts(count: number): Array<{requests: Array<{box: Rect; text: string}>; options: PlacementOptions}> {
   const out: Array<{requests: Array<{box: Rect; text: string}>; options: PlacementOptions}> = []
   for (let s = 1; s <= count; s++) {
@@ -44,16 +58,11 @@ function seededLayouts(count: number): Array<{requests: Array<{box: Rect; text: 
       const text = rand() < 0.5 ? String(i + 1) : 'x'.repeat(1 + Math.floor(rand() * 12))
       requests.push({box: [l, t, Math.min(width, l + w), Math.min(height, t + h)], text})
     }
-    const unit = Math.min(width, height) / 360
-    const options: PlacementOptions = {
-      imageWidth: width,
-      imageHeight: height,
-      fontPx: Math.max(9, Math.round(11 * unit)),
-      minFontPx: 9,
-      lineWidth: Math.max(1, Math.round(2 * unit)),
-      measure: (text, px) => text.length * px * 0.6,
-      textBoxes: requests.filter((_, i) => i % (2 + (s % 5)) === 0).map((r) => r.box),
-    }
+    const options = crowdedOptions(
+      width,
+      height,
+      requests.filter((_, i) => i % (2 + (s % 5)) === 0).map((r) => r.box)
+    )
     if (s % 3 === 1) options.measure = (text, px) => text.length * px * 0.55 + ((px * 7) % 3)
     if (s % 3 === 2) {
       options.fontPx += 0.5
@@ -120,16 +129,14 @@ describe('annotate: label placement gives the same rectangles as before its spee
   for (const [width, height, n, fingerprint] of cases) {
     it(`${n} marks on ${width}x${height}`, () => {
       const requests = crowded(n, width, height)
-      const unit = Math.min(width, height) / 360
-      const placements = placeLabels(requests, {
-        imageWidth: width,
-        imageHeight: height,
-        fontPx: Math.max(9, Math.round(11 * unit)),
-        minFontPx: 9,
-        lineWidth: Math.max(1, Math.round(2 * unit)),
-        measure: (text, px) => text.length * px * 0.6,
-        textBoxes: requests.filter((_, i) => i % 5 === 0).map((r) => r.box),
-      })
+      const placements = placeLabels(
+        requests,
+        crowdedOptions(
+          width,
+          height,
+          requests.filter((_, i) => i % 5 === 0).map((r) => r.box)
+        )
+      )
       const digest = createHash('sha256').update(JSON.stringify(placements)).digest('hex').slice(0, 16)
       expect(digest).to.equal(fingerprint)
       if (n === 250) expect(countOverlaps(placements.map((p) => p.rect))).to.equal(0)
