@@ -32,13 +32,16 @@ function testFiles() {
     .sort()
 }
 
-/** Imports that start a process, the virtual device or a server. */
+/**
+ * Imports that start a process, the virtual device or a server. A test-support helper that spawns is named here:
+ * run-arc, emulator-support, module-trace (a traced Node.js process per import).
+ */
 const END_TO_END = [
   /^node:child_process$/,
   /^node:net$/,
   /^node:http$/,
   /^@arc-cli\/emulator$/,
-  /^@arc-cli\/test-support\/(run-arc|emulator-support)$/,
+  /^@arc-cli\/test-support\/(run-arc|emulator-support|module-trace)$/,
   /^@arc-cli\/plugin-mcp$/,
 ]
 
