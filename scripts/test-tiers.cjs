@@ -32,16 +32,13 @@ function testFiles() {
     .sort()
 }
 
-/**
- * Imports that start a process, the virtual device or a server. A test-support helper that spawns is named here:
- * run-arc, emulator-support, module-trace (a traced Node.js process per import).
- */
+/** Imports that start a process, the virtual device or a server. */
 const END_TO_END = [
   /^node:child_process$/,
   /^node:net$/,
   /^node:http$/,
   /^@arc-cli\/emulator$/,
-  /^@arc-cli\/test-support\/(run-arc|emulator-support|module-trace)$/,
+  /^@arc-cli\/test-support\/(run-arc|emulator-support)$/,
   /^@arc-cli\/plugin-mcp$/,
 ]
 
