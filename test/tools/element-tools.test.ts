@@ -552,6 +552,9 @@ describe('element, typing and wait tools against arc emulate', function () {
   })
 
   describe('waits', () => {
+    // A hang armed for a read the wait ended before starting (a slow host) must not hang the next test's read.
+    afterEach(() => device().clearFaults())
+
     it('wait_for_element finds an element on the first read', async () => {
       const r = await run('wait_for_element', {by: 'text', value: 'Lemons', timeout: 5000})
       expect(r.data).to.include({found: true, attempts: 1})
