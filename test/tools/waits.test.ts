@@ -82,6 +82,13 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
    * served, and at most one more was served, a read still running when the deadline came (not counted).
    */
   const agrees = (reads: number, served: number) => served === reads || served === reads + 1
+  /**
+   * Until the device runs no shell: a read a finished arc left running at its deadline is logged, or ended, before
+   * the next arc's reads are counted (on a slow host its dump could start after that process exited).
+   */
+  const settled = async () => {
+    for (let i = 0; i < 500 && h.emu.runningShells().length > 0; i++) await new Promise((r) => setTimeout(r, 20))
+  }
   /** The N of a wait line's `(N reads)`. */
   const readsIn = (line: string) => Number(/\((\d+) reads?\)/.exec(line)?.[1])
 
@@ -104,6 +111,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
 
     const before = h.emu.commands.length
     const missing = await arc('wait', 'element', 'text', 'Nope', '--timeout', '1200')
+    await settled()
     const between = h.emu.commands.length
     const json = await arc('wait', 'element', 'text', 'Nope', '--timeout', '1200', '--json')
     expect(missing.code).to.equal(TIMEOUT_EXIT)
@@ -134,6 +142,7 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
     device().showScreen('loading')
     const before = h.emu.commands.length
     const still = await arc('wait', 'gone', 'class_name', 'ProgressBar', '--timeout', '1200')
+    await settled()
     const between = h.emu.commands.length
     const json = await arc('wait', 'gone', 'text', 'Loading', '--timeout', '1200', '--json')
     expect(still.code).to.equal(TIMEOUT_EXIT)
