@@ -23,10 +23,16 @@ function crowded(n: number, width: number, height: number): Array<{box: Rect; te
   return out
 }
 
-/**
- * `count` seeded layouts unlike a feed: boxes of every size anywhere (many overlapping), labels of 1 to 12
- * characters, three measures (one not monotone in the font size), half-pixel and whole starting fonts.
- */
+/** The default 700 px image of a 1080x2400 screen, with 10 px type that may shrink to 9. */
+const SMALL_IMAGE: PlacementOptions = {
+  imageWidth: 315,
+  imageHeight: 700,
+  fontPx: 10,
+  minFontPx: 9,
+  lineWidth: 2,
+  measure: (text, px) => text.length * px * 0.6,
+}
+
 /** Placement options as annotate sizes them for an image (11 px type and 2 px lines at 360 px), with text to avoid. */
 function crowdedOptions(width: number, height: number, textBoxes: Rect[]): PlacementOptions {
   const unit = Math.min(width, height) / 360
@@ -41,6 +47,10 @@ function crowdedOptions(width: number, height: number, textBoxes: Rect[]): Place
   }
 }
 
+/**
+ * `count` seeded layouts unlike a feed: boxes of every size anywhere (many overlapping), labels of 1 to 12
+ * characters, three measures (one not monotone in the font size), half-pixel and whole starting fonts.
+ */
 function seededLayouts(count: number): Array<{requests: Array<{box: Rect; text: string}>; options: PlacementOptions}> {
   const out: Array<{requests: Array<{box: Rect; text: string}>; options: PlacementOptions}> = []
   for (let s = 1; s <= count; s++) {
@@ -170,14 +180,7 @@ describe('annotate: label placement, the free-spot search', () => {
     for (let y = 0; y + 10 <= 700; y += 10) requests.push({box: [0, y, 60, y + 10], text: 'xxxxxxxxx'})
     // The largest box, so placed last, ten million pixels left of the image: its squared distances are ~1e14.
     requests.push({box: [-1e7, 300, -9e6, 400], text: 'x'})
-    const placements = placeLabels(requests, {
-      imageWidth: 315,
-      imageHeight: 700,
-      fontPx: 10,
-      minFontPx: 9,
-      lineWidth: 2,
-      measure: (text, px) => text.length * px * 0.6,
-    })
+    const placements = placeLabels(requests, SMALL_IMAGE)
     const others = placements.slice(0, -1).map((p) => p.rect)
     const [l, t, r, b] = (placements.at(-1) as {rect: Rect}).rect
     const [w, h] = [r - l, b - t]
@@ -200,12 +203,7 @@ describe('annotate: label placement work', () => {
     const checksPerMark = (n: number) => {
       const stats = {spotChecks: 0}
       placeLabels(crowded(n, 315, 700), {
-        imageWidth: 315,
-        imageHeight: 700,
-        fontPx: 10,
-        minFontPx: 9,
-        lineWidth: 2,
-        measure: (text, px) => text.length * px * 0.6,
+        ...SMALL_IMAGE,
         stats,
       })
       return stats.spotChecks / n
