@@ -598,13 +598,15 @@ describe('element, typing and wait tools against arc emulate', function () {
     it('both stop at their deadline when a dump hangs', async () => {
       // The driver's own limit is an hour, so only the wait's deadline can end the call: it comes back with the
       // hung dump still running on the device (which closing the driver then ends).
+      // 3 s, so the hung dump has surely started on the device before the deadline, even on a slow host: with 800 ms it
+      // sometimes had not, and started after the call, hanging the next test's reads.
       device().hangNext('uiautomator')
-      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 800}, undefined, 3_600_000)
+      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 3000}, undefined, 3_600_000)
       expect(r.data).to.include({found: false, attempts: 0})
-      expect(r.data.elapsedMs as number).to.be.at.least(800)
+      expect(r.data.elapsedMs as number).to.be.at.least(3000)
       expect(r.shellsAtEnd).to.be.at.least(1)
       device().hangNext('uiautomator')
-      const idle = await run('wait_for_idle', {timeout: 700}, undefined, 3_600_000)
+      const idle = await run('wait_for_idle', {timeout: 3000}, undefined, 3_600_000)
       expect(idle.data.message as string).to.match(/^Operation timed out after \d+ms waiting for UI idle/)
       expect(idle.shellsAtEnd).to.be.at.least(1)
     })
