@@ -10,7 +10,7 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 
-import {type AdbDriver, connectAdbDriver} from '@arc-cli/core/testing'
+import {type AdbDriver, connectAdbDriver, queueState} from '@arc-cli/core/testing'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 import {afterDumps} from '@arc-cli/test-support/emulator-support'
@@ -555,6 +555,22 @@ describe('element, typing and wait tools against arc emulate', function () {
     // A hang armed for a read the wait ended before starting (a slow host) must not hang the next test's read.
     afterEach(() => device().clearFaults())
 
+    /**
+     * Until the device runs no shell and no caller of this process holds or waits for it: a read an earlier wait left
+     * running at its deadline has ended (or been ended by its driver's close).
+     */
+    async function quiet(): Promise<void> {
+      const key = `127.0.0.1:${h.emu.port}/emu-1`
+      const deadline = Date.now() + 20_000
+      while (h.emu.runningShells().length > 0 || queueState(key).busy) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `the device stayed busy: ${JSON.stringify({shells: h.emu.runningShells(), queue: queueState(key)})}`
+          )
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
+
     it('wait_for_element finds an element on the first read', async () => {
       const r = await run('wait_for_element', {by: 'text', value: 'Lemons', timeout: 5000})
       expect(r.data).to.include({found: true, attempts: 1})
@@ -597,18 +613,27 @@ describe('element, typing and wait tools against arc emulate', function () {
 
     it('both stop at their deadline when a dump hangs', async () => {
       // The driver's own limit is an hour, so only the wait's deadline can end the call: it comes back with the
-      // hung dump still running on the device (which closing the driver then ends).
-      // 3 s, so the hung dump has surely started on the device before the deadline, even on a slow host: with 800 ms it
-      // sometimes had not, and started after the call, hanging the next test's reads.
-      device().hangNext('uiautomator')
-      const r = await run('wait_for_element', {by: 'text', value: 'Nowhere', timeout: 3000}, undefined, 3_600_000)
-      expect(r.data).to.include({found: false, attempts: 0})
-      expect(r.data.elapsedMs as number).to.be.at.least(3000)
-      expect(r.shellsAtEnd).to.be.at.least(1)
-      device().hangNext('uiautomator')
-      const idle = await run('wait_for_idle', {timeout: 3000}, undefined, 3_600_000)
-      expect(idle.data.message as string).to.match(/^Operation timed out after \d+ms waiting for UI idle/)
-      expect(idle.shellsAtEnd).to.be.at.least(1)
+      // hung dump still running on the device (which closing the driver then ends). Each hang is armed on a quiet
+      // device (a read the previous test left running at its deadline could otherwise take it), and the hung dump
+      // must have arrived before the wait's deadline: told by the device, not guessed from a host's speed.
+      for (const name of ['wait_for_element', 'wait_for_idle'] as const) {
+        await quiet()
+        let hung = false
+        void device()
+          .hangNext('uiautomator')
+          .arrived.then(() => (hung = true))
+        const input = name === 'wait_for_idle' ? {timeout: 3000} : {by: 'text', value: 'Nowhere', timeout: 3000}
+        const r = await run(name, input, undefined, 3_600_000)
+        const seen = `${name}: ${JSON.stringify({data: r.data, error: r.error, argv: r.argv, shells: r.shellsAtEnd, hung})}`
+        expect(hung, seen).to.equal(true)
+        expect(r.shellsAtEnd, seen).to.be.at.least(1)
+        if (name === 'wait_for_element') {
+          expect(r.data, seen).to.include({found: false, attempts: 0})
+          expect(r.data.elapsedMs as number, seen).to.be.at.least(3000)
+        } else {
+          expect(r.data.message as string, seen).to.match(/^Operation timed out after \d+ms waiting for UI idle/)
+        }
+      }
     })
 
     it('wait_for_idle reports idle with similarity 100 on a still screen', async () => {

@@ -162,6 +162,9 @@ export class ShellSession {
     })()
 
     socket.on('close', () => this.kill())
+    // A client that went away while the shell was being set up (its close came before the listener): adbd ends the
+    // shell with its transport all the same, so nothing of it may run on.
+    if (socket.destroyed) this.kill()
     child.on('error', (error) => {
       this.send(ShellPacket.stderr, Buffer.from(`${DEVICE_SH}: ${error.message}\n`))
       this.finish(127)

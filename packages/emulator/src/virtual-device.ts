@@ -119,6 +119,8 @@ export function installedFor(pkg: InstalledPackage, user: number | 'all'): boole
 export interface ArmedFault extends FaultSpec {
   remaining: number
   words: string[]
+  /** Told each time a command takes this fault (hangNext's `arrived`). */
+  taken?: () => void
 }
 
 function arm(fault: FaultSpec): ArmedFault {
@@ -525,9 +527,15 @@ export class VirtualDevice extends EventEmitter {
     this.faults.push(arm({...fault, times: fault.times ?? 1, after: fault.after ?? false}))
   }
 
-  /** The next command (or the next one starting with `command`) never answers until the client gives up. */
-  hangNext(command = ''): void {
-    this.addFault({command, kind: 'hang'})
+  /**
+   * The next command (or the next one starting with `command`) never answers until the client gives up. `arrived`
+   * resolves when a command has taken the hang: tests wait for it instead of guessing how long a slow host needs.
+   */
+  hangNext(command = ''): {arrived: Promise<void>} {
+    let taken!: () => void
+    const arrived = new Promise<void>((resolve) => (taken = resolve))
+    this.faults.push({...arm({command, kind: 'hang', times: 1, after: false}), taken})
+    return {arrived}
   }
 
   private readonly holds: Array<{words: string[]; when: 'before' | 'after'; arrived(): void; released: Promise<void>}> =
@@ -615,7 +623,10 @@ export class VirtualDevice extends EventEmitter {
   /** Consumes the first armed fault matching this argv. */
   takeFault(argv: string[]): ArmedFault | undefined {
     const fault = this.faults.find((f) => f.remaining > 0 && f.words.every((w, i) => argv[i] === w))
-    if (fault) fault.remaining--
+    if (fault) {
+      fault.remaining--
+      fault.taken?.()
+    }
     return fault
   }
 
