@@ -51,6 +51,24 @@ describe('input tools through the ADB driver (adbkit against arc emulate)', () =
     expect(r.events).to.deep.equal([{type: 'tap', x: 500, y: 1000}])
   })
 
+  it('a driver closed under an element action (a cancelled tool call) sends nothing more: its next step is CANCELLED', async () => {
+    // An element action holds the device's section from its read to its last input, and calls inside the section
+    // run at once. Cut off between the two (the MCP call cancelled, its driver closed), the input must not follow.
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const error = await driver
+      .exclusive(async () => {
+        await driver.close()
+        await driver.tap({x: 500, y: 1000})
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e
+      )
+    expect(error).to.have.property('code', 'CANCELLED')
+    expect(h.argvSince(from)).to.deep.equal([])
+  })
+
   it('tap keeps fractional coordinates', async () => {
     const r = await run('tap', {x: 10.5, y: 0})
     expect(afterPowerCheck(r.argv)).to.deep.equal([['input', 'tap', '10.5', '0']])

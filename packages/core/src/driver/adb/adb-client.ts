@@ -5,6 +5,7 @@
  *   half-read shell stream or pending connect is left behind,
  * - maps whatever adbkit throws to arc's error model (map-adb-error.ts).
  */
+import {AsyncLocalStorage} from 'node:async_hooks'
 import {EventEmitter} from 'node:events'
 import {createReadStream} from 'node:fs'
 import type {Socket} from 'node:net'
@@ -21,7 +22,13 @@ import syncModule from '@devicefarmer/adbkit/dist/src/adb/command/host-transport
 import connectionModule from '@devicefarmer/adbkit/dist/src/adb/connection.js'
 import protocolModule from '@devicefarmer/adbkit/dist/src/adb/protocol.js'
 
-import {DeviceCommandError, DeviceNotFoundError, DeviceUnavailableError, TimeoutError} from '../../errors/arc-error.js'
+import {
+  CancelledError,
+  DeviceCommandError,
+  DeviceNotFoundError,
+  DeviceUnavailableError,
+  TimeoutError,
+} from '../../errors/arc-error.js'
 import {TRANSFER_FLOOR_BYTES_PER_MS, transferAllowanceMs} from '../capabilities/files.js'
 import {mapAdbError, unavailableState} from './map-adb-error.js'
 import {DEFAULT_ADB_TIMEOUT_MS, type ServerAddress} from './server-address.js'
@@ -219,6 +226,9 @@ class SocketScope {
   }
 }
 
+/** Set while shutdown() runs what `untilClosed` registered: the only device calls a shut-down server still makes. */
+const puttingBack = new AsyncLocalStorage<true>()
+
 export class AdbServer {
   readonly host: string
   readonly port: number
@@ -237,6 +247,19 @@ export class AdbServer {
 
   get address(): string {
     return `${this.host}:${this.port}`
+  }
+
+  /**
+   * Refuses a call that begins after shutdown(): work that was cut off (a cancelled tool call, a closed driver) may
+   * still be running on the host, and its next step must not reach the device, even a read; an input that the
+   * caller was told was cancelled must never be sent. What `untilClosed` registered to put things back still runs.
+   */
+  private refuseAfterShutdown(what: string, serial: string | undefined): void {
+    if (!this.shutDown || puttingBack.getStore()) return
+    throw new CancelledError(
+      `${what} on ${serial ?? `the adb server at ${this.address}`} was not sent: the connection to the device was closed (the call was cancelled or its driver closed)`,
+      {details: {serial}}
+    )
   }
 
   /** A client whose connections are tracked by `scope` and never start an adb server. */
@@ -260,6 +283,7 @@ export class AdbServer {
     timeoutMs = this.timeoutMs,
     transfer = false
   ): Promise<T> {
+    this.refuseAfterShutdown(what, serial)
     const scope = new SocketScope()
     this.scopes.add(scope)
     let timer: NodeJS.Timeout | undefined
@@ -430,6 +454,7 @@ export class AdbServer {
     checkCommandLength(command)
     if (signal.aborted) return
     const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    this.refuseAfterShutdown(what, serial)
     // Its own scope, not `call`'s: `call` closes its sockets when it returns, and this stream must outlive that.
     const scope = new SocketScope()
     this.scopes.add(scope)
@@ -476,6 +501,7 @@ export class AdbServer {
   async openExec(serial: string, command: string): Promise<Socket> {
     checkCommandLength(command)
     const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    this.refuseAfterShutdown(what, serial)
     const scope = new SocketScope()
     let timer: NodeJS.Timeout | undefined
     const opening = (async () => {
@@ -523,6 +549,7 @@ export class AdbServer {
     const line = `${command}; echo ${EXIT_MARKER}$?`
     checkCommandLength(line)
     const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    this.refuseAfterShutdown(what, serial)
     const scope = new SocketScope()
     this.scopes.add(scope)
     const release = () => {
@@ -622,7 +649,7 @@ export class AdbServer {
     this.close()
     const pending = [...this.undo]
     this.undo.clear()
-    await Promise.all(pending.map((putBack) => putBack().catch(() => undefined)))
+    await Promise.all(pending.map((putBack) => puttingBack.run(true, putBack).catch(() => undefined)))
   }
 }
 
