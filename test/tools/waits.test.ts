@@ -216,12 +216,19 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
       const before = timers()
       expect((await wait('Nope', 30_000)).data).to.include({gone: true, attempts: 1})
       expect(timers()).to.equal(before)
-      device().hangNext('uiautomator')
-      const hung = await wait('Loading', 800)
+      // Armed on a quiet device, so no read left over from before takes it; 3 s, so a slow host has started the dump
+      // before the deadline, which the device tells (arrived), not a guess.
+      await settled()
+      let arrived = false
+      void device()
+        .hangNext('uiautomator')
+        .arrived.then(() => (arrived = true))
+      const hung = await wait('Loading', 3000)
       // Given up at its deadline (exactly, on a turned clock: wait-poll.test.ts), with the hung dump still running
       // on the device: the driver's hour-long limit never came into it.
+      expect(arrived, JSON.stringify(hung.data)).to.equal(true)
       expect(h.emu.runningShells()).to.have.length.of.at.least(1)
-      expect((hung.data as {elapsedMs: number}).elapsedMs).to.be.at.least(800)
+      expect((hung.data as {elapsedMs: number}).elapsedMs).to.be.at.least(3000)
       expect(hung.data).to.deep.equal({
         gone: false,
         elapsedMs: (hung.data as {elapsedMs: number}).elapsedMs,
