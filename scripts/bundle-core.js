@@ -6,6 +6,7 @@
  * (docs/architecture.md, "How commands load"). The bundle is:
  * - `core.cjs`: everything, one CommonJS file. The parts only some commands need (the live ADB driver with
  *   adbkit, cosmiconfig) are imported with `import()` in the sources, so they run on first use, not at start-up;
+ * - ASCII throughout (scripts/bundle-ascii.js), so the loader reads it as Latin-1, the quicker decoding;
  * - `core.cjs.cache`: V8's code cache for it, written by scripts/write-code-cache.js, so most of its compiling is
  *   done once, here, instead of on every run (packages/core/src/loader/load-bundle.ts loads the two);
  * - `index.js` and `oclif.js`: the package's ES module entries (`@arc-cli/core`, `@arc-cli/core/oclif`), which
@@ -27,6 +28,7 @@ import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
+import {asciiRegExps} from './bundle-ascii.js'
 import {checkNoDynamicImport, dynamicImportsViaLoader} from './bundle-dynamic-imports.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -135,7 +137,18 @@ export async function bundleCore() {
     metafile: true,
     logLevel: 'warning',
   })
-  const code = readFileSync(BUNDLE_FILE, 'utf8')
+  // ASCII throughout, so the loader may read it as Latin-1 (scripts/bundle-ascii.js).
+  const written = readFileSync(BUNDLE_FILE, 'utf8')
+  const ascii = asciiRegExps(
+    written,
+    JSON.parse(readFileSync(`${BUNDLE_FILE}.map`, 'utf8')),
+    path.relative(ROOT, BUNDLE_FILE)
+  )
+  if (ascii.code !== written) {
+    writeFileSync(BUNDLE_FILE, ascii.code)
+    writeFileSync(`${BUNDLE_FILE}.map`, JSON.stringify(ascii.map))
+  }
+  const code = ascii.code
   checkNoDynamicImport(code, path.relative(ROOT, BUNDLE_FILE), code.indexOf(BANNER) + BANNER.length)
   // The ES module entries name every export of the bundle (its CommonJS exports are not visible to `import`).
   const names = Object.keys(createRequire(import.meta.url)(BUNDLE_FILE)).filter(

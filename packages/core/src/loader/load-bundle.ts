@@ -11,6 +11,7 @@
  * (`unreadable`): either way the bundle compiles as usual, only slower. With `--enable-source-maps` the bundle is required the usual way (Node reads
  * its source map only then), without the cache. `DEBUG=arc*` prints which it was.
  */
+import {isAscii} from 'node:buffer'
 import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
@@ -57,7 +58,10 @@ function load(): Loaded {
     result = {exports: createRequire(import.meta.url)(BUNDLE_FILE) as Record<string, unknown>, state: 'source maps'}
   } else {
     const {cachedData, state} = readCodeCache()
-    const source = readFileSync(BUNDLE_FILE, 'utf8')
+    // The build writes the bundle in ASCII (scripts/bundle-ascii.js), where Latin-1 reads the same text as UTF-8 in
+    // half the time (about 2 ms of every command); a bundle edited since is read as UTF-8.
+    const bytes = readFileSync(BUNDLE_FILE)
+    const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
     // Node's own CommonJS wrapper; the bundle's first line stays line 1 in stack traces.
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
       filename: BUNDLE_FILE,
