@@ -8,6 +8,7 @@ import {buildScreenModel, checkJpeg, pngSize, walkNodes} from '@arc-cli/core'
 import {connectAdbDriver} from '@arc-cli/core/testing'
 import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {NASTY_STRINGS} from '@arc-cli/test-support/nasty-strings'
+import {rm} from 'node:fs/promises'
 import {setTimeout as sleep} from 'node:timers/promises'
 
 import {expect} from 'chai'
@@ -15,7 +16,7 @@ import {expect} from 'chai'
 import type {AdbDriver} from '../../src/driver/adb/adb-driver.js'
 import {backendUses} from '../../src/driver/adb/helper-backend.js'
 import {closeHelperSessions} from '../../src/driver/adb/helper-session.js'
-import type {HelperMode} from '../../src/driver/device-helper.js'
+import {helperDevicePath, type HelperMode} from '../../src/driver/device-helper.js'
 import {ArcError} from '../../src/errors/arc-error.js'
 
 /** Two fingers moving apart over 120 ms: a pinch, the gesture of several fingers these tests play. */
@@ -73,6 +74,24 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     const again = h.emu.commands.length
     await d.captureScreen()
     expect(programs(again).filter((p) => p === 'app_process /')).to.deep.equal([])
+  })
+
+  it('a call cut off while the helper was being put on the device leaves it to the next call (not "cannot start")', async () => {
+    // A cancelled MCP call closes its driver mid-push: the helper must not count as unavailable for the process.
+    await rm(device().files.hostPath(helperDevicePath()), {force: true})
+    const cut = await driver('auto')
+    const moving = device().holdNext('mv', 'after')
+    const reading = cut.captureScreen().then(
+      () => undefined,
+      (error: unknown) => error
+    )
+    await moving.arrived
+    await cut.close()
+    moving.release()
+    await reading
+    const d = await driver('auto')
+    await d.captureScreen()
+    expect(backendUses(d.shell).screen).to.deep.include({backend: 'helper'})
   })
 
   it('reads an animated screen, where uiautomator gives up waiting for idle', async () => {

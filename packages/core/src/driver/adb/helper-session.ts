@@ -235,6 +235,8 @@ async function ensureDex(dev: DeviceShell, force: boolean): Promise<boolean> {
     await dev.action(['mv', '-f', temp, target], 'moving the helper into place')
   } catch (error) {
     await dev.run(['rm', '-f', temp]).catch(() => undefined)
+    // Cut off by its driver's close (a cancelled call): that says nothing of the device, so it is not remembered.
+    if (dev.server.shuttingDown) throw error
     throw new HelperFailure('push', `could not put the helper at ${target}: ${(error as Error).message}`)
   }
   return true
@@ -247,6 +249,7 @@ async function launch(dev: DeviceShell, idleMs: number): Promise<{socket: Socket
   try {
     socket = await dev.server.openExec(dev.serial, command)
   } catch (error) {
+    if (dev.server.shuttingDown) throw error
     throw new HelperFailure('start', `could not start app_process on ${dev.serial}: ${(error as Error).message}`)
   }
   return new Promise((resolve, reject) => {
