@@ -1,10 +1,13 @@
+import {spawnSync} from 'node:child_process'
 import {mkdtemp, mkdir, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 
 import {ConfigError, loadConfig, readConfigSection, z} from '@arc-cli/core'
 import {expect} from 'chai'
 
+import {RESOLVE_TRACE, resolutions} from '@arc-cli/test-support/module-trace'
 import {ROOT} from '@arc-cli/test-support/paths'
 
 async function project(files: Record<string, string>): Promise<string> {
@@ -119,6 +122,58 @@ describe('config', () => {
       loadConfig(dir, {ARC_CONFIG: path.join(dir, 'ci.ts')}),
       /arc does not read TypeScript config files/
     )
+  })
+
+  /**
+   * loadConfig(DIR) run in a node of its own whose folder is `processDir` (cosmiconfig reads its meta config there),
+   * through the sources as bin/dev.js runs them: what it gave, and whether cosmiconfig was loaded.
+   */
+  // By URL: the node runs in a folder of its own, where neither tsx nor the core resolves by name.
+  const TSX = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
+  const CORE_SOURCE = pathToFileURL(path.join(ROOT, 'packages', 'core', 'src', 'index.ts')).href
+  const loadInProcess = (dir: string, processDir: string): {result: unknown; cosmiconfig: boolean} => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--conditions=arc-source',
+        '--import',
+        TSX,
+        '--import',
+        RESOLVE_TRACE,
+        '--input-type=module',
+        '-e',
+        `const {loadConfig} = await import(${JSON.stringify(CORE_SOURCE)}); console.log(JSON.stringify(await loadConfig(${JSON.stringify(dir)}, {})))`,
+      ],
+      {cwd: processDir, encoding: 'utf8', env: {...process.env, NODE_OPTIONS: '', ARC_CONFIG: ''}}
+    )
+    expect(run.status, run.stderr).to.equal(0)
+    return {
+      result: JSON.parse(run.stdout) as unknown,
+      cosmiconfig: resolutions(run.stderr).some((r) => r.specifier === 'cosmiconfig'),
+    }
+  }
+
+  it('does not load cosmiconfig when no place it searches holds anything', async function () {
+    this.timeout(60_000)
+    const dir = await make({'sub/x.txt': ''})
+    expect(loadInProcess(path.join(dir, 'sub'), dir)).to.deep.equal({result: {config: {}}, cosmiconfig: false})
+    // A package.json `arc` key, even null, is cosmiconfig's to read (null: no config).
+    const withKey = await make({'package.json': '{"name": "p", "arc": null}'})
+    expect(loadInProcess(withKey, withKey)).to.deep.equal({result: {config: {}}, cosmiconfig: true})
+  })
+
+  it("still reads what cosmiconfig's meta config in the process's folder adds", async function () {
+    this.timeout(60_000)
+    // cosmiconfig reads .config/config.json#cosmiconfig in a folder without package.json: it adds a search place.
+    const meta = await mkdtemp(path.join(tmpdir(), 'arc-config-meta-'))
+    dirs.push(meta)
+    await mkdir(path.join(meta, '.config'))
+    await writeFile(path.join(meta, '.config', 'config.json'), '{"cosmiconfig": {"searchPlaces": ["arc-here.json"]}}')
+    await writeFile(path.join(meta, 'arc-here.json'), '{"device": "demo"}')
+    expect(loadInProcess(meta, meta)).to.deep.equal({
+      result: {config: {device: 'demo'}, filepath: path.join(meta, 'arc-here.json')},
+      cosmiconfig: true,
+    })
   })
 
   it('validates a plugin-owned section with the key path as written', () => {

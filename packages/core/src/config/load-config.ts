@@ -1,5 +1,5 @@
 import {constants} from 'node:fs'
-import {access, stat} from 'node:fs/promises'
+import {access, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import type {z} from 'zod'
@@ -39,6 +39,8 @@ export const CONFIG_PLACES = [
  */
 export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   const explicit = env.ARC_CONFIG
+  // Nothing for cosmiconfig to find (most runs): neither it nor its search is loaded (some 4 ms of every command).
+  if (!explicit && !(await checkPlaces(cwd))) return {config: {}}
   // Loaded here, not at the top: commands that never read the config (`arc --version`, help) do not pay for it.
   // module.exports of this CommonJS package is `default` in core's bundle (which gives a lazily loaded CommonJS
   // module no named exports) and in Node; tsx, running the sources, gives the named exports alone.
@@ -56,7 +58,6 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   }
   const explorer = cosmiconfig('arc', {searchStrategy: 'project', loaders})
   let result: {config: unknown; filepath: string; isEmpty?: boolean} | null
-  if (!explicit) await refuseUnreadablePlaces(cwd)
   try {
     result = explicit ? await explorer.load(explicit) : await explorer.search(cwd)
   } catch (error) {
@@ -116,32 +117,79 @@ const PLACE_FILES = [
   'arc.config.cjs',
 ]
 
+/** cosmiconfig's meta config places (its `metaSearchPlaces`), read in the process's folder besides package.json. */
+const META_PLACES = [
+  'package.yaml',
+  ...['json', 'yaml', 'yml', 'js', 'ts', 'cjs', 'mjs'].map((ext) => path.join('.config', `config.${ext}`)),
+]
+
+const statOf = (file: string) => stat(file).catch(() => undefined)
+
 /**
- * cosmiconfig's search skips a config file it cannot read (EACCES) as if it were not there, so arc would run
- * with another config, or none, without a word. This walks the same folders first (from `cwd` up to the one
- * holding package.json) and refuses a config file that exists but cannot be read.
+ * Whether the package.json at `file` may give cosmiconfig something: one of `keys` (`arc`, its config; `cosmiconfig`,
+ * its meta config), or anything but a readable JSON object (cosmiconfig then reads it and says what it finds). An
+ * absent file gives nothing.
  */
-async function refuseUnreadablePlaces(cwd: string): Promise<void> {
+async function packageMayHold(file: string, keys: string[]): Promise<boolean> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT'
+  }
+  try {
+    const value: unknown = JSON.parse(text)
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return true
+    return keys.some((key) => Object.hasOwn(value, key))
+  } catch {
+    return true
+  }
+}
+
+/**
+ * Walks the folders cosmiconfig's search does (from `cwd` up to the one holding package.json) and says whether that
+ * search may find a config: false only when no place it tries exists there, that package.json has no `arc` key,
+ * and nothing in the process's folder (package.json#cosmiconfig, package.yaml, .config/config.*: cosmiconfig's meta
+ * config, which can add places, and that package.json's `arc` key, read first) could change the search; then
+ * loadConfig answers "no config" without loading cosmiconfig. Whatever else it meets answers true and cosmiconfig
+ * decides, so the answer is always cosmiconfig's.
+ *
+ * cosmiconfig's search also skips a config file it cannot read (EACCES) as if it were not there, so arc would run
+ * with another config, or none, without a word: this walk refuses a config file that exists but cannot be read.
+ */
+async function checkPlaces(cwd: string): Promise<boolean> {
+  const here = process.cwd()
+  const [metaPackage, ...metaPlaces] = await Promise.all([
+    packageMayHold(path.join(here, 'package.json'), ['arc', 'cosmiconfig']),
+    ...META_PLACES.map((name) => statOf(path.join(here, name))),
+  ])
+  let maybe = metaPackage || metaPlaces.some(Boolean)
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    for (const name of PLACE_FILES) {
+    // Asked all at once (a folder's two dozen stats one after another were most of this walk), read in order.
+    const [packageJson, packageYaml, ...infos] = await Promise.all(
+      ['package.json', 'package.yaml', ...PLACE_FILES].map((name) => statOf(path.join(dir, name)))
+    )
+    for (const [i, name] of PLACE_FILES.entries()) {
+      const info = infos[i]
+      if (!info) continue
       const file = path.join(dir, name)
-      const info = await stat(file).catch(() => undefined)
-      if (!info?.isFile()) continue
+      // Not a file (a folder of that name): cosmiconfig skips it, but it is not worth a second reading of its rules.
+      maybe = true
+      if (!info.isFile()) continue
       const readable = await access(file, constants.R_OK).then(
         () => true,
         () => false
       )
-      if (readable) return
+      if (readable) return true
       throw new ConfigError(`cannot read config ${file}: permission denied`, {
         details: {file},
         actions: ['Make the file readable (`chmod a+r`), remove it, or set ARC_CONFIG to another file.'],
       })
     }
-    const hasPackage = await stat(path.join(dir, 'package.json')).then(
-      () => true,
-      () => false
-    )
-    if (hasPackage || path.dirname(dir) === dir) return
+    if (packageJson) return maybe || (await packageMayHold(path.join(dir, 'package.json'), ['arc']))
+    // cosmiconfig's search also ends at a package.yaml (this walk, refusing unreadable files, goes on as it did).
+    if (packageYaml) maybe = true
+    if (path.dirname(dir) === dir) return maybe
   }
 }
 
