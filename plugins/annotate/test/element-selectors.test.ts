@@ -139,6 +139,23 @@ describe('screenshot --element and assert screenshot --element: one selector for
     expect(ran(from, 'uiautomator')).to.equal(0)
   })
 
+  it("--wait with no element is INVALID_INPUT before the device is read; the config's elements.wait leaves a whole-screen shot alone", async () => {
+    const from = h.emu.commands.length
+    const shot = await arc('screenshot', '-o', 'no-element.png', '--wait', '2s')
+    expect(shot.code, shot.stderr).to.equal(EXIT.invalid)
+    expect(shot.stderr).to.include('--wait waits for the element to cut to, and none was named')
+    const asserted = await arc('assert', 'screenshot', 'base/no-element.png', '--wait', '2s', '--json')
+    expect(asserted.code, asserted.stderr).to.equal(EXIT.invalid)
+    expect(JSON.parse(asserted.stdout).error.details).to.deep.include({input: 'wait'})
+    expect(ran(from, 'uiautomator') + ran(from, 'screencap')).to.equal(0)
+    expect(await readdir(h.dir)).to.not.include('no-element.png')
+    const config = out('whole.arcrc.json')
+    await writeFile(config, JSON.stringify({elements: {wait: '30s'}}))
+    const whole = await arcWith({ARC_CONFIG: config}, 'screenshot', '-o', 'whole.png')
+    expect(whole.code, whole.stderr).to.equal(0)
+    expect(await readdir(h.dir)).to.include('whole.png')
+  })
+
   it('--wait reads again until the element shows; a wait that runs out is TIMEOUT (11), writing nothing', async () => {
     const shot = await appearsLater('screenshot', '--text', 'ADD', '--exact-match', '-o', 'waited.png', '--wait', '30s')
     expect(shot.code, shot.stderr).to.equal(0)

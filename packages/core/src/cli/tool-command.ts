@@ -177,9 +177,11 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
     : {}
   const cwd = process.cwd()
   const {config, filepath} = await cliConfig(command.config, cwd)
-  // An element action's --wait defaults to the config's elements.wait (the flag wins; MCP never waits).
+  // An element action's --wait defaults to the config's elements.wait (the flag wins; MCP never waits), where the
+  // call names an element (a whole-screen screenshot waits for nothing).
   const configWait = config.elements?.wait
-  if (configWait !== undefined && cliInput.wait === undefined && tool.cli.input?.shape.wait) {
+  const namesElement = tool.cli.namesElement?.({...input, ...cliInput}) ?? true
+  if (configWait !== undefined && cliInput.wait === undefined && tool.cli.input?.shape.wait && namesElement) {
     cliInput.wait = configWait
   }
   const spinner = new Spinner()

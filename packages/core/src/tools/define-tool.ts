@@ -206,6 +206,11 @@ export interface CliOptions<C extends z.ZodObject = z.ZodObject> {
   positional?: string[]
   /** One-letter aliases: field name → char. */
   char?: Record<string, string>
+  /**
+   * For a tool whose element is optional (a screenshot cut to one): whether this call names one. The config's
+   * `elements.wait` is the default `--wait` only then; the handler refuses a `--wait` given with no element.
+   */
+  namesElement?(input: Record<string, unknown>): boolean
   examples?: string[]
   /**
    * Recognises, from the positional arguments as typed (strings, some missing), a command line meant for another

@@ -13,7 +13,7 @@ import {
 } from '@arc-cli/core'
 
 import {writeFilesAtomically, type OutputFile} from '../write-files.js'
-import {elementInput, elementToCrop, namesElement} from './screenshot.js'
+import {checkWaitNamesElement, elementInput, elementToCrop, namesElement} from './screenshot.js'
 
 /**
  * Writes files whose folders may not exist yet (a first baseline in a new `baselines/` folder). The handler made
@@ -147,8 +147,10 @@ export const assertScreenshot = defineTool({
       '<%= config.bin %> <%= command.id %> baselines/add.png --text ADD --exact-match --wait 30s',
       '<%= config.bin %> <%= command.id %> baselines/list.png --update',
     ],
+    namesElement,
   },
   async handler(ctx, input) {
+    checkWaitNamesElement(input)
     // The command line fills every default; the baseline is its required argument.
     const masks = (input.mask ?? []).map(parseMask)
     const threshold = input.threshold ?? 0

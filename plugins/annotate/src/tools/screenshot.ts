@@ -73,6 +73,15 @@ export function namesElement(input: ElementInput): boolean {
   )
 }
 
+/** `--wait` waits for the element to cut to: given with none, it is refused rather than ignored. */
+export function checkWaitNamesElement(input: ElementInput & {wait?: unknown}): void {
+  if (input.wait === undefined || input.wait === 0 || namesElement(input)) return
+  throw new InvalidInputError(
+    '--wait waits for the element to cut to, and none was named: add --element ID or a selector (--text, --desc, --res-id, --class-name), or drop --wait',
+    {details: {input: 'wait'}}
+  )
+}
+
 /**
  * The element named by `--element ID` or a selector, resolved as every element action resolves it (core's
  * resolveTarget: a fresh read; a stale id fails with STALE_ELEMENT, a selector must match exactly one element, never
@@ -192,6 +201,7 @@ export const screenshot = defineTool({
       ...elementInput.shape,
     }),
     char: {output: 'o'},
+    namesElement,
     examples: [
       '<%= config.bin %> <%= command.id %> -o screen.png',
       '<%= config.bin %> <%= command.id %> -o - --format jpeg > screen.jpg',
@@ -207,6 +217,7 @@ export const screenshot = defineTool({
         details: {input: 'output'},
       })
     }
+    checkWaitNamesElement(input)
     const format = screenshotFormat(output, input.format)
     let data: Buffer
     let size: {width: number; height: number}
