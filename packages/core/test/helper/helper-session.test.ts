@@ -184,7 +184,7 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     const before = h.emu.runningShells().length
     expect(before).to.be.greaterThan(0)
     session.close()
-    for (let i = 0; i < 100 && (h.emu.runningShells().length > 0 || device().uiAutomationHolder); i++) await sleep(20)
+    for (let i = 0; i < 500 && (h.emu.runningShells().length > 0 || device().uiAutomationHolder); i++) await sleep(20)
     expect(h.emu.runningShells().length).to.equal(0)
     expect(device().uiAutomationHolder).to.equal(undefined)
     const gone = await failure(session.request(['ping'], 1000))
@@ -198,7 +198,7 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     expect(hung.code).to.equal('timeout')
     expect(hung.message).to.match(/did not answer `dump` within 300 ms/)
     expect(session.alive).to.equal(false)
-    for (let i = 0; i < 100 && h.emu.runningShells().length > 0; i++) await sleep(20)
+    for (let i = 0; i < 500 && h.emu.runningShells().length > 0; i++) await sleep(20)
     expect(h.emu.runningShells()).to.deep.equal([])
     const next = await helperSession(driver.shell)
     expect(next).to.not.equal(session)
