@@ -24,18 +24,31 @@ function unreadable(source: string, detail: string): InvalidInputError {
 const PIXEL_CHUNKS = new Set(['IHDR', 'PLTE', 'IDAT', 'tRNS', 'IEND'])
 
 /**
+ * Ancillary chunks the decoder reads nothing from that changes a pixel, each of a size fixed by the PNG spec, so
+ * they cannot slow it: sRGB (1 byte: the colour space the decoder assumes anyway) and sBIT (1 to 4 bytes: the
+ * significant bits, which it does not apply). A phone's screencap carries both; with nothing else to drop, the
+ * screenshot reaches the decoder as it came, not as a 2 MB copy (which only the garbage collector frees).
+ */
+const HARMLESS_CHUNKS = new Map<string, (length: number) => boolean>([
+  ['sRGB', (length) => length === 1],
+  ['sBIT', (length) => length >= 1 && length <= 4],
+])
+
+/**
  * The PNG with only the chunks that make its pixels, each copied whole (CRC included). Text and other ancillary
  * chunks are for people, not pixels: a 60 MB tEXt and a zTXt inflating to 400 MB made the decoder run past 60 s
- * (180 s in the issue). Called on a PNG checkPng accepted, so every chunk is whole.
+ * (180 s in the issue). Called on a PNG checkPng accepted, so every chunk is whole. The PNG itself, uncopied, when
+ * it holds no other chunks than those and HARMLESS_CHUNKS.
  */
-function pixelChunksOnly(png: Buffer): Buffer {
+export function pixelChunksOnly(png: Buffer): Buffer {
   const kept: Buffer[] = [png.subarray(0, 8)]
   let dropped = false
   for (let offset = 8; offset + 12 <= png.length;) {
-    const end = offset + 12 + png.readUInt32BE(offset)
+    const length = png.readUInt32BE(offset)
+    const end = offset + 12 + length
     const type = png.toString('latin1', offset + 4, offset + 8)
     if (PIXEL_CHUNKS.has(type)) kept.push(png.subarray(offset, end))
-    else dropped = true
+    else if (!HARMLESS_CHUNKS.get(type)?.(length)) dropped = true
     if (type === 'IEND') break
     offset = end
   }
