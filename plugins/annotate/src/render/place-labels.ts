@@ -1,4 +1,4 @@
-import {clamp, intersects, outlineCrosses, overlapArea, touches, type Rect} from './geometry.js'
+import {clamp, intersects, touches, type Rect} from './geometry.js'
 import {SpatialIndex} from './spatial-index.js'
 
 /**
@@ -165,6 +165,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   const boxes = boxIndex.rects
   const textIndex = new SpatialIndex(W, H, 48)
   for (const rect of options.textBoxes ?? []) textIndex.add(rect)
+  const textBoxes = textIndex.rects
+  const {lineWidth} = options
   const area = (r: Rect) => (r[2] - r[0]) * (r[3] - r[1])
   const order = requests.map((_, i) => i).sort((a, b) => area(boxes[a] as Rect) - area(boxes[b] as Rect) || a - b)
 
@@ -227,7 +229,11 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     for (let f = 0; f < fonts.length; f++) {
       const fontPx = fonts[f] as number
       const {width: w, height: h} = labelSize(options.measure(text, fontPx), fontPx)
-      let best: {rect: Rect; cost: number} | undefined
+      // The best free candidate so far: its cost (Infinity: none yet) and position. Plain numbers, and the scoring
+      // below loops over ids, not closures: a crowded label runs this for twenty font sizes.
+      let bestCost = Infinity
+      let bestX = 0
+      let bestY = 0
       cornerCandidates(box, w, h, candidates)
       const prune = smallest !== undefined && w >= smallest.w && h >= smallest.h
       const fixedStep = shiftStep(box, w) > w
@@ -237,27 +243,40 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
       const maxY = Math.max(0, H - h)
       for (let rank = 0; rank < tries; rank++) {
         // A cost is at least its rank, and ranks only grow: no later candidate can beat the best one.
-        if (best && rank >= best.cost) break
+        if (rank >= bestCost) break
         if (prune && blockedSmall[rank] === 1 && anchors[rank] === 1) continue
         const cx = candidates[2 * rank] as number
         const cy = candidates[2 * rank + 1] as number
         const x = cx < 0 ? 0 : cx > maxX ? maxX : cx
         const y = cy < 0 ? 0 : cy > maxY ? maxY : cy
-        if (!free(x, y, x + w, y + h)) continue
-        const rect: Rect = [x, y, x + w, y + h]
+        const r = x + w
+        const b = y + h
+        if (!free(x, y, r, b)) continue
         let cost = rank
-        boxIndex.some(rect, (other, j) => {
-          if (j !== index && outlineCrosses(other, rect, options.lineWidth)) cost += OUTLINE_PENALTY
-          return best !== undefined && cost >= best.cost
-        })
-        textIndex.some(rect, (other) => {
-          if (intersects(other, rect)) cost += TEXT_PENALTY
-          return best !== undefined && cost >= best.cost
-        })
-        if (!best || cost < best.cost) best = {rect, cost}
+        // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
+        for (let k = 0, n = boxIndex.collect(x, y, r, b); k < n && cost < bestCost; k++) {
+          const j = boxIndex.found[k] as number
+          if (j === index) continue
+          const o = boxes[j] as Rect
+          if (!(o[0] < r && x < o[2] && o[1] < b && y < o[3])) continue
+          // Wholly inside the box's inner rectangle, the label does not touch its outline.
+          if (x >= o[0] + lineWidth && y >= o[1] + lineWidth && r <= o[2] - lineWidth && b <= o[3] - lineWidth) continue
+          cost += OUTLINE_PENALTY
+        }
+        // Text it would cover.
+        for (let k = 0, n = textIndex.collect(x, y, r, b); k < n && cost < bestCost; k++) {
+          const o = textBoxes[textIndex.found[k] as number] as Rect
+          if (o[0] < r && x < o[2] && o[1] < b && y < o[3]) cost += TEXT_PENALTY
+        }
+        if (cost < bestCost) {
+          bestCost = cost
+          bestX = x
+          bestY = y
+        }
       }
-      if (best) {
-        chosen = {rect: best.rect, fontPx, detached: !touches(best.rect, box)}
+      if (bestCost < Infinity) {
+        const rect: Rect = [bestX, bestY, bestX + w, bestY + h]
+        chosen = {rect, fontPx, detached: !touches(rect, box)}
         break
       }
       if (f === 0 && fonts.length > 1) {
@@ -304,10 +323,13 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
           const rect = toRect(candidates[2 * rank] as number, candidates[2 * rank + 1] as number, w, h)
           let overlap = 0
           // A candidate wins only with strictly less overlap: once its sum reaches the least one's, stop adding.
-          placedIndex.some(rect, (p) => {
-            overlap += overlapArea(p, rect)
-            return least !== undefined && overlap >= least.overlap
-          })
+          const limit = least ? least.overlap : Infinity
+          for (let k = 0, n = placedIndex.collect(rect[0], rect[1], rect[2], rect[3]); k < n && overlap < limit; k++) {
+            const p = placed[placedIndex.found[k] as number] as Rect
+            const ow = Math.min(p[2], rect[2]) - Math.max(p[0], rect[0])
+            const oh = Math.min(p[3], rect[3]) - Math.max(p[1], rect[1])
+            if (ow > 0 && oh > 0) overlap += ow * oh
+          }
           if (!least || overlap < least.overlap) least = {rect, overlap}
         }
         const rect = (least as {rect: Rect}).rect

@@ -79,6 +79,43 @@ export class SpatialIndex {
   }
 
   /**
+   * Ids of the stored rectangles that may intersect [l, r) x [t, b) (same cells), each once, into `found`; returns how
+   * many. For the hottest callers (placement scores every free candidate against the boxes and text near it): a
+   * loop over numbers, where `some` calls a closure per rectangle.
+   */
+  collect(l: number, t: number, r: number, b: number): number {
+    const visit = this.nextVisit()
+    const x0 = this.col(l)
+    const x1 = this.col(r, true)
+    const y0 = this.row(t)
+    const y1 = this.row(b, true)
+    const {cells, cols, stamp} = this
+    let found = this.found
+    let n = 0
+    for (let cy = y0; cy <= y1; cy++) {
+      for (let cx = x0; cx <= x1; cx++) {
+        const list = cells[cy * cols + cx]
+        if (!list) continue
+        for (let i = 0; i < list.length; i++) {
+          const id = list[i] as number
+          if (stamp[id] === visit) continue
+          stamp[id] = visit
+          if (n === found.length) {
+            const grown = new Int32Array(2 * n)
+            grown.set(found)
+            this.found = found = grown
+          }
+          found[n++] = id
+        }
+      }
+    }
+    return n
+  }
+
+  /** What the last `collect` found (its first n entries). */
+  found = new Int32Array(64)
+
+  /**
    * The id of a stored rectangle overlapping [l, r) x [t, b) (positive area), or -1 when none does. Which one, when
    * several do, is unspecified.
    */
