@@ -2,7 +2,7 @@ import type {SKRSContext2D} from '@napi-rs/canvas'
 
 import {BLACK, contrast, cssColor, parseColor, readableOn, type Rgba} from '../style/colors.js'
 import {MIN_LABEL_OPACITY, type AnnotateStyle, type Role} from '../style/presets.js'
-import {intersects, nearestPoints, type Rect} from './geometry.js'
+import {nearestPoints, type Rect} from './geometry.js'
 import {labelFont} from './label-font.js'
 import type {LabelPlacement} from './place-labels.js'
 import type {Mark} from './marks.js'
@@ -67,50 +67,43 @@ export function strokeBox(ctx: SKRSContext2D, box: Rect, lw: number): void {
   ctx.strokeRect(l + lw / 2, t + lw / 2, r - l - lw, b - t - lw)
 }
 
-/** Draws boxes first, then leader lines, then labels on top, so no box line ever crosses a label. */
+/**
+ * Draws boxes first, then leader lines, then labels on top, so no box line ever crosses a label.
+ *
+ * No function is made per call here or in labelBatches (no arrow callbacks, comparators or helpers closing over a
+ * call's state): V8 optimises a closure's code for the closure it saw, so closures made afresh by every annotation
+ * were compiled again in the background for every annotation (about 8 TurboFan jobs per annotation of a real
+ * screen, more CPU than the drawing). What varies per call is worked out into arrays first and read by
+ * module-level functions.
+ */
 export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPlacement[], options: DrawOptions): void {
   const {style, lineWidth, dash, measure} = options
-  // CSS colours per role, worked out once: at most four, however many marks.
-  const paints = new Map<Role, MarkPaint>()
-  const paintOf = (mark: Mark) => {
-    let paint = paints.get(mark.role)
-    if (!paint) {
-      paint = markPaint(mark.role, style)
-      paints.set(mark.role, paint)
-    }
-    return paint
-  }
+  // CSS colours per mark, worked out once per role: at most four, however many marks.
+  const paints = markPaints(marks, style)
 
   ctx.lineWidth = lineWidth
   ctx.setLineDash(dash)
   // Colours are set only when they change (each set parses the CSS colour): once per image with one colour.
-  let currentStroke = ''
-  let currentFill = ''
-  const setStroke = (stroke: string) => {
-    if (stroke !== currentStroke) ctx.strokeStyle = currentStroke = stroke
-  }
-  const setFill = (fill: string) => {
-    if (fill !== currentFill) ctx.fillStyle = currentFill = fill
-  }
-  for (const mark of marks) {
-    const {box} = paintOf(mark)
-    setStroke(box)
-    setFill(box)
-    strokeBox(ctx, mark.box, lineWidth)
+  const state: PenState = {stroke: '', fill: '', font: ''}
+  for (let i = 0; i < marks.length; i++) {
+    const {box} = paints[i] as MarkPaint
+    setStroke(ctx, state, box)
+    setFill(ctx, state, box)
+    strokeBox(ctx, (marks[i] as Mark).box, lineWidth)
   }
 
   ctx.setLineDash([])
   ctx.lineWidth = 1
-  marks.forEach((mark, i) => {
+  for (let i = 0; i < marks.length; i++) {
     const p = placements[i] as LabelPlacement
-    if (!p.detached) return
-    const [ax, ay, bx, by] = nearestPoints(p.rect, mark.box)
-    setStroke(paintOf(mark).box)
+    if (!p.detached) continue
+    const [ax, ay, bx, by] = nearestPoints(p.rect, (marks[i] as Mark).box)
+    setStroke(ctx, state, (paints[i] as MarkPaint).box)
     ctx.beginPath()
     ctx.moveTo(ax, ay)
     ctx.lineTo(bx, by)
     ctx.stroke()
-  })
+  }
 
   ctx.textBaseline = 'middle'
   ctx.textAlign = 'left'
@@ -118,34 +111,84 @@ export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPl
   // later, so inside a batch the order changes no pixel, and each batch is drawn backgrounds first, by colour, then
   // text by font and colour: a few font and colour changes per image instead of two or three per label (setting a
   // context's font parses it and looks the face up).
-  let currentFont = ''
+  const fonts = new Array<string>(placements.length)
+  for (let i = 0; i < placements.length; i++) fonts[i] = labelFont((placements[i] as LabelPlacement).fontPx)
+  const keys = new Array<string>(placements.length)
   for (const batch of labelBatches(placements)) {
-    const byPaint = [...batch].sort((a, b) => compare(paintOf(marks[a] as Mark).label, paintOf(marks[b] as Mark).label))
-    for (const i of byPaint) {
+    for (const i of batch) keys[i] = (paints[i] as MarkPaint).label
+    for (const i of sortedByKey(batch, keys)) {
       const [l, t, r, b] = (placements[i] as LabelPlacement).rect
       const h = b - t
-      setFill(paintOf(marks[i] as Mark).label)
+      setFill(ctx, state, (paints[i] as MarkPaint).label)
       ctx.beginPath()
       ctx.roundRect(l, t, r - l, h, style.labelShape === 'pill' ? h / 2 : Math.min(2, h / 4))
       ctx.fill()
     }
-    const fontOf = (i: number) => labelFont((placements[i] as LabelPlacement).fontPx)
     // The font already set first, then the others, each by text colour.
-    const rank = (i: number) => (fontOf(i) === currentFont ? '' : fontOf(i)) + '\u0000' + paintOf(marks[i] as Mark).text
-    const byFont = [...batch].sort((a, b) => compare(rank(a), rank(b)))
-    for (const i of byFont) {
+    for (const i of batch) {
+      keys[i] = (fonts[i] === state.font ? '' : (fonts[i] as string)) + '\u0000' + (paints[i] as MarkPaint).text
+    }
+    for (const i of sortedByKey(batch, keys)) {
       const mark = marks[i] as Mark
       const p = placements[i] as LabelPlacement
       const [l, t, r, b] = p.rect
       const h = b - t
-      setFill(paintOf(mark).text)
+      setFill(ctx, state, (paints[i] as MarkPaint).text)
       // Placement measured every label at its font already, so this is a cache hit (a miss would set the same font).
       const textWidth = measure(mark.label, p.fontPx)
-      const font = fontOf(i)
-      if (font !== currentFont) ctx.font = currentFont = font
+      const font = fonts[i] as string
+      if (font !== state.font) ctx.font = state.font = font
       ctx.fillText(mark.label, l + (r - l - textWidth) / 2, t + h / 2)
     }
   }
+}
+
+/** What the context was last given, so that a value is set only when it changes. */
+interface PenState {
+  stroke: string
+  fill: string
+  font: string
+}
+
+function setStroke(ctx: SKRSContext2D, state: PenState, stroke: string): void {
+  if (stroke !== state.stroke) ctx.strokeStyle = state.stroke = stroke
+}
+
+function setFill(ctx: SKRSContext2D, state: PenState, fill: string): void {
+  if (fill !== state.fill) ctx.fillStyle = state.fill = fill
+}
+
+/** Each mark's paint, markPaint worked out once per role. */
+function markPaints(marks: Mark[], style: AnnotateStyle): MarkPaint[] {
+  const byRole = new Map<Role, MarkPaint>()
+  const out = new Array<MarkPaint>(marks.length)
+  for (let i = 0; i < marks.length; i++) {
+    const {role} = marks[i] as Mark
+    let paint = byRole.get(role)
+    if (!paint) {
+      paint = markPaint(role, style)
+      byRole.set(role, paint)
+    }
+    out[i] = paint
+  }
+  return out
+}
+
+/** The indices, ordered by keys[index] in code-unit order; equal keys keep their order (a stable sort). */
+function sortedByKey(indices: number[], keys: string[]): number[] {
+  const pairs = new Array<[string, number]>(indices.length)
+  for (let k = 0; k < indices.length; k++) {
+    const i = indices[k] as number
+    pairs[k] = [keys[i] as string, i]
+  }
+  pairs.sort(compareFirst)
+  const out = new Array<number>(pairs.length)
+  for (let k = 0; k < pairs.length; k++) out[k] = (pairs[k] as [string, number])[1]
+  return out
+}
+
+function compareFirst(a: [string, number], b: [string, number]): number {
+  return compare(a[0], b[0])
 }
 
 /** Strings in code-unit order, for sorts that must not depend on the locale. */
@@ -167,31 +210,33 @@ const INK_MARGIN = 0.5
  * the one drawing them one by one in order gives. Labels that touch nothing all land in the first batch.
  */
 export function labelBatches(placements: LabelPlacement[]): number[][] {
-  const grown = placements.map((p): Rect => {
-    const m = Math.ceil(p.fontPx * INK_MARGIN) + 1
-    return [p.rect[0] - m, p.rect[1] - m, p.rect[2] + m, p.rect[3] + m]
-  })
+  const grown = new Array<Rect>(placements.length)
   let width = 1
   let height = 1
-  for (const r of grown) {
+  for (let i = 0; i < placements.length; i++) {
+    const p = placements[i] as LabelPlacement
+    const m = Math.ceil(p.fontPx * INK_MARGIN) + 1
+    const r: Rect = [p.rect[0] - m, p.rect[1] - m, p.rect[2] + m, p.rect[3] + m]
+    grown[i] = r
     width = Math.max(width, r[2])
     height = Math.max(height, r[3])
   }
   // The batch of a label is one more than the latest batch of an earlier label it touches.
   const index = new SpatialIndex(width, height)
   const level = new Int32Array(placements.length)
+  const near: number[] = []
   let levels = 0
-  grown.forEach((rect, i) => {
+  for (let i = 0; i < grown.length; i++) {
+    const rect = grown[i] as Rect
     let at = 0
-    index.some(rect, (other, j) => {
-      if (intersects(other, rect)) at = Math.max(at, (level[j] as number) + 1)
-      return false
-    })
+    index.intersecting(rect, near)
+    for (const j of near) at = Math.max(at, (level[j] as number) + 1)
     level[i] = at
     levels = Math.max(levels, at + 1)
     index.add(rect)
-  })
-  const batches: number[][] = Array.from({length: levels}, () => [])
+  }
+  const batches: number[][] = []
+  for (let k = 0; k < levels; k++) batches.push([])
   for (let i = 0; i < placements.length; i++) (batches[level[i] as number] as number[]).push(i)
   return batches
 }
