@@ -2,7 +2,7 @@ import type {SKRSContext2D} from '@napi-rs/canvas'
 
 import {BLACK, contrast, cssColor, parseColor, readableOn, type Rgba} from '../style/colors.js'
 import {MIN_LABEL_OPACITY, type AnnotateStyle, type Role} from '../style/presets.js'
-import {nearestPoints, type Rect} from './geometry.js'
+import {intersects, nearestPoints, type Rect} from './geometry.js'
 import {labelFont} from './label-font.js'
 import type {LabelPlacement} from './place-labels.js'
 import type {Mark} from './marks.js'
@@ -224,13 +224,15 @@ export function labelBatches(placements: LabelPlacement[]): number[][] {
   // The batch of a label is one more than the latest batch of an earlier label it touches.
   const index = new SpatialIndex(width, height)
   const level = new Int32Array(placements.length)
-  const near: number[] = []
   let levels = 0
   for (let i = 0; i < grown.length; i++) {
     const rect = grown[i] as Rect
     let at = 0
-    index.intersecting(rect, near)
-    for (const j of near) at = Math.max(at, (level[j] as number) + 1)
+    const n = index.collect(rect[0], rect[1], rect[2], rect[3])
+    for (let k = 0; k < n; k++) {
+      const j = index.found[k] as number
+      if (intersects(index.rects[j] as Rect, rect)) at = Math.max(at, (level[j] as number) + 1)
+    }
     level[i] = at
     levels = Math.max(levels, at + 1)
     index.add(rect)

@@ -140,31 +140,6 @@ export class SpatialIndex {
     return -1
   }
 
-  /**
-   * Fills `out` (emptied first) with the ids of the stored rectangles that intersect `r` (positive area), each once,
-   * in no particular order, and returns it: a query whose caller needs no callback made for it.
-   */
-  intersecting(r: Rect, out: number[]): number[] {
-    out.length = 0
-    const visit = this.nextVisit()
-    const x0 = this.col(r[0])
-    const x1 = this.col(r[2], true)
-    const y0 = this.row(r[1])
-    const y1 = this.row(r[3], true)
-    for (let cy = y0; cy <= y1; cy++) {
-      for (let cx = x0; cx <= x1; cx++) {
-        const list = this.cells[cy * this.cols + cx]
-        if (!list) continue
-        for (const id of list) {
-          if (this.stamp[id] === visit) continue
-          this.stamp[id] = visit
-          if (intersects(this.rects[id] as Rect, r)) out.push(id)
-        }
-      }
-    }
-    return out
-  }
-
   intersectsAny(r: Rect): boolean {
     return this.some(r, (other) => intersects(other, r))
   }
