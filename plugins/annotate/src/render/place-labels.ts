@@ -173,13 +173,10 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   const fonts: number[] = [options.fontPx]
   for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) fonts.push(f)
 
-  const clampX = (x: number, w: number) => clamp(x, 0, Math.max(0, W - w))
-  const clampY = (y: number, h: number) => clamp(y, 0, Math.max(0, H - h))
-  const toRect = (x: number, y: number, w: number, h: number): Rect => {
-    const cx = clampX(x, w)
-    const cy = clampY(y, h)
-    return [cx, cy, cx + w, cy + h]
-  }
+  // Into the image (a label w wide or h tall); at 0 when it is larger than the image.
+  const clampX = (x: number, w: number) => (x < 0 ? 0 : x > W - w ? Math.max(0, W - w) : x)
+  const clampY = (y: number, h: number) => (y < 0 ? 0 : y > H - h ? Math.max(0, H - h) : y)
+
   // Free: overlapping no label placed so far. On a crowded screen most tries are not, and proving it must cost
   // little, or a label that finds no room near its box (every font size, every candidate: a thousand tries) costs
   // what a hundred labels that fit at once do. So, before the grid: the occupancy of the small cell at the try's
@@ -214,6 +211,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     return false
   }
   const candidates = new Float64Array(2 * CANDIDATES)
+  // Step 6's candidates, clamped.
+  const tried = new Float64Array(2 * CANDIDATES)
   const blockedSmall = new Uint8Array(CANDIDATES)
   // Step 5, which also knows the label sizes that fit nowhere any more: every try of such a size is blocked, so
   // none is made (on a full image most labels go straight to step 6).
@@ -317,22 +316,38 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
       if (!chosen) {
-        let least: {rect: Rect; overlap: number} | undefined
+        // The least overlap so far (Infinity: none tried yet) and where.
+        let least = Infinity
+        let leastX = 0
+        let leastY = 0
         cornerCandidates(box, w, h, candidates)
         for (let rank = 0; rank < CANDIDATES; rank++) {
-          const rect = toRect(candidates[2 * rank] as number, candidates[2 * rank + 1] as number, w, h)
+          const x = clampX(candidates[2 * rank] as number, w)
+          const y = clampY(candidates[2 * rank + 1] as number, h)
+          // Clamped into the image, candidates often coincide (a box as wide as the image has its left and right
+          // corners outside it on the image's edges): a spot tried already cannot have strictly less overlap.
+          let seen = false
+          for (let j = 0; j < rank && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
+          tried[2 * rank] = x
+          tried[2 * rank + 1] = y
+          if (seen) continue
+          const r = x + w
+          const b = y + h
           let overlap = 0
           // A candidate wins only with strictly less overlap: once its sum reaches the least one's, stop adding.
-          const limit = least ? least.overlap : Infinity
-          for (let k = 0, n = placedIndex.collect(rect[0], rect[1], rect[2], rect[3]); k < n && overlap < limit; k++) {
+          for (let k = 0, n = placedIndex.collect(x, y, r, b); k < n && overlap < least; k++) {
             const p = placed[placedIndex.found[k] as number] as Rect
-            const ow = Math.min(p[2], rect[2]) - Math.max(p[0], rect[0])
-            const oh = Math.min(p[3], rect[3]) - Math.max(p[1], rect[1])
+            const ow = (p[2] < r ? p[2] : r) - (p[0] > x ? p[0] : x)
+            const oh = (p[3] < b ? p[3] : b) - (p[1] > y ? p[1] : y)
             if (ow > 0 && oh > 0) overlap += ow * oh
           }
-          if (!least || overlap < least.overlap) least = {rect, overlap}
+          if (overlap < least) {
+            least = overlap
+            leastX = x
+            leastY = y
+          }
         }
-        const rect = (least as {rect: Rect}).rect
+        const rect: Rect = [leastX, leastY, leastX + w, leastY + h]
         chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
     }
