@@ -89,6 +89,22 @@ function windowRank(e: ScreenElement): number {
   return w.type === 'APPLICATION' ? (w.focused ? 0 : 1) : w.type === 'INPUT_METHOD' ? 2 : 3
 }
 
+interface Candidate {
+  element: ScreenElement
+  box: Rect
+  index: number
+}
+
+// The sorts' comparators live at module level, not as arrows made per call: V8 optimises a closure made afresh on
+// every annotation again on every annotation (see drawMarks).
+function byPriority(a: Candidate, b: Candidate): number {
+  return markPriority(a.element) - markPriority(b.element) || a.index - b.index
+}
+
+function byWindow(a: Candidate, b: Candidate): number {
+  return windowRank(a.element) - windowRank(b.element) || a.index - b.index
+}
+
 /** On screen (`on`) and on the main display, the one screenshots show. */
 function onMainScreen(e: ScreenElement): boolean {
   return e.flags.on && e.window.display === 0
@@ -100,27 +116,26 @@ function onMainScreen(e: ScreenElement): boolean {
  * app first, then document order within each.
  */
 export function selectMarks(model: ScreenModel, style: AnnotateStyle, mapping: ScreenMapping): MarkSelection {
-  const candidates: {element: ScreenElement; box: Rect; index: number}[] = []
+  const candidates: Candidate[] = []
   let outside = 0
   // The elements screen-state prints with `on`: the same kept elements and the same `on` flag, computed once in
   // core's screen model. Nothing here re-decides what is kept, but the screenshot shows the main display only, so
   // another display's elements (a `display:N` window) have no place on it.
   const onScreen = model.elements.filter(onMainScreen)
-  onScreen.forEach((element, index) => {
-    if (!matches(element, style.only)) return
+  for (let index = 0; index < onScreen.length; index++) {
+    const element = onScreen[index] as ScreenElement
+    if (!matches(element, style.only)) continue
     const box = toImageRect(element.bounds, mapping)
     if (box) candidates.push({element, box, index})
     else outside++
-  })
+  }
   let kept = candidates
   const limit = style.maxLabels > 0 ? Math.min(style.maxLabels, MAX_MARKS) : MAX_MARKS
   if (candidates.length > limit) {
-    kept = [...candidates]
-      .sort((a, b) => markPriority(a.element) - markPriority(b.element) || a.index - b.index)
-      .slice(0, limit)
+    kept = [...candidates].sort(byPriority).slice(0, limit)
   }
   // Numbers run through the focused app first, then the other windows, each in document order.
-  kept = [...kept].sort((a, b) => windowRank(a.element) - windowRank(b.element) || a.index - b.index)
+  kept = [...kept].sort(byWindow)
   const marks = kept.map((c, i) => ({
     element: c.element,
     number: i + 1,
