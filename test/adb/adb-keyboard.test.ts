@@ -275,6 +275,27 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     expect(commits()).to.equal(committed)
   })
 
+  it('a restore the call had begun when it was cut off still sends its later steps: ADBKeyBoard is disabled', async () => {
+    const id = await fieldId('keyboard')
+    const device = emu.device('keyboard')
+    // The text is sent; the call is cut off while its restore's first step (`ime set` back to Gboard) runs.
+    const back = device.holdNext(`ime set ${GBOARD}`, 'after')
+    const d = await driver('keyboard')
+    const typing = tool('type_append_text')
+      .handler(toolContext(d, {state}), tool('type_append_text').input.parse({element_id: id, text: 'café', ...fast}))
+      .then(
+        () => undefined,
+        (e: unknown) => e
+      )
+    await back.arrived
+    const closing = d.close()
+    back.release()
+    await closing
+    await typing
+    expect(setting('keyboard')).to.equal(GBOARD)
+    expect(device.inputMethods.enabled.has(ADB_KEYBOARD)).to.equal(false)
+  })
+
   it('a call cut off while waiting for ADBKeyBoard to start sends it nothing afterwards', async () => {
     const id = await fieldId('keyboard')
     const device = emu.device('keyboard')

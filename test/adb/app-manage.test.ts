@@ -1,3 +1,4 @@
+import {readdirSync} from 'node:fs'
 import {mkdtemp, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -77,6 +78,30 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
     expect(r.text).to.equal(`App installed successfully: ${path.join(dir, 'new.apk')}`)
     expect(r.data).to.deep.include({grant_all: true, replace: false})
     expect(installed('com.example.fresh')?.versionCode).to.equal(3)
+  })
+
+  it('an install cut off while pm installs (a cancelled call) still removes the pushed APK before its close ends', async () => {
+    const device = h.emu.device('emu-1')
+    const installing = device.holdNext('pm install', 'before')
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const ctx = toolContext(driver, {cwd: dir})
+    const call = tool('install_app')
+      .handler(ctx, tool('install_app').input.parse({apk: 'new.apk', replace: true}))
+      .then(
+        () => undefined,
+        (e: unknown) => e
+      )
+    await installing.arrived
+    await driver.close()
+    installing.release()
+    await call
+    const remote = h.argvSince(from).find((a) => a[0] === 'SEND')?.[1] as string
+    expect(remote).to.match(/^\/data\/local\/tmp\/arc-install-/)
+    expect(h.argvSince(from)).to.deep.include(['rm', '-f', remote])
+    expect(
+      readdirSync(device.files.hostPath('/data/local/tmp')).filter((f) => f.startsWith('arc-install-'))
+    ).to.deep.equal([])
   })
 
   it('install without --replace over an installed app fails with the reason and a next step, and cleans up', async () => {

@@ -94,6 +94,49 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(backendUses(d.shell).screen).to.deep.include({backend: 'helper'})
   })
 
+  it("a call sharing a helper start that another call's cancel cut off starts it again, and is not cancelled", async () => {
+    await rm(device().files.hostPath(helperDevicePath()), {force: true})
+    const a = await driver('auto')
+    const b = await driver('auto')
+    const moving = device().holdNext('mv', 'after')
+    const reading = a.captureScreen().then(
+      () => undefined,
+      (error: unknown) => error
+    )
+    await moving.arrived
+    // b's clipboard call waits on the start a began (the clipboard is not in the device's section).
+    const setting = b.setClipboard('hello')
+    await a.close()
+    moving.release()
+    expect(await reading).to.have.property('code', 'CANCELLED')
+    await setting
+    expect(await b.getClipboard()).to.equal('hello')
+  })
+
+  it('a driver closed under an element action sends no touch through a running helper: CANCELLED, nothing injected', async () => {
+    const d = await driver('auto', undefined, true)
+    await d.tap({x: 1, y: 1}) // starts the helper: touches of a resident host then go through it
+    const asked = device().helperRequests.length
+    const events = device().inputEvents.length
+    const error = await d
+      .exclusive(async () => {
+        await d.captureScreen()
+        await d.close()
+        await d.tap({x: 500, y: 1000})
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e
+      )
+    expect(error).to.have.property('code', 'CANCELLED')
+    expect(
+      device()
+        .helperRequests.slice(asked)
+        .map((r) => r[0])
+    ).to.not.include('tap')
+    expect(device().inputEvents.slice(events)).to.deep.equal([])
+  })
+
   it('reads an animated screen, where uiautomator gives up waiting for idle', async () => {
     device().setAnimated(true)
     try {

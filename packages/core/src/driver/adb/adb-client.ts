@@ -226,8 +226,19 @@ class SocketScope {
   }
 }
 
-/** Set while shutdown() runs what `untilClosed` registered: the only device calls a shut-down server still makes. */
-const puttingBack = new AsyncLocalStorage<true>()
+/**
+ * The server whose put-back runs in this async context (untilClosed, asPutBack): the only device calls a shut-down
+ * server still makes.
+ */
+const puttingBack = new AsyncLocalStorage<AdbServer>()
+
+/** A temporary file's removal, kept as a put-back while the work that made it runs (AdbServer.cleanupIfCut). */
+export interface CutCleanup {
+  /** Runs the removal (once, whoever asks first: the work or shutdown), failures ignored, and unregisters it. */
+  run(): Promise<void>
+  /** Unregisters it without running it: the work no longer leaves the file (it was renamed into place). */
+  drop(): void
+}
 
 export class AdbServer {
   readonly host: string
@@ -255,11 +266,55 @@ export class AdbServer {
    * caller was told was cancelled must never be sent. What `untilClosed` registered to put things back still runs.
    */
   private refuseAfterShutdown(what: string, serial: string | undefined): void {
-    if (!this.shutDown || puttingBack.getStore()) return
+    if (this.open) return
     throw new CancelledError(
       `${what} on ${serial ?? `the adb server at ${this.address}`} was not sent: the connection to the device was closed (the call was cancelled or its driver closed)`,
       {details: {serial}}
     )
+  }
+
+  /** Whether work in this async context may still reach the device: before shutdown(), or inside a put-back. */
+  private get open(): boolean {
+    return !this.shutDown || puttingBack.getStore() === this
+  }
+
+  /**
+   * The same refusal for a path that reaches the device without a new connection (a request to the on-device
+   * helper over its open stream): after shutdown(), only a put-back may still send.
+   */
+  checkOpen(what: string, serial: string): void {
+    this.refuseAfterShutdown(what, serial)
+  }
+
+  /**
+   * `putBack` made to run as a put-back whoever calls it: the work putting things back itself, or shutdown() when it
+   * was cut off. A put-back begun by the work before a shutdown must be able to finish its steps after it.
+   */
+  asPutBack<T>(putBack: () => Promise<T>): () => Promise<T> {
+    return () => puttingBack.run(this, putBack)
+  }
+
+  /**
+   * Keeps `remove` (deleting a temporary file the work put on the device) as a put-back while the work runs: the work
+   * runs it, or, cut off first (a cancelled call), shutdown() does, so nothing temporary is left either way.
+   */
+  cleanupIfCut(remove: () => Promise<unknown>): CutCleanup {
+    let running: Promise<void> | undefined
+    const run = this.asPutBack(
+      () =>
+        (running ??= remove().then(
+          () => undefined,
+          () => undefined
+        ))
+    )
+    const unregister = this.untilClosed(run)
+    return {
+      run: async () => {
+        await run()
+        unregister()
+      },
+      drop: unregister,
+    }
   }
 
   /** A client whose connections are tracked by `scope` and never start an adb server. */
@@ -366,6 +421,7 @@ export class AdbServer {
     )
     const split = splitExitTrailer(data)
     if (split) return {command, ...split}
+    if (!this.open) throw cutOff(what, serial)
     await this.assertAttached(serial, what)
     throw new DeviceCommandError(`${what} on ${serial} ended before finishing: the connection closed mid-output`, {
       details: {serial, bytes: data.length},
@@ -434,6 +490,7 @@ export class AdbServer {
       timeoutMs
     )
     if (result === null) {
+      if (!this.open) throw cutOff(what, serial)
       await this.assertAttached(serial, what)
       throw new DeviceCommandError(
         `${what} on ${serial} ended before finishing: the connection closed before the exit status`,
@@ -649,8 +706,16 @@ export class AdbServer {
     this.close()
     const pending = [...this.undo]
     this.undo.clear()
-    await Promise.all(pending.map((putBack) => puttingBack.run(true, putBack).catch(() => undefined)))
+    await Promise.all(pending.map((putBack) => puttingBack.run(this, putBack).catch(() => undefined)))
   }
+}
+
+/** A command whose output ended because shutdown() closed its connection: cut off, not a device that went away. */
+function cutOff(what: string, serial: string): CancelledError {
+  return new CancelledError(
+    `${what} on ${serial} was cut off: the connection to the device was closed (the call was cancelled or its driver closed)`,
+    {details: {serial}}
+  )
 }
 
 /** One host request answered with OKAY and a length-prefixed value (`host-serial:S:features`). */

@@ -169,8 +169,9 @@ export async function typeWithAdbKeyboard(dev: DeviceShell, text: string, chars:
   const enable = !imeIds(await dev.text(['ime', 'list', '-s'])).some(isAdbKeyboard)
   // One restore, whoever runs it first: this function, or closing the driver when the call is cut off (Ctrl-C, the
   // command's deadline) while ADBKeyBoard is selected, so the device is never left on it.
+  // A put-back whoever starts it, so a restore begun before the driver closed still sends its later steps after.
   let restoring: Promise<void> | undefined
-  const putBack = () => (restoring ??= restore(dev, previous, enable))
+  const putBack = dev.server.asPutBack(() => (restoring ??= restore(dev, previous, enable)))
   const unregister = dev.server.untilClosed(putBack)
   let failure: unknown
   try {

@@ -77,6 +77,8 @@ async function checkApk(apkPath: string): Promise<number> {
 export async function installApp(dev: DeviceShell, apkPath: string, options: InstallOptions): Promise<void> {
   const bytes = await checkApk(apkPath)
   const remote = `/data/local/tmp/arc-install-${randomBytes(6).toString('hex')}.apk`
+  // Removed by this function, or by the driver's close where the call is cut off (a cancelled install).
+  const cleanup = dev.server.cleanupIfCut(() => dev.text(['rm', '-f', remote]))
   try {
     await dev.server.push(dev.serial, apkPath, remote, bytes)
     const flags = [
@@ -101,7 +103,7 @@ export async function installApp(dev: DeviceShell, apkPath: string, options: Ins
       )
     }
   } finally {
-    await dev.text(['rm', '-f', remote]).catch(() => undefined)
+    await cleanup.run()
   }
 }
 

@@ -431,19 +431,24 @@ export async function writeFile(
   onBytes?: (bytes: number) => void
 ): Promise<void> {
   const temp = tempNameFor(target)
+  // The temporary file goes with a failure, here or (the call cut off: a cancelled write) by the driver's close.
+  // Removing it is safe either way: once renamed it is gone, and before, the old content is still in place.
+  const cleanup = dev.server.cleanupIfCut(() => dev.run(['rm', '-f', '--', temp]))
   try {
     await push(dev, data, temp, onBytes)
   } catch (error) {
-    await dev.run(['rm', '-f', '--', temp]).catch(() => {})
+    await cleanup.run()
     throw error
   }
   try {
     await dev.action(['mv', '-f', '--', temp, target], `mv over ${target}`)
+    cleanup.drop()
   } catch (error) {
     let left: FileStat | undefined
     try {
       left = await statFile(dev, temp)
     } catch {
+      cleanup.drop()
       throw new DeviceUnavailableError(
         `writing ${target} on ${dev.serial}: the rename of the new content over it was sent but not answered (${(error as Error).message}), and the device cannot be asked whether it happened`,
         {
@@ -455,8 +460,11 @@ export async function writeFile(
         }
       )
     }
-    if (left === undefined) return
-    await dev.run(['rm', '-f', '--', temp]).catch(() => {})
+    if (left === undefined) {
+      cleanup.drop()
+      return
+    }
+    await cleanup.run()
     throw error
   }
 }

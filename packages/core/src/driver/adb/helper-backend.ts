@@ -100,6 +100,9 @@ export class HelperBackend {
   ): Promise<T> {
     const began = performance.now()
     let why = 'the helper is off (adb.helper, ARC_HELPER or --helper)'
+    // A request goes over the helper's open stream, not a new connection: a driver closed under the call (a cancelled
+    // element action between its read and its tap) must refuse it here, as its AdbServer refuses any new call.
+    this.dev.server.checkOpen(capability, this.dev.serial)
     if (this.mode !== 'off') {
       try {
         const session = await this.session()

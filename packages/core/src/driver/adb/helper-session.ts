@@ -13,6 +13,7 @@
 import {randomBytes} from 'node:crypto'
 import type {Socket} from 'node:net'
 
+import {CancelledError} from '../../errors/arc-error.js'
 import {DEFAULT_HELPER_HOLD_MS, helperBuild, helperDevicePath, HELPER_DEX} from '../device-helper.js'
 import type {DeviceShell} from './device-shell.js'
 import {statFile} from './files.js'
@@ -42,6 +43,17 @@ export class HelperFailure extends Error {
   ) {
     super(message)
     this.name = 'HelperFailure'
+  }
+}
+
+/**
+ * The helper's start was cut off by the starting driver's close (a cancelled call): nothing was learned of the device.
+ * Not remembered as unavailable; a caller that shared the start and was not cancelled starts it again (helperSession).
+ */
+class StartCutOff extends Error {
+  constructor(cause: unknown) {
+    super(`the helper's start was cut off: ${(cause as Error).message}`, {cause})
+    this.name = 'StartCutOff'
   }
 }
 
@@ -230,13 +242,16 @@ async function ensureDex(dev: DeviceShell, force: boolean): Promise<boolean> {
     if (stat?.kind === 'file' && stat.size === build.bytes) return false
   }
   const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`
+  // The temporary file goes with a failure, here or (the start cut off) by the driver's close.
+  const cleanup = dev.server.cleanupIfCut(() => dev.run(['rm', '-f', temp]))
   try {
     await dev.server.push(dev.serial, HELPER_DEX, temp, build.bytes)
     await dev.action(['mv', '-f', temp, target], 'moving the helper into place')
+    cleanup.drop()
   } catch (error) {
-    await dev.run(['rm', '-f', temp]).catch(() => undefined)
+    await cleanup.run()
     // Cut off by its driver's close (a cancelled call): that says nothing of the device, so it is not remembered.
-    if (dev.server.shuttingDown) throw error
+    if (dev.server.shuttingDown) throw new StartCutOff(error)
     throw new HelperFailure('push', `could not put the helper at ${target}: ${(error as Error).message}`)
   }
   return true
@@ -249,7 +264,7 @@ async function launch(dev: DeviceShell, idleMs: number): Promise<{socket: Socket
   try {
     socket = await dev.server.openExec(dev.serial, command)
   } catch (error) {
-    if (dev.server.shuttingDown) throw error
+    if (dev.server.shuttingDown) throw new StartCutOff(error)
     throw new HelperFailure('start', `could not start app_process on ${dev.serial}: ${(error as Error).message}`)
   }
   return new Promise((resolve, reject) => {
@@ -330,7 +345,12 @@ export function helperSession(dev: DeviceShell, holdMs = DEFAULT_HELPER_HOLD_MS)
     })
     sessions.set(dev.key, session)
   }
-  return session
+  return session.catch((error: unknown) => {
+    if (!(error instanceof StartCutOff)) throw error
+    // This caller's own driver closed: its call was cancelled. Another's: start the helper again for this one.
+    if (dev.server.shuttingDown) throw new CancelledError('the call was cancelled while the helper was starting')
+    return helperSession(dev, holdMs)
+  })
 }
 
 /** The device's helper session where one runs or is starting; undefined otherwise (nothing is started). */

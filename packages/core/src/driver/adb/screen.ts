@@ -255,12 +255,14 @@ function dumpLimit(dev: DeviceShell, maxBytes = DUMP_MAX_BYTES): OutputLimit {
 async function dumpViaFile(dev: DeviceShell, flags: string[]): Promise<string> {
   const file = `/data/local/tmp/arc-dump-${randomBytes(6).toString('hex')}.xml`
   await dev.text(['rm', '-f', file])
+  // Removed here, or by the driver's close where the read is cut off.
+  const cleanup = dev.server.cleanupIfCut(() => dev.text(['rm', '-f', file]))
   try {
     const log = await dev.text(['uiautomator', 'dump', ...flags, file])
     const xml = await dev.text(['cat', file, raw('2>/dev/null')], undefined, dumpLimit(dev))
     return xml.includes('<hierarchy') || xml.includes('<displays') ? xml : `${log}\n${xml}`
   } finally {
-    await dev.text(['rm', '-f', file]).catch(() => undefined)
+    await cleanup.run()
   }
 }
 
