@@ -631,7 +631,9 @@ describe('element, typing and wait tools against arc emulate', function () {
           expect(r.data, seen).to.include({found: false, attempts: 0})
           expect(r.data.elapsedMs as number, seen).to.be.at.least(3000)
         } else {
-          expect(r.data.message as string, seen).to.match(/^Operation timed out after \d+ms waiting for UI idle/)
+          const after = /^Operation timed out after (\d+)ms waiting for UI idle/.exec(r.data.message as string)
+          expect(after, seen).to.not.equal(null)
+          expect(Number(after?.[1]), seen).to.be.at.least(3000)
         }
       }
     })

@@ -88,6 +88,8 @@ describe('waits end a script: exit 0 when the condition held, 11 (TIMEOUT) when 
    */
   const settled = async () => {
     for (let i = 0; i < 500 && h.emu.runningShells().length > 0; i++) await new Promise((r) => setTimeout(r, 20))
+    if (h.emu.runningShells().length > 0)
+      throw new Error(`device shells still running after 10 s: ${h.emu.runningShells().join(', ')}`)
   }
   /** The N of a wait line's `(N reads)`. */
   const readsIn = (line: string) => Number(/\((\d+) reads?\)/.exec(line)?.[1])
