@@ -66,11 +66,16 @@ const RING_RADIUS = 8
 const CANDIDATES = 12 + 5 * SHIFT_STEPS
 
 /**
- * The candidate positions (top-left corners, best first) for a w x h label of `box`, as x, y pairs into `out`.
- * Most are anchored: a corner or an edge of the label sits on a point that does not move with the label's size
- * (see `anchored`).
+ * The candidate positions (top-left corners, best first) for a w x h label of `box`, as x, y pairs into `out`: the
+ * twelve corners, then SHIFT_STEPS shifts along the box's top edge (above and below it), down its left edge (inside
+ * and outside) and along its bottom edge, `stepX` and `stepY` apart.
+ *
+ * Every candidate is anchored: a corner of the label sits on a point that does not move with the label's size (the
+ * steps are the label's first size's, passed in, not the current one's), so its label, clamped into the image, holds
+ * the same candidate's label of any smaller size (no wider, no taller) wherever the box is. So a candidate free at
+ * one size is free at every smaller one: the search over font sizes in `placeLabels` relies on it.
  */
-function cornerCandidates(box: Rect, w: number, h: number, out: Float64Array): void {
+function cornerCandidates(box: Rect, w: number, h: number, stepX: number, stepY: number, out: Float64Array): void {
   const l = box[0]
   const t = box[1]
   const r = box[2]
@@ -103,11 +108,10 @@ function cornerCandidates(box: Rect, w: number, h: number, out: Float64Array): v
   out[21] = bh
   out[22] = r
   out[23] = bh
-  const stepX = shiftStep(box, w)
   let i = 24
   for (let k = 1; k <= SHIFT_STEPS; k++) {
     const x = l + k * stepX
-    const y = t + k * h
+    const y = t + k * stepY
     out[i] = x
     out[i + 1] = t
     out[i + 2] = x
@@ -122,27 +126,56 @@ function cornerCandidates(box: Rect, w: number, h: number, out: Float64Array): v
   }
 }
 
+/** Candidate `rank` of `cornerCandidates`, alone, into out[0], out[1]. */
+function candidateAt(
+  box: Rect,
+  w: number,
+  h: number,
+  stepX: number,
+  stepY: number,
+  rank: number,
+  out: Float64Array
+): void {
+  if (rank < 12) {
+    const corner = CORNERS[rank] as number
+    // Bits: 1 right edge (r - w) / 2 left edge's outside (l - w) / 4 right edge's outside (r), else l; 8 above (t -
+    // h) / 16 bottom inside (b - h) / 32 below (b), else t.
+    out[0] = corner & 1 ? box[2] - w : corner & 2 ? box[0] - w : corner & 4 ? box[2] : box[0]
+    out[1] = corner & 8 ? box[1] - h : corner & 16 ? box[3] - h : corner & 32 ? box[3] : box[1]
+    return
+  }
+  const k = Math.floor((rank - 12) / 5) + 1
+  const x = box[0] + k * stepX
+  switch ((rank - 12) % 5) {
+    case 0:
+      out[0] = x
+      out[1] = box[1]
+      return
+    case 1:
+      out[0] = x
+      out[1] = box[1] - h
+      return
+    case 2:
+      out[0] = box[0]
+      out[1] = box[1] + k * stepY
+      return
+    case 3:
+      out[0] = box[0] - w
+      out[1] = box[1] + k * stepY
+      return
+    default:
+      out[0] = x
+      out[1] = box[3]
+  }
+}
+
+/** The twelve corners of `cornerCandidates` in its order, as `candidateAt`'s bits. */
+const CORNERS = Uint8Array.of(0, 8, 1, 1 | 8, 16, 32, 1 | 16, 1 | 32, 2, 4, 2 | 16, 4 | 16)
+
 /** The step of the shifted candidates along the box's edges: a label width, or a seventh of a wide box. */
 function shiftStep(box: Rect, w: number): number {
   return Math.max(w, Math.ceil((box[2] - box[0]) / (SHIFT_STEPS + 1)))
 }
-
-/**
- * Whether candidate `rank` is anchored: its label, clamped into the image, holds the same candidate's label of any
- * smaller size (no wider, no taller) wherever the box is. The twelve corners are; the shifts along the top and
- * bottom edges are while their step is a seventh of the box (`fixedStep`: the same for every size that small);
- * the shifts down the left edge never are (they move with the label's height). So a try of an anchored candidate
- * that is blocked at a small size is blocked at every larger one, and need not be made.
- */
-function anchored(rank: number, fixedStep: boolean): boolean {
-  if (rank < 12) return true
-  const kind = (rank - 12) % 5
-  return fixedStep && (kind === 0 || kind === 1 || kind === 4)
-}
-
-/** `anchored` per rank, with the step fixed and not. */
-const ANCHORED_FIXED = Uint8Array.from({length: CANDIDATES}, (_, rank) => (anchored(rank, true) ? 1 : 0))
-const ANCHORED = Uint8Array.from({length: CANDIDATES}, (_, rank) => (anchored(rank, false) ? 1 : 0))
 
 // Ring offsets (in half label widths and label heights) nearest first; the order does not depend on the label size.
 const RING_ORDER: Int8Array = (() => {
@@ -213,37 +246,38 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
   const candidates = new Float64Array(2 * CANDIDATES)
   // Step 6's candidates, clamped.
   const tried = new Float64Array(2 * CANDIDATES)
-  const blockedSmall = new Uint8Array(CANDIDATES)
+  const one = new Float64Array(2)
   // Step 5, which also knows the label sizes that fit nowhere any more: every try of such a size is blocked, so
   // none is made (on a full image most labels go straight to step 6).
   const finder = new FreeSpotFinder(W, H, placedIndex, occupied)
+  // Per font size (same order as `fonts`) of the label being placed: its width and height.
+  const widths = new Float64Array(fonts.length)
+  const heights = new Float64Array(fonts.length)
 
   for (const index of order) {
     const {box, text} = requests[index] as LabelRequest
     let chosen: LabelPlacement | undefined
+    const size0 = labelSize(options.measure(text, fonts[0] as number), fonts[0] as number)
+    // The shifts' steps: at the first size, that size's; at the smaller ones, the smallest size's (set below), so
+    // every candidate of those sizes is anchored (see `cornerCandidates`).
+    let stepX = shiftStep(box, size0.width)
+    let stepY = size0.height
 
-    // Once the first size found no room: which anchored candidates are blocked at the smallest size (so at every
-    // size at least as wide and as tall), and that size.
-    let smallest: {w: number; h: number} | undefined
-    for (let f = 0; f < fonts.length; f++) {
-      const fontPx = fonts[f] as number
-      const {width: w, height: h} = labelSize(options.measure(text, fontPx), fontPx)
+    /**
+     * Steps 1-2 at font `f`: the free candidate of least cost (rank plus penalties), or undefined when none is free.
+     * A cost is at least its rank, and ranks only grow: once a rank reaches the best cost, no later one can beat it.
+     */
+    const bestAt = (f: number, w: number, h: number): Rect | undefined => {
+      if (finder.isFull(w, h)) return undefined
       // The best free candidate so far: its cost (Infinity: none yet) and position. Plain numbers, and the scoring
-      // below loops over ids, not closures: a crowded label runs this for twenty font sizes.
+      // below loops over ids, not closures.
       let bestCost = Infinity
       let bestX = 0
       let bestY = 0
-      cornerCandidates(box, w, h, candidates)
-      const prune = smallest !== undefined && w >= smallest.w && h >= smallest.h
-      const fixedStep = shiftStep(box, w) > w
-      const tries = finder.isFull(w, h) ? 0 : CANDIDATES
-      const anchors = fixedStep ? ANCHORED_FIXED : ANCHORED
+      cornerCandidates(box, w, h, stepX, stepY, candidates)
       const maxX = Math.max(0, W - w)
       const maxY = Math.max(0, H - h)
-      for (let rank = 0; rank < tries; rank++) {
-        // A cost is at least its rank, and ranks only grow: no later candidate can beat the best one.
-        if (rank >= bestCost) break
-        if (prune && blockedSmall[rank] === 1 && anchors[rank] === 1) continue
+      for (let rank = 0; rank < CANDIDATES && rank < bestCost; rank++) {
         const cx = candidates[2 * rank] as number
         const cy = candidates[2 * rank + 1] as number
         const x = cx < 0 ? 0 : cx > maxX ? maxX : cx
@@ -273,28 +307,67 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
           bestY = y
         }
       }
-      if (bestCost < Infinity) {
-        const rect: Rect = [bestX, bestY, bestX + w, bestY + h]
-        chosen = {rect, fontPx, detached: !touches(rect, box)}
-        break
+      return bestCost < Infinity ? [bestX, bestY, bestX + w, bestY + h] : undefined
+    }
+
+    /** Whether candidate `rank` at font `f` (of size widths[f] x heights[f]) is free. */
+    const freeAt = (f: number, rank: number): boolean => {
+      const w = widths[f] as number
+      const h = heights[f] as number
+      if (finder.isFull(w, h)) return false
+      candidateAt(box, w, h, stepX, stepY, rank, one)
+      const x = clampX(one[0] as number, w)
+      const y = clampY(one[1] as number, h)
+      return free(x, y, x + w, y + h)
+    }
+
+    // Steps 1-3: the first font size (largest first) at which a candidate is free, at its best candidate.
+    widths[0] = size0.width
+    heights[0] = size0.height
+    let rect = bestAt(0, size0.width, size0.height)
+    let fontIndex = 0
+    if (!rect && fonts.length > 1) {
+      let nested = true
+      for (let f = 1; f < fonts.length; f++) {
+        const size = labelSize(options.measure(text, fonts[f] as number), fonts[f] as number)
+        widths[f] = size.width
+        heights[f] = size.height
+        if (size.width > (widths[f - 1] as number) || size.height > (heights[f - 1] as number)) nested = false
       }
-      if (f === 0 && fonts.length > 1) {
-        const minPx = fonts[fonts.length - 1] as number
-        const {width: sw, height: sh} = labelSize(options.measure(text, minPx), minPx)
-        smallest = {w: sw, h: sh}
-        cornerCandidates(box, sw, sh, candidates)
-        const full = finder.isFull(sw, sh)
-        for (let rank = 0; rank < CANDIDATES; rank++) {
-          if (full) {
-            blockedSmall[rank] = 1
-            continue
+      const last = fonts.length - 1
+      stepX = shiftStep(box, widths[last] as number)
+      stepY = heights[last] as number
+      if (nested) {
+        // Each size holds the next one's label at every candidate, so a candidate free at one size is free at every
+        // smaller one: per candidate, the sizes where it is free are a tail of the list. The first size with a free
+        // candidate is the least of those tails' starts. A candidate blocked just before the least start found so
+        // far cannot lower it (no try); one free there lowers it, found by bisection. So a crowded label costs a
+        // try per candidate and a few bisections, not a try per candidate and size (25 sizes on a 2400 px image).
+        let first = fonts.length
+        for (let rank = 0; rank < CANDIDATES && first > 1; rank++) {
+          if (!freeAt(first - 1, rank)) continue
+          let lo = 1
+          let hi = first - 1
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1
+            if (freeAt(mid, rank)) hi = mid
+            else lo = mid + 1
           }
-          const x = clampX(candidates[2 * rank] as number, sw)
-          const y = clampY(candidates[2 * rank + 1] as number, sh)
-          blockedSmall[rank] = free(x, y, x + sw, y + sh) ? 0 : 1
+          first = hi
+        }
+        if (first < fonts.length) {
+          fontIndex = first
+          rect = bestAt(first, widths[first] as number, heights[first] as number)
+        }
+      } else {
+        // A measure that is not monotone in the font size: every size is tried in turn.
+        for (let f = 1; f < fonts.length && !rect; f++) {
+          fontIndex = f
+          rect = bestAt(f, widths[f] as number, heights[f] as number)
         }
       }
     }
+    if (rect) chosen = {rect, fontPx: fonts[fontIndex] as number, detached: !touches(rect, box)}
 
     if (!chosen) {
       const fontPx = fonts[fonts.length - 1] as number
@@ -320,7 +393,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         let least = Infinity
         let leastX = 0
         let leastY = 0
-        cornerCandidates(box, w, h, candidates)
+        cornerCandidates(box, w, h, shiftStep(box, w), h, candidates)
         for (let rank = 0; rank < CANDIDATES; rank++) {
           const x = clampX(candidates[2 * rank] as number, w)
           const y = clampY(candidates[2 * rank + 1] as number, h)
