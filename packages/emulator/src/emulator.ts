@@ -274,6 +274,8 @@ class EmulatorImpl implements Emulator, HostContext {
     if (before) {
       before.arrived()
       await before.released
+      // Killed while it waited (its client went away): a process that was killed before it ran does nothing.
+      if (io.signal.aborted) return 137
     }
     const after = device.takeHold(io.argv, 'after')
     const status = await this.runCommand(device, io, ctx)
