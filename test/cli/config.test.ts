@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {mkdtemp, mkdir, rm, writeFile} from 'node:fs/promises'
+import {mkdtemp, mkdir, rm, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -174,6 +174,12 @@ describe('config', () => {
       result: {config: {device: 'demo'}, filepath: path.join(meta, 'arc-here.json')},
       cosmiconfig: true,
     })
+  })
+
+  it('a config place whose stat fails otherwise than "not there" (a symlink loop) is an error, not "no config"', async () => {
+    const dir = await make({'package.json': '{"name": "p"}'})
+    await symlink('.arcrc', path.join(dir, '.arcrc'))
+    await expectConfigError(loadConfig(dir, {}), /ELOOP/)
   })
 
   it('validates a plugin-owned section with the key path as written', () => {

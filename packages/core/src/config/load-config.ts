@@ -123,7 +123,14 @@ const META_PLACES = [
   ...['json', 'yaml', 'yml', 'js', 'ts', 'cjs', 'mjs'].map((ext) => path.join('.config', `config.${ext}`)),
 ]
 
-const statOf = (file: string) => stat(file).catch(() => undefined)
+/**
+ * A place's stat: undefined where nothing is there (cosmiconfig skips it too), `unknown` where the stat failed
+ * otherwise (a symlink loop, an I/O error): cosmiconfig's read then fails with that error, so it must decide.
+ */
+const statOf = (file: string) =>
+  stat(file).catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' || error.code === 'ENOTDIR' ? undefined : ('unknown' as const)
+  )
 
 /**
  * Whether the package.json at `file` may give cosmiconfig something: one of `keys` (`arc`, its config; `cosmiconfig`,
@@ -169,9 +176,10 @@ async function checkPlaces(cwd: string): Promise<boolean> {
     const [packageJson, packageYaml, ...infos] = await Promise.all(
       ['package.json', 'package.yaml', ...PLACE_FILES].map((name) => statOf(path.join(dir, name)))
     )
+    if (packageJson === 'unknown' || packageYaml === 'unknown' || infos.includes('unknown')) return true
     for (const [i, name] of PLACE_FILES.entries()) {
       const info = infos[i]
-      if (!info) continue
+      if (!info || info === 'unknown') continue
       const file = path.join(dir, name)
       // Not a file (a folder of that name): cosmiconfig skips it, but it is not worth a second reading of its rules.
       maybe = true
