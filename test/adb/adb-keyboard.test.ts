@@ -296,6 +296,34 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     expect(device.inputMethods.enabled.has(ADB_KEYBOARD)).to.equal(false)
   })
 
+  it('the close does not cut short a restore step already on its way: the keyboard is set back', async () => {
+    const id = await fieldId('keyboard')
+    const device = emu.device('keyboard')
+    // ADBKeyBoard enabled by the user: the restore is one step, `ime set` back to Gboard, held before it runs.
+    device.inputMethods.enabled.add(ADB_KEYBOARD)
+    try {
+      const back = device.holdNext(`ime set ${GBOARD}`, 'before')
+      const d = await driver('keyboard')
+      const typing = tool('type_append_text')
+        .handler(toolContext(d, {state}), tool('type_append_text').input.parse({element_id: id, text: 'café', ...fast}))
+        .then(
+          () => undefined,
+          (e: unknown) => e
+        )
+      await back.arrived
+      const shells = emu.runningShells().length
+      const closing = d.close()
+      // A close that cut the step short kills its shell: give that up to 1 s to show before the step may run.
+      for (let i = 0; i < 50 && emu.runningShells().length >= shells; i++) await new Promise((r) => setTimeout(r, 20))
+      back.release()
+      await closing
+      await typing
+      expect(setting('keyboard')).to.equal(GBOARD)
+    } finally {
+      device.inputMethods.enabled.delete(ADB_KEYBOARD)
+    }
+  })
+
   it('a call cut off while waiting for ADBKeyBoard to start sends it nothing afterwards', async () => {
     const id = await fieldId('keyboard')
     const device = emu.device('keyboard')

@@ -113,6 +113,34 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(await b.getClipboard()).to.equal('hello')
   })
 
+  it('a tap waiting on a helper start another call began is not sent once its own driver closed meanwhile', async () => {
+    await rm(device().files.hostPath(helperDevicePath()), {force: true})
+    const a = await driver('auto', undefined, true)
+    const b = await driver('auto', undefined, true)
+    const moving = device().holdNext('mv', 'after')
+    // b starts the helper from a call outside the device's section (the clipboard); a's tap then waits on that start.
+    const reading = b.getClipboard()
+    await moving.arrived
+    const events = device().inputEvents.length
+    const asked = device().helperRequests.length
+    const tapping = a.tap({x: 500, y: 1000}).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    // Long enough for the tap to be waiting on the start (were it not yet, the close refuses it all the same).
+    await sleep(100)
+    await a.close()
+    moving.release()
+    await reading
+    expect(await tapping).to.have.property('code', 'CANCELLED')
+    expect(
+      device()
+        .helperRequests.slice(asked)
+        .map((r) => r[0])
+    ).to.not.include('tap')
+    expect(device().inputEvents.slice(events)).to.deep.equal([])
+  })
+
   it('a driver closed under an element action sends no touch through a running helper: CANCELLED, nothing injected', async () => {
     const d = await driver('auto', undefined, true)
     await d.tap({x: 1, y: 1}) // starts the helper: touches of a resident host then go through it

@@ -340,7 +340,9 @@ export class AdbServer {
   ): Promise<T> {
     this.refuseAfterShutdown(what, serial)
     const scope = new SocketScope()
-    this.scopes.add(scope)
+    // A put-back's calls are not the close's to end: close() cutting a restore's step short would leave the device
+    // as the cut-off work left it (they keep their own time limit).
+    if (puttingBack.getStore() !== this) this.scopes.add(scope)
     let timer: NodeJS.Timeout | undefined
     let pace: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {

@@ -106,6 +106,8 @@ export class HelperBackend {
     if (this.mode !== 'off') {
       try {
         const session = await this.session()
+        // Asked again: the wait for a start another driver began can outlast this driver (closed meanwhile).
+        this.dev.server.checkOpen(capability, this.dev.serial)
         const value = await viaHelper(session)
         remember(this.dev, capability, {backend: 'helper', ms: performance.now() - began}, this.used)
         return value
