@@ -2,10 +2,11 @@ import {createCanvas, type Canvas, type SKRSContext2D} from '@napi-rs/canvas'
 
 import {isPng, pngSize, pngSizeProblem, type ScreenModel} from '@arc-cli/core'
 
-import {drawMarks} from './render/draw-marks.js'
+import {boxColor, drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
 import {selectMarks, textBoxes} from './render/marks.js'
 import {countOverlaps, placeLabels} from './render/place-labels.js'
+import {outlinesWritable, writeOutlines} from './render/outline-pixels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
 import {checkAgainstScreen, confirmPixels, decodeScreenshot, fitsScreen, frameLooks} from './screenshot-image.js'
@@ -128,7 +129,17 @@ export async function annotateScreenshot(
   const marksLayer = ({size, selection, placements, lineWidth, dash}: ReturnType<typeof layout>): Canvas => {
     const layer = createCanvas(size.width, size.height)
     const layerCtx = layer.getContext('2d')
-    drawMarks(layerCtx, selection.marks, placements, {style, lineWidth, dash, measure})
+    const {marks} = selection
+    const colors = marks.map((m) => boxColor(m.role, style))
+    // On the empty layer, outlines whose every pixel is whole are written as pixels (outline-pixels.ts).
+    const outlinesDrawn = outlinesWritable(lineWidth, dash, colors)
+    if (outlinesDrawn) {
+      const pixels = layerCtx.createImageData(size.width, size.height)
+      const boxes = marks.map((m) => m.box)
+      writeOutlines(pixels.data, size.width, size.height, boxes, colors, lineWidth, dash)
+      layerCtx.putImageData(pixels, 0, 0)
+    }
+    drawMarks(layerCtx, marks, placements, {style, lineWidth, dash, measure, outlinesDrawn})
     layerCtx.getImageData(0, 0, 1, 1)
     return layer
   }

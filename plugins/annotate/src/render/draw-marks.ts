@@ -37,6 +37,11 @@ export interface MarkPaint {
   text: string
 }
 
+/** The colour of a mark's box. */
+export function boxColor(role: Role, style: AnnotateStyle): Rgba {
+  return markColors(role, style).box
+}
+
 /** The CSS colours of a mark's box, label and label text. */
 export function markPaint(role: Role, style: AnnotateStyle): MarkPaint {
   const c = markColors(role, style)
@@ -55,6 +60,8 @@ interface DrawOptions {
   dash: number[]
   /** Text width in pixels at a font size: the (cached) measure label placement used. */
   measure(text: string, fontPx: number): number
+  /** The boxes are on the canvas already (writeOutlines): draw only the leader lines and labels. */
+  outlinesDrawn?: boolean
 }
 
 export function strokeBox(ctx: SKRSContext2D, box: Rect, lw: number): void {
@@ -85,7 +92,7 @@ export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPl
   ctx.setLineDash(dash)
   // Colours are set only when they change (each set parses the CSS colour): once per image with one colour.
   const state: PenState = {stroke: '', fill: '', font: ''}
-  for (let i = 0; i < marks.length; i++) {
+  for (let i = 0; i < marks.length && !options.outlinesDrawn; i++) {
     const {box} = paints[i] as MarkPaint
     setStroke(ctx, state, box)
     setFill(ctx, state, box)
