@@ -152,15 +152,18 @@ export default class Emulate extends ArcCommand {
         })
       }
     }
+    // Listened for before the lines that tell a caller it may stop us: a SIGTERM sent as soon as it reads them must
+    // find the handler (without one, the signal kills the process, which then leaves its port file behind).
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
     this.log(`arc emulate: listening on ${address} (devices: ${serials.join(', ')})`)
     this.log(
       `Try: ADB_SERVER_SOCKET=tcp:${address} ${this.config.bin} screen-state   or   adb -H ${emulator.host} -P ${emulator.port} shell echo ok`
     )
     if (portFile) this.log(`arc emulate: wrote ${portFile}`)
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve)
-      process.once('SIGTERM', resolve)
-    })
+    await stopped
     await emulator.close()
     if (portFile) await rm(portFile, {force: true})
     this.log('arc emulate: stopped')
