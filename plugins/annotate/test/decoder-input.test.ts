@@ -1,20 +1,11 @@
 import {expect} from 'chai'
 import {existsSync, readFileSync} from 'node:fs'
-import zlib from 'node:zlib'
 
 import {createCanvas, loadImage} from '@napi-rs/canvas'
 
 import {fixturePath} from '@arc-cli/test-support/paths'
 import {pixelChunksOnly} from '../src/screenshot-image.js'
-
-function chunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-  const out = Buffer.alloc(12 + data.length)
-  out.writeUInt32BE(data.length, 0)
-  body.copy(out, 4)
-  out.writeUInt32BE(zlib.crc32(body), 8 + data.length)
-  return out
-}
+import {pngChunk as chunk} from '@arc-cli/test-support/png-chunk'
 
 /** The PNG's chunk types in order. */
 function chunkTypes(png: Buffer): string[] {

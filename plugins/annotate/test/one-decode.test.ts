@@ -7,6 +7,7 @@ import {expect} from 'chai'
 import {annotateScreenshot} from '../src/annotate-screenshot.js'
 import {DEFAULTS} from '../src/style/annotate-config.js'
 import {resolveStyle} from '../src/style/resolve-style.js'
+import {pngChunk as chunk} from '@arc-cli/test-support/png-chunk'
 
 const zlib = createRequire(import.meta.url)('node:zlib') as typeof Zlib
 
@@ -30,14 +31,6 @@ async function inflatesDuring(work: () => Promise<unknown>): Promise<number> {
 
 /** A PNG of `width`x`height` whose pixel data (valid zlib, valid CRCs) holds only the first `rows` rows. */
 function shortPng(width: number, height: number, rows: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const out = Buffer.alloc(12 + data.length)
-    out.writeUInt32BE(data.length, 0)
-    body.copy(out, 4)
-    out.writeUInt32BE(zlib.crc32(body), 8 + data.length)
-    return out
-  }
   const ihdr = Buffer.alloc(13)
   ihdr.writeUInt32BE(width, 0)
   ihdr.writeUInt32BE(height, 4)
