@@ -104,6 +104,24 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
     ).to.deep.equal([])
   })
 
+  it('a write cut off while its rename runs (a cancelled call) is CANCELLED, and its temporary file is removed', async () => {
+    const device = h.emu.device('emu-1')
+    const renaming = device.holdNext('mv', 'before')
+    const driver = await h.driver()
+    const from = h.emu.commands.length
+    const writing = driver.writeFile('/sdcard/cut.txt', Buffer.from('new')).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    await renaming.arrived
+    await driver.close()
+    renaming.release()
+    expect(await writing).to.have.property('code', 'CANCELLED')
+    const temp = h.argvSince(from).find((a) => a[0] === 'SEND')?.[1] as string
+    expect(h.argvSince(from)).to.deep.include(['rm', '-f', '--', temp])
+    expect(readdirSync(device.files.hostPath('/sdcard')).filter((f) => f.startsWith('cut.txt'))).to.deep.equal([])
+  })
+
   it('install without --replace over an installed app fails with the reason and a next step, and cleans up', async () => {
     const {error, argv} = await fails('install_app', {apk: 'old.apk', replace: false})
     expect(error.code).to.equal('DEVICE_COMMAND_FAILED')

@@ -231,6 +231,8 @@ class SocketScope {
  * server still makes.
  */
 const puttingBack = new AsyncLocalStorage<AdbServer>()
+/** The time limit of one device call made by a put-back (an `ime set`, an `rm -f`: well under a second on a phone). */
+const PUT_BACK_LIMIT_MS = 5000
 
 /** A temporary file's removal, kept as a put-back while the work that made it runs (AdbServer.cleanupIfCut). */
 export interface CutCleanup {
@@ -341,8 +343,10 @@ export class AdbServer {
     this.refuseAfterShutdown(what, serial)
     const scope = new SocketScope()
     // A put-back's calls are not the close's to end: close() cutting a restore's step short would leave the device
-    // as the cut-off work left it (they keep their own time limit).
-    if (puttingBack.getStore() !== this) this.scopes.add(scope)
+    // as the cut-off work left it. They get a short limit of their own instead, so a device that stopped answering
+    // holds a cancelled call's end for seconds, not the whole per-command limit per step.
+    if (puttingBack.getStore() === this) timeoutMs = Math.min(timeoutMs, PUT_BACK_LIMIT_MS)
+    else this.scopes.add(scope)
     let timer: NodeJS.Timeout | undefined
     let pace: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {

@@ -449,6 +449,8 @@ export async function writeFile(
       left = await statFile(dev, temp)
     } catch {
       cleanup.drop()
+      // Cut off by the driver's close (a cancelled call): the close removes the temporary file; say it was cancelled.
+      if (dev.server.shuttingDown) throw error
       throw new DeviceUnavailableError(
         `writing ${target} on ${dev.serial}: the rename of the new content over it was sent but not answered (${(error as Error).message}), and the device cannot be asked whether it happened`,
         {
