@@ -158,11 +158,12 @@ export default class Emulate extends ArcCommand {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)
     })
+    // The file first: a caller that waits for the listening line then finds both the file and its line.
+    if (portFile) this.log(`arc emulate: wrote ${portFile}`)
     this.log(`arc emulate: listening on ${address} (devices: ${serials.join(', ')})`)
     this.log(
       `Try: ADB_SERVER_SOCKET=tcp:${address} ${this.config.bin} screen-state   or   adb -H ${emulator.host} -P ${emulator.port} shell echo ok`
     )
-    if (portFile) this.log(`arc emulate: wrote ${portFile}`)
     await stopped
     await emulator.close()
     if (portFile) await rm(portFile, {force: true})
