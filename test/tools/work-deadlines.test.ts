@@ -14,7 +14,7 @@ import {runArc} from '@arc-cli/test-support/run-arc'
 
 const FIELD = 'dev.arc.demo.groceries:id/new_item'
 
-describe('deadlines grow with the work asked (typing pace, measured input cost, gesture length)', () => {
+describe('deadlines grow with the work asked (typing pace, slow input calls, gesture length)', () => {
   const h = useEmulator({
     devices: [],
     scenario: {
@@ -54,12 +54,24 @@ describe('deadlines grow with the work asked (typing pace, measured input cost, 
     expect(JSON.parse(r.stdout)).to.include({typed: 200, content: text})
   })
 
-  it("typing on a device whose input calls are slow grows the deadline by the calls' measured cost", async () => {
-    const text = 's'.repeat(200)
-    const r = await run('slow', ['type', 'append', '--res-id', FIELD, text, '--typing-speed', '10', '--json'])
-    expect(r.stderr).to.not.match(/TIMEOUT/)
-    expect(r.code).to.equal(0)
-    expect(JSON.parse(r.stdout)).to.include({typed: 200, content: text})
+  it('typing on a device whose every input call is slow finishes: each chunk sent moves the deadline out', async () => {
+    // adb.timeoutMs 2000 here: each call's own limit stays well above the 300 ms a call costs, on a loaded machine
+    // too (1000 failed there once), and the whole-command limit (6 s) well above the calls before the first chunk
+    // ends. 20 chunks of 300 ms and more outlast that limit, so only each chunk's report keeps the command alive.
+    const slowCwd = await mkdtemp(path.join(os.tmpdir(), 'arc-deadline-slow-'))
+    const text = 's'.repeat(400)
+    try {
+      await writeFile(path.join(slowCwd, '.arcrc.json'), JSON.stringify({adb: {timeoutMs: 2000}}))
+      const r = await runArc(['type', 'append', '--res-id', FIELD, text, '--typing-speed', '10', '--json'], {
+        cwd: slowCwd,
+        env: {...h.env, ANDROID_SERIAL: 'slow'},
+      })
+      expect(r.stderr).to.not.match(/TIMEOUT/)
+      expect(r.code, r.stdout + r.stderr).to.equal(0)
+      expect(JSON.parse(r.stdout)).to.include({typed: 400, content: text})
+    } finally {
+      await rm(slowCwd, {recursive: true, force: true})
+    }
   })
 
   it('a custom gesture longer than the base limit plays to its end', async () => {

@@ -417,9 +417,8 @@ export class AdbDriver implements DeviceDriver {
       if (i > 0) await sleep(pace.gapMs(), pace.signal)
       pace.progress?.(`typing ${Math.min(i + pace.chunk, text.length)}/${text.length}`)
       const part = text.slice(i, i + pace.chunk)
-      const started = Date.now()
       await this.act((dev) => input.inputText(dev, part))
-      pace.sent?.(i / pace.chunk + 1, Date.now() - started)
+      pace.sent?.(i / pace.chunk + 1)
     }
   }
 

@@ -29,8 +29,8 @@ export interface TypingPace {
   signal?: AbortSignal
   /** Told before each chunk (`typing 20/45`), or once for text that goes in one piece. */
   progress?(message: string): void
-  /** Told after each chunk went: how many chunks went so far, and how long this one's device call took (ms). */
-  sent?(chunks: number, ms: number): void
+  /** Told after each chunk went: how many chunks went so far. */
+  sent?(chunks: number): void
 }
 
 export interface InputCapability {
