@@ -345,10 +345,13 @@ export function helperSession(dev: DeviceShell, holdMs = DEFAULT_HELPER_HOLD_MS)
     })
     sessions.set(dev.key, session)
   }
+  const started = session
   return session.catch((error: unknown) => {
     if (!(error instanceof StartCutOff)) throw error
-    // This caller's own driver closed: its call was cancelled. Another's: start the helper again for this one.
+    // This caller's own driver closed: its call was cancelled. Another's: start the helper again for this one, with
+    // the cut-off start forgotten here too (not left to the order in which handlers were attached to it).
     if (dev.server.shuttingDown) throw new CancelledError('the call was cancelled while the helper was starting')
+    if (sessions.get(dev.key) === started) sessions.delete(dev.key)
     return helperSession(dev, holdMs)
   })
 }
