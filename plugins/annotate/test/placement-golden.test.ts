@@ -173,6 +173,31 @@ describe('annotate: label placement gives the same rectangles as before its spee
     }
     expect(hash.digest('hex').slice(0, 16)).to.equal('3c956b03b6726f98')
   })
+
+  // Step 6 sums most overlaps from per-pixel counts, which hold only whole-pixel labels inside the image: labels of
+  // boxes at fractions of a pixel, and labels wider than the image, are summed pair by pair. The fingerprint is of
+  // 63433fe's placements (every overlap summed pair by pair).
+  it('crowded layouts whose labels are not whole pixels, or stick out of the image', () => {
+    const hash = createHash('sha256')
+    const options = (imageWidth: number, imageHeight: number): PlacementOptions => ({
+      ...SMALL_IMAGE,
+      imageWidth,
+      imageHeight,
+    })
+    // Every third box half a pixel right of and below a whole pixel.
+    const halves = crowded(1000, 315, 700).map((r, i) =>
+      i % 3 === 0 ? {...r, box: r.box.map((v) => v + 0.5) as Rect} : r
+    )
+    const fractional = placeLabels(halves, options(315, 700))
+    expect(fractional.filter((p) => !Number.isInteger(p.rect[0])).length).to.be.above(100)
+    hash.update(JSON.stringify(fractional))
+    // Every fifth label 12 characters long on a 40 px wide image.
+    const long = crowded(400, 40, 300).map((r, i) => (i % 5 === 0 ? {...r, text: 'x'.repeat(12)} : r))
+    const wide = placeLabels(long, options(40, 300))
+    expect(wide.filter((p) => p.rect[2] > 40).length).to.equal(80)
+    hash.update(JSON.stringify(wide))
+    expect(hash.digest('hex').slice(0, 16)).to.equal('15211ce768cf8eef')
+  })
 })
 
 describe('annotate: label placement, the free-spot search', () => {

@@ -1,4 +1,5 @@
 import {clamp, intersects, touches, type Rect} from './geometry.js'
+import {CoverageSums} from './coverage.js'
 import {SpatialIndex} from './spatial-index.js'
 
 /**
@@ -243,6 +244,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     blocker = id
     return false
   }
+  // Step 6's overlaps with the labels placed so far, made when it first runs.
+  let pile: PileOverlaps | undefined
   const candidates = new Float64Array(2 * CANDIDATES)
   // Step 6's candidates, clamped.
   const tried = new Float64Array(2 * CANDIDATES)
@@ -389,6 +392,7 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
       }
       if (!chosen) {
+        pile ??= new PileOverlaps(W, H, placedIndex)
         // The least overlap so far (Infinity: none tried yet) and where.
         let least = Infinity
         let leastX = 0
@@ -397,23 +401,20 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         for (let rank = 0; rank < CANDIDATES; rank++) {
           const x = clampX(candidates[2 * rank] as number, w)
           const y = clampY(candidates[2 * rank + 1] as number, h)
-          // Clamped into the image, candidates often coincide (a box as wide as the image has its left and right
-          // corners outside it on the image's edges): a spot tried already cannot have strictly less overlap.
-          let seen = false
-          for (let j = 0; j < rank && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
-          tried[2 * rank] = x
-          tried[2 * rank + 1] = y
-          if (seen) continue
           const r = x + w
           const b = y + h
-          let overlap = 0
-          // A candidate wins only with strictly less overlap: once its sum reaches the least one's, stop adding.
-          for (let k = 0, n = placedIndex.collect(x, y, r, b); k < n && overlap < least; k++) {
-            const p = placed[placedIndex.found[k] as number] as Rect
-            const ow = (p[2] < r ? p[2] : r) - (p[0] > x ? p[0] : x)
-            const oh = (p[3] < b ? p[3] : b) - (p[1] > y ? p[1] : y)
-            if (ow > 0 && oh > 0) overlap += ow * oh
+          tried[2 * rank] = x
+          tried[2 * rank + 1] = y
+          if (!pile.summed(x, y, r, b)) {
+            // Clamped into the image, candidates often coincide (a box as wide as the image has its left and right
+            // corners outside it on the image's edges): a spot tried already cannot have strictly less overlap, and
+            // summed pair by pair, it would cost as much again.
+            let seen = false
+            for (let j = 0; j < rank && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
+            if (seen) continue
           }
+          // A candidate wins only with strictly less overlap.
+          const overlap = pile.overlap(x, y, r, b, least)
           if (overlap < least) {
             least = overlap
             leastX = x
@@ -426,10 +427,74 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
     }
     placedIndex.add(chosen.rect)
     occupied.add(chosen.rect)
+    pile?.add(chosen.rect)
     result[index] = chosen
   }
   return result
 }
+
+/**
+ * The total overlap area of a label with the labels placed so far (step 6's cost). Whole-pixel labels inside the
+ * image (all of them, when the boxes are whole pixels, as annotate rounds them) are summed by `CoverageSums` in a few
+ * reads per pixel row of the label, however densely the labels pile up there; any other label (a box at fractions
+ * of a pixel, a label wider than the image) is summed pair by pair from a spatial index of its own. A label that is
+ * not whole pixels inside the image is summed pair by pair against every placed label, as is every label on an
+ * image too large to hold a count per pixel (over MAX_COVERAGE_PIXELS). Every sum is of whole numbers or of the same
+ * pairwise products as before, so the spot of least overlap is the same.
+ */
+class PileOverlaps {
+  private readonly sums: CoverageSums | undefined
+  /** The placed labels `sums` does not hold. */
+  private readonly others: SpatialIndex
+
+  constructor(
+    width: number,
+    height: number,
+    private readonly placed: SpatialIndex
+  ) {
+    this.sums = (width + 1) * height <= MAX_COVERAGE_PIXELS ? new CoverageSums(width, height) : undefined
+    this.others = new SpatialIndex(width, height)
+    for (const rect of placed.rects) this.add(rect)
+  }
+
+  /** Adds a label just placed (it is in `placed` already). */
+  add(rect: Rect): void {
+    const {sums} = this
+    if (!sums) return
+    if (sums.fits(rect[0], rect[1], rect[2], rect[3])) sums.add(rect[0], rect[1], rect[2], rect[3])
+    else this.others.add(rect)
+  }
+
+  /** Whether the overlap of [l, r) x [t, b) comes from the per-pixel counts (cheap), not pair by pair. */
+  summed(l: number, t: number, r: number, b: number): boolean {
+    return this.sums !== undefined && this.sums.fits(l, t, r, b)
+  }
+
+  /**
+   * The area of [l, r) x [t, b) shared with each placed label, summed; once the sum reaches `least`, it may stop
+   * short (the caller keeps a spot only for strictly less).
+   */
+  overlap(l: number, t: number, r: number, b: number, least: number): number {
+    let overlap = 0
+    let index = this.placed
+    if (this.summed(l, t, r, b)) {
+      overlap = (this.sums as CoverageSums).sum(l, t, r, b, least)
+      index = this.others
+      if (index.rects.length === 0) return overlap
+    }
+    const {rects, found} = index
+    for (let k = 0, n = index.collect(l, t, r, b); k < n && overlap < least; k++) {
+      const p = rects[found[k] as number] as Rect
+      const ow = (p[2] < r ? p[2] : r) - (p[0] > l ? p[0] : l)
+      const oh = (p[3] < b ? p[3] : b) - (p[1] > t ? p[1] : t)
+      if (ow > 0 && oh > 0) overlap += ow * oh
+    }
+    return overlap
+  }
+}
+
+/** Above this many pixels (a 2900 x 2900 image), step 6 sums overlaps pair by pair, not with 4 bytes per pixel. */
+const MAX_COVERAGE_PIXELS = 2 ** 23
 
 /**
  * Which cells of a grid of small squares (OCCUPANCY_CELL pixels) some placed label overlaps (positive area). A try
