@@ -290,8 +290,8 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         if (!free(x, y, r, b)) continue
         let cost = rank
         // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
-        for (let k = 0, n = boxIndex.collect(x, y, r, b); k < n && cost < bestCost; k++) {
-          const j = boxIndex.found[k] as number
+        boxIndex.walk(x, y, r, b)
+        for (let j = boxIndex.next(); j >= 0 && cost < bestCost; j = boxIndex.next()) {
           if (j === index) continue
           const o = boxes[j] as Rect
           if (!(o[0] < r && x < o[2] && o[1] < b && y < o[3])) continue
@@ -300,8 +300,9 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
           cost += OUTLINE_PENALTY
         }
         // Text it would cover.
-        for (let k = 0, n = textIndex.collect(x, y, r, b); k < n && cost < bestCost; k++) {
-          const o = textBoxes[textIndex.found[k] as number] as Rect
+        textIndex.walk(x, y, r, b)
+        for (let j = textIndex.next(); j >= 0 && cost < bestCost; j = textIndex.next()) {
+          const o = textBoxes[j] as Rect
           if (o[0] < r && x < o[2] && o[1] < b && y < o[3]) cost += TEXT_PENALTY
         }
         if (cost < bestCost) {
@@ -555,6 +556,8 @@ class OccupancyGrid {
  */
 class SpotStarts {
   readonly may: Uint8Array
+  /** `may` four cells at a time. */
+  readonly words: Uint32Array
   /** How many `may` entries of the rows made so far are 1. */
   count = 0
   /** Rows not made yet: `may` is made a row at a time, from the cells as they are then, when a search reads it. */
@@ -578,7 +581,8 @@ class SpotStarts {
     this.stride = grid.cols
     this.cols = Math.min(grid.cols, Math.floor(width / s))
     this.rows = Math.min(grid.rows, Math.floor(height / s))
-    this.may = new Uint8Array(grid.cols * grid.rows)
+    this.may = new Uint8Array(4 * Math.ceil((grid.cols * grid.rows) / 4))
+    this.words = new Uint32Array(this.may.buffer)
     this.made = new Uint8Array(grid.rows)
     this.unmade = grid.rows
     this.clear = new Uint8Array(this.cols)
@@ -692,7 +696,7 @@ class FreeSpotFinder {
     const s = OCCUPANCY_CELL
     const maxX = this.W - w
     const maxY = this.H - h
-    const {may, stride} = starts
+    const {may, words, stride} = starts
     const gridRows = this.occupied.rows
     const rects = this.placed.rects
     const placed = this.placed
@@ -719,31 +723,34 @@ class FreeSpotFinder {
       const reach2 = whole ? Infinity : reach * reach
       starts.make(y0, y1)
       let n = 0
-      // The next 1 of the whole map, found natively, skips the rows and cells that hold none.
-      let i = may.indexOf(1, y0 * stride + x0)
-      while (i >= 0) {
-        const cy = Math.floor(i / stride)
-        if (cy > y1) break
-        const cx = i - cy * stride
-        if (cx < x0) {
-          i = may.indexOf(1, cy * stride + x0)
-          continue
-        }
-        if (cx > x1) {
-          i = may.indexOf(1, (cy + 1) * stride + x0)
-          continue
-        }
-        const d = squareDistance(ax, ay, cx, cy, maxX, maxY)
-        // Cells within the previous window's reach were tried there; those past this one's wait for the next.
-        if (d > prevReach2 && d <= reach2 && d <= bestD) {
-          if (n === cells.length) {
-            const grown = new Float64Array(2 * n)
-            grown.set(cells)
-            cells = grown
+      // Row by row, skipping rows whose every cell is farther than the window's reach or the best spot.
+      const bound = reach2 < bestD ? reach2 : bestD
+      for (let cy = y0; cy <= y1; cy++) {
+        const ya = Math.max(0, (cy - 1) * s + 1)
+        const yb = Math.min(maxY, cy * s)
+        if (ya > yb) continue
+        const dy = ay < ya ? ya - ay : ay > yb ? ay - yb : 0
+        if (dy * dy > bound) continue
+        const row = cy * stride
+        // Four cells at a time where all four are 0 (most of a crowded image).
+        for (let i = row + x0, end = row + x1; i <= end; i++) {
+          if ((i & 3) === 0 && i + 3 <= end && words[i >> 2] === 0) {
+            i += 3
+            continue
           }
-          cells[n++] = Math.floor(d / unit) * key + i
+          if (may[i] !== 1) continue
+          const cx = i - row
+          const d = squareDistance(ax, ay, cx, cy, maxX, maxY)
+          // Cells within the previous window's reach were tried there; those past this one's wait for the next.
+          if (d > prevReach2 && d <= bound) {
+            if (n === cells.length) {
+              const grown = new Float64Array(2 * n)
+              grown.set(cells)
+              cells = grown
+            }
+            cells[n++] = Math.floor(d / unit) * key + row + cx
+          }
         }
-        i = may.indexOf(1, i + 1)
       }
       const order = cells.subarray(0, n).sort()
       for (let k = 0; k < n; k++) {

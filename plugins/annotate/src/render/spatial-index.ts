@@ -116,6 +116,58 @@ export class SpatialIndex {
   found = new Int32Array(64)
 
   /**
+   * Starts a walk over the ids of the stored rectangles that may intersect [l, r) x [t, b) (same cells as `collect`),
+   * each once: `next()` gives them one at a time. For a caller that may stop after a few (placement stops scoring a
+   * spot once it costs more than the best one): on a crowded screen `collect` would gather dozens it never reads.
+   * One walk at a time per index; `collect` and `some` end it.
+   */
+  walk(l: number, t: number, r: number, b: number): void {
+    this.walkVisit = this.nextVisit()
+    this.walkX0 = this.col(l)
+    this.walkX1 = this.col(r, true)
+    this.walkY1 = this.row(b, true)
+    this.walkX = this.walkX0
+    this.walkY = this.row(t)
+    this.walkList = this.cells[this.walkY * this.cols + this.walkX]
+    this.walkAt = 0
+  }
+
+  /** The walk's next id, or -1 when it has given them all. */
+  next(): number {
+    const {stamp, walkVisit} = this
+    for (;;) {
+      const list = this.walkList
+      if (list) {
+        while (this.walkAt < list.length) {
+          const id = list[this.walkAt++] as number
+          if (stamp[id] === walkVisit) continue
+          stamp[id] = walkVisit
+          return id
+        }
+      }
+      if (this.walkX < this.walkX1) this.walkX++
+      else if (this.walkY < this.walkY1) {
+        this.walkX = this.walkX0
+        this.walkY++
+      } else {
+        this.walkList = undefined
+        return -1
+      }
+      this.walkList = this.cells[this.walkY * this.cols + this.walkX]
+      this.walkAt = 0
+    }
+  }
+
+  private walkVisit = 0
+  private walkX0 = 0
+  private walkX1 = -1
+  private walkY1 = -1
+  private walkX = 0
+  private walkY = 0
+  private walkList: number[] | undefined
+  private walkAt = 0
+
+  /**
    * The id of a stored rectangle overlapping [l, r) x [t, b) (positive area), or -1 when none does. Which one, when
    * several do, is unspecified.
    */
