@@ -19,6 +19,8 @@
  * `dist/bundle/inputs.json` records the sha256 of every file that went in, so packages/test-support/src/built-cli.ts can tell
  * a bundle made from other sources (a bare `tsc -b` since) from a current one; `THIRD-PARTY-LICENSES.txt` holds
  * the bundled packages' license notices; `core.cjs.map` is the source map. `--clean` deletes the bundle.
+ * Then scripts/bundle-plugins.js bundles the annotate plugin's image code the same way (it needs this bundle to
+ * write its code cache), and bundleStaleness covers its inputs too; `--clean` deletes it as well.
  * Plain JavaScript: it runs before anything can transpile TypeScript.
  */
 import {spawnSync} from 'node:child_process'
@@ -30,6 +32,7 @@ import {fileURLToPath} from 'node:url'
 
 import {asciiRegExps} from './bundle-ascii.js'
 import {checkNoDynamicImport, dynamicImportsViaLoader} from './bundle-dynamic-imports.js'
+import {bundlePlugins, cleanPluginBundles, pluginBundleStaleness} from './bundle-plugins.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const CORE = path.join(ROOT, 'packages', 'core')
@@ -183,6 +186,8 @@ export async function bundleCore() {
   console.log(
     `wrote ${path.relative(process.cwd(), BUNDLE)}/ (core.cjs ${kib(BUNDLE_FILE)} KiB from ${Object.keys(inputs).length} modules, code cache ${kib(`${BUNDLE_FILE}.cache`)} KiB)`
   )
+  // The plugins' bundles load the core through its loader, and their code caches are written by running it.
+  await bundlePlugins()
 }
 
 /**
@@ -210,7 +215,7 @@ function thirdPartyLicenses(inputs) {
   return `Third-party code bundled into @arc-cli/core's dist/bundle/core.cjs (scripts/bundle-core.js), with each package's notice.\n\n${sections.join('\n')}`
 }
 
-/** Why the bundle does not hold the current inputs, or undefined when it does. */
+/** Why the bundle, or a plugin's (bundle-plugins.js), does not hold the current inputs, or undefined when they do. */
 export function bundleStaleness() {
   let recorded
   try {
@@ -229,13 +234,15 @@ export function bundleStaleness() {
     }
     if (now !== hash) return `${name} changed since the core was bundled`
   }
-  return undefined
+  return pluginBundleStaleness()
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // No top-level await: packages/test-support/src/built-cli.ts imports this module, and a loader may require() it.
-  if (process.argv.includes('--clean')) rmSync(BUNDLE, {recursive: true, force: true})
-  else
+  if (process.argv.includes('--clean')) {
+    rmSync(BUNDLE, {recursive: true, force: true})
+    cleanPluginBundles()
+  } else
     bundleCore().catch((error) => {
       console.error(error)
       process.exitCode = 1

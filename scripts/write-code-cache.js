@@ -1,4 +1,7 @@
 /**
+ * `node scripts/write-code-cache.js annotate` (run by scripts/bundle-plugins.js) instead annotates the demo screen
+ * and writes the annotate plugin's bundle's cache (`plugins/annotate/dist/bundle/annotate-device.cjs.cache`).
+ *
  * Run by scripts/bundle-core.js in a process of its own, after the bundle is written: writes
  * `packages/core/dist/bundle/core.cjs.cache`, V8's code cache for the bundle (packages/core/src/loader/load-bundle.ts).
  * V8 puts in the cache the functions compiled so far, so this first runs what most commands run: `arc --version`
@@ -35,6 +38,52 @@ const {execute} = await import(bundle('oclif.js'))
 const {exitCodeFor} = await import(bundle('index.js'))
 
 const dir = pathToFileURL(path.join(ROOT, 'bin', 'run.js')).href
+
+if (process.argv[2] === 'annotate') {
+  // The annotate plugin's image code (scripts/bundle-plugins.js), in a process of its own so that the core's cache
+  // holds what most commands compile, not the annotation's part of the core as well.
+  const {bundleFile, PLUGIN_BUNDLES} = await import('./bundle-plugins.js')
+  const file = bundleFile(PLUGIN_BUNDLES[0])
+  const unsupported = exitCodeFor('UNSUPPORTED')
+  let annotated = false
+  // oclif prints a failure on stderr and exits: kept to tell a missing canvas binary from anything else. What the
+  // annotation prints on stdout is not this script's output.
+  let failure = ''
+  const write = process.stderr.write.bind(process.stderr)
+  process.stderr.write = (chunk, ...rest) => {
+    failure += String(chunk)
+    return write(chunk, ...rest)
+  }
+  const print = process.stdout.write.bind(process.stdout)
+  process.stdout.write = (...args) => {
+    const done = args.find((arg) => typeof arg === 'function')
+    if (done) done()
+    return true
+  }
+  process.on('exit', (code) => {
+    try {
+      if (annotated) {
+        writeCodeCache(file)
+        process.exitCode = 0
+      } else if (code === unsupported && /needs the prebuilt @napi-rs\/canvas binary/.test(failure)) {
+        // No canvas binary for this platform: `arc annotate` says so (UNSUPPORTED) and the bundle is never run.
+        print(`${path.relative(ROOT, file)}: no code cache written (the canvas binary is not installed here)\n`)
+        process.exitCode = 0
+      } else {
+        throw new Error(`arc annotate --device demo did not run as expected (exit ${code}): ${failure}`)
+      }
+    } catch (error) {
+      console.error(error)
+      process.exitCode = 1
+    } finally {
+      rmSync(stateDir, {recursive: true, force: true})
+    }
+  })
+  await execute({dir, args: ['annotate', '--device', 'demo', '-o', path.join(stateDir, 'demo.jpg')]})
+  annotated = true
+  process.exit(0)
+}
+
 const runs = [['--version'], ['screen-state', '--device', 'demo'], ['tap', '1', '1']]
 const unavailable = exitCodeFor('DEVICE_UNAVAILABLE')
 let done = 0

@@ -7,8 +7,10 @@ import {pathToFileURL} from 'node:url'
 import {expect} from 'chai'
 
 import {checkNoDynamicImport, dynamicImportsViaLoader} from '../../scripts/bundle-dynamic-imports.js'
+import {bundleFile, PLUGIN_BUNDLES, pluginBundleStaleness} from '../../scripts/bundle-plugins.js'
 import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
 import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 const DIST = path.join(ROOT, 'packages', 'core', 'dist')
 
@@ -155,5 +157,70 @@ describe('import() in the bundle (scripts/bundle-dynamic-imports.js)', () => {
     } finally {
       rmSync(dir, {recursive: true, force: true})
     }
+  })
+})
+
+describe("the annotate plugin's image code, bundled with its own code cache (scripts/bundle-plugins.js)", () => {
+  const bundle = PLUGIN_BUNDLES[0]
+  if (!bundle) throw new Error('scripts/bundle-plugins.js lists no bundle')
+  const file = bundleFile(bundle)
+
+  before(function () {
+    // Spawned arc runs from dist only when the setup proved it current (the plugin bundle's inputs included).
+    if (process.env[CLI_ENTRY_VAR] !== 'dist') this.skip()
+  })
+
+  it('arc annotate compiles it from the bundle with the code cache the build wrote', async function () {
+    this.timeout(60_000)
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'arc-plugin-bundle-'))
+    try {
+      const run = await runArc(['annotate', '--device', 'demo', '-o', 'x.jpg'], {cwd, env: {DEBUG: 'arc'}})
+      expect(run.code, run.stderr).to.equal(0)
+      expect(run.stderr).to.include('arc: core bundle compiled (code cache: used)')
+      expect(run.stderr).to.include(`arc: bundle ${file} compiled (code cache: used)`)
+      expect(statSync(path.join(cwd, 'x.jpg')).size).to.be.above(1000)
+    } finally {
+      rmSync(cwd, {recursive: true, force: true})
+    }
+  })
+
+  it('makes the same image and map as the ES modules it was made from, each module finding its files as before', function () {
+    this.timeout(60_000)
+    // In a node of its own, on dist: the bundle (the label font is found from its module's own URL) against
+    // dist/annotate-device.js, on the demo screen.
+    const url = (...parts: string[]) => JSON.stringify(pathToFileURL(path.join(ROOT, ...parts)).href)
+    const code = `
+      const {loadBundle} = await import(${url('packages', 'core', 'dist', 'loader', 'load-bundle.js')})
+      const {DEMO_DIR, SnapshotDriver} = await import(${url('packages', 'core', 'dist', 'bundle', 'index.js')})
+      const bundled = loadBundle(${JSON.stringify(file)})
+      const modules = await import(${url('plugins', 'annotate', 'dist', 'annotate-device.js')})
+      const results = []
+      for (const {annotateDevice} of [bundled, modules]) {
+        const driver = await SnapshotDriver.open(DEMO_DIR)
+        const ctx = {driver, config: {}, warn: () => {}, progress: () => {}}
+        const image = await annotateDevice(ctx, {})
+        results.push({data: image.data.toString('base64'), map: JSON.stringify(image.map), warnings: image.warnings})
+      }
+      console.log(JSON.stringify({distinct: bundled.annotateDevice !== modules.annotateDevice, results}))
+    `
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      env: {...process.env, NODE_OPTIONS: ''},
+      maxBuffer: 64 * 1024 * 1024,
+    })
+    expect(run.status, run.stderr).to.equal(0)
+    const {distinct, results} = JSON.parse(run.stdout) as {
+      distinct: boolean
+      results: Array<{data: string; map: string; warnings: string[]}>
+    }
+    expect(distinct, 'two copies of the code ran, the bundle and the modules').to.equal(true)
+    const [fromBundle, fromModules] = results
+    expect(fromBundle?.data.length).to.be.above(1000)
+    expect(fromBundle).to.deep.equal(fromModules)
+  })
+
+  it('is current: made from the plugin modules as they are now', () => {
+    expect(pluginBundleStaleness()).to.equal(undefined)
+    expect(readFileSync(file, 'latin1')).to.include('annotateDevice')
   })
 })

@@ -8,8 +8,10 @@
  * written by the build (scripts/write-code-cache.js) after a few commands ran, so it holds the functions they
  * compiled. Compiling with it skips most of that work. V8 refuses a cache from another V8 version or other V8
  * flags (`rejected`), and the loader does not offer one older than the bundle (`stale`) or one it cannot read
- * (`unreadable`): either way the bundle compiles as usual, only slower. With `--enable-source-maps` the bundle is required the usual way (Node reads
- * its source map only then), without the cache. `DEBUG=arc*` prints which it was.
+ * (`unreadable`): either way the bundle compiles as usual, only slower. With `--enable-source-maps` the bundle is
+ * required the usual way (Node reads its source map only then), without the cache. `DEBUG=arc*` prints which it was.
+ * A plugin's bundle (scripts/bundle-plugins.js: the annotate plugin's image code) loads the same way, through
+ * `loadBundle` (`@arc-cli/core/loader`), with a code cache of its own.
  */
 import {isAscii} from 'node:buffer'
 import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
@@ -30,41 +32,75 @@ interface Loaded {
   script?: vm.Script
 }
 
-let loaded: Loaded | undefined
+/** Every bundle this process loaded, by file: each is compiled and run once. */
+const loaded = new Map<string, Loaded>()
 
 /** The bundle's exports, loaded on the first call. */
 export function loadCore(): Record<string, unknown> {
-  loaded ??= load()
-  return loaded.exports
+  return loadBundle(BUNDLE_FILE)
 }
 
 /** How this process compiled the bundle (undefined before `loadCore`). */
 export function codeCacheState(): CodeCacheState | undefined {
-  return loaded?.state
+  return loaded.get(BUNDLE_FILE)?.state
 }
 
-/** Writes V8's code cache for the bundle as compiled so far in this process (the build calls it at exit). */
-export function writeCodeCache(file = CODE_CACHE_FILE): void {
-  if (!loaded?.script)
+/**
+ * The exports of a CommonJS bundle built beside another package's dist (a plugin's, by scripts/bundle-plugins.js),
+ * compiled as the core's is, with the code cache beside it (`FILE.cache`) when there is a current one, and loaded
+ * once per process. Its `require('@arc-cli/core')` is this core, the very exports `@arc-cli/core` gives every ES
+ * module (no second copy); anything else it requires resolves from the bundle's folder.
+ */
+export function loadBundle(file: string): Record<string, unknown> {
+  let bundle = loaded.get(file)
+  if (!bundle) {
+    bundle = load(file)
+    loaded.set(file, bundle)
+  }
+  return bundle.exports
+}
+
+/** How this process compiled the bundle `file` (undefined before it was loaded). */
+export function bundleCacheState(file: string): CodeCacheState | undefined {
+  return loaded.get(file)?.state
+}
+
+/** Writes V8's code cache for a bundle as compiled so far in this process (the build calls it at exit). */
+export function writeCodeCache(bundle = BUNDLE_FILE, file = `${bundle}.cache`): void {
+  const script = loaded.get(bundle)?.script
+  if (!script)
     throw new Error(
-      `the bundle was not compiled through vm.Script (${loaded?.state ?? 'not loaded'}): no code cache to write`
+      `${bundle} was not compiled through vm.Script (${loaded.get(bundle)?.state ?? 'not loaded'}): no code cache to write`
     )
-  writeFileSync(file, loaded.script.createCachedData())
+  writeFileSync(file, script.createCachedData())
 }
 
-function load(): Loaded {
+/** What a bundle other than the core gets for `require`: the core itself for `@arc-cli/core`. */
+function requireFor(file: string): NodeJS.Require {
+  const plain = createRequire(file)
+  if (file === BUNDLE_FILE) return plain
+  const required = ((id: string) => (id === '@arc-cli/core' ? loadCore() : plain(id))) as NodeJS.Require
+  return Object.assign(required, {
+    resolve: plain.resolve,
+    cache: plain.cache,
+    main: plain.main,
+    extensions: plain.extensions,
+  })
+}
+
+function load(file: string): Loaded {
   let result: Loaded
   if (process.sourceMapsEnabled) {
-    result = {exports: createRequire(import.meta.url)(BUNDLE_FILE) as Record<string, unknown>, state: 'source maps'}
+    result = {exports: requireFor(file)(file) as Record<string, unknown>, state: 'source maps'}
   } else {
-    const {cachedData, state} = readCodeCache()
+    const {cachedData, state} = readCodeCache(file)
     // The build writes the bundle in ASCII (scripts/bundle-ascii.js), where Latin-1 reads the same text as UTF-8 in
     // half the time (about 2 ms of every command); a bundle edited since is read as UTF-8.
-    const bytes = readFileSync(BUNDLE_FILE)
+    const bytes = readFileSync(file)
     const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8')
     // Node's own CommonJS wrapper; the bundle's first line stays line 1 in stack traces.
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
-      filename: BUNDLE_FILE,
+      filename: file,
       lineOffset: -1,
       cachedData,
     })
@@ -73,14 +109,7 @@ function load(): Loaded {
     const arcImport = (specifier: string, options?: ImportCallOptions) => import(specifier, options)
     const module = {exports: {} as Record<string, unknown>, arcImport}
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void
-    wrapper.call(
-      module.exports,
-      module.exports,
-      createRequire(BUNDLE_FILE),
-      module,
-      BUNDLE_FILE,
-      path.dirname(BUNDLE_FILE)
-    )
+    wrapper.call(module.exports, module.exports, requireFor(file), module, file, path.dirname(file))
     result = {
       exports: module.exports,
       state: cachedData === undefined ? state : script.cachedDataRejected ? 'rejected' : 'used',
@@ -88,16 +117,19 @@ function load(): Loaded {
     }
   }
   if (/(^|,)\s*arc/.test(process.env.DEBUG ?? ''))
-    process.stderr.write(`arc: core bundle compiled (code cache: ${result.state})\n`)
+    process.stderr.write(
+      `arc: ${file === BUNDLE_FILE ? 'core bundle' : `bundle ${file}`} compiled (code cache: ${result.state})\n`
+    )
   return result
 }
 
 /** The code cache, unless it is missing, unreadable or older than the bundle (a bundle rebuilt or edited since). */
-function readCodeCache(): {cachedData?: Buffer; state: CodeCacheState} {
-  if (!existsSync(CODE_CACHE_FILE)) return {state: 'absent'}
+function readCodeCache(file: string): {cachedData?: Buffer; state: CodeCacheState} {
+  const cacheFile = `${file}.cache`
+  if (!existsSync(cacheFile)) return {state: 'absent'}
   try {
-    if (statSync(CODE_CACHE_FILE).mtimeMs < statSync(BUNDLE_FILE).mtimeMs) return {state: 'stale'}
-    return {cachedData: readFileSync(CODE_CACHE_FILE), state: 'used'}
+    if (statSync(cacheFile).mtimeMs < statSync(file).mtimeMs) return {state: 'stale'}
+    return {cachedData: readFileSync(cacheFile), state: 'used'}
   } catch {
     // A cache is only ever a shortcut: whatever keeps it from being read (a folder in its place, its permissions).
     return {state: 'unreadable'}

@@ -6,6 +6,7 @@ import {annotateInput} from '../annotate-options.js'
 import type {AnnotatedImage} from '../annotate-screenshot.js'
 import type {ImageFormat} from '../style/annotate-config.js'
 import {MAX_MARKS} from '../render/marks.js'
+import {loadAnnotateDevice} from '../load-annotate-device.js'
 import {formatForOutput} from '../output-format.js'
 import {validateTargets, writeFilesAtomically, type OutputFile} from '../write-files.js'
 
@@ -114,11 +115,7 @@ export const annotate = defineTool({
       )
     }
     // Loaded here, not at the top: importing the tool (every arc start-up does) must not load the canvas library.
-    const {annotateDevice} = await importNativeModule(
-      () => import('../annotate-device.js'),
-      'arc annotate',
-      '@napi-rs/canvas'
-    )
+    const {annotateDevice} = await importNativeModule(loadAnnotateDevice, 'arc annotate', '@napi-rs/canvas')
     // Every target and the format are checked before the device is touched, so a mistake costs nothing.
     const mapPath = cli.map ? path.resolve(ctx.cwd, cli.map) : undefined
     await validateTargets([
