@@ -189,42 +189,131 @@ const RING_ORDER: Int8Array = (() => {
 })()
 
 export function placeLabels(requests: LabelRequest[], options: PlacementOptions): LabelPlacement[] {
-  const {imageWidth: W, imageHeight: H} = options
-  // The labels placed so far (in placing order) and every box (in request order), each with its grid.
-  const placedIndex = new SpatialIndex(W, H)
-  const placed = placedIndex.rects
+  const placer = new Placer(requests, options)
   const result: LabelPlacement[] = new Array(requests.length)
-  const boxIndex = new SpatialIndex(W, H, 48)
-  for (const request of requests) boxIndex.add(request.box)
-  const boxes = boxIndex.rects
-  const textIndex = new SpatialIndex(W, H, 48)
-  for (const rect of options.textBoxes ?? []) textIndex.add(rect)
-  const textBoxes = textIndex.rects
-  const {lineWidth} = options
-  const area = (r: Rect) => (r[2] - r[0]) * (r[3] - r[1])
-  const order = requests.map((_, i) => i).sort((a, b) => area(boxes[a] as Rect) - area(boxes[b] as Rect) || a - b)
+  const order = placingOrder(placer.boxes)
+  for (let k = 0; k < order.length; k++) {
+    const index = order[k] as number
+    const chosen = placer.place(index, requests[index] as LabelRequest)
+    placer.add(chosen.rect)
+    result[index] = chosen
+  }
+  return result
+}
 
-  const fonts: number[] = [options.fontPx]
-  for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) fonts.push(f)
+/**
+ * The order labels are placed in: smallest box first, then request order. Sorted by a comparator made once (a
+ * closure made per call is compiled afresh by V8 for each annotation), reading the areas from `placingAreas`.
+ */
+function placingOrder(boxes: Rect[]): Int32Array {
+  const areas = new Float64Array(boxes.length)
+  const order = new Int32Array(boxes.length)
+  for (let i = 0; i < boxes.length; i++) {
+    const r = boxes[i] as Rect
+    areas[i] = (r[2] - r[0]) * (r[3] - r[1])
+    order[i] = i
+  }
+  placingAreas = areas
+  // The comparator orders every pair (ties by index), so any sort gives the one order.
+  order.sort(byPlacingArea)
+  placingAreas = EMPTY_AREAS
+  return order
+}
 
-  // Into the image (a label w wide or h tall); at 0 when it is larger than the image.
-  const clampX = (x: number, w: number) => (x < 0 ? 0 : x > W - w ? Math.max(0, W - w) : x)
-  const clampY = (y: number, h: number) => (y < 0 ? 0 : y > H - h ? Math.max(0, H - h) : y)
+const EMPTY_AREAS = new Float64Array(0)
+let placingAreas = EMPTY_AREAS
 
-  // Free: overlapping no label placed so far. On a crowded screen most tries are not, and proving it must cost
-  // little, or a label that finds no room near its box (every font size, every candidate: a thousand tries) costs
-  // what a hundred labels that fit at once do. So, before the grid: the occupancy of the small cell at the try's
-  // centre (a cell wholly inside the try that a label overlaps proves the try blocked), then the label that blocked
-  // the last try (a neighbour of the same box, at the next font size or the next position).
-  const occupied = new OccupancyGrid(W, H)
-  let blocker = -1
-  const {stats} = options
-  const free = (l: number, t: number, r: number, b: number): boolean => {
-    if (stats) stats.spotChecks++
+function byPlacingArea(a: number, b: number): number {
+  return (placingAreas[a] as number) - (placingAreas[b] as number) || a - b
+}
+
+/** Into [0, limit - size]; at 0 when the label is larger than the image. */
+function clampInto(v: number, size: number, limit: number): number {
+  return v < 0 ? 0 : v > limit - size ? Math.max(0, limit - size) : v
+}
+
+/**
+ * One placement's state and steps, as methods (made once per process, not closures per call or per label, which
+ * V8 would compile afresh each time).
+ */
+class Placer {
+  readonly W: number
+  readonly H: number
+  /** The labels placed so far (in placing order) and every box (in request order), each with its grid. */
+  readonly placedIndex: SpatialIndex
+  readonly boxIndex: SpatialIndex
+  readonly boxes: Rect[]
+  readonly textIndex: SpatialIndex
+  readonly textBoxes: Rect[]
+  readonly lineWidth: number
+  readonly fonts: number[]
+  readonly occupied: OccupancyGrid
+  /** The label that blocked the last try (see `free`), or -1. */
+  blocker = -1
+  readonly stats: PlacementStats | undefined
+  readonly measure: (text: string, fontPx: number) => number
+  /** Step 6's overlaps with the labels placed so far, made when it first runs. */
+  pile: PileOverlaps | undefined
+  readonly candidates = new Float64Array(2 * CANDIDATES)
+  /** Step 6's candidates, clamped. */
+  readonly tried = new Float64Array(2 * CANDIDATES)
+  readonly one = new Float64Array(2)
+  /**
+   * Step 5, which also knows the label sizes that fit nowhere any more: every try of such a size is blocked, so
+   * none is made (on a full image most labels go straight to step 6).
+   */
+  readonly finder: FreeSpotFinder
+  /** Per font size (same order as `fonts`) of the label being placed: its width and height. */
+  readonly widths: Float64Array
+  readonly heights: Float64Array
+  /** The label being placed: its request's index, its box and the shifts' steps (see `cornerCandidates`). */
+  index = 0
+  box: Rect = [0, 0, 0, 0]
+  stepX = 0
+  stepY = 0
+
+  constructor(requests: LabelRequest[], options: PlacementOptions) {
+    const W = (this.W = options.imageWidth)
+    const H = (this.H = options.imageHeight)
+    this.placedIndex = new SpatialIndex(W, H)
+    this.boxIndex = new SpatialIndex(W, H, 48)
+    for (let i = 0; i < requests.length; i++) this.boxIndex.add((requests[i] as LabelRequest).box)
+    this.boxes = this.boxIndex.rects
+    this.textIndex = new SpatialIndex(W, H, 48)
+    for (const rect of options.textBoxes ?? []) this.textIndex.add(rect)
+    this.textBoxes = this.textIndex.rects
+    this.lineWidth = options.lineWidth
+    this.fonts = [options.fontPx]
+    for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) this.fonts.push(f)
+    this.occupied = new OccupancyGrid(W, H)
+    this.stats = options.stats
+    this.measure = options.measure
+    this.finder = new FreeSpotFinder(W, H, this.placedIndex, this.occupied)
+    this.widths = new Float64Array(this.fonts.length)
+    this.heights = new Float64Array(this.fonts.length)
+  }
+
+  /** Records a label just placed. */
+  add(rect: Rect): void {
+    this.placedIndex.add(rect)
+    this.occupied.add(rect)
+    this.pile?.add(rect)
+  }
+
+  /**
+   * Free: overlapping no label placed so far. On a crowded screen most tries are not, and proving it must cost
+   * little, or a label that finds no room near its box (every font size, every candidate: a thousand tries) costs
+   * what a hundred labels that fit at once do. So, before the grid: the occupancy of the small cell at the try's
+   * centre (a cell wholly inside the try that a label overlaps proves the try blocked), then the label that blocked
+   * the last try (a neighbour of the same box, at the next font size or the next position).
+   */
+  free(l: number, t: number, r: number, b: number): boolean {
+    if (this.stats) this.stats.spotChecks++
     // The grid cell at the try's centre (>> 3: halved, then over 4 px cells), when it lies wholly inside the try and
     // is occupied, proves it taken with one read: the hottest lines of placement on a crowded screen.
     const cx = (l + r) >> 3
     const cy = (t + b) >> 3
+    const {occupied} = this
     if (
       cx < occupied.cols &&
       cy < occupied.rows &&
@@ -235,113 +324,109 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
       occupied.cells[cy * occupied.cols + cx] === 1
     )
       return false
+    const {blocker} = this
     if (blocker >= 0) {
-      const o = placed[blocker] as Rect
+      const o = this.placedIndex.rects[blocker] as Rect
       if (o[0] < r && l < o[2] && o[1] < b && t < o[3]) return false
     }
-    const id = placedIndex.firstIntersecting(l, t, r, b)
+    const id = this.placedIndex.firstIntersecting(l, t, r, b)
     if (id < 0) return true
-    blocker = id
+    this.blocker = id
     return false
   }
-  // Step 6's overlaps with the labels placed so far, made when it first runs.
-  let pile: PileOverlaps | undefined
-  const candidates = new Float64Array(2 * CANDIDATES)
-  // Step 6's candidates, clamped.
-  const tried = new Float64Array(2 * CANDIDATES)
-  const one = new Float64Array(2)
-  // Step 5, which also knows the label sizes that fit nowhere any more: every try of such a size is blocked, so
-  // none is made (on a full image most labels go straight to step 6).
-  const finder = new FreeSpotFinder(W, H, placedIndex, occupied)
-  // Per font size (same order as `fonts`) of the label being placed: its width and height.
-  const widths = new Float64Array(fonts.length)
-  const heights = new Float64Array(fonts.length)
 
-  for (const index of order) {
-    const {box, text} = requests[index] as LabelRequest
-    let chosen: LabelPlacement | undefined
-    const size0 = labelSize(options.measure(text, fonts[0] as number), fonts[0] as number)
+  /**
+   * Steps 1-2 for the label being placed, at w x h: the free candidate of least cost (rank plus penalties), or
+   * undefined when none is free. A cost is at least its rank, and ranks only grow: once a rank reaches the best
+   * cost, no later one can beat it.
+   */
+  bestAt(w: number, h: number): Rect | undefined {
+    if (this.finder.isFull(w, h)) return undefined
+    const {candidates, boxIndex, boxes, textIndex, textBoxes, lineWidth, index} = this
+    // The best free candidate so far: its cost (Infinity: none yet) and position.
+    let bestCost = Infinity
+    let bestX = 0
+    let bestY = 0
+    cornerCandidates(this.box, w, h, this.stepX, this.stepY, candidates)
+    const maxX = Math.max(0, this.W - w)
+    const maxY = Math.max(0, this.H - h)
+    for (let rank = 0; rank < CANDIDATES && rank < bestCost; rank++) {
+      const cx = candidates[2 * rank] as number
+      const cy = candidates[2 * rank + 1] as number
+      const x = cx < 0 ? 0 : cx > maxX ? maxX : cx
+      const y = cy < 0 ? 0 : cy > maxY ? maxY : cy
+      const r = x + w
+      const b = y + h
+      if (!this.free(x, y, r, b)) continue
+      let cost = rank
+      // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
+      boxIndex.walk(x, y, r, b)
+      for (let j = boxIndex.next(); j >= 0 && cost < bestCost; j = boxIndex.next()) {
+        if (j === index) continue
+        const o = boxes[j] as Rect
+        if (!(o[0] < r && x < o[2] && o[1] < b && y < o[3])) continue
+        // Wholly inside the box's inner rectangle, the label does not touch its outline.
+        if (x >= o[0] + lineWidth && y >= o[1] + lineWidth && r <= o[2] - lineWidth && b <= o[3] - lineWidth) continue
+        cost += OUTLINE_PENALTY
+      }
+      // Text it would cover.
+      textIndex.walk(x, y, r, b)
+      for (let j = textIndex.next(); j >= 0 && cost < bestCost; j = textIndex.next()) {
+        const o = textBoxes[j] as Rect
+        if (o[0] < r && x < o[2] && o[1] < b && y < o[3]) cost += TEXT_PENALTY
+      }
+      if (cost < bestCost) {
+        bestCost = cost
+        bestX = x
+        bestY = y
+      }
+    }
+    return bestCost < Infinity ? [bestX, bestY, bestX + w, bestY + h] : undefined
+  }
+
+  /** Whether candidate `rank` of the label being placed, at font `f` (widths[f] x heights[f]), is free. */
+  freeAt(f: number, rank: number): boolean {
+    const w = this.widths[f] as number
+    const h = this.heights[f] as number
+    if (this.finder.isFull(w, h)) return false
+    const {one} = this
+    candidateAt(this.box, w, h, this.stepX, this.stepY, rank, one)
+    const x = clampInto(one[0] as number, w, this.W)
+    const y = clampInto(one[1] as number, h, this.H)
+    return this.free(x, y, x + w, y + h)
+  }
+
+  /** Where the label of request `index` goes (steps 1-6). */
+  place(index: number, request: LabelRequest): LabelPlacement {
+    const {box, text} = request
+    const {fonts, widths, heights, finder, W, H} = this
+    this.index = index
+    this.box = box
+    const size0 = labelSize(this.measure(text, fonts[0] as number), fonts[0] as number)
     // The shifts' steps: at the first size, that size's; at the smaller ones, the smallest size's (set below), so
     // every candidate of those sizes is anchored (see `cornerCandidates`).
-    let stepX = shiftStep(box, size0.width)
-    let stepY = size0.height
-
-    /**
-     * Steps 1-2 at font `f`: the free candidate of least cost (rank plus penalties), or undefined when none is free.
-     * A cost is at least its rank, and ranks only grow: once a rank reaches the best cost, no later one can beat it.
-     */
-    const bestAt = (f: number, w: number, h: number): Rect | undefined => {
-      if (finder.isFull(w, h)) return undefined
-      // The best free candidate so far: its cost (Infinity: none yet) and position. Plain numbers, and the scoring
-      // below loops over ids, not closures.
-      let bestCost = Infinity
-      let bestX = 0
-      let bestY = 0
-      cornerCandidates(box, w, h, stepX, stepY, candidates)
-      const maxX = Math.max(0, W - w)
-      const maxY = Math.max(0, H - h)
-      for (let rank = 0; rank < CANDIDATES && rank < bestCost; rank++) {
-        const cx = candidates[2 * rank] as number
-        const cy = candidates[2 * rank + 1] as number
-        const x = cx < 0 ? 0 : cx > maxX ? maxX : cx
-        const y = cy < 0 ? 0 : cy > maxY ? maxY : cy
-        const r = x + w
-        const b = y + h
-        if (!free(x, y, r, b)) continue
-        let cost = rank
-        // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
-        boxIndex.walk(x, y, r, b)
-        for (let j = boxIndex.next(); j >= 0 && cost < bestCost; j = boxIndex.next()) {
-          if (j === index) continue
-          const o = boxes[j] as Rect
-          if (!(o[0] < r && x < o[2] && o[1] < b && y < o[3])) continue
-          // Wholly inside the box's inner rectangle, the label does not touch its outline.
-          if (x >= o[0] + lineWidth && y >= o[1] + lineWidth && r <= o[2] - lineWidth && b <= o[3] - lineWidth) continue
-          cost += OUTLINE_PENALTY
-        }
-        // Text it would cover.
-        textIndex.walk(x, y, r, b)
-        for (let j = textIndex.next(); j >= 0 && cost < bestCost; j = textIndex.next()) {
-          const o = textBoxes[j] as Rect
-          if (o[0] < r && x < o[2] && o[1] < b && y < o[3]) cost += TEXT_PENALTY
-        }
-        if (cost < bestCost) {
-          bestCost = cost
-          bestX = x
-          bestY = y
-        }
-      }
-      return bestCost < Infinity ? [bestX, bestY, bestX + w, bestY + h] : undefined
-    }
-
-    /** Whether candidate `rank` at font `f` (of size widths[f] x heights[f]) is free. */
-    const freeAt = (f: number, rank: number): boolean => {
-      const w = widths[f] as number
-      const h = heights[f] as number
-      if (finder.isFull(w, h)) return false
-      candidateAt(box, w, h, stepX, stepY, rank, one)
-      const x = clampX(one[0] as number, w)
-      const y = clampY(one[1] as number, h)
-      return free(x, y, x + w, y + h)
-    }
+    this.stepX = shiftStep(box, size0.width)
+    this.stepY = size0.height
 
     // Steps 1-3: the first font size (largest first) at which a candidate is free, at its best candidate.
     widths[0] = size0.width
     heights[0] = size0.height
-    let rect = bestAt(0, size0.width, size0.height)
+    let rect = this.bestAt(size0.width, size0.height)
     let fontIndex = 0
     if (!rect && fonts.length > 1) {
       let nested = true
       for (let f = 1; f < fonts.length; f++) {
-        const size = labelSize(options.measure(text, fonts[f] as number), fonts[f] as number)
+        const size = labelSize(this.measure(text, fonts[f] as number), fonts[f] as number)
         widths[f] = size.width
         heights[f] = size.height
         if (size.width > (widths[f - 1] as number) || size.height > (heights[f - 1] as number)) nested = false
       }
       const last = fonts.length - 1
-      stepX = shiftStep(box, widths[last] as number)
-      stepY = heights[last] as number
-      if (nested) {
+      this.stepX = shiftStep(box, widths[last] as number)
+      this.stepY = heights[last] as number
+      if (nested && finder.isFull(widths[last] as number, heights[last] as number)) {
+        // The smallest size fits nowhere, so no larger one does (each holds it): no candidate is free at any size.
+      } else if (nested) {
         // Each size holds the next one's label at every candidate, so a candidate free at one size is free at every
         // smaller one: per candidate, the sizes where it is free are a tail of the list. The first size with a free
         // candidate is the least of those tails' starts. A candidate blocked just before the least start found so
@@ -349,89 +434,80 @@ export function placeLabels(requests: LabelRequest[], options: PlacementOptions)
         // try per candidate and a few bisections, not a try per candidate and size (25 sizes on a 2400 px image).
         let first = fonts.length
         for (let rank = 0; rank < CANDIDATES && first > 1; rank++) {
-          if (!freeAt(first - 1, rank)) continue
+          if (!this.freeAt(first - 1, rank)) continue
           let lo = 1
           let hi = first - 1
           while (lo < hi) {
             const mid = (lo + hi) >> 1
-            if (freeAt(mid, rank)) hi = mid
+            if (this.freeAt(mid, rank)) hi = mid
             else lo = mid + 1
           }
           first = hi
         }
         if (first < fonts.length) {
           fontIndex = first
-          rect = bestAt(first, widths[first] as number, heights[first] as number)
+          rect = this.bestAt(widths[first] as number, heights[first] as number)
         }
       } else {
         // A measure that is not monotone in the font size: every size is tried in turn.
         for (let f = 1; f < fonts.length && !rect; f++) {
           fontIndex = f
-          rect = bestAt(f, widths[f] as number, heights[f] as number)
+          rect = this.bestAt(widths[f] as number, heights[f] as number)
         }
       }
     }
-    if (rect) chosen = {rect, fontPx: fonts[fontIndex] as number, detached: !touches(rect, box)}
+    if (rect) return {rect, fontPx: fonts[fontIndex] as number, detached: !touches(rect, box)}
 
-    if (!chosen) {
-      const fontPx = fonts[fonts.length - 1] as number
-      const size = labelSize(options.measure(text, fontPx), fontPx)
-      const {width: w, height: h} = size
-      const stepX = Math.ceil(w / 2)
-      const rings = finder.isFull(w, h) ? 0 : RING_ORDER.length
-      for (let i = 0; i < rings; i += 2) {
-        const x = clampX(box[0] + (RING_ORDER[i] as number) * stepX, w)
-        const y = clampY(box[1] + (RING_ORDER[i + 1] as number) * h, h)
-        if (free(x, y, x + w, y + h)) {
-          const rect: Rect = [x, y, x + w, y + h]
-          chosen = {rect, fontPx, detached: !touches(rect, box)}
-          break
-        }
-      }
-      if (!chosen) {
-        const rect = finder.find(box, w, h)
-        if (rect) chosen = {rect, fontPx, detached: !touches(rect, box)}
-      }
-      if (!chosen) {
-        pile ??= new PileOverlaps(W, H, placedIndex)
-        // The least overlap so far (Infinity: none tried yet) and where.
-        let least = Infinity
-        let leastX = 0
-        let leastY = 0
-        cornerCandidates(box, w, h, shiftStep(box, w), h, candidates)
-        for (let rank = 0; rank < CANDIDATES; rank++) {
-          const x = clampX(candidates[2 * rank] as number, w)
-          const y = clampY(candidates[2 * rank + 1] as number, h)
-          const r = x + w
-          const b = y + h
-          tried[2 * rank] = x
-          tried[2 * rank + 1] = y
-          if (!pile.summed(x, y, r, b)) {
-            // Clamped into the image, candidates often coincide (a box as wide as the image has its left and right
-            // corners outside it on the image's edges): a spot tried already cannot have strictly less overlap, and
-            // summed pair by pair, it would cost as much again.
-            let seen = false
-            for (let j = 0; j < rank && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
-            if (seen) continue
-          }
-          // A candidate wins only with strictly less overlap.
-          const overlap = pile.overlap(x, y, r, b, least)
-          if (overlap < least) {
-            least = overlap
-            leastX = x
-            leastY = y
-          }
-        }
-        const rect: Rect = [leastX, leastY, leastX + w, leastY + h]
-        chosen = {rect, fontPx, detached: !touches(rect, box)}
+    const fontPx = fonts[fonts.length - 1] as number
+    const {width: w, height: h} = labelSize(this.measure(text, fontPx), fontPx)
+    // Step 4: rings around the box, nearest first.
+    const stepX = Math.ceil(w / 2)
+    const rings = finder.isFull(w, h) ? 0 : RING_ORDER.length
+    for (let i = 0; i < rings; i += 2) {
+      const x = clampInto(box[0] + (RING_ORDER[i] as number) * stepX, w, W)
+      const y = clampInto(box[1] + (RING_ORDER[i + 1] as number) * h, h, H)
+      if (this.free(x, y, x + w, y + h)) {
+        const ring: Rect = [x, y, x + w, y + h]
+        return {rect: ring, fontPx, detached: !touches(ring, box)}
       }
     }
-    placedIndex.add(chosen.rect)
-    occupied.add(chosen.rect)
-    pile?.add(chosen.rect)
-    result[index] = chosen
+    // Step 5: the free spot nearest the box.
+    const spot = finder.find(box, w, h)
+    if (spot) return {rect: spot, fontPx, detached: !touches(spot, box)}
+    // Step 6: the least overlap.
+    const pile = (this.pile ??= new PileOverlaps(W, H, this.placedIndex))
+    const {candidates, tried} = this
+    // The least overlap so far (Infinity: none tried yet) and where.
+    let least = Infinity
+    let leastX = 0
+    let leastY = 0
+    cornerCandidates(box, w, h, shiftStep(box, w), h, candidates)
+    for (let rank = 0; rank < CANDIDATES; rank++) {
+      const x = clampInto(candidates[2 * rank] as number, w, W)
+      const y = clampInto(candidates[2 * rank + 1] as number, h, H)
+      const r = x + w
+      const b = y + h
+      tried[2 * rank] = x
+      tried[2 * rank + 1] = y
+      if (!pile.summed(x, y, r, b)) {
+        // Clamped into the image, candidates often coincide (a box as wide as the image has its left and right
+        // corners outside it on the image's edges): a spot tried already cannot have strictly less overlap, and
+        // summed pair by pair, it would cost as much again.
+        let seen = false
+        for (let j = 0; j < rank && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
+        if (seen) continue
+      }
+      // A candidate wins only with strictly less overlap.
+      const overlap = pile.overlap(x, y, r, b, least)
+      if (overlap < least) {
+        least = overlap
+        leastX = x
+        leastY = y
+      }
+    }
+    const leastRect: Rect = [leastX, leastY, leastX + w, leastY + h]
+    return {rect: leastRect, fontPx, detached: !touches(leastRect, box)}
   }
-  return result
 }
 
 /**
