@@ -258,6 +258,8 @@ class Placer {
   /** Step 6's candidates, clamped. */
   readonly tried = new Float64Array(2 * CANDIDATES)
   readonly one = new Float64Array(2)
+  /** Per candidate of the label being placed: the largest font index it was found blocked at (-1: none). */
+  readonly blockedAt = new Int32Array(CANDIDATES)
   /**
    * Step 5, which also knows the label sizes that fit nowhere any more: every try of such a size is blocked, so
    * none is made (on a full image most labels go straight to step 6).
@@ -340,9 +342,9 @@ class Placer {
    * undefined when none is free. A cost is at least its rank, and ranks only grow: once a rank reaches the best
    * cost, no later one can beat it.
    */
-  bestAt(w: number, h: number): Rect | undefined {
+  bestAt(w: number, h: number, font = -1): Rect | undefined {
     if (this.finder.isFull(w, h)) return undefined
-    const {candidates, boxIndex, boxes, textIndex, textBoxes, lineWidth, index} = this
+    const {candidates, boxIndex, boxes, textIndex, textBoxes, lineWidth, index, blockedAt} = this
     // The best free candidate so far: its cost (Infinity: none yet) and position.
     let bestCost = Infinity
     let bestX = 0
@@ -357,6 +359,8 @@ class Placer {
       const y = cy < 0 ? 0 : cy > maxY ? maxY : cy
       const r = x + w
       const b = y + h
+      // Blocked at this font or a smaller one (while the bisection below looked for it), so blocked here too.
+      if (font >= 0 && (blockedAt[rank] as number) >= font) continue
       if (!this.free(x, y, r, b)) continue
       let cost = rank
       // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
@@ -432,21 +436,31 @@ class Placer {
         // candidate is the least of those tails' starts. A candidate blocked just before the least start found so
         // far cannot lower it (no try); one free there lowers it, found by bisection. So a crowded label costs a
         // try per candidate and a few bisections, not a try per candidate and size (25 sizes on a 2400 px image).
+        // A candidate found blocked at a size is blocked at every larger one: bestAt at the first size skips those
+        // found blocked at it or a smaller one (blockedAt: the largest font index each was found blocked at).
+        const {blockedAt} = this
+        blockedAt.fill(-1)
         let first = fonts.length
         for (let rank = 0; rank < CANDIDATES && first > 1; rank++) {
-          if (!this.freeAt(first - 1, rank)) continue
+          if (!this.freeAt(first - 1, rank)) {
+            blockedAt[rank] = first - 1
+            continue
+          }
           let lo = 1
           let hi = first - 1
           while (lo < hi) {
             const mid = (lo + hi) >> 1
             if (this.freeAt(mid, rank)) hi = mid
-            else lo = mid + 1
+            else {
+              blockedAt[rank] = mid
+              lo = mid + 1
+            }
           }
           first = hi
         }
         if (first < fonts.length) {
           fontIndex = first
-          rect = this.bestAt(widths[first] as number, heights[first] as number)
+          rect = this.bestAt(widths[first] as number, heights[first] as number, first)
         }
       } else {
         // A measure that is not monotone in the font size: every size is tried in turn.
