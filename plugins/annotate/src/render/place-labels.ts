@@ -842,9 +842,11 @@ class FreeSpotFinder {
           }
         }
       }
-      const order = cells.subarray(0, n).sort()
-      for (let k = 0; k < n; k++) {
-        const entry = order[k] as number
+      // Nearest first, taken from a heap: the search usually stops after a few of the cells, so sorting them all
+      // would order many it never reads. The entries are distinct, so the order is the sorted one.
+      heapify(cells, n)
+      for (let left = n; left > 0; left--) {
+        const entry = heapPop(cells, left)
         const index = entry % key
         // At most the cell's distance: past the best, so is every cell after it.
         if (((entry - index) / key) * unit > bestD) break
@@ -949,6 +951,32 @@ class FreeSpotFinder {
       }
     }
   }
+}
+
+/** Makes a[0..n) a binary min-heap. */
+function heapify(a: Float64Array, n: number): void {
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(a, i, n)
+}
+
+/** Removes and returns the least of the heap a[0..n), leaving a heap of a[0..n - 1). */
+function heapPop(a: Float64Array, n: number): number {
+  const least = a[0] as number
+  a[0] = a[n - 1] as number
+  siftDown(a, 0, n - 1)
+  return least
+}
+
+function siftDown(a: Float64Array, i: number, n: number): void {
+  const v = a[i] as number
+  for (;;) {
+    let c = 2 * i + 1
+    if (c >= n) break
+    if (c + 1 < n && (a[c + 1] as number) < (a[c] as number)) c++
+    if ((a[c] as number) >= v) break
+    a[i] = a[c] as number
+    i = c
+  }
+  a[i] = v
 }
 
 /**
