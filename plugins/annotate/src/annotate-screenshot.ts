@@ -1,16 +1,19 @@
-import {createCanvas, type Canvas, type SKRSContext2D} from '@napi-rs/canvas'
+import {createCanvas, ImageData, type Canvas, type SKRSContext2D} from '@napi-rs/canvas'
 
 import {isPng, pngSize, pngSizeProblem, type ScreenModel} from '@arc-cli/core'
 
 import {boxColor, drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
-import {selectMarks, textBoxes} from './render/marks.js'
+import {selectMarks, textBoxes, type Mark} from './render/marks.js'
+import type {Rect} from './render/geometry.js'
 import {countOverlaps, placeLabels} from './render/place-labels.js'
 import {outlinesWritable, writeOutlines} from './render/outline-pixels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
 import {checkAgainstScreen, confirmPixels, decodeScreenshot, fitsScreen, frameLooks} from './screenshot-image.js'
 import type {ImageFormat} from './style/annotate-config.js'
+import type {Rgba} from './style/colors.js'
+import type {AnnotateStyle, Role} from './style/presets.js'
 import type {ResolvedStyle} from './style/resolve-style.js'
 
 export interface AnnotateOptions {
@@ -77,6 +80,41 @@ function measure(text: string, px: number): number {
   }
   return w
 }
+/** Each mark's box colour, boxColor worked out once per role (it parses the style's colours). */
+function boxColors(marks: Mark[], style: AnnotateStyle): Rgba[] {
+  const byRole = new Map<Role, Rgba>()
+  const out = new Array<Rgba>(marks.length)
+  for (let i = 0; i < marks.length; i++) {
+    const {role} = marks[i] as Mark
+    let color = byRole.get(role)
+    if (!color) {
+      color = boxColor(role, style)
+      byRole.set(role, color)
+    }
+    out[i] = color
+  }
+  return out
+}
+
+/**
+ * Transparent pixels of this size to write box outlines into, for putImageData (which copies them): the same
+ * buffer from one annotation to the next (cleared), instead of a new ImageData each time, whose ~1 MB of memory
+ * outside the JavaScript heap (315x700) counts towards what makes V8 collect garbage. The annotation takes,
+ * writes and puts it in one synchronous stretch, so no two use it at once. Kept only up to KEPT_PIXELS_BYTES.
+ */
+let keptPixels: ImageData | undefined
+const KEPT_PIXELS_BYTES = 4 * 1024 * 1024
+
+function emptyPixels(width: number, height: number): ImageData {
+  if (keptPixels && keptPixels.width === width && keptPixels.height === height) {
+    keptPixels.data.fill(0)
+    return keptPixels
+  }
+  const pixels = new ImageData(width, height)
+  if (width * height * 4 <= KEPT_PIXELS_BYTES) keptPixels = pixels
+  return pixels
+}
+
 /** The reference width of spec 000: one dp is the image's short side / 360. */
 const REFERENCE_DP = 360
 
@@ -130,12 +168,13 @@ export async function annotateScreenshot(
     const layer = createCanvas(size.width, size.height)
     const layerCtx = layer.getContext('2d')
     const {marks} = selection
-    const colors = marks.map((m) => boxColor(m.role, style))
+    const colors = boxColors(marks, style)
+    const boxes = new Array<Rect>(marks.length)
+    for (let i = 0; i < marks.length; i++) boxes[i] = (marks[i] as Mark).box
     // On the empty layer, outlines whose every pixel is whole are written as pixels (outline-pixels.ts).
-    const outlinesDrawn = outlinesWritable(lineWidth, dash, colors)
+    const outlinesDrawn = outlinesWritable(lineWidth, dash, colors, boxes)
     if (outlinesDrawn) {
-      const pixels = layerCtx.createImageData(size.width, size.height)
-      const boxes = marks.map((m) => m.box)
+      const pixels = emptyPixels(size.width, size.height)
       writeOutlines(pixels.data, size.width, size.height, boxes, colors, lineWidth, dash)
       layerCtx.putImageData(pixels, 0, 0)
     }

@@ -59,4 +59,46 @@ describe('annotate: box outlines written as pixels', () => {
     expect(outlinesWritable(2, [5.5, 3], [RED])).to.equal(false)
     expect(outlinesWritable(2, [5, 3], [{...RED, a: 0.5}])).to.equal(false)
   })
+
+  it('are left to the canvas when a box has an edge off the pixel grid', () => {
+    expect(
+      outlinesWritable(
+        2,
+        [5, 3],
+        [RED, RED],
+        [
+          [0, 0, 20, 20],
+          [4, 4, 30, 40],
+        ]
+      )
+    ).to.equal(true)
+    expect(
+      outlinesWritable(
+        2,
+        [5, 3],
+        [RED, RED],
+        [
+          [0, 0, 20, 20],
+          [4, 4.5, 30, 40],
+        ]
+      )
+    ).to.equal(false)
+  })
+
+  it('are the same pixels written into bytes that do not start on a 4-byte boundary', () => {
+    const rnd = generator(7)
+    for (let k = 0; k < 200; k++) {
+      const lineWidth = [2, 4][rnd(2)] as number
+      const dash = rnd(4) === 0 ? [] : [1 + rnd(8), 1 + rnd(6)]
+      const l = rnd(40) - 5
+      const t = rnd(40) - 5
+      const box: Rect = [l, t, l + 1 + rnd(90), t + 1 + rnd(90)]
+      const aligned = new Uint8ClampedArray(120 * 120 * 4)
+      writeOutlines(aligned, 120, 120, [box], [RED], lineWidth, dash)
+      const unaligned = new Uint8ClampedArray(new ArrayBuffer(120 * 120 * 4 + 1), 1, 120 * 120 * 4)
+      writeOutlines(unaligned, 120, 120, [box], [RED], lineWidth, dash)
+      expect(Buffer.from(unaligned).equals(Buffer.from(aligned)), `box ${box.join(',')} dash [${dash.join(',')}]`).to.be
+        .true
+    }
+  })
 })
