@@ -1,20 +1,22 @@
 /**
- * Run by scripts/bundle-core.js after the core's bundle (so by `npm run build`): bundles the code a plugin loads
- * lazily and runs once per command, cold, into one CommonJS file with V8's code cache beside it, loaded through the
- * core's loader (`loadBundle`, packages/core/src/loader/load-bundle.ts). Node 20 has no compile cache for ES
- * modules: a one-shot `arc annotate` found, read and compiled the 19 modules of its image code one by one, then
- * interpreted them; the bundle compiles from the cache instead (about 5% of the process's CPU and wall time,
- * measured as whole processes on bili-home-feed).
+ * Run by scripts/bundle-core.js after the core's bundle (so by `npm run build`): bundles the code of a plugin command
+ * that runs once per process, cold, into one CommonJS file with V8's code cache beside it, loaded through the core's
+ * loader (`loadBundle`, packages/core/src/loader/load-bundle.ts). Node 20 has no compile cache for ES modules: a
+ * one-shot `arc annotate` found, read and compiled some 30 modules one by one, then interpreted them; the bundle
+ * compiles from the cache instead (about 8% of the process's CPU and wall time, measured as whole processes on
+ * bili-home-feed).
  *
- * - `plugins/annotate/dist/bundle/annotate-device.cjs`: dist/annotate-device.js and the plugin modules it imports
- *   (the canvas library and @arc-cli/core stay outside: the loader hands the bundle the core every ES module
- *   gets, and the canvas loads from node_modules on first use, as before). plugins/annotate/src/load-annotate-device.ts
- *   loads it, or the ES modules when running from the sources or when there is no bundle.
+ * - `plugins/annotate/dist/bundle/annotate.cjs`: dist/annotate-bundle.js, that is the annotate tool and, started on
+ *   first use inside the bundle, its image code (annotate-device.js), with the plugin modules they import. The
+ *   canvas library and @arc-cli/core stay outside: the loader hands the bundle the core every ES module gets, and
+ *   the canvas loads from node_modules when the image code starts, as before. plugins/annotate/src/load-bundled.ts
+ *   loads it (commands/annotate.ts, the tool's handler), or the ES modules when running from the sources or when
+ *   there is no bundle.
  * - Each module's `import.meta.url` is its own file's URL in dist/, as when Node loads the module itself (the
  *   label font and the image worker are found next to the module that names them).
- * - `annotate-device.cjs.cache`: written by scripts/write-code-cache.js after it annotated the bundled demo screen
- *   through the built CLI. Where the canvas binary for this platform is not installed the annotation cannot run:
- *   the bundle is written without a cache (it then compiles as the modules would), and the build says so.
+ * - `annotate.cjs.cache`: written by scripts/write-code-cache.js after it annotated the bundled demo screen through
+ *   the built CLI. Where the canvas binary for this platform is not installed the annotation cannot run: the
+ *   bundle is written without a cache (it then compiles as the modules would), and the build says so.
  * - `inputs.json`: the sha256 of every file that went in, for bundleStaleness (bundle-core.js), as the core's.
  * The bundle may not call `import()` (code compiled by vm.Script cannot): the build fails if it does.
  * Plain JavaScript, like bundle-core.js.
@@ -33,7 +35,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 
 /** The plugin bundles: the plugin's folder, the dist module bundled, the bundle's file name in dist/bundle/. */
 export const PLUGIN_BUNDLES = [
-  {plugin: path.join(ROOT, 'plugins', 'annotate'), entry: 'annotate-device.js', file: 'annotate-device.cjs'},
+  {plugin: path.join(ROOT, 'plugins', 'annotate'), entry: 'annotate-bundle.js', file: 'annotate.cjs'},
 ]
 
 const bundleDir = (bundle) => path.join(bundle.plugin, 'dist', 'bundle')

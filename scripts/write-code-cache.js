@@ -1,6 +1,6 @@
 /**
  * `node scripts/write-code-cache.js annotate` (run by scripts/bundle-plugins.js) instead annotates the demo screen
- * and writes the annotate plugin's bundle's cache (`plugins/annotate/dist/bundle/annotate-device.cjs.cache`).
+ * and writes the annotate plugin's bundle's cache (`plugins/annotate/dist/bundle/annotate.cjs.cache`).
  *
  * Run by scripts/bundle-core.js in a process of its own, after the bundle is written: writes
  * `packages/core/dist/bundle/core.cjs.cache`, V8's code cache for the bundle (packages/core/src/loader/load-bundle.ts).
@@ -40,7 +40,7 @@ const {exitCodeFor} = await import(bundle('index.js'))
 const dir = pathToFileURL(path.join(ROOT, 'bin', 'run.js')).href
 
 if (process.argv[2] === 'annotate') {
-  // The annotate plugin's image code (scripts/bundle-plugins.js), in a process of its own so that the core's cache
+  // The annotate command's code (scripts/bundle-plugins.js), in a process of its own so that the core's cache
   // holds what most commands compile, not the annotation's part of the core as well.
   const {bundleFile, PLUGIN_BUNDLES} = await import('./bundle-plugins.js')
   const file = bundleFile(PLUGIN_BUNDLES[0])

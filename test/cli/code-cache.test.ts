@@ -160,7 +160,7 @@ describe('import() in the bundle (scripts/bundle-dynamic-imports.js)', () => {
   })
 })
 
-describe("the annotate plugin's image code, bundled with its own code cache (scripts/bundle-plugins.js)", () => {
+describe("the annotate command's code, bundled with its own code cache (scripts/bundle-plugins.js)", () => {
   const bundle = PLUGIN_BUNDLES[0]
   if (!bundle) throw new Error('scripts/bundle-plugins.js lists no bundle')
   const file = bundleFile(bundle)
@@ -170,7 +170,7 @@ describe("the annotate plugin's image code, bundled with its own code cache (scr
     if (process.env[CLI_ENTRY_VAR] !== 'dist') this.skip()
   })
 
-  it('arc annotate compiles it from the bundle with the code cache the build wrote', async function () {
+  it('arc annotate compiles the tool and its image code from the bundle with the code cache the build wrote', async function () {
     this.timeout(60_000)
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'arc-plugin-bundle-'))
     try {
@@ -178,6 +178,9 @@ describe("the annotate plugin's image code, bundled with its own code cache (scr
       expect(run.code, run.stderr).to.equal(0)
       expect(run.stderr).to.include('arc: core bundle compiled (code cache: used)')
       expect(run.stderr).to.include(`arc: bundle ${file} compiled (code cache: used)`)
+      // Once: the command module and the handler take the tool and its image code from the one bundle.
+      expect(run.stderr.split(`arc: bundle ${file} compiled`).length).to.equal(2)
+      expect(run.stderr).to.not.match(/arc: bundle .*annotate-device/)
       expect(statSync(path.join(cwd, 'x.jpg')).size).to.be.above(1000)
     } finally {
       rmSync(cwd, {recursive: true, force: true})
@@ -192,7 +195,7 @@ describe("the annotate plugin's image code, bundled with its own code cache (scr
     const code = `
       const {loadBundle} = await import(${url('packages', 'core', 'dist', 'loader', 'load-bundle.js')})
       const {DEMO_DIR, SnapshotDriver} = await import(${url('packages', 'core', 'dist', 'bundle', 'index.js')})
-      const bundled = loadBundle(${JSON.stringify(file)})
+      const bundled = await loadBundle(${JSON.stringify(file)}).loadAnnotateDevice()
       const modules = await import(${url('plugins', 'annotate', 'dist', 'annotate-device.js')})
       const results = []
       for (const {annotateDevice} of [bundled, modules]) {

@@ -10,7 +10,7 @@
  * flags (`rejected`), and the loader does not offer one older than the bundle (`stale`) or one it cannot read
  * (`unreadable`): either way the bundle compiles as usual, only slower. With `--enable-source-maps` the bundle is
  * required the usual way (Node reads its source map only then), without the cache. `DEBUG=arc*` prints which it was.
- * A plugin's bundle (scripts/bundle-plugins.js: the annotate plugin's image code) loads the same way, through
+ * A plugin's bundle (scripts/bundle-plugins.js: the annotate command's code) loads the same way, through
  * `loadBundle` (`@arc-cli/core/loader`), with a code cache of its own.
  */
 import {isAscii} from 'node:buffer'
@@ -75,11 +75,26 @@ export function writeCodeCache(bundle = BUNDLE_FILE, file = `${bundle}.cache`): 
   writeFileSync(file, script.createCachedData())
 }
 
-/** What a bundle other than the core gets for `require`: the core itself for `@arc-cli/core`. */
+/** This module's exports, for a bundle's `require('@arc-cli/core/loader')`. */
+const loaderExports = {
+  BUNDLE_FILE,
+  CODE_CACHE_FILE,
+  loadCore,
+  codeCacheState,
+  loadBundle,
+  bundleCacheState,
+  writeCodeCache,
+}
+
+/**
+ * What a bundle other than the core gets for `require`: the core itself for `@arc-cli/core`, this loader for
+ * `@arc-cli/core/loader` (the very objects the ES modules import, never a second copy).
+ */
 function requireFor(file: string): NodeJS.Require {
   const plain = createRequire(file)
   if (file === BUNDLE_FILE) return plain
-  const required = ((id: string) => (id === '@arc-cli/core' ? loadCore() : plain(id))) as NodeJS.Require
+  const required = ((id: string) =>
+    id === '@arc-cli/core' ? loadCore() : id === '@arc-cli/core/loader' ? loaderExports : plain(id)) as NodeJS.Require
   return Object.assign(required, {
     resolve: plain.resolve,
     cache: plain.cache,

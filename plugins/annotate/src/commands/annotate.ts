@@ -1,5 +1,6 @@
 import {toolCommand} from '@arc-cli/core'
 
-import {annotate} from '../tools/annotate.js'
+import {loadAnnotateTool} from '../load-bundled.js'
 
-export default toolCommand(annotate)
+// From the plugin's bundle in a build (load-bundled.ts): a one-shot `arc annotate` compiles it from its code cache.
+export default toolCommand(await loadAnnotateTool())

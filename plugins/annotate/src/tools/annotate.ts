@@ -6,7 +6,7 @@ import {annotateInput} from '../annotate-options.js'
 import type {AnnotatedImage} from '../annotate-screenshot.js'
 import type {ImageFormat} from '../style/annotate-config.js'
 import {MAX_MARKS} from '../render/marks.js'
-import {loadAnnotateDevice} from '../load-annotate-device.js'
+import {loadAnnotateDevice} from '../load-bundled.js'
 import {formatForOutput} from '../output-format.js'
 import {validateTargets, writeFilesAtomically, type OutputFile} from '../write-files.js'
 

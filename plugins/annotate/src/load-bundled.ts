@@ -1,0 +1,35 @@
+import {existsSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
+
+import {loadBundle} from '@arc-cli/core/loader'
+
+import type {annotate} from './tools/annotate.js'
+
+/**
+ * `arc annotate`'s code (the tool with its options and styles, and the image code: annotate-device.ts and what it
+ * imports, the canvas, placement, drawing, encoding), built by scripts/bundle-plugins.js from annotate-bundle.ts
+ * into one CommonJS file with V8's code cache beside it. A one-shot `arc annotate` runs this code once, cold: Node 20
+ * would find, read and compile its 30-odd ES modules one by one (there is no compile cache for them), while the
+ * bundle compiles from the cache as the core does (@arc-cli/core/loader). The same modules, and the same answers.
+ */
+export const ANNOTATE_BUNDLE = fileURLToPath(new URL('./bundle/annotate.cjs', import.meta.url))
+
+type AnnotateDeviceModule = typeof import('./annotate-device.js')
+type Bundled = {annotate: typeof annotate; loadAnnotateDevice(): Promise<AnnotateDeviceModule>}
+
+/** The bundle's exports, or undefined when running from the sources (bin/dev.js, the tests) or without a bundle. */
+function bundled(): Bundled | undefined {
+  if (import.meta.url.endsWith('.ts') || !existsSync(ANNOTATE_BUNDLE)) return undefined
+  return loadBundle(ANNOTATE_BUNDLE) as unknown as Bundled
+}
+
+/** The annotate tool (what commands/annotate.ts makes the command from). */
+export async function loadAnnotateTool(): Promise<typeof annotate> {
+  return bundled()?.annotate ?? (await import('./tools/annotate.js')).annotate
+}
+
+/** annotate-device's exports: what the tool's handler loads once it runs (the canvas library with it). */
+export async function loadAnnotateDevice(): Promise<AnnotateDeviceModule> {
+  const bundle = bundled()
+  return bundle ? bundle.loadAnnotateDevice() : import('./annotate-device.js')
+}
