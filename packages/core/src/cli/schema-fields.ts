@@ -35,7 +35,23 @@ export function inputJsonSchema(schema: z.ZodObject): {
   return z.toJSONSchema(schema, {io: 'input', unrepresentable: 'any'}) as never
 }
 
-export function schemaFields(schema: z.ZodObject): SchemaField[] {
+/**
+ * Each schema's fields, read once: converting a schema to JSON Schema costs about half a millisecond, and one command
+ * line asks for the same schema's fields several times (its oclif class, its input, a batch line each). Schemas are
+ * immutable; the fields are frozen, so no caller can change what the next one reads.
+ */
+const fieldsOf = new WeakMap<z.ZodObject, readonly SchemaField[]>()
+
+export function schemaFields(schema: z.ZodObject): readonly SchemaField[] {
+  let fields = fieldsOf.get(schema)
+  if (!fields) {
+    fields = Object.freeze(readFields(schema).map((field) => Object.freeze(field)))
+    fieldsOf.set(schema, fields)
+  }
+  return fields
+}
+
+function readFields(schema: z.ZodObject): SchemaField[] {
   const json = inputJsonSchema(schema)
   const required = new Set(json.required ?? [])
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {

@@ -68,7 +68,7 @@ function convert(field: SchemaField, value: string, label: string): unknown {
 
 /** The raw input object from parsed args and flags, typed per the schema, ready for zod. */
 function collectInput(
-  fields: SchemaField[],
+  fields: readonly SchemaField[],
   positional: string[],
   args: Record<string, unknown>,
   flags: Record<string, unknown>
