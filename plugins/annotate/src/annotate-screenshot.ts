@@ -6,7 +6,7 @@ import {boxColor, drawMarks} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
 import {selectMarks, textBoxes, type Mark} from './render/marks.js'
 import type {Rect} from './render/geometry.js'
-import {countOverlaps, placeLabels} from './render/place-labels.js'
+import {countOverlaps, placeLabels, type LabelPlacement} from './render/place-labels.js'
 import {outlinesWritable, writeOutlines} from './render/outline-pixels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
@@ -118,6 +118,95 @@ function emptyPixels(width: number, height: number): ImageData {
 /** The reference width of spec 000: one dp is the image's short side / 360. */
 const REFERENCE_DP = 360
 
+/** What an annotation's layout depends on besides the screenshot's size. */
+interface LayoutInput {
+  model: ScreenModel
+  style: AnnotateStyle
+  maxSize: number
+}
+
+/** An annotation laid out for a screenshot of a given size. */
+interface Layout {
+  pixels: {width: number; height: number}
+  size: {width: number; height: number}
+  mapping: ReturnType<typeof screenMapping>
+  lineWidth: number
+  dash: number[]
+  selection: ReturnType<typeof selectMarks>
+  placements: LabelPlacement[]
+}
+
+/**
+ * The output size, the mapping onto it, the marks and their labels' places, for a screenshot of this size.
+ *
+ * This and marksLayer are module functions, not closures made inside annotateScreenshot, and make no callbacks:
+ * V8 optimises a closure for the closure it saw, so closures made afresh by every annotation were compiled again
+ * in the background (and finished on this thread) annotation after annotation (node --trace-opt).
+ */
+function layout({model, style, maxSize}: LayoutInput, pixels: {width: number; height: number}): Layout {
+  const size = outputSize(pixels, maxSize)
+  const mapping = screenMapping(model.screen, pixels, size)
+  const unit = Math.min(size.width, size.height) / REFERENCE_DP
+  const lineWidth = Math.max(1, Math.round(style.lineWidth * unit))
+  const dash = new Array<number>(style.dash.length)
+  for (let i = 0; i < dash.length; i++) dash[i] = Math.max(1, Math.round((style.dash[i] as number) * unit))
+  // Never below minFontSize: the one place the label font is clamped (placeLabels starts from it).
+  const fontPx = Math.max(style.minFontSize, Math.round(style.fontSize * unit * 2) / 2)
+  const selection = selectMarks(model, style, mapping)
+  const {marks} = selection
+  const requests = new Array<{box: Rect; text: string}>(marks.length)
+  for (let i = 0; i < marks.length; i++) {
+    const m = marks[i] as Mark
+    requests[i] = {box: m.box, text: m.label}
+  }
+  const placements = placeLabels(requests, {
+    imageWidth: size.width,
+    imageHeight: size.height,
+    fontPx,
+    minFontPx: style.minFontSize,
+    lineWidth,
+    measure,
+    textBoxes: textBoxes(model, mapping),
+  })
+  return {pixels, size, mapping, lineWidth, dash, selection, placements}
+}
+
+/**
+ * The boxes, leader lines and labels on a transparent canvas of the output's size, rasterised now (the canvas
+ * records drawing and rasterises when its pixels are first needed), so that what remains once the screenshot is
+ * decoded is one copy of this layer over it: on a free core the marks cost the annotation next to nothing.
+ * Blending the marks onto a transparent layer and the layer onto the screenshot rounds to 8 bits twice where
+ * drawing them straight onto the screenshot rounds once: over the 21 real screens in ../shared, three styles
+ * and two sizes, 0.8% of pixels (antialiased edges, translucent label backgrounds) differ, 99% of those by one
+ * level of 255, none by more than 5; every other pixel is the same.
+ */
+function marksLayer({size, selection, placements, lineWidth, dash}: Layout, style: AnnotateStyle): Canvas {
+  const layer = createCanvas(size.width, size.height)
+  const layerCtx = layer.getContext('2d')
+  const {marks} = selection
+  const colors = boxColors(marks, style)
+  const boxes = new Array<Rect>(marks.length)
+  for (let i = 0; i < marks.length; i++) boxes[i] = (marks[i] as Mark).box
+  // On the empty layer, outlines whose every pixel is whole are written as pixels (outline-pixels.ts).
+  const outlinesDrawn = outlinesWritable(lineWidth, dash, colors, boxes)
+  if (outlinesDrawn) {
+    const pixels = emptyPixels(size.width, size.height)
+    writeOutlines(pixels.data, size.width, size.height, boxes, colors, lineWidth, dash)
+    layerCtx.putImageData(pixels, 0, 0)
+  }
+  drawMarks(layerCtx, marks, placements, {style, lineWidth, dash, measure, outlinesDrawn})
+  layerCtx.getImageData(0, 0, 1, 1)
+  return layer
+}
+
+function labelRects(placements: LabelPlacement[]): Rect[] {
+  const rects = new Array<Rect>(placements.length)
+  for (let i = 0; i < placements.length; i++) rects[i] = (placements[i] as LabelPlacement).rect
+  return rects
+}
+
+function ignore(): void {}
+
 /**
  * The one annotation function, shared by `arc annotate` and `arc screen-state --screenshot`: decodes the
  * screenshot, scales it (long side at most maxSize), draws a box and a label for every on-screen element,
@@ -131,71 +220,20 @@ export async function annotateScreenshot(
 ): Promise<AnnotatedImage> {
   ensureLabelFont()
   const {style} = options.style
-  /** The output size, the mapping onto it, the marks and their labels' places, for a screenshot of this size. */
-  const layout = (pixels: {width: number; height: number}) => {
-    const size = outputSize(pixels, options.maxSize)
-    const mapping = screenMapping(model.screen, pixels, size)
-    const unit = Math.min(size.width, size.height) / REFERENCE_DP
-    const lineWidth = Math.max(1, Math.round(style.lineWidth * unit))
-    const dash = style.dash.map((d) => Math.max(1, Math.round(d * unit)))
-    // Never below minFontSize: the one place the label font is clamped (placeLabels starts from it).
-    const fontPx = Math.max(style.minFontSize, Math.round(style.fontSize * unit * 2) / 2)
-    const selection = selectMarks(model, style, mapping)
-    const placements = placeLabels(
-      selection.marks.map((m) => ({box: m.box, text: m.label})),
-      {
-        imageWidth: size.width,
-        imageHeight: size.height,
-        fontPx,
-        minFontPx: style.minFontSize,
-        lineWidth,
-        measure,
-        textBoxes: textBoxes(model, mapping),
-      }
-    )
-    return {pixels, size, mapping, lineWidth, dash, selection, placements}
-  }
-  /**
-   * The boxes, leader lines and labels on a transparent canvas of the output's size, rasterised now (the canvas
-   * records drawing and rasterises when its pixels are first needed), so that what remains once the screenshot is
-   * decoded is one copy of this layer over it: on a free core the marks cost the annotation next to nothing.
-   * Blending the marks onto a transparent layer and the layer onto the screenshot rounds to 8 bits twice where
-   * drawing them straight onto the screenshot rounds once: over the 21 real screens in ../shared, three styles
-   * and two sizes, 0.8% of pixels (antialiased edges, translucent label backgrounds) differ, 99% of those by one
-   * level of 255, none by more than 5; every other pixel is the same.
-   */
-  const marksLayer = ({size, selection, placements, lineWidth, dash}: ReturnType<typeof layout>): Canvas => {
-    const layer = createCanvas(size.width, size.height)
-    const layerCtx = layer.getContext('2d')
-    const {marks} = selection
-    const colors = boxColors(marks, style)
-    const boxes = new Array<Rect>(marks.length)
-    for (let i = 0; i < marks.length; i++) boxes[i] = (marks[i] as Mark).box
-    // On the empty layer, outlines whose every pixel is whole are written as pixels (outline-pixels.ts).
-    const outlinesDrawn = outlinesWritable(lineWidth, dash, colors, boxes)
-    if (outlinesDrawn) {
-      const pixels = emptyPixels(size.width, size.height)
-      writeOutlines(pixels.data, size.width, size.height, boxes, colors, lineWidth, dash)
-      layerCtx.putImageData(pixels, 0, 0)
-    }
-    drawMarks(layerCtx, marks, placements, {style, lineWidth, dash, measure, outlinesDrawn})
-    layerCtx.getImageData(0, 0, 1, 1)
-    return layer
-  }
-
+  const input: LayoutInput = {model, style, maxSize: options.maxSize}
   // The canvas decodes on libuv's thread pool, so the decode starts first, and while it runs this thread places the
   // labels and draws the marks on a layer of their own: both need only the image's size, which a PNG's header
   // declares (the decoder reads the same header). Errors keep their order: the PNG's structure is checked before
   // the decode starts, a decode that fails is reported before the screen's shape, and a header whose shape does not
   // fit the screen waits for the decode.
   const decoding = decodeScreenshot(screenshot, source)
-  decoding.catch(() => {}) // awaited below; a throw before that must not leave it unhandled
+  decoding.catch(ignore) // awaited below; a throw before that must not leave it unhandled
   const declared = isPng(screenshot) ? pngSize(screenshot) : undefined
-  let early: (ReturnType<typeof layout> & {marks: Canvas}) | undefined
+  let early: (Layout & {marks: Canvas}) | undefined
   if (declared && !pngSizeProblem(declared) && fitsScreen(declared, model.screen)) {
     try {
-      const laidOut = layout(declared)
-      early = {...laidOut, marks: marksLayer(laidOut)}
+      const laidOut = layout(input, declared)
+      early = {...laidOut, marks: marksLayer(laidOut, style)}
     } catch {
       // laid out again after the decode, whose own error comes first
     }
@@ -205,7 +243,7 @@ export async function annotateScreenshot(
   checkAgainstScreen(image, model.screen, source)
   // The header and the decoded image agree for every PNG the decoder reads; should they not, lay out again.
   const fits = early && early.pixels.width === image.width && early.pixels.height === image.height ? early : undefined
-  const laidOut = fits ?? layout(image)
+  const laidOut = fits ?? layout(input, image)
   const {size, mapping, selection, placements} = laidOut
   const canvas = createCanvas(size.width, size.height)
   const ctx = canvas.getContext('2d')
@@ -225,7 +263,7 @@ export async function annotateScreenshot(
   }
 
   if (options.hold) holdThread(options.hold)
-  const marks = fits?.marks ?? marksLayer(laidOut)
+  const marks = fits?.marks ?? marksLayer(laidOut, style)
   // Pixel for pixel onto the screenshot: no resampling of a layer of the same size.
   ctx.imageSmoothingEnabled = false
   ctx.drawImage(marks, 0, 0)
@@ -244,7 +282,7 @@ export async function annotateScreenshot(
     bytes: data.length,
     selection,
     placements,
-    overlaps: countOverlaps(placements.map((p) => p.rect)),
+    overlaps: countOverlaps(labelRects(placements)),
   })
   return {
     data,

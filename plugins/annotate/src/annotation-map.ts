@@ -1,7 +1,7 @@
 import type {ScreenModel} from '@arc-cli/core'
 
 import type {LabelPlacement} from './render/place-labels.js'
-import type {MarkSelection} from './render/marks.js'
+import type {Mark, MarkSelection} from './render/marks.js'
 import type {ScreenMapping} from './render/screen-mapping.js'
 import type {ImageFormat} from './style/annotate-config.js'
 import type {Role} from './style/presets.js'
@@ -55,19 +55,36 @@ export function buildMap(input: {
     screen: {width: mapping.screen.width, height: mapping.screen.height, rotation: model.screen.rotation},
     scale: {x: round(mapping.scaleX), y: round(mapping.scaleY)},
     style: input.styleName,
-    marks: selection.marks.map((m, i) => ({
+    marks: mapMarks(selection, placements),
+    skipped: {outside: selection.outside, overLimit: selection.overLimit},
+    labelOverlaps: input.overlaps,
+  }
+}
+
+/**
+ * One entry per mark, by a loop rather than a callback: a callback made per annotation is optimised again for each
+ * annotation in a server or batch (see annotateScreenshot's layout).
+ */
+function mapMarks(selection: MarkSelection, placements: LabelPlacement[]): MapMark[] {
+  const {marks} = selection
+  const out = new Array<MapMark>(marks.length)
+  for (let i = 0; i < marks.length; i++) {
+    const m = marks[i] as Mark
+    const bounds = m.element.bounds
+    const box = m.box
+    const rect = (placements[i] as LabelPlacement).rect
+    out[i] = {
       label: m.label,
       number: m.number,
       id: m.element.id,
-      bounds: [...m.element.bounds],
-      box: [...m.box],
-      labelRect: [...(placements[i] as LabelPlacement).rect],
+      bounds: [bounds[0], bounds[1], bounds[2], bounds[3]],
+      box: [box[0], box[1], box[2], box[3]],
+      labelRect: [rect[0], rect[1], rect[2], rect[3]],
       class: m.element.className,
       text: m.element.text,
       desc: m.element.desc,
       role: m.role,
-    })),
-    skipped: {outside: selection.outside, overLimit: selection.overLimit},
-    labelOverlaps: input.overlaps,
+    }
   }
+  return out
 }

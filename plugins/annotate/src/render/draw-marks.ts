@@ -22,8 +22,28 @@ function color(value: string): Rgba {
   return parseColor(value) ?? BLACK
 }
 
+/**
+ * A mark's colours, worked out once per style and role (parsing three CSS colours and checking contrast): a style
+ * is resolved once per request and never changed, and a server or batch annotates with the same one again and again.
+ */
+const colorsByStyle = new WeakMap<AnnotateStyle, Map<Role, MarkColors>>()
+
 /** A mark's colours depend only on its role (and only with `colorBy: role`) and the style. */
 function markColors(role: Role, style: AnnotateStyle): MarkColors {
+  let byRole = colorsByStyle.get(style)
+  if (!byRole) {
+    byRole = new Map()
+    colorsByStyle.set(style, byRole)
+  }
+  let colors = byRole.get(role)
+  if (!colors) {
+    colors = workOutColors(role, style)
+    byRole.set(role, colors)
+  }
+  return colors
+}
+
+function workOutColors(role: Role, style: AnnotateStyle): MarkColors {
   const box = style.colorBy === 'role' ? color(style.roleColors[role]) : color(style.color)
   const label = style.colorBy === 'role' ? box : color(style.labelColor ?? style.color)
   let text = style.textColor === 'auto' ? readableOn(label) : color(style.textColor)

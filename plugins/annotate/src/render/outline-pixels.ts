@@ -19,14 +19,15 @@ import type {Rect} from './geometry.js'
  * blended).
  */
 export function outlinesWritable(lineWidth: number, dash: number[], colors: Rgba[], boxes: Rect[] = []): boolean {
+  if (!Number.isInteger(lineWidth) || lineWidth <= 0 || lineWidth % 2 !== 0) return false
+  for (const d of dash) if (!Number.isInteger(d) || d <= 0) return false
+  for (const c of colors) if (c.a !== 1 || !isByte(c.r) || !isByte(c.g) || !isByte(c.b)) return false
   for (const box of boxes) for (const v of box) if (!Number.isInteger(v)) return false
-  return (
-    Number.isInteger(lineWidth) &&
-    lineWidth > 0 &&
-    lineWidth % 2 === 0 &&
-    dash.every((d) => Number.isInteger(d) && d > 0) &&
-    colors.every((c) => c.a === 1 && [c.r, c.g, c.b].every((v) => Number.isInteger(v) && v >= 0 && v <= 255))
-  )
+  return true
+}
+
+function isByte(v: number): boolean {
+  return Number.isInteger(v) && v >= 0 && v <= 255
 }
 
 /**
