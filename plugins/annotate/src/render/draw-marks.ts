@@ -141,32 +141,74 @@ export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPl
   const fonts = new Array<string>(placements.length)
   for (let i = 0; i < placements.length; i++) fonts[i] = labelFont((placements[i] as LabelPlacement).fontPx)
   const keys = new Array<string>(placements.length)
-  for (const batch of labelBatches(placements)) {
-    for (const i of batch) keys[i] = (paints[i] as MarkPaint).label
-    for (const i of sortedByKey(batch, keys)) {
-      const [l, t, r, b] = (placements[i] as LabelPlacement).rect
-      const h = b - t
-      setFill(ctx, state, (paints[i] as MarkPaint).label)
-      ctx.beginPath()
-      ctx.roundRect(l, t, r - l, h, style.labelShape === 'pill' ? h / 2 : Math.min(2, h / 4))
-      ctx.fill()
+  const pill = style.labelShape === 'pill'
+  const batches = labelBatches(placements)
+  for (let k = 0; k < batches.length; k++) {
+    const batch = batches[k] as number[]
+    for (let j = 0; j < batch.length; j++) {
+      const i = batch[j] as number
+      keys[i] = (paints[i] as MarkPaint).label
     }
+    drawBackgrounds(ctx, state, sortedByKey(batch, keys), placements, paints, pill)
     // The font already set first, then the others, each by text colour.
-    for (const i of batch) {
+    for (let j = 0; j < batch.length; j++) {
+      const i = batch[j] as number
       keys[i] = (fonts[i] === state.font ? '' : (fonts[i] as string)) + '\u0000' + (paints[i] as MarkPaint).text
     }
-    for (const i of sortedByKey(batch, keys)) {
-      const mark = marks[i] as Mark
-      const p = placements[i] as LabelPlacement
-      const [l, t, r, b] = p.rect
-      const h = b - t
-      setFill(ctx, state, (paints[i] as MarkPaint).text)
-      // Placement measured every label at its font already, so this is a cache hit (a miss would set the same font).
-      const textWidth = measure(mark.label, p.fontPx)
-      const font = fonts[i] as string
-      if (font !== state.font) ctx.font = state.font = font
-      ctx.fillText(mark.label, l + (r - l - textWidth) / 2, t + h / 2)
-    }
+    drawTexts(ctx, state, sortedByKey(batch, keys), {marks, placements, paints, fonts, measure})
+  }
+}
+
+/**
+ * The label backgrounds of `order` (indices), in that order. Here and in drawTexts, rectangles are read by index
+ * and lists walked by index: destructuring an array or `for...of` makes an iterator and a result object per
+ * element wherever V8 runs the code unoptimised, as a one-shot `arc annotate` does throughout.
+ */
+function drawBackgrounds(
+  ctx: SKRSContext2D,
+  state: PenState,
+  order: number[],
+  placements: LabelPlacement[],
+  paints: MarkPaint[],
+  pill: boolean
+): void {
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j] as number
+    const rect = (placements[i] as LabelPlacement).rect
+    const l = rect[0]
+    const t = rect[1]
+    const h = rect[3] - t
+    setFill(ctx, state, (paints[i] as MarkPaint).label)
+    ctx.beginPath()
+    ctx.roundRect(l, t, rect[2] - l, h, pill ? h / 2 : Math.min(2, h / 4))
+    ctx.fill()
+  }
+}
+
+interface LabelTexts {
+  marks: Mark[]
+  placements: LabelPlacement[]
+  paints: MarkPaint[]
+  fonts: string[]
+  measure(text: string, fontPx: number): number
+}
+
+/** The label texts of `order` (indices), in that order, each centred on its label. */
+function drawTexts(ctx: SKRSContext2D, state: PenState, order: number[], labels: LabelTexts): void {
+  const {marks, placements, paints, fonts, measure} = labels
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j] as number
+    const text = (marks[i] as Mark).label
+    const p = placements[i] as LabelPlacement
+    const rect = p.rect
+    const l = rect[0]
+    const t = rect[1]
+    setFill(ctx, state, (paints[i] as MarkPaint).text)
+    // Placement measured every label at its font already, so this is a cache hit (a miss would set the same font).
+    const textWidth = measure(text, p.fontPx)
+    const font = fonts[i] as string
+    if (font !== state.font) ctx.font = state.font = font
+    ctx.fillText(text, l + (rect[2] - l - textWidth) / 2, t + (rect[3] - t) / 2)
   }
 }
 
