@@ -161,9 +161,16 @@ class ImageWorker {
   }
 }
 
-let shared: ImageWorker | undefined
+/**
+ * One image worker per process, kept on globalThis: the built `arc mcp serve` runs this module twice, once from the
+ * plugin's bundle (annotate_screenshot, load-bundled.ts) and once from its ES modules (get_screen_state's screenshot
+ * imports the plugin's entry), and each copy would otherwise start a worker of its own with its own canvas.
+ */
+const WORKER = Symbol.for('arc.annotate.imageWorker')
+type WorkerHolder = {[WORKER]?: ImageWorker}
 
 function imageWorker(): ImageWorker {
-  shared ??= new ImageWorker()
-  return shared
+  const holder = globalThis as WorkerHolder
+  holder[WORKER] ??= new ImageWorker()
+  return holder[WORKER]
 }
