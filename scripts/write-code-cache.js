@@ -10,7 +10,7 @@
  * Nothing touches a device or the user's files: the per-device state goes to a temporary folder, removed after.
  * The cache only makes start-up faster; what it holds never changes what a command does.
  */
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -18,7 +18,12 @@ import {fileURLToPath, pathToFileURL} from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'arc-code-cache-'))
+// The builder's own settings must not change (or break) what the build runs: no ARC_* variable of theirs (an
+// invalid ARC_CONFIG failed `npm run build`), and an empty config of the build's own instead of any found.
+for (const name of Object.keys(process.env)) if (name.startsWith('ARC_')) delete process.env[name]
 process.env.ARC_CACHE_DIR = stateDir
+process.env.ARC_CONFIG = path.join(stateDir, 'arc.config.json')
+writeFileSync(process.env.ARC_CONFIG, '{}\n')
 // A port that was free a moment ago: the tap finds no adb server there at once.
 const closedPort = await new Promise((resolve, reject) => {
   const server = createServer().listen(0, '127.0.0.1', () => {
