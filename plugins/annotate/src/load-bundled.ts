@@ -17,10 +17,24 @@ export const ANNOTATE_BUNDLE = fileURLToPath(new URL('./bundle/annotate.cjs', im
 type AnnotateDeviceModule = typeof import('./annotate-device.js')
 type Bundled = {annotate: typeof annotate; loadAnnotateDevice(): Promise<AnnotateDeviceModule>}
 
-/** The bundle's exports, or undefined when running from the sources (bin/dev.js, the tests) or without a bundle. */
+let broken = false
+
+/**
+ * The bundle's exports, or undefined when running from the sources (bin/dev.js, the tests), without a bundle, or
+ * with one that does not load (cut short by a build writing it meanwhile, damaged on disk): the ES modules it was
+ * built from are installed beside it and give the same answers, so the command runs from them instead of failing
+ * with a bare SyntaxError and no --json. `DEBUG=arc` says why.
+ */
 function bundled(): Bundled | undefined {
-  if (import.meta.url.endsWith('.ts') || !existsSync(ANNOTATE_BUNDLE)) return undefined
-  return loadBundle(ANNOTATE_BUNDLE) as unknown as Bundled
+  if (broken || import.meta.url.endsWith('.ts') || !existsSync(ANNOTATE_BUNDLE)) return undefined
+  try {
+    return loadBundle(ANNOTATE_BUNDLE) as unknown as Bundled
+  } catch (error) {
+    broken = true
+    if (/(^|,)\s*arc/.test(process.env.DEBUG ?? ''))
+      process.stderr.write(`arc: bundle ${ANNOTATE_BUNDLE} did not load, using its modules: ${String(error)}\n`)
+    return undefined
+  }
 }
 
 /** The annotate tool (what commands/annotate.ts makes the command from). */
