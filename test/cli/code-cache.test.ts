@@ -51,22 +51,56 @@ describe('the core bundle and its code cache (packages/core/src/loader/load-bund
     expect(loadCopy()).to.deep.equal({state: 'used', execute: 'function'})
   })
 
-  it('offers no cache older than the bundle (a bundle rebuilt or edited since), and loads the bundle all the same', () => {
+  it('uses a cache older than the bundle when it was made for its bytes (npm extracts X.cache before X.cjs)', () => {
     const saved = statSync(cacheFile())
     const older = new Date(statSync(bundleFile()).mtimeMs - 60_000)
     utimesSync(cacheFile(), older, older)
     try {
-      expect(loadCopy()).to.deep.equal({state: 'stale', execute: 'function'})
+      expect(loadCopy()).to.deep.equal({state: 'used', execute: 'function'})
     } finally {
       utimesSync(cacheFile(), saved.atime, saved.mtime)
     }
   })
 
+  it('offers no cache made for other bytes of the same length (V8 checks only the length), and runs the edit', () => {
+    // A bundle of its own beside the copy's loader: a cache written after `word` ran holds `word`'s compiled code.
+    const dir = path.join(copy, 'dist', 'same-length')
+    mkdirSync(dir, {recursive: true})
+    const file = path.join(dir, 'b.cjs')
+    const loader = JSON.stringify(pathToFileURL(path.join(copy, 'dist', 'loader', 'load-bundle.js')).href)
+    const load = (write: boolean): {state: string; word: string} => {
+      const code = `const l = await import(${loader}); const word = l.loadBundle(${JSON.stringify(file)}).word();${
+        write ? ` l.writeCodeCache(${JSON.stringify(file)});` : ''
+      } console.log(JSON.stringify({state: l.bundleCacheState(${JSON.stringify(file)}), word}))`
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+        encoding: 'utf8',
+        env: {...process.env, NODE_OPTIONS: ''},
+      })
+      expect(run.status, run.stderr).to.equal(0)
+      return JSON.parse(run.stdout) as {state: string; word: string}
+    }
+    const bundle = (word: string) => `module.exports = {word() { return ['${word}', 1 + 1].join('') }}\n`
+    writeFileSync(file, bundle('AAAA'))
+    expect(load(true)).to.deep.equal({state: 'absent', word: 'AAAA2'})
+    expect(load(false)).to.deep.equal({state: 'used', word: 'AAAA2'})
+    // The edit, with the cache the newer file (as a `touch`, or a copy, leaves it).
+    writeFileSync(file, bundle('BBBB'))
+    const later = new Date(statSync(file).mtimeMs + 60_000)
+    utimesSync(`${file}.cache`, later, later)
+    expect(load(false)).to.deep.equal({state: 'stale', word: 'BBBB2'})
+  })
+
   it('compiles from scratch when V8 refuses the cache (another Node, other flags, a damaged file) or it cannot be read', () => {
     const saved = readFileSync(cacheFile())
     try {
-      writeFileSync(cacheFile(), Buffer.alloc(saved.length, 7))
+      // The header and the digest of this bundle, then data V8 refuses.
+      const header = saved.subarray(0, 64)
+      expect(header.subarray(0, 32).toString('latin1')).to.equal('arc code cache, sha256 of bundle')
+      writeFileSync(cacheFile(), Buffer.concat([header, Buffer.alloc(saved.length - 64, 7)]))
       expect(loadCopy()).to.deep.equal({state: 'rejected', execute: 'function'})
+      // V8's data alone (a cache file from before the header, or damaged at its start) is never offered.
+      writeFileSync(cacheFile(), saved.subarray(64))
+      expect(loadCopy()).to.deep.equal({state: 'stale', execute: 'function'})
       rmSync(cacheFile())
       expect(loadCopy()).to.deep.equal({state: 'absent', execute: 'function'})
       mkdirSync(cacheFile())

@@ -122,6 +122,17 @@ describe('the packed arc-cli tarball, installed on its own', function () {
     expect(png.subarray(1, 4).toString()).to.equal('PNG')
   })
 
+  it('compiles the core and the annotate bundle with the code caches the build wrote', async () => {
+    // npm stamps each file it extracts with the time it wrote it, and the tarball holds X.cache before X.cjs.
+    const out = await exec(arc, ['annotate', '-d', 'demo', '-o', path.join(env.HOME!, 'cached.png')], {
+      ...env,
+      DEBUG: 'arc',
+    })
+    expect(out.code, out.stderr).to.equal(0)
+    expect(out.stderr).to.include('arc: core bundle compiled (code cache: used)')
+    expect(out.stderr).to.match(/arc: bundle \S*annotate\.cjs compiled \(code cache: used\)/)
+  })
+
   it('serves MCP over stdio', async () => {
     const out = await exec(arc, ['mcp', 'serve', '--stdio'], env, MCP_SESSION)
     expect(out.code, out.stderr).to.equal(0)
