@@ -198,6 +198,22 @@ describe('annotate: label placement gives the same rectangles as before its spee
     hash.update(JSON.stringify(wide))
     expect(hash.digest('hex').slice(0, 16)).to.equal('15211ce768cf8eef')
   })
+
+  it('step 6 sums the overlap of more than 64 labels under one spot, which it scores pair by pair', () => {
+    // 70 labels wider than a 20 px image, on one box: none fits, each goes to least overlap with the whole pile
+    // under it, past the 64 ids a spatial index's first buffer holds (a stale buffer threw a TypeError here).
+    const pile = Array.from({length: 70}, () => ({box: [0, 0, 10, 10] as Rect, text: 'W'.repeat(10)}))
+    const placed = placeLabels(pile, {
+      imageWidth: 20,
+      imageHeight: 20,
+      fontPx: 10,
+      minFontPx: 10,
+      lineWidth: 2,
+      measure: (text, px) => text.length * px * 0.6,
+    })
+    expect(placed).to.have.length(70)
+    expect(placed.every((p) => p.rect[2] - p.rect[0] > 20)).to.equal(true)
+  })
 })
 
 describe('annotate: label placement, the free-spot search', () => {

@@ -573,8 +573,10 @@ class PileOverlaps {
       index = this.others
       if (index.rects.length === 0) return overlap
     }
+    // collect() may replace `found` with a larger array: read it after.
+    const n = index.collect(l, t, r, b)
     const {rects, found} = index
-    for (let k = 0, n = index.collect(l, t, r, b); k < n && overlap < least; k++) {
+    for (let k = 0; k < n && overlap < least; k++) {
       const p = rects[found[k] as number] as Rect
       const ow = (p[2] < r ? p[2] : r) - (p[0] > l ? p[0] : l)
       const oh = (p[3] < b ? p[3] : b) - (p[1] > t ? p[1] : t)
