@@ -3,8 +3,6 @@ import {fileURLToPath} from 'node:url'
 
 import {loadBundle} from '@arc-cli/core/loader'
 
-import type {annotate} from './tools/annotate.js'
-
 /**
  * `arc annotate`'s code (the tool with its options and styles, and the image code: annotate-device.ts and what it
  * imports, the canvas, placement, drawing, encoding), built by scripts/bundle-plugins.js from annotate-bundle.ts
@@ -15,7 +13,6 @@ import type {annotate} from './tools/annotate.js'
 export const ANNOTATE_BUNDLE = fileURLToPath(new URL('./bundle/annotate.cjs', import.meta.url))
 
 type AnnotateDeviceModule = typeof import('./annotate-device.js')
-type Bundled = {annotate: typeof annotate; loadAnnotateDevice(): Promise<AnnotateDeviceModule>}
 
 let broken = false
 
@@ -25,10 +22,10 @@ let broken = false
  * built from are installed beside it and give the same answers, so the command runs from them instead of failing
  * with a bare SyntaxError and no --json. `DEBUG=arc` says why.
  */
-function bundled(): Bundled | undefined {
+export function bundled(): Record<string, unknown> | undefined {
   if (broken || import.meta.url.endsWith('.ts') || !existsSync(ANNOTATE_BUNDLE)) return undefined
   try {
-    return loadBundle(ANNOTATE_BUNDLE) as unknown as Bundled
+    return loadBundle(ANNOTATE_BUNDLE)
   } catch (error) {
     broken = true
     if (/(^|,)\s*arc/.test(process.env.DEBUG ?? ''))
@@ -37,13 +34,8 @@ function bundled(): Bundled | undefined {
   }
 }
 
-/** The annotate tool (what commands/annotate.ts makes the command from). */
-export async function loadAnnotateTool(): Promise<typeof annotate> {
-  return bundled()?.annotate ?? (await import('./tools/annotate.js')).annotate
-}
-
 /** annotate-device's exports: what the tool's handler loads once it runs (the canvas library with it). */
 export async function loadAnnotateDevice(): Promise<AnnotateDeviceModule> {
-  const bundle = bundled()
+  const bundle = bundled() as {loadAnnotateDevice(): Promise<AnnotateDeviceModule>} | undefined
   return bundle ? bundle.loadAnnotateDevice() : import('./annotate-device.js')
 }
