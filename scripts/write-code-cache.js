@@ -33,7 +33,10 @@ const closedPort = await new Promise((resolve, reject) => {
   server.on('error', reject)
 })
 process.env.ADB_SERVER_SOCKET = `tcp:127.0.0.1:${closedPort}`
+// Nor the builder's device or adb server settings (an invalid ANDROID_ADB_SERVER_PORT failed the build).
 delete process.env.ANDROID_SERIAL
+delete process.env.ANDROID_ADB_SERVER_PORT
+delete process.env.ANDROID_ADB_SERVER_ADDRESS
 
 const {writeCodeCache} = await import(
   pathToFileURL(path.join(ROOT, 'packages', 'core', 'dist', 'loader', 'load-bundle.js')).href
@@ -48,6 +51,10 @@ if (process.argv[2] === 'annotate') {
   // The annotate command's code (scripts/bundle-plugins.js), in a process of its own so that the core's cache
   // holds what most commands compile, not the annotation's part of the core as well.
   const {bundleFile, PLUGIN_BUNDLES} = await import('./bundle-plugins.js')
+  // The module the annotate command loads the bundle through (the same instance: the same file URL).
+  const {bundleLoadError} = await import(
+    pathToFileURL(path.join(ROOT, 'plugins', 'annotate', 'dist', 'load-bundled.js')).href
+  )
   const file = bundleFile(PLUGIN_BUNDLES[0])
   const unsupported = exitCodeFor('UNSUPPORTED')
   let annotated = false
@@ -68,6 +75,9 @@ if (process.argv[2] === 'annotate') {
   process.on('exit', (code) => {
     try {
       if (annotated) {
+        // The command fell back to the plugin's modules when the bundle did not load: say why, not only "no cache".
+        const broken = bundleLoadError()
+        if (broken !== undefined) throw new Error(`${path.relative(ROOT, file)} did not load: ${String(broken)}`)
         writeCodeCache(file)
         process.exitCode = 0
       } else if (code === unsupported && /needs the prebuilt @napi-rs\/canvas binary/.test(failure)) {

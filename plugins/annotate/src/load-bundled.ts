@@ -15,6 +15,12 @@ export const ANNOTATE_BUNDLE = fileURLToPath(new URL('./bundle/annotate.cjs', im
 type AnnotateDeviceModule = typeof import('./annotate-device.js')
 
 let broken = false
+let loadError: unknown
+
+/** Why the bundle did not load, where it did not (the build reports it: a bundle that fails gets no code cache). */
+export function bundleLoadError(): unknown {
+  return loadError
+}
 
 /**
  * The bundle's exports, or undefined when running from the sources (bin/dev.js, the tests), without a bundle, or
@@ -28,6 +34,7 @@ export function bundled(): Record<string, unknown> | undefined {
     return loadBundle(ANNOTATE_BUNDLE)
   } catch (error) {
     broken = true
+    loadError = error
     if (/(^|,)\s*arc/.test(process.env.DEBUG ?? ''))
       process.stderr.write(`arc: bundle ${ANNOTATE_BUNDLE} did not load, using its modules: ${String(error)}\n`)
     return undefined
