@@ -1,18 +1,9 @@
 import {expect} from 'chai'
 
+import {generator} from '@arc-cli/test-support/seeded'
+
 import {CoverageSums} from '../src/render/coverage.js'
 import {overlapArea, type Rect} from '../src/render/geometry.js'
-
-/** mulberry32: a small deterministic generator, so a failing case reproduces. */
-function generator(seed: number): (n: number) => number {
-  let a = seed
-  return (n) => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) % n
-  }
-}
 
 /** A whole-pixel rectangle inside width x height: mostly label-sized, some as wide or tall as the image, some empty. */
 function randomRect(next: (n: number) => number, width: number, height: number): Rect {

@@ -1,20 +1,11 @@
 import {createCanvas} from '@napi-rs/canvas'
 import {expect} from 'chai'
 
+import {generator} from '@arc-cli/test-support/seeded'
+
 import {strokeBox} from '../src/render/draw-marks.js'
 import type {Rect} from '../src/render/geometry.js'
 import {outlinesWritable, writeOutlines} from '../src/render/outline-pixels.js'
-
-/** mulberry32: a small deterministic generator, so a failing case reproduces. */
-function generator(seed: number): (n: number) => number {
-  let a = seed
-  return (n) => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) % n
-  }
-}
 
 const RED = {r: 230, g: 20, b: 40, a: 1}
 
