@@ -24,7 +24,6 @@
  * Plain JavaScript: it runs before anything can transpile TypeScript.
  */
 import {spawnSync} from 'node:child_process'
-import {createHash} from 'node:crypto'
 import {existsSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
@@ -32,6 +31,7 @@ import {fileURLToPath} from 'node:url'
 
 import {asciiRegExps} from './bundle-ascii.js'
 import {checkNoDynamicImport, dynamicImportsViaLoader} from './bundle-dynamic-imports.js'
+import {inputsStaleness, writeInputs} from './bundle-inputs.js'
 import {bundlePlugins, cleanPluginBundles, pluginBundleStaleness} from './bundle-plugins.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -163,15 +163,13 @@ export async function bundleCore() {
     `// Written by scripts/bundle-core.js: the bundle's exports as an ES module.\nimport {loadCore} from '../loader/load-bundle.js'\n\nexport const {${exported.join(', ')}} = loadCore()\n`
   writeFileSync(path.join(BUNDLE, 'index.js'), entry(names.filter((name) => name !== 'execute')))
   writeFileSync(path.join(BUNDLE, 'oclif.js'), entry(OCLIF_NAMES))
-  const inputs = {}
-  for (const input of Object.keys(result.metafile.inputs).sort()) {
-    if (input.includes(':')) continue // arc-empty:zod-locales
-    const file = path.resolve(ROOT, input)
-    if (file === path.join(CORE, 'dist', ENTRY)) continue // the stdin entry above
-    inputs[path.relative(ROOT, file)] = createHash('sha256').update(readFileSync(file)).digest('hex')
-  }
-  writeFileSync(INPUTS_FILE, `${JSON.stringify({inputs}, null, 1)}\n`)
-  writeFileSync(LICENSES_FILE, thirdPartyLicenses(Object.keys(inputs)))
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((input) => !input.includes(':')) // arc-empty:zod-locales
+    .map((input) => path.resolve(ROOT, input))
+    .filter((file) => file !== path.join(CORE, 'dist', ENTRY)) // the stdin entry above
+    .map((file) => path.relative(ROOT, file))
+  writeInputs(INPUTS_FILE, inputs)
+  writeFileSync(LICENSES_FILE, thirdPartyLicenses(inputs))
   // Without NODE_OPTIONS: V8 refuses a cache made under other V8 flags (a CI's --max-old-space-size would make every
   // later run compile from scratch), and --enable-source-maps would load the bundle without vm.Script.
   const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-code-cache.js')], {
@@ -217,24 +215,7 @@ function thirdPartyLicenses(inputs) {
 
 /** Why the bundle, or a plugin's (bundle-plugins.js), does not hold the current inputs, or undefined when they do. */
 export function bundleStaleness() {
-  let recorded
-  try {
-    recorded = JSON.parse(readFileSync(INPUTS_FILE, 'utf8')).inputs
-  } catch (error) {
-    return `no readable ${path.relative(ROOT, INPUTS_FILE)} (${error.message})`
-  }
-  for (const [name, hash] of Object.entries(recorded)) {
-    let now
-    try {
-      now = createHash('sha256')
-        .update(readFileSync(path.join(ROOT, name)))
-        .digest('hex')
-    } catch {
-      return `${name}, bundled into the core, is gone`
-    }
-    if (now !== hash) return `${name} changed since the core was bundled`
-  }
-  return pluginBundleStaleness()
+  return inputsStaleness(INPUTS_FILE, 'the core') ?? pluginBundleStaleness()
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -22,13 +22,13 @@
  * Plain JavaScript, like bundle-core.js.
  */
 import {spawnSync} from 'node:child_process'
-import {createHash} from 'node:crypto'
-import {readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {readFileSync, rmSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import * as acorn from 'acorn'
 
+import {inputsStaleness, writeInputs} from './bundle-inputs.js'
 import {checkNoDynamicImport} from './bundle-dynamic-imports.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -112,13 +112,7 @@ export async function bundlePlugins() {
     })
     const code = readFileSync(bundleFile(bundle), 'utf8')
     checkNoDynamicImport(code, path.relative(ROOT, bundleFile(bundle)), 0)
-    const inputs = {}
-    for (const input of Object.keys(result.metafile.inputs).sort()) {
-      inputs[input] = createHash('sha256')
-        .update(readFileSync(path.resolve(ROOT, input)))
-        .digest('hex')
-    }
-    writeFileSync(inputsFile(bundle), `${JSON.stringify({inputs}, null, 1)}\n`)
+    writeInputs(inputsFile(bundle), Object.keys(result.metafile.inputs))
   }
   // Without NODE_OPTIONS, as the core's cache (bundle-core.js).
   const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'write-code-cache.js'), 'annotate'], {
@@ -137,23 +131,8 @@ export async function bundlePlugins() {
 /** Why a plugin bundle does not hold the current inputs, or undefined when each does. */
 export function pluginBundleStaleness() {
   for (const bundle of PLUGIN_BUNDLES) {
-    let recorded
-    try {
-      recorded = JSON.parse(readFileSync(inputsFile(bundle), 'utf8')).inputs
-    } catch (error) {
-      return `no readable ${path.relative(ROOT, inputsFile(bundle))} (${error.message})`
-    }
-    for (const [name, hash] of Object.entries(recorded)) {
-      let now
-      try {
-        now = createHash('sha256')
-          .update(readFileSync(path.join(ROOT, name)))
-          .digest('hex')
-      } catch {
-        return `${name}, bundled into ${path.relative(ROOT, bundleFile(bundle))}, is gone`
-      }
-      if (now !== hash) return `${name} changed since ${path.relative(ROOT, bundleFile(bundle))} was made`
-    }
+    const stale = inputsStaleness(inputsFile(bundle), path.relative(ROOT, bundleFile(bundle)))
+    if (stale) return stale
   }
   return undefined
 }
