@@ -2,7 +2,7 @@ import {createCanvas, ImageData, type Canvas, type SKRSContext2D} from '@napi-rs
 
 import {isPng, pngSize, pngSizeProblem, type ScreenModel} from '@arc-cli/core'
 
-import {boxColor, drawMarks} from './render/draw-marks.js'
+import {boxColor, drawMarks, perRole} from './render/draw-marks.js'
 import {labelFont, ensureLabelFont} from './render/label-font.js'
 import {selectMarks, textBoxes, type Mark} from './render/marks.js'
 import type {Rect} from './render/geometry.js'
@@ -12,8 +12,7 @@ import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
 import {checkAgainstScreen, confirmPixels, decodeScreenshot, fitsScreen, frameLooks} from './screenshot-image.js'
 import type {ImageFormat} from './style/annotate-config.js'
-import type {Rgba} from './style/colors.js'
-import type {AnnotateStyle, Role} from './style/presets.js'
+import type {AnnotateStyle} from './style/presets.js'
 import type {ResolvedStyle} from './style/resolve-style.js'
 
 export interface AnnotateOptions {
@@ -79,21 +78,6 @@ function measure(text: string, px: number): number {
     widths.set(key, w)
   }
   return w
-}
-/** Each mark's box colour, boxColor worked out once per role (it parses the style's colours). */
-function boxColors(marks: Mark[], style: AnnotateStyle): Rgba[] {
-  const byRole = new Map<Role, Rgba>()
-  const out = new Array<Rgba>(marks.length)
-  for (let i = 0; i < marks.length; i++) {
-    const {role} = marks[i] as Mark
-    let color = byRole.get(role)
-    if (!color) {
-      color = boxColor(role, style)
-      byRole.set(role, color)
-    }
-    out[i] = color
-  }
-  return out
 }
 
 /**
@@ -184,7 +168,7 @@ function marksLayer({size, selection, placements, lineWidth, dash}: Layout, styl
   const layer = createCanvas(size.width, size.height)
   const layerCtx = layer.getContext('2d')
   const {marks} = selection
-  const colors = boxColors(marks, style)
+  const colors = perRole(marks, style, boxColor)
   const boxes = new Array<Rect>(marks.length)
   for (let i = 0; i < marks.length; i++) boxes[i] = (marks[i] as Mark).box
   // On the empty layer, outlines whose every pixel is whole are written as pixels (outline-pixels.ts).

@@ -22,28 +22,8 @@ function color(value: string): Rgba {
   return parseColor(value) ?? BLACK
 }
 
-/**
- * A mark's colours, worked out once per style and role (parsing three CSS colours and checking contrast): a style
- * is resolved once per request and never changed, and a server or batch annotates with the same one again and again.
- */
-const colorsByStyle = new WeakMap<AnnotateStyle, Map<Role, MarkColors>>()
-
 /** A mark's colours depend only on its role (and only with `colorBy: role`) and the style. */
 function markColors(role: Role, style: AnnotateStyle): MarkColors {
-  let byRole = colorsByStyle.get(style)
-  if (!byRole) {
-    byRole = new Map()
-    colorsByStyle.set(style, byRole)
-  }
-  let colors = byRole.get(role)
-  if (!colors) {
-    colors = workOutColors(role, style)
-    byRole.set(role, colors)
-  }
-  return colors
-}
-
-function workOutColors(role: Role, style: AnnotateStyle): MarkColors {
   const box = style.colorBy === 'role' ? color(style.roleColors[role]) : color(style.color)
   const label = style.colorBy === 'role' ? box : color(style.labelColor ?? style.color)
   let text = style.textColor === 'auto' ? readableOn(label) : color(style.textColor)
@@ -106,7 +86,7 @@ export function strokeBox(ctx: SKRSContext2D, box: Rect, lw: number): void {
 export function drawMarks(ctx: SKRSContext2D, marks: Mark[], placements: LabelPlacement[], options: DrawOptions): void {
   const {style, lineWidth, dash, measure} = options
   // CSS colours per mark, worked out once per role: at most four, however many marks.
-  const paints = markPaints(marks, style)
+  const paints = perRole(marks, style, markPaint)
 
   ctx.lineWidth = lineWidth
   ctx.setLineDash(dash)
@@ -227,18 +207,21 @@ function setFill(ctx: SKRSContext2D, state: PenState, fill: string): void {
   if (fill !== state.fill) ctx.fillStyle = state.fill = fill
 }
 
-/** Each mark's paint, markPaint worked out once per role. */
-function markPaints(marks: Mark[], style: AnnotateStyle): MarkPaint[] {
-  const byRole = new Map<Role, MarkPaint>()
-  const out = new Array<MarkPaint>(marks.length)
+/**
+ * `work(role, style)` for each mark, worked out once per role (it parses the style's colours): a screen has hundreds
+ * of marks and a few roles.
+ */
+export function perRole<T>(marks: Mark[], style: AnnotateStyle, work: (role: Role, style: AnnotateStyle) => T): T[] {
+  const byRole = new Map<Role, T>()
+  const out = new Array<T>(marks.length)
   for (let i = 0; i < marks.length; i++) {
     const {role} = marks[i] as Mark
-    let paint = byRole.get(role)
-    if (!paint) {
-      paint = markPaint(role, style)
-      byRole.set(role, paint)
+    let value = byRole.get(role)
+    if (value === undefined) {
+      value = work(role, style)
+      byRole.set(role, value)
     }
-    out[i] = paint
+    out[i] = value
   }
   return out
 }
