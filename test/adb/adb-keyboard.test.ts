@@ -179,6 +179,14 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     }
   }
   const fast = {typing_speed: 10, typing_speed_variance: 0}
+  /** Starts typing 'café' (through ADBKeyBoard) into field `id`; resolves to its error, or undefined. */
+  const typeCafe = (d: AdbDriver, id: string): Promise<unknown> =>
+    tool('type_append_text')
+      .handler(toolContext(d, {state}), tool('type_append_text').input.parse({element_id: id, text: 'café', ...fast}))
+      .then(
+        () => undefined,
+        (e: unknown) => e
+      )
 
   it('types accents, CJK and emoji byte for byte, read back from the field, and sets the keyboard back', async () => {
     const id = await fieldId('keyboard')
@@ -281,12 +289,7 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     // The text is sent; the call is cut off while its restore's first step (`ime set` back to Gboard) runs.
     const back = device.holdNext(`ime set ${GBOARD}`, 'after')
     const d = await driver('keyboard')
-    const typing = tool('type_append_text')
-      .handler(toolContext(d, {state}), tool('type_append_text').input.parse({element_id: id, text: 'café', ...fast}))
-      .then(
-        () => undefined,
-        (e: unknown) => e
-      )
+    const typing = typeCafe(d, id)
     await back.arrived
     const closing = d.close()
     back.release()
@@ -304,12 +307,7 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     try {
       const back = device.holdNext(`ime set ${GBOARD}`, 'before')
       const d = await driver('keyboard')
-      const typing = tool('type_append_text')
-        .handler(toolContext(d, {state}), tool('type_append_text').input.parse({element_id: id, text: 'café', ...fast}))
-        .then(
-          () => undefined,
-          (e: unknown) => e
-        )
+      const typing = typeCafe(d, id)
       await back.arrived
       const shells = emu.runningShells().length
       const closing = d.close()

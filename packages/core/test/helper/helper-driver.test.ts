@@ -51,6 +51,15 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     return d
   }
   const device = () => h.emu.device('emu-1')
+  /** No tap reached the helper after its first `asked` requests, and nothing was injected after `events` events. */
+  const expectNoTouchSince = (asked: number, events: number) => {
+    expect(
+      device()
+        .helperRequests.slice(asked)
+        .map((r) => r[0])
+    ).to.not.include('tap')
+    expect(device().inputEvents.slice(events)).to.deep.equal([])
+  }
   const programs = (from: number) => h.argvSince(from).map((argv) => argv.slice(0, 2).join(' '))
 
   afterEach(async () => {
@@ -133,12 +142,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     moving.release()
     await reading
     expect(await tapping).to.have.property('code', 'CANCELLED')
-    expect(
-      device()
-        .helperRequests.slice(asked)
-        .map((r) => r[0])
-    ).to.not.include('tap')
-    expect(device().inputEvents.slice(events)).to.deep.equal([])
+    expectNoTouchSince(asked, events)
   })
 
   it('a driver closed under an element action sends no touch through a running helper: CANCELLED, nothing injected', async () => {
@@ -157,12 +161,7 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
         (e: unknown) => e
       )
     expect(error).to.have.property('code', 'CANCELLED')
-    expect(
-      device()
-        .helperRequests.slice(asked)
-        .map((r) => r[0])
-    ).to.not.include('tap')
-    expect(device().inputEvents.slice(events)).to.deep.equal([])
+    expectNoTouchSince(asked, events)
   })
 
   it('reads an animated screen, where uiautomator gives up waiting for idle', async () => {
