@@ -1,16 +1,29 @@
-import chalk, {Chalk} from 'chalk'
+import {Chalk} from 'chalk'
 
 import type {ArcError} from '../errors/arc-error.js'
 import {formatError} from '../errors/format-error.js'
 
 /**
- * Colour only when the stream is a terminal and NO_COLOR is unset (chalk already honours NO_COLOR and
- * FORCE_COLOR; this also turns colour off for pipes and files on stderr).
+ * Colour only when the stream is a terminal and NO_COLOR is unset; FORCE_COLOR forces it as chalk reads it (a level,
+ * `true`, or `false`). Worked out per call from the environment and the stream as they are now, never from chalk's
+ * reading of this process's stdout at start-up: in `arc server` each command's streams and environment are its
+ * client's. On a terminal at least 16 colours, more where the terminal says so (tty getColorDepth).
  */
 export function colorsFor(stream: NodeJS.WriteStream): InstanceType<typeof Chalk> {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return new Chalk({level: 0})
-  if (process.env.FORCE_COLOR) return chalk
-  return new Chalk({level: stream.isTTY ? chalk.level || 1 : 0})
+  const forced = process.env.FORCE_COLOR
+  if (forced !== undefined) return new Chalk({level: forcedLevel(forced)})
+  if (!stream.isTTY) return new Chalk({level: 0})
+  const depth = typeof stream.getColorDepth === 'function' ? stream.getColorDepth() : 4
+  return new Chalk({level: depth >= 24 ? 3 : depth >= 8 ? 2 : 1})
+}
+
+/** FORCE_COLOR as chalk's supports-color reads it: `true` or empty 1, `false` 0, else the number, at most 3. */
+function forcedLevel(value: string): 0 | 1 | 2 | 3 {
+  if (value === 'true' || value === '') return 1
+  if (value === 'false') return 0
+  const n = Number.parseInt(value, 10)
+  return (Number.isNaN(n) ? 0 : Math.max(0, Math.min(3, n))) as 0 | 1 | 2 | 3
 }
 
 /**
