@@ -11,7 +11,7 @@
  *   against the floor's image work). Needs `npm run build`.
  */
 import {spawn} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -22,6 +22,7 @@ import {fixturePath} from '@arc-cli/test-support/paths'
 
 import {ROOT} from './figure-blocks.js'
 import {median, timeAlternating} from './stats.js'
+import {treeCpuMs} from './support/process-cpu.js'
 
 const PRELOAD = path.join(ROOT, 'bench', 'support', 'cpu-report.cjs')
 
@@ -37,11 +38,12 @@ async function floorInProcess(png: Buffer): Promise<Buffer> {
 }
 
 /** Wall ms of `node ARGS`, and its CPU ms (cpu-report.cjs appends it to `cpuFile`). */
-function timed(args: string[], cpuFile: string): Promise<void> {
+function timed(args: string[], cpuFile: string, env: NodeJS.ProcessEnv = {ARC_SERVER: 'off'}): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', PRELOAD, ...args], {
       cwd: ROOT,
-      env: {...process.env, ARC_BENCH_CPU_FILE: cpuFile},
+      // Without a server unless one is asked for: a server the person benchmarking runs must not serve these.
+      env: {...process.env, ARC_BENCH_CPU_FILE: cpuFile, ...env},
       stdio: ['ignore', 'ignore', 'pipe'],
     })
     let stderr = ''
@@ -50,6 +52,40 @@ function timed(args: string[], cpuFile: string): Promise<void> {
       code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))
     )
   })
+}
+
+/**
+ * Runs `work` with an `arc server` of the built arc listening in a folder of `dir`'s own: `env` points an arc at it,
+ * `serverCpuMs()` reads the server's CPU time so far. Stopped after.
+ */
+async function withServer(
+  dir: string,
+  work: (env: NodeJS.ProcessEnv, serverCpuMs: () => number) => Promise<void>
+): Promise<void> {
+  const tmp = path.join(dir, 'server')
+  mkdirSync(tmp)
+  const env = {TMPDIR: tmp, ARC_SERVER: ''}
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'server', '--idle', '0'], {
+    cwd: ROOT,
+    env: {...process.env, ...env},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
+        if (out.includes('listening on')) resolve()
+      })
+      child.stderr.resume()
+      child.once('exit', (code) => reject(new Error(`arc server exited ${code}: ${out}`)))
+    })
+    await work(env, () => treeCpuMs(child.pid as number) ?? Number.NaN)
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    await exited
+  }
 }
 
 export default async function bench(): Promise<void> {
@@ -146,6 +182,30 @@ export default async function bench(): Promise<void> {
         `the canvas library on top of Node.js ${(cpu(canvasCpu) - cpu(nodeCpu)).toFixed(0)} ms, ` +
         `so the floor's image work is ${(cpu(floorCpu) - cpu(canvasCpu)).toFixed(0)} ms`
     )
+    await withServer(dir, async (env, serverCpuMs) => {
+      const servedCpu = path.join(dir, 'served-cpu.txt')
+      const floorAgain = path.join(dir, 'floor-again-cpu.txt')
+      const served = () =>
+        timed([bin, 'annotate', '--device', source, '-o', path.join(dir, 'served.jpg')], servedCpu, env)
+      // Two commands to warm the server (its first annotation loads the plugin and the canvas), then the CPU count.
+      for (let i = 0; i < 2; i++) await served()
+      const before = serverCpuMs()
+      const [servedWall, floorWall2] = await timeAlternating(
+        [
+          served,
+          () => timed([path.join(support, 'floor-annotate.mjs'), pngFile, path.join(dir, 'floor.jpg')], floorAgain),
+        ],
+        runs,
+        0
+      )
+      const serverPerRun = (serverCpuMs() - before) / runs
+      const ratio = median(servedWall as number[]) / median(floorWall2 as number[])
+      console.log(
+        `as processes with \`arc server\` running (docs/server.md): arc annotate ${median(servedWall as number[]).toFixed(0)} ms wall ` +
+          `(its own process ${cpu(servedCpu).toFixed(0)} ms CPU, the server ${serverPerRun.toFixed(0)} ms CPU per command), ` +
+          `floor process ${median(floorWall2 as number[]).toFixed(0)} ms wall (median of ${runs}, alternating): ${ratio.toFixed(2)}x wall (goal <= 1.5)`
+      )
+    })
   } finally {
     rmSync(dir, {recursive: true, force: true})
   }

@@ -4,7 +4,8 @@
 // folder. The folder is world-writable with the sticky bit, as /tmp is, since some tests run arc as another user.
 // Emulated devices run their waits (uiautomator's idle wait, VM starts) at 1/100 of a phone's times
 // (ARC_EMULATE_TIME_SCALE, unless set), and arc's on-device helper is off (ARC_HELPER, unless set): the suites test
-// the ADB path, and the helper's own suites choose their mode. `--tier fast|e2e|device|all`, first, picks the files
+// the ADB path, and the helper's own suites choose their mode. An `arc server` a test starts serves only the arc
+// processes that test points at it (ARC_SERVER=off, unless set: test/cli/server.test.ts unsets it for its own). `--tier fast|e2e|device|all`, first, picks the files
 // (ARC_TEST_TIER, read by .mocharc.cjs; scripts/test-tiers.cjs). Other arguments go to mocha as they are; its exit
 // status is this script's.
 import {spawnSync} from 'node:child_process'
@@ -30,7 +31,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'arc-tests-'))
 chmodSync(dir, 0o1777)
 const run = spawnSync(process.execPath, [mocha, ...args], {
   stdio: 'inherit',
-  env: {ARC_EMULATE_TIME_SCALE: '0.01', ARC_HELPER: 'off', ...process.env, ...tierEnv, TMPDIR: dir},
+  env: {ARC_EMULATE_TIME_SCALE: '0.01', ARC_HELPER: 'off', ARC_SERVER: 'off', ...process.env, ...tierEnv, TMPDIR: dir},
 })
 rmSync(dir, {recursive: true, force: true})
 if (run.error) throw run.error

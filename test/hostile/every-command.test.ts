@@ -33,6 +33,7 @@ const WARM_UP_LIMIT_MS = 90_000
 const NOT_IN_PROCESS: Record<string, string> = {
   emulate: '--port 0',
   'mcp:serve': '--stdio --device demo',
+  server: '--idle 0',
 }
 /** A server still running this long after its start took its flags: it is serving, and is stopped with SIGINT. */
 const SERVING_MS = 4000
@@ -330,7 +331,7 @@ describe('hostile: every command against odd values', function () {
     expect(failures, failures.join('\n\n')).to.deep.equal([])
   })
   // Each its own process (a few at once): the values most likely to get past a flag's own check.
-  it('the servers (emulate, mcp serve) never end INTERNAL, with a stack trace, or fail to stop, on odd flag values', async function () {
+  it('the servers (emulate, mcp serve, server) never end INTERNAL, with a stack trace, or fail to stop, on odd flag values', async function () {
     this.timeout(0)
     const picked = values.filter(([label]) =>
       ['empty', 'control characters', '-1', '1e309', 'a missing path'].includes(label)

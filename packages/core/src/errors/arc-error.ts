@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'DEVICE_ACCESS_DENIED'
   | 'FILE_TOO_LARGE'
   | 'DOWNLOAD_FAILED'
+  | 'SERVER_LOST'
   | 'INTERNAL'
 
 export interface ArcErrorOptions {
@@ -239,6 +240,14 @@ export class FileTooLargeError extends ArcError {
 /** A download from a URL failed: network error, timeout, HTTP error status, too many redirects. */
 export class DownloadFailedError extends ArcError {
   readonly code = 'DOWNLOAD_FAILED'
+}
+
+/**
+ * The `arc server` that took a command went away before the command's end (killed, or its machine's memory ran
+ * out): the command may have acted in part, as a one-shot arc killed halfway may have (docs/server.md).
+ */
+export class ServerLostError extends ArcError {
+  readonly code = 'SERVER_LOST'
 }
 
 /** A bug in arc. */

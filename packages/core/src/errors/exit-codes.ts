@@ -153,6 +153,11 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
     exit: 23,
     meaning: '`arc assert`: the screen does not show what was asserted (what it shows instead is in the message)',
   },
+  SERVER_LOST: {
+    exit: 24,
+    meaning:
+      'the `arc server` that ran the command went away before its end: the command may have acted in part (run it again)',
+  },
   SCREEN_NOT_IDLE: {
     exit: 22,
     meaning: 'the screen never went idle for uiautomator (a video, an animation, a spinner), so it cannot be read',

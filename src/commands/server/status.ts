@@ -1,0 +1,29 @@
+import {realpathSync} from 'node:fs'
+
+import {ArcCommand} from '@arc-cli/core'
+
+import {ask} from '../../server/ask.js'
+import {serverSocketPath, type ServerStatus} from '../../server/protocol.js'
+
+export default class ServerStatusCommand extends ArcCommand {
+  static override summary = "Say whether this installation's arc server runs, and what it has done"
+  static override description =
+    'Exits 0 either way; with --json, `running` says which, and a running server adds its pid, socket, start time, the commands it ran, whether one runs now (`busy`) and its idle limit in ms.'
+  static override examples = ['<%= config.bin %> server status', '<%= config.bin %> server status --json']
+
+  async run(): Promise<unknown> {
+    await this.parse(ServerStatusCommand)
+    const root = realpathSync(this.config.root)
+    const socket = serverSocketPath(root)
+    const status = socket ? ((await ask(socket, root, 'status')) as ServerStatus | undefined) : undefined
+    if (!status) {
+      this.log(`arc server: not running${socket ? ` (no server answers on ${socket})` : ''}`)
+      return {running: false, ...(socket ? {socket} : {})}
+    }
+    const idle = status.idleMs > 0 ? `stops after ${status.idleMs / 1000} s without a command` : 'runs until stopped'
+    this.log(
+      `arc server: running (pid ${status.pid}) on ${status.socket} since ${status.startedAt}: ${status.commands} command(s) run, ${status.busy ? 'one running now' : 'none running now'}; ${idle}`
+    )
+    return {running: true, ...status}
+  }
+}

@@ -1,0 +1,37 @@
+import {realpathSync} from 'node:fs'
+
+import {ArcCommand, isProcessAlive, sleep} from '@arc-cli/core'
+
+import {ask} from '../../server/ask.js'
+import {serverSocketPath, type ServerStatus} from '../../server/protocol.js'
+
+/** How long `stop` waits for the server's process to end (a command running there ends first). */
+const STOP_WAIT_MS = 30_000
+
+export default class ServerStop extends ArcCommand {
+  static override summary = "Stop this installation's arc server"
+  static override description =
+    'A command running in the server ends first; new commands run in their own process from the moment the server is asked to stop. Exits 0 when no server runs too.'
+  static override examples = ['<%= config.bin %> server stop']
+
+  async run(): Promise<unknown> {
+    await this.parse(ServerStop)
+    const root = realpathSync(this.config.root)
+    const socket = serverSocketPath(root)
+    const status = socket ? ((await ask(socket, root, 'status')) as ServerStatus | undefined) : undefined
+    if (!socket || !status) {
+      this.log('arc server: not running')
+      return {stopped: false}
+    }
+    await ask(socket, root, 'stop')
+    const until = Date.now() + STOP_WAIT_MS
+    while (isProcessAlive(status.pid) && Date.now() < until) await sleep(20)
+    const gone = !isProcessAlive(status.pid)
+    this.log(
+      gone
+        ? `arc server: stopped (pid ${status.pid})`
+        : `arc server: asked to stop (pid ${status.pid}); a command still runs there and it stops at its end`
+    )
+    return {stopped: true, pid: status.pid, exited: gone}
+  }
+}

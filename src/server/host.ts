@@ -1,0 +1,383 @@
+/**
+ * The serving half of `arc server` (docs/server.md): a Unix socket in a folder of the user's own, and per request
+ * the client's world put in place for one command (its environment, working folder, umask, and stdout and stderr as
+ * frames back to it, each as a terminal or not as the client's are), the command run, and this process's own world
+ * put back. One command at a time: a command runs with the client's process.env, cwd and streams, which are the
+ * process's; a second client meanwhile is told to run its command itself (`N` busy), never queued behind a long wait.
+ */
+import {mkdirSync, readdirSync, rmSync, statSync} from 'node:fs'
+import {createServer, type Server, type Socket} from 'node:net'
+import path from 'node:path'
+
+import {InternalError} from '@arc-cli/core'
+
+import {
+  folderIsPrivate,
+  frame,
+  FrameReader,
+  isRunRequest,
+  PROTOCOL,
+  type Request,
+  type RunRequest,
+  type ServerStatus,
+  type StreamInfo,
+} from './protocol.js'
+
+export interface HostOptions {
+  root: string
+  socket: string
+  idleMs: number
+  /** Whether this server runs the command line (else the client runs it itself). */
+  accepts: (argv: string[]) => boolean
+  /** Runs one command line of the client's, its streams and world in place: its exit status, whatever happens. */
+  run: (argv: string[]) => Promise<number>
+  /** A line for the server's own log (its stderr), never the client's. */
+  log: (line: string) => void
+}
+
+/**
+ * The files whose change means this process runs code that is no longer the installation's (a rebuild, an
+ * upgrade): every built file of the root package and its workspaces, and the package manifests. Checked before each
+ * command, about 400 stats; a change stops the server and the client runs the command itself, with the new code.
+ */
+export class BuildStamp {
+  private readonly seen: Map<string, string>
+
+  constructor(private readonly root: string) {
+    this.seen = this.read()
+  }
+
+  changed(): boolean {
+    const now = this.read()
+    if (now.size !== this.seen.size) return true
+    for (const [file, stamp] of now) if (this.seen.get(file) !== stamp) return true
+    return false
+  }
+
+  private read(): Map<string, string> {
+    const out = new Map<string, string>()
+    const note = (file: string) => {
+      const stat = statSync(file, {throwIfNoEntry: false})
+      if (stat) out.set(file, `${stat.size}:${stat.mtimeMs}:${stat.ino}`)
+    }
+    const walk = (folder: string) => {
+      let entries
+      try {
+        entries = readdirSync(folder, {withFileTypes: true})
+      } catch {
+        return
+      }
+      for (const entry of entries) {
+        const full = path.join(folder, entry.name)
+        if (entry.isDirectory()) walk(full)
+        else if (/\.(c?js|cache|json)$/.test(entry.name)) note(full)
+      }
+    }
+    note(path.join(this.root, 'package.json'))
+    walk(path.join(this.root, 'dist'))
+    for (const workspaces of ['packages', 'plugins']) {
+      let names: string[] = []
+      try {
+        names = readdirSync(path.join(this.root, workspaces))
+      } catch {
+        // An installed arc has no workspaces folders of its own (they are in node_modules): the root's dist only.
+      }
+      for (const name of names) {
+        note(path.join(this.root, workspaces, name, 'package.json'))
+        walk(path.join(this.root, workspaces, name, 'dist'))
+      }
+    }
+    return out
+  }
+}
+
+export class Host {
+  private server: Server | undefined
+  private busy = false
+  private commands = 0
+  private idleTimer: NodeJS.Timeout | undefined
+  private readonly startedAt = new Date()
+  private readonly stamp: BuildStamp
+  private readonly stopped: Promise<string>
+  private stop!: (why: string) => void
+
+  constructor(private readonly options: HostOptions) {
+    this.stamp = new BuildStamp(options.root)
+    this.stopped = new Promise((resolve) => (this.stop = resolve))
+  }
+
+  status(): ServerStatus {
+    return {
+      pid: process.pid,
+      root: this.options.root,
+      socket: this.options.socket,
+      startedAt: this.startedAt.toISOString(),
+      commands: this.commands,
+      busy: this.busy,
+      idleMs: this.options.idleMs,
+    }
+  }
+
+  /** Listens; resolves once listening. `closed()` then resolves with why it stopped. */
+  async listen(): Promise<void> {
+    const {socket} = this.options
+    const folder = path.dirname(socket)
+    mkdirSync(folder, {recursive: true, mode: 0o700})
+    if (!folderIsPrivate(folder)) {
+      throw new Error(
+        `${folder} is not this user's alone (it must be a folder owned by you with mode 700): arc will not put a server's socket there`
+      )
+    }
+    const server = createServer((conn) => this.accept(conn))
+    this.server = server
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(socket, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+    this.armIdle()
+  }
+
+  closed(): Promise<string> {
+    return this.stopped
+  }
+
+  /**
+   * Stops listening and removes the socket at once (a new command runs in its own process from now on); `closed()`
+   * resolves once a command running here has ended too.
+   */
+  shutdown(why: string): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    if (this.stopping === undefined) {
+      this.stopping = why
+      this.server?.close()
+      rmSync(this.options.socket, {force: true})
+    }
+    if (!this.busy) this.stop(this.stopping)
+  }
+
+  private stopping: string | undefined
+
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    if (this.options.idleMs <= 0) return
+    this.idleTimer = setTimeout(() => {
+      if (!this.busy) this.shutdown(`no command for ${this.options.idleMs} ms`)
+    }, this.options.idleMs)
+    this.idleTimer.unref()
+  }
+
+  private accept(conn: Socket): void {
+    const reader = new FrameReader()
+    let requested = false
+    /** After the request: what a Ctrl-C frame of the client's does (Interrupts, while its command runs). */
+    const link: {interrupt?: () => void} = {}
+    conn.on('error', () => undefined)
+    conn.on('data', (chunk: Buffer) => {
+      let frames
+      try {
+        frames = reader.push(chunk)
+      } catch {
+        conn.destroy()
+        return
+      }
+      for (const {type, body} of frames) {
+        if (type === 'I') link.interrupt?.()
+        if (type !== 'R' || requested) continue
+        requested = true
+        let request: Request
+        try {
+          request = JSON.parse(body.toString()) as Request
+        } catch {
+          conn.destroy()
+          return
+        }
+        void this.answer(conn, request, link)
+      }
+    })
+  }
+
+  private async answer(conn: Socket, request: Request, link: {interrupt?: () => void}): Promise<void> {
+    const send = (type: 'A' | 'O' | 'E' | 'X' | 'N', body: string | Uint8Array) => {
+      if (!conn.destroyed && !conn.writableEnded) conn.write(frame(type, body))
+    }
+    const refuse = (reason: string) => {
+      send('N', JSON.stringify({reason}))
+      conn.end()
+    }
+    if (request.protocol !== PROTOCOL || request.root !== this.options.root) return refuse('another arc')
+    if (request.kind === 'status') {
+      send('O', JSON.stringify(this.status()))
+      send('X', JSON.stringify({status: 0}))
+      conn.end()
+      return
+    }
+    if (request.kind === 'stop') {
+      send('X', JSON.stringify({status: 0}))
+      conn.end()
+      this.shutdown('asked to stop (arc server stop)')
+      return
+    }
+    if (!isRunRequest(request)) return refuse('another arc')
+    if (this.busy) return refuse('busy')
+    if (this.stamp.changed()) {
+      refuse('stale')
+      this.shutdown("arc's files changed since it started (a rebuild or an upgrade)")
+      return
+    }
+    // Decided before the command is taken: after `A`, a client never runs it itself (it may have acted here).
+    if (!this.options.accepts(request.argv) || !statSync(request.cwd, {throwIfNoEntry: false})?.isDirectory()) {
+      return refuse('not here')
+    }
+    this.busy = true
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    send('A', '')
+    const started = Date.now()
+    let status = 1
+    const interrupts = new Interrupts(conn, link)
+    try {
+      status = await inClientWorld(request, send, () => this.options.run(request.argv))
+    } catch (error) {
+      // The command's own errors are its exit status (`run`): this is the server's own failure around it.
+      const message = `arc server could not run the command: ${(error as Error).message}`
+      send('E', `Error [INTERNAL]: ${message}\n`)
+      this.options.log(`arc server: ${JSON.stringify(request.argv)}: ${message}`)
+    } finally {
+      interrupts.end()
+      this.busy = false
+      if (this.stopping !== undefined) this.stop(this.stopping)
+      else this.armIdle()
+    }
+    this.commands++
+    this.options.log(`arc server: ${request.argv.join(' ')}: exit ${status} in ${Date.now() - started} ms`)
+    send('X', JSON.stringify({status}))
+    conn.end()
+  }
+}
+
+/**
+ * The client's Ctrl-C, as a one-shot arc would get it: the first goes to the SIGINT listeners the command added (a
+ * tool cancels its device calls and exits 130); a second is the client's "now": the exit frame 130 goes at once and
+ * the command's later output is dropped (the command still runs to its cancelled end here, and until then this
+ * server sends other clients away as busy). A client that goes away mid-command (killed) is a Ctrl-C too.
+ */
+class Interrupts {
+  private count = 0
+  private readonly before: Set<(...args: unknown[]) => void>
+  private readonly onClose: () => void
+
+  constructor(
+    private readonly conn: Socket,
+    private readonly link: {interrupt?: () => void}
+  ) {
+    this.before = new Set(process.listeners('SIGINT') as Array<(...args: unknown[]) => void>)
+    this.onClose = () => this.interrupt()
+    link.interrupt = () => this.interrupt()
+    conn.on('close', this.onClose)
+  }
+
+  private interrupt(): void {
+    this.count++
+    if (this.count === 1) {
+      const mine = (process.listeners('SIGINT') as Array<(...args: unknown[]) => void>).filter(
+        (l) => !this.before.has(l)
+      )
+      if (mine.length > 0) {
+        for (const listener of mine) listener('SIGINT')
+        return
+      }
+    }
+    // No listener of the command's (a one-shot arc would have died of the signal), or a second Ctrl-C.
+    if (!this.conn.destroyed) {
+      this.conn.write(frame('X', JSON.stringify({status: 130})))
+      this.conn.end()
+    }
+  }
+
+  end(): void {
+    this.link.interrupt = undefined
+    this.conn.off('close', this.onClose)
+  }
+}
+
+type Send = (type: 'O' | 'E', body: Uint8Array) => void
+
+/**
+ * Runs `work` with the client's environment, working folder and umask in place of this process's, and stdout and
+ * stderr written to the client, each a terminal (with the client's width and colour depth) or not as the client's
+ * are; puts this process's own back after, whatever happens.
+ */
+async function inClientWorld<T>(request: RunRequest, send: Send, work: () => Promise<T>): Promise<T> {
+  const ownEnv = {...process.env}
+  const ownCwd = process.cwd()
+  const ownUmask = process.umask()
+  // The client's stdin is not here, and the server's own must never be read: in the background of a terminal, a
+  // read would stop the whole server (SIGTTIN). A command that reads stdin belongs in the server command's NOT_HERE.
+  const ownStdin = Object.getOwnPropertyDescriptor(process, 'stdin')
+  Object.defineProperty(process, 'stdin', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      throw new InternalError(
+        `arc server: \`arc ${request.argv.join(' ')}\` reads stdin, which a server cannot give it`
+      )
+    },
+  })
+  const streams = [
+    streamAs(process.stdout, request.stdout, (bytes) => send('O', bytes)),
+    streamAs(process.stderr, request.stderr, (bytes) => send('E', bytes)),
+  ]
+  try {
+    replaceEnv(request.env)
+    process.chdir(request.cwd)
+    process.umask(request.umask)
+    return await work()
+  } finally {
+    for (const restore of streams) restore()
+    if (ownStdin) Object.defineProperty(process, 'stdin', ownStdin)
+    replaceEnv(ownEnv)
+    process.chdir(ownCwd)
+    process.umask(ownUmask)
+  }
+}
+
+function replaceEnv(env: Record<string, string | undefined>): void {
+  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key]
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value
+}
+
+const STREAM_KEYS = ['write', 'isTTY', 'columns', 'rows', 'getColorDepth', 'hasColors'] as const
+
+/**
+ * `stream` as the client's: its writes go to `sink` (a write's callback called once it is queued, as a pipe's
+ * would be), and isTTY, columns, rows and the colour depth are the client's. Returns what puts it back.
+ */
+function streamAs(stream: NodeJS.WriteStream, info: StreamInfo, sink: (bytes: Uint8Array) => void): () => void {
+  const own = STREAM_KEYS.map((key) => [key, Object.getOwnPropertyDescriptor(stream, key)] as const)
+  const define = (key: string, value: unknown) =>
+    Object.defineProperty(stream, key, {value, configurable: true, writable: true, enumerable: false})
+  define('write', function write(chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean {
+    const done = typeof encoding === 'function' ? encoding : callback
+    const bytes =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : chunk
+    sink(bytes)
+    if (typeof done === 'function') process.nextTick(done as () => void)
+    return true
+  })
+  define('isTTY', info.tty ? true : undefined)
+  define('columns', info.tty ? info.columns : undefined)
+  define('rows', info.tty ? info.rows : undefined)
+  const depth = info.colorDepth ?? 1
+  define('getColorDepth', info.tty ? () => depth : undefined)
+  define('hasColors', info.tty ? (count = 16) => 2 ** depth >= count : undefined)
+  return () => {
+    for (const [key, descriptor] of own) {
+      if (descriptor) Object.defineProperty(stream, key, descriptor)
+      else delete (stream as unknown as Record<string, unknown>)[key]
+    }
+  }
+}
