@@ -5,7 +5,8 @@
  * put back. One command at a time: a command runs with the client's process.env, cwd and streams, which are the
  * process's; a second client meanwhile is told to run its command itself (`N` busy), never queued behind a long wait.
  */
-import {mkdirSync, readdirSync, rmSync, statSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, watch, type FSWatcher} from 'node:fs'
+import {createRequire} from 'node:module'
 import {createServer, type Server, type Socket} from 'node:net'
 import path from 'node:path'
 
@@ -36,22 +37,71 @@ export interface HostOptions {
 }
 
 /**
- * The files whose change means this process runs code that is no longer the installation's (a rebuild, an
- * upgrade): every built file of the root package and its workspaces, and the package manifests. Checked before each
- * command, about 400 stats; a change stops the server and the client runs the command itself, with the new code.
+ * Whether this process runs code that is no longer the installation's (a rebuild, an upgrade): a change to any built
+ * file of the root package or of an arc package it depends on, wherever npm put that (packages/ and plugins/ in a
+ * clone, node_modules/@arc-cli/ in an installed arc), or to their manifests. Told by the kernel as it happens
+ * (fs.watch: inotify on Linux, FSEvents on macOS), so a command pays nothing for the check; where a folder cannot be
+ * watched (no watches left), its files are stat'ed before each command instead (some 10 ms for arc's 400 files). A
+ * change stops the server, and the client runs the command itself, with the new code.
  */
 export class BuildStamp {
+  private readonly folders: string[]
+  private readonly watchers: FSWatcher[] = []
+  private dirty = false
+  /** Folders no watcher covers: their files' stats, compared before each command. */
+  private readonly unwatched: string[] = []
   private readonly seen: Map<string, string>
 
-  constructor(private readonly root: string) {
+  constructor(root: string) {
+    const manifest = path.join(root, 'package.json')
+    const require = createRequire(manifest)
+    let dependencies: string[] = []
+    try {
+      const json = JSON.parse(readFileSync(manifest, 'utf8')) as {dependencies?: Record<string, string>}
+      dependencies = Object.keys(json.dependencies ?? {}).filter((name) => name.startsWith('@arc-cli/'))
+    } catch {
+      // No manifest to read: the root's own files are still watched.
+    }
+    const folders = new Set([root])
+    for (const name of dependencies) {
+      try {
+        folders.add(realpathSync(path.dirname(require.resolve(`${name}/package.json`))))
+      } catch {
+        // A dependency npm did not install cannot have been loaded either.
+      }
+    }
+    this.folders = [...folders]
+    for (const folder of this.folders) {
+      // The package folder itself (its manifest rewritten, its dist replaced) and everything under dist.
+      const watched = this.watch(folder, false) && this.watch(path.join(folder, 'dist'), true)
+      if (!watched) this.unwatched.push(folder)
+    }
     this.seen = this.read()
   }
 
   changed(): boolean {
+    if (this.dirty) return true
+    if (this.unwatched.length === 0) return false
     const now = this.read()
     if (now.size !== this.seen.size) return true
     for (const [file, stamp] of now) if (this.seen.get(file) !== stamp) return true
     return false
+  }
+
+  close(): void {
+    for (const watcher of this.watchers) watcher.close()
+  }
+
+  private watch(folder: string, recursive: boolean): boolean {
+    try {
+      const watcher = watch(folder, {recursive, persistent: false}, () => (this.dirty = true))
+      // A folder deleted or replaced (npm swaps a package's folder on upgrade) ends its watch with an error.
+      watcher.on('error', () => (this.dirty = true))
+      this.watchers.push(watcher)
+      return true
+    } catch {
+      return false
+    }
   }
 
   private read(): Map<string, string> {
@@ -73,19 +123,9 @@ export class BuildStamp {
         else if (/\.(c?js|cache|json)$/.test(entry.name)) note(full)
       }
     }
-    note(path.join(this.root, 'package.json'))
-    walk(path.join(this.root, 'dist'))
-    for (const workspaces of ['packages', 'plugins']) {
-      let names: string[] = []
-      try {
-        names = readdirSync(path.join(this.root, workspaces))
-      } catch {
-        // An installed arc has no workspaces folders of its own (they are in node_modules): the root's dist only.
-      }
-      for (const name of names) {
-        note(path.join(this.root, workspaces, name, 'package.json'))
-        walk(path.join(this.root, workspaces, name, 'dist'))
-      }
+    for (const folder of this.unwatched) {
+      note(path.join(folder, 'package.json'))
+      walk(path.join(folder, 'dist'))
     }
     return out
   }
@@ -152,6 +192,7 @@ export class Host {
     if (this.idleTimer) clearTimeout(this.idleTimer)
     if (this.stopping === undefined) {
       this.stopping = why
+      this.stamp.close()
       this.server?.close()
       rmSync(this.options.socket, {force: true})
     }
