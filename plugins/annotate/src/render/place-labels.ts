@@ -1,5 +1,6 @@
-import {clamp, intersects, touches, type Rect} from './geometry.js'
+import {intersects, touches, type Rect} from './geometry.js'
 import {CoverageSums} from './coverage.js'
+import {FreeSpots} from './free-spots.js'
 import {SpatialIndex} from './spatial-index.js'
 
 /**
@@ -10,8 +11,8 @@ import {SpatialIndex} from './spatial-index.js'
  * 2. the same corners shifted along the box's top and left edges;
  * 3. the same again with the font stepped down to `minFontPx` (never smaller, so labels stay legible);
  * 4. a search on rings around the box, nearest first, with a leader line back to the box;
- * 5. the free spot nearest the box anywhere in the image (FreeSpotFinder: found among the few positions where the
- *    occupancy grid says a free spot may start, never by a scan of the image's pixels);
+ * 5. the free spot nearest the box anywhere in the image (FreeSpotFinder: read from a bitmap of the free positions
+ *    of the label's size, kept as labels are added, never by a check of each position against the labels);
  * 6. when the screen truly has no room: the spot with the least overlap, reported as an overlap.
  *
  * Cost among free candidates: the candidate's rank, plus a penalty for each other box outline the label would
@@ -290,7 +291,7 @@ class Placer {
     this.occupied = new OccupancyGrid(W, H)
     this.stats = options.stats
     this.measure = options.measure
-    this.finder = new FreeSpotFinder(W, H, this.placedIndex, this.occupied)
+    this.finder = new FreeSpotFinder(W, H, this.placedIndex)
     this.widths = new Float64Array(this.fonts.length)
     this.heights = new Float64Array(this.fonts.length)
   }
@@ -299,6 +300,7 @@ class Placer {
   add(rect: Rect): void {
     this.placedIndex.add(rect)
     this.occupied.add(rect)
+    this.finder.add(rect)
     this.pile?.add(rect)
   }
 
@@ -338,6 +340,19 @@ class Placer {
   }
 
   /**
+   * `free` for a w x h try at (x, y), read from `map` (the free positions of that size, when step 5 made them) where
+   * it holds the position: one bit where `free` walks the labels near the try. On a crowded image the labels that
+   * reach step 5 try every corner, every font size and every ring spot first, nearly all taken.
+   */
+  freeSpot(map: FreeSpots | undefined, x: number, y: number, w: number, h: number): boolean {
+    if (map !== undefined && map.holds(x, y)) {
+      if (this.stats) this.stats.spotChecks++
+      return map.has(x, y)
+    }
+    return this.free(x, y, x + w, y + h)
+  }
+
+  /**
    * Steps 1-2 for the label being placed, at w x h: the free candidate of least cost (rank plus penalties), or
    * undefined when none is free. A cost is at least its rank, and ranks only grow: once a rank reaches the best
    * cost, no later one can beat it.
@@ -350,6 +365,7 @@ class Placer {
     let bestX = 0
     let bestY = 0
     cornerCandidates(this.box, w, h, this.stepX, this.stepY, candidates)
+    const map = this.finder.mapOf(w, h)
     const maxX = Math.max(0, this.W - w)
     const maxY = Math.max(0, this.H - h)
     for (let rank = 0; rank < CANDIDATES && rank < bestCost; rank++) {
@@ -361,7 +377,7 @@ class Placer {
       const b = y + h
       // Blocked at this font or a smaller one (while the bisection below looked for it), so blocked here too.
       if (font >= 0 && (blockedAt[rank] as number) >= font) continue
-      if (!this.free(x, y, r, b)) continue
+      if (!this.freeSpot(map, x, y, w, h)) continue
       let cost = rank
       // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
       boxIndex.walk(x, y, r, b)
@@ -397,7 +413,7 @@ class Placer {
     candidateAt(this.box, w, h, this.stepX, this.stepY, rank, one)
     const x = clampInto(one[0] as number, w, this.W)
     const y = clampInto(one[1] as number, h, this.H)
-    return this.free(x, y, x + w, y + h)
+    return this.freeSpot(this.finder.mapOf(w, h), x, y, w, h)
   }
 
   /** Where the label of request `index` goes (steps 1-6). */
@@ -477,10 +493,11 @@ class Placer {
     // Step 4: rings around the box, nearest first.
     const stepX = Math.ceil(w / 2)
     const rings = finder.isFull(w, h) ? 0 : RING_ORDER.length
+    const map = finder.mapOf(w, h)
     for (let i = 0; i < rings; i += 2) {
       const x = clampInto(box[0] + (RING_ORDER[i] as number) * stepX, w, W)
       const y = clampInto(box[1] + (RING_ORDER[i + 1] as number) * h, h, H)
-      if (this.free(x, y, x + w, y + h)) {
+      if (this.freeSpot(map, x, y, w, h)) {
         const ring: Rect = [x, y, x + w, y + h]
         return {rect: ring, fontPx, detached: !touches(ring, box)}
       }
@@ -598,13 +615,8 @@ class OccupancyGrid {
   readonly cols: number
   readonly rows: number
   readonly cells: Uint8Array
-  /** Per label size the free-spot search asked about (by its counts of cells): where such spots may start. */
-  private readonly starts = new Map<number, SpotStarts>()
 
-  constructor(
-    private readonly width: number,
-    private readonly height: number
-  ) {
+  constructor(width: number, height: number) {
     this.cols = Math.max(1, Math.ceil(width / OCCUPANCY_CELL))
     this.rows = Math.max(1, Math.ceil(height / OCCUPANCY_CELL))
     this.cells = new Uint8Array(this.cols * this.rows)
@@ -618,153 +630,31 @@ class OccupancyGrid {
     const y1 = Math.min(this.rows - 1, Math.ceil(r[3] / s) - 1)
     if (x1 < x0 || y1 < y0) return
     for (let y = y0; y <= y1; y++) this.cells.fill(1, y * this.cols + x0, y * this.cols + x1 + 1)
-    for (const starts of this.starts.values()) starts.occupy(x0, y0, x1, y1)
-  }
-
-  /**
-   * Where free w x h spots may start, kept up to date as labels are added from the first time a size with the same
-   * counts of whole cells is asked for; undefined when a label is under a whole cell wide or tall (any spot may be).
-   */
-  spotStarts(w: number, h: number): SpotStarts | undefined {
-    const ma = wholeCells(w)
-    const mb = wholeCells(h)
-    if (ma < 1 || mb < 1) return undefined
-    const key = ma * 65536 + mb
-    let starts = this.starts.get(key)
-    if (!starts) {
-      starts = new SpotStarts(this, ma, mb, this.width, this.height)
-      this.starts.set(key, starts)
-    }
-    return starts
-  }
-}
-
-/**
- * For one label size, which cells may be a free spot's first whole cell, over the occupancy grid's cells (same
- * stride). Every spot inside the image holds a block of at least `ma` (`wholeCells(w)`) by `mb` whole cells starting
- * at the cell (ceil(x / cell), ceil(y / cell)), and a free spot's are all unoccupied: a spot whose block is not cannot
- * be free. Each row is made from the cells when a search first reads it (a search near its box reads a few rows of a
- * tall image), then kept up to date as cells become occupied (they only ever are, so an entry only goes from 1 to 0).
- */
-class SpotStarts {
-  readonly may: Uint8Array
-  /** `may` four cells at a time. */
-  readonly words: Uint32Array
-  /** How many `may` entries of the rows made so far are 1. */
-  count = 0
-  /** Rows not made yet: `may` is made a row at a time, from the cells as they are then, when a search reads it. */
-  private unmade: number
-  private readonly made: Uint8Array
-  readonly stride: number
-  /** Whole cells inside the image, across and down. */
-  private readonly cols: number
-  private readonly rows: number
-  /** Per column of one row being made: its `mb` cells from that row down are all unoccupied. */
-  private readonly clear: Uint8Array
-
-  constructor(
-    private readonly grid: OccupancyGrid,
-    private readonly ma: number,
-    private readonly mb: number,
-    width: number,
-    height: number
-  ) {
-    const s = OCCUPANCY_CELL
-    this.stride = grid.cols
-    this.cols = Math.min(grid.cols, Math.floor(width / s))
-    this.rows = Math.min(grid.rows, Math.floor(height / s))
-    this.may = new Uint8Array(4 * Math.ceil((grid.cols * grid.rows) / 4))
-    this.words = new Uint32Array(this.may.buffer)
-    this.made = new Uint8Array(grid.rows)
-    this.unmade = grid.rows
-    this.clear = new Uint8Array(this.cols)
-  }
-
-  /** No spot of this size is free anywhere. */
-  none(): boolean {
-    return this.unmade === 0 && this.count === 0
-  }
-
-  /** Makes rows y0..y1 (cell rows) of `may` where not made yet. */
-  make(y0: number, y1: number): void {
-    const {ma, mb, cols, stride, may, clear, made} = this
-    const cells = this.grid.cells
-    for (let y = Math.max(0, y0); y <= y1 && y < made.length; y++) {
-      if (made[y] === 1) continue
-      made[y] = 1
-      this.unmade--
-      // Blocks starting in this row must end inside the image.
-      if (y + mb > this.rows) continue
-      for (let x = 0; x < cols; x++) {
-        let c = 1
-        for (let k = 0, i = y * stride + x; k < mb; k++, i += stride) {
-          if (cells[i] === 1) {
-            c = 0
-            break
-          }
-        }
-        clear[x] = c
-      }
-      let run = 0
-      for (let x = 0; x < cols; x++) {
-        run = clear[x] === 1 ? run + 1 : 0
-        if (run >= ma) {
-          may[y * stride + x - ma + 1] = 1
-          this.count++
-        }
-      }
-    }
-  }
-
-  /** Cells x0..x1 by y0..y1 became occupied: every block holding one of them is no longer empty. */
-  occupy(x0: number, y0: number, x1: number, y1: number): void {
-    const {stride, may, made} = this
-    const mx = Math.max(0, x0 - this.ma + 1)
-    for (let y = Math.max(0, y0 - this.mb + 1); y <= y1; y++) {
-      if (made[y] === 0) continue
-      const row = y * stride
-      for (let i = row + mx, end = row + x1; i <= end; i++) {
-        if (may[i] === 1) {
-          may[i] = 0
-          this.count--
-        }
-      }
-    }
   }
 }
 
 const OCCUPANCY_CELL = 4
 
-/** The fewest whole cells an interval of `length` pixels, starting at any whole pixel, holds. */
-function wholeCells(length: number): number {
-  let fewest = Infinity
-  for (let start = 0; start < OCCUPANCY_CELL; start++) {
-    fewest = Math.min(fewest, Math.floor((start + length) / OCCUPANCY_CELL) - Math.ceil(start / OCCUPANCY_CELL))
-  }
-  return fewest
-}
-
 /**
- * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner (the anchor): the least
- * squared distance, then the least y, then the least x, as a scan of every pixel position would choose, without
- * one. A free spot's first whole cell of the occupancy grid is a `may` cell of its size's SpotStarts, and a cell is
- * the first whole cell of the spots in one square of OCCUPANCY_CELL x OCCUPANCY_CELL positions: so only the
- * positions of `may` cells are tried, cells nearest first (by their square's nearest position), until the next
- * cell's square is farther than the best spot found. The cells are read in a window around the anchor that doubles
- * until the best spot lies within its reach (or it is the whole image), so a free spot nearby costs a few cells; on
- * a crowded image few cells are `may` cells at all, and none means no spot of that size is free anywhere. A size that
- * found no room once finds none later (labels are only added): `isFull` tells it with no search. Labels under a whole
- * cell wide or tall (which no cell proves anything about) are searched along the lines where such a spot must lie.
+ * Finds the free w x h spot (overlapping no placed label) nearest a box's top-left corner: the least squared
+ * distance, then the least y, then the least x, as a scan of every pixel position would choose. Each size searched
+ * gets a map of its free positions (`FreeSpots`), made from the labels placed so far as the search first reads its
+ * rows and kept up to date as labels are added (`add`): the search reads only rows that hold a free position, two
+ * positions per row, and steps 1-4 read the same map (`mapOf`) to prove a try at that size taken with one bit. A size that found no room
+ * once finds none later (labels are only added): `isFull` tells it with no search.
  */
 class FreeSpotFinder {
   /** Label sizes that found no free spot: nothing at least as wide and as tall can fit any more. */
   private readonly full: Array<[number, number]> = []
+  /** The maps made so far, by size (w * 2^32 + h). */
+  private readonly maps = new Map<number, FreeSpots>()
+  /** The same maps, for `add`. */
+  private readonly made: FreeSpots[] = []
 
   constructor(
     private readonly W: number,
     private readonly H: number,
-    private readonly placed: SpatialIndex,
-    private readonly occupied: OccupancyGrid
+    private readonly placed: SpatialIndex
   ) {}
 
   /** True when a w x h label is known to fit nowhere in the image (so it overlaps a placed label wherever it goes). */
@@ -773,228 +663,35 @@ class FreeSpotFinder {
     return false
   }
 
+  /** The map of free w x h positions, when a search made one. */
+  mapOf(w: number, h: number): FreeSpots | undefined {
+    return this.made.length === 0 ? undefined : this.maps.get(w * 2 ** 32 + h)
+  }
+
+  /** Records a label just placed (it is in `placed` already). */
+  add(rect: Rect): void {
+    const {made} = this
+    for (let i = 0; i < made.length; i++) {
+      const map = made[i] as FreeSpots
+      // A map with no free position left has none to clear.
+      if (!map.none()) map.block(rect)
+    }
+  }
+
   find(box: Rect, w: number, h: number): Rect | undefined {
     const {W, H} = this
     if (w > W || h > H) return undefined
     if (this.isFull(w, h)) return undefined
-    const starts = this.occupied.spotStarts(w, h)
-    const spot = starts ? this.inCells(starts, box[0], box[1], w, h) : this.alongLines(box[0], box[1], w, h)
-    if (!spot) this.full.push([w, h])
-    return spot
+    let map = this.mapOf(w, h)
+    if (!map) {
+      map = new FreeSpots(W, H, w, h, this.placed)
+      this.maps.set(w * 2 ** 32 + h, map)
+      this.made.push(map)
+    }
+    if (map.nearest(box[0], box[1])) return [map.x, map.y, map.x + w, map.y + h]
+    this.full.push([w, h])
+    return undefined
   }
-
-  private inCells(starts: SpotStarts, ax: number, ay: number, w: number, h: number): Rect | undefined {
-    if (starts.none()) return undefined
-    const s = OCCUPANCY_CELL
-    const maxX = this.W - w
-    const maxY = this.H - h
-    const {may, words, stride} = starts
-    const gridRows = this.occupied.rows
-    const rects = this.placed.rects
-    const placed = this.placed
-    let bestX = 0
-    let bestY = 0
-    let bestD = Infinity
-    let blocker = -1
-    // The cells to try in one window, each as floor(its least squared distance / unit) * key + its index (key: the
-    // power of two past the last index; unit: 1, or the power of two that keeps every entry below 2^53 on a huge
-    // image): whole numbers, exact in a double, sorted natively, nearest first.
-    const key = 2 ** Math.ceil(Math.log2(may.length + 1))
-    const farthest = (Math.abs(ax) + this.W + 1) ** 2 + (Math.abs(ay) + this.H + 1) ** 2
-    const unit = 2 ** Math.max(0, Math.ceil(Math.log2(farthest * key)) - 52)
-    let cells = new Float64Array(64)
-    let prevReach2 = -1
-    for (let reach = 4 * s * Math.max(Math.ceil(w / s), Math.ceil(h / s)); ; reach *= 2) {
-      // Cell cx holds the first whole cell of positions x in ((cx - 1) * s, cx * s].
-      const x0 = Math.max(0, Math.ceil((ax - reach) / s))
-      const x1 = Math.min(stride - 1, Math.ceil((ax + reach) / s))
-      const y0 = Math.max(0, Math.ceil((ay - reach) / s))
-      const y1 = Math.min(gridRows - 1, Math.ceil((ay + reach) / s))
-      // A window that is the whole image holds every cell, however far.
-      const whole = x0 === 0 && y0 === 0 && x1 >= stride - 1 && y1 >= gridRows - 1
-      const reach2 = whole ? Infinity : reach * reach
-      starts.make(y0, y1)
-      let n = 0
-      // Row by row, skipping rows whose every cell is farther than the window's reach or the best spot.
-      const bound = reach2 < bestD ? reach2 : bestD
-      for (let cy = y0; cy <= y1; cy++) {
-        const ya = Math.max(0, (cy - 1) * s + 1)
-        const yb = Math.min(maxY, cy * s)
-        if (ya > yb) continue
-        const dy = ay < ya ? ya - ay : ay > yb ? ay - yb : 0
-        if (dy * dy > bound) continue
-        const row = cy * stride
-        // Four cells at a time where all four are 0 (most of a crowded image).
-        for (let i = row + x0, end = row + x1; i <= end; i++) {
-          if ((i & 3) === 0 && i + 3 <= end && words[i >> 2] === 0) {
-            i += 3
-            continue
-          }
-          if (may[i] !== 1) continue
-          const cx = i - row
-          const d = squareDistance(ax, ay, cx, cy, maxX, maxY)
-          // Cells within the previous window's reach were tried there; those past this one's wait for the next.
-          if (d > prevReach2 && d <= bound) {
-            if (n === cells.length) {
-              const grown = new Float64Array(2 * n)
-              grown.set(cells)
-              cells = grown
-            }
-            cells[n++] = Math.floor(d / unit) * key + row + cx
-          }
-        }
-      }
-      // Nearest first, taken from a heap: the search usually stops after a few of the cells, so sorting them all
-      // would order many it never reads. The entries are distinct, so the order is the sorted one.
-      heapify(cells, n)
-      for (let left = n; left > 0; left--) {
-        const entry = heapPop(cells, left)
-        const index = entry % key
-        // At most the cell's distance: past the best, so is every cell after it.
-        if (((entry - index) / key) * unit > bestD) break
-        const cy = Math.floor(index / stride)
-        const cx = index - cy * stride
-        const xa = Math.max(0, (cx - 1) * s + 1)
-        const xb = Math.min(maxX, cx * s)
-        const ya = Math.max(0, (cy - 1) * s + 1)
-        const yb = Math.min(maxY, cy * s)
-        for (let y = ya; y <= yb; y++) {
-          for (let x = xa; x <= xb; x++) {
-            const d = (x - ax) ** 2 + (y - ay) ** 2
-            if (d > bestD || (d === bestD && (y > bestY || (y === bestY && x >= bestX)))) continue
-            if (blocker >= 0) {
-              const o = rects[blocker] as Rect
-              if (o[0] < x + w && x < o[2] && o[1] < y + h && y < o[3]) continue
-            }
-            const id = placed.firstIntersecting(x, y, x + w, y + h)
-            if (id >= 0) {
-              blocker = id
-              continue
-            }
-            bestD = d
-            bestX = x
-            bestY = y
-          }
-        }
-      }
-      // Every position within `reach` of the anchor has its cell in this window or the ones before.
-      if (bestD <= reach2 || whole) break
-      prevReach2 = reach2
-    }
-    return bestD === Infinity ? undefined : [bestX, bestY, bestX + w, bestY + h]
-  }
-
-  /**
-   * For labels too thin for the cells to prove anything: the spot lies on a vertical line x = clamp(ax) or x = l - w
-   * or x = r of some placed label (were it anywhere else, the position one pixel nearer the anchor along x would be
-   * free too: a label at x is kept off a placed label [l, r) exactly while l - w < x < r). Along each line the nearest
-   * free y is found by jumping over the labels that block it, lines nearest first, stopping at one farther than the
-   * best spot found.
-   */
-  private alongLines(ax: number, ay: number, w: number, h: number): Rect | undefined {
-    const {placed} = this
-    const maxX = this.W - w
-    const maxY = this.H - h
-    let bestX = 0
-    let bestY = 0
-    let bestD = Infinity
-    const nearby = placed.rects
-    // The lines, nearest the anchor first (the left one of two as near), each as 2 * |c - ax| + (c > ax ? 1 : 0):
-    // whole numbers (every position here is one), sorted natively.
-    const keys = new Int32Array(2 * nearby.length + 3)
-    let n = 0
-    const line = (c: number) => {
-      keys[n++] = 2 * Math.abs(c - ax) + (c > ax ? 1 : 0)
-    }
-    line(clamp(ax, 0, maxX))
-    line(0)
-    line(maxX)
-    for (let i = 0; i < nearby.length; i++) {
-      const [l, , r] = nearby[i] as Rect
-      if (l - w >= 0 && l - w <= maxX) line(l - w)
-      if (r <= maxX) line(r)
-    }
-    const lines = keys.subarray(0, n).sort()
-    const rects = placed.rects
-    const y0 = clamp(ay, 0, maxY)
-    for (let i = 0; i < n; i++) {
-      const key = lines[i] as number
-      if (i > 0 && key === lines[i - 1]) continue
-      const c = key % 2 === 1 ? ax + (key - 1) / 2 : ax - key / 2
-      const dx2 = (c - ax) ** 2
-      if (dx2 > bestD) break
-      // The nearest free y on x = c within reach of the best spot: y0 itself, else the first free y below it and the
-      // first free y above it (offer keeps the nearer, the upper one on a tie).
-      const down = walk(c, dx2, y0, 1)
-      if (down >= 0) offer(c, down)
-      if (down === y0) continue
-      const up = walk(c, dx2, y0 - 1, -1)
-      if (up >= 0) offer(c, up)
-    }
-    return bestD === Infinity ? undefined : [bestX, bestY, bestX + w, bestY + h]
-
-    /** From y going down (step 1) or up (-1) along x = c: the first free y; -1 past the image or the best. */
-    function walk(c: number, dx2: number, y: number, step: 1 | -1): number {
-      while (y >= 0 && y <= maxY && dx2 + (y - ay) ** 2 <= bestD) {
-        const id = placed.firstIntersecting(c, y, c + w, y + h)
-        if (id < 0) return y
-        const o = rects[id] as Rect
-        y = step === 1 ? o[3] : o[1] - h
-      }
-      return -1
-    }
-
-    function offer(x: number, y: number): void {
-      const d = (x - ax) ** 2 + (y - ay) ** 2
-      if (d < bestD || (d === bestD && (y < bestY || (y === bestY && x < bestX)))) {
-        bestD = d
-        bestX = x
-        bestY = y
-      }
-    }
-  }
-}
-
-/** Makes a[0..n) a binary min-heap. */
-function heapify(a: Float64Array, n: number): void {
-  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(a, i, n)
-}
-
-/** Removes and returns the least of the heap a[0..n), leaving a heap of a[0..n - 1). */
-function heapPop(a: Float64Array, n: number): number {
-  const least = a[0] as number
-  a[0] = a[n - 1] as number
-  siftDown(a, 0, n - 1)
-  return least
-}
-
-function siftDown(a: Float64Array, i: number, n: number): void {
-  const v = a[i] as number
-  for (;;) {
-    let c = 2 * i + 1
-    if (c >= n) break
-    if (c + 1 < n && (a[c + 1] as number) < (a[c] as number)) c++
-    if ((a[c] as number) >= v) break
-    a[i] = a[c] as number
-    i = c
-  }
-  a[i] = v
-}
-
-/**
- * The least squared distance from (ax, ay) to a position whose first whole cell is (cx, cy): x in
- * ((cx - 1) * cell, cx * cell] and y likewise, within [0, maxX] x [0, maxY].
- */
-function squareDistance(ax: number, ay: number, cx: number, cy: number, maxX: number, maxY: number): number {
-  const s = OCCUPANCY_CELL
-  const xa = Math.max(0, (cx - 1) * s + 1)
-  const xb = Math.min(maxX, cx * s)
-  const ya = Math.max(0, (cy - 1) * s + 1)
-  const yb = Math.min(maxY, cy * s)
-  if (xa > xb || ya > yb) return Infinity
-  const dx = ax < xa ? xa - ax : ax > xb ? ax - xb : 0
-  const dy = ay < ya ? ya - ay : ay > yb ? ay - yb : 0
-  return dx * dx + dy * dy
 }
 
 /**

@@ -1,0 +1,220 @@
+import type {Rect} from './geometry.js'
+import type {SpatialIndex} from './spatial-index.js'
+
+/**
+ * For one label size (w x h, whole pixels), which whole-pixel positions of its top-left corner inside the image are
+ * free: a bit per position, 1 while the label there overlaps none of the labels placed so far. Placement's search
+ * for the free spot nearest a box (step 5) and its proofs that a spot is taken (steps 1-4, on a crowded image) read it
+ * instead of asking a spatial index which labels lie under each spot: on a full image nearly every spot is taken, and
+ * a grid of whole cells only says where a free spot MAY be, so each candidate cost a walk over the labels near it.
+ *
+ * A label at (x, y) overlaps a rectangle o exactly when o.l < x + w, x < o.r, o.t < y + h and y < o.b (the predicate of
+ * `free` in place-labels.ts), so blocking o clears the positions x in (o.l - w, o.r) by y in (o.t - h, o.b): a few
+ * words per row of it. Labels only ever get added, so a bit only goes from 1 to 0; `live` keeps how many words of
+ * each row are not 0, so a search skips the rows with no free position (most of a full image) with one read each.
+ *
+ * Rows are made in bands of BAND rows, from the placed labels, when first read (a search that finds room near its box
+ * on a tall image reads a few bands, not the whole image); `block` clears only bands made already.
+ */
+export class FreeSpots {
+  /** Positions per row (x = 0 .. cols - 1) and rows (y = 0 .. rows - 1): 0 when the label is larger than the image. */
+  readonly cols: number
+  readonly rows: number
+  /** Per row, `words` 32-bit words: bit x & 31 of word x >> 5 is position x. */
+  private readonly bits: Int32Array
+  private readonly words: number
+  /** Per row (of bands made), how many of its words are not 0. */
+  private readonly live: Int32Array
+  /** Per band: 1 once made. */
+  private readonly made: Uint8Array
+  /** Bands not made yet, and rows made that hold a free position. */
+  private unmade: number
+  private liveRows = 0
+  /** The position `nearest` found. */
+  x = 0
+  y = 0
+
+  constructor(
+    imageWidth: number,
+    imageHeight: number,
+    readonly w: number,
+    readonly h: number,
+    private readonly placed: SpatialIndex
+  ) {
+    this.cols = imageWidth >= w ? Math.floor(imageWidth - w) + 1 : 0
+    this.rows = imageHeight >= h ? Math.floor(imageHeight - h) + 1 : 0
+    this.words = (this.cols + 31) >>> 5
+    this.bits = new Int32Array(this.words * this.rows)
+    this.live = new Int32Array(this.rows)
+    this.made = new Uint8Array(Math.ceil(this.rows / BAND))
+    this.unmade = this.cols === 0 ? 0 : this.made.length
+  }
+
+  /** No position is free anywhere. */
+  none(): boolean {
+    return this.unmade === 0 && this.liveRows === 0
+  }
+
+  /** Whether (x, y) is a whole-pixel position inside the image whose row is made (`has` may read it). */
+  holds(x: number, y: number): boolean {
+    return (
+      x >= 0 &&
+      y >= 0 &&
+      x < this.cols &&
+      y < this.rows &&
+      Number.isInteger(x) &&
+      Number.isInteger(y) &&
+      this.made[y >> BAND_SHIFT] === 1
+    )
+  }
+
+  /** Whether position (x, y), which `holds`, is free. */
+  has(x: number, y: number): boolean {
+    return ((this.bits[y * this.words + (x >>> 5)] as number) & (1 << (x & 31))) !== 0
+  }
+
+  /** Marks every position whose label would overlap `o` (a label just placed) as taken, in the rows made. */
+  block(o: Rect): void {
+    this.clear(o, 0, this.rows - 1)
+  }
+
+  /** Clears the positions whose label would overlap `o`, in rows ya..yb (those of bands not made are skipped). */
+  private clear(o: Rect, ya: number, yb: number): void {
+    const {w, h, words, bits, live, made} = this
+    // The least whole x with o.l < x + w is floor(o.l) - w + 1 (w is whole); the greatest with x < o.r, ceil(o.r) - 1.
+    const x0 = Math.max(0, Math.floor(o[0]) - w + 1)
+    const x1 = Math.min(this.cols - 1, Math.ceil(o[2]) - 1)
+    const y0 = Math.max(ya, Math.floor(o[1]) - h + 1)
+    const y1 = Math.min(yb, Math.ceil(o[3]) - 1)
+    if (!(x0 <= x1 && y0 <= y1)) return
+    const k0 = x0 >>> 5
+    const k1 = x1 >>> 5
+    const first = -1 << (x0 & 31)
+    const last = -1 >>> (31 - (x1 & 31))
+    for (let y = y0; y <= y1; y++) {
+      if (live[y] === 0 || made[y >> BAND_SHIFT] === 0) continue
+      const row = y * words
+      let emptied = 0
+      for (let k = k0; k <= k1; k++) {
+        let mask = -1
+        if (k === k0) mask &= first
+        if (k === k1) mask &= last
+        const v = bits[row + k] as number
+        if (v === 0 || (v & mask) === 0) continue
+        const left = v & ~mask
+        bits[row + k] = left
+        if (left === 0) emptied++
+      }
+      if (emptied > 0) {
+        const now = (live[y] as number) - emptied
+        live[y] = now
+        if (now === 0) this.liveRows--
+      }
+    }
+  }
+
+  /** Makes band `k`: every position of its rows free, then those the placed labels take cleared. */
+  private make(k: number): void {
+    const {words, bits, live, placed} = this
+    this.made[k] = 1
+    this.unmade--
+    const y0 = k << BAND_SHIFT
+    const y1 = Math.min(this.rows, y0 + BAND) - 1
+    const tail = this.cols & 31
+    bits.fill(-1, y0 * words, (y1 + 1) * words)
+    for (let y = y0; y <= y1; y++) {
+      if (tail !== 0) bits[y * words + words - 1] = -1 >>> (32 - tail)
+      live[y] = words
+    }
+    this.liveRows += y1 - y0 + 1
+    // The labels that take a position of these rows: o.t < y1 + h and y0 < o.b, anywhere across.
+    const n = placed.collect(0, y0, this.cols - 1 + this.w, y1 + this.h)
+    const {rects, found} = placed
+    for (let i = 0; i < n; i++) this.clear(rects[found[i] as number] as Rect, y0, y1)
+  }
+
+  /**
+   * The free position nearest (ax, ay), into `x` and `y`: the least (x - ax)² + (y - ay)², then the least y, then the
+   * least x (as a scan of every position would choose); false when none is free. Rows are read outward from ay while
+   * they can still hold a spot as near as the best, each with a free position at all; in a row the nearest free
+   * positions left and right of ax are the only ones that can win (squared distances of whole positions on one side
+   * differ by at least 1, far more than a double's rounding at image scale).
+   */
+  nearest(ax: number, ay: number): boolean {
+    const {rows, live, made} = this
+    if (this.none()) return false
+    let bestD = Infinity
+    let bestX = 0
+    let bestY = 0
+    const start = Math.min(rows - 1, Math.max(0, Math.floor(ay)))
+    let up = start
+    let down = start + 1
+    while (up >= 0 || down < rows) {
+      const du = up >= 0 ? (up - ay) ** 2 : Infinity
+      const dd = down < rows ? (down - ay) ** 2 : Infinity
+      const y = du <= dd ? up : down
+      // Every row left lies farther than the best spot.
+      if ((du <= dd ? du : dd) > bestD) break
+      if (y === up) up--
+      else down++
+      if (made[y >> BAND_SHIFT] === 0) this.make(y >> BAND_SHIFT)
+      if (live[y] === 0) continue
+      const left = this.leftOf(y, ax)
+      if (left >= 0) {
+        const d = (left - ax) ** 2 + (y - ay) ** 2
+        if (d < bestD || (d === bestD && (y < bestY || (y === bestY && left < bestX)))) {
+          bestD = d
+          bestX = left
+          bestY = y
+        }
+      }
+      const right = this.rightOf(y, ax)
+      if (right >= 0) {
+        const d = (right - ax) ** 2 + (y - ay) ** 2
+        if (d < bestD || (d === bestD && (y < bestY || (y === bestY && right < bestX)))) {
+          bestD = d
+          bestX = right
+          bestY = y
+        }
+      }
+    }
+    if (bestD === Infinity) return false
+    this.x = bestX
+    this.y = bestY
+    return true
+  }
+
+  /** The greatest free x <= ax in row y, or -1. */
+  private leftOf(y: number, ax: number): number {
+    const from = Math.min(this.cols - 1, Math.floor(ax))
+    if (from < 0) return -1
+    const {bits} = this
+    const row = y * this.words
+    let k = from >>> 5
+    let v = (bits[row + k] as number) & (-1 >>> (31 - (from & 31)))
+    while (v === 0) {
+      if (--k < 0) return -1
+      v = bits[row + k] as number
+    }
+    return (k << 5) + 31 - Math.clz32(v)
+  }
+
+  /** The least free x >= ax in row y, or -1. */
+  private rightOf(y: number, ax: number): number {
+    const from = Math.max(0, Math.ceil(ax))
+    if (from >= this.cols) return -1
+    const {bits, words} = this
+    const row = y * words
+    let k = from >>> 5
+    let v = (bits[row + k] as number) & (-1 << (from & 31))
+    while (v === 0) {
+      if (++k >= words) return -1
+      v = bits[row + k] as number
+    }
+    return (k << 5) + 31 - Math.clz32(v & -v)
+  }
+}
+
+/** Rows per band made at once (a power of two). */
+const BAND_SHIFT = 4
+const BAND = 1 << BAND_SHIFT

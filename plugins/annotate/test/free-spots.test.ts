@@ -1,0 +1,108 @@
+import {expect} from 'chai'
+
+import {generator} from '@arc-cli/test-support/seeded'
+
+import {FreeSpots} from '../src/render/free-spots.js'
+import type {Rect} from '../src/render/geometry.js'
+import {SpatialIndex} from '../src/render/spatial-index.js'
+
+/** A placed label: mostly label-sized, some at half pixels, some sticking out of the image or wider than it. */
+function randomLabel(next: (n: number) => number, width: number, height: number): Rect {
+  const half = next(4) === 0 ? 0.5 : 0
+  const l = next(width + 20) - 10 + half
+  const t = next(height + 20) - 10 + half
+  const r = l + 1 + next(next(10) === 0 ? width + 30 : 40)
+  const b = t + 1 + next(16)
+  return [l, t, r, b]
+}
+
+/** Whether a w x h label at (x, y) overlaps none of `placed` (the predicate of placement's `free`). */
+function freeAt(placed: Rect[], x: number, y: number, w: number, h: number): boolean {
+  return !placed.some((o) => o[0] < x + w && x < o[2] && o[1] < y + h && y < o[3])
+}
+
+/** The free position nearest (ax, ay) by a scan of every whole position: least squared distance, then y, then x. */
+function scanNearest(
+  placed: Rect[],
+  width: number,
+  height: number,
+  w: number,
+  h: number,
+  ax: number,
+  ay: number
+): [number, number] | undefined {
+  let best: [number, number] | undefined
+  let bestD = Infinity
+  for (let y = 0; y <= height - h; y++) {
+    for (let x = 0; x <= width - w; x++) {
+      const d = (x - ax) ** 2 + (y - ay) ** 2
+      if (d < bestD && freeAt(placed, x, y, w, h)) {
+        bestD = d
+        best = [x, y]
+      }
+    }
+  }
+  return best
+}
+
+describe('annotate: free spots of one label size (steps 4-5 of label placement)', () => {
+  // Widths around 32-bit word edges; heights over several bands of rows; labels up to larger than the image.
+  for (const [width, height, w, h] of [
+    [40, 30, 7, 5],
+    [64, 70, 1, 1],
+    [97, 41, 33, 12],
+    [130, 90, 31, 3],
+    [20, 20, 25, 4],
+  ] as const) {
+    it(`holds exactly the free positions and finds the nearest one, as a scan does, on ${width}x${height} for ${w}x${h}`, () => {
+      const next = generator(width * 131 + height * 7 + w)
+      const placed = new SpatialIndex(width, height)
+      const rects: Rect[] = []
+      // Made before any label: every band is made on its first search, from the labels placed by then.
+      const spots = new FreeSpots(width, height, w, h, placed)
+      expect(spots.cols).to.equal(Math.max(0, width - w + 1))
+      for (let round = 0; round < 25; round++) {
+        for (let k = 0; k < 4; k++) {
+          const rect = randomLabel(next, width, height)
+          placed.add(rect)
+          rects.push(rect)
+          spots.block(rect)
+        }
+        // Anchors inside, at fractions, far outside the image.
+        const ax = round % 5 === 4 ? -1e6 : next(width + 40) - 20 + (round % 3 === 0 ? 0.5 : 0)
+        const ay = round % 7 === 6 ? 1e5 : next(height + 40) - 20 + (round % 2 === 0 ? 0.25 : 0)
+        const expected = scanNearest(rects, width, height, w, h, ax, ay)
+        expect(spots.nearest(ax, ay), `round ${round}`).to.equal(expected !== undefined)
+        if (expected) expect([spots.x, spots.y], `round ${round}, anchor ${ax}, ${ay}`).to.deep.equal(expected)
+        expect(spots.none()).to.equal(expected === undefined)
+        // After a search the rows it read are made: each says what a check of every placed label says.
+        if (round % 4 !== 3) continue
+        for (let y = 0; y < spots.rows; y++) {
+          for (let x = 0; x < spots.cols; x++) {
+            if (spots.holds(x, y)) expect(spots.has(x, y), `${x}, ${y}`).to.equal(freeAt(rects, x, y, w, h))
+          }
+        }
+      }
+    })
+  }
+
+  it('makes only the rows a search reads, and holds no position of a row not made or at a fraction', () => {
+    const placed = new SpatialIndex(100, 400)
+    placed.add([0, 0, 100, 10])
+    const spots = new FreeSpots(100, 400, 10, 10, placed)
+    expect(spots.holds(0, 0)).to.equal(false)
+    expect(spots.nearest(0, 0)).to.equal(true)
+    expect([spots.x, spots.y]).to.deep.equal([0, 10])
+    expect(spots.holds(0, 10)).to.equal(true)
+    expect(spots.holds(0.5, 10)).to.equal(false)
+    // Far rows were never read: a label placed there later is left to the caller's own check until they are.
+    expect(spots.holds(0, 380)).to.equal(false)
+    const late: Rect = [0, 380, 100, 391]
+    placed.add(late)
+    spots.block(late)
+    // Rows reach y = 390; the label blocks 371-390.
+    expect(spots.nearest(50, 385)).to.equal(true)
+    expect([spots.x, spots.y]).to.deep.equal([50, 370])
+    expect(spots.has(50, 381)).to.equal(false)
+  })
+})
