@@ -11,7 +11,7 @@
  *   against the floor's image work). Needs `npm run build`.
  */
 import {spawn} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -22,7 +22,7 @@ import {fixturePath} from '@arc-cli/test-support/paths'
 
 import {ROOT} from './figure-blocks.js'
 import {median, timeAlternating} from './stats.js'
-import {treeCpuMs} from './support/process-cpu.js'
+import {startArcServer} from './support/arc-processes.js'
 
 const PRELOAD = path.join(ROOT, 'bench', 'support', 'cpu-report.cjs')
 
@@ -52,40 +52,6 @@ function timed(args: string[], cpuFile: string, env: NodeJS.ProcessEnv = {ARC_SE
       code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))
     )
   })
-}
-
-/**
- * Runs `work` with an `arc server` of the built arc listening in a folder of `dir`'s own: `env` points an arc at it,
- * `serverCpuMs()` reads the server's CPU time so far. Stopped after.
- */
-async function withServer(
-  dir: string,
-  work: (env: NodeJS.ProcessEnv, serverCpuMs: () => number) => Promise<void>
-): Promise<void> {
-  const tmp = path.join(dir, 'server')
-  mkdirSync(tmp)
-  const env = {TMPDIR: tmp, ARC_SERVER: ''}
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'server', '--idle', '0'], {
-    cwd: ROOT,
-    env: {...process.env, ...env},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let out = ''
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString()
-        if (out.includes('listening on')) resolve()
-      })
-      child.stderr.resume()
-      child.once('exit', (code) => reject(new Error(`arc server exited ${code}: ${out}`)))
-    })
-    await work(env, () => treeCpuMs(child.pid as number) ?? Number.NaN)
-  } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
-  }
 }
 
 export default async function bench(): Promise<void> {
@@ -182,14 +148,16 @@ export default async function bench(): Promise<void> {
         `the canvas library on top of Node.js ${(cpu(canvasCpu) - cpu(nodeCpu)).toFixed(0)} ms, ` +
         `so the floor's image work is ${(cpu(floorCpu) - cpu(canvasCpu)).toFixed(0)} ms`
     )
-    await withServer(dir, async (env, serverCpuMs) => {
+    const server = await startArcServer(dir)
+    try {
+      const {env} = server
       const servedCpu = path.join(dir, 'served-cpu.txt')
       const floorAgain = path.join(dir, 'floor-again-cpu.txt')
       const served = () =>
         timed([bin, 'annotate', '--device', source, '-o', path.join(dir, 'served.jpg')], servedCpu, env)
       // Two commands to warm the server (its first annotation loads the plugin and the canvas), then the CPU count.
       for (let i = 0; i < 2; i++) await served()
-      const before = serverCpuMs()
+      const before = server.cpuMs()
       const [servedWall, floorWall2] = await timeAlternating(
         [
           served,
@@ -198,14 +166,16 @@ export default async function bench(): Promise<void> {
         runs,
         0
       )
-      const serverPerRun = (serverCpuMs() - before) / runs
+      const serverPerRun = (server.cpuMs() - before) / runs
       const ratio = median(servedWall as number[]) / median(floorWall2 as number[])
       console.log(
         `as processes with \`arc server\` running (docs/server.md): arc annotate ${median(servedWall as number[]).toFixed(0)} ms wall ` +
           `(its own process ${cpu(servedCpu).toFixed(0)} ms CPU, the server ${serverPerRun.toFixed(0)} ms CPU per command), ` +
           `floor process ${median(floorWall2 as number[]).toFixed(0)} ms wall (median of ${runs}, alternating): ${ratio.toFixed(2)}x wall (goal <= 1.5)`
       )
-    })
+    } finally {
+      await server.stop()
+    }
   } finally {
     rmSync(dir, {recursive: true, force: true})
   }

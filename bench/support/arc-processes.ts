@@ -1,7 +1,13 @@
-/** `arc emulate` and `arc mcp serve` as child processes for the MCP benchmarks, from the sources (bin/dev.js). */
+/**
+ * `arc emulate` and `arc mcp serve` as child processes for the MCP benchmarks, from the sources (bin/dev.js); `arc
+ * server` from the build (bin/run.js: the server serves only the built arc's commands).
+ */
 import {spawn, type ChildProcess} from 'node:child_process'
+import {mkdirSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+
+import {treeCpuMs} from './process-cpu.js'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -72,4 +78,25 @@ export async function startMcpHttp(
 /** How to start `arc mcp serve --stdio` (for the SDK's StdioClientTransport). */
 export function mcpStdioCommand(args: string[]): {command: string; args: string[]} {
   return {command: process.execPath, args: arcArgs(['mcp', 'serve', '--stdio', ...args])}
+}
+
+/**
+ * The built arc's `arc server` (docs/server.md), listening in a folder under `dir` of its own: `env` points an arc
+ * process at it (its TMPDIR; ARC_SERVER unset, so a developer's `ARC_SERVER=off` does not turn it away), `cpuMs()`
+ * reads the server's CPU time so far (Linux /proc; NaN elsewhere).
+ */
+export async function startArcServer(dir: string): Promise<Running & {env: NodeJS.ProcessEnv; cpuMs: () => number}> {
+  const tmp = path.join(dir, 'arc-server')
+  mkdirSync(tmp, {recursive: true})
+  const env = {TMPDIR: tmp, ARC_SERVER: ''}
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'server', '--idle', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {...process.env, NODE_OPTIONS: '', ...env},
+  })
+  await waitFor(child, /listening on /, 'arc server')
+  // Its one line per command must not fill a pipe nobody reads.
+  child.stdout?.resume()
+  child.stderr?.resume()
+  return {child, env, cpuMs: () => treeCpuMs(child.pid as number) ?? Number.NaN, stop: stopper(child)}
 }

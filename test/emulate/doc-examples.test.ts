@@ -25,6 +25,7 @@ const DOCS = [
   'docs/install.md',
   'docs/mcp.md',
   'docs/screen-state.md',
+  'docs/server.md',
 ]
 
 /** The generated command reference: its examples are in ```sh blocks (a bare block is a command's usage line). */
@@ -165,6 +166,14 @@ const EXPECTED: Record<string, Expect> = {
   'arc mcp serve --device pixel=R58M12ABCDE --device tablet=emulator-5554': SERVES,
   'arc mcp serve --device emulator-5554 --device emulator-5556     # named by their serials': SERVES,
   'ARC_MCP_TOKEN=inspector-check-token-0123456789 arc mcp serve --device demo --port 17777 &': SERVES,
+  // README.md and docs/server.md: run here with no server, each command in its own process, as the page says it may
+  'arc server --idle 10m &': SERVES,
+  'arc server --idle 10m &        # keeps arc loaded; stops after 10 minutes without a command': SERVES,
+  'arc screen-state               # runs in the server: same output, same exit status, same files': 0,
+  'arc tap 540 1200': 0,
+  'arc server status              # running, since when, how many commands': 0,
+  'arc server stop': 0,
+  'arc server --idle 30m > arc-server.log 2>&1 &': SERVES,
 }
 
 /** An example that runs once `given` (shell lines, run first on the same device) made the state it presumes. */
@@ -348,6 +357,10 @@ const COMMANDS: Record<string, Expect | Given> = {
   'arc wait gone id node_s7ddgy --timeout 2000': 11,
   'arc wait idle --timeout 3000': 0,
   'arc wait idle --timeout 5000 --match-percentage 95': 0,
+  'arc server --idle 10m &': SERVES,
+  'arc server status': 0,
+  'arc server status --json': 0,
+  'arc server stop': 0,
 }
 
 /** The flow of docs/flows.md's format section, as the file it names (its `# flows/…` first line). */
