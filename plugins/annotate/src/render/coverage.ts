@@ -56,34 +56,34 @@ export class CoverageSums {
     if (w <= 0 || b <= t) return
     // P(x) grows by clamp(x - l, 0, w), the same on every row. Within a block holding neither l nor r, that growth
     // is the same at every x (0 before l, w past r), so `inner` changes only from l + 1 to the end of r's block (by
-    // the growth at x minus the growth at the block's first x), and `block` past l's block. Both changes are worked
-    // out once, then added to each row.
+    // the growth at x minus the growth at the block's first x, `base`), and `block` past l's block. Each change is a
+    // run of x + constant or of a constant: written straight into each row, with nothing read but the entry itself.
     const end = Math.min(this.width, r | mask)
-    const span = end - l
-    let grow = this.grow
-    if (grow.length < span) this.grow = grow = new Int32Array(2 * span)
-    for (let x = l + 1; x <= end; x++) {
-      const start = x & ~mask
-      grow[x - l - 1] = (x < r ? x - l : w) - (start <= l ? 0 : start < r ? start - l : w)
-    }
+    // The growth at the first x of r's block: the change from r to `end` is w minus it.
+    const rStart = r & ~mask
+    const tail = w - (rStart <= l ? 0 : rStart - l)
     const firstBlock = (l >> shift) + 1
-    let growBlock = this.growBlock
-    if (growBlock.length < blocks) this.growBlock = growBlock = new Int32Array(blocks)
-    for (let k = firstBlock; k < blocks; k++) {
-      const start = k << shift
-      growBlock[k] = start < r ? start - l : w
-    }
+    // Blocks starting before r grow by their start minus l; those from r on, by w.
+    const lastPartial = Math.min(blocks - 1, (r - 1) >> shift)
     for (let y = t; y < b; y++) {
-      const at = y * stride + l + 1
-      for (let i = 0; i < span; i++) inner[at + i] = (inner[at + i] as number) + (grow[i] as number)
+      const row = y * stride
+      // x in (l, r), block by block: x - l - base, base 0 in l's own block.
+      for (let x = l + 1; x < r;) {
+        const start = x & ~mask
+        const stop = Math.min(r - 1, x | mask)
+        // inner[i] grows by x - l - base, with x = i - row.
+        const d = row + l + (start <= l ? 0 : start - l)
+        for (let i = row + x, last = row + stop; i <= last; i++) inner[i] = (inner[i] as number) + i - d
+        x = stop + 1
+      }
+      // (Nothing when r starts a block: the whole label's growth is in `block` from there.)
+      if (tail !== 0) for (let i = row + r, last = row + end; i <= last; i++) inner[i] = (inner[i] as number) + tail
       const brow = y * blocks
-      for (let k = firstBlock; k < blocks; k++) block[brow + k] = (block[brow + k] as number) + (growBlock[k] as number)
+      for (let k = firstBlock; k <= lastPartial; k++) block[brow + k] = (block[brow + k] as number) + (k << shift) - l
+      for (let k = Math.max(firstBlock, lastPartial + 1); k < blocks; k++)
+        block[brow + k] = (block[brow + k] as number) + w
     }
   }
-
-  /** Scratch for `add`: the growth of `inner` from l + 1 on, and of `block` per block. */
-  private grow = new Int32Array(64)
-  private growBlock = new Int32Array(0)
 
   /**
    * The coverage summed over [l, r) x [t, b), which `fits`; a sum that reaches `atLeast` may be returned before it
