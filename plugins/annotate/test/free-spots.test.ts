@@ -97,6 +97,12 @@ describe('annotate: free spots of one label size (steps 4-5 of label placement)'
     expect(spots.holds(0.5, 10)).to.equal(false)
     // Far rows were never read: a label placed there later is left to the caller's own check until they are.
     expect(spots.holds(0, 380)).to.equal(false)
+    expect([spots.madeAt(-50), spots.madeAt(10.5), spots.madeAt(380), spots.madeAt(1e9)]).to.deep.equal([
+      true,
+      true,
+      false,
+      false,
+    ])
     const late: Rect = [0, 380, 100, 391]
     placed.add(late)
     spots.block(late)

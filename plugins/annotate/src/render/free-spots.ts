@@ -57,15 +57,24 @@ export class FreeSpots {
 
   /** Whether (x, y) is a whole-pixel position inside the image whose row is made (`has` may read it). */
   holds(x: number, y: number): boolean {
+    // The band first: on a tall image most tries fall in bands no search has read (a fraction or a negative y reads
+    // some band or none; the checks after it decide).
     return (
+      this.made[y >> BAND_SHIFT] === 1 &&
       x >= 0 &&
       y >= 0 &&
       x < this.cols &&
       y < this.rows &&
       Number.isInteger(x) &&
-      Number.isInteger(y) &&
-      this.made[y >> BAND_SHIFT] === 1
+      Number.isInteger(y)
     )
+  }
+
+  /** Whether the band of rows at y (clamped into the image) is made. */
+  madeAt(y: number): boolean {
+    if (this.rows === 0) return false
+    const row = y < 0 ? 0 : y >= this.rows ? this.rows - 1 : Math.floor(y)
+    return this.made[row >> BAND_SHIFT] === 1
   }
 
   /** Whether position (x, y), which `holds`, is free. */
@@ -92,7 +101,12 @@ export class FreeSpots {
     const first = -1 << (x0 & 31)
     const last = -1 >>> (31 - (x1 & 31))
     for (let y = y0; y <= y1; y++) {
-      if (live[y] === 0 || made[y >> BAND_SHIFT] === 0) continue
+      if (made[y >> BAND_SHIFT] === 0) {
+        // To the band's last row: the loop moves on to the next band.
+        y |= BAND - 1
+        continue
+      }
+      if (live[y] === 0) continue
       const row = y * words
       let emptied = 0
       for (let k = k0; k <= k1; k++) {

@@ -228,6 +228,17 @@ function byPlacingArea(a: number, b: number): number {
   return (placingAreas[a] as number) - (placingAreas[b] as number) || a - b
 }
 
+/**
+ * The cell size of the box index: about the side of the image's area per box, 16 to 48 px. Scoring a free candidate
+ * walks the boxes filed in the cells it covers until its cost passes the best one's; where boxes crowd (a thousand on
+ * a 315x700 image) a 48 px cell holds dozens the label does not touch, and each is read. Which boxes it walks does not
+ * change the cost it finds below the best (each box is counted once), so the rectangles are the same at any size.
+ */
+function boxCell(width: number, height: number, boxes: number): number {
+  const side = Math.round(Math.sqrt((width * height) / Math.max(1, boxes)))
+  return side < 16 ? 16 : side > 48 ? 48 : side
+}
+
 /** Into [0, limit - size]; at 0 when the label is larger than the image. */
 function clampInto(v: number, size: number, limit: number): number {
   return v < 0 ? 0 : v > limit - size ? Math.max(0, limit - size) : v
@@ -261,6 +272,8 @@ class Placer {
   readonly one = new Float64Array(2)
   /** Per candidate of the label being placed: the largest font index it was found blocked at (-1: none). */
   readonly blockedAt = new Int32Array(CANDIDATES)
+  /** Per font size (same order as `fonts`) of the label being placed: the map of free spots `freeAt` reads, if any. */
+  readonly fontMaps: Array<FreeSpots | undefined>
   /**
    * Step 5, which also knows the label sizes that fit nowhere any more: every try of such a size is blocked, so
    * none is made (on a full image most labels go straight to step 6).
@@ -279,7 +292,7 @@ class Placer {
     const W = (this.W = options.imageWidth)
     const H = (this.H = options.imageHeight)
     this.placedIndex = new SpatialIndex(W, H)
-    this.boxIndex = new SpatialIndex(W, H, 48)
+    this.boxIndex = new SpatialIndex(W, H, boxCell(W, H, requests.length))
     for (let i = 0; i < requests.length; i++) this.boxIndex.add((requests[i] as LabelRequest).box)
     this.boxes = this.boxIndex.rects
     this.textIndex = new SpatialIndex(W, H, 48)
@@ -293,6 +306,7 @@ class Placer {
     this.measure = options.measure
     this.finder = new FreeSpotFinder(W, H, this.placedIndex)
     this.widths = new Float64Array(this.fonts.length)
+    this.fontMaps = new Array<FreeSpots | undefined>(this.fonts.length).fill(undefined)
     this.heights = new Float64Array(this.fonts.length)
   }
 
@@ -340,16 +354,14 @@ class Placer {
   }
 
   /**
-   * `free` for a w x h try at (x, y), read from `map` (the free positions of that size, when step 5 made them) where
-   * it holds the position: one bit where `free` walks the labels near the try. On a crowded image the labels that
-   * reach step 5 try every corner, every font size and every ring spot first, nearly all taken.
+   * `free` for a try at (x, y) that `map` (the free positions of the try's size, when step 5 made them) `holds`: one
+   * bit where `free` walks the labels near the try. On a crowded image the labels that reach step 5 try every corner,
+   * every font size and every ring spot first, nearly all taken. The callers test `holds` and call `free` themselves
+   * otherwise, so `free` stays inlined where most tries go (a tall image, where the map's rows are rarely made).
    */
-  freeSpot(map: FreeSpots | undefined, x: number, y: number, w: number, h: number): boolean {
-    if (map !== undefined && map.holds(x, y)) {
-      if (this.stats) this.stats.spotChecks++
-      return map.has(x, y)
-    }
-    return this.free(x, y, x + w, y + h)
+  mapFree(map: FreeSpots, x: number, y: number): boolean {
+    if (this.stats) this.stats.spotChecks++
+    return map.has(x, y)
   }
 
   /**
@@ -365,7 +377,7 @@ class Placer {
     let bestX = 0
     let bestY = 0
     cornerCandidates(this.box, w, h, this.stepX, this.stepY, candidates)
-    const map = this.finder.mapOf(w, h)
+    const map = font >= 0 ? this.fontMaps[font] : this.mapNear(w, h)
     const maxX = Math.max(0, this.W - w)
     const maxY = Math.max(0, this.H - h)
     for (let rank = 0; rank < CANDIDATES && rank < bestCost; rank++) {
@@ -377,7 +389,7 @@ class Placer {
       const b = y + h
       // Blocked at this font or a smaller one (while the bisection below looked for it), so blocked here too.
       if (font >= 0 && (blockedAt[rank] as number) >= font) continue
-      if (!this.freeSpot(map, x, y, w, h)) continue
+      if (!(map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, r, b))) continue
       let cost = rank
       // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
       boxIndex.walk(x, y, r, b)
@@ -413,7 +425,18 @@ class Placer {
     candidateAt(this.box, w, h, this.stepX, this.stepY, rank, one)
     const x = clampInto(one[0] as number, w, this.W)
     const y = clampInto(one[1] as number, h, this.H)
-    return this.freeSpot(this.finder.mapOf(w, h), x, y, w, h)
+    const map = this.fontMaps[f]
+    return map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, x + w, y + h)
+  }
+
+  /**
+   * The map of free w x h spots for the label being placed to read (see `mapFree`): only when the search made the
+   * rows at its box. On a tall image the search reads a few bands around the boxes it ran for, and a check per try
+   * that finds the rows not made costs more than the walk it would save.
+   */
+  mapNear(w: number, h: number): FreeSpots | undefined {
+    const map = this.finder.mapOf(w, h)
+    return map !== undefined && map.madeAt(this.box[1]) ? map : undefined
   }
 
   /** Where the label of request `index` goes (steps 1-6). */
@@ -441,6 +464,7 @@ class Placer {
         heights[f] = size.height
         if (size.width > (widths[f - 1] as number) || size.height > (heights[f - 1] as number)) nested = false
       }
+      for (let f = 0; f < fonts.length; f++) this.fontMaps[f] = this.mapNear(widths[f] as number, heights[f] as number)
       const last = fonts.length - 1
       this.stepX = shiftStep(box, widths[last] as number)
       this.stepY = heights[last] as number
@@ -493,11 +517,11 @@ class Placer {
     // Step 4: rings around the box, nearest first.
     const stepX = Math.ceil(w / 2)
     const rings = finder.isFull(w, h) ? 0 : RING_ORDER.length
-    const map = finder.mapOf(w, h)
+    const map = this.mapNear(w, h)
     for (let i = 0; i < rings; i += 2) {
       const x = clampInto(box[0] + (RING_ORDER[i] as number) * stepX, w, W)
       const y = clampInto(box[1] + (RING_ORDER[i + 1] as number) * h, h, H)
-      if (this.freeSpot(map, x, y, w, h)) {
+      if (map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, x + w, y + h)) {
         const ring: Rect = [x, y, x + w, y + h]
         return {rect: ring, fontPx, detached: !touches(ring, box)}
       }
@@ -513,6 +537,37 @@ class Placer {
     let leastX = 0
     let leastY = 0
     cornerCandidates(box, w, h, shiftStep(box, w), h, candidates)
+    if (pile.wholeSpots(box, w, h)) {
+      // Every candidate is whole pixels inside the image (a whole box's, clamped), summed from the per-pixel counts:
+      // no check per candidate of where its overlap comes from. Candidates clamped onto an edge of the image often
+      // coincide (a box as wide as the image has its left and right corners outside it): a spot tried already cannot
+      // have strictly less overlap, so each edge spot is summed once (only an edge spot can repeat an edge spot).
+      const maxX = W - w
+      const maxY = H - h
+      let edges = 0
+      for (let rank = 0; rank < CANDIDATES; rank++) {
+        const cx = candidates[2 * rank] as number
+        const cy = candidates[2 * rank + 1] as number
+        const x = cx < 0 ? 0 : cx > maxX ? maxX : cx
+        const y = cy < 0 ? 0 : cy > maxY ? maxY : cy
+        if (x === 0 || y === 0 || x === maxX || y === maxY) {
+          let seen = false
+          for (let j = 0; j < edges && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
+          if (seen) continue
+          tried[2 * edges] = x
+          tried[2 * edges + 1] = y
+          edges++
+        }
+        const overlap = pile.wholeOverlap(x, y, x + w, y + h, least)
+        if (overlap < least) {
+          least = overlap
+          leastX = x
+          leastY = y
+        }
+      }
+      const leastRect: Rect = [leastX, leastY, leastX + w, leastY + h]
+      return {rect: leastRect, fontPx, detached: !touches(leastRect, box)}
+    }
     for (let rank = 0; rank < CANDIDATES; rank++) {
       const x = clampInto(candidates[2 * rank] as number, w, W)
       const y = clampInto(candidates[2 * rank + 1] as number, h, H)
@@ -571,6 +626,42 @@ class PileOverlaps {
     if (!sums) return
     if (sums.fits(rect[0], rect[1], rect[2], rect[3])) sums.add(rect[0], rect[1], rect[2], rect[3])
     else this.others.add(rect)
+  }
+
+  /**
+   * Whether every candidate of a w x h label of `box` is whole pixels inside the image, so `wholeOverlap` sums it:
+   * the box is whole pixels (so is every candidate, its corners and shifts by whole steps) and the label fits in the
+   * image (so clamping keeps it inside).
+   */
+  wholeSpots(box: Rect, w: number, h: number): boolean {
+    const {sums} = this
+    return (
+      sums !== undefined &&
+      w <= sums.width &&
+      h <= sums.height &&
+      Number.isInteger(sums.width) &&
+      Number.isInteger(sums.height) &&
+      Number.isInteger(box[0]) &&
+      Number.isInteger(box[1]) &&
+      Number.isInteger(box[2]) &&
+      Number.isInteger(box[3])
+    )
+  }
+
+  /** `overlap` of a spot that `summed` (as every candidate `wholeSpots` says so of is). */
+  wholeOverlap(l: number, t: number, r: number, b: number, least: number): number {
+    let overlap = (this.sums as CoverageSums).sum(l, t, r, b, least)
+    const index = this.others
+    if (index.rects.length === 0 || overlap >= least) return overlap
+    const n = index.collect(l, t, r, b)
+    const {rects, found} = index
+    for (let k = 0; k < n && overlap < least; k++) {
+      const p = rects[found[k] as number] as Rect
+      const ow = (p[2] < r ? p[2] : r) - (p[0] > l ? p[0] : l)
+      const oh = (p[3] < b ? p[3] : b) - (p[1] > t ? p[1] : t)
+      if (ow > 0 && oh > 0) overlap += ow * oh
+    }
+    return overlap
   }
 
   /** Whether the overlap of [l, r) x [t, b) comes from the per-pixel counts (cheap), not pair by pair. */
@@ -646,9 +737,7 @@ const OCCUPANCY_CELL = 4
 class FreeSpotFinder {
   /** Label sizes that found no free spot: nothing at least as wide and as tall can fit any more. */
   private readonly full: Array<[number, number]> = []
-  /** The maps made so far, by size (w * 2^32 + h). */
-  private readonly maps = new Map<number, FreeSpots>()
-  /** The same maps, for `add`. */
+  /** The maps made so far, one per size. */
   private readonly made: FreeSpots[] = []
 
   constructor(
@@ -663,9 +752,17 @@ class FreeSpotFinder {
     return false
   }
 
-  /** The map of free w x h positions, when a search made one. */
+  /**
+   * The map of free w x h positions, when a search made one. A scan of the few made (a label's sizes at the least
+   * font, a handful in all): asked at every try of the font bisection, where a Map keyed by a double hashes it.
+   */
   mapOf(w: number, h: number): FreeSpots | undefined {
-    return this.made.length === 0 ? undefined : this.maps.get(w * 2 ** 32 + h)
+    const {made} = this
+    for (let i = 0; i < made.length; i++) {
+      const map = made[i] as FreeSpots
+      if (map.w === w && map.h === h) return map
+    }
+    return undefined
   }
 
   /** Records a label just placed (it is in `placed` already). */
@@ -685,7 +782,6 @@ class FreeSpotFinder {
     let map = this.mapOf(w, h)
     if (!map) {
       map = new FreeSpots(W, H, w, h, this.placed)
-      this.maps.set(w * 2 ** 32 + h, map)
       this.made.push(map)
     }
     if (map.nearest(box[0], box[1])) return [map.x, map.y, map.x + w, map.y + h]
