@@ -107,6 +107,8 @@ class Relay {
       }
       if (type !== 'A') return
       this.taken = true
+      process.stdout.on('error', this.onOutputError)
+      process.stderr.on('error', this.onOutputError)
       if (this.interrupts > 0) this.conn?.write(frame('I'))
       return
     }
@@ -132,13 +134,44 @@ class Relay {
   }
 
   /**
+   * This process's stdout or stderr failed (its reader went away, a full disk), during the command or after its exit
+   * frame, as a pipe reports a failed write later: a command still running is cancelled in the server, as a one-shot
+   * arc's command fails on its next write, and the failure is said as arc says it (EPIPE: OUTPUT_FAILED, exit 13) on
+   * stderr where that still works. The listeners stay until this process ends.
+   */
+  private readonly onOutputError = (failure: Error): void => {
+    if (this.outputFailed) return
+    this.outputFailed = true
+    if (!this.settled) {
+      this.settled = true
+      this.conn?.write(frame('I'))
+      this.conn?.end()
+      process.off('SIGINT', this.onSigint)
+    }
+    void import('@arc-cli/core')
+      .then(({toArcError, cliErrorText, exitCodeFor}) => {
+        const error = toArcError(failure)
+        process.exitCode = exitCodeFor(error.code)
+        if (!process.stderr.destroyed) process.stderr.write(`${cliErrorText(error, process.stderr)}\n`)
+      })
+      .catch(() => (process.exitCode = 1))
+      .finally(() => this.resolve(true))
+  }
+
+  private outputFailed = false
+
+  private unlisten(): void {
+    process.off('SIGINT', this.onSigint)
+  }
+
+  /**
    * The server took the command and went away before its exit status: said as arc says any error (core's formatter,
    * loaded only on this path), with its own code and exit status.
    */
   private lost(): void {
     if (this.settled) return
     this.settled = true
-    process.off('SIGINT', this.onSigint)
+    this.unlisten()
     const json = this.request.argv.includes('--json')
     void import('@arc-cli/core')
       .then(({ServerLostError, errorJson, cliErrorText, exitCodeFor}) => {
@@ -162,7 +195,7 @@ class Relay {
   private finish(ran: boolean): void {
     if (this.settled) return
     this.settled = true
-    process.off('SIGINT', this.onSigint)
+    this.unlisten()
     this.resolve(ran)
   }
 }

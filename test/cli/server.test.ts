@@ -156,6 +156,26 @@ describe('arc server: later commands run in a resident arc, with the same output
     expect((await status()).commands).to.equal(0)
   })
 
+  it('says OUTPUT_FAILED (exit 13), as arc alone does, when the reader of its stdout goes away', async () => {
+    server = await startServer()
+    /** `arc annotate -o - | head -c 10`: a JPEG larger than a pipe holds, its reader gone after 10 bytes. */
+    const cut = (extra: NodeJS.ProcessEnv) =>
+      runProgram(
+        'bash',
+        [
+          '-c',
+          `"${process.execPath}" "${BIN}" annotate --device demo -o - | head -c 10 > /dev/null; exit \${PIPESTATUS[0]}`,
+        ],
+        {cwd: work, env: env(extra), timeoutMs: 30_000}
+      )
+    for (const extra of [{ARC_SERVER: 'off'}, {}]) {
+      const run = await cut(extra)
+      expect(run.code, `${JSON.stringify(extra)}: ${run.stderr}`).to.equal(13)
+      expect(run.stderr).to.match(/^Error \[OUTPUT_FAILED\]: stdout was closed before arc finished writing/m)
+    }
+    expect((await status()).commands).to.equal(1)
+  })
+
   it('sends a second client away while a command runs, instead of making it wait', async () => {
     server = await startServer()
     const long = arc(['wait', 'element', '--text', 'Nothing here', '--timeout', '3s', '--device', 'demo'])
