@@ -75,12 +75,19 @@ describe('annotate: free spots of one label size (steps 4-5 of label placement)'
         expect(spots.nearest(ax, ay), `round ${round}`).to.equal(expected !== undefined)
         if (expected) expect([spots.x, spots.y], `round ${round}, anchor ${ax}, ${ay}`).to.deep.equal(expected)
         expect(spots.none()).to.equal(expected === undefined)
+        // A search that finds none made every band; then no band holds a free position.
+        if (expected === undefined && spots.cols > 0) expect(spots.noneIn(0, spots.rows - 1)).to.equal(true)
         // After a search the rows it read are made: each says what a check of every placed label says.
         if (round % 4 !== 3) continue
         for (let y = 0; y < spots.rows; y++) {
+          let free = false
           for (let x = 0; x < spots.cols; x++) {
-            if (spots.holds(x, y)) expect(spots.has(x, y), `${x}, ${y}`).to.equal(freeAt(rects, x, y, w, h))
+            if (!spots.holds(x, y)) continue
+            expect(spots.has(x, y), `${x}, ${y}`).to.equal(freeAt(rects, x, y, w, h))
+            free ||= spots.has(x, y)
           }
+          // A row with a free position is never said to have none.
+          if (free) expect(spots.noneIn(y, y), `row ${y}`).to.equal(false)
         }
       }
     })
@@ -110,5 +117,16 @@ describe('annotate: free spots of one label size (steps 4-5 of label placement)'
     expect(spots.nearest(50, 385)).to.equal(true)
     expect([spots.x, spots.y]).to.deep.equal([50, 370])
     expect(spots.has(50, 381)).to.equal(false)
+    // Rows 371-390 (the last band's rows, 368-390, but 368-370) hold nothing free; bands not made prove nothing.
+    expect(spots.noneIn(371, 390)).to.equal(false)
+    for (let x = 0; x < 91; x++) {
+      for (const y of [368, 369, 370]) {
+        const taken: Rect = [x, y, x + 1, y + 1]
+        placed.add(taken)
+        spots.block(taken)
+      }
+    }
+    expect(spots.noneIn(371, 390)).to.equal(true)
+    expect(spots.noneIn(300, 390)).to.equal(false)
   })
 })

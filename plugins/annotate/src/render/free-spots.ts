@@ -27,6 +27,8 @@ export class FreeSpots {
   private readonly live: Int32Array
   /** Per band: 1 once made. */
   private readonly made: Uint8Array
+  /** Per band made, how many of its rows hold a free position: a search passes a band with none in one read. */
+  private readonly bandLive: Int32Array
   /** Bands not made yet, and rows made that hold a free position. */
   private unmade: number
   private liveRows = 0
@@ -47,6 +49,7 @@ export class FreeSpots {
     this.bits = new Int32Array(this.words * this.rows)
     this.live = new Int32Array(this.rows)
     this.made = new Uint8Array(Math.ceil(this.rows / BAND))
+    this.bandLive = new Int32Array(this.made.length)
     this.unmade = this.cols === 0 ? 0 : this.made.length
   }
 
@@ -75,6 +78,15 @@ export class FreeSpots {
     if (this.rows === 0) return false
     const row = y < 0 ? 0 : y >= this.rows ? this.rows - 1 : Math.floor(y)
     return this.made[row >> BAND_SHIFT] === 1
+  }
+
+  /** Whether no position of rows y0..y1 (whole, inside the image) is free, as the bands made so far prove. */
+  noneIn(y0: number, y1: number): boolean {
+    const {made, bandLive} = this
+    for (let k = y0 >> BAND_SHIFT, last = y1 >> BAND_SHIFT; k <= last; k++) {
+      if (made[k] !== 1 || bandLive[k] !== 0) return false
+    }
+    return true
   }
 
   /** Whether position (x, y), which `holds`, is free. */
@@ -122,7 +134,10 @@ export class FreeSpots {
       if (emptied > 0) {
         const now = (live[y] as number) - emptied
         live[y] = now
-        if (now === 0) this.liveRows--
+        if (now === 0) {
+          this.liveRows--
+          this.bandLive[y >> BAND_SHIFT] = (this.bandLive[y >> BAND_SHIFT] as number) - 1
+        }
       }
     }
   }
@@ -141,6 +156,7 @@ export class FreeSpots {
       live[y] = words
     }
     this.liveRows += y1 - y0 + 1
+    this.bandLive[k] = y1 - y0 + 1
     // The labels that take a position of these rows: o.t < y1 + h and y0 < o.b, anywhere across.
     const n = placed.collect(0, y0, this.cols - 1 + this.w, y1 + this.h)
     const {rects, found} = placed
@@ -155,7 +171,7 @@ export class FreeSpots {
    * differ by at least 1, far more than a double's rounding at image scale).
    */
   nearest(ax: number, ay: number): boolean {
-    const {rows, live, made} = this
+    const {rows, live, made, bandLive} = this
     if (this.none()) return false
     let bestD = Infinity
     let bestX = 0
@@ -169,9 +185,16 @@ export class FreeSpots {
       const y = du <= dd ? up : down
       // Every row left lies farther than the best spot.
       if ((du <= dd ? du : dd) > bestD) break
+      const band = y >> BAND_SHIFT
+      if (made[band] === 0) this.make(band)
+      if (bandLive[band] === 0) {
+        // No row of the band holds a free position: on past it, on this side.
+        if (y === up) up = (band << BAND_SHIFT) - 1
+        else down = (band + 1) << BAND_SHIFT
+        continue
+      }
       if (y === up) up--
       else down++
-      if (made[y >> BAND_SHIFT] === 0) this.make(y >> BAND_SHIFT)
       if (live[y] === 0) continue
       const left = this.leftOf(y, ax)
       if (left >= 0) {

@@ -430,6 +430,21 @@ class Placer {
   }
 
   /**
+   * Whether `map` proves every ring spot (step 4) of the label being placed taken at once: the spots are whole pixels
+   * inside the image (a whole box, a label no larger than the image) and no row they can start on holds a free
+   * position. On a full image the labels that reach step 5 would otherwise read all 289 spots first.
+   */
+  ringsTaken(map: FreeSpots | undefined, w: number, h: number): boolean {
+    const {box, W, H} = this
+    if (map === undefined || w > W || h > H || !Number.isInteger(W) || !Number.isInteger(H)) return false
+    if (!Number.isInteger(box[0]) || !Number.isInteger(box[1])) return false
+    // Every ring's y, clamped, lies between the clamped extremes (clamping keeps order).
+    const y0 = clampInto(box[1] - RING_RADIUS * h, h, H)
+    const y1 = clampInto(box[1] + RING_RADIUS * h, h, H)
+    return map.noneIn(y0, y1)
+  }
+
+  /**
    * The map of free w x h spots for the label being placed to read (see `mapFree`): only when the search made the
    * rows at its box. On a tall image the search reads a few bands around the boxes it ran for, and a check per try
    * that finds the rows not made costs more than the walk it would save.
@@ -516,8 +531,8 @@ class Placer {
     const {width: w, height: h} = labelSize(this.measure(text, fontPx), fontPx)
     // Step 4: rings around the box, nearest first.
     const stepX = Math.ceil(w / 2)
-    const rings = finder.isFull(w, h) ? 0 : RING_ORDER.length
     const map = this.mapNear(w, h)
+    const rings = finder.isFull(w, h) || this.ringsTaken(map, w, h) ? 0 : RING_ORDER.length
     for (let i = 0; i < rings; i += 2) {
       const x = clampInto(box[0] + (RING_ORDER[i] as number) * stepX, w, W)
       const y = clampInto(box[1] + (RING_ORDER[i + 1] as number) * h, h, H)
