@@ -9,6 +9,7 @@ import {
   MAX_DURATION_MS,
   OutputError,
   parseDuration,
+  forgetScreenGeometry,
   residentCliHost,
   toArcError,
   UnsupportedError,
@@ -17,14 +18,34 @@ import {
 import {ScriptCommand, exitStatus} from '../script-command.js'
 import {ask} from '../server/ask.js'
 import {Host} from '../server/host.js'
-import {serverSocketPath, socketExists, type ServerStatus} from '../server/protocol.js'
+import {
+  MAX_SOCKET_PATH_BYTES,
+  serverSocketPath,
+  socketExists,
+  socketPathFits,
+  type ServerStatus,
+} from '../server/protocol.js'
 
 /**
  * Commands a server never runs; the client runs them itself: those that read stdin (the client's is not sent:
- * `batch`, `mcp serve`, and `test`, whose flow files oclif reads from a pipe when none is named), `emulate`, help,
- * and the server's own commands. A command that touches stdin in the server anyway fails loudly (host.ts).
+ * `batch`, `mcp serve`, and `test`, whose flow files oclif reads from a pipe when none is named), those that run
+ * until stopped, help, and the server's own commands. A command that reads stdin in the server anyway fails loudly
+ * (host.ts).
  */
-const NOT_HERE = new Set(['server', 'server:status', 'server:stop', 'batch', 'test', 'mcp:serve', 'emulate', 'help'])
+const NOT_HERE = new Set([
+  'server',
+  'server:status',
+  'server:stop',
+  'batch',
+  'test',
+  'mcp:serve',
+  'emulate',
+  'help',
+  // Run until stopped, and wind up on Ctrl-C keeping what they made: a client killed meanwhile must leave nothing, as a
+  // one-shot arc killed does, and a recording must not hold the server for minutes.
+  'screenrecord',
+  'logs',
+])
 
 /** Words that make oclif print help or the version instead of running the command: left to the client's oclif. */
 const OCLIF_OWN = new Set(['--help', '-h', '--version', '-v'])
@@ -69,10 +90,25 @@ export default class Server extends ScriptCommand {
         actions: ['Run arc commands as they are, or many of them at once with `arc batch`.'],
       })
     }
+    if (!socketPathFits(socket)) {
+      throw new OutputError(
+        `arc server cannot listen on ${socket}: the path is ${Buffer.byteLength(socket)} bytes, over the ${MAX_SOCKET_PATH_BYTES} a Unix socket's address holds`,
+        {
+          details: {path: socket},
+          actions: ['Set TMPDIR to a shorter folder for the server and the commands it serves.'],
+        }
+      )
+    }
     if (socketExists(socket)) {
-      const running = (await ask(socket, root, 'status')) as ServerStatus | undefined
+      const running = await ask(socket, root, 'status')
+      if (running === 'silent') {
+        throw new OutputError(
+          `arc server cannot listen on ${socket}: a server holds it and does not answer (stopped with Ctrl-Z or SIGSTOP?)`,
+          {details: {path: socket}, actions: ['Resume it (fg, or kill -CONT PID), or end it (kill PID).']}
+        )
+      }
       if (running) {
-        this.log(`arc server: already running (pid ${running.pid}) on ${socket}`)
+        this.log(`arc server: already running (pid ${(running as ServerStatus).pid}) on ${socket}`)
         return
       }
       // A socket nobody listens on: a server killed before its clean-up. Taken over.
@@ -85,6 +121,7 @@ export default class Server extends ScriptCommand {
       idleMs,
       log: (line) => ownStderr(`${line}\n`),
       accepts: (argv) => this.accepts(argv),
+      commandId: (argv) => this.findCommandId(argv) ?? '?',
       run: (argv) => this.runHere(argv),
     })
     try {
@@ -102,7 +139,10 @@ export default class Server extends ScriptCommand {
     this.log(
       `arc commands of this installation now run here${idleMs > 0 ? `; it stops after ${flags.idle} without one` : ''}. Stop: ${this.config.bin} server stop, or Ctrl-C.`
     )
+    // The server's own folder is one that cannot go away, whatever the folder it was started in becomes.
+    process.chdir('/')
     const why = await host.closed()
+    await host.drained()
     this.log(`arc server: stopped (${why})`)
     // Device connections and helper sessions of the commands it ran would keep the process alive: they end with it.
     process.exit(0)
@@ -114,7 +154,13 @@ export default class Server extends ScriptCommand {
     const options = end === -1 ? argv : argv.slice(0, end)
     if (options.some((word) => OCLIF_OWN.has(word))) return false
     const id = this.findCommandId(argv)
-    return id !== undefined && !NOT_HERE.has(id)
+    if (id === undefined || NOT_HERE.has(id)) return false
+    // A word after a command that takes none: oclif alone reads it as part of the command's name and says what it
+    // says of an unknown command (command-suggestions.ts); the client's own arc says exactly that.
+    const command = this.config.findCommand(id)
+    const next = argv[id.split(':').length]
+    const takesNone = Object.keys(command?.args ?? {}).length === 0 && command?.strict !== false
+    return !(takesNone && next !== undefined && !next.startsWith('-'))
   }
 
   /** One client's command line, which `accepts` took, in this process: its exit status. */
@@ -124,6 +170,9 @@ export default class Server extends ScriptCommand {
     const options = end === -1 ? argv : argv.slice(0, end)
     // Each command is a resident host's span of its own: touches go through the on-device helper, started once for
     // all the commands this server runs, and the config is read afresh for each command, as a one-shot arc reads it.
+    // The screen's size is read afresh too: between two commands here, other arc processes (or anything else) may
+    // have turned or resized the screen, which no memory of this process would hear of.
+    forgetScreenGeometry()
     residentCliHost(true)
     try {
       await this.runLine(id, argv.slice(id.split(':').length))

@@ -1,38 +1,20 @@
 /**
- * The client half of `arc server` (docs/server.md): bin/run.js asks `handOff` first, on every command. Where this
- * installation's server runs, the command runs there, already loaded and warm, and this process only relays its
- * output and exit status; anywhere else (no server, `ARC_SERVER=off`, a server that is busy, stale or refuses the
- * command) it answers false, having written nothing, and arc runs the command itself. Node.js built-ins only: this
- * is what every command loads before it knows whether it will load anything else.
+ * The client half of `arc server` (docs/server.md). bin/run.js asks protocol.ts's `serverFor` first, on every
+ * command, and loads this module only where a server's socket is there: then the command runs in the server, already
+ * loaded and warm, and this process only relays its output and exit status. Anywhere the server does not take it
+ * (busy, stale, a command it never runs, a server that does not answer within HANDSHAKE_MS) `handOff` answers false
+ * having written nothing, and arc runs the command itself. Node.js built-ins only.
  */
 import {connect, type Socket} from 'node:net'
-import path from 'node:path'
 import type {WriteStream} from 'node:tty'
 
-import {
-  folderIsPrivate,
-  frame,
-  FrameReader,
-  PROTOCOL,
-  serverSocketPath,
-  socketExists,
-  type RunRequest,
-  type StreamInfo,
-} from './protocol.js'
-
-/** The first words that always run here: help and version (oclif's own output), and the server's own commands. */
-const NEVER_HANDED = new Set(['help', 'server', 'version', 'autocomplete'])
+import {frame, FrameReader, HANDSHAKE_MS, PROTOCOL, type RunRequest, type StreamInfo} from './protocol.js'
 
 /**
- * Runs the command in this installation's server when one runs and takes it; true once it ran there (its exit
- * status is set on process.exitCode). False: nothing was written, run it here.
+ * Runs the command in the server on `socket` when it takes it; true once it went there (its exit status is set on
+ * process.exitCode). False: nothing was written and nothing ran there: run it here.
  */
-export async function handOff(root: string, argv: string[]): Promise<boolean> {
-  if (process.env.ARC_SERVER === 'off') return false
-  const first = argv[0]
-  if (first === undefined || first.startsWith('-') || NEVER_HANDED.has(first)) return false
-  const socket = serverSocketPath(root)
-  if (socket === undefined || !socketExists(socket) || !folderIsPrivate(path.dirname(socket))) return false
+export async function handOff(socket: string, root: string, argv: string[]): Promise<boolean> {
   const request: RunRequest = {
     protocol: PROTOCOL,
     kind: 'run',
@@ -57,10 +39,12 @@ function streamInfo(stream: NodeJS.WriteStream): StreamInfo {
 class Relay {
   private readonly reader = new FrameReader()
   private conn: Socket | undefined
-  /** The server took the command (its first output or exit came): from here on, the answer is true. */
+  /** The server accepted and this client said go: from here on the command is the server's, and the answer true. */
   private taken = false
   private settled = false
   private interrupts = 0
+  private outputFailed = false
+  private handshake: NodeJS.Timeout | undefined
 
   constructor(
     private readonly socket: string,
@@ -75,6 +59,13 @@ class Relay {
       conn.write(frame('R', JSON.stringify(this.request)))
       // From the request on, Ctrl-C is the command's, wherever it runs (see onSigint).
       process.on('SIGINT', this.onSigint)
+      // A server that does not answer (stopped, wedged) is given up on: the command runs here, and the server, which
+      // never gets this client's go, never runs it.
+      this.handshake = setTimeout(() => {
+        if (this.taken || this.settled) return
+        conn.destroy()
+        this.finish(false)
+      }, HANDSHAKE_MS)
     })
     conn.on('data', (chunk: Buffer) => {
       let frames
@@ -86,8 +77,8 @@ class Relay {
       }
       for (const {type, body} of frames) this.onFrame(type, body)
     })
-    // A socket nobody listens on (a server killed without its clean-up), or a server gone before it took the
-    // command: run it here. After it took it (`A`), the command may have acted there, and that is said (`lost`).
+    // A socket nobody listens on (a server killed without its clean-up), or a server gone before this client said go:
+    // run it here. After go, the command may have acted there, and that is said (`lost`).
     conn.on('error', () => undefined)
     conn.on('close', () => {
       if (!this.taken) this.finish(false)
@@ -98,18 +89,20 @@ class Relay {
   private onFrame(type: string, body: Buffer): void {
     if (this.settled) return
     if (!this.taken) {
+      if (type !== 'N' && type !== 'A') return
+      clearTimeout(this.handshake)
+      // Ctrl-C came while the server was deciding: the command has not started, nor will it (no go), and the user
+      // wants none.
+      if (this.interrupts > 0) process.exit(130)
       if (type === 'N') {
         this.conn?.destroy()
-        // Ctrl-C came while the server was deciding: the command never started, and the user wants none.
-        if (this.interrupts > 0) process.exit(130)
         this.finish(false)
         return
       }
-      if (type !== 'A') return
       this.taken = true
+      this.conn?.write(frame('G'))
       process.stdout.on('error', this.onOutputError)
       process.stderr.on('error', this.onOutputError)
-      if (this.interrupts > 0) this.conn?.write(frame('I'))
       return
     }
     if (type === 'O') process.stdout.write(body)
@@ -123,13 +116,13 @@ class Relay {
   }
 
   /**
-   * Ctrl-C: the server passes the first to the command (which cancels its device calls, exit 130) and answers a
-   * second at once; a third, with the server silent, leaves. One before the server took the command waits for its
-   * answer: sent on once it takes it, or the end, with no command run, if it does not.
+   * Ctrl-C: the first goes to the command in the server, which cancels as it would here (exit 130); one before the
+   * server answered ends this process at its answer, the command unstarted. A second leaves at once, as a second
+   * Ctrl-C ends a one-shot arc (the command in the server is cancelling already).
    */
   private readonly onSigint = (): void => {
     this.interrupts++
-    if (this.interrupts >= 3) process.exit(130)
+    if (this.interrupts >= 2) process.exit(130)
     if (this.taken) this.conn?.write(frame('I'))
   }
 
@@ -158,12 +151,6 @@ class Relay {
       .finally(() => this.resolve(true))
   }
 
-  private outputFailed = false
-
-  private unlisten(): void {
-    process.off('SIGINT', this.onSigint)
-  }
-
   /**
    * The server took the command and went away before its exit status: said as arc says any error (core's formatter,
    * loaded only on this path), with its own code and exit status.
@@ -171,7 +158,7 @@ class Relay {
   private lost(): void {
     if (this.settled) return
     this.settled = true
-    this.unlisten()
+    process.off('SIGINT', this.onSigint)
     const json = this.request.argv.includes('--json')
     void import('@arc-cli/core')
       .then(({ServerLostError, errorJson, cliErrorText, exitCodeFor}) => {
@@ -195,7 +182,8 @@ class Relay {
   private finish(ran: boolean): void {
     if (this.settled) return
     this.settled = true
-    this.unlisten()
+    clearTimeout(this.handshake)
+    process.off('SIGINT', this.onSigint)
     this.resolve(ran)
   }
 }

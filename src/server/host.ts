@@ -10,13 +10,15 @@ import {createRequire} from 'node:module'
 import {createServer, type Server, type Socket} from 'node:net'
 import path from 'node:path'
 
-import {InternalError} from '@arc-cli/core'
+import {HostInterrupts, hostInterrupts, InternalError} from '@arc-cli/core'
 
 import {
   folderIsPrivate,
   frame,
   FrameReader,
+  HANDSHAKE_MS,
   isRunRequest,
+  OUTPUT_FRAME_BYTES,
   PROTOCOL,
   type Request,
   type RunRequest,
@@ -30,6 +32,8 @@ export interface HostOptions {
   idleMs: number
   /** Whether this server runs the command line (else the client runs it itself). */
   accepts: (argv: string[]) => boolean
+  /** The command id of a command line it accepts, for its log. */
+  commandId: (argv: string[]) => string
   /** Runs one command line of the client's, its streams and world in place: its exit status, whatever happens. */
   run: (argv: string[]) => Promise<number>
   /** A line for the server's own log (its stderr), never the client's. */
@@ -72,8 +76,10 @@ export class BuildStamp {
     }
     this.folders = [...folders]
     for (const folder of this.folders) {
-      // The package folder itself (its manifest rewritten, its dist replaced) and everything under dist.
-      const watched = this.watch(folder, false) && this.watch(path.join(folder, 'dist'), true)
+      // Its manifest (rewritten, or replaced with the folder: the watch then ends) and everything under dist; not the
+      // folder itself, where a clone's README or a screenshot written at its top changes nothing that runs.
+      const watched =
+        this.watch(path.join(folder, 'package.json'), false) && this.watch(path.join(folder, 'dist'), true)
       if (!watched) this.unwatched.push(folder)
     }
     this.seen = this.read()
@@ -133,6 +139,9 @@ export class BuildStamp {
 
 export class Host {
   private server: Server | undefined
+  /** The socket file this server made (its inode): removed at the end only while it is still that file. */
+  private socketIno: number | undefined
+  private readonly connections = new Set<Socket>()
   private busy = false
   private commands = 0
   private idleTimer: NodeJS.Timeout | undefined
@@ -140,6 +149,7 @@ export class Host {
   private readonly stamp: BuildStamp
   private readonly stopped: Promise<string>
   private stop!: (why: string) => void
+  private stopping: string | undefined
 
   constructor(private readonly options: HostOptions) {
     this.stamp = new BuildStamp(options.root)
@@ -177,11 +187,30 @@ export class Host {
         resolve()
       })
     })
+    this.socketIno = statSync(socket).ino
     this.armIdle()
   }
 
+  /** Resolves with why the server stopped, once no command runs here. */
   closed(): Promise<string> {
     return this.stopped
+  }
+
+  /**
+   * Once stopped: resolves when every client has read what was sent to it (or after `limitMs`): the output of the
+   * last command is not cut off by the process's exit.
+   */
+  async drained(limitMs = 10_000): Promise<void> {
+    const open = [...this.connections].map(
+      (conn) =>
+        new Promise<void>((resolve) => {
+          conn.once('close', () => resolve())
+          conn.end()
+        })
+    )
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([Promise.all(open), new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)))])
+    clearTimeout(timer)
   }
 
   /**
@@ -194,12 +223,14 @@ export class Host {
       this.stopping = why
       this.stamp.close()
       this.server?.close()
-      rmSync(this.options.socket, {force: true})
+      // Only our own socket: a server started after this one lost its socket (say, while this one was stopped with
+      // Ctrl-Z) keeps its own.
+      if (statSync(this.options.socket, {throwIfNoEntry: false})?.ino === this.socketIno) {
+        rmSync(this.options.socket, {force: true})
+      }
     }
     if (!this.busy) this.stop(this.stopping)
   }
-
-  private stopping: string | undefined
 
   private armIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer)
@@ -211,10 +242,12 @@ export class Host {
   }
 
   private accept(conn: Socket): void {
+    this.connections.add(conn)
+    conn.on('close', () => this.connections.delete(conn))
     const reader = new FrameReader()
     let requested = false
-    /** After the request: what a Ctrl-C frame of the client's does (Interrupts, while its command runs). */
-    const link: {interrupt?: () => void} = {}
+    /** After the request: what the client's go and Ctrl-C frames do. */
+    const link: Link = {}
     conn.on('error', () => undefined)
     conn.on('data', (chunk: Buffer) => {
       let frames
@@ -225,7 +258,8 @@ export class Host {
         return
       }
       for (const {type, body} of frames) {
-        if (type === 'I') link.interrupt?.()
+        if (type === 'G') link.go?.()
+        else if (type === 'I') link.interrupt?.()
         if (type !== 'R' || requested) continue
         requested = true
         let request: Request
@@ -240,9 +274,17 @@ export class Host {
     })
   }
 
-  private async answer(conn: Socket, request: Request, link: {interrupt?: () => void}): Promise<void> {
+  private async answer(conn: Socket, request: Request, link: Link): Promise<void> {
     const send = (type: 'A' | 'O' | 'E' | 'X' | 'N', body: string | Uint8Array) => {
-      if (!conn.destroyed && !conn.writableEnded) conn.write(frame(type, body))
+      if (conn.destroyed || conn.writableEnded) return
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body
+      // A large write goes as several frames, each far below what a reader accepts.
+      if (bytes.length <= OUTPUT_FRAME_BYTES) conn.write(frame(type, bytes))
+      else {
+        for (let at = 0; at < bytes.length; at += OUTPUT_FRAME_BYTES) {
+          conn.write(frame(type, bytes.subarray(at, at + OUTPUT_FRAME_BYTES)))
+        }
+      }
     }
     const refuse = (reason: string) => {
       send('N', JSON.stringify({reason}))
@@ -262,95 +304,97 @@ export class Host {
       return
     }
     if (!isRunRequest(request)) return refuse('another arc')
-    if (this.busy) return refuse('busy')
+    if (this.busy || this.stopping !== undefined) return refuse('busy')
     if (this.stamp.changed()) {
       refuse('stale')
       this.shutdown("arc's files changed since it started (a rebuild or an upgrade)")
       return
     }
-    // Decided before the command is taken: after `A`, a client never runs it itself (it may have acted here).
+    // Decided before the command is taken: after `A` and the client's go, the client never runs it itself.
     if (!this.options.accepts(request.argv) || !statSync(request.cwd, {throwIfNoEntry: false})?.isDirectory()) {
       return refuse('not here')
     }
     this.busy = true
     if (this.idleTimer) clearTimeout(this.idleTimer)
-    send('A', '')
+    // Listened for from here: a Ctrl-C the client sends right after its go (even in the same packet) is kept.
+    const interrupts = new HostInterrupts()
+    link.interrupt = () => interrupts.interrupt()
+    // The client's go, or its end: a client that gave up waiting for `A` runs the command itself and says no go.
+    const go = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), GO_WAIT_MS)
+      const gone = () => resolve(false)
+      conn.once('close', gone)
+      link.go = () => {
+        clearTimeout(timer)
+        conn.off('close', gone)
+        resolve(true)
+      }
+      send('A', '')
+    })
+    link.go = undefined
+    if (!go) {
+      link.interrupt = undefined
+      conn.destroy()
+      this.idle()
+      return
+    }
     const started = Date.now()
     let status = 1
-    const interrupts = new Interrupts(conn, link)
+    // A client that goes away mid-command is a Ctrl-C too: a one-shot arc killed would not run on.
+    const gone = () => interrupts.interrupt()
+    conn.once('close', gone)
     try {
-      status = await inClientWorld(request, send, () => this.options.run(request.argv))
+      status = await inClientWorld(request, send, interrupts, () => this.options.run(request.argv))
     } catch (error) {
       // The command's own errors are its exit status (`run`): this is the server's own failure around it.
       const message = `arc server could not run the command: ${(error as Error).message}`
       send('E', `Error [INTERNAL]: ${message}\n`)
-      this.options.log(`arc server: ${JSON.stringify(request.argv)}: ${message}`)
+      this.options.log(`arc server: could not run a command: ${(error as Error).message}`)
     } finally {
-      interrupts.end()
-      this.busy = false
-      if (this.stopping !== undefined) this.stop(this.stopping)
-      else this.armIdle()
+      link.interrupt = undefined
+      conn.off('close', gone)
+      this.idle()
     }
     this.commands++
-    this.options.log(`arc server: ${request.argv.join(' ')}: exit ${status} in ${Date.now() - started} ms`)
+    // The command's id, not its words: they may hold what the client types (`arc type "$PASSWORD"`).
+    this.options.log(
+      `arc server: ${this.options.commandId(request.argv)}: exit ${status} in ${Date.now() - started} ms`
+    )
     send('X', JSON.stringify({status}))
     conn.end()
   }
-}
 
-/**
- * The client's Ctrl-C, as a one-shot arc would get it: the first goes to the SIGINT listeners the command added (a
- * tool cancels its device calls and exits 130); a second is the client's "now": the exit frame 130 goes at once and
- * the command's later output is dropped (the command still runs to its cancelled end here, and until then this
- * server sends other clients away as busy). A client that goes away mid-command (killed) is a Ctrl-C too.
- */
-class Interrupts {
-  private count = 0
-  private readonly before: Set<(...args: unknown[]) => void>
-  private readonly onClose: () => void
-
-  constructor(
-    private readonly conn: Socket,
-    private readonly link: {interrupt?: () => void}
-  ) {
-    this.before = new Set(process.listeners('SIGINT') as Array<(...args: unknown[]) => void>)
-    this.onClose = () => this.interrupt()
-    link.interrupt = () => this.interrupt()
-    conn.on('close', this.onClose)
-  }
-
-  private interrupt(): void {
-    this.count++
-    if (this.count === 1) {
-      const mine = (process.listeners('SIGINT') as Array<(...args: unknown[]) => void>).filter(
-        (l) => !this.before.has(l)
-      )
-      if (mine.length > 0) {
-        for (const listener of mine) listener('SIGINT')
-        return
-      }
-    }
-    // No listener of the command's (a one-shot arc would have died of the signal), or a second Ctrl-C.
-    if (!this.conn.destroyed) {
-      this.conn.write(frame('X', JSON.stringify({status: 130})))
-      this.conn.end()
-    }
-  }
-
-  end(): void {
-    this.link.interrupt = undefined
-    this.conn.off('close', this.onClose)
+  /** No command runs any more: the server stops now if asked meanwhile, else waits --idle for the next. */
+  private idle(): void {
+    this.busy = false
+    if (this.stopping !== undefined) this.stop(this.stopping)
+    else this.armIdle()
   }
 }
+
+/** What a client's frames after its request do: go (`G`) and Ctrl-C (`I`). */
+interface Link {
+  go?: () => void
+  interrupt?: () => void
+}
+
+/** How long the server waits for a client's go after `A`: a client gives up after HANDSHAKE_MS. */
+const GO_WAIT_MS = 2 * HANDSHAKE_MS
 
 type Send = (type: 'O' | 'E', body: Uint8Array) => void
 
 /**
- * Runs `work` with the client's environment, working folder and umask in place of this process's, and stdout and
- * stderr written to the client, each a terminal (with the client's width and colour depth) or not as the client's
- * are; puts this process's own back after, whatever happens.
+ * Runs `work` with the client's environment, working folder and umask in place of this process's, stdout and stderr
+ * written to the client, each a terminal (with the client's width and colour depth) or not as the client's are, and
+ * the client's Ctrl-C as the tool commands' (hostInterrupts); puts this process's own back after, each piece on its
+ * own, whatever happens.
  */
-async function inClientWorld<T>(request: RunRequest, send: Send, work: () => Promise<T>): Promise<T> {
+async function inClientWorld<T>(
+  request: RunRequest,
+  send: Send,
+  interrupts: HostInterrupts,
+  work: () => Promise<T>
+): Promise<T> {
   const ownEnv = {...process.env}
   const ownCwd = process.cwd()
   const ownUmask = process.umask()
@@ -361,26 +405,27 @@ async function inClientWorld<T>(request: RunRequest, send: Send, work: () => Pro
     configurable: true,
     enumerable: true,
     get() {
-      throw new InternalError(
-        `arc server: \`arc ${request.argv.join(' ')}\` reads stdin, which a server cannot give it`
-      )
+      throw new InternalError(`arc server: a command read stdin, which a server cannot give it`)
     },
   })
   const streams = [
     streamAs(process.stdout, request.stdout, (bytes) => send('O', bytes)),
     streamAs(process.stderr, request.stderr, (bytes) => send('E', bytes)),
   ]
+  hostInterrupts(interrupts)
   try {
     replaceEnv(request.env)
     process.chdir(request.cwd)
     process.umask(request.umask)
     return await work()
   } finally {
+    hostInterrupts(undefined)
     for (const restore of streams) restore()
     if (ownStdin) Object.defineProperty(process, 'stdin', ownStdin)
     replaceEnv(ownEnv)
-    process.chdir(ownCwd)
     process.umask(ownUmask)
+    // The server's own folder is `/` (serve() goes there first), which cannot go away.
+    process.chdir(ownCwd)
   }
 }
 

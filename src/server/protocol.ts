@@ -4,11 +4,12 @@
  * time but declarations.
  *
  * A frame is one byte of type, four of length (big-endian) and the payload. The client sends one request frame
- * (`R`, JSON) and, on Ctrl-C, interrupt frames (`I`). The server answers first either not-here (`N`, JSON
- * `{reason}`: the client then runs the command itself, as if no server were there) or accepted (`A`, sent before the
- * command starts: from then on the command is the server's, and a client that loses the server must not run it
- * again), then output (`O` for stdout, `E` for stderr, raw bytes, in the order they were written) and one exit frame
- * (`X`, JSON `{status}`).
+ * (`R`, JSON). The server answers either not-here (`N`, JSON `{reason}`: the client then runs the command itself, as
+ * if no server were there) or accepted (`A`). Only when the client answers `A` with go (`G`) does the command start:
+ * a client that gave up waiting (HANDSHAKE_MS) runs the command itself and never says go, so a command never runs
+ * twice, and one that said go never runs it again, whatever happens to the server. Then come output (`O` for stdout,
+ * `E` for stderr, raw bytes in the order written, in frames of at most OUTPUT_FRAME_BYTES) and one exit frame (`X`,
+ * JSON `{status}`); the client sends interrupt frames (`I`) for Ctrl-C meanwhile.
  */
 import {lstatSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -17,7 +18,19 @@ import path from 'node:path'
 /** Raised when the request's shape changes: a client and a server of different builds never talk (the root differs). */
 export const PROTOCOL = 1
 
-export type FrameType = 'R' | 'I' | 'A' | 'O' | 'E' | 'X' | 'N'
+export type FrameType = 'R' | 'G' | 'I' | 'A' | 'O' | 'E' | 'X' | 'N'
+
+/**
+ * How long a client waits for the server's `A` or `N` before it runs the command itself: a server that is stopped
+ * (Ctrl-Z, SIGSTOP) or wedged must not hang every arc command. A server answers in about a millisecond.
+ */
+export const HANDSHAKE_MS = 2000
+
+/** The largest output frame: a command's larger write goes as several. */
+export const OUTPUT_FRAME_BYTES = 1024 * 1024
+
+/** The longest socket path a Unix socket address holds (sun_path, 108 bytes on Linux, with its final zero byte). */
+export const MAX_SOCKET_PATH_BYTES = 107
 
 /** A stream of the client's, as a command would see it in the client's own process. */
 export interface StreamInfo {
@@ -116,6 +129,28 @@ export class FrameReader {
 export function serverSocketPath(root: string): string | undefined {
   if (process.platform === 'win32' || typeof process.getuid !== 'function') return undefined
   return path.join(socketFolder(), `server-${fnv1a(root)}.sock`)
+}
+
+/** The first words a client always runs itself: help and the version (oclif's own output), the server's commands. */
+const NEVER_HANDED = new Set(['help', 'server', 'version', 'autocomplete'])
+
+/**
+ * The socket of the server to hand this command line to, or undefined: `ARC_SERVER=off`, help or a flag first, no
+ * socket there (one stat: what every command pays when no server runs), or a socket in a folder that is not the
+ * user's alone. bin/run.js asks this before it loads anything else.
+ */
+export function serverFor(root: string, argv: string[]): string | undefined {
+  if (process.env.ARC_SERVER === 'off') return undefined
+  const first = argv[0]
+  if (first === undefined || first.startsWith('-') || NEVER_HANDED.has(first)) return undefined
+  const socket = serverSocketPath(root)
+  if (socket === undefined || !socketExists(socket) || !folderIsPrivate(path.dirname(socket))) return undefined
+  return socket
+}
+
+/** Whether a socket path fits a Unix socket address (a longer one would be cut short silently). */
+export function socketPathFits(socket: string): boolean {
+  return Buffer.byteLength(socket) <= MAX_SOCKET_PATH_BYTES
 }
 
 export function socketFolder(): string {

@@ -1,5 +1,17 @@
 import {spawn, type ChildProcess} from 'node:child_process'
-import {chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
+import {connect} from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -9,6 +21,8 @@ import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {runProgram, type ArcRun} from '@arc-cli/test-support/run-arc'
+
+import {frame, FrameReader, PROTOCOL} from '../../src/server/protocol.js'
 
 const BIN = path.join(ROOT, 'bin', 'run.js')
 
@@ -64,6 +78,48 @@ describe('arc server: later commands run in a resident arc, with the same output
     return new Promise((resolve) => child.once('exit', (code) => resolve(code)))
   }
 
+  /**
+   * A client speaking the protocol itself (src/server/protocol.ts): sends a run request for `args`, then `after` frames
+   * once the server accepts, and collects the frames until the server closes.
+   */
+  async function rawClient(
+    args: string[],
+    extra: NodeJS.ProcessEnv,
+    after: Array<'G' | 'I'>
+  ): Promise<Array<{type: string; body: string}>> {
+    const socket = path.join(
+      tmp,
+      `arc-${process.getuid?.()}`,
+      readdirSync(path.join(tmp, `arc-${process.getuid?.()}`))[0] as string
+    )
+    const conn = connect(socket)
+    const reader = new FrameReader()
+    const frames: Array<{type: string; body: string}> = []
+    const request = {
+      protocol: PROTOCOL,
+      kind: 'run',
+      root: realpathSync(ROOT),
+      argv: args,
+      cwd: work,
+      env: env(extra),
+      umask: 0o022,
+      stdout: {tty: false},
+      stderr: {tty: false},
+    }
+    conn.on('connect', () => conn.write(frame('R', JSON.stringify(request))))
+    return new Promise((resolve) => {
+      conn.on('data', (chunk: Buffer) => {
+        for (const {type, body} of reader.push(chunk)) {
+          frames.push({type, body: body.toString()})
+          if (type !== 'A') continue
+          if (after.length === 0) conn.destroy()
+          for (const t of after) conn.write(frame(t))
+        }
+      })
+      conn.on('close', () => resolve(frames))
+    })
+  }
+
   before(async () => {
     expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current (it said why on stderr)').to.equal(
       'dist'
@@ -99,6 +155,9 @@ describe('arc server: later commands run in a resident arc, with the same output
       {args: ['config']},
       {args: ['config', '--json'], env: {ARC_HELPER: 'off'}},
       {args: ['annotate', '--device', 'demo', '-o', 'shot.jpg']},
+      // What a process says once (an unwritable cache folder), each command says once, as a process of its own would.
+      {args: ['screen-state', '--device', 'demo'], env: {ARC_CACHE_DIR: '/proc/arc-no-such-folder'}},
+      {args: ['screen-state', '--device', 'demo'], env: {ARC_CACHE_DIR: '/proc/arc-no-such-folder'}},
     ]
     const alone: ArcRun[] = []
     const shots: Buffer[] = []
@@ -121,35 +180,48 @@ describe('arc server: later commands run in a resident arc, with the same output
     expect((await status()).commands).to.equal(lines.length)
   })
 
-  it('acts on a device as arc alone does, each tap one device command once a read gave the screen size', async () => {
-    server = await startServer()
+  it('acts on a device as arc alone does, reading the screen size afresh for each command', async () => {
     const device = {...h.env, ANDROID_SERIAL: 'emu-1'}
     const taps = () => h.emu.device('emu-1').inputEvents.filter((e) => e.type === 'tap').length
-    const read = await arc(['screen-state'], device)
-    expect(read.code, read.stderr).to.equal(0)
-    const from = h.emu.commands.length
-    for (const [x, y] of [
-      [100, 200],
-      [110, 210],
-    ]) {
-      const tap = await arc(['tap', String(x), String(y)], device)
-      expect(tap.code, tap.stderr).to.equal(0)
+    /** The device commands of two taps, after a read, with `extra` in the environment. */
+    const twoTaps = async (extra: NodeJS.ProcessEnv) => {
+      const read = await arc(['screen-state'], {...device, ...extra})
+      expect(read.code, read.stderr).to.equal(0)
+      const from = h.emu.commands.length
+      for (const [x, y] of [
+        [100, 200],
+        [110, 210],
+      ]) {
+        const tap = await arc(['tap', String(x), String(y)], {...device, ...extra})
+        expect(tap.code, tap.stderr).to.equal(0)
+      }
+      return h.argvSince(from)
     }
-    expect(taps()).to.equal(2)
-    // The screen's size is the server's from the read before: no `dumpsys window displays` before each tap, which
-    // each one-shot `arc tap` sends. Each tap is one shell: the display's power check, then the input.
-    expect(h.argvSince(from)).to.deep.equal([
-      ['dumpsys', 'power'],
-      ['input', 'tap', '100', '200'],
-      ['dumpsys', 'power'],
-      ['input', 'tap', '110', '210'],
-    ])
+    const alone = await twoTaps({ARC_SERVER: 'off'})
+    server = await startServer()
+    // Between two commands another process may turn or resize the screen, which the server would not hear of: each
+    // tap asks the size as a one-shot `arc tap` does, never trusting an earlier command's read.
+    expect(await twoTaps({})).to.deep.equal(alone)
+    expect(alone.filter((argv) => argv[0] === 'dumpsys' && argv[1] === 'window')).to.have.length(2)
+    expect(taps()).to.equal(4)
     expect((await status()).commands).to.equal(3)
   })
 
-  it('leaves help, version, unknown commands and stdin readers to the client’s own process', async () => {
+  it('leaves help, version, unknown commands, stdin readers and commands that run until stopped to the client’s own process', async () => {
     server = await startServer()
-    for (const args of [['--version'], ['tap', '--help'], ['tpa', '1', '2'], ['batch'], ['test']]) {
+    for (const args of [
+      ['--version'],
+      ['tap', '--help'],
+      ['tpa', '1', '2'],
+      ['batch'],
+      ['test'],
+      // A word after a command that takes none: oclif alone reads it as part of an unknown command's name.
+      ['details', 'node_x', '--device', 'demo'],
+      ['press', 'back', 'extra', '--device', 'demo', '--json'],
+      // Until stopped: run alone, so a client killed meanwhile leaves nothing behind.
+      ['logs', '--device', 'demo'],
+      ['screenrecord', '-o', 'never.mp4', '--device', 'demo'],
+    ]) {
       const alone = await arc(args, {ARC_SERVER: 'off'})
       expect(await arc(args), `arc ${args.join(' ')}`).to.deep.equal(alone)
     }
@@ -206,6 +278,79 @@ describe('arc server: later commands run in a resident arc, with the same output
     const next = await arc(['screen-state', '--device', 'demo'])
     expect(next.code, next.stderr).to.equal(0)
     expect((await status()).commands).to.equal(2)
+  })
+
+  it('starts a command it was told to cancel before it listened cancelled: nothing reaches the device', async () => {
+    server = await startServer()
+    const device = {...h.env, ANDROID_SERIAL: 'emu-1'}
+    const from = h.emu.commands.length
+    const inputs = h.emu.device('emu-1').inputEvents.length
+    // A client as bin/run.js is, whose Ctrl-C comes right after its go: before the command has loaded.
+    const frames = await rawClient(['long-press', '100', '200'], device, ['G', 'I'])
+    expect(frames.at(-1)).to.deep.equal({type: 'X', body: JSON.stringify({status: 130})})
+    expect(
+      frames
+        .filter((f) => f.type === 'E')
+        .map((f) => f.body)
+        .join('')
+    ).to.match(/^Error \[CANCELLED\]/m)
+    expect(h.emu.device('emu-1').inputEvents.length).to.equal(inputs)
+    expect(h.argvSince(from).filter((argv) => argv[0] === 'input')).to.deep.equal([])
+  })
+
+  it('runs nothing for a client that never says go, and a stopped server does not hold a client up', async () => {
+    server = await startServer()
+    const device = {...h.env, ANDROID_SERIAL: 'emu-1'}
+    const taps = () => h.emu.device('emu-1').inputEvents.filter((e) => e.type === 'tap').length
+    const before = taps()
+    // Accepted, then the client goes away without its go: as a client that gave up waiting does.
+    const frames = await rawClient(['tap', '10', '20'], device, [])
+    expect(frames.map((f) => f.type)).to.deep.equal(['A'])
+    // A server stopped with SIGSTOP: the command runs in the client's own process after the handshake's limit.
+    server.kill('SIGSTOP')
+    try {
+      const run = await arc(['tap', '30', '40'], device)
+      expect(run.code, run.stderr).to.equal(0)
+    } finally {
+      server.kill('SIGCONT')
+    }
+    const after = await status()
+    expect(after.commands, 'neither tap ran in the server').to.equal(0)
+    expect(taps()).to.equal(before + 1)
+  })
+
+  it('keeps serving from a folder that went away, and logs command names, never their words', async () => {
+    const gone = mkdtempSync(path.join(tmp, 'gone-'))
+    serverLog = ''
+    const child = spawn(process.execPath, [BIN, 'server'], {cwd: gone, env: env()})
+    server = child
+    child.stdout.on('data', (d: Buffer) => (serverLog += d))
+    child.stderr.on('data', (d: Buffer) => (serverLog += d))
+    while (!serverLog.includes('listening on')) await new Promise((resolve) => setTimeout(resolve, 20))
+    rmSync(gone, {recursive: true})
+    // A file written at the top of the installation (a screenshot, an edited README) is not a rebuild.
+    const stray = path.join(ROOT, `.arc-server-test-${process.pid}`)
+    writeFileSync(stray, 'x')
+    rmSync(stray)
+    const secret = 'pa55-word-not-for-logs'
+    const typing = ['type', 'append', 'node_x', secret, '--device', 'demo']
+    const alone = await arc(typing, {ARC_SERVER: 'off'})
+    expect(alone.code).to.not.equal(0)
+    expect(await arc(typing)).to.deep.equal(alone)
+    const read = await arc(['screen-state', '--device', 'demo'])
+    expect(read.code, read.stderr).to.equal(0)
+    expect((await status()).commands).to.equal(2)
+    expect(serverLog).to.match(/arc server: type:append: exit \d+ in \d+ ms/)
+    expect(serverLog).to.not.include(secret)
+  })
+
+  it('refuses a socket path too long for a Unix socket (OUTPUT_FAILED, exit 13), naming TMPDIR', async () => {
+    const deep = path.join(tmp, 'd'.repeat(60), 'e'.repeat(40))
+    ;(await import('node:fs')).mkdirSync(deep, {recursive: true})
+    const run = await arc(['server'], {TMPDIR: deep})
+    expect(run.code, run.stdout).to.equal(13)
+    expect(run.stderr).to.match(/over the 107 a Unix socket's address holds/)
+    expect(run.stderr).to.match(/Set TMPDIR to a shorter folder/)
   })
 
   it('says SERVER_LOST (exit 24) when the server dies during a command', async () => {

@@ -66,6 +66,7 @@ export {
   type DeviceSelection,
 } from './driver/resolve-device.js'
 export {DEFAULT_ADB_TIMEOUT_MS, resolveServerAddress, type ServerAddress} from './driver/adb/server-address.js'
+export {forgetScreenGeometry} from './driver/adb/screen-geometry.js'
 export * from './screen/ui-node.js'
 export {parseUiDump, sliceDump, walkNodes} from './screen/parse-ui-dump.js'
 export {parseXml, XML_LIMITS, type XmlElement} from './screen/xml.js'
@@ -136,6 +137,8 @@ export {CONFIG_PLACES, loadConfig, readConfigSection, type LoadedConfig} from '.
 export {ArcCommand, deviceFlags, parseErrorMessage} from './cli/arc-command.js'
 export {
   cliConfig,
+  hostInterrupts,
+  HostInterrupts,
   observeCliTools,
   residentCliHost,
   runToolFromCli,

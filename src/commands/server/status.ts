@@ -8,14 +8,19 @@ import {serverSocketPath, type ServerStatus} from '../../server/protocol.js'
 export default class ServerStatusCommand extends ArcCommand {
   static override summary = "Say whether this installation's arc server runs, and what it has done"
   static override description =
-    'Exits 0 either way; with --json, `running` says which, and a running server adds its pid, socket, start time, the commands it ran, whether one runs now (`busy`) and its idle limit in ms.'
+    'Exits 0 either way; with --json, `running` says which, `answering` whether a running server answered (false for one stopped with Ctrl-Z), and an answering server adds its pid, socket, start time, the commands it ran, whether one runs now (`busy`) and its idle limit in ms.'
   static override examples = ['<%= config.bin %> server status', '<%= config.bin %> server status --json']
 
   async run(): Promise<unknown> {
     await this.parse(ServerStatusCommand)
     const root = realpathSync(this.config.root)
     const socket = serverSocketPath(root)
-    const status = socket ? ((await ask(socket, root, 'status')) as ServerStatus | undefined) : undefined
+    const answer = socket ? await ask(socket, root, 'status') : undefined
+    if (answer === 'silent') {
+      this.log(`arc server: a server holds ${socket} but does not answer (stopped with Ctrl-Z or SIGSTOP?)`)
+      return {running: true, answering: false, socket}
+    }
+    const status = answer as ServerStatus | undefined
     if (!status) {
       this.log(`arc server: not running${socket ? ` (no server answers on ${socket})` : ''}`)
       return {running: false, ...(socket ? {socket} : {})}
@@ -24,6 +29,6 @@ export default class ServerStatusCommand extends ArcCommand {
     this.log(
       `arc server: running (pid ${status.pid}) on ${status.socket} since ${status.startedAt}: ${status.commands} command(s) run, ${status.busy ? 'one running now' : 'none running now'}; ${idle}`
     )
-    return {running: true, ...status}
+    return {running: true, answering: true, ...status}
   }
 }

@@ -1,6 +1,6 @@
 import {realpathSync} from 'node:fs'
 
-import {ArcCommand, isProcessAlive, sleep} from '@arc-cli/core'
+import {ArcCommand, isProcessAlive, sleep, TimeoutError} from '@arc-cli/core'
 
 import {ask} from '../../server/ask.js'
 import {serverSocketPath, type ServerStatus} from '../../server/protocol.js'
@@ -18,7 +18,13 @@ export default class ServerStop extends ArcCommand {
     await this.parse(ServerStop)
     const root = realpathSync(this.config.root)
     const socket = serverSocketPath(root)
-    const status = socket ? ((await ask(socket, root, 'status')) as ServerStatus | undefined) : undefined
+    const answer = socket ? await ask(socket, root, 'status') : undefined
+    if (answer === 'silent') {
+      throw new TimeoutError(`the arc server on ${socket} does not answer (stopped with Ctrl-Z or SIGSTOP?)`, {
+        actions: ['Resume it (fg, or kill -CONT PID) and stop it again, or end it (kill PID).'],
+      })
+    }
+    const status = answer as ServerStatus | undefined
     if (!socket || !status) {
       this.log('arc server: not running')
       return {stopped: false}

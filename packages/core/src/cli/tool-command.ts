@@ -8,7 +8,7 @@ import {partialBackend, resolveDriver, type DeviceSelection} from '../driver/res
 import {InvalidInputError} from '../errors/arc-error.js'
 import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
 import {Args, Flags} from '../oclif.js'
-import {FileDeviceState} from '../state/device-state.js'
+import {FileDeviceState, forgetStateWarnings} from '../state/device-state.js'
 import type {AnyTool, OmittableField, ToolResult} from '../tools/define-tool.js'
 import {inputSchema, runTool, type ToolObserver} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
@@ -112,6 +112,8 @@ export function residentCliHost(on: boolean): void {
   holder[RESIDENT] = on
   // A new span reads the config afresh: a run starts from the file as it is then, as `arc mcp serve` does.
   holder[CONFIG_READS] = on ? new Map() : undefined
+  // And says once again what a new process would say once (an unwritable cache folder).
+  if (on) forgetStateWarnings()
 }
 
 /** Whether a resident host's span is on (a script runner started inside one keeps it, rather than start its own). */
@@ -255,10 +257,21 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
 /**
  * Runs `work` with a signal that Ctrl-C aborts: the first SIGINT cancels the call (device calls cut off, no file
  * written, exit 130 through the CANCELLED error), or, for a tool that runs until stopped (`interruptible`), asks
- * it to wind up and finish normally; a second one exits at once.
+ * it to wind up and finish normally; a second one exits at once. In a host that runs the command for a client
+ * elsewhere (`arc server`: hostInterrupts), the client's Ctrl-C comes from the host instead of this process's
+ * SIGINT, and one that came before the command got here is not lost: the command starts cancelled.
  */
 async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
+  const host = (globalThis as HostInterruptsHolder)[HOST_INTERRUPTS]
+  if (host) {
+    const unlisten = host.listen(() => controller.abort())
+    try {
+      return await work(controller.signal)
+    } finally {
+      unlisten()
+    }
+  }
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED)
     controller.abort()
@@ -269,6 +282,41 @@ async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Prom
   } finally {
     process.off('SIGINT', onSigint)
   }
+}
+
+const HOST_INTERRUPTS = Symbol.for('arc.cli-host-interrupts')
+type HostInterruptsHolder = {[HOST_INTERRUPTS]?: HostInterrupts}
+
+/**
+ * A client's Ctrl-C (or its going away) for the one command a host runs for it (`arc server`), in place of this
+ * process's SIGINT, which is the host's own. An interrupt that comes before the command listens is kept: the command
+ * starts cancelled rather than run to its end after its client was told it was cancelled.
+ */
+export class HostInterrupts {
+  private interrupted = false
+  private listener: (() => void) | undefined
+
+  interrupt(): void {
+    this.interrupted = true
+    this.listener?.()
+  }
+
+  /** Called once a command can be cancelled; returns what stops listening. */
+  listen(listener: () => void): () => void {
+    this.listener = listener
+    if (this.interrupted) listener()
+    return () => {
+      if (this.listener === listener) this.listener = undefined
+    }
+  }
+}
+
+/**
+ * Says (an instance) or unsays (undefined) that the tool commands run in this process from now on take their Ctrl-C
+ * from a host (see HostInterrupts). Kept on globalThis for the same reason as observeCliTools.
+ */
+export function hostInterrupts(interrupts: HostInterrupts | undefined): void {
+  ;(globalThis as HostInterruptsHolder)[HOST_INTERRUPTS] = interrupts
 }
 
 function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {

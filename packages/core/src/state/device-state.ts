@@ -68,8 +68,16 @@ export function serialFolderName(serial: string): string {
 /** A cache file larger than this is not arc's (its largest, 4000 element records, is some 1 MB): not read. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
-/** Cache folders whose unwritability was already reported in this process: the warning comes once. */
+/**
+ * Cache folders whose unwritability was already reported in this process, or in this span of a resident host: the
+ * warning comes once (forgetStateWarnings starts a span afresh).
+ */
 const warned = new Set<string>()
+
+/** A resident host's new span (a batch, one command of `arc server`) warns again, as a new process would. */
+export function forgetStateWarnings(): void {
+  warned.clear()
+}
 
 function reasonOf(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
