@@ -3,8 +3,22 @@
  * there.
  */
 import {connect} from 'node:net'
+import {realpathSync} from 'node:fs'
 
-import {frame, FrameReader, HANDSHAKE_MS, PROTOCOL, socketExists, type ServerStatus} from './protocol.js'
+import {frame, HANDSHAKE_MS, onFrames, PROTOCOL, serverSocketPath, socketExists, type ServerStatus} from './protocol.js'
+
+/**
+ * The installation at `root`'s server, as `arc server status` and `stop` first ask: its socket (undefined where
+ * there can be none: Windows) and its answer to `status` (see `ask`).
+ */
+export async function serverAt(
+  root: string
+): Promise<{root: string; socket: string | undefined; answer: ServerStatus | 'silent' | undefined}> {
+  const real = realpathSync(root)
+  const socket = serverSocketPath(real)
+  const answer = socket ? ((await ask(socket, real, 'status')) as ServerStatus | 'silent' | undefined) : undefined
+  return {root: real, socket, answer}
+}
 
 /**
  * Sends `kind` to the server on `socket`: its status (for `status`), `{}` once it said yes (for `stop`), `'silent'`
@@ -19,7 +33,6 @@ export function ask(
   if (!socketExists(socket)) return Promise.resolve(undefined)
   return new Promise((resolve) => {
     const conn = connect(socket)
-    const reader = new FrameReader()
     let output = ''
     let answer: ServerStatus | object | 'silent' | undefined
     let timer: NodeJS.Timeout | undefined
@@ -30,20 +43,11 @@ export function ask(
         conn.destroy()
       }, HANDSHAKE_MS)
     })
-    conn.on('data', (chunk: Buffer) => {
-      let frames
-      try {
-        frames = reader.push(chunk)
-      } catch {
-        conn.destroy()
-        return
-      }
-      for (const {type, body} of frames) {
-        if (type === 'O') output += body.toString()
-        if (type === 'X') {
-          clearTimeout(timer)
-          answer = output ? (JSON.parse(output) as ServerStatus) : {}
-        }
+    onFrames(conn, (type, body) => {
+      if (type === 'O') output += body.toString()
+      if (type === 'X') {
+        clearTimeout(timer)
+        answer = output ? (JSON.parse(output) as ServerStatus) : {}
       }
     })
     conn.on('error', () => undefined)

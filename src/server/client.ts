@@ -8,7 +8,7 @@
 import {connect, type Socket} from 'node:net'
 import type {WriteStream} from 'node:tty'
 
-import {frame, FrameReader, HANDSHAKE_MS, PROTOCOL, type RunRequest, type StreamInfo} from './protocol.js'
+import {frame, HANDSHAKE_MS, onFrames, PROTOCOL, type RunRequest, type StreamInfo} from './protocol.js'
 
 /**
  * Runs the command in the server on `socket` when it takes it; true once it went there (its exit status is set on
@@ -37,7 +37,6 @@ function streamInfo(stream: NodeJS.WriteStream): StreamInfo {
 
 /** One command's trip to the server and back. */
 class Relay {
-  private readonly reader = new FrameReader()
   private conn: Socket | undefined
   /** The server accepted and this client said go: from here on the command is the server's, and the answer true. */
   private taken = false
@@ -67,16 +66,7 @@ class Relay {
         this.finish(false)
       }, HANDSHAKE_MS)
     })
-    conn.on('data', (chunk: Buffer) => {
-      let frames
-      try {
-        frames = this.reader.push(chunk)
-      } catch {
-        conn.destroy()
-        return
-      }
-      for (const {type, body} of frames) this.onFrame(type, body)
-    })
+    onFrames(conn, (type, body) => this.onFrame(type, body))
     // A socket nobody listens on (a server killed without its clean-up), or a server gone before this client said go:
     // run it here. After go, the command may have acted there, and that is said (`lost`).
     conn.on('error', () => undefined)

@@ -15,9 +15,9 @@ import {HostInterrupts, hostInterrupts, InternalError} from '@arc-cli/core'
 import {
   folderIsPrivate,
   frame,
-  FrameReader,
   HANDSHAKE_MS,
   isRunRequest,
+  onFrames,
   OUTPUT_FRAME_BYTES,
   PROTOCOL,
   type Request,
@@ -244,33 +244,23 @@ export class Host {
   private accept(conn: Socket): void {
     this.connections.add(conn)
     conn.on('close', () => this.connections.delete(conn))
-    const reader = new FrameReader()
     let requested = false
     /** After the request: what the client's go and Ctrl-C frames do. */
     const link: Link = {}
     conn.on('error', () => undefined)
-    conn.on('data', (chunk: Buffer) => {
-      let frames
+    onFrames(conn, (type, body) => {
+      if (type === 'G') link.go?.()
+      else if (type === 'I') link.interrupt?.()
+      if (type !== 'R' || requested) return
+      requested = true
+      let request: Request
       try {
-        frames = reader.push(chunk)
+        request = JSON.parse(body.toString()) as Request
       } catch {
         conn.destroy()
         return
       }
-      for (const {type, body} of frames) {
-        if (type === 'G') link.go?.()
-        else if (type === 'I') link.interrupt?.()
-        if (type !== 'R' || requested) continue
-        requested = true
-        let request: Request
-        try {
-          request = JSON.parse(body.toString()) as Request
-        } catch {
-          conn.destroy()
-          return
-        }
-        void this.answer(conn, request, link)
-      }
+      void this.answer(conn, request, link)
     })
   }
 

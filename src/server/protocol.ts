@@ -122,6 +122,27 @@ export class FrameReader {
 }
 
 /**
+ * Calls `handle` with each frame `conn` brings, whatever the chunks' boundaries; a frame no arc sends (over
+ * MAX_FRAME_BYTES) ends the connection.
+ */
+export function onFrames(
+  conn: {on(event: 'data', listener: (chunk: Buffer) => void): unknown; destroy(): unknown},
+  handle: (type: string, body: Buffer) => void
+): void {
+  const reader = new FrameReader()
+  conn.on('data', (chunk: Buffer) => {
+    let frames
+    try {
+      frames = reader.push(chunk)
+    } catch {
+      conn.destroy()
+      return
+    }
+    for (const {type, body} of frames) handle(type, body)
+  })
+}
+
+/**
  * The socket of the server of the installation at `root`: in a folder of the user's own under the temporary folder
  * (TMPDIR, so a test run's servers stay in its own), named by a hash of the root, so that two installations (a
  * project's and a global one) each have theirs. Undefined where there are no Unix sockets owned by a user (Windows).

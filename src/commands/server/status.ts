@@ -1,9 +1,7 @@
-import {realpathSync} from 'node:fs'
-
 import {ArcCommand} from '@arc-cli/core'
 
-import {ask} from '../../server/ask.js'
-import {serverSocketPath, type ServerStatus} from '../../server/protocol.js'
+import {serverAt} from '../../server/ask.js'
+import type {ServerStatus} from '../../server/protocol.js'
 
 export default class ServerStatusCommand extends ArcCommand {
   static override summary = "Say whether this installation's arc server runs, and what it has done"
@@ -13,9 +11,7 @@ export default class ServerStatusCommand extends ArcCommand {
 
   async run(): Promise<unknown> {
     await this.parse(ServerStatusCommand)
-    const root = realpathSync(this.config.root)
-    const socket = serverSocketPath(root)
-    const answer = socket ? await ask(socket, root, 'status') : undefined
+    const {socket, answer} = await serverAt(this.config.root)
     if (answer === 'silent') {
       this.log(`arc server: a server holds ${socket} but does not answer (stopped with Ctrl-Z or SIGSTOP?)`)
       return {running: true, answering: false, socket}

@@ -1,9 +1,7 @@
-import {realpathSync} from 'node:fs'
-
 import {ArcCommand, isProcessAlive, sleep, TimeoutError} from '@arc-cli/core'
 
-import {ask} from '../../server/ask.js'
-import {serverSocketPath, type ServerStatus} from '../../server/protocol.js'
+import {ask, serverAt} from '../../server/ask.js'
+import type {ServerStatus} from '../../server/protocol.js'
 
 /** How long `stop` waits for the server's process to end (a command running there ends first). */
 const STOP_WAIT_MS = 30_000
@@ -16,9 +14,7 @@ export default class ServerStop extends ArcCommand {
 
   async run(): Promise<unknown> {
     await this.parse(ServerStop)
-    const root = realpathSync(this.config.root)
-    const socket = serverSocketPath(root)
-    const answer = socket ? await ask(socket, root, 'status') : undefined
+    const {root, socket, answer} = await serverAt(this.config.root)
     if (answer === 'silent') {
       throw new TimeoutError(`the arc server on ${socket} does not answer (stopped with Ctrl-Z or SIGSTOP?)`, {
         actions: ['Resume it (fg, or kill -CONT PID) and stop it again, or end it (kill PID).'],
