@@ -668,15 +668,7 @@ class PileOverlaps {
     let overlap = (this.sums as CoverageSums).sum(l, t, r, b, least)
     const index = this.others
     if (index.rects.length === 0 || overlap >= least) return overlap
-    const n = index.collect(l, t, r, b)
-    const {rects, found} = index
-    for (let k = 0; k < n && overlap < least; k++) {
-      const p = rects[found[k] as number] as Rect
-      const ow = (p[2] < r ? p[2] : r) - (p[0] > l ? p[0] : l)
-      const oh = (p[3] < b ? p[3] : b) - (p[1] > t ? p[1] : t)
-      if (ow > 0 && oh > 0) overlap += ow * oh
-    }
-    return overlap
+    return this.addPairs(index, l, t, r, b, overlap, least)
   }
 
   /** Whether the overlap of [l, r) x [t, b) comes from the per-pixel counts (cheap), not pair by pair. */
@@ -696,6 +688,19 @@ class PileOverlaps {
       index = this.others
       if (index.rects.length === 0) return overlap
     }
+    return this.addPairs(index, l, t, r, b, overlap, least)
+  }
+
+  /** `overlap` plus the area [l, r) x [t, b) shares with each label of `index`, stopping once it reaches `least`. */
+  private addPairs(
+    index: SpatialIndex,
+    l: number,
+    t: number,
+    r: number,
+    b: number,
+    overlap: number,
+    least: number
+  ): number {
     // collect() may replace `found` with a larger array: read it after.
     const n = index.collect(l, t, r, b)
     const {rects, found} = index
