@@ -95,14 +95,26 @@ class Relay {
       process.stderr.on('error', this.onOutputError)
       return
     }
-    if (type === 'O') process.stdout.write(body)
-    else if (type === 'E') process.stderr.write(body)
+    if (type === 'O') this.relay(process.stdout, body)
+    else if (type === 'E') this.relay(process.stderr, body)
     else if (type === 'X') {
       const status = (JSON.parse(body.toString()) as {status?: unknown}).status
       process.exitCode = typeof status === 'number' ? status : 1
       this.conn?.end()
       this.finish(true)
     }
+  }
+
+  /**
+   * Writes a command's output on; while `stream` holds more than it wants (a slow reader), reads no more from the
+   * server, whose command then waits on its writes as it would on a pipe of its own, its output not piling up in
+   * either process.
+   */
+  private relay(stream: NodeJS.WriteStream, body: Buffer): void {
+    if (stream.write(body)) return
+    const conn = this.conn
+    conn?.pause()
+    stream.once('drain', () => conn?.resume())
   }
 
   /**

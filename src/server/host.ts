@@ -265,16 +265,26 @@ export class Host {
   }
 
   private async answer(conn: Socket, request: Request, link: Link): Promise<void> {
-    const send = (type: 'A' | 'O' | 'E' | 'X' | 'N', body: string | Uint8Array) => {
-      if (conn.destroyed || conn.writableEnded) return
-      const bytes = typeof body === 'string' ? Buffer.from(body) : body
-      // A large write goes as several frames, each far below what a reader accepts.
-      if (bytes.length <= OUTPUT_FRAME_BYTES) conn.write(frame(type, bytes))
-      else {
-        for (let at = 0; at < bytes.length; at += OUTPUT_FRAME_BYTES) {
-          conn.write(frame(type, bytes.subarray(at, at + OUTPUT_FRAME_BYTES)))
-        }
+    /**
+     * Sends a frame (a large write as several, each far below what a reader accepts); `done` once the socket has
+     * taken the last of it. False, as a stream's write says, while the socket holds more than it wants: a command
+     * waiting on its writes (writeAll, pipe) then waits for its client to read, as it would on a pipe of its own,
+     * instead of piling its output up in this process.
+     */
+    const send = (type: 'A' | 'O' | 'E' | 'X' | 'N', body: string | Uint8Array, done?: () => void): boolean => {
+      if (conn.destroyed || conn.writableEnded) {
+        // The client is gone (its command is being interrupted): nothing to wait for.
+        if (done) process.nextTick(done)
+        return true
       }
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body
+      let room = true
+      for (let at = 0; at < bytes.length || at === 0; at += OUTPUT_FRAME_BYTES) {
+        const last = at + OUTPUT_FRAME_BYTES >= bytes.length
+        const piece = frame(type, bytes.subarray(at, at + OUTPUT_FRAME_BYTES))
+        room = last && done ? conn.write(piece, () => done()) : conn.write(piece)
+      }
+      return room
     }
     const refuse = (reason: string) => {
       send('N', JSON.stringify({reason}))
@@ -333,6 +343,12 @@ export class Host {
     // A client that goes away mid-command is a Ctrl-C too: a one-shot arc killed would not run on.
     const gone = () => interrupts.interrupt()
     conn.once('close', gone)
+    // The socket took what it held: the command's streams (the client's, while it runs) may write again.
+    const drain = () => {
+      process.stdout.emit('drain')
+      process.stderr.emit('drain')
+    }
+    conn.on('drain', drain)
     try {
       status = await inClientWorld(request, send, interrupts, () => this.options.run(request.argv))
     } catch (error) {
@@ -343,6 +359,7 @@ export class Host {
     } finally {
       link.interrupt = undefined
       conn.off('close', gone)
+      conn.off('drain', drain)
       this.idle()
     }
     this.commands++
@@ -371,7 +388,7 @@ interface Link {
 /** How long the server waits for a client's go after `A`: a client gives up after HANDSHAKE_MS. */
 const GO_WAIT_MS = 2 * HANDSHAKE_MS
 
-type Send = (type: 'O' | 'E', body: Uint8Array) => void
+type Send = (type: 'O' | 'E', body: Uint8Array, done?: () => void) => boolean
 
 /**
  * Runs `work` with the client's environment, working folder and umask in place of this process's, stdout and stderr
@@ -399,8 +416,8 @@ async function inClientWorld<T>(
     },
   })
   const streams = [
-    streamAs(process.stdout, request.stdout, (bytes) => send('O', bytes)),
-    streamAs(process.stderr, request.stderr, (bytes) => send('E', bytes)),
+    streamAs(process.stdout, request.stdout, (bytes, done) => send('O', bytes, done)),
+    streamAs(process.stderr, request.stderr, (bytes, done) => send('E', bytes, done)),
   ]
   hostInterrupts(interrupts)
   try {
@@ -427,10 +444,15 @@ function replaceEnv(env: Record<string, string | undefined>): void {
 const STREAM_KEYS = ['write', 'isTTY', 'columns', 'rows', 'getColorDepth', 'hasColors'] as const
 
 /**
- * `stream` as the client's: its writes go to `sink` (a write's callback called once it is queued, as a pipe's
- * would be), and isTTY, columns, rows and the colour depth are the client's. Returns what puts it back.
+ * `stream` as the client's: its writes go to `sink`, which says, as a pipe would, when it has taken them (the
+ * write's callback) and whether it wants more now (the return; 'drain' follows, see `answer`), and isTTY, columns,
+ * rows and the colour depth are the client's. Returns what puts it back.
  */
-function streamAs(stream: NodeJS.WriteStream, info: StreamInfo, sink: (bytes: Uint8Array) => void): () => void {
+function streamAs(
+  stream: NodeJS.WriteStream,
+  info: StreamInfo,
+  sink: (bytes: Uint8Array, done?: () => void) => boolean
+): () => void {
   const own = STREAM_KEYS.map((key) => [key, Object.getOwnPropertyDescriptor(stream, key)] as const)
   const define = (key: string, value: unknown) =>
     Object.defineProperty(stream, key, {value, configurable: true, writable: true, enumerable: false})
@@ -440,9 +462,7 @@ function streamAs(stream: NodeJS.WriteStream, info: StreamInfo, sink: (bytes: Ui
       typeof chunk === 'string'
         ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
         : chunk
-    sink(bytes)
-    if (typeof done === 'function') process.nextTick(done as () => void)
-    return true
+    return sink(bytes, typeof done === 'function' ? () => (done as () => void)() : undefined)
   })
   define('isTTY', info.tty ? true : undefined)
   define('columns', info.tty ? info.columns : undefined)

@@ -294,20 +294,18 @@ type HostInterruptsHolder = {[HOST_INTERRUPTS]?: HostInterrupts}
  */
 export class HostInterrupts {
   private interrupted = false
-  private listener: (() => void) | undefined
+  private readonly listeners = new Set<() => void>()
 
   interrupt(): void {
     this.interrupted = true
-    this.listener?.()
+    for (const listener of this.listeners) listener()
   }
 
-  /** Called once a command can be cancelled; returns what stops listening. */
+  /** Called once a command can be cancelled (a tool run inside another listens too); returns what stops listening. */
   listen(listener: () => void): () => void {
-    this.listener = listener
+    this.listeners.add(listener)
     if (this.interrupted) listener()
-    return () => {
-      if (this.listener === listener) this.listener = undefined
-    }
+    return () => this.listeners.delete(listener)
   }
 }
 
