@@ -665,7 +665,7 @@ class PileOverlaps {
 
   /** `overlap` of a spot that `summed` (as every candidate `wholeSpots` says so of is). */
   wholeOverlap(l: number, t: number, r: number, b: number, least: number): number {
-    let overlap = (this.sums as CoverageSums).sum(l, t, r, b, least)
+    const overlap = (this.sums as CoverageSums).sum(l, t, r, b, least)
     const index = this.others
     if (index.rects.length === 0 || overlap >= least) return overlap
     return this.addPairs(index, l, t, r, b, overlap, least)
