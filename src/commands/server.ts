@@ -1,4 +1,4 @@
-import {realpathSync, rmSync} from 'node:fs'
+import {rmSync} from 'node:fs'
 
 import {
   cliErrorText,
@@ -16,15 +16,9 @@ import {
 } from '@arc-cli/core'
 
 import {ScriptCommand, exitStatus} from '../script-command.js'
-import {ask} from '../server/ask.js'
+import {serverAt} from '../server/ask.js'
 import {Host} from '../server/host.js'
-import {
-  MAX_SOCKET_PATH_BYTES,
-  serverSocketPath,
-  socketExists,
-  socketPathFits,
-  type ServerStatus,
-} from '../server/protocol.js'
+import {MAX_SOCKET_PATH_BYTES, socketPathFits} from '../server/protocol.js'
 
 /**
  * Commands a server never runs; the client runs them itself: those that read stdin (the client's is not sent:
@@ -83,8 +77,7 @@ export default class Server extends ScriptCommand {
         {details: {input: 'idle', value: flags.idle}, actions: ['e.g. --idle 10m, or --idle 0 to run until stopped']}
       )
     }
-    const root = realpathSync(this.config.root)
-    const socket = serverSocketPath(root)
+    const {root, socket, answer} = await serverAt(this.config.root)
     if (socket === undefined) {
       throw new UnsupportedError('arc server needs Unix sockets, which this platform (Windows) does not give arc', {
         actions: ['Run arc commands as they are, or many of them at once with `arc batch`.'],
@@ -99,30 +92,26 @@ export default class Server extends ScriptCommand {
         }
       )
     }
-    if (socketExists(socket)) {
-      const running = await ask(socket, root, 'status')
-      if (running === 'silent') {
-        throw new OutputError(
-          `arc server cannot listen on ${socket}: a server holds it and does not answer (stopped with Ctrl-Z or SIGSTOP?)`,
-          {details: {path: socket}, actions: ['Resume it (fg, or kill -CONT PID), or end it (kill PID).']}
-        )
-      }
-      if (running) {
-        this.log(`arc server: already running (pid ${(running as ServerStatus).pid}) on ${socket}`)
-        return
-      }
-      // A socket nobody listens on: a server killed before its clean-up. Taken over.
-      rmSync(socket, {force: true})
+    if (answer === 'silent') {
+      throw new OutputError(
+        `arc server cannot listen on ${socket}: a server holds it and does not answer (stopped with Ctrl-Z or SIGSTOP?)`,
+        {details: {path: socket}, actions: ['Resume it (fg, or kill -CONT PID), or end it (kill PID).']}
+      )
     }
+    if (answer) {
+      this.log(`arc server: already running (pid ${answer.pid}) on ${socket}`)
+      return
+    }
+    // A socket nobody listens on, if one is there: a server killed before its clean-up. Taken over.
+    rmSync(socket, {force: true})
     const ownStderr = process.stderr.write.bind(process.stderr)
     const host = new Host({
       root,
       socket,
       idleMs,
       log: (line) => ownStderr(`${line}\n`),
-      accepts: (argv) => this.accepts(argv),
-      commandId: (argv) => this.findCommandId(argv) ?? '?',
-      run: (argv) => this.runHere(argv),
+      accept: (argv) => this.accept(argv),
+      run: (id, argv) => this.runHere(id, argv),
     })
     try {
       await host.listen()
@@ -148,26 +137,24 @@ export default class Server extends ScriptCommand {
     process.exit(0)
   }
 
-  /** Whether a client's command line runs here: not help, the version or a command that must run on its own. */
-  private accepts(argv: string[]): boolean {
-    const end = argv.indexOf('--')
-    const options = end === -1 ? argv : argv.slice(0, end)
-    if (options.some((word) => OCLIF_OWN.has(word))) return false
+  /**
+   * The command id of a client's command line that runs here, or undefined: help, the version, a command that must
+   * run on its own.
+   */
+  private accept(argv: string[]): string | undefined {
+    if (optionWords(argv).some((word) => OCLIF_OWN.has(word))) return undefined
     const id = this.findCommandId(argv)
-    if (id === undefined || NOT_HERE.has(id)) return false
+    if (id === undefined || NOT_HERE.has(id)) return undefined
     // A word after a command that takes none: oclif alone reads it as part of the command's name and says what it
     // says of an unknown command (command-suggestions.ts); the client's own arc says exactly that.
     const command = this.config.findCommand(id)
     const next = argv[id.split(':').length]
     const takesNone = Object.keys(command?.args ?? {}).length === 0 && command?.strict !== false
-    return !(takesNone && next !== undefined && !next.startsWith('-'))
+    return takesNone && next !== undefined && !next.startsWith('-') ? undefined : id
   }
 
-  /** One client's command line, which `accepts` took, in this process: its exit status. */
-  private async runHere(argv: string[]): Promise<number> {
-    const id = this.findCommandId(argv) as string
-    const end = argv.indexOf('--')
-    const options = end === -1 ? argv : argv.slice(0, end)
+  /** Command `id` of one client's command line, which `accept` took, in this process: its exit status. */
+  private async runHere(id: string, argv: string[]): Promise<number> {
     // Each command is a resident host's span of its own: touches go through the on-device helper, started once for
     // all the commands this server runs, and the config is read afresh for each command, as a one-shot arc reads it.
     // The screen's size is read afresh too: between two commands here, other arc processes (or anything else) may
@@ -182,11 +169,18 @@ export default class Server extends ScriptCommand {
       if (status !== undefined) return status
       // Failed outside the command's own error handling (its module did not load): said as the command would.
       const arcError = toArcError(error)
-      if (options.includes('--json')) process.stdout.write(`${JSON.stringify(errorJson(arcError), null, 2)}\n`)
+      if (optionWords(argv).includes('--json'))
+        process.stdout.write(`${JSON.stringify(errorJson(arcError), null, 2)}\n`)
       else process.stderr.write(`${cliErrorText(arcError, process.stderr)}\n`)
       return exitCodeFor(arcError.code)
     } finally {
       residentCliHost(false)
     }
   }
+}
+
+/** The words of a command line before a `--` (after it, every word is an argument, whatever it looks like). */
+function optionWords(argv: string[]): string[] {
+  const end = argv.indexOf('--')
+  return end === -1 ? argv : argv.slice(0, end)
 }

@@ -8,6 +8,8 @@
 import {connect, type Socket} from 'node:net'
 import type {WriteStream} from 'node:tty'
 
+import type {ArcError} from '@arc-cli/core'
+
 import {frame, HANDSHAKE_MS, onFrames, PROTOCOL, type RunRequest, type StreamInfo} from './protocol.js'
 
 /**
@@ -143,39 +145,45 @@ class Relay {
       this.conn?.end()
       process.off('SIGINT', this.onSigint)
     }
-    void import('@arc-cli/core')
-      .then(({toArcError, cliErrorText, exitCodeFor}) => {
-        const error = toArcError(failure)
-        process.exitCode = exitCodeFor(error.code)
-        if (!process.stderr.destroyed) process.stderr.write(`${cliErrorText(error, process.stderr)}\n`)
-      })
-      .catch(() => (process.exitCode = 1))
-      .finally(() => this.resolve(true))
+    // Said on stderr, never as JSON on stdout, which may be what failed.
+    this.say((core) => core.toArcError(failure), false, 'could not write its output')
   }
 
   /**
-   * The server took the command and went away before its exit status: said as arc says any error (core's formatter,
-   * loaded only on this path), with its own code and exit status.
+   * The server took the command and went away before its exit status: said as arc says any error, with its own code
+   * and exit status.
    */
   private lost(): void {
     if (this.settled) return
     this.settled = true
     process.off('SIGINT', this.onSigint)
-    const json = this.request.argv.includes('--json')
-    void import('@arc-cli/core')
-      .then(({ServerLostError, errorJson, cliErrorText, exitCodeFor}) => {
-        const error = new ServerLostError(
+    this.say(
+      (core) =>
+        new core.ServerLostError(
           'the arc server ended before the command did: the command may have acted in part. Run it again: with ' +
             'the server gone, arc runs it itself.',
           {actions: ['arc server status']}
-        )
-        process.exitCode = exitCodeFor(error.code)
-        if (json) process.stdout.write(`${JSON.stringify(errorJson(error), null, 2)}\n`)
-        else process.stderr.write(`${cliErrorText(error, process.stderr)}\n`)
+        ),
+      this.request.argv.includes('--json'),
+      'the arc server ended before the command did'
+    )
+  }
+
+  /**
+   * Says an error of this process's own as arc says any (core's formatter, loaded only on these paths: `--json` on
+   * stdout, else on stderr while it works), sets its exit status, and ends the relay. Where core would not load (an
+   * installation half replaced), `plainly` and a failing status.
+   */
+  private say(errorOf: (core: typeof import('@arc-cli/core')) => ArcError, json: boolean, plainly: string): void {
+    void import('@arc-cli/core')
+      .then((core) => {
+        const error = errorOf(core)
+        process.exitCode = core.exitCodeFor(error.code)
+        if (json) process.stdout.write(`${JSON.stringify(core.errorJson(error), null, 2)}\n`)
+        else if (!process.stderr.destroyed) process.stderr.write(`${core.cliErrorText(error, process.stderr)}\n`)
       })
       .catch((error: unknown) => {
-        // Core would not load (an installation half replaced): the fact, plainly, and a failing status.
-        process.stderr.write(`arc: the arc server ended before the command did (${String(error)})\n`)
+        if (!process.stderr.destroyed) process.stderr.write(`arc: ${plainly} (${String(error)})\n`)
         process.exitCode = 1
       })
       .finally(() => this.resolve(true))

@@ -30,12 +30,10 @@ export interface HostOptions {
   root: string
   socket: string
   idleMs: number
-  /** Whether this server runs the command line (else the client runs it itself). */
-  accepts: (argv: string[]) => boolean
-  /** The command id of a command line it accepts, for its log. */
-  commandId: (argv: string[]) => string
-  /** Runs one command line of the client's, its streams and world in place: its exit status, whatever happens. */
-  run: (argv: string[]) => Promise<number>
+  /** The command id of a command line this server runs, or undefined: the client runs it itself. */
+  accept: (argv: string[]) => string | undefined
+  /** Runs command `id` of one command line of the client's, its streams and world in place: its exit status. */
+  run: (id: string, argv: string[]) => Promise<number>
   /** A line for the server's own log (its stderr), never the client's. */
   log: (line: string) => void
 }
@@ -311,9 +309,8 @@ export class Host {
       return
     }
     // Decided before the command is taken: after `A` and the client's go, the client never runs it itself.
-    if (!this.options.accepts(request.argv) || !statSync(request.cwd, {throwIfNoEntry: false})?.isDirectory()) {
-      return refuse('not here')
-    }
+    const id = this.options.accept(request.argv)
+    if (id === undefined || !statSync(request.cwd, {throwIfNoEntry: false})?.isDirectory()) return refuse('not here')
     this.busy = true
     if (this.idleTimer) clearTimeout(this.idleTimer)
     // Listened for from here: a Ctrl-C the client sends right after its go (even in the same packet) is kept.
@@ -350,7 +347,7 @@ export class Host {
     }
     conn.on('drain', drain)
     try {
-      status = await inClientWorld(request, send, interrupts, () => this.options.run(request.argv))
+      status = await inClientWorld(request, send, interrupts, () => this.options.run(id, request.argv))
     } catch (error) {
       // The command's own errors are its exit status (`run`): this is the server's own failure around it.
       const message = `arc server could not run the command: ${(error as Error).message}`
@@ -364,9 +361,7 @@ export class Host {
     }
     this.commands++
     // The command's id, not its words: they may hold what the client types (`arc type "$PASSWORD"`).
-    this.options.log(
-      `arc server: ${this.options.commandId(request.argv)}: exit ${status} in ${Date.now() - started} ms`
-    )
+    this.options.log(`arc server: ${id}: exit ${status} in ${Date.now() - started} ms`)
     send('X', JSON.stringify({status}))
     conn.end()
   }
