@@ -47,7 +47,6 @@ export interface HostOptions {
  * change stops the server, and the client runs the command itself, with the new code.
  */
 export class BuildStamp {
-  private readonly folders: string[]
   private readonly watchers: FSWatcher[] = []
   private dirty = false
   /** Folders no watcher covers: their files' stats, compared before each command. */
@@ -72,8 +71,7 @@ export class BuildStamp {
         // A dependency npm did not install cannot have been loaded either.
       }
     }
-    this.folders = [...folders]
-    for (const folder of this.folders) {
+    for (const folder of folders) {
       // Its manifest (rewritten, or replaced with the folder: the watch then ends) and everything under dist; not the
       // folder itself, where a clone's README or a screenshot written at its top changes nothing that runs.
       const watched =
