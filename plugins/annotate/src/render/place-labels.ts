@@ -580,30 +580,29 @@ class Placer {
           leastY = y
         }
       }
-      const leastRect: Rect = [leastX, leastY, leastX + w, leastY + h]
-      return {rect: leastRect, fontPx, detached: !touches(leastRect, box)}
-    }
-    for (let rank = 0; rank < CANDIDATES; rank++) {
-      const x = clampInto(candidates[2 * rank] as number, w, W)
-      const y = clampInto(candidates[2 * rank + 1] as number, h, H)
-      const r = x + w
-      const b = y + h
-      tried[2 * rank] = x
-      tried[2 * rank + 1] = y
-      if (!pile.summed(x, y, r, b)) {
-        // Clamped into the image, candidates often coincide (a box as wide as the image has its left and right
-        // corners outside it on the image's edges): a spot tried already cannot have strictly less overlap, and
-        // summed pair by pair, it would cost as much again.
-        let seen = false
-        for (let j = 0; j < rank && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
-        if (seen) continue
-      }
-      // A candidate wins only with strictly less overlap.
-      const overlap = pile.overlap(x, y, r, b, least)
-      if (overlap < least) {
-        least = overlap
-        leastX = x
-        leastY = y
+    } else {
+      for (let rank = 0; rank < CANDIDATES; rank++) {
+        const x = clampInto(candidates[2 * rank] as number, w, W)
+        const y = clampInto(candidates[2 * rank + 1] as number, h, H)
+        const r = x + w
+        const b = y + h
+        tried[2 * rank] = x
+        tried[2 * rank + 1] = y
+        if (!pile.summed(x, y, r, b)) {
+          // Clamped into the image, candidates often coincide (a box as wide as the image has its left and right
+          // corners outside it on the image's edges): a spot tried already cannot have strictly less overlap, and
+          // summed pair by pair, it would cost as much again.
+          let seen = false
+          for (let j = 0; j < rank && !seen; j++) seen = tried[2 * j] === x && tried[2 * j + 1] === y
+          if (seen) continue
+        }
+        // A candidate wins only with strictly less overlap.
+        const overlap = pile.overlap(x, y, r, b, least)
+        if (overlap < least) {
+          least = overlap
+          leastX = x
+          leastY = y
+        }
       }
     }
     const leastRect: Rect = [leastX, leastY, leastX + w, leastY + h]
