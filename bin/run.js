@@ -12,6 +12,30 @@ const argv = process.argv.slice(2)
 const socket = serverFor(root, argv)
 const served = socket !== undefined && (await (await import('../dist/server/client.js')).handOff(socket, root, argv))
 if (!served) {
+  // A stdout or stderr that fails (a full disk, a reader gone) reports it as an 'error' event after the write that
+  // met it, often a console write that swallowed the throw: unhandled, Node printed a line of the minified bundle and
+  // exited 1. Said as arc says any error instead (OUTPUT_FAILED, exit 13), on stderr while it still works, and the
+  // process ends there as one killed by SIGPIPE would: what it acted on was done, what it prints cannot arrive.
+  // Said once: a command's own write path may say the same error object (core's errors/output-failure.ts).
+  const said = (globalThis[Symbol.for('arc.output-errors-said')] ??= new WeakSet())
+  const outputFailed = (error) => {
+    if (typeof error !== 'object' || error === null || said.has(error)) return
+    said.add(error)
+    void import('@arc-cli/core')
+      .then((core) => {
+        const arcError = core.toArcError(error)
+        if (!process.stderr.destroyed) process.stderr.write(`${core.cliErrorText(arcError, process.stderr)}\n`)
+        return core.exitCodeFor(arcError.code)
+      })
+      .catch(() => 1)
+      .then((status) => process.exit(status))
+  }
   const {execute} = await import('@arc-cli/core/oclif')
+  // oclif's Command module, loaded just now, listens on stdout too and throws every error but EPIPE (which it drops,
+  // so a reader gone went unsaid): an uncaught exception before this could say anything. Only this listener stays.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.removeAllListeners('error')
+    stream.on('error', outputFailed)
+  }
   await execute({dir: import.meta.url})
 }

@@ -1,10 +1,12 @@
 import {expect} from 'chai'
 import {spawn} from 'node:child_process'
+import {closeSync, existsSync, openSync} from 'node:fs'
 import {chmod, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
 
+import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
 import {isRoot, scratch, tree} from '@arc-cli/test-support/hostile'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {runArc} from '@arc-cli/test-support/run-arc'
@@ -154,6 +156,35 @@ describe('hostile: the command line', function () {
     expect(Number(stdout.trim()), stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
     expect(stderr).to.include('stdout was closed').and.not.include('INTERNAL').and.not.match(NO_STACK)
   })
+
+  // Writes to /dev/full fail with ENOSPC at once. Printed through oclif's console, whose own stdout listener threw
+  // the stream's error event on: Node's crash report, a line of the minified bundle, exit 1.
+  for (const args of [
+    ['screen-state', '-d', 'demo'],
+    ['screen-state', '-d', 'demo', '--json'],
+    ['config', '--json'],
+    ['annotate', '-d', 'demo', '-o', '-'],
+  ]) {
+    it(`arc ${args.join(' ')} > /dev/full: exit OUTPUT_FAILED (13), said once on stderr, no stack`, async function () {
+      if (!existsSync('/dev/full')) this.skip()
+      expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current').to.equal('dist')
+      const full = openSync('/dev/full', 'w')
+      try {
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], {
+          cwd: await scratch(),
+          env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'},
+          stdio: ['ignore', full, 'pipe'],
+        })
+        let stderr = ''
+        child.stderr?.on('data', (d: Buffer) => (stderr += d))
+        const code = await new Promise((resolve) => child.on('close', resolve))
+        expect(code, stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+        expect(stderr).to.equal('Error [OUTPUT_FAILED]: the disk is full\nTry: Free some space and run again.\n')
+      } finally {
+        closeSync(full)
+      }
+    })
+  }
 })
 
 describe('hostile: a batch script that never ends', function () {

@@ -1,6 +1,7 @@
 import {ArcError, InvalidInputError, toArcError} from '../errors/arc-error.js'
 import {exitCodeFor} from '../errors/exit-codes.js'
 import {errorJson} from '../errors/format-error.js'
+import {firstToSay} from '../errors/output-failure.js'
 import {Command, Flags} from '../oclif.js'
 import {nearest} from './near-names.js'
 import {cliErrorText} from './terminal.js'
@@ -136,6 +137,10 @@ export abstract class ArcCommand extends Command {
       })
     } else arcError = toArcError(error)
     const exit = exitCodeFor(arcError.code)
+    // A stdout that failed was said already where bin/run.js met its error event first (errors/output-failure.ts).
+    if (arcError.code === 'OUTPUT_FAILED' && arcError.cause !== undefined && !firstToSay(arcError.cause)) {
+      return this.exit(exit)
+    }
     if (this.jsonEnabled()) this.logJson(errorJson(arcError))
     else process.stderr.write(`${cliErrorText(arcError, process.stderr)}\n`)
     return this.exit(exit)

@@ -123,7 +123,10 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
       "a device call ran out of time, a wait (`arc wait …`) ended without its condition (its result is still printed), or an element action's `--wait` ran out before its element showed",
   },
   UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
-  OUTPUT_FAILED: {exit: 13, meaning: 'an output file could not be written'},
+  OUTPUT_FAILED: {
+    exit: 13,
+    meaning: 'an output file, stdout or stderr could not be written (a full disk, a reader gone)',
+  },
   CANCELLED: {
     exit: EXIT_INTERRUPTED,
     meaning: 'interrupted (Ctrl-C), or cancelled by the MCP client; nothing was written',
