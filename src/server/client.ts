@@ -97,7 +97,16 @@ class Relay {
       process.stderr.on('error', this.onOutputError)
       return
     }
-    if (type === 'O') this.relay(process.stdout, body)
+    if (type === 'N') {
+      // The server gave up waiting for this client's go (this process was stopped, or slow, past GO_WAIT_MS) and
+      // will never run the command: it runs here, unless Ctrl-C came meanwhile.
+      if (this.interrupts > 0) process.exit(130)
+      this.taken = false
+      process.stdout.off('error', this.onOutputError)
+      process.stderr.off('error', this.onOutputError)
+      this.conn?.destroy()
+      this.finish(false)
+    } else if (type === 'O') this.relay(process.stdout, body)
     else if (type === 'E') this.relay(process.stderr, body)
     else if (type === 'X') {
       const status = (JSON.parse(body.toString()) as {status?: unknown}).status

@@ -329,7 +329,10 @@ export class Host {
     link.go = undefined
     if (!go) {
       link.interrupt = undefined
-      conn.destroy()
+      // Said, so that a client that was only slow (stopped past GO_WAIT_MS, its go still unsent or on its way) runs
+      // the command itself instead of taking this close for a server lost mid-command.
+      send('N', JSON.stringify({reason: 'no go'}))
+      conn.end()
       this.idle()
       return
     }

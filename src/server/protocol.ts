@@ -7,7 +7,8 @@
  * (`R`, JSON). The server answers either not-here (`N`, JSON `{reason}`: the client then runs the command itself, as
  * if no server were there) or accepted (`A`). Only when the client answers `A` with go (`G`) does the command start:
  * a client that gave up waiting (HANDSHAKE_MS) runs the command itself and never says go, so a command never runs
- * twice, and one that said go never runs it again, whatever happens to the server. Then come output (`O` for stdout,
+ * twice, and one that said go never runs it again, whatever happens to the server, unless the server answers its go
+ * with `N` (it gave up waiting for the go and will not run the command). Then come output (`O` for stdout,
  * `E` for stderr, raw bytes in the order written, in frames of at most OUTPUT_FRAME_BYTES) and one exit frame (`X`,
  * JSON `{status}`); the client sends interrupt frames (`I`) for Ctrl-C meanwhile.
  */

@@ -11,7 +11,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs'
-import {connect} from 'node:net'
+import {connect, createServer} from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -316,6 +316,70 @@ describe('arc server: later commands run in a resident arc, with the same output
     }
     const after = await status()
     expect(after.commands, 'neither tap ran in the server').to.equal(0)
+    expect(taps()).to.equal(before + 1)
+  })
+
+  it('tells a client too slow to say go that it gave up, and that client runs the command itself, once', async () => {
+    server = await startServer()
+    const device = {...h.env, ANDROID_SERIAL: 'emu-1'}
+    const taps = () => h.emu.device('emu-1').inputEvents.filter((e) => e.type === 'tap').length
+    const before = taps()
+    const folder = path.join(tmp, `arc-${process.getuid?.()}`)
+    const socket = path.join(folder, readdirSync(folder)[0] as string)
+    // The server's side: a client that says nothing after the request (stopped past the server's wait for its go)
+    // is told `N` before the close, never left to read a bare close after `A` as a server lost mid-command.
+    const conn = connect(socket)
+    const reader = new FrameReader()
+    const frames: Array<{type: string; body: string}> = []
+    conn.on('connect', () =>
+      conn.write(
+        frame(
+          'R',
+          JSON.stringify({
+            protocol: PROTOCOL,
+            kind: 'run',
+            root: realpathSync(ROOT),
+            argv: ['tap', '10', '20'],
+            cwd: work,
+            env: env(device),
+            umask: 0o022,
+            stdout: {tty: false},
+            stderr: {tty: false},
+          })
+        )
+      )
+    )
+    conn.on('data', (chunk: Buffer) => {
+      for (const {type, body} of reader.push(chunk)) frames.push({type, body: body.toString()})
+    })
+    await new Promise((resolve) => conn.on('close', resolve))
+    expect(frames).to.deep.equal([
+      {type: 'A', body: ''},
+      {type: 'N', body: JSON.stringify({reason: 'no go'})},
+    ])
+    expect((await status()).commands).to.equal(0)
+    // The client's side, against a server of this test's own on the same socket that answers its go with `N`:
+    // the command runs in the client, once, with its own output and exit, not SERVER_LOST.
+    const stopped = await arc(['server', 'stop'])
+    expect(stopped.code, stopped.stderr).to.equal(0)
+    await exited(server)
+    const fake = createServer((client) => {
+      const frames = new FrameReader()
+      client.on('data', (chunk: Buffer) => {
+        for (const {type} of frames.push(chunk)) {
+          if (type === 'R') client.write(frame('A'))
+          if (type === 'G') client.end(frame('N', JSON.stringify({reason: 'no go'})))
+        }
+      })
+    })
+    await new Promise<void>((resolve) => fake.listen(socket, resolve))
+    try {
+      const run = await arc(['tap', '30', '40'], device)
+      expect(run.code, run.stderr).to.equal(0)
+      expect(run.stdout).to.equal('Tap executed at (30, 40)\n')
+    } finally {
+      await new Promise((resolve) => fake.close(resolve))
+    }
     expect(taps()).to.equal(before + 1)
   })
 
