@@ -1,7 +1,7 @@
 import {intersects, touches, type Rect} from './geometry.js'
 import {CoverageSums} from './coverage.js'
 import {FreeSpots} from './free-spots.js'
-import {SpatialIndex} from './spatial-index.js'
+import {BoxGrid, SpatialIndex} from './spatial-index.js'
 
 /**
  * Label placement. Labels are placed one by one, smallest box first (small boxes have the fewest good spots),
@@ -229,9 +229,9 @@ function byPlacingArea(a: number, b: number): number {
 }
 
 /**
- * The cell size of the box index: about the side of the image's area per box, 16 to 48 px. Scoring a free candidate
- * walks the boxes filed in the cells it covers until its cost passes the best one's; where boxes crowd (a thousand on
- * a 315x700 image) a 48 px cell holds dozens the label does not touch, and each is read. Which boxes it walks does not
+ * The cell size of the box grid: about the side of the image's area per box, 16 to 48 px. Scoring a free candidate
+ * reads the boxes filed in the cells it covers until its cost passes the best one's; where boxes crowd (a thousand on
+ * a 315x700 image) a 48 px cell holds dozens the label does not touch, and each is read. Which boxes it reads does not
  * change the cost it finds below the best (each box is counted once), so the rectangles are the same at any size.
  */
 function boxCell(width: number, height: number, boxes: number): number {
@@ -253,7 +253,7 @@ class Placer {
   readonly H: number
   /** The labels placed so far (in placing order) and every box (in request order), each with its grid. */
   readonly placedIndex: SpatialIndex
-  readonly boxIndex: SpatialIndex
+  readonly boxGrid: BoxGrid
   readonly boxes: Rect[]
   readonly textIndex: SpatialIndex
   readonly textBoxes: Rect[]
@@ -292,9 +292,9 @@ class Placer {
     const W = (this.W = options.imageWidth)
     const H = (this.H = options.imageHeight)
     this.placedIndex = new SpatialIndex(W, H)
-    this.boxIndex = new SpatialIndex(W, H, boxCell(W, H, requests.length))
-    for (let i = 0; i < requests.length; i++) this.boxIndex.add((requests[i] as LabelRequest).box)
-    this.boxes = this.boxIndex.rects
+    const boxes: Rect[] = (this.boxes = new Array<Rect>(requests.length))
+    for (let i = 0; i < requests.length; i++) boxes[i] = (requests[i] as LabelRequest).box
+    this.boxGrid = new BoxGrid(W, H, boxCell(W, H, requests.length), boxes)
     this.textIndex = new SpatialIndex(W, H, 48)
     for (const rect of options.textBoxes ?? []) this.textIndex.add(rect)
     this.textBoxes = this.textIndex.rects
@@ -371,7 +371,7 @@ class Placer {
    */
   bestAt(w: number, h: number, font = -1): Rect | undefined {
     if (this.finder.isFull(w, h)) return undefined
-    const {candidates, boxIndex, boxes, textIndex, textBoxes, lineWidth, index, blockedAt} = this
+    const {candidates, boxGrid, textIndex, textBoxes, lineWidth, index, blockedAt} = this
     // The best free candidate so far: its cost (Infinity: none yet) and position.
     let bestCost = Infinity
     let bestX = 0
@@ -390,22 +390,17 @@ class Placer {
       // Blocked at this font or a smaller one (while the bisection below looked for it), so blocked here too.
       if (font >= 0 && (blockedAt[rank] as number) >= font) continue
       if (!(map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, r, b))) continue
-      let cost = rank
-      // Box outlines the label would hide (its own box's excepted); a cost reaching the best one's loses already.
-      boxIndex.walk(x, y, r, b)
-      for (let j = boxIndex.next(); j >= 0 && cost < bestCost; j = boxIndex.next()) {
-        if (j === index) continue
-        const o = boxes[j] as Rect
-        if (!(o[0] < r && x < o[2] && o[1] < b && y < o[3])) continue
-        // Wholly inside the box's inner rectangle, the label does not touch its outline.
-        if (x >= o[0] + lineWidth && y >= o[1] + lineWidth && r <= o[2] - lineWidth && b <= o[3] - lineWidth) continue
-        cost += OUTLINE_PENALTY
-      }
+      // Box outlines the label would hide (its own box's excepted), counted only while the cost stays below the best
+      // one's: `most` more of them bring it there (whole numbers throughout), and a cost reaching it loses already.
+      const most = bestCost === Infinity ? Infinity : Math.ceil((bestCost - rank) / OUTLINE_PENALTY)
+      let cost = rank + OUTLINE_PENALTY * boxGrid.outlinesHidden(x, y, r, b, index, lineWidth, most)
       // Text it would cover.
-      textIndex.walk(x, y, r, b)
-      for (let j = textIndex.next(); j >= 0 && cost < bestCost; j = textIndex.next()) {
-        const o = textBoxes[j] as Rect
-        if (o[0] < r && x < o[2] && o[1] < b && y < o[3]) cost += TEXT_PENALTY
+      if (textBoxes.length > 0 && cost < bestCost) {
+        textIndex.walk(x, y, r, b)
+        for (let j = textIndex.next(); j >= 0 && cost < bestCost; j = textIndex.next()) {
+          const o = textBoxes[j] as Rect
+          if (o[0] < r && x < o[2] && o[1] < b && y < o[3]) cost += TEXT_PENALTY
+        }
       }
       if (cost < bestCost) {
         bestCost = cost
