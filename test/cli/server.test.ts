@@ -383,6 +383,25 @@ describe('arc server: later commands run in a resident arc, with the same output
     expect(taps()).to.equal(before + 1)
   })
 
+  it('keeps serving when the reader of its own log goes away', async () => {
+    server = await startServer()
+    // `arc server 2>&1 | head -2`: the reader of the server's stdout and stderr gone after its first lines.
+    server.stdout?.destroy()
+    server.stderr?.destroy()
+    const device = {...h.env, ANDROID_SERIAL: 'emu-1'}
+    for (const [x, y] of [
+      ['10', '20'],
+      ['30', '40'],
+    ]) {
+      const run = await arc(['tap', x as string, y as string], device)
+      expect(run.code, run.stderr).to.equal(0)
+      expect(run.stdout).to.equal(`Tap executed at (${x}, ${y})\n`)
+    }
+    const after = await status()
+    expect(after.running, 'the server still runs').to.equal(true)
+    expect(after.commands, 'both taps ran in the server').to.equal(2)
+  })
+
   it('keeps serving from a folder that went away, and logs command names, never their words', async () => {
     const gone = mkdtempSync(path.join(tmp, 'gone-'))
     serverLog = ''
