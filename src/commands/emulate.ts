@@ -10,6 +10,7 @@ import {
   InvalidInputError,
   OutputError,
   printable,
+  serveDespiteOutputErrors,
   unreachableSerial,
 } from '@arc-cli/core'
 // The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
@@ -158,6 +159,8 @@ export default class Emulate extends ArcCommand {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)
     })
+    // Its log's reader gone (`arc emulate … | grep -m1 listening`), the virtual devices go on serving.
+    serveDespiteOutputErrors()
     // The file first: a caller that waits for the listening line then finds both the file and its line.
     if (portFile) this.log(`arc emulate: wrote ${portFile}`)
     this.log(`arc emulate: listening on ${address} (devices: ${serials.join(', ')})`)

@@ -11,6 +11,7 @@ import {
   parseDuration,
   forgetScreenGeometry,
   residentCliHost,
+  serveDespiteOutputErrors,
   toArcError,
   UnsupportedError,
 } from '@arc-cli/core'
@@ -102,13 +103,8 @@ export default class Server extends ScriptCommand {
       this.log(`arc server: already running (pid ${answer.pid}) on ${socket}`)
       return
     }
-    // The server's log is its own stdout and stderr. A reader of them that goes away (`arc server 2>&1 | head -3`)
-    // must not end the server, or the client's command it runs: bin/run.js says OUTPUT_FAILED and exits on such an
-    // error, as a command that cannot print must; the server's lines are dropped from then on instead.
-    for (const stream of [process.stdout, process.stderr]) {
-      stream.removeAllListeners('error')
-      stream.on('error', () => undefined)
-    }
+    // Its log's reader gone (`arc server 2>&1 | head -3`), it goes on serving, the client's command with it.
+    serveDespiteOutputErrors()
     // A socket nobody listens on, if one is there: a server killed before its clean-up. Taken over.
     rmSync(socket, {force: true})
     const ownStderr = process.stderr.write.bind(process.stderr)

@@ -187,6 +187,71 @@ describe('hostile: the command line', function () {
   }
 })
 
+describe('hostile: the reader of a server’s log goes away', function () {
+  this.timeout(60_000)
+  const BIN = path.join(ROOT, 'bin', 'run.js')
+
+  /** `arc ARGS` with its stdout and stderr read until `ready` matches, then closed, as `| grep -m1` closes them. */
+  async function startThenCloseLog(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}) {
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current').to.equal('dist')
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: await scratch(),
+      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    let log = ''
+    await new Promise<void>((resolve, reject) => {
+      const read = (d: Buffer) => {
+        log += d.toString()
+        if (ready.test(log)) resolve()
+      }
+      child.stdout.on('data', read)
+      child.stderr.on('data', read)
+      void exited.then(() => reject(new Error(`exited early: ${log}`)))
+    })
+    child.stdout.destroy()
+    child.stderr.destroy()
+    return {child, exited, log}
+  }
+
+  it('arc emulate serves on, and stops with exit 0 on SIGTERM, its port file removed', async () => {
+    const dir = await scratch()
+    const portFile = path.join(dir, 'port.json')
+    const {child, exited, log} = await startThenCloseLog(
+      ['emulate', '--port', '0', '--port-file', portFile],
+      /listening on 127\.0\.0\.1:\d+/
+    )
+    const port = /listening on 127\.0\.0\.1:(\d+)/.exec(log)?.[1]
+    const read = await runArc(['screen-state', '-d', 'arc-virtual'], {
+      env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`},
+    })
+    expect(read.code, read.stderr).to.equal(0)
+    expect(read.stdout).to.include('Groceries')
+    // Its last line, on SIGTERM, now meets the closed pipe.
+    child.kill('SIGTERM')
+    expect(await exited).to.equal(0)
+    expect(existsSync(portFile), 'the port file removed').to.equal(false)
+  })
+
+  it('arc mcp serve --record stops with exit 0 on SIGINT, its flow file written', async () => {
+    const dir = await scratch()
+    const flow = path.join(dir, 'session.yaml')
+    const {child, exited, log} = await startThenCloseLog(
+      ['mcp', 'serve', '--device', 'demo', '--port', '0', '--record', flow],
+      /listening on http:\/\/127\.0\.0\.1:\d+\/mcp/,
+      {ARC_MCP_TOKEN: 'log-reader-gone-token-0123456789'}
+    )
+    // Answered: past the listening line, the server waits for its signal (a SIGINT before that is a plain kill).
+    const url = /listening on (http:\S+)/.exec(log)?.[1] as string
+    expect((await fetch(url, {headers: {Authorization: 'Bearer wrong'}})).status).to.equal(401)
+    // Its last line ("recorded 0 step(s) to …"), on SIGINT, now meets the closed pipe.
+    child.kill('SIGINT')
+    expect(await exited).to.equal(0)
+    expect(existsSync(flow), 'the flow file written').to.equal(true)
+  })
+})
+
 describe('hostile: a batch script that never ends', function () {
   // /dev/zero was read whole into a string until V8 refused it ("Invalid string length"): about a gigabyte and
   // seconds later. Only reading (never writing) the real device is safe here.

@@ -17,3 +17,17 @@ export function firstToSay(error: unknown): boolean {
   said.add(error)
   return true
 }
+
+/**
+ * For a command that serves until stopped (`arc server`, `arc emulate`, `arc mcp serve`): its stdout and stderr carry
+ * a log, or a channel whose peer's end shows elsewhere (MCP over stdio ends with its stdin), so a write error on them
+ * drops what was written instead of ending the process, and with it the devices, sessions or commands it serves
+ * (bin/run.js ends a one-shot command there: OUTPUT_FAILED). A reader that goes away (`arc emulate … | grep -m1
+ * listening`) leaves it serving.
+ */
+export function serveDespiteOutputErrors(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.removeAllListeners('error')
+    stream.on('error', () => undefined)
+  }
+}

@@ -1,4 +1,4 @@
-import {ArcCommand, FlowRecorder, Flags, loadConfig} from '@arc-cli/core'
+import {ArcCommand, FlowRecorder, Flags, loadConfig, serveDespiteOutputErrors} from '@arc-cli/core'
 
 import {collectTools} from '../../lib/collect-tools.js'
 
@@ -105,6 +105,8 @@ export default class McpServe extends ArcCommand {
     const {config, filepath} = await loadConfig(process.cwd())
     const tools = await collectTools(this.config)
     const {serveHttp, serveStdio} = await import('../../lib/serve.js')
+    // Its log's reader gone, it goes on serving; over stdio the session ends with stdin, as a client's end shows.
+    serveDespiteOutputErrors()
     const log = (message: string) => process.stderr.write(`arc mcp: ${message}\n`)
     const recorder = flags.record ? new FlowRecorder({file: flags.record, by: 'arc mcp serve --record'}) : undefined
     if (recorder) {
