@@ -1,6 +1,7 @@
 import {intersects, touches, type Rect} from './geometry.js'
 import {CoverageSums} from './coverage.js'
 import {FreeSpots} from './free-spots.js'
+import {RowOutlines} from './row-outlines.js'
 import {BoxGrid, SpatialIndex} from './spatial-index.js'
 
 /**
@@ -254,6 +255,8 @@ class Placer {
   /** The labels placed so far (in placing order) and every box (in request order), each with its grid. */
   readonly placedIndex: SpatialIndex
   readonly boxGrid: BoxGrid
+  /** The boxes as wide as the image, for a lower bound of a candidate's cost (see `bestAt`). */
+  readonly rowOutlines: RowOutlines | undefined
   readonly boxes: Rect[]
   readonly textIndex: SpatialIndex
   readonly textBoxes: Rect[]
@@ -303,6 +306,10 @@ class Placer {
     for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) this.fonts.push(f)
     this.occupied = new OccupancyGrid(W, H)
     this.stats = options.stats
+    // Label heights depend on the font size alone, growing with it: the first size's is the greatest.
+    const least = labelSize(0, this.fonts[this.fonts.length - 1] as number).height
+    const most = labelSize(0, this.fonts[0] as number).height
+    this.rowOutlines = RowOutlines.of(boxes, W, H, least, most, this.lineWidth)
     this.measure = options.measure
     this.finder = new FreeSpotFinder(W, H, this.placedIndex)
     this.widths = new Float64Array(this.fonts.length)
@@ -371,7 +378,7 @@ class Placer {
    */
   bestAt(w: number, h: number, font = -1): Rect | undefined {
     if (this.finder.isFull(w, h)) return undefined
-    const {candidates, boxGrid, textIndex, textBoxes, lineWidth, index, blockedAt} = this
+    const {candidates, boxGrid, textIndex, textBoxes, lineWidth, index, blockedAt, rowOutlines} = this
     // The best free candidate so far: its cost (Infinity: none yet) and position.
     let bestCost = Infinity
     let bestX = 0
@@ -389,6 +396,10 @@ class Placer {
       const b = y + h
       // Blocked at this font or a smaller one (while the bisection below looked for it), so blocked here too.
       if (font >= 0 && (blockedAt[rank] as number) >= font) continue
+      // At least this many outlines hidden (list rows the label crosses): losing already, the spot is not checked.
+      if (bestCost !== Infinity && rowOutlines !== undefined) {
+        if (rank + OUTLINE_PENALTY * rowOutlines.hidden(y, b, index) >= bestCost) continue
+      }
       if (!(map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, r, b))) continue
       // Box outlines the label would hide (its own box's excepted), counted only while the cost stays below the best
       // one's: `most` more of them bring it there (whole numbers throughout), and a cost reaching it loses already.
