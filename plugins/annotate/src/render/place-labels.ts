@@ -1,6 +1,6 @@
 import {intersects, touches, type Rect} from './geometry.js'
-import {CoverageSums} from './coverage.js'
 import {FreeSpots} from './free-spots.js'
+import {OverlapGrid} from './overlap-grid.js'
 import {RowOutlines} from './row-outlines.js'
 import {BoxGrid, SpatialIndex} from './spatial-index.js'
 
@@ -551,7 +551,7 @@ class Placer {
     const spot = finder.find(box, w, h)
     if (spot) return {rect: spot, fontPx, detached: !touches(spot, box)}
     // Step 6: the least overlap.
-    const pile = (this.pile ??= new PileOverlaps(W, H, this.placedIndex))
+    const pile = (this.pile ??= new PileOverlaps(W, H, this.placedIndex, this.boxes.length, w, h))
     const {candidates, tried} = this
     // The least overlap so far (Infinity: none tried yet) and where.
     let least = Infinity
@@ -618,33 +618,49 @@ class Placer {
 
 /**
  * The total overlap area of a label with the labels placed so far (step 6's cost). Whole-pixel labels inside the
- * image (all of them, when the boxes are whole pixels, as annotate rounds them) are summed by `CoverageSums` in a few
- * reads per pixel row of the label, however densely the labels pile up there; any other label (a box at fractions
- * of a pixel, a label wider than the image) is summed pair by pair from a spatial index of its own. A label that is
- * not whole pixels inside the image is summed pair by pair against every placed label, as is every label on an
- * image too large to hold a count per pixel (over MAX_COVERAGE_PIXELS). Every sum is of whole numbers or of the same
- * pairwise products as before, so the spot of least overlap is the same.
+ * image (all of them, when the boxes are whole pixels, as annotate rounds them) are filed in an `OverlapGrid`, which
+ * sums a spot's overlaps from the few labels filed near it; any other label (a box at fractions of a pixel, a label
+ * wider than the image) is summed pair by pair from a spatial index of its own, after the whole-pixel ones (a
+ * whole-pixel label larger than the grid's limit too, from a third index, before those). A spot that is not whole
+ * pixels inside the image is summed pair by pair against every placed label, as is every spot on an image too large
+ * for the per-pixel counts step 6 used to keep (over MAX_COVERAGE_PIXELS: its sums there keep their order). The
+ * whole-pixel part of a sum is of integers, exact in any order, and the other labels' products are added after it
+ * in the same order as before, so every sum, and the spot of least overlap, is the same.
  */
 class PileOverlaps {
-  private readonly sums: CoverageSums | undefined
-  /** The placed labels `sums` does not hold. */
+  private readonly grid: OverlapGrid | undefined
+  /** The whole-pixel placed labels too large for `grid`. */
+  private readonly large: SpatialIndex
+  /** The other placed labels `grid` does not hold. */
   private readonly others: SpatialIndex
 
+  /**
+   * For a placement whose first label to reach step 6 is w x h: the grid's cells are about that size and it holds
+   * labels up to twice it (the larger fonts' labels of steps 1-3; a larger one goes to `large`).
+   */
   constructor(
     width: number,
     height: number,
-    private readonly placed: SpatialIndex
+    private readonly placed: SpatialIndex,
+    labels: number,
+    w: number,
+    h: number
   ) {
-    this.sums = (width + 1) * height <= MAX_COVERAGE_PIXELS ? new CoverageSums(width, height) : undefined
+    this.grid =
+      (width + 1) * height <= MAX_COVERAGE_PIXELS
+        ? new OverlapGrid(width, height, 2 * w, 2 * h, cellShift(w), cellShift(h), labels)
+        : undefined
+    this.large = new SpatialIndex(width, height)
     this.others = new SpatialIndex(width, height)
     for (const rect of placed.rects) this.add(rect)
   }
 
   /** Adds a label just placed (it is in `placed` already). */
   add(rect: Rect): void {
-    const {sums} = this
-    if (!sums) return
-    if (sums.fits(rect[0], rect[1], rect[2], rect[3])) sums.add(rect[0], rect[1], rect[2], rect[3])
+    const {grid} = this
+    if (!grid) return
+    if (grid.fits(rect[0], rect[1], rect[2], rect[3])) grid.add(rect[0], rect[1], rect[2], rect[3])
+    else if (grid.holds(rect[0], rect[1], rect[2], rect[3])) this.large.add(rect)
     else this.others.add(rect)
   }
 
@@ -654,13 +670,13 @@ class PileOverlaps {
    * image (so clamping keeps it inside).
    */
   wholeSpots(box: Rect, w: number, h: number): boolean {
-    const {sums} = this
+    const {grid} = this
     return (
-      sums !== undefined &&
-      w <= sums.width &&
-      h <= sums.height &&
-      Number.isInteger(sums.width) &&
-      Number.isInteger(sums.height) &&
+      grid !== undefined &&
+      w <= grid.width &&
+      h <= grid.height &&
+      Number.isInteger(grid.width) &&
+      Number.isInteger(grid.height) &&
       Number.isInteger(box[0]) &&
       Number.isInteger(box[1]) &&
       Number.isInteger(box[2]) &&
@@ -670,15 +686,16 @@ class PileOverlaps {
 
   /** `overlap` of a spot that `summed` (as every candidate `wholeSpots` says so of is). */
   wholeOverlap(l: number, t: number, r: number, b: number, least: number): number {
-    const overlap = (this.sums as CoverageSums).sum(l, t, r, b, least)
+    let overlap = (this.grid as OverlapGrid).sum(l, t, r, b, least)
+    if (this.large.rects.length > 0 && overlap < least) overlap = this.addPairs(this.large, l, t, r, b, overlap, least)
     const index = this.others
     if (index.rects.length === 0 || overlap >= least) return overlap
     return this.addPairs(index, l, t, r, b, overlap, least)
   }
 
-  /** Whether the overlap of [l, r) x [t, b) comes from the per-pixel counts (cheap), not pair by pair. */
+  /** Whether the overlap of [l, r) x [t, b) comes from the grid (cheap), not pair by pair with every label. */
   summed(l: number, t: number, r: number, b: number): boolean {
-    return this.sums !== undefined && this.sums.fits(l, t, r, b)
+    return this.grid !== undefined && this.grid.holds(l, t, r, b)
   }
 
   /**
@@ -686,14 +703,8 @@ class PileOverlaps {
    * short (the caller keeps a spot only for strictly less).
    */
   overlap(l: number, t: number, r: number, b: number, least: number): number {
-    let overlap = 0
-    let index = this.placed
-    if (this.summed(l, t, r, b)) {
-      overlap = (this.sums as CoverageSums).sum(l, t, r, b, least)
-      index = this.others
-      if (index.rects.length === 0) return overlap
-    }
-    return this.addPairs(index, l, t, r, b, overlap, least)
+    if (this.summed(l, t, r, b)) return this.wholeOverlap(l, t, r, b, least)
+    return this.addPairs(this.placed, l, t, r, b, 0, least)
   }
 
   /** `overlap` plus the area [l, r) x [t, b) shares with each label of `index`, stopping once it reaches `least`. */
@@ -719,8 +730,16 @@ class PileOverlaps {
   }
 }
 
-/** Above this many pixels (a 2900 x 2900 image), step 6 sums overlaps pair by pair, not with 4 bytes per pixel. */
+/**
+ * Above this many pixels (a 2900 x 2900 image), step 6 sums overlaps pair by pair, as it did when the alternative was
+ * a count per pixel (4 bytes each): `OverlapGrid` needs no such bound, but there the order of its sums stays as it was.
+ */
 const MAX_COVERAGE_PIXELS = 2 ** 23
+
+/** A grid cell's side for labels `size` pixels wide (or tall): the largest power of two not above it, as a shift. */
+function cellShift(size: number): number {
+  return size >= 2 ? 31 - Math.clz32(size) : 0
+}
 
 /**
  * Which cells of a grid of small squares (OCCUPANCY_CELL pixels) some placed label overlaps (positive area). A try
