@@ -3,6 +3,8 @@
  * mark at 250, 500 and 1,000 marks on a 1080x2400 screen annotated at the default --max-size 700 (315x700 image)
  * and at 2400. The boxes are a deterministic grid of list rows and icons, crowded as a long feed is, so many labels
  * fall through to the search steps. Goal: time per mark at 1,000 within 2x of that at 250 (linear or n log n).
+ * Then 1,000, 2,000 and 4,000 marks on the 315x700 image, full at each count: growth per mark past the point
+ * where the image fills.
  */
 import {placeLabels, type LabelPlacement} from '../plugins/annotate/src/render/place-labels.js'
 import {overlapArea, type Rect} from '../plugins/annotate/src/render/geometry.js'
@@ -135,4 +137,15 @@ export default async function bench(): Promise<void> {
     const ratio = (results[2] as {perMark: number}).perMark / (results[0] as {perMark: number}).perMark
     console.log(`placement ${width}x${height}: time per mark at 1000 / at 250 = ${ratio.toFixed(2)} (goal <= 2)`)
   }
+  // On the 315x700 image, 250 marks all fit at their boxes and 1,000 fill it (40 labels overlap none): the ratio
+  // above spans two regimes. Past 1,000 every count is a full image, so its growth per mark is the marks' alone.
+  const full = [1000, 2000, 4000]
+  const fullResults = timePlacements(full, 315, 700)
+  fullResults.forEach(({total, perMark}, k) =>
+    console.log(
+      `placement 315x700, ${full[k]} marks (image full): ${fmt(total)} CPU, ${(perMark * 1000).toFixed(1)} us per mark (median of ${ROUNDS}, warm)`
+    )
+  )
+  const growth = (fullResults[2] as {perMark: number}).perMark / (fullResults[0] as {perMark: number}).perMark
+  console.log(`placement 315x700, image full: time per mark at 4000 / at 1000 = ${growth.toFixed(2)}`)
 }
