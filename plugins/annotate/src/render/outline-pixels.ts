@@ -103,6 +103,13 @@ function setColor(r: number, g: number, b: number): void {
   pen.word = WORD[0] as number
 }
 
+/**
+ * Runs up to this many pixels are written one store at a time rather than by TypedArray fill, whose call costs
+ * more than the stores it makes for a run that short: most runs are a dash (5 pixels at 315x700) or the width
+ * of a line going down a box's side (2).
+ */
+const SHORT_RUN = 16
+
 /** [x0, x1) x [y0, y1), clipped to the image, in the pen's colour, opaque. */
 function fill(x0: number, y0: number, x1: number, y1: number): void {
   const {width, words} = pen
@@ -112,7 +119,13 @@ function fill(x0: number, y0: number, x1: number, y1: number): void {
   const bottom = y1 < pen.height ? y1 | 0 : pen.height
   if (left >= right) return
   if (words) {
-    for (let y = top; y < bottom; y++) words.fill(pen.word, y * width + left, y * width + right)
+    const word = pen.word
+    const run = right - left
+    for (let y = top; y < bottom; y++) {
+      const start = y * width + left
+      if (run > SHORT_RUN) words.fill(word, start, start + run)
+      else for (let i = start, end = start + run; i < end; i++) words[i] = word
+    }
     return
   }
   const data = pen.bytes
