@@ -8,7 +8,7 @@
  * a comment and the step is left out. The file is rewritten whole after every recorded step, so a session stopped
  * any way leaves what it did.
  */
-import {rename, rm, writeFile} from 'node:fs/promises'
+import {renameSync, rmSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
 import {flagName, schemaFields} from '../cli/schema-fields.js'
@@ -117,6 +117,10 @@ export interface FlowRecorderOptions {
 export class FlowRecorder {
   private readonly steps: RecordedStep[] = []
   private writing: Promise<void> = Promise.resolve()
+  /** Writes queued and not yet done. */
+  private queued = 0
+  /** The file's folder exists (a write made it): a step is written at once, before its call's output goes out. */
+  private folderMade = false
   private failed?: Error
   readonly file: string
 
@@ -132,7 +136,10 @@ export class FlowRecorder {
       target: (t) => (target = t),
       succeeded: () => {
         this.steps.push(stepFor(tool, input, cliInput, target, device, {host: adbHost, port: adbPort}))
-        void this.write()
+        // On disk before the call's output is printed: a process that ends at that output (its reader gone: bin/run.js
+        // ends it with OUTPUT_FAILED a few ticks later) still leaves every step that acted.
+        if (this.folderMade && this.queued === 0) this.writeNow(this.text(), [this.recorded, this.skipped])
+        else void this.write()
       },
     }
     return watcher
@@ -159,21 +166,39 @@ export class FlowRecorder {
   write(): Promise<void> {
     const text = this.text()
     const counts = [this.recorded, this.skipped] as const
+    this.queued++
     this.writing = this.writing.then(async () => {
-      const temp = `${this.file}.${process.pid}.tmp`
       try {
         // One level at a time: a recursive mkdir never settles where the OS refuses a folder (/proc/nope).
         await makeFolders(path.dirname(this.file))
-        await writeFile(temp, text)
-        await rename(temp, this.file)
+        this.folderMade = true
       } catch (error) {
-        await rm(temp, {force: true}).catch(() => undefined)
         this.failed ??= error as Error
         return
+      } finally {
+        this.queued--
       }
-      this.options.wrote?.(this.file, ...counts)
+      this.writeNow(text, counts)
     })
     return this.writing
+  }
+
+  /** Writes `text` whole now, synchronously (a temporary name, then a rename); a failure is kept for flush(). */
+  private writeNow(text: string, counts: readonly [number, number]): void {
+    const temp = `${this.file}.${process.pid}.tmp`
+    try {
+      writeFileSync(temp, text)
+      renameSync(temp, this.file)
+    } catch (error) {
+      try {
+        rmSync(temp, {force: true})
+      } catch {
+        // The temporary file could not be removed either: the write's own error is the one said.
+      }
+      this.failed ??= error as Error
+      return
+    }
+    this.options.wrote?.(this.file, ...counts)
   }
 
   /** Waits for the writes queued so far; OUTPUT_FAILED when one could not be written. */

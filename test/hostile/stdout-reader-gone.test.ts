@@ -1,0 +1,60 @@
+import {expect} from 'chai'
+import {spawn} from 'node:child_process'
+import {readdir, readFile, writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {exitCodeFor} from '@arc-cli/core'
+
+import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {scratch} from '@arc-cli/test-support/hostile'
+import {ROOT} from '@arc-cli/test-support/paths'
+
+/**
+ * A command whose stdout reader goes away mid-run (`arc batch … | head -1`): bin/run.js ends it with OUTPUT_FAILED
+ * (13) at its next write. What it did before that must be on disk whole, and nothing of its own left behind.
+ */
+describe('hostile: the reader of a command’s stdout goes away mid-run', function () {
+  this.timeout(120_000)
+  const h = useEmulator({
+    devices: [
+      {serial: 'emu-1', app: 'demo'},
+      {serial: 'emu-2', app: 'demo'},
+    ],
+  })
+
+  /** `arc ARGS | head -1`: stdout read up to its first line, then closed; stderr read whole. */
+  async function firstLineThenClose(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current').to.equal('dist')
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], {
+      cwd,
+      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...h.env, ...env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString()
+      if (stdout.includes('\n')) child.stdout.destroy()
+    })
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    return {code, stderr}
+  }
+
+  it('arc batch --record | head -1: exit 13, and the flow file holds every step that acted on the device', async () => {
+    const dir = await scratch()
+    const script = path.join(dir, 'keys.txt')
+    const keys = ['back', 'home', 'back', 'home', 'back', 'home']
+    await writeFile(script, keys.map((k) => `press ${k}\n`).join(''))
+    const flow = path.join(dir, 'keys.flow')
+    const from = h.emu.commands.length
+    const run = await firstLineThenClose(['batch', '-q', script, '--record', flow], dir, {ANDROID_SERIAL: 'emu-1'})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    const acted = h.argvSince(from).filter((argv) => argv.includes('keyevent')).length
+    expect(acted, 'a key pressed after the first line was read').to.be.greaterThan(1)
+    const steps = (await readFile(flow, 'utf8')).split('\n').filter((l) => l !== '' && !l.startsWith('#'))
+    expect(steps, run.stderr).to.deep.equal(keys.slice(0, acted).map((k) => `press ${k}`))
+    expect(await readdir(dir)).to.have.members(['keys.txt', 'keys.flow'])
+  })
+})
