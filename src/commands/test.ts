@@ -1,5 +1,5 @@
-import {spawn} from 'node:child_process'
-import {createReadStream} from 'node:fs'
+import {spawn, type ChildProcess} from 'node:child_process'
+import {createReadStream, rmSync} from 'node:fs'
 import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -286,6 +286,14 @@ export default class Test extends ScriptCommand {
     reportDir: string | undefined
   ): Promise<FlowResult[]> {
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'arc-test-'))
+    const children = new Set<ChildProcess>()
+    // This process ended at once (bin/run.js on a stdout whose reader went away, a second Ctrl-C): the children, each
+    // acting on its device, end with it rather than run on unwatched, and the scratch folder goes too.
+    const ended = () => {
+      for (const child of children) child.kill()
+      rmSync(scratch, {recursive: true, force: true})
+    }
+    process.on('exit', ended)
     try {
       const runs = devices.map(async (device, i) => {
         const mine = shard ? files.filter((_, k) => k % devices.length === i) : files
@@ -307,6 +315,8 @@ export default class Test extends ScriptCommand {
         const prefix = `[${printableLine(device)}] `
         await new Promise<void>((resolve, reject) => {
           const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe']})
+          children.add(child)
+          child.on('exit', () => children.delete(child))
           const relay = (from: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
             let rest = ''
             from.on('data', (chunk: Buffer) => {
@@ -347,6 +357,7 @@ export default class Test extends ScriptCommand {
       })
       return (await Promise.all(runs)).flat()
     } finally {
+      process.off('exit', ended)
       await rm(scratch, {recursive: true, force: true})
     }
   }

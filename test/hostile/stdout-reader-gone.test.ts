@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 import {spawn} from 'node:child_process'
-import {readdir, readFile, writeFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
@@ -56,5 +56,19 @@ describe('hostile: the reader of a command’s stdout goes away mid-run', functi
     const steps = (await readFile(flow, 'utf8')).split('\n').filter((l) => l !== '' && !l.startsWith('#'))
     expect(steps, run.stderr).to.deep.equal(keys.slice(0, acted).map((k) => `press ${k}`))
     expect(await readdir(dir)).to.have.members(['keys.txt', 'keys.flow'])
+  })
+
+  it('arc test on two devices | head -1: exit 13, its scratch folder removed', async () => {
+    const dir = await scratch()
+    const flow = path.join(dir, 'keys.flow')
+    await writeFile(flow, 'press back\npress home\npress back\npress home\n')
+    const tmp = path.join(dir, 'tmp')
+    await mkdir(tmp)
+    const run = await firstLineThenClose(['test', flow, flow, '--device', 'emu-1', '--device', 'emu-2'], dir, {
+      TMPDIR: tmp,
+    })
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    // The children's results went to a folder of the parent's own (arc-test-*) under TMPDIR.
+    expect(await readdir(tmp), run.stderr).to.deep.equal([])
   })
 })
