@@ -79,6 +79,22 @@ describe('annotate: box grid (outlines a label would hide)', () => {
     })
   }
 
+  it('leaves out the rectangles it is told to', () => {
+    const next = generator(5)
+    const rects: Rect[] = []
+    for (let k = 0; k < 200; k++) rects.push(randomRect(next, 315, 700))
+    const leave = Uint8Array.from(rects, (_, i) => (i % 3 === 0 ? 1 : 0))
+    const grid = new BoxGrid(315, 700, 16, rects, leave)
+    for (let q = 0; q < 200; q++) {
+      const [l, t, r, b] = randomRect(next, 315, 700)
+      let count = 0
+      rects.forEach((o, id) => {
+        if (leave[id] === 0 && hides(o, l, t, r, b, 2)) count++
+      })
+      expect(grid.outlinesHidden(l, t, r, b, -1, 2, Infinity)).to.equal(count)
+    }
+  })
+
   it('finds what a spatial index of the same cells finds, empty rectangles included', () => {
     const next = generator(7)
     const [width, height] = [200, 300]

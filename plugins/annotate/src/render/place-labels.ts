@@ -297,19 +297,20 @@ class Placer {
     this.placedIndex = new SpatialIndex(W, H)
     const boxes: Rect[] = (this.boxes = new Array<Rect>(requests.length))
     for (let i = 0; i < requests.length; i++) boxes[i] = (requests[i] as LabelRequest).box
-    this.boxGrid = new BoxGrid(W, H, boxCell(W, H, requests.length), boxes)
-    this.textIndex = new SpatialIndex(W, H, 48)
-    for (const rect of options.textBoxes ?? []) this.textIndex.add(rect)
-    this.textBoxes = this.textIndex.rects
     this.lineWidth = options.lineWidth
     this.fonts = [options.fontPx]
     for (let f = Math.floor(options.fontPx) - 1; f >= options.minFontPx; f--) this.fonts.push(f)
-    this.occupied = new OccupancyGrid(W, H)
-    this.stats = options.stats
     // Label heights depend on the font size alone, growing with it: the first size's is the greatest.
     const least = labelSize(0, this.fonts[this.fonts.length - 1] as number).height
     const most = labelSize(0, this.fonts[0] as number).height
     this.rowOutlines = RowOutlines.of(boxes, W, H, least, most, this.lineWidth)
+    // The thin rows are counted by `rowOutlines`, not read from the grid.
+    this.boxGrid = new BoxGrid(W, H, boxCell(W, H, requests.length), boxes, this.rowOutlines?.kinds)
+    this.textIndex = new SpatialIndex(W, H, 48)
+    for (const rect of options.textBoxes ?? []) this.textIndex.add(rect)
+    this.textBoxes = this.textIndex.rects
+    this.occupied = new OccupancyGrid(W, H)
+    this.stats = options.stats
     this.measure = options.measure
     this.finder = new FreeSpotFinder(W, H, this.placedIndex)
     this.widths = new Float64Array(this.fonts.length)
@@ -361,12 +362,16 @@ class Placer {
   }
 
   /**
-   * `free` for a try at (x, y) that `map` (the free positions of the try's size, when step 5 made them) `holds`: one
-   * bit where `free` walks the labels near the try. On a crowded image the labels that reach step 5 try every corner,
-   * every font size and every ring spot first, nearly all taken. The callers test `holds` and call `free` themselves
-   * otherwise, so `free` stays inlined where most tries go (a tall image, where the map's rows are rarely made).
+   * `free` for a w x h try at (x, y) that `map` (see `mapNear`: the free positions of the try's size or of a smaller
+   * one, when step 5 made them) `holds`: one bit where `free` walks the labels near the try. On a crowded image the
+   * labels that reach step 5 try every corner, every font size and every ring spot first, nearly all taken. A label
+   * at (x, y) holds the smaller map's label at (x, y), so a position taken in the map is taken for the try too; one
+   * free there proves the try free only when the map is of its size (else `free` decides). The callers test `holds`
+   * and call `free` themselves otherwise, so `free` stays inlined where most tries go (a tall image, where the map's
+   * rows are rarely made).
    */
-  mapFree(map: FreeSpots, x: number, y: number): boolean {
+  mapFree(map: FreeSpots, x: number, y: number, w: number, h: number): boolean {
+    if (map.has(x, y) && (map.w !== w || map.h !== h)) return this.free(x, y, x + w, y + h)
     if (this.stats) this.stats.spotChecks++
     return map.has(x, y)
   }
@@ -396,15 +401,19 @@ class Placer {
       const b = y + h
       // Blocked at this font or a smaller one (while the bisection below looked for it), so blocked here too.
       if (font >= 0 && (blockedAt[rank] as number) >= font) continue
-      // At least this many outlines hidden (list rows the label crosses): losing already, the spot is not checked.
+      // The thin list rows the label crosses (anywhere across the image, as every candidate but a NaN one is), whose
+      // outlines it hides: not in the grid.
+      const thin = rowOutlines !== undefined && x >= 0 && w > 0 ? rowOutlines.thin(y, b, index) : 0
+      // At least this many outlines hidden (with the tall rows' bands it crosses): losing already, the spot is not
+      // checked.
       if (bestCost !== Infinity && rowOutlines !== undefined) {
-        if (rank + OUTLINE_PENALTY * rowOutlines.hidden(y, b, index) >= bestCost) continue
+        if (rank + OUTLINE_PENALTY * (thin + rowOutlines.bands(y, b, index)) >= bestCost) continue
       }
-      if (!(map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, r, b))) continue
+      if (!(map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y, w, h) : this.free(x, y, r, b))) continue
       // Box outlines the label would hide (its own box's excepted), counted only while the cost stays below the best
       // one's: `most` more of them bring it there (whole numbers throughout), and a cost reaching it loses already.
-      const most = bestCost === Infinity ? Infinity : Math.ceil((bestCost - rank) / OUTLINE_PENALTY)
-      let cost = rank + OUTLINE_PENALTY * boxGrid.outlinesHidden(x, y, r, b, index, lineWidth, most)
+      const most = bestCost === Infinity ? Infinity : Math.ceil((bestCost - rank) / OUTLINE_PENALTY) - thin
+      let cost = rank + OUTLINE_PENALTY * (thin + boxGrid.outlinesHidden(x, y, r, b, index, lineWidth, most))
       // Text it would cover.
       if (textBoxes.length > 0 && cost < bestCost) {
         textIndex.walk(x, y, r, b)
@@ -432,7 +441,7 @@ class Placer {
     const x = clampInto(one[0] as number, w, this.W)
     const y = clampInto(one[1] as number, h, this.H)
     const map = this.fontMaps[f]
-    return map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, x + w, y + h)
+    return map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y, w, h) : this.free(x, y, x + w, y + h)
   }
 
   /**
@@ -451,12 +460,14 @@ class Placer {
   }
 
   /**
-   * The map of free w x h spots for the label being placed to read (see `mapFree`): only when the search made the
-   * rows at its box. On a tall image the search reads a few bands around the boxes it ran for, and a check per try
-   * that finds the rows not made costs more than the walk it would save.
+   * The map of free spots for a w x h try of the label being placed to read (see `mapFree`): of that size, else of the
+   * largest size no wider and no taller that the search made (a label's first sizes have none: the search runs at the
+   * least font size); only when the search made the rows at its box. On a tall image the search reads a few bands
+   * around the boxes it ran for, and a check per try that finds the rows not made costs more than the walk it would
+   * save.
    */
   mapNear(w: number, h: number): FreeSpots | undefined {
-    const map = this.finder.mapOf(w, h)
+    const map = this.finder.mapWithin(w, h)
     return map !== undefined && map.madeAt(this.box[1]) ? map : undefined
   }
 
@@ -542,7 +553,7 @@ class Placer {
     for (let i = 0; i < rings; i += 2) {
       const x = clampInto(box[0] + (RING_ORDER[i] as number) * stepX, w, W)
       const y = clampInto(box[1] + (RING_ORDER[i + 1] as number) * h, h, H)
-      if (map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y) : this.free(x, y, x + w, y + h)) {
+      if (map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y, w, h) : this.free(x, y, x + w, y + h)) {
         const ring: Rect = [x, y, x + w, y + h]
         return {rect: ring, fontPx, detached: !touches(ring, box)}
       }
@@ -807,6 +818,17 @@ class FreeSpotFinder {
       if (map.w === w && map.h === h) return map
     }
     return undefined
+  }
+
+  /** The map made of the largest size (by area) no wider than w and no taller than h, if any. */
+  mapWithin(w: number, h: number): FreeSpots | undefined {
+    const {made} = this
+    let best: FreeSpots | undefined
+    for (let i = 0; i < made.length; i++) {
+      const map = made[i] as FreeSpots
+      if (map.w <= w && map.h <= h && (best === undefined || map.w * map.h > best.w * best.h)) best = map
+    }
+    return best
   }
 
   /** Records a label just placed (it is in `placed` already). */

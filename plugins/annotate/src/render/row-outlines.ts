@@ -1,27 +1,30 @@
 import type {Rect} from './geometry.js'
 
 /**
- * The boxes as wide as the image (list rows, the commonest crowded layout), as counts per pixel row, for a lower
- * bound of the box outlines a label would hide that costs a few array reads: placement scores every free candidate
- * by the outlines it hides, and a candidate whose rank plus that bound already reaches the best cost found loses with
- * no check of its spot and no walk over the boxes under it.
- *
- * A label anywhere across the image on rows [t, b) hides the outline (`line` wide) of such a box when it meets the
- * box's rows and does not lie within its inner rows (t >= top + line and b <= bottom - line): so when its rows meet the
- * box's top band [top, top + line) or bottom band [bottom - line, bottom). Two kinds of box are counted:
- * - thin ones, too short to hold any label (height < least label height + 2 line): every one the rows meet;
- * - tall ones, too tall for a label to meet both bands (height >= greatest label height + 2 line): the top bands and
- *   the bottom bands the rows meet, each a count of intervals.
- * Boxes between the two are left out (a bound, not the count). Each count is of intervals meeting [t, b): those that
- * start before b, less those that end at or before t.
+ * The boxes as wide as the image (list rows, the commonest crowded layout), as counts per pixel row, for what placement
+ * asks of every free candidate: how many box outlines the label there would hide. Two kinds of box are kept:
+ * - thin ones, too short to hold any label inside their inner rectangle (height < least label height + 2 line): a
+ *   label anywhere across the image hides the outline of every one whose rows it meets, so `thin` counts them exactly
+ *   and the box grid need not file them (a row as wide as the image lies in every column of its cells);
+ * - tall ones, too tall for a label to meet both their top band [top, top + line) and bottom band [bottom - line,
+ *   bottom) (height >= greatest label height + 2 line): a label whose rows meet a band hides the outline (it is not
+ *   within the inner rows), so `bands` is a lower bound of theirs (a label at the image's edge may hide more).
+ * Boxes between the two are left to the grid. Each count is of intervals meeting [t, b): those that start before b,
+ * less those that end at or before t. With such a bound a candidate whose rank plus the outlines it surely hides
+ * already reaches the best cost loses with no check of its spot and no walk over the boxes under it.
  */
 export class RowOutlines {
-  /** Per whole y in 0..H + 1, how many intervals start before y ... */
-  private readonly starts: Int32Array
-  /** ... and how many end at or before y; three interval kinds (thin boxes, top bands, bottom bands) summed. */
-  private readonly ends: Int32Array
-  /** Per box: how many of the counted intervals are its own (0, 1 or 2). */
-  private readonly own: Uint8Array
+  /** Per whole y in 0..H + 1, how many thin boxes start before y and how many end at or before y. */
+  private readonly thinStarts: Int32Array
+  private readonly thinEnds: Int32Array
+  /** The same for the tall boxes' top and bottom bands. */
+  private readonly bandStarts: Int32Array
+  private readonly bandEnds: Int32Array
+  /** The thin boxes' tops and bottoms, sorted: their count at rows that are not whole, by bisection. */
+  private readonly tops: Float64Array
+  private readonly bottoms: Float64Array
+  /** Per box: 1 thin, 2 tall, 0 neither; and its top and bottom. */
+  readonly kinds: Uint8Array
   private readonly ownTop: Float64Array
   private readonly ownBottom: Float64Array
 
@@ -54,33 +57,46 @@ export class RowOutlines {
     most: number,
     private readonly line: number
   ) {
-    const starts = (this.starts = new Int32Array(H + 2))
-    const ends = (this.ends = new Int32Array(H + 2))
-    this.own = new Uint8Array(boxes.length)
+    this.thinStarts = new Int32Array(H + 2)
+    this.thinEnds = new Int32Array(H + 2)
+    this.bandStarts = new Int32Array(H + 2)
+    this.bandEnds = new Int32Array(H + 2)
+    const kinds = (this.kinds = new Uint8Array(boxes.length))
     this.ownTop = new Float64Array(boxes.length)
     this.ownBottom = new Float64Array(boxes.length)
+    let thin = 0
     for (let i = 0; i < boxes.length; i++) {
       const o = boxes[i] as Rect
       const kind = RowOutlines.kind(o, W, least, most, line)
       if (kind === 0) continue
       this.ownTop[i] = o[1]
       this.ownBottom[i] = o[3]
-      this.own[i] = kind
-      if (kind === 1) this.count(o[1], o[3])
-      else {
-        this.count(o[1], o[1] + line)
-        this.count(o[3] - line, o[3])
+      kinds[i] = kind
+      if (kind === 1) {
+        thin++
+        this.count(this.thinStarts, this.thinEnds, o[1], o[3])
+      } else {
+        this.count(this.bandStarts, this.bandEnds, o[1], o[1] + line)
+        this.count(this.bandStarts, this.bandEnds, o[3] - line, o[3])
       }
     }
-    for (let y = 1; y <= H + 1; y++) {
-      starts[y] = (starts[y] as number) + (starts[y - 1] as number)
-      ends[y] = (ends[y] as number) + (ends[y - 1] as number)
+    for (const counts of [this.thinStarts, this.thinEnds, this.bandStarts, this.bandEnds]) {
+      for (let y = 1; y <= H + 1; y++) counts[y] = (counts[y] as number) + (counts[y - 1] as number)
     }
+    this.tops = new Float64Array(thin)
+    this.bottoms = new Float64Array(thin)
+    for (let i = 0, k = 0; i < boxes.length; i++) {
+      if (kinds[i] !== 1) continue
+      this.tops[k] = (boxes[i] as Rect)[1]
+      this.bottoms[k++] = (boxes[i] as Rect)[3]
+    }
+    this.tops.sort()
+    this.bottoms.sort()
   }
 
   /** Counts the interval [a, z): it starts before whole y when floor(a) + 1 <= y, ends at or before y when ceil(z) <= y. */
-  private count(a: number, z: number): void {
-    const {starts, ends, H} = this
+  private count(starts: Int32Array, ends: Int32Array, a: number, z: number): void {
+    const {H} = this
     const s = Math.floor(a) + 1
     const i = s < 0 ? 0 : s > H + 1 ? H + 1 : s
     starts[i] = (starts[i] as number) + 1
@@ -89,17 +105,25 @@ export class RowOutlines {
     ends[j] = (ends[j] as number) + 1
   }
 
+  /** Exactly how many thin boxes other than number `except` a label across the image on rows [t, b) (t < b) meets. */
+  thin(t: number, b: number, except: number): number {
+    if (!(t < b)) return 0
+    let n: number
+    if (t >= 0 && b <= this.H && Number.isInteger(t) && Number.isInteger(b)) {
+      n = (this.thinStarts[b] as number) - (this.thinEnds[t] as number)
+    } else n = below(this.tops, b, false) - below(this.bottoms, t, true)
+    if (this.kinds[except] === 1 && (this.ownTop[except] as number) < b && t < (this.ownBottom[except] as number)) n--
+    return n
+  }
+
   /**
-   * At most how many outlines of the boxes other than number `except` a label on rows [t, b) hides, for a label as
-   * tall as `of`'s `least` to `most` (t, b whole, 0 <= t < b); 0 past the image's last row.
+   * At least how many outlines of the tall boxes other than number `except` a label across the image on rows [t, b)
+   * hides, for a label `least` to `most` px tall (t, b whole, 0 <= t < b); 0 when not whole or past the last row.
    */
-  hidden(t: number, b: number, except: number): number {
-    if (b > this.H || !Number.isInteger(t) || !Number.isInteger(b)) return 0
-    let n = (this.starts[b] as number) - (this.ends[t] as number)
-    const own = this.own[except]
-    if (own === 1) {
-      if ((this.ownTop[except] as number) < b && t < (this.ownBottom[except] as number)) n--
-    } else if (own === 2) {
+  bands(t: number, b: number, except: number): number {
+    if (t < 0 || b > this.H || !Number.isInteger(t) || !Number.isInteger(b)) return 0
+    let n = (this.bandStarts[b] as number) - (this.bandEnds[t] as number)
+    if (this.kinds[except] === 2) {
       const top = this.ownTop[except] as number
       const bottom = this.ownBottom[except] as number
       if (top < b && t < top + this.line) n--
@@ -107,4 +131,17 @@ export class RowOutlines {
     }
     return n
   }
+}
+
+/** How many of `sorted` are below v (with `orAt`, at most v). */
+function below(sorted: Float64Array, v: number, orAt: boolean): number {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const s = sorted[mid] as number
+    if (s < v || (orAt && s === v)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }

@@ -212,7 +212,8 @@ export class SpatialIndex {
  * coordinates sit beside its id in the cell's run: a query reads runs of numbers, where a `SpatialIndex` walk reads
  * an id, then the rectangle's array, then a visit stamp. A rectangle filed in several cells the query covers counts
  * only in the first of them (the query's first column and row, or its own): no stamp is read or written. On a
- * crowded screen (a thousand list rows on a 315x700 image) a full-width row lies in every column of cells.
+ * crowded screen (a thousand list rows on a 315x700 image) a full-width row lies in every column of cells: the
+ * rectangles a caller counts otherwise (`leave`, 1 per rectangle left out) are filed nowhere.
  */
 export class BoxGrid {
   private readonly cols: number
@@ -230,7 +231,8 @@ export class BoxGrid {
     width: number,
     height: number,
     private readonly cellSize: number,
-    rects: Rect[]
+    rects: Rect[],
+    leave?: Uint8Array
   ) {
     const cols = (this.cols = Math.max(1, Math.ceil(width / cellSize)))
     this.rows = Math.max(1, Math.ceil(height / cellSize))
@@ -239,6 +241,7 @@ export class BoxGrid {
     const spans = new Int32Array(4 * rects.length)
     for (let i = 0; i < rects.length; i++) {
       const r = rects[i] as Rect
+      if (leave !== undefined && leave[i] === 1) continue
       const x0 = (spans[4 * i] = this.col(r[0]))
       const x1 = (spans[4 * i + 1] = this.col(r[2], true))
       const y0 = (spans[4 * i + 2] = this.row(r[1]))
@@ -255,6 +258,7 @@ export class BoxGrid {
     this.firstRows = new Int32Array(total)
     const fill = starts.slice(0, starts.length - 1)
     for (let i = 0; i < rects.length; i++) {
+      if (leave !== undefined && leave[i] === 1) continue
       const r = rects[i] as Rect
       const x0 = spans[4 * i] as number
       const y0 = spans[4 * i + 2] as number
