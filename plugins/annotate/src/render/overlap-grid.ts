@@ -105,15 +105,16 @@ export class OverlapGrid {
     for (let row = y0 > 0 ? y0 >> shiftY : 0; row <= r1; row++) {
       for (let cell = row * cols + c0, last = row * cols + c1; cell <= last; cell++) {
         for (let k = heads[cell] as number; k >= 0; k = entries[k] as number) {
-          const pl = entries[k + 1] as number
-          const pr = entries[k + 3] as number
-          const ow = (pr < r ? pr : r) - (pl > l ? pl : l)
-          if (ow <= 0) continue
-          const pt = entries[k + 2] as number
-          const pb = entries[k + 4] as number
-          const oh = (pb < b ? pb : b) - (pt > t ? pt : t)
-          if (oh <= 0) continue
-          s += ow * oh
+          // Without branches: whether a label near the spot reaches it is a coin toss the CPU mispredicts, so the
+          // extents are clamped with sign masks (whole pixels of the image, far inside 32 bits): min(a, b) = b + (d & (d >> 31)) and
+          // max(a, b) = b + (d & ~(d >> 31)) for d = a - b, and a negative extent counts as 0.
+          const dr = (entries[k + 3] as number) - r
+          const dl = (entries[k + 1] as number) - l
+          const ow = r + (dr & (dr >> 31)) - l - (dl & ~(dl >> 31))
+          const db = (entries[k + 4] as number) - b
+          const dt = (entries[k + 2] as number) - t
+          const oh = b + (db & (db >> 31)) - t - (dt & ~(dt >> 31))
+          s += (ow & ~(ow >> 31)) * (oh & ~(oh >> 31))
           if (s >= atLeast) return s
         }
       }
