@@ -3,7 +3,7 @@
  * rectangle with every stored one (step 6's cost of a spot) reads only the few stored near it: the cells whose
  * rectangles can reach it, from the largest stored width and height left of and above it, to its own right and
  * bottom edge. Placement's last step scores dozens of spots per label this way on a full image, where a spot shares
- * pixels with two or three labels: filing a label is one write of its corners and one of a list link, where a count
+ * pixels with two or three labels: filing a label is a write of its corners and a few of list links, where a count
  * per pixel (the sums step 6 read before) rewrote a few hundred entries per label and allocated 4 bytes per pixel.
  *
  * Only whole-pixel rectangles inside the image no larger than the limits are stored (`fits`); a caller keeps any
@@ -12,11 +12,16 @@
  * overlap areas.
  */
 export class OverlapGrid {
-  /** Per cell (row by row), the offset in `entries` of the last rectangle filed there, or -1. */
+  /**
+   * Per cell (row by row), the offset in `entries` of the first rectangle of its row's list filed in that cell or a
+   * later one of the row, or -1. Each row of cells keeps ONE list, in cell order, so a query walks a list per row
+   * from its first cell and stops past its last: with a list per cell, the walk's branch at each cell (empty or
+   * not, one rectangle or two: at random) cost more than the few rectangles it read.
+   */
   private readonly heads: Int32Array
   /**
-   * Per rectangle, ENTRY numbers: the offset of the previous rectangle filed in its cell (or -1), then its left, top,
-   * right and bottom edge. One array, so a query's walk down a cell's list reads each rectangle where its link is.
+   * Per rectangle, ENTRY numbers: the offset of the next rectangle in its row's list (or -1), then its left, top,
+   * right and bottom edge. One array, so a query's walk reads each rectangle where its link is.
    */
   private entries: Int32Array
   private used = 0
@@ -78,13 +83,23 @@ export class OverlapGrid {
       this.entries = entries
     }
     this.used = k + ENTRY
-    const cell = (t >> this.shiftY) * this.cols + (l >> this.shiftX)
-    entries[k] = this.heads[cell] as number
+    const {heads} = this
+    const base = (t >> this.shiftY) * this.cols
+    let c = l >> this.shiftX
+    const old = heads[base + c] as number
+    entries[k] = old
     entries[k + 1] = l
     entries[k + 2] = t
     entries[k + 3] = r
     entries[k + 4] = b
-    this.heads[cell] = k
+    // Cells up to c whose first entry (at or after them) was `old` now start at this one.
+    while (c >= 0 && heads[base + c] === old) heads[base + c--] = k
+    // The entry before `old` in the row's list, the last of cell c's (none when c < 0), now leads to this one.
+    if (c >= 0) {
+      let p = heads[base + c] as number
+      while (entries[p] !== old) p = entries[p] as number
+      entries[p] = k
+    }
   }
 
   /**
@@ -103,20 +118,20 @@ export class OverlapGrid {
     const r1 = (b - 1) >> shiftY
     let s = 0
     for (let row = y0 > 0 ? y0 >> shiftY : 0; row <= r1; row++) {
-      for (let cell = row * cols + c0, last = row * cols + c1; cell <= last; cell++) {
-        for (let k = heads[cell] as number; k >= 0; k = entries[k] as number) {
-          // Without branches: whether a label near the spot reaches it is a coin toss the CPU mispredicts, so the
-          // extents are clamped with sign masks (whole pixels of the image, far inside 32 bits): min(a, b) = b + (d & (d >> 31)) and
-          // max(a, b) = b + (d & ~(d >> 31)) for d = a - b, and a negative extent counts as 0.
-          const dr = (entries[k + 3] as number) - r
-          const dl = (entries[k + 1] as number) - l
-          const ow = r + (dr & (dr >> 31)) - l - (dl & ~(dl >> 31))
-          const db = (entries[k + 4] as number) - b
-          const dt = (entries[k + 2] as number) - t
-          const oh = b + (db & (db >> 31)) - t - (dt & ~(dt >> 31))
-          s += (ow & ~(ow >> 31)) * (oh & ~(oh >> 31))
-          if (s >= atLeast) return s
-        }
+      for (let k = heads[row * cols + c0] as number; k >= 0; k = entries[k] as number) {
+        const pl = entries[k + 1] as number
+        if (pl >> shiftX > c1) break
+        // Without branches: whether a label near the spot reaches it is a coin toss the CPU mispredicts, so the
+        // extents are clamped with sign masks (whole pixels of the image, far inside 32 bits): min(a, b) = b + (d &
+        // (d >> 31)) and max(a, b) = b + (d & ~(d >> 31)) for d = a - b, and a negative extent counts as 0.
+        const dr = (entries[k + 3] as number) - r
+        const dl = pl - l
+        const ow = r + (dr & (dr >> 31)) - l - (dl & ~(dl >> 31))
+        const db = (entries[k + 4] as number) - b
+        const dt = (entries[k + 2] as number) - t
+        const oh = b + (db & (db >> 31)) - t - (dt & ~(dt >> 31))
+        s += (ow & ~(ow >> 31)) * (oh & ~(oh >> 31))
+        if (s >= atLeast) return s
       }
     }
     return s
