@@ -185,6 +185,29 @@ describe('hostile: the command line', function () {
       }
     })
   }
+
+  it('arc screen-state --detail bogus --json > /dev/full: its own error said on stderr, not lost, with its own exit', async function () {
+    if (!existsSync('/dev/full')) this.skip()
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current').to.equal('dist')
+    const full = openSync('/dev/full', 'w')
+    try {
+      const child = spawn(
+        process.execPath,
+        [path.join(ROOT, 'bin', 'run.js'), 'screen-state', '-d', 'demo', '--detail', 'bogus', '--json'],
+        {cwd: await scratch(), env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'}, stdio: ['ignore', full, 'pipe']}
+      )
+      let stderr = ''
+      child.stderr?.on('data', (d: Buffer) => (stderr += d))
+      const code = await new Promise((resolve) => child.on('close', resolve))
+      expect(code, stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+      expect(stderr)
+        .to.match(/^Error \[INVALID_INPUT\]: .*--detail/)
+        .and.not.match(NO_STACK)
+      expect(stderr.match(/^Error \[/gm), 'said once').to.have.length(1)
+    } finally {
+      closeSync(full)
+    }
+  })
 })
 
 describe('hostile: the reader of a server’s log goes away', function () {

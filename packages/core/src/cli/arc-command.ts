@@ -141,8 +141,15 @@ export abstract class ArcCommand extends Command {
     if (arcError.code === 'OUTPUT_FAILED' && arcError.cause !== undefined && !firstToSay(arcError.cause)) {
       return this.exit(exit)
     }
-    if (this.jsonEnabled()) this.logJson(errorJson(arcError))
-    else process.stderr.write(`${cliErrorText(arcError, process.stderr)}\n`)
+    const json = this.jsonEnabled()
+    const failedBefore = process.stdout.errored
+    if (json) this.logJson(errorJson(arcError))
+    // --json's error met a stdout that fails on it (a full disk, its reader gone: the stream keeps the error of the
+    // write that met it): said on stderr, the one channel left, rather than not at all, and the stdout's own error
+    // then goes unsaid (bin/run.js's listener): this error is the one that matters.
+    const unsaid = json && process.stdout.errored !== failedBefore
+    if (unsaid) firstToSay(process.stdout.errored)
+    if (!json || unsaid) process.stderr.write(`${cliErrorText(arcError, process.stderr)}\n`)
     return this.exit(exit)
   }
 }
