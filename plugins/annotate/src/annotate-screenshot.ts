@@ -10,7 +10,14 @@ import {countOverlaps, placeLabels, type LabelPlacement} from './render/place-la
 import {outlinesWritable, writeOutlines} from './render/outline-pixels.js'
 import {outputSize, screenMapping} from './render/screen-mapping.js'
 import {buildMap, type AnnotationMap} from './annotation-map.js'
-import {checkAgainstScreen, confirmPixels, decodeScreenshot, fitsScreen, frameLooks} from './screenshot-image.js'
+import {
+  checkAgainstScreen,
+  confirmPixels,
+  decodeScreenshot,
+  fitsScreen,
+  frameLooks,
+  releasePixels,
+} from './screenshot-image.js'
 import type {ImageFormat} from './style/annotate-config.js'
 import type {AnnotateStyle} from './style/presets.js'
 import type {ResolvedStyle} from './style/resolve-style.js'
@@ -191,9 +198,6 @@ function labelRects(placements: LabelPlacement[]): Rect[] {
 
 function ignore(): void {}
 
-/** What an Image's src is set to to drop its pixels (an empty src clears an image, as in a browser). */
-const EMPTY = Buffer.alloc(0)
-
 /**
  * The one annotation function, shared by `arc annotate` and `arc screen-state --screenshot`: decodes the
  * screenshot, scales it (long side at most maxSize), draws a box and a label for every on-screen element,
@@ -237,11 +241,7 @@ export async function annotateScreenshot(
   ctx.imageSmoothingEnabled = true
   ctx.imageSmoothingQuality = 'high'
   ctx.drawImage(image, 0, 0, size.width, size.height)
-  // The decoded screenshot (10 MB at 1080x2400) is let go as soon as it is drawn: the canvas's recording holds its
-  // own reference to those pixels for as long as it needs them. Left to the Image, the memory stayed counted until
-  // a garbage collection finalised it, and that count is what makes V8 collect: about one full collection every
-  // three annotations in a warm loop (5-25 ms each on this machine), against one in ten or more without it.
-  image.src = EMPTY
+  releasePixels(image)
 
   const warnings: string[] = []
   const looks = frameLooks(ctx, size.width, size.height)

@@ -8,7 +8,7 @@ import {createCanvas} from '@napi-rs/canvas'
 import {InvalidInputError, type Rect, type ScreenModel} from '@arc-cli/core'
 
 import {screenMapping, toImageRect} from './render/screen-mapping.js'
-import {checkAgainstScreen, decodeScreenshot} from './screenshot-image.js'
+import {checkAgainstScreen, decodeScreenshot, releasePixels} from './screenshot-image.js'
 
 export interface Crop {
   data: Buffer
@@ -41,6 +41,7 @@ export async function cropScreenshot(
   const height = bottom - top
   const canvas = createCanvas(width, height)
   canvas.getContext('2d').drawImage(image, left, top, width, height, 0, 0, width, height)
+  releasePixels(image)
   const data = options.format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', options.quality)
   return {data, width, height}
 }

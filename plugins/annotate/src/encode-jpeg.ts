@@ -1,6 +1,8 @@
 import {BLACK_LEVEL, InvalidInputError} from '@arc-cli/core'
 import {createCanvas, loadImage} from '@napi-rs/canvas'
 
+import {releasePixels} from './screenshot-image.js'
+
 /** Re-encodes a device PNG as JPEG at `quality` (1-100), same size. */
 export async function pngToJpeg(png: Buffer, quality: number, source: string): Promise<Buffer> {
   let image
@@ -11,6 +13,7 @@ export async function pngToJpeg(png: Buffer, quality: number, source: string): P
   }
   const canvas = createCanvas(image.width, image.height)
   canvas.getContext('2d').drawImage(image, 0, 0)
+  releasePixels(image)
   return canvas.encode('jpeg', quality)
 }
 
@@ -27,8 +30,10 @@ export async function jpegLooksBlack(jpeg: Buffer): Promise<boolean | undefined>
   }
   const canvas = createCanvas(image.width, image.height)
   const ctx = canvas.getContext('2d')
+  const {width, height} = image
   ctx.drawImage(image, 0, 0)
-  const pixels = ctx.getImageData(0, 0, image.width, image.height).data
+  releasePixels(image)
+  const pixels = ctx.getImageData(0, 0, width, height).data
   for (let i = 0; i < pixels.length; i += 4) {
     if ((pixels[i] as number) > BLACK_LEVEL || (pixels[i + 1] as number) > BLACK_LEVEL) return false
     if ((pixels[i + 2] as number) > BLACK_LEVEL) return false

@@ -2,6 +2,7 @@ import {InvalidInputError} from '@arc-cli/core'
 import {createCanvas, loadImage} from '@napi-rs/canvas'
 
 import {outputSize} from './render/screen-mapping.js'
+import {releasePixels} from './screenshot-image.js'
 
 /**
  * An image (PNG or JPEG) scaled so its longest side is at most `maxSize` pixels (never upscaled; 0: as it is) and
@@ -24,6 +25,7 @@ export async function fitImage(
   ctx.imageSmoothingEnabled = true
   ctx.imageSmoothingQuality = 'high'
   ctx.drawImage(decoded, 0, 0, size.width, size.height)
+  releasePixels(decoded)
   const data = options.format === 'png' ? await canvas.encode('png') : await canvas.encode('jpeg', options.quality)
   return {data, ...size}
 }

@@ -6,9 +6,12 @@ import {DEMO_DIR, SnapshotDriver, buildScreenModel} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {annotateScreenshot} from '../src/annotate-screenshot.js'
+import {jpegLooksBlack, pngToJpeg} from '../src/encode-jpeg.js'
+import {fitImage} from '../src/fit-image.js'
 import {DEFAULTS} from '../src/style/annotate-config.js'
 import {resolveStyle} from '../src/style/resolve-style.js'
 import {pngChunk as chunk} from '@arc-cli/test-support/png-chunk'
+import {decode, isRed, solidPng} from './support.js'
 
 const zlib = createRequire(import.meta.url)('node:zlib') as typeof Zlib
 
@@ -28,6 +31,29 @@ async function inflatesDuring(work: () => Promise<unknown>): Promise<number> {
     syncBuiltinESMExports()
   }
   return calls
+}
+
+/**
+ * The full garbage collections V8 runs while `work` runs. The canvas library tells V8 about the memory it holds
+ * outside the heap (a decoded 1080x2400 screenshot: 10 MB), and V8 runs a full collection for every few tens of MB
+ * told and not given back.
+ */
+async function fullCollectionsDuring(work: () => Promise<void>): Promise<number> {
+  let full = 0
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const {detail} = entry as PerformanceEntry & {detail?: {kind?: number}}
+      if (detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++
+    }
+  })
+  observer.observe({entryTypes: ['gc']})
+  try {
+    await work()
+    await new Promise((resolve) => setImmediate(resolve))
+  } finally {
+    observer.disconnect()
+  }
+  return full
 }
 
 /** A PNG of `width`x`height` whose pixel data (valid zlib, valid CRCs) holds only the first `rows` rows. */
@@ -65,24 +91,34 @@ describe('annotate: one decode per screenshot', () => {
     const model = buildScreenModel(await driver.captureScreen())
     const png = await driver.screenshot()
     await annotateScreenshot(model, png, options) // the measuring canvases and the font, made once per process
-    // The canvas library tells V8 about the memory it holds outside the heap (the decoded 1080x2400 screenshot:
-    // 10 MB), and V8 runs a full collection for every few tens of MB told and not given back. Pixels held by the
-    // Image until a collection finalised it made one such collection every one or two annotations here (9 in 12).
-    let full = 0
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        const {detail} = entry as PerformanceEntry & {detail?: {kind?: number}}
-        if (detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++
-      }
-    })
-    observer.observe({entryTypes: ['gc']})
-    try {
+    // Pixels held by the Image until a collection finalised it made a full collection every one or two annotations
+    // here (9 in 12).
+    const full = await fullCollectionsDuring(async () => {
       for (let i = 0; i < 12; i++) await annotateScreenshot(model, png, options)
-      await new Promise((resolve) => setImmediate(resolve))
-    } finally {
-      observer.disconnect()
-    }
+    })
     expect(full, 'full collections in 12 annotations').to.be.at.most(3)
+  })
+
+  it("arc screenshot's scaling and re-encoding draw the screenshot's pixels, then give them back", async () => {
+    const png = await solidPng(1080, 2400, '#d02020')
+    const source = 'the test'
+    const scaled = await fitImage(png, {maxSize: 700, format: 'jpeg', quality: 80, source})
+    const jpeg = await pngToJpeg(png, 80, source)
+    for (const image of [await decode(scaled.data), await decode(jpeg)]) {
+      for (const [x, y] of [
+        [0, 0],
+        [image.width >> 1, image.height >> 1],
+        [image.width - 1, image.height - 1],
+      ]) {
+        expect(isRed(image.at(x as number, y as number)), `${image.width}x${image.height} at ${x},${y}`).to.equal(true)
+      }
+    }
+    expect(await jpegLooksBlack(jpeg)).to.equal(false)
+    // 10 MB decoded per call, held until a collection: 3-4 full collections in 24 calls before, 0-1 after.
+    const full = await fullCollectionsDuring(async () => {
+      for (let i = 0; i < 48; i++) await fitImage(png, {maxSize: 700, format: 'jpeg', quality: 80, source})
+    })
+    expect(full, 'full collections in 48 scalings').to.be.at.most(4)
   })
 
   it('pixel data that ends halfway is still refused, told by the blank rows the decoder left', async () => {
