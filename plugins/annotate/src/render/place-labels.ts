@@ -570,8 +570,8 @@ class Placer {
     let leastY = 0
     cornerCandidates(box, w, h, shiftStep(box, w), h, candidates)
     if (pile.wholeSpots(box, w, h)) {
-      // Every candidate is whole pixels inside the image (a whole box's, clamped), summed from the per-pixel counts:
-      // no check per candidate of where its overlap comes from. Candidates clamped onto an edge of the image often
+      // Every candidate is whole pixels inside the image (a whole box's, clamped), summed from the grid: no check per
+      // candidate of where its overlap comes from. Candidates clamped onto an edge of the image often
       // coincide (a box as wide as the image has its left and right corners outside it): a spot tried already cannot
       // have strictly less overlap, so each edge spot is summed once (only an edge spot can repeat an edge spot).
       const maxX = W - w
