@@ -18,9 +18,14 @@ if (!served) {
   // process ends there as one killed by SIGPIPE would: what it acted on was done, what it prints cannot arrive.
   // Said once: a command's own write path may say the same error object (core's errors/output-failure.ts).
   const said = (globalThis[Symbol.for('arc.output-errors-said')] ??= new WeakSet())
+  // Help and the version are oclif's own text, read through `| head` or a pager as often as whole: a reader that
+  // stops early ends them quietly, as it ends git's or grep's (the words before a `--`, as the server reads them).
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv
+  const ownText = words[0] === 'help' || words.some((w) => ['--help', '-h', '--version', '-v'].includes(w))
   const outputFailed = (error) => {
     if (typeof error !== 'object' || error === null || said.has(error)) return
     said.add(error)
+    if (ownText && error.code === 'EPIPE') process.exit(0)
     void import('@arc-cli/core')
       .then((core) => {
         const arcError = core.toArcError(error)

@@ -72,3 +72,36 @@ describe('hostile: the reader of a command’s stdout goes away mid-run', functi
     expect(await readdir(tmp), run.stderr).to.deep.equal([])
   })
 })
+
+describe('hostile: a reader that reads nothing (`arc … | true`)', function () {
+  this.timeout(60_000)
+
+  /** `arc ARGS | true`: the pipe's reader gone before arc writes a byte. Its exit status and stderr. */
+  async function intoTrue(args: string[]): Promise<{code: number; stderr: string}> {
+    expect(process.env[CLI_ENTRY_VAR], 'the test setup could not prove dist current').to.equal('dist')
+    const arc = [process.execPath, path.join(ROOT, 'bin', 'run.js'), ...args].map((w) => `'${w}'`).join(' ')
+    const child = spawn('bash', ['-c', `${arc} 2>&3 | true; echo "\${PIPESTATUS[0]}"`], {
+      cwd: await scratch(),
+      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'},
+      stdio: ['ignore', 'pipe', 'ignore', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stdio[3]?.on('data', (d: Buffer) => (stderr += d.toString()))
+    await new Promise((resolve) => child.on('close', resolve))
+    return {code: Number(stdout.trim()), stderr}
+  }
+
+  for (const args of [['--help'], ['screen-state', '--help'], ['help', 'tap'], ['--version']]) {
+    it(`arc ${args.join(' ')} | true: oclif's own text ends quietly, exit 0`, async () => {
+      expect(await intoTrue(args)).to.deep.equal({code: 0, stderr: ''})
+    })
+  }
+
+  it('arc screen-state -d demo | true: exit OUTPUT_FAILED (13), saying the reader went away', async () => {
+    const {code, stderr} = await intoTrue(['screen-state', '-d', 'demo'])
+    expect(code, stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(stderr).to.include('Error [OUTPUT_FAILED]: stdout was closed before arc finished writing')
+  })
+})
