@@ -27,13 +27,11 @@ export class SpatialIndex {
 
   /** The cell column of x (a left edge, inclusive; with `end`, a right edge, exclusive). */
   private col(x: number, end = false): number {
-    const c = end ? Math.ceil(x / this.cellSize) - 1 : Math.floor(x / this.cellSize)
-    return c < 0 ? 0 : c >= this.cols ? this.cols - 1 : c
+    return cellAt(x, this.cellSize, this.cols, end)
   }
 
   private row(y: number, end = false): number {
-    const c = end ? Math.ceil(y / this.cellSize) - 1 : Math.floor(y / this.cellSize)
-    return c < 0 ? 0 : c >= this.rows ? this.rows - 1 : c
+    return cellAt(y, this.cellSize, this.rows, end)
   }
 
   add(r: Rect): void {
@@ -280,13 +278,11 @@ export class BoxGrid {
 
   /** As `SpatialIndex`'s: the cell column of x (a left edge, inclusive; with `end`, a right edge, exclusive). */
   private col(x: number, end = false): number {
-    const c = end ? Math.ceil(x / this.cellSize) - 1 : Math.floor(x / this.cellSize)
-    return c < 0 ? 0 : c >= this.cols ? this.cols - 1 : c
+    return cellAt(x, this.cellSize, this.cols, end)
   }
 
   private row(y: number, end = false): number {
-    const c = end ? Math.ceil(y / this.cellSize) - 1 : Math.floor(y / this.cellSize)
-    return c < 0 ? 0 : c >= this.rows ? this.rows - 1 : c
+    return cellAt(y, this.cellSize, this.rows, end)
   }
 
   /**
@@ -321,4 +317,13 @@ export class BoxGrid {
     }
     return n
   }
+}
+
+/**
+ * The cell, of `count` cells `size` wide along one axis, that coordinate v falls in: a left or top edge (inclusive),
+ * or with `end` a right or bottom edge (exclusive), clamped into the grid.
+ */
+function cellAt(v: number, size: number, count: number, end: boolean): number {
+  const c = end ? Math.ceil(v / size) - 1 : Math.floor(v / size)
+  return c < 0 ? 0 : c >= count ? count - 1 : c
 }
