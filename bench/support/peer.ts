@@ -20,7 +20,8 @@ export function peerRequire(name: string, version: string): NodeJS.Require | str
   const manifest = path.join(dir, 'node_modules', ...name.split('/'), 'package.json')
   if (!existsSync(manifest)) {
     mkdirSync(dir, {recursive: true})
-    console.log(`installing ${name}@${version} for the comparison into ${path.relative(ROOT, dir)}`)
+    // Progress, not a figure: on stderr, so `npm run bench -- docs` (which keeps stdout) leaves it out of the docs.
+    console.error(`installing ${name}@${version} for the comparison into ${path.relative(ROOT, dir)}`)
     const npm = spawnSync(
       'npm',
       ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `${name}@${version}`],
