@@ -5,7 +5,7 @@
 import {realpathSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 
-import {serverFor} from '../dist/server/protocol.js'
+import {asksOclifText, serverFor} from '../dist/server/protocol.js'
 
 const root = realpathSync(fileURLToPath(new URL('..', import.meta.url)))
 const argv = process.argv.slice(2)
@@ -19,9 +19,8 @@ if (!served) {
   // Said once: a command's own write path may say the same error object (core's errors/output-failure.ts).
   const said = (globalThis[Symbol.for('arc.output-errors-said')] ??= new WeakSet())
   // Help and the version are oclif's own text, read through `| head` or a pager as often as whole: a reader that
-  // stops early ends them quietly, as it ends git's or grep's (the words before a `--`, as the server reads them).
-  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv
-  const ownText = words[0] === 'help' || words.some((w) => ['--help', '-h', '--version', '-v'].includes(w))
+  // stops early ends them quietly, as it ends git's or grep's.
+  const ownText = asksOclifText(argv)
   const outputFailed = (error) => {
     if (typeof error !== 'object' || error === null || said.has(error)) return
     said.add(error)

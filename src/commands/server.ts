@@ -19,7 +19,7 @@ import {
 import {ScriptCommand, exitStatus} from '../script-command.js'
 import {serverAt} from '../server/ask.js'
 import {Host} from '../server/host.js'
-import {MAX_SOCKET_PATH_BYTES, socketPathFits} from '../server/protocol.js'
+import {asksOclifText, MAX_SOCKET_PATH_BYTES, optionWords, socketPathFits} from '../server/protocol.js'
 
 /**
  * Commands a server never runs; the client runs them itself: those that read stdin (the client's is not sent:
@@ -41,9 +41,6 @@ const NOT_HERE = new Set([
   'screenrecord',
   'logs',
 ])
-
-/** Words that make oclif print help or the version instead of running the command: left to the client's oclif. */
-const OCLIF_OWN = new Set(['--help', '-h', '--version', '-v'])
 
 /**
  * `arc server`: keeps arc loaded, so the commands of this installation that follow start in milliseconds, not in
@@ -145,7 +142,7 @@ export default class Server extends ScriptCommand {
    * run on its own.
    */
   private accept(argv: string[]): string | undefined {
-    if (optionWords(argv).some((word) => OCLIF_OWN.has(word))) return undefined
+    if (asksOclifText(argv)) return undefined
     const id = this.findCommandId(argv)
     if (id === undefined || NOT_HERE.has(id)) return undefined
     // A word after a command that takes none: oclif alone reads it as part of the command's name and says what it
@@ -180,10 +177,4 @@ export default class Server extends ScriptCommand {
       residentCliHost(false)
     }
   }
-}
-
-/** The words of a command line before a `--` (after it, every word is an argument, whatever it looks like). */
-function optionWords(argv: string[]): string[] {
-  const end = argv.indexOf('--')
-  return end === -1 ? argv : argv.slice(0, end)
 }

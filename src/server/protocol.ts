@@ -153,6 +153,23 @@ export function serverSocketPath(root: string): string | undefined {
   return path.join(socketFolder(), `server-${fnv1a(root)}.sock`)
 }
 
+/** Words that make oclif print help or the version instead of running the command. */
+const OCLIF_OWN = new Set(['--help', '-h', '--version', '-v'])
+
+/** The words of a command line before a `--` (after it, every word is an argument, whatever it looks like). */
+export function optionWords(argv: string[]): string[] {
+  const end = argv.indexOf('--')
+  return end === -1 ? argv : argv.slice(0, end)
+}
+
+/**
+ * Whether a command line asks for oclif's own text, help or the version, rather than a command's work: the server
+ * leaves it to the client's oclif, and bin/run.js ends it quietly when its reader stops early (`arc --help | head`).
+ */
+export function asksOclifText(argv: string[]): boolean {
+  return argv[0] === 'help' || optionWords(argv).some((word) => OCLIF_OWN.has(word))
+}
+
 /** The first words a client always runs itself: help and the version (oclif's own output), the server's commands. */
 const NEVER_HANDED = new Set(['help', 'server', 'version', 'autocomplete'])
 
