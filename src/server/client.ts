@@ -80,33 +80,30 @@ class Relay {
 
   private onFrame(type: string, body: Buffer): void {
     if (this.settled) return
+    if (type === 'N') {
+      // Not here; or, after this client's go, no go: the server gave up waiting for it (this process was stopped, or
+      // slow, past GO_WAIT_MS). Either way the server never runs the command: it runs here, unless Ctrl-C came
+      // meanwhile (the user wants none).
+      if (this.interrupts > 0) process.exit(130)
+      process.stdout.off('error', this.onOutputError)
+      process.stderr.off('error', this.onOutputError)
+      this.conn?.destroy()
+      this.finish(false)
+      return
+    }
     if (!this.taken) {
-      if (type !== 'N' && type !== 'A') return
+      if (type !== 'A') return
       clearTimeout(this.handshake)
       // Ctrl-C came while the server was deciding: the command has not started, nor will it (no go), and the user
       // wants none.
       if (this.interrupts > 0) process.exit(130)
-      if (type === 'N') {
-        this.conn?.destroy()
-        this.finish(false)
-        return
-      }
       this.taken = true
       this.conn?.write(frame('G'))
       process.stdout.on('error', this.onOutputError)
       process.stderr.on('error', this.onOutputError)
       return
     }
-    if (type === 'N') {
-      // The server gave up waiting for this client's go (this process was stopped, or slow, past GO_WAIT_MS) and
-      // will never run the command: it runs here, unless Ctrl-C came meanwhile.
-      if (this.interrupts > 0) process.exit(130)
-      this.taken = false
-      process.stdout.off('error', this.onOutputError)
-      process.stderr.off('error', this.onOutputError)
-      this.conn?.destroy()
-      this.finish(false)
-    } else if (type === 'O') this.relay(process.stdout, body)
+    if (type === 'O') this.relay(process.stdout, body)
     else if (type === 'E') this.relay(process.stderr, body)
     else if (type === 'X') {
       const status = (JSON.parse(body.toString()) as {status?: unknown}).status
