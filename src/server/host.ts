@@ -427,7 +427,7 @@ async function inClientWorld<T>(
     if (ownStdin) Object.defineProperty(process, 'stdin', ownStdin)
     replaceEnv(ownEnv)
     process.umask(ownUmask)
-    // The server's own folder is `/` (serve() goes there first), which cannot go away.
+    // The server's own folder is `/` (`arc server` goes there once it listens), which cannot go away.
     process.chdir(ownCwd)
   }
 }
