@@ -19,6 +19,7 @@ import {
   HelperSession,
   helperSession,
   helperUnavailable,
+  setHelperRetryAfter,
 } from '../../src/driver/adb/helper-session.js'
 
 async function failure(promise: Promise<unknown>): Promise<HelperFailure> {
@@ -167,6 +168,28 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     expect(second).to.equal(first)
     expect(helperUnavailable(driver.shell)).to.equal(first)
     expect(h.argvSince(from)).to.deep.equal([])
+  })
+
+  it('a start that failed stands for a while, then the helper is tried again and starts where it now can', async () => {
+    // A long-lived host (an MCP server) first asked while the device could not start it (booting, loaded, storage
+    // full): the failure must not cost it the helper for the rest of its life.
+    const previous = setHelperRetryAfter(400)
+    try {
+      device().addFault({command: 'app_process', kind: 'error', message: 'Aborted\n', exitCode: 134, times: 1})
+      const first = await failure(helperSession(driver.shell))
+      expect(first.code).to.equal('start')
+      const from = h.emu.commands.length
+      expect(await failure(helperSession(driver.shell))).to.equal(first)
+      expect(h.argvSince(from)).to.deep.equal([])
+      await sleep(450)
+      expect(helperUnavailable(driver.shell)).to.equal(undefined)
+      const session = await helperSession(driver.shell)
+      sessions.push(session)
+      expect(session.alive).to.equal(true)
+      expect(h.argvSince(from).some((argv) => argv.includes('app_process'))).to.equal(true)
+    } finally {
+      setHelperRetryAfter(previous)
+    }
   })
 
   it('a helper that never says hello fails to start within the time limit', async () => {

@@ -8,7 +8,9 @@
  *
  * One session per device per adb server for the life of the process (an MCP server's calls, a batch's lines), kept
  * in `sessions`; its socket does not keep a one-shot CLI alive (unref'd while no request waits). What could not
- * start is remembered as well (`HelperUnavailable`), so a device without app_process is asked once, not per call.
+ * start is remembered as well (`unavailable`), for a minute: a device without app_process is asked once a minute,
+ * not per call, and a device that was busy or booting when a long-lived host (an MCP server, `arc server`) first
+ * asked gets its helper back instead of a slow read for the rest of the host's life.
  */
 import {randomBytes} from 'node:crypto'
 import type {Socket} from 'node:net'
@@ -323,17 +325,39 @@ async function launch(dev: DeviceShell, idleMs: number): Promise<{socket: Socket
   })
 }
 
-/** Helper sessions by device (adb server and serial), and devices where the helper could not start. */
+/** Helper sessions by device (adb server and serial), and devices where the helper could not start, and when. */
 const sessions = new Map<string, Promise<HelperSession>>()
-const unavailable = new Map<string, HelperFailure>()
+const unavailable = new Map<string, {failure: HelperFailure; at: number}>()
+
+/**
+ * How long a start that failed (`start`, `push`) stands for the device: within it every call uses ADB at once, after
+ * it the next call tries the helper again. Failures that say nothing lasting (a start slower than the time limit on a
+ * loaded phone, a device rebooting, a full /data/local/tmp) would otherwise cost a long-lived host its helper for good.
+ */
+let retryAfterMs = 60_000
+
+/** Sets how long a failed start stands (tests); returns the previous value. */
+export function setHelperRetryAfter(ms: number): number {
+  const previous = retryAfterMs
+  retryAfterMs = ms
+  return previous
+}
+
+/** The failed start that still stands for this device, if any (one older than retryAfterMs is forgotten here). */
+function standingFailure(key: string): HelperFailure | undefined {
+  const known = unavailable.get(key)
+  if (known && performance.now() - known.at < retryAfterMs) return known.failure
+  unavailable.delete(key)
+  return undefined
+}
 
 /**
  * The device's helper session: the running one, else a new one, which keeps UiAutomation `holdMs` after a read (a
- * running one keeps the hold it was started with); rejects with the reason it cannot run (remembered for the
- * process: a device without app_process is not asked again). A session that ended is started again.
+ * running one keeps the hold it was started with); rejects with the reason it cannot run (remembered for
+ * retryAfterMs: a device without app_process is not asked at every call). A session that ended is started again.
  */
 export function helperSession(dev: DeviceShell, holdMs = DEFAULT_HELPER_HOLD_MS): Promise<HelperSession> {
-  const known = unavailable.get(dev.key)
+  const known = standingFailure(dev.key)
   if (known) return Promise.reject(known)
   let session = sessions.get(dev.key)
   if (!session) {
@@ -341,7 +365,7 @@ export function helperSession(dev: DeviceShell, holdMs = DEFAULT_HELPER_HOLD_MS)
     session.catch((error: unknown) => {
       sessions.delete(dev.key)
       if (error instanceof HelperFailure && (error.code === 'start' || error.code === 'push'))
-        unavailable.set(dev.key, error)
+        unavailable.set(dev.key, {failure: error, at: performance.now()})
     })
     sessions.set(dev.key, session)
   }
@@ -361,9 +385,9 @@ export function runningHelperSession(dev: DeviceShell): Promise<HelperSession> |
   return sessions.get(dev.key)
 }
 
-/** Why the helper cannot run on this device, when an attempt already showed it. */
+/** Why the helper cannot run on this device, when an attempt showed it less than retryAfterMs ago. */
 export function helperUnavailable(dev: DeviceShell): HelperFailure | undefined {
-  return unavailable.get(dev.key)
+  return standingFailure(dev.key)
 }
 
 /** Ends every helper session of this process (tests; a server shutting down). */
