@@ -19,7 +19,6 @@ import {
   selectorInput,
 } from '@arc-cli/core'
 
-import {elementJson} from './element-support.js'
 import {pollScreen, reads} from './wait-poll.js'
 
 const CONDITIONS = [
@@ -89,7 +88,9 @@ function judge(
           `${found.length} elements match ${what}; assert ${condition} checks one element:\n${elementTable(found.slice(0, 10))}`,
           {
             actions: ['Narrow the selector (combine --text, --desc, --res-id, --class-name, or add --exact-match).'],
-            details: {count: found.length, candidates: found.slice(0, 50).map(elementJson)},
+            // A selector is a command-line input: the candidates are in the command line's one element shape, as
+            // resolveTarget lists them for the element actions (docs/json.md).
+            details: {count: found.length, candidates: found.slice(0, 50).map(screenElementJson)},
           }
         )
       }

@@ -79,6 +79,12 @@ describe('CLI --json: one element shape, snake_case keys', function () {
       .candidates
     expect(candidates[0]).to.deep.equal(shown)
     expect(Object.keys(candidates[1] ?? {})).to.deep.equal(SHAPE)
+    // assert's state conditions judge one element: several matches are ELEMENT_AMBIGUOUS, listed the same way.
+    const several = await json('assert', 'checked', '--text', 'ADD')
+    expect(several.code).to.equal(20)
+    const listed = (several.value.error as {details: {candidates: Array<Record<string, unknown>>}}).details.candidates
+    expect(listed[0]).to.deep.equal(shown)
+    expect(Object.keys(listed[1] ?? {})).to.deep.equal(SHAPE)
   })
 
   it('every key is snake_case: elapsed_ms, transport_id (a number)', async () => {
