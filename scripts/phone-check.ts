@@ -54,7 +54,7 @@ const errorOf = (run: Run) =>
 
 interface Doctor {
   serial: string
-  android: {release: string | null; sdk: number | null; model: string | null; buildType: string | null}
+  android: {release: string | null; sdk: number | null; model: string | null; build_type: string | null}
   capabilities: Array<{id: string; status: string; detail: string; fallback: string; backend: string}>
   costs: {read_ms: number | null; input_ms: number | null}
 }
@@ -110,7 +110,7 @@ async function main(): Promise<number> {
   const serial = device ?? doctor.serial
 
   lines.push(`## arc phone check: ${a.model ?? 'unknown model'}, Android ${a.release ?? '?'} (API ${a.sdk ?? '?'})`, '')
-  lines.push(`Serial \`${doctor.serial}\`, ${a.buildType ?? '?'} build, ${new Date().toISOString()}.`, '')
+  lines.push(`Serial \`${doctor.serial}\`, ${a.build_type ?? '?'} build, ${new Date().toISOString()}.`, '')
   lines.push('| check | result |', '|---|---|')
 
   // Input really accepted (MIUI/HyperOS refuse it until "USB debugging (Security settings)").

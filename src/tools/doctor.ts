@@ -5,7 +5,7 @@ const MARK = {yes: 'yes', partial: 'partly', no: 'no'} as const
 /** The report as a table a person can paste into a bug report. */
 export function formatReport(report: CapabilityReport): string {
   const a = report.android
-  const head = `device ${report.serial}: Android ${a.release ?? '?'} (API ${a.sdk ?? '?'}), ${a.model ?? 'unknown model'}${a.buildType ? `, ${a.buildType} build` : ''}`
+  const head = `device ${report.serial}: Android ${a.release ?? '?'} (API ${a.sdk ?? '?'}), ${a.model ?? 'unknown model'}${a.build_type ? `, ${a.build_type} build` : ''}`
   const width = Math.max(...report.capabilities.map((c) => c.id.length), 'capability'.length)
   const rows = report.capabilities.map((c) => {
     const what = c.fallback ? `${c.detail}; arc: ${c.fallback}` : c.detail

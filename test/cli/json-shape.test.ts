@@ -88,16 +88,18 @@ describe('CLI --json: one element shape, snake_case keys', function () {
   })
 
   it('every key is snake_case: elapsed_ms, transport_id (a number)', async () => {
-    const [wait, idle, devices] = await Promise.all([
+    const [wait, idle, devices, doctor] = await Promise.all([
       json('wait', 'element', 'text', 'ADD', '--timeout', '5s'),
       json('wait', 'idle', '--timeout', '5s', '--match-percentage', '0'),
       json('devices'),
+      json('doctor'),
     ])
     expect(wait.value).to.have.property('elapsed_ms').that.is.a('number')
     expect(idle.value).to.have.property('elapsed_ms').that.is.a('number')
     const [device] = devices.value.devices as Array<Record<string, unknown>>
     expect(device).to.have.property('transport_id').that.is.a('number')
-    for (const value of [wait.value, idle.value, devices.value])
+    expect(doctor.value.android).to.have.property('build_type')
+    for (const value of [wait.value, idle.value, devices.value, doctor.value])
       expect(keysOf(value).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
   })
 

@@ -41,7 +41,7 @@ describe('arc doctor and the clipboard against emulated Android versions', funct
 
   it('Android 14 (default): dump, input, motionevent; no multi-touch, no clipboard', async () => {
     const r = await run('emu-1', 'doctor')
-    expect(r.data?.android).to.deep.equal({release: '14', sdk: 34, model: r.data?.android.model, buildType: 'user'})
+    expect(r.data?.android).to.deep.equal({release: '14', sdk: 34, model: r.data?.android.model, build_type: 'user'})
     expect(statuses(r.data as CapabilityReport)).to.deep.equal({
       'ui-dump': 'yes',
       input: 'yes',

@@ -354,7 +354,7 @@ export async function probe(
       release: release ?? null,
       sdk: sdk ?? null,
       model: props.get('ro.product.model') ?? null,
-      buildType: props.get('ro.build.type') ?? null,
+      build_type: props.get('ro.build.type') ?? null,
     },
     capabilities: caps,
     costs: {read_ms: readMs, input_ms: inputMs},

@@ -23,7 +23,7 @@ export interface Capability {
 
 export interface CapabilityReport {
   serial: string
-  android: {release: string | null; sdk: number | null; model: string | null; buildType: string | null}
+  android: {release: string | null; sdk: number | null; model: string | null; build_type: string | null}
   capabilities: Capability[]
   /**
    * What one call cost while probing, in milliseconds (null when it failed): a screen read (`read_ms`: the UI dump and
