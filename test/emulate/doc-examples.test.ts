@@ -447,6 +447,20 @@ describe('the examples of README.md and docs/ run as written against arc emulate
     expect(outcomes, outcomes.join('\n')).to.deep.equal([])
   })
 
+  it("README's script example prints the focused app, and the exit status arc failed with", async () => {
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8')
+    const block = /```sh\n([^`]*screen-state failed with exit[^`]*)```/.exec(readme)?.[1]
+    if (!block) expect.fail('README.md has no ```sh block saying "screen-state failed with exit"')
+    const {work, env} = await workspace('readme-script')
+    // A serial no device has: arc exits 4 (DEVICE_NOT_FOUND), and the script must say so, not the status of a `!`.
+    const missing = await sh(block, work, {...env, SERIAL: 'no-such-serial'})
+    expect(missing.code).to.equal(1)
+    expect(missing.output).to.include('screen-state failed with exit 4\n')
+    if (!onPath('jq', env)) return console.log('      (not run: jq is not on the PATH) the script on the demo device')
+    const shown = await sh(block, work, env)
+    expect(shown).to.deep.equal({code: 0, output: 'dev.arc.demo.groceries\n'})
+  })
+
   it('each runnable example of docs/commands.md exits as expected, each command on a fresh demo device', async () => {
     const {work, env} = await workspace('commands-work')
     const sections = new Map<string, string[]>()
