@@ -4,7 +4,16 @@ import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
-import {Args, colorsFor, exitCodeFor, Flags, InvalidInputError, printableLine} from '@arc-cli/core'
+import {
+  Args,
+  cliConfig,
+  colorsFor,
+  exitCodeFor,
+  Flags,
+  InvalidInputError,
+  printableLine,
+  resolveServerAddress,
+} from '@arc-cli/core'
 
 import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
 import {junitXml, markdownSummary, type FlowResult, type StepResult} from '../flow/report.js'
@@ -84,12 +93,14 @@ export default class Test extends ScriptCommand {
       summary: 'With several devices: split the flows between them instead of running each on all.',
     }),
     'adb-host': Flags.string({
-      summary: 'Host of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 127.0.0.1).',
+      summary:
+        'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).',
     }),
     'adb-port': Flags.integer({
       min: 1,
       max: 65535,
-      summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).',
+      summary:
+        'Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037).',
     }),
     // How a parent `arc test` with several devices collects each child's results.
     results: Flags.string({hidden: true}),
@@ -101,8 +112,17 @@ export default class Test extends ScriptCommand {
     if (files.length === 0)
       throw new InvalidInputError('arc test needs at least one flow file', {actions: ['arc test flows/login.flow']})
     if (flags['adb-host'] !== undefined || flags['adb-port'] !== undefined) {
-      // Every step picks the server the way any command does; the flag is said once for them all.
-      process.env.ADB_SERVER_SOCKET = `tcp:${flags['adb-host'] ?? '127.0.0.1'}:${flags['adb-port'] ?? 5037}`
+      // Every step picks the server the way any command does; the flag is said once for them all. The part a flag
+      // leaves out comes from where a command's would (ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_*, the config), not
+      // from the defaults: `--adb-host H` alone keeps the port of ADB_SERVER_SOCKET.
+      const {config} = await cliConfig(this.config, process.cwd())
+      const {host, port} = resolveServerAddress({
+        host: flags['adb-host'],
+        port: flags['adb-port'],
+        configured: config.adb,
+        env: process.env,
+      })
+      process.env.ADB_SERVER_SOCKET = `tcp:${host.includes(':') ? `[${host}]` : host}:${port}`
     }
     // Every file is read and checked before anything touches a device.
     const flows: Flow[] = []

@@ -178,6 +178,19 @@ describe('arc test: flow files', function () {
     expect(perDevice(shardStart)).to.deep.equal({'emu-1': ['1'], 'emu-2': ['2'], 'emu-3': ['3']})
   })
 
+  it('--adb-host alone keeps the port from the environment (ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_PORT), as every command does', async () => {
+    const file = await flow('address.flow', 'tap 1 1\n')
+    const port = /:(\d+)$/.exec(h.env.ADB_SERVER_SOCKET as string)?.[1] as string
+    for (const [flags, env] of [
+      [['--adb-host', '127.0.0.1'], h.env],
+      [['--adb-host', '127.0.0.1'], {...h.env, ADB_SERVER_SOCKET: undefined, ANDROID_ADB_SERVER_PORT: port}],
+      [['--adb-host', '127.0.0.1', '--adb-port', port], {...h.env, ADB_SERVER_SOCKET: 'tcp:192.0.2.1:9'}],
+    ] as const) {
+      const run = await runArc(['test', file, '--device', 'emu-1', ...flags], {env})
+      expect(run.code, `${flags.join(' ')}: ${run.stderr}`).to.equal(0)
+    }
+  })
+
   it('reads the config once for all its flows and steps (docs/config.md)', async () => {
     const {dir, reads} = await countedConfig(h.dir)
     const one = await flow('config-1.flow', 'tap 1 1\ntap 2 2\n')
