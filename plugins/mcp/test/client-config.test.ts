@@ -55,4 +55,12 @@ describe('arc mcp serve: the stdio command printed for Claude Desktop', () => {
     )
     expect(command.env).to.deep.equal({ADB_SERVER_SOCKET: 'tcp:farm:5037', ANDROID_SERIAL: 'emu-1'})
   })
+
+  it('carries the adb server named by its host and port variables, as the server itself reads them', () => {
+    const env = {ANDROID_ADB_SERVER_ADDRESS: 'host.docker.internal', ANDROID_ADB_SERVER_PORT: '5039', HOME: '/root'}
+    expect(stdioCommand({}, {...run, env}).env).to.deep.equal({
+      ANDROID_ADB_SERVER_ADDRESS: 'host.docker.internal',
+      ANDROID_ADB_SERVER_PORT: '5039',
+    })
+  })
 })

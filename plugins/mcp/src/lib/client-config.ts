@@ -95,7 +95,7 @@ export function stdioCommand(
   if (flags['adb-host'] !== undefined) args.push('--adb-host', flags['adb-host'])
   if (flags['adb-port'] !== undefined) args.push('--adb-port', String(flags['adb-port']))
   const env: Record<string, string> = {}
-  for (const name of ['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_ADDRESS', 'ANDROID_SERIAL']) {
+  for (const name of ['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_ADDRESS', 'ANDROID_ADB_SERVER_PORT', 'ANDROID_SERIAL']) {
     const value = run.env[name]
     if (value) env[name] = value
   }

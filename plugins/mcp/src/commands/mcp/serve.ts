@@ -90,7 +90,8 @@ export default class McpServe extends ArcCommand {
         'Host of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_ADDRESS, else the config, else 127.0.0.1).',
     }),
     'adb-port': Flags.integer({
-      summary: 'Port of the adb server (default: from ADB_SERVER_SOCKET, else the config, else 5037).',
+      summary:
+        'Port of the adb server (default: from ADB_SERVER_SOCKET or ANDROID_ADB_SERVER_PORT, else the config, else 5037).',
       min: 1,
       max: 65535,
     }),
