@@ -38,7 +38,7 @@ export const findElements = defineTool({
   async handler(ctx, {by, value, exact_match}) {
     const model = buildScreenModel(await ctx.driver.captureScreen())
     const found = findMatching(model, by, value, exact_match)
-    await rememberElements(ctx.state, found, false)
+    await rememberElements(ctx, found)
     const data = {elements: found.map(elementJson)}
     const human = found.length > 0 ? elementTable(found) : `No element matches ${by} ${JSON.stringify(value)}.`
     // MCP answers the spec's empty list; a script's `arc find … && next` goes on only when something matched.

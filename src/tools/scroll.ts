@@ -48,7 +48,7 @@ async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; he
 
 /** The element's visible part less the keyboard and bars over it; refuses an element that cannot be scrolled there. */
 async function elementArea(ctx: ToolContext, id: string): Promise<{model: ScreenModel; area: Rect}> {
-  const {model, element} = await resolveElement(ctx.driver, ctx.state, id)
+  const {model, element} = await resolveElement(ctx.driver, ctx, id)
   // The recorder (--record) names the element as it does for every element action: never by an ordinal id.
   ctx.noteTarget?.(actedElement(model, element))
   if (!element.node.scrollable) {

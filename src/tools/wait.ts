@@ -66,7 +66,7 @@ export const waitForElement = defineTool({
     )
     const {met: element, elapsedMs, attempts} = end
     if (element) {
-      await rememberElements(ctx.state, [element], false)
+      await rememberElements(ctx, [element])
       const data = {found: true, elapsedMs, attempts, element: elementJson(element)}
       return {
         text: JSON.stringify(data, null, 2),
@@ -95,7 +95,7 @@ type Present = (model: ScreenModel) => ScreenElement | undefined
  * (the stale check of element actions): an id that is gone, or that now names another element, counts as gone.
  */
 async function idPresence(ctx: ToolContext, id: string): Promise<Present> {
-  const then = (await readRecords(ctx.state))?.[id]
+  const then = (await readRecords(ctx))?.[id]
   const ordinal = isAmbiguousId(id)
   if (ordinal && then?.group === undefined) {
     throw new InvalidInputError(
@@ -185,7 +185,7 @@ export const waitForElementGone = defineTool({
         `Not gone: no read of the screen finished within ${elapsedMs} ms`,
         {gone: false, elapsed_ms: elapsedMs, attempts}
       )
-    await rememberElements(ctx.state, [still], false)
+    await rememberElements(ctx, [still])
     const data = {gone: false, elapsedMs, attempts, element: elementJson(still)}
     return timedOut(
       data,

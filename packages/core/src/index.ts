@@ -173,5 +173,6 @@ export {
   rememberScreen,
   resolveElement,
   type ElementRecord,
+  type RecordStores,
   type ResolvedElement,
 } from './state/element-records.js'

@@ -11,7 +11,7 @@ import {isEditable} from '../screen/node-rules.js'
 import {buildScreenModel, type ScreenElement, type ScreenModel} from '../screen/screen-model.js'
 import type {DeviceState} from './device-state.js'
 
-/** What an id named at its last read. */
+/** What an id named when it was last shown. */
 export interface ElementRecord {
   /** Full class name. */
   cls: string
@@ -61,15 +61,42 @@ function isRecords(value: unknown): value is Records {
 }
 
 /**
- * The ids remembered for this device, checked: a damaged or foreign cache entry reads as nothing remembered, so
- * the next full read rebuilds it (an id then gets the on-screen check only, never a crash).
+ * Where element records live: the device's store (`state`), and the caller's own (`callerState`: one MCP session,
+ * one ARC_CALLER) when it has one. A caller is checked against what it was shown itself, so another caller's read
+ * of the same id, showing another element, never makes this caller's id act on that one; an id the caller never
+ * read itself (passed on by another caller, typed by hand) is checked against the device's record.
  */
-export async function readRecords(state: DeviceState): Promise<Record<string, ElementRecord> | undefined> {
+export interface RecordStores {
+  state: DeviceState
+  callerState?: DeviceState
+}
+
+/** The stores to read and write, the caller's own first; one when the caller has none of its own. */
+function storesOf(stores: DeviceState | RecordStores): DeviceState[] {
+  if (!('state' in stores)) return [stores]
+  const {state, callerState} = stores
+  return callerState && callerState !== state ? [callerState, state] : [state]
+}
+
+async function readStore(state: DeviceState): Promise<Record<string, ElementRecord> | undefined> {
   const records = await state.get(ELEMENT_RECORDS_KEY, isRecords)
   // Own keys only: an id is never looked up through the prototype (`__proto__` is not an id, but a file may say so).
   return records ? Object.assign(Object.create(null) as Record<string, ElementRecord>, records.ids) : undefined
 }
-/** The most ids kept: the last full read plus later find_elements results. */
+
+/**
+ * The ids remembered for this device, checked: a damaged or foreign cache entry reads as nothing remembered, so
+ * the next full read rebuilds it (an id then gets the on-screen check only, never a crash). With a caller's own
+ * store, what the caller was shown wins over the device's record of the same id.
+ */
+export async function readRecords(
+  stores: DeviceState | RecordStores
+): Promise<Record<string, ElementRecord> | undefined> {
+  const [own, device] = await Promise.all(storesOf(stores).map(readStore))
+  if (!device) return own
+  return own ? Object.assign(device, own) : device
+}
+/** The most ids kept per store: the newest shown (by any read, find or wait) are kept, the oldest dropped first. */
 const MAX_RECORDS = 4000
 
 export function recordOf(element: ScreenElement): ElementRecord {
@@ -87,21 +114,30 @@ export function recordOf(element: ScreenElement): ElementRecord {
 }
 
 /**
- * Remembers the ids of a screen read. `replace`: a full read (get_screen_state) replaces what was remembered;
- * otherwise (find_elements, waits) the given elements are added to it.
+ * Remembers what the given elements' ids name now, in the caller's store and the device's. Every read adds to what
+ * earlier reads showed and never forgets an id because this read does not show it: an id shown as "Follow",
+ * then absent from a read (a page loading), must not act on the "Following" that comes back under it
+ * (an anchored element keeps its id when its text changes). Only a read that shows the id again replaces its record.
  */
-export async function rememberElements(state: DeviceState, elements: ScreenElement[], replace = true): Promise<void> {
-  const previous = replace ? undefined : await readRecords(state)
-  const ids: Record<string, ElementRecord> = {...previous}
-  for (const element of elements) ids[element.id] = recordOf(element)
-  const keys = Object.keys(ids)
-  for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete ids[key]
-  await state.set(ELEMENT_RECORDS_KEY, {at: Date.now(), ids} satisfies Records)
+export async function rememberElements(stores: DeviceState | RecordStores, elements: ScreenElement[]): Promise<void> {
+  await Promise.all(
+    storesOf(stores).map(async (state) => {
+      const ids: Record<string, ElementRecord> = {...(await readStore(state))}
+      for (const element of elements) {
+        // Re-added at the end: insertion order is the order ids were last shown, oldest first.
+        delete ids[element.id]
+        ids[element.id] = recordOf(element)
+      }
+      const keys = Object.keys(ids)
+      for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete ids[key]
+      await state.set(ELEMENT_RECORDS_KEY, {at: Date.now(), ids} satisfies Records)
+    })
+  )
 }
 
 /** The one call get_screen_state makes: remember every id it shows. */
-export function rememberScreen(state: DeviceState, model: ScreenModel): Promise<void> {
-  return rememberElements(state, model.elements, true)
+export function rememberScreen(stores: DeviceState | RecordStores, model: ScreenModel): Promise<void> {
+  return rememberElements(stores, model.elements)
 }
 
 function describe(r: ElementRecord): string {
@@ -159,11 +195,11 @@ export interface ResolvedElement {
  * Reads the screen now and finds the element `id` names, refusing (never guessing) when:
  * - the id is malformed (INVALID_INPUT) or marks one of several look-alikes (INVALID_INPUT: tap its bounds);
  * - it is not on the screen: STALE_ELEMENT when arc showed it before (the screen changed), else ELEMENT_NOT_FOUND;
- * - it resolves to an element that differs from what it named at the last read (STALE_ELEMENT).
+ * - it resolves to an element that differs from what it named when this caller was last shown it (STALE_ELEMENT).
  */
 export async function resolveElement(
   driver: DeviceDriver,
-  state: DeviceState,
+  state: DeviceState | RecordStores,
   given: string,
   input = 'element_id'
 ): Promise<ResolvedElement> {

@@ -152,7 +152,8 @@ export interface ToolContext extends BaseToolContext {
   /**
    * What this caller alone remembers of the device, never shared with another: one store per MCP session, per CLI
    * caller that names itself (ARC_CALLER); absent, the device's (`state`). The `changes` baseline lives here, so a
-   * new client's first read is never "unchanged" about a screen it never saw.
+   * new client's first read is never "unchanged" about a screen it never saw, and the element records this caller
+   * was shown (beside the device's), so another caller's later read never changes what this caller's ids name.
    */
   callerState?: DeviceState
 }

@@ -221,7 +221,7 @@ export async function resolveTarget(
   if (exact && criteria.length === 0)
     throw new InvalidInputError(`--exact-match applies to a selector, and none was given (${offered})`)
   if (input.element_id !== undefined) {
-    const resolved = await resolveElement(ctx.driver, ctx.state, input.element_id, idInput)
+    const resolved = await resolveElement(ctx.driver, ctx, input.element_id, idInput)
     ctx.noteTarget?.(actedElement(resolved.model, resolved.element))
     return {...resolved, id: resolved.element.id}
   }
@@ -261,7 +261,7 @@ export async function resolveTarget(
   }
   if (found.length > 1) {
     const listed = found.slice(0, DETAILED)
-    await rememberElements(ctx.state, listed, false)
+    await rememberElements(ctx, listed)
     const more = found.length > LISTED ? `\n… and ${found.length - LISTED} more (arc find lists them all)` : ''
     const exactly = exact ? 0 : matching(model, criteria, true).length
     throw new ElementAmbiguousError(
@@ -285,7 +285,7 @@ export async function resolveTarget(
   }
   const element = found[0] as ScreenElement
   checkMainDisplay(element)
-  await rememberElements(ctx.state, [element], false)
+  await rememberElements(ctx, [element])
   return {
     model,
     element,

@@ -74,7 +74,7 @@ export const getScreenState = defineTool({
     ctx.progress(`reading the screen of ${ctx.driver.serial}`)
     const capture = await ctx.driver.captureScreen()
     const model = buildScreenModel(capture)
-    await rememberScreen(ctx.state, model)
+    await rememberScreen(ctx, model)
     const {text, data} = await screenStateView(
       ctx.callerState ?? ctx.state,
       model,

@@ -1,0 +1,175 @@
+/**
+ * What an id named is what the caller was shown. A button whose resource-id is its window's only one keeps its id
+ * when its text changes (docs/screen-state.md: an anchored element), so "Follow" and "Following" share an id, and
+ * only the remembered record tells them apart. These tests check the record a click is checked against is the one
+ * the clicking caller was shown: not forgotten by a later read that did not show the id, and not replaced by
+ * another caller's read (another MCP session, another ARC_CALLER).
+ */
+import {writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {buildScreenModel, type Rect} from '@arc-cli/core'
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+import {expect} from 'chai'
+
+import type {InputEvent} from '@arc-cli/emulator'
+import {serveHttp} from '@arc-cli/plugin-mcp'
+import {tools as screenTools} from '@arc-cli/plugin-screen-state'
+
+import {tools} from '../../src/tools/index.js'
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
+
+const BUTTON: Rect = [100, 1500, 980, 1650]
+
+/** A profile screen; `button` is its one button's text (none: the button is not there, as while a page loads). */
+const profile = (title: string, button?: string): NodeSpec[] => [
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {cls: 'android.widget.TextView', res: 'com.example:id/title', text: title, bounds: [0, 100, 1080, 200]},
+      ...(button === undefined
+        ? []
+        : [
+            {
+              cls: 'android.widget.Button',
+              res: 'com.example:id/follow',
+              text: button,
+              attrs: {clickable: 'true'},
+              bounds: BUTTON,
+            },
+          ]),
+    ],
+  },
+]
+
+const TOKEN = 'id-records-token-0123456789abcdef'
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({name: 'arc-test', version: '0.0.0'})
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${TOKEN}`}}})
+  )
+  return client
+}
+
+const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
+
+describe('an id is checked against what the clicking caller was shown', function () {
+  this.timeout(120_000)
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
+    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
+    await writeFile(path.join(dir, 'loading.xml'), dumpXml(profile('Ada')))
+    return {
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {
+              follow: path.join(dir, 'follow.xml'),
+              following: path.join(dir, 'following.xml'),
+              loading: path.join(dir, 'loading.xml'),
+            },
+          },
+        },
+      },
+    }
+  })
+  const taps: Array<{screen: string}> = []
+  let id: string
+  let server: Awaited<ReturnType<typeof serveHttp>>
+  const clients: Client[] = []
+  const device = () => h.emu.device('emu-1')
+  const read = (client: Client) =>
+    client.callTool({name: 'android_get_screen_state', arguments: {}}) as Promise<CallToolResult>
+  const click = (client: Client) =>
+    client.callTool({name: 'android_click_element', arguments: {element_id: id}}) as Promise<CallToolResult>
+
+  before(async () => {
+    device().on('input', (event: InputEvent, shown: string) => {
+      if (event.type === 'tap') taps.push({screen: shown})
+    })
+    server = await serveHttp({
+      tools: [...tools, ...screenTools],
+      config: {},
+      token: TOKEN,
+      port: 0,
+      devices: ['emu-1'],
+      adbHost: '127.0.0.1',
+      adbPort: h.emu.port,
+    })
+    for (let i = 0; i < 2; i++) clients.push(await connect(server.url))
+  })
+  after(async () => {
+    for (const client of clients) await client.close()
+    await server?.close()
+  })
+  beforeEach(async () => {
+    taps.length = 0
+    // Each test starts on a fresh server-side record: a read of the loading screen (no button) by both clients.
+    device().showScreen('loading')
+    for (const client of clients) await read(client)
+    // The premise: the button keeps its id whatever it says (its resource-id is its window's only one).
+    device().showScreen('following')
+    const following = buildScreenModel(await h.capture()).elements.find((e) => e.text === 'Following')?.id
+    device().showScreen('follow')
+    id = buildScreenModel(await h.capture()).elements.find((e) => e.text === 'Follow')?.id as string
+    expect(id).to.be.a('string')
+    expect(following).to.equal(id)
+  })
+
+  it('one client: an id shown as "Follow", then absent from a later read, is refused when it comes back as "Following"', async () => {
+    const [a] = clients as [Client]
+    expect(textOf(await read(a))).to.include('\tFollow\t')
+    device().showScreen('loading')
+    expect(textOf(await read(a))).to.not.include(id.slice(5))
+    device().showScreen('following')
+    const clicked = await click(a)
+    expect(clicked.isError, textOf(clicked)).to.equal(true)
+    expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+ is stale: it named Button "Follow"/)
+    expect(taps).to.deep.equal([])
+    // Once the client reads the screen again it has been shown "Following", and the same id acts on it.
+    expect(textOf(await read(a))).to.include('\tFollowing\t')
+    const again = await click(a)
+    expect(again.isError, textOf(again)).to.not.equal(true)
+    expect(taps).to.deep.equal([{screen: 'following'}])
+  })
+
+  it('two clients: B reading "Following" does not make the "Follow" that A was shown act on "Following"', async () => {
+    const [a, b] = clients as [Client, Client]
+    expect(textOf(await read(a))).to.include('\tFollow\t')
+    device().showScreen('following')
+    expect(textOf(await read(b))).to.include('\tFollowing\t')
+    const clicked = await click(a)
+    expect(clicked.isError, textOf(clicked)).to.equal(true)
+    expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+ is stale: it named Button "Follow"/)
+    expect(taps).to.deep.equal([])
+    // B was shown "Following": its click acts.
+    const byB = await click(b)
+    expect(byB.isError, textOf(byB)).to.not.equal(true)
+    expect(taps).to.deep.equal([{screen: 'following'}])
+  })
+
+  it('two scripts with their own ARC_CALLER: the one shown "Follow" is refused after the other read "Following"', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, `cache-callers`)}
+    const shownA = await runArc(['screen-state'], {env: {...env, ARC_CALLER: 'a'}})
+    expect(shownA.code, shownA.stderr).to.equal(0)
+    expect(shownA.stdout).to.include('\tFollow\t')
+    device().showScreen('following')
+    const shownB = await runArc(['screen-state'], {env: {...env, ARC_CALLER: 'b'}})
+    expect(shownB.code, shownB.stderr).to.equal(0)
+    expect(shownB.stdout).to.include('\tFollowing\t')
+    const clicked = await runArc(['click', id], {env: {...env, ARC_CALLER: 'a'}})
+    expect(clicked.code, clicked.stdout).to.equal(18)
+    expect(clicked.stderr).to.match(/STALE_ELEMENT.*it named Button "Follow"/)
+    expect(taps).to.deep.equal([])
+    const byB = await runArc(['click', id], {env: {...env, ARC_CALLER: 'b'}})
+    expect(byB.code, byB.stderr).to.equal(0)
+    expect(taps).to.deep.equal([{screen: 'following'}])
+  })
+})
