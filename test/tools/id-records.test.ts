@@ -16,6 +16,7 @@ import {expect} from 'chai'
 
 import type {InputEvent} from '@arc-cli/emulator'
 import {serveHttp} from '@arc-cli/plugin-mcp'
+import {tools as annotateTools} from '@arc-cli/plugin-annotate'
 import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 
 import {tools} from '../../src/tools/index.js'
@@ -171,5 +172,78 @@ describe('an id is checked against what the clicking caller was shown', function
     const byB = await runArc(['click', id], {env: {...env, ARC_CALLER: 'b'}})
     expect(byB.code, byB.stderr).to.equal(0)
     expect(taps).to.deep.equal([{screen: 'following'}])
+  })
+})
+
+describe('ids shown only by an annotated screenshot', function () {
+  this.timeout(120_000)
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
+    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
+    return {
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {screens: {follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')}},
+        },
+      },
+    }
+  })
+  const taps: string[] = []
+  const device = () => h.emu.device('emu-1')
+  before(() => {
+    device().on('input', (event: InputEvent, shown: string) => {
+      if (event.type === 'tap') taps.push(shown)
+    })
+  })
+  beforeEach(() => {
+    taps.length = 0
+    device().showScreen('follow')
+  })
+
+  it('MCP: the "Follow" an agent saw in annotate_screenshot does not tap "Following"', async () => {
+    const server = await serveHttp({
+      tools: [...tools, ...screenTools, ...annotateTools],
+      config: {},
+      token: TOKEN,
+      port: 0,
+      devices: ['emu-1'],
+      adbHost: '127.0.0.1',
+      adbPort: h.emu.port,
+    })
+    const client = await connect(server.url)
+    try {
+      const annotated = (await client.callTool({
+        name: 'android_annotate_screenshot',
+        arguments: {},
+      })) as CallToolResult
+      expect(annotated.isError, textOf(annotated)).to.not.equal(true)
+      const follow = buildScreenModel(await h.capture()).elements.find((e) => e.text === 'Follow')?.id as string
+      // The agent was shown the id: on the picture's label and in the map.
+      expect(textOf(annotated)).to.include(follow)
+      device().showScreen('following')
+      const clicked = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {element_id: follow},
+      })) as CallToolResult
+      expect(clicked.isError, textOf(clicked)).to.equal(true)
+      expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+ is stale: it named Button "Follow"/)
+      expect(taps).to.deep.equal([])
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+
+  it('CLI: arc annotate remembers the ids its labels and map name, as screen-state does', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-annotate')}
+    const follow = buildScreenModel(await h.capture()).elements.find((e) => e.text === 'Follow')?.id as string
+    const annotated = await runArc(['annotate', '-o', path.join(h.dir, 'shot.png')], {env})
+    expect(annotated.code, annotated.stderr).to.equal(0)
+    device().showScreen('following')
+    const clicked = await runArc(['click', follow], {env})
+    expect(clicked.code, clicked.stdout).to.equal(18)
+    expect(clicked.stderr).to.match(/STALE_ELEMENT.*it named Button "Follow"/)
+    expect(taps).to.deep.equal([])
   })
 })

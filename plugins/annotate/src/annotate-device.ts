@@ -1,15 +1,18 @@
-import {buildScreenModel, type ScreenModel, type ToolContext} from '@arc-cli/core'
+import {buildScreenModel, rememberScreen, type ScreenModel, type ToolContext} from '@arc-cli/core'
 
 import {resolveAnnotateOptions, type AnnotateRequest} from './annotate-options.js'
 import type {AnnotatedImage} from './annotate-screenshot.js'
 import {makeAnnotation} from './image-work.js'
 
 /**
- * Annotates what the context's device shows now. screen-state passes the model it already built, so the TSV
- * and the image describe the same dump; warnings go to ctx.warn (stderr on the CLI).
+ * Annotates what the context's device shows now. screen-state passes the model it already built (and remembered),
+ * so the TSV and the image describe the same dump; warnings go to ctx.warn (stderr on the CLI). A read made here is
+ * remembered as screen-state's is (when the context has a device state): the labels and the map show its ids, and an
+ * agent that only looks at pictures clicks them, so they get the stale-id check ("Follow" never taps "Following").
  */
 export async function annotateDevice(
-  ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'>,
+  ctx: Pick<ToolContext, 'driver' | 'config' | 'configFile' | 'warn' | 'progress'> &
+    Partial<Pick<ToolContext, 'state' | 'callerState'>>,
   request: AnnotateRequest,
   model?: ScreenModel
 ): Promise<AnnotatedImage> {
@@ -25,5 +28,6 @@ export async function annotateDevice(
   const png = await ctx.driver.screenshot(options.maxSize > 0 ? {maxSize: options.maxSize, format: 'png'} : undefined)
   const image = await makeAnnotation(screenModel, png, options, ctx.driver.serial)
   for (const warning of image.warnings) ctx.warn(warning)
+  if (!model && ctx.state) await rememberScreen({state: ctx.state, callerState: ctx.callerState}, screenModel)
   return image
 }
