@@ -163,6 +163,8 @@ export default class Emulate extends ArcCommand {
     serveDespiteOutputErrors()
     // The file first: a caller that waits for the listening line then finds both the file and its line.
     if (portFile) this.log(`arc emulate: wrote ${portFile}`)
+    // Every file written is said: the log, emptied as the server started, gets a line per command received.
+    if (logFile) this.log(`arc emulate: logging every command to ${logFile}`)
     this.log(`arc emulate: listening on ${address} (devices: ${serials.join(', ')})`)
     this.log(
       `Try: ADB_SERVER_SOCKET=tcp:${address} ${this.config.bin} screen-state   or   adb -H ${emulator.host} -P ${emulator.port} shell echo ok`

@@ -88,6 +88,23 @@ describe('arc emulate (command)', () => {
     }
   })
 
+  it('--log: says which file it writes, before the listening line, and writes a line per command there', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-emulate-log-'))
+    try {
+      const file = path.join(dir, 'commands.jsonl')
+      const cli = startCli(['--port', '0', '--log', file])
+      const port = await cli.listening
+      expect(cli.output().stdout).to.include(`arc emulate: logging every command to ${file}\narc emulate: listening on`)
+      const client = Adb.createClient({host: '127.0.0.1', port, bin: '/bin/false'})
+      await readAll(await client.getDevice('arc-virtual').shell('echo ok'))
+      cli.child.kill('SIGTERM')
+      expect(await cli.exited).to.equal(0)
+      expect(await readFile(file, 'utf8')).to.include('echo ok')
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+
   it('--port-file into a missing folder: OUTPUT_FAILED (13), the server closed, nothing left behind', async () => {
     const cli = startCli(['--port', '0', '--port-file', '/no/such/folder/emulate.json'])
     cli.listening.catch(() => {})
