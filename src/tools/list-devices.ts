@@ -5,6 +5,7 @@ import {
   findAdbDevice,
   InvalidInputError,
   listAdbDevices,
+  selectedDevice,
   TimeoutError,
   unreachableSerial,
   type DeviceSummary,
@@ -29,7 +30,7 @@ export const listDevices = defineTool({
       .boolean()
       .default(false)
       .describe(
-        'Wait until the adb server answers and a device (or the --serial one) is ready, like adb wait-for-device'
+        "Wait until the adb server answers and a device is ready (the --serial one, else $ANDROID_SERIAL or the config's device, else any), like adb wait-for-device"
       ),
     serial: z.string().min(1).optional().describe('With --wait: wait for this device, named as for --device'),
     timeout_ms: z
@@ -76,7 +77,7 @@ export const listDevices = defineTool({
     const look = (name?: string) =>
       name === undefined ? listAdbDevices(options).then((all) => ({devices: all})) : findAdbDevice(options, name)
     const devices = input.wait
-      ? await waitForDevice(look, input.serial, input.timeout_ms, ctx.progress, ctx.signal)
+      ? await waitForDevice(look, input.serial ?? chosenSerial(ctx.config), input.timeout_ms, ctx.progress, ctx.signal)
       : await listAdbDevices(options)
     // The command line's JSON: snake_case, and adb's transport id as the number it is (docs/json.md).
     const cliDevices = devices.map(({transportId, ...rest}) => ({
@@ -92,6 +93,16 @@ export const listDevices = defineTool({
 })
 
 const POLL_MS = 100
+
+/**
+ * The device a wait without --serial is for: the one every command picks without --device, $ANDROID_SERIAL, then
+ * the config's `device`, as `adb wait-for-device` waits for $ANDROID_SERIAL; with neither, any device. One that names
+ * a snapshot (`demo`, a path) is never an adb device: then any device, as before.
+ */
+function chosenSerial(config: Parameters<typeof selectedDevice>[0]['config']): string | undefined {
+  const {device} = selectedDevice({config})
+  return device === undefined || unreachableSerial(device) ? undefined : device
+}
 
 /**
  * Polls the server until a device (or the one `serial` names) is in state `device`. `serial` is matched as

@@ -99,6 +99,23 @@ describe('arc devices --wait', () => {
   })
 })
 
+describe('arc devices --wait without --serial waits for the device commands pick ($ANDROID_SERIAL)', () => {
+  it('waits for $ANDROID_SERIAL, as adb wait-for-device does, not for any device', async () => {
+    const emu = await startEmulator({port: 0, devices: [{serial: 'other', snapshot: DEMO_DIR}]})
+    try {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ANDROID_SERIAL: 'wanted'}
+      const run = await runArc(['devices', '--wait', '--timeout-ms', '400'], {env})
+      expect(run.code, run.stdout).to.equal(11)
+      expect(run.stderr).to.include('no device wanted was ready within 400 ms (attached: other (device))')
+      // --serial still wins, as --device wins over $ANDROID_SERIAL.
+      const named = await runArc(['devices', '--wait', '--serial', 'other', '--timeout-ms', '5000'], {env})
+      expect(named.code, named.stderr).to.equal(0)
+    } finally {
+      await emu.close()
+    }
+  })
+})
+
 describe('arc devices --wait --serial names a device as --device does (the same resolution)', () => {
   const socket = (emu: Emulator) => ({ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`})
   const getStates = (emu: Emulator) => emu.requests.filter((r) => r.raw.endsWith(':get-state')).length
