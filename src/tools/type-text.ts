@@ -13,6 +13,7 @@ import {
   isEditable,
   UnsupportedError,
   type ScreenElement,
+  type UiNode,
   type ToolContext,
   z,
   elementIdOmittable,
@@ -128,9 +129,42 @@ async function resolveField(ctx: ToolContext, input: TargetInput, textKind: Text
     before: content(element),
     unsure: mayBeHint(element),
     async focus() {
-      if (point) await ctx.driver.tap(point)
+      if (!point) return
+      await ctx.driver.tap(point)
+      await checkFocusTaken(ctx, id)
     },
   }
+}
+
+/** The node itself or one inside it has the input focus (a composite editor focuses its inner field). */
+function hasFocus(node: UiNode): boolean {
+  return node.focused || node.children.some(hasFocus)
+}
+
+/**
+ * After the tap that was to focus field `id`: the field must hold the input focus now, since keys and text go to
+ * whatever view has it, not to a place. A field whose tap opened another screen (a search box that starts a search
+ * page with a field of its own, a date field that opens a picker), or one that does not take the focus on a touch
+ * (AOSP View.onTouchEvent requests focus only for a view focusable in touch mode), leaves it with another view, and
+ * the text, or a clear's deletes, would land there. Nothing more is sent then.
+ */
+async function checkFocusTaken(ctx: ToolContext, id: string): Promise<void> {
+  const model = buildScreenModel(await ctx.driver.captureScreen())
+  const field = model.byId.get(id)
+  if (field && hasFocus(field.node)) return
+  const holder = model.elements.find((e) => e.node.focused && isEditable(e.node))
+  const where = !field
+    ? 'the tap changed the screen and the field is no longer on it'
+    : holder
+      ? `the focus is on another field, ${holder.id}${holder.resId ? ` (${holder.resId})` : ''}`
+      : 'no field has the focus'
+  throw new DeviceCommandError(
+    `the field ${id} did not take the focus when tapped (${where}): nothing was typed, since the text would go to whatever has the focus`,
+    {
+      actions: ['Read the screen again (arc screen-state) to see what the tap did, and type into the field it shows.'],
+      details: {element_id: id, reason: 'FOCUS_NOT_TAKEN', ...(holder ? {focused: holder.id} : {})},
+    }
+  )
 }
 
 /** Resolves the field as resolveField does, by id or by the typing tools' selectors (--field-text …), and focuses it. */

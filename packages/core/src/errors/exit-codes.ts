@@ -41,6 +41,11 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   },
   {
     code: 'DEVICE_COMMAND_FAILED',
+    reason: 'FOCUS_NOT_TAKEN',
+    meaning: 'typing: the field did not take the focus when tapped (the tap opened another screen): nothing was typed',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
     reason: 'FIELD_LEFT_SCREEN',
     meaning: 'typing: the field left the screen before it could be read back',
   },

@@ -1,0 +1,109 @@
+/**
+ * Typing goes to whatever view has the input focus, not to a place: the typing tools tap a field that is not
+ * focused, and only that field may take the keys and text that follow. A field whose tap opens another screen (a
+ * search box that starts a search page with its own focused field, a date field that opens a dialog) leaves the
+ * focus elsewhere; the text, or a clear's deletes, must then not be sent at all.
+ */
+import {writeFile} from 'node:fs/promises'
+import path from 'node:path'
+
+import {expect} from 'chai'
+
+import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {runArc} from '@arc-cli/test-support/run-arc'
+
+const BOX = 'com.example:id/search_box'
+const QUERY = 'com.example:id/query'
+
+/** A home page with a search box (an EditText the app turns into a page of its own when tapped). */
+const home = (boxText: string): NodeSpec[] => [
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {cls: 'android.widget.TextView', res: 'com.example:id/title', text: 'Shop', bounds: [0, 100, 1080, 200]},
+      {
+        cls: 'android.widget.EditText',
+        res: BOX,
+        text: boxText,
+        attrs: {clickable: 'true', focusable: 'true', 'long-clickable': 'true'},
+        bounds: [40, 300, 1040, 420],
+      },
+    ],
+  },
+]
+
+/** The search page the box opens: its own field, focused, holding the last query. */
+const search: NodeSpec[] = [
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: 'android.widget.EditText',
+        res: QUERY,
+        text: 'last query',
+        attrs: {clickable: 'true', focusable: 'true', focused: 'true', 'long-clickable': 'true'},
+        bounds: [40, 100, 1040, 220],
+      },
+    ],
+  },
+]
+
+describe('typing tools send text and keys only to the field the id named', function () {
+  this.timeout(60_000)
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'home.xml'), dumpXml(home('Old')))
+    await writeFile(path.join(dir, 'search.xml'), dumpXml(search))
+    return {
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {home: path.join(dir, 'home.xml'), search: path.join(dir, 'search.xml')},
+            transitions: [{from: 'home', tap: {resourceId: BOX}, to: 'search'}],
+          },
+        },
+      },
+    }
+  })
+  const device = () => h.emu.device('emu-1')
+  const arc = (...args: string[]) => runArc(args, {env: h.env})
+  const textOf = (res: string) =>
+    device()
+      .dumpXml()
+      .match(/<node\b[^>]*>/g)
+      ?.find((t) => t.includes(`resource-id="${res}"`))
+      ?.match(/\btext="([^"]*)"/)?.[1]
+  const typedSince = (from: number) =>
+    h.emu.commands
+      .slice(from)
+      .filter((c) => c.argv[0] === 'input' && (c.argv[1] === 'text' || c.argv[1] === 'keyevent'))
+      .map((c) => c.argv.slice(1).join(' '))
+
+  beforeEach(() => device().showScreen('home'))
+
+  it('type append: the box opened a search page on its tap; nothing is typed into the search page’s field', async () => {
+    const from = h.emu.commands.length
+    const r = await arc('type', 'append', '--res-id', BOX, 'shoes', '--json')
+    expect(device().screenName).to.equal('search')
+    expect(textOf(QUERY)).to.equal('last query')
+    expect(typedSince(from)).to.deep.equal([])
+    expect(r.code, r.stdout + r.stderr).to.equal(8)
+    const error = JSON.parse(r.stdout) as {error: {code: string; message: string; details: {reason: string}}}
+    expect(error.error.code).to.equal('DEVICE_COMMAND_FAILED')
+    expect(error.error.details.reason).to.equal('FOCUS_NOT_TAKEN')
+    expect(error.error.message).to.match(/nothing was typed/)
+  })
+
+  it('type clear: the deletes meant for the box never reach the search page’s field', async () => {
+    const from = h.emu.commands.length
+    const r = await arc('type', 'clear', '--res-id', BOX)
+    expect(device().screenName).to.equal('search')
+    expect(textOf(QUERY)).to.equal('last query')
+    expect(typedSince(from)).to.deep.equal([])
+    expect(r.code, r.stderr).to.equal(8)
+    expect(r.stderr).to.match(/FOCUS_NOT_TAKEN|did not take the focus/)
+  })
+})
