@@ -133,8 +133,8 @@ final class AndroidDevice implements Device {
             thread = new HandlerThread("arc-helper-uiautomation");
             thread.start();
         }
-        Object connection;
-        UiAutomation ui;
+        final Object connection;
+        final UiAutomation ui;
         try {
             Constructor<?> cc = Reflect.type("android.app.UiAutomationConnection").getDeclaredConstructor();
             cc.setAccessible(true);
@@ -147,16 +147,53 @@ final class AndroidDevice implements Device {
         } catch (Exception e) {
             throw new HelperException(HelperException.UNSUPPORTED, "cannot create a UiAutomation on API " + sdk + ": " + e, e);
         }
-        connect(ui);
-        AccessibilityServiceInfo info = ui.getServiceInfo();
-        if (info != null) {
-            info.flags |= AccessibilityServiceInfo.FLAG_RETRIEVE_INTERACTIVE_WINDOWS
-                    | AccessibilityServiceInfo.FLAG_INCLUDE_NOT_IMPORTANT_VIEWS
-                    | AccessibilityServiceInfo.FLAG_REPORT_VIEW_IDS;
-            ui.setServiceInfo(info);
-        }
+        UiConnect.connect(new UiConnect.Steps() {
+            public void connect() throws Exception {
+                AndroidDevice.this.connect(ui);
+            }
+
+            public void configure() {
+                AccessibilityServiceInfo info = ui.getServiceInfo();
+                if (info != null) {
+                    info.flags |= AccessibilityServiceInfo.FLAG_RETRIEVE_INTERACTIVE_WINDOWS
+                            | AccessibilityServiceInfo.FLAG_INCLUDE_NOT_IMPORTANT_VIEWS
+                            | AccessibilityServiceInfo.FLAG_REPORT_VIEW_IDS;
+                    ui.setServiceInfo(info);
+                }
+            }
+
+            public void undo() {
+                undoConnect(ui, connection);
+            }
+        });
         automation = ui;
         return ui;
+    }
+
+    /**
+     * Unregisters a UiAutomation whose connection failed part way. UiAutomation.disconnect() first: on 11+ after a
+     * timeout (state FAILED) it unregisters and quits UiAutomation's own callback thread. Where it refuses (5-10:
+     * "Not connected!", as the wait never saw the service; 11+: "Cannot call disconnect() while connecting" after
+     * connect threw), the connection's own disconnect() unregisters what connect registered (AOSP
+     * UiAutomationConnection.disconnect; it throws "Already disconnected." where nothing was registered).
+     */
+    private static void undoConnect(UiAutomation ui, Object connection) {
+        Method disconnect = Reflect.find(UiAutomation.class, "disconnect");
+        if (disconnect != null) {
+            try {
+                Reflect.call(disconnect, ui);
+                return;
+            } catch (HelperException e) {
+                // refused: the connection's own disconnect below
+            }
+        }
+        Method own = Reflect.find(connection.getClass(), "disconnect");
+        if (own == null) return;
+        try {
+            Reflect.call(own, connection);
+        } catch (HelperException e) {
+            // nothing was registered
+        }
     }
 
     /** connectWithTimeout(flags, ms) where it exists (API 30+), else connect(flags) (24+), else connect(). */
@@ -172,16 +209,7 @@ final class AndroidDevice implements Device {
             args = new Object[0];
         }
         if (m == null) throw new HelperException(HelperException.UNSUPPORTED, "UiAutomation has no connect method on API " + sdk);
-        try {
-            Reflect.call(m, ui, args);
-        } catch (HelperException e) {
-            String why = String.valueOf(e.getCause());
-            if (why.contains("already registered") || why.contains("TimeoutException")) {
-                throw new HelperException(HelperException.UIAUTOMATION_BUSY,
-                        "another tool holds UiAutomation (uiautomator dump, Appium, uiautomator2, Maestro, monkey): " + why, e);
-            }
-            throw e;
-        }
+        Reflect.call(m, ui, args);
     }
 
     public String dumpWindows() throws HelperException {

@@ -40,6 +40,7 @@ public final class HelperTests {
         touchesRefusedWhileDreaming();
         numbersAndOptions();
         typingRestoresClipboard();
+        uiConnectUndoesEveryFailure();
         serverSession();
         serverIdleRelease();
         System.out.println("ok " + passed + " checks");
@@ -458,6 +459,63 @@ public final class HelperTests {
         fails(new Runnable0() { public void run() throws Exception { Typist.type(failing, "x"); } }, HelperException.UNSUPPORTED, "a failed paste");
         equal(failing.clip, "user's photo", "restored after a failed paste too");
         fails(new Runnable0() { public void run() throws Exception { Typist.type(new FakeDevice(), ""); } }, HelperException.BAD_REQUEST, "empty text");
+    }
+
+    /** Steps that log what ran and fail where told. */
+    static final class FakeConnect implements UiConnect.Steps {
+        final List<String> log = new ArrayList<String>();
+        Exception connectFailure;
+        RuntimeException configureFailure;
+
+        public void connect() throws Exception {
+            log.add("connect");
+            if (connectFailure != null) throw connectFailure;
+        }
+
+        public void configure() {
+            log.add("configure");
+            if (configureFailure != null) throw configureFailure;
+        }
+
+        public void undo() { log.add("undo"); }
+    }
+
+    static void uiConnectUndoesEveryFailure() throws Exception {
+        FakeConnect ok = new FakeConnect();
+        UiConnect.connect(ok);
+        equal(ok.log, Arrays.asList("connect", "configure"), "a connection that worked is kept");
+
+        // Android 11+: connectWithTimeout ran out with the service registered (Reflect.call wraps the cause).
+        final FakeConnect late = new FakeConnect();
+        late.connectFailure = new HelperException(HelperException.FAILED, "connectWithTimeout failed: java.util.concurrent.TimeoutException: Timeout while connecting UiAutomation@1",
+                new java.util.concurrent.TimeoutException("Timeout while connecting UiAutomation@1"));
+        fails(new Runnable0() { public void run() throws Exception { UiConnect.connect(late); } }, HelperException.UIAUTOMATION_BUSY, "a timed-out connect");
+        equal(late.log, Arrays.asList("connect", "undo"), "a timed-out connect is unregistered");
+
+        // Android 5-10: the same wait ran out as a RuntimeException.
+        final FakeConnect old = new FakeConnect();
+        old.connectFailure = new HelperException(HelperException.FAILED, "connect failed: java.lang.RuntimeException: Error while connecting UiAutomation",
+                new RuntimeException("Error while connecting UiAutomation"));
+        fails(new Runnable0() { public void run() throws Exception { UiConnect.connect(old); } }, HelperException.UIAUTOMATION_BUSY, "an old release's timed-out connect");
+        equal(old.log, Arrays.asList("connect", "undo"), "an old release's timed-out connect is unregistered");
+
+        final FakeConnect busy = new FakeConnect();
+        busy.connectFailure = new HelperException(HelperException.FAILED, "connect failed: java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@5already registered!",
+                new IllegalStateException("UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@5already registered!"));
+        HelperException e = fails(new Runnable0() { public void run() throws Exception { UiConnect.connect(busy); } }, HelperException.UIAUTOMATION_BUSY, "another client holds it");
+        check(e.getMessage().startsWith("another tool holds UiAutomation"), e.getMessage());
+        equal(busy.log, Arrays.asList("connect", "undo"), "undo runs (it finds nothing registered)");
+
+        // Connected, then setServiceInfo failed: the connection would stay registered with nobody holding it.
+        final FakeConnect half = new FakeConnect();
+        half.configureFailure = new IllegalStateException("setServiceInfo: Error while setting AccessibilityServiceInfo");
+        fails(new Runnable0() { public void run() throws Exception { UiConnect.connect(half); } }, HelperException.FAILED, "a failed configure");
+        equal(half.log, Arrays.asList("connect", "configure", "undo"), "a connection whose configure failed is unregistered");
+
+        final FakeConnect hidden = new FakeConnect();
+        hidden.connectFailure = new HelperException(HelperException.UNSUPPORTED, "UiAutomation has no connect method on API 21");
+        fails(new Runnable0() { public void run() throws Exception { UiConnect.connect(hidden); } }, HelperException.UNSUPPORTED, "a missing connect");
+        equal(hidden.log, Arrays.asList("connect", "undo"), "undo after a missing connect too");
     }
 
     /** One response read from the server's stdout. */
