@@ -45,7 +45,8 @@ import java.util.TreeMap;
  * state the input dispatcher consults before passing an injected touch on.</li>
  * <li>Dreams: {@code IDreamManager.isDreaming()} through {@code ServiceManager.getService("dreams")} (API 17+), as
  * the power manager's isInteractive is also true while a screensaver shows; it needs READ_DREAM_STATE, which the
- * shell holds only on newer releases (AOSP packages/Shell/AndroidManifest.xml, "to test ambient display").</li>
+ * shell holds only on newer releases (AOSP packages/Shell/AndroidManifest.xml: not on Android 10; on 15 under
+ * "Permissions required to test ambient display"); where refused, {@code dumpsys power}'s mWakefulness (PowerDump).</li>
  * </ul>
  */
 final class AndroidDevice implements Device {
@@ -70,7 +71,7 @@ final class AndroidDevice implements Device {
     private Method isDreaming;
     /** The release has no dream manager to ask (no service, class or method): no screensaver can show. */
     private boolean noDreams;
-    /** The release refuses isDreaming to the shell (no READ_DREAM_STATE): asked once, then refused at once. */
+    /** The release refuses isDreaming to the shell (no READ_DREAM_STATE): asked once, then dumpsys power is read. */
     private String dreamsRefused;
 
     public int sdk() {
@@ -539,13 +540,13 @@ final class AndroidDevice implements Device {
      * IDreamManager through ServiceManager.getService("dreams") (Context.DREAM_SERVICE): isDreaming() is in it from
      * API 17. Where the release has no such service, interface or method, no screensaver can show there, so this says
      * false (the touch goes on as before the check existed). Where the release refuses the call to the shell
-     * (SecurityException: READ_DREAM_STATE, which AOSP's shell holds only from about Android 11), the answer cannot be
-     * known: UNSUPPORTED, before anything is injected, so the host touches over {@code input}, whose gate reads
-     * {@code dumpsys power}'s mWakefulness (Dreaming there too).
+     * (SecurityException: DreamManagerService checks READ_DREAM_STATE, which AOSP's shell does not hold on Android 10
+     * and before), the power manager's dump says it instead ({@code dumpsys power}'s mWakefulness, as the host's
+     * {@code input} gate reads it): one process per touch on those releases, still less than {@code input}'s VM.
      */
     public boolean dreaming() throws HelperException {
         if (noDreams) return false;
-        if (dreamsRefused != null) throw new HelperException(HelperException.UNSUPPORTED, dreamsRefused);
+        if (dreamsRefused != null) return PowerDump.dreaming(dumpsysPower());
         if (dreams == null) {
             Object service = null;
             Method m = null;
@@ -569,8 +570,27 @@ final class AndroidDevice implements Device {
             return Boolean.TRUE.equals(Reflect.call(isDreaming, dreams));
         } catch (HelperException e) {
             if (!(e.getCause() instanceof SecurityException)) throw e;
-            dreamsRefused = "whether a screensaver shows is not known: IDreamManager.isDreaming is refused to the shell on API " + sdk + " (" + e.getCause().getMessage() + "), so nothing was injected";
-            throw new HelperException(HelperException.UNSUPPORTED, dreamsRefused, e);
+            dreamsRefused = String.valueOf(e.getCause().getMessage());
+            return PowerDump.dreaming(dumpsysPower());
+        }
+    }
+
+    /** What {@code dumpsys power} prints (the shell holds DUMP); UNSUPPORTED where it cannot be run. */
+    private static String dumpsysPower() throws HelperException {
+        Process p = null;
+        try {
+            p = new ProcessBuilder("/system/bin/dumpsys", "power").redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            java.io.InputStream in = p.getInputStream();
+            ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+            byte[] buffer = new byte[16 * 1024];
+            for (int n; (n = in.read(buffer)) > 0;) out.write(buffer, 0, n);
+            p.waitFor();
+            return out.toString("UTF-8");
+        } catch (Exception e) {
+            throw new HelperException(HelperException.UNSUPPORTED, "whether a screensaver shows is not known: IDreamManager.isDreaming is refused to the shell and dumpsys power did not run (" + e + "), so nothing was injected", e);
+        } finally {
+            if (p != null) p.destroy();
         }
     }
 }

@@ -41,6 +41,7 @@ public final class HelperTests {
         numbersAndOptions();
         typingRestoresClipboard();
         uiConnectUndoesEveryFailure();
+        powerDumpSaysWhetherDreaming();
         serverSession();
         serverIdleRelease();
         System.out.println("ok " + passed + " checks");
@@ -516,6 +517,18 @@ public final class HelperTests {
         hidden.connectFailure = new HelperException(HelperException.UNSUPPORTED, "UiAutomation has no connect method on API 21");
         fails(new Runnable0() { public void run() throws Exception { UiConnect.connect(hidden); } }, HelperException.UNSUPPORTED, "a missing connect");
         equal(hidden.log, Arrays.asList("connect", "undo"), "undo after a missing connect too");
+    }
+
+    static void powerDumpSaysWhetherDreaming() throws Exception {
+        String head = "POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  mDirty=0x0\n";
+        equal(PowerDump.wakefulness(head + "  mWakefulness=Dreaming\n  mWakefulnessChanging=false\n"), "Dreaming", "the word");
+        check(PowerDump.dreaming(head + "  mWakefulness=Dreaming\n"), "Dreaming is a dream");
+        check(!PowerDump.dreaming(head + "  mWakefulness=Awake\n  mWakefulnessChanging=false\n"), "Awake is not");
+        check(!PowerDump.dreaming(head + "  mWakefulnessChanging=false\n  mWakefulness=Awake\n"), "mWakefulnessChanging is another line");
+        check(!PowerDump.dreaming(head + "  mWakefulness=Dozing\n"), "Dozing is not a dream (isInteractive is false there)");
+        equal(PowerDump.wakefulness(head + "  mWakefulness=\n"), null, "an empty word");
+        HelperException e = fails(new Runnable0() { public void run() throws Exception { PowerDump.dreaming("Display Power: state=ON\n"); } }, HelperException.UNSUPPORTED, "a dump without the line");
+        check(e.getMessage().contains("nothing was injected"), e.getMessage());
     }
 
     /** One response read from the server's stdout. */
