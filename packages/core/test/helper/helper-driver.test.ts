@@ -196,6 +196,39 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(use?.fallback).to.match(/^start: .*app_process: not found/)
   })
 
+  it('on Android 6 (API 23: no KEYCODE_PASTE) text beyond ASCII is refused before anything is typed, not pasted as nothing', async () => {
+    const sdk = device().properties.get('ro.build.version.sdk')
+    device().properties.set('ro.build.version.sdk', '23')
+    try {
+      const d = await driver('auto')
+      device().clipboard = {text: 'the user copied this'}
+      const events = device().inputEvents.length
+      const refused = await d.checkTypable('café').then(
+        () => undefined,
+        (e: unknown) => e as ArcError
+      )
+      expect(refused?.code).to.equal('UNSUPPORTED')
+      expect(backendUses(d.shell).typing?.fallback).to.match(
+        /^UNSUPPORTED: this release lacks what a paste needs: paste/
+      )
+      const failed = await d.inputText('café').then(
+        () => undefined,
+        (e: unknown) => e as ArcError
+      )
+      expect(failed?.code).to.equal('UNSUPPORTED')
+      // The helper, asked anyway (inputText does not read the hello), refuses before it touches anything.
+      expect(device().inputEvents.slice(events)).to.deep.equal([])
+      expect(device().clipboard).to.deep.equal({text: 'the user copied this'})
+      // arc doctor says the same: the helper runs, lacking paste, and text beyond ASCII has no way here.
+      const caps = new Map((await d.probeCapabilities()).capabilities.map((c) => [c.id, c]))
+      expect(caps.get('helper')?.detail).to.match(/this release lacks paste$/)
+      expect(caps.get('text-input')?.detail).to.match(/^input text types printable ASCII only/)
+    } finally {
+      if (sdk === undefined) device().properties.delete('ro.build.version.sdk')
+      else device().properties.set('ro.build.version.sdk', sdk)
+    }
+  })
+
   it('auto falls back per capability: a release without the UiAutomation API still gets its clipboard from the helper', async () => {
     device().hiddenApisMissing.add('uiautomation')
     const d = await driver('auto')

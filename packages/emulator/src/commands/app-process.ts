@@ -27,6 +27,8 @@ const STATUS_ERROR = 1
 const STATUS_HELLO = 2
 const MAX_REQUEST = 4 << 20
 const KEYCODE_PASTE = 279
+/** The first API level whose KeyEvent has KEYCODE_PASTE (the helper's Typist.PASTE_SDK). */
+const PASTE_SDK = 24
 
 const USAGE = 'Usage: app_process [java-options] cmd-dir start-class-name [options]\n'
 
@@ -105,7 +107,8 @@ class EmulatedHelper {
     // app_process starts a VM before main() runs (timing.vmStartMs).
     await this.device.delay(this.device.timing.vmStartMs, this.ctx.signal)
     if (this.ctx.signal.aborted) return 137
-    const missing = [...this.device.hiddenApisMissing].sort().join(',')
+    // KEYCODE_PASTE exists from Android 7.0 (API 24): before it the helper names `paste` missing, as AndroidDevice does.
+    const missing = [...this.device.hiddenApisMissing, ...(this.sdk() < PASTE_SDK ? ['paste'] : [])].sort().join(',')
     this.respond(
       0,
       STATUS_HELLO,
@@ -169,6 +172,11 @@ class EmulatedHelper {
     return op !== 'quit'
   }
 
+  /** The release's API level, as the helper's hello reports it. */
+  private sdk(): number {
+    return Number(this.device.properties.get('ro.build.version.sdk') ?? '34')
+  }
+
   private release(): void {
     this.letGo?.()
     this.letGo = undefined
@@ -209,7 +217,7 @@ class EmulatedHelper {
       case 'ime-action': {
         count(0)
         // AccessibilityAction.ACTION_IME_ENTER exists from Android 11 (API 30); the helper refuses it before.
-        const sdk = Number(device.properties.get('ro.build.version.sdk') ?? '34')
+        const sdk = this.sdk()
         if (sdk < 30)
           throw new HelperError(
             'UNSUPPORTED',
@@ -238,6 +246,13 @@ class EmulatedHelper {
       case 'type': {
         count(1)
         if (args[0] === '') throw new HelperError('BAD_REQUEST', 'the text to type is empty')
+        // KEYCODE_PASTE is API 24 (AOSP KeyEvent.java; Android 6.0 ends at KEYCODE_MEDIA_STEP_BACKWARD, 275): an
+        // older phone's field takes the key as an unknown code and pastes nothing, so the helper refuses first.
+        if (this.sdk() < PASTE_SDK)
+          throw new HelperError(
+            'UNSUPPORTED',
+            `typing by paste needs KEYCODE_PASTE, which Android has from 7.0 (API ${PASTE_SDK}); this is API ${this.sdk()}: nothing was typed`
+          )
         this.needs('clipboard')
         this.needs('input')
         const saved = device.clipboard
@@ -252,7 +267,7 @@ class EmulatedHelper {
         const code = /^\d{1,4}$/.test(args[0] as string) ? Number(args[0]) : NaN
         if (!(code <= 1000))
           throw new HelperError('BAD_REQUEST', `key code is "${args[0]}"; a whole number from 0 to 1000 is allowed`)
-        if (code === KEYCODE_PASTE && device.clipboard && 'text' in device.clipboard)
+        if (code === KEYCODE_PASTE && this.sdk() >= PASTE_SDK && device.clipboard && 'text' in device.clipboard)
           device.recordInput({type: 'paste', text: device.clipboard.text})
         else device.keyEvent(code)
         return Buffer.alloc(0)

@@ -468,7 +468,8 @@ export class AdbDriver implements DeviceDriver {
     return this.helper.serve(
       'typing',
       async (session) => {
-        const missing = session.hello.missing.filter((api) => api === 'clipboard' || api === 'input')
+        // `paste`: a release without KEYCODE_PASTE (before Android 7.0), where a paste would type nothing.
+        const missing = session.hello.missing.filter((api) => api === 'clipboard' || api === 'input' || api === 'paste')
         if (missing.length > 0)
           throw new HelperFailure('UNSUPPORTED', `this release lacks what a paste needs: ${missing.join(', ')}`)
         return true

@@ -224,7 +224,7 @@ export async function probe(
   }
   const lacks = (api: string) => !helped?.session || helped.session.hello.missing.includes(api)
   const adbKeyboard = imeIds(imeList).some(isAdbKeyboard)
-  const pastes = !lacks('clipboard') && !lacks('input')
+  const pastes = !lacks('clipboard') && !lacks('input') && !lacks('paste')
   add(
     'text-input',
     inputWorks ? (adbKeyboard || pastes ? true : 'partial') : adbKeyboard || pastes ? 'partial' : false,

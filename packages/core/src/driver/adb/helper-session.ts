@@ -62,7 +62,7 @@ class StartCutOff extends Error {
 export interface HelperHello {
   protocol: number
   sdk: number | undefined
-  /** What the helper found missing on this release (`uiautomation`, `input`, `clipboard`). */
+  /** What the helper found missing on this release (`uiautomation`, `input`, `clipboard`, `paste` before API 24). */
   missing: string[]
 }
 

@@ -97,6 +97,7 @@ final class AndroidDevice implements Device {
         } catch (HelperException e) {
             missing.add("clipboard");
         }
+        if (sdk < Typist.PASTE_SDK) missing.add("paste");
         return missing;
     }
 

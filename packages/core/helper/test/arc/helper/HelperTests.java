@@ -40,6 +40,7 @@ public final class HelperTests {
         touchesRefusedWhileDreaming();
         numbersAndOptions();
         typingRestoresClipboard();
+        typingRefusedBeforePasteKeyExists();
         uiConnectUndoesEveryFailure();
         powerDumpSaysWhetherDreaming();
         serverSession();
@@ -445,7 +446,8 @@ public final class HelperTests {
         }
         public void release() { if (held) releases++; held = false; }
         public boolean holdsUiAutomation() { return held; }
-        public int sdk() { return 34; }
+        int sdk = 34;
+        public int sdk() { return sdk; }
         public List<String> missing() { return Arrays.asList("clipboard"); }
     }
 
@@ -460,6 +462,18 @@ public final class HelperTests {
         fails(new Runnable0() { public void run() throws Exception { Typist.type(failing, "x"); } }, HelperException.UNSUPPORTED, "a failed paste");
         equal(failing.clip, "user's photo", "restored after a failed paste too");
         fails(new Runnable0() { public void run() throws Exception { Typist.type(new FakeDevice(), ""); } }, HelperException.BAD_REQUEST, "empty text");
+    }
+
+    static void typingRefusedBeforePasteKeyExists() throws Exception {
+        // KEYCODE_PASTE is API 24: on 6.0 a paste key types nothing, so the helper refuses before touching the clipboard.
+        final FakeDevice old = new FakeDevice();
+        old.sdk = 23;
+        HelperException e = fails(new Runnable0() { public void run() throws Exception { Typist.type(old, "héllo"); } }, HelperException.UNSUPPORTED, "paste on API 23");
+        check(e.getMessage().contains("KEYCODE_PASTE") && e.getMessage().contains("API 23"), "names the key and the release: " + e.getMessage());
+        equal(old.log, new ArrayList<String>(), "nothing saved, set, pressed or restored on API 23");
+        FakeDevice nougat = new FakeDevice();
+        nougat.sdk = 24;
+        equal(Typist.type(nougat, "x"), "restored", "API 24 pastes");
     }
 
     /** Steps that log what ran and fail where told. */
