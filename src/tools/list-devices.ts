@@ -153,7 +153,7 @@ async function waitForDevice(
       throw new TimeoutError(
         `no ${serial ? `device ${serial}` : 'device'} was ready within ${timeoutMs} ms (${last})`,
         {
-          details: {serial, timeoutMs},
+          details: {serial, timeout_ms: timeoutMs},
           actions: ['Check the server and devices with `arc devices`; raise --timeout-ms for slow starts.'],
         }
       )

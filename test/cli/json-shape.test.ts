@@ -103,6 +103,22 @@ describe('CLI --json: one element shape, snake_case keys', function () {
       expect(keysOf(value).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
   })
 
+  it("an error's details are snake_case too: exitCode is only the envelope's (arc's exit status)", async () => {
+    const [refused, waited] = await Promise.all([
+      // pm refuses it with exit status 255: the device command's status is details.exit_code, arc's is exitCode (8).
+      json('app', 'grant', 'com.android.settings', 'NO_SUCH_PERMISSION'),
+      json('devices', '--wait', '--serial', 'absent', '--timeout-ms', '300'),
+    ])
+    const error = (run: {value: Record<string, unknown>}) => run.value.error as {details: object; exitCode: number}
+    expect(refused.code).to.equal(8)
+    expect(error(refused)).to.deep.include({exitCode: 8})
+    expect(error(refused).details).to.have.property('exit_code').that.is.a('number')
+    expect(waited.code).to.equal(11)
+    expect(error(waited).details).to.deep.include({timeout_ms: 300})
+    for (const run of [refused, waited])
+      expect(keysOf(error(run).details).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
+  })
+
   it('MCP keeps the spec shape: find_elements lists contentDescription, resourceId, className and booleans', async () => {
     const find = tools.find((t) => t.name === 'find_elements')
     if (!find) expect.fail('no find_elements tool')

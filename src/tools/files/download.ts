@@ -125,7 +125,7 @@ export async function download(start: URL, policy: FilesSettings['download'], ou
       if (error instanceof FileTooLargeError || error instanceof DownloadFailedError) throw error
       if (timer.aborted) {
         throw new TimeoutError(`download from ${start.href} timed out after ${policy.timeoutMs} ms`, {
-          details: {url: start.href, timeoutMs: policy.timeoutMs},
+          details: {url: start.href, timeout_ms: policy.timeoutMs},
           actions: ['Raise files.download.timeoutMs in the config.'],
         })
       }

@@ -44,7 +44,7 @@ export async function runWithDeadline<T>(
       const error = new TimeoutError(
         `${what} did not finish within ${Number((limit / 1000).toFixed(1))} s (the whole-command limit${grown || `: ${COMMAND_DEADLINE_FACTOR} x adb.timeoutMs`})`,
         {
-          details: {limitMs: limit},
+          details: {limit_ms: limit},
           actions: ['Check the device and the link to it, or raise adb.timeoutMs in the config.'],
         }
       )

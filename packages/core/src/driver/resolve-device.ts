@@ -115,7 +115,7 @@ function namesBoth(error: unknown, device: string | undefined): unknown {
   return new Kind(
     `${error.message}; "${device}" is read as an adb serial, though a file or folder of that name is here`,
     {
-      details: {...error.details, device, localPath: path.resolve(device)},
+      details: {...error.details, device, local_path: path.resolve(device)},
       actions: [`For the recorded snapshot, pass it as a path: --device ${spelled}`, ...error.actions],
       cause: error,
     }

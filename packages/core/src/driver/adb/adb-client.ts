@@ -363,7 +363,7 @@ export class AdbServer {
               new TimeoutError(
                 `${what} on ${serial ?? `the adb server at ${this.address}`} moved ${moved} bytes in ${elapsed} ms: slower than 1 MiB/s, the slowest transfer arc waits for`,
                 {
-                  details: {serial, elapsedMs: elapsed, bytes: moved},
+                  details: {serial, elapsed_ms: elapsed, bytes: moved},
                   actions: [
                     'Check the link to the device (cable, USB port, Wi-Fi) and what serves the adb port, then run it again.',
                   ],
@@ -380,7 +380,7 @@ export class AdbServer {
           new TimeoutError(
             `${what} on ${serial ?? `the adb server at ${this.address}`} timed out after ${timeoutMs} ms`,
             {
-              details: {serial, timeoutMs},
+              details: {serial, timeout_ms: timeoutMs},
               actions: [
                 'Check that the device responds (`adb shell echo ok`); raise `adb.timeoutMs` in the config for slow devices.',
               ],

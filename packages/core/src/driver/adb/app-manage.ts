@@ -177,7 +177,7 @@ export async function setPermission(
   throw new DeviceCommandError(
     `cannot ${verb} ${permission} ${granted ? 'to' : 'from'} ${packageId} on ${dev.serial}: ${cause ?? (text.trim() || `exit status ${exitCode}`)}`,
     {
-      details: {package_id: packageId, permission, output: text.slice(0, 2000), exitCode},
+      details: {package_id: packageId, permission, output: text.slice(0, 2000), exit_code: exitCode},
       actions: [
         'Only runtime ("dangerous") permissions the app declares in its manifest can be granted or revoked; check with `arc shell -- dumpsys package PKG`.',
       ],

@@ -48,7 +48,7 @@ function inputRefused(serial: string, what: string, output: string, exitCode?: n
   return new DeviceCommandError(
     `${what} was refused on ${serial}: the device does not let adb inject input (SecurityException: INJECT_EVENTS); on Xiaomi, Redmi and POCO phones turn on "${XIAOMI_INPUT_SETTING}"`,
     {
-      details: {serial, reason: 'INPUT_NOT_ALLOWED', output: output.slice(0, 2000), exitCode},
+      details: {serial, reason: 'INPUT_NOT_ALLOWED', output: output.slice(0, 2000), exit_code: exitCode},
       actions: INPUT_REFUSED_ACTIONS,
     }
   )
@@ -96,7 +96,7 @@ export class DeviceShell {
     const shown = output.trim().split(/\r?\n/).slice(0, 3).join(' | ').slice(0, 300)
     const status = exitCode ? ` (exit status ${exitCode})` : ''
     return new DeviceCommandError(`${what} failed on ${this.serial}${status}: ${shown || '(no output)'}`, {
-      details: {serial: this.serial, output: output.slice(0, 2000), exitCode},
+      details: {serial: this.serial, output: output.slice(0, 2000), exit_code: exitCode},
     })
   }
 }

@@ -353,7 +353,7 @@ export async function lockFile(dev: DeviceShell, target: string): Promise<(() =>
     LOCKED,
     () =>
       new TimeoutError(`waiting to edit ${target} on ${dev.serial}: other edits of it have held it for ${waitMs} ms`, {
-        details: {serial: dev.serial, path: target, timeoutMs: waitMs},
+        details: {serial: dev.serial, path: target, timeout_ms: waitMs},
         actions: [
           'Run the command again once the other edits ended; raise `adb.timeoutMs` in the config for long edits.',
         ],
