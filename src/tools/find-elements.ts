@@ -15,7 +15,7 @@ export const findElements = defineTool({
   name: 'find_elements',
   title: 'Find elements by text, content description, resource id or class',
   description:
-    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object (one line) with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds, flags and states (checked: true/false, null when not checkable; selected, focused, onScreen). The ids can be passed to the element tools. The CLI prints a table (--json: the object) and exits 9 when nothing matches.',
+    'Finds the elements on the current screen whose text, content_desc, resource_id or class_name matches `value` (case-insensitive contains, or exact with exact_match). Returns a JSON object (one line) with an `elements` array (may be empty): id, text, contentDescription, resourceId, className, bounds, flags and states (checked: true/false, null when not checkable; selected, focused, onScreen). The ids can be passed to the element tools. The CLI prints a table (--json: the same in docs/json.md shape) and exits 9 when nothing matches.',
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',

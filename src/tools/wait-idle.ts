@@ -40,7 +40,7 @@ export function similarity(a: Uint32Array, b: Uint32Array): number {
 export const waitForIdle = defineTool({
   name: 'wait_for_idle',
   title: 'Wait until the screen stops changing',
-  description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Returns JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the object). A timeout is not an error over MCP; the CLI exits 11 (TIMEOUT) after printing.`,
+  description: `Reads the screen every ${POLL_MS} ms and compares 256-slot fingerprints of the tree; the UI is idle when two consecutive reads are at least match_percentage similar. Returns JSON: message, elapsedMs and the similarity reached (the CLI: one line; --json: the same in docs/json.md shape). A timeout is not an error over MCP; the CLI exits 11 (TIMEOUT) after printing.`,
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',

@@ -41,7 +41,7 @@ const exactMatchInput = z.object({
 export const waitForElement = defineTool({
   name: 'wait_for_element',
   title: 'Wait until an element appears',
-  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the object). A timeout is not an error over MCP (found is false); the CLI exits 11 (TIMEOUT) after printing, so \`arc wait element … && arc click …\` goes on only when it was found. For the opposite, see wait gone.`,
+  description: `Reads the screen every ${POLL_MS} ms until an element whose text, content_desc, resource_id or class_name contains \`value\` (case-insensitive) appears, or the timeout passes. Returns JSON: found, elapsedMs, attempts and the element (the CLI: a line and a table; --json: the same in docs/json.md shape). A timeout is not an error over MCP (found is false); the CLI exits 11 (TIMEOUT) after printing, so \`arc wait element … && arc click …\` goes on only when it was found. For the opposite, see wait gone.`,
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',
@@ -119,7 +119,7 @@ async function idPresence(ctx: ToolContext, id: string): Promise<Present> {
 export const waitForElementGone = defineTool({
   name: 'wait_for_element_gone',
   title: 'Wait until an element is gone',
-  description: `Reads the screen every ${POLL_MS} ms until no element's text, content_desc, resource_id or class_name contains \`value\` (case-insensitive), or the timeout passes: for a spinner or a "Loading…" text to go away. By id: until the element the id names is gone (an id no longer on the screen, or naming another element now, counts as gone). Prints one line, and the element while it is still there (--json: gone, elapsedMs, attempts, element). Still there at the timeout: exits 11 (TIMEOUT) after printing. Not served over MCP (tools/list has no room left; poll find_elements there).`,
+  description: `Reads the screen every ${POLL_MS} ms until no element's text, content_desc, resource_id or class_name contains \`value\` (case-insensitive), or the timeout passes: for a spinner or a "Loading…" text to go away. By id: until the element the id names is gone (an id no longer on the screen, or naming another element now, counts as gone). Prints one line, and the element while it is still there (--json: gone, elapsed_ms, attempts, element). Still there at the timeout: exits 11 (TIMEOUT) after printing. Not served over MCP (tools/list has no room left; poll find_elements there).`,
   kind: 'read',
   needs: {screen: 'read'},
   group: 'elements',

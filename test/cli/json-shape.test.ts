@@ -103,6 +103,21 @@ describe('CLI --json: one element shape, snake_case keys', function () {
       expect(keysOf(value).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
   })
 
+  it('the --help of a command whose --json is not the MCP object says what --json prints', async () => {
+    // wait gone lists its keys: they are the ones it prints.
+    const goneHelp = (await runArc(['wait', 'gone', '--help'])).stdout.replace(/\s+/g, ' ')
+    const listed = /\(--json: ([\w, ]+)\)/.exec(goneHelp)?.[1]?.split(', ')
+    const gone = await json('wait', 'gone', 'text', 'ADD', '--timeout', '1s')
+    expect(listed, goneHelp).to.deep.equal(Object.keys(gone.value).filter((k) => k !== 'backend'))
+    // find, wait element and wait idle describe the MCP object (camelCase, the spec's element): their help must not
+    // say --json prints that object.
+    for (const words of [['find'], ['wait', 'element'], ['wait', 'idle']]) {
+      const help = (await runArc([...words, '--help'])).stdout.replace(/\s+/g, ' ')
+      expect(help, words.join(' ')).not.to.include('--json: the object')
+      expect(help, words.join(' ')).to.include('--json: the same in docs/json.md')
+    }
+  })
+
   it("an error's details are snake_case too: exitCode is only the envelope's (arc's exit status)", async () => {
     const [refused, waited] = await Promise.all([
       // pm refuses it with exit status 255: the device command's status is details.exit_code, arc's is exitCode (8).
