@@ -1,4 +1,5 @@
-import {readFile, writeFile} from 'node:fs/promises'
+import {execFileSync} from 'node:child_process'
+import {lstat, mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
@@ -8,6 +9,7 @@ import {MemoryDeviceState, runTool, type ActedElement} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {scratch} from '@arc-cli/test-support/hostile'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
@@ -142,6 +144,30 @@ describe('--record: a session becomes a flow arc test replays', function () {
     expect(run.code, run.stderr).to.equal(13)
     expect(run.stderr).to.include('--record: cannot write /proc/nope/x.flow')
     expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+  })
+
+  // The flow is rewritten whole (a temporary file renamed over it) after every step: renamed over a FIFO, or as root
+  // over a device node (`--record /dev/null`), it replaced the node with a regular file and exited 0.
+  it('a --record FIFO or folder: OUTPUT_FAILED (13) saying what it is, before any line acts, the target unchanged', async () => {
+    const script = path.join(h.dir, 'one-tap.txt')
+    await writeFile(script, 'tap 500 1000\n')
+    const dir = await scratch()
+    const fifo = path.join(dir, 'flow.fifo')
+    execFileSync('mkfifo', [fifo])
+    await mkdir(path.join(dir, 'folder.flow'))
+    const before = h.emu.device('emu-1').inputEvents.length
+    for (const [target, why] of [
+      [fifo, 'it is a FIFO'],
+      [path.join(dir, 'folder.flow'), 'it is a folder'],
+    ] as const) {
+      const run = await runArc(['batch', script, '--record', target], {env: {...h.env, ANDROID_SERIAL: 'emu-1'}})
+      expect(run.code, run.stderr).to.equal(13)
+      expect(run.stderr).to.include(`--record: cannot write ${target}: ${why}`)
+    }
+    expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+    expect((await lstat(fifo)).isFIFO()).to.equal(true)
+    expect((await lstat(path.join(dir, 'folder.flow'))).isDirectory()).to.equal(true)
+    expect((await readdir(dir)).sort()).to.deep.equal(['flow.fifo', 'folder.flow'])
   })
 
   it("arc batch --record keeps each line's --device, and a value starting with - replays as a value", async () => {

@@ -9,11 +9,12 @@
  * any way leaves what it did.
  */
 import {renameSync, rmSync, writeFileSync} from 'node:fs'
+import {lstat, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import {flagName, schemaFields} from '../cli/schema-fields.js'
 import {OutputError} from '../errors/arc-error.js'
-import {makeFolders} from '../output-files.js'
+import {makeFolders, outputKind, outputReason} from '../output-files.js'
 import type {ActedElement, AnyTool} from '../tools/define-tool.js'
 import type {CallWatcher, ToolObserver} from '../tools/run-tool.js'
 
@@ -113,6 +114,26 @@ export interface FlowRecorderOptions {
   wrote?(file: string, steps: number, skipped: number): void
 }
 
+/**
+ * The flow is rewritten whole after every step, a temporary file renamed over it: only a regular file (or nothing)
+ * can be the target. Renamed over a FIFO, or (as root) over a device node such as `/dev/null`, it would replace the
+ * node with a regular file; a folder would fail only at the rename.
+ */
+async function refuseNonFile(file: string): Promise<void> {
+  const kind = await outputKind(file)
+  const found = await stat(file).catch(() => undefined)
+  // A regular file under /dev or /proc (/dev/shm/x.flow) is one, but a link there (/dev/stdout) is a stream's name.
+  const plainFile = (await lstat(file).catch(() => undefined))?.isFile()
+  const what = found?.isDirectory()
+    ? 'it is a folder'
+    : kind === 'stream' && !plainFile
+      ? `it is ${found?.isFIFO() ? 'a FIFO' : found?.isCharacterDevice() ? 'a character device' : 'a link to a stream'}`
+      : typeof kind === 'object'
+        ? kind.refuse
+        : undefined
+  if (what) throw new Error(`${what}: the recording is rewritten whole after every step, so it needs a regular file`)
+}
+
 /** Records the successful actions of a session into a flow file. */
 export class FlowRecorder {
   private readonly steps: RecordedStep[] = []
@@ -169,6 +190,7 @@ export class FlowRecorder {
     this.queued++
     this.writing = this.writing.then(async () => {
       try {
+        if (!this.folderMade) await refuseNonFile(this.file)
         // One level at a time: a recursive mkdir never settles where the OS refuses a folder (/proc/nope).
         await makeFolders(path.dirname(this.file))
         this.folderMade = true
@@ -205,7 +227,7 @@ export class FlowRecorder {
   async flush(): Promise<void> {
     await this.writing
     if (this.failed) {
-      throw new OutputError(`--record: cannot write ${this.file}: ${this.failed.message}`, {
+      throw new OutputError(`--record: cannot write ${this.file}: ${outputReason(this.failed)}`, {
         details: {input: 'record', path: this.file},
         cause: this.failed,
       })
