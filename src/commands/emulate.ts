@@ -9,9 +9,13 @@ import {
   Flags,
   InvalidInputError,
   OutputError,
+  outputError,
+  outputKind,
+  outputReason,
   printable,
   serveDespiteOutputErrors,
   unreachableSerial,
+  writeIntoStream,
 } from '@arc-cli/core'
 // The emulator (an ADB server and its device programs) is loaded only when `arc emulate` runs: listing commands,
 // `arc --version` and every other command would otherwise pay for it at start-up.
@@ -104,7 +108,7 @@ export default class Emulate extends ArcCommand {
     log: Flags.string({summary: 'Write one JSON line per command received to this file.'}),
     'port-file': Flags.string({
       summary:
-        'Once listening, write the address as JSON to this file ({"host","port","adbServerSocket","devices"}); removed on stop.',
+        'Once listening, write the address as JSON to this file ({"host","port","adbServerSocket","devices"}); removed on stop (a FIFO or device such as /dev/stdout is written into and left).',
     }),
   }
 
@@ -132,7 +136,10 @@ export default class Emulate extends ArcCommand {
     const serials = emulator.devices().map((d) => (d.state === 'device' ? d.serial : `${d.serial} (${d.state})`))
     // For scripts that start it with --port 0: the address without scraping a log line. Written whole (a temporary
     // name, then a rename), so a script polling for the file never reads half of it.
+    // A FIFO or a device there (`--port-file /dev/stdout`, a pipe a script reads) is written into, never replaced,
+    // and stays after the stop: only a file arc made is removed.
     const portFile = flags['port-file'] ? path.resolve(flags['port-file']) : undefined
+    let madePortFile = false
     if (portFile) {
       const info = {
         host: emulator.host,
@@ -140,17 +147,22 @@ export default class Emulate extends ArcCommand {
         adbServerSocket: `tcp:${address}`,
         devices: emulator.devices().map((d) => d.serial),
       }
+      const target = {path: portFile, input: '--port-file'}
       const temp = `${portFile}.${process.pid}.tmp`
       try {
-        await writeFile(temp, JSON.stringify(info) + '\n')
-        await rename(temp, portFile)
+        const kind = await outputKind(portFile)
+        if (typeof kind === 'object') throw outputError(target, kind.refuse)
+        if (kind === 'stream') await writeIntoStream(target, JSON.stringify(info) + '\n')
+        else {
+          await writeFile(temp, JSON.stringify(info) + '\n')
+          await rename(temp, portFile)
+          madePortFile = true
+        }
       } catch (error) {
         await rm(temp, {force: true})
         await emulator.close()
-        throw new OutputError(`--port-file: cannot write ${portFile}: ${(error as Error).message}`, {
-          details: {input: 'port-file', path: portFile},
-          cause: error,
-        })
+        if (error instanceof OutputError) throw error
+        throw outputError(target, outputReason(error), error)
       }
     }
     // Listened for before the lines that tell a caller it may stop us: a SIGTERM sent as soon as it reads them must
@@ -171,7 +183,7 @@ export default class Emulate extends ArcCommand {
     )
     await stopped
     await emulator.close()
-    if (portFile) await rm(portFile, {force: true})
+    if (portFile && madePortFile) await rm(portFile, {force: true})
     this.log('arc emulate: stopped')
   }
 }

@@ -1,5 +1,5 @@
-import {spawn} from 'node:child_process'
-import {mkdtemp, readdir, readFile, rm} from 'node:fs/promises'
+import {execFileSync, spawn} from 'node:child_process'
+import {lstat, mkdtemp, readdir, readFile, rm} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -101,6 +101,33 @@ describe('arc emulate (command)', () => {
       expect(await cli.exited).to.equal(0)
       expect(await readFile(file, 'utf8')).to.include('echo ok')
     } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+
+  // A script may read the address from a pipe (`--port-file /dev/stdout`, a FIFO) rather than a file it then polls.
+  // The file was a temporary file renamed over the target and removed on stop: a FIFO was replaced by a regular file
+  // its reader never saw, and removed; as root, a device node (or the /dev/stdout link) went the same way.
+  it('--port-file a FIFO: the JSON goes down the pipe, and the FIFO stays a FIFO after stop', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-port-fifo-'))
+    const fifo = path.join(dir, 'port.fifo')
+    execFileSync('mkfifo', [fifo])
+    const reader = spawn('cat', [fifo], {stdio: ['ignore', 'pipe', 'ignore']})
+    try {
+      const chunks: Buffer[] = []
+      reader.stdout.on('data', (chunk: Buffer) => chunks.push(chunk))
+      const read = new Promise<string>((resolve) => reader.on('close', () => resolve(Buffer.concat(chunks).toString())))
+      const cli = startCli(['--port', '0', '--port-file', fifo])
+      const port = await cli.listening
+      // Checked first: had the FIFO been replaced, its reader would wait for ever.
+      expect((await lstat(fifo)).isFIFO()).to.equal(true)
+      expect(JSON.parse(await read)).to.include({port, adbServerSocket: `tcp:127.0.0.1:${port}`})
+      cli.child.kill('SIGTERM')
+      expect(await cli.exited).to.equal(0)
+      expect((await lstat(fifo)).isFIFO()).to.equal(true)
+      expect(await readdir(dir)).to.deep.equal(['port.fifo'])
+    } finally {
+      reader.kill('SIGKILL')
       await rm(dir, {recursive: true, force: true})
     }
   })
