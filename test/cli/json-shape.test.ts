@@ -103,6 +103,15 @@ describe('CLI --json: one element shape, snake_case keys', function () {
       expect(keysOf(value).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
   })
 
+  it("every window has the same keys, a live device's and a recorded snapshot's (null where unknown)", async () => {
+    const live = await json('screen-state')
+    const recorded = await runArc(['screen-state', '--device', 'demo', '--json'])
+    const keys = (value: unknown) => (value as {windows: object[]}).windows.map((w) => Object.keys(w))
+    const WINDOW = ['id', 'display', 'type', 'device_type', 'pkg', 'title', 'activity', 'layer', 'focused', 'elements']
+    for (const window of [...keys(live.value), ...keys(JSON.parse(recorded.stdout))])
+      expect(window).to.deep.equal(WINDOW)
+  })
+
   it('the --help of a command whose --json is not the MCP object says what --json prints', async () => {
     // wait gone lists its keys: they are the ones it prints.
     const goneHelp = (await runArc(['wait', 'gone', '--help'])).stdout.replace(/\s+/g, ' ')

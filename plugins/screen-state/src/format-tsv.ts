@@ -105,7 +105,8 @@ export function screenStateJson(model: ScreenModel) {
       id: w.id,
       display: w.display,
       type: w.type,
-      ...(w.deviceType ? {device_type: w.deviceType} : {}),
+      // Every window has every key (null where the device did not say), a snapshot's as a live device's.
+      device_type: w.deviceType ?? null,
       pkg: w.pkg || null,
       title: w.title ?? null,
       activity: w.activity ?? null,
