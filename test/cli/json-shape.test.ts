@@ -3,7 +3,7 @@
  * element reads the same in screen-state, find, wait element, wait gone and assert; timings are elapsed_ms; adb's
  * transport id is a number. MCP keeps the spec's shapes (find_elements' contentDescription and booleans).
  */
-import {writeFile} from 'node:fs/promises'
+import {readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {MemoryDeviceState, runTool} from '@arc-cli/core'
@@ -98,8 +98,18 @@ describe('CLI --json: one element shape, snake_case keys', function () {
     expect(idle.value).to.have.property('elapsed_ms').that.is.a('number')
     const [device] = devices.value.devices as Array<Record<string, unknown>>
     expect(device).to.have.property('transport_id').that.is.a('number')
+    // annotate prints its map (and --map writes the same object): snake_case keys too.
+    const mapFile = path.join(h.dir, 'marks.json')
+    const annotated = await json('annotate', '-o', path.join(h.dir, 'marks.jpg'), '--map', mapFile)
+    expect(annotated.code, JSON.stringify(annotated.value)).to.equal(0)
+    expect(annotated.value).to.include({map_path: mapFile})
+    expect((annotated.value.marks as object[])[0]).to.have.property('label_rect')
+    expect(annotated.value).to.have.property('skipped').that.has.property('over_limit')
+    expect(annotated.value).to.have.property('label_overlaps')
+    const written = JSON.parse(await readFile(mapFile, 'utf8')) as object
+    expect(keysOf(written).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
     expect(doctor.value.android).to.have.property('build_type')
-    for (const value of [wait.value, idle.value, devices.value, doctor.value])
+    for (const value of [wait.value, idle.value, devices.value, doctor.value, annotated.value])
       expect(keysOf(value).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
   })
 

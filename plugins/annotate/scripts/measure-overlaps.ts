@@ -43,8 +43,8 @@ export async function measureOverlaps(presets: string[]): Promise<OverlapRow[]> 
       const text = model.elements
         .filter((e) => e.flags.on && e.text.trim() !== '')
         .map((e) => [e.bounds[0] * x, e.bounds[1] * y, e.bounds[2] * x, e.bounds[3] * y] as Rect)
-      const overText = image.map.marks.filter((m) => text.some((t) => hits(m.labelRect, t))).length
-      rows.push({fixture: name, preset, marks: image.map.marks.length, overlaps: image.map.labelOverlaps, overText})
+      const overText = image.map.marks.filter((m) => text.some((t) => hits(m.label_rect, t))).length
+      rows.push({fixture: name, preset, marks: image.map.marks.length, overlaps: image.map.label_overlaps, overText})
     }
   }
   return rows

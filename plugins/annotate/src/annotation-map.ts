@@ -9,7 +9,7 @@ import type {Role} from './style/presets.js'
 /**
  * What `--map FILE` and `--json` give: enough to turn a label seen in the image back into an element id and
  * screen coordinates. Rectangles are [left, top, right, bottom]; `bounds` in screen pixels (as screen-state
- * prints them), `box` and `labelRect` in image pixels.
+ * prints them), `box` and `label_rect` in image pixels. Keys are snake_case, as in every --json result (docs/json.md).
  */
 export interface AnnotationMap {
   image: {width: number; height: number; format: ImageFormat; bytes: number}
@@ -19,9 +19,9 @@ export interface AnnotationMap {
   style: string
   marks: MapMark[]
   /** On-screen elements without a mark: no pixels in the image, or past maxLabels. */
-  skipped: {outside: number; overLimit: number}
+  skipped: {outside: number; over_limit: number}
   /** Pairs of labels that overlap (0 unless the screen had no room). */
-  labelOverlaps: number
+  label_overlaps: number
 }
 
 export interface MapMark {
@@ -30,7 +30,7 @@ export interface MapMark {
   id: string
   bounds: [number, number, number, number]
   box: [number, number, number, number]
-  labelRect: [number, number, number, number]
+  label_rect: [number, number, number, number]
   class: string
   text: string
   desc: string
@@ -56,8 +56,8 @@ export function buildMap(input: {
     scale: {x: round(mapping.scaleX), y: round(mapping.scaleY)},
     style: input.styleName,
     marks: mapMarks(selection, placements),
-    skipped: {outside: selection.outside, overLimit: selection.overLimit},
-    labelOverlaps: input.overlaps,
+    skipped: {outside: selection.outside, over_limit: selection.overLimit},
+    label_overlaps: input.overlaps,
   }
 }
 
@@ -79,7 +79,7 @@ function mapMarks(selection: MarkSelection, placements: LabelPlacement[]): MapMa
       id: m.element.id,
       bounds: [bounds[0], bounds[1], bounds[2], bounds[3]],
       box: [box[0], box[1], box[2], box[3]],
-      labelRect: [rect[0], rect[1], rect[2], rect[3]],
+      label_rect: [rect[0], rect[1], rect[2], rect[3]],
       class: m.element.className,
       text: m.element.text,
       desc: m.element.desc,

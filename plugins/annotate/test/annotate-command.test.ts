@@ -55,7 +55,7 @@ describe('arc annotate (command)', function () {
       'id',
       'bounds',
       'box',
-      'labelRect',
+      'label_rect',
       'class',
       'text',
       'desc',

@@ -33,7 +33,7 @@ function edgePixels(p: Pixels, mark: MapMark, marks: MapMark[], lw: number) {
   const y = t + Math.floor(lw / 2)
   const pixels = []
   for (let x = l + lw; x < r - lw; x++) {
-    if (marks.some((m) => inside(x, y, m.labelRect))) continue
+    if (marks.some((m) => inside(x, y, m.label_rect))) continue
     pixels.push(p.at(x, y))
   }
   return pixels
@@ -86,7 +86,7 @@ describe('annotate: pixels of the rendered image', () => {
   it('fills label rectangles where the map says, with white text on semi-transparent red', async () => {
     const {image, pixels} = await annotateSnapshot(dir, {format: 'png', max_size: 960})
     for (const mark of image.map.marks) {
-      const [l, t, r, b] = mark.labelRect
+      const [l, t, r, b] = mark.label_rect
       expect(r - l).to.be.greaterThan(10)
       // Semi-transparent red over grey: red dominates, but the grey shows through (not pure red).
       const seeThrough = ([red, g, bl]: number[]) => red! >= 150 && red! <= 230 && g! < 60 && bl! < 60
@@ -112,7 +112,7 @@ describe('annotate: pixels of the rendered image', () => {
       image.map.marks.some((m) => {
         const [l, t, r, b] = m.box
         const ring = inside(x, y, m.box) && !inside(x, y, [l + lw, t + lw, r - lw, b - lw])
-        return ring || inside(x, y, m.labelRect)
+        return ring || inside(x, y, m.label_rect)
       })
     let checked = 0
     for (let y = 0; y < pixels.height; y++) {
@@ -127,7 +127,7 @@ describe('annotate: pixels of the rendered image', () => {
 
   it('never lets labels overlap', async () => {
     const {image} = await annotateSnapshot(dir, {format: 'png', max_size: 960})
-    const rects = image.map.marks.map((m) => m.labelRect)
+    const rects = image.map.marks.map((m) => m.label_rect)
     for (let i = 0; i < rects.length; i++) {
       for (let j = i + 1; j < rects.length; j++) {
         const [a, b] = [rects[i] as number[], rects[j] as number[]]
@@ -136,7 +136,7 @@ describe('annotate: pixels of the rendered image', () => {
         expect(overlap, `labels ${i} and ${j}`).to.equal(false)
       }
     }
-    expect(image.map.labelOverlaps).to.equal(0)
+    expect(image.map.label_overlaps).to.equal(0)
   })
 
   it('gives the same bytes for the same input (JPEG and PNG)', async () => {

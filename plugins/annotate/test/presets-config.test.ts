@@ -37,7 +37,7 @@ describe('annotate: presets and config', () => {
     const {image} = await annotateSnapshot(dir, {style: 'som'}, config)
     expect(image.map.marks.map((m) => m.label)).to.deep.equal(['1', '2'])
     expect(image.map.marks.map((m) => m.text || m.class)).to.deep.equal(['Send', 'EditText'])
-    expect(image.map.skipped.overLimit).to.equal(2)
+    expect(image.map.skipped.over_limit).to.equal(2)
   })
 
   it('by-type colours boxes by role: buttons green, inputs yellow, links blue, others grey', async () => {

@@ -37,7 +37,7 @@ describe('annotate: labels a person can read', () => {
     expect(image.map.marks).to.have.length(50)
     const app = image.map.marks.filter((m) => m.text.startsWith('Item'))
     expect(app.map((m) => m.label)).to.deep.equal(['1', '2', '3', '4', '5'])
-    expect(image.map.skipped.overLimit).to.equal(15)
+    expect(image.map.skipped.over_limit).to.equal(15)
   })
 
   it('default puts a label beside a text element, not over its words, when there is room', async () => {
@@ -60,7 +60,7 @@ describe('annotate: labels a person can read', () => {
     expect(image.map.marks).to.have.length(2)
     for (const mark of image.map.marks) {
       for (const other of image.map.marks)
-        expect(overlaps(mark.labelRect, other.box), `${mark.label} over ${other.text}`).to.equal(false)
+        expect(overlaps(mark.label_rect, other.box), `${mark.label} over ${other.text}`).to.equal(false)
     }
   })
 })

@@ -32,7 +32,7 @@ function expectRedLeftEdges(map: AnnotationMap, pixels: Pixels) {
   for (const m of map.marks) {
     const [l, t, , b] = m.box
     const y = Math.floor((t + b) / 2)
-    if (b - t < 8 || map.marks.some((o) => inside(l + 1, y, o.labelRect))) continue
+    if (b - t < 8 || map.marks.some((o) => inside(l + 1, y, o.label_rect))) continue
     expect(
       isRed(pixels.at(l + 1, y)),
       `left edge of ${m.id} at ${l + 1},${y}: ${pixels.at(l + 1, y).join('/')}`

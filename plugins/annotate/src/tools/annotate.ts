@@ -53,8 +53,8 @@ function markLines(image: AnnotatedImage): string[] {
 function summaryLines(image: AnnotatedImage): string[] {
   const {map} = image
   const skipped =
-    map.skipped.overLimit > 0
-      ? ` (${map.skipped.overLimit} more left out by maxLabels or the ${MAX_MARKS}-mark limit)`
+    map.skipped.over_limit > 0
+      ? ` (${map.skipped.over_limit} more left out by maxLabels or the ${MAX_MARKS}-mark limit)`
       : ''
   return [
     `image: ${image.width}x${image.height} ${image.format}, ${image.data.length} bytes`,
@@ -145,7 +145,7 @@ export const annotate = defineTool({
           if (mapPath) lines.push(`map: ${mapPath}`)
           return {
             text: lines.join('\n'),
-            data: {path: imagePath, ...(mapPath ? {mapPath} : {}), ...image.map},
+            data: {path: imagePath, ...(mapPath ? {map_path: mapPath} : {}), ...image.map},
             ...(toStdout ? {stdout: image.data} : {}),
           }
         },
