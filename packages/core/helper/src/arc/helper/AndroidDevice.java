@@ -3,11 +3,13 @@ package arc.helper;
 import android.accessibilityservice.AccessibilityServiceInfo;
 import android.app.UiAutomation;
 import android.content.ClipData;
+import android.content.ClipDescription;
 import android.graphics.Bitmap;
 import android.graphics.Rect;
 import android.os.HandlerThread;
 import android.os.IBinder;
 import android.os.Looper;
+import android.os.PersistableBundle;
 import android.os.SystemClock;
 import android.util.SparseArray;
 import android.view.InputDevice;
@@ -40,7 +42,8 @@ import java.util.TreeMap;
  * <li>Input: the hidden {@code InputManager.getInstance().injectInputEvent(event, mode)} (InputManagerGlobal from
  * API 34); the shell holds INJECT_EVENTS.</li>
  * <li>Clipboard: {@code IClipboard} through {@code ServiceManager.getService("clipboard")}, as package
- * com.android.shell, whose methods gained a user id (API 29), an attribution tag (API 30) and a device id (API 34).</li>
+ * com.android.shell, whose methods gained a user id (API 29), an attribution tag (API 33, not on every 33 build) and a
+ * device id (API 34); picked by the first parameter, the rest filled by type (Reflect.fill).</li>
  * <li>Power: {@code IPowerManager.isInteractive()} through {@code ServiceManager.getService("power")} (API 20+), the
  * state the input dispatcher consults before passing an injected touch on.</li>
  * <li>Dreams: {@code IDreamManager.isDreaming()} through {@code ServiceManager.getService("dreams")} (API 17+), as
@@ -51,6 +54,8 @@ import java.util.TreeMap;
  */
 final class AndroidDevice implements Device {
     private static final String SHELL_PACKAGE = "com.android.shell";
+    /** SystemUI's extra that keeps its clipboard overlay away from a clip the shell sets (Android 13+). */
+    private static final String SUPPRESS_CLIPBOARD_OVERLAY = "com.android.systemui.SUPPRESS_CLIPBOARD_OVERLAY";
     /** UiAutomation.FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES (API 24). */
     private static final int FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES = 1;
     /** InputManager.INJECT_INPUT_EVENT_MODE_ASYNC and _WAIT_FOR_FINISH. */
@@ -431,12 +436,39 @@ final class AndroidDevice implements Device {
     }
 
     public void setClipboardText(String text) throws HelperException {
-        clipboardCall("setPrimaryClip", ClipData.class, ClipData.newPlainText(null, text), SHELL_PACKAGE);
+        clipboardCall("setPrimaryClip", ClipData.class, quiet(ClipData.newPlainText(null, text)), SHELL_PACKAGE);
+    }
+
+    /**
+     * Marks a clip the shell sets so SystemUI shows no clipboard overlay for it. From Android 13 SystemUI's
+     * ClipboardListener opens its overlay (a preview of the clip over the app, for some seconds) on every new clip,
+     * except where the clip's source is com.android.shell (or the device an emulator) and its description's extras
+     * hold com.android.systemui.SUPPRESS_CLIPBOARD_OVERLAY true (AOSP frameworks/base packages/SystemUI
+     * .../clipboardoverlay/ClipboardListener.java, shouldSuppressOverlay: "meant to suppress the overlay when the
+     * emulator or a mirrored device is syncing the clipboard"). Without it each paste typed showed the overlay twice
+     * (the text, then the user's clip put back), over the field typed into and in the next screen read. Extras the clip
+     * had are kept. ClipDescription.get/setExtras are API 24 (by reflection: android.jar is API 23).
+     */
+    private Object quiet(Object clip) {
+        if (sdk < 33 || !(clip instanceof ClipData)) return clip;
+        ClipDescription description = ((ClipData) clip).getDescription();
+        Method get = Reflect.find(ClipDescription.class, "getExtras");
+        Method set = Reflect.find(ClipDescription.class, "setExtras", PersistableBundle.class);
+        if (description == null || get == null || set == null) return clip;
+        try {
+            PersistableBundle had = (PersistableBundle) Reflect.call(get, description);
+            PersistableBundle extras = had == null ? new PersistableBundle() : new PersistableBundle(had);
+            extras.putBoolean(SUPPRESS_CLIPBOARD_OVERLAY, true);
+            Reflect.call(set, description, extras);
+        } catch (HelperException e) {
+            // the overlay shows, as for any clip: the clip itself is still set
+        }
+        return clip;
     }
 
     public void restoreClipboard(Object saved) throws HelperException {
         if (saved != null) {
-            clipboardCall("setPrimaryClip", ClipData.class, saved, SHELL_PACKAGE);
+            clipboardCall("setPrimaryClip", ClipData.class, quiet(saved), SHELL_PACKAGE);
         } else if (sdk >= 28) {
             clipboardCall("clearPrimaryClip", String.class, SHELL_PACKAGE);
         } else {
