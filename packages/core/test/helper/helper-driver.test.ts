@@ -196,6 +196,36 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(use?.fallback).to.match(/^start: .*app_process: not found/)
   })
 
+  it('on a locked device the clipboard is refused, never read as empty, and a paste leaves the user clip alone', async () => {
+    const d = await driver('auto')
+    device().clipboard = {text: 'the user copied this'}
+    device().lock = 'secure'
+    device().sleep()
+    device().awake = true // the screen on, the PIN pad showing
+    try {
+      const read = await d.getClipboard().then(
+        (text) => text,
+        (e: unknown) => e as ArcError
+      )
+      expect(read).to.be.instanceOf(ArcError)
+      expect((read as ArcError).code).to.equal('UNSUPPORTED')
+      expect((read as ArcError).message).to.match(
+        /; the on-device helper did not serve it either: UNSUPPORTED: the device is locked: Android hides the clipboard/
+      )
+      const events = device().inputEvents.length
+      const typed = await d.inputText('café').then(
+        () => undefined,
+        (e: unknown) => e as ArcError
+      )
+      expect(typed?.code).to.equal('UNSUPPORTED')
+      expect(device().inputEvents.slice(events)).to.deep.equal([])
+      expect(device().clipboard).to.deep.equal({text: 'the user copied this'})
+    } finally {
+      device().lock = 'none'
+      device().keyguardShowing = false
+    }
+  })
+
   it('on Android 6 (API 23: no KEYCODE_PASTE) text beyond ASCII is refused before anything is typed, not pasted as nothing', async () => {
     const sdk = device().properties.get('ro.build.version.sdk')
     device().properties.set('ro.build.version.sdk', '23')

@@ -172,6 +172,19 @@ class EmulatedHelper {
     return op !== 'quit'
   }
 
+  /**
+   * While a secure lock screen shows, AOSP ClipboardService.getPrimaryClip answers no clip whatever the clipboard
+   * holds (`|| isDeviceLocked(...)`, Android 10 and later), and the helper, seeing no clip on a locked device, refuses
+   * the read (and a paste, which reads the clipboard first to put it back) rather than call the clipboard empty.
+   */
+  private clipboardReadable(): void {
+    if (this.device.keyguardShowing && this.device.lock === 'secure')
+      throw new HelperError(
+        'UNSUPPORTED',
+        'the device is locked: Android hides the clipboard until it is unlocked (ClipboardService answers no clip while KeyguardManager.isDeviceLocked), so it was not read and nothing was set; unlock the device first'
+      )
+  }
+
   /** The release's API level, as the helper's hello reports it. */
   private sdk(): number {
     return Number(this.device.properties.get('ro.build.version.sdk') ?? '34')
@@ -233,6 +246,7 @@ class EmulatedHelper {
       case 'clipboard-get': {
         count(0)
         this.needs('clipboard')
+        this.clipboardReadable()
         const clip = device.clipboard
         if (clip === null) return Buffer.from([0])
         if (!('text' in clip)) return Buffer.from([2])
@@ -255,6 +269,7 @@ class EmulatedHelper {
           )
         this.needs('clipboard')
         this.needs('input')
+        this.clipboardReadable()
         const saved = device.clipboard
         device.clipboard = {text: args[0] as string}
         device.recordInput({type: 'paste', text: args[0] as string})

@@ -483,7 +483,7 @@ export class AdbDriver implements DeviceDriver {
     return this.helper.serve(
       'clipboard',
       (session) => helperClipboard(session, this.shell),
-      () => clipboard.getClipboard(this.shell)
+      (why) => clipboard.getClipboard(this.shell, this.helper.mode === 'off' ? undefined : why)
     )
   }
 
@@ -493,7 +493,7 @@ export class AdbDriver implements DeviceDriver {
       async (session) => {
         await session.request(['clipboard-set', text], helperLimit(this.shell))
       },
-      () => clipboard.setClipboard(this.shell)
+      (why) => clipboard.setClipboard(this.shell, this.helper.mode === 'off' ? undefined : why)
     )
   }
 

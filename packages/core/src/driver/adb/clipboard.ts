@@ -19,22 +19,27 @@ export function clipboardReason(sdk: number | undefined, what: 'read' | 'write')
   return 'Android has no shell command for the clipboard, and `service call clipboard` needs a ClipData parcel whose layout and transaction codes change per release'
 }
 
-async function refuse(dev: DeviceShell, what: 'read' | 'write'): Promise<never> {
+/** `helper`: why the on-device helper, tried first, did not serve (a locked device, a release without the API). */
+async function refuse(dev: DeviceShell, what: 'read' | 'write', helper?: string): Promise<never> {
   const sdk = await sdkLevel(dev)
   const version = sdk === undefined ? 'this device' : `this device (API ${sdk})`
-  throw new UnsupportedError(`cannot ${what} the clipboard over ADB on ${version}: ${clipboardReason(sdk, what)}`, {
-    details: {serial: dev.serial, sdk},
-    actions: [
-      'Clipboard access needs code on the device (an IME or companion app); see docs/devices.md.',
-      'Run `arc doctor` to see what this device supports.',
-    ],
-  })
+  const tried = helper === undefined ? '' : `; the on-device helper did not serve it either: ${helper}`
+  throw new UnsupportedError(
+    `cannot ${what} the clipboard over ADB on ${version}: ${clipboardReason(sdk, what)}${tried}`,
+    {
+      details: {serial: dev.serial, sdk},
+      actions: [
+        'Clipboard access needs code on the device (an IME or companion app); see docs/devices.md.',
+        'Run `arc doctor` to see what this device supports.',
+      ],
+    }
+  )
 }
 
-export function getClipboard(dev: DeviceShell): Promise<string | null> {
-  return refuse(dev, 'read')
+export function getClipboard(dev: DeviceShell, helper?: string): Promise<string | null> {
+  return refuse(dev, 'read', helper)
 }
 
-export function setClipboard(dev: DeviceShell): Promise<void> {
-  return refuse(dev, 'write')
+export function setClipboard(dev: DeviceShell, helper?: string): Promise<void> {
+  return refuse(dev, 'write', helper)
 }

@@ -424,8 +424,37 @@ final class AndroidDevice implements Device {
         return Reflect.call(m, service, Reflect.fill(m, leading));
     }
 
+    /**
+     * The clipboard as it is. While the device is locked (a secure lock screen shows) AOSP ClipboardService's
+     * getPrimaryClip answers null whatever the clipboard holds (Android 10's and later's `|| isDeviceLocked(...)`
+     * check): that null is no empty clipboard, so it is refused UNSUPPORTED, before anything is set or typed. Else a
+     * read said "empty" for a full clipboard, and a paste typed on the lock screen put "empty" back: the user's clip
+     * cleared.
+     */
     public Object saveClipboard() throws HelperException {
-        return clipboardCall("getPrimaryClip", String.class, SHELL_PACKAGE);
+        Object clip = clipboardCall("getPrimaryClip", String.class, SHELL_PACKAGE);
+        if (clip == null && deviceLocked())
+            throw new HelperException(HelperException.UNSUPPORTED, "the device is locked: Android hides the clipboard until it is unlocked (ClipboardService answers no clip while KeyguardManager.isDeviceLocked), so it was not read and nothing was set; unlock the device first");
+        return clip;
+    }
+
+    /**
+     * KeyguardManager.isDeviceLocked's answer, which ClipboardService asks: ITrustManager.isDeviceLocked(userId) from
+     * API 22, with a device id from API 34, through ServiceManager.getService("trust") (no permission for the calling
+     * user's own lock). False where the release cannot say (API 21 has no such method): the read stays as it was.
+     */
+    private boolean deviceLocked() {
+        try {
+            IBinder binder = service("trust");
+            if (binder == null) return false;
+            Method asInterface = Reflect.find(Reflect.type("android.app.trust.ITrustManager$Stub"), "asInterface", IBinder.class);
+            Object trust = asInterface == null ? null : Reflect.call(asInterface, null, binder);
+            Method m = Reflect.findByName(Reflect.type("android.app.trust.ITrustManager"), "isDeviceLocked", int.class);
+            if (trust == null || m == null) return false;
+            return Boolean.TRUE.equals(Reflect.call(m, trust, Reflect.fill(m, 0)));
+        } catch (HelperException e) {
+            return false;
+        }
     }
 
     public String clipboardText() throws HelperException {
