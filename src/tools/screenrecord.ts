@@ -2,7 +2,7 @@ import path from 'node:path'
 
 import {defineTool, InvalidInputError, z} from '@arc-cli/core'
 
-import {writeOutputFile} from './write-output.js'
+import {checkOutputFile, writeOutputFile} from './write-output.js'
 
 export const screenrecord = defineTool({
   name: 'screenrecord',
@@ -48,6 +48,8 @@ export const screenrecord = defineTool({
       )
     }
     const target = path.resolve(ctx.cwd, input.output)
+    // Before the recording, which may be of something that will not happen again.
+    await checkOutputFile(target, '--output')
     ctx.progress(`Recording ${ctx.driver.serial} (Ctrl-C to stop, at most ${input.time_limit} s)`)
     const started = Date.now()
     const video = await ctx.driver.screenRecord(input.time_limit, ctx.signal)

@@ -1,8 +1,23 @@
 import {randomBytes} from 'node:crypto'
-import {rename, rm, writeFile} from 'node:fs/promises'
+import {rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {outputError, outputKind, outputReason, writeIntoStream} from '@arc-cli/core'
+
+/**
+ * What can be known about an output file before the work that makes its bytes: its folder exists, it is not itself
+ * a folder, and it is nothing arc refuses to write (a socket, a block device). OUTPUT_FAILED naming the input
+ * otherwise, so a mistake costs no recording or transfer.
+ */
+export async function checkOutputFile(file: string, input: string): Promise<void> {
+  const target = {path: file, input}
+  const folder = await stat(path.dirname(file)).catch((error: unknown) => error as NodeJS.ErrnoException)
+  if (folder instanceof Error) throw outputError(target, outputReason(folder), folder)
+  if (!folder.isDirectory()) throw outputError(target, 'a part of the path is not a folder')
+  if ((await stat(file).catch(() => undefined))?.isDirectory()) throw outputError(target, 'it is a folder')
+  const kind = await outputKind(path.resolve(file))
+  if (typeof kind === 'object') throw outputError(target, kind.refuse)
+}
 
 /**
  * Writes `data` to `file` all or nothing: a temp file beside it, then a rename (atomic on one file system). A

@@ -1,5 +1,6 @@
 import {spawn} from 'node:child_process'
-import {mkdtemp, readFile, readdir} from 'node:fs/promises'
+import {mkdir, mkdtemp, readFile, readdir} from 'node:fs/promises'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -97,6 +98,32 @@ describe('screenrecord through the ADB driver', () => {
     )
     expect(isMp4(await readFile(file))).to.equal(true)
     expect((await readdir(dir)).sort()).to.deep.equal(['clip.mp4'])
+  })
+
+  // The target was first looked at once the video was on this machine: a recording of up to 180 s (perhaps of a bug
+  // that shows once) was made, then thrown away for a folder that was never there.
+  it('an -o that cannot be written (missing folder, a folder, a socket): exit 13 before anything is recorded', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-rec-'))
+    await mkdir(path.join(dir, 'folder.mp4'))
+    const sock = path.join(dir, 'sock.mp4')
+    const server = net.createServer()
+    await new Promise<void>((resolve) => server.listen(sock, resolve))
+    const from = h.emu.commands.length
+    try {
+      for (const [target, why] of [
+        ['nope/clip.mp4', 'the folder does not exist'],
+        ['folder.mp4', 'it is a folder'],
+        ['sock.mp4', 'it is a socket'],
+      ] as const) {
+        const run = await runArc(['screenrecord', '-o', target, '--time-limit', '1'], {env: h.env, cwd: dir})
+        expect(run.code, run.stderr).to.equal(13)
+        expect(run.stderr).to.include(`--output: cannot write ${path.join(dir, target)}: ${why}`)
+      }
+      expect((await readdir(dir)).sort()).to.deep.equal(['folder.mp4', 'sock.mp4'])
+    } finally {
+      server.close()
+    }
+    expect(recorded(from)).to.deep.equal([])
   })
 
   it('input errors exit 2 before anything is sent', async () => {

@@ -12,12 +12,11 @@ import {
   formatBytes,
   InvalidInputError,
   NotFoundError,
-  OutputError,
   transferAllowanceMs,
   z,
 } from '@arc-cli/core'
 
-import {writeOutputFile} from '../write-output.js'
+import {checkOutputFile, writeOutputFile} from '../write-output.js'
 import {lockPathOf, writeResolved} from './file-io.js'
 import {
   filePathField,
@@ -95,19 +94,7 @@ export const pullFile = defineTool({
     const target =
       input.output === '-' ? undefined : path.resolve(ctx.cwd, input.output ?? path.posix.basename(resolved.relative))
     // Checked before the transfer, so a mistake costs no bytes moved.
-    if (target) {
-      const folder = await stat(path.dirname(target)).catch(() => undefined)
-      if (!folder?.isDirectory())
-        throw new OutputError(`--output: cannot write ${target}: the folder does not exist`, {
-          details: {input: 'output', path: target},
-        })
-      if ((await stat(target).catch(() => undefined))?.isDirectory()) {
-        throw new OutputError(`--output: cannot write ${target}: it is a folder`, {
-          details: {input: 'output', path: target},
-          actions: ['Name a file, e.g. -o DIR/NAME.'],
-        })
-      }
-    }
+    if (target) await checkOutputFile(target, '--output')
     const file = await requireFile(ctx.driver, resolved)
     if (file.stat.size > TRANSFER_MAX_BYTES) throw tooLarge(`file ${resolved.relative}`, file.stat.size)
     // The command's own deadline grows as the device call's limit does: the file at the slowest rate allowed.
