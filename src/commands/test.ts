@@ -1,6 +1,6 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createReadStream, rmSync} from 'node:fs'
-import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import {mkdtemp, readFile, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -11,6 +11,10 @@ import {
   exitCodeFor,
   Flags,
   InvalidInputError,
+  makeFolders,
+  OutputError,
+  outputError,
+  outputReason,
   printableLine,
   resolveServerAddress,
 } from '@arc-cli/core'
@@ -19,6 +23,7 @@ import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
 import {junitXml, markdownSummary, type FlowResult, type StepResult} from '../flow/report.js'
 import {readScript} from '../read-script.js'
 import {exitStatus, ScriptCommand} from '../script-command.js'
+import {checkOutputFile, writeOutputFile} from '../tools/write-output.js'
 
 type Write = typeof process.stdout.write
 
@@ -47,6 +52,22 @@ async function capturing<T>(
   } finally {
     stream.write = original
   }
+}
+
+/**
+ * Makes the report folder (one level at a time: a recursive mkdir never settles under /proc) and checks that the
+ * report's files can go there, before any flow acts on a device: a report that cannot be written is OUTPUT_FAILED
+ * naming --report-dir now, not an error after every flow ran.
+ */
+async function prepareReportDir(dir: string): Promise<void> {
+  const target = {path: dir, input: '--report-dir'}
+  const found = await stat(dir).catch(() => undefined)
+  if (found && !found.isDirectory()) throw outputError(target, 'it is a file, not a folder')
+  await makeFolders(dir).catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === 'ENOENT' ? 'the file system refuses to create it' : outputReason(error)
+    throw outputError(target, `cannot make the folder ${error.path ?? dir}: ${why}`, error)
+  })
+  for (const name of ['junit.xml', 'summary.md']) await checkOutputFile(path.join(dir, name), '--report-dir')
 }
 
 /** A file-name word for a flow or device (`emulator-5554`, `login`). */
@@ -141,7 +162,7 @@ export default class Test extends ScriptCommand {
     }
     const devices = [...new Set(flags.device ?? [])]
     const reportDir = flags['report-dir'] === undefined ? undefined : path.resolve(flags['report-dir'])
-    if (reportDir) await mkdir(reportDir, {recursive: true})
+    if (reportDir) await prepareReportDir(reportDir)
     const started = new Date()
     const results =
       devices.length > 1
@@ -159,8 +180,8 @@ export default class Test extends ScriptCommand {
       if (reportDir) {
         const junit = path.join(reportDir, 'junit.xml')
         const summary = path.join(reportDir, 'summary.md')
-        await writeFile(junit, junitXml(results, started))
-        await writeFile(summary, markdownSummary(results))
+        await writeOutputFile(junit, Buffer.from(junitXml(results, started)), '--report-dir')
+        await writeOutputFile(summary, Buffer.from(markdownSummary(results)), '--report-dir')
         process.stderr.write(`report: ${junit}\nsummary: ${summary}\n`)
       }
     }
@@ -272,7 +293,19 @@ export default class Test extends ScriptCommand {
   private async saveFailure(result: FlowResult, reportDir: string, device: string | undefined): Promise<string[]> {
     const folder = `${fileWord(result.flow)}-${fileWord(result.device)}`
     const dir = path.join(reportDir, folder)
-    await mkdir(dir, {recursive: true})
+    // What cannot be saved is said, and the run goes on: the flow's failure and the report matter more than its pictures.
+    const unsaved = (error: unknown) =>
+      process.stderr.write(
+        `cannot save what ${printableLine(path.basename(result.file))} left on ${printableLine(result.device)} in ${printableLine(dir)}: ${printableLine(error instanceof OutputError ? error.message : outputReason(error))}\n`
+      )
+    try {
+      const found = await stat(dir).catch(() => undefined)
+      if (found && !found.isDirectory()) throw new Error('it is a file, not a folder')
+      await makeFolders(dir)
+    } catch (error) {
+      unsaved(error)
+      return []
+    }
     const saved: string[] = []
     const deviceArgs = device === undefined ? [] : ['--device', device]
     const quietly = (id: string, args: string[]) =>
@@ -287,8 +320,11 @@ export default class Test extends ScriptCommand {
     // get_device_logs' result: {logs, line_count, truncated}.
     const text = (logs.value?.value as {logs?: unknown} | undefined)?.logs
     if (logs.value?.error === undefined && typeof text === 'string') {
-      await writeFile(path.join(dir, 'device.log'), text.endsWith('\n') || text === '' ? text : `${text}\n`)
-      saved.push(`${folder}/device.log`)
+      const log = Buffer.from(text.endsWith('\n') || text === '' ? text : `${text}\n`)
+      await writeOutputFile(path.join(dir, 'device.log'), log, 'device.log').then(
+        () => saved.push(`${folder}/device.log`),
+        unsaved
+      )
     }
     for (const file of saved) process.stderr.write(`saved: ${path.join(reportDir, file)}\n`)
     return saved

@@ -1,4 +1,4 @@
-import {readdir, readFile, writeFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
@@ -137,6 +137,53 @@ describe('arc test: flow files', function () {
     expect(run.stderr)
       .to.include(`report: ${path.join(report, 'junit.xml')}`)
       .and.include(`saved: ${path.join(report, 'bad-emu-1', 'screen.jpg')}`)
+  })
+
+  // The folder was made with a recursive mkdir after the flows were read, and the report written with a plain
+  // writeFile after they ran: a file in its place was INTERNAL (exit 1), a folder named junit.xml was found only once
+  // every flow had acted on the device (INTERNAL, a passing run exiting 1), and under /proc the mkdir never settled.
+  it('a --report-dir that cannot take the report: OUTPUT_FAILED (13) naming it, before any step runs', async () => {
+    const file = await flow('report-refused.flow', 'tap 10 20\n')
+    await writeFile(path.join(h.dir, 'report-is-a-file'), 'PRECIOUS\n')
+    await mkdir(path.join(h.dir, 'report-junit-folder', 'junit.xml'), {recursive: true})
+    const cases: Array<[string, string]> = [
+      [path.join(h.dir, 'report-is-a-file'), `${path.join(h.dir, 'report-is-a-file')}: it is a file, not a folder`],
+      [
+        path.join(h.dir, 'report-junit-folder'),
+        `${path.join(h.dir, 'report-junit-folder', 'junit.xml')}: it is a folder`,
+      ],
+      [path.join(h.dir, 'report-is-a-file', 'sub'), 'a part of the path is not a folder'],
+    ]
+    if (process.platform === 'linux') cases.push(['/proc/nope/report', 'the file system refuses to create it'])
+    const start = h.emu.commands.length
+    for (const [dir, said] of cases) {
+      const run = await runArc(['test', file, '--device', 'emu-1', '--report-dir', dir], {
+        env: h.env,
+        timeoutMs: 30_000,
+      })
+      expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+      expect(run.stderr).to.include('--report-dir: cannot write').and.include(said).and.not.include('INTERNAL')
+      expect(run.stderr).not.to.include(`${file}:1`)
+    }
+    expect(h.emu.commands.length).to.equal(start)
+    expect(await readFile(path.join(h.dir, 'report-is-a-file'), 'utf8')).to.equal('PRECIOUS\n')
+    expect(await readdir(path.join(h.dir, 'report-junit-folder'))).to.deep.equal(['junit.xml'])
+  })
+
+  // A failure's folder that could not be made, or its device.log not written, threw out of the run: INTERNAL (exit 1),
+  // no junit.xml, and the failure the user had to see was never reported.
+  it("a failed flow's pictures that cannot be saved: said on stderr, and the report and the flow's status stand", async () => {
+    const bad = await flow('unsaved.flow', 'click --text "No such button"\n')
+    const report = path.join(h.dir, 'report-unsaved')
+    await mkdir(report)
+    await writeFile(path.join(report, 'unsaved-emu-1'), 'PRECIOUS\n')
+    const run = await runArc(['test', bad, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
+    expect(run.stderr)
+      .to.include(`cannot save what unsaved.flow left on emu-1 in ${path.join(report, 'unsaved-emu-1')}`)
+      .and.not.include('INTERNAL')
+    expect(junitCases(await readFile(path.join(report, 'junit.xml'), 'utf8'))).to.have.length(1)
+    expect(await readFile(path.join(report, 'unsaved-emu-1'), 'utf8')).to.equal('PRECIOUS\n')
   })
 
   it('runs on three devices at once, each flow on each, in one report; --shard splits the flows between them', async () => {
