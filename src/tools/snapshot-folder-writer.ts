@@ -1,7 +1,7 @@
 import {lstat, mkdir, readdir, realpath, rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {isProcessAlive, OutputError, SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML} from '@arc-cli/core'
+import {isProcessAlive, makeFolders, OutputError, SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML} from '@arc-cli/core'
 
 /**
  * Writes a snapshot folder whole or not at all. The files go into `.NAME.PID.tmp` beside the target, and only
@@ -78,7 +78,13 @@ export async function writeSnapshotFolder(target: string, files: SnapshotFile[])
   const temp = path.join(parent, `.${base}.${process.pid}.tmp`)
   const old = path.join(parent, `.${base}.${process.pid}.old`)
   try {
-    await mkdir(parent, {recursive: true})
+    // One level at a time: a recursive mkdir never settles where the OS refuses a folder (/proc/nope).
+    await makeFolders(parent).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+      throw Object.assign(new Error(`the file system refuses to create the folder ${error.path ?? parent}`), {
+        cause: error,
+      })
+    })
     await cleanStale(target)
     await rm(temp, {recursive: true, force: true})
     await mkdir(temp)

@@ -69,6 +69,14 @@ describe('hostile: snapshot save and read', function () {
     expect(run.stderr).to.include('a part of the path is not a folder')
   })
 
+  // Node 20's recursive mkdir never settles under /proc (it spins the CPU): `snapshot save /proc/nope/x/snap` hung.
+  it('a folder the OS refuses to create (/proc/nope): exit 13 naming it, no hang', async function () {
+    if (process.platform !== 'linux') this.skip()
+    const run = await runArc(['snapshot', 'save', '/proc/nope/x/snap', '-d', 'demo'], {cwd: dir, timeoutMs: 20_000})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(run.stderr).to.include('cannot write the snapshot to /proc/nope/x/snap').and.include('/proc/nope')
+  })
+
   it('ENOSPC (a full tmpfs): exit 13, the old snapshot whole and still readable', async function () {
     const disk = await mountTmpfs({sizeKb: 512})
     if (!disk) this.skip()
