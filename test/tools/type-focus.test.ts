@@ -51,17 +51,49 @@ const search: NodeSpec[] = [
   },
 ]
 
+/**
+ * A note field that has the focus, and a date field the app made not focusable (it opens a picker, and takes no
+ * typing): a tap on the date field leaves the focus on the note (AOSP View.onTouchEvent; docs/emulate.md).
+ */
+const form: NodeSpec[] = [
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: 'android.widget.EditText',
+        res: 'com.example:id/note',
+        text: 'Call Ada',
+        attrs: {focusable: 'true', focused: 'true', clickable: 'true'},
+        bounds: [40, 300, 1040, 420],
+      },
+      {
+        cls: 'android.widget.EditText',
+        res: 'com.example:id/date',
+        text: '',
+        attrs: {focusable: 'false'},
+        bounds: [40, 500, 1040, 620],
+      },
+    ],
+  },
+]
+
 describe('typing tools send text and keys only to the field the id named', function () {
   this.timeout(60_000)
   const h = useEmulator(async (dir) => {
     await writeFile(path.join(dir, 'home.xml'), dumpXml(home('Old')))
     await writeFile(path.join(dir, 'search.xml'), dumpXml(search))
+    await writeFile(path.join(dir, 'form.xml'), dumpXml(form))
     return {
       devices: [],
       scenario: {
         devices: {
           'emu-1': {
-            screens: {home: path.join(dir, 'home.xml'), search: path.join(dir, 'search.xml')},
+            screens: {
+              home: path.join(dir, 'home.xml'),
+              search: path.join(dir, 'search.xml'),
+              form: path.join(dir, 'form.xml'),
+            },
             transitions: [{from: 'home', tap: {resourceId: BOX}, to: 'search'}],
           },
         },
@@ -105,5 +137,15 @@ describe('typing tools send text and keys only to the field the id named', funct
     expect(typedSince(from)).to.deep.equal([])
     expect(r.code, r.stderr).to.equal(8)
     expect(r.stderr).to.match(/FOCUS_NOT_TAKEN|did not take the focus/)
+  })
+
+  it('a field that does not take the focus on a touch: the text is not typed into the field that kept it', async () => {
+    device().showScreen('form')
+    const from = h.emu.commands.length
+    const r = await arc('type', 'append', '--res-id', 'com.example:id/date', '2026-11-27')
+    expect(textOf('com.example:id/note')).to.equal('Call Ada')
+    expect(typedSince(from)).to.deep.equal([])
+    expect(r.code, r.stderr).to.equal(8)
+    expect(r.stderr).to.include('the focus is on another field')
   })
 })

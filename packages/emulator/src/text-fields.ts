@@ -161,13 +161,17 @@ export class TextFields {
    * A tap that the dump's window `window` took (the topmost window under the point, touch.ts): on an edit field of
    * that window it focuses the field with the cursor at the end; on another clickable view of it, the focus goes. A
    * tap no window of the dump took (undefined), or one the keyboard took, leaves the focus where it is: the
-   * keyboard's keys are its own views, and the field under the keyboard never sees the touch.
+   * keyboard's keys are its own views, and the field under the keyboard never sees the touch. A field the dump says
+   * is not focusable (a date field that opens a picker) does not take the focus: View.onTouchEvent requests focus
+   * on a touch only for a view focusable in touch mode (AOSP frameworks/base core/java/android/view/View.java,
+   * ACTION_UP: `isFocusable() && isFocusableInTouchMode() && !isFocused()` then `requestFocus()`), and a view that
+   * is not focusable is not focusable in touch mode either (View.setFocusableInTouchMode).
    */
   tap(screen: LoadedScreen, x: number, y: number, window: number | undefined): void {
     if (window === undefined) return
     const nodes = (screen.dump.windows[window]?.nodes ?? []).filter((n) => contains(n.bounds, x, y))
     let hit = -1
-    for (const n of nodes) if (isEditable(n) && n.enabled) hit = n.index
+    for (const n of nodes) if (isEditable(n) && n.enabled && n.focusable) hit = n.index
     if (hit === -1) {
       if (nodes.some((n) => n.clickable)) this.focus = undefined
       return
