@@ -17,6 +17,7 @@ import {
   outputReason,
   printableLine,
   resolveServerAddress,
+  terminalOnlyWrites,
 } from '@arc-cli/core'
 
 import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
@@ -37,6 +38,8 @@ async function capturing<T>(
   work: () => Promise<T>
 ): Promise<{value?: T; error?: unknown; text: string}> {
   const original = stream.write.bind(stream) as Write
+  // A spinner's frames go to the terminal (or, quiet, nowhere), never into the report's copy.
+  const outer = terminalOnlyWrites(stream, mode === 'keep' ? (chunk) => original(chunk) : () => true)
   let text = ''
   stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
@@ -51,6 +54,7 @@ async function capturing<T>(
     return {error, text}
   } finally {
     stream.write = original
+    terminalOnlyWrites(stream, outer)
   }
 }
 

@@ -1,9 +1,11 @@
+import {spawnSync} from 'node:child_process'
 import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
 import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
-import {runArc} from '@arc-cli/test-support/run-arc'
+import {runArc, runProgram} from '@arc-cli/test-support/run-arc'
+import {arcNodeArgs} from '@arc-cli/test-support/built-cli'
 import {countedConfig} from '@arc-cli/test-support/counted-config'
 import {expect} from 'chai'
 
@@ -235,6 +237,26 @@ describe('arc test: flow files', function () {
     ] as const) {
       const run = await runArc(['test', file, '--device', 'emu-1', ...flags], {env})
       expect(run.code, `${flags.join(' ')}: ${run.stderr}`).to.equal(0)
+    }
+  })
+
+  it("on a terminal, a waiting step's spinner stays on the terminal: the report holds no escape codes", async function () {
+    // A terminal for stderr, as a person running arc test has: util-linux `script` gives the command one.
+    if (spawnSync('script', ['--version']).status !== 0) return this.skip()
+    const file = await flow('spin.flow', 'wait element text NOPE --timeout 1500\n')
+    const report = path.join(h.dir, 'spin-report')
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
+    const words = [process.execPath, ...arcNodeArgs(['test', file, '--device', 'emu-1', '--report-dir', report])]
+    const env: NodeJS.ProcessEnv = {...process.env, ...h.env, NODE_OPTIONS: '', NO_COLOR: '1'}
+    delete env.CI
+    const run = await runProgram('script', ['-qec', words.map(quote).join(' '), '/dev/null'], {cwd: h.dir, env})
+    expect(run.code, run.stdout).to.equal(11)
+    // The spinner did run on the terminal (else this test proves nothing)...
+    expect(run.stdout).to.include('\r\u001B[2K')
+    // ...and none of it reached the files a CI system or a person reads.
+    for (const name of ['summary.md', 'junit.xml']) {
+      const text = await readFile(path.join(report, name), 'utf8')
+      expect(text, name).not.to.match(/[\u001B\r\uFFFD]|waiting for text/)
     }
   })
 

@@ -161,7 +161,7 @@ export {
 } from './output-files.js'
 export {transferAllowanceMs} from './driver/capabilities/files.js'
 export {describeInputIssues, flagName, inputJsonSchema, schemaFields, type SchemaField} from './cli/schema-fields.js'
-export {Spinner, cliErrorText, colorsFor} from './cli/terminal.js'
+export {Spinner, cliErrorText, colorsFor, terminalOnlyWrites, writeToTerminal} from './cli/terminal.js'
 export {
   checkElementId,
   checkMainDisplay,

@@ -44,6 +44,33 @@ export function cliErrorText(error: ArcError, stream: NodeJS.WriteStream): strin
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
+const TERMINAL_ONLY = Symbol.for('arc.terminal-only-write')
+type TerminalOnly = {[TERMINAL_ONLY]?: (text: string) => boolean}
+
+/**
+ * Writes what belongs on the terminal alone (a spinner's frames and its clearing), past anything that keeps a copy
+ * of the stream's output: `arc test` keeps a step's stderr for its report (junit.xml, summary.md), where a frame's
+ * carriage return and escape codes have no place.
+ */
+export function writeToTerminal(stream: NodeJS.WriteStream, text: string): boolean {
+  const direct = (stream as TerminalOnly)[TERMINAL_ONLY]
+  return direct ? direct(text) : stream.write(text)
+}
+
+type TerminalWrite = ((text: string) => boolean) | undefined
+
+/**
+ * Says (a write function) or unsays (undefined) where writeToTerminal's text goes while something keeps a copy of
+ * `stream`'s writes: the stream's own write for a copy that passes the output on, a no-op for one that hides it.
+ * Returns what was said before, to be said again when the copy ends (copies nest).
+ */
+export function terminalOnlyWrites(stream: NodeJS.WriteStream, write: TerminalWrite): TerminalWrite {
+  const before = (stream as TerminalOnly)[TERMINAL_ONLY]
+  if (write) (stream as TerminalOnly)[TERMINAL_ONLY] = write
+  else delete (stream as TerminalOnly)[TERMINAL_ONLY]
+  return before
+}
+
 /**
  * A spinner on stderr for long waits, shown only on a TTY (never in pipes, CI logs or --json runs).
  */
@@ -70,14 +97,14 @@ export class Spinner {
 
   private render(): void {
     const frame = FRAMES[this.frame++ % FRAMES.length]
-    this.stream.write(`\r\u001B[2K${frame} ${this.text}`)
+    writeToTerminal(this.stream, `\r\u001B[2K${frame} ${this.text}`)
   }
 
   stop(): void {
     if (this.timer) {
       clearInterval(this.timer)
       this.timer = undefined
-      this.stream.write('\r\u001B[2K')
+      writeToTerminal(this.stream, '\r\u001B[2K')
     }
   }
 }
