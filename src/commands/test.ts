@@ -28,6 +28,9 @@ import {checkOutputFile, writeOutputFile} from '../tools/write-output.js'
 
 type Write = typeof process.stdout.write
 
+/** A terminal control sequence (colours, erasing a line): ESC [ parameters, intermediates, a final byte. */
+const CSI = /\u001B\[[0-?]*[ -/]*[@-~]/g
+
 /**
  * Runs `work` with what it writes to `stream` also kept (`keep`), or only kept (`quiet`): a step's error message
  * goes to the terminal as usual and into the report; the commands that save failure pictures print nothing.
@@ -42,7 +45,8 @@ async function capturing<T>(
   const outer = terminalOnlyWrites(stream, mode === 'keep' ? (chunk) => original(chunk) : () => true)
   let text = ''
   stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')
+    // The copy is for files: an error coloured for the terminal goes into them as plain text.
+    text += (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')).replace(CSI, '')
     if (mode === 'keep') return (original as (...a: unknown[]) => boolean)(chunk, ...rest)
     const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined
     done?.()

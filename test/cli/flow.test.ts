@@ -240,23 +240,25 @@ describe('arc test: flow files', function () {
     }
   })
 
-  it("on a terminal, a waiting step's spinner stays on the terminal: the report holds no escape codes", async function () {
+  it('on a terminal, the spinner and the colours stay on the terminal: the report holds plain text', async function () {
     // A terminal for stderr, as a person running arc test has: util-linux `script` gives the command one.
     if (spawnSync('script', ['--version']).status !== 0) return this.skip()
-    const file = await flow('spin.flow', 'wait element text NOPE --timeout 1500\n')
-    const report = path.join(h.dir, 'spin-report')
+    const spin = await flow('spin.flow', 'wait element text NOPE --timeout 1500\n')
+    const red = await flow('red.flow', 'assert visible --text NOPE\n')
+    const report = path.join(h.dir, 'tty-report')
     const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`
-    const words = [process.execPath, ...arcNodeArgs(['test', file, '--device', 'emu-1', '--report-dir', report])]
-    const env: NodeJS.ProcessEnv = {...process.env, ...h.env, NODE_OPTIONS: '', NO_COLOR: '1'}
-    delete env.CI
+    const words = [process.execPath, ...arcNodeArgs(['test', spin, red, '--device', 'emu-1', '--report-dir', report])]
+    const env: NodeJS.ProcessEnv = {...process.env, ...h.env, NODE_OPTIONS: ''}
+    for (const name of ['CI', 'NO_COLOR', 'FORCE_COLOR']) delete env[name]
     const run = await runProgram('script', ['-qec', words.map(quote).join(' '), '/dev/null'], {cwd: h.dir, env})
     expect(run.code, run.stdout).to.equal(11)
-    // The spinner did run on the terminal (else this test proves nothing)...
-    expect(run.stdout).to.include('\r\u001B[2K')
+    // The spinner ran and the error was red on the terminal (else this test proves nothing)...
+    expect(run.stdout).to.include('\r\u001B[2K').and.include('\u001B[31m')
     // ...and none of it reached the files a CI system or a person reads.
     for (const name of ['summary.md', 'junit.xml']) {
       const text = await readFile(path.join(report, name), 'utf8')
       expect(text, name).not.to.match(/[\u001B\r\uFFFD]|waiting for text/)
+      expect(text, name).to.include('Error [ASSERTION_FAILED]: assert visible --text')
     }
   })
 
