@@ -260,6 +260,8 @@ describe('arc test: flow files', function () {
       expect(text, name).not.to.match(/[\u001B\r\uFFFD]|waiting for text/)
       expect(text, name).to.include('Error [ASSERTION_FAILED]: assert visible --text')
     }
+    // The failure's type is the error code (docs/flows.md), read from the error's plain text.
+    expect(await readFile(path.join(report, 'junit.xml'), 'utf8')).to.include('type="ASSERTION_FAILED"')
   })
 
   it('reads the config once for all its flows and steps (docs/config.md)', async () => {
