@@ -441,7 +441,8 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
   })
 
   it('keeps UiAutomation for adb.helperHoldMs after a read where asked, and lets go after it', async () => {
-    const d = await driver('auto', 300)
+    // A hold long enough that the checks below, on a loaded machine, still fall inside it (300 ms did not always).
+    const d = await driver('auto', 2000)
     const from = h.emu.commands.length
     await d.captureScreen()
     expect(
@@ -449,10 +450,10 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
         .argvSince(from)
         .find((argv) => argv[0] === 'app_process')
         ?.slice(-2)
-    ).to.deep.equal(['--idle-ms', '300'])
+    ).to.deep.equal(['--idle-ms', '2000'])
     expect(device().uiAutomationHolder).to.equal('arc-helper')
     expect((await d.runCommand(['uiautomator', 'dump', '/dev/tty'])).exitCode).to.equal(137)
-    for (let i = 0; i < 100 && device().uiAutomationHolder !== undefined; i++) await sleep(20)
+    for (let i = 0; i < 400 && device().uiAutomationHolder !== undefined; i++) await sleep(20)
     expect(device().uiAutomationHolder).to.equal(undefined)
   })
 
