@@ -247,3 +247,69 @@ describe('ids shown only by an annotated screenshot', function () {
     expect(taps).to.deep.equal([])
   })
 })
+
+describe('an id shown for one device, used on another', function () {
+  this.timeout(120_000)
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
+    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
+    const screens = {follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')}
+    return {
+      devices: [],
+      scenario: {
+        devices: {
+          pixel: {screens, initialScreen: 'follow'},
+          tablet: {screens, initialScreen: 'following'},
+        },
+      },
+    }
+  })
+  const taps: string[] = []
+  before(() => {
+    for (const serial of ['pixel', 'tablet'])
+      h.emu.device(serial).on('input', (event: InputEvent, shown: string) => {
+        if (event.type === 'tap') taps.push(`${serial}:${shown}`)
+      })
+  })
+
+  it('MCP, two devices: the "Follow" a session was shown on pixel does not tap "Following" on tablet', async () => {
+    const server = await serveHttp({
+      tools: [...tools, ...screenTools],
+      config: {},
+      token: TOKEN,
+      port: 0,
+      devices: ['pixel', 'tablet'],
+      adbHost: '127.0.0.1',
+      adbPort: h.emu.port,
+    })
+    const client = await connect(server.url)
+    try {
+      const id = buildScreenModel(await h.capture('pixel')).elements.find((e) => e.text === 'Follow')?.id as string
+      // The premise: the tablet's "Following" carries the same id.
+      expect(buildScreenModel(await h.capture('tablet')).byId.get(id)?.text).to.equal('Following')
+      const read = (await client.callTool({
+        name: 'android_get_screen_state',
+        arguments: {device: 'pixel'},
+      })) as CallToolResult
+      expect(textOf(read)).to.include('\tFollow\t')
+      const clicked = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {device: 'tablet', element_id: id},
+      })) as CallToolResult
+      expect(clicked.isError, textOf(clicked)).to.equal(true)
+      expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+ was shown for another device/)
+      expect(taps).to.deep.equal([])
+      // Once the session has read the tablet, the id is the tablet's, and acts there.
+      await client.callTool({name: 'android_get_screen_state', arguments: {device: 'tablet'}})
+      const again = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {device: 'tablet', element_id: id},
+      })) as CallToolResult
+      expect(again.isError, textOf(again)).to.not.equal(true)
+      expect(taps).to.deep.equal(['tablet:following'])
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})

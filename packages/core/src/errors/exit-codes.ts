@@ -96,6 +96,11 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
     meaning: 'a look-alike id arc never showed (no record of its group)',
   },
   {
+    code: 'STALE_ELEMENT',
+    reason: 'OTHER_DEVICE',
+    meaning: 'an MCP session was shown the id on another device it uses, never on this one',
+  },
+  {
     code: 'TIMEOUT',
     reason: 'ELEMENT_NOT_FOUND',
     meaning: "an element action's --wait ran out with no element matching",

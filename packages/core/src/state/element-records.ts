@@ -69,6 +69,8 @@ function isRecords(value: unknown): value is Records {
 export interface RecordStores {
   state: DeviceState
   callerState?: DeviceState
+  /** The caller's own stores of its other devices: an id it was shown only there is refused (`shownElsewhere`). */
+  callerElsewhere?: readonly DeviceState[]
 }
 
 /** The stores to read and write, the caller's own first; one when the caller has none of its own. */
@@ -96,6 +98,19 @@ export async function readRecords(
   if (!device) return own
   return own ? Object.assign(device, own) : device
 }
+/**
+ * True when the caller was shown `id` on another device it uses and never on this one: the id names an element of
+ * that other device (a look-alike phone may show an element with the same id in another state), so it must not act
+ * here. Only callers with stores of their own (an MCP session) can tell; an id given by hand is not refused.
+ */
+async function shownElsewhere(stores: DeviceState | RecordStores, id: string): Promise<boolean> {
+  if (!('state' in stores) || !stores.callerElsewhere?.length) return false
+  const {state, callerState} = stores
+  if (callerState && callerState !== state && (await readStore(callerState))?.[id]) return false
+  const others = await Promise.all(stores.callerElsewhere.map(readStore))
+  return others.some((records) => records?.[id] !== undefined)
+}
+
 /** The most ids kept per store: the newest shown (by any read, find or wait) are kept, the oldest dropped first. */
 const MAX_RECORDS = 4000
 
@@ -204,6 +219,15 @@ export async function resolveElement(
   input = 'element_id'
 ): Promise<ResolvedElement> {
   const id = checkElementId(given, input)
+  if (await shownElsewhere(state, id)) {
+    throw new StaleElementError(
+      `element ${id} was shown for another device, never for ${driver.serial}: an id names an element of the device it was read on`,
+      {
+        actions: [`Read the screen of ${driver.serial} (get_screen_state with its device) and use the id it shows.`],
+        details: {element_id: id, reason: 'OTHER_DEVICE'},
+      }
+    )
+  }
   const [model, records] = await Promise.all([
     driver.captureScreen().then((c) => buildScreenModel(c)),
     readRecords(state),

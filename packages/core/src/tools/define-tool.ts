@@ -156,6 +156,11 @@ export interface ToolContext extends BaseToolContext {
    * was shown (beside the device's), so another caller's later read never changes what this caller's ids name.
    */
   callerState?: DeviceState
+  /**
+   * This caller's own stores of the other devices it uses (an MCP session of a server serving several): an id the
+   * caller was shown on one of them only, never on this device, names an element of that device and is refused here.
+   */
+  callerElsewhere?: readonly DeviceState[]
 }
 
 /** How tools are grouped for MCP clients (`--tools group:screen`). */

@@ -41,6 +41,8 @@ export interface RunDeps {
    * baseline. Default: the device's store (`stateFor`), for a caller that cannot be told from others.
    */
   callerStateFor?(driver: DeviceDriver): DeviceState
+  /** This caller's own stores of the other devices it uses (ToolContext.callerElsewhere); default none. */
+  callerElsewhereFor?(driver: DeviceDriver): readonly DeviceState[]
   /** Names the inputs in a validation error (the CLI names flags); default: the field names. */
   describeIssues?(error: z.ZodError, schema: z.ZodObject): string
   /** Call the result's `save` (write its files) before returning: the CLI does, MCP does not. */
@@ -257,6 +259,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
         driver: watchDisplay(toolDriver(driver, needs, tool.name), warn),
         state,
         callerState: deps.callerStateFor?.(driver) ?? state,
+        ...(deps.callerElsewhereFor ? {callerElsewhere: deps.callerElsewhereFor(driver)} : {}),
       }
       result = await race(tool.handler(ctx, args), () => void close())
     }

@@ -275,6 +275,12 @@ export class ToolHost {
     return state
   }
 
+  /** The stores `session` has of the devices other than `target` (none without a session). */
+  private callerElsewhere(session: string | undefined, target: DeviceTarget | undefined): MemoryDeviceState[] {
+    const stores = session === undefined ? undefined : this.sessions.get(session)
+    return stores ? [...stores].filter(([other]) => other !== target).map(([, state]) => state) : []
+  }
+
   has(name: string): boolean {
     return this.served.has(name)
   }
@@ -356,6 +362,7 @@ export class ToolHost {
           backend: partialBackend(selection),
           stateFor: () => state ?? new MemoryDeviceState(),
           callerStateFor: () => this.callerStateOf(session, target),
+          callerElsewhereFor: () => this.callerElsewhere(session, target),
           ...(this.options.observe ? {observe: this.observeFor(target)} : {}),
         }
       )
