@@ -14,6 +14,7 @@ import {
   outputReason,
   printable,
   serveDespiteOutputErrors,
+  sideStem,
   unreachableSerial,
   writeIntoStream,
 } from '@arc-cli/core'
@@ -148,7 +149,7 @@ export default class Emulate extends ArcCommand {
         devices: emulator.devices().map((d) => d.serial),
       }
       const target = {path: portFile, input: '--port-file'}
-      const temp = `${portFile}.${process.pid}.tmp`
+      const temp = path.join(path.dirname(portFile), `${sideStem(path.basename(portFile))}.${process.pid}.tmp`)
       try {
         const kind = await outputKind(portFile)
         if (typeof kind === 'object') throw outputError(target, kind.refuse)

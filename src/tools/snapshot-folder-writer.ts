@@ -1,7 +1,15 @@
 import {lstat, mkdir, readdir, realpath, rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {isProcessAlive, makeFolders, OutputError, SNAPSHOT_META, SNAPSHOT_PNG, SNAPSHOT_XML} from '@arc-cli/core'
+import {
+  isProcessAlive,
+  makeFolders,
+  OutputError,
+  sideStem,
+  SNAPSHOT_META,
+  SNAPSHOT_PNG,
+  SNAPSHOT_XML,
+} from '@arc-cli/core'
 
 /**
  * Writes a snapshot folder whole or not at all. The files go into `.NAME.PID.tmp` beside the target, and only
@@ -41,7 +49,7 @@ function failure(target: string, why: string, cause?: unknown): OutputError {
 
 async function cleanStale(target: string): Promise<void> {
   const parent = path.dirname(target)
-  const base = path.basename(target)
+  const base = sideStem(path.basename(target))
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     if (!name.startsWith(`.${base}.`)) continue
     const match = /\.(\d+)\.(tmp|old)$/.exec(name.slice(base.length + 1))
@@ -74,7 +82,7 @@ export async function writeSnapshotFolder(target: string, files: SnapshotFile[])
     }
   }
   const parent = path.dirname(target)
-  const base = path.basename(target)
+  const base = sideStem(path.basename(target))
   const temp = path.join(parent, `.${base}.${process.pid}.tmp`)
   const old = path.join(parent, `.${base}.${process.pid}.old`)
   try {

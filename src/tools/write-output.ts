@@ -2,7 +2,7 @@ import {randomBytes} from 'node:crypto'
 import {rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {outputError, outputKind, outputReason, writeIntoStream} from '@arc-cli/core'
+import {outputError, outputKind, outputReason, sideStem, writeIntoStream} from '@arc-cli/core'
 
 /**
  * What can be known about an output file before the work that makes its bytes: its folder exists, it is not itself
@@ -32,7 +32,7 @@ export async function writeOutputFile(file: string, data: Buffer, input: string)
   if (kind === 'stream') return writeIntoStream(target, data)
   const temp = path.join(
     path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`
+    `.${sideStem(path.basename(file))}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`
   )
   try {
     await writeFile(temp, data)

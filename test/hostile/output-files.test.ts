@@ -71,6 +71,39 @@ describe('hostile: annotate output targets', function () {
     expect((await readFile(path.join(dir, 'shot.jpg'))).subarray(0, 3)).to.deep.equal(JPEG)
   })
 
+  // A file system takes names of up to 255 bytes; the side files (`.NAME.PID.tmp`) add some 20, so every name from
+  // about 236 bytes on (80 Chinese characters are 240) was refused with ENAMETOOLONG for a file arc never meant to keep.
+  it('names of up to 255 bytes, as the file system takes them: annotate, its map, screenshot and snapshot save', async () => {
+    const long = (ext: string) => `${'n'.repeat(255 - ext.length)}${ext}`
+    const cjk = `${'图'.repeat(83)}.png` // 253 bytes
+    const runs = [
+      ['annotate', '-d', 'demo', '-o', long('.jpg'), '--map', long('.json')],
+      ['screenshot', '-d', 'demo', '-o', long('.png')],
+      ['screenshot', '-d', 'demo', '-o', cjk],
+      ['snapshot', 'save', long('.snap'), '-d', 'demo'],
+    ]
+    for (const args of runs) {
+      const run = await runArc(args, {cwd: dir})
+      expect(run.code, `${args.slice(0, 2).join(' ')}: ${run.stderr}`).to.equal(0)
+      // Twice: the second replaces the first, through the same side files.
+      expect((await runArc(args, {cwd: dir})).code).to.equal(0)
+    }
+    const after = await tree(dir)
+    expect((await readFile(path.join(dir, long('.jpg')))).subarray(0, 3)).to.deep.equal(JPEG)
+    expect((await readFile(path.join(dir, cjk))).subarray(0, 4)).to.deep.equal(PNG)
+    expect(JSON.parse(await readFile(path.join(dir, long('.json')), 'utf8'))).to.have.property('image')
+    expect(after[path.join(long('.snap'), 'window_dump.xml')]).to.match(/^file:/)
+    expect(Object.keys(after).filter((n) => !n.includes('/'))).to.have.members([
+      'out.jpg',
+      'same.json',
+      long('.jpg'),
+      long('.json'),
+      long('.png'),
+      cjk,
+      long('.snap'),
+    ])
+  })
+
   it("removes .NAME.PID.tmp files left by a killed run (dead pid), keeps a live process's", async () => {
     const dead = path.join(dir, '.shot.jpg.999999999.tmp')
     const live = path.join(dir, `.shot.jpg.${process.pid}.tmp`)

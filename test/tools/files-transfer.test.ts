@@ -40,6 +40,34 @@ describe('files pull / files push: any file between this machine and a storage l
     expect((await readdir(work)).sort()).to.deep.equal(['back.bin', 'blob.bin'])
   })
 
+  // Names of up to 255 bytes are what the device's and this machine's file systems take; the temporary sibling of a
+  // write (`.NAME.arc-XXXXXXXX.tmp`, `.NAME.PID.RANDOM.tmp`) adds some 20 bytes, and every name from about 236 bytes on
+  // failed with ENAMETOOLONG: such a file could be neither pushed, written, replaced nor pulled under its own name.
+  it('names of up to 255 bytes: push, replace, write and pull under the very name, no temporary file left', async () => {
+    const work = path.join(h.dir, 'long-names')
+    await mkdir(work)
+    await writeFile(path.join(work, 'blob.bin'), BINARY)
+    const long = `${'l'.repeat(251)}.bin`
+    const cjk = `${'文件'.repeat(41)}.txt` // 250 bytes
+    for (let i = 0; i < 2; i++) {
+      const pushed = await arc(['files', 'push', 'blob.bin', 'tmp', `arc-long/${long}`], work)
+      expect(pushed.code, pushed.stderr).to.equal(0)
+      const written = await arc(['files', 'write', 'tmp', `arc-long/${cjk}`, '--content', `round ${i}`], work)
+      expect(written.code, written.stderr).to.equal(0)
+    }
+    const folder = h.emu.device('emu-1').files.hostPath('/data/local/tmp/arc-long')
+    expect((await readdir(folder)).sort()).to.deep.equal([cjk, long].sort())
+    expect((await readFile(path.join(folder, long))).equals(BINARY)).to.equal(true)
+    expect(await readFile(path.join(folder, cjk), 'utf8')).to.equal('round 1')
+    for (const name of [long, cjk]) {
+      const pulled = await arc(['files', 'pull', 'tmp', `arc-long/${name}`], work)
+      expect(pulled.code, pulled.stderr).to.equal(0)
+    }
+    expect((await readFile(path.join(work, long))).equals(BINARY)).to.equal(true)
+    expect(await readFile(path.join(work, cjk), 'utf8')).to.equal('round 1')
+    expect((await readdir(work)).sort()).to.deep.equal(['blob.bin', cjk, long].sort())
+  })
+
   it('-o - writes the bytes alone to stdout', async () => {
     const work = path.join(h.dir, 'stdout')
     await mkdir(work)

@@ -160,6 +160,7 @@ export {
   type OutputTarget,
 } from './output-files.js'
 export {transferAllowanceMs} from './driver/capabilities/files.js'
+export {NAME_MAX_BYTES, sideStem} from './side-name.js'
 export {describeInputIssues, flagName, inputJsonSchema, schemaFields, type SchemaField} from './cli/schema-fields.js'
 export {Spinner, cliErrorText, colorsFor, terminalOnlyWrites, writeToTerminal} from './cli/terminal.js'
 export {

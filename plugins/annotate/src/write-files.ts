@@ -7,6 +7,7 @@ import {
   outputError,
   outputKind,
   outputReason as reason,
+  sideStem,
   writeIntoStream,
 } from '@arc-cli/core'
 
@@ -19,7 +20,7 @@ export interface OutputFile {
 
 /** `.NAME.PID.tmp` (the new content) and `.NAME.PID.bak` (a hard link to the old file while renaming). */
 function sideFile(target: string, kind: 'tmp' | 'bak', pid = process.pid): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${pid}.${kind}`)
+  return path.join(path.dirname(target), `.${sideStem(path.basename(target))}.${pid}.${kind}`)
 }
 
 /**
@@ -30,7 +31,7 @@ export async function removeStaleSideFiles(target: string): Promise<string[]> {
   const dir = path.dirname(target)
   // Matched by its parts, never by a pattern built from the name: a name may be as long as the user typed it, and a
   // regular expression of a megabyte-long name is one V8 refuses to compile.
-  const prefix = `.${path.basename(target)}.`
+  const prefix = `.${sideStem(path.basename(target))}.`
   const names = await readdir(dir).catch(() => [] as string[])
   const removed: string[] = []
   for (const name of names) {

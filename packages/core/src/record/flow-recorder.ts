@@ -15,6 +15,7 @@ import path from 'node:path'
 import {flagName, schemaFields} from '../cli/schema-fields.js'
 import {OutputError} from '../errors/arc-error.js'
 import {makeFolders, outputKind, outputReason} from '../output-files.js'
+import {sideStem} from '../side-name.js'
 import type {ActedElement, AnyTool} from '../tools/define-tool.js'
 import type {CallWatcher, ToolObserver} from '../tools/run-tool.js'
 
@@ -207,7 +208,7 @@ export class FlowRecorder {
 
   /** Writes `text` whole now, synchronously (a temporary name, then a rename); a failure is kept for flush(). */
   private writeNow(text: string, counts: readonly [number, number]): void {
-    const temp = `${this.file}.${process.pid}.tmp`
+    const temp = path.join(path.dirname(this.file), `${sideStem(path.basename(this.file))}.${process.pid}.tmp`)
     try {
       writeFileSync(temp, text)
       renameSync(temp, this.file)

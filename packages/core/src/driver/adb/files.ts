@@ -19,6 +19,7 @@ import {
   TimeoutError,
 } from '../../errors/arc-error.js'
 import {transferAllowanceMs} from '../capabilities/files.js'
+import {sideStem} from '../../side-name.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
 import {shq} from './shell-quote.js'
@@ -292,13 +293,13 @@ export async function makeDirs(dev: DeviceShell, target: string): Promise<void> 
 export function tempNameFor(target: string): string {
   return path.posix.join(
     path.posix.dirname(target),
-    `.${path.posix.basename(target)}.arc-${randomBytes(4).toString('hex')}.tmp`
+    `.${sideStem(path.posix.basename(target))}.arc-${randomBytes(4).toString('hex')}.tmp`
   )
 }
 
 /** Whether `name` is one of the temporary siblings tempNameFor makes for `base`. */
 function isTempOf(name: string, base: string): boolean {
-  const prefix = `.${base}.arc-`
+  const prefix = `.${sideStem(base)}.arc-`
   return (
     name.length === prefix.length + 12 &&
     name.startsWith(prefix) &&
