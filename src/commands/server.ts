@@ -27,7 +27,7 @@ import {asksOclifText, MAX_SOCKET_PATH_BYTES, optionWords, socketPathFits} from 
  * until stopped, help, and the server's own commands. A command that reads stdin in the server anyway fails loudly
  * (host.ts).
  */
-const NOT_HERE = new Set([
+export const NOT_HERE: ReadonlySet<string> = new Set([
   'server',
   'server:status',
   'server:stop',
@@ -51,7 +51,7 @@ export default class Server extends ScriptCommand {
   static override summary = 'Keep arc loaded: later arc commands run in this process, starting at once'
   static override description = [
     'Serves the arc commands of this installation that run while it does: each `arc …` finds the server (a Unix socket in a folder of your own under $TMPDIR) and runs there, with its own arguments, environment, working folder and terminal, printing the same output and exiting with the same status; it starts in a few milliseconds instead of loading arc anew. Device connections and the on-device helper stay open between commands, as in `arc batch`.',
-    'One command at a time: a command started while another runs here runs in its own process, as it would with no server. `batch`, `mcp serve`, `emulate` and help always run in their own process. ARC_SERVER=off makes a command run in its own process.',
+    'One command at a time: a command started while another runs here runs in its own process, as it would with no server. `batch`, `test`, `mcp serve`, `emulate`, `logs`, `screenrecord` and help always run in their own process (they read stdin or run until stopped). ARC_SERVER=off makes a command run in its own process.',
     'Runs until Ctrl-C, SIGTERM, `arc server stop`, --idle without a command, or a rebuild or upgrade of arc (its files changed).',
   ].join('\n\n')
   static override examples = [
