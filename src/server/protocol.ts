@@ -74,7 +74,7 @@ export function isRunRequest(request: Request): request is RunRequest {
   )
 }
 
-/** What `status` answers, and what `arc server status --json` prints. */
+/** What `status` answers; `arc server status --json` prints it with snake_case keys (started_at, idle_ms). */
 export interface ServerStatus {
   pid: number
   root: string

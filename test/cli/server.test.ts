@@ -53,8 +53,24 @@ describe('arc server: later commands run in a resident arc, with the same output
   async function status(): Promise<{running: boolean; commands?: number; busy?: boolean; pid?: number}> {
     const run = await arc(['server', 'status', '--json'])
     expect(run.code, run.stderr).to.equal(0)
-    return JSON.parse(run.stdout) as {running: boolean; commands?: number; busy?: boolean}
+    const value = JSON.parse(run.stdout) as {running: boolean; commands?: number; busy?: boolean}
+    // Its --json is snake_case like every result's (docs/json.md): started_at, idle_ms.
+    expect(Object.keys(value).filter((k) => /[A-Z]/.test(k))).to.deep.equal([])
+    if ('pid' in value) expect(value).to.have.keys(SERVER_STATUS_KEYS)
+    return value
   }
+
+  const SERVER_STATUS_KEYS = [
+    'running',
+    'answering',
+    'pid',
+    'root',
+    'socket',
+    'started_at',
+    'commands',
+    'busy',
+    'idle_ms',
+  ]
 
   /** Starts `arc server` and resolves once it says it listens. */
   async function startServer(args: string[] = []): Promise<ChildProcess> {
