@@ -6,6 +6,8 @@ import type {Command, Config} from '@oclif/core'
 
 import {ArcCommand, residentCliHost} from '@arc-cli/core'
 
+import {optionWords} from './server/protocol.js'
+
 /** oclif's exit signal, which ArcCommand throws after printing an error: carries the exit status. */
 export function exitStatus(error: unknown): number | undefined {
   const exit = (error as {oclif?: {exit?: unknown}} | undefined)?.oclif?.exit
@@ -34,6 +36,10 @@ export abstract class ScriptCommand extends ArcCommand {
    * same id loaded.
    */
   protected async runLine(id: string, argv: string[]): Promise<unknown> {
+    // `tap --help` alone prints tap's help: oclif's main sees the help flag before any command runs, a path a line
+    // does not take, so the command itself would refuse --help as an unknown flag. A help flag before `--` (after
+    // it every word is the command's, `shell -- ls -h`) makes the line `help ID`, as oclif's main does.
+    if (id !== 'help' && this.asksHelp(argv)) return this.runLine('help', id.split(':'))
     const found = this.config.findCommand(id)
     if (!found) return this.config.runCommand(id, argv)
     // Each id's class is looked up once per run: oclif's load() finds and imports its module again for every line.
@@ -57,6 +63,12 @@ export abstract class ScriptCommand extends ArcCommand {
     const result = await (command as unknown as {_run(): Promise<unknown>})._run()
     await this.config.runHook('postrun', {argv, Command: CommandClass, result})
     return result
+  }
+
+  /** Whether a line's words ask for its command's help: `--help`, or oclif's additional help flags (`-h`). */
+  private asksHelp(argv: string[]): boolean {
+    const flags = new Set(['--help', ...(this.config.pjson.oclif.additionalHelpFlags ?? [])])
+    return optionWords(argv).some((word) => flags.has(word))
   }
 
   /**

@@ -62,6 +62,20 @@ describe('arc batch: many commands, one process', () => {
     expect(taps() - before).to.equal(3)
   })
 
+  it('a line asking for --help (or -h) prints that help, as `arc COMMAND --help` alone does, and sends nothing', async () => {
+    const alone = await runArc(['press', 'key', '--help'], {env: h.env})
+    expect(alone.code, alone.stderr).to.equal(0)
+    const before = h.emu.commands.length
+    const run = await runArc(['batch', '-q'], {env: h.env, input: 'press key --help\ntap -h\nshell -- echo -h\n'})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stderr).to.equal('')
+    const tapHelp = await runArc(['tap', '-h'], {env: h.env})
+    // After `--`, -h is the device command's own word.
+    expect(run.stdout).to.equal(`${alone.stdout}${tapHelp.stdout}-h\n`)
+    // The help lines sent the device nothing (echo is the device shell's own builtin: no program ran).
+    expect(h.emu.commands.slice(before)).to.deep.equal([])
+  })
+
   it('names the line a runtime error came from after the error, and --quiet leaves out the echo only', async () => {
     const input = 'tap 1 1\nfind text "No such thing"\ntap 2 2\n'
     const run = await runArc(['batch'], {env: h.env, input})
