@@ -16,6 +16,7 @@ import {
   type ScreenModel,
   elementTable,
   readSelector,
+  rememberElements,
   selectorInput,
 } from '@arc-cli/core'
 
@@ -166,39 +167,50 @@ export const assertScreen = defineTool({
     // The schema refused a call without a selector.
     const selector = readSelector(input)!
     const asserted = `${input.condition} ${selector.what}${input.condition === 'text' ? ` = ${JSON.stringify(input.value)}` : ''}`
-    const check = (model: ScreenModel) => judge(model, input.condition, selector.match, input.value, selector.what)
-    let verdict: Verdict
-    let attempts = 1
-    if (input.timeout === 0) verdict = check(buildScreenModel(await ctx.driver.captureScreen()))
-    else {
-      let last: Verdict | undefined
-      const end = await pollScreen(
-        ctx,
-        input.timeout,
-        (n) => `asserting ${asserted} (${reads(n)})`,
-        (model) => {
-          last = check(model)
-          return last.holds ? last : undefined
-        }
-      )
-      attempts = end.attempts
-      verdict = end.met ?? last ?? {holds: false, shown: `no read finished within ${input.timeout} ms`, elements: []}
+    // The elements the result or the error shows (with their ids): remembered as find's are, so an id taken from them
+    // is checked like any other ("Follow" shown here never taps the "Following" it became).
+    let shown: ScreenElement[] = []
+    const check = (model: ScreenModel) => {
+      shown = selector.match(model)
+      return judge(model, input.condition, selector.match, input.value, selector.what)
     }
-    const data = {
-      condition: input.condition,
-      holds: verdict.holds,
-      reads: attempts,
-      elements: verdict.elements.slice(0, 50).map(screenElementJson),
+    try {
+      let verdict: Verdict
+      let attempts = 1
+      if (input.timeout === 0) verdict = check(buildScreenModel(await ctx.driver.captureScreen()))
+      else {
+        let last: Verdict | undefined
+        const end = await pollScreen(
+          ctx,
+          input.timeout,
+          (n) => `asserting ${asserted} (${reads(n)})`,
+          (model) => {
+            last = check(model)
+            return last.holds ? last : undefined
+          }
+        )
+        attempts = end.attempts
+        verdict = end.met ?? last ?? {holds: false, shown: `no read finished within ${input.timeout} ms`, elements: []}
+      }
+      const data = {
+        condition: input.condition,
+        holds: verdict.holds,
+        reads: attempts,
+        elements: verdict.elements.slice(0, 50).map(screenElementJson),
+      }
+      if (!verdict.holds) {
+        throw new AssertionFailedError(
+          `assert ${asserted} failed${input.timeout > 0 ? ` after ${reads(attempts)} in ${input.timeout} ms` : ''}: ${verdict.shown}`,
+          {
+            details: data,
+            actions: ['See the screen: arc screen-state (or arc annotate -o screen.jpg).'],
+          }
+        )
+      }
+      return {text: `assert ${asserted}: holds${attempts > 1 ? ` (after ${reads(attempts)})` : ''}`, data}
+    } finally {
+      // At most the 50 an answer lists (its data, or an ambiguity's candidates).
+      if (shown.length > 0) await rememberElements(ctx, shown.slice(0, 50))
     }
-    if (!verdict.holds) {
-      throw new AssertionFailedError(
-        `assert ${asserted} failed${input.timeout > 0 ? ` after ${reads(attempts)} in ${input.timeout} ms` : ''}: ${verdict.shown}`,
-        {
-          details: data,
-          actions: ['See the screen: arc screen-state (or arc annotate -o screen.jpg).'],
-        }
-      )
-    }
-    return {text: `assert ${asserted}: holds${attempts > 1 ? ` (after ${reads(attempts)})` : ''}`, data}
   },
 })

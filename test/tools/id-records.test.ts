@@ -173,6 +173,19 @@ describe('an id is checked against what the clicking caller was shown', function
     expect(byB.code, byB.stderr).to.equal(0)
     expect(taps).to.deep.equal([{screen: 'following'}])
   })
+
+  it('CLI: arc assert --json remembers the ids of the elements it shows, as find does', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-assert')}
+    const asserted = await runArc(['assert', 'visible', '--text', 'Follow', '--exact-match', '--json'], {env})
+    expect(asserted.code, asserted.stderr).to.equal(0)
+    const shown = (JSON.parse(asserted.stdout) as {elements: Array<{id: string}>}).elements.map((e) => e.id)
+    expect(shown).to.deep.equal([id])
+    device().showScreen('following')
+    const clicked = await runArc(['click', id], {env})
+    expect(clicked.code, clicked.stdout).to.equal(18)
+    expect(clicked.stderr).to.match(/STALE_ELEMENT.*it named Button "Follow"/)
+    expect(taps).to.deep.equal([])
+  })
 })
 
 describe('ids shown only by an annotated screenshot', function () {
