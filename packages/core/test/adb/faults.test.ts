@@ -82,7 +82,14 @@ describe('--device names a device the way `adb -s` does (atransport::MatchesTarg
 
   it('the wrong port, or a name the server matches twice, is refused as adb refuses it', async () => {
     expect((await failure(h.driver('192.168.1.5:5556'))).code).to.equal('DEVICE_NOT_FOUND')
-    expect((await failure(h.driver(''))).code).to.equal('DEVICE_NOT_FOUND')
+    // An empty or blank name (`-d "$SERIAL"` with SERIAL unset) is shown quoted: "device  is not attached" said nothing.
+    for (const name of ['', ' ', 'a\tb']) {
+      const blank = await failure(h.driver(name))
+      expect(blank.code).to.equal('DEVICE_NOT_FOUND')
+      expect(blank.message).to.equal(
+        `device ${JSON.stringify(name)} is not attached to the adb server at 127.0.0.1:${h.emu.port}`
+      )
+    }
     // adb's server cuts `host-serial:foo:bar:get-state` after `foo` and finds no service `bar:get-state`.
     const colon = await failure(h.driver('foo:bar'))
     expect(colon.code).to.equal('DEVICE_NOT_FOUND')

@@ -9,7 +9,7 @@ import type {HelperMode} from '../device-helper.js'
 import {AdbDriver} from './adb-driver.js'
 import {AdbServer, type AttachedDevice} from './adb-client.js'
 import {parseDevicesLong} from './device-list.js'
-import {NO_DEVICE_HINT, unavailableState} from './map-adb-error.js'
+import {NO_DEVICE_HINT, shownSerial, unavailableState} from './map-adb-error.js'
 import {resolveServerAddress, type ServerAddressInput} from './server-address.js'
 
 export interface AdbConnectOptions extends ServerAddressInput {
@@ -71,7 +71,7 @@ function listedDevice(devices: AttachedDevice[], serial: string): AttachedDevice
 
 function notAttached(serial: string, devices: AttachedDevice[], where: string): DeviceNotFoundError {
   const listed = devices.map((d) => `${d.serial} (${d.state})`).join(', ')
-  return new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${where}`, {
+  return new DeviceNotFoundError(`device ${shownSerial(serial)} is not attached to the adb server at ${where}`, {
     details: {serial, attached: devices.map((d) => d.serial)},
     actions: [
       devices.length > 0 ? `Attached: ${listed}.` : 'No device is attached at all.',

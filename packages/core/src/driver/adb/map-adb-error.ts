@@ -65,15 +65,26 @@ export function unavailableState(serial: string, state: string, cause?: unknown)
   return new DeviceUnavailableError(message, {cause, actions, details: {serial, state}})
 }
 
+/**
+ * A serial as a message shows it: as it is where it is a plain word, else quoted (an empty `--device ""`, spaces, a
+ * tab), as adb itself says `device '' not found`.
+ */
+export function shownSerial(serial: string): string {
+  return /^[\x21-\x7e]+$/.test(serial) ? serial : JSON.stringify(serial)
+}
+
 /** adb server FAIL strings (transport.cpp acquire_one_transport), as adbkit wraps them: `Failure: '<msg>'`. */
 function mapFailure(reason: string, ctx: AdbErrorContext, cause: unknown): ArcError {
   const serial = ctx.serial ?? '(any)'
   if (/^device '.*' not found/.test(reason) || /^device not found/.test(reason)) {
-    return new DeviceNotFoundError(`device ${serial} is not attached to the adb server at ${ctx.host}:${ctx.port}`, {
-      cause,
-      details: {serial},
-      actions: ['Run `arc devices` to see the attached devices.'],
-    })
+    return new DeviceNotFoundError(
+      `device ${shownSerial(serial)} is not attached to the adb server at ${ctx.host}:${ctx.port}`,
+      {
+        cause,
+        details: {serial},
+        actions: ['Run `arc devices` to see the attached devices.'],
+      }
+    )
   }
   if (/^no (devices|emulators)/.test(reason)) {
     return new DeviceNotFoundError(`no devices attached to the adb server at ${ctx.host}:${ctx.port}`, {cause})
