@@ -54,6 +54,17 @@ describe('hostile: annotate output targets', function () {
     expect(await tree(dir)).to.deep.equal(before)
   })
 
+  // Compared as spelt, the two were told apart: both went to one temporary file, and the run failed with "the folder
+  // does not exist" for a folder that does.
+  it('-o out.jpg --map sub/out.jpg, sub a link to its own folder: exit INVALID_INPUT (2) naming both flags', async () => {
+    await symlink('.', path.join(dir, 'sub'))
+    const before = await tree(dir)
+    const run = await runArc(['annotate', '-d', 'demo', '-o', 'out.jpg', '--map', 'sub/out.jpg'], {cwd: dir})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include(`--map and --output both name ${path.join(dir, 'sub', 'out.jpg')}`)
+    expect(await tree(dir)).to.deep.equal(before)
+  })
+
   it('-o into a missing folder: exit 13 before any work, nothing written', async () => {
     const before = await tree(dir)
     const run = await runArc(['annotate', '-d', 'demo', '-o', 'nope/x.jpg', '--map', 'm.json'], {cwd: dir})

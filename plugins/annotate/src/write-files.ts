@@ -1,4 +1,4 @@
-import {link, lstat, readdir, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {link, lstat, readdir, realpath, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {
@@ -51,7 +51,15 @@ export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'in
   const seen = new Map<string, Pick<OutputFile, 'path' | 'input'>>()
   for (const file of files) {
     const resolved = path.resolve(file.path)
-    const other = seen.get(resolved)
+    const folder = await stat(path.dirname(resolved)).catch((error: unknown) => error as NodeJS.ErrnoException)
+    if (folder instanceof Error) throw outputError(file, reason(folder), folder)
+    if (!folder.isDirectory()) throw outputError(file, 'a part of the path is not a folder')
+    // The same file however it is spelt: `-o out.jpg --map sub/out.jpg` with sub a link to `.` is one file twice.
+    const real = path.join(
+      await realpath(path.dirname(resolved)).catch(() => path.dirname(resolved)),
+      path.basename(resolved)
+    )
+    const other = seen.get(real)
     if (other) {
       throw new InvalidInputError(
         `${file.input} and ${other.input} both name ${file.path}: each output needs its own file`,
@@ -60,10 +68,7 @@ export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'in
         }
       )
     }
-    seen.set(resolved, file)
-    const folder = await stat(path.dirname(resolved)).catch((error: unknown) => error as NodeJS.ErrnoException)
-    if (folder instanceof Error) throw outputError(file, reason(folder), folder)
-    if (!folder.isDirectory()) throw outputError(file, 'a part of the path is not a folder')
+    seen.set(real, file)
     const existing = await stat(resolved).catch(() => undefined)
     if (existing?.isDirectory()) throw outputError(file, 'it is a folder')
   }
