@@ -56,6 +56,15 @@ describe('arc mcp serve: the stdio command printed for Claude Desktop', () => {
     expect(command.env).to.deep.equal({ADB_SERVER_SOCKET: 'tcp:farm:5037', ANDROID_SERIAL: 'emu-1'})
   })
 
+  it('carries the config file and helper mode chosen through the environment, the file made absolute', () => {
+    const env = {ARC_CONFIG: 'ci.arcrc.json', ARC_HELPER: 'off', ARC_HELPER_HOLD_MS: '500', HOME: '/root'}
+    expect(stdioCommand({}, {...run, env}).env).to.deep.equal({
+      ARC_CONFIG: path.join(ROOT, 'ci.arcrc.json'),
+      ARC_HELPER: 'off',
+      ARC_HELPER_HOLD_MS: '500',
+    })
+  })
+
   it('carries the adb server named by its host and port variables, as the server itself reads them', () => {
     const env = {ANDROID_ADB_SERVER_ADDRESS: 'host.docker.internal', ANDROID_ADB_SERVER_PORT: '5039', HOME: '/root'}
     expect(stdioCommand({}, {...run, env}).env).to.deep.equal({

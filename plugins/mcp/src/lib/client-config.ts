@@ -77,7 +77,7 @@ function deviceValue(value: string, cwd: string): string {
 /**
  * This server over stdio: the node running arc with its options and arc's own script (`process.argv[1]`), so it works where the
  * client's PATH has no `arc` (Claude Desktop starts servers with a minimal PATH), and the selection flags it was
- * given; the adb server and device from the environment ride along in `env`.
+ * given; the adb server, device, config file and helper mode from the environment ride along in `env`.
  */
 export function stdioCommand(
   flags: ServedFlags,
@@ -95,9 +95,18 @@ export function stdioCommand(
   if (flags['adb-host'] !== undefined) args.push('--adb-host', flags['adb-host'])
   if (flags['adb-port'] !== undefined) args.push('--adb-port', String(flags['adb-port']))
   const env: Record<string, string> = {}
-  for (const name of ['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_ADDRESS', 'ANDROID_ADB_SERVER_PORT', 'ANDROID_SERIAL']) {
+  for (const name of [
+    'ADB_SERVER_SOCKET',
+    'ANDROID_ADB_SERVER_ADDRESS',
+    'ANDROID_ADB_SERVER_PORT',
+    'ANDROID_SERIAL',
+    'ARC_CONFIG',
+    'ARC_HELPER',
+    'ARC_HELPER_HOLD_MS',
+  ]) {
     const value = run.env[name]
-    if (value) env[name] = value
+    // The config file named relative to this folder: the client starts arc in another.
+    if (value) env[name] = name === 'ARC_CONFIG' ? path.resolve(run.cwd, value) : value
   }
   return {command: run.execPath, args, ...(Object.keys(env).length > 0 ? {env} : {})}
 }
