@@ -14,7 +14,16 @@ describe('arc mcp serve (spawned, HTTP)', () => {
     const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'}
     delete env.ARC_MCP_TOKEN
     // The Claude Desktop config carries these into its env when set; this test expects none.
-    for (const name of ['ADB_SERVER_SOCKET', 'ANDROID_ADB_SERVER_ADDRESS', 'ANDROID_SERIAL']) delete env[name]
+    for (const name of [
+      'ADB_SERVER_SOCKET',
+      'ANDROID_ADB_SERVER_ADDRESS',
+      'ANDROID_ADB_SERVER_PORT',
+      'ANDROID_SERIAL',
+      'ARC_CONFIG',
+      'ARC_HELPER',
+      'ARC_HELPER_HOLD_MS',
+    ])
+      delete env[name]
     const child = spawn(
       process.execPath,
       [
