@@ -178,6 +178,16 @@ describe('arc annotate (command)', function () {
     expect(await readdir(cache, {recursive: true})).to.not.deep.equal([])
   })
 
+  // `-` is stdout to annotate and screenshot (`-o -`); here stdout holds the screen, and `--screenshot -` quietly
+  // wrote a file named "-" into the current folder.
+  it('screen-state --screenshot - is refused (stdout holds the screen), before reading the device', async () => {
+    const run = await runArc(['screen-state', '--device', snapshot, '--screenshot', '-'], {cwd: out})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+    expect(run.stderr).to.include('--screenshot').and.include('stdout holds the screen')
+    expect(run.stdout).to.equal('')
+    expect(await filesIn(out)).to.deep.equal([])
+  })
+
   it('screen-state says on stderr where it wrote the screenshot, and --json names the file', async () => {
     const named = await runArc(['screen-state', '--device', snapshot, '--screenshot', 'b.jpg'], {cwd: out})
     expect(named.code, named.stderr).to.equal(0)

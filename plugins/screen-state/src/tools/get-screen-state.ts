@@ -47,6 +47,8 @@ export const getScreenState = defineTool({
       screenshot: z
         .string()
         .min(1)
+        // `-` is stdout to every other output flag; here stdout holds the screen (a file named - is `./-`).
+        .refine((p) => p !== '-', 'cannot be - (stdout holds the screen): name a file, or ./- for one named -')
         .optional()
         .describe('Write the annotated screenshot (as arc annotate draws it) to this file, next to the TSV on stdout'),
     }),
