@@ -259,9 +259,12 @@ export default class Test extends ScriptCommand {
       }
       const commandWords = step.kind === 'capture' ? words.slice(3) : words
       const id = this.findCommandId(commandWords) as string
-      const run = await capturing(process.stderr, 'keep', () =>
-        this.runLine(id, commandWords.slice(id.split(':').length))
+      // Its stdout is kept too: a step that fails by its exit status alone (a wait that ran out, a find with no match)
+      // says why there, not on stderr.
+      const printed = await capturing(process.stdout, 'keep', () =>
+        capturing(process.stderr, 'keep', () => this.runLine(id, commandWords.slice(id.split(':').length)))
       )
+      const run = printed.value as Awaited<ReturnType<typeof capturing<unknown>>>
       const status =
         run.error === undefined
           ? 0
@@ -275,6 +278,7 @@ export default class Test extends ScriptCommand {
             .filter((l) => l.startsWith('Error') || l.startsWith('Try:'))
             .join('\n') ||
           run.text.trim() ||
+          printed.text.trim().split('\n').slice(0, 3).join('\n') ||
           `exit ${status}`
         const code = /^Error \[([A-Z_]+)\]/m.exec(message)?.[1]
         return result({line: step.line, text: step.text, status, ...(code ? {code} : {}), message})

@@ -264,6 +264,16 @@ describe('arc test: flow files', function () {
     expect(await readFile(path.join(report, 'junit.xml'), 'utf8')).to.include('type="ASSERTION_FAILED"')
   })
 
+  it("a step that fails by its exit status alone (a wait that ran out) reports what it printed, not a bare 'exit 11'", async () => {
+    const file = await flow('ran-out.flow', 'wait element text NOPE --timeout 300\n')
+    const report = path.join(h.dir, 'ran-out-report')
+    const run = await runArc(['test', file, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(run.code, run.stderr).to.equal(11)
+    const [failed] = junitCases(await readFile(path.join(report, 'junit.xml'), 'utf8'))
+    expect(failed?.failure).to.match(/ran-out\.flow:1: Not found: no element with text containing &quot;NOPE&quot;/)
+    expect(await readFile(path.join(report, 'summary.md'), 'utf8')).to.include('Not found: no element with text')
+  })
+
   it('reads the config once for all its flows and steps (docs/config.md)', async () => {
     const {dir, reads} = await countedConfig(h.dir)
     const one = await flow('config-1.flow', 'tap 1 1\ntap 2 2\n')
