@@ -4,6 +4,8 @@ import {
   defineTool,
   elementWaitInput,
   exitCodeFor,
+  rememberElements,
+  type ScreenElement,
   z,
   elementIdString,
 } from '@arc-cli/core'
@@ -43,6 +45,10 @@ export const getElementDetails = defineTool({
       const e = model.byId.get(id)
       return e ? {id, found: true, text: e.text, desc: e.desc} : {id, found: false, text: null, desc: null}
     })
+    // What each id names is now shown to the caller: remembered as find's are, so a click on it is checked against
+    // what details said ("Follow" here never taps the "Following" it became).
+    const shown = ids.map((id) => model.byId.get(id)).filter((e): e is ScreenElement => e !== undefined)
+    if (shown.length > 0) await rememberElements(ctx, shown)
     const text = [
       'id\ttext\tdesc',
       ...rows.map((r) =>

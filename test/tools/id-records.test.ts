@@ -186,6 +186,35 @@ describe('an id is checked against what the clicking caller was shown', function
     expect(clicked.stderr).to.match(/STALE_ELEMENT.*it named Button "Follow"/)
     expect(taps).to.deep.equal([])
   })
+
+  it('MCP: an id another client passed on, looked up with get_element_details, is checked against what details showed', async () => {
+    // A client that never read the screen, on a server whose device record does not hold the id either.
+    const fresh = await serveHttp({
+      tools: [...tools, ...screenTools],
+      config: {},
+      token: TOKEN,
+      port: 0,
+      devices: ['emu-1'],
+      adbHost: '127.0.0.1',
+      adbPort: h.emu.port,
+    })
+    const a = await connect(fresh.url)
+    try {
+      const details = (await a.callTool({
+        name: 'android_get_element_details',
+        arguments: {ids: [id]},
+      })) as CallToolResult
+      expect(textOf(details)).to.include('\tFollow\t')
+      device().showScreen('following')
+      const clicked = await click(a)
+      expect(clicked.isError, textOf(clicked)).to.equal(true)
+      expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+ is stale: it named Button "Follow"/)
+      expect(taps).to.deep.equal([])
+    } finally {
+      await a.close()
+      await fresh.close()
+    }
+  })
 })
 
 describe('ids shown only by an annotated screenshot', function () {
