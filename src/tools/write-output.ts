@@ -1,8 +1,7 @@
-import {randomBytes} from 'node:crypto'
 import {rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {outputError, outputKind, outputReason, sideStem, writeIntoStream} from '@arc-cli/core'
+import {outputError, outputKind, outputReason, removeStaleSideFiles, sideFile, writeIntoStream} from '@arc-cli/core'
 
 /**
  * What can be known about an output file before the work that makes its bytes: its folder exists, it is not itself
@@ -30,10 +29,9 @@ export async function writeOutputFile(file: string, data: Buffer, input: string)
   const kind = await outputKind(path.resolve(file))
   if (typeof kind === 'object') throw outputError(target, kind.refuse)
   if (kind === 'stream') return writeIntoStream(target, data)
-  const temp = path.join(
-    path.dirname(file),
-    `.${sideStem(path.basename(file))}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`
-  )
+  // `.NAME.PID.tmp`, as annotate's: a killed run's is removed by the next write of the file.
+  await removeStaleSideFiles(file)
+  const temp = sideFile(file, 'tmp')
   try {
     await writeFile(temp, data)
     await rename(temp, file)

@@ -68,6 +68,22 @@ describe('files pull / files push: any file between this machine and a storage l
     expect((await readdir(work)).sort()).to.deep.equal(['blob.bin', cjk, long].sort())
   })
 
+  // A pull (up to 1 GiB) or a recording killed while its temporary file was being written left that hidden file for
+  // good: nothing ever removed it. Now, as annotate's side files are, it goes with the next write of the same target.
+  it("removes the .NAME.PID.tmp a killed pull left (dead pid), keeps a live process's", async () => {
+    const work = path.join(h.dir, 'stale')
+    await mkdir(work)
+    await writeFile(path.join(work, 'src.bin'), BINARY.subarray(0, 100))
+    expect((await arc(['files', 'push', 'src.bin', 'tmp', 'arc-transfer/stale.bin'], work)).code).to.equal(0)
+    const dead = path.join(work, '.back.bin.999999999.tmp')
+    const live = path.join(work, `.back.bin.${process.pid}.tmp`)
+    await writeFile(dead, BINARY)
+    await writeFile(live, 'busy')
+    const pulled = await arc(['files', 'pull', 'tmp', 'arc-transfer/stale.bin', '-o', 'back.bin'], work)
+    expect(pulled.code, pulled.stderr).to.equal(0)
+    expect((await readdir(work)).sort()).to.deep.equal([path.basename(live), 'back.bin', 'src.bin'].sort())
+  })
+
   it('-o - writes the bytes alone to stdout', async () => {
     const work = path.join(h.dir, 'stdout')
     await mkdir(work)

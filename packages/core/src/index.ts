@@ -155,6 +155,8 @@ export {
   outputError,
   outputKind,
   outputReason,
+  removeStaleSideFiles,
+  sideFile,
   writeIntoStream,
   type OutputKind,
   type OutputTarget,

@@ -1,13 +1,13 @@
-import {link, lstat, readdir, realpath, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {link, lstat, realpath, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {
   InvalidInputError,
-  isProcessAlive,
   outputError,
   outputKind,
   outputReason as reason,
-  sideStem,
+  removeStaleSideFiles,
+  sideFile,
   writeIntoStream,
 } from '@arc-cli/core'
 
@@ -16,31 +16,6 @@ export interface OutputFile {
   data: Buffer | string
   /** The input that named it (`--output`, `--map`), for the error message. */
   input: string
-}
-
-/** `.NAME.PID.tmp` (the new content) and `.NAME.PID.bak` (a hard link to the old file while renaming). */
-function sideFile(target: string, kind: 'tmp' | 'bak', pid = process.pid): string {
-  return path.join(path.dirname(target), `.${sideStem(path.basename(target))}.${pid}.${kind}`)
-}
-
-/**
- * Removes the side files a killed run left beside `target` (`.NAME.PID.tmp` / `.bak` whose process is gone), so
- * hidden files do not pile up. A live process's files are left alone: it may still be writing them.
- */
-export async function removeStaleSideFiles(target: string): Promise<string[]> {
-  const dir = path.dirname(target)
-  // Matched by its parts, never by a pattern built from the name: a name may be as long as the user typed it, and a
-  // regular expression of a megabyte-long name is one V8 refuses to compile.
-  const prefix = `.${sideStem(path.basename(target))}.`
-  const names = await readdir(dir).catch(() => [] as string[])
-  const removed: string[] = []
-  for (const name of names) {
-    const pid = name.startsWith(prefix) ? Number(/^(\d+)\.(?:tmp|bak)$/.exec(name.slice(prefix.length))?.[1]) : 0
-    if (!pid || pid === process.pid || isProcessAlive(pid)) continue
-    await rm(path.join(dir, name), {force: true}).catch(() => undefined)
-    removed.push(name)
-  }
-  return removed
 }
 
 /**
