@@ -355,3 +355,38 @@ describe('an id shown for one device, used on another', function () {
     }
   })
 })
+
+describe('ids within one batch when the cache folder cannot be written', function () {
+  this.timeout(120_000)
+  const h = useEmulator(async (dir) => {
+    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
+    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
+    return {
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')},
+            // Something the batch does turns the button: here BACK, as any app may on any key.
+            transitions: [{from: 'follow', keyevent: 'BACK', to: 'following'}],
+          },
+        },
+      },
+    }
+  })
+  const taps: string[] = []
+  before(() => {
+    h.emu.device('emu-1').on('input', (event: InputEvent, shown: string) => {
+      if (event.type === 'tap') taps.push(shown)
+    })
+  })
+
+  it('the records kept in memory serve every line of the batch: "Follow" read on line 1 does not tap "Following" on line 3', async () => {
+    const id = buildScreenModel(await h.capture()).elements.find((e) => e.text === 'Follow')?.id as string
+    const env = {...h.env, ARC_CACHE_DIR: '/proc/arc-review5-unwritable'}
+    const run = await runArc(['batch'], {env, input: `screen-state\npress back\nclick ${id}\n`})
+    expect(run.stderr).to.include('cannot write its cache folder')
+    expect(taps).to.deep.equal([])
+    expect(run.code, run.stdout + run.stderr).to.equal(18)
+  })
+})

@@ -106,9 +106,17 @@ function callerFolderName(caller: string): string {
   return safe.length <= 64 ? safe : `h-${createHash('sha256').update(caller).digest('hex').slice(0, 32)}`
 }
 
+/**
+ * What the stores of an unwritable folder hold instead, per folder, for the process's life: a batch, `arc test` and
+ * `arc server` make a FileDeviceState per command, and the ids one line showed must be checked on the next line as
+ * the file would have had them. On `globalThis`, so two copies of this module in one process share it.
+ */
+const unwritten: Map<string, Map<string, string>> = ((globalThis as Record<symbol, unknown>)[
+  Symbol.for('arc.deviceState.unwritten')
+] ??= new Map()) as Map<string, Map<string, string>>
+
 export class FileDeviceState implements DeviceState {
   readonly dir: string
-  private readonly memory = new Map<string, string>()
   private unwritable = false
 
   constructor(
@@ -124,6 +132,13 @@ export class FileDeviceState implements DeviceState {
   ) {
     const device = path.join(cacheDir, 'devices', serialFolderName(serial))
     this.dir = caller === undefined ? device : path.join(device, 'callers', callerFolderName(caller))
+  }
+
+  /** The values kept in memory for this folder while it cannot be written (shared by every store of the folder). */
+  private get memory(): Map<string, string> {
+    let memory = unwritten.get(this.dir)
+    if (!memory) unwritten.set(this.dir, (memory = new Map()))
+    return memory
   }
 
   private file(key: string): string {
