@@ -102,6 +102,16 @@ describe('arc assert screenshot', function () {
     }
   })
 
+  // --update reads no baseline, so with --require-baseline it said "no baseline at …" (exit 23) beside a baseline
+  // that was there: a false failure. The two ask opposite things of a missing baseline: refused together.
+  it('--update with --require-baseline is refused as a contradiction (exit 2), the baseline kept', async () => {
+    const before = await readFile(base())
+    const run = await arc('assert', 'screenshot', 'baselines/list.png', '--update', '--require-baseline')
+    expect(run.code, run.stderr).to.equal(2)
+    expect(run.stderr).to.include('--update').and.include('--require-baseline').and.not.include('no baseline at')
+    expect((await readFile(base())).equals(before)).to.equal(true)
+  })
+
   it('a folder the OS refuses to create (/proc/nope): OUTPUT_FAILED (13) naming it, no hang, device free', async function () {
     if (process.platform !== 'linux') this.skip()
     // Node's recursive mkdir never settles under /proc: bounded, so a regression fails instead of hanging.

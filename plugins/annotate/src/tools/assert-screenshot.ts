@@ -138,7 +138,7 @@ export const assertScreenshot = defineTool({
       require_baseline: z
         .boolean()
         .default(false)
-        .describe('Fail (exit 23) when the baseline is missing, instead of writing it'),
+        .describe('Fail (exit 23) when the baseline is missing, instead of writing it (not with --update)'),
       update: z.boolean().default(false).describe('Write this screenshot as the baseline, whatever it held'),
     }),
     examples: [
@@ -160,6 +160,12 @@ export const assertScreenshot = defineTool({
       throw new InvalidInputError(`the baseline ${input.baseline} must be a .png file`, {
         details: {input: 'baseline', path: baseline},
       })
+    }
+    if (input.update && input.require_baseline) {
+      throw new InvalidInputError(
+        '--update and --require-baseline cannot be used together: --update writes the baseline from this screenshot, --require-baseline fails when there is none to compare with',
+        {details: {inputs: ['update', 'require_baseline']}}
+      )
     }
     const diffPath = input.diff === undefined ? besideBaseline(baseline, 'diff') : path.resolve(ctx.cwd, input.diff)
     const actualPath = besideBaseline(baseline, 'actual')
