@@ -27,7 +27,7 @@ export const shell = defineTool({
       .min(1000)
       .max(3_600_000)
       .optional()
-      .describe('Time limit in milliseconds (default: adb.timeoutMs from the config)'),
+      .describe('Time limit in ms, 1000-3600000 (default: adb.timeoutMs from the config)'),
   }),
   cli: {
     id: 'shell',
