@@ -101,3 +101,22 @@ describe('arc mcp serve (spawned, HTTP)', () => {
     expect(stdout).to.equal('')
   })
 })
+
+describe('arc mcp serve: flags that contradict --stdio', () => {
+  // --port, --host and --allow-origin configure the HTTP server; with --stdio they were dropped without a word, so
+  // `--stdio --port 5000` served on stdin/stdout while its user waited for a port that never listened.
+  it('--stdio with --port, --host or --allow-origin is INVALID_INPUT naming the flag, before anything is served', async function () {
+    this.timeout(60_000)
+    const {runArc} = await import('@arc-cli/test-support/run-arc')
+    for (const extra of [
+      ['--port', '5000'],
+      ['--host', '0.0.0.0'],
+      ['--allow-origin', 'https://example.com'],
+    ]) {
+      const run = await runArc(['mcp', 'serve', '--stdio', '--device', 'demo', ...extra], {input: ''})
+      expect(run.code, run.stderr).to.equal(2)
+      expect(run.stderr).to.include(`${extra[0]} is for HTTP`).and.include('--stdio')
+      expect(run.stdout).to.equal('')
+    }
+  })
+})

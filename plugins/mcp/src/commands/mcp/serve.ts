@@ -1,4 +1,4 @@
-import {ArcCommand, FlowRecorder, Flags, loadConfig, serveDespiteOutputErrors} from '@arc-cli/core'
+import {ArcCommand, FlowRecorder, Flags, InvalidInputError, loadConfig, serveDespiteOutputErrors} from '@arc-cli/core'
 
 import {collectTools} from '../../lib/collect-tools.js'
 
@@ -103,6 +103,17 @@ export default class McpServe extends ArcCommand {
 
   async run(): Promise<void> {
     const {flags} = await this.parse(McpServe)
+    if (flags.stdio) {
+      // The HTTP server's own flags: with --stdio nothing listens, so they would be dropped without a word. (A token
+      // may come from ARC_MCP_TOKEN, set for every run: harmless, not refused.)
+      const http = (['port', 'host', 'allow-origin'] as const).find((name) => flags[name] !== undefined)
+      if (http) {
+        throw new InvalidInputError(
+          `--${http} is for HTTP, and --stdio serves on stdin/stdout: nothing listens; drop one of them`,
+          {details: {inputs: [http, 'stdio']}}
+        )
+      }
+    }
     const {config, filepath} = await loadConfig(process.cwd())
     const tools = await collectTools(this.config)
     const {serveHttp, serveStdio} = await import('../../lib/serve.js')
