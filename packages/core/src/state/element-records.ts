@@ -111,8 +111,14 @@ async function shownElsewhere(stores: DeviceState | RecordStores, id: string): P
   return others.some((records) => records?.[id] !== undefined)
 }
 
-/** The most ids kept per store: the newest shown (by any read, find or wait) are kept, the oldest dropped first. */
-const MAX_RECORDS = 4000
+/**
+ * The most ids kept per store: the newest shown (by any read, find or wait) are kept, the oldest dropped first. About
+ * ten screens of distinct ids: enough for an id that left the screen for a few reads (a page loading) to keep its
+ * record, and the store is read and written whole by every read and element action, so its size is a cost each of
+ * them pays (JSON of 4,000 records is about 800 KB and 11 ms to parse, update and write back; of 1,000, 200 KB and
+ * under 4 ms).
+ */
+const MAX_RECORDS = 1000
 
 export function recordOf(element: ScreenElement): ElementRecord {
   const node = element.node
