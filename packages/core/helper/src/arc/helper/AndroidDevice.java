@@ -61,6 +61,8 @@ final class AndroidDevice implements Device {
     /** InputManager.INJECT_INPUT_EVENT_MODE_ASYNC and _WAIT_FOR_FINISH. */
     private static final int INJECT_ASYNC = 0;
     private static final int INJECT_WAIT_FOR_FINISH = 2;
+    /** MotionEvent.FLAG_CANCELED (API 33; IInputConstants.INPUT_EVENT_FLAG_CANCELED). */
+    private static final int FLAG_CANCELED = 0x20;
     private static final long CONNECT_TIMEOUT_MS = 5000;
     private static final int MAX_DEPTH = 500;
 
@@ -557,8 +559,12 @@ final class AndroidDevice implements Device {
             coords[i].pressure = step.maskedAction() == Gesture.ACTION_UP ? 0f : 1f;
             coords[i].size = 1f;
         }
+        // An ACTION_CANCEL carries FLAG_CANCELED, as the input dispatcher's own cancels do (InputState.cpp) and as its
+        // check of injected streams demands from Android 15 (input_verifier.rs: "For ACTION_CANCEL, must set
+        // FLAG_CANCELED"); the bit was unused before Android 13 named it.
+        int flags = step.maskedAction() == Gesture.ACTION_CANCEL ? FLAG_CANCELED : 0;
         MotionEvent event = MotionEvent.obtain(downTime, eventTime, step.action, n, props, coords, 0, 0, 1f, 1f, 0, 0,
-                InputDevice.SOURCE_TOUCHSCREEN, 0);
+                InputDevice.SOURCE_TOUCHSCREEN, flags);
         try {
             if (!waitForFinish) {
                 send(event, INJECT_ASYNC);

@@ -150,9 +150,31 @@ public final class Gesture {
         return new Step(t, action, new int[] {0}, new float[] {x}, new float[] {y});
     }
 
-    /** ACTION_CANCEL with the fingers of {@code last}: what ends a gesture cut off midway, so no finger stays down. */
-    public static Step cancel(Step last) {
-        return new Step(last.time, ACTION_CANCEL, last.ids, last.xs, last.ys);
+    /**
+     * ACTION_CANCEL for the fingers still down once {@code last} went out: what ends a touch cut off midway, so no
+     * finger stays down; null where none is (after ACTION_UP or ACTION_CANCEL). An ACTION_POINTER_UP event still
+     * lists the finger it lifts (MotionEvent: the pointer at getActionIndex() is the one going up), so that finger is
+     * left out: the input dispatcher takes ACTION_CANCEL only for the pointers down (AOSP frameworks/native
+     * libs/input/rust/input_verifier.rs, ensure_touching_pointers_match; InputDispatcher::injectInputEvent checks every
+     * injected stream with it from Android 15 and logs an "Inconsistent event" otherwise).
+     */
+    public static Step cancelAfter(Step last) {
+        int masked = last.maskedAction();
+        if (masked == ACTION_UP || masked == ACTION_CANCEL) return null;
+        if (masked != ACTION_POINTER_UP) return new Step(last.time, ACTION_CANCEL, last.ids, last.xs, last.ys);
+        int lifted = last.actionIndex();
+        int n = last.ids.length - 1;
+        int[] ids = new int[n];
+        float[] xs = new float[n];
+        float[] ys = new float[n];
+        for (int i = 0, k = 0; i < last.ids.length; i++) {
+            if (i == lifted) continue;
+            ids[k] = last.ids[i];
+            xs[k] = last.xs[i];
+            ys[k] = last.ys[i];
+            k++;
+        }
+        return new Step(last.time, ACTION_CANCEL, ids, xs, ys);
     }
 
     private static boolean hasPoint(long[][] path, long t) {

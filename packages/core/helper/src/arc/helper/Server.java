@@ -232,15 +232,17 @@ public final class Server {
      * Sends each event at its time from the touch's start. A first finger going down (ACTION_DOWN) starts a touch of
      * its own, whose events carry its time as their down time (a double tap is two). The last event waits until the
      * window under it handled it, as {@code input} does, so the answer comes after the touch landed. A failure at the
-     * first event injected nothing: UNSUPPORTED (the release refuses the shell's injection). After that, a finger
-     * left down is lifted with ACTION_CANCEL and the failure reported as FAILED whatever its own code: the touch
-     * began, and the host reads UNSUPPORTED, BAD_REQUEST or UIAUTOMATION_BUSY as "refused before acting", on which
-     * {@code auto} plays the touch again over {@code input}: twice.
+     * first event injected nothing: UNSUPPORTED (the release refuses the shell's injection). After that, however the
+     * touch was cut off (an injection refused or throwing, the thread interrupted), the fingers still down are lifted
+     * with ACTION_CANCEL (Gesture.cancelAfter: its down time, only the pointers down) and the failure reported as
+     * FAILED whatever its own code: the touch began, and the host reads UNSUPPORTED, BAD_REQUEST or UIAUTOMATION_BUSY
+     * as "refused before acting", on which {@code auto} plays the touch again over {@code input}: twice.
      */
     private void play(List<Gesture.Step> steps) throws HelperException {
         long start = device.uptimeMillis();
         long downTime = start;
         Gesture.Step last = null;
+        HelperException failure;
         try {
             for (int i = 0; i < steps.size(); i++) {
                 Gesture.Step step = steps.get(i);
@@ -250,20 +252,31 @@ public final class Server {
                 device.inject(step, downTime, at, i == steps.size() - 1);
                 last = step;
             }
+            return;
         } catch (InterruptedException e) {
-            throw new HelperException(HelperException.FAILED, "the gesture was interrupted");
+            // The loop owns this thread: the interruption ends this touch, and the flag is not kept, so the next
+            // request's sleeps are not cut short too.
+            failure = new HelperException(HelperException.FAILED, "the gesture was interrupted", e);
         } catch (HelperException e) {
             if (last == null) throw new HelperException(HelperException.UNSUPPORTED, "nothing was injected: " + e.getMessage(), e);
-            if (last.maskedAction() != Gesture.ACTION_UP) {
-                try {
-                    device.inject(Gesture.cancel(last), downTime, start + last.time, false);
-                } catch (HelperException ignored) {
-                    // the first failure is the one to report
-                }
-            }
-            if (e.code().equals(HelperException.FAILED)) throw e;
-            throw new HelperException(HelperException.FAILED, "the touch began, then failed (" + e.code() + "): " + e.getMessage(), e);
+            failure = e;
+        } catch (RuntimeException e) {
+            // MotionEvent.obtain, recycle or the reflected call failing outside the injection's own errors: the
+            // event may have gone out.
+            failure = new HelperException(HelperException.FAILED, e.toString(), e);
         }
+        Gesture.Step cancel = last == null ? null : Gesture.cancelAfter(last);
+        if (cancel != null) {
+            try {
+                device.inject(cancel, downTime, start + last.time, false);
+            } catch (HelperException ignored) {
+                // the first failure is the one to report
+            } catch (RuntimeException ignored) {
+                // the first failure is the one to report
+            }
+        }
+        if (failure.code().equals(HelperException.FAILED)) throw failure;
+        throw new HelperException(HelperException.FAILED, "the touch began, then failed (" + failure.code() + "): " + failure.getMessage(), failure);
     }
 
     private static void count(String op, List<String> args, int n) throws HelperException {

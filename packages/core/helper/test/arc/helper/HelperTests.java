@@ -44,6 +44,7 @@ public final class HelperTests {
         uiConnectUndoesEveryFailure();
         powerDumpSaysWhetherDreaming();
         serverSession();
+        touchCutOffLiftsTheFingersDown();
         serverIdleRelease();
         System.out.println("ok " + passed + " checks");
     }
@@ -426,10 +427,22 @@ public final class HelperTests {
         boolean awake = true;
         List<String> stamps = new ArrayList<String>();
 
+        /** Thrown (unchecked) by the injection at injectFailAt instead of injectFailure. */
+        RuntimeException injectThrows;
+        /** The sleep before this event (0 = the first) is interrupted. */
+        int interruptAt = -1;
+        int sleeps;
+        /** Each event that went out: its masked action and the pointer ids it carries. */
+        List<String> pointers = new ArrayList<String>();
+
         public void inject(Gesture.Step step, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
-            if (injected++ == injectFailAt) throw injectFailure;
+            if (injected++ == injectFailAt) {
+                if (injectThrows != null) throw injectThrows;
+                throw injectFailure;
+            }
             log.add("inject " + step.maskedAction() + " at " + step.time);
             stamps.add(step.maskedAction() + "@" + (eventTime - downTime) + (waitForFinish ? " wait" : ""));
+            pointers.add(step.maskedAction() + ":" + Arrays.toString(step.ids));
         }
         public boolean interactive() { log.add("interactive? " + awake); return awake; }
         boolean dreaming;
@@ -441,6 +454,7 @@ public final class HelperTests {
         }
         public long uptimeMillis() { return System.nanoTime() / 1000000; }
         public void sleepUntil(long time) throws InterruptedException {
+            if (sleeps++ == interruptAt) throw new InterruptedException();
             long wait = time - uptimeMillis();
             if (wait > 0) Thread.sleep(wait);
         }
@@ -642,6 +656,43 @@ public final class HelperTests {
             check(reply.text().startsWith("FAILED\tthe touch began, then failed (UNSUPPORTED): injectInputEvent takes"), "a touch cut off is FAILED: " + reply.text());
             equal(partial.injected, 3, "the finger lifted with ACTION_CANCEL after the failure");
         }
+    }
+
+    /**
+     * However a touch is cut off after its first event, the fingers still down are lifted with one ACTION_CANCEL of
+     * that touch, naming only the pointers down: a finger already lifted by ACTION_POINTER_UP is not in it.
+     */
+    static void touchCutOffLiftsTheFingersDown() throws Exception {
+        // Two fingers; the first lifts at 20 ms (POINTER_UP), the second moves on to 40 ms, where injection fails.
+        FakeDevice lifted = new FakeDevice();
+        lifted.injectFailAt = 4;
+        lifted.injectFailure = new HelperException(HelperException.FAILED, "refused");
+        Reply r = serve(lifted, Frames.encodeRequest(1, "gesture", "1,1,0;5,5,20", "9,9,0;6,6,40")).get(0);
+        equal(r.text(), "FAILED\trefused", "the failure is reported");
+        equal(lifted.pointers, Arrays.asList("0:[0]", "5:[0, 1]", "2:[0, 1]", "6:[0, 1]", "3:[1]"), "cancelled with the finger still down only");
+        equal(lifted.stamps.get(4), "3@20", "the cancel carries the touch's down time");
+
+        // Interrupted between two events: the finger down is lifted too.
+        FakeDevice interrupted = new FakeDevice();
+        interrupted.interruptAt = 1;
+        Reply i = serve(interrupted, Frames.encodeRequest(1, "gesture", "1,1,0;5,5,20")).get(0);
+        equal(i.text(), "FAILED\tthe gesture was interrupted", "an interrupted touch is FAILED");
+        equal(interrupted.pointers, Arrays.asList("0:[0]", "3:[0]"), "cancelled after the interruption");
+
+        // An injection that throws an unchecked exception (MotionEvent, reflection) after the first event.
+        FakeDevice thrown = new FakeDevice();
+        thrown.injectFailAt = 2;
+        thrown.injectThrows = new IllegalStateException("recycled twice");
+        Reply t = serve(thrown, Frames.encodeRequest(1, "swipe", "0", "0", "100", "0", "40")).get(0);
+        equal(t.text(), "FAILED\tjava.lang.IllegalStateException: recycled twice", "an unchecked failure is FAILED");
+        equal(thrown.pointers, Arrays.asList("0:[0]", "2:[0]", "3:[0]"), "cancelled after the unchecked failure");
+
+        // A double tap cut off after its first tap ended: nothing is down, nothing to cancel.
+        FakeDevice between = new FakeDevice();
+        between.injectFailAt = 2;
+        between.injectFailure = new HelperException(HelperException.FAILED, "refused");
+        serve(between, Frames.encodeRequest(1, "double-tap", "5", "5"));
+        equal(between.pointers, Arrays.asList("0:[0]", "1:[0]"), "no cancel after a finished tap");
     }
 
     static void serverIdleRelease() throws Exception {
