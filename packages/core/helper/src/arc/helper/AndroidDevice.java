@@ -539,10 +539,9 @@ final class AndroidDevice implements Device {
         if (Boolean.FALSE.equals(ok)) throw new HelperException(HelperException.FAILED, "the input manager refused the event " + event);
     }
 
-    public void pressKey(int keyCode) throws HelperException {
-        long now = SystemClock.uptimeMillis();
-        send(new KeyEvent(now, now, KeyEvent.ACTION_DOWN, keyCode, 0, 0, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD), INJECT_WAIT_FOR_FINISH);
-        send(new KeyEvent(now, SystemClock.uptimeMillis(), KeyEvent.ACTION_UP, keyCode, 0, 0, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD), INJECT_WAIT_FOR_FINISH);
+    public void injectKey(int action, int keyCode, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
+        send(new KeyEvent(downTime, eventTime, action, keyCode, 0, 0, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD),
+                waitForFinish ? INJECT_WAIT_FOR_FINISH : INJECT_ASYNC);
     }
 
     public void inject(Gesture.Step step, long downTime, long eventTime, boolean waitForFinish) throws HelperException {

@@ -36,8 +36,13 @@ public interface Device {
     /** Puts back what saveClipboard returned (clears the clipboard for null, where the release can). */
     void restoreClipboard(Object saved) throws HelperException;
 
-    /** Presses and releases one key, returning once the focused window handled it. */
-    void pressKey(int keyCode) throws HelperException;
+    /**
+     * Injects one key event (KeyEvent.ACTION_DOWN or ACTION_UP of a virtual keyboard, stamped {@code downTime},
+     * {@code eventTime}): queued for dispatch, or with {@code waitForFinish} returning once the focused window
+     * finished handling it. FAILED where the input manager answers that it did not (refused, or not finished in
+     * its time); Keys.press pairs the two.
+     */
+    void injectKey(int action, int keyCode, long downTime, long eventTime, boolean waitForFinish) throws HelperException;
 
     /**
      * Injects one motion event of a touch (stamped {@code downTime}, {@code eventTime}): queued for dispatch, or with

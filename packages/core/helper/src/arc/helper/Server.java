@@ -154,7 +154,7 @@ public final class Server {
         }
         if (op.equals("key")) {
             count(op, args, 1);
-            device.pressKey(Numbers.parseInt(args.get(0), "key code", 0, 1000));
+            Keys.press(device, Numbers.parseInt(args.get(0), "key code", 0, 1000));
             return new byte[0];
         }
         if (op.equals("gesture")) {

@@ -27,7 +27,7 @@ public final class Typist {
         HelperException failure = null;
         try {
             device.setClipboardText(text);
-            device.pressKey(KEYCODE_PASTE);
+            Keys.press(device, KEYCODE_PASTE);
         } catch (HelperException e) {
             failure = e;
         }

@@ -41,6 +41,7 @@ public final class HelperTests {
         numbersAndOptions();
         typingRestoresClipboard();
         typingRefusedBeforePasteKeyExists();
+        keyAlwaysReleased();
         uiConnectUndoesEveryFailure();
         powerDumpSaysWhetherDreaming();
         serverSession();
@@ -420,9 +421,20 @@ public final class HelperTests {
         public void setClipboardText(String text) { log.add("set " + text); clip = text; }
         public Object saveClipboard() { log.add("save"); return clip; }
         public void restoreClipboard(Object saved) { log.add("restore " + saved); clip = saved; }
-        public void pressKey(int code) throws HelperException {
-            log.add("key " + code + " with " + clip);
-            if (keyFailure != null) throw keyFailure;
+        /** Thrown by the key's release (its ACTION_UP); keyFailure is thrown by its ACTION_DOWN. */
+        HelperException keyUpFailure;
+        /** Each key event asked: its action, code and whether it waits for the window. */
+        List<String> keys = new ArrayList<String>();
+
+        public void injectKey(int action, int code, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
+            keys.add((action == Keys.ACTION_DOWN ? "down " : "up ") + code + (waitForFinish ? " wait" : " async") + (eventTime >= downTime ? "" : " before its down time"));
+            if (action == Keys.ACTION_DOWN) {
+                log.add("key " + code + " with " + clip);
+                if (keyFailure != null) throw keyFailure;
+            } else {
+                log.add("key-up " + code);
+                if (keyUpFailure != null) throw keyUpFailure;
+            }
         }
         boolean awake = true;
         List<String> stamps = new ArrayList<String>();
@@ -468,7 +480,7 @@ public final class HelperTests {
     static void typingRestoresClipboard() throws Exception {
         FakeDevice d = new FakeDevice();
         equal(Typist.type(d, "héllo 👍"), "restored", "typed");
-        equal(d.log, Arrays.asList("save", "set héllo 👍", "key 279 with héllo 👍", "restore user's photo"), "paste between save and restore");
+        equal(d.log, Arrays.asList("save", "set héllo 👍", "key 279 with héllo 👍", "key-up 279", "restore user's photo"), "paste between save and restore");
         equal(d.clip, "user's photo", "the user's clipboard is back");
 
         final FakeDevice failing = new FakeDevice();
@@ -476,6 +488,43 @@ public final class HelperTests {
         fails(new Runnable0() { public void run() throws Exception { Typist.type(failing, "x"); } }, HelperException.UNSUPPORTED, "a failed paste");
         equal(failing.clip, "user's photo", "restored after a failed paste too");
         fails(new Runnable0() { public void run() throws Exception { Typist.type(new FakeDevice(), ""); } }, HelperException.BAD_REQUEST, "empty text");
+    }
+
+    /**
+     * A key that went down is released on every path: a key-down the input manager answers false for (not finished
+     * within its wait, or refused) may still have reached the window, which then holds the key down.
+     */
+    static void keyAlwaysReleased() throws Exception {
+        final FakeDevice slow = new FakeDevice();
+        slow.keyFailure = new HelperException(HelperException.FAILED, "the input manager refused the event");
+        fails(new Runnable0() { public void run() throws Exception { Typist.type(slow, "x"); } }, HelperException.FAILED, "a paste whose key-down failed");
+        equal(slow.log, Arrays.asList("save", "set x", "key 279 with x", "key-up 279", "restore user's photo"), "the paste key released, then the clipboard put back");
+
+        // Over the request loop too (`key CODE`): the volume key released after its down failed.
+        FakeDevice volume = new FakeDevice();
+        volume.keyFailure = new HelperException(HelperException.FAILED, "refused");
+        Reply r = serve(volume, Frames.encodeRequest(1, "key", "24")).get(0);
+        equal(r.text(), "FAILED\trefused", "the key-down's failure is reported");
+        equal(volume.keys.size(), 2, "the key released: " + volume.keys);
+        check(volume.keys.get(1).startsWith("up 24"), "released: " + volume.keys);
+
+        // The down queued at once, the up right behind it waiting for the window: nothing waits between the two.
+        FakeDevice ok = new FakeDevice();
+        Keys.press(ok, 66);
+        equal(ok.keys, Arrays.asList("down 66 async", "up 66 wait"), "down queued, up waited for");
+
+        // The down went out and the release failed: FAILED whatever the release's code (the key acted).
+        final FakeDevice upFails = new FakeDevice();
+        upFails.keyUpFailure = new HelperException(HelperException.UNSUPPORTED, "injectInputEvent takes other arguments on this release");
+        HelperException e = fails(new Runnable0() { public void run() throws Exception { Keys.press(upFails, 66); } }, HelperException.FAILED, "a release that failed");
+        check(e.getMessage().startsWith("the key went down, then its release failed (UNSUPPORTED)"), e.getMessage());
+
+        // The down refused before anything went out (no input API): the release is tried too, and the down's
+        // refusal is what the host reads, so it may use another way.
+        final FakeDevice none = new FakeDevice();
+        none.keyFailure = new HelperException(HelperException.UNSUPPORTED, "no InputManager instance on API 34");
+        none.keyUpFailure = new HelperException(HelperException.UNSUPPORTED, "no InputManager instance on API 34");
+        fails(new Runnable0() { public void run() throws Exception { Keys.press(none, 66); } }, HelperException.UNSUPPORTED, "no input API");
     }
 
     static void typingRefusedBeforePasteKeyExists() throws Exception {
