@@ -1,4 +1,6 @@
 import {createReadStream} from 'node:fs'
+import {realpath} from 'node:fs/promises'
+import path from 'node:path'
 
 import {Args, colorsFor, FlowRecorder, Flags, InvalidInputError, observeCliTools, printableLine} from '@arc-cli/core'
 
@@ -45,6 +47,20 @@ export default class Batch extends ScriptCommand {
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Batch)
+    if (flags.record !== undefined && args.file !== undefined && args.file !== '-') {
+      // The recording is written before the first line runs: over the script itself, it would replace it.
+      const entry = async (file: string) =>
+        path.join(
+          await realpath(path.dirname(path.resolve(file))).catch(() => path.dirname(path.resolve(file))),
+          path.basename(file)
+        )
+      if ((await entry(flags.record)) === (await entry(args.file))) {
+        throw new InvalidInputError(
+          `--record ${flags.record} is the batch file ${args.file}: the recording would replace it; record to another file`,
+          {details: {inputs: ['record', 'file'], path: flags.record}}
+        )
+      }
+    }
     let script: string
     if (args.file === undefined || args.file === '-')
       script = await readScript(process.stdin, 'the batch on stdin', 'Split it into several batches.')

@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process'
-import {lstat, mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
+import {lstat, mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
@@ -168,6 +168,23 @@ describe('--record: a session becomes a flow arc test replays', function () {
     expect((await lstat(fifo)).isFIFO()).to.equal(true)
     expect((await lstat(path.join(dir, 'folder.flow'))).isDirectory()).to.equal(true)
     expect((await readdir(dir)).sort()).to.deep.equal(['flow.fifo', 'folder.flow'])
+  })
+
+  // The recorder writes its file before the first line runs: naming the batch file itself replaced the user's script
+  // with an empty recording (exit 0), however it was named (here also through a link to its folder).
+  it('--record naming the batch file itself: INVALID_INPUT (2) before any line acts, the script unchanged', async () => {
+    const dir = await scratch()
+    const script = path.join(dir, 'steps.txt')
+    await writeFile(script, 'tap 500 1000\n')
+    await symlink('.', path.join(dir, 'here'))
+    const before = h.emu.device('emu-1').inputEvents.length
+    for (const target of [script, path.join(dir, 'here', 'steps.txt')]) {
+      const run = await runArc(['batch', script, '--record', target], {env: {...h.env, ANDROID_SERIAL: 'emu-1'}})
+      expect(run.code, run.stderr).to.equal(2)
+      expect(run.stderr).to.include(`--record ${target} is the batch file`)
+    }
+    expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+    expect(await readFile(script, 'utf8')).to.equal('tap 500 1000\n')
   })
 
   it("arc batch --record keeps each line's --device, and a value starting with - replays as a value", async () => {
