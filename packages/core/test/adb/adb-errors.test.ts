@@ -53,6 +53,27 @@ describe('device selection', () => {
       .to.throw()
       .with.property('code', 'DEVICE_NOT_FOUND')
   })
+  it('several devices and none chosen: the advice names the way to choose on every surface, not only the CLI flag', () => {
+    // An agent over MCP cannot pass --device; its tool calls take a `device` argument.
+    // No serial given: adb's own 'more than one device' (one with a serial is several devices sharing it, above).
+    const ctx = {what: 'list devices', host: '10.0.0.2', port: 7401, serial: undefined}
+    const fail = Object.assign(new Error("Failure: 'more than one device/emulator'"), {name: 'FailError'})
+    const errors = [mapAdbError(fail, ctx)]
+    try {
+      selectDevice([d('a'), d('b')], undefined, 'x')
+    } catch (caught) {
+      errors.push(caught as (typeof errors)[number])
+    }
+    expect(errors).to.have.length(2)
+    for (const error of errors) {
+      expect(error.code).to.equal('DEVICE_AMBIGUOUS')
+      const advice = error.actions.join(' ')
+      expect(advice).to.match(/--device (a|SERIAL)\b/)
+      expect(advice).to.contain('`device` argument')
+      expect(advice).to.contain('ANDROID_SERIAL')
+    }
+  })
+
   it('two devices with one serial (cheap boards ship 0123456789ABCDEF): names the shared serial and the USB-path way out', () => {
     const twins = [d('0123456789ABCDEF'), d('0123456789ABCDEF')]
     for (const serial of [undefined, '0123456789ABCDEF']) {

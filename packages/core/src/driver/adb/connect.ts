@@ -58,7 +58,9 @@ export function selectDevice(devices: AttachedDevice[], serial: string | undefin
   if (new Set(serials).size === 1) throw sharedSerial(serials[0] as string, serials.length)
   throw new DeviceAmbiguousError(`${ready.length} devices are attached and none was chosen: ${serials.join(', ')}`, {
     details: {serials},
-    actions: [`Pass --device ${serials[0]} (or set ANDROID_SERIAL).`],
+    actions: [
+      `Choose one: --device ${serials[0]} on the command line, the \`device\` argument of an MCP tool call, or ANDROID_SERIAL.`,
+    ],
   })
 }
 

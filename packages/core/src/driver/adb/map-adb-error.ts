@@ -101,7 +101,9 @@ function mapFailure(reason: string, ctx: AdbErrorContext, cause: unknown): ArcEr
   if (/^more than one/.test(reason)) {
     return new DeviceAmbiguousError(`several devices are attached and none was chosen (${reason})`, {
       cause,
-      actions: ['Pass --device SERIAL or set ANDROID_SERIAL.'],
+      actions: [
+        'Choose one: --device SERIAL on the command line, the `device` argument of an MCP tool call, or ANDROID_SERIAL.',
+      ],
     })
   }
   const state = /device (offline|unauthorized|still authorizing|still connecting)/.exec(reason)?.[1]
