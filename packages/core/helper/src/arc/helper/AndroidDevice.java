@@ -136,6 +136,25 @@ final class AndroidDevice implements Device {
 
     // ---- UiAutomation ----
 
+    /**
+     * The connection for a read of windows or nodes. One kept from an earlier request (adb.helperHoldMs) answers
+     * node queries from its accessibility cache, which only events (up to 100 ms late) update: its cache is
+     * cleared first (UiCache), or, where the release offers no way to clear it, the connection is let go and a
+     * new one (which starts with an empty cache) serves the read.
+     */
+    private UiAutomation forRead() throws HelperException {
+        if (automation != null && UiCache.clear(automation, interactionClient()) == null) release();
+        return automation();
+    }
+
+    private static Class<?> interactionClient() {
+        try {
+            return Class.forName(UiCache.CLIENT);
+        } catch (Throwable e) {
+            return null;
+        }
+    }
+
     private UiAutomation automation() throws HelperException {
         if (automation != null) return automation;
         if (thread == null) {
@@ -222,7 +241,7 @@ final class AndroidDevice implements Device {
     }
 
     public String dumpWindows() throws HelperException {
-        UiAutomation ui = automation();
+        UiAutomation ui = forRead();
         Map<Integer, List<UiWindow>> displays = new TreeMap<Integer, List<UiWindow>>();
         Map<Integer, int[]> sizes = new TreeMap<Integer, int[]>();
         Method all = sdk >= 30 ? Reflect.find(UiAutomation.class, "getWindowsOnAllDisplays") : null;
@@ -394,7 +413,7 @@ final class AndroidDevice implements Device {
         } catch (Exception e) {
             throw new HelperException(HelperException.UNSUPPORTED, "android.R.id.accessibilityActionImeEnter is missing on API " + sdk, e);
         }
-        AccessibilityNodeInfo field = automation().findFocus(AccessibilityNodeInfo.FOCUS_INPUT);
+        AccessibilityNodeInfo field = forRead().findFocus(AccessibilityNodeInfo.FOCUS_INPUT);
         if (field == null) throw new HelperException(HelperException.FAILED, "no field has input focus: tap a text field first");
         try {
             if (!field.performAction(action)) throw new HelperException(HelperException.FAILED, "the focused field refused its editor action (it is not an editable text field, or it is disabled)");

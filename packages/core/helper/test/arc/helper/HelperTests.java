@@ -43,6 +43,7 @@ public final class HelperTests {
         typingRefusedBeforePasteKeyExists();
         keyAlwaysReleased();
         uiConnectUndoesEveryFailure();
+        heldConnectionReadsStartFromAnEmptyCache();
         powerDumpSaysWhetherDreaming();
         serverSession();
         touchCutOffLiftsTheFingersDown();
@@ -594,6 +595,111 @@ public final class HelperTests {
         hidden.connectFailure = new HelperException(HelperException.UNSUPPORTED, "UiAutomation has no connect method on API 21");
         fails(new Runnable0() { public void run() throws Exception { UiConnect.connect(hidden); } }, HelperException.UNSUPPORTED, "a missing connect");
         equal(hidden.log, Arrays.asList("connect", "undo"), "undo after a missing connect too");
+    }
+
+    // ---- the accessibility cache of a held connection (UiCache), on fakes shaped as each release's classes ----
+
+    /** A node cache as AccessibilityCache keeps it: filled by reads, emptied only by clear (or events, not modelled). */
+    static final class FakeCache {
+        final Map<String, String> nodes = new TreeMap<String, String>();
+        int clears;
+
+        void clear() { nodes.clear(); clears++; }
+
+        /** What getChild answers: the cached node where there is one, else the screen's (then cached). */
+        String child(String id, Map<String, String> screen) {
+            if (!nodes.containsKey(id)) nodes.put(id, screen.get(id));
+            return nodes.get(id);
+        }
+    }
+
+    /** UiAutomation before API 34: no clearCache of its own; its connection id in a private field. */
+    static class UiBefore34 {
+        private int mConnectionId;
+        UiBefore34(int id) { mConnectionId = id; }
+    }
+
+    /** UiAutomation from API 34: public boolean clearCache() (false where the connection has no cache). */
+    static final class Ui34 extends UiBefore34 {
+        final FakeCache cache;
+        boolean connected = true;
+        Ui34(int id, FakeCache cache) { super(id); this.cache = cache; }
+        public boolean clearCache() {
+            if (!connected) throw new IllegalStateException("Not connected!");
+            if (cache == null) return false;
+            cache.clear();
+            return true;
+        }
+    }
+
+    /** AccessibilityInteractionClient of API 21-32: one cache for the process, clearCache(). */
+    static final class Client21 {
+        static final FakeCache CACHE = new FakeCache();
+        static Client21 instance = new Client21();
+        public static Client21 getInstance() { return instance; }
+        public void clearCache() { CACHE.clear(); }
+    }
+
+    /** AccessibilityInteractionClient of API 33+: one cache per connection, clearCache(int connectionId). */
+    static final class Client33 {
+        static final Map<Integer, FakeCache> CACHES = new TreeMap<Integer, FakeCache>();
+        public static Client33 getInstance() { return new Client33(); }
+        public void clearCache(int connectionId) {
+            FakeCache c = CACHES.get(connectionId);
+            if (c != null) c.clear();
+        }
+    }
+
+    /** A release (or an OEM build) where the client has neither clearCache. */
+    static final class ClientWithout {
+        public static ClientWithout getInstance() { return new ClientWithout(); }
+    }
+
+    static void heldConnectionReadsStartFromAnEmptyCache() throws Exception {
+        // The defect: a connection held between reads answers getChild from its cache. A tap moved the field from
+        // y=100 to y=400; until the app's events arrive (up to 100 ms later) the cache still says 100.
+        Map<String, String> screen = new TreeMap<String, String>();
+        screen.put("field", "bounds 0,100");
+        FakeCache cache = Client21.CACHE;
+        equal(cache.child("field", screen), "bounds 0,100", "the first read fills the cache");
+        screen.put("field", "bounds 0,400");
+        equal(cache.child("field", screen), "bounds 0,100", "a held connection's next read is stale (the defect)");
+
+        // API 21-32: the process-wide cache, through AccessibilityInteractionClient.getInstance().clearCache().
+        equal(UiCache.clear(new UiBefore34(3), Client21.class), "AccessibilityInteractionClient.clearCache()", "API 21-32's way");
+        equal(cache.child("field", screen), "bounds 0,400", "after the clear the read sees the screen as it is");
+
+        // API 33: the connection's own cache, by its id (UiAutomation.mConnectionId); other connections' untouched.
+        FakeCache mine = new FakeCache();
+        FakeCache other = new FakeCache();
+        Client33.CACHES.put(7, mine);
+        Client33.CACHES.put(8, other);
+        mine.nodes.put("field", "bounds 0,100");
+        other.nodes.put("x", "y");
+        equal(UiCache.clear(new UiBefore34(7), Client33.class), "AccessibilityInteractionClient.clearCache(connectionId)", "API 33's way");
+        check(mine.nodes.isEmpty() && mine.clears == 1, "connection 7's cache cleared");
+        equal(other.clears, 0, "connection 8's cache untouched");
+
+        // API 34+: UiAutomation.clearCache() itself, before any hidden way.
+        FakeCache own = new FakeCache();
+        own.nodes.put("field", "bounds 0,100");
+        int before = Client33.CACHES.get(7).clears;
+        equal(UiCache.clear(new Ui34(7, own), Client33.class), "UiAutomation.clearCache()", "API 34's public way");
+        check(own.nodes.isEmpty(), "cleared by UiAutomation.clearCache()");
+        equal(Client33.CACHES.get(7).clears, before, "the hidden way not used where the public one works");
+        // clearCache() answering false (no cache on that connection: nothing can be stale) is a clear too.
+        equal(UiCache.clear(new Ui34(7, null), ClientWithout.class), "UiAutomation.clearCache()", "no cache to clear");
+        // clearCache() throwing falls through to the hidden way.
+        Ui34 refusing = new Ui34(7, own);
+        refusing.connected = false;
+        equal(UiCache.clear(refusing, Client33.class), "AccessibilityInteractionClient.clearCache(connectionId)", "after a refused public way");
+
+        // No way: null, so AndroidDevice lets the connection go and connects again (a new connection starts empty).
+        equal(UiCache.clear(new UiBefore34(1), ClientWithout.class), null, "a client without clearCache");
+        equal(UiCache.clear(new UiBefore34(1), null), null, "no AccessibilityInteractionClient at all");
+        Client21.instance = null;
+        equal(UiCache.clear(new UiBefore34(1), Client21.class), null, "getInstance answering null");
+        Client21.instance = new Client21();
     }
 
     static void powerDumpSaysWhetherDreaming() throws Exception {
