@@ -25,22 +25,34 @@ export const listDevices = defineTool({
   kind: 'read',
   group: 'system',
   needsDevice: false,
-  input: z.object({
-    wait: z
-      .boolean()
-      .default(false)
-      .describe(
-        "Wait until the adb server answers and a device is ready (the --serial one, else $ANDROID_SERIAL or the config's device, else any), like adb wait-for-device"
-      ),
-    serial: z.string().min(1).optional().describe('With --wait: wait for this device, named as for --device'),
-    timeout_ms: z
-      .number()
-      .int()
-      .min(1)
-      .max(600_000)
-      .default(30_000)
-      .describe('With --wait: give up after this many ms (1-600000)'),
-  }),
+  input: z
+    .object({
+      wait: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Wait until the adb server answers and a device is ready (the --serial one, else $ANDROID_SERIAL or the config's device, else any), like adb wait-for-device"
+        ),
+      serial: z.string().min(1).optional().describe('With --wait: wait for this device, named as for --device'),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(1)
+        .max(600_000)
+        .optional()
+        .describe('With --wait: give up after this many ms (1-600000, default 30000)'),
+    })
+    .superRefine((input, ctx) => {
+      // Given without a wait, they would be dropped without a word: the list is printed at once, of every device.
+      for (const key of ['serial', 'timeout_ms'] as const) {
+        if (input[key] !== undefined && !input.wait)
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'applies only to a wait for a device (--wait, or wait: true over MCP)',
+          })
+      }
+    }),
   cli: {
     id: 'devices',
     input: z.object({
@@ -77,7 +89,13 @@ export const listDevices = defineTool({
     const look = (name?: string) =>
       name === undefined ? listAdbDevices(options).then((all) => ({devices: all})) : findAdbDevice(options, name)
     const devices = input.wait
-      ? await waitForDevice(look, input.serial ?? chosenSerial(ctx.config), input.timeout_ms, ctx.progress, ctx.signal)
+      ? await waitForDevice(
+          look,
+          input.serial ?? chosenSerial(ctx.config),
+          input.timeout_ms ?? DEFAULT_WAIT_MS,
+          ctx.progress,
+          ctx.signal
+        )
       : await listAdbDevices(options)
     // The command line's JSON: snake_case, and adb's transport id as the number it is (docs/json.md).
     const cliDevices = devices.map(({transportId, ...rest}) => ({
@@ -93,6 +111,8 @@ export const listDevices = defineTool({
 })
 
 const POLL_MS = 100
+/** How long `devices --wait` waits when not told. */
+const DEFAULT_WAIT_MS = 30_000
 
 /**
  * The device a wait without --serial is for: the one every command picks without --device, $ANDROID_SERIAL, then

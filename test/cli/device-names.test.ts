@@ -85,6 +85,19 @@ describe('arc devices --wait', () => {
     expect(run.stderr).to.match(/TIMEOUT.*no device was ready within 300 ms/)
   })
 
+  it('refuses --serial or --timeout-ms without --wait, which would list every device at once and drop them unsaid', async () => {
+    for (const flags of [
+      ['--serial', 'wanted'],
+      ['--timeout-ms', '5000'],
+    ]) {
+      const run = await runArc(['devices', ...flags, '--json'], {env: {ADB_SERVER_SOCKET: 'tcp:127.0.0.1:9'}})
+      expect(run.code, run.stdout).to.equal(2)
+      const {error} = JSON.parse(run.stdout) as {error: {code: string; message: string}}
+      expect(error.code).to.equal('INVALID_INPUT')
+      expect(error.message).to.match(new RegExp(`^${flags[0]}: applies only to a wait for a device \\(--wait`))
+    }
+  })
+
   it('waits for the named serial, not just any device', async () => {
     const emu = await startEmulator({port: 0, devices: [{serial: 'other', snapshot: DEMO_DIR}]})
     try {
