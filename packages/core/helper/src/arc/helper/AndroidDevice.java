@@ -140,10 +140,15 @@ final class AndroidDevice implements Device {
      * The connection for a read of windows or nodes. One kept from an earlier request (adb.helperHoldMs) answers
      * node queries from its accessibility cache, which only events (up to 100 ms late) update: its cache is
      * cleared first (UiCache), or, where the release offers no way to clear it, the connection is let go and a
-     * new one (which starts with an empty cache) serves the read.
+     * new one serves the read. A new connection is cleared too: it starts empty where configure's setServiceInfo
+     * ran (it clears the cache on every release), but API 21-32 share one cache per process, and configure skips
+     * setServiceInfo where getServiceInfo answered null.
      */
     private UiAutomation forRead() throws HelperException {
-        if (automation != null && UiCache.clear(automation, interactionClient()) == null) release();
+        boolean kept = automation != null;
+        UiAutomation ui = automation();
+        if (UiCache.clear(ui, interactionClient()) != null || !kept) return ui;
+        release();
         return automation();
     }
 
