@@ -47,6 +47,15 @@ export default class Batch extends ScriptCommand {
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Batch)
+    // `-` is stdin or stdout to every other flag that takes a file; the flow is rewritten after every step, so it
+    // cannot go to stdout, and a file named - was made without a word of that.
+    if (flags.record === '-')
+      throw new InvalidInputError(
+        '--record cannot be - (the flow is a file rewritten after every step): name a file, or ./- for one named -',
+        {
+          details: {input: 'record', path: flags.record},
+        }
+      )
     if (flags.record !== undefined && args.file !== undefined && args.file !== '-') {
       // The recording is written before the first line runs: over the script itself, it would replace it.
       const entry = async (file: string) =>

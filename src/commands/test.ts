@@ -169,6 +169,14 @@ export default class Test extends ScriptCommand {
       flows.push(parseFlow(file, text, (words) => this.findCommandId(words), process.env))
     }
     const devices = [...new Set(flags.device ?? [])]
+    // `-` is stdout to every other output flag; a report is a folder of files, and a folder named - was made unsaid.
+    if (flags['report-dir'] === '-')
+      throw new InvalidInputError(
+        '--report-dir cannot be - (the report is a folder of files): name a folder, or ./- for one named -',
+        {
+          details: {input: 'report-dir', path: '-'},
+        }
+      )
     const reportDir = flags['report-dir'] === undefined ? undefined : path.resolve(flags['report-dir'])
     if (reportDir) await prepareReportDir(reportDir)
     const started = new Date()

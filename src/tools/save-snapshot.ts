@@ -44,7 +44,14 @@ export const saveSnapshot = defineTool({
   kind: 'read',
   needs: {screen: 'read'},
   group: 'screen',
-  input: z.object({dir: z.string().min(1).describe('Folder to write the snapshot to (created if missing)')}),
+  input: z.object({
+    dir: z
+      .string()
+      .min(1)
+      // `-` is stdout to every other output flag; a snapshot is a folder of files (a folder named - is `./-`).
+      .refine((p) => p !== '-', 'cannot be - (a snapshot is a folder of files): name a folder, or ./- for one named -')
+      .describe('Folder to write the snapshot to (created if missing)'),
+  }),
   cli: {
     id: 'snapshot save',
     // A CLI job, not an agent's.
