@@ -13,7 +13,7 @@ import {expect} from 'chai'
 
 const HELPER_DIR = path.dirname(HELPER_DEX)
 /** The classes that touch Android (android.jar's stubs throw on the JVM); everything else is compiled and tested. */
-const ANDROID_ONLY = new Set(['AndroidDevice.java', 'Main.java', 'Reflect.java'])
+const ANDROID_ONLY = new Set(['AndroidDevice.java', 'Main.java'])
 
 function has(tool: string): boolean {
   return spawnSync(tool, ['-version'], {stdio: 'ignore'}).status === 0

@@ -15,7 +15,10 @@ final class Reflect {
         }
     }
 
-    /** A method by name and parameter types, public or not, in the class or its superclasses; null when absent. */
+    /**
+     * A method by name and parameter types, public or not, in the class or its superclasses; null when absent or when
+     * the runtime will not hand it over (setAccessible refused): either way the helper does without it.
+     */
     static Method find(Class<?> type, String name, Class<?>... params) {
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
             try {
@@ -24,6 +27,8 @@ final class Reflect {
                 return m;
             } catch (NoSuchMethodException e) {
                 // look further up
+            } catch (RuntimeException e) {
+                return null;
             }
         }
         return null;

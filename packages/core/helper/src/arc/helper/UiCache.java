@@ -35,11 +35,11 @@ final class UiCache {
      * release has none). Returns the way that worked, or null where none did (the caller must reconnect).
      */
     static String clear(Object ui, Class<?> client) {
-        Method own = method(ui.getClass(), "clearCache");
+        Method own = Reflect.find(ui.getClass(), "clearCache");
         if (own != null && invoke(own, ui)) return "UiAutomation.clearCache()";
         if (client == null) return null;
         Object instance = null;
-        Method getInstance = method(client, "getInstance");
+        Method getInstance = Reflect.find(client, "getInstance");
         if (getInstance != null) {
             try {
                 instance = getInstance.invoke(null);
@@ -48,7 +48,7 @@ final class UiCache {
             }
         }
         if (instance == null) return null;
-        Method byConnection = method(client, "clearCache", int.class);
+        Method byConnection = Reflect.find(client, "clearCache", int.class);
         Field id = field(ui.getClass(), "mConnectionId");
         if (byConnection != null && id != null) {
             try {
@@ -57,7 +57,7 @@ final class UiCache {
                 // the next way
             }
         }
-        Method all = method(client, "clearCache");
+        Method all = Reflect.find(client, "clearCache");
         if (all != null && invoke(all, instance)) return "AccessibilityInteractionClient.clearCache()";
         return null;
     }
@@ -71,21 +71,6 @@ final class UiCache {
         } catch (LinkageError e) {
             return false;
         }
-    }
-
-    private static Method method(Class<?> type, String name, Class<?>... params) {
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            try {
-                Method m = c.getDeclaredMethod(name, params);
-                m.setAccessible(true);
-                return m;
-            } catch (NoSuchMethodException e) {
-                // look further up
-            } catch (RuntimeException e) {
-                return null;
-            }
-        }
-        return null;
     }
 
     private static Field field(Class<?> type, String name) {
