@@ -60,22 +60,31 @@ async function connect(url: string): Promise<Client> {
 
 const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
 
+/** The profile screen with its button reading "Follow" and "Following" (and, with `loading`, none), written to `dir`. */
+async function followScreens(dir: string, loading = false): Promise<Record<string, string>> {
+  const screens: Record<string, string> = {}
+  const buttons: Array<[string, string | undefined]> = [
+    ['follow', 'Follow'],
+    ['following', 'Following'],
+    ...(loading ? [['loading', undefined] as [string, undefined]] : []),
+  ]
+  for (const [name, button] of buttons) {
+    screens[name] = path.join(dir, `${name}.xml`)
+    await writeFile(screens[name] as string, dumpXml(profile('Ada', button)))
+  }
+  return screens
+}
+
 describe('an id is checked against what the clicking caller was shown', function () {
   this.timeout(120_000)
   const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
-    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
-    await writeFile(path.join(dir, 'loading.xml'), dumpXml(profile('Ada')))
+    const screens = await followScreens(dir, true)
     return {
       devices: [],
       scenario: {
         devices: {
           'emu-1': {
-            screens: {
-              follow: path.join(dir, 'follow.xml'),
-              following: path.join(dir, 'following.xml'),
-              loading: path.join(dir, 'loading.xml'),
-            },
+            screens,
           },
         },
       },
@@ -220,13 +229,12 @@ describe('an id is checked against what the clicking caller was shown', function
 describe('ids shown only by an annotated screenshot', function () {
   this.timeout(120_000)
   const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
-    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
+    const screens = await followScreens(dir)
     return {
       devices: [],
       scenario: {
         devices: {
-          'emu-1': {screens: {follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')}},
+          'emu-1': {screens},
         },
       },
     }
@@ -293,9 +301,7 @@ describe('ids shown only by an annotated screenshot', function () {
 describe('an id shown for one device, used on another', function () {
   this.timeout(120_000)
   const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
-    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
-    const screens = {follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')}
+    const screens = await followScreens(dir)
     return {
       devices: [],
       scenario: {
@@ -359,14 +365,13 @@ describe('an id shown for one device, used on another', function () {
 describe('ids within one batch when the cache folder cannot be written', function () {
   this.timeout(120_000)
   const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'follow.xml'), dumpXml(profile('Ada', 'Follow')))
-    await writeFile(path.join(dir, 'following.xml'), dumpXml(profile('Ada', 'Following')))
+    const screens = await followScreens(dir)
     return {
       devices: [],
       scenario: {
         devices: {
           'emu-1': {
-            screens: {follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')},
+            screens,
             // Something the batch does turns the button: here BACK, as any app may on any key.
             transitions: [{from: 'follow', keyevent: 'BACK', to: 'following'}],
           },
