@@ -21,15 +21,13 @@ import {
 } from '@arc-cli/core'
 
 import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
+import {KeptOutput} from '../flow/kept-output.js'
 import {junitXml, markdownSummary, type FlowResult, type StepResult} from '../flow/report.js'
 import {readScript} from '../read-script.js'
 import {exitStatus, ScriptCommand} from '../script-command.js'
 import {checkOutputFile, writeOutputFile} from '../tools/write-output.js'
 
 type Write = typeof process.stdout.write
-
-/** A terminal control sequence (colours, erasing a line): ESC [ parameters, intermediates, a final byte. */
-const CSI = /\u001B\[[0-?]*[ -/]*[@-~]/g
 
 /**
  * Runs `work` with what it writes to `stream` also kept (`keep`), or only kept (`quiet`): a step's error message
@@ -43,19 +41,19 @@ async function capturing<T>(
   const original = stream.write.bind(stream) as Write
   // A spinner's frames go to the terminal (or, quiet, nowhere), never into the report's copy.
   const outer = terminalOnlyWrites(stream, mode === 'keep' ? (chunk) => original(chunk) : () => true)
-  let text = ''
+  // The copy is for files: bounded, and plain text where the terminal got colours (kept-output.ts).
+  const kept = new KeptOutput()
   stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    // The copy is for files: an error coloured for the terminal goes into them as plain text.
-    text += (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')).replace(CSI, '')
+    kept.add(chunk)
     if (mode === 'keep') return (original as (...a: unknown[]) => boolean)(chunk, ...rest)
     const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined
     done?.()
     return true
   }) as Write
   try {
-    return {value: await work(), text}
+    return {value: await work(), text: kept.text()}
   } catch (error) {
-    return {error, text}
+    return {error, text: kept.text()}
   } finally {
     stream.write = original
     terminalOnlyWrites(stream, outer)
