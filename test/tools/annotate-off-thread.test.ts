@@ -4,9 +4,10 @@
  * Order only: the second answer must arrive while the annotation is still held.
  */
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
+
+import {connectMcp} from '@arc-cli/test-support/mcp-client'
 
 import {holdNextAnnotation, tools as annotateTools} from '@arc-cli/plugin-annotate'
 import {serveHttp} from '@arc-cli/plugin-mcp'
@@ -14,13 +15,7 @@ import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 
 const TOKEN = 'test-token-0123456789abcdef0123456789'
 
-async function connect(url: string): Promise<Client> {
-  const client = new Client({name: 'arc-test', version: '0.0.0'})
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${TOKEN}`}}})
-  )
-  return client
-}
+const connect = (url: string) => connectMcp(url, TOKEN)
 
 describe('arc mcp serve: an annotation never holds up other requests', () => {
   let server: Awaited<ReturnType<typeof serveHttp>>

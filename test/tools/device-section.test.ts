@@ -11,7 +11,6 @@ import path from 'node:path'
 
 import {buildScreenModel, type Rect} from '@arc-cli/core'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
@@ -22,6 +21,7 @@ import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 
 import {tools} from '../../src/tools/index.js'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {connectMcp} from '@arc-cli/test-support/mcp-client'
 import {arcNodeArgs} from '@arc-cli/test-support/built-cli'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {ROOT} from '@arc-cli/test-support/paths'
@@ -79,14 +79,7 @@ async function until(condition: () => boolean, what: string, polls = 4000): Prom
 
 const TOKEN = 'device-section-token-0123456789abcdef'
 
-/** One MCP client: the SDK's own, over Streamable HTTP with the bearer token. */
-async function connect(url: string): Promise<Client> {
-  const client = new Client({name: 'arc-test', version: '0.0.0'})
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${TOKEN}`}}})
-  )
-  return client
-}
+const connect = (url: string) => connectMcp(url, TOKEN)
 
 const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
 

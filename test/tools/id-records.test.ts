@@ -10,7 +10,6 @@ import path from 'node:path'
 
 import {buildScreenModel, type Rect} from '@arc-cli/core'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
@@ -21,6 +20,7 @@ import {tools as screenTools} from '@arc-cli/plugin-screen-state'
 
 import {tools} from '../../src/tools/index.js'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {connectMcp} from '@arc-cli/test-support/mcp-client'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
@@ -50,13 +50,7 @@ const profile = (title: string, button?: string): NodeSpec[] => [
 
 const TOKEN = 'id-records-token-0123456789abcdef'
 
-async function connect(url: string): Promise<Client> {
-  const client = new Client({name: 'arc-test', version: '0.0.0'})
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${TOKEN}`}}})
-  )
-  return client
-}
+const connect = (url: string) => connectMcp(url, TOKEN)
 
 const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
 

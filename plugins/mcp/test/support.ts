@@ -2,10 +2,10 @@ import {request} from 'node:http'
 
 import type {AnyTool} from '@arc-cli/core'
 import {collectTools, serveHttp, type HttpSettings, type StartedHttp} from '@arc-cli/plugin-mcp'
-import {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {Config} from '@oclif/core'
 
+import {connectMcp} from '@arc-cli/test-support/mcp-client'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {inDevelopment, sourceOptions} from '@arc-cli/test-support/source-config'
 
@@ -27,13 +27,8 @@ export async function startServer(settings: Partial<HttpSettings> = {}): Promise
 }
 
 /** The SDK's own client, connected over Streamable HTTP with the bearer token. */
-export async function connect(url: string, token = TOKEN): Promise<Client> {
-  const client = new Client({name: 'arc-test', version: '0.0.0'})
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: {headers: {Authorization: `Bearer ${token}`}},
-  })
-  await client.connect(transport)
-  return client
+export function connect(url: string, token = TOKEN): Promise<Client> {
+  return connectMcp(url, token)
 }
 
 /** Width and height from a JPEG's start-of-frame marker. */
