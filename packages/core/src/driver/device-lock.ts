@@ -28,7 +28,7 @@ import net from 'node:net'
 import path from 'node:path'
 
 import {CancelledError} from '../errors/arc-error.js'
-import {arcCacheDir} from '../state/device-state.js'
+import {arcCacheDir} from '../state/cache-dir.js'
 
 interface Held {
   key: string

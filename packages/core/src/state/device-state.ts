@@ -1,9 +1,12 @@
 import {createHash, randomBytes} from 'node:crypto'
 import {lstat, readFile, rename, rm, writeFile} from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 
+import {withDeviceLock} from '../driver/device-lock.js'
 import {makeFolders} from '../output-files.js'
+import {arcCacheDir, arcCacheSource} from './cache-dir.js'
+
+export {arcCacheDir, arcCacheSource} from './cache-dir.js'
 
 /**
  * What arc remembers about one device between observations: what each element id stood for at the last read,
@@ -20,38 +23,23 @@ export interface DeviceState {
    */
   get<T>(key: string, valid: (value: unknown) => value is T): Promise<T | undefined>
   set(key: string, value: unknown): Promise<void>
+  /**
+   * Replaces the value under `key` with what `change` makes of the current one (undefined when there is none or
+   * `valid` refuses it), as one step: no other update of the entry, by this process or another arc process on this
+   * machine, comes between its read and its write. Two callers adding to one entry at once (two MCP calls, a batch
+   * and a CLI command) each keep the other's additions, where a get then a set could lose one side's.
+   */
+  update<T>(
+    key: string,
+    valid: (value: unknown) => value is T,
+    change: (current: T | undefined) => unknown
+  ): Promise<void>
   delete(key: string): Promise<void>
 }
 
 /** Keys are short words of letters, digits, dash and underscore: they become file names. */
 function checkKey(key: string): void {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(key)) throw new Error(`device state key ${JSON.stringify(key)} is not a plain word`)
-}
-
-/** The environment variable that chose the cache folder (arcCacheDir), for messages about it. */
-export function arcCacheSource(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform
-): string {
-  if (env.ARC_CACHE_DIR) return 'ARC_CACHE_DIR'
-  if (env.XDG_CACHE_HOME) return 'XDG_CACHE_HOME'
-  if (platform === 'win32' && env.LOCALAPPDATA) return 'LOCALAPPDATA'
-  return 'HOME'
-}
-
-/**
- * The user's cache folder for arc: `$ARC_CACHE_DIR` when set, else `$XDG_CACHE_HOME/arc`, `~/Library/Caches/arc`
- * on macOS, `%LOCALAPPDATA%\arc\Cache` on Windows, `~/.cache/arc` elsewhere.
- */
-export function arcCacheDir(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform
-): string {
-  if (env.ARC_CACHE_DIR) return path.resolve(env.ARC_CACHE_DIR)
-  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'arc')
-  if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches', 'arc')
-  if (platform === 'win32' && env.LOCALAPPDATA) return path.join(env.LOCALAPPDATA, 'arc', 'Cache')
-  return path.join(os.homedir(), '.cache', 'arc')
 }
 
 /**
@@ -182,6 +170,31 @@ export class FileDeviceState implements DeviceState {
     this.memory.set(key, json)
   }
 
+  /**
+   * Holds the entry's machine-wide lock (driver/device-lock.ts, keyed by the entry's file) from the read to the write:
+   * every arc process that updates the entry takes it, and the kernel lets it go when its holder dies.
+   */
+  async update<T>(
+    key: string,
+    valid: (value: unknown) => value is T,
+    change: (current: T | undefined) => unknown
+  ): Promise<void> {
+    const file = this.file(key)
+    const step = async () => this.set(key, change(await this.get(key, valid)))
+    let ran = false
+    try {
+      await withDeviceLock(`state:${file}`, () => {
+        ran = true
+        return step()
+      })
+    } catch (error) {
+      if (ran) throw error
+      // The lock could not be had at all (its socket file under a cache folder that cannot be written, on systems
+      // without abstract sockets): the cache is best effort, as for its writes.
+      await step()
+    }
+  }
+
   private report(error: unknown): void {
     const root = path.dirname(path.dirname(this.dir))
     if (warned.has(root)) return
@@ -238,6 +251,18 @@ export class MemoryDeviceState implements DeviceState {
   async set(key: string, value: unknown): Promise<void> {
     checkKey(key)
     this.values.set(key, JSON.stringify(value))
+  }
+
+  /** One synchronous read and write: nothing else of this process runs between them. */
+  async update<T>(
+    key: string,
+    valid: (value: unknown) => value is T,
+    change: (current: T | undefined) => unknown
+  ): Promise<void> {
+    checkKey(key)
+    const json = this.values.get(key)
+    const value: unknown = json === undefined ? undefined : JSON.parse(json)
+    this.values.set(key, JSON.stringify(change(valid(value) ? value : undefined)))
   }
 
   async delete(key: string): Promise<void> {

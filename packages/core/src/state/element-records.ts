@@ -80,10 +80,13 @@ function storesOf(stores: DeviceState | RecordStores): DeviceState[] {
   return callerState && callerState !== state ? [callerState, state] : [state]
 }
 
-async function readStore(state: DeviceState): Promise<Record<string, ElementRecord> | undefined> {
-  const records = await state.get(ELEMENT_RECORDS_KEY, isRecords)
-  // Own keys only: an id is never looked up through the prototype (`__proto__` is not an id, but a file may say so).
+/** Own keys only: an id is never looked up through the prototype (`__proto__` is not an id, but a file may say so). */
+function idsOf(records: Records | undefined): Record<string, ElementRecord> | undefined {
   return records ? Object.assign(Object.create(null) as Record<string, ElementRecord>, records.ids) : undefined
+}
+
+async function readStore(state: DeviceState): Promise<Record<string, ElementRecord> | undefined> {
+  return idsOf(await state.get(ELEMENT_RECORDS_KEY, isRecords))
 }
 
 /**
@@ -139,20 +142,25 @@ export function recordOf(element: ScreenElement): ElementRecord {
  * earlier reads showed and never forgets an id because this read does not show it: an id shown as "Follow",
  * then absent from a read (a page loading), must not act on the "Following" that comes back under it
  * (an anchored element keeps its id when its text changes). Only a read that shows the id again replaces its record.
+ * Each store is updated in one step (DeviceState.update): two reads remembered at once (two MCP calls, two
+ * processes) both land, so neither side's ids are left with the on-screen check only.
  */
 export async function rememberElements(stores: DeviceState | RecordStores, elements: ScreenElement[]): Promise<void> {
+  const shown = elements.map((element) => [element.id, recordOf(element)] as const)
   await Promise.all(
-    storesOf(stores).map(async (state) => {
-      const ids: Record<string, ElementRecord> = {...(await readStore(state))}
-      for (const element of elements) {
-        // Re-added at the end: insertion order is the order ids were last shown, oldest first.
-        delete ids[element.id]
-        ids[element.id] = recordOf(element)
-      }
-      const keys = Object.keys(ids)
-      for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete ids[key]
-      await state.set(ELEMENT_RECORDS_KEY, {at: Date.now(), ids} satisfies Records)
-    })
+    storesOf(stores).map((state) =>
+      state.update(ELEMENT_RECORDS_KEY, isRecords, (records) => {
+        const ids = idsOf(records) ?? (Object.create(null) as Record<string, ElementRecord>)
+        for (const [id, record] of shown) {
+          // Re-added at the end: insertion order is the order ids were last shown, oldest first.
+          delete ids[id]
+          ids[id] = record
+        }
+        const keys = Object.keys(ids)
+        for (const key of keys.slice(0, Math.max(0, keys.length - MAX_RECORDS))) delete ids[key]
+        return {at: Date.now(), ids} satisfies Records
+      })
+    )
   )
 }
 
