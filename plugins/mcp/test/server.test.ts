@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import {DEMO_DIR} from '@arc-cli/core'
-import type {StartedHttp} from '@arc-cli/plugin-mcp'
+import type {HttpSettings, StartedHttp} from '@arc-cli/plugin-mcp'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
@@ -345,6 +345,38 @@ describe('arc mcp serve settings', () => {
       }
       expect(error?.code, JSON.stringify(token)).to.equal('INVALID_INPUT')
       expect(error?.message).to.not.include(token.trim())
+    }
+  })
+
+  it('a port already in use, or a --host that is no address of this machine, is INVALID_INPUT naming it, not INTERNAL', async () => {
+    // Both were `Error [INTERNAL]: internal error: listen EADDRINUSE …`, "a bug in arc", exit 1.
+    const first = await startServer()
+    try {
+      const refusals: Array<[Partial<HttpSettings>, string, RegExp]> = [
+        [{port: first.port}, 'port', new RegExp(`port ${first.port} on 127\\.0\\.0\\.1 is already in use`)],
+        // TEST-NET-2 (RFC 5737): never an address of this machine.
+        [{host: '198.51.100.7'}, 'host', /198\.51\.100\.7 is not an address of this machine/],
+        [{host: 'no-such-host.invalid'}, 'host', /no-such-host\.invalid is not an address of this machine/],
+      ]
+      for (const [settings, input, message] of refusals) {
+        let error: {code?: string; message?: string; details?: Record<string, unknown>} | undefined
+        try {
+          await (await startServer({port: 0, ...settings})).close()
+        } catch (caught) {
+          error = caught as typeof error
+        }
+        expect(error?.code, JSON.stringify(settings)).to.equal('INVALID_INPUT')
+        expect(error?.message)
+          .to.match(message)
+          .and.match(new RegExp(`--${input}\\b`))
+        expect(error?.details?.input).to.equal(input)
+      }
+      // The first server still serves.
+      const client = await connect(first.url)
+      expect((await client.listTools()).tools.length).to.be.greaterThan(10)
+      await client.close()
+    } finally {
+      await first.close()
     }
   })
 

@@ -11,6 +11,8 @@ import type {AddressInfo} from 'node:net'
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import {ErrorCode} from '@modelcontextprotocol/sdk/types.js'
 
+import {InvalidInputError, printableLine} from '@arc-cli/core'
+
 import {checkBearer} from './auth.js'
 import {ServerPool} from './mcp-server.js'
 import {checkMessage, tooLarge} from './messages.js'
@@ -158,6 +160,45 @@ function isInitialize(message: unknown): boolean {
   return typeof message === 'object' && message !== null && (message as {method?: unknown}).method === 'initialize'
 }
 
+/**
+ * What a failed listen says: a port taken (another `arc mcp serve`, or any program) or closed to this user, or an
+ * address no interface of this machine has, named as the flag (or config key) that chose it. Anything else stays
+ * the system's error.
+ */
+function listenError(error: NodeJS.ErrnoException, port: number, bind: string): Error {
+  const where = `${bind.includes(':') ? `[${bind}]` : bind}`
+  if (error.code === 'EADDRINUSE')
+    return new InvalidInputError(
+      `--port: port ${port} on ${where} is already in use (another arc mcp serve, or another program)`,
+      {
+        details: {input: 'port', value: port},
+        actions: ['Pick another port with --port (or mcp.port), or --port 0 for a free one.'],
+      }
+    )
+  if (error.code === 'EACCES')
+    return new InvalidInputError(
+      `--port: this user may not listen on port ${port} on ${where} (ports below 1024 need privileges)`,
+      {
+        details: {input: 'port', value: port},
+        actions: ['Pick a port from 1024 to 65535 with --port (or mcp.port), or --port 0 for a free one.'],
+      }
+    )
+  if (
+    error.code === 'EADDRNOTAVAIL' ||
+    error.code === 'ENOTFOUND' ||
+    error.code === 'EAI_AGAIN' ||
+    error.code === 'EAI_NONAME'
+  )
+    return new InvalidInputError(
+      `--host: ${printableLine(bind)} is not an address of this machine, so nothing can listen there`,
+      {
+        details: {input: 'host'},
+        actions: ["Leave --host (and mcp.host) out to listen on 127.0.0.1, or give one of this machine's addresses."],
+      }
+    )
+  return error
+}
+
 export async function startHttpServer(options: HttpOptions): Promise<RunningHttpServer> {
   const bind = options.bind ?? '127.0.0.1'
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY
@@ -250,7 +291,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     })
   })
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, port, bind)))
     server.listen(port, bind, () => {
       server.off('error', reject)
       resolve()
