@@ -30,6 +30,17 @@ function flatten(value: unknown, prefix: string, source: string, out: ConfigEntr
   out.push({key: prefix, value, source})
 }
 
+/**
+ * The config as shown: `mcp.token` replaced by a note that it is set. `arc config` output goes into bug reports and
+ * CI logs, and the token is what lets anyone who reaches `arc mcp serve` drive the device (docs/mcp.md: tokens never
+ * appear in logs).
+ */
+function withoutSecrets<T extends {mcp?: {token?: string}}>(config: T): T {
+  const token = config.mcp?.token
+  if (token === undefined) return config
+  return {...config, mcp: {...config.mcp, token: `(set, ${token.length} characters, not shown)`}}
+}
+
 export default class Config extends ArcCommand {
   static override summary = 'Print the resolved config and where each part came from'
   static override description = [
@@ -49,7 +60,9 @@ export default class Config extends ArcCommand {
   async run(): Promise<unknown> {
     const {flags} = await this.parse(Config)
     // The config every command line in force reads (in `arc batch` and `arc test`: the run's one read).
-    const {config, filepath} = await cliConfig(this.config, process.cwd())
+    const read = await cliConfig(this.config, process.cwd())
+    const {filepath} = read
+    const config = withoutSecrets(read.config)
     const entries: ConfigEntry[] = []
     flatten(config, '', filepath ?? 'default', entries)
     const others = entries.filter((e) => e.key !== '')

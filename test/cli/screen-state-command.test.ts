@@ -145,6 +145,33 @@ describe('arc config (spawned)', () => {
     expect(r.stdout).to.match(/adb\.timeoutMs\s+20000\s+\(default\)/)
   })
 
+  it('never prints mcp.token: it says the token is set, and where, in the table and in --json', async () => {
+    // `arc config` output goes into bug reports and CI logs; the token lets anyone who reaches the port drive the phone.
+    const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-token-'))
+    const token = 'cfg-secret-token-0123456789abcde'
+    try {
+      await writeFile(path.join(dir, 'package.json'), '{"name": "x"}')
+      await writeFile(path.join(dir, '.arcrc.json'), JSON.stringify({mcp: {token, port: 7000}}))
+      const file = path.join(dir, '.arcrc.json')
+      const table = await runArc(['config'], {cwd: dir})
+      expect(table.code, table.stderr).to.equal(0)
+      expect(table.stdout + table.stderr).to.not.include(token)
+      expect(table.stdout).to.match(/^mcp\.token +"\(set, 32 characters, not shown\)"  \(/m)
+      expect(table.stdout).to.match(/^mcp\.port +7000  \(/m)
+      const json = await runArc(['config', '--json'], {cwd: dir})
+      expect(json.stdout + json.stderr).to.not.include(token)
+      const parsed = JSON.parse(json.stdout) as {config: {mcp: unknown}; resolved: Array<{key: string}>}
+      expect(parsed.config.mcp).to.deep.equal({token: '(set, 32 characters, not shown)', port: 7000})
+      expect(parsed.resolved.find((e) => e.key === 'mcp.token')).to.deep.equal({
+        key: 'mcp.token',
+        value: '(set, 32 characters, not shown)',
+        source: file,
+      })
+    } finally {
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+
   it('shows the helper mode in force and where it came from: ARC_HELPER over the config file, else auto', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-helper-'))
     try {
