@@ -115,8 +115,10 @@ export async function mcpToolTable(): Promise<string> {
     (t) =>
       `| \`android_${t.name}\` | ${toolGroup(t)} | ${t.kind} | \`${config.bin} ${t.cli.id}\` | ${cell(t.description)} |`
   )
+  // By name: the plugins' tools arrive in the order their plugins load, which can differ from run to run.
   const withheld = all
     .filter((t) => t.cli.only !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name))
     .map((t) => `\`${t.name}\` (\`${config.bin} ${t.cli.id}\`): ${t.cli.only}`)
   return [
     TOOLS_START,
