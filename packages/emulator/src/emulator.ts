@@ -220,8 +220,15 @@ class EmulatorImpl implements Emulator, HostContext {
       )
       return
     }
-    const shell = parseShellService(service)
+    // adbd before Android 7 knows only `shell:` (its service_to_fd compares the first six bytes with "shell:"), so
+    // `shell,v2,…:` is no service there: the stream is closed, which the adb server reports as `closed`.
+    const shell = device.preNougatAdbd && !service.startsWith('shell:') ? undefined : parseShellService(service)
     const exec = service.startsWith('exec:') ? service.slice(5) : undefined
+    if (shell === undefined && exec === undefined && device.preNougatAdbd && service.startsWith('shell,')) {
+      await writeAsync(socket, failReply('closed'))
+      socket.end()
+      return
+    }
     if (!shell && exec === undefined) {
       await writeAsync(socket, failReply(`unsupported service: ${service.split(':')[0]}`))
       socket.end()

@@ -256,7 +256,12 @@ async function hostService(
       return false
     case 'features': {
       const device = acquire(ctx, target, true)
-      await reply(typeof device === 'string' ? failReply(device) : okayValue(DEVICE_FEATURES.join(',')))
+      // adbd before Android 7 announces no features at all (VirtualDevice.preNougatAdbd).
+      await reply(
+        typeof device === 'string'
+          ? failReply(device)
+          : okayValue(device.preNougatAdbd ? '' : DEVICE_FEATURES.join(','))
+      )
       return false
     }
     case 'get-state':

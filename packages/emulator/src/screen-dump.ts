@@ -3,7 +3,7 @@
  * shows (which views exist, where, which of them are text editors, which window each belongs to), and nothing of
  * arc's reading of it. arc's parser, keep-filter and window matching are what the device is there to test: if the
  * device read its screens through them, a misreading in arc would be agreed with, never caught
- * (../shared/docs/real-phone.md, last paragraph). A lint test (test/emulator/independence.test.ts) keeps it so.
+ * (../shared/docs/real-phone.md, last paragraph). A lint test (packages/emulator/test/independence.test.ts) keeps it so.
  *
  * It reads both forms `uiautomator dump` writes: `<hierarchy>` with one top-level `<node>` per window (AOSP
  * `AccessibilityNodeInfoDumper.dumpWindowToFile`), and the `<displays><display><window>…` form of builds that know

@@ -96,7 +96,17 @@ export class ShellSession {
   private send(id: number, data: Buffer, written?: () => void): boolean {
     const socket = this.options.socket
     if (socket.destroyed) return true
+    if (this.pty) data = onlcr(data)
     return socket.write(this.kind === 'shell,v2' ? encodePacket(id, data) : data, written)
+  }
+
+  /**
+   * A `shell:` service of adbd before Android 7 runs in a PTY (VirtualDevice.preNougatAdbd): what the shell writes
+   * reaches the client through the terminal's output processing, ONLCR, so every LF arrives as CR LF (a PNG from
+   * `screencap -p` included; `exec:` was added for that, and stays raw).
+   */
+  private get pty(): boolean {
+    return this.kind === 'shell' && this.options.device.preNougatAdbd
   }
 
   start(): void {
@@ -216,6 +226,20 @@ export class ShellSession {
 function rewriteShellErrors(chunk: Buffer): Buffer {
   if (!chunk.includes('bin/sh: ')) return chunk
   return Buffer.from(chunk.toString('latin1').replace(/^(?:\/system)?\/bin\/sh: \d+: /gm, `${DEVICE_SH}: `), 'latin1')
+}
+
+/** A terminal's ONLCR output processing: every LF written goes out as CR LF (a CR already before it stays). */
+function onlcr(data: Buffer): Buffer {
+  let count = 0
+  for (const byte of data) if (byte === 0x0a) count++
+  if (count === 0) return data
+  const out = Buffer.allocUnsafe(data.length + count)
+  let j = 0
+  for (const byte of data) {
+    if (byte === 0x0a) out[j++] = 0x0d
+    out[j++] = byte
+  }
+  return out
 }
 
 function signalNumber(signal: NodeJS.Signals | null): number {

@@ -473,6 +473,17 @@ export class VirtualDevice extends EventEmitter {
     return this.stateValue
   }
 
+  /**
+   * Whether this device's adbd is older than Android 7 (`ro.build.version.sdk` below 24): it has no shell protocol
+   * (no `shell_v2` feature, no `shell,v2,…:` service) and runs every `shell:` command in a PTY, whose line discipline
+   * turns each LF written into CR LF. AOSP system/core adb/services.cpp up to Android 6.0: `shell:` →
+   * `create_subproc_thread(name + 6, SUBPROC_PTY)`, `exec:` → `SUBPROC_RAW`; from 7.0 ShellService's default is
+   * "PTY for interactive, raw for non-interactive" and the shell protocol is offered as the `shell_v2` feature.
+   */
+  get preNougatAdbd(): boolean {
+    return Number(this.properties.get('ro.build.version.sdk') ?? '34') < 24
+  }
+
   /** False after disconnect(): the device is gone from `host:devices` until reconnect(). */
   get isPresent(): boolean {
     return this.present
