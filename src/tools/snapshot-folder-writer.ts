@@ -18,7 +18,8 @@ import {
  * - a full disk or a kill leaves the old snapshot as it was (never a new dump beside an old screen.png);
  * - a symlink in the old folder (screen.png -> elsewhere) is never written through: the whole folder is replaced;
  * - a target folder holding files other than a snapshot's is refused, so no one else's file is ever removed;
- * - a target that is a symbolic link is refused (the swap would replace the link, not the folder it names).
+ * - a target that is a symbolic link is refused (the swap would replace the link, not the folder it names);
+ * - the current folder is refused (the swap would leave the shell standing in a deleted folder).
  * Side folders of killed runs are removed on the next save (an `.old` folder is put back when the target is gone).
  */
 const SNAPSHOT_FILES = new Set([SNAPSHOT_XML, SNAPSHOT_PNG, SNAPSHOT_META])
@@ -75,6 +76,14 @@ export async function writeSnapshotFolder(target: string, files: SnapshotFile[])
     )
   }
   if (existing?.isDirectory()) {
+    // The swap would move the folder a shell stands in away, leaving that shell (and `ls`) in an empty, deleted one.
+    const here = await realpath(process.cwd()).catch(() => undefined)
+    if (here !== undefined && here === (await realpath(target).catch(() => undefined))) {
+      throw failure(
+        target,
+        'it is the current folder, and a snapshot replaces its folder whole (the shell would be left in a deleted folder); save it from the folder above (cd ..) by its name'
+      )
+    }
     const others = (await readdir(target)).filter((name) => !SNAPSHOT_FILES.has(name))
     if (others.length > 0) {
       const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? `, … (${others.length} in all)` : '')

@@ -44,6 +44,18 @@ describe('hostile: snapshot save and read', function () {
     expect(await tree(dir)).to.deep.equal(before)
   })
 
+  it('the current folder (`.`, or its name from inside it): exit 13, the snapshot and the folder left in place', async () => {
+    const snap = path.join(dir, 'snap')
+    expect((await runArc(['snapshot', 'save', 'snap', '-d', 'demo'], {cwd: dir})).code).to.equal(0)
+    const before = await tree(dir)
+    for (const target of ['.', '../snap', snap]) {
+      const run = await runArc(['snapshot', 'save', target, '-d', 'demo'], {cwd: snap})
+      expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+      expect(run.stderr).to.include('it is the current folder')
+      expect(await tree(dir)).to.deep.equal(before)
+    }
+  })
+
   it('a target that is a file: exit 13, the file unchanged', async () => {
     await writeFile(path.join(dir, 'snap'), 'PRECIOUS\n')
     const before = await tree(dir)
