@@ -22,7 +22,7 @@ import {transferAllowanceMs} from '../capabilities/files.js'
 import {sideStem} from '../../side-name.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
-import {shq} from './shell-quote.js'
+import {raw, shq} from './shell-quote.js'
 
 interface SyncStats {
   mode: number
@@ -254,19 +254,36 @@ async function push(dev: DeviceShell, data: Buffer, target: string, onBytes?: (b
 /**
  * `realpath` (toybox, Android 6+), else `readlink -f`; undefined when the path cannot be resolved, and
  * DEVICE_ACCESS_DENIED when the device says a folder on its way is closed to the shell user.
+ *
+ * The path is read from the output exactly: a name may end in a carriage return or hold a line break, and reading
+ * `/x/cr\r` as `/x/cr` would send a write or a delete to another file. So an empty `echo` follows the path, and the
+ * end of the output says how the device wrote its lines: `\n\n` from a raw stream (Android 7+), where the path is
+ * every byte before them; `\r\n\r\n` from the terminal adbd gives `shell:` before Android 7, which writes every
+ * line break as `\r\n` (a bare `\r` stays), so there only a path without a line break can be told apart.
  */
 export async function realPath(dev: DeviceShell, target: string): Promise<string | undefined> {
-  let result = await dev.run(['realpath', '--', target])
+  let result = await dev.run(['realpath', '--', target, raw('&& echo')])
   if (result.exitCode === 127) {
-    result = await dev.run(['readlink', '-f', '--', target])
+    result = await dev.run(['readlink', '-f', '--', target, raw('&& echo')])
   }
   if (result.exitCode !== 0) {
     const text = result.output.toString('utf8')
     if (saysDenied(text)) throw accessDenied(dev, target, 'reach', text)
     return undefined
   }
-  const line = result.output.toString('utf8').replace(/\r?\n$/, '')
-  return line.startsWith('/') && !line.includes('\n') ? line : undefined
+  return printedPath(result.output.toString('utf8'))
+}
+
+/** The one path `realpath PATH && echo` printed (see realPath); undefined for any other output. */
+export function printedPath(output: string): string | undefined {
+  let line: string
+  if (output.endsWith('\r\n\r\n')) {
+    line = output.slice(0, -4)
+    if (line.includes('\n')) return undefined
+  } else if (output.endsWith('\n\n')) {
+    line = output.slice(0, -2)
+  } else return undefined
+  return line.startsWith('/') ? line : undefined
 }
 
 /** Available bytes from `df -k PATH` (POSIX columns: filesystem, 1K-blocks, used, available…). */
