@@ -1,4 +1,4 @@
-import {defineTool, z} from '@arc-cli/core'
+import {defineTool, deviceStringProblem, z} from '@arc-cli/core'
 
 /** Text for MCP and --json-less readers without a terminal: stdout, then stderr and a non-zero status. */
 function summary(stdout: string, stderr: string, exitCode: number): string {
@@ -18,7 +18,16 @@ export const shell = defineTool({
   group: 'system',
   input: z.object({
     command: z
-      .array(z.string())
+      .array(
+        z.string().superRefine((word, ctx) => {
+          const problem = deviceStringProblem(word)
+          if (problem !== undefined)
+            ctx.addIssue({
+              code: 'custom',
+              message: `a word cannot contain ${problem}: ${JSON.stringify(word.slice(0, 80))}`,
+            })
+        })
+      )
       .min(1, 'give the command after --, e.g. arc shell -- getprop ro.build.version.sdk')
       .describe('The command and its arguments, each passed as one word'),
     timeout_ms: z

@@ -1,7 +1,7 @@
 import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 
-import {ArcError} from '@arc-cli/core'
+import {ArcError, MemoryDeviceState, runTool, shq, type RunDeps} from '@arc-cli/core'
 import {expect} from 'chai'
 
 import {tools} from '../../src/tools/index.js'
@@ -43,5 +43,38 @@ describe('device strings: names the device prints back', function () {
     const r = await run('write_file', {location_id: 'tmp', path: 'two\nlines/note.txt', content: 'x'})
     expect(r.error).to.equal(undefined)
     expect(readFileSync(path.join(tmp, 'two\nlines/note.txt'), 'utf8')).to.equal('x')
+  })
+  describe('a lone surrogate (no UTF-8 for it) is refused, never sent as U+FFFD, the name of another file', () => {
+    it('write_file and delete_file', async () => {
+      const tmp = path.join(h.emu.device('emu-1').files.root, 'data/local/tmp')
+      writeFileSync(path.join(tmp, 'lone\ufffd'), 'precious')
+      const w = await run('write_file', {location_id: 'tmp', path: 'lone\ud800', content: 'new'})
+      expect(w.error?.code).to.equal('INVALID_INPUT')
+      expect(w.error?.message).to.match(/path .*lone surrogate/)
+      const d = await run('delete_file', {location_id: 'tmp', path: 'lone\udc00'})
+      expect(d.error?.code).to.equal('INVALID_INPUT')
+      expect(readFileSync(path.join(tmp, 'lone\ufffd'), 'utf8')).to.equal('precious')
+    })
+
+    it('shell: the word is refused, naming the command, before the device is opened', async () => {
+      const deps: RunDeps = {
+        config: {},
+        cwd: process.cwd(),
+        openDriver: () => Promise.reject(new Error('must not open')),
+        stateFor: () => new MemoryDeviceState(),
+      }
+      const error = await runTool(tool('shell'), {input: {command: ['rm', '/data/local/tmp/lone\ud800']}}, deps).then(
+        () => undefined,
+        (e: unknown) => e as ArcError
+      )
+      expect(error?.code).to.equal('INVALID_INPUT')
+      expect(error?.message).to.match(/command.*lone surrogate/s)
+    })
+
+    it('the quoting itself refuses it, whatever the caller checked', () => {
+      expect(() => shq('a\ud800b')).to.throw(/lone surrogate \(U\+D800/)
+      expect(() => shq('a\udfffb')).to.throw(/lone surrogate \(U\+DFFF/)
+      expect(shq('😀')).to.equal("'😀'")
+    })
   })
 })

@@ -54,7 +54,7 @@ export {
   type HelperMode,
 } from './driver/device-helper.js'
 export {findAdbDevice, listAdbDevices, type AdbConnectOptions} from './driver/adb/lazy.js'
-export {shq, shellCommand} from './driver/adb/shell-quote.js'
+export {deviceStringProblem, shq, shellCommand} from './driver/adb/shell-quote.js'
 export {describeChars, untypable} from './driver/typable.js'
 export {
   adbOptions,

@@ -5,6 +5,7 @@
  * read or a write out of the folder the config allows.
  */
 import {
+  deviceStringProblem,
   filesSettings,
   InvalidInputError,
   NotFoundError,
@@ -60,8 +61,13 @@ export function requireDelete(location: StorageLocation): void {
 
 /** The segments of a relative path, or an error naming what makes it unsafe. `''` and `.` name the root. */
 export function pathSegments(relative: string): string[] {
-  if (relative.includes('\0'))
-    throw new InvalidInputError('path cannot contain a NUL character', {details: {path: relative}})
+  const problem = deviceStringProblem(relative)
+  if (problem !== undefined) {
+    throw new InvalidInputError(
+      `path ${JSON.stringify(relative)} cannot contain ${problem}: the device would get another name`,
+      {details: {path: relative}}
+    )
+  }
   if (relative.startsWith('/')) {
     throw new PermissionDeniedError(
       `path ${JSON.stringify(relative)} is absolute: paths are relative to the storage location`,

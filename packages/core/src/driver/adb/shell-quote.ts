@@ -6,9 +6,27 @@
  */
 import {InvalidInputError} from '../../errors/arc-error.js'
 
-/** Quotes one argument: `it's` → `'it'\''s'`, the empty string → `''`. NUL bytes cannot cross a shell argv. */
+/**
+ * What keeps a string from reaching a device byte for byte, or undefined: a NUL (a C argv or path ends there) or a
+ * lone UTF-16 surrogate (it has no UTF-8: encoding writes U+FFFD in its place, which may be the name of another file).
+ */
+export function deviceStringProblem(value: string): string | undefined {
+  if (value.includes('\0')) return 'a NUL character'
+  const lone = /\p{Cs}/u.exec(value)?.[0]
+  if (lone !== undefined)
+    return `a lone surrogate (U+${lone.charCodeAt(0).toString(16).toUpperCase()}, half of a pair: it has no UTF-8)`
+  return undefined
+}
+
+/** Quotes one argument: `it's` → `'it'\''s'`, the empty string → `''`. Refuses what deviceStringProblem names. */
 export function shq(value: string): string {
-  if (value.includes('\0')) throw new InvalidInputError('a device shell argument cannot contain a NUL character')
+  const problem = deviceStringProblem(value)
+  if (problem !== undefined) {
+    throw new InvalidInputError(
+      `a device shell argument cannot contain ${problem}: ${JSON.stringify(value.slice(0, 80))}`,
+      {details: {argument: value.slice(0, 200)}}
+    )
+  }
   return `'${value.replaceAll("'", `'\\''`)}'`
 }
 
