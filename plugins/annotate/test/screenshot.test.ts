@@ -105,6 +105,33 @@ describe('arc screenshot', function () {
     expect(result.text).to.equal(`screenshot: 1080x2400 png, ${demoPng.length} bytes`)
   })
 
+  it('a scaled image (MCP: max_size 1024) says the screen size and scale, so an agent taps screen pixels', async () => {
+    // An agent reads a point off the 461x1024 image; tap takes screen pixels (1080x2400). Without the scale it
+    // would tap (230, 512): another element than the one it saw at the image's centre.
+    const driver = await SnapshotDriver.open(DEMO_DIR, 'demo')
+    const result = await screenshot.handler({driver, cwd: out, json: false} as unknown as ToolContext, {
+      quality: 90,
+      max_size: 1024,
+    })
+    expect(result.data).to.deep.include({
+      width: 461,
+      height: 1024,
+      screen: {width: 1080, height: 2400},
+      scale: {x: 0.426852, y: 0.426667},
+    })
+    expect(result.text).to.match(/^screenshot: 461x1024 png, \d+ bytes\n/)
+    expect(result.text).to.include(
+      'screen 1080x2400: tap, swipe and long_press take screen pixels: x = image x / 0.426852, y = image y / 0.426667'
+    )
+    // The image's far corner maps back onto the screen's last pixel, not past it.
+    expect(Math.floor(460 / 0.426852)).to.be.below(1080)
+    expect(Math.floor(1023 / 0.426667)).to.be.below(2400)
+    const cli = await runArc(['screenshot', '--device', 'demo', '-o', 'scaled.jpg', '--max-size', '300', '--json'], {
+      cwd: out,
+    })
+    expect(JSON.parse(cli.stdout)).to.deep.include({screen: {width: 1080, height: 2400}, scale: {x: 0.125, y: 0.125}})
+  })
+
   describe('over ADB', () => {
     let emu: Emulator
     before(async () => {

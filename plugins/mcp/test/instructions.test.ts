@@ -37,6 +37,8 @@ describe('arc mcp serve: instructions, default detail and descriptions', () => {
         const listed = new Set((await client.listTools()).tools.map((t) => t.name))
         await client.close()
         expect(instructions).to.include('detail "compact"').and.include('changes "diff"').and.include('STALE_ELEMENT')
+        // Which space x,y are in: an agent that looked at a scaled screenshot must not tap its pixels.
+        if (settings.devices === undefined) expect(instructions).to.include('x,y are screen pixels')
         expect(instructions.length, 'short: paid for in every session').to.be.below(1200)
         // Tool names (android_<slug>_<name> names a pattern, not a tool).
         const named = [...instructions.matchAll(/android_[a-z_<>]+/g)]

@@ -156,11 +156,40 @@ async function warnIfBlack(ctx: ToolContext, image: Buffer): Promise<boolean> {
   return true
 }
 
+/** Image pixels per screen pixel, as annotate's map rounds them (6 decimals): x_image = x_screen * scale.x. */
+const round = (n: number) => Math.round(n * 1e6) / 1e6
+
+/**
+ * The screen size and the image's scale against it, for a scaled screenshot: an agent reads points off the image
+ * and must tap screen pixels. Undefined, with a warning, when the two shapes differ by more than 5% (the screen
+ * turned between the two reads): no scale would map that image onto the screen.
+ */
+function screenScale(
+  ctx: ToolContext,
+  image: {width: number; height: number},
+  screen: {width: number; height: number}
+): {screen: {width: number; height: number}; scale: {x: number; y: number}} | undefined {
+  const x = image.width / screen.width
+  const y = image.height / screen.height
+  if (!(x > 0 && y > 0) || Math.abs(x / y - 1) > 0.05) {
+    ctx.warn(
+      `the ${image.width}x${image.height} screenshot does not have the shape of the ${screen.width}x${screen.height} screen (it turned meanwhile?): read the screen again before tapping what it shows`
+    )
+    return undefined
+  }
+  return {screen, scale: {x: round(x), y: round(y)}}
+}
+
+/** How a point seen in the image becomes a point for the touch tools. */
+function scaleLine({screen, scale}: NonNullable<ReturnType<typeof screenScale>>): string {
+  return `screen ${screen.width}x${screen.height}: tap, swipe and long_press take screen pixels: x = image x / ${scale.x}, y = image y / ${scale.y}`
+}
+
 export const screenshot = defineTool({
   name: 'screenshot',
   title: 'Save a screenshot',
   description:
-    'Takes a plain screenshot (no marks), its longest side at most max_size pixels. Over MCP max_size is 1024 unless given (an image costs an agent tokens by its pixels), on the command line full resolution; 0 is full resolution. The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
+    'Takes a plain screenshot (no marks), its longest side at most max_size pixels. Over MCP max_size is 1024 unless given, on the command line full resolution; 0 is full resolution. A scaled image is not in screen pixels: its result gives the screen size and scale (tap x = image x / scale.x). The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
   kind: 'read',
   needs: {screen: 'read', info: 'read'},
   holdsDevice: true,
@@ -223,6 +252,7 @@ export const screenshot = defineTool({
     let size: {width: number; height: number}
     let element: Awaited<ReturnType<typeof elementShot>>['element'] | undefined
     let black: boolean
+    let screen: {width: number; height: number} | undefined
     let by = ''
     if (namesElement(input)) {
       const shot = await elementShot(ctx, input, format, input.quality)
@@ -237,8 +267,14 @@ export const screenshot = defineTool({
       // PNG asked for comes back a PNG.
       const want =
         format === 'jpeg' || input.max_size > 0 ? {maxSize: input.max_size, format, quality: input.quality} : undefined
-      const image = await ctx.driver.screenshot(want)
+      // A scaled image is in its own pixels, not the screen's that tap and swipe take: the screen size (in the
+      // current orientation, as the touch tools' on-screen check reads it) is read beside it to say the scale.
+      const [image, screenSize] = await Promise.all([
+        ctx.driver.screenshot(want),
+        input.max_size > 0 ? ctx.driver.screenSize() : undefined,
+      ])
       size = (isPng(image) ? pngSize(image) : jpegSize(image)) ?? {width: 0, height: 0}
+      screen = screenSize && {width: screenSize.width, height: screenSize.height}
       black = await warnIfBlack(ctx, image)
       data = image
       const fits = !(input.max_size > 0 && Math.max(size.width, size.height) > input.max_size)
@@ -260,27 +296,30 @@ export const screenshot = defineTool({
       data = fitted.data
       size = {width: fitted.width, height: fitted.height}
     }
+    const mapping = screen && screenScale(ctx, size, screen)
     const facts = {
       format,
       width: size.width,
       height: size.height,
       bytes: data.length,
+      ...mapping,
       ...element,
       ...(black ? {black} : {}),
     }
     const summary = `${size.width}x${size.height} ${format}, ${data.length} bytes`
+    const where = mapping ? `\n${scaleLine(mapping)}` : ''
     const what = element ? `Screenshot of ${element.element_id}${by}` : 'Screenshot'
     if (output === undefined) {
       return {
-        text: `screenshot: ${summary}`,
+        text: `screenshot: ${summary}${where}`,
         data: facts,
         image: {data, mimeType: format === 'png' ? 'image/png' : 'image/jpeg'},
       }
     }
     if (output === '-')
-      return {text: `${what} written to stdout (${summary})`, data: {path: '-', ...facts}, cli: {stdout: data}}
+      return {text: `${what} written to stdout (${summary})${where}`, data: {path: '-', ...facts}, cli: {stdout: data}}
     const target = path.resolve(ctx.cwd, output)
     await writeFilesAtomically([{path: target, data, input: '--output'}])
-    return {text: `${what} saved: ${target} (${summary})`, data: {path: target, ...facts}}
+    return {text: `${what} saved: ${target} (${summary})${where}`, data: {path: target, ...facts}}
   },
 })

@@ -33,7 +33,8 @@ export function serverInstructions({served, targets, slugNames, detail}: Instruc
   if (acting.length > 0) {
     lines.push(
       `Act by id: pass an element id from a read (node_<hash>, or the bare hash compact shows) to ` +
-        `${acting.map(name).join(', ')}…; use x,y only for what has no id.`
+        `${acting.map(name).join(', ')}…; use x,y only for what has no id. x,y are screen pixels (bounds, centres), ` +
+        `not a scaled image's: a screenshot's result gives its scale.`
     )
     lines.push(
       'STALE_ELEMENT: the screen changed since that id was read, so nothing was done (an id never acts on another ' +
