@@ -1,3 +1,4 @@
+import {existsSync} from 'node:fs'
 import {mkdtemp, writeFile, chmod, access} from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
@@ -224,6 +225,17 @@ describe('faults (adbkit against arc emulate)', () => {
     expect(error.message).to.match(/timed out after 300 ms/)
     await eventually(() => h.emu.runningShells().length === 0, 'no device shell left running')
     expect((await h.driver('emu-1')).serial).to.equal('emu-1')
+  })
+
+  it('a push whose host file cannot be read fails as an error, not an uncaught stream error that ends arc', async () => {
+    // An installation without its helper dex (a partial copy, a package made without it) pushed it from here: the
+    // read stream's ENOENT had no listener and killed the process with a Node.js stack trace.
+    const server = new AdbServer({host: '127.0.0.1', port: h.emu.port, hostSource: 'test', portSource: 'test'}, 5000)
+    const missing = path.join(os.tmpdir(), `arc-no-such-file-${process.pid}.dex`)
+    const error = await failure(server.push('emu-1', missing, '/data/local/tmp/arc-push-test.dex', 100))
+    expect(error.code).to.equal('DEVICE_COMMAND_FAILED')
+    expect(error.message).to.contain(missing)
+    expect(existsSync(h.emu.device('emu-1').files.hostPath('/data/local/tmp/arc-push-test.dex'))).to.equal(false)
   })
 
   it('garbage from wm size (asked when the displays dump shows no size) or screencap is DEVICE_COMMAND_FAILED', async () => {

@@ -445,11 +445,25 @@ export class AdbServer {
       `push to ${remotePath}`,
       serial,
       async (client) => {
-        const transfer = await client.getDevice(serial).push(createReadStream(localPath), remotePath, 0o644)
-        await new Promise<void>((resolve, reject) => {
-          transfer.once('end', () => resolve())
-          transfer.once('error', reject)
-        })
+        // The host file's read errors (gone, unreadable) are this call's failure: adbkit listens for none on the
+        // stream it is given, and an 'error' event nobody listens for ends the process.
+        const source = createReadStream(localPath)
+        const unreadable = new Promise<never>((_, reject) =>
+          source.once('error', (error) => reject(new Error(`cannot read ${localPath}: ${error.message}`)))
+        )
+        unreadable.catch(() => {})
+        try {
+          const transfer = await Promise.race([client.getDevice(serial).push(source, remotePath, 0o644), unreadable])
+          await Promise.race([
+            new Promise<void>((resolve, reject) => {
+              transfer.once('end', () => resolve())
+              transfer.once('error', reject)
+            }),
+            unreadable,
+          ])
+        } finally {
+          source.destroy()
+        }
       },
       timeoutMs,
       true
