@@ -26,6 +26,8 @@ const MCP_SESSION =
     },
     {jsonrpc: '2.0', method: 'notifications/initialized'},
     {jsonrpc: '2.0', id: 2, method: 'tools/list'},
+    // An annotation over MCP is made on a worker thread (image-worker.js), a file no command line run loads.
+    {jsonrpc: '2.0', id: 3, method: 'tools/call', params: {name: 'android_annotate_screenshot', arguments: {}}},
   ]
     .map((m) => JSON.stringify(m))
     .join('\n') + '\n'
@@ -133,15 +135,24 @@ describe('the packed arc-cli tarball, installed on its own', function () {
     expect(out.stderr).to.match(/arc: bundle \S*annotate\.cjs compiled \(code cache: used\)/)
   })
 
-  it('serves MCP over stdio', async () => {
-    const out = await exec(arc, ['mcp', 'serve', '--stdio'], env, MCP_SESSION)
+  it('serves MCP over stdio, and annotates there', async () => {
+    const out = await exec(arc, ['mcp', 'serve', '--stdio', '--device', 'demo'], env, MCP_SESSION)
     expect(out.code, out.stderr).to.equal(0)
     const replies = out.stdout
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as {id: number; result: {tools?: Array<{name: string}>}})
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            id: number
+            result: {tools?: Array<{name: string}>; isError?: boolean; content?: Array<{type: string; text?: string}>}
+          }
+      )
     const tools = replies.find((r) => r.id === 2)?.result.tools ?? []
     expect(tools.map((t) => t.name)).to.include('android_get_screen_state')
+    const annotated = replies.find((r) => r.id === 3)?.result
+    expect(annotated?.isError, JSON.stringify(annotated?.content?.[0])).to.not.equal(true)
+    expect(annotated?.content?.map((c) => c.type)).to.include('image')
   })
 
   it('runs arc emulate, and arc reads the virtual device through it', async () => {
@@ -156,7 +167,12 @@ describe('the packed arc-cli tarball, installed on its own', function () {
         })
         child.on('exit', (code) => reject(new Error(`arc emulate exited ${code}: ${out}`)))
       })
-      const out = await exec(arc, ['screen-state'], {...env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`})
+      // --helper required: the read goes through the on-device helper, so the dex the package ships is pushed from
+      // where the installed core finds it (with `auto`, a missing dex would only fall back to plain ADB).
+      const out = await exec(arc, ['screen-state', '--helper', 'required'], {
+        ...env,
+        ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`,
+      })
       expect(out.code, out.stderr).to.equal(0)
       expect(out.stdout).to.match(/^screen:\d+x\d+ /m)
     } finally {
