@@ -17,6 +17,20 @@ describe('adb server address', () => {
     }
   })
 
+  it('a tcp: value of the wrong shape is named as such, not refused as another kind of socket', () => {
+    for (const bad of ['tcp:', 'tcp:::1:5037', 'tcp:host:5037:1']) {
+      expect(() => parseServerSocket(bad), bad)
+        .to.throw()
+        .with.property('message')
+        .that.contains(`ADB_SERVER_SOCKET=${bad} is not tcp:HOST:PORT or tcp:PORT`)
+        .and.not.contains('TCP only')
+    }
+    expect(() => parseServerSocket('tcp:::1:5037'))
+      .to.throw()
+      .with.property('actions')
+      .that.satisfies((actions: string[]) => actions.some((a) => a.includes('tcp:[::1]:5037')))
+  })
+
   it('prefers flags, then ADB_SERVER_SOCKET, then ANDROID_ADB_SERVER_PORT, then 127.0.0.1:5037', () => {
     const env = {ADB_SERVER_SOCKET: 'tcp:farm:7401', ANDROID_ADB_SERVER_PORT: '6000'}
     expect(resolveServerAddress({host: 'h', port: 1, env})).to.include({host: 'h', port: 1})

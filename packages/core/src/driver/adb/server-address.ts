@@ -43,6 +43,11 @@ function parsePort(text: string, source: string): number {
 export function parseServerSocket(value: string): {host?: string; port: number} {
   const source = `ADB_SERVER_SOCKET=${value}`
   const m = /^tcp:(?:(\[[^\]]+\]|[^:]*):)?([^:]+)$/.exec(value.trim())
+  if (!m && /^tcp:/.test(value.trim())) {
+    throw new InvalidInputError(`${source} is not tcp:HOST:PORT or tcp:PORT`, {
+      actions: ['Write e.g. ADB_SERVER_SOCKET=tcp:127.0.0.1:5037; an IPv6 host goes in brackets: tcp:[::1]:5037.'],
+    })
+  }
   if (!m) {
     throw new InvalidInputError(`${source} is not supported: arc reaches adb servers over TCP only`, {
       actions: ['Use the form tcp:HOST:PORT, e.g. ADB_SERVER_SOCKET=tcp:127.0.0.1:5037.'],
