@@ -1,4 +1,4 @@
-import {mkdir, mkdtemp} from 'node:fs/promises'
+import {mkdir, mkdtemp, writeFile} from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -229,6 +229,30 @@ describe('arc devices --wait --serial names a device as --device does (the same 
       expect(run.code, run.stderr).to.equal(2)
       expect(run.stderr).to.include(`--serial ${name}:`)
       expect(run.stderr).to.include('nothing to wait for')
+    }
+  })
+})
+
+describe('a serial arc did not get on its command line is named with where it came from', () => {
+  it('ANDROID_SERIAL or the config naming a device that is not there says so; --device does not', async () => {
+    const emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})
+    const cwd = await mkdtemp(path.join(os.tmpdir(), 'arc-names-'))
+    const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
+    try {
+      const byEnv = await runArc(['tap', '1', '1'], {cwd, env: {...env, ANDROID_SERIAL: 'gone-phone'}})
+      expect(byEnv.code, byEnv.stderr).to.equal(4)
+      expect(byEnv.stderr).to.include('device gone-phone is not attached')
+      expect(byEnv.stderr).to.include('ANDROID_SERIAL')
+      await writeFile(path.join(cwd, '.arcrc.json'), JSON.stringify({device: 'gone-phone'}))
+      const byConfig = await runArc(['tap', '1', '1'], {cwd, env})
+      expect(byConfig.code, byConfig.stderr).to.equal(4)
+      expect(byConfig.stderr).to.include('`device` in the config')
+      const byFlag = await runArc(['tap', '1', '1', '--device', 'gone-phone'], {cwd, env})
+      expect(byFlag.code, byFlag.stderr).to.equal(4)
+      expect(byFlag.stderr).to.not.include('ANDROID_SERIAL=')
+      expect(byFlag.stderr).to.not.include('in the config')
+    } finally {
+      await emu.close()
     }
   })
 })

@@ -92,15 +92,41 @@ export function partialBackend(selection: DeviceSelection): Backend | undefined 
 
 /** Opens the driver for a selection. The ADB driver is loaded only when a live device is asked for. */
 export async function resolveDriver(selection: DeviceSelection): Promise<DeviceDriver> {
-  const {device} = selectedDevice(selection)
+  const {device, source} = selectedDevice(selection)
   if (device === 'demo') return openSnapshot(DEMO_DIR, 'demo')
   if (device !== undefined && isSnapshotPath(device)) return openSnapshot(device)
   const {connectAdbDriver} = await import('./adb/connect.js')
   try {
     return await connectAdbDriver({...adbOptions(selection), serial: device})
   } catch (error) {
-    throw namesBoth(error, device)
+    throw namesSource(namesBoth(error, device), device, source)
   }
+}
+
+/**
+ * A serial that is not attached, when the command line did not name it: a stale $ANDROID_SERIAL in a CI job or a
+ * shell, or the config's `device`, is otherwise invisible in `arc tap 1 1`'s error. Says where it came from.
+ */
+function namesSource(error: unknown, device: string | undefined, source: string): unknown {
+  if (device === undefined || !(error instanceof DeviceNotFoundError)) return error
+  const from =
+    source === 'env ANDROID_SERIAL'
+      ? {
+          where: '$ANDROID_SERIAL',
+          action: 'Unset ANDROID_SERIAL, or pass --device, to pick another device.',
+        }
+      : source === 'config'
+        ? {
+            where: '`device` in the config',
+            action: 'Run `arc config` to see which file sets `device`; pass --device to pick another device.',
+          }
+        : undefined
+  if (!from) return error
+  return new DeviceNotFoundError(`${error.message} (the serial comes from ${from.where})`, {
+    details: error.details,
+    actions: [from.action, ...error.actions],
+    cause: error,
+  })
 }
 
 /**

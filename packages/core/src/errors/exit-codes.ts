@@ -120,7 +120,11 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   INTERNAL: {exit: 1, meaning: 'a bug in arc (run with DEBUG=arc* for the stack trace)'},
   INVALID_INPUT: {exit: 2, meaning: 'a flag, argument or tool input is missing, malformed or out of range'},
   INVALID_CONFIG: {exit: 3, meaning: 'a config file cannot be read or does not match the schema'},
-  DEVICE_NOT_FOUND: {exit: 4, meaning: 'the device named by --device or ANDROID_SERIAL is not there, or none is'},
+  DEVICE_NOT_FOUND: {
+    exit: 4,
+    meaning:
+      'the device named by --device, ANDROID_SERIAL or the config is not there (the message says which named it), or none is',
+  },
   DEVICE_AMBIGUOUS: {exit: 5, meaning: 'several devices are attached and none was chosen'},
   DEVICE_UNAVAILABLE: {exit: 6, meaning: 'the device is offline, unauthorized or gone, or no adb server answers'},
   DEVICE_READ_ONLY: {exit: 7, meaning: 'an action was asked of a recorded snapshot (read-only)'},
