@@ -12,6 +12,11 @@ import java.io.PrintStream;
  * Speaks the framed protocol (Frames, Server) on its own stdin and stdout, which over adb's {@code exec:} service is
  * the host's socket. Nothing else may write to stdout once the hello is out (adbd's raw exec merges stderr into the
  * same stream), so System.out and System.err are silenced before it.
+ *
+ * <p>arc starts it with {@code trap '' HUP; CLASSPATH=... app_process ...}: from Android 7.0 adbd runs {@code exec:}
+ * on a PTY in raw mode, and the host's stream closing hangs the PTY up, which sends SIGHUP. Ignored (an ignored signal
+ * stays ignored across execve, and neither app_process nor ART installs a SIGHUP handler), the hangup reaches the
+ * helper as the end of its input instead, and Server lifts any finger it has down before ending.
  */
 public final class Main {
     private Main() {}
@@ -38,7 +43,15 @@ public final class Main {
         System.setErr(silent);
         int status = 0;
         try {
-            new Server(device, new DataInputStream(new BufferedInputStream(System.in, 65536)), out, options.idleMs).run();
+            Server server = new Server(device, new DataInputStream(new BufferedInputStream(System.in, 65536)), out, options.idleMs);
+            // The host gone and the request in progress stuck past the grace: end the process, which also ends its
+            // UiAutomation connection (the service's death link), rather than live on with no host.
+            server.exitIfStuck(Server.HANGUP_GRACE_MS, new Runnable() {
+                public void run() {
+                    Runtime.getRuntime().halt(1);
+                }
+            });
+            server.run();
         } catch (Throwable t) {
             status = 1;
         }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The request loop: reads framed requests, runs them one at a time on the device, writes one response for each, and
@@ -18,9 +19,23 @@ import java.util.List;
  * {@code double-tap X Y}; {@code swipe X1 Y1 X2 Y2 MS} (a long press: the same point twice); {@code release};
  * {@code quit}. Every touch (tap, double-tap, swipe, gesture) is checked first, then refused with DISPLAY_OFF
  * while the device is not interactive or a screensaver shows, before anything is injected.
+ *
+ * <p>The host going away (its stream closed: Ctrl-C, a time limit, arc exiting, the adb connection lost) is seen on a
+ * thread of its own, which reads the requests: once the input ends, the touch in progress is cut short and its
+ * fingers lifted with ACTION_CANCEL (play), no request waiting behind it runs, and the helper ends. From Android 7.0
+ * adbd runs {@code exec:} on a PTY in raw mode, whose hangup sends SIGHUP; arc's start command ignores SIGHUP
+ * ({@code trap '' HUP}), so the helper lives to see its input end (docs/devices.md, "When the host goes away").
  */
 public final class Server {
     public static final String HELLO = "arc-helper 1";
+    /**
+     * How long the request in progress has, once the input ended, to finish (a touch's ACTION_CANCEL, a paste putting
+     * the user's clipboard back) before the helper ends anyway: a request stuck in a hidden API must not keep the
+     * process, and the UiAutomation connection it may hold, alive with no host.
+     */
+    public static final long HANGUP_GRACE_MS = 3000;
+    /** Put on the queue when the input ended cleanly. */
+    private static final Object END = new Object();
 
     private final Device device;
     private final DataInputStream in;
@@ -29,6 +44,15 @@ public final class Server {
     private final Object lock = new Object();
     private long lastRequest;
     private volatile boolean done;
+    /** What the input thread read: requests, then END or the IOException that broke the stream. */
+    private final LinkedBlockingQueue<Object> incoming = new LinkedBlockingQueue<Object>();
+    /** Guards hostGone and touching, so the input thread interrupts the loop's thread only inside play(). */
+    private final Object touchLock = new Object();
+    private volatile boolean hostGone;
+    private boolean touching;
+    private Thread loop;
+    private long graceMs = HANGUP_GRACE_MS;
+    private Runnable stuck;
 
     public Server(Device device, DataInputStream in, OutputStream out, long idleMs) {
         this.device = device;
@@ -45,8 +69,22 @@ public final class Server {
         return Frames.utf8(s.toString());
     }
 
-    /** Serves until the host closes stdin or sends quit. A broken frame ends the loop (the stream cannot be trusted). */
+    /**
+     * Once the input ended, {@code stuck} runs if the request in progress has not finished within {@code graceMs}
+     * (Main: the process halts). Without it (the JVM tests) the loop is only waited for.
+     */
+    public void exitIfStuck(long graceMs, Runnable stuck) {
+        this.graceMs = graceMs;
+        this.stuck = stuck;
+    }
+
+    /**
+     * Serves until the host closes stdin or sends quit. A broken frame ends the loop (the stream cannot be trusted).
+     * Once the input ended, cleanly or not, no request still queued runs: the host that sent it is gone and would
+     * never read its answer.
+     */
     public void run() throws IOException {
+        loop = Thread.currentThread();
         synchronized (lock) {
             Frames.writeResponse(out, 0, Frames.STATUS_HELLO, hello());
             lastRequest = device.uptimeMillis();
@@ -58,10 +96,20 @@ public final class Server {
         }, "arc-helper-idle");
         idle.setDaemon(true);
         idle.start();
+        Thread input = new Thread(new Runnable() {
+            public void run() {
+                readLoop();
+            }
+        }, "arc-helper-input");
+        input.setDaemon(true);
+        input.start();
         try {
             for (;;) {
-                Frames.Request request = Frames.readRequest(in);
-                if (request == null) break;
+                Object next = take();
+                if (next == END) break;
+                if (next instanceof IOException) throw (IOException) next;
+                if (hostGone) break;
+                Frames.Request request = (Frames.Request) next;
                 synchronized (lock) {
                     respond(request);
                     lastRequest = device.uptimeMillis();
@@ -73,6 +121,52 @@ public final class Server {
             synchronized (lock) {
                 device.release();
             }
+        }
+    }
+
+    /** The next thing the input thread read; an interrupt (only ever sent inside play) is not one. */
+    private Object take() {
+        for (;;) {
+            try {
+                return incoming.take();
+            } catch (InterruptedException e) {
+                // not for this wait
+            }
+        }
+    }
+
+    /**
+     * Reads requests until the input ends: a clean end (EOF: the host closed the stream, or a hung-up PTY's read), or
+     * an IOException (EIO from a PTY whose master closed, a frame cut short, a broken frame).
+     */
+    private void readLoop() {
+        Object end;
+        try {
+            for (;;) {
+                Frames.Request request = Frames.readRequest(in);
+                if (request == null) {
+                    end = END;
+                    break;
+                }
+                incoming.add(request);
+            }
+        } catch (IOException e) {
+            end = e;
+        } catch (RuntimeException e) {
+            end = new IOException("reading the requests failed: " + e, e);
+        }
+        synchronized (touchLock) {
+            hostGone = true;
+            if (touching) loop.interrupt();
+        }
+        incoming.add(end);
+        if (stuck != null) {
+            try {
+                loop.join(graceMs);
+            } catch (InterruptedException e) {
+                // end anyway
+            }
+            if (loop.isAlive()) stuck.run();
         }
     }
 
@@ -239,6 +333,22 @@ public final class Server {
      * as "refused before acting", on which {@code auto} plays the touch again over {@code input}: twice.
      */
     private void play(List<Gesture.Step> steps) throws HelperException {
+        synchronized (touchLock) {
+            if (hostGone) throw new HelperException(HelperException.UNSUPPORTED, "nothing was injected: the host went away (its stream ended)");
+            touching = true;
+        }
+        try {
+            playSteps(steps);
+        } finally {
+            synchronized (touchLock) {
+                touching = false;
+                // An interrupt the input thread sent this touch is spent: the next request's sleeps are not cut short.
+                Thread.interrupted();
+            }
+        }
+    }
+
+    private void playSteps(List<Gesture.Step> steps) throws HelperException {
         long start = device.uptimeMillis();
         long downTime = start;
         Gesture.Step last = null;
@@ -248,15 +358,19 @@ public final class Server {
                 Gesture.Step step = steps.get(i);
                 long at = start + step.time;
                 device.sleepUntil(at);
+                // The input ended while this touch plays (or just before its sleep): no event more, the fingers down
+                // are lifted below. Checked after the sleep too, for a host gone between two events that need none.
+                if (hostGone) throw new InterruptedException();
                 if (step.maskedAction() == Gesture.ACTION_DOWN) downTime = at;
                 device.inject(step, downTime, at, i == steps.size() - 1);
                 last = step;
             }
             return;
         } catch (InterruptedException e) {
-            // The loop owns this thread: the interruption ends this touch, and the flag is not kept, so the next
-            // request's sleeps are not cut short too.
-            failure = new HelperException(HelperException.FAILED, "the gesture was interrupted", e);
+            // The loop owns this thread: the interruption ends this touch (the input thread sends it when the host's
+            // stream ends), and the flag is not kept (play), so the next request's sleeps are not cut short too.
+            if (hostGone && last == null) throw new HelperException(HelperException.UNSUPPORTED, "nothing was injected: the host went away (its stream ended)", e);
+            failure = new HelperException(HelperException.FAILED, hostGone ? "the host went away (its stream ended) during the touch: the fingers down were lifted with ACTION_CANCEL" : "the gesture was interrupted", e);
         } catch (HelperException e) {
             if (last == null) throw new HelperException(HelperException.UNSUPPORTED, "nothing was injected: " + e.getMessage(), e);
             failure = e;

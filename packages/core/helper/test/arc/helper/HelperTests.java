@@ -2,8 +2,10 @@ package arc.helper;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
@@ -48,10 +50,27 @@ public final class HelperTests {
         serverSession();
         touchCutOffLiftsTheFingersDown();
         serverIdleRelease();
+        hostGoneMidTouchLiftsTheFingersDown();
+        hostGoneRunsNothingQueued();
+        hostGoneMidKeyOrPasteFinishesIt();
+        hostGoneWithARequestStuckEndsTheHelper();
         System.out.println("ok " + passed + " checks");
     }
 
     // ---- tiny assertion kit ----
+
+    /** Sleeps without being cut short (a platform call that takes this long). */
+    static void pause(long ms) {
+        long until = System.currentTimeMillis() + ms;
+        for (long left = ms; left > 0; left = until - System.currentTimeMillis()) {
+            try {
+                Thread.sleep(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
 
     static void check(boolean ok, String what) {
         if (!ok) {
@@ -305,8 +324,8 @@ public final class HelperTests {
     static List<Reply> serve(FakeDevice d, byte[]... frames) throws Exception {
         ByteArrayOutputStream requests = new ByteArrayOutputStream();
         for (byte[] f : frames) requests.write(f);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new Server(d, new DataInputStream(new ByteArrayInputStream(requests.toByteArray())), out, 60000).run();
+        Answers out = new Answers();
+        new Server(d, new DataInputStream(new HostInput(requests.toByteArray(), out, frames.length)), out, 60000).run();
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(out.toByteArray()));
         read(in);
         List<Reply> replies = new ArrayList<Reply>();
@@ -408,7 +427,19 @@ public final class HelperTests {
         int injectFailAt = -1;
         int injected;
 
-        public String dumpWindows() { held = true; log.add("dump"); return "<displays/>"; }
+        public String dumpWindows() {
+            held = true;
+            log.add("dump");
+            if (hangUpInDump) {
+                hangUp();
+                try {
+                    Thread.sleep(dumpStuckMs);
+                } catch (InterruptedException e) {
+                    log.add("dump interrupted");
+                }
+            }
+            return "<displays/>";
+        }
         public byte[] screenshot(int w, int h, int q, boolean png) throws HelperException {
             held = true;
             log.add("screenshot " + w + "x" + h + "@" + q + (png ? " png" : " jpeg"));
@@ -419,7 +450,14 @@ public final class HelperTests {
             log.add("ime-action");
         }
         public String clipboardText() { return clip instanceof String && !clip.equals("user's photo") ? (String) clip : null; }
-        public void setClipboardText(String text) { log.add("set " + text); clip = text; }
+        public void setClipboardText(String text) {
+            log.add("set " + text);
+            clip = text;
+            if (hangUpInClipboardSet) {
+                hangUp();
+                pause(200);
+            }
+        }
         public Object saveClipboard() { log.add("save"); return clip; }
         public void restoreClipboard(Object saved) { log.add("restore " + saved); clip = saved; }
         /** Thrown by the key's release (its ACTION_UP); keyFailure is thrown by its ACTION_DOWN. */
@@ -427,8 +465,32 @@ public final class HelperTests {
         /** Each key event asked: its action, code and whether it waits for the window. */
         List<String> keys = new ArrayList<String>();
 
+        /** The host's end of the helper's input: hangUp() closes it, as adbd closes the stream when the host goes. */
+        Closeable host;
+        /** The sleep (0 = the first) at which the host goes away; that sleep then lasts until interrupted (20 s at most). */
+        int hangUpAtSleep = -1;
+        /** The host goes away while a key is down (its ACTION_DOWN injected), a paste's text is on the clipboard, a dump runs. */
+        boolean hangUpInKeyDown;
+        boolean hangUpInClipboardSet;
+        boolean hangUpInDump;
+        /** How long the dump then takes (ms; interrupted: it returns at once). */
+        long dumpStuckMs;
+
+        void hangUp() {
+            try {
+                host.close();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+            log.add("host gone");
+        }
+
         public void injectKey(int action, int code, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
             keys.add((action == Keys.ACTION_DOWN ? "down " : "up ") + code + (waitForFinish ? " wait" : " async") + (eventTime >= downTime ? "" : " before its down time"));
+            if (action == Keys.ACTION_DOWN && hangUpInKeyDown) {
+                hangUp();
+                pause(200);
+            }
             if (action == Keys.ACTION_DOWN) {
                 log.add("key " + code + " with " + clip);
                 if (keyFailure != null) throw keyFailure;
@@ -467,6 +529,13 @@ public final class HelperTests {
         }
         public long uptimeMillis() { return System.nanoTime() / 1000000; }
         public void sleepUntil(long time) throws InterruptedException {
+            if (sleeps == hangUpAtSleep) {
+                sleeps++;
+                hangUp();
+                Thread.sleep(20000);
+                log.add("slept 20 s: not interrupted");
+                return;
+            }
             if (sleeps++ == interruptAt) throw new InterruptedException();
             long wait = time - uptimeMillis();
             if (wait > 0) Thread.sleep(wait);
@@ -714,6 +783,203 @@ public final class HelperTests {
         check(e.getMessage().contains("nothing was injected"), e.getMessage());
     }
 
+    /** A helper whose input is a pipe the test (the host) holds: closing it is the host going away. */
+    static final class Hosted {
+        final PipedOutputStream host = new PipedOutputStream();
+        final Answers out = new Answers();
+        final Server server;
+        final Thread loop;
+        volatile Throwable failed;
+
+        Hosted(FakeDevice d) throws IOException {
+            PipedInputStream helperIn = new PipedInputStream(host, 65536);
+            d.host = host;
+            server = new Server(d, new DataInputStream(helperIn), out, 60000);
+            loop = new Thread(new Runnable() {
+                public void run() {
+                    try {
+                        server.run();
+                    } catch (Throwable t) {
+                        failed = t;
+                    }
+                }
+            }, "test-helper-loop");
+        }
+
+        Hosted send(byte[]... frames) throws IOException {
+            for (byte[] f : frames) host.write(f);
+            host.flush();
+            return this;
+        }
+
+        /** Starts the loop, waits (20 s at most) until it ends, and returns the replies after the hello. */
+        List<Reply> run() throws Exception {
+            loop.start();
+            loop.join(20000);
+            check(!loop.isAlive(), "the helper's loop ended after the host went away");
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(out.toByteArray()));
+            read(in);
+            List<Reply> replies = new ArrayList<Reply>();
+            while (in.available() > 0) replies.add(read(in));
+            return replies;
+        }
+    }
+
+    /**
+     * The host's stream ending in the middle of a touch (Ctrl-C of `arc swipe`, a time limit, the MCP server killed, the
+     * adb connection lost): the input thread sees the end, the touch sends no event more, and the fingers still down
+     * are lifted with one ACTION_CANCEL naming only them. Before, the touch played on to its end with no host (over a
+     * socket), or the helper died of SIGHUP with the fingers down (over adbd's PTY).
+     */
+    static void hostGoneMidTouchLiftsTheFingersDown() throws Exception {
+        // A one-finger swipe of 1 s: the host goes during the third wait (after DOWN and one MOVE).
+        FakeDevice swipe = new FakeDevice();
+        swipe.hangUpAtSleep = 2;
+        List<Reply> r = new Hosted(swipe).send(Frames.encodeRequest(1, "swipe", "0", "0", "100", "0", "1000")).run();
+        equal(swipe.pointers, Arrays.asList("0:[0]", "2:[0]", "3:[0]"), "cut short: the finger lifted with ACTION_CANCEL, no MOVE or UP after the host went");
+        check(!swipe.log.contains("slept 20 s: not interrupted"), "the wait was cut short: " + swipe.log);
+        equal(swipe.stamps.get(2), "3@16", "the cancel carries the touch's down time");
+        equal(r.size(), 1, "one answer, written for no one");
+        check(r.get(0).text().startsWith("FAILED\tthe host went away (its stream ended) during the touch"), r.get(0).text());
+
+        // Two fingers, the first already lifted (POINTER_UP at 20 ms); the host goes before the MOVE at 40 ms: the
+        // cancel names the finger still down only.
+        FakeDevice two = new FakeDevice();
+        two.hangUpAtSleep = 4;
+        new Hosted(two).send(Frames.encodeRequest(1, "gesture", "1,1,0;5,5,20", "9,9,0;6,6,40;7,7,60")).run();
+        equal(two.pointers, Arrays.asList("0:[0]", "5:[0, 1]", "2:[0, 1]", "6:[0, 1]", "3:[1]"), "ACTION_CANCEL for the finger still down");
+
+        // A long press (a swipe that does not move) the host leaves before its end: cancelled, so no click follows.
+        FakeDevice press = new FakeDevice();
+        press.hangUpAtSleep = 1;
+        new Hosted(press).send(Frames.encodeRequest(1, "swipe", "50", "50", "50", "50", "2000")).run();
+        equal(press.pointers, Arrays.asList("0:[0]", "3:[0]"), "a long press cut short is cancelled, never lifted with ACTION_UP");
+    }
+
+    /** Requests still queued when the host went away run not at all: no one would read their answers. */
+    static void hostGoneRunsNothingQueued() throws Exception {
+        FakeDevice d = new FakeDevice();
+        d.hangUpAtSleep = 1;
+        List<Reply> r = new Hosted(d).send(Frames.encodeRequest(1, "swipe", "0", "0", "100", "0", "1000"), Frames.encodeRequest(2, "tap", "5", "5"), Frames.encodeRequest(3, "key", "24")).run();
+        equal(d.pointers, Arrays.asList("0:[0]", "3:[0]"), "the swipe cancelled, the tap never sent");
+        equal(d.keys.size(), 0, "the key never sent");
+        equal(r.size(), 1, "only the request in progress answered");
+    }
+
+    /**
+     * A key press or a paste in progress when the host goes ends as it would have: the key released, the user's
+     * clipboard put back. Keys.press and Typist have no gap of their own; what took these away before was SIGHUP
+     * killing the process (which the start command now ignores: helper-session's tests check that).
+     */
+    static void hostGoneMidKeyOrPasteFinishesIt() throws Exception {
+        FakeDevice key = new FakeDevice();
+        key.hangUpInKeyDown = true;
+        new Hosted(key).send(Frames.encodeRequest(1, "key", "24")).run();
+        equal(key.keys, Arrays.asList("down 24 async", "up 24 wait"), "the key released after the host went");
+
+        FakeDevice paste = new FakeDevice();
+        paste.hangUpInClipboardSet = true;
+        new Hosted(paste).send(Frames.encodeRequest(1, "type", "héllo")).run();
+        equal(paste.log, Arrays.asList("save", "set héllo", "host gone", "key 279 with héllo", "key-up 279", "restore user's photo"), "pasted, then the clipboard put back");
+        equal(paste.clip, "user's photo", "the user's clipboard is back");
+    }
+
+    /**
+     * A request stuck when the host goes (a hidden API that never answers) does not keep the helper alive: past the
+     * grace the helper ends (Main halts the process, which ends its UiAutomation connection too). A request that
+     * ends within the grace is waited for.
+     */
+    static void hostGoneWithARequestStuckEndsTheHelper() throws Exception {
+        FakeDevice stuck = new FakeDevice();
+        stuck.hangUpInDump = true;
+        stuck.dumpStuckMs = 20000;
+        final Hosted h = new Hosted(stuck);
+        final List<String> halted = Collections.synchronizedList(new ArrayList<String>());
+        h.server.exitIfStuck(100, new Runnable() {
+            public void run() {
+                halted.add("halt");
+                h.loop.interrupt(); // the test's stand-in for the process ending: the stuck dump returns
+            }
+        });
+        h.send(Frames.encodeRequest(1, "dump")).run();
+        equal(halted, Arrays.asList("halt"), "the helper ended with the request still stuck");
+        check(stuck.log.contains("dump interrupted"), "ended while stuck: " + stuck.log);
+
+        FakeDevice quick = new FakeDevice();
+        quick.hangUpInDump = true;
+        quick.dumpStuckMs = 50;
+        final Hosted q = new Hosted(quick);
+        final List<String> notHalted = Collections.synchronizedList(new ArrayList<String>());
+        q.server.exitIfStuck(10000, new Runnable() {
+            public void run() {
+                notHalted.add("halt");
+            }
+        });
+        q.send(Frames.encodeRequest(1, "dump")).run();
+        Thread.sleep(50);
+        equal(notHalted.size(), 0, "a request that ends within the grace is waited for");
+        check(!quick.held, "UiAutomation let go at the end");
+    }
+
+    /** The helper's stdout: every write is one frame (Frames.writeResponse), counted so the host knows what came. */
+    static final class Answers extends ByteArrayOutputStream {
+        private int frames;
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            super.write(b, off, len);
+            frames++;
+            notifyAll();
+        }
+
+        /** Waits until {@code n} frames (the hello included) came, or 10 s passed. */
+        synchronized void await(int n) throws InterruptedException {
+            long deadline = System.currentTimeMillis() + 10000;
+            while (frames < n && System.currentTimeMillis() < deadline) wait(Math.max(1, deadline - System.currentTimeMillis()));
+        }
+    }
+
+    /**
+     * A host's stream as adb carries it: the requests, then open until every one was answered (or 10 s passed), then
+     * its end. The host never ends its stream while it waits for an answer (adb's exec: cannot half-close), and the
+     * helper runs nothing it reads after its input ended.
+     */
+    static final class HostInput extends InputStream {
+        private final byte[] bytes;
+        private final Answers answers;
+        private final int requests;
+        private int at;
+
+        HostInput(byte[] bytes, Answers answers, int requests) {
+            this.bytes = bytes;
+            this.answers = answers;
+            this.requests = requests;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) return 0;
+            if (at == bytes.length) {
+                try {
+                    answers.await(requests + 1);
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+                return -1;
+            }
+            int n = Math.min(len, bytes.length - at);
+            System.arraycopy(bytes, at, b, off, n);
+            at += n;
+            return n;
+        }
+    }
+
     /** One response read from the server's stdout. */
     static final class Reply {
         int id;
@@ -754,8 +1020,8 @@ public final class HelperTests {
         requests.write(Frames.encodeRequest(14, "ime-action"));
         requests.write(Frames.encodeRequest(15, "quit"));
         requests.write(Frames.encodeRequest(16, "ping"));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new Server(d, new DataInputStream(new ByteArrayInputStream(requests.toByteArray())), out, 60000).run();
+        Answers out = new Answers();
+        new Server(d, new DataInputStream(new HostInput(requests.toByteArray(), out, 16)), out, 60000).run();
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(out.toByteArray()));
         Reply hello = read(in);
         equal(hello.status, Frames.STATUS_HELLO, "hello first");
@@ -795,8 +1061,8 @@ public final class HelperTests {
         FakeDevice cut = new FakeDevice();
         cut.injectFailAt = 1;
         cut.injectFailure = new HelperException(HelperException.FAILED, "refused");
-        ByteArrayOutputStream o2 = new ByteArrayOutputStream();
-        new Server(cut, new DataInputStream(new ByteArrayInputStream(Frames.encodeRequest(1, "gesture", "1,1,0;5,5,20"))), o2, 60000).run();
+        Answers o2 = new Answers();
+        new Server(cut, new DataInputStream(new HostInput(Frames.encodeRequest(1, "gesture", "1,1,0;5,5,20"), o2, 1)), o2, 60000).run();
         DataInputStream in2 = new DataInputStream(new ByteArrayInputStream(o2.toByteArray()));
         read(in2);
         equal(read(in2).text(), "FAILED\trefused", "the failure is reported");
