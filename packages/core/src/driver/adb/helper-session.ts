@@ -259,9 +259,22 @@ async function ensureDex(dev: DeviceShell, force: boolean): Promise<boolean> {
   return true
 }
 
+/**
+ * The device command that starts the helper. `trap '' HUP` first: from Android 7.0 adbd runs `exec:` on a PTY in raw
+ * mode (AOSP adb daemon/shell_service.cpp, StartSubprocess: "Can't create raw subprocess without shell protocol,
+ * using PTY in raw mode instead"), so when arc's stream closes the kernel hangs the PTY up and sends SIGHUP. Ignored by
+ * the shell, SIGHUP stays ignored in app_process (an ignored signal stays ignored across fork and execve; app_process
+ * and ART install no SIGHUP handler), and the hangup reaches the helper as the end of its input: it lifts the fingers
+ * it has down (ACTION_CANCEL), finishes a key press or a paste's clipboard put-back, and ends (Server.java).
+ * Android 5-6 run `exec:` on a socket pair: no SIGHUP there, the same end of input.
+ */
+export function helperStartCommand(idleMs: number): string {
+  return `trap '' HUP; CLASSPATH=${shq(helperDevicePath())} app_process / ${helperBuild().mainClass} --idle-ms ${idleMs}`
+}
+
 /** Starts the helper and waits for its hello; what came before it (linker warnings) is skipped. */
 async function launch(dev: DeviceShell, idleMs: number): Promise<{socket: Socket; hello: HelperHello; rest: Buffer}> {
-  const command = `CLASSPATH=${shq(helperDevicePath())} app_process / ${helperBuild().mainClass} --idle-ms ${idleMs}`
+  const command = helperStartCommand(idleMs)
   let socket: Socket
   try {
     socket = await dev.server.openExec(dev.serial, command)
