@@ -214,6 +214,24 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     expect(gone.code).to.equal('gone')
   })
 
+  it('closing the session mid-gesture lifts the fingers still down with CANCEL, as the helper does when its input ends', async () => {
+    const session = await open()
+    const before = device().inputEvents.length
+    const touches = () =>
+      device()
+        .inputEvents.slice(before)
+        .map((e) => (e.type === 'touch' ? `${e.action}:${e.pointers.map((p) => p.id).join(',')}` : e.type))
+    // Two fingers; the first lifts at 20 ms, the second holds on for a minute: the host goes while it is down.
+    const played = session.request(['gesture', '10,10,0;20,20,20', '30,30,0;40,40,20;50,50,60000'], 70_000)
+    played.catch(() => {})
+    for (let i = 0; i < 500 && !touches().includes('POINTER_UP:0,1'); i++) await sleep(20)
+    expect(touches()).to.deep.equal(['DOWN:0', 'POINTER_DOWN:0,1', 'MOVE:0,1', 'POINTER_UP:0,1'])
+    session.close()
+    for (let i = 0; i < 500 && !touches().includes('CANCEL:1'); i++) await sleep(20)
+    expect(touches()).to.deep.equal(['DOWN:0', 'POINTER_DOWN:0,1', 'MOVE:0,1', 'POINTER_UP:0,1', 'CANCEL:1'])
+    expect((await failure(played)).code).to.equal('gone')
+  })
+
   it('a request the helper stops answering times out and ends the session; the next one starts a new helper', async () => {
     device().addFault({command: 'arc-helper dump', kind: 'hang'})
     const session = await helperSession(driver.shell)

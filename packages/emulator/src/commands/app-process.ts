@@ -442,9 +442,17 @@ class EmulatedHelper {
     }
     const event = (action: string, t: number) =>
       this.device.recordInput({type: 'touch', action, pointers: down.map((f) => at(f, t)), time: t})
+    let last = 0
     for (const t of times) {
       await sleep(Math.max(0, start + t - Date.now()), this.ctx.signal)
-      if (this.ctx.signal.aborted) return
+      if (this.ctx.signal.aborted) {
+        // The host's stream ended mid-gesture: on a phone arc's start command ignores the PTY's SIGHUP (`trap '' HUP`),
+        // so the helper sees its input end and lifts the fingers still down with one ACTION_CANCEL stamped at the last
+        // event (the helper's Server.java, play; Gesture.cancelAfter: only the pointers down), never an ACTION_UP.
+        if (down.length > 0) event('CANCEL', last)
+        return
+      }
+      last = t
       paths.forEach((p, f) => {
         if (p[0]![2] === t) {
           down.push(f)
