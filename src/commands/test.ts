@@ -10,6 +10,8 @@ import {
   colorsFor,
   exitCodeFor,
   Flags,
+  HostInterrupts,
+  hostInterrupts,
   InvalidInputError,
   makeFolders,
   OutputError,
@@ -20,9 +22,9 @@ import {
   terminalOnlyWrites,
 } from '@arc-cli/core'
 
-import {parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
+import {flowName, parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
 import {KeptOutput} from '../flow/kept-output.js'
-import {junitXml, markdownSummary, type FlowResult, type StepResult} from '../flow/report.js'
+import {failed, junitXml, markdownSummary, tally, type FlowResult, type StepResult} from '../flow/report.js'
 import {readScript} from '../read-script.js'
 import {exitStatus, ScriptCommand} from '../script-command.js'
 import {checkOutputFile, writeOutputFile} from '../tools/write-output.js'
@@ -74,6 +76,15 @@ async function prepareReportDir(dir: string): Promise<void> {
     throw outputError(target, `cannot make the folder ${error.path ?? dir}: ${why}`, error)
   })
   for (const name of ['junit.xml', 'summary.md']) await checkOutputFile(path.join(dir, name), '--report-dir')
+}
+
+/** The exit status of a run a signal stopped: 130 for SIGINT (CANCELLED, as every arc command), else 128 + its number. */
+const signalStatus = (signal: NodeJS.Signals) =>
+  signal === 'SIGINT' ? exitCodeFor('CANCELLED') : 128 + (os.constants.signals[signal] ?? os.constants.signals.SIGTERM)
+
+/** What a parent `arc test` (several devices) sends a child over IPC to stop it as a signal would. */
+interface StopMessage {
+  arcTestStop: NodeJS.Signals
 }
 
 /** A file-name word for a flow or device (`emulator-5554`, `login`). */
@@ -133,7 +144,73 @@ export default class Test extends ScriptCommand {
     results: Flags.string({hidden: true}),
   }
 
+  /** The signal that stopped the run (SIGINT, SIGTERM), once one did: nothing more is started. */
+  private stopped: NodeJS.Signals | undefined
+  /** What else stops with the run: the children of a run on several devices. */
+  private readonly onStop = new Set<(signal: NodeJS.Signals) => void>()
+
   async run(): Promise<void> {
+    const unlisten = this.listenForStop()
+    try {
+      await this.runTest()
+    } finally {
+      unlisten()
+    }
+  }
+
+  /**
+   * SIGINT or SIGTERM (Ctrl-C, a CI runner cancelling the job or ending it at its timeout) stops the run: the step
+   * running is cancelled as Ctrl-C cancels one command (its device calls cut off), no later step, retry or flow
+   * starts, the report is written with the flows not run marked so, and the exit status is the signal's (130, 143),
+   * never a pass. A second signal ends the process at once. A child `arc test` (several devices) is stopped by its
+   * parent over IPC, and stops the same way when its parent is gone (killed outright), rather than act unwatched.
+   */
+  private listenForStop(): () => void {
+    const interrupts = new HostInterrupts()
+    // A run inside another host (an `arc test` line of a batch under arc server) stops with it too.
+    const previous = hostInterrupts(interrupts)
+    const stop = (signal: NodeJS.Signals) => {
+      if (this.stopped) return
+      this.stopped = signal
+      process.stderr.write(
+        `arc test: ${signal}: stopping; the step running is cancelled and nothing more runs (again to end at once)\n`
+      )
+      interrupts.interrupt()
+      for (const listener of this.onStop) listener(signal)
+    }
+    const unchain = previous?.listen(() => stop('SIGINT'))
+    let signalled = false
+    const onSignal = (signal: NodeJS.Signals) => {
+      // The second signal this process got (a parent's IPC word is not one: a terminal's Ctrl-C reaches the children
+      // too, and the parent's word follows it).
+      if (signalled) process.exit(signalStatus(this.stopped ?? signal))
+      signalled = true
+      stop(signal)
+    }
+    const onMessage = (message: unknown) => {
+      const signal = (message as Partial<StopMessage> | null)?.arcTestStop
+      if (typeof signal === 'string') stop(signal)
+    }
+    const orphaned = () => stop('SIGTERM')
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    if (process.send) {
+      process.on('message', onMessage)
+      process.on('disconnect', orphaned)
+      // The channel must not keep this process alive once its run ends.
+      process.channel?.unref()
+    }
+    return () => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      process.off('message', onMessage)
+      process.off('disconnect', orphaned)
+      unchain?.()
+      hostInterrupts(previous)
+    }
+  }
+
+  private async runTest(): Promise<void> {
     const {argv, flags} = await this.parse(Test)
     const files = argv.map(String)
     if (files.length === 0)
@@ -185,12 +262,11 @@ export default class Test extends ScriptCommand {
     if (flags.results) await writeFile(flags.results, JSON.stringify(results))
     else {
       const c = colorsFor(process.stderr)
-      const failed = results.filter((r) => !r.passed)
-      for (const r of failed)
+      for (const r of results.filter(failed))
         process.stderr.write(
           `${c.red('FAILED')} ${printableLine(r.file)} on ${printableLine(r.device)}, line ${r.failure?.line}\n`
         )
-      process.stderr.write(`${results.length - failed.length} passed, ${failed.length} failed\n`)
+      process.stderr.write(`${tally(results)}\n`)
       if (reportDir) {
         const junit = path.join(reportDir, 'junit.xml')
         const summary = path.join(reportDir, 'summary.md')
@@ -199,7 +275,8 @@ export default class Test extends ScriptCommand {
         process.stderr.write(`report: ${junit}\nsummary: ${summary}\n`)
       }
     }
-    const first = results.find((r) => !r.passed)
+    if (this.stopped) this.exit(signalStatus(this.stopped))
+    const first = results.find(failed)
     if (first) this.exit(first.failure?.status || exitCodeFor('INTERNAL'))
   }
 
@@ -214,14 +291,21 @@ export default class Test extends ScriptCommand {
     const deviceName = device ?? process.env.ANDROID_SERIAL ?? 'default'
     const results: FlowResult[] = []
     for (const flow of flows) {
+      if (this.stopped) {
+        results.push(this.notRun(flow.file, flow.name, deviceName, this.stopped))
+        continue
+      }
       let result: FlowResult | undefined
       for (let attempt = 1; attempt <= retries + 1; attempt++) {
+        if (attempt > 1 && this.stopped) break
         if (attempt > 1)
           process.stderr.write(`retrying ${printableLine(flow.file)} (attempt ${attempt} of ${retries + 1})\n`)
         result = await this.runFlow(flow, deviceName, attempt)
         if (result.passed) break
       }
-      if (!result!.passed && reportDir) result!.artifacts = await this.saveFailure(result!, reportDir, device)
+      // Once stopped, nothing more is sent to the device, the failure pictures too.
+      if (!result!.passed && reportDir && !this.stopped)
+        result!.artifacts = await this.saveFailure(result!, reportDir, device)
       results.push(result!)
     }
     return results
@@ -244,6 +328,14 @@ export default class Test extends ScriptCommand {
       artifacts: [],
     })
     for (const step of flow.steps) {
+      if (this.stopped)
+        return result({
+          line: step.line,
+          text: step.text,
+          status: signalStatus(this.stopped),
+          code: 'CANCELLED',
+          message: `${flow.file}:${step.line}: not run: arc test was stopped by ${this.stopped}`,
+        })
       const stepStart = Date.now()
       let words: string[]
       try {
@@ -307,6 +399,11 @@ export default class Test extends ScriptCommand {
     return result()
   }
 
+  /** A flow the run was stopped before. */
+  private notRun(file: string, flow: string, device: string, signal: NodeJS.Signals): FlowResult {
+    return {flow, file, device, passed: false, notRun: signal, attempts: 0, ms: 0, steps: [], artifacts: []}
+  }
+
   /** What a failed flow leaves for a person: the screen as a snapshot, an annotated screenshot, the device log. */
   private async saveFailure(result: FlowResult, reportDir: string, device: string | undefined): Promise<string[]> {
     const folder = `${fileWord(result.flow)}-${fileWord(result.device)}`
@@ -368,10 +465,17 @@ export default class Test extends ScriptCommand {
       rmSync(scratch, {recursive: true, force: true})
     }
     process.on('exit', ended)
+    // Stopped by a signal: each child stops the same way (the signal reaches this process alone when a CI runner sends
+    // it), writes its results, and the report is made of them.
+    const stopChildren = (signal: NodeJS.Signals) => {
+      for (const child of children) if (child.connected) child.send({arcTestStop: signal} satisfies StopMessage)
+    }
+    this.onStop.add(stopChildren)
     try {
       const runs = devices.map(async (device, i) => {
         const mine = shard ? files.filter((_, k) => k % devices.length === i) : files
         if (mine.length === 0) return []
+        if (this.stopped) return mine.map((file) => this.notRun(file, flowName(file), device, this.stopped!))
         const resultsFile = path.join(scratch, `${i}.json`)
         const args = [
           ...process.execArgv,
@@ -388,8 +492,10 @@ export default class Test extends ScriptCommand {
         if (reportDir) args.push('--report-dir', reportDir)
         const prefix = `[${printableLine(device)}] `
         await new Promise<void>((resolve, reject) => {
-          const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe']})
+          // An IPC channel: how this process stops the child (stopChildren), and how the child knows this one is gone.
+          const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe', 'ipc']})
           children.add(child)
+          if (this.stopped) child.send({arcTestStop: this.stopped} satisfies StopMessage)
           child.on('exit', () => children.delete(child))
           const relay = (from: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
             let rest = ''
@@ -401,8 +507,8 @@ export default class Test extends ScriptCommand {
             })
             from.on('end', () => rest && to.write(`${prefix}${rest}\n`))
           }
-          relay(child.stdout, process.stdout)
-          relay(child.stderr, process.stderr)
+          relay(child.stdout!, process.stdout)
+          relay(child.stderr!, process.stderr)
           child.on('error', reject)
           child.on('close', () => resolve())
         })
@@ -412,7 +518,7 @@ export default class Test extends ScriptCommand {
           // The child failed before it ran a flow (no such device, a server that does not answer): each of its
           // flows is a failure on that device, with what it printed.
           return mine.map((file): FlowResult => ({
-            flow: path.basename(file).replace(/\.[^.]*$/, ''),
+            flow: flowName(file),
             file,
             device,
             passed: false,
@@ -431,6 +537,7 @@ export default class Test extends ScriptCommand {
       })
       return (await Promise.all(runs)).flat()
     } finally {
+      this.onStop.delete(stopChildren)
       process.off('exit', ended)
       await rm(scratch, {recursive: true, force: true})
     }

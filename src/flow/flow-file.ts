@@ -142,8 +142,12 @@ export function parseFlow(
   }
   if (steps.length === 0)
     throw flowError(file, 1, 'the flow has no steps', ['Write one arc command per line (docs/flows.md).'])
-  const name = file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || file
-  return {file, name, steps}
+  return {file, name: flowName(file), steps}
+}
+
+/** A flow's name: its file's without folders and extension (`login` for flows/login.flow). */
+export function flowName(file: string): string {
+  return file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || file
 }
 
 /** The value at `path` in a command's JSON result, as text for a variable; an error naming what is there instead. */

@@ -21,6 +21,8 @@ export interface FlowResult {
   ms: number
   steps: StepResult[]
   failure?: {line: number; text: string; status: number; code?: string; message: string}
+  /** Not run: the signal that stopped the run before the flow started (SIGINT, SIGTERM). Neither passed nor failed. */
+  notRun?: string
   /** Files saved on failure, relative to the report folder. */
   artifacts: string[]
 }
@@ -44,20 +46,23 @@ function stepLog(result: FlowResult): string {
     .join('\n')
 }
 
+/** A flow that ran and did not pass (a flow not run is neither). */
+export const failed = (r: FlowResult) => !r.passed && r.notRun === undefined
+
 export function junitXml(results: FlowResult[], timestamp: Date): string {
   const devices = [...new Set(results.map((r) => r.device))]
   const out = ['<?xml version="1.0" encoding="UTF-8"?>']
-  const failures = results.filter((r) => !r.passed).length
+  const failures = results.filter(failed).length
   const total = results.reduce((sum, r) => sum + r.ms, 0)
   out.push(
     `<testsuites name="arc test" tests="${results.length}" failures="${failures}" errors="0" time="${seconds(total)}">`
   )
   for (const device of devices) {
     const mine = results.filter((r) => r.device === device)
-    const failed = mine.filter((r) => !r.passed).length
     const time = mine.reduce((sum, r) => sum + r.ms, 0)
+    const skipped = mine.filter((r) => r.notRun !== undefined).length
     out.push(
-      `  <testsuite name="${xmlText(device)}" tests="${mine.length}" failures="${failed}" errors="0" skipped="0" time="${seconds(time)}" timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`
+      `  <testsuite name="${xmlText(device)}" tests="${mine.length}" failures="${mine.filter(failed).length}" errors="0" skipped="${skipped}" time="${seconds(time)}" timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`
     )
     for (const r of mine) {
       out.push(
@@ -65,7 +70,9 @@ export function junitXml(results: FlowResult[], timestamp: Date): string {
         // classname, time and group on a testcase; the file is in the failure message and the step log.
         `    <testcase name="${xmlText(r.flow)}" classname="${xmlText(`${device}.${r.flow}`)}" time="${seconds(r.ms)}">`
       )
-      if (r.failure) {
+      if (r.notRun !== undefined)
+        out.push(`      <skipped message="${xmlText(`not run: arc test was stopped by ${r.notRun}`)}"/>`)
+      else if (r.failure) {
         const where = `${r.file}:${r.failure.line}`
         const said = r.failure.message.startsWith(where) ? r.failure.message : `${where}: ${r.failure.message}`
         out.push(
@@ -86,21 +93,34 @@ export function junitXml(results: FlowResult[], timestamp: Date): string {
 /** A Markdown path: spaces and parentheses would end the link. */
 const mdPath = (p: string) => p.split('/').map(encodeURIComponent).join('/')
 
+/** `N passed, M failed`, and `, K not run` where the run was stopped before some flows. */
+export function tally(results: FlowResult[]): string {
+  const passed = results.filter((r) => r.passed).length
+  const notRun = results.filter((r) => r.notRun !== undefined).length
+  return `${passed} passed, ${results.filter(failed).length} failed${notRun ? `, ${notRun} not run` : ''}`
+}
+
+/** A flow's result in a word or three: passed, failed at line N, not run (SIGTERM). */
+function outcome(r: FlowResult): string {
+  if (r.passed) return 'passed'
+  if (r.notRun !== undefined) return `not run (${r.notRun})`
+  return `failed at line ${r.failure?.line}`
+}
+
 export function markdownSummary(results: FlowResult[]): string {
-  const failed = results.filter((r) => !r.passed)
   const lines = [
     '# arc test',
     '',
-    `${results.length - failed.length} passed, ${failed.length} failed`,
+    tally(results),
     '',
     '| flow | device | result | attempts | time |',
     '| --- | --- | --- | ---: | ---: |',
     ...results.map(
       (r) =>
-        `| ${r.file.replaceAll('|', '\\|')} | ${r.device.replaceAll('|', '\\|')} | ${r.passed ? 'passed' : `failed at line ${r.failure?.line}`} | ${r.attempts} | ${seconds(r.ms)} s |`
+        `| ${r.file.replaceAll('|', '\\|')} | ${r.device.replaceAll('|', '\\|')} | ${outcome(r)} | ${r.attempts} | ${seconds(r.ms)} s |`
     ),
   ]
-  for (const r of failed) {
+  for (const r of results.filter(failed)) {
     lines.push(
       '',
       `## ${r.file} on ${r.device}`,

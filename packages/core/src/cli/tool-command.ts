@@ -311,10 +311,14 @@ export class HostInterrupts {
 
 /**
  * Says (an instance) or unsays (undefined) that the tool commands run in this process from now on take their Ctrl-C
- * from a host (see HostInterrupts). Kept on globalThis for the same reason as observeCliTools.
+ * from a host (see HostInterrupts). Kept on globalThis for the same reason as observeCliTools. Returns the one it
+ * replaces, for a host inside another (`arc test` as a batch line) to put back.
  */
-export function hostInterrupts(interrupts: HostInterrupts | undefined): void {
-  ;(globalThis as HostInterruptsHolder)[HOST_INTERRUPTS] = interrupts
+export function hostInterrupts(interrupts: HostInterrupts | undefined): HostInterrupts | undefined {
+  const holder = globalThis as HostInterruptsHolder
+  const previous = holder[HOST_INTERRUPTS]
+  holder[HOST_INTERRUPTS] = interrupts
+  return previous
 }
 
 function writeAll(stream: NodeJS.WriteStream, bytes: Buffer): Promise<void> {

@@ -1,0 +1,147 @@
+import {spawn} from 'node:child_process'
+import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {exitCodeFor} from '@arc-cli/core'
+import {arcNodeArgs} from '@arc-cli/test-support/built-cli'
+import {DEMO_DIR, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {junitSchemaProblems} from '@arc-cli/test-support/junit-schema'
+import {ROOT} from '@arc-cli/test-support/paths'
+import {expect} from 'chai'
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`still waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** The command lines of the processes now running (Linux /proc), to find `arc test` children left running. */
+async function commandLines(): Promise<string[]> {
+  const lines: string[] = []
+  for (const pid of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid)) continue
+    const text = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
+    if (text) lines.push(text.replaceAll('\0', ' '))
+  }
+  return lines
+}
+
+/**
+ * A CI runner cancels a job (or its timeout ends it) with SIGINT or SIGTERM, a person with Ctrl-C. arc test took
+ * a first SIGINT as the running step's alone: the step was cancelled, the flow retried (a flow that then passed
+ * made the run exit 0) and the later flows ran on. A SIGTERM ended it at once with no report, and with several
+ * devices the child arc tests ran on, unwatched, acting on their devices.
+ */
+describe('arc test: stopped by SIGINT or SIGTERM', function () {
+  this.timeout(90_000)
+  const h = useEmulator({
+    devices: [
+      {serial: 'emu-1', snapshot: DEMO_DIR},
+      {serial: 'emu-2', snapshot: DEMO_DIR},
+    ],
+  })
+  const flow = async (name: string, text: string) => {
+    const file = path.join(h.dir, name)
+    await writeFile(file, text)
+    return file
+  }
+  // A temporary folder of the runs' own: the scratch folder of a run with several devices must be gone after it.
+  const tmp = () => path.join(h.dir, 'tmp')
+  const start = (args: string[]) => {
+    const child = spawn(process.execPath, arcNodeArgs(args), {
+      cwd: ROOT,
+      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ANDROID_SERIAL: '', TMPDIR: tmp(), ...h.env},
+    })
+    const run = {stdout: '', stderr: '', child, code: undefined as number | null | undefined}
+    child.stdout.on('data', (d) => (run.stdout += d))
+    child.stderr.on('data', (d) => (run.stderr += d))
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve((run.code = code))))
+    return {run, exited}
+  }
+  const taps = (from: number) =>
+    h.emu.commands
+      .slice(from)
+      .filter((c) => c.argv[0] === 'input' && c.argv[1] === 'tap')
+      .map((c) => `${c.serial} ${c.argv.slice(2).join(' ')}`)
+  const cases = (xml: string) =>
+    [...xml.matchAll(/<testcase name="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)].map((m) => {
+      const body = m[2] as string
+      const state = body.includes('<failure')
+        ? /type="([^"]*)"/.exec(body)?.[1]
+        : body.includes('<skipped')
+          ? 'skipped'
+          : 'passed'
+      return `${m[1]} ${state}`
+    })
+
+  for (const [signal, status] of [
+    ['SIGINT', exitCodeFor('CANCELLED')],
+    ['SIGTERM', 128 + os.constants.signals.SIGTERM],
+  ] as const) {
+    it(`${signal}: the step running is cancelled, nothing more runs (no retry, no later flow), the report says so`, async () => {
+      const slow = await flow(`slow-${signal}.flow`, 'tap 1 1\nwait element text NOPE --timeout 15000\ntap 2 2\n')
+      const later = await flow(`later-${signal}.flow`, 'tap 3 3\n')
+      const report = path.join(h.dir, `report-${signal}`)
+      const from = h.emu.commands.length
+      const {run, exited} = start(['test', slow, later, '-d', 'emu-1', '--retries', '2', '--report-dir', report])
+      await until(() => run.stderr.includes(`${slow}:2 wait element`), 'the wait step')
+      run.child.kill(signal)
+      expect(await exited, run.stderr).to.equal(status)
+      expect(run.stderr).to.include('0 passed, 1 failed, 1 not run')
+      expect(run.stderr).to.not.include('retrying')
+      expect(taps(from)).to.deep.equal(['emu-1 1 1'])
+      const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
+      expect(junitSchemaProblems(xml)).to.deep.equal([])
+      expect(cases(xml)).to.deep.equal([`slow-${signal} CANCELLED`, `later-${signal} skipped`])
+      expect(xml).to.include(`skipped="1"`).and.include(`not run: arc test was stopped by ${signal}`)
+      expect(await readFile(path.join(report, 'summary.md'), 'utf8')).to.include(`not run (${signal})`)
+    })
+  }
+
+  it('several devices: a SIGTERM stops every child at its step, each device reported, nothing left behind', async () => {
+    const slow = await flow('slow-many.flow', 'tap 1 1\nwait element text NOPE --timeout 60000\ntap 2 2\n')
+    const later = await flow('later-many.flow', 'tap 3 3\n')
+    const report = path.join(h.dir, 'report-many')
+    await mkdir(tmp(), {recursive: true})
+    const from = h.emu.commands.length
+    const {run, exited} = start(['test', slow, later, '-d', 'emu-1', '-d', 'emu-2', '--report-dir', report])
+    await until(
+      () => ['emu-1', 'emu-2'].every((d) => run.stderr.includes(`[${d}] ${slow}:2 wait element`)),
+      'both wait steps'
+    )
+    // The runner signals arc test alone, not its children.
+    run.child.kill('SIGTERM')
+    expect(await exited, run.stderr).to.equal(128 + os.constants.signals.SIGTERM)
+    expect(taps(from).sort()).to.deep.equal(['emu-1 1 1', 'emu-2 1 1'])
+    expect(run.stderr).to.include('0 passed, 2 failed, 2 not run')
+    const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
+    expect(junitSchemaProblems(xml)).to.deep.equal([])
+    expect(cases(xml)).to.deep.equal([
+      'slow-many CANCELLED',
+      'later-many skipped',
+      'slow-many CANCELLED',
+      'later-many skipped',
+    ])
+    expect((await commandLines()).filter((l) => l.includes(report))).to.deep.equal([])
+    expect((await readdir(tmp())).filter((name) => name.startsWith('arc-test-'))).to.deep.equal([])
+  })
+
+  it('several devices: a parent killed outright (SIGKILL) leaves no child acting on its device', async () => {
+    const slow = await flow('slow-orphan.flow', 'wait element text NOPE --timeout 60000\ntap 2 2\n')
+    const report = path.join(h.dir, 'report-orphan')
+    const from = h.emu.commands.length
+    const {run, exited} = start(['test', slow, '-d', 'emu-1', '-d', 'emu-2', '--report-dir', report])
+    await until(
+      () => ['emu-1', 'emu-2'].every((d) => run.stderr.includes(`[${d}] ${slow}:1 wait element`)),
+      'both wait steps'
+    )
+    run.child.kill('SIGKILL')
+    await exited
+    // The children stop (well before their 60 s wait runs out) and never reach line 2.
+    await until(async () => (await commandLines()).every((l) => !l.includes(report)), 'the children to end', 20_000)
+    expect(taps(from)).to.deep.equal([])
+  })
+})
