@@ -320,6 +320,44 @@ describe('arc mcp serve settings', () => {
     }
   })
 
+  it('--allow-origin takes an origin as a browser writes it, and refuses what no browser sends (*, null, a path)', async () => {
+    // A trailing slash or capitals were kept as given and matched no browser's Origin: the page got 403 with no word
+    // why. `*` and `null` read as "any page" and "sandboxed pages and file:// documents" to whoever wrote them.
+    const server = await startServer({allowedOrigins: ['HTTP://LocalHost:6274/', 'https://example.com:443']})
+    try {
+      for (const origin of ['http://localhost:6274', 'https://example.com']) {
+        const ok = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`, origin}, body: LIST})
+        expect(ok.status, origin).to.equal(200)
+        expect(ok.headers['access-control-allow-origin']).to.equal(origin)
+      }
+    } finally {
+      await server.close()
+    }
+    for (const given of [
+      '*',
+      'null',
+      'localhost:6274',
+      'http://localhost:6274/app',
+      'http://user@localhost:6274',
+      '',
+    ]) {
+      const cases: Array<[Partial<HttpSettings>, string, string]> = [
+        [{allowedOrigins: [given]}, 'INVALID_INPUT', '--allow-origin'],
+        [{config: {mcp: {allowedOrigins: ['http://localhost:1', given]}}}, 'INVALID_CONFIG', 'mcp.allowedOrigins[1]'],
+      ]
+      for (const [settings, code, name] of cases) {
+        let error: {code?: string; message?: string} | undefined
+        try {
+          await (await startServer(settings)).close()
+        } catch (caught) {
+          error = caught as typeof error
+        }
+        expect(error?.code, `${name} ${JSON.stringify(given)}`).to.equal(code)
+        expect(error?.message).to.include(`${name}: `).and.include('scheme://host')
+      }
+    }
+  })
+
   it('refuses an empty or short token without echoing it', async () => {
     for (const token of ['', 'short-secret']) {
       let error: {code?: string; message?: string} | undefined

@@ -2,7 +2,15 @@
 import {statSync} from 'node:fs'
 import path from 'node:path'
 
-import {InvalidInputError, setOffThreadWork, type AnyTool, type ArcConfig, type ToolObserver} from '@arc-cli/core'
+import {
+  ConfigError,
+  InvalidInputError,
+  printableLine,
+  setOffThreadWork,
+  type AnyTool,
+  type ArcConfig,
+  type ToolObserver,
+} from '@arc-cli/core'
 
 import {generateToken} from './auth.js'
 import {DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer} from './http-server.js'
@@ -106,6 +114,50 @@ export interface StartedHttp extends RunningHttpServer {
   host: ToolHost
 }
 
+/**
+ * An allowed origin as a browser sends it in `Origin` (RFC 6454: scheme, host and a port other than the scheme's
+ * default, lower case, no path), or undefined for what no browser sends: `*` and `null` (sandboxed pages, file://
+ * documents) included, which would read as "any page". A trailing slash and capitals are forgiven: kept as given,
+ * they matched no request, and the page got 403 with no word why.
+ */
+export function browserOrigin(given: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(given)
+  } catch {
+    return undefined
+  }
+  const bare = url.username === '' && url.password === '' && url.search === '' && url.hash === ''
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && bare && url.pathname === '/' && !given.includes('?'))
+    return url.origin
+  // Other schemes (an editor's webview: vscode-webview://ID) are serialised as written, scheme in lower case.
+  const other = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)\/?$/i.exec(given)
+  if (other && !/^https?$/i.test(other[1] as string)) return `${(other[1] as string).toLowerCase()}://${other[2]}`
+  return undefined
+}
+
+/** Allowed origins from `--allow-origin` and `mcp.allowedOrigins`, as browsers send them; anything else refused. */
+function allowedOrigins(settings: HttpSettings): string[] {
+  const check = (given: string, name: string, error: (message: string) => Error) => {
+    const origin = browserOrigin(given)
+    if (origin !== undefined) return origin
+    throw error(
+      `${name}: ${printableLine(JSON.stringify(given))} is no browser origin: write scheme://host[:port] as a browser sends it in its Origin header (http://localhost:6274), without a path; * and null are never allowed`
+    )
+  }
+  const fromConfig = (settings.config.mcp?.allowedOrigins ?? []).map((given, i) =>
+    check(
+      given,
+      `mcp.allowedOrigins[${i}]`,
+      (message) => new ConfigError(message, {details: {key: `mcp.allowedOrigins[${i}]`}})
+    )
+  )
+  const fromFlag = (settings.allowedOrigins ?? []).map((given) =>
+    check(given, '--allow-origin', (message) => new InvalidInputError(message, {details: {input: 'allow-origin'}}))
+  )
+  return [...fromConfig, ...fromFlag]
+}
+
 export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
   const mcp = settings.config.mcp
   const given = settings.token ?? mcp?.token
@@ -127,13 +179,14 @@ export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
     )
   }
   const token = given ?? generateToken()
+  const origins = allowedOrigins(settings)
   const host = buildHost(settings)
   const running = await startHttpServer({
     host,
     token,
     port: settings.port ?? mcp?.port ?? 7777,
     bind: settings.host ?? mcp?.host ?? '127.0.0.1',
-    allowedOrigins: [...(mcp?.allowedOrigins ?? []), ...(settings.allowedOrigins ?? [])],
+    allowedOrigins: origins,
     maxBodyBytes: settings.maxBodyBytes ?? mcp?.maxBodyBytes,
     log: settings.log,
   })

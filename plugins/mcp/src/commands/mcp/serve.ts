@@ -77,7 +77,8 @@ export default class McpServe extends ArcCommand {
       summary: 'No line per tool call on stderr (start-up lines, warnings and refusals still print).',
     }),
     'allow-origin': Flags.string({
-      summary: 'A browser Origin allowed to call the server (besides mcp.allowedOrigins). Repeatable.',
+      summary:
+        'A browser origin allowed to call the server, scheme://host[:port] (http://localhost:6274), besides mcp.allowedOrigins. Repeatable.',
       multiple: true,
     }),
     'max-body': Flags.integer({
