@@ -133,4 +133,34 @@ describe('arc mcp serve over HTTP: a cancelled call stops reading the device', f
       await server.close()
     }
   })
+
+  // SIGINT/SIGTERM (`arc mcp serve` calls close()): the connections were destroyed with their calls, so an agent got
+  // a dropped connection, not an answer, and could not tell a cancelled action from a lost server.
+  it('a server that stops cancels the calls in flight and answers each CANCELLED before it closes', async () => {
+    const server = await startServer({
+      devices: ['emu-1'],
+      adbHost: '127.0.0.1',
+      adbPort: emu.port,
+      config: {adb: {helper: 'off'}},
+    })
+    const client = await connect(server.url)
+    try {
+      const hang = emu.device('emu-1').hangNext('input')
+      const call = client.callTool({name: 'android_tap', arguments: {x: 10, y: 20}}, undefined, {timeout: 60_000})
+      call.catch(() => undefined)
+      await hang.arrived
+      await server.close()
+      const result = (await call) as {isError?: boolean; structuredContent?: {error?: {code?: string}}}
+      expect(result.isError).to.equal(true)
+      expect(result.structuredContent?.error?.code).to.equal('CANCELLED')
+      // The device command was cut off, not left to run to adb's 20 s time limit: its shell ends once the emulator
+      // sees the connection go.
+      const cut = Date.now() + 10_000
+      while (emu.runningShells().length > 0 && Date.now() < cut) await tick()
+      expect(emu.runningShells()).to.deep.equal([])
+    } finally {
+      await client.close().catch(() => undefined)
+      await server.close()
+    }
+  })
 })

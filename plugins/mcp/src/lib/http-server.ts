@@ -145,6 +145,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<{body: Buffer} |
   })
 }
 
+/** How long a stopping server waits for its cancelled calls' answers to be written before it closes anyway. */
+const ANSWER_WAIT_MS = 5000
+
 /** The `notifications/cancelled` among the messages: the request ids they name. */
 function cancelledIds(messages: unknown[]): Array<string | number> {
   return messages.flatMap((m) => {
@@ -213,7 +216,11 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const origins = () => new Set([...[...hosts].map((h) => `http://${h}`), ...(options.allowedOrigins ?? [])])
   let allowedOrigins = new Set<string>()
 
+  /** Requests not answered yet: a server that stops answers them before it closes their connections. */
+  const answering = new Set<ServerResponse>()
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    answering.add(res)
+    res.once('close', () => answering.delete(res))
     const path = (req.url ?? '').split('?')[0]
     // `/mcp/` too: clients' configs often end the URL with a slash.
     if (path !== '/mcp' && path !== '/mcp/') return reply(res, 404, -32000, 'Not found')
@@ -305,10 +312,21 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     server,
     port,
     url: `http://${shownHost}:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: async () => {
+      // No new connection from here (idle ones close); every call running ends CANCELLED, as a client's cancellation
+      // ends it (its device work cut off and undone), and is answered; then what is left is closed.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      await options.host.cancelAll()
+      let timer: NodeJS.Timeout | undefined
+      const answered = Promise.all(
+        [...answering].map(
+          (res) => new Promise<void>((resolve) => (res.closed ? resolve() : res.once('close', resolve)))
+        )
+      )
+      await Promise.race([answered, new Promise<void>((resolve) => (timer = setTimeout(resolve, ANSWER_WAIT_MS)))])
+      clearTimeout(timer)
+      server.closeAllConnections()
+      await closed
+    },
   }
 }

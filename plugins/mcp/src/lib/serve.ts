@@ -4,6 +4,7 @@ import path from 'node:path'
 
 import {
   ConfigError,
+  exitCodeFor,
   InvalidInputError,
   printableLine,
   setOffThreadWork,
@@ -207,17 +208,40 @@ export async function serveStdio(settings: ServeSettings & {log?(message: string
     maxBytes: settings.maxBodyBytes ?? settings.config.mcp?.maxBodyBytes ?? DEFAULT_MAX_BODY,
     log: settings.log,
   })
-  const closed = new Promise<'closed' | 'end'>((resolve) => {
+  // The MCP spec's stdio shutdown: the client closes stdin, waits, then sends SIGTERM (the SDK's client after 2 s),
+  // then SIGKILL. A signal cancels the calls still running, which end as a cut-off call does (their device work
+  // undone) and are answered, and the server ends; a second signal ends the process at once.
+  let signalled: string | undefined
+  const listeners = new Map<NodeJS.Signals, () => void>()
+  const closed = new Promise<'closed' | 'end' | 'signal'>((resolve) => {
     server.onclose = () => resolve('closed')
     process.stdin.once('end', () => resolve('end'))
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const listener = () => {
+        if (signalled !== undefined) process.exit(exitCodeFor('CANCELLED'))
+        signalled = signal
+        resolve('signal')
+      }
+      listeners.set(signal, listener)
+      process.on(signal, listener)
+    }
   })
-  await server.connect(transport)
-  if ((await closed) === 'end') {
-    // The SDK hands the last messages read to their handlers on a later turn, and writes each answer on a later
-    // turn than the handler's end: a turn before, the calls, then a turn after.
-    await nextTurn()
-    await host.idle()
-    await nextTurn()
+  try {
+    await server.connect(transport)
+    const why = await closed
+    if (why === 'signal') {
+      const cancelled = await host.cancelAll()
+      settings.log?.(`${signalled}: stopped${cancelled > 0 ? `, ${cancelled} call(s) in flight cancelled` : ''}`)
+    }
+    if (why !== 'closed') {
+      // The SDK hands the last messages read to their handlers on a later turn, and writes each answer on a later
+      // turn than the handler's end: a turn before, the calls, then a turn after.
+      await nextTurn()
+      await host.idle()
+      await nextTurn()
+    }
+    await server.close()
+  } finally {
+    for (const [signal, listener] of listeners) process.off(signal, listener)
   }
-  await server.close()
 }

@@ -302,7 +302,9 @@ export class ToolHost {
   call(name: string, args: unknown, signal?: AbortSignal, session?: string): Promise<CallToolResult> {
     const started = performance.now()
     const on: CallDevice = {}
-    const call = this.run(name, args, signal, session, on).then((result) => {
+    const stopping = this.stopping.signal
+    const cut = signal ? AbortSignal.any([signal, stopping]) : stopping
+    const call = this.run(name, args, cut, session, on).then((result) => {
       if (!this.options.quiet)
         this.options.log?.(
           callLine(this.served.has(name) ? name : '(unknown tool)', on.device, performance.now() - started, result)
@@ -312,6 +314,21 @@ export class ToolHost {
     this.running.add(call)
     void call.finally(() => this.running.delete(call))
     return call
+  }
+
+  /** Aborted when the server stops: every call running, and any that comes after, ends CANCELLED. */
+  private readonly stopping = new AbortController()
+
+  /**
+   * For a server that is stopping (SIGTERM, SIGINT): cancels every call running, as a client's cancellation does
+   * (device commands cut off, what an action must undo undone: a keyboard switched for typing is set back), and any
+   * call that comes after; resolves once none runs, each having its CANCELLED result.
+   */
+  async cancelAll(): Promise<number> {
+    const running = this.running.size
+    this.stopping.abort()
+    await this.idle()
+    return running
   }
 
   /** Resolves when no call is running (a call that starts meanwhile is waited for too). */
