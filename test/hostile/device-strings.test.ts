@@ -37,6 +37,26 @@ describe('device strings: names the device prints back', function () {
     if (r.error === undefined) expect(readFileSync(path.join(tmp, 'cr\r/keep.txt'), 'utf8')).to.equal('new')
     else expect(readdirSync(path.join(tmp, 'cr\r'))).to.deep.equal([])
   })
+  it('on adbd before Android 7 (a PTY writes CR LF) too: the folder named cr\\r, not cr', async () => {
+    // Not a failing-first case (the old parse read a PTY's CR LF right): it keeps the new parse honest there.
+    const old = h.emu.device('emu-1')
+    const sdk = old.properties.get('ro.build.version.sdk')
+    old.properties.set('ro.build.version.sdk', '23')
+    try {
+      const tmp = path.join(old.files.root, 'data/local/tmp')
+      mkdirSync(path.join(tmp, 'pty'))
+      mkdirSync(path.join(tmp, 'pty\r'))
+      writeFileSync(path.join(tmp, 'pty/keep.txt'), 'precious')
+      const r = await run('write_file', {location_id: 'tmp', path: 'pty\r/keep.txt', content: 'new'})
+      expect(r.error).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'pty/keep.txt'), 'utf8')).to.equal('precious')
+      expect(readFileSync(path.join(tmp, 'pty\r/keep.txt'), 'utf8')).to.equal('new')
+    } finally {
+      if (sdk === undefined) old.properties.delete('ro.build.version.sdk')
+      else old.properties.set('ro.build.version.sdk', sdk)
+    }
+  })
+
   it('writes into a folder whose name holds a line break (realpath prints it whole)', async () => {
     const tmp = path.join(h.emu.device('emu-1').files.root, 'data/local/tmp')
     mkdirSync(path.join(tmp, 'two\nlines'))
