@@ -32,7 +32,15 @@ export const setClipboard = defineTool({
   kind: 'action',
   needs: {clipboard: 'act'},
   group: 'text',
-  input: z.object({text: z.string().describe('Text to set in clipboard')}),
+  input: z.object({
+    text: z
+      .string()
+      .refine(
+        (text) => !/\p{Cs}/u.test(text),
+        'cannot contain a lone surrogate (half of a UTF-16 pair: it has no UTF-8)'
+      )
+      .describe('Text to set in clipboard'),
+  }),
   cli: {id: 'clipboard set', positional: ['text'], examples: ['<%= config.bin %> <%= command.id %> "Hello from arc"']},
   async handler({driver}, {text}) {
     await driver.setClipboard(text)

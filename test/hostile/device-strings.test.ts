@@ -91,6 +91,21 @@ describe('device strings: names the device prints back', function () {
       expect(error?.message).to.match(/command.*lone surrogate/s)
     })
 
+    it('set_clipboard: the text is refused, naming it, before the device is opened', async () => {
+      const deps: RunDeps = {
+        config: {},
+        cwd: process.cwd(),
+        openDriver: () => Promise.reject(new Error('must not open')),
+        stateFor: () => new MemoryDeviceState(),
+      }
+      const error = await runTool(tool('set_clipboard'), {input: {text: 'x\udbff'}}, deps).then(
+        () => undefined,
+        (e: unknown) => e as ArcError
+      )
+      expect(error?.code).to.equal('INVALID_INPUT')
+      expect(error?.message).to.match(/text.*lone surrogate/s)
+    })
+
     it('the quoting itself refuses it, whatever the caller checked', () => {
       expect(() => shq('a\ud800b')).to.throw(/lone surrogate \(U\+D800/)
       expect(() => shq('a\udfffb')).to.throw(/lone surrogate \(U\+DFFF/)

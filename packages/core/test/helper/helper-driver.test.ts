@@ -329,6 +329,29 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     }
   })
 
+  it('refuses clipboard text it cannot carry whole, before sending it, and the helper goes on serving', async () => {
+    const d = await driver('auto')
+    device().clipboard = {text: 'the user copied this'}
+    const failure = (text: string) =>
+      d.setClipboard(text).then(
+        () => undefined,
+        (e: unknown) => e as ArcError
+      )
+    // UTF-8 has no bytes for half a surrogate pair: sent, it arrived as U+FFFD, other text than asked.
+    const lone = await failure('a\ud800b')
+    expect(lone?.code).to.equal('INVALID_INPUT')
+    expect(lone?.message).to.match(/clipboard-set.*lone surrogate/)
+    // Over the helper's 4 MiB request frame it ended the session as a broken stream (reported UNSUPPORTED, "gone").
+    const huge = await failure('x'.repeat((4 << 20) + 1))
+    expect(huge?.code).to.equal('INVALID_INPUT')
+    expect(huge?.message).to.match(/over the 4194304 bytes \(4 MiB\) one helper request may hold; nothing was sent/)
+    expect(device().clipboard).to.deep.equal({text: 'the user copied this'})
+    const from = h.emu.commands.length
+    await d.setClipboard('after')
+    expect(device().clipboard).to.deep.equal({text: 'after'})
+    expect(programs(from)).to.not.include('app_process /')
+  })
+
   it('types any text by a paste, without an input method switch, and puts the user clipboard back', async () => {
     const d = await driver('auto')
     const capture = await d.captureScreen()

@@ -15,7 +15,7 @@
 import {randomBytes} from 'node:crypto'
 import type {Socket} from 'node:net'
 
-import {CancelledError} from '../../errors/arc-error.js'
+import {CancelledError, InvalidInputError} from '../../errors/arc-error.js'
 import {DEFAULT_HELPER_HOLD_MS, helperBuild, helperDevicePath, HELPER_DEX} from '../device-helper.js'
 import type {DeviceShell} from './device-shell.js'
 import {statFile} from './files.js'
@@ -31,6 +31,8 @@ const HELLO_MARK = Buffer.from('\x02arc-helper ', 'latin1')
 const PREAMBLE_LIMIT = 4096
 /** Responses larger than this are a broken stream, not a screen. */
 const MAX_RESPONSE = 64 << 20
+/** The largest request frame the helper reads (Frames.MAX_REQUEST): a longer one ends its session as broken. */
+export const MAX_HELPER_REQUEST = 4 << 20
 
 /**
  * Why the helper did not serve: `start` (no app_process, the class did not load, the stream ended before the
@@ -207,6 +209,26 @@ export class HelperSession {
   request(words: string[], timeoutMs: number): Promise<Buffer> {
     if (this.ended) return Promise.reject(this.ended)
     const id = this.nextId++
+    // Refused before a byte is sent: UTF-8 would write U+FFFD for a lone surrogate (other text than asked), and a
+    // frame over the helper's limit would end the session as a broken stream.
+    const lone = words.findIndex((w) => /\p{Cs}/u.test(w))
+    if (lone !== -1) {
+      return Promise.reject(
+        new InvalidInputError(
+          `the helper's \`${words[0]}\` cannot carry a lone surrogate (half of a UTF-16 pair: it has no UTF-8)`,
+          {details: {operation: words[0]}}
+        )
+      )
+    }
+    const frame = encodeRequest(id, words)
+    if (frame.length - 4 > MAX_HELPER_REQUEST) {
+      return Promise.reject(
+        new InvalidInputError(
+          `the helper's \`${words[0]}\` would be ${frame.length - 4} bytes, over the ${MAX_HELPER_REQUEST} bytes (4 MiB) one helper request may hold; nothing was sent`,
+          {details: {operation: words[0], bytes: frame.length - 4, limit: MAX_HELPER_REQUEST}}
+        )
+      )
+    }
     return new Promise<Buffer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.settle(id)
@@ -220,7 +242,7 @@ export class HelperSession {
       }, timeoutMs)
       this.pending.set(id, {resolve, reject, timer})
       this.socket.ref()
-      this.socket.write(encodeRequest(id, words))
+      this.socket.write(frame)
     })
   }
 
