@@ -62,7 +62,10 @@ export function splitWords(text: string, line: number, expand?: Expand): string[
       if (j >= text.length) throw unterminated(line, '"')
       i = j
     } else if (c === '\\') {
-      if (i + 1 < text.length) word += text[++i]
+      // A backslash ending the line (before a CRLF file's \r too) would continue it in a shell: a line cannot, and
+      // dropping it (or escaping the \r) would send other text than the line shows.
+      if (i + 1 >= text.length || (text[i + 1] === '\r' && i + 2 === text.length)) throw trailingBackslash(line)
+      word += text[++i]
       inWord = true
     } else {
       word += c
@@ -71,6 +74,12 @@ export function splitWords(text: string, line: number, expand?: Expand): string[
   }
   if (inWord) words.push(word)
   return words
+}
+
+function trailingBackslash(line: number): InvalidInputError {
+  return new InvalidInputError(`batch line ${line}: a backslash ends the line, escaping nothing`, {
+    actions: ['A command cannot span lines; for a backslash as text, quote it: \'\\\' or "\\\\".'],
+  })
 }
 
 function unterminated(line: number, quote: string): InvalidInputError {

@@ -169,6 +169,10 @@ describe('batch line splitting', () => {
     expect(splitWords('tap 1 2 # note', 1)).to.deep.equal(['tap', '1', '2'])
     expect(splitWords('type a#b', 1)).to.deep.equal(['type', 'a#b'])
     expect(() => splitWords(`type 'open`, 4)).to.throw(/batch line 4: unterminated ' quote/)
+    // A trailing backslash was dropped (`type abc\` typed abc), and before a CRLF file's \r it typed abc\r.
+    expect(() => splitWords('type abc\\', 5)).to.throw(/batch line 5: a backslash ends the line, escaping nothing/)
+    expect(() => parseBatch('tap 1 1\r\ntype abc\\\r\n')).to.throw(/batch line 2: a backslash ends the line/)
+    expect(splitWords(`type 'abc\\' a\\\\`, 1)).to.deep.equal(['type', 'abc\\', 'a\\'])
     expect(parseBatch('\uFEFFtap 1 1\r\n\r\n# c\npress home\n').map((l) => [l.line, l.words])).to.deep.equal([
       [1, ['tap', '1', '1']],
       [4, ['press', 'home']],
