@@ -1,5 +1,5 @@
 import {execFile, spawn} from 'node:child_process'
-import {mkdir, mkdtemp, readdir, readFile, rm} from 'node:fs/promises'
+import {mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
@@ -153,6 +153,18 @@ describe('the packed arc-cli tarball, installed on its own', function () {
     const annotated = replies.find((r) => r.id === 3)?.result
     expect(annotated?.isError, JSON.stringify(annotated?.content?.[0])).to.not.equal(true)
     expect(annotated?.content?.map((c) => c.type)).to.include('image')
+  })
+
+  it("a broken config's Try: lines name an example file this installation has", async () => {
+    const folder = path.join(env.HOME!, 'broken-config')
+    await mkdir(folder)
+    await writeFile(path.join(folder, '.arcrc.json'), '{"adb": {"port": 99999}}')
+    const out = await runProgram(arc, ['screen-state', '-d', 'demo'], {cwd: folder, env})
+    expect(out.code, out.stderr).to.equal(3)
+    const example = /[Ss]ee (\S*\.arcrc\.example)/.exec(out.stderr)?.[1]
+    expect(example, out.stderr).to.be.a('string')
+    expect(path.isAbsolute(example!), `${example} is not a path a user can open`).to.equal(true)
+    expect(await readFile(example!, 'utf8')).to.match(/timeoutMs/)
   })
 
   it('runs arc emulate, and arc reads the virtual device through it', async () => {

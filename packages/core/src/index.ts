@@ -135,6 +135,7 @@ export {configSchema, type ArcConfig} from './config/config-schema.js'
 export * from './config/files-config.js'
 export {checkConfigSections} from './config/check-sections.js'
 export {CONFIG_PLACES, loadConfig, readConfigSection, type LoadedConfig} from './config/load-config.js'
+export {withConfigExamplePath} from './config/config-example.js'
 export {ArcCommand, deviceFlags, parseErrorMessage} from './cli/arc-command.js'
 export {
   cliConfig,

@@ -2,6 +2,7 @@ import type {Command, Config, Interfaces} from '@oclif/core'
 
 import {checkConfigSections} from '../config/check-sections.js'
 import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
+import {withConfigExamplePath} from '../config/config-example.js'
 import {loadConfig, type LoadedConfig} from '../config/load-config.js'
 import type {HelperMode} from '../driver/device-helper.js'
 import {partialBackend, resolveDriver, type DeviceSelection} from '../driver/resolve-device.js'
@@ -128,9 +129,13 @@ residentCliHost.active = (): boolean => (globalThis as ResidentHolder)[RESIDENT]
  */
 export function cliConfig(oclif: Config, cwd: string): Promise<LoadedConfig> {
   const read = async () => {
-    const loaded = await loadConfig(cwd)
-    await checkConfigSections(oclif, loaded)
-    return loaded
+    try {
+      const loaded = await loadConfig(cwd)
+      await checkConfigSections(oclif, loaded)
+      return loaded
+    } catch (error) {
+      throw withConfigExamplePath(error, oclif.root)
+    }
   }
   const reads = (globalThis as ResidentHolder)[CONFIG_READS]
   if (!reads) return read()

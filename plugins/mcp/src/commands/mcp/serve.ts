@@ -1,4 +1,12 @@
-import {ArcCommand, FlowRecorder, Flags, InvalidInputError, loadConfig, serveDespiteOutputErrors} from '@arc-cli/core'
+import {
+  ArcCommand,
+  FlowRecorder,
+  Flags,
+  InvalidInputError,
+  loadConfig,
+  serveDespiteOutputErrors,
+  withConfigExamplePath,
+} from '@arc-cli/core'
 
 import {collectTools} from '../../lib/collect-tools.js'
 
@@ -115,7 +123,9 @@ export default class McpServe extends ArcCommand {
         )
       }
     }
-    const {config, filepath} = await loadConfig(process.cwd())
+    const {config, filepath} = await loadConfig(process.cwd()).catch((error: unknown) => {
+      throw withConfigExamplePath(error, this.config.root)
+    })
     const tools = await collectTools(this.config)
     const {serveHttp, serveStdio} = await import('../../lib/serve.js')
     // Its log's reader gone, it goes on serving; over stdio the session ends with stdin, as a client's end shows.
