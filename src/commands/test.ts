@@ -22,7 +22,7 @@ import {
   terminalOnlyWrites,
 } from '@arc-cli/core'
 
-import {flowName, parseFlow, stepWords, valueAt, type Flow} from '../flow/flow-file.js'
+import {parseFlow, stepWords, uniqueFlowNames, valueAt, type Flow} from '../flow/flow-file.js'
 import {KeptOutput} from '../flow/kept-output.js'
 import {failed, junitXml, markdownSummary, tally, type FlowResult, type StepResult} from '../flow/report.js'
 import {readScript} from '../read-script.js'
@@ -146,6 +146,8 @@ export default class Test extends ScriptCommand {
 
   /** The signal that stopped the run (SIGINT, SIGTERM), once one did: nothing more is started. */
   private stopped: NodeJS.Signals | undefined
+  /** The failure folders this run has made in the report folder. */
+  private readonly failureFolders = new Set<string>()
   /** What else stops with the run: the children of a run on several devices. */
   private readonly onStop = new Set<(signal: NodeJS.Signals) => void>()
 
@@ -211,8 +213,9 @@ export default class Test extends ScriptCommand {
   }
 
   private async runTest(): Promise<void> {
-    const {argv, flags} = await this.parse(Test)
-    const files = argv.map(String)
+    const {flags, raw} = await this.parse(Test)
+    // In the order given: oclif's argv moves a word given twice next to its first (`a b a` ran a, a, b).
+    const files = raw.flatMap((token) => (token.type === 'arg' ? [token.input] : []))
     if (files.length === 0)
       throw new InvalidInputError('arc test needs at least one flow file', {actions: ['arc test flows/login.flow']})
     if (flags['adb-host'] !== undefined || flags['adb-port'] !== undefined) {
@@ -243,6 +246,7 @@ export default class Test extends ScriptCommand {
       }
       flows.push(parseFlow(file, text, (words) => this.findCommandId(words), process.env))
     }
+    for (const [i, name] of uniqueFlowNames(files).entries()) flows[i]!.name = name
     const devices = [...new Set(flags.device ?? [])]
     // `-` is stdout to every other output flag; a report is a folder of files, and a folder named - was made unsaid.
     if (flags['report-dir'] === '-')
@@ -406,7 +410,11 @@ export default class Test extends ScriptCommand {
 
   /** What a failed flow leaves for a person: the screen as a snapshot, an annotated screenshot, the device log. */
   private async saveFailure(result: FlowResult, reportDir: string, device: string | undefined): Promise<string[]> {
-    const folder = `${fileWord(result.flow)}-${fileWord(result.device)}`
+    // Each failure a folder of its own, also where two names make one file word (`a b`, `a_b`).
+    const word = `${fileWord(result.flow)}-${fileWord(result.device)}`
+    let folder = word
+    for (let n = 2; this.failureFolders.has(folder); n++) folder = `${word}-${n}`
+    this.failureFolders.add(folder)
     const dir = path.join(reportDir, folder)
     // What cannot be saved is said, and the run goes on: the flow's failure and the report matter more than its pictures.
     const unsaved = (error: unknown) =>
@@ -475,7 +483,9 @@ export default class Test extends ScriptCommand {
       const runs = devices.map(async (device, i) => {
         const mine = shard ? files.filter((_, k) => k % devices.length === i) : files
         if (mine.length === 0) return []
-        if (this.stopped) return mine.map((file) => this.notRun(file, flowName(file), device, this.stopped!))
+        // Named as the child names them: among its own files.
+        const names = uniqueFlowNames(mine)
+        if (this.stopped) return mine.map((file, k) => this.notRun(file, names[k]!, device, this.stopped!))
         const resultsFile = path.join(scratch, `${i}.json`)
         const args = [
           ...process.execArgv,
@@ -517,8 +527,8 @@ export default class Test extends ScriptCommand {
         } catch {
           // The child failed before it ran a flow (no such device, a server that does not answer): each of its
           // flows is a failure on that device, with what it printed.
-          return mine.map((file): FlowResult => ({
-            flow: flowName(file),
+          return mine.map((file, k): FlowResult => ({
+            flow: names[k]!,
             file,
             device,
             passed: false,

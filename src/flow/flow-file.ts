@@ -150,6 +150,39 @@ export function flowName(file: string): string {
   return file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || file
 }
 
+/**
+ * The flows' names in a run, each its own: the JUnit test case's name and the failure folder's. Files of one name in
+ * different folders (`a/login.flow`, `b/login.flow`) are named by as many of their last folders as tell them apart
+ * (`a/login`, `b/login`), and a file named twice gets ` (2)`, ` (3)` after the later ones: a report with two test
+ * cases of one name is read as one by CI systems, and the second failure's pictures went over the first's.
+ */
+export function uniqueFlowNames(files: string[]): string[] {
+  const stems = files.map(flowName)
+  const parts = files.map((file, i) => [
+    ...file
+      .replaceAll('\\', '/')
+      .split('/')
+      .slice(0, -1)
+      .filter((p) => p !== '' && p !== '.'),
+    stems[i]!,
+  ])
+  const named = files.map((_, i) => {
+    const alike = files.flatMap((__, k) => (stems[k] === stems[i] ? [parts[k]!] : []))
+    if (alike.length === 1) return stems[i]!
+    const paths = new Set(alike.map((p) => p.join('/')))
+    for (let n = 2; ; n++) {
+      const tail = (p: string[]) => p.slice(-n).join('/')
+      if (new Set(alike.map(tail)).size === paths.size || alike.every((p) => p.length <= n)) return tail(parts[i]!)
+    }
+  })
+  const seen = new Map<string, number>()
+  return named.map((name) => {
+    const n = (seen.get(name) ?? 0) + 1
+    seen.set(name, n)
+    return n === 1 ? name : `${name} (${n})`
+  })
+}
+
 /** The value at `path` in a command's JSON result, as text for a variable; an error naming what is there instead. */
 export function valueAt(file: string, line: number, data: unknown, path: string[]): string {
   let value: unknown = data

@@ -141,6 +141,28 @@ describe('arc test: flow files', function () {
       .and.include(`saved: ${path.join(report, 'bad-emu-1', 'screen.jpg')}`)
   })
 
+  // Both were named `login`: two test cases of one name (CI systems show one), and the second failure's snapshot,
+  // screenshot and log went into the first's folder over its own.
+  it('flows of one file name in different folders, or one file named twice: each its own test case and failure folder', async () => {
+    await mkdir(path.join(h.dir, 'team-a'), {recursive: true})
+    await mkdir(path.join(h.dir, 'team-b'), {recursive: true})
+    const a = await flow('team-a/login.flow', 'assert visible --text FROM_A\n')
+    const b = await flow('team-b/login.flow', 'assert visible --text FROM_B\n')
+    const report = path.join(h.dir, 'report-same-names')
+    const run = await runArc(['test', a, b, a, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('ASSERTION_FAILED'))
+    const names = ['team-a/login', 'team-b/login', 'team-a/login (2)']
+    const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
+    expect(junitCases(xml).map((c) => c.name)).to.deep.equal(names)
+    const folders = (await readdir(report)).filter((name) => !/\.(xml|md)$/.test(name))
+    expect(folders).to.have.length(3)
+    const summary = await readFile(path.join(report, 'summary.md'), 'utf8')
+    for (const folder of folders) {
+      expect(await readdir(path.join(report, folder))).to.include('screen.jpg')
+      expect(summary).to.include(`](${encodeURIComponent(folder)}/screen.jpg)`)
+    }
+  })
+
   // The folder was made with a recursive mkdir after the flows were read, and the report written with a plain
   // writeFile after they ran: a file in its place was INTERNAL (exit 1), a folder named junit.xml was found only once
   // every flow had acted on the device (INTERNAL, a passing run exiting 1), and under /proc the mkdir never settled.
