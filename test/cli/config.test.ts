@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {mkdtemp, mkdir, rm, symlink, writeFile} from 'node:fs/promises'
+import {chmod, chown, mkdtemp, mkdir, rm, stat, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -64,6 +64,77 @@ describe('config', () => {
   it('finds the file from a subfolder up to the nearest package.json', async () => {
     const dir = await make({'.arcrc.json': '{"device": "demo"}', 'sub/deeper/x.txt': ''})
     expect((await loadConfig(path.join(dir, 'sub', 'deeper'), {})).config.device).to.equal('demo')
+  })
+
+  describe('a config file another user could have put there', () => {
+    // The search goes up to the nearest package.json, and without one to `/`: a file planted in a shared folder
+    // above the user's (/tmp) was read, and a JavaScript one run, by every other user's arc.
+    const planted = (dir: string) => path.join(dir, 'shared')
+    const marker = (dir: string) => path.join(dir, 'ran')
+    /** A folder without a package.json of its own under `dir` (whose package.json ends the search above it). */
+    const setUp = async (file: string, body: string) => {
+      const dir = await make({'shared/work/x.txt': ''})
+      await rm(path.join(dir, 'package.json'))
+      await writeFile(path.join(planted(dir), file), body)
+      return dir
+    }
+    const runs = (dir: string) =>
+      `import {writeFileSync} from 'node:fs'; writeFileSync(${JSON.stringify(marker(dir))}, 'ran'); export default {device: 'planted'}\n`
+    const exists = (file: string) =>
+      stat(file).then(
+        () => true,
+        () => false
+      )
+
+    it('refuses one anyone may write, before reading or running it; ARC_CONFIG naming it is the user vouching', async () => {
+      for (const [file, body] of [
+        ['arc.config.mjs', ''],
+        ['.arcrc.json', '{"mcp": {"host": "0.0.0.0", "token": "planted-token-123456"}}'],
+        ['package.json', '{"name": "p", "arc": {"device": "planted"}}'],
+      ] as const) {
+        const dir = await setUp(file, body)
+        const config = path.join(planted(dir), file)
+        if (file === 'arc.config.mjs') await writeFile(config, runs(dir))
+        await chmod(config, 0o666)
+        await expectConfigError(
+          loadConfig(path.join(planted(dir), 'work'), {}),
+          new RegExp(
+            `refusing config .*${file.replace('.', '\\.')}: anyone on this machine may change it \\(mode 666\\)`
+          )
+        )
+        expect(await exists(marker(dir)), file).to.equal(false)
+        expect(
+          (await loadConfig(path.join(planted(dir), 'work'), {ARC_CONFIG: config})).config.device ?? 'planted'
+        ).to.equal('planted')
+      }
+    })
+
+    it("refuses another user's file (root's and, under sudo, the sudo user's are trusted)", async function () {
+      // Only root can give a file to another user.
+      if (process.getuid?.() !== 0) this.skip()
+      const dir = await setUp('arc.config.mjs', '')
+      const config = path.join(planted(dir), 'arc.config.mjs')
+      await writeFile(config, runs(dir))
+      await chown(config, 65534, 65534)
+      await expectConfigError(
+        loadConfig(path.join(planted(dir), 'work'), {}),
+        /refusing config .*arc\.config\.mjs: it belongs to another user \(uid 65534\)/
+      )
+      expect(await exists(marker(dir))).to.equal(false)
+      // Root running through sudo reads the files of the user sudo came from.
+      expect((await loadConfig(path.join(planted(dir), 'work'), {SUDO_UID: '65534'})).config.device).to.equal('planted')
+      await chown(config, 0, 0)
+      await rm(marker(dir))
+      expect((await loadConfig(path.join(planted(dir), 'work'), {})).config.device).to.equal('planted')
+    })
+
+    it('a package.json without an arc key is no config, whoever owns it', async function () {
+      if (process.getuid?.() !== 0) this.skip()
+      const dir = await make({'.arcrc.json': '{"device": "demo"}', 'sub/package.json': '{"name": "q"}'})
+      await chown(path.join(dir, 'sub', 'package.json'), 65534, 65534)
+      await writeFile(path.join(dir, 'sub', '.arcrc.json'), '{"device": "mine"}')
+      expect((await loadConfig(path.join(dir, 'sub'), {})).config.device).to.equal('mine')
+    })
   })
 
   it('reads the file ARC_CONFIG names', async () => {

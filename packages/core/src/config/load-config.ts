@@ -1,4 +1,4 @@
-import {constants} from 'node:fs'
+import {constants, statSync} from 'node:fs'
 import {access, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 
@@ -50,12 +50,23 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   // not know is read the way `.arcrc` is, as YAML (which takes JSON too).
   const extension = explicit ? path.extname(explicit) : ''
   const codeLoaders = {'.js': loadCodeConfig, '.cjs': loadCodeConfig, '.mjs': loadCodeConfig, '.ts': refuseTypeScript}
-  const loaders = {
+  const chosen: Record<string, (filepath: string, content: string) => unknown> = {
+    ...defaultLoaders,
     ...codeLoaders,
     ...(extension && !Object.hasOwn(defaultLoaders, extension) && !Object.hasOwn(codeLoaders, extension)
       ? {[extension]: defaultLoaders.noExt}
       : {}),
   }
+  // A file the search found is read (or run) only when no other user could have put it there; one ARC_CONFIG names
+  // is the user's own choice.
+  const loaders = Object.fromEntries(
+    Object.entries(chosen).map(([ext, load]) => [
+      ext,
+      explicit
+        ? load
+        : (filepath: string, content: string) => (checkTrusted(filepath, content, env), load(filepath, content)),
+    ])
+  )
   const explorer = cosmiconfig('arc', {searchStrategy: 'project', loaders})
   let result: {config: unknown; filepath: string; isEmpty?: boolean} | null
   try {
@@ -85,6 +96,37 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
     })
   }
   return {config: parsed.data, filepath: result.filepath}
+}
+
+/**
+ * Refuses a config file the search found that another user of the machine could have put there or changed: one owned
+ * by another user (root aside; under sudo, the user sudo came from too), or one anyone may write. The search goes up
+ * from the current folder to the nearest package.json, and without one to `/`: a `/tmp/arc.config.mjs` planted by
+ * one user ran as every other user who ran arc anywhere under /tmp, and a `.arcrc.json` there could point their
+ * adb server, or `arc mcp serve`'s address, token and origins, where its author liked (git's CVE-2022-24765 is the
+ * same hole). Checked before the file is parsed or run. A package.json is a config only where it has an `arc` key.
+ */
+function checkTrusted(filepath: string, content: string, env: NodeJS.ProcessEnv): void {
+  if (typeof process.getuid !== 'function') return
+  if (path.basename(filepath) === 'package.json' && !/"arc"\s*:/.test(content)) return
+  const info = statSync(filepath)
+  const uid = process.getuid()
+  const sudoUid =
+    uid === 0 && env.SUDO_UID !== undefined && /^\d+$/.test(env.SUDO_UID) ? Number(env.SUDO_UID) : undefined
+  const owned = info.uid === uid || info.uid === 0 || info.uid === sudoUid
+  const why = !owned
+    ? `it belongs to another user (uid ${info.uid}), who could make arc use their settings, or run their code, as you`
+    : (info.mode & 0o002) !== 0
+      ? `anyone on this machine may change it (mode ${(info.mode & 0o777).toString(8)}), and so make arc use their settings, or run their code, as you`
+      : undefined
+  if (why === undefined) return
+  throw new ConfigError(`refusing config ${filepath}: ${why}`, {
+    details: {file: filepath},
+    actions: [
+      `If it is yours and you trust it, name it: ARC_CONFIG=${filepath}${owned ? ` (or chmod o-w ${filepath})` : ''}`,
+      'Else remove it, or run arc in a folder with a package.json of its own (the search stops there).',
+    ],
+  })
 }
 
 /**
