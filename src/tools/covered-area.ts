@@ -1,146 +1,16 @@
 /**
- * What covers an app (the on-screen keyboard, the system bars) and what it leaves free: where a scroll may swipe
- * (the screen, or a scrollable element's visible part, less what covers it), so a swipe never starts on a key or
- * the navigation bar; and the part of an app's element a tap can reach (reachableRect), for the same reason.
+ * Where a scroll swipes: the free area (what the keyboard and bars leave, core's covered-area.ts) and the swipe
+ * inside it, so a swipe never starts on a key or the navigation bar.
  */
-import type {DeviceWindow, ScreenElement, ScreenModel, ScreenWindow, WindowManagerState} from '@arc-cli/core'
+import type {Rect} from '@arc-cli/core'
 
-import {areaOf, intersect, visibleRect, type Rect} from './element-support.js'
-
-/** Window-manager types that cover an app: the keyboard and the system bars. */
-const COVERING = new Set([
-  'INPUT_METHOD',
-  'INPUT_METHOD_DIALOG',
-  'STATUS_BAR',
-  'NAVIGATION_BAR',
-  'NAVIGATION_BAR_PANEL',
-])
-/** A window-manager frame of the keyboard larger than this share of the screen is not where its keys are (below). */
-const MAX_IME_FRAME_SHARE = 0.6
-/**
- * A bar window larger than this share of the screen is not a bar: up to Android 11 the pulled-down notification
- * shade and the lock screen are drawn in the status bar's window, which then fills the screen. That is what the
- * screen shows, so a plain scroll scrolls it; an app's element under it is still covered.
- */
-const MAX_BAR_SHARE = 0.6
-/**
- * SystemUI's rounded-corner and cutout overlays (`ScreenDecorOverlay`, `ScreenDecorOverlayBottom`…, typed
- * NAVIGATION_BAR_PANEL) only draw the corners and let touches through: they cover nothing.
- */
-const DECORATION = /^ScreenDecor/
-
-/** What the free area is for: a whole-screen scroll (an expanded bar is the content) or an app's element. */
-export type CoverPurpose = 'screen' | 'app'
+export {coveringRects, freeArea, reachableRect, windowManagerRects, type CoverPurpose} from '@arc-cli/core'
 
 /** An area thinner than this along the swipe leaves no room for one. */
 export const MIN_EXTENT_PX = 20
 export const KEYBOARD_ACTION = 'Hide the keyboard first (arc keyboard hide), then scroll again.'
 
 export type Direction = 'up' | 'down' | 'left' | 'right'
-type Size = {width: number; height: number}
-
-/**
- * A dump window that covers the app: the keyboard, a bar by the window manager's word, or (a recorded dump
- * without it) a system window along one edge of the screen thinner than a quarter of it.
- */
-function covers(window: ScreenWindow, screen: Size, purpose: CoverPurpose): boolean {
-  if (window.type === 'INPUT_METHOD') return true
-  if (window.title !== undefined && DECORATION.test(window.title)) return false
-  if (purpose === 'screen' && tooLarge(window.root.bounds, screen, MAX_BAR_SHARE)) return false
-  if (window.deviceType !== undefined) return COVERING.has(window.deviceType)
-  if (window.type !== 'SYSTEM') return false
-  const [l, t, r, b] = window.root.bounds
-  const alongTopOrBottom = (t <= 0 || b >= screen.height) && b - t < screen.height / 4
-  const alongSide = (l <= 0 || r >= screen.width) && r - l < screen.width / 4
-  return alongTopOrBottom || alongSide
-}
-
-const isKeyboard = (w: DeviceWindow) => w.type.startsWith('INPUT_METHOD')
-/** A frame that is most of the screen (older releases give the input method one and draw the keys at its bottom). */
-const tooLarge = (frame: Rect, screen: Size, share = MAX_IME_FRAME_SHARE) =>
-  areaOf(frame) > share * screen.width * screen.height
-/**
- * The window manager's shown keyboard and bars on the default display, less the corner overlays and, for a
- * whole-screen scroll, a bar that fills most of the screen (an expanded shade: the content itself).
- */
-const coveringWindows = (wm: WindowManagerState | undefined, screen: Size, purpose: CoverPurpose) =>
-  (wm?.windows ?? []).filter(
-    (w) =>
-      w.visible &&
-      w.displayId === 0 &&
-      COVERING.has(w.type) &&
-      !DECORATION.test(w.title) &&
-      !(purpose === 'screen' && !isKeyboard(w) && w.frame !== undefined && tooLarge(w.frame, screen, MAX_BAR_SHARE))
-  )
-
-/**
- * What covers the app: the keyboard and bars of the dump (their roots' bounds: what they draw), and the frames of
- * the bars the window manager lists as visible (the same rectangles again where the dump has them, and the ones it
- * lacks). A keyboard frame is used only when the dump has no keyboard and the frame is not most of the screen:
- * older releases give the input method a near full-screen frame of which the keys take the bottom part.
- */
-export function coveringRects(model: ScreenModel, purpose: CoverPurpose = 'app'): Rect[] {
-  const {screen} = model
-  const rects: Rect[] = model.windows.filter((w) => covers(w, screen, purpose)).map((w) => [...w.root.bounds] as Rect)
-  const dumpHasKeyboard = model.windows.some((w) => w.type === 'INPUT_METHOD')
-  for (const w of coveringWindows(model.windowManager, screen, purpose)) {
-    if (!w.frame) continue
-    if (isKeyboard(w) && (dumpHasKeyboard || tooLarge(w.frame, screen))) continue
-    rects.push([...w.frame] as Rect)
-  }
-  return rects
-}
-
-/**
- * What covers the app by the window manager's word alone (no dump): the frames of the shown keyboard and bars.
- * Undefined when that cannot be told without the dump: no window list, a shown keyboard or bar without a frame,
- * or a shown keyboard whose frame is most of the screen (where its keys are is then in the dump only).
- */
-export function windowManagerRects(
-  wm: WindowManagerState | undefined,
-  screen: Size,
-  purpose: CoverPurpose = 'screen'
-): Rect[] | undefined {
-  if (!wm || wm.windows.length === 0) return undefined
-  const rects: Rect[] = []
-  for (const w of coveringWindows(wm, screen, purpose)) {
-    if (!w.frame || (isKeyboard(w) && tooLarge(w.frame, screen))) return undefined
-    rects.push([...w.frame] as Rect)
-  }
-  return rects
-}
-
-/**
- * `base` less every rectangle in `covered`: where one overlaps, the largest of the four parts of `base` beside it
- * (above, below, left, right) is kept: a keyboard along the bottom leaves what is above it.
- */
-export function freeArea(base: Rect, covered: Rect[]): Rect {
-  let area = base
-  for (const c of covered) {
-    const o = intersect(area, c)
-    if (areaOf(o) === 0) continue
-    const parts: Rect[] = [
-      [area[0], area[1], area[2], o[1]],
-      [area[0], o[3], area[2], area[3]],
-      [area[0], area[1], o[0], area[3]],
-      [o[2], area[1], area[2], area[3]],
-    ]
-    area = parts.reduce((best, p) => (areaOf(p) > areaOf(best) ? p : best))
-  }
-  return area
-}
-
-/**
- * The part of an element a touch can reach: its visible part less the keyboard and bars drawn over the app (the
- * largest piece they leave), so a tap on a row behind the keys never lands on a key. Elements of the keyboard or a
- * bar themselves are taken as they are. Undefined when nothing of it can be touched.
- */
-export function reachableRect(element: ScreenElement, model: ScreenModel): Rect | undefined {
-  const seen = visibleRect(element, model)
-  if (!seen || element.window.type !== 'APPLICATION') return seen
-  const free = freeArea(seen, coveringRects(model))
-  return areaOf(free) > 0 ? free : undefined
-}
 
 /** The swipe keeps this share of the area's extent clear at each end. */
 const EDGE_SHARE = 0.05

@@ -6,10 +6,9 @@
  * of it is behind the keyboard or a bar (a tap there would press a key and report success), it is refused with
  * INVALID_INPUT before anything is sent.
  */
-import {InvalidInputError, type Point, type ScreenElement, type ScreenModel} from '@arc-cli/core'
+import {InvalidInputError, touchCentre, type Point, type ScreenElement, type ScreenModel} from '@arc-cli/core'
 
-import {centre, visibleRect} from './element-support.js'
-import {reachableRect} from './covered-area.js'
+import {visibleRect} from './element-support.js'
 
 export interface Touchable {
   id: string
@@ -25,8 +24,9 @@ export function touchPoint({id, element, model}: Touchable, again: string): Poin
       details: {element_id: id},
     })
   }
-  const reachable = reachableRect(element, model)
-  if (!reachable) {
+  // The same point compact screen-state prints as the element's `@x,y`.
+  const point = touchCentre(element, model)
+  if (!point) {
     throw new InvalidInputError(
       `element ${id} is behind the keyboard or a system bar: a tap there would land on them`,
       {
@@ -38,5 +38,5 @@ export function touchPoint({id, element, model}: Touchable, again: string): Poin
       }
     )
   }
-  return centre(reachable)
+  return point
 }

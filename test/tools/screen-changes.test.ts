@@ -91,7 +91,7 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
     expect(box).to.not.equal(undefined)
     const row = (m: typeof before, id: string) => {
       const e = m.byId.get(id)
-      return e ? `${compactRow(e)} ${e.bounds.join(',')} ${e.flags.on} ${e.window.id}` : ''
+      return e ? `${compactRow(e, m)} ${e.bounds.join(',')} ${e.flags.on} ${e.window.id}` : ''
     }
     const changed = after.elements.filter((e) => beforeIds.has(e.id) && row(before, e.id) !== row(after, e.id))
 
@@ -113,7 +113,7 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
     )
     expect(
       lines
-        .filter((l) => / check #item_done @79,473 unchecked$/.test(l))
+        .filter((l) => / check #item_done @78,472 unchecked$/.test(l))
         .map((l) => fullElementId(l.slice(2).split(' ')[0] as string))
     ).to.deep.equal([box?.id])
     expect(lines.filter((l) => l.startsWith('+ ')).map((l) => fullElementId(l.split(' ')[1] as string))).to.deep.equal(

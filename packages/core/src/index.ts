@@ -85,6 +85,14 @@ export {
 export * from './screen/screen-model.js'
 export {screenElementJson, type ElementJson} from './screen/element-json.js'
 export {areaOf, intersect, visibleRect, type Rect} from './screen/visible-rect.js'
+export {
+  coveringRects,
+  freeArea,
+  reachableRect,
+  touchCentre,
+  windowManagerRects,
+  type CoverPurpose,
+} from './screen/covered-area.js'
 export {accessibilityType, dumpWindowType, matchWindows} from './screen/window-metadata.js'
 export * from './tools/define-tool.js'
 export {

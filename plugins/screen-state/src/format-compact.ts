@@ -3,7 +3,8 @@
  * element with text or a description that is on screen keeps its row and its id (the same ids as the default
  * format); what costs tokens without helping goes: rows that are layout only (a resource id and nothing else),
  * the package prefix of resource ids, default flags (`on`, `ena`, `foc`), `-` placeholders, the four note
- * lines, and bounds (an interactive row gives its centre, where a tap lands; plain text gives none). Off-screen rows are summarised per window
+ * lines, and bounds (an interactive row gives where a tap lands: the point click taps, core's touchCentre; plain
+ * text gives none). Off-screen rows are summarised per window
  * in one line (how many, which way, the scrollable container to scroll); their ids still work with element tools.
  *
  * Plain text inside a tap target is written on the target's row (one row, one id to act on).
@@ -12,9 +13,17 @@
  * costs a token or two each); every tool that takes an element id accepts both forms.
  *
  * Row: `<id> <role> "<text>" [<desc>] #<res> @<x>,<y> <flags>`, each part only when it has something to say;
- * `@` marks a clickable element's centre (so no `clk` flag), `~` the centre of another control (a list, a field).
+ * `@` marks where a tap on a clickable element lands (so no `clk` flag), `~` on another control (a list, a field);
+ * an element wholly behind the keyboard or a bar has no point and the flag `covered`.
  */
-import {bareElementId, type ScreenElement, type ScreenModel, type ScreenWindow} from '@arc-cli/core'
+import {
+  bareElementId,
+  touchCentre,
+  visibleRect,
+  type ScreenElement,
+  type ScreenModel,
+  type ScreenWindow,
+} from '@arc-cli/core'
 
 const MAX_TEXT = 100
 
@@ -139,7 +148,7 @@ function words(e: ScreenElement): string[] {
   return parts
 }
 
-export function compactRow(e: ScreenElement, inner: ScreenElement[] = []): string {
+export function compactRow(e: ScreenElement, model: ScreenModel, inner: ScreenElement[] = []): string {
   const parts = [bareElementId(e.id)]
   const role = compactRole(e.className)
   if (role) parts.push(role)
@@ -147,12 +156,20 @@ export function compactRow(e: ScreenElement, inner: ScreenElement[] = []): strin
   for (const child of inner) parts.push(...words(child))
   // A resource id names an element that has no words of its own; with text or desc it only costs tokens.
   if (e.resId && !e.text && !e.desc && inner.length === 0) parts.push(`#${shortResId(e.resId, e.window.pkg)}`)
-  // Where a tap lands, for what takes one; plain text is acted on by id (element tools) or by its target's row.
+  // Where a tap lands, for what takes one: the point the element tools tap (core's touchCentre: the centre of the part
+  // no keyboard or bar covers). Plain text is acted on by id (element tools) or by its target's row.
+  let covered = false
   if (isInteractive(e)) {
-    const [l, t, r, b] = e.bounds
-    parts.push(`${e.flags.clk ? '@' : '~'}${Math.round((l + r) / 2)},${Math.round((t + b) / 2)}`)
+    const point = touchCentre(e, model)
+    if (point) parts.push(`${e.flags.clk ? '@' : '~'}${point.x},${point.y}`)
+    else if (visibleRect(e, model)) covered = true
+    else {
+      // No part of it visible by the dump's own nesting (web content laid out outside its parents): its centre.
+      const [l, t, r, b] = e.bounds
+      parts.push(`${e.flags.clk ? '@' : '~'}${Math.floor((l + r) / 2)},${Math.floor((t + b) / 2)}`)
+    }
   }
-  const f = flags(e)
+  const f = [flags(e), covered ? 'covered' : ''].filter(Boolean).join(',')
   if (f) parts.push(f)
   return parts.join(' ')
 }
@@ -204,7 +221,7 @@ export function formatCompact(model: ScreenModel): string {
     const listed = window.elements.filter(isListed)
     const absorbed = absorbedTexts(listed)
     const inside = new Set([...absorbed.values()].flat())
-    const rows = listed.filter((e) => !inside.has(e)).map((e) => compactRow(e, absorbed.get(e)))
+    const rows = listed.filter((e) => !inside.has(e)).map((e) => compactRow(e, model, absorbed.get(e)))
     const summary = offScreenSummary(window, model.screen)
     if (rows.length === 0 && !summary) continue
     lines.push(windowLine(window), ...rows)

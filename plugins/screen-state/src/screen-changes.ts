@@ -117,14 +117,15 @@ export function formatDiff(
   before: RememberedScreen,
   now: RememberedScreen,
   diff: ScreenDiff,
-  total: number
+  model: ScreenModel
 ): string | undefined {
+  const total = model.elements.length
   const count = diff.added.length + diff.removed.length + diff.changed.length
   if (count > Math.max(8, total / 2)) return undefined
   return [
     `changed since last read (screen ${before.fingerprint} -> ${now.fingerprint}): +${diff.added.length} -${diff.removed.length} ~${diff.changed.length}`,
-    ...diff.added.map((e) => `+ ${compactRow(e)}`),
-    ...diff.changed.map((e) => `~ ${compactRow(e)}`),
+    ...diff.added.map((e) => `+ ${compactRow(e, model)}`),
+    ...diff.changed.map((e) => `~ ${compactRow(e, model)}`),
     ...diff.removed.map((id) => `- ${bareElementId(id)}`),
   ].join('\n')
 }

@@ -47,7 +47,7 @@ export async function screenStateView(
     }
     if (changes === 'diff') {
       const diff = diffScreens(baseline, model)
-      const whole = formatDiff(baseline, now, diff, model.elements.length)
+      const whole = formatDiff(baseline, now, diff, model)
       if (whole !== undefined) {
         return {
           text: limitLines(whole, maxRows),

@@ -129,4 +129,44 @@ describe('compact screen-state rows', () => {
       `off-screen: 1 below (1 interactive); scroll ${bareElementId(model.elements.find((e) => e.className === 'RecyclerView')?.id as string)}`,
     ])
   })
+  it('gives the point a tap reaches: never a key of the keyboard or a bar over the element, never past a 1 px edge', () => {
+    // The keyboard (topmost: a recorded dump lists it first) covers the bottom third of the app. A tap at the centre
+    // of a row half behind it would press a key; a button wholly behind it has no point a tap reaches.
+    const xml = dumpXml([
+      {
+        pkg: 'com.google.android.inputmethod.latin',
+        bounds: [0, 1600, 1080, 2400],
+        children: [
+          {
+            text: 'q',
+            pkg: 'com.google.android.inputmethod.latin',
+            bounds: [0, 1600, 108, 1750],
+            attrs: {clickable: 'true'},
+          },
+        ],
+      },
+      {
+        pkg: 'com.foo',
+        bounds: [0, 0, 1080, 2400],
+        children: [
+          {cls: 'android.widget.Button', text: 'Half', bounds: [0, 1500, 1080, 1700], attrs: {clickable: 'true'}},
+          {cls: 'android.widget.Button', text: 'Hidden', bounds: [0, 2000, 1080, 2100], attrs: {clickable: 'true'}},
+          {cls: 'android.widget.Button', text: 'Pixel', bounds: [10, 10, 11, 11], attrs: {clickable: 'true'}},
+        ],
+      },
+    ])
+    const model = buildScreenModel(capture(xml))
+    const row = (text: string) => {
+      const id = bareElementId(model.elements.find((e) => e.text === text)?.id as string)
+      return formatCompact(model)
+        .split('\n')
+        .find((l) => l.startsWith(`${id} `))
+    }
+    expect(row('Half')).to.match(/ btn "Half" @540,1550$/)
+    expect(row('Hidden')).to.match(/ btn "Hidden" covered$/)
+    // Right and bottom edges are outside a rectangle (Android's Rect.contains): [10,11) holds 10 only.
+    expect(row('Pixel')).to.match(/ btn "Pixel" @10,10$/)
+    // The keyboard's own keys are what a tap there reaches.
+    expect(row('q')).to.match(/ "q" @54,1675$/)
+  })
 })
