@@ -112,4 +112,14 @@ describe('device strings: names the device prints back', function () {
       expect(shq('😀')).to.equal("'😀'")
     })
   })
+  it("a command over adb's length limit is refused naming what it was, nothing sent", async () => {
+    const from = h.emu.commands.length
+    const r = await run('open_url', {url: `https://example.com/?q=${'a'.repeat(5000)}`})
+    expect(r.error?.code).to.equal('INVALID_INPUT')
+    expect(r.error?.message).to.match(
+      /^the device command `'am' 'start' '-W' '-a' 'android.intent.action.VIEW' '-d' 'https:\/\/example.com\/\?q=a+…` would be \d+ bytes, over the 4000-byte limit .*; nothing was sent$/
+    )
+    expect(r.error?.actions.join(' ')).to.match(/a URL/)
+    expect(h.emu.commands.length).to.equal(from)
+  })
 })

@@ -57,9 +57,15 @@ const MAX_COMMAND_BYTES = 4000
 export function checkCommandLength(command: string): void {
   const bytes = Buffer.byteLength(`shell:${command}`)
   if (bytes > MAX_COMMAND_BYTES) {
+    const shown = command.length > 100 ? `${command.slice(0, 100)}…` : command
     throw new InvalidInputError(
-      `the device command would be ${bytes} bytes, over the ${MAX_COMMAND_BYTES}-byte limit of one adb shell request`,
-      {actions: ['Send a shorter text, or split it into several calls.']}
+      `the device command \`${shown}\` would be ${bytes} bytes, over the ${MAX_COMMAND_BYTES}-byte limit of one adb shell request (adbd before Android 7 takes no more); nothing was sent`,
+      {
+        details: {bytes, limit: MAX_COMMAND_BYTES},
+        actions: [
+          'Shorten what went into it (a URL, an extra, a path, the words given to arc shell), or split the work into several commands.',
+        ],
+      }
     )
   }
 }
