@@ -34,6 +34,12 @@ public final class Server {
      * process, and the UiAutomation connection it may hold, alive with no host.
      */
     public static final long HANGUP_GRACE_MS = 3000;
+    /**
+     * The grace of a request that changes nothing on the device (a read, a screenshot, the clipboard's read): once the
+     * input ended there is nothing of it to finish, so a stuck one ends the helper at once, as SIGHUP did, and its
+     * UiAutomation connection with it (a new helper's read would find UiAutomation taken meanwhile).
+     */
+    public static final long READ_GRACE_MS = 200;
     /** Put on the queue when the input ended cleanly. */
     private static final Object END = new Object();
 
@@ -53,6 +59,8 @@ public final class Server {
     private Thread loop;
     private long graceMs = HANGUP_GRACE_MS;
     private Runnable stuck;
+    /** The operation of the request in progress, set before the loop looks at hostGone; null between requests. */
+    private volatile String current;
 
     public Server(Device device, DataInputStream in, OutputStream out, long idleMs) {
         this.device = device;
@@ -70,8 +78,9 @@ public final class Server {
     }
 
     /**
-     * Once the input ended, {@code stuck} runs if the request in progress has not finished within {@code graceMs}
-     * (Main: the process halts). Without it (the JVM tests) the loop is only waited for.
+     * Once the input ended, {@code stuck} runs if the request in progress has not finished within {@code graceMs} (a
+     * request that acts) or READ_GRACE_MS (one that changes nothing, or none): Main halts the process. Without it (the
+     * JVM tests) the loop is only waited for.
      */
     public void exitIfStuck(long graceMs, Runnable stuck) {
         this.graceMs = graceMs;
@@ -108,12 +117,16 @@ public final class Server {
                 Object next = take();
                 if (next == END) break;
                 if (next instanceof IOException) throw (IOException) next;
-                if (hostGone) break;
                 Frames.Request request = (Frames.Request) next;
+                // Named before hostGone is read: the input thread sets hostGone, then reads this (both volatile), so
+                // either this request does not run or its grace is the one the input thread gives.
+                current = request.op();
+                if (hostGone) break;
                 synchronized (lock) {
                     respond(request);
                     lastRequest = device.uptimeMillis();
                 }
+                current = null;
                 if (request.op().equals("quit")) break;
             }
         } finally {
@@ -161,13 +174,19 @@ public final class Server {
         }
         incoming.add(end);
         if (stuck != null) {
+            String op = current;
             try {
-                loop.join(graceMs);
+                loop.join(op == null || changesNothing(op) ? READ_GRACE_MS : graceMs);
             } catch (InterruptedException e) {
                 // end anyway
             }
             if (loop.isAlive()) stuck.run();
         }
+    }
+
+    /** Operations after which nothing on the device is left to finish or put back. */
+    static boolean changesNothing(String op) {
+        return op.equals("ping") || op.equals("dump") || op.equals("screenshot") || op.equals("clipboard-get") || op.equals("release") || op.equals("quit");
     }
 
     private void idleLoop() {

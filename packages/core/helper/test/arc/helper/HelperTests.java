@@ -905,20 +905,36 @@ public final class HelperTests {
         equal(halted, Arrays.asList("halt"), "the helper ended with the request still stuck");
         check(stuck.log.contains("dump interrupted"), "ended while stuck: " + stuck.log);
 
-        FakeDevice quick = new FakeDevice();
-        quick.hangUpInDump = true;
-        quick.dumpStuckMs = 50;
-        final Hosted q = new Hosted(quick);
+        // A read has nothing to finish: stuck, it ends the helper at once (READ_GRACE_MS), whatever the grace of actions.
+        FakeDevice read = new FakeDevice();
+        read.hangUpInDump = true;
+        read.dumpStuckMs = 20000;
+        final Hosted r = new Hosted(read);
+        final List<String> readHalted = Collections.synchronizedList(new ArrayList<String>());
+        r.server.exitIfStuck(60000, new Runnable() {
+            public void run() {
+                readHalted.add("halt");
+                r.loop.interrupt();
+            }
+        });
+        r.send(Frames.encodeRequest(1, "dump")).run();
+        equal(readHalted, Arrays.asList("halt"), "a stuck read ends the helper without the actions' grace");
+        check(!read.held, "UiAutomation let go at the end");
+
+        // An action that ends within its grace is waited for (a key's press and release, 200 ms here).
+        FakeDevice key = new FakeDevice();
+        key.hangUpInKeyDown = true;
+        final Hosted k = new Hosted(key);
         final List<String> notHalted = Collections.synchronizedList(new ArrayList<String>());
-        q.server.exitIfStuck(10000, new Runnable() {
+        k.server.exitIfStuck(10000, new Runnable() {
             public void run() {
                 notHalted.add("halt");
             }
         });
-        q.send(Frames.encodeRequest(1, "dump")).run();
+        k.send(Frames.encodeRequest(1, "key", "24")).run();
         Thread.sleep(50);
-        equal(notHalted.size(), 0, "a request that ends within the grace is waited for");
-        check(!quick.held, "UiAutomation let go at the end");
+        equal(notHalted.size(), 0, "an action that ends within the grace is waited for");
+        equal(key.keys, Arrays.asList("down 24 async", "up 24 wait"), "and its key released");
     }
 
     /** The helper's stdout: every write is one frame (Frames.writeResponse), counted so the host knows what came. */
