@@ -1,4 +1,4 @@
-import {mkdtemp, writeFile} from 'node:fs/promises'
+import {chmod, mkdtemp, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -355,6 +355,33 @@ describe('arc mcp serve settings', () => {
         expect(error?.code, `${name} ${JSON.stringify(given)}`).to.equal(code)
         expect(error?.message).to.include(`${name}: `).and.include('scheme://host')
       }
+    }
+  })
+
+  it('warns at start-up when mcp.token sits in a config file other users may read, naming the file, never the token', async () => {
+    // Every user of the machine can reach a loopback port: the token is the one thing between them and the phone.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-token-file-'))
+    const file = path.join(dir, '.arcrc.json')
+    const token = 'from-the-config-file-0123456789'
+    await writeFile(file, JSON.stringify({mcp: {token}}))
+    for (const [mode, warned] of [
+      [0o644, true],
+      [0o640, true],
+      [0o600, false],
+    ] as const) {
+      await chmod(file, mode)
+      const logs: string[] = []
+      const server = await startServer({
+        token: undefined,
+        config: {mcp: {token}},
+        configFile: file,
+        log: (m) => logs.push(m),
+      })
+      await server.close()
+      expect(logs.join('\n')).to.not.include(token)
+      const warning = logs.find((l) => l.includes('other users'))
+      expect(warning !== undefined, `mode ${mode.toString(8)}: ${logs.join(' | ')}`).to.equal(warned)
+      if (warned) expect(warning).to.include(file).and.include(`chmod go-r ${file}`)
     }
   })
 

@@ -137,6 +137,20 @@ export function browserOrigin(given: string): string | undefined {
   return undefined
 }
 
+/**
+ * A warning where `mcp.token` sits in a config file other users of the machine may read: each of them can reach a
+ * loopback port, and the token is all that stands between them and the device.
+ */
+function warnReadableToken(settings: HttpSettings): void {
+  const file = settings.configFile
+  if (file === undefined || typeof process.getuid !== 'function') return
+  const mode = statSync(file, {throwIfNoEntry: false})?.mode
+  if (mode === undefined || (mode & 0o044) === 0) return
+  settings.log?.(
+    `warning: the token comes from mcp.token in ${printableLine(file)}, which other users of this machine may read (mode ${(mode & 0o777).toString(8)}): any of them could drive the device. chmod go-r ${printableLine(file)}, or give the token in ARC_MCP_TOKEN`
+  )
+}
+
 /** Allowed origins from `--allow-origin` and `mcp.allowedOrigins`, as browsers send them; anything else refused. */
 function allowedOrigins(settings: HttpSettings): string[] {
   const check = (given: string, name: string, error: (message: string) => Error) => {
@@ -180,6 +194,7 @@ export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
     )
   }
   const token = given ?? generateToken()
+  if (settings.token === undefined && mcp?.token !== undefined) warnReadableToken(settings)
   const origins = allowedOrigins(settings)
   const host = buildHost(settings)
   const running = await startHttpServer({
