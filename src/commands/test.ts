@@ -7,6 +7,7 @@ import path from 'node:path'
 import {
   Args,
   cliConfig,
+  cliErrorText,
   colorsFor,
   exitCodeFor,
   Flags,
@@ -20,6 +21,7 @@ import {
   printableLine,
   resolveServerAddress,
   terminalOnlyWrites,
+  toArcError,
 } from '@arc-cli/core'
 
 import {parseFlow, stepWords, uniqueFlowNames, valueAt, type Flow} from '../flow/flow-file.js'
@@ -299,18 +301,26 @@ export default class Test extends ScriptCommand {
         results.push(this.notRun(flow.file, flow.name, deviceName, this.stopped))
         continue
       }
-      let result: FlowResult | undefined
+      // Every attempt's outcome goes into the report: a flow that failed, then passed, is flaky, not clean.
+      const tries: FlowResult[] = []
       for (let attempt = 1; attempt <= retries + 1; attempt++) {
         if (attempt > 1 && this.stopped) break
         if (attempt > 1)
           process.stderr.write(`retrying ${printableLine(flow.file)} (attempt ${attempt} of ${retries + 1})\n`)
-        result = await this.runFlow(flow, deviceName, attempt)
-        if (result.passed) break
+        const outcome = await this.runFlow(flow, deviceName, attempt)
+        tries.push(outcome)
+        if (outcome.passed) break
       }
+      const result = tries.at(-1)!
+      if (tries.length > 1) {
+        result.earlier = tries.slice(0, -1).map((t) => ({failure: t.failure!, steps: t.steps, ms: t.ms}))
+        result.ms = tries.reduce((sum, t) => sum + t.ms, 0)
+      }
+      result.of = retries + 1
       // Once stopped, nothing more is sent to the device, the failure pictures too.
-      if (!result!.passed && reportDir && !this.stopped)
-        result!.artifacts = await this.saveFailure(result!, reportDir, device)
-      results.push(result!)
+      if (!result.passed && reportDir && !this.stopped)
+        result.artifacts = await this.saveFailure(result, reportDir, device)
+      results.push(result)
     }
     return results
   }
@@ -345,6 +355,7 @@ export default class Test extends ScriptCommand {
       try {
         words = stepWords(flow.file, step.line, step.text, (name) => vars.get(name) ?? process.env[name] ?? '')
       } catch (error) {
+        this.say(error)
         return result({
           line: step.line,
           text: step.text,
@@ -389,6 +400,7 @@ export default class Test extends ScriptCommand {
         try {
           vars.set(step.name, valueAt(flow.file, step.line, run.value, step.path))
         } catch (error) {
+          this.say(error)
           steps[steps.length - 1]!.status = exitCodeFor('INVALID_INPUT')
           return result({
             line: step.line,
@@ -401,6 +413,11 @@ export default class Test extends ScriptCommand {
       }
     }
     return result()
+  }
+
+  /** A step's failure that arc test found itself (a capture's path, a variable): said on stderr as a command's is. */
+  private say(error: unknown): void {
+    process.stderr.write(`${cliErrorText(toArcError(error), process.stderr)}\n`)
   }
 
   /** A flow the run was stopped before. */

@@ -12,15 +12,30 @@ export interface StepResult {
   ms: number
 }
 
+export interface StepFailure {
+  line: number
+  text: string
+  status: number
+  code?: string
+  message: string
+}
+
 export interface FlowResult {
   flow: string
   file: string
   device: string
   passed: boolean
+  /** The attempt this result is (1 for the first run; retries add one each). */
   attempts: number
+  /** How many attempts the run allowed (--retries + 1). */
+  of?: number
+  /** Every attempt's time, added up. */
   ms: number
+  /** The last attempt's steps. */
   steps: StepResult[]
-  failure?: {line: number; text: string; status: number; code?: string; message: string}
+  failure?: StepFailure
+  /** The attempts before the last, each of which failed: a flow that then passed is flaky. */
+  earlier?: Array<{failure: StepFailure; steps: StepResult[]; ms: number}>
   /** Not run: the signal that stopped the run before the flow started (SIGINT, SIGTERM). Neither passed nor failed. */
   notRun?: string
   /** Files saved on failure, relative to the report folder. */
@@ -40,10 +55,24 @@ export function xmlText(value: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3)
 
+/** `attempt 2 of 3`, the count being the attempts allowed. */
+const attemptWord = (r: FlowResult, n: number) => `attempt ${n} of ${r.of ?? r.attempts}`
+
 function stepLog(result: FlowResult): string {
-  return result.steps
-    .map((s) => `${result.file}:${s.line} ${s.status === 0 ? 'ok' : `exit ${s.status}`} ${s.ms} ms  ${s.text.trim()}`)
+  const lines = (steps: StepResult[]) =>
+    steps
+      .map((s) => `${result.file}:${s.line} ${s.status === 0 ? 'ok' : `exit ${s.status}`} ${s.ms} ms  ${s.text.trim()}`)
+      .join('\n')
+  if (!result.earlier?.length) return lines(result.steps)
+  return [...result.earlier.map((t) => t.steps), result.steps]
+    .map((steps, i) => `${attemptWord(result, i + 1)}:\n${lines(steps)}`)
     .join('\n')
+}
+
+/** A failure's message, led by its file and line. */
+function failureMessage(file: string, failure: StepFailure): string {
+  const where = `${file}:${failure.line}`
+  return failure.message.startsWith(where) ? failure.message : `${where}: ${failure.message}`
 }
 
 /** A flow that ran and did not pass (a flow not run is neither). */
@@ -74,11 +103,22 @@ export function junitXml(results: FlowResult[], timestamp: Date): string {
         out.push(`      <skipped message="${xmlText(`not run: arc test was stopped by ${r.notRun}`)}"/>`)
       else if (r.failure) {
         const where = `${r.file}:${r.failure.line}`
-        const said = r.failure.message.startsWith(where) ? r.failure.message : `${where}: ${r.failure.message}`
+        const said = failureMessage(r.file, r.failure)
         out.push(
           `      <failure message="${xmlText(said)}" type="${xmlText(r.failure.code ?? `exit ${r.failure.status}`)}">${xmlText(
             `${where}: ${r.failure.text.trim()}\n${said}\nattempts: ${r.attempts}${r.artifacts.length ? `\nsaved: ${r.artifacts.join(', ')}` : ''}`
           )}</failure>`
+        )
+      }
+      // The attempts before the last: failed ones of a flow that then passed are flakyFailure, of one that failed
+      // throughout rerunFailure (the Surefire elements the schema has for them).
+      for (const [i, t] of (r.earlier ?? []).entries()) {
+        const element = r.passed ? 'flakyFailure' : 'rerunFailure'
+        const said = `${attemptWord(r, i + 1)}: ${failureMessage(r.file, t.failure)}`
+        out.push(
+          `      <${element} message="${xmlText(said)}" type="${xmlText(t.failure.code ?? `exit ${t.failure.status}`)}">${xmlText(
+            `${r.file}:${t.failure.line}: ${t.failure.text.trim()}\n${said}`
+          )}</${element}>`
         )
       }
       out.push(`      <system-out>${xmlText(stepLog(r))}</system-out>`)
@@ -102,7 +142,7 @@ export function tally(results: FlowResult[]): string {
 
 /** A flow's result in a word or three: passed, failed at line N, not run (SIGTERM). */
 function outcome(r: FlowResult): string {
-  if (r.passed) return 'passed'
+  if (r.passed) return r.earlier?.length ? `passed on ${attemptWord(r, r.attempts)}` : 'passed'
   if (r.notRun !== undefined) return `not run (${r.notRun})`
   return `failed at line ${r.failure?.line}`
 }
@@ -120,12 +160,23 @@ export function markdownSummary(results: FlowResult[]): string {
         `| ${r.file.replaceAll('|', '\\|')} | ${r.device.replaceAll('|', '\\|')} | ${outcome(r)} | ${r.attempts} | ${seconds(r.ms)} s |`
     ),
   ]
-  for (const r of results.filter(failed)) {
+  const code = (text: string) => `\`${text.trim().replaceAll('`', "'")}\``
+  // Each failure, and each flow that passed only on a retry, with the failures of its earlier attempts.
+  for (const r of results.filter((x) => failed(x) || x.earlier?.length)) {
+    lines.push('', `## ${r.file} on ${r.device}${r.passed ? `: flaky, ${outcome(r)}` : ''}`)
+    for (const [i, t] of (r.earlier ?? []).entries())
+      lines.push(
+        '',
+        `${attemptWord(r, i + 1).replace(/^a/, 'A')} failed at line ${t.failure.line}: ${code(t.failure.text)}`,
+        '',
+        '```',
+        t.failure.message,
+        '```'
+      )
+    if (r.passed) continue
     lines.push(
       '',
-      `## ${r.file} on ${r.device}`,
-      '',
-      `Line ${r.failure?.line}: \`${r.failure?.text.trim().replaceAll('`', "'")}\``,
+      `${r.earlier?.length ? `${attemptWord(r, r.attempts).replace(/^a/, 'A')} failed at line` : 'Line'} ${r.failure?.line}: ${code(r.failure?.text ?? '')}`,
       '',
       '```',
       r.failure?.message ?? '',

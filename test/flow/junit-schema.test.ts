@@ -66,4 +66,49 @@ describe('JUnit report: the schema CI systems validate with (Jenkins xUnit junit
     expect(xml).to.include('<failure')
     expect(junitSchemaProblems(xml)).to.deep.equal([])
   })
+
+  // A retried flow's report held its last attempt alone: a flow that failed, then passed, showed a clean pass (the
+  // flakiness a CI team must see, gone), and one that failed twice showed only the second failure, not the first,
+  // whose line and error differed. A capture that failed printed nothing on stderr either: just 'FAILED …, line 3'.
+  it('retries: every failed attempt is in the report (flakyFailure, rerunFailure), and a failed capture says why', async () => {
+    const write = async (name: string, text: string) => {
+      const file = path.join(h.dir, name)
+      await writeFile(file, text)
+      return file
+    }
+    // The second Kiwi row exists only after the second attempt's ADD: attempt 1 fails at line 3, attempt 2 passes.
+    const flaky = await write(
+      'flaky.flow',
+      'type append --res-id new_item Kiwi\nclick --text ADD --exact-match\ncapture SECOND elements.1.id find text Kiwi --exact-match\n'
+    )
+    // Attempt 1 fails at line 4 (after adding a Lime row), attempt 2 already at line 1 (the row is there).
+    const twice = await write(
+      'twice.flow',
+      'assert gone --text Lime --exact-match\ntype append --res-id new_item Lime\nclick --text ADD --exact-match\nassert visible --text NOPE\n'
+    )
+    const report = path.join(h.dir, 'report-retries')
+    const run = await runArc(['test', flaky, twice, '-d', 'emu-1', '--retries', '1', '--report-dir', report], {
+      env: h.env,
+    })
+    expect(run.code, run.stderr).to.equal(23)
+    expect(run.stderr).to.include(`Error [INVALID_INPUT]: ${flaky}:3: capture: the result has nothing at elements.1.id`)
+    const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
+    expect(junitSchemaProblems(xml)).to.deep.equal([])
+    const testcase = (name: string) =>
+      new RegExp(`<testcase name="${name}"[^>]*>([\\s\\S]*?)</testcase>`).exec(xml)?.[1] ?? ''
+    expect(testcase('flaky')).to.match(
+      /<flakyFailure message="attempt 1 of 2: [^"]*flaky\.flow:3: [^"]*capture[^"]*" type="INVALID_INPUT">/
+    )
+    expect(testcase('flaky')).to.not.include('<failure')
+    expect(testcase('twice')).to.match(/<failure message="[^"]*twice\.flow:1: [^"]*" type="ASSERTION_FAILED">/)
+    expect(testcase('twice')).to.match(
+      /<rerunFailure message="attempt 1 of 2: [^"]*twice\.flow:4: [^"]*NOPE[^"]*" type="ASSERTION_FAILED">/
+    )
+    // The step log has both attempts.
+    expect(testcase('twice')).to.match(
+      /attempt 1 of 2[\s\S]*twice\.flow:4 exit 23[\s\S]*attempt 2 of 2[\s\S]*twice\.flow:1 exit 23/
+    )
+    const summary = await readFile(path.join(report, 'summary.md'), 'utf8')
+    expect(summary).to.include('passed on attempt 2 of 2').and.include('Attempt 1 of 2 failed at line 3')
+  })
 })
