@@ -156,6 +156,28 @@ describe('arc mcp serve with 1, 2 and 5 devices: one tool set, a device argument
     }
   })
 
+  it('no --device with several attached: the refusal tells how to start the server, not to pass device', async () => {
+    // The server serves its one default device and refuses a `device` argument, so an agent told to pass one is
+    // sent from DEVICE_AMBIGUOUS to INVALID_INPUT and back: the fix is the server's command line.
+    const server = await serve([])
+    const client = await connect(server.url)
+    try {
+      const ambiguous = (await client.callTool({name: 'android_tap', arguments: {x: 1, y: 2}})) as CallToolResult
+      expect(codeOf(ambiguous)).to.equal('DEVICE_AMBIGUOUS')
+      expect(textOf(ambiguous)).to.not.match(/`device` argument of an MCP tool call/)
+      expect(textOf(ambiguous)).to.match(/arc mcp serve --device emu-1 --device emu-2/)
+      const named = (await client.callTool({
+        name: 'android_tap',
+        arguments: {x: 1, y: 2, device: 'emu-1'},
+      })) as CallToolResult
+      expect(codeOf(named)).to.equal('INVALID_INPUT')
+      expect(textOf(named)).to.match(/arc mcp serve --device/)
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+
   it('--slug-names keeps the spec names, one tool set per device, without a device argument', async () => {
     const server = await serve(['a=emu-1', 'b=emu-2'], {slugNames: true})
     try {

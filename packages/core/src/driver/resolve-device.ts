@@ -3,7 +3,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import type {ArcConfig} from '../config/config-schema.js'
-import {ArcError, DeviceNotFoundError, DeviceUnavailableError} from '../errors/arc-error.js'
+import {ArcError, DeviceNotFoundError, DeviceUnavailableError, isArcError} from '../errors/arc-error.js'
 import type {AdbConnectOptions} from './adb/connect.js'
 import type {Backend} from './compose.js'
 import type {DeviceDriver} from './device-driver.js'
@@ -108,7 +108,7 @@ export async function resolveDriver(selection: DeviceSelection): Promise<DeviceD
  * shell, or the config's `device`, is otherwise invisible in `arc tap 1 1`'s error. Says where it came from.
  */
 function namesSource(error: unknown, device: string | undefined, source: string): unknown {
-  if (device === undefined || !(error instanceof DeviceNotFoundError)) return error
+  if (device === undefined || !isArcError(error) || error.code !== 'DEVICE_NOT_FOUND') return error
   const from =
     source === 'env ANDROID_SERIAL'
       ? {

@@ -3,7 +3,7 @@
  * device a call runs on (an enum of the served devices' names, required when several are served). With one device
  * the argument is not listed (there is nothing to choose) but is still accepted when it names that device.
  */
-import {InvalidInputError} from '@arc-cli/core'
+import {DeviceAmbiguousError, InvalidInputError, isArcError} from '@arc-cli/core'
 import type {Tool} from '@modelcontextprotocol/sdk/types.js'
 
 import {deviceName, type DeviceTarget} from './tool-set.js'
@@ -47,6 +47,7 @@ export function pickTarget(targets: DeviceTarget[], args: unknown): {target: Dev
   if (!target && names.length === 0) {
     throw new InvalidInputError('device: this server serves one device, its default one; leave device out', {
       details: {input: DEVICE_ARGUMENT, allowed: names},
+      actions: [SERVE_SEVERAL],
     })
   }
   if (!target) {
@@ -56,4 +57,32 @@ export function pickTarget(targets: DeviceTarget[], args: unknown): {target: Dev
     })
   }
   return {target, args: rest}
+}
+
+const SERVE_SEVERAL =
+  'To choose between devices in calls, the server must be started with them: arc mcp serve --device SERIAL --device SERIAL (each call then names one in `device`).'
+
+/**
+ * DEVICE_AMBIGUOUS from a server started without --device (it serves its one default device, the single attached
+ * one or $ANDROID_SERIAL's): a call cannot choose (`device` is refused there), only whoever starts the server can.
+ * The CLI's advice (--device, or the `device` argument) is replaced by the server's command line for these devices.
+ */
+export function ambiguousDefaultDevice(error: unknown): unknown {
+  // By its code: the driver that threw may come from another copy of core's classes (isArcError).
+  if (!isArcError(error) || error.code !== 'DEVICE_AMBIGUOUS') return error
+  const serials = Array.isArray(error.details.serials) ? (error.details.serials as string[]) : []
+  const command =
+    serials.length > 1
+      ? `arc mcp serve ${serials.map((s) => `--device ${s}`).join(' ')}`
+      : 'arc mcp serve --device SERIAL'
+  return new DeviceAmbiguousError(
+    `${error.message}; this server was started without --device, so it serves one default device and a call cannot pick one`,
+    {
+      details: error.details,
+      actions: [
+        `Start the server with the devices to serve: ${command} (each call then names one in \`device\`), or with one --device, or set ANDROID_SERIAL for it.`,
+      ],
+      cause: error,
+    }
+  )
 }

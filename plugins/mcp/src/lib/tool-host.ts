@@ -19,7 +19,7 @@ import {
 } from '@arc-cli/core'
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
 
-import {pickTarget, withDeviceArgument} from './device-argument.js'
+import {ambiguousDefaultDevice, pickTarget, withDeviceArgument} from './device-argument.js'
 import {serverInstructions} from './instructions.js'
 import {toolName, type DeviceTarget} from './tool-set.js'
 
@@ -372,7 +372,9 @@ export class ToolHost {
           signal,
           warn: (message) => log(`${name}: warning: ${message}`),
           openDriver: async () => {
-            const driver = await resolveDriver(selection)
+            const driver = await resolveDriver(selection).catch((error: unknown) => {
+              throw selection.device === undefined ? ambiguousDefaultDevice(error) : error
+            })
             on.device = driver.serial
             return driver
           },
