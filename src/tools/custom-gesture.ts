@@ -1,12 +1,13 @@
 import {defineTool, z} from '@arc-cli/core'
 
 import {gesturePaths} from './gesture-schema.js'
+import {checkOnScreen} from './touch-schema.js'
 
 export const customGesture = defineTool({
   name: 'custom_gesture',
   title: 'Custom gesture',
   description:
-    'Plays a gesture from finger paths: each path is one finger, points {x, y, time} with time in ms from the start, strictly increasing. One path uses `input motionevent` (Android 10+; older devices get a swipe per segment); several paths go through the on-device helper, else /dev/input, which many Android 10+ devices refuse (run `arc doctor`).',
+    'Plays a gesture from finger paths: each path is one finger, points {x, y, time} in screen pixels (each on the screen) with time in ms from the start, strictly increasing. One path uses `input motionevent` (Android 10+; older devices get a swipe per segment); several paths go through the on-device helper, else /dev/input, which many Android 10+ devices refuse (run `arc doctor`).',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'touch',
@@ -21,6 +22,14 @@ export const customGesture = defineTool({
     ],
   },
   async handler({driver, expectWork}, {paths}) {
+    // Every point on the screen, as swipe's two ends must be: a finger put down off it touches nothing on a phone,
+    // and a point off it is most often one taken in another space (a scaled screenshot's pixels).
+    await checkOnScreen(
+      driver,
+      Object.fromEntries(
+        paths.flatMap((path, i) => path.map((p, j) => [`path ${i + 1} point ${j + 1}`, {x: p.x, y: p.y}] as const))
+      )
+    )
     // The gesture plays in real time, a device call per 30 ms frame: the command's deadline grows by its length and
     // by what those calls may take (100 ms each where `input` runs in system_server; the driver allows more per
     // call where each starts a VM, and sends fewer there).

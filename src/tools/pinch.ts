@@ -1,6 +1,6 @@
 import {defineTool, type GesturePoint, z} from '@arc-cli/core'
 
-import {at, coordinate, duration} from './touch-schema.js'
+import {at, checkOnScreen, coordinate, duration} from './touch-schema.js'
 
 /** `2.0`, `0.5`: the spec prints the scale as a decimal. */
 const formatScale = (scale: number) => (Number.isInteger(scale) ? scale.toFixed(1) : String(scale))
@@ -50,6 +50,9 @@ export const pinch = defineTool({
     ],
   },
   async handler({driver}, input) {
+    // The fingers go down beside the centre, on its row: a centre off the screen would put them where no window
+    // takes a touch (a phone drops it), so it is refused as a tap there is. The size is then the one checked against.
+    await checkOnScreen(driver, {centre: {x: input.center_x, y: input.center_y}})
     const screen = await driver.screenSize()
     const paths = pinchPaths({x: input.center_x, y: input.center_y}, input.scale, input.duration, screen)
     const method = await driver.gesture(paths)

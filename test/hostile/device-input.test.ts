@@ -20,6 +20,13 @@ describe('hostile: device input', function () {
     [['double-tap', '5', '2400'], 'INVALID_INPUT', 'y below 2400'],
     [['long-press', '2000', '5'], 'INVALID_INPUT', 'off the 1080x2400 screen'],
     [['swipe', '500', '1500', '500', '9000'], 'INVALID_INPUT', 'end (500, 9000) is off the 1080x2400 screen'],
+    // A finger put down off the screen touches nothing on a phone: pinch and gesture refuse it as tap does.
+    [['pinch', '540', '5000', '2'], 'INVALID_INPUT', 'centre (540, 5000) is off the 1080x2400 screen'],
+    [
+      ['gesture', '--paths', '[{"x":100,"y":100,"time":0},{"x":100,"y":9000,"time":300}]'],
+      'INVALID_INPUT',
+      'path 1 point 2 (100, 9000) is off the 1080x2400 screen',
+    ],
     [['tap', '0x10', '5'], 'INVALID_INPUT', 'in decimal digits (got "0x10")'],
     [['tap', '1e3', '5'], 'INVALID_INPUT', 'in decimal digits (got "1e3")'],
     [['tap', ' 5', '5'], 'INVALID_INPUT', 'in decimal digits'],
@@ -34,7 +41,7 @@ describe('hostile: device input', function () {
       expect(run.code, run.stderr).to.equal(exitCodeFor(code))
       expect(run.stderr).to.include(says)
       const sent = h.emu.commands.slice(from).map((c) => c.argv[0])
-      expect(sent).to.not.include('input').and.not.include('pidof')
+      expect(sent).to.not.include('input').and.not.include('pidof').and.not.include('sendevent')
     })
   }
 

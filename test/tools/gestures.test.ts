@@ -286,6 +286,9 @@ describe('pinch and custom_gesture', function () {
       })
       expect(r.data).to.deep.equal({paths: 1, points: 3, method: 'swipe'})
       expect(r.argv).to.deep.equal([
+        // The on-screen check's read of the size (Android 9: the rotation is in the windows section).
+        ['dumpsys', 'window', 'displays'],
+        ['dumpsys', 'window', 'windows'],
         ['getprop', 'ro.build.version.sdk'],
         ['dumpsys', 'power'],
         ['input', 'swipe', '100', '100', '200', '200', '150'],
