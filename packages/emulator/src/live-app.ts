@@ -11,6 +11,8 @@ export interface LiveAppInput {
   reachesApp: boolean
   /** What the app's edit fields hold now, by resource id (what was typed into them since the last draw). */
   fields: ReadonlyMap<string, string>
+  /** The device's time scale (timing.scale): how long its motion lasts in wall-clock time, per millisecond of device time. */
+  timeScale?: number
 }
 
 export interface LiveApp {
@@ -24,8 +26,26 @@ export interface LiveApp {
   draw(): LoadedScreen
   /** A tap; true when the app took it (the device then draws the app again, and nothing else sees the tap). */
   tap(x: number, y: number, input: LiveAppInput): boolean
-  /** A swipe from (x1, y1) to (x2, y2); true when the app took it. */
-  swipe(x1: number, y1: number, x2: number, y2: number, input: LiveAppInput): boolean
+  /**
+   * A swipe from (x1, y1) to (x2, y2) whose finger lifted `liftInMs` of device time from now, moving at `velocity`
+   * px/s along its path then (what the VelocityTracker measured: 0 for a finger that stopped before lifting); true
+   * when the app took it.
+   */
+  swipe(
+    x1: number,
+    y1: number,
+    x2: number,
+    y2: number,
+    input: LiveAppInput,
+    motion?: {velocity: number; liftInMs: number}
+  ): boolean
+  /**
+   * Moves what still moves on its own (a list flinging after the finger left it) to where it is at wall-clock time
+   * `now` (performance.now()); true when that changed the screen.
+   */
+  advance?(now: number): boolean
+  /** Wall-clock milliseconds until nothing moves on its own any more (0: at rest). */
+  motionLeftMs?(now: number): number
   /** A key (Android key code); true when the app took it. */
   key(code: number, input: LiveAppInput): boolean
 }

@@ -39,7 +39,18 @@ export type AdbState = 'device' | 'offline' | 'unauthorized' | 'no permissions'
  */
 export type InputEvent =
   | {type: 'tap'; x: number; y: number}
-  | {type: 'swipe'; x1: number; y1: number; x2: number; y2: number; durationMs: number}
+  | {
+      type: 'swipe'
+      x1: number
+      y1: number
+      x2: number
+      y2: number
+      durationMs: number
+      /** px/s along the path when the finger lifted (default: the path over durationMs, at an even pace). */
+      velocity?: number
+      /** Device ms from this event until the finger lifts (default durationMs: recorded as it went down). */
+      liftInMs?: number
+    }
   | {type: 'draganddrop'; x1: number; y1: number; x2: number; y2: number; durationMs: number}
   | {type: 'keyevent'; code: number; name: string; longpress?: boolean; doubletap?: boolean}
   | {type: 'text'; text: string}
@@ -489,9 +500,20 @@ export class VirtualDevice extends EventEmitter {
     return this.present
   }
 
-  /** The screen shown now. */
+  /** The screen shown now (a live app's list still flinging is drawn where it is at this moment). */
   get screen(): LoadedScreen {
+    const app = this.app
+    if (app?.advance && this.currentScreen === app.screenName && app.advance(performance.now()))
+      this.screens.set(app.screenName, app.draw())
     return this.screens.get(this.currentScreen) as LoadedScreen
+  }
+
+  /** Wall-clock ms until what moves on its own on the screen (a live app's fling) is at rest; 0 when nothing does. */
+  motionLeftMs(): number {
+    const app = this.app
+    if (!app?.motionLeftMs || this.currentScreen !== app.screenName) return 0
+    void this.screen // brings the app's motion (and its drawing) up to now
+    return app.motionLeftMs(performance.now())
   }
 
   get screenName(): string {
@@ -815,11 +837,18 @@ export class VirtualDevice extends EventEmitter {
     const input: LiveAppInput = {
       reachesApp: window !== undefined && this.screen.dump.windows[window]?.package === app.package,
       fields: this.fieldTexts(),
+      timeScale: this.timing.scale,
     }
     let took = false
     if (event.type === 'tap') took = app.tap(event.x, event.y, input)
-    else if (event.type === 'swipe') took = app.swipe(event.x1, event.y1, event.x2, event.y2, input)
-    else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) took = app.key(event.code, input)
+    else if (event.type === 'swipe') {
+      const distance = Math.hypot(event.x2 - event.x1, event.y2 - event.y1)
+      const velocity = event.velocity ?? (event.durationMs > 0 ? (distance * 1000) / event.durationMs : Infinity)
+      took = app.swipe(event.x1, event.y1, event.x2, event.y2, input, {
+        velocity,
+        liftInMs: event.liftInMs ?? event.durationMs,
+      })
+    } else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) took = app.key(event.code, input)
     if (took) {
       this.fields.forget(app.screenName)
       this.screens.set(app.screenName, app.draw())

@@ -473,9 +473,34 @@ class EmulatedHelper {
       // Touch slop: 8 dp (ViewConfiguration.TOUCH_SLOP) at the virtual device's density.
       const slop = (8 * (this.device.wmDensity ?? this.device.screen.density)) / 160
       if (Math.hypot(x2 - x1, y2 - y1) <= slop) this.device.recordInput({type: 'tap', x: x1, y: y1})
-      else this.device.recordInput({type: 'swipe', x1, y1, x2, y2, durationMs: t2 - t1})
+      else
+        this.device.recordInput({
+          type: 'swipe',
+          x1,
+          y1,
+          x2,
+          y2,
+          durationMs: t2 - t1,
+          velocity: liftVelocity(p),
+          liftInMs: 0,
+        })
     }
   }
+}
+
+/**
+ * How fast a finger moved (px/s) when it lifted, as the VelocityTracker an app asks at ACTION_UP sees it: 0 when it
+ * had stood still for ASSUME_POINTER_STOPPED_TIME (40 ms) or more before lifting (AOSP frameworks/native
+ * libs/input/VelocityTracker.cpp clears its history after such a pause), else its speed over its last move.
+ */
+export function liftVelocity(path: Array<[number, number, number]>): number {
+  const [x, y, t] = path.at(-1) as [number, number, number]
+  let k = path.length - 1
+  while (k > 0 && path[k - 1]![0] === x && path[k - 1]![1] === y) k--
+  if (k === 0 || t - path[k]![2] >= 40) return 0
+  const [px, py, pt] = path[k - 1] as [number, number, number]
+  const [qx, qy, qt] = path[k] as [number, number, number]
+  return (Math.hypot(qx - px, qy - py) * 1000) / Math.max(1, qt - pt)
 }
 
 /** A whole number request word within a range, else BAD_REQUEST in the helper's words (Numbers.java). */

@@ -1,12 +1,12 @@
 import {STATUSBAR_ACTIONS} from '../scenario.js'
 import {am} from './am.js'
-import {inputNow} from './input.js'
+import {inputServed} from './input.js'
 import {packageCommand} from './pm.js'
 import type {CommandContext} from './types.js'
 import {wm} from './wm.js'
 
 /** `cmd SERVICE …`: package (like pm), statusbar, input, activity (like am), window (like wm); `cmd -l` lists them. */
-export function cmd(ctx: CommandContext): number {
+export function cmd(ctx: CommandContext): Promise<number> | number {
   const [, service, ...rest] = ctx.argv
   const shifted = (name: string): CommandContext => ({...ctx, argv: [name, ...rest]})
   switch (service) {
@@ -18,7 +18,7 @@ export function cmd(ctx: CommandContext): number {
     case 'package':
       return packageCommand(ctx, rest)
     case 'input':
-      return inputNow(shifted('input'))
+      return inputServed(shifted('input'))
     case 'activity':
       return am(shifted('am'))
     case 'window':

@@ -68,7 +68,22 @@ export async function input(ctx: CommandContext): Promise<number> {
     await ctx.device.delay(ctx.device.timing.vmStartMs, ctx.signal)
     if (ctx.signal.aborted) return 137
   }
-  return inputNow(ctx)
+  return inputServed(ctx)
+}
+
+/**
+ * `input` as system_server serves it, for as long as it takes: a swipe or a drag injects its moves until its
+ * duration has passed and lifts the finger then (AOSP InputShellCommand.sendSwipe: ACTION_MOVE until endTime, then
+ * ACTION_UP), so the command ends as the finger lifts, and what the lift starts (a fling) starts then.
+ */
+export async function inputServed(ctx: CommandContext): Promise<number> {
+  const status = inputNow(ctx)
+  const args = ctx.argv.slice(1)
+  if (args[0] !== undefined && SOURCES.has(args[0])) args.shift()
+  if (args[0] === '-d') args.splice(0, 2)
+  if (status !== 0 || (args[0] !== 'swipe' && args[0] !== 'draganddrop')) return status
+  await ctx.device.delay(args[5] === undefined ? 300 : Number(args[5]), ctx.signal)
+  return ctx.signal.aborted ? 137 : status
 }
 
 /** Android 11 (API 30): the last release whose `input` runs its own VM. */

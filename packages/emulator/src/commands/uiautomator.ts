@@ -3,6 +3,7 @@ import path from 'node:path'
 
 import {IDLE_STATE_ERROR} from '../faults.js'
 import {logTime} from '../logcat-buffer.js'
+import {sleep} from '../sleep.js'
 import type {CommandContext} from './types.js'
 import {windowsDocument} from './windows-dump.js'
 
@@ -100,6 +101,12 @@ export async function uiautomator(ctx: CommandContext): Promise<number> {
       if (ctx.signal.aborted) return 137
       ctx.err(IDLE_STATE_ERROR)
       return 0
+    }
+    // A list flinging sends accessibility events (TYPE_VIEW_SCROLLED) as it moves, so the quiet period starts once
+    // it is at rest: the dump shows where it stopped, never a place it passed through.
+    for (let left = device.motionLeftMs(); left > 0; left = device.motionLeftMs()) {
+      await sleep(left, ctx.signal)
+      if (ctx.signal.aborted) return 137
     }
     await device.delay(device.timing.idleMs, ctx.signal)
     if (ctx.signal.aborted) return 137
