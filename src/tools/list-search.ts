@@ -101,7 +101,7 @@ export function searchList(ctx: ToolContext, {direction, maxScrolls}: ListSearch
       const area = searchArea(list, model)
       const {from, to} = swipeInside(area, direction, SEARCH_SHARE * (area[3] - area[1]))
       const before = contents(list)
-      await ctx.driver.swipe(from, to, SEARCH_SWIPE_MS)
+      await ctx.driver.swipe(from, to, SEARCH_SWIPE_MS, {hold: true})
       model = buildScreenModel(await ctx.driver.captureScreen())
       if (selector.has(model)) return {model, scrolls}
       const now = mainScrollable(model)

@@ -177,7 +177,7 @@ export const scrollToElement = defineTool({
       if (ctx.signal?.aborted) throw ctx.signal.reason
       ctx.progress(`scrolling toward ${element_id} (${scrolls}/${MAX_SCROLLS})`)
       const {from, to} = swipeToward(element, swipeArea(element, container, model))
-      await ctx.driver.swipe(from, to, 400)
+      await ctx.driver.swipe(from, to, 400, {hold: true})
       model = buildScreenModel(await ctx.driver.captureScreen())
       const now = model.byId.get(element_id)
       if (!now)

@@ -123,7 +123,7 @@ export const scroll = defineTool({
       )
     }
     const {from, to} = swipeInside(area, direction as Direction, distance)
-    await ctx.driver.swipe(from, to, SCROLL_DURATION_MS)
+    await ctx.driver.swipe(from, to, SCROLL_DURATION_MS, {hold: true})
     const [left, top, right, bottom] = area
     const data = {
       direction,

@@ -84,6 +84,30 @@ const DOUBLE_TAP_GAP_MS = 100
  * on-screen check passed (x < width) stays on the screen; rounding sent 1079.6 on a 1080-wide screen to 1080, where
  * no window is and the touch is dropped.
  */
+/**
+ * How long a held swipe's finger stays still before it lifts. A VelocityTracker that gets no movement for
+ * ASSUME_POINTER_STOPPED_TIME (40 ms) takes the pointer as stopped and forgets its history (AOSP frameworks/native
+ * libs/input/VelocityTracker.cpp), so the lift measures no speed and RecyclerView, AbsListView and ScrollView do not
+ * fling (they fling from ACTION_UP at ViewConfiguration's minimum fling velocity or more).
+ */
+const HOLD_BEFORE_LIFT_MS = 100
+/** A held swipe reports where the finger is at a 60 Hz touchscreen's pace, as the helper's own swipe does. */
+const HELD_SWIPE_FRAME_MS = 16
+
+/**
+ * The helper's one-finger gesture path (`x,y,t;…`) for a held swipe: the finger along the straight line from `a` to
+ * `b` over `ms`, a point per frame, then still at `b` until HOLD_BEFORE_LIFT_MS later, when it lifts.
+ */
+export function heldSwipeWord(a: {x: number; y: number}, b: {x: number; y: number}, ms: number): string {
+  const points: string[] = [`${a.x},${a.y},0`]
+  for (let t = HELD_SWIPE_FRAME_MS; t < ms; t += HELD_SWIPE_FRAME_MS) {
+    const k = t / ms
+    points.push(`${Math.round(a.x + (b.x - a.x) * k)},${Math.round(a.y + (b.y - a.y) * k)},${t}`)
+  }
+  points.push(`${b.x},${b.y},${Math.max(1, ms)}`, `${b.x},${b.y},${Math.max(1, ms) + HOLD_BEFORE_LIFT_MS}`)
+  return points.join(';')
+}
+
 function whole(point: Point): {x: number; y: number} {
   return {x: Math.floor(point.x), y: Math.floor(point.y)}
 }
@@ -322,10 +346,12 @@ export class AdbDriver implements DeviceDriver {
     return this.touch(['double-tap', x, y], 'a double tap', DOUBLE_TAP_GAP_MS, (dev) => input.doubleTap(dev, point))
   }
 
-  swipe(from: Point, to: Point, durationMs: number): Promise<void> {
+  swipe(from: Point, to: Point, durationMs: number, options: {hold?: boolean} = {}): Promise<void> {
     const [a, b] = [whole(from), whole(to)]
     const ms = Math.round(durationMs)
-    return this.touch(['swipe', a.x, a.y, b.x, b.y, ms], 'a swipe', ms, (dev) => input.swipe(dev, from, to, durationMs))
+    const viaAdb = (dev: DeviceShell) => input.swipe(dev, from, to, durationMs)
+    if (!options.hold) return this.touch(['swipe', a.x, a.y, b.x, b.y, ms], 'a swipe', ms, viaAdb)
+    return this.touch(['gesture', heldSwipeWord(a, b, ms)], 'a swipe', ms + HOLD_BEFORE_LIFT_MS, viaAdb)
   }
 
   /**

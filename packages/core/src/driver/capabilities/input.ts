@@ -37,7 +37,15 @@ export interface InputCapability {
   tap(point: Point): Promise<void>
   longPress(point: Point, durationMs: number): Promise<void>
   doubleTap(point: Point): Promise<void>
-  swipe(from: Point, to: Point, durationMs: number): Promise<void>
+  /**
+   * One finger from `from` to `to` over `durationMs`. Lifted while it moves, as `input swipe` lifts it, a scrolling
+   * list takes the finger's speed and flings on by itself for up to a few seconds. `hold`: the finger stops and
+   * stays still before it lifts, so the content moves as far as the finger took it and is at rest when the swipe
+   * resolves (arc's scrolls: a read right after one sees where it stopped, and a touch right after it is not taken
+   * by a list still moving). Where the device cannot hold (plain ADB), the swipe is `input swipe`'s, and the next
+   * `uiautomator dump` waits for the list to come to rest.
+   */
+  swipe(from: Point, to: Point, durationMs: number, options?: {hold?: boolean}): Promise<void>
   /**
    * Plays finger paths (each at least 2 points, times increasing) as one gesture; resolves to the way it was
    * sent. Several paths need a device whose shell may write /dev/input (UNSUPPORTED otherwise).
