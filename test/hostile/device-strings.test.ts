@@ -122,4 +122,32 @@ describe('device strings: names the device prints back', function () {
     expect(r.error?.actions.join(' ')).to.match(/a URL/)
     expect(h.emu.commands.length).to.equal(from)
   })
+  it('a path holding U+FFFD is refused: it stands for bytes that were not UTF-8, never for the file named U+FFFD', async () => {
+    const tmp = path.join(h.emu.device('emu-1').files.root, 'data/local/tmp')
+    const folder = Buffer.from(path.join(tmp, 'latin1'))
+    mkdirSync(folder)
+    // caf\xe9.txt (Latin-1: a listing shows it as caf\ufffd.txt, and so does a shell's argv decoded by Node), and a
+    // file whose name really is caf\ufffd.txt.
+    writeFileSync(Buffer.concat([folder, Buffer.from('/caf\xe9.txt', 'latin1')]), 'latin-1 name')
+    writeFileSync(path.join(tmp, 'latin1', 'caf\ufffd.txt'), 'precious')
+    for (const [name, input] of [
+      ['delete_file', {location_id: 'tmp', path: 'latin1/caf\ufffd.txt'}],
+      ['write_file', {location_id: 'tmp', path: 'latin1/caf\ufffd.txt', content: 'new'}],
+    ] as const) {
+      const r = await run(name, input)
+      expect(r.error?.code, name).to.equal('INVALID_INPUT')
+      expect(r.error?.message, name).to.match(/U\+FFFD/)
+    }
+    expect(readFileSync(path.join(tmp, 'latin1', 'caf\ufffd.txt'), 'utf8')).to.equal('precious')
+    // The phone lists the Latin-1 name (adbd sends its bytes; adbkit decodes them with U+FFFD), beside the other.
+    const listed = await run('list_files', {location_id: 'tmp', path: 'latin1'})
+    const names = (JSON.parse((listed.result as {text: string}).text) as {files: Array<{name: string}>}).files
+    expect(names.map((f) => f.name)).to.deep.equal(['caf\ufffd.txt', 'caf\ufffd.txt'])
+    const alone = Buffer.from(path.join(tmp, 'latin1-alone'))
+    mkdirSync(alone)
+    writeFileSync(Buffer.concat([alone, Buffer.from('/\xe9t\xe9.txt', 'latin1')]), 'x')
+    const only = await run('list_files', {location_id: 'tmp', path: 'latin1-alone'})
+    const onlyNames = (JSON.parse((only.result as {text: string}).text) as {files: Array<{name: string}>}).files
+    expect(onlyNames.map((f) => f.name)).to.deep.equal(['\ufffdt\ufffd.txt'])
+  })
 })

@@ -125,20 +125,24 @@ export async function runSync(
   }
 }
 
-/** LIST: a folder that cannot be opened (missing, a loop, unreadable to the shell) is answered as an empty one. */
+/**
+ * LIST: a folder that cannot be opened (missing, a loop, unreadable to the shell) is answered as an empty one. Each
+ * DENT carries the name's bytes as readdir(3) gave them, UTF-8 or not (AOSP adb daemon/file_sync_service.cpp
+ * do_list copies `d_name` as it is): a Latin-1 name is listed, not skipped, and the client decodes it as it will.
+ */
 async function list(socket: Socket, dir: string | undefined): Promise<void> {
   const readable = dir !== undefined && (await lstat(dir).then(shellMayRead, () => false))
-  const names = readable ? await readdir(dir).catch(() => undefined) : undefined
+  const names = readable ? await readdir(dir, {encoding: 'buffer'}).catch(() => undefined) : undefined
   const chunks: Buffer[] = []
   if (names) {
-    for (const name of ['.', '..', ...names.sort()]) {
-      const stats = await lstat(`${(dir as string).replace(/\/$/, '')}/${name}`).catch(() => undefined)
+    const folder = Buffer.from(`${(dir as string).replace(/\/$/, '')}/`)
+    for (const name of [Buffer.from('.'), Buffer.from('..'), ...names.sort(Buffer.compare)]) {
+      const stats = await lstat(Buffer.concat([folder, name])).catch(() => undefined)
       if (!stats) continue
-      const nameBytes = Buffer.from(name, 'utf8')
       const dent = Buffer.alloc(16)
       stat3(stats).copy(dent, 0)
-      dent.writeUInt32LE(nameBytes.length, 12)
-      chunks.push(Buffer.from('DENT', 'latin1'), dent, nameBytes)
+      dent.writeUInt32LE(name.length, 12)
+      chunks.push(Buffer.from('DENT', 'latin1'), dent, name)
     }
   }
   chunks.push(Buffer.from('DONE', 'latin1'), Buffer.alloc(16))

@@ -61,6 +61,17 @@ export function requireDelete(location: StorageLocation): void {
 
 /** The segments of a relative path, or an error naming what makes it unsafe. `''` and `.` name the root. */
 export function pathSegments(relative: string): string[] {
+  if (relative.includes('\uFFFD')) {
+    throw new InvalidInputError(
+      `path ${JSON.stringify(relative)} holds U+FFFD, the character that stands for bytes that are not UTF-8 (a name listed that way, or passed by a terminal in another encoding): arc cannot tell which file on the device it means`,
+      {
+        details: {path: relative},
+        actions: [
+          "Give the file a UTF-8 name on the device, e.g. with a shell glob: arc shell -- sh -c 'mv /sdcard/Download/caf*.txt /sdcard/Download/cafe.txt'",
+        ],
+      }
+    )
+  }
   const problem = deviceStringProblem(relative)
   if (problem !== undefined) {
     throw new InvalidInputError(
