@@ -2,7 +2,16 @@ import {createReadStream} from 'node:fs'
 import {realpath} from 'node:fs/promises'
 import path from 'node:path'
 
-import {Args, colorsFor, FlowRecorder, Flags, InvalidInputError, observeCliTools, printableLine} from '@arc-cli/core'
+import {
+  Args,
+  colorsFor,
+  exitCodeFor,
+  FlowRecorder,
+  Flags,
+  InvalidInputError,
+  observeCliTools,
+  printableLine,
+} from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
 import {readScript} from '../read-script.js'
@@ -16,7 +25,7 @@ export default class Batch extends ScriptCommand {
     'split like a shell command (quotes and backslashes; # comments; no expansion). The commands run one after the other',
     'in this process, so start-up is paid once. Each prints what it prints alone, with the same flags. The first failing',
     "line stops the batch (its error is printed as usual) and its exit status is the batch's; with --keep-going every line",
-    "runs and the batch exits with the first failure's status. `batch` lines cannot nest. Each line is echoed on stderr",
+    "runs and the batch exits with the first failure's status (Ctrl-C still stops it). `batch` lines cannot nest. Each line is echoed on stderr",
     'before it runs, as `FILE:LINE` (`stdin:LINE` for stdin) and its words (--quiet: not), and a line that fails is named',
     'there after its error: `FILE:LINE: failed with exit N: WORDS`. An unknown command on any line is refused before the',
     'first line runs.',
@@ -133,7 +142,8 @@ export default class Batch extends ScriptCommand {
         // The error went out above, as the command prints it; this names the line it came from.
         process.stderr.write(`${where(line)}: failed with exit ${status}: ${printableLine(words.join(' '))}\n`)
         failure ??= status
-        if (!keepGoing) break
+        // Ctrl-C (or a host's interrupt) cancelled the line: the person wants the batch stopped, --keep-going too.
+        if (!keepGoing || status === exitCodeFor('CANCELLED')) break
       }
     }
     if (failure !== undefined) this.exit(failure)

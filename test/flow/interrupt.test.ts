@@ -129,6 +129,18 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
     expect((await readdir(tmp())).filter((name) => name.startsWith('arc-test-'))).to.deep.equal([])
   })
 
+  // --keep-going went on after Ctrl-C: the line after the cancelled one acted on the device.
+  it('arc batch --keep-going: Ctrl-C stops the batch, not only its line', async () => {
+    const file = await flow('keep-going.batch', 'wait element text NOPE --timeout 15000 -d emu-1\ntap 4 4 -d emu-1\n')
+    const from = h.emu.commands.length
+    const {run, exited} = start(['batch', file, '--keep-going'])
+    await until(() => run.stderr.includes(`${file}:1 wait element`), 'the wait line')
+    run.child.kill('SIGINT')
+    expect(await exited, run.stderr).to.equal(exitCodeFor('CANCELLED'))
+    expect(run.stderr).to.include('[CANCELLED]').and.not.include(`${file}:2 tap`)
+    expect(taps(from)).to.deep.equal([])
+  })
+
   it('several devices: a parent killed outright (SIGKILL) leaves no child acting on its device', async () => {
     const slow = await flow('slow-orphan.flow', 'wait element text NOPE --timeout 60000\ntap 2 2\n')
     const report = path.join(h.dir, 'report-orphan')
