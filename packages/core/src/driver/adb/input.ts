@@ -24,10 +24,17 @@ const DREAMING_MARK = `${DISPLAY_OFF_MARK}-dreaming`
  * screensaver shows (`mWakefulness=Dreaming`) the screen is on but the dream takes the touch and ends
  * (DreamService.dispatchTouchEvent): refused too, and said so. The touch's script appears once, so a gesture's long
  * script keeps within adb's command length with the check around it.
+ *
+ * `trap '' HUP` first: a `shell:` command runs on a PTY (raw mode from Android 7.0, AOSP adb shell_service.cpp
+ * StartSubprocess), and arc's stream closing mid-touch (Ctrl-C, a time limit) hangs it up: SIGHUP to the shell, then to
+ * the `input` (or `sendevent`) it started once the shell exits (the shell is the session's leader, `input` in its
+ * foreground group). Where `input` injects from its own VM (Android 11 and before) or the script writes the frames,
+ * that left a finger down. Ignored (and so ignored in every program the script starts), the touch plays to its end
+ * and lifts its fingers (packages/core/test/adb/touch-hangup.test.ts).
  */
 export function whileAwakeScript(touch: string): string {
   return (
-    'arc_on=1; arc_why=; case "$(dumpsys power)" in *mWakefulness=Awake*) ;; ' +
+    'trap \'\' HUP; arc_on=1; arc_why=; case "$(dumpsys power)" in *mWakefulness=Awake*) ;; ' +
     '*mWakefulness=Dreaming*) arc_on= arc_why=-dreaming ;; *mWakefulness=*) arc_on= ;; ' +
     '*"Display Power: state=ON"*) ;; *"Display Power: state="*) arc_on= ;; esac; ' +
     `if [ -n "$arc_on" ]; then ${touch}; else echo ${DISPLAY_OFF_MARK}$arc_why; fi`
