@@ -9,6 +9,7 @@ import {expect} from 'chai'
 
 import {RESOLVE_TRACE, resolutions} from '@arc-cli/test-support/module-trace'
 import {ROOT} from '@arc-cli/test-support/paths'
+import {runArc} from '@arc-cli/test-support/run-arc'
 
 async function project(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'arc-config-'))
@@ -162,6 +163,18 @@ describe('config', () => {
   it('names the file for a file that does not parse', async () => {
     const dir = await make({'.arcrc.json': '{"device": '})
     await expectConfigError(loadConfig(dir, {}), /cannot read config: JSON Error in .*\.arcrc\.json/)
+  })
+
+  it('a JSON file that does not parse is said once, with its line and column, and no colour codes written out', async () => {
+    const dir = await make({'.arcrc.json': '{\n  "device": "demo",\n  bad\n}'})
+    // On a terminal (FORCE_COLOR stands in for one) the JSON parser cosmiconfig uses highlights its code frame: those
+    // escapes were written out as text (\x1b[31m…), and the frame came twice.
+    const run = await runArc(['config'], {cwd: dir, env: {FORCE_COLOR: '1'}})
+    expect(run.code, run.stderr).to.equal(3)
+    expect(run.stderr).to.include(`cannot read config: JSON Error in ${path.join(dir, '.arcrc.json')}`)
+    expect(run.stderr).to.match(/line 3 column 3/)
+    expect(run.stderr).to.not.include('\\x1b')
+    expect(run.stderr.split('JSON Error')).to.have.length(2)
   })
 
   it('writes out the control characters of the line a YAML parser quotes from a file that does not parse', async () => {

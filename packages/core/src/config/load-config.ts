@@ -49,7 +49,13 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   // A file named by ARC_CONFIG may have any name (ci.arcrc.prod, .arcrc.example): an extension cosmiconfig does
   // not know is read the way `.arcrc` is, as YAML (which takes JSON too).
   const extension = explicit ? path.extname(explicit) : ''
-  const codeLoaders = {'.js': loadCodeConfig, '.cjs': loadCodeConfig, '.mjs': loadCodeConfig, '.ts': refuseTypeScript}
+  const codeLoaders = {
+    '.js': loadCodeConfig,
+    '.cjs': loadCodeConfig,
+    '.mjs': loadCodeConfig,
+    '.ts': refuseTypeScript,
+    '.json': loadJsonConfig,
+  }
   const chosen: Record<string, (filepath: string, content: string) => unknown> = {
     ...defaultLoaders,
     ...codeLoaders,
@@ -127,6 +133,29 @@ function checkTrusted(filepath: string, content: string, env: NodeJS.ProcessEnv)
       'Else remove it, or run arc in a folder with a package.json of its own (the search stops there).',
     ],
   })
+}
+
+/**
+ * JSON as JSON.parse reads it, the error said once with its line and column. cosmiconfig's own JSON loader
+ * (parse-json) quotes the offending line twice, and on a terminal in colour, whose escapes the message then writes
+ * out as text (`\x1b[31m`).
+ */
+function loadJsonConfig(filepath: string, content: string): unknown {
+  try {
+    return JSON.parse(content) as unknown
+  } catch (error) {
+    const why = (error as Error).message
+    const at = /at position (\d+)/.exec(why)
+    let where = ''
+    if (at && !/\(line \d+ column \d+\)/.test(why)) {
+      const before = content.slice(0, Number(at[1]))
+      where = ` (line ${before.split('\n').length} column ${before.length - before.lastIndexOf('\n')})`
+    }
+    throw new ConfigError(`cannot read config: JSON Error in ${filepath}: ${printableText(why)}${where}`, {
+      details: {file: filepath},
+      actions: ['Fix the file (see .arcrc.example for every key), or set ARC_CONFIG to another file.'],
+    })
+  }
 }
 
 /**
