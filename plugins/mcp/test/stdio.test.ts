@@ -86,6 +86,76 @@ describe('arc mcp serve --stdio (a spawned arc process)', () => {
     expect(byId.get(3)?.content?.[0]?.text).to.match(/^Error \[DEVICE_READ_ONLY\]/)
   })
 
+  it('stdout carries the protocol alone: console output and stdout writes of anything else while it serves go to stderr', async function () {
+    // A library that logs (console.log in a dependency, a debug print left in a plugin) wrote into the JSON-RPC
+    // stream, which a client cannot parse: stdio is the protocol's alone. Simulated by a module loaded first that,
+    // once the server answered `initialize` (the test then makes the file `go`), prints through every route to
+    // stdout until the process ends, while the calls run.
+    this.timeout(60_000)
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-stdio-noise-'))
+    const go = path.join(dir, 'go')
+    const chatty = [
+      `import {existsSync} from 'node:fs';`,
+      'const say = () => { console.log("noise: console.log"); console.info("noise: console.info");',
+      'console.debug("noise: console.debug"); console.dir({noise: "console.dir"}); process.stdout.write("noise: write\\n") };',
+      `const t = setInterval(() => { if (existsSync(${JSON.stringify(go)})) say() }, 5); t.unref()`,
+    ].join(' ')
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {name: 'android_annotate_screenshot', arguments: {}},
+    })
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=arc-source',
+        `--import=data:text/javascript,${encodeURIComponent(chatty)}`,
+        path.join(ROOT, 'bin', 'dev.js'),
+        'mcp',
+        'serve',
+        '--stdio',
+        '--device',
+        'demo',
+      ],
+      {cwd: ROOT, env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1'}}
+    )
+    let stdout = ''
+    let stderr = ''
+    const answered = new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString()
+        if (stdout.includes('\n')) resolve()
+      })
+    )
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'pipe', version: '0'}},
+    }
+    try {
+      child.stdin.write(`${JSON.stringify(initialize)}\n`)
+      await answered
+      await writeFile(go, '')
+      const calls = [{jsonrpc: '2.0', method: 'notifications/initialized'}, ...[2, 3, 4, 5, 6, 7].map(call)]
+      child.stdin.end(calls.map((r) => `${JSON.stringify(r)}\n`).join(''))
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+      expect(code, stderr).to.equal(0)
+      const lines = stdout.split('\n').filter((line) => line !== '')
+      const noise = lines.filter((line) => !line.startsWith('{"'))
+      expect(noise.length, `lines on stdout that are no JSON-RPC: ${JSON.stringify(noise.slice(0, 5))}`).to.equal(0)
+      const ids = lines.map((line) => (JSON.parse(line) as {id: number}).id).sort((a, b) => a - b)
+      expect(ids).to.deep.equal([1, 2, 3, 4, 5, 6, 7])
+      // The noise did happen, on stderr.
+      expect(stderr).to.include('noise: console.log').and.include('noise: write')
+    } finally {
+      child.kill()
+      await rm(dir, {recursive: true, force: true})
+    }
+  })
+
   it('an MCP cancellation (notifications/cancelled) aborts the call: the device command is cut off', async function () {
     this.timeout(60_000)
     const emu = await startEmulator({port: 0, devices: [{serial: 'emu-1', snapshot: DEMO_DIR}]})

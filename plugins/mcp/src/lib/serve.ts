@@ -1,6 +1,7 @@
 /** Starts `arc mcp serve` from settings (flags merged with the config): HTTP or stdio, the tool set, the token. */
 import {statSync} from 'node:fs'
 import path from 'node:path'
+import type {Writable} from 'node:stream'
 
 import {
   ConfigError,
@@ -219,7 +220,7 @@ export async function serveStdio(settings: ServeSettings & {log?(message: string
   const host = buildHost(settings)
   // A stdio server has one client: one MCP session for its life.
   const server = createMcpServer(host, 'stdio')
-  const transport = new LineTransport(process.stdin, process.stdout, {
+  const transport = new LineTransport(process.stdin, protocolStdout(), {
     maxBytes: settings.maxBodyBytes ?? settings.config.mcp?.maxBodyBytes ?? DEFAULT_MAX_BODY,
     log: settings.log,
   })
@@ -260,3 +261,28 @@ export async function serveStdio(settings: ServeSettings & {log?(message: string
     for (const [signal, listener] of listeners) process.off(signal, listener)
   }
 }
+
+/**
+ * Over stdio, stdout is the protocol's alone: one line of JSON-RPC each. Anything else the process writes there (a
+ * library's console.log, a debug print in a plugin, console.dir) would be a line the client cannot parse, so from the
+ * first call on, for the rest of the process, process.stdout's writes go to stderr, and the protocol writes through
+ * the stream returned, the stream's own write. `arc mcp serve --stdio` calls it first thing; serveStdio again.
+ */
+export function protocolStdout(): Writable {
+  const stdout = process.stdout as typeof process.stdout & {[PROTOCOL_WRITE]?: Writable}
+  const taken = stdout[PROTOCOL_WRITE]
+  if (taken) return taken
+  const write = stdout.write.bind(stdout) as (text: string, done: (error?: Error | null) => void) => boolean
+  const protocol = {
+    write: (text: string, done: (error?: Error | null) => void) => write(text, done),
+  } as unknown as Writable
+  Object.defineProperty(stdout, PROTOCOL_WRITE, {value: protocol})
+  Object.defineProperty(stdout, 'write', {
+    configurable: true,
+    writable: true,
+    value: (...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args),
+  })
+  return protocol
+}
+
+const PROTOCOL_WRITE = Symbol.for('arc.mcp.protocol-stdout')

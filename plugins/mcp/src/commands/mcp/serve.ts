@@ -112,6 +112,8 @@ export default class McpServe extends ArcCommand {
 
   async run(): Promise<void> {
     const {flags} = await this.parse(McpServe)
+    // From here on stdout is the protocol's alone: anything else written there goes to stderr (serve.ts).
+    if (flags.stdio) (await import('../../lib/serve.js')).protocolStdout()
     if (flags.stdio) {
       // The HTTP server's own flags: with --stdio nothing listens, so they would be dropped without a word. (A token
       // may come from ARC_MCP_TOKEN, set for every run: harmless, not refused.)
