@@ -150,4 +150,17 @@ describe('device strings: names the device prints back', function () {
     const onlyNames = (JSON.parse((only.result as {text: string}).text) as {files: Array<{name: string}>}).files
     expect(onlyNames.map((f) => f.name)).to.deep.equal(['\ufffdt\ufffd.txt'])
   })
+  it('a path over adb\'s 1024-byte sync limit is refused naming it, not "the adb server said path too long"', async () => {
+    const tmp = path.join(h.emu.device('emu-1').files.root, 'data/local/tmp')
+    const seg = 'd'.repeat(250)
+    const rel = [seg, seg, seg, seg, 'f.txt'].join('/')
+    mkdirSync(path.join(tmp, seg, seg, seg, seg), {recursive: true})
+    writeFileSync(path.join(tmp, rel), 'hello')
+    for (const name of ['read_file', 'write_file', 'delete_file']) {
+      const r = await run(name, {location_id: 'tmp', path: rel, content: 'x'})
+      expect(r.error?.code, name).to.equal('INVALID_INPUT')
+      expect(r.error?.message, name).to.match(/its path is 10\d\d bytes, over the 1024 bytes adb's file service takes/)
+    }
+    expect(readFileSync(path.join(tmp, rel), 'utf8')).to.equal('hello')
+  })
 })

@@ -13,6 +13,7 @@ import path from 'node:path'
 import {Readable} from 'node:stream'
 
 import {
+  InvalidInputError,
   DeviceAccessDeniedError,
   DeviceCommandError,
   DeviceUnavailableError,
@@ -22,7 +23,7 @@ import {transferAllowanceMs} from '../capabilities/files.js'
 import {sideStem} from '../../side-name.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
-import {raw, shq} from './shell-quote.js'
+import {deviceStringProblem, raw, shq} from './shell-quote.js'
 
 interface SyncStats {
   mode: number
@@ -83,8 +84,32 @@ function accessDenied(
   })
 }
 
+/** The longest path adbd's file service takes (daemon/file_sync_service.cpp: `path too long` past 1024 bytes). */
+const MAX_SYNC_PATH = 1024
+
+/**
+ * Refuses, before the request, a path adbd's sync service would refuse as `path too long` (ending the session), or
+ * that cannot reach it byte for byte. A write's path is its temporary sibling's, a few bytes longer than the file's.
+ */
+function syncPath(target: string, what: string): string {
+  const problem = deviceStringProblem(target)
+  if (problem !== undefined) throw new InvalidInputError(`the device path ${JSON.stringify(target)} holds ${problem}`)
+  const bytes = Buffer.byteLength(target)
+  if (bytes > MAX_SYNC_PATH) {
+    throw new InvalidInputError(
+      `${what} ${target.slice(0, 80)}… on the device: its path is ${bytes} bytes, over the ${MAX_SYNC_PATH} bytes adb's file service takes; nothing was sent`,
+      {
+        details: {path: target, bytes, limit: MAX_SYNC_PATH},
+        actions: ['Use a shorter path: fewer or shorter folder names (a write also needs room for a temporary name).'],
+      }
+    )
+  }
+  return target
+}
+
 /** lstat over sync STAT: one request, undefined when adbd answers zeros (see confirmMissing for what zeros mean). */
 export async function statFile(dev: DeviceShell, target: string): Promise<FileStat | undefined> {
+  syncPath(target, 'stat')
   return dev.server.call(`stat ${target}`, dev.serial, async (client) => {
     try {
       return toStat((await client.getDevice(dev.serial).stat(target)) as SyncStats)
@@ -121,6 +146,7 @@ function withoutLocks(target: string, entries: FileEntry[]): FileEntry[] {
 }
 
 export async function listDir(dev: DeviceShell, target: string): Promise<FileEntry[]> {
+  syncPath(target, 'listing')
   const entries = await dev.server.call(`list ${target}`, dev.serial, async (client) => {
     const listed = (await client.getDevice(dev.serial).readdir(target)) as Array<SyncStats & {name: string}>
     return listed.map((e) => ({name: e.name, ...toStat(e)}))
@@ -198,6 +224,7 @@ export async function readFile(
   onBytes?: (bytes: number) => void,
   expectedBytes = 0
 ): Promise<Buffer> {
+  syncPath(target, 'reading')
   const limit = transferLimitMs(dev, Math.min(expectedBytes, maxBytes ?? Infinity))
   return dev.server.call(
     `pull ${target}`,
@@ -228,6 +255,7 @@ function pushDone(transfer: Transfer): Promise<void> {
 }
 
 async function push(dev: DeviceShell, data: Buffer, target: string, onBytes?: (bytes: number) => void): Promise<void> {
+  syncPath(target, 'writing (through its temporary sibling)')
   await dev.server.call(
     `push ${target}`,
     dev.serial,
