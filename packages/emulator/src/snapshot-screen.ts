@@ -154,3 +154,41 @@ export function packagesInDump(dump: ScreenDump): string[] {
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p)
 }
+
+/**
+ * The screen as the app lays it out on a display of another size (`wm size`): on a phone the app lays out again at
+ * the size in force, uiautomator reports bounds in that space and `input` reads touches in it (AOSP
+ * InputDispatcher hit-tests the display's logical coordinates; `wm size` sets the logical size,
+ * WindowManagerService.setForcedDisplaySize). A still snapshot cannot lay out again, so its bounds (every
+ * `bounds="[l,t][r,b]"` of the dump, and the recorded window frames) are scaled to the size in force, rounded to
+ * whole pixels; the screenshot stays the panel's pixels.
+ */
+export function laidOutAt(screen: LoadedScreen, size: {width: number; height: number}): LoadedScreen {
+  const sx = size.width / screen.width
+  const sy = size.height / screen.height
+  const scale = (b: Bounds): Bounds => [
+    Math.round(b[0] * sx),
+    Math.round(b[1] * sy),
+    Math.round(b[2] * sx),
+    Math.round(b[3] * sy),
+  ]
+  const xml = screen.xml.replace(
+    /\bbounds="\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]"/g,
+    (_all, l: string, t: string, r: string, b: string) => {
+      const [L, T, R, B] = scale([Number(l), Number(t), Number(r), Number(b)])
+      return `bounds="[${L},${T}][${R},${B}]"`
+    }
+  )
+  const windowManager = screen.windowManager && {
+    ...screen.windowManager,
+    windows: screen.windowManager.windows.map((w) => (w.frame ? {...w, frame: scale(w.frame)} : w)),
+  }
+  return {
+    ...screen,
+    xml,
+    dump: readScreenDump(xml),
+    width: size.width,
+    height: size.height,
+    ...(windowManager ? {windowManager} : {}),
+  }
+}

@@ -20,7 +20,7 @@ import type {
   TransitionSpec,
 } from './scenario.js'
 import {sleep} from './sleep.js'
-import {loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
+import {laidOutAt, loadScreen, packagesInDump, type LoadedScreen} from './snapshot-screen.js'
 import {ADB_KEYBOARD_PACKAGE, InputMethods} from './input-methods.js'
 import {TextFields} from './text-fields.js'
 import type {LiveApp, LiveAppInput} from './live-app.js'
@@ -500,13 +500,42 @@ export class VirtualDevice extends EventEmitter {
     return this.present
   }
 
-  /** The screen shown now (a live app's list still flinging is drawn where it is at this moment). */
+  /**
+   * The screen shown now, laid out at the display's size in force: the snapshot as recorded, or, while `wm size`
+   * sets another size, the snapshot scaled to it (laidOutAt), so the dump, the window frames and where a touch
+   * lands are all in the logical display's pixels, as on a phone.
+   */
   get screen(): LoadedScreen {
+    const panel = this.panelScreen
+    const size = this.sizeInForce
+    if (size.width === panel.width && size.height === panel.height) return panel
+    const key = `${size.width}x${size.height}`
+    if (this.laidOut?.panel !== panel || this.laidOut.key !== key) {
+      this.laidOut = {panel, key, screen: laidOutAt(panel, size)}
+    }
+    return this.laidOut.screen
+  }
+
+  /**
+   * The screen shown now as recorded, at the panel's own size (what `wm size` prints as Physical): a live app's
+   * list still flinging is drawn where it is at this moment.
+   */
+  private get panelScreen(): LoadedScreen {
     const app = this.app
     if (app?.advance && this.currentScreen === app.screenName && app.advance(performance.now()))
       this.screens.set(app.screenName, app.draw())
     return this.screens.get(this.currentScreen) as LoadedScreen
   }
+
+  /** The display's size in force in the current orientation: the `wm size` override turned, else the panel's. */
+  get sizeInForce(): {width: number; height: number} {
+    const panel = this.panelScreen
+    const o = this.wmSize
+    if (!o) return {width: panel.width, height: panel.height}
+    return panel.rotation % 2 === 1 ? {width: o.height, height: o.width} : {width: o.width, height: o.height}
+  }
+
+  private laidOut?: {panel: LoadedScreen; key: string; screen: LoadedScreen}
 
   /** Wall-clock ms until what moves on its own on the screen (a live app's fling) is at rest; 0 when nothing does. */
   motionLeftMs(): number {
@@ -715,7 +744,7 @@ export class VirtualDevice extends EventEmitter {
 
   /** Natural (portrait) physical size, what `wm size` prints. */
   get physicalSize(): {width: number; height: number} {
-    const s = this.screen
+    const s = this.panelScreen
     return s.rotation % 2 === 1 ? {width: s.height, height: s.width} : {width: s.width, height: s.height}
   }
 
@@ -840,14 +869,21 @@ export class VirtualDevice extends EventEmitter {
       timeScale: this.timing.scale,
     }
     let took = false
-    if (event.type === 'tap') took = app.tap(event.x, event.y, input)
+    // The app run in code draws at the panel's size: a point of the display in force is scaled back to it.
+    const panel = this.panelScreen
+    const fx = panel.width / this.screen.width
+    const fy = panel.height / this.screen.height
+    if (event.type === 'tap') took = app.tap(event.x * fx, event.y * fy, input)
     else if (event.type === 'swipe') {
-      const distance = Math.hypot(event.x2 - event.x1, event.y2 - event.y1)
-      const velocity = event.velocity ?? (event.durationMs > 0 ? (distance * 1000) / event.durationMs : Infinity)
-      took = app.swipe(event.x1, event.y1, event.x2, event.y2, input, {
-        velocity,
-        liftInMs: event.liftInMs ?? event.durationMs,
-      })
+      const [x1, y1, x2, y2] = [event.x1 * fx, event.y1 * fy, event.x2 * fx, event.y2 * fy]
+      const distance = Math.hypot(x2 - x1, y2 - y1)
+      const velocity =
+        event.velocity !== undefined
+          ? event.velocity * fy
+          : event.durationMs > 0
+            ? (distance * 1000) / event.durationMs
+            : Infinity
+      took = app.swipe(x1, y1, x2, y2, input, {velocity, liftInMs: event.liftInMs ?? event.durationMs})
     } else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) took = app.key(event.code, input)
     if (took) {
       this.fields.forget(app.screenName)

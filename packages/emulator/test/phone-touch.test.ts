@@ -151,3 +151,54 @@ describe('the virtual device reads dumps with its own reader', () => {
     expect(dump.rotation).to.equal(1)
   })
 })
+
+describe('the virtual device under `wm size`: the app is laid out at the size in force, and touches are read there', () => {
+  // The notes screen is 720x1280; `wm size 360x640` halves the logical display. On a phone the app lays out again
+  // at 360x640: uiautomator reports bounds in that space and `input tap` is read in it (AOSP InputDispatcher hit-tests
+  // the display's logical coordinates). A point of the old layout, (360, 600), is off the 360-wide display: no
+  // window is there and the dispatcher drops it.
+  let emu: Emulator
+  let client: AdbClient
+  const tmp = tempDir()
+  const run = (command: string) => shell(client, 'phone', command)
+  before(async () => {
+    const notes = keyboardOverField(path.join(tmp.dir, 'notes'))
+    const saved = makeSnapshot(path.join(tmp.dir, 'saved'), 'Saved')
+    emu = await emulate({
+      devices: [],
+      scenario: {
+        devices: {
+          phone: {
+            screens: {notes, saved},
+            initialScreen: 'notes',
+            wm: {size: '360x640'},
+            transitions: [{from: 'notes', tap: {resourceId: 'com.example:id/note'}, to: 'saved'}],
+          },
+        },
+      },
+    })
+    client = clientFor(emu)
+  })
+  after(async () => {
+    await emu.close()
+    tmp.cleanup()
+  })
+
+  it('dumps the views at the size in force, and wm size still names the panel as Physical', async () => {
+    const dump = await run('uiautomator dump /dev/tty')
+    expect(dump).to.match(/resource-id="com.example:id\/note"[^>]*bounds="\[0,200\]\[360,600\]"/)
+    expect(await run('wm size')).to.equal('Physical size: 720x1280\nOverride size: 360x640\n')
+  })
+
+  it('drops a tap at a point of the panel’s layout that is off the logical display', async () => {
+    emu.device('phone').showScreen('notes')
+    await run('input tap 360 600')
+    expect(emu.device('phone').screenName).to.equal('notes')
+  })
+
+  it('reads a tap in logical pixels: the field’s point in the layout in force takes it', async () => {
+    emu.device('phone').showScreen('notes')
+    await run('input tap 180 300')
+    expect(emu.device('phone').screenName).to.equal('saved')
+  })
+})
