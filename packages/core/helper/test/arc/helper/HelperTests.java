@@ -854,6 +854,13 @@ public final class HelperTests {
         press.hangUpAtSleep = 1;
         new Hosted(press).send(Frames.encodeRequest(1, "swipe", "50", "50", "50", "50", "2000")).run();
         equal(press.pointers, Arrays.asList("0:[0]", "3:[0]"), "a long press cut short is cancelled, never lifted with ACTION_UP");
+
+        // A double tap whose host goes between its taps: the first tap stands (it was whole), the second never starts,
+        // and nothing is down to cancel.
+        FakeDevice twice = new FakeDevice();
+        twice.hangUpAtSleep = 2;
+        new Hosted(twice).send(Frames.encodeRequest(1, "double-tap", "5", "5")).run();
+        equal(twice.pointers, Arrays.asList("0:[0]", "1:[0]"), "the second tap not sent, no cancel after a whole tap");
     }
 
     /** Requests still queued when the host went away run not at all: no one would read their answers. */
