@@ -284,6 +284,9 @@ export default class Test extends ScriptCommand {
     if (this.stopped) this.exit(signalStatus(this.stopped))
     const first = results.find(failed)
     if (first) this.exit(first.failure?.status || exitCodeFor('INTERNAL'))
+    // A flow a child never ran (the child was stopped on its own, between flows) is no pass: the signal's status.
+    const notRun = results.find((r) => r.notRun !== undefined)
+    if (notRun) this.exit(signalStatus(notRun.notRun as NodeJS.Signals))
   }
 
   /** The flows one after the other in this process, on one device (`undefined`: as any command picks it). */
@@ -481,7 +484,14 @@ export default class Test extends ScriptCommand {
     retries: number,
     reportDir: string | undefined
   ): Promise<FlowResult[]> {
-    const scratch = await mkdtemp(path.join(os.tmpdir(), 'arc-test-'))
+    // Where the children write their results: a temporary folder that cannot be made is said as such, not a bug.
+    const scratch = await mkdtemp(path.join(os.tmpdir(), 'arc-test-')).catch((error: NodeJS.ErrnoException) => {
+      throw outputError(
+        {path: os.tmpdir(), input: 'TMPDIR'},
+        `cannot make a temporary folder there for the devices' results: ${outputReason(error)}`,
+        error
+      )
+    })
     const children = new Set<ChildProcess>()
     // This process ended at once (bin/run.js on a stdout whose reader went away, a second Ctrl-C): the children, each
     // acting on its device, end with it rather than run on unwatched, and the scratch folder goes too.

@@ -249,6 +249,19 @@ describe('arc test: flow files', function () {
     expect(perDevice(shardStart)).to.deep.equal({'emu-1': ['1'], 'emu-2': ['2'], 'emu-3': ['3']})
   })
 
+  it('several devices with a TMPDIR that cannot take a folder: OUTPUT_FAILED naming TMPDIR, before any step', async () => {
+    const file = await flow('tmpdir.flow', 'tap 1 1\n')
+    const start = h.emu.commands.length
+    const run = await runArc(['test', file, '-d', 'emu-1', '-d', 'emu-2'], {
+      env: {...h.env, TMPDIR: path.join(h.dir, 'no-such-tmp')},
+    })
+    expect(run.code, run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(run.stderr)
+      .to.include(`TMPDIR: cannot write ${path.join(h.dir, 'no-such-tmp')}`)
+      .and.not.include('INTERNAL')
+    expect(h.emu.commands.length).to.equal(start)
+  })
+
   it('--adb-host alone keeps the port from the environment (ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_PORT), as every command does', async () => {
     const file = await flow('address.flow', 'tap 1 1\n')
     const port = /:(\d+)$/.exec(h.env.ADB_SERVER_SOCKET as string)?.[1] as string

@@ -10,24 +10,30 @@ import {junitSchemaProblems} from '@arc-cli/test-support/junit-schema'
 import {ROOT} from '@arc-cli/test-support/paths'
 import {expect} from 'chai'
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  ms = 30_000
+): Promise<void> {
   const end = Date.now() + ms
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`still waiting for ${what}`)
+    if (Date.now() > end) throw new Error(`still waiting for ${typeof what === 'string' ? what : what()}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 
-/** The command lines of the processes now running (Linux /proc), to find `arc test` children left running. */
-async function commandLines(): Promise<string[]> {
-  const lines: string[] = []
+/** The processes now running and their command lines (Linux /proc), to find `arc test` children. */
+async function processes(): Promise<Array<{pid: number; line: string}>> {
+  const found: Array<{pid: number; line: string}> = []
   for (const pid of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid)) continue
     const text = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
-    if (text) lines.push(text.replaceAll('\0', ' '))
+    if (text) found.push({pid: Number(pid), line: text.replaceAll('\0', ' ')})
   }
-  return lines
+  return found
 }
+
+const commandLines = async () => (await processes()).map((p) => p.line)
 
 /**
  * A CI runner cancels a job (or its timeout ends it) with SIGINT or SIGTERM, a person with Ctrl-C. arc test took
@@ -50,6 +56,7 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
   }
   // A temporary folder of the runs' own: the scratch folder of a run with several devices must be gone after it.
   const tmp = () => path.join(h.dir, 'tmp')
+  before(async () => mkdir(tmp(), {recursive: true}))
   const start = (args: string[]) => {
     const child = spawn(process.execPath, arcNodeArgs(args), {
       cwd: ROOT,
@@ -105,7 +112,6 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
     const slow = await flow('slow-many.flow', 'tap 1 1\nwait element text NOPE --timeout 60000\ntap 2 2\n')
     const later = await flow('later-many.flow', 'tap 3 3\n')
     const report = path.join(h.dir, 'report-many')
-    await mkdir(tmp(), {recursive: true})
     const from = h.emu.commands.length
     const {run, exited} = start(['test', slow, later, '-d', 'emu-1', '-d', 'emu-2', '--report-dir', report])
     await until(
@@ -127,6 +133,27 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
     ])
     expect((await commandLines()).filter((l) => l.includes(report))).to.deep.equal([])
     expect((await readdir(tmp())).filter((name) => name.startsWith('arc-test-'))).to.deep.equal([])
+  })
+
+  // A child stopped on its own (its device's runner, an operator) between flows reported its later flows as not run,
+  // and the parent, with no failed flow, exited 0: flows that never ran passed the pipeline.
+  it('several devices: flows a stopped child never ran fail the run, even with no failed flow', async () => {
+    // logs --follow ends normally when interrupted: the flow passes, and the stop comes before the next flow.
+    const follow = await flow('follow.flow', 'logs --follow\n')
+    const later = await flow('later-child.flow', 'tap 6 6\n')
+    const report = path.join(h.dir, 'report-child')
+    const from = h.emu.commands.length
+    const {run, exited} = start(['test', follow, later, '-d', 'emu-1', '-d', 'emu-2', '--report-dir', report])
+    await until(
+      () => ['emu-1', 'emu-2'].every((d) => run.stderr.includes(`[${d}] ${follow}:1 logs --follow`)),
+      () => `both logs steps: ${run.stderr}`
+    )
+    const found = (await processes()).filter((p) => p.line.includes('--results') && p.line.includes(report))
+    expect(found).to.have.length(2)
+    for (const child of found) process.kill(child.pid, 'SIGTERM')
+    expect(await exited, run.stderr).to.equal(128 + os.constants.signals.SIGTERM)
+    expect(run.stderr).to.include('2 passed, 0 failed, 2 not run')
+    expect(taps(from)).to.deep.equal([])
   })
 
   // --keep-going went on after Ctrl-C: the line after the cancelled one acted on the device.
