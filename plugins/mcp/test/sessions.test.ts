@@ -11,7 +11,9 @@ import type {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/clie
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
-import {connect, raw, ROOT, startServer, TOKEN} from './support.js'
+import {buildHost, type ToolHost} from '@arc-cli/plugin-mcp'
+
+import {allTools, connect, raw, ROOT, startServer, TOKEN} from './support.js'
 
 const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
 const ack = (client: Client) =>
@@ -92,5 +94,23 @@ describe('arc mcp serve: the changes baseline belongs to one MCP session', funct
     } finally {
       await client.close()
     }
+  })
+
+  // Each session keeps its own records and baseline per device: some 120 KB after one read of a 200-element screen
+  // (measured), so 1,000 sessions of a long-running server (one per agent run) held hundreds of MB.
+  it('keeps the most recent sessions within a memory budget: an older one over it starts afresh', async () => {
+    const tools = await allTools()
+    const read = (host: ToolHost, session: string) =>
+      host.call('android_get_screen_state', {changes: 'ack', detail: 'compact'}, undefined, session)
+    const probe = buildHost({tools, config: {}, devices: ['demo']})
+    await read(probe, 'one')
+    const one = probe.sessionBytes()
+    expect(one).to.be.greaterThan(0)
+    const host = buildHost({tools, config: {}, devices: ['demo'], sessionBytes: Math.floor(one * 3.5)})
+    for (let i = 0; i < 10; i++) expect(textOf(await read(host, `s${i}`))).to.not.match(UNCHANGED)
+    expect(host.sessionBytes()).to.be.at.most(Math.floor(one * 3.5))
+    // The three most recent kept their baseline; the first was dropped, so its next read is a whole screen.
+    for (const session of ['s9', 's8', 's7']) expect(textOf(await read(host, session)), session).to.match(UNCHANGED)
+    expect(textOf(await read(host, 's0'))).to.not.match(UNCHANGED)
   })
 })

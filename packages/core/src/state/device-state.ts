@@ -268,4 +268,11 @@ export class MemoryDeviceState implements DeviceState {
   async delete(key: string): Promise<void> {
     this.values.delete(key)
   }
+
+  /** About how much memory its values take (their JSON, two bytes a character): what a server keeping many weighs. */
+  get bytes(): number {
+    let total = 0
+    for (const [key, json] of this.values) total += 2 * (key.length + json.length)
+    return total
+  }
 }

@@ -44,6 +44,8 @@ export interface ServeSettings {
   observe?: ToolObserver
   /** Largest message: an HTTP request body, a line over stdio (--max-body, else mcp.maxBodyBytes, else 16 MiB). */
   maxBodyBytes?: number
+  /** The memory the MCP sessions' own stores may take in all (default ToolHost.MAX_SESSION_BYTES). */
+  sessionBytes?: number
 }
 
 export interface HttpSettings extends ServeSettings {
@@ -106,6 +108,7 @@ export function buildHost(settings: ServeSettings & {log?(message: string): void
     slugNames,
     detail: settings.detail ?? settings.config.mcp?.detail,
     ...(settings.observe ? {observe: settings.observe} : {}),
+    ...(settings.sessionBytes === undefined ? {} : {sessionBytes: settings.sessionBytes}),
   })
 }
 

@@ -44,6 +44,8 @@ export interface ToolHostOptions {
   detail?: 'full' | 'compact'
   /** A session recorder (`--record`): told of every call (runTool's observe), with the device when several are served. */
   observe?: ToolObserver
+  /** The memory the sessions' own stores may take in all (default ToolHost.MAX_SESSION_BYTES); tests give less. */
+  sessionBytes?: number
 }
 
 interface Served {
@@ -255,6 +257,12 @@ export class ToolHost {
 
   /** Sessions whose own stores are kept (the oldest is dropped past this: its next read starts a new baseline). */
   static readonly MAX_SESSIONS = 1000
+  /**
+   * The memory the kept sessions' stores may take in all: past it the least recently used are dropped (their next
+   * read starts afresh). One session's records and baseline weigh some 120 KB per device after one read of a
+   * 200-element screen, so without it 1,000 sessions of a long-running server (one per agent run) held hundreds of MB.
+   */
+  static readonly MAX_SESSION_BYTES = 64 * 1024 * 1024
   /** Each MCP session's own store per device: what a caller must not share with another (the `changes` baseline). */
   private readonly sessions = new Map<string, Map<DeviceTarget | undefined, MemoryDeviceState>>()
 
@@ -273,6 +281,28 @@ export class ToolHost {
     let state = stores.get(target)
     if (!state) stores.set(target, (state = new MemoryDeviceState()))
     return state
+  }
+
+  /** The memory the kept sessions' stores take (MemoryDeviceState.bytes). */
+  sessionBytes(): number {
+    let total = 0
+    for (const stores of this.sessions.values()) for (const state of stores.values()) total += state.bytes
+    return total
+  }
+
+  /**
+   * Drops the least recently used sessions while the kept ones weigh more than the budget; `current` (the session of
+   * the call that just ended) is kept whatever it weighs.
+   */
+  private trimSessions(current: string | undefined): void {
+    const budget = this.options.sessionBytes ?? ToolHost.MAX_SESSION_BYTES
+    let total = this.sessionBytes()
+    for (const [session, stores] of this.sessions) {
+      if (total <= budget) return
+      if (session === current) continue
+      for (const state of stores.values()) total -= state.bytes
+      this.sessions.delete(session)
+    }
   }
 
   /** The stores `session` has of the devices other than `target` (none without a session). */
@@ -305,6 +335,7 @@ export class ToolHost {
     const stopping = this.stopping.signal
     const cut = signal ? AbortSignal.any([signal, stopping]) : stopping
     const call = this.run(name, args, cut, session, on).then((result) => {
+      if (session !== undefined) this.trimSessions(session)
       if (!this.options.quiet)
         this.options.log?.(
           callLine(this.served.has(name) ? name : '(unknown tool)', on.device, performance.now() - started, result)
