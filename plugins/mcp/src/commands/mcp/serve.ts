@@ -54,7 +54,7 @@ export default class McpServe extends ArcCommand {
     device: Flags.string({
       char: 'd',
       summary:
-        'Device to serve: SERIAL, demo or a snapshot path, or slug=SERIAL to name it. Repeatable: tools take a device argument.',
+        'Device to serve: SERIAL, demo or a snapshot path, or slug=SERIAL to name it. Repeatable: tools take a device argument. Default: the one device a command would pick ($ANDROID_SERIAL, the config, else the single attached one).',
       multiple: true,
     }),
     slug: Flags.string({
