@@ -163,4 +163,19 @@ describe('device strings: names the device prints back', function () {
     }
     expect(readFileSync(path.join(tmp, rel), 'utf8')).to.equal('hello')
   })
+  it("shell on adbd before Android 7 passes the bytes through, not its terminal's CR LF", async () => {
+    const old = h.emu.device('emu-1')
+    const sdk = old.properties.get('ro.build.version.sdk')
+    old.properties.set('ro.build.version.sdk', '23')
+    try {
+      const r = await run('shell', {command: ['printf', 'a\\nb\\r\\n%s', 'x']})
+      expect(r.error).to.equal(undefined)
+      expect((r.result as {data: unknown}).data).to.deep.equal({stdout: 'a\nb\r\nx', stderr: '', exit_code: 0})
+      const bad = await run('shell', {command: ['ls', '/nope']})
+      expect((bad.result as {data: {exit_code: number}}).data.exit_code).to.equal(1)
+    } finally {
+      if (sdk === undefined) old.properties.delete('ro.build.version.sdk')
+      else old.properties.set('ro.build.version.sdk', sdk)
+    }
+  })
 })

@@ -436,6 +436,37 @@ export class AdbServer {
   }
 
   /**
+   * Runs one command over `exec:` with the same exit trailer as shell(): adbd before Android 7 runs `shell:` in a
+   * terminal, which writes every LF its command prints as CR LF, while `exec:` is raw there too (services.cpp:
+   * SUBPROC_RAW). For output that must arrive as the device wrote it where shell protocol v2 is missing.
+   */
+  async execRun(serial: string, command: string, timeoutMs?: number): Promise<ShellResult> {
+    const line = `${command}; echo ${EXIT_MARKER}$?`
+    checkCommandLength(line)
+    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const data = await this.call(
+      what,
+      serial,
+      async (client) => {
+        const conn = await client.getDevice(serial).transport()
+        conn.write(Protocol.encodeData(`exec:${line}`))
+        const reply = await conn.parser.readAscii(4)
+        if (reply !== Protocol.OKAY) await conn.parser.readError()
+        return readStream(conn.parser.raw())
+      },
+      timeoutMs
+    )
+    const split = splitExitTrailer(data)
+    if (split) return {command, ...split}
+    if (!this.open) throw cutOff(what, serial)
+    await this.assertAttached(serial, what)
+    throw new DeviceCommandError(`${what} on ${serial} ended before finishing: the connection closed mid-output`, {
+      details: {serial, bytes: data.length},
+      actions: ['Run the command again; if it keeps happening, check the cable or the network path to the device.'],
+    })
+  }
+
+  /**
    * Sends a host file to the device over `sync:` (SEND), mode 0644. The time limit grows with the file (1 s per
    * MiB on top of the usual limit), since an APK can be large.
    */

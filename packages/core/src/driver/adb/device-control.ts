@@ -193,13 +193,13 @@ export async function unlock(dev: DeviceShell): Promise<PowerState> {
 
 /**
  * Runs argv, every word quoted, over shell protocol v2 so stdout, stderr and the exit status stay apart. adbd
- * before Android 7 has no v2: there the command runs over v1, stdout and stderr arrive merged on stdout, and the
- * exit status comes from arc's trailer.
+ * before Android 7 has no v2: there the command runs over `exec:` (its `shell:` is a terminal, which would turn
+ * every LF into CR LF), stdout and stderr arrive merged on stdout, and the exit status comes from arc's trailer.
  */
 export async function passthrough(dev: DeviceShell, argv: string[], timeoutMs?: number): Promise<ShellOutput> {
   const command = shellCommand(argv)
   const v2 = await dev.server.shellV2(dev.serial, command, timeoutMs)
   if (v2) return v2
-  const {output, exitCode} = await dev.run(argv, timeoutMs)
+  const {output, exitCode} = await dev.server.execRun(dev.serial, `exec 2>&1; ${command}`, timeoutMs)
   return {stdout: output, stderr: Buffer.alloc(0), exitCode}
 }
