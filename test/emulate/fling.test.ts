@@ -36,4 +36,18 @@ describe('scrolling a list that flings (the virtual device does as a phone)', fu
     // The click's tap opened the row's delete dialog: it was not spent catching a fling.
     expect(app.state.confirmDelete, run.stdout).to.equal(target)
   })
+
+  it('a one-shot scroll leaves the list at rest for the next command, whose read may come before a fling ends', async () => {
+    const device = h.emu.device('emu-1')
+    app.state.confirmDelete = undefined
+    app.state.first = 0
+    device.screens.set(device.app!.screenName, device.app!.draw())
+    const target = app.state.items.findIndex((item) => item.name === 'Item 4')
+    const env = {...h.env, ANDROID_SERIAL: 'emu-1', ARC_HELPER: 'auto'}
+    const scroll = await runArc(['scroll', 'down'], {env})
+    expect(scroll.code, scroll.stderr).to.equal(0)
+    const click = await runArc(['click', '--desc', 'Delete Item 4', '--exact-match'], {env})
+    expect(click.code, click.stderr).to.equal(0)
+    expect(app.state.confirmDelete, click.stdout).to.equal(target)
+  })
 })

@@ -306,15 +306,17 @@ export class AdbDriver implements DeviceDriver {
    * A touch through the helper where touchesViaHelper says so (`words`: its request), else `viaAdb`, in the device's
    * critical section either way. The helper refuses a touch on a sleeping display before injecting (DISPLAY_OFF, as
    * input.ts's gate); a helper that could not serve before injecting lets ADB try (`auto`); one that failed after
-   * it may have acted is a device error (once).
+   * it may have acted is a device error (once). `worthStarting`: this touch goes through the helper wherever its
+   * mode allows, starting it if need be (a held swipe, which `input` cannot send).
    */
   private touch(
     words: Array<string | number>,
     what: string,
     extraMs: number,
-    viaAdb: (dev: DeviceShell) => Promise<void>
+    viaAdb: (dev: DeviceShell) => Promise<void>,
+    worthStarting = false
   ): Promise<void> {
-    if (!this.touchesViaHelper()) return this.act(viaAdb)
+    if (worthStarting ? this.helper.mode === 'off' : !this.touchesViaHelper()) return this.act(viaAdb)
     return this.act((dev) =>
       this.helper.serve(
         'touch',
@@ -351,7 +353,9 @@ export class AdbDriver implements DeviceDriver {
     const ms = Math.round(durationMs)
     const viaAdb = (dev: DeviceShell) => input.swipe(dev, from, to, durationMs)
     if (!options.hold) return this.touch(['swipe', a.x, a.y, b.x, b.y, ms], 'a swipe', ms, viaAdb)
-    return this.touch(['gesture', heldSwipeWord(a, b, ms)], 'a swipe', ms + HOLD_BEFORE_LIFT_MS, viaAdb)
+    // Worth the helper's start even in a one-shot command: `input swipe` cannot hold, and the list it flings may
+    // still move when the next command reads the screen (or go past what the scroll was to show).
+    return this.touch(['gesture', heldSwipeWord(a, b, ms)], 'a swipe', ms + HOLD_BEFORE_LIFT_MS, viaAdb, true)
   }
 
   /**
