@@ -162,7 +162,9 @@ export function compactRow(e: ScreenElement, model: ScreenModel, inner: ScreenEl
   if (isInteractive(e)) {
     const point = touchCentre(e, model)
     if (point) parts.push(`${e.flags.clk ? '@' : '~'}${point.x},${point.y}`)
-    else if (visibleRect(e, model)) covered = true
+    else if (e.window.display !== 0) {
+      // Another display's element: a tap reaches display 0 (where other elements are), so there is no point to give.
+    } else if (visibleRect(e, model)) covered = true
     else {
       // No part of it visible by the dump's own nesting (web content laid out outside its parents): its centre.
       const [l, t, r, b] = e.bounds

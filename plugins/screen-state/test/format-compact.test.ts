@@ -169,4 +169,46 @@ describe('compact screen-state rows', () => {
     // The keyboard's own keys are what a tap there reaches.
     expect(row('q')).to.match(/ "q" @54,1675$/)
   })
+  it('gives no point for an element of another display: a tap reaches display 0, where another element is', () => {
+    // Android's `input tap` (and arc's helper) inject pointer events into the default display; a window on display 2
+    // has its own coordinates, so its centre on display 0 is some other element's place (here the OK button's).
+    const xml = dumpXml([
+      {
+        pkg: 'com.example.cast',
+        bounds: [0, 0, 1920, 1080],
+        attrs: {'display-id': '2'},
+        children: [
+          {
+            cls: 'android.widget.Button',
+            text: 'Pay',
+            pkg: 'com.example.cast',
+            bounds: [400, 900, 700, 1100],
+            attrs: {clickable: 'true', 'display-id': '2'},
+          },
+        ],
+      },
+      {
+        pkg: 'com.foo',
+        bounds: [0, 0, 1080, 2400],
+        attrs: {'display-id': '0'},
+        children: [
+          {
+            cls: 'android.widget.Button',
+            text: 'OK',
+            bounds: [400, 900, 700, 1100],
+            attrs: {clickable: 'true', 'display-id': '0'},
+          },
+        ],
+      },
+    ])
+    const model = buildScreenModel(capture(xml))
+    const compact = formatCompact(model)
+    const row = (text: string) => {
+      const id = bareElementId(model.elements.find((e) => e.text === text)?.id as string)
+      return compact.split('\n').find((l) => l.startsWith(`${id} `))
+    }
+    expect(compact).to.match(/^## application com.example.cast display:2/m)
+    expect(row('OK')).to.match(/ btn "OK" @550,1000$/)
+    expect(row('Pay')).to.match(/ btn "Pay"$/)
+  })
 })

@@ -142,9 +142,12 @@ export function reachableRect(element: ScreenElement, model: ScreenModel): Rect 
 /**
  * Where a tap on an element lands on it: the centre of its reachable part (whole pixels, rounded down, so a 1 px wide
  * part gives its one column: a rectangle's right and bottom edges are outside it, as Android's Rect.contains has
- * them). Undefined when no part of it can be touched.
+ * them). Undefined when no part of it can be touched, and for an element of another display: `input tap` and arc's
+ * helper put pointer events on the default display (AOSP InputShellCommand: a pointer source without `-d` goes to
+ * DEFAULT_DISPLAY), where that window's coordinates name some other element.
  */
 export function touchCentre(element: ScreenElement, model: ScreenModel): {x: number; y: number} | undefined {
+  if (element.window.display !== 0) return undefined
   const r = reachableRect(element, model)
   return r && {x: Math.floor((r[0] + r[2]) / 2), y: Math.floor((r[1] + r[3]) / 2)}
 }
