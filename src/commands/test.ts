@@ -1,6 +1,6 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createReadStream, rmSync} from 'node:fs'
-import {mkdtemp, readFile, rm, stat, writeFile} from 'node:fs/promises'
+import {mkdtemp, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -87,6 +87,13 @@ const signalStatus = (signal: NodeJS.Signals) =>
 /** What a parent `arc test` (several devices) sends a child over IPC to stop it as a signal would. */
 interface StopMessage {
   arcTestStop: NodeJS.Signals
+}
+
+/** A child's results, written whole (a temporary file renamed over it): the parent never reads half of them. */
+async function writeResults(file: string, results: FlowResult[]): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`
+  await writeFile(temp, JSON.stringify(results))
+  await rename(temp, file)
 }
 
 /** A file-name word for a flow or device (`emulator-5554`, `login`). */
@@ -264,8 +271,8 @@ export default class Test extends ScriptCommand {
     const results =
       devices.length > 1
         ? await this.runOnDevices(files, devices, flags.shard, flags.retries, reportDir)
-        : await this.asResidentHost(() => this.runHere(flows, devices[0], flags.retries, reportDir))
-    if (flags.results) await writeFile(flags.results, JSON.stringify(results))
+        : await this.asResidentHost(() => this.runHere(flows, devices[0], flags.retries, reportDir, flags.results))
+    if (flags.results) await writeResults(flags.results, results)
     else {
       const c = colorsFor(process.stderr)
       for (const r of results.filter(failed))
@@ -294,7 +301,8 @@ export default class Test extends ScriptCommand {
     flows: Flow[],
     device: string | undefined,
     retries: number,
-    reportDir: string | undefined
+    reportDir: string | undefined,
+    resultsFile?: string
   ): Promise<FlowResult[]> {
     if (device !== undefined) process.env.ANDROID_SERIAL = device
     const deviceName = device ?? process.env.ANDROID_SERIAL ?? 'default'
@@ -324,6 +332,9 @@ export default class Test extends ScriptCommand {
       if (!result.passed && reportDir && !this.stopped)
         result.artifacts = await this.saveFailure(result, reportDir, device)
       results.push(result)
+      // A child of a run on several devices: each flow's result is kept as it ends, so a child that dies later
+      // (killed, out of memory) loses only the flow it was running.
+      if (resultsFile) await writeResults(resultsFile, results)
     }
     return results
   }
@@ -528,7 +539,7 @@ export default class Test extends ScriptCommand {
         ]
         if (reportDir) args.push('--report-dir', reportDir)
         const prefix = `[${printableLine(device)}] `
-        await new Promise<void>((resolve, reject) => {
+        const ended = await new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve, reject) => {
           // An IPC channel: how this process stops the child (stopChildren), and how the child knows this one is gone.
           const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe', 'ipc']})
           children.add(child)
@@ -547,15 +558,22 @@ export default class Test extends ScriptCommand {
           relay(child.stdout!, process.stdout)
           relay(child.stderr!, process.stderr)
           child.on('error', reject)
-          child.on('close', () => resolve())
+          child.on('close', (code, signal) => resolve({code, signal}))
         })
-        try {
-          return JSON.parse(await readFile(resultsFile, 'utf8')) as FlowResult[]
-        } catch {
-          // The child failed before it ran a flow (no such device, a server that does not answer): each of its
-          // flows is a failure on that device, with what it printed.
-          return mine.map((file, k): FlowResult => ({
-            flow: names[k]!,
+        // What the child wrote as each flow ended; a child that died keeps those, and each flow it did not finish is a
+        // failure saying how it ended (what it printed went out above).
+        const done = await readFile(resultsFile, 'utf8').then(
+          (text) => JSON.parse(text) as FlowResult[],
+          () => []
+        )
+        const how = ended.signal ? `was killed by ${ended.signal}` : `ended with exit status ${ended.code}`
+        const status = ended.signal
+          ? 128 + (os.constants.signals[ended.signal] ?? 0)
+          : ended.code || exitCodeFor('INTERNAL')
+        return [
+          ...done,
+          ...mine.slice(done.length).map((file, k): FlowResult => ({
+            flow: names[done.length + k]!,
             file,
             device,
             passed: false,
@@ -565,12 +583,12 @@ export default class Test extends ScriptCommand {
             failure: {
               line: 0,
               text: '',
-              status: exitCodeFor('DEVICE_UNAVAILABLE'),
-              message: `arc test could not run on ${device}`,
+              status,
+              message: `the arc test on ${device} ${how} before it ${k === 0 ? 'finished' : 'ran'} this flow`,
             },
             artifacts: [],
-          }))
-        }
+          })),
+        ]
       })
       return (await Promise.all(runs)).flat()
     } finally {

@@ -156,6 +156,38 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
     expect(taps(from)).to.deep.equal([])
   })
 
+  // A child that died (killed, out of memory) had every one of its flows reported 'arc test could not run on X',
+  // status 6, the flows it had passed included, and nothing said how it ended.
+  it('several devices: a child that dies keeps the flows it finished, and the rest say how it ended', async () => {
+    const first = await flow('first-done.flow', 'tap 8 8\n')
+    const slow = await flow('slow-dies.flow', 'wait element text NOPE --timeout 60000\n')
+    const report = path.join(h.dir, 'report-dies')
+    const {run, exited} = start(['test', first, slow, '-d', 'emu-1', '-d', 'emu-2', '--report-dir', report])
+    await until(
+      () => ['emu-1', 'emu-2'].every((d) => run.stderr.includes(`[${d}] ${slow}:1 wait element`)),
+      () => `both wait steps: ${run.stderr}`
+    )
+    const child = (device: string) =>
+      processes().then((all) =>
+        all.find(
+          (p) => p.line.includes('--results') && p.line.includes(report) && p.line.includes(`--device ${device}`)
+        )
+      )
+    process.kill((await child('emu-1'))!.pid, 'SIGKILL')
+    await until(async () => (await child('emu-1')) === undefined, 'the killed child to go')
+    process.kill((await child('emu-2'))!.pid, 'SIGTERM')
+    expect(await exited, run.stderr).to.not.equal(0)
+    const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
+    expect(junitSchemaProblems(xml)).to.deep.equal([])
+    expect(cases(xml)).to.deep.equal([
+      'first-done passed',
+      `slow-dies exit ${128 + os.constants.signals.SIGKILL}`,
+      'first-done passed',
+      'slow-dies CANCELLED',
+    ])
+    expect(xml).to.include('the arc test on emu-1 was killed by SIGKILL before it finished this flow')
+  })
+
   // --keep-going went on after Ctrl-C: the line after the cancelled one acted on the device.
   it('arc batch --keep-going: Ctrl-C stops the batch, not only its line', async () => {
     const file = await flow('keep-going.batch', 'wait element text NOPE --timeout 15000 -d emu-1\ntap 4 4 -d emu-1\n')
