@@ -413,6 +413,30 @@ describe('arc mcp serve settings', () => {
     }
   })
 
+  it('bound to another loopback address (--host 127.0.0.2), answers at the URL it prints', async function () {
+    // Its own address was missing from the Host names it takes: every request, at the printed URL, got 403.
+    let server: StartedHttp
+    try {
+      server = await startServer({host: '127.0.0.2'})
+    } catch (error) {
+      // Only 127.0.0.1 is up on some systems' loopback (macOS).
+      if ((error as {code?: string}).code === 'INVALID_INPUT') this.skip()
+      throw error
+    }
+    try {
+      expect(server.url).to.equal(`http://127.0.0.2:${server.port}/mcp`)
+      const res = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`}, body: LIST})
+      expect(res.status, res.body).to.equal(200)
+      const foreign = await raw(server.url, {
+        headers: {authorization: `Bearer ${TOKEN}`, host: `evil.example:${server.port}`},
+        body: LIST,
+      })
+      expect(foreign.status).to.equal(403)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('a port already in use, or a --host that is no address of this machine, is INVALID_INPUT naming it, not INTERNAL', async () => {
     // Both were `Error [INTERNAL]: internal error: listen EADDRINUSE …`, "a bug in arc", exit 1.
     const first = await startServer()

@@ -209,7 +209,9 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const pool = new ServerPool(options.host)
   let port = options.port ?? 7777
   const ownHosts = () => {
-    const names = isLoopback(bind) ? ['127.0.0.1', 'localhost', '[::1]'] : [bind.includes(':') ? `[${bind}]` : bind]
+    const own = bind.includes(':') ? `[${bind}]` : bind
+    // Its own address too: bound to 127.0.0.2, the URL it prints names that.
+    const names = isLoopback(bind) ? [...new Set(['127.0.0.1', 'localhost', '[::1]', own.toLowerCase()])] : [own]
     return new Set(names.map((n) => `${n}:${port}`))
   }
   let hosts = new Set<string>()
