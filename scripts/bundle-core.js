@@ -181,7 +181,8 @@ export async function bundleCore() {
   if (cache.status !== 0)
     throw new Error(`scripts/write-code-cache.js failed (exit ${cache.status}):\n${cache.stderr}${cache.stdout}`)
   const kib = (file) => (readFileSync(file).length / 1024).toFixed(0)
-  console.log(
+  // On stderr: `npm pack --json` (which runs the build as `prepare`) must print its JSON alone on stdout.
+  console.error(
     `wrote ${path.relative(process.cwd(), BUNDLE)}/ (core.cjs ${kib(BUNDLE_FILE)} KiB from ${Object.keys(inputs).length} modules, code cache ${kib(`${BUNDLE_FILE}.cache`)} KiB)`
   )
   // The plugins' bundles load the core through its loader, and their code caches are written by running it.

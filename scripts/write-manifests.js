@@ -58,7 +58,7 @@ function removeOrphanCommands(root) {
       const orphan = path.join(built, file.replace(/\.js$/, suffix))
       if (existsSync(orphan)) {
         rmSync(orphan)
-        console.log(`deleted ${path.relative(process.cwd(), orphan)} (its source is gone)`)
+        console.error(`deleted ${path.relative(process.cwd(), orphan)} (its source is gone)`)
       }
     }
   }
@@ -76,7 +76,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     removeOrphanCommands(root)
     const manifest = await buildManifest(root)
     writeFileSync(file, `${JSON.stringify(manifest)}\n`)
-    console.log(
+    // On stderr: `npm pack --json` (which runs the build as `prepare`) must print its JSON alone on stdout.
+    console.error(
       `wrote ${path.relative(process.cwd(), file) || file} (commands: ${Object.keys(manifest.commands).length})`
     )
   }
