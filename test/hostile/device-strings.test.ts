@@ -57,6 +57,26 @@ describe('device strings: names the device prints back', function () {
     }
   })
 
+  it('where the device has no realpath, readlink -f is read as exactly (the folder cr\\r, not cr)', async () => {
+    const tmp = path.join(h.emu.device('emu-1').files.root, 'data/local/tmp')
+    mkdirSync(path.join(tmp, 'rl'))
+    mkdirSync(path.join(tmp, 'rl\r'))
+    writeFileSync(path.join(tmp, 'rl/keep.txt'), 'precious')
+    const from = h.emu.commands.length
+    h.emu
+      .device('emu-1')
+      .addFault({command: 'realpath', kind: 'error', message: 'realpath: not found\n', exitCode: 127, times: 10})
+    try {
+      const r = await run('write_file', {location_id: 'tmp', path: 'rl\r/keep.txt', content: 'new'})
+      expect(r.error).to.equal(undefined)
+    } finally {
+      h.emu.device('emu-1').clearFaults()
+    }
+    expect(h.argvSince(from).map((a) => a.slice(0, 2).join(' '))).to.include('readlink -f')
+    expect(readFileSync(path.join(tmp, 'rl/keep.txt'), 'utf8')).to.equal('precious')
+    expect(readFileSync(path.join(tmp, 'rl\r/keep.txt'), 'utf8')).to.equal('new')
+  })
+
   it('writes into a folder whose name holds a line break (realpath prints it whole)', async () => {
     const tmp = path.join(h.emu.device('emu-1').files.root, 'data/local/tmp')
     mkdirSync(path.join(tmp, 'two\nlines'))
