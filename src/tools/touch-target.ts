@@ -6,9 +6,37 @@
  * of it is behind the keyboard or a bar (a tap there would press a key and report success), it is refused with
  * INVALID_INPUT before anything is sent.
  */
-import {InvalidInputError, touchCentre, type Point, type ScreenElement, type ScreenModel} from '@arc-cli/core'
+import {
+  areaOf,
+  InvalidInputError,
+  intersect,
+  touchCentre,
+  type Point,
+  type Rect,
+  type ScreenElement,
+  type ScreenModel,
+  type UiNode,
+} from '@arc-cli/core'
 
 import {visibleRect} from './element-support.js'
+
+const shown = (r: readonly number[]) => `[${r[0]},${r[1]}][${r[2]},${r[3]}]`
+
+/**
+ * The ancestor whose bounds leave nothing of an element that overlaps the screen: views clip their children, so a
+ * row a list scrolled away is outside it; web content (a WebView's nodes) may be drawn outside its parents, as a
+ * popup menu anchored to a button is. Undefined when the element is simply off the screen.
+ */
+function clippingAncestor(element: ScreenElement, model: ScreenModel): UiNode | undefined {
+  let rect: Rect = intersect(element.bounds, [0, 0, model.screen.width, model.screen.height])
+  if (areaOf(rect) === 0) return undefined
+  for (let p: UiNode | undefined = element.node.parent; p; p = p.parent) {
+    if (areaOf(p.bounds) === 0) continue
+    rect = intersect(rect, p.bounds)
+    if (areaOf(rect) === 0) return p
+  }
+  return undefined
+}
 
 export interface Touchable {
   id: string
@@ -19,6 +47,22 @@ export interface Touchable {
 /** `again`: what the user does after clearing the way, in the refusal's hint (`click again`, `type again`). */
 export function touchPoint({id, element, model}: Touchable, again: string): Point {
   if (!visibleRect(element, model)) {
+    const ancestor = clippingAncestor(element, model)
+    if (ancestor) {
+      // Not sent: whether the screen shows it there is for the one who sees the screenshot to say.
+      const [l, t, r, b] = intersect(element.bounds, [0, 0, model.screen.width, model.screen.height])
+      const cls = ancestor.className.split('.').pop() || 'a view'
+      throw new InvalidInputError(
+        `element ${id} has no part inside its parents: its bounds ${shown(element.bounds)} lie outside those of an ancestor, ${cls} ${shown(ancestor.bounds)}`,
+        {
+          actions: [
+            `If the screenshot shows it there (web content may be drawn outside its parents), tap it by position: arc tap ${Math.floor((l + r) / 2)} ${Math.floor((t + b) / 2)}`,
+            `Else bring it into view: arc scroll-to ${id}`,
+          ],
+          details: {element_id: id, bounds: element.bounds, ancestor_bounds: ancestor.bounds},
+        }
+      )
+    }
     throw new InvalidInputError(`element ${id} is off screen: no part of it can be touched`, {
       actions: [`Bring it into view first: arc scroll-to ${id}`],
       details: {element_id: id},
