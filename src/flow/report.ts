@@ -53,6 +53,14 @@ export function xmlText(value: string): string {
     .replaceAll("'", '&apos;')
 }
 
+/**
+ * Text for an attribute value: as xmlText, and line breaks and tabs as character references, which a parser keeps
+ * (written as they are, attribute-value normalisation reads each as a space).
+ */
+export function xmlAttr(value: string): string {
+  return xmlText(value).replaceAll('\n', '&#10;').replaceAll('\r', '&#13;').replaceAll('\t', '&#9;')
+}
+
 const seconds = (ms: number) => (ms / 1000).toFixed(3)
 
 /** `attempt 2 of 3`, the count being the attempts allowed. */
@@ -91,21 +99,21 @@ export function junitXml(results: FlowResult[], timestamp: Date): string {
     const time = mine.reduce((sum, r) => sum + r.ms, 0)
     const skipped = mine.filter((r) => r.notRun !== undefined).length
     out.push(
-      `  <testsuite name="${xmlText(device)}" tests="${mine.length}" failures="${mine.filter(failed).length}" errors="0" skipped="${skipped}" time="${seconds(time)}" timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`
+      `  <testsuite name="${xmlAttr(device)}" tests="${mine.length}" failures="${mine.filter(failed).length}" errors="0" skipped="${skipped}" time="${seconds(time)}" timestamp="${timestamp.toISOString().replace(/\.\d+Z$/, '')}">`
     )
     for (const r of mine) {
       out.push(
         // No `file` attribute: the schema Jenkins' xUnit plugin validates with (junit-10.xsd) allows only name,
         // classname, time and group on a testcase; the file is in the failure message and the step log.
-        `    <testcase name="${xmlText(r.flow)}" classname="${xmlText(`${device}.${r.flow}`)}" time="${seconds(r.ms)}">`
+        `    <testcase name="${xmlAttr(r.flow)}" classname="${xmlAttr(`${device}.${r.flow}`)}" time="${seconds(r.ms)}">`
       )
       if (r.notRun !== undefined)
-        out.push(`      <skipped message="${xmlText(`not run: arc test was stopped by ${r.notRun}`)}"/>`)
+        out.push(`      <skipped message="${xmlAttr(`not run: arc test was stopped by ${r.notRun}`)}"/>`)
       else if (r.failure) {
         const where = `${r.file}:${r.failure.line}`
         const said = failureMessage(r.file, r.failure)
         out.push(
-          `      <failure message="${xmlText(said)}" type="${xmlText(r.failure.code ?? `exit ${r.failure.status}`)}">${xmlText(
+          `      <failure message="${xmlAttr(said)}" type="${xmlAttr(r.failure.code ?? `exit ${r.failure.status}`)}">${xmlText(
             `${where}: ${r.failure.text.trim()}\n${said}\nattempts: ${r.attempts}${r.artifacts.length ? `\nsaved: ${r.artifacts.join(', ')}` : ''}`
           )}</failure>`
         )
@@ -116,7 +124,7 @@ export function junitXml(results: FlowResult[], timestamp: Date): string {
         const element = r.passed ? 'flakyFailure' : 'rerunFailure'
         const said = `${attemptWord(r, i + 1)}: ${failureMessage(r.file, t.failure)}`
         out.push(
-          `      <${element} message="${xmlText(said)}" type="${xmlText(t.failure.code ?? `exit ${t.failure.status}`)}">${xmlText(
+          `      <${element} message="${xmlAttr(said)}" type="${xmlAttr(t.failure.code ?? `exit ${t.failure.status}`)}">${xmlText(
             `${r.file}:${t.failure.line}: ${t.failure.text.trim()}\n${said}`
           )}</${element}>`
         )
@@ -160,6 +168,11 @@ export function markdownSummary(results: FlowResult[]): string {
         `| ${r.file.replaceAll('|', '\\|')} | ${r.device.replaceAll('|', '\\|')} | ${outcome(r)} | ${r.attempts} | ${seconds(r.ms)} s |`
     ),
   ]
+  // A fenced block whose fence is longer than any run of backticks in it (CommonMark), so no message ends it early.
+  const fenced = (text: string) => {
+    const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)))
+    return [fence, text, fence]
+  }
   const code = (text: string) => `\`${text.trim().replaceAll('`', "'")}\``
   // Each failure, and each flow that passed only on a retry, with the failures of its earlier attempts.
   for (const r of results.filter((x) => failed(x) || x.earlier?.length)) {
@@ -169,18 +182,14 @@ export function markdownSummary(results: FlowResult[]): string {
         '',
         `${attemptWord(r, i + 1).replace(/^a/, 'A')} failed at line ${t.failure.line}: ${code(t.failure.text)}`,
         '',
-        '```',
-        t.failure.message,
-        '```'
+        ...fenced(t.failure.message)
       )
     if (r.passed) continue
     lines.push(
       '',
       `${r.earlier?.length ? `${attemptWord(r, r.attempts).replace(/^a/, 'A')} failed at line` : 'Line'} ${r.failure?.line}: ${code(r.failure?.text ?? '')}`,
       '',
-      '```',
-      r.failure?.message ?? '',
-      '```'
+      ...fenced(r.failure?.message ?? '')
     )
     const picture = r.artifacts.find((a) => a.endsWith('.jpg'))
     if (picture) lines.push('', `![the screen when it failed](${mdPath(picture)})`)

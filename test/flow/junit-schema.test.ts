@@ -67,6 +67,27 @@ describe('JUnit report: the schema CI systems validate with (Jenkins xUnit junit
     expect(junitSchemaProblems(xml)).to.deep.equal([])
   })
 
+  // An attribute's line breaks, written as they were, are read back as spaces (XML's attribute-value
+  // normalisation): the message's 'Try:' line ran into its error. A message holding ``` ended summary.md's code block
+  // early, and the rest of the page (later failures, their pictures) was read as Markdown of the app's making.
+  it('line breaks in attributes survive a parser; a message with ``` stays inside its code block', async () => {
+    const file = path.join(h.dir, 'fence.flow')
+    await writeFile(file, "assert visible --text 'a ```` b' --exact-match\n")
+    const report = path.join(h.dir, 'report-fence')
+    const run = await runArc(['test', file, '-d', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(run.code, run.stderr).to.equal(23)
+    const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
+    expect(junitSchemaProblems(xml)).to.deep.equal([])
+    const message = /<failure message="([^"]*)"/.exec(xml)?.[1] ?? ''
+    expect(message)
+      .to.include('&#10;Try: ')
+      .and.not.match(/[\n\r]/)
+    const summary = await readFile(path.join(report, 'summary.md'), 'utf8')
+    // The block's fence is longer than any run of backticks inside it (CommonMark), so the block holds the message.
+    const block = /\n(`{5,})\n([\s\S]*?)\n\1\n/.exec(summary)
+    expect(block?.[2], summary).to.include('a ```` b')
+  })
+
   // A retried flow's report held its last attempt alone: a flow that failed, then passed, showed a clean pass (the
   // flakiness a CI team must see, gone), and one that failed twice showed only the second failure, not the first,
   // whose line and error differed. A capture that failed printed nothing on stderr either: just 'FAILED …, line 3'.
