@@ -2,7 +2,8 @@
  * Where an element tool touches, and why it refuses: the refusal names what a person or an agent can check on the
  * screenshot, never a guess. Real screens from ../shared/fixtures/real (skipped where absent).
  */
-import {buildScreenModel, InvalidInputError, SnapshotDriver} from '@arc-cli/core'
+import {bareElementId, buildScreenModel, InvalidInputError, SnapshotDriver} from '@arc-cli/core'
+import {formatCompact} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
 import {touchPoint} from '../../src/tools/touch-target.js'
@@ -36,6 +37,34 @@ describe('touchPoint refusals', () => {
     expect(error.actions).to.include(
       'If the screenshot shows it there (web content may be drawn outside its parents), tap it by position: arc tap 784 283'
     )
+    // Compact screen-state offers the same point.
+    expect(formatCompact(model)).to.match(new RegExp(`^${bareElementId(item!.id)} .*@784,283`, 'm'))
+  })
+
+  it('compact offers the point of the refusal, on the screen, for such an element partly past the edge', () => {
+    const xml = dumpXml([
+      {
+        pkg: 'com.foo',
+        bounds: [0, 0, 1080, 2400],
+        children: [
+          {
+            cls: 'android.webkit.WebView',
+            bounds: [0, 0, 1080, 2400],
+            children: [
+              {
+                bounds: [0, 300, 100, 400],
+                children: [{text: 'Menu', bounds: [900, 100, 1300, 200], attrs: {clickable: 'true'}}],
+              },
+            ],
+          },
+        ],
+      },
+    ])
+    const model = buildScreenModel(capture(xml))
+    const menu = model.elements.find((e) => e.text === 'Menu')!
+    const error = refusal(() => touchPoint({id: menu.id, element: menu, model}, 'click again'))
+    expect(error.actions?.[0]).to.match(/arc tap 990 150$/)
+    expect(formatCompact(model)).to.match(new RegExp(`^${bareElementId(menu.id)} "Menu" @990,150$`, 'm'))
   })
 
   it('an element wholly below the screen is still "off screen"', () => {

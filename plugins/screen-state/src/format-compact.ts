@@ -17,7 +17,9 @@
  * an element wholly behind the keyboard or a bar has no point and the flag `covered`.
  */
 import {
+  areaOf,
   bareElementId,
+  intersect,
   touchCentre,
   visibleRect,
   type ScreenElement,
@@ -166,8 +168,10 @@ export function compactRow(e: ScreenElement, model: ScreenModel, inner: ScreenEl
       // Another display's element: a tap reaches display 0 (where other elements are), so there is no point to give.
     } else if (visibleRect(e, model)) covered = true
     else {
-      // No part of it visible by the dump's own nesting (web content laid out outside its parents): its centre.
-      const [l, t, r, b] = e.bounds
+      // No part of it visible by the dump's own nesting (web content laid out outside its parents): the centre of
+      // its part on the screen, the point click's refusal offers for `arc tap` (src/tools/touch-target.ts).
+      const on = intersect(e.bounds, [0, 0, model.screen.width, model.screen.height])
+      const [l, t, r, b] = areaOf(on) > 0 ? on : e.bounds
       parts.push(`${e.flags.clk ? '@' : '~'}${Math.floor((l + r) / 2)},${Math.floor((t + b) / 2)}`)
     }
   }
