@@ -102,6 +102,45 @@ describe('arc mcp serve (spawned, HTTP)', () => {
   })
 })
 
+describe('arc mcp serve (spawned, HTTP): signals', () => {
+  // SIGHUP is what a server started in a terminal or an SSH session gets when that goes away: it ended the process
+  // at once, a call in flight cut off without its put-backs.
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const)
+    it(`stops cleanly on ${signal}, exit 0, after closing`, async function () {
+      this.timeout(60_000)
+      const child = spawn(
+        process.execPath,
+        [
+          '--conditions=arc-source',
+          path.join(ROOT, 'bin', 'dev.js'),
+          'mcp',
+          'serve',
+          '--device',
+          'demo',
+          '--port',
+          '0',
+        ],
+        {
+          cwd: ROOT,
+          env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ARC_MCP_TOKEN: 'signal-test-token-0123456789'},
+        }
+      )
+      let stderr = ''
+      const listening = new Promise<void>((resolve) =>
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString()
+          if (stderr.includes('listening on')) resolve()
+        })
+      )
+      const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        child.once('exit', (code, killed) => resolve([code, killed]))
+      )
+      await listening
+      child.kill(signal)
+      expect(await exited, stderr).to.deep.equal([0, null])
+    })
+})
+
 describe('arc mcp serve: flags that contradict --stdio', () => {
   // --port, --host and --allow-origin configure the HTTP server; with --stdio they were dropped without a word, so
   // `--stdio --port 5000` served on stdin/stdout while its user waited for a port that never listened.

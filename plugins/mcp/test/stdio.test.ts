@@ -191,70 +191,72 @@ describe('arc mcp serve --stdio (a spawned arc process)', () => {
   // The MCP spec's stdio shutdown: the client closes stdin, waits, then sends SIGTERM (the SDK's StdioClientTransport
   // waits 2 s for each step). A call still running then was cut off mid-way with the process: typing through
   // ADBKeyBoard left it as the phone's keyboard, the user's own gone.
-  it('SIGTERM (a client shutting down) cancels the calls in flight, answers them and undoes their device work, then exits 0', async function () {
-    this.timeout(60_000)
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-stdio-term-'))
-    const note = path.join(dir, 'note.xml')
-    await writeFile(
-      note,
-      dumpXml([
-        {
-          pkg: 'com.example',
-          bounds: [0, 0, 1080, 2400],
-          children: [
-            {
-              cls: 'android.widget.EditText',
-              res: 'com.example:id/note',
-              text: '',
-              attrs: {clickable: 'true', focusable: 'true'},
-              bounds: [0, 300, 1080, 400],
-            },
-          ],
-        },
-      ])
-    )
-    const emu = await startEmulator({
-      port: 0,
-      devices: [],
-      scenario: {devices: {keyboard: {snapshot: note, adbKeyboard: true}}},
-    })
-    const device = emu.device('keyboard')
-    const keyboard = () => device.settings.get('secure/default_input_method')
-    const own = keyboard()
-    const transport = spawnServer(['--device', 'keyboard'], {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`})
-    const client = new Client({name: 'arc-test', version: '0.0.0'})
-    try {
-      await client.connect(transport)
-      const found = (await client.callTool({
-        name: 'android_find_elements',
-        arguments: {by: 'resource_id', value: 'com.example:id/note'},
-      })) as CallToolResult
-      const id = (found.structuredContent as {elements: Array<{id: string}>}).elements[0]!.id
-      const hang = device.hangNext('am broadcast')
-      const call = client.callTool(
-        {name: 'android_type_append_text', arguments: {element_id: id, text: 'café', typing_speed: 10}},
-        undefined,
-        {timeout: 60_000}
-      ) as Promise<CallToolResult>
-      call.catch(() => undefined)
-      await hang.arrived
-      expect(keyboard()).to.not.equal(own)
-      const exited = new Promise<number | null>((resolve) => {
-        const child = (transport as unknown as {_process: import('node:child_process').ChildProcess})._process
-        child.once('exit', (code) => resolve(code))
+  // SIGHUP: the terminal or SSH session arc was started from went away.
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const)
+    it(`${signal} (a client shutting down) cancels the calls in flight, answers them and undoes their device work, then exits 0`, async function () {
+      this.timeout(60_000)
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-stdio-term-'))
+      const note = path.join(dir, 'note.xml')
+      await writeFile(
+        note,
+        dumpXml([
+          {
+            pkg: 'com.example',
+            bounds: [0, 0, 1080, 2400],
+            children: [
+              {
+                cls: 'android.widget.EditText',
+                res: 'com.example:id/note',
+                text: '',
+                attrs: {clickable: 'true', focusable: 'true'},
+                bounds: [0, 300, 1080, 400],
+              },
+            ],
+          },
+        ])
+      )
+      const emu = await startEmulator({
+        port: 0,
+        devices: [],
+        scenario: {devices: {keyboard: {snapshot: note, adbKeyboard: true}}},
       })
-      process.kill(transport.pid!, 'SIGTERM')
-      const result = await call
-      expect(result.isError).to.equal(true)
-      expect((result.structuredContent as {error: {code: string}}).error.code).to.equal('CANCELLED')
-      expect(await exited).to.equal(0)
-      // Set back before the process ended, not left to the phone.
-      expect(keyboard()).to.equal(own)
-      expect(device.inputEvents.filter((e) => e.type === 'commit')).to.deep.equal([])
-    } finally {
-      await client.close()
-      await emu.close()
-      await rm(dir, {recursive: true, force: true})
-    }
-  })
+      const device = emu.device('keyboard')
+      const keyboard = () => device.settings.get('secure/default_input_method')
+      const own = keyboard()
+      const transport = spawnServer(['--device', 'keyboard'], {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`})
+      const client = new Client({name: 'arc-test', version: '0.0.0'})
+      try {
+        await client.connect(transport)
+        const found = (await client.callTool({
+          name: 'android_find_elements',
+          arguments: {by: 'resource_id', value: 'com.example:id/note'},
+        })) as CallToolResult
+        const id = (found.structuredContent as {elements: Array<{id: string}>}).elements[0]!.id
+        const hang = device.hangNext('am broadcast')
+        const call = client.callTool(
+          {name: 'android_type_append_text', arguments: {element_id: id, text: 'café', typing_speed: 10}},
+          undefined,
+          {timeout: 60_000}
+        ) as Promise<CallToolResult>
+        call.catch(() => undefined)
+        await hang.arrived
+        expect(keyboard()).to.not.equal(own)
+        const exited = new Promise<number | null>((resolve) => {
+          const child = (transport as unknown as {_process: import('node:child_process').ChildProcess})._process
+          child.once('exit', (code) => resolve(code))
+        })
+        process.kill(transport.pid!, signal)
+        const result = await call
+        expect(result.isError).to.equal(true)
+        expect((result.structuredContent as {error: {code: string}}).error.code).to.equal('CANCELLED')
+        expect(await exited).to.equal(0)
+        // Set back before the process ended, not left to the phone.
+        expect(keyboard()).to.equal(own)
+        expect(device.inputEvents.filter((e) => e.type === 'commit')).to.deep.equal([])
+      } finally {
+        await client.close()
+        await emu.close()
+        await rm(dir, {recursive: true, force: true})
+      }
+    })
 })

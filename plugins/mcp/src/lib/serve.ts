@@ -235,7 +235,8 @@ export async function serveStdio(settings: ServeSettings & {log?(message: string
   const closed = new Promise<'closed' | 'end' | 'signal'>((resolve) => {
     server.onclose = () => resolve('closed')
     process.stdin.once('end', () => resolve('end'))
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // SIGHUP: the terminal or SSH session it was started from went away.
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
       const listener = () => {
         if (signalled !== undefined) process.exit(exitCodeFor('CANCELLED'))
         signalled = signal

@@ -169,6 +169,11 @@ export default class McpServe extends ArcCommand {
       await recorded()
       return
     }
+    // Listened for before the server listens: whoever waits for that line to stop it reaches the handler.
+    // SIGHUP: the terminal or SSH session it was started from went away; it stops as cleanly as on Ctrl-C.
+    const signalled = new Promise<NodeJS.Signals>((resolve) => {
+      for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(name, () => resolve(name))
+    })
     const started = await serveHttp({
       ...common,
       token: flags.token,
@@ -193,10 +198,8 @@ export default class McpServe extends ArcCommand {
       })
       process.stderr.write(`${started.token}\n${clientConfigText(clientConfigs(started.url, started.token, stdio))}\n`)
     }
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve)
-      process.once('SIGTERM', resolve)
-    })
+    const signal = await signalled
+    log(`${signal}: stopping`)
     await started.close()
     await recorded()
   }
