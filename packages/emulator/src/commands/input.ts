@@ -86,6 +86,49 @@ export async function inputServed(ctx: CommandContext): Promise<number> {
   return ctx.signal.aborted ? 137 : status
 }
 
+/**
+ * What `input text` can type: it asks the virtual keyboard's character map for the key events of the whole text
+ * (KeyCharacterMap.load(VIRTUAL_KEYBOARD).getEvents), which maps printable ASCII, line feed and tab (Virtual.kcm's
+ * US layout) and answers null for anything else; the next line takes that null's length.
+ */
+function typableByKeys(text: string): boolean {
+  return /^[\x20-\x7e\n\t]*$/.test(text)
+}
+
+/**
+ * `input text` with a character the key map lacks: NullPointerException, nothing typed. From Android 12 it is a
+ * shell command of system_server, reported as ShellCommand reports an exception, exit 255
+ * (TencentQQGYLab/AppAgent#34, Android 14); up to Android 11 the exception ends `input`'s own VM with its stack
+ * (matthijskooijman/scripts#1, Input$InputText.sendText), exit 1 as for refuseInjection.
+ */
+function textNotMapped(ctx: CommandContext): number {
+  if (Number(ctx.device.properties.get('ro.build.version.sdk') ?? '34') <= INPUT_VM_LAST_SDK) {
+    ctx.err(
+      [
+        'java.lang.NullPointerException: Attempt to get length of null array',
+        '\tat com.android.commands.input.Input$InputText.sendText(Input.java:168)',
+        '\tat com.android.commands.input.Input$InputText.run(Input.java:140)',
+        '\tat com.android.commands.input.Input.onRun(Input.java:107)',
+        '\tat com.android.internal.os.BaseCommand.run(BaseCommand.java:56)',
+        '\tat com.android.commands.input.Input.main(Input.java:71)',
+        '',
+      ].join('\n')
+    )
+    return 1
+  }
+  ctx.err(
+    [
+      "Exception occurred while executing 'text':",
+      'java.lang.NullPointerException: Attempt to get length of null array',
+      '\tat com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:319)',
+      '\tat com.android.server.input.InputShellCommand.runText(InputShellCommand.java:291)',
+      '\tat com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:232)',
+      '',
+    ].join('\n')
+  )
+  return 255
+}
+
 /** Android 11 (API 30): the last release whose `input` runs its own VM. */
 const INPUT_VM_LAST_SDK = 30
 
@@ -182,10 +225,13 @@ export function inputNow(ctx: CommandContext): number {
         for (const code of keys) device.keyEvent(code, {...(longpress && {longpress}), ...(doubletap && {doubletap})})
         return 0
       }
-      case 'text':
+      case 'text': {
         if (rest[0] === undefined) throw new InputError('Error: text needs a string')
-        device.recordInput({type: 'text', text: unescapeText(rest[0])})
+        const text = unescapeText(rest[0])
+        if (!typableByKeys(text)) return textNotMapped(ctx)
+        device.recordInput({type: 'text', text})
         return 0
+      }
       case 'motionevent': {
         const action = (rest[0] ?? '').toUpperCase()
         if (!['DOWN', 'UP', 'MOVE', 'CANCEL'].includes(action))
