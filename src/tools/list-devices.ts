@@ -88,13 +88,15 @@ export const listDevices = defineTool({
     })
     const look = (name?: string) =>
       name === undefined ? listAdbDevices(options).then((all) => ({devices: all})) : findAdbDevice(options, name)
+    const chosen = input.serial === undefined ? chosenSerial(ctx.config) : {serial: input.serial}
     const devices = input.wait
       ? await waitForDevice(
           look,
-          input.serial ?? chosenSerial(ctx.config),
+          chosen.serial,
           input.timeout_ms ?? DEFAULT_WAIT_MS,
           ctx.progress,
-          ctx.signal
+          ctx.signal,
+          chosen.from
         )
       : await listAdbDevices(options)
     // The command line's JSON: snake_case, and adb's transport id as the number it is (docs/json.md).
@@ -119,9 +121,10 @@ const DEFAULT_WAIT_MS = 30_000
  * the config's `device`, as `adb wait-for-device` waits for $ANDROID_SERIAL; with neither, any device. One that names
  * a snapshot (`demo`, a path) is never an adb device: then any device, as before.
  */
-function chosenSerial(config: Parameters<typeof selectedDevice>[0]['config']): string | undefined {
-  const {device} = selectedDevice({config})
-  return device === undefined || unreachableSerial(device) ? undefined : device
+function chosenSerial(config: Parameters<typeof selectedDevice>[0]['config']): {serial?: string; from?: string} {
+  const {device, source} = selectedDevice({config})
+  if (device === undefined || unreachableSerial(device)) return {}
+  return {serial: device, from: source === 'env ANDROID_SERIAL' ? '$ANDROID_SERIAL' : '`device` in the config'}
 }
 
 /**
@@ -137,7 +140,9 @@ async function waitForDevice(
   serial: string | undefined,
   timeoutMs: number,
   progress: (message: string) => void,
-  signal?: AbortSignal
+  signal?: AbortSignal,
+  /** Where a serial the caller did not pass came from ($ANDROID_SERIAL, the config): said when the wait runs out. */
+  from?: string
 ): Promise<DeviceSummary[]> {
   const unreachable = serial === undefined ? undefined : unreachableSerial(serial)
   if (unreachable) {
@@ -171,7 +176,7 @@ async function waitForDevice(
     const left = deadline - Date.now()
     if (left <= 0 || signal?.aborted) {
       throw new TimeoutError(
-        `no ${serial ? `device ${serial}` : 'device'} was ready within ${timeoutMs} ms (${last})`,
+        `no ${serial ? `device ${serial}` : 'device'} was ready within ${timeoutMs} ms (${last})${from ? `; the serial comes from ${from}` : ''}`,
         {
           details: {serial, timeout_ms: timeoutMs},
           actions: ['Check the server and devices with `arc devices`; raise --timeout-ms for slow starts.'],

@@ -129,6 +129,23 @@ describe('arc devices --wait without --serial waits for the device commands pick
   })
 })
 
+describe('arc devices --wait for a serial it was not given says where the serial came from', () => {
+  it('a wait for $ANDROID_SERIAL that runs out names $ANDROID_SERIAL; one for --serial does not', async () => {
+    const emu = await startEmulator({port: 0, devices: [{serial: 'other', snapshot: DEMO_DIR}]})
+    try {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ANDROID_SERIAL: 'stale'}
+      const run = await runArc(['devices', '--wait', '--timeout-ms', '300'], {env})
+      expect(run.code, run.stderr).to.equal(11)
+      expect(run.stderr).to.include('the serial comes from $ANDROID_SERIAL')
+      const named = await runArc(['devices', '--wait', '--serial', 'stale', '--timeout-ms', '300'], {env})
+      expect(named.code, named.stderr).to.equal(11)
+      expect(named.stderr).to.not.include('ANDROID_SERIAL')
+    } finally {
+      await emu.close()
+    }
+  })
+})
+
 describe('arc devices --wait --serial names a device as --device does (the same resolution)', () => {
   const socket = (emu: Emulator) => ({ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`})
   const getStates = (emu: Emulator) => emu.requests.filter((r) => r.raw.endsWith(':get-state')).length
