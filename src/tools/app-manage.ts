@@ -4,7 +4,7 @@ import {defineTool, fullPermissionName, PACKAGE_NAME, PERMISSION_NAME, z} from '
 
 import {apkFolderOf, apkInFolder} from './apk-folder.js'
 
-import {androidUser} from './launch-input.js'
+import {androidUser, SENDABLE} from './launch-input.js'
 
 const packageId = (what: string) =>
   z
@@ -155,6 +155,7 @@ export const openUrl = defineTool({
         /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/,
         'expected a URL with a scheme and no spaces, like https://example.com or myapp://path (write spaces as %20)'
       )
+      .refine(...SENDABLE)
       .describe('The URL or deep link to open (e.g. https://example.com, myapp://item/42)'),
   }),
   cli: {

@@ -2,7 +2,7 @@
  * The CLI's inputs of `app open` that start a named activity with an intent (`am start -n PKG/ACTIVITY -a … -d …
  * --es/--ei/--ez …`), and their checks. CLI-only: the MCP tools/list budget has no room for them.
  */
-import {InvalidInputError, type IntentExtra, type LaunchOptions, z} from '@arc-cli/core'
+import {deviceStringProblem, InvalidInputError, type IntentExtra, type LaunchOptions, z} from '@arc-cli/core'
 
 /** A Java identifier as a class or package name segment (`$` for nested classes). */
 const SEGMENT = String.raw`[A-Za-z_$][\w$]*`
@@ -13,9 +13,20 @@ export const ACTIVITY_PATTERN = new RegExp(
 const ACTIVITY_FORMS =
   'expected .Name (in the package), a full class name like com.example.app.ui.Name, or com.example.app/.Name'
 
+/** What a device shell argument cannot carry byte for byte (deviceStringProblem): refused naming the field. */
+export const SENDABLE = [
+  (text: string) => deviceStringProblem(text) === undefined,
+  'cannot contain a NUL character or a lone surrogate (half of a UTF-16 pair)',
+] as const
+
 const extras = (what: string, pattern: RegExp, forms: string) =>
   z
-    .array(z.string().regex(pattern, `expected ${forms}`))
+    .array(
+      z
+        .string()
+        .regex(pattern, `expected ${forms}`)
+        .refine(...SENDABLE)
+    )
     .optional()
     .describe(what)
 
@@ -30,8 +41,18 @@ export const launchInput = z.object({
     .regex(ACTIVITY_PATTERN, ACTIVITY_FORMS)
     .optional()
     .describe("Activity to start instead of the launcher's: .Name, a full class name, or PKG/.Name (am start -n)"),
-  action: z.string().min(1).optional().describe('Intent action, with --activity (am start -a)'),
-  data: z.string().min(1).optional().describe('Intent data URI, with --activity (am start -d)'),
+  action: z
+    .string()
+    .min(1)
+    .refine(...SENDABLE)
+    .optional()
+    .describe('Intent action, with --activity (am start -a)'),
+  data: z
+    .string()
+    .min(1)
+    .refine(...SENDABLE)
+    .optional()
+    .describe('Intent data URI, with --activity (am start -d)'),
   extra: extras('String extra KEY=VALUE (am start --es)', /^[^=]+=/s, 'KEY=VALUE with a non-empty key'),
   extra_int: extras(
     'Integer extra KEY=N (am start --ei)',

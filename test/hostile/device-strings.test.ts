@@ -126,6 +126,31 @@ describe('device strings: names the device prints back', function () {
       expect(error?.message).to.match(/text.*lone surrogate/s)
     })
 
+    it("open_url and app open's intent words: refused naming the field, before the device is opened", async () => {
+      const deps: RunDeps = {
+        config: {},
+        cwd: process.cwd(),
+        openDriver: () => Promise.reject(new Error('must not open')),
+        stateFor: () => new MemoryDeviceState(),
+      }
+      const cases: Array<[string, Record<string, unknown>, Record<string, unknown> | undefined, RegExp]> = [
+        ['open_url', {url: 'https://example.com/\ud800'}, undefined, /url/],
+        ['open_app', {package_id: 'com.example.app'}, {activity: '.A', extra: ['k=a\udc00']}, /extra/],
+        ['open_app', {package_id: 'com.example.app'}, {activity: '.A', data: 'x:\u0000'}, /data/],
+        ['open_app', {package_id: 'com.example.app'}, {activity: '.A', action: 'a\ud800'}, /action/],
+      ]
+      for (const [name, input, cliInput, field] of cases) {
+        const error = await runTool(tool(name), {input, ...(cliInput ? {cliInput} : {})}, deps).then(
+          () => undefined,
+          (e: unknown) => e as ArcError
+        )
+        expect(error?.code, JSON.stringify(cliInput ?? input)).to.equal('INVALID_INPUT')
+        expect(error?.message)
+          .to.match(field)
+          .and.match(/NUL character or a lone surrogate/)
+      }
+    })
+
     it('the quoting itself refuses it, whatever the caller checked', () => {
       expect(() => shq('a\ud800b')).to.throw(/lone surrogate \(U\+D800/)
       expect(() => shq('a\udfffb')).to.throw(/lone surrogate \(U\+DFFF/)
