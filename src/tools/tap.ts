@@ -6,7 +6,7 @@ export const tap = defineTool({
   name: 'tap',
   title: 'Tap the screen at a point',
   description:
-    'Performs a single tap at x,y in screen pixels (the same space as the bounds in screen-state). To tap an element, read its bounds from get_screen_state and tap its centre.',
+    "Performs a single tap at x,y in screen pixels (screen-state's space, not a scaled screenshot's). For an element use click_element, or compact screen-state's @x,y: its bounds' centre may lie under the keyboard.",
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'touch',
