@@ -52,7 +52,7 @@ export default class Server extends ScriptCommand {
   static override description = [
     'Serves the arc commands of this installation that run while it does: each `arc …` finds the server (a Unix socket in a folder of your own under $TMPDIR) and runs there, with its own arguments, environment, working folder and terminal, printing the same output and exiting with the same status; it starts in a few milliseconds instead of loading arc anew. Device connections and the on-device helper stay open between commands, as in `arc batch`.',
     'One command at a time: a command started while another runs here runs in its own process, as it would with no server. `batch`, `test`, `mcp serve`, `emulate`, `logs`, `screenrecord` and help always run in their own process (they read stdin or run until stopped). ARC_SERVER=off makes a command run in its own process.',
-    'Runs until Ctrl-C, SIGTERM, `arc server stop`, --idle without a command, or a rebuild or upgrade of arc (its files changed).',
+    'Runs until Ctrl-C, SIGTERM, SIGHUP, `arc server stop`, --idle without a command, or a rebuild or upgrade of arc (its files changed).',
   ].join('\n\n')
   static override examples = [
     '<%= config.bin %> server --idle 10m &',
@@ -124,6 +124,8 @@ export default class Server extends ScriptCommand {
     const stop = (signal: string) => host.shutdown(`${signal}`)
     process.once('SIGINT', () => stop('SIGINT'))
     process.once('SIGTERM', () => stop('SIGTERM'))
+    // The terminal or SSH session it was started from went away: as SIGTERM, the command running ends first.
+    process.once('SIGHUP', () => stop('SIGHUP'))
     this.log(`arc server: listening on ${socket} (pid ${process.pid})`)
     this.log(
       `arc commands of this installation now run here${idleMs > 0 ? `; it stops after ${flags.idle} without one` : ''}. Stop: ${this.config.bin} server stop, or Ctrl-C.`

@@ -515,6 +515,17 @@ describe('arc server: later commands run in a resident arc, with the same output
     expect(again.stdout).to.equal('arc server: not running\n')
   })
 
+  it('stops on SIGHUP (its terminal or SSH session gone) as on SIGTERM: cleanly, exit 0, leaving no socket', async () => {
+    // SIGHUP ended it outright: a command running then was cut off with the process, its put-backs undone.
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      server = await startServer(['--idle', '0'])
+      server.kill(signal)
+      expect(await exited(server), `${signal}: ${serverLog}`).to.equal(0)
+      expect(serverLog).to.include(`stopped (${signal})`)
+      expect((await status()).running).to.equal(false)
+    }
+  })
+
   it('refuses an --idle that is not a duration (INVALID_INPUT, exit 2) and listens nowhere', async () => {
     const run = await arc(['server', '--idle', 'soon'])
     expect(run.code).to.equal(2)
