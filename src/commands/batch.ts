@@ -8,6 +8,7 @@ import {
   exitCodeFor,
   FlowRecorder,
   Flags,
+  flowWord,
   InvalidInputError,
   observeCliTools,
   printableLine,
@@ -130,7 +131,9 @@ export default class Batch extends ScriptCommand {
     let failure: number | undefined
     for (const {line, words} of lines) {
       // Each step as arc test echoes it: where it is, then its words, before it runs.
-      if (echo) process.stderr.write(`${c.dim(where(line))} ${printableLine(words.join(' '))}\n`)
+      // Each word as the line would read it back: a word with a space, or an empty one, quoted.
+      const shown = printableLine(words.map(flowWord).join(' '))
+      if (echo) process.stderr.write(`${c.dim(where(line))} ${shown}\n`)
       let status: number
       try {
         await this.runLine(this.commandId(words, line), words.slice(this.commandId(words, line).split(':').length))
@@ -140,7 +143,7 @@ export default class Batch extends ScriptCommand {
       }
       if (status !== 0) {
         // The error went out above, as the command prints it; this names the line it came from.
-        process.stderr.write(`${where(line)}: failed with exit ${status}: ${printableLine(words.join(' '))}\n`)
+        process.stderr.write(`${where(line)}: failed with exit ${status}: ${shown}\n`)
         failure ??= status
         // Ctrl-C (or a host's interrupt) cancelled the line: the person wants the batch stopped, --keep-going too.
         if (!keepGoing || status === exitCodeFor('CANCELLED')) break

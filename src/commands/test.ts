@@ -11,6 +11,7 @@ import {
   colorsFor,
   exitCodeFor,
   Flags,
+  flowWord,
   HostInterrupts,
   hostInterrupts,
   InvalidInputError,
@@ -378,7 +379,10 @@ export default class Test extends ScriptCommand {
           message: (error as Error).message,
         })
       }
-      process.stderr.write(`${c.dim(`${printableLine(flow.file)}:${step.line}`)} ${printableLine(words.join(' '))}\n`)
+      // Each word as the flow would read it back: a value with a space, or an empty one, quoted.
+      process.stderr.write(
+        `${c.dim(`${printableLine(flow.file)}:${step.line}`)} ${printableLine(words.map(flowWord).join(' '))}\n`
+      )
       if (step.kind === 'set') {
         vars.set(step.name, words[2] as string)
         steps.push({line: step.line, text: step.text, status: 0, ms: 0})

@@ -81,7 +81,7 @@ describe('arc batch: many commands, one process', () => {
     const run = await runArc(['batch'], {env: h.env, input})
     expect(run.code).to.equal(9)
     expect(run.stderr).to.equal(
-      'stdin:1 tap 1 1\nstdin:2 find text No such thing\nstdin:2: failed with exit 9: find text No such thing\n'
+      "stdin:1 tap 1 1\nstdin:2 find text 'No such thing'\nstdin:2: failed with exit 9: find text 'No such thing'\n"
     )
     const quiet = await runArc(['batch', '-q'], {env: h.env, input: 'tap 1 1\ntap -5 10\n'})
     expect(quiet.code).to.equal(2)

@@ -89,8 +89,23 @@ describe('arc test: flow files', function () {
     const ok = await runArc(['test', envFlow, '--device', 'emu-1'], {env: {...h.env, ARC_FLOW_WORD: 'ADD'}})
     expect(ok.code, ok.stderr).to.equal(0)
     expect(ok.stderr)
-      .to.include(`${envFlow}:1 assert gone --text \${NOT_EXPANDED}`)
+      .to.include(`${envFlow}:1 assert gone --text '\${NOT_EXPANDED}'`)
       .and.include(`${envFlow}:2 find text ADD`)
+  })
+
+  // Words were echoed joined by spaces: a value with a space read as several words, an empty one as nothing at all.
+  it('echoes each step as the flow would read it back: a word with a space or nothing in it quoted', async () => {
+    const file = await flow(
+      'echo.flow',
+      'set ITEM "No such row"\nset NONE ""\nassert gone --text ${ITEM} --exact-match\nassert gone --text "${NONE}zq9"\n'
+    )
+    const run = await runArc(['test', file, '--device', 'emu-1'], {env: h.env})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stderr)
+      .to.include(`${file}:1 set ITEM 'No such row'\n`)
+      .and.include(`${file}:2 set NONE ''\n`)
+      .and.include(`${file}:3 assert gone --text 'No such row' --exact-match\n`)
+      .and.include(`${file}:4 assert gone --text zq9\n`)
   })
 
   it("stops a flow at its first failing step, with that step's exit status, and retries the flow", async () => {
