@@ -45,12 +45,14 @@ export const launchInput = z.object({
     .string()
     .min(1)
     .refine(...SENDABLE)
+    .refine((text) => !/[\r\n]/.test(text), 'cannot contain a line break')
     .optional()
     .describe('Intent action, with --activity (am start -a)'),
   data: z
     .string()
     .min(1)
     .refine(...SENDABLE)
+    .refine((text) => !/[\r\n]/.test(text), 'cannot contain a line break')
     .optional()
     .describe('Intent data URI, with --activity (am start -d)'),
   extra: extras('String extra KEY=VALUE (am start --es)', /^[^=]+=/s, 'KEY=VALUE with a non-empty key'),

@@ -412,6 +412,22 @@ describe('app, log and snapshot tools through the ADB driver (adbkit against arc
     expect(h.argvSince(from).some((argv) => argv[0] === 'monkey' || argv[0] === 'am')).to.equal(false)
   })
 
+  it("app open --activity reads am's verdict, not its echo of the data: a URI saying Permission Denial started fine", async () => {
+    // am echoes the intent first (`Starting: Intent { … dat=calc:Permission Denial … }`): that was taken for its refusal.
+    const r = await open({
+      package_id: 'com.example.calc',
+      activity: '.ui.SettingsActivity',
+      data: 'calc:Permission Denial',
+    })
+    expect(r.text).to.equal('App opened successfully: com.example.calc/.ui.SettingsActivity')
+    // A line break would let the data forge a verdict line of its own: a URI or an action has none, so it is refused.
+    for (const input of [{data: 'calc:x\nError type 3'}, {action: 'a\rb'}]) {
+      const parsed = tool('open_app').cli!.input!.safeParse({activity: '.ui.SettingsActivity', ...input})
+      expect(parsed.success, JSON.stringify(input)).to.equal(false)
+      expect(JSON.stringify(parsed.error?.issues)).to.match(/line break/)
+    }
+  })
+
   it('app open --activity fails clearly for an activity that does not exist, one not exported, and a missing app', async () => {
     const device = h.emu.device('emu-1')
     device.goHome()

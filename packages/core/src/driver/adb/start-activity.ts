@@ -38,7 +38,8 @@ export async function startActivity(
   const text = output.toString('utf8')
   const className = activityClass(packageId, activity)
   const details = {package_id: packageId, activity: className, output: text.slice(0, 2000), exitCode}
-  if (/Permission Denial/.test(text)) {
+  // am first echoes the intent (`Starting: Intent { … dat=URI … }`), data word for word: its refusal is another line.
+  if (text.split('\n').some((line) => !line.startsWith('Starting: ') && line.includes('Permission Denial'))) {
     throw new DeviceCommandError(
       `activity ${className} of ${packageId} is not exported: ${dev.serial} refused to start it from adb (Permission Denial)`,
       {
