@@ -19,7 +19,10 @@ async function flagHelp(command: string, flag: string): Promise<string> {
 }
 
 describe('flag help states the accepted range', () => {
-  for (const [command, flag, range] of [['shell', '--timeout-ms', '1000-3600000']] as const) {
+  for (const [command, flag, range] of [
+    ['shell', '--timeout-ms', '1000-3600000'],
+    ['mcp serve', '--max-body', '1024-1073741824'],
+  ] as const) {
     it(`arc ${command} ${flag}: ${range}`, async () => {
       expect(await flagHelp(command, flag)).to.include(range)
     })

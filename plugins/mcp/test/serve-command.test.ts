@@ -158,4 +158,18 @@ describe('arc mcp serve: flags that contradict --stdio', () => {
       expect(run.stdout).to.equal('')
     }
   })
+
+  // The config's mcp.maxBodyBytes stops at 1 GiB; the flag had no bound: --max-body 5000000000 was taken, and a
+  // message that big was buffered whole.
+  it('--max-body above 1 GiB is INVALID_INPUT, as mcp.maxBodyBytes is INVALID_CONFIG', async function () {
+    this.timeout(60_000)
+    const {runArc} = await import('@arc-cli/test-support/run-arc')
+    const run = await runArc(['mcp', 'serve', '--stdio', '--device', 'demo', '--max-body', '5000000000'], {input: ''})
+    expect(run.code, run.stderr).to.equal(2)
+    expect(run.stderr).to.match(/^Error \[INVALID_INPUT\]: .*max-body/m)
+    const most = await runArc(['mcp', 'serve', '--stdio', '--device', 'demo', '--max-body', String(1024 ** 3)], {
+      input: '',
+    })
+    expect(most.code, most.stderr).to.equal(0)
+  })
 })

@@ -91,8 +91,10 @@ export default class McpServe extends ArcCommand {
     }),
     'max-body': Flags.integer({
       summary:
-        'Largest message in bytes, an HTTP request body or a stdio line (default 16 MiB, or mcp.maxBodyBytes); a larger one gets an error and the session goes on.',
+        'Largest message in bytes (1024-1073741824), an HTTP request body or a stdio line (default 16 MiB, or mcp.maxBodyBytes); a larger one gets an error and the session goes on.',
       min: 1024,
+      // mcp.maxBodyBytes's bound: a message is buffered whole.
+      max: 1024 * 1024 * 1024,
     }),
     'adb-host': Flags.string({
       summary:
