@@ -142,6 +142,14 @@ export function parseFlow(
   }
   if (steps.length === 0)
     throw flowError(file, 1, 'the flow has no steps', ['Write one arc command per line (docs/flows.md).'])
+  // Set lines alone act on nothing: such a flow would pass having tested nothing.
+  if (steps.every((s) => s.kind === 'set'))
+    throw flowError(
+      file,
+      steps[0]!.line,
+      `the flow runs no command (its ${steps.length} line${steps.length === 1 ? '' : 's'} only set variables)`,
+      ['Add the arc commands the flow is for, one per line (docs/flows.md).']
+    )
   return {file, name: flowName(file), steps}
 }
 

@@ -74,6 +74,22 @@ describe('arc test: flow files', function () {
     expect(h.emu.commands.length).to.equal(start)
   })
 
+  // A flow of set lines alone ran nothing and passed: a green CI job that tested nothing.
+  it('refuses a flow that runs no command: only comments, or only set lines', async () => {
+    const empty = await flow('empty.flow', '# nothing yet\n\n')
+    const sets = await flow('only-sets.flow', 'set USER alice\nset PASS "s3cret"\n')
+    const start = h.emu.commands.length
+    for (const [file, said] of [
+      [empty, 'the flow has no steps'],
+      [sets, 'the flow runs no command (its 2 lines only set variables)'],
+    ] as const) {
+      const run = await runArc(['test', file, '--device', 'emu-1'], {env: h.env})
+      expect(run.code, run.stderr).to.equal(exitCodeFor('INVALID_INPUT'))
+      expect(run.stderr).to.include(`${file}:1: ${said}`)
+    }
+    expect(h.emu.commands.length).to.equal(start)
+  })
+
   it('refuses a variable no earlier line sets and the environment lacks, before running anything', async () => {
     const file = await flow('unset.flow', ['tap 10 20', 'click ${NOPE}', ''].join('\n'))
     const start = h.emu.commands.length
