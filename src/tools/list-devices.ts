@@ -7,6 +7,7 @@ import {
   listAdbDevices,
   selectedDevice,
   TimeoutError,
+  unavailableState,
   unreachableSerial,
   type DeviceSummary,
   z,
@@ -158,11 +159,14 @@ async function waitForDevice(
   }
   const deadline = Date.now() + timeoutMs
   let last: string
+  /** The named device's state at the last look, where it is listed but not ready (unauthorized, offline…). */
+  let lastState: string | undefined
   progress(`waiting for ${serial ?? 'a device'}`)
   for (;;) {
     try {
       const {devices, state} = await look(serial)
       if (serial === undefined ? devices.some((d) => d.state === 'device') : state === 'device') return devices
+      lastState = state
       last =
         state !== undefined
           ? `${serial} is ${state}`
@@ -179,7 +183,11 @@ async function waitForDevice(
         `no ${serial ? `device ${serial}` : 'device'} was ready within ${timeoutMs} ms (${last})${from ? `; the serial comes from ${from}` : ''}`,
         {
           details: {serial, timeout_ms: timeoutMs},
-          actions: ['Check the server and devices with `arc devices`; raise --timeout-ms for slow starts.'],
+          actions: [
+            // What --device on that device would say to do (accept the USB debugging prompt, reconnect…).
+            ...(serial !== undefined && lastState !== undefined ? unavailableState(serial, lastState).actions : []),
+            'Check the server and devices with `arc devices`; raise --timeout-ms for slow starts.',
+          ],
         }
       )
     }

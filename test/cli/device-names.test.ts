@@ -146,6 +146,21 @@ describe('arc devices --wait for a serial it was not given says where the serial
   })
 })
 
+describe('arc devices --wait for a device that stays unauthorized', () => {
+  it('runs out with what to do about it, as --device on that device says', async () => {
+    const emu = await startEmulator({port: 0, devices: [{serial: 'locked', snapshot: DEMO_DIR, state: 'unauthorized'}]})
+    try {
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
+      const run = await runArc(['devices', '--wait', '--serial', 'locked', '--timeout-ms', '300'], {env})
+      expect(run.code, run.stderr).to.equal(11)
+      expect(run.stderr).to.include('locked is unauthorized')
+      expect(run.stderr).to.include('"Allow USB debugging?" prompt')
+    } finally {
+      await emu.close()
+    }
+  })
+})
+
 describe('arc devices --wait --serial names a device as --device does (the same resolution)', () => {
   const socket = (emu: Emulator) => ({ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`})
   const getStates = (emu: Emulator) => emu.requests.filter((r) => r.raw.endsWith(':get-state')).length

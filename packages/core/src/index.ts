@@ -67,6 +67,7 @@ export {
   type DeviceSelection,
 } from './driver/resolve-device.js'
 export {DEFAULT_ADB_TIMEOUT_MS, resolveServerAddress, type ServerAddress} from './driver/adb/server-address.js'
+export {unavailableState} from './driver/adb/map-adb-error.js'
 export {forgetScreenGeometry} from './driver/adb/screen-geometry.js'
 export * from './screen/ui-node.js'
 export {parseUiDump, sliceDump, walkNodes} from './screen/parse-ui-dump.js'
