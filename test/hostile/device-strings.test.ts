@@ -223,4 +223,22 @@ describe('device strings: names the device prints back', function () {
       else old.properties.set('ro.build.version.sdk', sdk)
     }
   })
+  it('app list: a package named with Exception (or IllegalArgumentException) is a package, not pm failing', async () => {
+    const device = h.emu.device('emu-1')
+    const before = device.packages.length
+    device.packages.push(
+      {name: 'com.example.ExceptionViewer', system: false, versionCode: 1, versionName: '1'},
+      {name: 'dev.illegalargumentexception.demo', system: false, versionCode: 2, versionName: '2'}
+    )
+    try {
+      const r = await run('list_apps', {type: 'user'})
+      expect(r.error).to.equal(undefined)
+      const ids = (JSON.parse((r.result as {text: string}).text) as Array<{package_id: string}>).map(
+        (a) => a.package_id
+      )
+      expect(ids).to.include.members(['com.example.ExceptionViewer', 'dev.illegalargumentexception.demo'])
+    } finally {
+      device.packages.splice(before)
+    }
+  })
 })

@@ -18,12 +18,22 @@ import {amStartFailed} from './am-status.js'
 /** `--user N` where a user is named: pm and am default to the system (and current) user, 0. */
 export const userWords = (user: number | undefined) => (user === undefined ? [] : ['--user', user])
 
+/** What pm printed besides its `package:` lines (which name packages, whatever their names say). */
+const pmSaid = (output: string) =>
+  output
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('package:'))
+    .join('\n')
+
 async function listPackages(dev: DeviceShell, flag: '-s' | '-3', user?: number): Promise<ListedPackage[]> {
   const output = await dev.text(['pm', 'list', 'packages', flag, '--show-versioncode', ...userWords(user)])
-  // `--show-versioncode` arrived in Android 9; older pm rejects it, so ask again without.
-  const text = isUnknownOption(output) ? await dev.text(['pm', 'list', 'packages', flag, ...userWords(user)]) : output
+  // `--show-versioncode` arrived in Android 9; older pm rejects it, so ask again without. pm's own words are read
+  // apart from the package lines: a package may be named com.example.ExceptionViewer.
+  const text = isUnknownOption(pmSaid(output))
+    ? await dev.text(['pm', 'list', 'packages', flag, ...userWords(user)])
+    : output
   const packages = parsePackageList(text)
-  if (/Exception|^Error/m.test(text) || (text.trim() !== '' && packages.length === 0)) {
+  if (/Exception|^Error/m.test(pmSaid(text)) || (text.trim() !== '' && packages.length === 0)) {
     throw dev.failed(`pm list packages ${flag}`, text)
   }
   return packages
