@@ -202,3 +202,32 @@ describe('the virtual device under `wm size`: the app is laid out at the size in
     expect(emu.device('phone').screenName).to.equal('saved')
   })
 })
+
+describe('the demo app under `wm size`: it is drawn at the panel’s size, touches reach it in the logical display’s pixels', () => {
+  let emu: Emulator
+  let client: AdbClient
+  before(async () => {
+    emu = await emulate({devices: [{serial: 'emu-1', app: 'demo'}]})
+    client = clientFor(emu)
+  })
+  after(async () => emu.close())
+
+  it('ADD at its place in the layout in force adds the row typed; its place in the panel’s layout is off the display', async () => {
+    const run = (command: string) => shell(client, 'emu-1', command)
+    const items = () =>
+      emu
+        .device('emu-1')
+        .screen.dump.nodes.filter((n) => n.resourceId.endsWith(':id/item_name'))
+        .map((n) => n.text)
+    await run('wm size 540x1200')
+    const dump = await run('uiautomator dump /dev/tty')
+    // ADD is [801,231][1038,357] on the 1080x2400 panel: half that under wm size 540x1200.
+    expect(dump).to.match(/text="ADD"[^>]*bounds="\[401,116\]\[519,179\]"/)
+    await run('input tap 200 147')
+    await run("input text 'Zz'")
+    await run('input tap 919 294')
+    expect(items()).to.not.include('Zz')
+    await run('input tap 460 147')
+    expect(items()[0]).to.equal('Zz')
+  })
+})
