@@ -131,7 +131,11 @@ describe('config', () => {
 
     it('a package.json without an arc key is no config, whoever owns it', async function () {
       if (process.getuid?.() !== 0) this.skip()
-      const dir = await make({'.arcrc.json': '{"device": "demo"}', 'sub/package.json': '{"name": "q"}'})
+      // A dependency named arc is not the `arc` key.
+      const dir = await make({
+        '.arcrc.json': '{"device": "demo"}',
+        'sub/package.json': '{"name": "q", "dependencies": {"arc": "1.0.0"}}',
+      })
       await chown(path.join(dir, 'sub', 'package.json'), 65534, 65534)
       await writeFile(path.join(dir, 'sub', '.arcrc.json'), '{"device": "mine"}')
       expect((await loadConfig(path.join(dir, 'sub'), {})).config.device).to.equal('mine')

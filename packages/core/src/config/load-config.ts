@@ -114,7 +114,7 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
  */
 function checkTrusted(filepath: string, content: string, env: NodeJS.ProcessEnv): void {
   if (typeof process.getuid !== 'function') return
-  if (path.basename(filepath) === 'package.json' && !/"arc"\s*:/.test(content)) return
+  if (path.basename(filepath) === 'package.json' && !holdsArcKey(content)) return
   const info = statSync(filepath)
   const uid = process.getuid()
   const sudoUid =
@@ -155,6 +155,16 @@ function loadJsonConfig(filepath: string, content: string): unknown {
       details: {file: filepath},
       actions: ['Fix the file (see .arcrc.example for every key), or set ARC_CONFIG to another file.'],
     })
+  }
+}
+
+/** Whether a package.json's text has a top-level `arc` key; text that is no JSON object is taken as having one. */
+function holdsArcKey(content: string): boolean {
+  try {
+    const value: unknown = JSON.parse(content)
+    return value === null || typeof value !== 'object' || Array.isArray(value) || Object.hasOwn(value, 'arc')
+  } catch {
+    return true
   }
 }
 
