@@ -206,7 +206,10 @@ export default class Test extends ScriptCommand {
     const orphaned = () => stop('SIGTERM')
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
-    if (process.send) {
+    // Only a child run of a parent `arc test` (given --results, which only the parent passes) listens to its IPC
+    // channel: an `arc test` run in a process that has a channel of its own (a test runner's worker) must neither
+    // take that channel's messages nor unref it, which let such a worker exit under its runner.
+    if (process.send && this.argv.some((arg) => arg === '--results' || arg.startsWith('--results='))) {
       process.on('message', onMessage)
       process.on('disconnect', orphaned)
       // The channel must not keep this process alive once its run ends.
