@@ -437,6 +437,36 @@ describe('arc mcp serve settings', () => {
     }
   })
 
+  it('on port 80 takes the Host a client sends for it, without the port (RFC 9110: the default port is left out)', async function () {
+    // Every request to http://127.0.0.1/mcp came with `Host: 127.0.0.1` and got 403.
+    let server: StartedHttp
+    try {
+      server = await startServer({port: 80})
+    } catch {
+      // Only root may listen on port 80, and only where it is free.
+      this.skip()
+    }
+    try {
+      expect(server.url).to.equal('http://127.0.0.1:80/mcp')
+      for (const host of ['127.0.0.1', 'localhost', '127.0.0.1:80']) {
+        const res = await raw(server.url, {headers: {authorization: `Bearer ${TOKEN}`, host}, body: LIST})
+        expect(res.status, host).to.equal(200)
+      }
+      const origin = await raw(server.url, {
+        headers: {authorization: `Bearer ${TOKEN}`, origin: 'http://localhost'},
+        body: LIST,
+      })
+      expect(origin.status).to.equal(200)
+      const foreign = await raw(server.url, {
+        headers: {authorization: `Bearer ${TOKEN}`, host: 'evil.example'},
+        body: LIST,
+      })
+      expect(foreign.status).to.equal(403)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('a port already in use, or a --host that is no address of this machine, is INVALID_INPUT naming it, not INTERNAL', async () => {
     // Both were `Error [INTERNAL]: internal error: listen EADDRINUSE …`, "a bug in arc", exit 1.
     const first = await startServer()

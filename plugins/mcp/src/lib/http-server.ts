@@ -212,7 +212,8 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     const own = bind.includes(':') ? `[${bind}]` : bind
     // Its own address too: bound to 127.0.0.2, the URL it prints names that.
     const names = isLoopback(bind) ? [...new Set(['127.0.0.1', 'localhost', '[::1]', own.toLowerCase()])] : [own]
-    return new Set(names.map((n) => `${n}:${port}`))
+    // On port 80 a client leaves the port out of Host and Origin (RFC 9110 §7.2, RFC 6454): both forms are its own.
+    return new Set(names.flatMap((n) => (port === 80 ? [`${n}:${port}`, n] : [`${n}:${port}`])))
   }
   let hosts = new Set<string>()
   const origins = () => new Set([...[...hosts].map((h) => `http://${h}`), ...(options.allowedOrigins ?? [])])
