@@ -50,6 +50,8 @@ describe('arc screenshot', function () {
       width: 1080,
       height: 2400,
       bytes: data.length,
+      screen: {width: 1080, height: 2400},
+      scale: {x: 1, y: 1},
     })
     const pixels = await decode(data)
     expect([pixels.width, pixels.height]).to.deep.equal([1080, 2400])
@@ -139,15 +141,43 @@ describe('arc screenshot', function () {
     })
     after(async () => emu?.close())
 
-    it('sends screencap -p and saves what it returns', async () => {
+    it('sends screencap -p (and reads the screen size) and saves what it returns', async () => {
       const from = emu.commands.length
       const run = await runArc(['screenshot', '-o', 'live.png'], {
         cwd: out,
         env: {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`},
       })
       expect(run.code).to.equal(0)
-      expect(emu.commands.slice(from).map((c) => c.argv)).to.deep.equal([['screencap', '-p']])
+      // The screen size beside the capture, in parallel: the result's screen and scale (a wm size would show there).
+      expect(emu.commands.slice(from).map((c) => c.argv)).to.have.deep.members([
+        ['dumpsys', 'window', 'displays'],
+        ['screencap', '-p'],
+      ])
       expect((await readFile(path.join(out, 'live.png'))).equals(demoPng)).to.equal(true)
+    })
+
+    it("a full-size capture under wm size is the panel's pixels: it says the screen and the scale a tap needs", async () => {
+      // A phone's screencap keeps the panel's resolution under `wm size` while `input tap` takes the smaller logical
+      // display's pixels (LmeSzinc/AzurLaneAutoScript#1316: 1920x1080 screencap, taps in 720x1280): a point read off
+      // the full-size image is twice too far on this 1080x2400 panel at 540x1200.
+      const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`}
+      await runArc(['shell', '--', 'wm', 'size', '540x1200'], {env})
+      try {
+        const run = await runArc(['screenshot', '-o', 'panel.png', '--json'], {cwd: out, env})
+        expect(run.code, run.stderr).to.equal(0)
+        expect(JSON.parse(run.stdout)).to.deep.include({
+          width: 1080,
+          height: 2400,
+          screen: {width: 540, height: 1200},
+          scale: {x: 2, y: 2},
+        })
+        const text = await runArc(['screenshot', '-o', 'panel.png'], {cwd: out, env})
+        expect(text.stdout).to.include(
+          'screen 540x1200: tap, swipe and long_press take screen pixels: x = image x / 2, y = image y / 2'
+        )
+      } finally {
+        await runArc(['shell', '--', 'wm', 'size', 'reset'], {env})
+      }
     })
 
     describe('with the on-device helper', () => {

@@ -189,7 +189,7 @@ export const screenshot = defineTool({
   name: 'screenshot',
   title: 'Save a screenshot',
   description:
-    'Takes a plain screenshot (no marks), its longest side at most max_size pixels. Over MCP max_size is 1024 unless given, on the command line full resolution; 0 is full resolution. A scaled image is not in screen pixels: its result gives the screen size and scale (tap x = image x / scale.x). The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
+    'Takes a plain screenshot (no marks), its longest side at most max_size pixels. Over MCP max_size is 1024 unless given, on the command line full resolution; 0 is full resolution. Image pixels may not be screen pixels: the result gives the screen size and scale (tap x = image x / scale.x). The CLI writes it to --output: PNG or JPEG from the file extension (.png, .jpg, .jpeg), or - for stdout (PNG unless --format jpeg); MCP returns the image inline. For labelled boxes use annotate.',
   kind: 'read',
   needs: {screen: 'read', info: 'read'},
   holdsDevice: true,
@@ -267,12 +267,11 @@ export const screenshot = defineTool({
       // PNG asked for comes back a PNG.
       const want =
         format === 'jpeg' || input.max_size > 0 ? {maxSize: input.max_size, format, quality: input.quality} : undefined
-      // A scaled image is in its own pixels, not the screen's that tap and swipe take: the screen size (in the
-      // current orientation, as the touch tools' on-screen check reads it) is read beside it to say the scale.
-      const [image, screenSize] = await Promise.all([
-        ctx.driver.screenshot(want),
-        input.max_size > 0 ? ctx.driver.screenSize() : undefined,
-      ])
+      // The image is in its own pixels, not the screen's that tap and swipe take: a scaled one, and a full-size one
+      // under `wm size`, whose screencap keeps the panel's resolution while `input` takes the logical display's
+      // (LmeSzinc/AzurLaneAutoScript#1316). The screen size (current orientation, as the touch tools' on-screen
+      // check reads it) is read beside it to say the scale.
+      const [image, screenSize] = await Promise.all([ctx.driver.screenshot(want), ctx.driver.screenSize()])
       size = (isPng(image) ? pngSize(image) : jpegSize(image)) ?? {width: 0, height: 0}
       screen = screenSize && {width: screenSize.width, height: screenSize.height}
       black = await warnIfBlack(ctx, image)
@@ -307,7 +306,8 @@ export const screenshot = defineTool({
       ...(black ? {black} : {}),
     }
     const summary = `${size.width}x${size.height} ${format}, ${data.length} bytes`
-    const where = mapping ? `\n${scaleLine(mapping)}` : ''
+    // Said in the text only where image pixels are not screen pixels.
+    const where = mapping && (mapping.scale.x !== 1 || mapping.scale.y !== 1) ? `\n${scaleLine(mapping)}` : ''
     const what = element ? `Screenshot of ${element.element_id}${by}` : 'Screenshot'
     if (output === undefined) {
       return {
