@@ -85,6 +85,9 @@ async function prepareReportDir(dir: string): Promise<void> {
 const signalStatus = (signal: NodeJS.Signals) =>
   signal === 'SIGINT' ? exitCodeFor('CANCELLED') : 128 + (os.constants.signals[signal] ?? os.constants.signals.SIGTERM)
 
+/** Set in the environment of the child `arc test`s of a run on several devices: they listen on their IPC channel. */
+const CHILD_ENV = 'ARC_TEST_CHILD'
+
 /** What a parent `arc test` (several devices) sends a child over IPC to stop it as a signal would. */
 interface StopMessage {
   arcTestStop: NodeJS.Signals
@@ -206,10 +209,12 @@ export default class Test extends ScriptCommand {
     const orphaned = () => stop('SIGTERM')
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
-    // Only a child run of a parent `arc test` (given --results, which only the parent passes) listens to its IPC
-    // channel: an `arc test` run in a process that has a channel of its own (a test runner's worker) must neither
-    // take that channel's messages nor unref it, which let such a worker exit under its runner.
-    if (process.send && this.argv.some((arg) => arg === '--results' || arg.startsWith('--results='))) {
+    // Only a child run its parent `arc test` started (CHILD_ENV in its environment, which only the parent sets: a
+    // --results flag alone is no proof, every-command.test.ts gives every flag) listens to its IPC channel: an `arc
+    // test` run in a process that has a channel of its own (a test runner's worker) must neither take that channel's
+    // messages nor unref it, which let such a worker exit under its runner.
+    const child = process.send !== undefined && process.env[CHILD_ENV] === '1'
+    if (child) {
       process.on('message', onMessage)
       process.on('disconnect', orphaned)
       // The channel must not keep this process alive once its run ends.
@@ -548,7 +553,10 @@ export default class Test extends ScriptCommand {
         const prefix = `[${printableLine(device)}] `
         const ended = await new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve, reject) => {
           // An IPC channel: how this process stops the child (stopChildren), and how the child knows this one is gone.
-          const child = spawn(process.execPath, args, {stdio: ['ignore', 'pipe', 'pipe', 'ipc']})
+          const child = spawn(process.execPath, args, {
+            stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+            env: {...process.env, [CHILD_ENV]: '1'},
+          })
           children.add(child)
           if (this.stopped) child.send({arcTestStop: this.stopped} satisfies StopMessage)
           child.on('exit', () => children.delete(child))

@@ -148,6 +148,14 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
       () => ['emu-1', 'emu-2'].every((d) => run.stderr.includes(`[${d}] ${follow}:1 logs --follow`)),
       () => `both logs steps: ${run.stderr}`
     )
+    // Both logcat streams running: the stop then finds each logs step under way (it winds up and passes).
+    await until(
+      () =>
+        ['emu-1', 'emu-2'].every((d) =>
+          h.emu.commands.slice(from).some((c) => c.serial === d && c.argv.includes('logcat'))
+        ),
+      'both logcat streams'
+    )
     const found = (await processes()).filter((p) => p.line.includes('--results') && p.line.includes(report))
     expect(found).to.have.length(2)
     for (const child of found) process.kill(child.pid, 'SIGTERM')
@@ -194,6 +202,9 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
     const from = h.emu.commands.length
     const {run, exited} = start(['batch', file, '--keep-going'])
     await until(() => run.stderr.includes(`${file}:1 wait element`), 'the wait line')
+    // The wait is reading the device (a Ctrl-C before its command runs ends the batch by Node's default, exit 130 too,
+    // but not by the path under test).
+    await until(() => h.emu.commands.slice(from).some((c) => c.serial === 'emu-1'), 'the wait to read the screen')
     run.child.kill('SIGINT')
     expect(await exited, run.stderr).to.equal(exitCodeFor('CANCELLED'))
     expect(run.stderr).to.include('[CANCELLED]').and.not.include(`${file}:2 tap`)
