@@ -93,8 +93,11 @@ export function noAdbKeyboard(chars: string[]): UnsupportedError {
 /** Runs `ime VERB ADBKeyBoard` and fails unless it printed the word of success (`enabled`, `selected`, `disabled`). */
 async function ime(dev: DeviceShell, verb: 'enable' | 'set' | 'disable', id: string): Promise<void> {
   const output = await dev.text(['ime', verb, id])
+  // ime echoes the id (`Input method ID selected for user #0`), the device's own for the keyboard set back, and a
+  // name like com.terror.keys holds "error": only ime's words around it count.
+  const said = output.replaceAll(id, '')
   const done = {enable: /\benabled\b/, set: /\bselected\b/, disable: /\bdisabled\b/}[verb]
-  if (!done.test(output) || /Unknown|cannot|Exception|Error/i.test(output))
+  if (!done.test(said) || /Unknown|cannot|Exception|Error/i.test(said))
     throw dev.failed(`ime ${verb} ${id}`, output)
 }
 
