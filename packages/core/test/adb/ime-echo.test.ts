@@ -24,8 +24,10 @@ describe("ime's answer echoes the input method's id", function () {
       output: `Input method ${previous} selected for user #0\n`,
     })
     const server = h.server()
+    const from = h.emu.commands.length
     try {
       await typeWithAdbKeyboard(new DeviceShell(server, 'emu-1'), 'café', ['é'])
+      expect(h.argvSince(from).map((a) => a.join(' '))).to.include(`ime set ${previous}`)
     } finally {
       await server.shutdown()
       device.clearFaults()
