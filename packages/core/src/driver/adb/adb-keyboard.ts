@@ -97,8 +97,7 @@ async function ime(dev: DeviceShell, verb: 'enable' | 'set' | 'disable', id: str
   // name like com.terror.keys holds "error": only ime's words around it count.
   const said = output.replaceAll(id, '')
   const done = {enable: /\benabled\b/, set: /\bselected\b/, disable: /\bdisabled\b/}[verb]
-  if (!done.test(said) || /Unknown|cannot|Exception|Error/i.test(said))
-    throw dev.failed(`ime ${verb} ${id}`, output)
+  if (!done.test(said) || /Unknown|cannot|Exception|Error/i.test(said)) throw dev.failed(`ime ${verb} ${id}`, output)
 }
 
 async function untilBound(dev: DeviceShell): Promise<void> {
