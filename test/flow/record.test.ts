@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process'
-import {lstat, mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import {lstat, mkdir, readdir, readFile, stat, symlink, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
@@ -93,6 +93,8 @@ describe('--record: a session becomes a flow arc test replays', function () {
       'press back',
     ])
     expect(flow).to.include(`# left out: click on ${teaBoxes[1]}`)
+    // What was typed is in it (a password too): the file is the user's alone, whatever the umask.
+    expect((await stat(out)).mode & 0o777).to.equal(0o600)
 
     // The other device gets the two Tea rows first, as the session's device had them.
     await runArc(['batch', '-'], {

@@ -210,7 +210,8 @@ export class FlowRecorder {
   private writeNow(text: string, counts: readonly [number, number]): void {
     const temp = path.join(path.dirname(this.file), `${sideStem(path.basename(this.file))}.${process.pid}.tmp`)
     try {
-      writeFileSync(temp, text)
+      // The user's alone (0600, as ssh and netrc files): a flow holds the text typed, a password too.
+      writeFileSync(temp, text, {mode: 0o600})
       renameSync(temp, this.file)
     } catch (error) {
       try {
