@@ -425,14 +425,7 @@ export class AdbServer {
       async (client) => readStream(await client.getDevice(serial).shell(line), limit),
       timeoutMs
     )
-    const split = splitExitTrailer(data)
-    if (split) return {command, ...split}
-    if (!this.open) throw cutOff(what, serial)
-    await this.assertAttached(serial, what)
-    throw new DeviceCommandError(`${what} on ${serial} ended before finishing: the connection closed mid-output`, {
-      details: {serial, bytes: data.length},
-      actions: ['Run the command again; if it keeps happening, check the cable or the network path to the device.'],
-    })
+    return this.ranTo(command, what, serial, data)
   }
 
   /**
@@ -456,6 +449,14 @@ export class AdbServer {
       },
       timeoutMs
     )
+    return this.ranTo(command, what, serial, data)
+  }
+
+  /**
+   * What a run's output says: the command's output and exit status when its trailer arrived; else the device is
+   * checked (gone or no longer ready: DeviceUnavailableError) and the output was cut short (DeviceCommandError).
+   */
+  private async ranTo(command: string, what: string, serial: string, data: Buffer): Promise<ShellResult> {
     const split = splitExitTrailer(data)
     if (split) return {command, ...split}
     if (!this.open) throw cutOff(what, serial)
