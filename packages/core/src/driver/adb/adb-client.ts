@@ -415,17 +415,10 @@ export class AdbServer {
    * When the output ends without the trailer, the device is checked: gone or no longer ready gives a
    * DeviceUnavailableError, otherwise a DeviceCommandError says the output was cut short.
    */
-  async shell(serial: string, command: string, timeoutMs?: number, limit?: OutputLimit): Promise<ShellResult> {
-    const line = `${command}; echo ${EXIT_MARKER}$?`
-    checkCommandLength(line)
-    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
-    const data = await this.call(
-      what,
-      serial,
-      async (client) => readStream(await client.getDevice(serial).shell(line), limit),
-      timeoutMs
+  shell(serial: string, command: string, timeoutMs?: number, limit?: OutputLimit): Promise<ShellResult> {
+    return this.runMarked(serial, command, timeoutMs, async (client, line) =>
+      readStream(await client.getDevice(serial).shell(line), limit)
     )
-    return this.ranTo(command, what, serial, data)
   }
 
   /**
@@ -433,30 +426,31 @@ export class AdbServer {
    * terminal, which writes every LF its command prints as CR LF, while `exec:` is raw there too (services.cpp:
    * SUBPROC_RAW). For output that must arrive as the device wrote it where shell protocol v2 is missing.
    */
-  async execRun(serial: string, command: string, timeoutMs?: number): Promise<ShellResult> {
-    const line = `${command}; echo ${EXIT_MARKER}$?`
-    checkCommandLength(line)
-    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
-    const data = await this.call(
-      what,
-      serial,
-      async (client) => {
-        const conn = await client.getDevice(serial).transport()
-        conn.write(Protocol.encodeData(`exec:${line}`))
-        const reply = await conn.parser.readAscii(4)
-        if (reply !== Protocol.OKAY) await conn.parser.readError()
-        return readStream(conn.parser.raw())
-      },
-      timeoutMs
-    )
-    return this.ranTo(command, what, serial, data)
+  execRun(serial: string, command: string, timeoutMs?: number): Promise<ShellResult> {
+    return this.runMarked(serial, command, timeoutMs, async (client, line) => {
+      const conn = await client.getDevice(serial).transport()
+      conn.write(Protocol.encodeData(`exec:${line}`))
+      const reply = await conn.parser.readAscii(4)
+      if (reply !== Protocol.OKAY) await conn.parser.readError()
+      return readStream(conn.parser.raw())
+    })
   }
 
   /**
-   * What a run's output says: the command's output and exit status when its trailer arrived; else the device is
-   * checked (gone or no longer ready: DeviceUnavailableError) and the output was cut short (DeviceCommandError).
+   * Runs `command` with the exit trailer (`; echo <marker>$?`) through `read` (a `shell:` or an `exec:` stream) and
+   * returns its output and exit status. When the output ends without the trailer, the device is checked (gone or no
+   * longer ready: DeviceUnavailableError), else the output was cut short (DeviceCommandError).
    */
-  private async ranTo(command: string, what: string, serial: string, data: Buffer): Promise<ShellResult> {
+  private async runMarked(
+    serial: string,
+    command: string,
+    timeoutMs: number | undefined,
+    read: (client: ServerClient, line: string) => Promise<Buffer>
+  ): Promise<ShellResult> {
+    const line = `${command}; echo ${EXIT_MARKER}$?`
+    checkCommandLength(line)
+    const what = shownCommand(command)
+    const data = await this.call(what, serial, (client) => read(client, line), timeoutMs)
     const split = splitExitTrailer(data)
     if (split) return {command, ...split}
     if (!this.open) throw cutOff(what, serial)
@@ -526,7 +520,7 @@ export class AdbServer {
    */
   async shellV2(serial: string, command: string, timeoutMs?: number): Promise<ShellV2Result | undefined> {
     checkCommandLength(command)
-    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const what = shownCommand(command)
     const result = await this.call(
       what,
       serial,
@@ -562,7 +556,7 @@ export class AdbServer {
   async stream(serial: string, command: string, onData: (chunk: Buffer) => void, signal: AbortSignal): Promise<void> {
     checkCommandLength(command)
     if (signal.aborted) return
-    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const what = shownCommand(command)
     this.refuseAfterShutdown(what, serial)
     // Its own scope, not `call`'s: `call` closes its sockets when it returns, and this stream must outlive that.
     const scope = new SocketScope()
@@ -609,7 +603,7 @@ export class AdbServer {
    */
   async openExec(serial: string, command: string): Promise<Socket> {
     checkCommandLength(command)
-    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const what = shownCommand(command)
     this.refuseAfterShutdown(what, serial)
     const scope = new SocketScope()
     let timer: NodeJS.Timeout | undefined
@@ -657,7 +651,7 @@ export class AdbServer {
   ): Promise<{held: true; release(): void} | {held: false; output: string; exitCode?: number}> {
     const line = `${command}; echo ${EXIT_MARKER}$?`
     checkCommandLength(line)
-    const what = `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
+    const what = shownCommand(command)
     this.refuseAfterShutdown(what, serial)
     const scope = new SocketScope()
     this.scopes.add(scope)
@@ -838,6 +832,11 @@ function readShellV2(stream: Duplex): Promise<ShellV2Result | null> {
 export interface OutputLimit {
   maxBytes: number
   error(): Error
+}
+
+/** A command as errors name it: in backquotes, its first 60 characters. */
+function shownCommand(command: string): string {
+  return `\`${command.length > 60 ? `${command.slice(0, 60)}…` : command}\``
 }
 
 function readStream(stream: Duplex, limit?: OutputLimit): Promise<Buffer> {
