@@ -52,6 +52,10 @@ const TOKEN = 'id-records-token-0123456789abcdef'
 
 const connect = (url: string) => connectMcp(url, TOKEN)
 
+/** An MCP server over HTTP serving the emulator's `devices` (its adb server at `adbPort`) with `served`. */
+const serveEmu = (adbPort: number, served = [...tools, ...screenTools], devices = ['emu-1']) =>
+  serveHttp({tools: served, config: {}, token: TOKEN, port: 0, devices, adbHost: '127.0.0.1', adbPort})
+
 const textOf = (result: CallToolResult) => (result.content[0] as {text: string}).text
 
 /** The profile screen with its button reading "Follow" and "Following" (and, with `loading`, none), written to `dir`. */
@@ -98,15 +102,7 @@ describe('an id is checked against what the clicking caller was shown', function
     device().on('input', (event: InputEvent, shown: string) => {
       if (event.type === 'tap') taps.push({screen: shown})
     })
-    server = await serveHttp({
-      tools: [...tools, ...screenTools],
-      config: {},
-      token: TOKEN,
-      port: 0,
-      devices: ['emu-1'],
-      adbHost: '127.0.0.1',
-      adbPort: h.emu.port,
-    })
+    server = await serveEmu(h.emu.port)
     for (let i = 0; i < 2; i++) clients.push(await connect(server.url))
   })
   after(async () => {
@@ -192,15 +188,7 @@ describe('an id is checked against what the clicking caller was shown', function
 
   it('MCP: an id another client passed on, looked up with get_element_details, is checked against what details showed', async () => {
     // A client that never read the screen, on a server whose device record does not hold the id either.
-    const fresh = await serveHttp({
-      tools: [...tools, ...screenTools],
-      config: {},
-      token: TOKEN,
-      port: 0,
-      devices: ['emu-1'],
-      adbHost: '127.0.0.1',
-      adbPort: h.emu.port,
-    })
+    const fresh = await serveEmu(h.emu.port)
     const a = await connect(fresh.url)
     try {
       const details = (await a.callTool({
@@ -246,15 +234,7 @@ describe('ids shown only by an annotated screenshot', function () {
   })
 
   it('MCP: the "Follow" an agent saw in annotate_screenshot does not tap "Following"', async () => {
-    const server = await serveHttp({
-      tools: [...tools, ...screenTools, ...annotateTools],
-      config: {},
-      token: TOKEN,
-      port: 0,
-      devices: ['emu-1'],
-      adbHost: '127.0.0.1',
-      adbPort: h.emu.port,
-    })
+    const server = await serveEmu(h.emu.port, [...tools, ...screenTools, ...annotateTools])
     const client = await connect(server.url)
     try {
       const annotated = (await client.callTool({
@@ -315,15 +295,7 @@ describe('an id shown for one device, used on another', function () {
   })
 
   it('MCP, two devices: the "Follow" a session was shown on pixel does not tap "Following" on tablet', async () => {
-    const server = await serveHttp({
-      tools: [...tools, ...screenTools],
-      config: {},
-      token: TOKEN,
-      port: 0,
-      devices: ['pixel', 'tablet'],
-      adbHost: '127.0.0.1',
-      adbPort: h.emu.port,
-    })
+    const server = await serveEmu(h.emu.port, undefined, ['pixel', 'tablet'])
     const client = await connect(server.url)
     try {
       const id = buildScreenModel(await h.capture('pixel')).elements.find((e) => e.text === 'Follow')?.id as string
