@@ -12,7 +12,7 @@ import {expect} from 'chai'
 
 import {whileAwakeScript} from '../../src/driver/adb/input.js'
 import {shellCommand} from '../../src/driver/adb/shell-quote.js'
-import {BUSY_THROUGH_HANGUP, deviceShells, PtyHangup, ptyHangupMissing} from '../helper/pty-hangup.js'
+import {BUSY_THROUGH_HANGUP, deviceShells, usePtyHangup} from '../helper/pty-hangup.js'
 
 const INPUT = String.raw`
 log.write('input %s, sighup-ignored=%d\n' % (' '.join(sys.argv[1:]), sighup_ignored()))
@@ -26,20 +26,7 @@ print('POWER MANAGER (dumpsys power)\n  mWakefulness=Awake')
 
 describe('a touch over ADB plays to its end when adbd hangs up its PTY (real PTY, the device shells)', function () {
   this.timeout(60_000)
-  let pty: PtyHangup
-
-  before(function () {
-    const missing = ptyHangupMissing()
-    if (missing) {
-      console.log(`    (${missing}: skipped)`)
-      this.skip()
-    }
-    pty = new PtyHangup()
-    pty.program('input', INPUT)
-    pty.program('dumpsys', DUMPSYS)
-  })
-
-  after(() => pty?.remove())
+  const pty = usePtyHangup({input: INPUT, dumpsys: DUMPSYS})
 
   const swipe = shellCommand(['input', 'swipe', 100, 1500, 100, 500, 8000])
 
@@ -48,7 +35,7 @@ describe('a touch over ADB plays to its end when adbd hangs up its PTY (real PTY
     if (missing.length > 0) console.log(`    (not installed, not tried: ${missing.join(', ')})`)
     if (shells.length === 0) this.skip()
     for (const {name, file} of shells) {
-      const {shell: ended, log} = pty.hangUp(file, whileAwakeScript(swipe))
+      const {shell: ended, log} = pty().hangUp(file, whileAwakeScript(swipe))
       expect(log, name).to.equal('input swipe 100 1500 100 500 8000, sighup-ignored=1\nfinger lifted\n')
       expect(ended, name).to.equal('exit 0')
     }
@@ -60,7 +47,7 @@ describe('a touch over ADB plays to its end when adbd hangs up its PTY (real PTY
     const bare = whileAwakeScript(swipe).replace("trap '' HUP; ", '')
     expect(bare).to.not.contain('trap')
     for (const {name, file} of shells) {
-      const {log} = pty.hangUp(file, bare)
+      const {log} = pty().hangUp(file, bare)
       expect(log, name).to.equal('input swipe 100 1500 100 500 8000, sighup-ignored=0\n')
     }
   })

@@ -10,7 +10,7 @@ import {expect} from 'chai'
 
 import {helperBuild, helperDevicePath} from '../../src/driver/device-helper.js'
 import {helperStartCommand} from '../../src/driver/adb/helper-session.js'
-import {BUSY_THROUGH_HANGUP, deviceShells, PtyHangup, ptyHangupMissing} from './pty-hangup.js'
+import {BUSY_THROUGH_HANGUP, deviceShells, usePtyHangup} from './pty-hangup.js'
 
 const APP_PROCESS = String.raw`
 log.write('classpath=%s\nargs=%s\n' % (os.environ.get('CLASSPATH', ''), ' '.join(sys.argv[1:])))
@@ -28,19 +28,7 @@ log.write('input ended\n')
 
 describe("the helper's start command survives adbd's PTY hangup (real PTY, the device's shells)", function () {
   this.timeout(60_000)
-  let pty: PtyHangup
-
-  before(function () {
-    const missing = ptyHangupMissing()
-    if (missing) {
-      console.log(`    (${missing}: skipped)`)
-      this.skip()
-    }
-    pty = new PtyHangup()
-    pty.program('app_process', APP_PROCESS)
-  })
-
-  after(() => pty?.remove())
+  const pty = usePtyHangup({app_process: APP_PROCESS})
 
   it('starts with SIGHUP ignored, so the hangup ends its input instead of the process; each argument arrives as sent', function () {
     const {shells, missing} = deviceShells()
@@ -49,7 +37,7 @@ describe("the helper's start command survives adbd's PTY hangup (real PTY, the d
     const command = helperStartCommand(0)
     expect(command.startsWith("trap '' HUP; ")).to.equal(true)
     for (const {name, file} of shells) {
-      const {shell: ended, log} = pty.hangUp(file, command)
+      const {shell: ended, log} = pty().hangUp(file, command)
       expect(log, name).to.equal(
         `classpath=${helperDevicePath()}\nargs=/ ${helperBuild().mainClass} --idle-ms 0\nsighup-ignored=1\ntouch played to its end\ninput ended\n`
       )
@@ -63,7 +51,7 @@ describe("the helper's start command survives adbd's PTY hangup (real PTY, the d
     const bare = helperStartCommand(0).replace("trap '' HUP; ", '')
     for (const {name, file} of shells) {
       // The shell ends by the signal or by its own handler (mksh and dash exit 129); app_process never gets past it.
-      const {log} = pty.hangUp(file, bare)
+      const {log} = pty().hangUp(file, bare)
       expect(log, name).to.match(/\nsighup-ignored=0\n$/)
     }
   })

@@ -130,3 +130,22 @@ export class PtyHangup {
     rmSync(this.dir, {recursive: true, force: true})
   }
 }
+
+/**
+ * A PtyHangup for the suite this is called in, with `programs` (name: python body) installed: made before the
+ * suite's tests and removed after them; the suite skips, saying why, where the hangup cannot be played.
+ */
+export function usePtyHangup(programs: Record<string, string>): () => PtyHangup {
+  let pty: PtyHangup | undefined
+  before(function () {
+    const missing = ptyHangupMissing()
+    if (missing) {
+      console.log(`    (${missing}: skipped)`)
+      this.skip()
+    }
+    pty = new PtyHangup()
+    for (const [name, body] of Object.entries(programs)) pty.program(name, body)
+  })
+  after(() => pty?.remove())
+  return () => pty as PtyHangup
+}
