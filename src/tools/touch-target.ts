@@ -2,9 +2,9 @@
  * Where an element tool touches an element: the one path click, long-click and the typing tools' focus tap take,
  * so they pick their point, and refuse, the same way. The point is the centre of the part of the element a tap
  * reaches: its visible part (clipped to the screen, its window and every ancestor) and, for an app's element, less
- * the keyboard and the bars drawn over the app (the largest piece they leave). Where no part is on screen, or all
- * of it is behind the keyboard or a bar (a tap there would press a key and report success), it is refused with
- * INVALID_INPUT before anything is sent.
+ * the keyboard, the bars and any other window drawn over the app (the largest piece they leave). Where no part is on
+ * screen, or all of it is behind them (a tap there would press a key, or a popup's item, and report success), it is
+ * refused with INVALID_INPUT before anything is sent.
  */
 import {
   areaOf,
@@ -72,10 +72,10 @@ export function touchPoint({id, element, model}: Touchable, again: string): Poin
   const point = touchCentre(element, model)
   if (!point) {
     throw new InvalidInputError(
-      `element ${id} is behind the keyboard or a system bar: a tap there would land on them`,
+      `element ${id} is behind the keyboard, a system bar or another window drawn over its own (a popup, dropdown or panel): a tap there would land on them`,
       {
         actions: [
-          `Hide the keyboard first (arc keyboard hide), then ${again}.`,
+          `Hide the keyboard first (arc keyboard hide), or close the window over it (arc press back), then ${again}.`,
           `Or bring it into the free part of the screen: arc scroll-to ${id}`,
         ],
         details: {element_id: id},

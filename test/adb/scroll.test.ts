@@ -17,7 +17,7 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {coveringRects, freeArea} from '../../src/tools/covered-area.js'
 import {connectAdbDriver} from '@arc-cli/core/testing'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {displaysXml, dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
 import {runArc} from '@arc-cli/test-support/run-arc'
 import {toolContext} from '@arc-cli/test-support/tool-context'
@@ -123,6 +123,69 @@ const buried: NodeSpec = {
     },
   ],
 }
+/**
+ * A search field's suggestions dropdown (a window of its own, stacked over the app's, as AutoCompleteTextView's
+ * ListPopupWindow is) from y 330 to 1300: "Open inbox" lies wholly under it, "Archive" half, "Settings" not at all.
+ * The `<displays>` form the on-device helper and `uiautomator dump --windows` write, with each window's layer.
+ */
+const POPUP = displaysXml({
+  0: [
+    {
+      type: 'TYPE_APPLICATION',
+      title: 'Suggestions',
+      layer: 2,
+      bounds: [0, 330, 1080, 1300],
+      tree: {
+        cls: 'android.widget.ListView',
+        pkg: 'com.example',
+        bounds: [0, 330, 1080, 1300],
+        children: [
+          {
+            cls: 'android.widget.TextView',
+            pkg: 'com.example',
+            res: 'android:id/text1',
+            text: 'Report spam',
+            attrs: {clickable: 'true'},
+            bounds: [0, 1050, 1080, 1150],
+          },
+        ],
+      },
+    },
+    {
+      type: 'TYPE_APPLICATION',
+      title: 'Example',
+      layer: 1,
+      focused: true,
+      tree: {
+        pkg: 'com.example',
+        bounds: [0, 0, 1080, 2400],
+        children: [
+          {
+            cls: 'android.widget.Button',
+            pkg: 'com.example',
+            text: 'Open inbox',
+            attrs: {clickable: 'true'},
+            bounds: [0, 1000, 1080, 1200],
+          },
+          {
+            cls: 'android.widget.Button',
+            pkg: 'com.example',
+            text: 'Archive',
+            attrs: {clickable: 'true'},
+            bounds: [0, 1200, 1080, 1400],
+          },
+          {
+            cls: 'android.widget.Button',
+            pkg: 'com.example',
+            text: 'Settings',
+            attrs: {clickable: 'true'},
+            bounds: [0, 1500, 1080, 1700],
+          },
+        ],
+      },
+    },
+  ],
+})
 /** The window manager of an Android 7 device with the keyboard up: the input method's frame runs from the status bar down. */
 const ANDROID7_WM = {
   windows: [
@@ -198,6 +261,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     await writeFile(path.join(dir, 'plain.xml'), dumpXml([...BARS, app()]))
     await writeFile(path.join(dir, 'buried.xml'), dumpXml([KEYBOARD, ...BARS, buried]))
     await writeFile(path.join(dir, 'fields.xml'), dumpXml([KEYBOARD, ...BARS, fields]))
+    await writeFile(path.join(dir, 'popup.xml'), POPUP)
     await mkdir(path.join(dir, 'android7'))
     await writeFile(path.join(dir, 'android7', 'window_dump.xml'), dumpXml([KEYBOARD, ...BARS, app()]))
     const meta = {
@@ -225,6 +289,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
               plain: path.join(dir, 'plain.xml'),
               buried: path.join(dir, 'buried.xml'),
               fields: path.join(dir, 'fields.xml'),
+              popup: path.join(dir, 'popup.xml'),
               android7: path.join(dir, 'android7'),
               ...real,
             },
@@ -370,9 +435,33 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const behind = await run('click_element', {element_id: id('Row behind keys')})
     expect(behind.error).to.include({code: 'INVALID_INPUT'})
     expect(behind.error!.message).to.equal(
-      `element ${id('Row behind keys')} is behind the keyboard or a system bar: a tap there would land on them`
+      `element ${id('Row behind keys')} is behind the keyboard, a system bar or another window drawn over its own (a popup, dropdown or panel): a tap there would land on them`
     )
     expect(behind.events).to.deep.equal([])
+  })
+
+  it("click_element never taps through another window: a button under an app's dropdown is refused, one half under it is tapped in its free part", async () => {
+    device().showScreen('popup')
+    const model = await read()
+    const id = (text: string) => model.elements.find((e) => e.text === text)!.id
+    // (540, 1100), the centre of "Open inbox", is the dropdown's "Report spam": the phone gives the touch to the window on top.
+    const under = await run('click_element', {element_id: id('Open inbox')})
+    expect(under.error).to.include({code: 'INVALID_INPUT'})
+    expect(under.error!.message).to.include('another window drawn over its own')
+    expect(under.events).to.deep.equal([])
+    // 1200-1400 with the dropdown down to 1300: the centre of 1300-1400.
+    expect((await run('click_element', {element_id: id('Archive')})).events).to.deep.equal([
+      {type: 'tap', x: 540, y: 1350},
+    ])
+    expect((await run('click_element', {element_id: id('Settings')})).events).to.deep.equal([
+      {type: 'tap', x: 540, y: 1600},
+    ])
+    // Compact screen-state offers the same points: none for the covered button.
+    const compact = (await run('get_screen_state', {detail: 'compact'})).text.split('\n')
+    const row = (text: string) => compact.find((line) => line.includes(`"${text}"`))
+    expect(row('Open inbox')).to.match(/ covered$/)
+    expect(row('Archive')).to.include('@540,1350')
+    expect(row('Report spam')).to.include('@540,1100')
   })
 
   it('the typing tools focus a field where click_element would tap it, and refuse one wholly behind the keyboard as click does, sending nothing', async () => {

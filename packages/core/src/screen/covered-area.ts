@@ -71,14 +71,35 @@ const coveringWindows = (wm: WindowManagerState | undefined, screen: Size, purpo
   )
 
 /**
+ * The dump's windows stacked above `window` on its display (a higher layer), but the corner overlays. A touch where
+ * one of them is goes to it, never to `window`: the input dispatcher hands a touch to the topmost touchable window
+ * that holds the point (AOSP InputDispatcher.cpp `findTouchedWindowAtLocked`), and the windows a dump lists are the
+ * touchable ones (AOSP AccessibilityController.java `windowMattersToAccessibility` skips FLAG_NOT_TOUCHABLE
+ * windows). So a suggestions dropdown, a popup menu, a bubble or an edge panel over an app covers what it lies on.
+ */
+function windowsAbove(model: ScreenModel, window: ScreenWindow): ScreenWindow[] {
+  return model.windows.filter(
+    (w) =>
+      w !== window &&
+      w.display === window.display &&
+      w.layer > window.layer &&
+      !(w.title !== undefined && DECORATION.test(w.title))
+  )
+}
+
+/**
  * What covers the app: the keyboard and bars of the dump (their roots' bounds: what they draw), and the frames of
  * the bars the window manager lists as visible (the same rectangles again where the dump has them, and the ones it
  * lacks). A keyboard frame is used only when the dump has no keyboard and the frame is not most of the screen:
- * older releases give the input method a near full-screen frame of which the keys take the bottom part.
+ * older releases give the input method a near full-screen frame of which the keys take the bottom part. With
+ * `under` (the window of the element to touch or swipe in), every other window the dump stacks above that one
+ * covers it too.
  */
-export function coveringRects(model: ScreenModel, purpose: CoverPurpose = 'app'): Rect[] {
+export function coveringRects(model: ScreenModel, purpose: CoverPurpose = 'app', under?: ScreenWindow): Rect[] {
   const {screen} = model
-  const rects: Rect[] = model.windows.filter((w) => covers(w, screen, purpose)).map((w) => [...w.root.bounds] as Rect)
+  const rects: Rect[] = model.windows
+    .filter((w) => covers(w, screen, purpose) || (under !== undefined && windowsAbove(model, under).includes(w)))
+    .map((w) => [...w.root.bounds] as Rect)
   const dumpHasKeyboard = model.windows.some((w) => w.type === 'INPUT_METHOD')
   for (const w of coveringWindows(model.windowManager, screen, purpose)) {
     if (!w.frame) continue
@@ -128,14 +149,15 @@ export function freeArea(base: Rect, covered: Rect[]): Rect {
 }
 
 /**
- * The part of an element a touch can reach: its visible part less the keyboard and bars drawn over the app (the
- * largest piece they leave), so a tap on a row behind the keys never lands on a key. Elements of the keyboard or a
- * bar themselves are taken as they are. Undefined when nothing of it can be touched.
+ * The part of an element a touch can reach: its visible part less the keyboard and bars drawn over the app and
+ * every other window stacked above the element's own (a popup, a dropdown, a bubble: the largest piece they leave),
+ * so a tap on a row behind the keys never lands on a key, nor one behind a dropdown on a suggestion. Elements of the
+ * keyboard or a bar themselves are taken as they are. Undefined when nothing of it can be touched.
  */
 export function reachableRect(element: ScreenElement, model: ScreenModel): Rect | undefined {
   const seen = visibleRect(element, model)
   if (!seen || element.window.type !== 'APPLICATION') return seen
-  const free = freeArea(seen, coveringRects(model))
+  const free = freeArea(seen, coveringRects(model, 'app', element.window))
   return areaOf(free) > 0 ? free : undefined
 }
 
