@@ -228,12 +228,14 @@ describe('arc mcp serve over Streamable HTTP (the SDK client against the demo de
       expect(res.status).to.equal(403)
     })
 
-    it('405 with Allow: POST for other methods', async () => {
-      for (const method of ['GET', 'DELETE', 'PUT']) {
+    it('405 with Allow: POST, DELETE for other methods; a DELETE without a session id is 400', async () => {
+      for (const method of ['GET', 'PUT']) {
         const res = await raw(server.url, {method, headers: {authorization: `Bearer ${TOKEN}`}})
         expect(res.status, method).to.equal(405)
-        expect(res.headers.allow).to.equal('POST')
+        expect(res.headers.allow).to.equal('POST, DELETE')
       }
+      const del = await raw(server.url, {method: 'DELETE', headers: {authorization: `Bearer ${TOKEN}`}})
+      expect(del.status).to.equal(400)
     })
 
     it('404 for another path, 400 for a body that is not JSON; /mcp/ is /mcp', async () => {

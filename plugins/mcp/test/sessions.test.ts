@@ -70,6 +70,60 @@ describe('arc mcp serve: the changes baseline belongs to one MCP session', funct
     }
   })
 
+  // MCP spec, Streamable HTTP, "Session Management": a server answers a request carrying a session id it does not
+  // know (never issued, or ended) with 404, and the client then starts a new session with a fresh initialize.
+  it('over HTTP a session id the server never issued, or one ended with DELETE, gets 404 and reaches no session', async () => {
+    const server = await startServer()
+    try {
+      const a = await connect(server.url)
+      const transport = a.transport as StreamableHTTPClientTransport
+      const sessionA = transport.sessionId!
+      expect(textOf(await ack(a))).to.not.match(UNCHANGED)
+      const call = (session: string | undefined) =>
+        raw(server.url, {
+          headers: {authorization: `Bearer ${TOKEN}`, 'mcp-session-id': session},
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 7,
+            method: 'tools/call',
+            params: {name: 'android_get_screen_state', arguments: {changes: 'ack', detail: 'compact'}},
+          }),
+        })
+      for (const made of ['made-up', `${sessionA}x`, sessionA.toUpperCase(), '']) {
+        const answer = await call(made)
+        expect(answer.status, JSON.stringify(made)).to.equal(404)
+        const {error} = JSON.parse(answer.body) as {error: {code: number; message: string}}
+        expect(error.code).to.equal(-32001)
+        expect(error.message)
+          .to.match(/Session not found/)
+          .and.match(/initialize/)
+      }
+      // The issued one is its session: its baseline is there.
+      const own = await call(sessionA)
+      expect(own.status).to.equal(200)
+      const ownText = ((JSON.parse(own.body) as {result: CallToolResult}).result.content[0] as {text: string}).text
+      expect(ownText).to.match(UNCHANGED)
+      // A DELETE of an id never issued is 404 too, and ends nothing.
+      expect(
+        (
+          await raw(server.url, {
+            method: 'DELETE',
+            headers: {authorization: `Bearer ${TOKEN}`, 'mcp-session-id': 'made-up'},
+          })
+        ).status
+      ).to.equal(404)
+      // The SDK client ends its session with DELETE: the id is then unknown, and a new initialize starts afresh.
+      await transport.terminateSession()
+      expect((await call(sessionA)).status).to.equal(404)
+      const b = await connect(server.url)
+      expect(textOf(await ack(b))).to.not.match(UNCHANGED)
+      await a.close()
+      await b.close()
+    } finally {
+      await server.close()
+    }
+  })
+
   it('over stdio the one client is one session: its second read is "unchanged"', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

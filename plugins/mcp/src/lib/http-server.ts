@@ -1,8 +1,8 @@
 /**
  * Streamable HTTP at `POST /mcp`: stateless, JSON responses, a fresh MCP server and transport per request (the SDK
  * requires it in stateless mode). Before the MCP layer sees a request it must pass, in order: the path, the Host
- * and Origin checks (DNS rebinding), the bearer token, the method, and the body size limit. An allowed Origin gets
- * CORS headers, and its preflight an answer before the token check.
+ * and Origin checks (DNS rebinding), the bearer token, the method, the body size limit, and the session id (one this
+ * server issued, else 404). An allowed Origin gets CORS headers, and its preflight an answer before the token check.
  */
 import {randomUUID} from 'node:crypto'
 import {createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse} from 'node:http'
@@ -157,6 +157,47 @@ function cancelledIds(messages: unknown[]): Array<string | number> {
   })
 }
 
+/**
+ * The MCP sessions this server issued (an `Mcp-Session-Id` at `initialize`) and has not ended, least recently used
+ * first. The MCP spec (Streamable HTTP, "Session Management") has a server answer a request carrying an id it does
+ * not know, never issued or ended, with 404, after which the client starts a new session; so an id a client makes
+ * up never reaches, nor creates, a session's records and baseline. Past `max` the least recently used is ended (its
+ * next request gets 404); an id is some 100 bytes, so 10,000 of them weigh about 1 MB.
+ */
+export class IssuedSessions {
+  private readonly ids = new Set<string>()
+
+  constructor(
+    private readonly onEnd: (id: string) => void,
+    private readonly max = 10_000
+  ) {}
+
+  issue(): string {
+    const id = randomUUID()
+    this.ids.add(id)
+    if (this.ids.size > this.max) this.end(this.ids.values().next().value as string)
+    return id
+  }
+
+  /** Whether `id` names a live session; a live one becomes the most recently used. */
+  use(id: string): boolean {
+    if (!this.ids.delete(id)) return false
+    this.ids.add(id)
+    return true
+  }
+
+  /** Ends the session: false when there was none. */
+  end(id: string): boolean {
+    if (!this.ids.delete(id)) return false
+    this.onEnd(id)
+    return true
+  }
+}
+
+/** The spec's answer to an unknown session id (the SDK's own servers answer it with -32001 too). */
+const SESSION_NOT_FOUND =
+  'Session not found: this server never issued that Mcp-Session-Id, or the session ended; send initialize without it to start a new session'
+
 /** A JSON-RPC `initialize` request, alone or in a batch. */
 function isInitialize(message: unknown): boolean {
   if (Array.isArray(message)) return message.some(isInitialize)
@@ -207,6 +248,7 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY
   const log = options.log ?? (() => undefined)
   const pool = new ServerPool(options.host)
+  const sessions = new IssuedSessions((id) => options.host.endSession(id))
   let port = options.port ?? 7777
   const ownHosts = () => {
     const own = bind.includes(':') ? `[${bind}]` : bind
@@ -248,7 +290,18 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       log('refused a request: 401, no valid bearer token')
       return reply(res, 401, -32001, 'Unauthorized', {'www-authenticate': 'Bearer realm="arc"'})
     }
-    if (req.method !== 'POST') return reply(res, 405, -32000, 'Method not allowed', {allow: 'POST'})
+    const header = req.headers['mcp-session-id']
+    const session = Array.isArray(header) ? header.join(', ') : header
+    if (req.method === 'DELETE') {
+      // The spec's way for a client to end its session (the SDK client's terminateSession).
+      if (session === undefined)
+        return reply(res, 400, -32000, 'Bad Request: DELETE ends a session: send its Mcp-Session-Id')
+      if (!sessions.end(session)) return reply(res, 404, -32001, SESSION_NOT_FOUND)
+      log('a client ended its session')
+      res.writeHead(200).end()
+      return
+    }
+    if (req.method !== 'POST') return reply(res, 405, -32000, 'Method not allowed', {allow: 'POST, DELETE'})
     const read = await readBody(req, limit)
     if ('tooLarge' in read) {
       log(`refused a request body over the limit of ${limit} bytes (--max-body)`)
@@ -271,15 +324,26 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
         return reply(res, 400, checked.error.error.code, checked.error.error.message)
       }
     }
-    const session = req.headers['mcp-session-id']
-    if (typeof session === 'string')
+    const initialize = isInitialize(parsed)
+    if (session !== undefined && !initialize && !sessions.use(session)) {
+      log('refused a request: 404, a session id this server does not know')
+      return reply(res, 404, -32001, SESSION_NOT_FOUND)
+    }
+    if (initialize && session !== undefined) {
+      // A client starting a new session while it still sends an old id (the spec says to leave it out): the new
+      // session is its, and nothing of the request reaches the old one, known or not.
+      req.rawHeaders = req.rawHeaders.filter((_, i, all) => all[i - (i % 2)]?.toLowerCase() !== 'mcp-session-id')
+      delete req.headers['mcp-session-id']
+    }
+    if (session !== undefined && !initialize)
       for (const id of cancelledIds(messages))
         if (pool.calls.cancel(session, id))
           log(`cancelled call ${typeof id === 'number' ? id : JSON.stringify(id.slice(0, 40))} of a session`)
     widenAccept(req)
     // Stateless, yet sessions: `initialize` gets an Mcp-Session-Id, which a client sends with every later request
-    // (the SDK's does). Nothing is kept per session but what a caller must not share: the `changes` baseline.
-    if (isInitialize(parsed)) res.setHeader('mcp-session-id', randomUUID())
+    // (the SDK's does). Nothing is kept per session but what a caller must not share: its element records and the
+    // `changes` baseline.
+    if (initialize) res.setHeader('mcp-session-id', sessions.issue())
     const server = pool.take()
     const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
     res.once('close', () => {

@@ -283,6 +283,11 @@ export class ToolHost {
     return state
   }
 
+  /** Forgets what `session` was shown and read (the HTTP server ended it: DELETE, or too many sessions). */
+  endSession(session: string): void {
+    this.sessions.delete(session)
+  }
+
   /** The memory the kept sessions' stores take (MemoryDeviceState.bytes). */
   sessionBytes(): number {
     let total = 0
