@@ -91,6 +91,8 @@ describe('element, typing and wait tools against arc emulate', function () {
         devices: {
           'emu-1': {
             screens: {demo: DEMO_DIR, follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')},
+            // The screen a tap leads to shows at once: these tests check ids and targets, not reads during a transition.
+            timing: {transitionMs: 0},
             transitions: [{from: 'follow', tap: {text: 'Third'}, to: 'demo'}],
             fields: [
               {resourceId: 'com.example:id/shout', transform: 'upper'},

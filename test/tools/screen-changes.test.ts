@@ -47,6 +47,8 @@ describe('get_screen_state changes: acks and diffs over a scenario', function ()
         devices: {
           phone: {
             screens: {list: DEMO_DIR, edited},
+            // The screen a tap leads to shows at once: these tests check acks and diffs, not reads during a transition.
+            timing: {transitionMs: 0},
             transitions: [
               {from: 'list', tap: {text: 'ADD'}, to: 'edited'},
               {from: 'edited', keyevent: 'BACK', to: 'list'},

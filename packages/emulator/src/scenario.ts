@@ -222,6 +222,15 @@ const timingSchema = z
       .describe(
         'How long `uiautomator dump` waits for idle before `ERROR: could not get idle state.` (default 10000).'
       ),
+    transitionMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .describe(
+        'How long a screen change an input starts (a transition) takes to show; the old screen shows meanwhile (default 300: input dispatch, the click, the activity start and its config_activityDefaultDur 220 ms window animation). 0 switches at once.'
+      ),
   })
   .strict()
 

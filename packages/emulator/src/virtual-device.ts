@@ -234,12 +234,24 @@ const PROFILE_SETTINGS: Record<Profile, {properties: Record<string, string>; vmS
   },
 }
 
+/**
+ * How long (device ms) a screen change an input starts takes to reach the accessibility tree, the old screen showing
+ * meanwhile. On a phone a tap's click runs only after ACTION_UP is dispatched (View.onTouchEvent posts performClick),
+ * the activity it starts is created, laid out and drawn, and its window animates in: AOSP core/res/res/values/config.xml
+ * gives the activity open animation config_activityDefaultDur (220 ms) and a dialog's window config_shortAnimTime (200
+ * ms); with the start before it, a few hundred ms. 300 is that, and stays under the 500 ms of quiet uiautomator's
+ * reads wait for (UiAutomatorBridge.QUIET_TIME_TO_BE_CONSIDERD_IDLE_STATE), as a well-behaved app's change does.
+ */
+export const DEFAULT_TRANSITION_MS = 300
+
 /** The emulated waits of a device, in ms before `scale`. */
 export interface Timing {
   scale: number
   vmStartMs: number
   idleMs: number
   idleTimeoutMs: number
+  /** How long a screen change an input starts takes to show (scenario transitions): the old screen shows meanwhile. */
+  transitionMs: number
 }
 
 export interface VirtualDeviceInit {
@@ -316,8 +328,6 @@ export class VirtualDevice extends EventEmitter {
   readonly clicks: ScreenNode[] = []
   /** Screens that never go idle (scenario screens' `animated`); setAnimated() changes it at run time. */
   readonly animatedScreens = new Set<string>()
-  /** The app in front; `user` is set when it runs for a user other than the owner (am start --user N). */
-  foreground: {package?: string; activity?: string; user?: number} = {}
   wmSize?: {width: number; height: number}
   wmDensity?: number
   statusbar: 'collapsed' | 'notifications' | 'settings' = 'collapsed'
@@ -377,6 +387,14 @@ export class VirtualDevice extends EventEmitter {
   private stateValue: AdbState
   private present = true
   private currentScreen = ''
+  /**
+   * The accessibility event clock: wall-clock time (performance.now()) of the last event the device's apps sent
+   * (an input's TYPE_VIEW_CLICKED or TEXT_CHANGED, a new screen's TYPE_WINDOW_STATE_CHANGED); -Infinity before any.
+   */
+  private lastEvent = -Infinity
+  /** A screen change an input started that does not show yet: its screen, and when (wall clock) it shows. */
+  private pendingTransition?: {to: string; due: number; timer: NodeJS.Timeout}
+  private foregroundValue: {package?: string; activity?: string; user?: number} = {}
   private nextPid = 4000
   private readonly sockets = new Set<Socket>()
 
@@ -398,6 +416,7 @@ export class VirtualDevice extends EventEmitter {
       vmStartMs: scenario?.timing?.vmStartMs ?? profile.vmStartMs,
       idleMs: scenario?.timing?.idleMs ?? 1000,
       idleTimeoutMs: scenario?.timing?.idleTimeoutMs ?? 10_000,
+      transitionMs: scenario?.timing?.transitionMs ?? DEFAULT_TRANSITION_MS,
     }
     this.uiAutomationHolder = scenario?.uiAutomationHeldBy
     this.fields = new TextFields(scenario?.fields ?? [], () =>
@@ -521,6 +540,7 @@ export class VirtualDevice extends EventEmitter {
    * list still flinging is drawn where it is at this moment.
    */
   private get panelScreen(): LoadedScreen {
+    this.catchUp()
     const app = this.app
     if (app?.advance && this.currentScreen === app.screenName && app.advance(performance.now()))
       this.screens.set(app.screenName, app.draw())
@@ -546,7 +566,78 @@ export class VirtualDevice extends EventEmitter {
   }
 
   get screenName(): string {
+    this.catchUp()
     return this.currentScreen
+  }
+
+  /** The app in front; `user` is set when it runs for a user other than the owner (am start --user N). */
+  get foreground(): {package?: string; activity?: string; user?: number} {
+    this.catchUp()
+    return this.foregroundValue
+  }
+
+  set foreground(value: {package?: string; activity?: string; user?: number}) {
+    this.foregroundValue = value
+  }
+
+  /** A screen change an input started is still on its way (the old screen shows). */
+  get transitionPending(): boolean {
+    this.catchUp()
+    return this.pendingTransition !== undefined
+  }
+
+  /**
+   * Starts the screen change an input triggered. It shows timing.transitionMs later (scaled): until then every read,
+   * the dump, the window list and where a touch lands, is the old screen's, as on a phone, whose accessibility tree
+   * changes only once the new window is drawn. When it shows, its window sends TYPE_WINDOW_STATE_CHANGED (the event
+   * clock moves). An input meanwhile reaches the old screen, and a change it starts replaces this one.
+   */
+  private transitionTo(to: string): void {
+    this.cancelTransition()
+    const ms = this.timing.transitionMs * this.timing.scale
+    if (ms <= 0) {
+      this.showScreen(to)
+      this.noteEvent()
+      return
+    }
+    const due = performance.now() + ms
+    const timer = setTimeout(() => this.catchUp(), Math.ceil(ms) + 1)
+    timer.unref()
+    this.pendingTransition = {to, due, timer}
+  }
+
+  private cancelTransition(): void {
+    if (this.pendingTransition) clearTimeout(this.pendingTransition.timer)
+    this.pendingTransition = undefined
+  }
+
+  /**
+   * Shows a pending screen change whose time has come. Every read calls it, so what a read sees depends on the
+   * clock alone, never on when a timer ran on a busy host.
+   */
+  private catchUp(): void {
+    const pending = this.pendingTransition
+    if (!pending || performance.now() < pending.due) return
+    this.cancelTransition()
+    this.showScreen(pending.to)
+    this.noteEvent(pending.due)
+  }
+
+  /** An app sent an accessibility event now (or at `at`, wall clock). */
+  noteEvent(at = performance.now()): void {
+    this.lastEvent = Math.max(this.lastEvent, at)
+  }
+
+  /**
+   * Wall-clock time (performance.now()) of the last accessibility event the device's apps sent: now while the screen
+   * changes on its own (an animated screen, a list still flinging: TYPE_VIEW_SCROLLED as it moves), -Infinity when none
+   * was ever sent. What `uiautomator dump`'s idle wait, and arc's helper, watch (a UiAutomation sees only the events
+   * sent after it connected).
+   */
+  lastAccessibilityEvent(): number {
+    this.catchUp()
+    if (this.animated || this.motionLeftMs() > 0) return performance.now()
+    return this.lastEvent
   }
 
   /** Switches to a named screen; its package/activity become the foreground when it names them. */
@@ -554,6 +645,7 @@ export class VirtualDevice extends EventEmitter {
     const screen = this.screens.get(name)
     if (!screen)
       throw new Error(`device ${this.serial} has no screen "${name}" (has: ${[...this.screens.keys()].join(', ')})`)
+    this.cancelTransition()
     if (name !== this.currentScreen) {
       this.fields.screenChanged()
       this.keyboardDismissed = false
@@ -637,10 +729,12 @@ export class VirtualDevice extends EventEmitter {
    * appearing in screenshots"; the shell holds no CAPTURE_SECURE_VIDEO_OUTPUT).
    */
   get capturesBlack(): boolean {
+    this.catchUp()
     return !this.awake || this.secureScreens.has(this.currentScreen)
   }
 
   get animated(): boolean {
+    this.catchUp()
     return this.animatedScreens.has(this.currentScreen)
   }
 
@@ -830,8 +924,12 @@ export class VirtualDevice extends EventEmitter {
   }
 
   recordInput(event: InputEvent): void {
+    this.catchUp()
     this.inputEvents.push(event)
     this.emit('input', event, this.currentScreen)
+    // The view it reaches answers at once (TYPE_VIEW_CLICKED, TEXT_CHANGED, SCROLLED): the event clock moves now,
+    // whatever screen change it starts shows later (transitionTo).
+    this.noteEvent()
     if (event.type === 'keyevent' && event.code === 4 && !event.longpress && !event.doubletap && this.keyboardShown) {
       // The input method takes a BACK while it shows: the keyboard closes, and the app (and its transitions) see nothing.
       this.keyboardDismissed = true
@@ -850,7 +948,10 @@ export class VirtualDevice extends EventEmitter {
       if (this.clicked(this.fields.key(this.screen, event.code).clicked)) return
     }
     const hit = this.transitionFor(event)
-    if (hit) this.showScreen(hit.to)
+    // A swipe's list moved with the finger while it went (TYPE_VIEW_SCROLLED all the way): it shows where it went at
+    // once. What a tap, a key or an editor action starts (an activity, a dialog) shows only after its transition.
+    if (hit && event.type === 'swipe') this.showScreen(hit.to)
+    else if (hit) this.transitionTo(hit.to)
     else if (event.type === 'keyevent' && event.code === 3) this.goHome()
   }
 
@@ -907,7 +1008,7 @@ export class VirtualDevice extends EventEmitter {
     this.clicks.push(node)
     const [l, t, r, b] = node.bounds
     const click = this.transitionFor({type: 'tap', x: Math.floor((l + r) / 2), y: Math.floor((t + b) / 2)})
-    if (click) this.showScreen(click.to)
+    if (click) this.transitionTo(click.to)
     return true
   }
 

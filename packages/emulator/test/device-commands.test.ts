@@ -39,6 +39,8 @@ describe('emulator device commands', () => {
             screens: {login, home},
             initialScreen: 'login',
             homeScreen: 'login',
+            // This suite checks where an input leads, not when it shows: the new screen shows at once (no transition time).
+            timing: {transitionMs: 0},
             transitions: [
               {from: 'login', tap: {resourceId: 'com.example:id/sign_in'}, to: 'home'},
               {from: 'home', keyevent: 'KEYCODE_BACK', to: 'login'},

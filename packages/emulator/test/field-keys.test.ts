@@ -28,6 +28,8 @@ describe('emulator: keys at a field edge, confirm keys, and what one cursor key 
         devices: {
           'emu-1': {
             screens: {list: DEMO_DIR, added: DEMO_DIR},
+            // This suite checks where an input leads, not when it shows: the new screen shows at once (no transition time).
+            timing: {transitionMs: 0},
             // The demo's ADD button, tapped (or clicked by a confirm key), goes to another screen.
             transitions: [{from: 'list', tap: {resourceId: ADD}, to: 'added'}],
           },

@@ -80,6 +80,8 @@ describe('the virtual device’s touch model: the topmost window under the point
           phone: {
             screens: {notes, saved},
             initialScreen: 'notes',
+            // This suite checks where an input leads, not when it shows: the new screen shows at once (no transition time).
+            timing: {transitionMs: 0},
             transitions: [{from: 'notes', tap: {resourceId: 'com.example:id/note'}, to: 'saved'}],
           },
         },
@@ -172,6 +174,8 @@ describe('the virtual device under `wm size`: the app is laid out at the size in
             screens: {notes, saved},
             initialScreen: 'notes',
             wm: {size: '360x640'},
+            // This suite checks where an input leads, not when it shows: the new screen shows at once (no transition time).
+            timing: {transitionMs: 0},
             transitions: [{from: 'notes', tap: {resourceId: 'com.example:id/note'}, to: 'saved'}],
           },
         },

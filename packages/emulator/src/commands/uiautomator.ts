@@ -94,25 +94,41 @@ export async function uiautomator(ctx: CommandContext): Promise<number> {
   // The client going away kills the process: its UiAutomation goes with it (linkToDeath in the service).
   ctx.signal.addEventListener('abort', release, {once: true})
   try {
-    // waitForIdle(1000, 10000): a quiet period of idleMs, or `could not get idle state` once idleTimeoutMs pass
-    // without one (a video, a spinner: scenario screens' `animated`), printed on stderr with exit status 0.
-    if (device.animated) {
-      await device.delay(device.timing.idleTimeoutMs, ctx.signal)
+    // DumpCommand's uiAutomation.waitForIdle(1000, 10000), as AOSP UiAutomation.waitForIdle runs it: it returns once
+    // no accessibility event came for idleMs, and throws (`could not get idle state`, on stderr, exit status 0)
+    // once idleTimeoutMs pass without that. A new UiAutomation knows only the events sent after it connected; with
+    // none yet, the call's own start counts as the last one, so a dump always waits idleMs at least. A screen change
+    // an input started before the dump (transitionTo) sends its event when it shows, and the quiet counts from then;
+    // an animated screen and a list still flinging send events all the time (lastAccessibilityEvent: now).
+    if (!(await waitForIdle(ctx, device.timing.idleMs, device.timing.idleTimeoutMs))) {
       if (ctx.signal.aborted) return 137
       ctx.err(IDLE_STATE_ERROR)
       return 0
     }
-    // A list flinging sends accessibility events (TYPE_VIEW_SCROLLED) as it moves, so the quiet period starts once
-    // it is at rest: the dump shows where it stopped, never a place it passed through.
-    for (let left = device.motionLeftMs(); left > 0; left = device.motionLeftMs()) {
-      await sleep(left, ctx.signal)
-      if (ctx.signal.aborted) return 137
-    }
-    await device.delay(device.timing.idleMs, ctx.signal)
-    if (ctx.signal.aborted) return 137
     return await writeDump(ctx, rest)
   } finally {
     release()
+  }
+}
+
+/**
+ * UiAutomation.waitForIdle(idleMs, timeoutMs) for a UiAutomation connected now, in device ms (timing.scale applies):
+ * true once the device's apps sent no accessibility event for idleMs, false once timeoutMs passed first (or the
+ * caller went away).
+ */
+export async function waitForIdle(ctx: CommandContext, idleMs: number, timeoutMs: number): Promise<boolean> {
+  const device = ctx.device
+  const scale = device.timing.scale
+  const start = performance.now()
+  const quiet = idleMs * scale
+  const deadline = start + timeoutMs * scale
+  for (;;) {
+    if (ctx.signal.aborted) return false
+    const last = Math.max(start, device.lastAccessibilityEvent())
+    const now = performance.now()
+    if (now - last >= quiet) return true
+    if (now >= deadline) return false
+    await sleep(Math.max(1, Math.min(last + quiet, deadline) - now), ctx.signal)
   }
 }
 
