@@ -1,4 +1,4 @@
-import {lstatSync, mkdirSync, readlinkSync, symlinkSync, type Stats} from 'node:fs'
+import {lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, type Stats} from 'node:fs'
 import path from 'node:path'
 
 /** How the device's tools (toybox, adbd) word a file-system error, by its errno code. */
@@ -82,7 +82,7 @@ export class DeviceFiles {
         done.pop()
         continue
       }
-      const candidate = [...done, name]
+      const candidate = [...done, this.storedName(done, name)]
       if (pending.length === 0 && !follow) {
         done = candidate
         break
@@ -108,6 +108,36 @@ export class DeviceFiles {
   }
 
   /**
+   * The name under which `name` is stored in the folder `parent` (device path components): itself, except inside
+   * shared storage (/storage/emulated), which a phone looks names up in without regard to case. There a name with
+   * no entry of its own finds the entry that differs from it in case alone (or in Unicode normalization form), and
+   * a file written, renamed or removed under it is that entry, which keeps its name. Android 11+ keeps shared
+   * storage on /data/media with the file system's own case folding (source.android.com, "SDCardFS deprecation":
+   * case insensitivity is handled directly by the file system; ext4/f2fs casefold compares names NFD-normalized and
+   * case-folded); before, sdcardfs (8-10) and the FUSE sdcard daemon (system/core sdcard/sdcard.c,
+   * find_file_within: strcasecmp over the folder's entries when the exact name is missing) did the same.
+   * /data and the rest stay case-sensitive, as ext4/f2fs without casefold are.
+   */
+  private storedName(parent: string[], name: string): string {
+    if (parent.length < 2 || parent[0] !== 'storage' || parent[1] !== 'emulated') return name
+    const folder = path.join(this.root, ...parent)
+    try {
+      lstatSync(path.join(folder, name))
+      return name
+    } catch {
+      // No entry of that exact name: look for one equal to it with case folded.
+    }
+    const folded = foldName(name)
+    let entries: string[]
+    try {
+      entries = readdirSync(folder)
+    } catch {
+      return name
+    }
+    return entries.find((entry) => foldName(entry) === folded) ?? name
+  }
+
+  /**
    * The host path standing for a device path, its symlinks resolved in device space (see `resolve`), so no link
    * on the device can reach the host's own files. A trailing slash follows a symlinked folder (`/sdcard/`), as
    * on the device.
@@ -123,4 +153,9 @@ export class DeviceFiles {
     if (rel.startsWith('..') || path.isAbsolute(rel)) return '/'
     return `/${rel.split(path.sep).join('/')}`
   }
+}
+
+/** A name as a case-folding file system compares it: NFD, then lower case. */
+function foldName(name: string): string {
+  return name.normalize('NFD').toLowerCase()
 }

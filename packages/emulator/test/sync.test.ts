@@ -1,4 +1,6 @@
 import {randomBytes} from 'node:crypto'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import path from 'node:path'
 import {Readable} from 'node:stream'
 
 import {expect} from 'chai'
@@ -107,6 +109,40 @@ describe('emulator device files', () => {
     client = clientFor(emu)
   })
   after(() => emu.close())
+
+  it('shared storage finds a name whatever its case, as a phone does; /data/local/tmp tells case apart', async () => {
+    const device = emu.device('emu-1')
+    const ask = (command: string) => shellV2(client, 'emu-1', command)
+    await push(client, Buffer.from('first'), '/sdcard/Download/Notes.txt')
+    expect((await pull(client, '/sdcard/DOWNLOAD/notes.TXT')).toString()).to.equal('first')
+    expect((await client.getDevice('emu-1').stat('/storage/emulated/0/download/NOTES.txt')).size).to.equal(5)
+    // A write under another case is a write of the same file, which keeps the name it was made with.
+    await push(client, Buffer.from('second'), '/sdcard/download/notes.txt')
+    expect(readdirSync(path.join(device.files.root, 'storage/emulated/0/Download'))).to.include('Notes.txt')
+    expect(readdirSync(path.join(device.files.root, 'storage/emulated/0/Download'))).to.not.include('notes.txt')
+    expect(readFileSync(path.join(device.files.root, 'storage/emulated/0/Download/Notes.txt'), 'utf8')).to.equal(
+      'second'
+    )
+    // Unicode case and normalization forms too (ext4/f2fs casefold: NFD, then case folded).
+    await push(client, Buffer.from('e'), '/sdcard/Download/Caf\u00e9.txt')
+    expect((await pull(client, '/sdcard/Download/CAFE\u0301.TXT')).toString()).to.equal('e')
+    expect((await ask("ls -- '/sdcard/DownLoad/NOTES.TXT'")).stdout.toString()).to.equal('/sdcard/DownLoad/NOTES.TXT\n')
+    expect((await ask("rm -- '/sdcard/download/notes.txt'")).exitCode).to.equal(0)
+    expect(existsSync(path.join(device.files.root, 'storage/emulated/0/Download/Notes.txt'))).to.equal(false)
+    // /data is ext4 or f2fs without casefold: two names, two files.
+    await push(client, Buffer.from('upper'), '/data/local/tmp/Case.txt')
+    await push(client, Buffer.from('lower'), '/data/local/tmp/case.txt')
+    expect((await pull(client, '/data/local/tmp/Case.txt')).toString()).to.equal('upper')
+    expect((await pull(client, '/data/local/tmp/case.txt')).toString()).to.equal('lower')
+    const missing = await client
+      .getDevice('emu-1')
+      .stat('/data/local/tmp/CASE.txt')
+      .then(
+        () => undefined,
+        (e: NodeJS.ErrnoException) => e
+      )
+    expect(missing?.code).to.equal('ENOENT')
+  })
 
   it('resolves device symlinks in device space: an absolute link never reaches the host’s files', async () => {
     const device = emu.device('emu-1')
