@@ -885,6 +885,70 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     })
   })
 
+  describe('the file lock on shared storage, where a phone finds a name whatever its case', () => {
+    it('an edit of notes.TXT waits for the lock held on Notes.txt: they are one file there', async () => {
+      writeFileSync(path.join(downloads, 'Notes.txt'), 'a\n')
+      const holder = await h.driver()
+      let entered!: () => void
+      const inside = new Promise<void>((resolve) => (entered = resolve))
+      let finish!: () => void
+      const held = holder.withFileLock('/storage/emulated/0/Download/Notes.txt', () => {
+        entered()
+        return new Promise<void>((resolve) => (finish = resolve))
+      })
+      await inside
+      const driver = await h.driver(undefined, 1000)
+      const error = await tool('append_file')
+        .handler(
+          toolContext(driver),
+          tool('append_file').input.parse({location_id: 'downloads', path: 'notes.TXT', content: 'b\n'})
+        )
+        .then(
+          () => undefined,
+          (e: ArcError) => e
+        )
+      await driver.close()
+      finish()
+      await held
+      await holder.close()
+      expect(error?.code).to.equal('TIMEOUT')
+      expect(readFileSync(path.join(downloads, 'Notes.txt'), 'utf8')).to.equal('a\n')
+    })
+
+    it('the next write of Notes.txt removes what killed writes of notes.TXT left: they wrote the same file', async () => {
+      writeFileSync(path.join(downloads, 'Notes.txt'), 'old')
+      writeFileSync(path.join(downloads, '.notes.TXT.arc-0123abcd.tmp'), 'half')
+      writeFileSync(path.join(downloads, '.Other.txt.arc-0123abcd.tmp'), 'not ours to remove')
+      expect((await run('write_file', {location_id: 'downloads', path: 'Notes.txt', content: 'new'})).error).to.equal(
+        undefined
+      )
+      expect(existsSync(path.join(downloads, '.notes.TXT.arc-0123abcd.tmp'))).to.equal(false)
+      expect(existsSync(path.join(downloads, '.Other.txt.arc-0123abcd.tmp'))).to.equal(true)
+      expect(readFileSync(path.join(downloads, 'Notes.txt'), 'utf8')).to.equal('new')
+    })
+
+    it('in /data/local/tmp, whose file system tells case apart, Notes.txt and notes.txt are two files and two locks', async () => {
+      writeFileSync(path.join(tmp, 'Notes.txt'), 'upper\n')
+      writeFileSync(path.join(tmp, 'notes.txt'), 'lower\n')
+      const holder = await h.driver()
+      let entered!: () => void
+      const inside = new Promise<void>((resolve) => (entered = resolve))
+      let finish!: () => void
+      const held = holder.withFileLock('/data/local/tmp/Notes.txt', () => {
+        entered()
+        return new Promise<void>((resolve) => (finish = resolve))
+      })
+      await inside
+      const appended = await run('append_file', {location_id: 'tmp', path: 'notes.txt', content: 'b\n'})
+      finish()
+      await held
+      await holder.close()
+      expect(appended.error).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'notes.txt'), 'utf8')).to.equal('lower\nb\n')
+      expect(readFileSync(path.join(tmp, 'Notes.txt'), 'utf8')).to.equal('upper\n')
+    })
+  })
+
   describe('download_from_url', () => {
     let server: http.Server
     let base: string

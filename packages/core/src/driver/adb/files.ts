@@ -342,14 +342,49 @@ export function tempNameFor(target: string): string {
   )
 }
 
-/** Whether `name` is one of the temporary siblings tempNameFor makes for `base`. */
-function isTempOf(name: string, base: string): boolean {
-  const prefix = `.${sideStem(base)}.arc-`
-  return (
-    name.length === prefix.length + 12 &&
-    name.startsWith(prefix) &&
-    /^[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))
-  )
+/**
+ * Whether `name` is one of the temporary siblings tempNameFor makes for `base`; with `folded`, under any spelling
+ * of `base` that the folder's file system takes for the same name (shared storage: see fileLockKey).
+ */
+function isTempOf(name: string, base: string, folded = false): boolean {
+  const m = /^(.*)\.arc-[0-9a-f]{8}\.tmp$/s.exec(name)
+  if (!m) return false
+  const stem = `.${sideStem(base)}`
+  return folded ? foldName(m[1] as string) === foldName(stem) : m[1] === stem
+}
+
+/**
+ * Shared storage as the shell reaches it (real paths and the links to them): the folders a phone looks names up in
+ * without regard to case. Android 11+ keeps it on /data/media with the file system's case folding (ext4/f2fs
+ * casefold: names compared NFD-normalized and case-folded; source.android.com, "SDCardFS deprecation"), 8-10 behind
+ * sdcardfs and before that behind the FUSE sdcard daemon (system/core sdcard/sdcard.c, find_file_within: strcasecmp
+ * over the folder's entries), with /storage/emulated/N, /mnt/shell/emulated (4.2-5.x) or /mnt/sdcard as its
+ * paths; portable volumes (/storage/XXXX-XXXX, /mnt/media_rw) are vfat or exfat, which ignore case too.
+ */
+const CASE_FOLDING =
+  /^\/(?:sdcard|storage|data\/media|mnt\/(?:sdcard|shell\/emulated|user|runtime|pass_through|media_rw))(?:\/|$)/
+
+/** Whether the device compares names in the folder of `target` without regard to case (shared storage). */
+function foldsCase(target: string): boolean {
+  return CASE_FOLDING.test(target)
+}
+
+/**
+ * A name with every difference a case-folding file system ignores taken out: NFD, then full case folding, which
+ * upper-casing before lower-casing stands for (ß and SS, ﬁ and FI meet). It may fold a little more than the device
+ * (dotless ı meets i): the key only ever makes edits of two names wait for each other, never one edit skip a lock.
+ */
+function foldName(name: string): string {
+  return name.normalize('NFD').toUpperCase().toLowerCase().normalize('NFD')
+}
+
+/**
+ * What names the lock of an edit of `target` (a real path): the path itself where the device tells case apart
+ * (/data/local/tmp is ext4 or f2fs without casefold), and the path case-folded under shared storage, where
+ * /sdcard/Notes.txt and /sdcard/NOTES.txt are one file and two writers under the two names must wait for each other.
+ */
+export function fileLockKey(target: string): string {
+  return foldsCase(target) ? foldName(target) : target
 }
 
 /**
@@ -382,7 +417,7 @@ const NO_LOCK_FILE = 125
  * on with the stat check before the write alone.
  */
 export async function lockFile(dev: DeviceShell, target: string): Promise<(() => void) | undefined> {
-  const key = createHash('sha256').update(target).digest('hex').slice(0, 32)
+  const key = createHash('sha256').update(fileLockKey(target)).digest('hex').slice(0, 32)
   const file = `${LOCK_FOLDER}/${key}`
   const script = [
     `mkdir -p ${LOCK_FOLDER} 2>/dev/null`,
@@ -457,7 +492,8 @@ async function removeStaleTemps(dev: DeviceShell, target: string): Promise<void>
   const names = await dev.server.call(`list ${folder}`, dev.serial, async (client) =>
     ((await client.getDevice(dev.serial).readdir(folder)) as Array<{name: string}>).map((e) => e.name)
   )
-  const stale = names.filter((name) => isTempOf(name, base)).map((name) => path.posix.join(folder, name))
+  const folded = foldsCase(target)
+  const stale = names.filter((name) => isTempOf(name, base, folded)).map((name) => path.posix.join(folder, name))
   if (stale.length > 0) await dev.run(['rm', '-f', '--', ...stale])
 }
 
