@@ -99,7 +99,13 @@ export default class Batch extends ScriptCommand {
     // Every line names a command before the first one runs: an unknown or nested command on line N is refused
     // before lines 1 to N-1 have acted on the device (--keep-going too).
     for (const {line, words} of lines) this.commandId(words, line)
-    const recorder = flags.record ? new FlowRecorder({file: flags.record, by: 'arc batch --record'}) : undefined
+    const recorder = flags.record
+      ? new FlowRecorder({
+          file: flags.record,
+          by: 'arc batch --record',
+          warn: (message) => process.stderr.write(`arc batch: ${message}\n`),
+        })
+      : undefined
     if (recorder) {
       // A file that cannot be written fails before any line acts on the device.
       await recorder.write()

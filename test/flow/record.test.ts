@@ -189,32 +189,43 @@ describe('--record: a session becomes a flow arc test replays', function () {
     expect(await readFile(script, 'utf8')).to.equal('tap 500 1000\n')
   })
 
-  it("arc batch --record keeps each line's --device, and a value starting with - replays as a value", async () => {
+  // A flow is device-independent (arc test picks the devices): a batch line's own --device was written into its step,
+  // so `arc test FLOW --device Y` (or across several devices) acted on the device the batch had named instead.
+  it("arc batch --record writes no line's --device: the replay acts on the device arc test picks; a second device is left out, said", async () => {
     const script = path.join(h.dir, 'two-devices.txt')
     const out = path.join(h.dir, 'two-devices.flow')
     await writeFile(
       script,
       [
-        'tap 10 10 --device emu-5',
-        'type append --res-id dev.arc.demo.groceries:id/new_item --device emu-6 -- -x',
-        'click --text ADD --exact-match --device emu-6',
+        // On emu-5 by $ANDROID_SERIAL, then by each line's own flag: one device, every step recorded.
+        'tap 10 10',
+        'type append --res-id dev.arc.demo.groceries:id/new_item --device emu-5 -- -x',
+        'click --text ADD --exact-match -d emu-5',
+        // Another device: the flow cannot say which device that was, so the step is left out, and said.
+        'tap 20 20 --device emu-6',
         '',
       ].join('\n')
     )
-    const run = await runArc(['batch', script, '--record', out, '--quiet'], {env: h.env})
+    const run = await runArc(['batch', script, '--record', out, '--quiet'], {env: {...h.env, ANDROID_SERIAL: 'emu-5'}})
     expect(run.code, run.stderr).to.equal(0)
-    expect(names('emu-6')[0]).to.equal('-x')
+    expect(names('emu-5')[0]).to.equal('-x')
     const flow = await readFile(out, 'utf8')
     expect(steps(flow)).to.deep.equal([
-      'tap 10 10 --device emu-5',
-      'type append --res-id dev.arc.demo.groceries:id/new_item --device emu-6 -- -x',
-      'click --text ADD --exact-match --device emu-6',
+      'tap 10 10',
+      'type append --res-id dev.arc.demo.groceries:id/new_item -- -x',
+      'click --text ADD --exact-match',
     ])
-    // Replayed with no --device of its own: each step goes to the device its line named.
-    const replay = await runArc(['test', out], {env: h.env, cwd: h.dir})
+    expect(flow).to.include('# left out: tap on emu-6')
+    expect(flow).to.include('# Recorded on emu-5')
+    expect(run.stderr).to.include(`arc batch: recorded 3 step(s) to ${out}, 1 left out (see its comments)`)
+    expect(run.stderr).to.match(/acted on emu-6, not emu-5/)
+    // Replayed on emu-6: every step acts there, none on the device the batch named.
+    const before5 = h.emu.device('emu-5').inputEvents.length
+    const replay = await runArc(['test', out, '--device', 'emu-6'], {env: h.env, cwd: h.dir})
     expect(replay.code, replay.stderr).to.equal(0)
-    expect(names('emu-6').slice(0, 2)).to.deep.equal(['-x', '-x'])
-    expect(names('emu-5')).not.to.include('-x')
+    expect(names('emu-6')[0]).to.equal('-x')
+    expect(names('emu-5').filter((n) => n === '-x')).to.have.length(1)
+    expect(h.emu.device('emu-5').inputEvents.length).to.equal(before5)
   })
 
   it('scroll by element_id tells the recorder the element it acted on, so an ordinal id is never written', async () => {
@@ -288,5 +299,47 @@ describe('--record: a session becomes a flow arc test replays', function () {
     expect(replay.code, replay.stderr).to.equal(0)
     expect(names('emu-4')).to.deep.equal(names('emu-3'))
     expect(names('emu-4')[0]).to.equal('Rye bread')
+  })
+
+  // With several devices served, each step was written with `--device` the call named: replayed with arc test on
+  // another device, it acted on the recorded one.
+  it('arc mcp serve -d a -d b --record: steps name no device; one on the second device is left out, said', async () => {
+    const out = path.join(h.dir, 'agent-two.flow')
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        path.join(ROOT, 'bin', 'run.js'),
+        'mcp',
+        'serve',
+        '--stdio',
+        '-d',
+        'emu-1',
+        '-d',
+        'emu-2',
+        '--record',
+        out,
+      ],
+      cwd: h.dir,
+      env: {...(process.env as Record<string, string>), ...(h.env as Record<string, string>), NO_COLOR: '1'},
+      stderr: 'pipe',
+    })
+    let stderr = ''
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const client = new Client({name: 'arc-test', version: '0.0.0'})
+    await client.connect(transport)
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({name: `android_${name}`, arguments: args})) as CallToolResult
+    try {
+      expect((await call('tap', {x: 5, y: 5, device: 'emu-2'})).isError).to.not.equal(true)
+      expect((await call('press_back', {device: 'emu-2'})).isError).to.not.equal(true)
+      expect((await call('press_back', {device: 'emu-1'})).isError).to.not.equal(true)
+    } finally {
+      await client.close()
+    }
+    const flow = await readFile(out, 'utf8')
+    expect(steps(flow)).to.deep.equal(['tap 5 5', 'press back'])
+    expect(flow).to.include('# left out: press back on emu-1, not emu-2')
+    expect(stderr).to.include(`arc mcp: recorded 2 step(s) to ${out}, 1 left out (see its comments)`)
+    expect(stderr).to.match(/press back acted on emu-1, not emu-2/)
   })
 })

@@ -149,8 +149,8 @@ export function cliConfig(oclif: Config, cwd: string): Promise<LoadedConfig> {
 }
 
 /**
- * The recorder hears which device this command line named (`--device`, `--adb-host`, `--adb-port`): a batch line
- * that named one replays on it, not on whichever device the flow runs on.
+ * The recorder hears which device this command line named (`--device`, `--adb-host`, `--adb-port`): not to write it
+ * into the step (a flow runs on the device arc test picks), but to tell the device of one line from another's.
  */
 function observeWithSelection(observer: ToolObserver, selection: DeviceSelection): ToolObserver {
   const named = {

@@ -15,6 +15,7 @@ import path from 'node:path'
 import {flagName, schemaFields} from '../cli/schema-fields.js'
 import {OutputError} from '../errors/arc-error.js'
 import {makeFolders, outputKind, outputReason} from '../output-files.js'
+import {printableLine} from '../printable.js'
 import {sideStem} from '../side-name.js'
 import type {ActedElement, AnyTool} from '../tools/define-tool.js'
 import type {CallWatcher, ToolObserver} from '../tools/run-tool.js'
@@ -37,16 +38,10 @@ export interface RecordedStep {
 /**
  * The command line for one call: the tool's command words, positionals in order, other inputs as flags (the
  * caller's own values, not the defaults filled in), and a selector in place of `element_id` where the target has
- * one.
+ * one. Never a device or adb server: a flow runs on the device `arc test` picks (FlowRecorder keeps a session's
+ * steps to one device).
  */
-export function stepFor(
-  tool: AnyTool,
-  input: unknown,
-  cliInput: unknown,
-  target?: ActedElement,
-  device?: string,
-  adb: {host?: string; port?: number} = {}
-): RecordedStep {
+export function stepFor(tool: AnyTool, input: unknown, cliInput: unknown, target?: ActedElement): RecordedStep {
   const given = {...(input as Record<string, unknown>), ...(cliInput as Record<string, unknown> | undefined)}
   const positional = tool.cli.positional ?? []
   const fields = new Map(
@@ -89,9 +84,6 @@ export function stepFor(
       for (const item of value) flags.push(flag, plain(item))
     else flags.push(flag, plain(value))
   }
-  if (device !== undefined) flags.push('--device', device)
-  if (adb.host !== undefined) flags.push('--adb-host', adb.host)
-  if (adb.port !== undefined) flags.push('--adb-port', String(adb.port))
   // An array positional, or a value that starts with `-` (which the parser would take for a flag), goes after `--`,
   // at the end of the line, flags before it.
   const afterDashes = arrayPositional || positionals.some((p) => p.startsWith('-'))
@@ -113,6 +105,15 @@ export interface FlowRecorderOptions {
   by: string
   /** Called each time the file is written (the surface announces it). */
   wrote?(file: string, steps: number, skipped: number): void
+  /** Called once, at the first step left out for acting on another device than the flow's (the surface says it). */
+  warn?(message: string): void
+}
+
+/** The device a call acted on: its serial, and the adb server where the command line named one. */
+interface ActedDevice {
+  key: string
+  /** As said in comments and messages: `emu-2`, or `emu-2 on farm:5038`. */
+  name: string
 }
 
 /**
@@ -135,9 +136,24 @@ async function refuseNonFile(file: string): Promise<void> {
   if (what) throw new Error(`${what}: the recording is rewritten whole after every step, so it needs a regular file`)
 }
 
-/** Records the successful actions of a session into a flow file. */
+function actedDevice(serial: string | undefined, host?: string, port?: number): ActedDevice | undefined {
+  if (serial === undefined) return undefined
+  const server =
+    host === undefined && port === undefined ? '' : ` on ${host ?? 'the default host'}:${port ?? 'the default port'}`
+  return {key: JSON.stringify([serial, host ?? null, port ?? null]), name: printableLine(`${serial}${server}`)}
+}
+
+/**
+ * Records the successful actions of a session into a flow file. A flow names no device: `arc test` picks the one
+ * (or the several) it runs on. So a session's steps are kept to the first device it acted on; a step that acted on
+ * another (a batch line's own `--device`, an MCP call naming another served device) is left out with a comment, and
+ * said at once (options.warn), rather than replayed on the device the run picked as if it were the same.
+ */
 export class FlowRecorder {
   private readonly steps: RecordedStep[] = []
+  /** The device the session's first recorded action ran on: the flow's. */
+  private device?: ActedDevice
+  private warned = false
   private writing: Promise<void> = Promise.resolve()
   /** Writes queued and not yet done. */
   private queued = 0
@@ -156,8 +172,14 @@ export class FlowRecorder {
     let target: ActedElement | undefined
     const watcher: CallWatcher = {
       target: (t) => (target = t),
-      succeeded: () => {
-        this.steps.push(stepFor(tool, input, cliInput, target, device, {host: adbHost, port: adbPort}))
+      succeeded: (serial) => {
+        const on = actedDevice(serial ?? device, adbHost, adbPort)
+        this.device ??= on
+        this.steps.push(
+          on && this.device && on.key !== this.device.key
+            ? this.otherDevice(tool, on, this.device)
+            : stepFor(tool, input, cliInput, target)
+        )
         // On disk before the call's output is printed: a process that ends at that output (its reader gone: bin/run.js
         // ends it with OUTPUT_FAILED a few ticks later) still leaves every step that acted.
         if (this.folderMade && this.queued === 0) this.writeNow(this.text(), [this.recorded, this.skipped])
@@ -165,6 +187,20 @@ export class FlowRecorder {
       },
     }
     return watcher
+  }
+
+  /** A step that acted on another device than the flow's: left out, and said once. */
+  private otherDevice(tool: AnyTool, on: ActedDevice, flows: ActedDevice): RecordedStep {
+    if (!this.warned) {
+      this.warned = true
+      this.options.warn?.(
+        `--record: ${tool.cli.id} acted on ${on.name}, not ${flows.name}, the device of the steps before it: a flow runs on the one device arc test picks, so steps on another device are left out of ${this.file} (see its comments); record each device's session to a flow of its own`
+      )
+    }
+    return {
+      skipped: true,
+      line: `# left out: ${tool.cli.id} on ${on.name}, not ${flows.name} (a flow runs on the one device arc test picks)`,
+    }
   }
 
   get recorded(): number {
@@ -179,6 +215,9 @@ export class FlowRecorder {
   text(): string {
     const head = [
       `# Recorded by ${this.options.by}: ${this.recorded} step(s)${this.skipped ? `, ${this.skipped} left out (see the comments)` : ''}.`,
+      ...(this.device
+        ? [`# Recorded on ${this.device.name}; its steps name no device: arc test runs them on the one it picks.`]
+        : []),
       '# Run it with: arc test FILE --device SERIAL (docs/flows.md)',
     ]
     return [...head, ...this.steps.map((s) => s.line), ''].join('\n')

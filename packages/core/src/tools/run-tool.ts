@@ -60,7 +60,7 @@ export type ToolObserver = (call: {
   cliInput?: unknown
   /** The device the call runs on, where the surface serves several (MCP's `device` argument) or the line named it. */
   device?: string
-  /** The adb server the command line named (`--adb-host`, `--adb-port`), written into its step. */
+  /** The adb server the command line named (`--adb-host`, `--adb-port`): with the serial, which device a step acted on. */
   adbHost?: string
   adbPort?: number
 }) => CallWatcher | undefined
@@ -68,8 +68,11 @@ export type ToolObserver = (call: {
 export interface CallWatcher {
   /** The element the call acted on (an element action), as resolved. */
   target(target: ActedElement): void
-  /** The call succeeded: it returned, with no failing exit status. */
-  succeeded(): void
+  /**
+   * The call succeeded: it returned, with no failing exit status. `serial`: the device it ran on (the opened
+   * driver's), absent for a tool that opens none.
+   */
+  succeeded(serial?: string): void
 }
 
 export interface ToolCall {
@@ -283,7 +286,7 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
         },
       }
     }
-    if (watcher && !result.cli?.exitCode) watcher.succeeded()
+    if (watcher && !result.cli?.exitCode) watcher.succeeded(driver?.serial)
     const served = driver?.served?.()
     if (served) result = {...result, backend: served}
     return warnings.length > 0

@@ -2,7 +2,12 @@ import {expect} from 'chai'
 import {z} from 'zod'
 
 import {defineTool, type ActedElement, type AnyTool} from '../../src/tools/define-tool.js'
-import {flowWord, stepFor} from '../../src/record/flow-recorder.js'
+import {mkdtemp, readFile, rm} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+
+import {FlowRecorder, flowWord, stepFor} from '../../src/record/flow-recorder.js'
+import type {ToolObserver} from '../../src/tools/run-tool.js'
 
 const noop = async () => ({text: ''})
 
@@ -75,8 +80,6 @@ interface Case {
   input: Record<string, unknown>
   cliInput?: Record<string, unknown>
   target?: ActedElement
-  device?: string
-  adb?: {host?: string; port?: number}
   line: string | RegExp
 }
 
@@ -111,11 +114,10 @@ const CASES: Case[] = [
     line: /^# left out: click on node_abc234-2, one of several look-alikes/,
   },
   {
-    what: 'an array positional goes last after --, flags before it, and a device named when several are served',
+    what: 'an array positional goes last after --, flags before it',
     tool: shell,
     input: {command: ['sh', '-c', 'echo $X | wc -l'], timeout_ms: 500},
-    device: 'pixel',
-    line: "shell --timeout-ms 500 --device pixel -- sh -c 'echo $X | wc -l'",
+    line: "shell --timeout-ms 500 -- sh -c 'echo $X | wc -l'",
   },
   {
     what: 'a positional that starts with - goes after --, at the end, so replay does not read it as a flag',
@@ -138,15 +140,6 @@ const CASES: Case[] = [
     target: acted('node_abc234'),
     line: /^# left out: type append with a value holding a line break/,
   })),
-  {
-    what: "names the line's own device and adb server",
-    tool: click,
-    input: {element_id: 'node_abc234'},
-    target: acted('node_abc234'),
-    device: 'emu-2',
-    adb: {host: 'farm', port: 5038},
-    line: 'click node_abc234 --device emu-2 --adb-host farm --adb-port 5038',
-  },
   {
     what: 'a command that takes no selector keeps a content id',
     tool: scroll,
@@ -175,7 +168,7 @@ describe('the flow recorder (--record)', () => {
 
   for (const c of CASES) {
     it(c.what, () => {
-      const step = stepFor(c.tool, c.input, c.cliInput, c.target, c.device, c.adb)
+      const step = stepFor(c.tool, c.input, c.cliInput, c.target)
       if (typeof c.line === 'string') {
         expect(step.skipped ?? false, step.line).to.equal(false)
         expect(step.line).to.equal(c.line)
@@ -187,4 +180,65 @@ describe('the flow recorder (--record)', () => {
       expect(step.line).not.to.match(/[\r\n]/)
     })
   }
+
+  // A flow names no device (arc test picks it): a batch line's own --device, or an MCP call's `device`, was written
+  // into its step, so a replay on another device acted on the recorded one.
+  describe('a session on devices', () => {
+    let dir: string
+    beforeEach(async () => (dir = await mkdtemp(path.join(os.tmpdir(), 'arc-recorder-'))))
+    afterEach(() => rm(dir, {recursive: true, force: true}))
+
+    /** Calls the recorder hears, each succeeding on `serial`; the flow's lines and what it warned. */
+    const record = async (calls: Array<{serial?: string; call?: Partial<Parameters<ToolObserver>[0]>}>) => {
+      const warned: string[] = []
+      const recorder = new FlowRecorder({file: path.join(dir, 'x.flow'), by: 'a test', warn: (m) => warned.push(m)})
+      for (const [i, {serial, call}] of calls.entries()) {
+        const watcher = recorder.observe({tool: click, input: {element_id: `node_abc23${i}`}, ...call})
+        watcher!.target(acted(`node_abc23${i}`))
+        watcher!.succeeded(serial)
+      }
+      await recorder.write()
+      await recorder.flush()
+      return {lines: (await readFile(recorder.file, 'utf8')).split('\n'), warned, recorder}
+    }
+
+    it('writes no device, however the line named it: the replay acts on the device arc test picks', async () => {
+      const {lines, warned} = await record([
+        {serial: 'emu-2'},
+        {serial: 'emu-2', call: {device: 'emu-2'}},
+        {serial: 'emu-2', call: {device: 'emu-2', adbHost: 'farm', adbPort: 5038}},
+      ])
+      // Another adb server's emu-2 is another device: left out.
+      expect(lines.filter((l) => !l.startsWith('#') && l !== '')).to.deep.equal([
+        'click node_abc230',
+        'click node_abc231',
+      ])
+      expect(lines.join('\n')).to.include('# left out: click on emu-2 on farm:5038, not emu-2')
+      expect(lines.join('\n')).to.include('# Recorded on emu-2;')
+      expect(warned).to.have.length(1)
+    })
+
+    it('leaves out, with a comment, each step on another device than the first, and says so once', async () => {
+      const {lines, warned, recorder} = await record([
+        {serial: 'a'},
+        {serial: 'b', call: {device: 'b'}},
+        {serial: 'a'},
+        {serial: 'b'},
+      ])
+      expect(lines.filter((l) => !l.startsWith('#') && l !== '')).to.deep.equal([
+        'click node_abc230',
+        'click node_abc232',
+      ])
+      expect(lines.filter((l) => l.startsWith('# left out: click on b, not a'))).to.have.length(2)
+      expect([recorder.recorded, recorder.skipped]).to.deep.equal([2, 2])
+      expect(warned).to.have.length(1)
+      expect(warned[0]).to.match(/click acted on b, not a/)
+    })
+
+    it('a call that opened no device counts for none', async () => {
+      const {lines, warned} = await record([{}, {serial: 'a'}, {}])
+      expect(lines.filter((l) => !l.startsWith('#') && l !== '')).to.have.length(3)
+      expect(warned).to.deep.equal([])
+    })
+  })
 })

@@ -320,7 +320,10 @@ export class ToolHost {
     return this.served.has(name)
   }
 
-  /** The recorder's observer for a call on `target`: its steps name the device when the server serves several. */
+  /**
+   * The recorder's observer for a call on `target`, told the device when the server serves several: the recorder keeps
+   * a flow's steps to one device (a flow names none; arc test picks it).
+   */
   private observeFor(target: DeviceTarget | undefined): ToolObserver {
     const observe = this.options.observe!
     const device = this.options.targets.length > 1 ? target?.device : undefined

@@ -135,7 +135,9 @@ export default class McpServe extends ArcCommand {
     // Its log's reader gone, it goes on serving; over stdio the session ends with stdin, as a client's end shows.
     serveDespiteOutputErrors()
     const log = (message: string) => process.stderr.write(`arc mcp: ${message}\n`)
-    const recorder = flags.record ? new FlowRecorder({file: flags.record, by: 'arc mcp serve --record'}) : undefined
+    const recorder = flags.record
+      ? new FlowRecorder({file: flags.record, by: 'arc mcp serve --record', warn: log})
+      : undefined
     if (recorder) {
       // The file exists from the start, and is rewritten whole after each recorded step.
       await recorder.write()
