@@ -158,26 +158,31 @@ export function compactRow(e: ScreenElement, model: ScreenModel, inner: ScreenEl
   for (const child of inner) parts.push(...words(child))
   // A resource id names an element that has no words of its own; with text or desc it only costs tokens.
   if (e.resId && !e.text && !e.desc && inner.length === 0) parts.push(`#${shortResId(e.resId, e.window.pkg)}`)
-  // Where a tap lands, for what takes one: the point the element tools tap (core's touchCentre: the centre of the part
-  // no keyboard or bar covers). Plain text is acted on by id (element tools) or by its target's row.
-  let covered = false
-  if (isInteractive(e)) {
-    const point = touchCentre(e, model)
-    if (point) parts.push(`${e.flags.clk ? '@' : '~'}${point.x},${point.y}`)
-    else if (e.window.display !== 0) {
-      // Another display's element: a tap reaches display 0 (where other elements are), so there is no point to give.
-    } else if (visibleRect(e, model)) covered = true
-    else {
-      // No part of it visible by the dump's own nesting (web content laid out outside its parents): the centre of
-      // its part on the screen, the point click's refusal offers for `arc tap` (src/tools/touch-target.ts).
-      const on = intersect(e.bounds, [0, 0, model.screen.width, model.screen.height])
-      const [l, t, r, b] = areaOf(on) > 0 ? on : e.bounds
-      parts.push(`${e.flags.clk ? '@' : '~'}${Math.floor((l + r) / 2)},${Math.floor((t + b) / 2)}`)
-    }
-  }
-  const f = [flags(e), covered ? 'covered' : ''].filter(Boolean).join(',')
+  const place = tapPlace(e, model)
+  if (place !== 'covered' && place !== '') parts.push(place)
+  const f = [flags(e), place === 'covered' ? 'covered' : ''].filter(Boolean).join(',')
   if (f) parts.push(f)
   return parts.join(' ')
+}
+
+/**
+ * Where a tap lands, for what takes one: `@x,y` (clickable) or `~x,y` (another control), the point the element
+ * tools tap (core's touchCentre: the centre of the part no keyboard, bar or window above covers); `covered` where
+ * they cover it whole; '' for plain text (acted on by id, or by its target's row) and another display's element.
+ */
+export function tapPlace(e: ScreenElement, model: ScreenModel): string {
+  if (!isInteractive(e)) return ''
+  const mark = e.flags.clk ? '@' : '~'
+  const point = touchCentre(e, model)
+  if (point) return `${mark}${point.x},${point.y}`
+  // Another display's element: a tap reaches display 0 (where other elements are), so there is no point to give.
+  if (e.window.display !== 0) return ''
+  if (visibleRect(e, model)) return 'covered'
+  // No part of it visible by the dump's own nesting (web content laid out outside its parents): the centre of
+  // its part on the screen, the point click's refusal offers for `arc tap` (src/tools/touch-target.ts).
+  const on = intersect(e.bounds, [0, 0, model.screen.width, model.screen.height])
+  const [l, t, r, b] = areaOf(on) > 0 ? on : e.bounds
+  return `${mark}${Math.floor((l + r) / 2)},${Math.floor((t + b) / 2)}`
 }
 
 /** `off-screen: 12 below, 3 above (4 interactive); scroll ab12cd` — or nothing when every row is on screen. */

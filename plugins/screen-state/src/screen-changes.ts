@@ -7,7 +7,7 @@ import {createHash} from 'node:crypto'
 
 import {bareElementId, formatFlags, type ScreenElement, type ScreenModel} from '@arc-cli/core'
 
-import {compactRow} from './format-compact.js'
+import {compactRow, tapPlace} from './format-compact.js'
 
 /** The device-state key of the last screen read. */
 export const LAST_SCREEN_KEY = 'last-screen'
@@ -15,7 +15,7 @@ export const LAST_SCREEN_KEY = 'last-screen'
 /** What is remembered of a read: its fingerprint and, per element id, a signature of everything it printed. */
 export interface RememberedScreen {
   fingerprint: string
-  /** id → signature (class, text, desc, res_id, bounds, flags and its window). */
+  /** id → signature (class, text, desc, res_id, bounds, flags, its window, and where a tap on it lands). */
   rows: Record<string, string>
 }
 
@@ -32,7 +32,11 @@ export function isRememberedScreen(value: unknown): value is RememberedScreen {
   )
 }
 
-function signature(e: ScreenElement): string {
+/**
+ * Everything a row says, and where a tap on it lands (compact's `@x,y`, or `covered`): a keyboard, a dropdown or a
+ * panel arriving over an element that itself stayed put changes where it can be tapped, and the diff says so.
+ */
+function signature(e: ScreenElement, model: ScreenModel): string {
   const w = e.window
   return [
     w.type,
@@ -47,13 +51,14 @@ function signature(e: ScreenElement): string {
     e.node.checked,
     e.node.selected,
     e.node.focused,
+    tapPlace(e, model),
   ].join('\u0001')
 }
 
 /** What a later read compares against. */
 export function rememberScreen(model: ScreenModel): RememberedScreen {
   const rows: Record<string, string> = {}
-  for (const e of model.elements) rows[e.id] = signature(e)
+  for (const e of model.elements) rows[e.id] = signature(e, model)
   const hash = createHash('sha256')
   const {width, height, density, rotation} = model.screen
   hash.update(`${width}x${height}/${density ?? ''}/${rotation}/${model.degraded}\n`)
@@ -83,7 +88,7 @@ export function diffScreens(before: RememberedScreen, model: ScreenModel): Scree
     seen.add(e.id)
     const old = before.rows[e.id]
     if (old === undefined) added.push(e)
-    else if (old !== signature(e)) changed.push(e)
+    else if (old !== signature(e, model)) changed.push(e)
   }
   const removed = Object.keys(before.rows).filter((id) => !seen.has(id))
   return {added, removed, changed}
