@@ -6,7 +6,7 @@
  */
 import {randomUUID} from 'node:crypto'
 import {createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import type {AddressInfo, Socket} from 'node:net'
 
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import {ErrorCode} from '@modelcontextprotocol/sdk/types.js'
@@ -30,7 +30,24 @@ export interface HttpOptions {
   maxBodyBytes?: number
   /** Where the server reports internal failures (never with a token in them). */
   log?(message: string): void
+  /** Connections that have not sent the token yet: how many at once, and for how long (default WAITING). */
+  waiting?: WaitingLimits
 }
+
+/**
+ * A connection is "waiting" from its accept until a request on it shows the token: anyone who can reach the port can
+ * open one. At most `max` wait at once (past that the oldest is answered 503 and closed: a client with the token
+ * sends its headers the moment it connects, so the newest connection is the likeliest to be one), each for at most
+ * `ms` (then 408 and closed, however its headers trickle in: a slowloris). Node's own limits are far looser (no cap
+ * on connections; headersTimeout 60 s, checked every 30 s), so a stranger could hold thousands of sockets, up to the
+ * process's file limit, and the client with the token could not connect.
+ */
+export interface WaitingLimits {
+  max: number
+  ms: number
+}
+
+export const WAITING: WaitingLimits = {max: 64, ms: 10_000}
 
 export interface RunningHttpServer {
   server: HttpServer
@@ -70,6 +87,55 @@ function reply(
   if (res.headersSent) return
   res.writeHead(status, {'content-type': 'application/json', ...headers})
   res.end(JSON.stringify({jsonrpc: '2.0', error: {code, message}, id: null}))
+}
+
+/** A refusal before the token was shown: answered, then the connection is closed, so it holds nothing. */
+function refuse(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {}
+): void {
+  reply(res, status, code, message, {...headers, connection: 'close'})
+}
+
+/**
+ * An answer written straight to a connection whose request has not arrived whole (so there is no response object),
+ * then the connection closed: the status line, Connection: close and a JSON-RPC error of id null.
+ */
+function answerRaw(socket: Socket, status: string, message: string, headers: string[] = []): void {
+  if (socket.destroyed) return
+  const body = JSON.stringify({jsonrpc: '2.0', error: {code: -32000, message}, id: null})
+  const head = [
+    `HTTP/1.1 ${status}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...headers,
+  ]
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy())
+  // A peer that never reads would keep the written answer, and the socket, forever.
+  setTimeout(() => socket.destroy(), 1000).unref()
+}
+
+/**
+ * One line for a kind of event that a stranger can repeat at will (refused connections): at most one each
+ * `everyMs`, saying how many came since the last.
+ */
+function sparse(log: (message: string) => void, everyMs = 10_000): (message: string) => void {
+  let last = -Infinity
+  let since = 0
+  return (message) => {
+    const now = performance.now()
+    if (now - last < everyMs) {
+      since++
+      return
+    }
+    log(since > 0 ? `${message} (and ${since} more since the last such line)` : message)
+    last = now
+    since = 0
+  }
 }
 
 /**
@@ -268,13 +334,13 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
     res.once('close', () => answering.delete(res))
     const path = (req.url ?? '').split('?')[0]
     // `/mcp/` too: clients' configs often end the URL with a slash.
-    if (path !== '/mcp' && path !== '/mcp/') return reply(res, 404, -32000, 'Not found')
+    if (path !== '/mcp' && path !== '/mcp/') return refuse(res, 404, -32000, 'Not found')
     // DNS rebinding: a page on another origin, or a name that resolves to this machine, gets nothing.
     if (isLoopback(bind) && !hosts.has((req.headers.host ?? '').toLowerCase()))
-      return reply(res, 403, -32000, 'Forbidden: Host not allowed')
+      return refuse(res, 403, -32000, 'Forbidden: Host not allowed')
     const origin = req.headers.origin
     if (origin !== undefined && !allowedOrigins.has(origin))
-      return reply(res, 403, -32000, 'Forbidden: Origin not allowed')
+      return refuse(res, 403, -32000, 'Forbidden: Origin not allowed')
     if (origin !== undefined) {
       // An allowed browser origin (the MCP Inspector's UI in direct mode): without these headers the browser hides
       // every answer, refusals included, from the page.
@@ -282,14 +348,16 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       res.setHeader('access-control-allow-origin', origin)
       // The preflight carries no credentials, so it is answered before the token is checked; it runs nothing.
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-        res.writeHead(204, PREFLIGHT_HEADERS).end()
+        res.writeHead(204, {...PREFLIGHT_HEADERS, connection: 'close'}).end()
         return
       }
     }
     if (!checkBearer(req.headers.authorization, options.token)) {
       log('refused a request: 401, no valid bearer token')
-      return reply(res, 401, -32001, 'Unauthorized', {'www-authenticate': 'Bearer realm="arc"'})
+      return refuse(res, 401, -32001, 'Unauthorized', {'www-authenticate': 'Bearer realm="arc"'})
     }
+    // The token shown: this connection no longer waits, and may stay open as long as its client keeps it.
+    admitted(req.socket)
     const header = req.headers['mcp-session-id']
     const session = Array.isArray(header) ? header.join(', ') : header
     if (req.method === 'DELETE') {
@@ -363,6 +431,38 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
       log(`internal error: ${error instanceof Error ? error.message : String(error)}`)
       reply(res, 500, -32603, 'Internal server error')
     })
+  })
+
+  // Connections that have not shown the token yet, oldest first, each with the timer that ends its wait.
+  const limits = options.waiting ?? WAITING
+  const waiting = new Map<Socket, NodeJS.Timeout>()
+  const logRefused = sparse(log)
+  const admitted = (socket: Socket) => {
+    clearTimeout(waiting.get(socket))
+    waiting.delete(socket)
+  }
+  server.on('connection', (socket: Socket) => {
+    waiting.set(
+      socket,
+      setTimeout(() => {
+        if (!waiting.has(socket)) return
+        admitted(socket)
+        logRefused(`closed a connection: 408, no request with the token within ${limits.ms} ms`)
+        answerRaw(socket, '408 Request Timeout', `Request Timeout: no whole request within ${limits.ms} ms`)
+      }, limits.ms)
+    )
+    socket.once('close', () => admitted(socket))
+    if (waiting.size > limits.max) {
+      const oldest = waiting.keys().next().value as Socket
+      admitted(oldest)
+      logRefused(`closed a connection: 503, over ${limits.max} connections waiting to send a request with the token`)
+      answerRaw(
+        oldest,
+        '503 Service Unavailable',
+        `Service Unavailable: over ${limits.max} connections are waiting to send a request; try again`,
+        ['Retry-After: 1']
+      )
+    }
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, port, bind)))

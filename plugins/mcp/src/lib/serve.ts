@@ -15,7 +15,7 @@ import {
 } from '@arc-cli/core'
 
 import {generateToken} from './auth.js'
-import {DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer} from './http-server.js'
+import {DEFAULT_MAX_BODY, startHttpServer, type RunningHttpServer, type WaitingLimits} from './http-server.js'
 import {createMcpServer} from './mcp-server.js'
 import {LineTransport} from './stdio-transport.js'
 import {ToolHost} from './tool-host.js'
@@ -54,6 +54,8 @@ export interface HttpSettings extends ServeSettings {
   host?: string
   allowedOrigins?: string[]
   log?(message: string): void
+  /** Connections that have not sent the token yet: how many at once, and for how long (tests give less). */
+  waiting?: WaitingLimits
 }
 
 /**
@@ -209,6 +211,7 @@ export async function serveHttp(settings: HttpSettings): Promise<StartedHttp> {
     allowedOrigins: origins,
     maxBodyBytes: settings.maxBodyBytes ?? mcp?.maxBodyBytes,
     log: settings.log,
+    ...(settings.waiting ? {waiting: settings.waiting} : {}),
   })
   return {...running, token, generated: given === undefined, host}
 }
