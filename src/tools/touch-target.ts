@@ -10,6 +10,7 @@ import {
   areaOf,
   InvalidInputError,
   intersect,
+  coversOver,
   touchCentre,
   type Point,
   type Rect,
@@ -71,14 +72,32 @@ export function touchPoint({id, element, model}: Touchable, again: string): Poin
   // The same point compact screen-state prints as the element's `@x,y`.
   const point = touchCentre(element, model)
   if (!point) {
+    // Named, so the one reading the refusal knows what to close: a tap would go to it, never to the element.
+    const over = coversOver(element, model)
+    const named = over.map(
+      (c) =>
+        `${c.name.startsWith('the ') ? c.name : JSON.stringify(c.name)}${c.pkg && c.pkg !== c.name && !c.name.startsWith('the ') ? ` (${c.pkg})` : ''} ${shown(c.rect)}`
+    )
+    const what =
+      named.length > 0
+        ? named.join(', ')
+        : 'the keyboard, a system bar or another window drawn over its own (a popup, dropdown or panel)'
     throw new InvalidInputError(
-      `element ${id} is behind the keyboard, a system bar or another window drawn over its own (a popup, dropdown or panel): a tap there would land on them`,
+      `element ${id} is behind ${what}: a tap there would land on ${over.length === 1 ? 'it' : 'them'}, not on the element`,
       {
         actions: [
-          `Hide the keyboard first (arc keyboard hide), or close the window over it (arc press back), then ${again}.`,
+          `Hide the keyboard first (arc keyboard hide), or close or move the window over it (arc press back; a picture-in-picture window can be dragged aside or dismissed), then ${again}.`,
           `Or bring it into the free part of the screen: arc scroll-to ${id}`,
         ],
-        details: {element_id: id},
+        details: {
+          element_id: id,
+          covered_by: over.map((c) => ({
+            name: c.name,
+            ...(c.pkg ? {package: c.pkg} : {}),
+            type: c.type,
+            bounds: c.rect,
+          })),
+        },
       }
     )
   }

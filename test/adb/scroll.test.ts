@@ -435,7 +435,7 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const behind = await run('click_element', {element_id: id('Row behind keys')})
     expect(behind.error).to.include({code: 'INVALID_INPUT'})
     expect(behind.error!.message).to.equal(
-      `element ${id('Row behind keys')} is behind the keyboard, a system bar or another window drawn over its own (a popup, dropdown or panel): a tap there would land on them`
+      `element ${id('Row behind keys')} is behind the keyboard [0,1500][1080,2280]: a tap there would land on it, not on the element`
     )
     expect(behind.events).to.deep.equal([])
   })
@@ -447,7 +447,9 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     // (540, 1100), the centre of "Open inbox", is the dropdown's "Report spam": the phone gives the touch to the window on top.
     const under = await run('click_element', {element_id: id('Open inbox')})
     expect(under.error).to.include({code: 'INVALID_INPUT'})
-    expect(under.error!.message).to.include('another window drawn over its own')
+    expect(under.error!.message).to.equal(
+      `element ${id('Open inbox')} is behind "Suggestions" (com.example) [0,330][1080,1300]: a tap there would land on it, not on the element`
+    )
     expect(under.events).to.deep.equal([])
     // 1200-1400 with the dropdown down to 1300: the centre of 1300-1400.
     expect((await run('click_element', {element_id: id('Archive')})).events).to.deep.equal([

@@ -7,7 +7,7 @@ import {formatCompact} from '@arc-cli/plugin-screen-state'
 import {expect} from 'chai'
 
 import {touchPoint} from '../../src/tools/touch-target.js'
-import {capture, dumpXml} from '@arc-cli/test-support/dump'
+import {capture, displaysXml, dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
 
 function refusal(run: () => unknown): InvalidInputError {
@@ -81,5 +81,82 @@ describe('touchPoint refusals', () => {
     const far = model.elements.find((e) => e.text === 'Far')!
     const error = refusal(() => touchPoint({id: far.id, element: far, model}, 'click again'))
     expect(error.message).to.equal(`element ${far.id} is off screen: no part of it can be touched`)
+  })
+})
+
+describe('touchPoint: windows stacked above the app', () => {
+  // A picture-in-picture video in the bottom right corner, over a list of the app behind it: AOSP lists the pinned
+  // activity's window as an accessibility window of TYPE_APPLICATION above the app (its own task), and the input
+  // dispatcher gives a touch there to it (InputDispatcher findTouchedWindowAtLocked, front to back).
+  const pip: [number, number, number, number] = [600, 1700, 1040, 2100]
+  const row = (text: string, bounds: [number, number, number, number]): NodeSpec => ({
+    cls: 'android.widget.Button',
+    text,
+    bounds,
+    attrs: {clickable: 'true'},
+  })
+  const app: NodeSpec = {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      row('Wide', [200, 1800, 1080, 2000]),
+      row('Hidden', [700, 1750, 1000, 2050]),
+      row('Free', [0, 300, 1080, 500]),
+    ],
+  }
+  const video: NodeSpec = {
+    pkg: 'com.video',
+    bounds: pip,
+    children: [{cls: 'android.view.View', desc: 'Video', bounds: pip}],
+  }
+
+  function models() {
+    const windows = buildScreenModel(
+      capture(
+        displaysXml({
+          0: [
+            {type: 'TYPE_APPLICATION', title: 'Video', layer: 2, bounds: pip, tree: video},
+            {type: 'TYPE_APPLICATION', title: 'Example', layer: 1, focused: true, tree: app},
+          ],
+        })
+      )
+    )
+    // A plain multi-window dump lists the topmost window first.
+    const plain = buildScreenModel(capture(dumpXml([video, app])))
+    return {windows, plain}
+  }
+
+  for (const form of ['windows', 'plain'] as const) {
+    it(`a ${form} dump: the tap goes to the part of the element the window leaves, never under the window`, () => {
+      const model = models()[form]
+      const wide = model.elements.find((e) => e.text === 'Wide')!
+      const point = touchPoint({id: wide.id, element: wide, model}, 'click again')
+      const inside = (r: number[]) => point.x >= r[0]! && point.x < r[2]! && point.y >= r[1]! && point.y < r[3]!
+      expect(inside(pip), `(${point.x}, ${point.y}) is on the picture-in-picture window`).to.equal(false)
+      expect(inside(wide.bounds)).to.equal(true)
+      // Compact screen-state offers the same point.
+      expect(formatCompact(model)).to.match(
+        new RegExp(`^${bareElementId(wide.id)} .*"Wide" @${point.x},${point.y}$`, 'm')
+      )
+      const free = model.elements.find((e) => e.text === 'Free')!
+      expect(touchPoint({id: free.id, element: free, model}, 'click again')).to.deep.equal({x: 540, y: 400})
+    })
+
+    it(`a ${form} dump: an element wholly under the window is refused, naming the window`, () => {
+      const model = models()[form]
+      const hidden = model.elements.find((e) => e.text === 'Hidden')!
+      const error = refusal(() => touchPoint({id: hidden.id, element: hidden, model}, 'click again'))
+      expect(error.message).to.equal(
+        `element ${hidden.id} is behind ${form === 'windows' ? '"Video" (com.video)' : '"com.video"'} [600,1700][1040,2100]: a tap there would land on it, not on the element`
+      )
+      expect(error.details).to.deep.include({element_id: hidden.id})
+      expect(error.details.covered_by).to.have.length(1)
+    })
+  }
+
+  it('the video window itself is tapped where it is', () => {
+    const model = models().windows
+    const v = model.elements.find((e) => e.desc === 'Video')!
+    expect(touchPoint({id: v.id, element: v, model}, 'click again')).to.deep.equal({x: 820, y: 1900})
   })
 })

@@ -88,10 +88,12 @@ export {screenElementJson, type ElementJson} from './screen/element-json.js'
 export {areaOf, intersect, visibleRect, type Rect} from './screen/visible-rect.js'
 export {
   coveringRects,
+  coversOver,
   freeArea,
   reachableRect,
   touchCentre,
   windowManagerRects,
+  type Cover,
   type CoverPurpose,
 } from './screen/covered-area.js'
 export {accessibilityType, dumpWindowType, matchWindows} from './screen/window-metadata.js'

@@ -161,6 +161,58 @@ export function reachableRect(element: ScreenElement, model: ScreenModel): Rect 
   return areaOf(free) > 0 ? free : undefined
 }
 
+/** What lies over part of an element and would take a tap there, as a refusal names it. */
+export interface Cover {
+  /** `the keyboard`, `the status bar`, or the window's title (`com.foo/com.foo.Main`, an app's label), else package. */
+  name: string
+  /** The window's package, when known. */
+  pkg?: string
+  /** The window's type: the window manager's where known (BASE_APPLICATION, INPUT_METHOD…), else the dump's. */
+  type: string
+  rect: Rect
+}
+
+const BAR_NAMES: Record<string, string> = {
+  INPUT_METHOD: 'the keyboard',
+  INPUT_METHOD_DIALOG: 'the keyboard',
+  STATUS_BAR: 'the status bar',
+  NAVIGATION_BAR: 'the navigation bar',
+  NAVIGATION_BAR_PANEL: 'a navigation bar panel',
+}
+
+/**
+ * What covers an app's element, each thing once, by name, where it overlaps the element's visible part: the windows
+ * reachableRect takes away (the keyboard, the bars, every window stacked above the element's own). Empty for an
+ * element of the keyboard or a bar, or one nothing covers.
+ */
+export function coversOver(element: ScreenElement, model: ScreenModel): Cover[] {
+  const seen = visibleRect(element, model)
+  if (!seen || element.window.type !== 'APPLICATION') return []
+  const {screen} = model
+  const over = (rect: Rect) => areaOf(intersect(rect, seen)) > 0
+  const found: Cover[] = []
+  const above = windowsAbove(model, element.window)
+  for (const w of model.windows) {
+    if (!covers(w, screen, 'app') && !above.includes(w)) continue
+    const rect = [...w.root.bounds] as Rect
+    if (!over(rect)) continue
+    const type = w.deviceType ?? w.type
+    const bar = BAR_NAMES[type] ?? (w.type === 'INPUT_METHOD' ? 'the keyboard' : undefined)
+    const name = bar ?? w.title ?? (above.includes(w) ? w.pkg : 'a system bar')
+    found.push({name, ...(w.pkg ? {pkg: w.pkg} : {}), type, rect})
+  }
+  for (const w of coveringWindows(model.windowManager, screen, 'app')) {
+    if (!w.frame || !over(w.frame) || found.some((f) => f.type === w.type)) continue
+    found.push({
+      name: BAR_NAMES[w.type] ?? w.title,
+      ...(w.package ? {pkg: w.package} : {}),
+      type: w.type,
+      rect: w.frame,
+    })
+  }
+  return found
+}
+
 /**
  * Where a tap on an element lands on it: the centre of its reachable part (whole pixels, rounded down, so a 1 px wide
  * part gives its one column: a rectangle's right and bottom edges are outside it, as Android's Rect.contains has
