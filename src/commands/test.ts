@@ -292,7 +292,11 @@ export default class Test extends ScriptCommand {
       if (reportDir) {
         const junit = path.join(reportDir, 'junit.xml')
         const summary = path.join(reportDir, 'summary.md')
-        await writeOutputFile(junit, Buffer.from(junitXml(results, started)), '--report-dir')
+        await writeOutputFile(
+          junit,
+          Buffer.from(junitXml(results, started, Date.now() - started.getTime())),
+          '--report-dir'
+        )
         await writeOutputFile(summary, Buffer.from(markdownSummary(results)), '--report-dir')
         process.stderr.write(`report: ${junit}\nsummary: ${summary}\n`)
       }

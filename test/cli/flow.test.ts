@@ -145,11 +145,18 @@ describe('arc test: flow files', function () {
     const good = await flow('good.flow', 'find text ADD\n')
     const bad = await flow('bad.flow', 'find text ADD\nclick --text "No such button"\n')
     const report = path.join(h.dir, 'report')
+    const began = performance.now()
     const run = await runArc(['test', good, bad, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    const wall = (performance.now() - began) / 1000
     expect(run.code).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
     const xml = await readFile(path.join(report, 'junit.xml'), 'utf8')
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).to.equal(true)
     expect(xml).to.match(/<testsuites name="arc test" tests="2" failures="1" errors="0" time="[\d.]+">/)
+    // <testsuites time> is the run's: its flows and what the run did besides (saving the failure's pictures), within
+    // the time the process took; the suite's is its flows' alone.
+    const total = Number(/<testsuites [^>]*time="([\d.]+)"/.exec(xml)?.[1])
+    const suite = Number(/<testsuite [^>]*time="([\d.]+)"/.exec(xml)?.[1])
+    expect(total).to.be.greaterThan(suite).and.at.most(wall)
     const cases = junitCases(xml)
     expect(cases.map((c) => [c.suite, c.name, c.failure !== undefined])).to.deep.equal([
       ['emu-1', 'good', false],
