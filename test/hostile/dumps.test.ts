@@ -109,6 +109,27 @@ describe('hostile: dumps', function () {
     expect(run.stdout).to.not.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
   })
 
+  it("a label cannot start a line of its own: U+2028 and U+2029 are written out in the TSV (Python's splitlines ends lines there), and a window's title or package cannot drive the terminal in compact", async () => {
+    // An app's label that, cut at U+2028, would start a line reading as another element's row.
+    const file = path.join(dir, 'separators.xml')
+    await writeFile(
+      file,
+      `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><displays><display id="0"><window index="0" title="Chat&#27;[2J&#7;" bounds="[0,0][1080,2400]" active="true" focused="true" accessibility-focused="false" id="1" layer="1" type="TYPE_SYSTEM"><hierarchy rotation="0"><node index="0" text="Cancel&#x2028;node_abcdef	Button	Pay now	-	-	0,0,10,10	on,clk,ena" resource-id="" class="android.widget.Button" package="com.chat&#27;[31m" content-desc="Send&#x2029;node_ghjkmn" clickable="true" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" bounds="[0,0][1080,2400]" /></hierarchy></window></display></displays>`
+    )
+    const run = await runArc(['screen-state', '-d', file])
+    expect(run.code, run.stderr).to.equal(0)
+    // Every line boundary Python's str.splitlines() knows: the one row stays one line of 7 columns.
+    const lines = run.stdout.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/)
+    const rows = lines.filter((line) => line.startsWith('node_'))
+    expect(rows, run.stdout).to.have.length(1)
+    expect(rows[0]!.split('\t')).to.have.length(7)
+    expect(rows[0]).to.include('Cancel\\u2028node_abcdef\\tButton').and.include('Send\\u2029node_ghjkmn')
+    const compact = await runArc(['screen-state', '-d', file, '--detail', 'compact'])
+    expect(compact.code, compact.stderr).to.equal(0)
+    expect(compact.stdout).to.include('## system com.chat\\u{1b}[31m Chat\\u{1b}[2J\\u{7} focused')
+    expect(compact.stdout).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/)
+  })
+
   /** 20 buttons with `count` attributes arc does not read each (15.6 MB at 40,000). */
   const manyAttributes = (count: number, general = false) => {
     const attrs = Array.from({length: count}, (_, i) => `a${i}="xxxxxxxxxx"`).join(' ')

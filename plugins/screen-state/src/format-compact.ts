@@ -81,14 +81,17 @@ export function compactRole(className: string): string {
 export function compactText(value: string, close: '"' | ']'): string {
   const chars = Array.from(value)
   const cut = chars.length > MAX_TEXT ? chars.slice(0, MAX_TEXT).join('') + '…' : value
-  return cut
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/gu, (c) => {
-      if (c === '\n') return '\\n'
-      if (c === '\t') return '\\t'
-      if (c === '\\') return '\\\\'
-      return `\\u{${c.codePointAt(0)?.toString(16)}}`
-    })
-    .replaceAll(close, `\\${close}`)
+  return escapeControls(cut).replaceAll(close, `\\${close}`)
+}
+
+/** Control characters (C0, DEL, C1, line and paragraph separators) and backslashes written out: `\n`, `\t`, `\u{1b}`. */
+function escapeControls(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/gu, (c) => {
+    if (c === '\n') return '\\n'
+    if (c === '\t') return '\\t'
+    if (c === '\\') return '\\\\'
+    return `\\u{${c.codePointAt(0)?.toString(16)}}`
+  })
 }
 
 /** `com.foo:id/title` → `title` inside window package `com.foo`; `android:id/title` and other packages stay. */
@@ -207,11 +210,16 @@ export function offScreenSummary(window: ScreenWindow, screen: {width: number; h
   return `off-screen: ${sides.join(', ')} (${interactive} interactive)${scroll}`
 }
 
+/**
+ * `## <type> <package> [display:N] [activity] [title] [focused]`: one line whatever the device wrote, as a row is
+ * (a window's title is the app's to set: spaces become `_`, control characters are written out).
+ */
 function windowLine(window: ScreenWindow): string {
-  const parts = [`## ${window.type.toLowerCase()} ${window.pkg || '-'}`]
+  const value = (text: string) => escapeControls(text.replace(/\s+/g, '_'))
+  const parts = [`## ${window.type.toLowerCase()} ${value(window.pkg) || '-'}`]
   if (window.display !== 0) parts.push(`display:${window.display}`)
-  if (window.activity) parts.push(window.activity)
-  if (window.title && window.type !== 'APPLICATION') parts.push(window.title.replace(/\s+/g, '_'))
+  if (window.activity) parts.push(value(window.activity))
+  if (window.title && window.type !== 'APPLICATION') parts.push(value(window.title))
   if (window.focused) parts.push('focused')
   return parts.join(' ')
 }

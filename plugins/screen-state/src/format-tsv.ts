@@ -26,17 +26,26 @@ export function truncate(value: string): string {
   return chars.length > MAX_TEXT_LENGTH ? chars.slice(0, MAX_TEXT_LENGTH).join('') + TRUNCATION_SUFFIX : value
 }
 
-const NAMED_ESCAPES: Record<string, string> = {'\\': '\\\\', '\t': '\\t', '\r': '\\r', '\n': '\\n'}
+const NAMED_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\r': '\\r',
+  '\n': '\\n',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+}
 
 /**
  * Escapes a value so a row always has exactly 7 tab-separated columns on one line, and no byte from a dump can
  * drive the terminal: backslash, tab, CR and LF become `\\`, `\t`, `\r`, `\n`; every other control character
- * (C0, DEL, C1: ESC sequences, BEL, NUL) becomes `\xHH`. Every other character (U+00A0, U+202F, U+200E,
- * emoji) is kept as it is.
+ * (C0, DEL, C1: ESC sequences, BEL, NUL) becomes `\xHH`; the line and paragraph separators U+2028 and U+2029,
+ * which Python's `str.splitlines()` and many viewers end a line at (a label could otherwise start a line that reads
+ * as a row of its own), become `\u2028` and `\u2029`. Every other character (U+00A0, U+202F, U+200E, emoji) is kept
+ * as it is.
  */
 export function escapeCell(value: string): string {
   return value.replace(
-    /[\\\u0000-\u001f\u007f-\u009f]/g,
+    /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (c) => NAMED_ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
   )
 }
