@@ -93,9 +93,9 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(list[1]?.available_bytes).to.equal(null)
       expect(r.data).to.deep.equal({locations: list})
       expect(r.sent).to.have.deep.members([
-        ['df', '-k', '--', '/sdcard/Download'],
-        ['df', '-k', '--', '/sdcard/Documents'],
-        ['df', '-k', '--', '/data/local/tmp'],
+        ['df', '-k', '/sdcard/Download'],
+        ['df', '-k', '/sdcard/Documents'],
+        ['df', '-k', '/data/local/tmp'],
       ])
     })
   })
@@ -121,7 +121,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         ['flock', '9'],
         ['sync', 'LIST', '/storage/emulated/0/Download/notes'],
         // Nothing there is what a new file expects: the shell is not asked why (only a NOT_FOUND asks).
-        ['mkdir', '-p', '--', '/storage/emulated/0/Download/notes'],
+        ['mkdir', '-p', '/storage/emulated/0/Download/notes'],
         ['sync', 'SEND', temp, '33188'],
         ['mv', '-f', '--', temp, '/storage/emulated/0/Download/notes/todo.txt'],
       ])
@@ -357,7 +357,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         )
         expect(denied.sent.slice(-2)).to.deep.equal([
           ['sync', 'LIST', '/data/local/tmp/secret'],
-          ['ls', '-a', '--', '/data/local/tmp/secret'],
+          ['ls', '-a', '/data/local/tmp/secret'],
         ])
         // A folder that is really empty stays an empty listing.
         const empty = await run('list_files', {location_id: 'tmp', path: 'empty'})
@@ -404,7 +404,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         expect(error?.code).to.equal('DEVICE_ACCESS_DENIED')
         expect(h.argvSince(from)).to.deep.equal([
           ['STAT', '/data/local/tmp/app-data/notes.txt'],
-          ['ls', '-ld', '--', '/data/local/tmp/app-data/notes.txt'],
+          ['ls', '-ld', '/data/local/tmp/app-data/notes.txt'],
         ])
         // Missing for sure: a STAT and the shell's word.
         expect(await driver.statFile('/data/local/tmp/nothing-here', {sure: true})).to.equal(undefined)
@@ -428,7 +428,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
         ['realpath', '--', '/data/local/tmp'],
         ['realpath', '--', '/data/local/tmp/app-data'],
         ['sync', 'STAT', '/data/local/tmp/app-data/notes.txt'],
-        ['ls', '-ld', '--', '/data/local/tmp/app-data/notes.txt'],
+        ['ls', '-ld', '/data/local/tmp/app-data/notes.txt'],
       ])
       // Whether a name exists in there cannot be told: a missing one is refused the same way.
       expect((await run('read_file', {location_id: 'tmp', path: 'app-data/typo.txt'})).error?.message).to.equal(
@@ -567,17 +567,17 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       expect(r.sent).to.deep.equal([
         ['realpath', '--', '/data/local/tmp'],
         ['sync', 'STAT', '/data/local/tmp/no-such-file.txt'],
-        ['ls', '-ld', '--', '/data/local/tmp/no-such-file.txt'],
+        ['ls', '-ld', '/data/local/tmp/no-such-file.txt'],
       ])
       const list = await run('list_files', {location_id: 'tmp', path: 'no-such-folder'})
       expect(list.error?.code).to.equal('NOT_FOUND')
       expect(list.sent.slice(-2)).to.deep.equal([
         ['sync', 'STAT', '/data/local/tmp/no-such-folder'],
-        ['ls', '-ld', '--', '/data/local/tmp/no-such-folder'],
+        ['ls', '-ld', '/data/local/tmp/no-such-folder'],
       ])
       const del = await run('delete_file', {location_id: 'tmp', path: 'gone/no-such-file.txt'})
       expect(del.error?.code).to.equal('NOT_FOUND')
-      expect(del.sent.at(-1)).to.deep.equal(['ls', '-ld', '--', '/data/local/tmp/gone/no-such-file.txt'])
+      expect(del.sent.at(-1)).to.deep.equal(['ls', '-ld', '/data/local/tmp/gone/no-such-file.txt'])
     })
 
     it('a name that merely contains "Permission denied" is still NOT_FOUND (only the end of the message counts)', async () => {

@@ -10,6 +10,7 @@ const ERRNO_TEXT: Record<string, string> = {
   EACCES: 'Permission denied',
   ENOTEMPTY: 'Directory not empty',
   ELOOP: 'Too many levels of symbolic links',
+  EROFS: 'Read-only file system',
 }
 
 /** Linux's limit on symlinks followed while resolving one path. */

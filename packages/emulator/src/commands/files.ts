@@ -45,8 +45,80 @@ function longLine(s: Stats, name: string): string {
   return `${modeString(s)} ${String(s.nlink).padStart(2)} shell shell ${String(s.size).padStart(8)} ${date} ${name}`
 }
 
+/** The device's API level (`ro.build.version.sdk`): it decides which of toolbox and toybox runs a command. */
+function sdkOf(ctx: CommandContext): number {
+  return Number(ctx.device.properties.get('ro.build.version.sdk') ?? '34')
+}
+
+/**
+ * `ls`, `df` and `mkdir` stayed Android's own toolbox's after toybox came (6.0): system/core toolbox/Android.mk lists
+ * ls and df among its tools up to 6.0 (commits "Lose ls to toybox." and "Lose df to toybox.", first in 7.0) and mkdir
+ * up to 5.1 ("Lose mkdir to toybox.", first in 6.0).
+ */
+const TOOLBOX_LS_DF_LAST_SDK = 23
+const TOOLBOX_MKDIR_LAST_SDK = 22
+
+/**
+ * Toolbox's `ls` (system/core toolbox/ls.c, ls_main, up to Android 6.0): every argument starting with `-` is a run
+ * of option letters (`lnsRdZaFi`), `--` included: any other letter prints `ls: Unknown option '-X'. Aborting.` and
+ * exits 1 before anything is listed. listpath says a path it cannot lstat as perror(NAME) (`NAME: strerror`), and
+ * listdir a folder it cannot open as `opendir failed, strerror`; either makes the status 1. Names, one a line (`-a`
+ * adds `.` and `..`); `-l` lines are mode, owner, group, size, date and name, as its listfile prints them.
+ */
+async function toolboxLs(ctx: CommandContext): Promise<number> {
+  const flags = new Set<string>()
+  const targets: string[] = []
+  for (const a of ctx.argv.slice(1)) {
+    if (!a.startsWith('-')) {
+      targets.push(a)
+      continue
+    }
+    for (const c of a.slice(1)) {
+      if (!'lnsRdZaFi'.includes(c)) {
+        ctx.err(`ls: Unknown option '-${c}'. Aborting.\n`)
+        return 1
+      }
+      flags.add(c)
+    }
+  }
+  const long = (s: Stats, name: string) => {
+    const d = s.mtime
+    const p = (n: number) => String(n).padStart(2, '0')
+    const date = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`
+    const size = s.isDirectory() || s.isSymbolicLink() ? ' '.repeat(8) : String(s.size).padStart(8)
+    return `${modeString(s)} shell    shell    ${size} ${date} ${name}`
+  }
+  let status = 0
+  for (const target of targets.length > 0 ? targets : ['.']) {
+    let stats: Stats
+    try {
+      stats = await (target.endsWith('/') ? stat : lstat)(ctx.device.files.hostPath(target, ctx.cwd))
+    } catch (error) {
+      ctx.err(`${target}: ${errnoText(error)}\n`)
+      status = 1
+      continue
+    }
+    if (!stats.isDirectory() || flags.has('d')) {
+      ctx.out(`${flags.has('l') ? long(stats, target) : target}\n`)
+      continue
+    }
+    const folder = ctx.device.files.hostPath(target, ctx.cwd, true)
+    if (!shellMayRead(stats)) {
+      ctx.err(`opendir failed, ${errnoText({code: 'EACCES'})}\n`)
+      status = 1
+      continue
+    }
+    let names = (await readdir(folder)).sort()
+    if (flags.has('a')) names = ['.', '..', ...names]
+    else names = names.filter((name) => !name.startsWith('.'))
+    for (const name of names) ctx.out(`${flags.has('l') ? long(await lstat(`${folder}/${name}`), name) : name}\n`)
+  }
+  return status
+}
+
 /** `ls [-l] [-a] [-1] [PATH…]` (toybox): one name per line, as when not on a terminal. */
 export async function ls(ctx: CommandContext): Promise<number> {
+  if (sdkOf(ctx) <= TOOLBOX_LS_DF_LAST_SDK) return toolboxLs(ctx)
   const {flags, paths} = split(ctx.argv.slice(1))
   const targets = paths.length > 0 ? paths : ['.']
   let status = 0
@@ -146,8 +218,60 @@ export async function rm(ctx: CommandContext): Promise<number> {
   return status
 }
 
+/**
+ * Toolbox's `mkdir` (system/core toolbox/mkdir.c, mkdir_main, up to Android 5.1): only its first argument may be an
+ * option (`-p` or `--parents`; `--help` or no argument prints its usage); every later argument is a folder, `--`
+ * too, which is made in the working folder (adb's shell starts in `/`, read-only). With `-p` it walks each path
+ * piece by piece, making each missing one; the first failure prints `mkdir failed for PATH, strerror` (with `-p`,
+ * PATH is the pieces so far, ending in `/`) and ends the program with main's return value -1: status 255.
+ */
+async function toolboxMkdir(ctx: CommandContext): Promise<number> {
+  let args = ctx.argv.slice(1)
+  if (args.length === 0 || args[0] === '--help') {
+    ctx.err('mkdir [OPTION] <target>\n    --help           display usage and exit\n')
+    ctx.err('    -p, --parents    create parent directories as needed\n')
+    return 255
+  }
+  const parents = args[0] === '-p' || args[0] === '--parents'
+  if (parents) args = args.slice(1)
+  if (parents && args.length === 0) return toolboxMkdir({...ctx, argv: ['mkdir']})
+  for (const target of args) {
+    const steps = parents
+      ? target
+          .split('/')
+          .filter(Boolean)
+          .map((_, i, pieces) => `${target.startsWith('/') ? '/' : ''}${pieces.slice(0, i + 1).join('/')}/`)
+      : [target]
+    for (const step of steps) {
+      try {
+        const host = ctx.device.files.hostPath(step, ctx.cwd)
+        if (
+          parents &&
+          (await stat(host).then(
+            () => true,
+            () => false
+          ))
+        )
+          continue
+        if (ctx.device.files.resolve(step, ctx.cwd).split('/').filter(Boolean).length === 1) throw readOnlyRoot()
+        await mkdirFs(host)
+      } catch (error) {
+        ctx.err(`mkdir failed for ${step}, ${errnoText(error)}\n`)
+        return 255
+      }
+    }
+  }
+  return 0
+}
+
+/** The error of making an entry in `/`: a phone's root file system is mounted read-only (init.rc remounts rootfs ro). */
+function readOnlyRoot(): NodeJS.ErrnoException {
+  return Object.assign(new Error('Read-only file system'), {code: 'EROFS'})
+}
+
 /** `mkdir [-p] PATH…` */
 export async function mkdir(ctx: CommandContext): Promise<number> {
+  if (sdkOf(ctx) <= TOOLBOX_MKDIR_LAST_SDK) return toolboxMkdir(ctx)
   const {flags, paths} = split(ctx.argv.slice(1))
   let status = 0
   for (const target of paths) {
@@ -276,7 +400,39 @@ export async function ln(ctx: CommandContext): Promise<number> {
 }
 
 /** `df -k [--] PATH`: toybox's columns, figures from the host file system holding the device folder. */
+/**
+ * Toolbox's `df` (system/core toolbox/df.c, df_main, up to Android 6.0): no options at all, so each argument, `-k`
+ * and `--` too, is a path to statfs. Its own columns (`Filesystem Size Used Free Blksize`), sizes in tenths of K, M
+ * or G as its printsize rounds them; a path it cannot statfs prints `PATH: strerror` and makes the status 1.
+ */
+async function toolboxDf(ctx: CommandContext): Promise<number> {
+  const size = (bytes: number) => {
+    let n = bytes * 10
+    let unit = 'K'
+    if (n > 1024 * 1024 * 10) [n, unit] = [Math.floor(n / 1024), 'M']
+    if (n > 1024 * 1024 * 10) [n, unit] = [Math.floor(n / 1024), 'G']
+    const tenths = Math.floor((n + 512) / 1024)
+    return `${String(Math.floor(tenths / 10)).padStart(4)}.${tenths % 10}${unit}`
+  }
+  ctx.out('Filesystem               Size     Used     Free   Blksize\n')
+  let status = 0
+  for (const target of ctx.argv.slice(1)) {
+    try {
+      const fs = await statfs(ctx.device.files.hostPath(target, ctx.cwd, true))
+      const used = (fs.blocks - fs.bfree) * fs.bsize
+      ctx.out(
+        `${target.padEnd(20)}  ${size(fs.blocks * fs.bsize)}  ${size(used)}  ${size(fs.bfree * fs.bsize)}   ${fs.bsize}\n`
+      )
+    } catch (error) {
+      ctx.err(`${target}: ${errnoText(error)}\n`)
+      status = 1
+    }
+  }
+  return status
+}
+
 export async function df(ctx: CommandContext): Promise<number> {
+  if (sdkOf(ctx) <= TOOLBOX_LS_DF_LAST_SDK) return toolboxDf(ctx)
   const {paths} = split(ctx.argv.slice(1))
   const target = paths[0] ?? '/'
   try {

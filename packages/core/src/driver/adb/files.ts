@@ -49,11 +49,25 @@ function toStat(stats: SyncStats): FileStat {
 }
 
 /**
- * Whether a tool's error ends with strerror(EACCES), as toybox (`ls: PATH: Permission denied`), toolbox and adbd
- * (`open failed: Permission denied`) end it. Only the end counts: the path in the message is anybody's text.
+ * Whether a tool's error ends with strerror(EACCES), as toybox (`ls: PATH: Permission denied`), toolbox (`PATH:
+ * Permission denied` from perror, `opendir failed, Permission denied` from its ls, `mkdir failed for PATH,
+ * Permission denied`) and adbd (`open failed: Permission denied`) end it. Only the end counts: the path in the
+ * message is anybody's text, and every one of these formats ends with the strerror text.
  */
 function saysDenied(text: string): boolean {
-  return /: Permission denied'?$/.test(text.trimEnd())
+  return /[:,] Permission denied'?$/.test(text.trimEnd())
+}
+
+/**
+ * A path as the operand of `ls`, `mkdir` or `df`, which get no `--` before it: Android's own toolbox ran them up to
+ * 6.0 (ls and df; mkdir up to 5.1: system/core toolbox/Android.mk, "Lose ls/df/mkdir to toybox."), and its ls takes
+ * `--` for an unknown option (ls_main: `ls: Unknown option '--'. Aborting.`, exit 1), its mkdir for a folder to
+ * make in `/` (mkdir_main reads options from its first argument only), its df for a path (df_main has no options).
+ * arc's device paths are absolute, and a path starting with `/` is never an option; any other starting with `-`
+ * gets `./` before it (relative to `/`, where adb's shell starts), which names the same file.
+ */
+function operand(target: string): string {
+  return target.startsWith('-') ? `./${target}` : target
 }
 
 /**
@@ -128,7 +142,7 @@ export async function statFile(dev: DeviceShell, target: string): Promise<FileSt
  * this returns and the caller reports it missing.
  */
 export async function confirmMissing(dev: DeviceShell, target: string): Promise<void> {
-  const {output} = await dev.run(['ls', '-ld', '--', target])
+  const {output} = await dev.run(['ls', '-ld', operand(target)])
   const text = output.toString('utf8')
   if (saysDenied(text)) throw accessDenied(dev, target, 'reach', text)
 }
@@ -152,7 +166,7 @@ export async function listDir(dev: DeviceShell, target: string): Promise<FileEnt
     return listed.map((e) => ({name: e.name, ...toStat(e)}))
   })
   if (entries.length > 0) return withoutLocks(target, entries)
-  const {output, exitCode} = await dev.run(['ls', '-a', '--', target])
+  const {output, exitCode} = await dev.run(['ls', '-a', operand(target)])
   if (exitCode !== 0) {
     const text = output.toString('utf8')
     if (saysDenied(text)) throw accessDenied(dev, target, 'list', text)
@@ -314,9 +328,13 @@ export function printedPath(output: string): string | undefined {
   return line.startsWith('/') ? line : undefined
 }
 
-/** Available bytes from `df -k PATH` (POSIX columns: filesystem, 1K-blocks, used, available…). */
+/**
+ * Available bytes from `df -k PATH` (toybox's POSIX columns: filesystem, 1K-blocks, used, available…). Toolbox's df
+ * (up to Android 6.0) has no `-k` (it says `-k: No such file or directory` and exits 1) and prints its sizes rounded
+ * to a tenth of K, M or G: no exact count there, so undefined.
+ */
 export async function freeBytes(dev: DeviceShell, target: string): Promise<number | undefined> {
-  const {output, exitCode} = await dev.run(['df', '-k', '--', target])
+  const {output, exitCode} = await dev.run(['df', '-k', operand(target)])
   if (exitCode !== 0) return undefined
   const last = output.toString('utf8').trim().split(/\r?\n/).at(-1)?.trim().split(/\s+/)
   const available = Number(last?.[3])
@@ -326,7 +344,7 @@ export async function freeBytes(dev: DeviceShell, target: string): Promise<numbe
 /** `mkdir -p`; toybox's `mkdir: 'PATH': Permission denied` (a folder on the way closed to the shell user) is DEVICE_ACCESS_DENIED. */
 export async function makeDirs(dev: DeviceShell, target: string): Promise<void> {
   try {
-    await dev.action(['mkdir', '-p', '--', target], `mkdir -p ${target}`)
+    await dev.action(['mkdir', '-p', operand(target)], `mkdir -p ${target}`)
   } catch (error) {
     const output = error instanceof DeviceCommandError ? String(error.details.output ?? '') : ''
     if (saysDenied(output)) throw accessDenied(dev, target, 'create', output)
