@@ -28,6 +28,7 @@ import {
 import {parseFlow, stepWords, uniqueFlowNames, valueAt, type Flow} from '../flow/flow-file.js'
 import {KeptOutput} from '../flow/kept-output.js'
 import {failed, junitXml, markdownSummary, tally, type FlowResult, type StepResult} from '../flow/report.js'
+import {clearEarlierRun, makeFailureFolder, REPORT_FILES} from '../flow/report-dir.js'
 import {readScript} from '../read-script.js'
 import {exitStatus, ScriptCommand} from '../script-command.js'
 import {checkOutputFile, writeOutputFile} from '../tools/write-output.js'
@@ -70,7 +71,7 @@ async function capturing<T>(
  * report's files can go there, before any flow acts on a device: a report that cannot be written is OUTPUT_FAILED
  * naming --report-dir now, not an error after every flow ran.
  */
-async function prepareReportDir(dir: string): Promise<void> {
+async function prepareReportDir(dir: string, clear: boolean): Promise<void> {
   const target = {path: dir, input: '--report-dir'}
   const found = await stat(dir).catch(() => undefined)
   if (found && !found.isDirectory()) throw outputError(target, 'it is a file, not a folder')
@@ -78,7 +79,18 @@ async function prepareReportDir(dir: string): Promise<void> {
     const why = error.code === 'ENOENT' ? 'the file system refuses to create it' : outputReason(error)
     throw outputError(target, `cannot make the folder ${error.path ?? dir}: ${why}`, error)
   })
-  for (const name of ['junit.xml', 'summary.md']) await checkOutputFile(path.join(dir, name), '--report-dir')
+  for (const name of REPORT_FILES) await checkOutputFile(path.join(dir, name), '--report-dir')
+  if (!clear) return
+  // A folder reused run after run showed the failures of every earlier run beside this one's (report-dir.ts).
+  const {removed, kept} = await clearEarlierRun(dir)
+  if (removed.length > 0)
+    process.stderr.write(
+      `report: removed ${removed.length} failure folder(s) an earlier arc test left in ${printableLine(dir)}\n`
+    )
+  for (const {folder, others} of kept)
+    process.stderr.write(
+      `report: kept ${printableLine(path.join(dir, folder))}, an earlier run's failure folder: it holds what arc test did not write there${others.length ? ` (${printableLine(others.join(', '))})` : ''}\n`
+    )
 }
 
 /** The exit status of a run a signal stopped: 130 for SIGINT (CANCELLED, as every arc command), else 128 + its number. */
@@ -275,7 +287,8 @@ export default class Test extends ScriptCommand {
         }
       )
     const reportDir = flags['report-dir'] === undefined ? undefined : path.resolve(flags['report-dir'])
-    if (reportDir) await prepareReportDir(reportDir)
+    // The run's own process clears what earlier runs left; its children (several devices) write into that folder.
+    if (reportDir) await prepareReportDir(reportDir, flags.results === undefined)
     const started = new Date()
     const results =
       devices.length > 1
@@ -459,23 +472,20 @@ export default class Test extends ScriptCommand {
   private async saveFailure(result: FlowResult, reportDir: string, device: string | undefined): Promise<string[]> {
     // Each failure a folder of its own, also where two names make one file word (`a b`, `a_b`).
     const word = `${fileWord(result.flow)}-${fileWord(result.device)}`
-    let folder = word
-    for (let n = 2; this.failureFolders.has(folder); n++) folder = `${word}-${n}`
-    this.failureFolders.add(folder)
-    const dir = path.join(reportDir, folder)
     // What cannot be saved is said, and the run goes on: the flow's failure and the report matter more than its pictures.
-    const unsaved = (error: unknown) =>
+    const unsaved = (where: string, error: unknown) =>
       process.stderr.write(
-        `cannot save what ${printableLine(path.basename(result.file))} left on ${printableLine(result.device)} in ${printableLine(dir)}: ${printableLine(error instanceof OutputError ? error.message : outputReason(error))}\n`
+        `cannot save what ${printableLine(path.basename(result.file))} left on ${printableLine(result.device)} in ${printableLine(where)}: ${printableLine(error instanceof OutputError ? error.message : outputReason(error))}\n`
       )
+    // A new folder, marked as this run's, never one already there: an earlier run's failures, or a user's files.
+    let folder: string
     try {
-      const found = await stat(dir).catch(() => undefined)
-      if (found && !found.isDirectory()) throw new Error('it is a file, not a folder')
-      await makeFolders(dir)
+      folder = await makeFailureFolder(reportDir, word, this.failureFolders)
     } catch (error) {
-      unsaved(error)
+      unsaved(path.join(reportDir, word), error)
       return []
     }
+    const dir = path.join(reportDir, folder)
     const saved: string[] = []
     const deviceArgs = device === undefined ? [] : ['--device', device]
     const quietly = (id: string, args: string[]) =>
@@ -493,7 +503,7 @@ export default class Test extends ScriptCommand {
       const log = Buffer.from(text.endsWith('\n') || text === '' ? text : `${text}\n`)
       await writeOutputFile(path.join(dir, 'device.log'), log, 'device.log').then(
         () => saved.push(`${folder}/device.log`),
-        unsaved
+        (error: unknown) => unsaved(dir, error)
       )
     }
     for (const file of saved) process.stderr.write(`saved: ${path.join(reportDir, file)}\n`)

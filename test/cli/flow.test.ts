@@ -1,4 +1,4 @@
-import {spawnSync} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import {mkdir, readdir, readFile, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
@@ -164,7 +164,8 @@ describe('arc test: flow files', function () {
     ])
     expect(cases[1]!.failure).to.match(new RegExp(`^${bad.replaceAll('.', '\\.')}:2: Error \\[ELEMENT_NOT_FOUND\\]: `))
     const saved = (await readdir(path.join(report, 'bad-emu-1'))).sort()
-    expect(saved).to.deep.equal(['device.log', 'screen.jpg', 'snapshot'])
+    // The marker says the folder is this run's: the next run into the report folder clears it.
+    expect(saved).to.deep.equal(['.arc-test-failure.json', 'device.log', 'screen.jpg', 'snapshot'])
     expect((await readdir(path.join(report, 'bad-emu-1', 'snapshot'))).sort()).to.include.members([
       'meta.json',
       'screen.png',
@@ -238,14 +239,94 @@ describe('arc test: flow files', function () {
     const bad = await flow('unsaved.flow', 'click --text "No such button"\n')
     const report = path.join(h.dir, 'report-unsaved')
     await mkdir(report)
-    await writeFile(path.join(report, 'unsaved-emu-1'), 'PRECIOUS\n')
+    // Every name the failure folder could take is a file of the user's.
+    const names = ['unsaved-emu-1', ...Array.from({length: 99}, (_, i) => `unsaved-emu-1-${i + 2}`)]
+    for (const name of names) await writeFile(path.join(report, name), 'PRECIOUS\n')
     const run = await runArc(['test', bad, '--device', 'emu-1', '--report-dir', report], {env: h.env})
     expect(run.code, run.stderr).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
     expect(run.stderr)
       .to.include(`cannot save what unsaved.flow left on emu-1 in ${path.join(report, 'unsaved-emu-1')}`)
       .and.not.include('INTERNAL')
     expect(junitCases(await readFile(path.join(report, 'junit.xml'), 'utf8'))).to.have.length(1)
-    expect(await readFile(path.join(report, 'unsaved-emu-1'), 'utf8')).to.equal('PRECIOUS\n')
+    for (const name of names) expect(await readFile(path.join(report, name), 'utf8')).to.equal('PRECIOUS\n')
+  })
+
+  // A report folder used again kept the first run's failure folders beside the new report: a reader, or a CI job
+  // uploading the folder, saw failures that did not happen in this run.
+  it('a reused --report-dir shows this run’s failures only; what arc test did not write there stays', async () => {
+    const good = await flow('reuse-good.flow', 'find text ADD\n')
+    const bad = await flow('reuse-bad.flow', 'click --text "No such button"\n')
+    const worse = await flow('reuse-worse.flow', 'click --text "No such button either"\n')
+    const report = path.join(h.dir, 'report-reused')
+    const first = await runArc(['test', good, bad, worse, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(first.code, first.stderr).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
+    expect((await readdir(report)).sort()).to.deep.equal([
+      'junit.xml',
+      'reuse-bad-emu-1',
+      'reuse-worse-emu-1',
+      'summary.md',
+    ])
+    // The user's own files: beside the report, and inside a failure folder.
+    await writeFile(path.join(report, 'notes.txt'), 'MINE\n')
+    await writeFile(path.join(report, 'reuse-worse-emu-1', 'triage.txt'), 'MINE\n')
+    // A folder of the user's that bears a failure folder's name is not arc test's: never written into, never removed.
+    await mkdir(path.join(report, 'reuse-good-emu-1'))
+
+    // This time reuse-bad passes and reuse-good fails.
+    const fixed = await flow('reuse-bad.flow', 'find text ADD\n')
+    const broke = await flow('reuse-good.flow', 'click --text "Gone now"\n')
+    const second = await runArc(['test', broke, fixed, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(second.code, second.stderr).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
+    expect((await readdir(report)).sort()).to.deep.equal([
+      'junit.xml',
+      'notes.txt',
+      'reuse-good-emu-1',
+      'reuse-good-emu-1-2',
+      'reuse-worse-emu-1',
+      'summary.md',
+    ])
+    expect(await readdir(path.join(report, 'reuse-good-emu-1'))).to.deep.equal([])
+    expect((await readdir(path.join(report, 'reuse-good-emu-1-2'))).sort()).to.include.members([
+      'screen.jpg',
+      'snapshot',
+    ])
+    // The first run's folder that holds the user's file: arc test's own files gone, the user's kept, and said.
+    expect((await readdir(path.join(report, 'reuse-worse-emu-1'))).sort()).to.deep.equal([
+      '.arc-test-failure.json',
+      'triage.txt',
+    ])
+    expect(second.stderr)
+      .to.include(`report: removed 1 failure folder(s) an earlier arc test left in ${report}`)
+      .and.include(`report: kept ${path.join(report, 'reuse-worse-emu-1')}, an earlier run's failure folder`)
+      .and.include('(triage.txt)')
+    expect(await readFile(path.join(report, 'notes.txt'), 'utf8')).to.equal('MINE\n')
+    const summary = await readFile(path.join(report, 'summary.md'), 'utf8')
+    expect(summary).to.include('reuse-good-emu-1-2/screen.jpg').and.not.include('reuse-bad-emu-1')
+  })
+
+  // The old junit.xml stood until the new one replaced it: a run killed before its report (SIGKILL, a runner's hard
+  // timeout) left the earlier run's report for CI to read as this one's.
+  it('a run that ends before its report leaves no earlier run’s report standing', async () => {
+    const quick = await flow('quick.flow', 'find text ADD\n')
+    const slow = await flow('slow.flow', 'wait element text NEVER --timeout 60s\n')
+    const report = path.join(h.dir, 'report-killed')
+    const first = await runArc(['test', quick, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(first.code, first.stderr).to.equal(0)
+    expect((await readdir(report)).sort()).to.deep.equal(['junit.xml', 'summary.md'])
+    const child = spawn(process.execPath, arcNodeArgs(['test', slow, '--device', 'emu-1', '--report-dir', report]), {
+      env: {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...h.env},
+    })
+    let stderr = ''
+    const closed = new Promise((resolve) => child.on('close', resolve))
+    await new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString()
+        if (stderr.includes(`${slow}:1`)) resolve()
+      })
+    )
+    child.kill('SIGKILL')
+    await closed
+    expect(await readdir(report)).to.deep.equal([])
   })
 
   it('runs on three devices at once, each flow on each, in one report; --shard splits the flows between them', async () => {
