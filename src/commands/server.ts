@@ -1,4 +1,4 @@
-import {rmSync} from 'node:fs'
+import {realpathSync, rmSync} from 'node:fs'
 
 import {
   cliErrorText,
@@ -12,6 +12,7 @@ import {
   forgetScreenGeometry,
   residentCliHost,
   serveDespiteOutputErrors,
+  ServerRunningError,
   toArcError,
   UnsupportedError,
 } from '@arc-cli/core'
@@ -19,7 +20,15 @@ import {
 import {ScriptCommand, exitStatus} from '../script-command.js'
 import {serverAt} from '../server/ask.js'
 import {Host} from '../server/host.js'
-import {asksOclifText, MAX_SOCKET_PATH_BYTES, optionWords, socketPathFits} from '../server/protocol.js'
+import {takeServerLock} from '../server/lock.js'
+import {
+  asksOclifText,
+  MAX_SOCKET_PATH_BYTES,
+  optionWords,
+  serverSocketPath,
+  socketPathFits,
+  type ServerStatus,
+} from '../server/protocol.js'
 
 /**
  * Commands a server never runs; the client runs them itself: those that read stdin (the client's is not sent:
@@ -75,7 +84,8 @@ export default class Server extends ScriptCommand {
         {details: {input: 'idle', value: flags.idle}, actions: ['e.g. --idle 10m, or --idle 0 to run until stopped']}
       )
     }
-    const {root, socket, answer} = await serverAt(this.config.root)
+    const root = realpathSync(this.config.root)
+    const socket = serverSocketPath(root)
     if (socket === undefined) {
       throw new UnsupportedError('arc server needs Unix sockets, which this platform (Windows) does not give arc', {
         actions: ['Run arc commands as they are, or many of them at once with `arc batch`.'],
@@ -90,36 +100,41 @@ export default class Server extends ScriptCommand {
         }
       )
     }
-    if (answer === 'silent') {
-      throw new OutputError(
-        `arc server cannot listen on ${socket}: a server holds it and does not answer (stopped with Ctrl-Z or SIGSTOP?)`,
-        {details: {path: socket}, actions: ['Resume it (fg, or kill -CONT PID), or end it (kill PID).']}
-      )
-    }
-    if (answer) {
-      this.log(`arc server: already running (pid ${answer.pid}) on ${socket}`)
-      return
-    }
-    // Its log's reader gone (`arc server 2>&1 | head -3`), it goes on serving, the client's command with it.
-    serveDespiteOutputErrors()
-    // A socket nobody listens on, if one is there: a server killed before its clean-up. Taken over.
-    rmSync(socket, {force: true})
-    const ownStderr = process.stderr.write.bind(process.stderr)
-    const host = new Host({
-      root,
-      socket,
-      idleMs,
-      log: (line) => ownStderr(`${line}\n`),
-      accept: (argv) => this.accept(argv),
-      run: (id, argv) => this.runHere(id, argv),
-    })
+    // One server per installation, however many start at once (lock.ts): only the lock's holder looks at the
+    // socket, removes a dead server's and listens; every other start is told who serves.
+    const lock = await takeServerLock(socket)
+    if ('heldBy' in lock) throw serverRunning(socket, (await serverAt(root)).answer, lock.heldBy)
+    let host: Host
     try {
-      await host.listen()
-    } catch (error) {
-      throw new OutputError(`arc server cannot listen on ${socket}: ${(error as Error).message}`, {
-        details: {path: socket},
-        cause: error,
+      // A server that answers though this start holds the lock: one of an arc from before the lock (an upgrade).
+      const {answer} = await serverAt(root)
+      if (answer !== undefined) throw serverRunning(socket, answer, undefined)
+      // Its log's reader gone (`arc server 2>&1 | head -3`), it goes on serving, the client's command with it.
+      serveDespiteOutputErrors()
+      // A socket nobody listens on, if one is there: a server killed before its clean-up. Taken over.
+      rmSync(socket, {force: true})
+      const ownStderr = process.stderr.write.bind(process.stderr)
+      host = new Host({
+        root,
+        socket,
+        idleMs,
+        log: (line) => ownStderr(`${line}\n`),
+        accept: (argv) => this.accept(argv),
+        run: (id, argv) => this.runHere(id, argv),
+        // Its socket gone, the next start may serve at once, while this one finishes its last command.
+        stopped: () => lock.release(),
       })
+      try {
+        await host.listen()
+      } catch (error) {
+        throw new OutputError(`arc server cannot listen on ${socket}: ${(error as Error).message}`, {
+          details: {path: socket},
+          cause: error,
+        })
+      }
+    } catch (error) {
+      lock.release()
+      throw error
     }
     const stop = (signal: string) => host.shutdown(`${signal}`)
     process.once('SIGINT', () => stop('SIGINT'))
@@ -179,4 +194,28 @@ export default class Server extends ScriptCommand {
       residentCliHost(false)
     }
   }
+}
+
+/**
+ * Another server of this installation serves (or is starting, or is stopped): what `answer`, its reply to `status`,
+ * says of it, and the pid its lock gave.
+ */
+function serverRunning(socket: string, answer: ServerStatus | 'silent' | undefined, heldBy: number | undefined) {
+  const pid = typeof answer === 'object' ? answer.pid : heldBy
+  const who = pid === undefined ? '' : ` (pid ${pid})`
+  const details = {path: socket, ...(pid === undefined ? {} : {pid})}
+  if (typeof answer === 'object')
+    return new ServerRunningError(
+      `another arc server of this installation runs${who} on ${socket}: arc commands already run there`,
+      {details, actions: ['`arc server status` says more of it; `arc server stop` stops it.']}
+    )
+  if (answer === 'silent')
+    return new ServerRunningError(
+      `another arc server of this installation holds ${socket}${who} and does not answer (stopped with Ctrl-Z or SIGSTOP?)`,
+      {details, actions: ['Resume it (fg, or kill -CONT PID), or end it (kill PID).']}
+    )
+  return new ServerRunningError(
+    `another arc server of this installation is starting${who} on ${socket}, or stopping: arc commands run there once it listens`,
+    {details, actions: ['`arc server status` says whether it runs.']}
+  )
 }

@@ -36,6 +36,8 @@ export interface HostOptions {
   run: (id: string, argv: string[]) => Promise<number>
   /** A line for the server's own log (its stderr), never the client's. */
   log: (line: string) => void
+  /** Told once, as the server stops listening and removes its socket (it lets its lock go: lock.ts). */
+  stopped?: () => void
 }
 
 /**
@@ -224,6 +226,7 @@ export class Host {
       if (statSync(this.options.socket, {throwIfNoEntry: false})?.ino === this.socketIno) {
         rmSync(this.options.socket, {force: true})
       }
+      this.options.stopped?.()
     }
     if (!this.busy) this.stop(this.stopping)
   }

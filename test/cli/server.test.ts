@@ -526,6 +526,75 @@ describe('arc server: later commands run in a resident arc, with the same output
     }
   })
 
+  it('started twice at once, serves once: the other exits SERVER_RUNNING (25) naming it, and none runs unreachable', async () => {
+    // The moment between finding no server and listening, widened by a preload: the first start listens 2 s late,
+    // the second removes what it takes for a dead server's socket 4 s late. Both used to find no server; the second
+    // then removed the first's socket and listened in its place, and the first ran on unreachable, holding its
+    // devices, until its --idle.
+    const slowStart = [
+      "import fs from 'node:fs'",
+      "import net from 'node:net'",
+      "import {syncBuiltinESMExports} from 'node:module'",
+      "const sock = (where) => typeof where === 'string' && where.endsWith('.sock')",
+      "if (process.env.SLOW_START === 'listen') {",
+      '  const listen = net.Server.prototype.listen',
+      '  net.Server.prototype.listen = function (...args) {',
+      "    if (!sock(typeof args[0] === 'string' ? args[0] : args[0]?.path)) return listen.apply(this, args)",
+      '    setTimeout(() => listen.apply(this, args), 2000)',
+      '    return this',
+      '  }',
+      '} else {',
+      '  const rm = fs.rmSync',
+      '  fs.rmSync = (where, options) => {',
+      '    if (sock(String(where))) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4000)',
+      '    return rm(where, options)',
+      '  }',
+      '  syncBuiltinESMExports()',
+      '}',
+    ].join('\n')
+    const starts = ['listen', 'rm'].map((slow) => {
+      const child = spawn(
+        process.execPath,
+        [`--import=data:text/javascript,${encodeURIComponent(slowStart)}`, BIN, 'server', '--idle', '0'],
+        {cwd: work, env: env({SLOW_START: slow})}
+      )
+      let log = ''
+      child.stdout.on('data', (d: Buffer) => (log += d))
+      child.stderr.on('data', (d: Buffer) => (log += d))
+      return {child, log: () => log}
+    })
+    try {
+      // Each either listens or has exited.
+      for (const start of starts)
+        while (!start.log().includes('listening on') && start.child.exitCode === null)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+      const serving = starts.filter((start) => start.child.exitCode === null)
+      expect(
+        serving.map((start) => start.log()),
+        'exactly one serves'
+      ).to.have.length(1)
+      const winner = serving[0]!
+      server = winner.child
+      const loser = starts.find((start) => start !== winner)!
+      expect(loser.child.exitCode, loser.log()).to.equal(25)
+      expect(loser.log()).to.match(/^Error \[SERVER_RUNNING\]: another arc server of this installation /)
+      // It names the winner when the winner could tell (here the winner may be the start held up in its removal).
+      const named = /\(pid (\d+)\)/.exec(loser.log())
+      if (named) expect(Number(named[1]), loser.log()).to.equal(winner.child.pid)
+      // The one serving is the one the socket leads to.
+      expect((await status()).pid).to.equal(winner.child.pid)
+      // And a start after it is refused the same way, with the same code.
+      const again = await arc(['server'])
+      expect(again.code, again.stderr).to.equal(25)
+      expect(again.stderr).to.match(new RegExp(`runs \\(pid ${winner.child.pid}\\)`))
+      const stop = await arc(['server', 'stop'])
+      expect(stop.code, stop.stderr).to.equal(0)
+      expect(await exited(winner.child)).to.equal(0)
+    } finally {
+      for (const start of starts) if (start.child.exitCode === null) start.child.kill('SIGKILL')
+    }
+  })
+
   it('refuses an --idle that is not a duration (INVALID_INPUT, exit 2) and listens nowhere', async () => {
     const run = await arc(['server', '--idle', 'soon'])
     expect(run.code).to.equal(2)

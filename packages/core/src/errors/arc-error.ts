@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'FILE_TOO_LARGE'
   | 'DOWNLOAD_FAILED'
   | 'SERVER_LOST'
+  | 'SERVER_RUNNING'
   | 'INTERNAL'
 
 export interface ArcErrorOptions {
@@ -248,6 +249,14 @@ export class DownloadFailedError extends ArcError {
  */
 export class ServerLostError extends ArcError {
   readonly code = 'SERVER_LOST'
+}
+
+/**
+ * `arc server` found another server of the same installation running, starting or stopped (Ctrl-Z): commands already
+ * go there, so this one does not serve (docs/server.md). A script tells a server it started from one that was there.
+ */
+export class ServerRunningError extends ArcError {
+  readonly code = 'SERVER_RUNNING'
 }
 
 /** A bug in arc. */

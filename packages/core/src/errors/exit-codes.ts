@@ -175,6 +175,11 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
     meaning:
       'the `arc server` that ran the command went away before its end: the command may have acted in part (run it again)',
   },
+  SERVER_RUNNING: {
+    exit: 25,
+    meaning:
+      '`arc server`: another server of this installation runs (or is starting, or stopped with Ctrl-Z), and serves its commands',
+  },
   SCREEN_NOT_IDLE: {
     exit: 22,
     meaning: 'the screen never went idle for uiautomator (a video, an animation, a spinner), so it cannot be read',
