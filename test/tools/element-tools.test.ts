@@ -75,6 +75,47 @@ const follow = (label: string): NodeSpec[] => [
   },
 ]
 
+/**
+ * Screen "mail": a list of two mails, each with a delete button that has no words of its own. `first` is the first
+ * mail's subject; the two subjects tried share their first 40 characters, which is all of a row's label its
+ * children's ids keep.
+ */
+const mail = (first: string): NodeSpec[] => [
+  {
+    pkg: 'com.example.mail',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: 'androidx.recyclerview.widget.RecyclerView',
+        res: 'com.example.mail:id/list',
+        attrs: {scrollable: 'true'},
+        bounds: [0, 200, 1080, 2200],
+        children: [first, 'Weekly digest'].map((subject, i): NodeSpec => ({
+          cls: 'android.widget.LinearLayout',
+          bounds: [0, 200 + i * 200, 1080, 400 + i * 200],
+          children: [
+            {
+              cls: 'android.widget.TextView',
+              res: 'com.example.mail:id/subject',
+              text: subject,
+              bounds: [40, 220 + i * 200, 900, 380 + i * 200],
+            },
+            {
+              cls: 'android.widget.ImageButton',
+              res: 'com.example.mail:id/delete',
+              desc: 'Delete',
+              attrs: {clickable: 'true'},
+              bounds: [920, 240 + i * 200, 1040, 360 + i * 200],
+            },
+          ],
+        })),
+      },
+    ],
+  },
+]
+const SHIPPED = 'Your order of Echo Dot (4th generation) has shipped'
+const DELIVERED = 'Your order of Echo Dot (4th generation) has been delivered'
+
 describe('element, typing and wait tools against arc emulate', function () {
   this.timeout(60_000)
   let dir: string
@@ -84,13 +125,21 @@ describe('element, typing and wait tools against arc emulate', function () {
     dir = await mkdtemp(path.join(os.tmpdir(), 'arc-elements-'))
     await writeFile(path.join(dir, 'follow.xml'), dumpXml(follow('Follow')))
     await writeFile(path.join(dir, 'following.xml'), dumpXml(follow('Following')))
+    await writeFile(path.join(dir, 'shipped.xml'), dumpXml(mail(SHIPPED)))
+    await writeFile(path.join(dir, 'delivered.xml'), dumpXml(mail(DELIVERED)))
     h.emu = await startEmulator({
       port: 0,
       devices: [],
       scenario: {
         devices: {
           'emu-1': {
-            screens: {demo: DEMO_DIR, follow: path.join(dir, 'follow.xml'), following: path.join(dir, 'following.xml')},
+            screens: {
+              demo: DEMO_DIR,
+              follow: path.join(dir, 'follow.xml'),
+              following: path.join(dir, 'following.xml'),
+              shipped: path.join(dir, 'shipped.xml'),
+              delivered: path.join(dir, 'delivered.xml'),
+            },
             // The screen a tap leads to shows at once: these tests check ids and targets, not reads during a transition.
             timing: {transitionMs: 0},
             transitions: [{from: 'follow', tap: {text: 'Third'}, to: 'demo'}],
@@ -259,6 +308,29 @@ describe('element, typing and wait tools against arc emulate', function () {
       expect(r.error).to.have.property('code', 'STALE_ELEMENT')
       expect(r.error!.message).to.include('"Follow" → "Following"')
       expect(inputs(r.argv)).to.deep.equal([])
+    })
+
+    it("fail with STALE_ELEMENT when the id's row is now another one, whose long label differs only past what the id keeps", async () => {
+      device().showScreen('shipped')
+      const m = await read()
+      const rowOf = (e: ScreenModel['elements'][number]) => e.node.parent!.children[0]!.text
+      const shipped = m.elements.find((e) => e.desc === 'Delete' && rowOf(e) === SHIPPED)!
+      // The other mail arrived in its place (the first one was archived elsewhere): its delete button has that id.
+      device().showScreen('delivered')
+      const driver = await h.driver()
+      const now = buildScreenModel(await driver.captureScreen()) // a look, not a read: it records nothing
+      await driver.close()
+      const delivered = now.elements.find((e) => e.desc === 'Delete' && rowOf(e) === DELIVERED)!
+      expect(delivered.id).to.equal(shipped.id)
+      const r = await run('click_element', {element_id: shipped.id})
+      expect(r.error).to.have.property('code', 'STALE_ELEMENT')
+      expect(r.error!.message).to.include('the list item it is in')
+      expect(inputs(r.argv)).to.deep.equal([])
+      // Read again, the id names the delivered mail's button, and acts on it.
+      await read()
+      expect(inputs((await run('click_element', {element_id: shipped.id})).argv)).to.deep.equal([
+        ['input', 'tap', '980', '300'],
+      ])
     })
 
     it('take the ids compact screen-state prints (without node_) as the same elements', async () => {

@@ -176,27 +176,28 @@ function someInFixedPart(node: UiNode, visit: (node: UiNode) => boolean): boolea
 }
 
 /**
- * The label that names a repeated item: its content-desc, else a titled text (one with a resource-id that
- * repeats, as row titles do), else any text that is not anchored, else any content-desc.
+ * The label that names a repeated item, whole: its content-desc, else a titled text (one with a resource-id that
+ * repeats, as row titles do), else any text that is not anchored, else any content-desc. The key keeps its first
+ * CONTEXT_MAX characters; the whole label is the element's `context`, which the stale-id check compares.
  */
 export function itemAnchor(item: UiNode, unique: ReadonlySet<string> = new Set()): string {
-  if (item.contentDesc) return `d=${item.contentDesc}`.slice(0, CONTEXT_MAX)
+  if (item.contentDesc) return `d=${item.contentDesc}`
   let titled = ''
   let loose = ''
   someInFixedPart(item, (node) => {
     if (!hasOwnText(node) || unique.has(node.resourceId)) return false
     if (node.resourceId) {
-      titled = `t=${node.text}`.slice(0, CONTEXT_MAX)
+      titled = `t=${node.text}`
       return true
     }
-    if (!loose) loose = `t=${node.text}`.slice(0, CONTEXT_MAX)
+    if (!loose) loose = `t=${node.text}`
     return false
   })
   if (titled) return titled
   if (loose) return loose
   let described = ''
   someInFixedPart(item, (node) => {
-    if (node.contentDesc) described = `d=${node.contentDesc}`.slice(0, CONTEXT_MAX)
+    if (node.contentDesc) described = `d=${node.contentDesc}`
     return described !== ''
   })
   return described
@@ -229,6 +230,21 @@ export function elementKey(
   unique: ReadonlySet<string> = uniqueResourceIds(root),
   memo?: KeyMemo
 ): string {
+  return keyAndContext(node, root, unique, memo).key
+}
+
+/**
+ * The key, and the element's context: the whole labels of the items it is in, of which the key keeps only the
+ * first CONTEXT_MAX characters (so a row's id outlives a change at the end of a long label, a time in a
+ * description). Two rows whose labels differ only past that share the ids of their unlabelled parts; the context
+ * is what tells them apart (ScreenElement.context, compared by the stale-id check).
+ */
+function keyAndContext(
+  node: UiNode,
+  root: UiNode,
+  unique: ReadonlySet<string>,
+  memo?: KeyMemo
+): {key: string; context: string} {
   let path: string
   let item: UiNode | undefined
   if (memo) {
@@ -253,31 +269,34 @@ export function elementKey(
     const anchor = memo ? memo.itemAnchor(it, unique) : itemAnchor(it, unique)
     if (anchor) anchors.push(anchor)
   }
-  const context = anchors.join('|')
   const own = memo ? memo.signature(node) : signature(node)
-  return [
+  const key = [
     windowKey(root),
     path,
     own,
     `d=${node.contentDesc}`,
     `t=${text}`,
     `h=${isEditable(node) ? (node.hint ?? '') : ''}`,
-    `i=${context}`,
+    `i=${anchors.map((anchor) => anchor.slice(0, CONTEXT_MAX)).join('|')}`,
   ].join('\u0000')
+  return {key, context: anchors.join('\u0000')}
 }
 
 /**
  * Assigns ids to `nodes` (the kept nodes of one screen, in document order). `windowOf` gives each node's
- * top-level window node. Returns ids in the same order.
+ * top-level window node. Returns ids in the same order; `contexts`, when given, receives each node's context
+ * (keyAndContext: '' outside repeated items) in the same order.
  */
-export function assignElementIds(nodes: UiNode[], windowOf: (node: UiNode) => UiNode): string[] {
+export function assignElementIds(nodes: UiNode[], windowOf: (node: UiNode) => UiNode, contexts?: string[]): string[] {
   const uniqueIn = new Map<UiNode, Set<string>>()
   const memo = new KeyMemo()
   const hashes = nodes.map((node) => {
     const root = windowOf(node)
     let unique = uniqueIn.get(root)
     if (!unique) uniqueIn.set(root, (unique = uniqueResourceIds(root)))
-    return hashKey(elementKey(node, root, unique, memo))
+    const {key, context} = keyAndContext(node, root, unique, memo)
+    contexts?.push(context)
+    return hashKey(key)
   })
   const count = new Map<string, number>()
   for (const hash of hashes) count.set(hash, (count.get(hash) ?? 0) + 1)

@@ -35,6 +35,11 @@ export interface ScreenElement {
    * that fingerprint is unchanged (element-records.ts).
    */
   group?: string
+  /**
+   * The whole labels of the list items it is in (its id keeps their first 38 characters), when it is in one: the
+   * stale-id check refuses the id where they differ now, a row whose long title differs only past that part.
+   */
+  context?: string
 }
 
 export interface ScreenWindow {
@@ -171,7 +176,8 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     }
     keep(window.root)
   }
-  const ids = assignElementIds(kept, (node) => (windowOfNode.get(node) as ScreenWindow).root)
+  const contexts: string[] = []
+  const ids = assignElementIds(kept, (node) => (windowOfNode.get(node) as ScreenWindow).root, contexts)
   const elements: ScreenElement[] = kept.map((node, i) => {
     const window = windowOfNode.get(node) as ScreenWindow
     const element: ScreenElement = {
@@ -184,6 +190,7 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
       bounds: node.bounds,
       flags: nodeFlags(node, screen),
       window,
+      ...(contexts[i] ? {context: contexts[i]} : {}),
     }
     window.elements.push(element)
     return element

@@ -4,6 +4,8 @@
  * `resolveElement`, which reads the screen again and fails with STALE_ELEMENT rather than act on an element other
  * than the one the id named (docs/screen-state.md, "Stale ids").
  */
+import {createHash} from 'node:crypto'
+
 import {ElementNotFoundError, InvalidInputError, StaleElementError, UnsupportedError} from '../errors/arc-error.js'
 import type {DeviceDriver} from '../driver/device-driver.js'
 import {ELEMENT_ID_PATTERN, fullElementId, isAmbiguousId} from '../screen/element-ids.js'
@@ -26,6 +28,12 @@ export interface ElementRecord {
   editable: boolean
   /** A look-alike's group fingerprint at the read (ScreenElement.group): its ordinal id acts only while it holds. */
   group?: string
+  /**
+   * A hash of the whole labels of the list items it was in (ScreenElement.context), when it was in one: its id keeps
+   * only their first 38 characters, so the delete button of "Your order of Echo Dot (4th generation) has shipped"
+   * has the id of the one of "…has been delivered"; this tells them apart.
+   */
+  ctx?: string
 }
 
 interface Records {
@@ -49,7 +57,8 @@ function isRecord(value: unknown): value is ElementRecord {
     typeof value.pkg === 'string' &&
     typeof value.editable === 'boolean' &&
     (value.activity === undefined || typeof value.activity === 'string') &&
-    (value.group === undefined || typeof value.group === 'string')
+    (value.group === undefined || typeof value.group === 'string') &&
+    (value.ctx === undefined || typeof value.ctx === 'string')
   )
 }
 
@@ -134,6 +143,9 @@ export function recordOf(element: ScreenElement): ElementRecord {
     ...(element.window.activity ? {activity: element.window.activity} : {}),
     editable: isEditable(node),
     ...(element.group === undefined ? {} : {group: element.group}),
+    ...(element.context === undefined
+      ? {}
+      : {ctx: createHash('sha256').update(element.context).digest('hex').slice(0, 16)}),
   }
 }
 
@@ -193,6 +205,9 @@ export function recordMismatch(then: ElementRecord, now: ElementRecord): string[
   if (then.pkg !== now.pkg) diffs.push(`window ${then.pkg} → ${now.pkg}`)
   if (then.activity && now.activity && then.activity !== now.activity)
     diffs.push(`activity ${then.activity} → ${now.activity}`)
+  // A record from before contexts were kept has none: it is not refused for that alone.
+  if (then.ctx !== undefined && then.ctx !== now.ctx)
+    diffs.push('the list item it is in: another one, whose label differs past the part the id keeps')
   return diffs
 }
 
