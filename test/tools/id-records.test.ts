@@ -326,6 +326,48 @@ describe('an id shown for one device, used on another', function () {
       await server.close()
     }
   })
+
+  it('CLI, two devices: the "Follow" read with -d pixel does not tap "Following" on -d tablet, until the tablet is read', async () => {
+    taps.length = 0
+    h.emu.device('pixel').showScreen('follow')
+    h.emu.device('tablet').showScreen('following')
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-two-devices')}
+    const id = buildScreenModel(await h.capture('pixel')).elements.find((e) => e.text === 'Follow')?.id as string
+    expect(buildScreenModel(await h.capture('tablet')).byId.get(id)?.text).to.equal('Following')
+    const shown = await runArc(['screen-state', '-d', 'pixel'], {env})
+    expect(shown.code, shown.stderr).to.equal(0)
+    expect(shown.stdout).to.include('\tFollow\t')
+    const clicked = await runArc(['click', id, '-d', 'tablet', '--json'], {env})
+    expect(clicked.code, clicked.stderr).to.equal(18)
+    const refusal = JSON.parse(clicked.stdout) as {error: {code: string; message: string; details: {reason: string}}}
+    expect(refusal.error.code).to.equal('STALE_ELEMENT')
+    expect(refusal.error.details.reason).to.equal('OTHER_DEVICE')
+    expect(refusal.error.message).to.match(/was shown for another device, never for tablet/)
+    // In a batch too (the same CLI host), and whatever the caller's name: nothing reaches the tablet.
+    const batch = await runArc(['batch'], {env, input: `click ${id} -d tablet\n`})
+    expect(batch.code, batch.stdout + batch.stderr).to.not.equal(0)
+    expect(batch.stdout + batch.stderr).to.match(/was shown for another device/)
+    expect(taps).to.deep.equal([])
+    // An id shown on the device itself still acts, on the same app on both.
+    const pixelClick = await runArc(['click', id, '-d', 'pixel'], {env})
+    expect(pixelClick.code, pixelClick.stderr).to.equal(0)
+    expect(taps).to.deep.equal(['pixel:follow'])
+    // Once the tablet was read, the id is the tablet's, and acts there.
+    expect((await runArc(['screen-state', '-d', 'tablet'], {env})).code).to.equal(0)
+    const again = await runArc(['click', id, '-d', 'tablet'], {env})
+    expect(again.code, again.stderr).to.equal(0)
+    expect(taps).to.deep.equal(['pixel:follow', 'tablet:following'])
+  })
+
+  it('CLI: an id no device of the cache was shown (typed from a flow) still gets the on-screen check only', async () => {
+    taps.length = 0
+    h.emu.device('tablet').showScreen('following')
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-by-hand')}
+    const id = buildScreenModel(await h.capture('tablet')).elements.find((e) => e.text === 'Following')?.id as string
+    const clicked = await runArc(['click', id, '-d', 'tablet'], {env})
+    expect(clicked.code, clicked.stderr).to.equal(0)
+    expect(taps).to.deep.equal(['tablet:following'])
+  })
 })
 
 describe('ids within one batch when the cache folder cannot be written', function () {

@@ -141,6 +141,7 @@ export {
   MemoryDeviceState,
   serialFolderName,
   type DeviceState,
+  type OtherDeviceStores,
 } from './state/device-state.js'
 export {configSchema, type ArcConfig} from './config/config-schema.js'
 export * from './config/files-config.js'

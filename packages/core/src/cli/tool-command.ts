@@ -231,6 +231,9 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
         openDriver: () => resolveDriver(selection),
         ...(backend ? {backend} : {}),
         stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),
+        // An id shown for another device this cache knows, never for this one, is refused (STALE_ELEMENT OTHER_DEVICE).
+        callerElsewhereFor: (driver) => () =>
+          FileDeviceState.otherDevices(driver.serial, undefined, process.env.ARC_CALLER || undefined, warn),
         // Scripts driving one device side by side name themselves, so that each has its own `changes` baseline.
         ...(process.env.ARC_CALLER
           ? {

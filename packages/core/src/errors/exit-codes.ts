@@ -98,7 +98,7 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   {
     code: 'STALE_ELEMENT',
     reason: 'OTHER_DEVICE',
-    meaning: 'an MCP session was shown the id on another device it uses, never on this one',
+    meaning: "the id was shown for another device (an MCP session's, or one in the CLI's cache), never for this one",
   },
   {
     code: 'TIMEOUT',

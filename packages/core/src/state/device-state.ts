@@ -1,5 +1,5 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {lstat, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {lstat, readdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {withDeviceLock} from '../driver/device-lock.js'
@@ -36,6 +36,9 @@ export interface DeviceState {
   ): Promise<void>
   delete(key: string): Promise<void>
 }
+
+/** Stores of a caller's other devices, or how to list them (called only when an id needs them). */
+export type OtherDeviceStores = readonly DeviceState[] | (() => Promise<readonly DeviceState[]>)
 
 /** Keys are short words of letters, digits, dash and underscore: they become file names. */
 function checkKey(key: string): void {
@@ -116,10 +119,40 @@ export class FileDeviceState implements DeviceState {
      * The store of one caller of the device (ARC_CALLER), in `callers/<name>/` of the device's folder (a long name
      * by its hash, so any string is a safe folder name).
      */
-    caller?: string
+    caller?: string,
+    /** The device's folder name under `devices/` as found there (otherDevices), in place of the serial's. */
+    folder = serialFolderName(serial)
   ) {
-    const device = path.join(cacheDir, 'devices', serialFolderName(serial))
+    const device = path.join(cacheDir, 'devices', folder)
     this.dir = caller === undefined ? device : path.join(device, 'callers', callerFolderName(caller))
+  }
+
+  /**
+   * The stores of every other device the cache folder holds (`devices/<name>/`, or the caller's own store in each under
+   * `caller`), on disk or kept in memory because the folder cannot be written: what an id shown on one of them and
+   * never on `serial` is found in (element-records.ts `shownElsewhere`), so it is refused there. Read only when an id
+   * is not in the device's own store.
+   */
+  static async otherDevices(
+    serial: string,
+    cacheDir = arcCacheDir(),
+    caller?: string,
+    warn?: (message: string) => void
+  ): Promise<FileDeviceState[]> {
+    const root = path.join(cacheDir, 'devices')
+    const own = serialFolderName(serial)
+    const folders = new Set<string>()
+    try {
+      for (const entry of await readdir(root, {withFileTypes: true})) if (entry.isDirectory()) folders.add(entry.name)
+    } catch {
+      // No cache folder yet, or none readable: nothing was remembered for another device.
+    }
+    for (const dir of unwritten.keys()) {
+      const rel = path.relative(root, dir)
+      if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) folders.add(rel.split(path.sep)[0] as string)
+    }
+    folders.delete(own)
+    return [...folders].map((folder) => new FileDeviceState(serial, cacheDir, warn, undefined, caller, folder))
   }
 
   /** The values kept in memory for this folder while it cannot be written (shared by every store of the folder). */

@@ -11,7 +11,7 @@ import type {DeviceDriver} from '../driver/device-driver.js'
 import {ELEMENT_ID_PATTERN, fullElementId, isAmbiguousId} from '../screen/element-ids.js'
 import {isEditable} from '../screen/node-rules.js'
 import {buildScreenModel, type ScreenElement, type ScreenModel} from '../screen/screen-model.js'
-import type {DeviceState} from './device-state.js'
+import type {DeviceState, OtherDeviceStores} from './device-state.js'
 
 /** What an id named when it was last shown. */
 export interface ElementRecord {
@@ -78,8 +78,11 @@ function isRecords(value: unknown): value is Records {
 export interface RecordStores {
   state: DeviceState
   callerState?: DeviceState
-  /** The caller's own stores of its other devices: an id it was shown only there is refused (`shownElsewhere`). */
-  callerElsewhere?: readonly DeviceState[]
+  /**
+   * The caller's own stores of its other devices: an id it was shown only there is refused (`shownElsewhere`). A
+   * function is called only when the id is not in this device's store (the CLI lists the cache folder then).
+   */
+  callerElsewhere?: OtherDeviceStores
 }
 
 /** The stores to read and write, the caller's own first; one when the caller has none of its own. */
@@ -111,15 +114,20 @@ export async function readRecords(
   return own ? Object.assign(device, own) : device
 }
 /**
- * True when the caller was shown `id` on another device it uses and never on this one: the id names an element of
- * that other device (a look-alike phone may show an element with the same id in another state), so it must not act
- * here. Only callers with stores of their own (an MCP session) can tell; an id given by hand is not refused.
+ * True when the caller was shown `id` on another device and never on this one: the id names an element of that
+ * other device (ids are content hashes, so a phone beside it running the same app may show an element with the same
+ * id in another state, or another element altogether), so it must not act here. An MCP session knows the devices it
+ * read; the CLI, the other devices in its cache folder (the caller's own stores there under ARC_CALLER). An id
+ * shown on no device (typed from a flow, or the cache cleared) is not refused.
  */
 async function shownElsewhere(stores: DeviceState | RecordStores, id: string): Promise<boolean> {
-  if (!('state' in stores) || !stores.callerElsewhere?.length) return false
+  if (!('state' in stores) || stores.callerElsewhere === undefined) return false
   const {state, callerState} = stores
-  if (callerState && callerState !== state && (await readStore(callerState))?.[id]) return false
-  const others = await Promise.all(stores.callerElsewhere.map(readStore))
+  if ((await readStore(callerState ?? state))?.[id]) return false
+  const listed = stores.callerElsewhere
+  const elsewhere = typeof listed === 'function' ? await listed() : listed
+  if (elsewhere.length === 0) return false
+  const others = await Promise.all(elsewhere.map(readStore))
   return others.some((records) => records?.[id] !== undefined)
 }
 
@@ -252,7 +260,9 @@ export async function resolveElement(
     throw new StaleElementError(
       `element ${id} was shown for another device, never for ${driver.serial}: an id names an element of the device it was read on`,
       {
-        actions: [`Read the screen of ${driver.serial} (get_screen_state with its device) and use the id it shows.`],
+        actions: [
+          `Read the screen of ${driver.serial} (arc screen-state -d ${driver.serial}, or get_screen_state with its device) and use the id it shows.`,
+        ],
         details: {element_id: id, reason: 'OTHER_DEVICE'},
       }
     )

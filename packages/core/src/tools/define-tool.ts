@@ -2,7 +2,7 @@ import type {z} from 'zod'
 
 import type {ArcConfig} from '../config/config-schema.js'
 import type {DeviceDriver, DeviceNeeds} from '../driver/device-driver.js'
-import type {DeviceState} from '../state/device-state.js'
+import type {DeviceState, OtherDeviceStores} from '../state/device-state.js'
 import {untilElementFound, waitOf} from './element-wait.js'
 
 /**
@@ -160,7 +160,7 @@ export interface ToolContext extends BaseToolContext {
    * This caller's own stores of the other devices it uses (an MCP session of a server serving several): an id the
    * caller was shown on one of them only, never on this device, names an element of that device and is refused here.
    */
-  callerElsewhere?: readonly DeviceState[]
+  callerElsewhere?: OtherDeviceStores
 }
 
 /** How tools are grouped for MCP clients (`--tools group:screen`). */

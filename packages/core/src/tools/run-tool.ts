@@ -10,7 +10,7 @@ import {refusalFor, toolDriver, type Backend} from '../driver/compose.js'
 import type {DeviceDriver, DeviceNeeds} from '../driver/device-driver.js'
 import {ArcError, CancelledError, InternalError, InvalidInputError} from '../errors/arc-error.js'
 import {describeInputIssues, REPORT_INPUT} from '../errors/describe-zod-issues.js'
-import type {DeviceState} from '../state/device-state.js'
+import type {DeviceState, OtherDeviceStores} from '../state/device-state.js'
 import type {ActedElement, AnyTool, BaseToolContext, ToolContext, ToolResult} from './define-tool.js'
 
 export interface RunDeps {
@@ -42,7 +42,7 @@ export interface RunDeps {
    */
   callerStateFor?(driver: DeviceDriver): DeviceState
   /** This caller's own stores of the other devices it uses (ToolContext.callerElsewhere); default none. */
-  callerElsewhereFor?(driver: DeviceDriver): readonly DeviceState[]
+  callerElsewhereFor?(driver: DeviceDriver): OtherDeviceStores
   /** Names the inputs in a validation error (the CLI names flags); default: the field names. */
   describeIssues?(error: z.ZodError, schema: z.ZodObject): string
   /** Call the result's `save` (write its files) before returning: the CLI does, MCP does not. */
