@@ -41,7 +41,8 @@ export function stepWords(file: string, line: number, text: string, expand: Expa
   try {
     return splitWords(text, line, expand)
   } catch (error) {
-    if (error instanceof InvalidInputError)
+    // An error `expand` threw already names the flow's place (flowError): said once, not `FILE:2: FILE:2: …`.
+    if (error instanceof InvalidInputError && !error.message.startsWith(`${file}:${line}: `))
       throw flowError(file, line, error.message.replace(/^batch line \d+: /, ''), error.actions)
     throw error
   }

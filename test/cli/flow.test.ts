@@ -95,7 +95,8 @@ describe('arc test: flow files', function () {
     const start = h.emu.commands.length
     const run = await runArc(['test', file, '--device', 'emu-1'], {env: h.env})
     expect(run.code).to.equal(exitCodeFor('INVALID_INPUT'))
-    expect(run.stderr).to.include(`${file}:2: \${NOPE} is not set`)
+    // Its place once: the check's error was wrapped again, `FILE:2: FILE:2: ${NOPE} is not set`.
+    expect(run.stderr).to.include(`Error [INVALID_INPUT]: ${file}:2: \${NOPE} is not set`)
     expect(h.emu.commands.length).to.equal(start)
     // From the environment it is fine; '…' keeps it literal.
     const envFlow = await flow(
