@@ -82,7 +82,7 @@ export interface DeviceDriver
    * typing, gestures), by capability, the last of each with its time; undefined where there is no choice (the
    * helper is off, a snapshot). Not a capability: runTool asks it after the handler (ToolResult.backend).
    */
-  served?(): Record<string, {by: 'helper' | 'adb'; ms: number; fallback?: string}> | undefined
+  served?(): Record<string, {by: 'helper' | 'adb'; ms: number; fallback?: string; settled?: false}> | undefined
   /** Releases connections. Safe to call twice. */
   close(): Promise<void>
 }

@@ -90,6 +90,8 @@ export interface ServedBy {
   by: 'helper' | 'adb'
   ms: number
   fallback?: string
+  /** A screen read the helper made after an action whose screen never settled within its bound: read anyway. */
+  settled?: false
 }
 
 /** What every tool gets, device or not. */

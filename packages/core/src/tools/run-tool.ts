@@ -289,6 +289,10 @@ export async function runTool(tool: AnyTool, call: ToolCall, deps: RunDeps): Pro
     if (watcher && !result.cli?.exitCode) watcher.succeeded(driver?.serial)
     const served = driver?.served?.()
     if (served) result = {...result, backend: served}
+    if (served?.screen?.settled === false)
+      warn(
+        `the screen was still changing ${(served.screen.ms / 1000).toFixed(1)} s after the last action (an animation, a video or a spinner): it was read anyway and may show a moment of that change; read it again, or wait for what you expect (arc wait)`
+      )
     return warnings.length > 0
       ? {...result, warnings: [...(result.warnings ?? []), ...warnings.filter((w) => !result.warnings?.includes(w))]}
       : result

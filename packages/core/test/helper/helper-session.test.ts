@@ -72,8 +72,10 @@ describe('the on-device helper over ADB (arc emulate)', function () {
 
   it('reads every window in the <displays> form arc parses, and refuses what it does not know', async () => {
     const session = await open()
-    const xml = (await session.request(['dump'], 5000)).toString('utf8')
-    expect(xml).to.match(/^<\?xml[^>]*\?><displays><display id="0"><window /)
+    const reply = (await session.request(['dump'], 5000)).toString('utf8')
+    // Its head line: no input came before it, so the helper read at once (Settle).
+    expect(reply).to.match(/^settled\t0\n<\?xml[^>]*\?><displays><display id="0"><window /)
+    const xml = reply.slice(reply.indexOf('\n') + 1)
     const hierarchy = parseUiDump(xml, 'helper dump')
     expect(hierarchy.listedWindows?.length).to.be.greaterThan(0)
     expect(hierarchy.nodeCount).to.be.greaterThan(1)

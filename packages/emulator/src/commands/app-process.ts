@@ -4,7 +4,8 @@
  * virtual device runs no Java, so it knows one program: arc's on-device helper, started by its entry point
  * `arc.helper.Main` from a class path file that holds that class. It then answers the helper's protocol (framed
  * requests on stdin, responses on stdout; the helper's Frames.java and Server.java describe it) from its own state:
- * the `<displays>` document its `uiautomator dump --windows` would write, its clipboard, its text fields, its input
+ * the `<displays>` document its `uiautomator dump --windows` would write (after the helper's wait for the screen to
+ * settle after an input, Settle.java, against the device's accessibility event clock), its clipboard, its text fields, its input
  * event log. It reads the frames itself; nothing of arc's host side is used to answer.
  *
  * What a phone decides, this decides too: one UiAutomation client at a time (the helper's read fails with
@@ -29,6 +30,12 @@ const MAX_REQUEST = 4 << 20
 const KEYCODE_PASTE = 279
 /** The first API level whose KeyEvent has KEYCODE_PASTE (the helper's Typist.PASTE_SDK). */
 const PASTE_SDK = 24
+/** The helper's Settle: a read after an input waits for this long without accessibility events (device ms)… */
+const SETTLE_QUIET_MS = 500
+/** …at most this long from the read's start, then reads anyway and says `unsettled`. */
+const SETTLE_BOUND_MS = 3000
+/** The helper's operations that send input to the app in front (Server.acts). */
+const ACTS = new Set(['tap', 'double-tap', 'swipe', 'gesture', 'key', 'type', 'ime-action'])
 
 const USAGE = 'Usage: app_process [java-options] cmd-dir start-class-name [options]\n'
 
@@ -83,6 +90,10 @@ class EmulatedHelper {
   private idleTimer?: NodeJS.Timeout
   /** Disconnects the helper's UiAutomation while it holds one. */
   private letGo?: () => void
+  /** When (wall clock, performance.now()) its UiAutomation connected: it sees the events sent from then on. */
+  private connectedAt = Infinity
+  /** When (wall clock) its last input ended (Server.lastInput). */
+  private lastInput = -Infinity
 
   constructor(
     private readonly ctx: CommandContext,
@@ -164,6 +175,9 @@ class EmulatedHelper {
     } catch (error) {
       const e = error instanceof HelperError ? error : new HelperError('FAILED', String(error))
       this.respond(id, STATUS_ERROR, Buffer.from(`${e.code}\t${e.message}`))
+    } finally {
+      // Refused or not, it may have reached the app: the next read waits for the screen it changes (Settle).
+      if (ACTS.has(op)) this.lastInput = performance.now()
     }
     if (this.letGo) {
       if (this.idleMs === 0) this.release()
@@ -207,6 +221,7 @@ class EmulatedHelper {
       )
     }
     this.letGo = letGo
+    this.connectedAt = performance.now()
     // The process going away takes its UiAutomation with it (linkToDeath in the service).
     this.ctx.signal.addEventListener('abort', () => this.release(), {once: true})
   }
@@ -221,10 +236,16 @@ class EmulatedHelper {
       case 'ping':
         count(0)
         return Buffer.from('pong')
-      case 'dump':
-        count(0)
+      case 'dump': {
+        if (args.length > 1) throw new HelperError('BAD_REQUEST', `dump takes 0 or 1 argument(s), got ${args.length}`)
+        const since = args.length === 1 ? wholeNumber(args[0], 'dump since', 0, 600000) : undefined
         this.needs('uiautomation')
-        return Buffer.from(windowsDocument(device))
+        const head = await this.settle(
+          since === undefined ? this.lastInput : Math.max(this.lastInput, performance.now() - since)
+        )
+        if (head === undefined) return Buffer.alloc(0)
+        return Buffer.from(head + windowsDocument(device))
+      }
       case 'screenshot':
         return this.screenshot(args)
       case 'ime-action': {
@@ -331,6 +352,32 @@ class EmulatedHelper {
         return Buffer.alloc(0)
       default:
         throw new HelperError('BAD_REQUEST', `unknown operation "${op}"`)
+    }
+  }
+
+  /**
+   * The helper's Settle on the virtual device's event clock: after an input (`input`, wall clock; the helper's own,
+   * or the host's `dump SINCE_MS`) less than SETTLE_BOUND_MS old, waits until SETTLE_QUIET_MS passed without an
+   * accessibility event its UiAutomation saw (those since it connected) counted from the later of the two, at most
+   * SETTLE_BOUND_MS; device ms, so timing.scale applies. The reply's head line: `settled` or `unsettled`, a tab, the
+   * ms waited. Undefined when the client went away meanwhile.
+   */
+  private async settle(input: number): Promise<string | undefined> {
+    const device = this.device
+    const quiet = SETTLE_QUIET_MS * device.timing.scale
+    const bound = SETTLE_BOUND_MS * device.timing.scale
+    const start = performance.now()
+    if (start - input >= bound) return 'settled\t0\n'
+    const deadline = start + bound
+    for (;;) {
+      const event = device.lastAccessibilityEvent()
+      const last = Math.max(input, event >= this.connectedAt ? event : -Infinity)
+      const now = performance.now()
+      const waited = Math.round(now - start)
+      if (now - last >= quiet) return `settled\t${waited}\n`
+      if (now >= deadline) return `unsettled\t${waited}\n`
+      await sleep(Math.max(1, Math.min(last + quiet, deadline) - now), this.ctx.signal)
+      if (this.ctx.signal.aborted) return undefined
     }
   }
 

@@ -44,7 +44,7 @@ import * as clipboard from './clipboard.js'
 import {probe} from './doctor.js'
 import * as files from './files.js'
 import {gesture} from './gesture.js'
-import {gestureMs, gestureWords, HelperBackend, helperClipboard, helperLimit} from './helper-backend.js'
+import {gestureMs, gestureWords, HelperBackend, helperClipboard, helperLimit, noteAction} from './helper-backend.js'
 import {HelperFailure, runningHelperSession, type HelperMode, type HelperSession} from './helper-session.js'
 import * as input from './input.js'
 import {withDeviceLock} from '../device-lock.js'
@@ -183,9 +183,18 @@ export class AdbDriver implements DeviceDriver {
     return withDeviceLock(lockKey(this.server.host, this.server.port, this.serial), work, this.closing.signal)
   }
 
-  /** Input actions run one at a time per device, in the device's critical section. */
+  /**
+   * Input actions run one at a time per device, in the device's critical section. When one ends, failed or not (it
+   * may have reached the app), the helper's next read waits for the screen it changed to settle (noteAction).
+   */
   private act<T>(action: (dev: DeviceShell) => Promise<T>): Promise<T> {
-    return this.exclusive(() => action(this.shell))
+    return this.exclusive(async () => {
+      try {
+        return await action(this.shell)
+      } finally {
+        noteAction(this.shell)
+      }
+    })
   }
 
   /** An action that can change the screen's size or rotation: what was remembered of them is forgotten when it ends. */
@@ -224,12 +233,17 @@ export class AdbDriver implements DeviceDriver {
   }
 
   /** What served this driver's calls the helper could take; undefined with the helper off (ADB is the only way). */
-  served(): Record<string, {by: 'helper' | 'adb'; ms: number; fallback?: string}> | undefined {
+  served(): Record<string, {by: 'helper' | 'adb'; ms: number; fallback?: string; settled?: false}> | undefined {
     if (this.helper.mode === 'off' || this.helper.used.size === 0) return undefined
     return Object.fromEntries(
       [...this.helper.used].map(([capability, use]) => [
         capability,
-        {by: use.backend, ms: Math.round(use.ms), ...(use.fallback === undefined ? {} : {fallback: use.fallback})},
+        {
+          by: use.backend,
+          ms: Math.round(use.ms),
+          ...(use.fallback === undefined ? {} : {fallback: use.fallback}),
+          ...(use.unsettledMs === undefined ? {} : {settled: false}),
+        },
       ])
     )
   }

@@ -2,8 +2,9 @@
  * What the on-device helper serves next to the ADB path, capability by capability, and the fallback for each
  * (docs/devices.md, "The on-device helper"):
  *
- * - screen: the hierarchy of every window through UiAutomation, no idle wait (an animated screen reads like any
- *   other); else `uiautomator dump`;
+ * - screen: the hierarchy of every window through UiAutomation; after an action it waits for the screen to settle
+ *   (the helper's Settle: 500 ms without accessibility events, at most 3 s, then it reads anyway and says so), else
+ *   it reads at once (an animated screen reads like any other); else `uiautomator dump`;
  * - clipboard: get and set (ADB has no way); else UNSUPPORTED as before;
  * - input: gestures of several fingers (InputManager.injectInputEvent, which the shell may use where /dev/input is
  *   closed to it); else `sendevent`; text outside printable ASCII by clipboard and paste, the user's clipboard put
@@ -43,7 +44,23 @@ export interface BackendUse {
   ms: number
   /** Why the helper did not serve (its start failed, a missing API, UiAutomation held elsewhere). */
   fallback?: string
+  /** A read whose screen did not settle within the helper's bound (a video, a spinner): read anyway, this late. */
+  unsettledMs?: number
 }
+
+/**
+ * When (performance.now()) arc's last action on each device ended, over any path (AdbDriver.act: the helper's
+ * touches, `input`, `am start`): the helper's read after it waits for the screen it changed (`dump SINCE_MS`).
+ */
+const lastAction = new Map<string, number>()
+
+/** An action on the device just ended: the next read through the helper waits for the screen to settle from now. */
+export function noteAction(dev: DeviceShell): void {
+  lastAction.set(dev.key, performance.now())
+}
+
+/** How long the helper's read may wait for the screen to settle (the helper's Settle.BOUND_MS), past its own time. */
+const SETTLE_BOUND_MS = 3000
 
 /** What each capability's last call used, per device, for `arc doctor` and the benches. */
 const lastUse = new Map<string, Map<string, BackendUse>>()
@@ -76,6 +93,8 @@ function limit(dev: DeviceShell, extraMs = 0): number {
 export class HelperBackend {
   /** What served each capability in this backend's life (one driver: one tool call, one batch line). */
   readonly used = new Map<string, BackendUse>()
+  /** Set by a read whose screen did not settle (the ms the helper waited), for serve() to keep with its use. */
+  private unsettled?: number
 
   constructor(
     private readonly dev: DeviceShell,
@@ -108,8 +127,10 @@ export class HelperBackend {
         const session = await this.session()
         // Asked again: the wait for a start another driver began can outlast this driver (closed meanwhile).
         this.dev.server.checkOpen(capability, this.dev.serial)
+        this.unsettled = undefined
         const value = await viaHelper(session)
-        remember(this.dev, capability, {backend: 'helper', ms: performance.now() - began}, this.used)
+        const unsettled = this.unsettled === undefined ? {} : {unsettledMs: this.unsettled}
+        remember(this.dev, capability, {backend: 'helper', ms: performance.now() - began, ...unsettled}, this.used)
         return value
       } catch (error) {
         if (!(error instanceof HelperFailure)) throw error
@@ -182,9 +203,27 @@ export class HelperBackend {
     return image.subarray(0, structure.end)
   }
 
-  /** The hierarchy of every window (the `<displays>` document), parsed. */
+  /**
+   * The hierarchy of every window (the `<displays>` document), parsed, once the screen settled after the last
+   * action: `dump SINCE_MS` tells the helper how long ago arc's last action on the device ended (it knows its own
+   * touches, not `input` or `am start`), and it waits for 500 ms without accessibility events from then, at most 3 s
+   * (the helper's Settle). Its reply starts with `settled` or `unsettled`, a tab and the ms it waited, on a line.
+   */
   async dump(session: HelperSession): Promise<Dump> {
-    const xml = (await session.request(['dump'], limit(this.dev))).toString('utf8')
+    const words = ['dump']
+    const acted = lastAction.get(this.dev.key)
+    const since = acted === undefined ? Infinity : Math.floor(performance.now() - acted)
+    if (since < 600_000) words.push(String(Math.max(0, since)))
+    const reply = (await session.request(words, limit(this.dev, SETTLE_BOUND_MS))).toString('utf8')
+    const cut = reply.indexOf('\n')
+    const [state, waited] = reply.slice(0, Math.max(0, cut)).split('\t')
+    if ((state !== 'settled' && state !== 'unsettled') || !/^\d{1,9}$/.test(waited ?? ''))
+      throw new HelperFailure(
+        'FAILED',
+        `the helper's dump does not start with its settle line: ${JSON.stringify(reply.slice(0, 40))}`
+      )
+    if (state === 'unsettled') this.unsettled = Number(waited)
+    const xml = reply.slice(cut + 1)
     return {xml, hierarchy: parseUiDump(xml, `the helper's dump on ${this.dev.serial}`)}
   }
 }

@@ -17,6 +17,7 @@ import android.view.InputEvent;
 import android.view.KeyCharacterMap;
 import android.view.KeyEvent;
 import android.view.MotionEvent;
+import android.view.accessibility.AccessibilityEvent;
 import android.view.accessibility.AccessibilityNodeInfo;
 import android.view.accessibility.AccessibilityWindowInfo;
 
@@ -69,6 +70,8 @@ final class AndroidDevice implements Device {
     private final int sdk = android.os.Build.VERSION.SDK_INT;
     private HandlerThread thread;
     private UiAutomation automation;
+    /** When (uptimeMillis) a UiAutomation of this helper last received an accessibility event (Settle). */
+    private volatile long lastEvent = Settle.NONE;
     private Object inputManager;
     private Method inject;
     private Object clipboard;
@@ -199,8 +202,22 @@ final class AndroidDevice implements Device {
                 undoConnect(ui, connection);
             }
         });
+        // Every event from now on moves the helper's event clock (Settle); the listener runs on the looper given to
+        // the UiAutomation (AOSP UiAutomation: onAccessibilityEvent posts it to mLocalCallbackHandler), and gets a copy
+        // of the event to recycle. The time taken is the event's arrival, not its getEventTime(): what was seen.
+        ui.setOnAccessibilityEventListener(new UiAutomation.OnAccessibilityEventListener() {
+            public void onAccessibilityEvent(AccessibilityEvent event) {
+                lastEvent = SystemClock.uptimeMillis();
+                event.recycle();
+            }
+        });
         automation = ui;
         return ui;
+    }
+
+    public long lastEvent() throws HelperException {
+        automation();
+        return lastEvent;
     }
 
     /**

@@ -66,6 +66,13 @@ public interface Device {
      */
     boolean dreaming() throws HelperException;
 
+    /**
+     * When (uptimeMillis) the helper's UiAutomation last received an accessibility event, Settle.NONE before any. It
+     * connects UiAutomation first where none is held: a UiAutomation receives only the events sent while it is
+     * connected (UiAutomation.setOnAccessibilityEventListener).
+     */
+    long lastEvent() throws HelperException;
+
     /** Milliseconds on the clock input events are stamped with (SystemClock.uptimeMillis on Android). */
     long uptimeMillis();
 

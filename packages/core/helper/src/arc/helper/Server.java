@@ -12,7 +12,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * lets go of UiAutomation once no request came for the idle time, so other tools (uiautomator dump, Appium,
  * uiautomator2) can connect between arc's reads.
  *
- * <p>Operations: {@code ping}; {@code dump}; {@code screenshot MAXW MAXH QUALITY [png|jpeg]} (default jpeg);
+ * <p>Operations: {@code ping}; {@code dump [SINCE_MS]} (every window, once the screen settled after the last input:
+ * Settle; SINCE_MS: how long ago the host's last action on the device ended; payload: {@code settled} or
+ * {@code unsettled}, a tab, the ms waited, a newline, then the {@code <displays>} document); {@code screenshot MAXW MAXH QUALITY [png|jpeg]} (default jpeg);
  * {@code ime-action} (the focused field's editor action); {@code clipboard-get} (payload: 0
  * empty, 1 then the text, 2 content that is not text); {@code clipboard-set TEXT}; {@code type TEXT} (payload:
  * {@code restored}, or {@code not-restored TAB reason}); {@code key CODE}; {@code gesture PATH...}; {@code tap X Y};
@@ -59,6 +61,8 @@ public final class Server {
     private Thread loop;
     private long graceMs = HANGUP_GRACE_MS;
     private Runnable stuck;
+    /** When (uptimeMillis) this helper's last input ended (a touch, a key, a paste, an editor action): Settle. */
+    private long lastInput = Settle.NONE;
     /** The operation of the request in progress, set before the loop looks at hostGone; null between requests. */
     private volatile String current;
 
@@ -220,13 +224,34 @@ public final class Server {
     }
 
     byte[] handle(String op, List<String> args) throws HelperException {
+        if (!acts(op)) return handle1(op, args);
+        try {
+            return handle1(op, args);
+        } finally {
+            // Refused or not, it may have reached the app: the next read waits for the screen it changes (Settle).
+            lastInput = device.uptimeMillis();
+        }
+    }
+
+    /** Operations that send input to the app in front, whose screen may change after the answer. */
+    static boolean acts(String op) {
+        return op.equals("tap") || op.equals("double-tap") || op.equals("swipe") || op.equals("gesture") || op.equals("key") || op.equals("type") || op.equals("ime-action");
+    }
+
+    private byte[] handle1(String op, List<String> args) throws HelperException {
         if (op.equals("ping")) {
             count(op, args, 0);
             return Frames.utf8("pong");
         }
         if (op.equals("dump")) {
-            count(op, args, 0);
-            return Frames.utf8(device.dumpWindows());
+            if (args.size() > 1) throw new HelperException(HelperException.BAD_REQUEST, "dump takes 0 or 1 argument(s), got " + args.size());
+            long input = lastInput;
+            if (args.size() == 1) {
+                long since = Numbers.parse(args.get(0), "dump since", 0, 600000);
+                input = Math.max(input, device.uptimeMillis() - since);
+            }
+            Settle.Result settled = Settle.await(device, input);
+            return Frames.utf8(settled.head() + device.dumpWindows());
         }
         if (op.equals("screenshot")) {
             if (args.size() != 3 && args.size() != 4)

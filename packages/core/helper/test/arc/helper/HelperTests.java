@@ -48,6 +48,7 @@ public final class HelperTests {
         heldConnectionReadsStartFromAnEmptyCache();
         powerDumpSaysWhetherDreaming();
         serverSession();
+        readsWaitForTheScreenToSettle();
         touchCutOffLiftsTheFingersDown();
         serverIdleRelease();
         hostGoneMidTouchLiftsTheFingersDown();
@@ -527,8 +528,25 @@ public final class HelperTests {
             log.add("dreaming? " + dreaming);
             return dreaming;
         }
-        public long uptimeMillis() { return System.nanoTime() / 1000000; }
+        /** A clock the test turns (-1: the real one): a sleep moves it to the time asked at once, and is noted. */
+        long clock = -1;
+        List<Long> sleptUntil = new ArrayList<Long>();
+        /** When (on the clock) accessibility events arrive; lastEvent() sees those whose time has come. */
+        List<Long> events = new ArrayList<Long>();
+        public long lastEvent() {
+            held = true;
+            long last = Settle.NONE;
+            for (long t : events) if (t <= uptimeMillis() && t > last) last = t;
+            return last;
+        }
+        public long uptimeMillis() { return clock >= 0 ? clock : System.nanoTime() / 1000000; }
         public void sleepUntil(long time) throws InterruptedException {
+            if (clock >= 0) {
+                sleptUntil.add(time);
+                if (sleeps++ == interruptAt) throw new InterruptedException();
+                clock = Math.max(clock, time);
+                return;
+            }
             if (sleeps == hangUpAtSleep) {
                 sleeps++;
                 hangUp();
@@ -1024,6 +1042,63 @@ public final class HelperTests {
         return r;
     }
 
+    static List<Long> tail(List<Long> list, int n) {
+        return new ArrayList<Long>(list.subList(Math.max(0, list.size() - n), list.size()));
+    }
+
+    /** The dump's reply after the request loop ran these frames on a device whose clock the test turns. */
+    static String dumpHead(FakeDevice d, byte[]... frames) throws Exception {
+        List<Reply> replies = serve(d, frames);
+        String text = replies.get(replies.size() - 1).text();
+        check(text.endsWith("\n<displays/>"), "the document follows the head line: " + text);
+        return text.substring(0, text.indexOf('\n'));
+    }
+
+    /**
+     * A read right after an input waits for QUIET_MS without accessibility events, counted from the input itself (a
+     * read 1 ms after a tap comes before the app sent anything), then from each event that came; the bound ends the
+     * wait and the reply says so; a screen nobody touched lately reads at once.
+     */
+    static void readsWaitForTheScreenToSettle() throws Exception {
+        // No input: the dump reads at once, without even asking for events.
+        FakeDevice idle = new FakeDevice();
+        idle.clock = 10000;
+        equal(dumpHead(idle, Frames.encodeRequest(1, "dump")), "settled\t0", "no input: no wait");
+        equal(idle.sleptUntil, new ArrayList<Long>(), "no sleep");
+
+        // A tap, then a read with no event yet: quiet counts from the tap's end, not from the read or the connection.
+        FakeDevice tapped = new FakeDevice();
+        tapped.clock = 10000;
+        equal(dumpHead(tapped, Frames.encodeRequest(1, "tap", "5", "5"), Frames.encodeRequest(2, "dump")), "settled\t" + Settle.QUIET_MS, "a read right after a tap waits QUIET_MS");
+        equal(tail(tapped.sleptUntil, 1), Arrays.asList(10000 + Settle.QUIET_MS), "until QUIET_MS after the tap");
+
+        // The click's event at once, the new window's 300 ms later: quiet counts from the last one.
+        FakeDevice opening = new FakeDevice();
+        opening.clock = 10000;
+        opening.events.addAll(Arrays.asList(10010L, 10300L));
+        equal(dumpHead(opening, Frames.encodeRequest(1, "tap", "5", "5"), Frames.encodeRequest(2, "dump")), "settled\t" + (300 + Settle.QUIET_MS), "quiet from the new window's event");
+        equal(tail(opening.sleptUntil, 2), Arrays.asList(10000 + Settle.QUIET_MS, 10300 + Settle.QUIET_MS), "woke at 500, saw the event at 300, slept until 800");
+
+        // A spinner: events every 100 ms. The bound ends the wait, and the read goes ahead, unsettled.
+        FakeDevice spinner = new FakeDevice();
+        spinner.clock = 10000;
+        for (long t = 10000; t < 20000; t += 100) spinner.events.add(t);
+        equal(dumpHead(spinner, Frames.encodeRequest(1, "key", "66"), Frames.encodeRequest(2, "dump")), "unsettled\t" + Settle.BOUND_MS, "a screen that never settles: read after the bound, said");
+        check(spinner.log.contains("dump"), "it was read anyway");
+
+        // The host's own action (over ADB: `input keyevent`, `am start`), reported as `dump SINCE_MS`.
+        FakeDevice host = new FakeDevice();
+        host.clock = 10000;
+        equal(dumpHead(host, Frames.encodeRequest(1, "dump", "100")), "settled\t" + (Settle.QUIET_MS - 100), "quiet counted from the host's action 100 ms ago");
+        FakeDevice old = new FakeDevice();
+        old.clock = 10000;
+        old.events.add(9990L);
+        equal(dumpHead(old, Frames.encodeRequest(1, "dump", String.valueOf(Settle.BOUND_MS))), "settled\t0", "an action BOUND_MS ago: no wait");
+        FakeDevice bad = new FakeDevice();
+        check(serve(bad, Frames.encodeRequest(1, "dump", "-1")).get(0).text().startsWith("BAD_REQUEST\tdump since is \"-1\""), "a negative since is refused");
+        check(!bad.log.contains("dump"), "and nothing read");
+    }
+
     static void serverSession() throws Exception {
         FakeDevice d = new FakeDevice();
         ByteArrayOutputStream requests = new ByteArrayOutputStream();
@@ -1050,7 +1125,7 @@ public final class HelperTests {
         equal(hello.status, Frames.STATUS_HELLO, "hello first");
         equal(hello.text(), "arc-helper 1\t34\tclipboard", "hello names the protocol, the API level and what is missing");
         equal(read(in).text(), "pong", "ping");
-        equal(read(in).text(), "<displays/>", "dump");
+        equal(read(in).text(), "settled\t0\n<displays/>", "dump: no input before it, so no wait");
         Reply shot = read(in);
         equal(shot.payload.length, 2, "screenshot bytes");
         Reply badQuality = read(in);
