@@ -17,13 +17,18 @@ export interface RowCut {
   onScreenLeft: number
 }
 
-/** The model with at most `maxRows` elements (windows keep their headers), and what was cut; no cut when it fits. */
+/**
+ * The model with at most `maxRows` elements (windows keep their headers), and what was cut; no cut when it fits.
+ * Rows on screen come first, and among them the topmost windows' (a dialog or a dropdown over the app, the keyboard),
+ * whatever order the dump lists its windows in: what is in front is what a tap reaches.
+ */
 export function limitRows(model: ScreenModel, maxRows: number): {model: ScreenModel; cut?: RowCut} {
   const total = model.elements.length
   if (maxRows <= 0 || total <= maxRows) return {model}
   const kept = new Set<ScreenElement>()
-  for (const e of model.elements) if (kept.size < maxRows && e.flags.on) kept.add(e)
-  for (const e of model.elements) if (kept.size < maxRows && !e.flags.on) kept.add(e)
+  const front = [...model.windows].sort((a, b) => a.display - b.display || b.layer - a.layer).flatMap((w) => w.elements)
+  for (const e of front) if (kept.size < maxRows && e.flags.on) kept.add(e)
+  for (const e of front) if (kept.size < maxRows && !e.flags.on) kept.add(e)
   const elements = model.elements.filter((e) => kept.has(e))
   const onScreenLeft = model.elements.filter((e) => e.flags.on && !kept.has(e)).length
   const windows = model.windows.map((w) => ({...w, elements: w.elements.filter((e) => kept.has(e))}))

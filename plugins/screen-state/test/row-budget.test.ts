@@ -1,5 +1,5 @@
-import {buildScreenModel, MemoryDeviceState, SnapshotDriver} from '@arc-cli/core'
-import {capture, dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {bareElementId, buildScreenModel, MemoryDeviceState, SnapshotDriver} from '@arc-cli/core'
+import {capture, displaysXml, dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {fixtureNames, fixturePath, fixturesAvailable} from '@arc-cli/test-support/paths'
 import {expect} from 'chai'
 
@@ -49,6 +49,54 @@ describe('screen-state: a size bound on every form', () => {
     expect(diff.split('\n').length).to.be.at.most(100 + 3)
     expect(diff).to.include('more changed rows left out by max_rows 100')
     expect(rows((await screenStateView(new MemoryDeviceState(), model, 'full', 'off', 0)).text)).to.equal(2000)
+  })
+
+  it('a dialog over a long list keeps its buttons under a small bound, whatever order the dump lists the windows in', async () => {
+    const button = (text: string, left: number): NodeSpec => ({
+      cls: 'android.widget.Button',
+      pkg: 'com.example',
+      text,
+      attrs: {clickable: 'true'},
+      bounds: [left, 1300, left + 300, 1400],
+    })
+    const feed = longList(30).windows[0]!.root
+    const list: NodeSpec = {
+      pkg: 'com.example',
+      bounds: [0, 0, 1080, 2400],
+      children: feed.children.map((n) => ({
+        text: n.text,
+        pkg: 'com.example',
+        attrs: {clickable: 'true'},
+        bounds: n.bounds,
+      })),
+    }
+    const dialog: NodeSpec = {
+      pkg: 'com.example',
+      bounds: [100, 1000, 980, 1500],
+      children: [
+        {text: 'Delete all 30 items?', pkg: 'com.example', bounds: [140, 1040, 940, 1200]},
+        button('Cancel', 140),
+        button('Delete', 640),
+      ],
+    }
+    // The app's window is listed first; its layer says the dialog is on top.
+    const model = buildScreenModel(
+      capture(
+        displaysXml({
+          0: [
+            {type: 'TYPE_APPLICATION', title: 'Example', layer: 1, tree: list},
+            {type: 'TYPE_APPLICATION', title: 'Delete', layer: 2, focused: true, tree: dialog},
+          ],
+        })
+      )
+    )
+    const inDialog = model.windows.find((w) => w.title === 'Delete')!.elements.map((e) => bareElementId(e.id))
+    expect(inDialog).to.have.length(3)
+    for (const detail of ['full', 'compact'] as const) {
+      const {text} = await screenStateView(new MemoryDeviceState(), model, detail, 'off', 10)
+      for (const id of inDialog) expect(text, `${detail}: ${id}`).to.match(new RegExp(`^(node_)?${id}\\b`, 'm'))
+      expect(text, detail).to.include('23 of 33 element rows left out (23 of them on screen)')
+    }
   })
 
   it('the bound is on by default, over MCP as on the command line', () => {
