@@ -150,6 +150,38 @@ describe('arc mcp serve: the changes baseline belongs to one MCP session', funct
     }
   })
 
+  // A session whose records were dropped would have its clicks checked against the device's record, the last read by
+  // any client: another client's "Following" would make this session's "Follow" id act. So it ends (404) instead.
+  it('over HTTP a session dropped to keep within the memory budget is ended: its next request gets 404', async () => {
+    const tools = await allTools()
+    const probe = buildHost({tools, config: {}, devices: ['demo']})
+    await probe.call('android_get_screen_state', {changes: 'ack', detail: 'compact'}, undefined, 'one')
+    const server = await startServer({sessionBytes: Math.floor(probe.sessionBytes() * 1.5)})
+    try {
+      const a = await connect(server.url)
+      expect(textOf(await ack(a))).to.not.match(UNCHANGED)
+      const b = await connect(server.url)
+      expect(textOf(await ack(b))).to.not.match(UNCHANGED)
+      // Two sessions' records are over the budget: the older, a's, went.
+      const sessionA = (a.transport as StreamableHTTPClientTransport).sessionId!
+      const answer = await raw(server.url, {
+        headers: {authorization: `Bearer ${TOKEN}`, 'mcp-session-id': sessionA},
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: {name: 'android_get_screen_state', arguments: {changes: 'ack', detail: 'compact'}},
+        }),
+      })
+      expect(answer.status).to.equal(404)
+      expect(textOf(await ack(b))).to.match(UNCHANGED)
+      await b.close()
+      await a.close()
+    } finally {
+      await server.close()
+    }
+  })
+
   // Each session keeps its own records and baseline per device: some 120 KB after one read of a 200-element screen
   // (measured), so 1,000 sessions of a long-running server (one per agent run) held hundreds of MB.
   it('keeps the most recent sessions within a memory budget: an older one over it starts afresh', async () => {

@@ -252,6 +252,11 @@ export class IssuedSessions {
     return true
   }
 
+  /** Forgets the session without telling `onEnd` (its stores are gone already). */
+  forget(id: string): void {
+    this.ids.delete(id)
+  }
+
   /** Ends the session: false when there was none. */
   end(id: string): boolean {
     if (!this.ids.delete(id)) return false
@@ -315,6 +320,8 @@ export async function startHttpServer(options: HttpOptions): Promise<RunningHttp
   const log = options.log ?? (() => undefined)
   const pool = new ServerPool(options.host)
   const sessions = new IssuedSessions((id) => options.host.endSession(id))
+  // A session whose records the host dropped (too many, or over the memory budget) is ended: 404 from its next request.
+  options.host.onDrop = (id) => sessions.forget(id)
   let port = options.port ?? 7777
   const ownHosts = () => {
     const own = bind.includes(':') ? `[${bind}]` : bind

@@ -277,7 +277,7 @@ export class ToolHost {
     else stores = new Map()
     // Most recently used last: the first key is the one to drop.
     this.sessions.set(session, stores)
-    if (this.sessions.size > ToolHost.MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string)
+    if (this.sessions.size > ToolHost.MAX_SESSIONS) this.drop(this.sessions.keys().next().value as string)
     let state = stores.get(target)
     if (!state) stores.set(target, (state = new MemoryDeviceState()))
     return state
@@ -286,6 +286,18 @@ export class ToolHost {
   /** Forgets what `session` was shown and read (the HTTP server ended it: DELETE, or too many sessions). */
   endSession(session: string): void {
     this.sessions.delete(session)
+  }
+
+  /**
+   * Told of each session whose stores are dropped (past MAX_SESSIONS or the memory budget). The HTTP server ends it
+   * (its next request gets 404): carried on, its element actions would be checked against the device's record, the
+   * last read by any client, instead of what it was shown itself.
+   */
+  onDrop: ((session: string) => void) | undefined
+
+  private drop(session: string): void {
+    this.sessions.delete(session)
+    this.onDrop?.(session)
   }
 
   /** The memory the kept sessions' stores take (MemoryDeviceState.bytes). */
@@ -306,7 +318,7 @@ export class ToolHost {
       if (total <= budget) return
       if (session === current) continue
       for (const state of stores.values()) total -= state.bytes
-      this.sessions.delete(session)
+      this.drop(session)
     }
   }
 
