@@ -182,6 +182,9 @@ export function serverFor(root: string, argv: string[]): string | undefined {
   if (process.env.ARC_SERVER === 'off') return undefined
   const first = argv[0]
   if (first === undefined || first.startsWith('-') || NEVER_HANDED.has(first)) return undefined
+  // An argument holding U+FFFD may stand for bytes that were not UTF-8, which only this process's own command line
+  // tells (core's cli/argv-text.ts): the command runs here, where that check can be made.
+  if (argv.some((arg) => arg.includes('\uFFFD'))) return undefined
   const socket = serverSocketPath(root)
   if (socket === undefined || !socketExists(socket) || !folderIsPrivate(path.dirname(socket))) return undefined
   return socket

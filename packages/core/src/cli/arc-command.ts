@@ -1,4 +1,5 @@
 import {ArcError, InvalidInputError, toArcError} from '../errors/arc-error.js'
+import {checkArgumentText} from './argv-text.js'
 import {exitCodeFor} from '../errors/exit-codes.js'
 import {errorJson} from '../errors/format-error.js'
 import {firstToSay} from '../errors/output-failure.js'
@@ -117,6 +118,12 @@ export abstract class ArcCommand extends Command {
       .filter((typed): typed is string => typeof typed === 'string' && typed.startsWith('--'))
       .flatMap((typed) => nearest(typed.slice(2).replace(/=.*$/s, ''), names).slice(0, 2))
     return near.length === 0 ? '' : ` (did you mean ${[...new Set(near)].map((n) => `--${n}`).join(' or ')}?)`
+  }
+
+  /** Refuses, before the command parses or runs anything, an argument whose bytes were not UTF-8 (argv-text.ts). */
+  protected override async init(): Promise<void> {
+    await super.init()
+    checkArgumentText(this.argv)
   }
 
   protected override async catch(error: Error & {exitCode?: number}): Promise<unknown> {
