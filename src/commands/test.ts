@@ -21,6 +21,7 @@ import {
   outputReason,
   printableLine,
   resolveServerAddress,
+  serialSetBy,
   terminalOnlyWrites,
   toArcError,
 } from '@arc-cli/core'
@@ -293,7 +294,11 @@ export default class Test extends ScriptCommand {
     const results =
       devices.length > 1
         ? await this.runOnDevices(files, devices, flags.shard, flags.retries, reportDir)
-        : await this.asResidentHost(() => this.runHere(flows, devices[0], flags.retries, reportDir, flags.results))
+        : await this.asResidentHost(() =>
+            this.runHere(flows, devices[0], flags.retries, reportDir, flags.results).finally(() =>
+              serialSetBy(undefined)
+            )
+          )
     if (flags.results) await writeResults(flags.results, results)
     else {
       const c = colorsFor(process.stderr)
@@ -330,7 +335,15 @@ export default class Test extends ScriptCommand {
     reportDir: string | undefined,
     resultsFile?: string
   ): Promise<FlowResult[]> {
-    if (device !== undefined) process.env.ANDROID_SERIAL = device
+    if (device !== undefined) {
+      process.env.ANDROID_SERIAL = device
+      // A device that is not attached is then this flag's, not the user's environment's (resolve-device.ts).
+      serialSetBy({
+        serial: device,
+        where: 'arc test --device',
+        action: 'Name an attached device with arc test --device (arc devices lists them).',
+      })
+    }
     const deviceName = device ?? process.env.ANDROID_SERIAL ?? 'default'
     const results: FlowResult[] = []
     for (const flow of flows) {

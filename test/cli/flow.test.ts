@@ -382,6 +382,30 @@ describe('arc test: flow files', function () {
     expect(h.emu.commands.length).to.equal(start)
   })
 
+  // arc test hands its --device to its steps as $ANDROID_SERIAL: a device that is not attached was reported, in the
+  // terminal and in junit.xml, as coming from $ANDROID_SERIAL, with 'Unset ANDROID_SERIAL, or pass --device'.
+  it('a --device that is not attached: DEVICE_NOT_FOUND (4) naming arc test --device, not $ANDROID_SERIAL', async () => {
+    const file = await flow('absent.flow', 'tap 1 1\n')
+    const report = path.join(h.dir, 'report-absent')
+    for (const devices of [
+      ['-d', 'nope'],
+      ['-d', 'emu-1', '-d', 'nope'],
+    ]) {
+      const run = await runArc(['test', file, ...devices, '--report-dir', report], {env: h.env})
+      expect(run.code, run.stderr).to.equal(exitCodeFor('DEVICE_NOT_FOUND'))
+      expect(run.stderr)
+        .to.include('device nope is not attached')
+        .and.include('(the serial comes from arc test --device)')
+      expect(run.stderr).not.to.include('ANDROID_SERIAL')
+      const [failed] = junitCases(await readFile(path.join(report, 'junit.xml'), 'utf8')).filter((c) => c.failure)
+      expect(failed?.failure).to.include('arc test --device').and.not.include('ANDROID_SERIAL')
+    }
+    // Without --device, a stale $ANDROID_SERIAL is still named as such.
+    const stale = await runArc(['test', file], {env: {...h.env, ANDROID_SERIAL: 'nope'}})
+    expect(stale.code, stale.stderr).to.equal(exitCodeFor('DEVICE_NOT_FOUND'))
+    expect(stale.stderr).to.include('(the serial comes from $ANDROID_SERIAL)')
+  })
+
   it('--adb-host alone keeps the port from the environment (ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_PORT), as every command does', async () => {
     const file = await flow('address.flow', 'tap 1 1\n')
     const port = /:(\d+)$/.exec(h.env.ADB_SERVER_SOCKET as string)?.[1] as string

@@ -64,6 +64,7 @@ export {
   partialBackend,
   resolveDriver,
   selectedDevice,
+  serialSetBy,
   unreachableSerial,
   type DeviceSelection,
 } from './driver/resolve-device.js'

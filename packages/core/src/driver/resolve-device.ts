@@ -103,24 +103,40 @@ export async function resolveDriver(selection: DeviceSelection): Promise<DeviceD
   }
 }
 
+const SERIAL_SETTER = Symbol.for('arc.serial-setter')
+type SerialSetter = {serial: string; where: string; action: string}
+type SerialSetterHolder = {[SERIAL_SETTER]?: SerialSetter}
+
+/**
+ * Says (or unsays) that this process set $ANDROID_SERIAL to `serial` for the commands it runs (`arc test --device`
+ * hands its device to its steps that way): a device that is not attached is then said to come from there, not from
+ * the user's environment. Kept on globalThis: a plugin's copy of this module must hear it too.
+ */
+export function serialSetBy(setter: SerialSetter | undefined): void {
+  ;(globalThis as SerialSetterHolder)[SERIAL_SETTER] = setter
+}
+
 /**
  * A serial that is not attached, when the command line did not name it: a stale $ANDROID_SERIAL in a CI job or a
  * shell, or the config's `device`, is otherwise invisible in `arc tap 1 1`'s error. Says where it came from.
  */
 function namesSource(error: unknown, device: string | undefined, source: string): unknown {
   if (device === undefined || !isArcError(error) || error.code !== 'DEVICE_NOT_FOUND') return error
+  const setter = (globalThis as SerialSetterHolder)[SERIAL_SETTER]
   const from =
-    source === 'env ANDROID_SERIAL'
-      ? {
-          where: '$ANDROID_SERIAL',
-          action: 'Unset ANDROID_SERIAL, or pass --device, to pick another device.',
-        }
-      : source === 'config'
+    source === 'env ANDROID_SERIAL' && setter?.serial === device
+      ? {where: setter.where, action: setter.action}
+      : source === 'env ANDROID_SERIAL'
         ? {
-            where: '`device` in the config',
-            action: 'Run `arc config` to see which file sets `device`; pass --device to pick another device.',
+            where: '$ANDROID_SERIAL',
+            action: 'Unset ANDROID_SERIAL, or pass --device, to pick another device.',
           }
-        : undefined
+        : source === 'config'
+          ? {
+              where: '`device` in the config',
+              action: 'Run `arc config` to see which file sets `device`; pass --device to pick another device.',
+            }
+          : undefined
   if (!from) return error
   return new DeviceNotFoundError(`${error.message} (the serial comes from ${from.where})`, {
     details: error.details,
