@@ -1,45 +1,50 @@
 #!/usr/bin/env node
-// Where this installation's `arc server` runs, the command runs there and this process only relays its output
-// (src/server/: protocol.ts decides with one stat, client.ts, loaded only then, relays); anywhere else arc runs it
-// here: oclif from the core's bundle, the copy every arc command extends (packages/core/src/oclif.ts).
-import {realpathSync} from 'node:fs'
-import {fileURLToPath} from 'node:url'
+// arc's entry. arc needs the Node.js that package.json's `engines` names; an older one stopped at the first module
+// using something newer (a syntax error, a missing export, a stack trace) before arc could say anything. This file
+// says it first, as arc says any error: UNSUPPORTED (exit 12), reason NODE_TOO_OLD, on stdout with --json
+// (docs/errors.md). So that every Node.js reads it, it is ES5 that parses both as a module and as a CommonJS script
+// (Node.js before 12.17 reads it so), with nothing newer before the check (test/cli/node-version.test.ts parses it
+// so). arc itself (main.js) loads only after the check, through a Function, whose import() an ES5 parser never sees;
+// it resolves from this module (ECMA-262 CreateDynamicFunction keeps the active script or module).
+var NEEDED = '20.19.0' // package.json `engines` (test/cli/node-version.test.ts holds the two equal)
 
-import {asksOclifText, serverFor} from '../dist/server/protocol.js'
+function olderThan(found, needed) {
+  var have = found.split('.')
+  var want = needed.split('.')
+  for (var i = 0; i < want.length; i++) {
+    var a = parseInt(have[i], 10) || 0
+    var b = parseInt(want[i], 10)
+    if (a !== b) return a < b
+  }
+  return false
+}
 
-const root = realpathSync(fileURLToPath(new URL('..', import.meta.url)))
-const argv = process.argv.slice(2)
-const socket = serverFor(root, argv)
-const served = socket !== undefined && (await (await import('../dist/server/client.js')).handOff(socket, root, argv))
-if (!served) {
-  // A stdout or stderr that fails (a full disk, a reader gone) reports it as an 'error' event after the write that
-  // met it, often a console write that swallowed the throw: unhandled, Node printed a line of the minified bundle and
-  // exited 1. Said as arc says any error instead (OUTPUT_FAILED, exit 13), on stderr while it still works, and the
-  // process ends there as one killed by SIGPIPE would: what it acted on was done, what it prints cannot arrive.
-  // Said once: a command's own write path may say the same error object (core's errors/output-failure.ts).
-  const said = (globalThis[Symbol.for('arc.output-errors-said')] ??= new WeakSet())
-  // Help and the version are oclif's own text, read through `| head` or a pager as often as whole: a reader that
-  // stops early ends them quietly, as it ends git's or grep's.
-  const ownText = asksOclifText(argv)
-  const outputFailed = (error) => {
-    if (typeof error !== 'object' || error === null || said.has(error)) return
-    said.add(error)
-    if (ownText && error.code === 'EPIPE') process.exit(0)
-    void import('@arc-cli/core')
-      .then((core) => {
-        const arcError = core.toArcError(error)
-        if (!process.stderr.destroyed) process.stderr.write(`${core.cliErrorText(arcError, process.stderr)}\n`)
-        return core.exitCodeFor(arcError.code)
-      })
-      .catch(() => 1)
-      .then((status) => process.exit(status))
+var found = String(process.versions.node)
+if (olderThan(found, NEEDED)) {
+  var error = {
+    code: 'UNSUPPORTED',
+    message: 'arc needs Node.js ' + NEEDED + ' or newer, and this is Node.js ' + found + ' (' + process.execPath + ')',
+    actions: [
+      'Install Node.js ' +
+        NEEDED.replace(/\.0$/, '') +
+        ' or newer: an LTS release from https://nodejs.org/en/download, ' +
+        'or `nvm install --lts`.',
+      'arc runs the first `node` on PATH: put the newer one first, or start arc with it: `/path/to/node ' +
+        process.argv[1] +
+        ' …`.',
+    ],
+    details: {reason: 'NODE_TOO_OLD', needed: NEEDED, found: found, node: process.execPath},
+    exitCode: 12,
   }
-  const {execute} = await import('@arc-cli/core/oclif')
-  // oclif's Command module, loaded just now, listens on stdout too and throws every error but EPIPE (which it drops,
-  // so a reader gone went unsaid): an uncaught exception before this could say anything. Only this listener stays.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.removeAllListeners('error')
-    stream.on('error', outputFailed)
+  var args = process.argv.slice(2)
+  var end = args.indexOf('--')
+  if ((end === -1 ? args : args.slice(0, end)).indexOf('--json') !== -1) {
+    process.stdout.write(JSON.stringify({error: error}, null, 2) + '\n')
+  } else {
+    process.stderr.write('Error [UNSUPPORTED]: ' + error.message + '\nTry: ' + error.actions.join('\nTry: ') + '\n')
   }
-  await execute({dir: import.meta.url})
+  // Set, not process.exit(): the process ends when the message is written, a pipe's included.
+  process.exitCode = error.exitCode
+} else {
+  new Function('return import("./main.js")')()
 }

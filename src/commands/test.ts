@@ -543,7 +543,7 @@ export default class Test extends ScriptCommand {
       )
     })
     const children = new Set<ChildProcess>()
-    // This process ended at once (bin/run.js on a stdout whose reader went away, a second Ctrl-C): the children, each
+    // This process ended at once (bin/main.js on a stdout whose reader went away, a second Ctrl-C): the children, each
     // acting on its device, end with it rather than run on unwatched, and the scratch folder goes too.
     const ended = () => {
       for (const child of children) child.kill()

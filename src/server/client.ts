@@ -1,5 +1,5 @@
 /**
- * The client half of `arc server` (docs/server.md). bin/run.js asks protocol.ts's `serverFor` first, on every
+ * The client half of `arc server` (docs/server.md). bin/main.js asks protocol.ts's `serverFor` first, on every
  * command, and loads this module only where a server's socket is there: then the command runs in the server, already
  * loaded and warm, and this process only relays its output and exit status. Anywhere the server does not take it
  * (busy, stale, a command it never runs, a server that does not answer within HANDSHAKE_MS) `handOff` answers false

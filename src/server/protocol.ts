@@ -1,6 +1,6 @@
 /**
  * What `arc server` and the `arc` processes it serves say to each other over a Unix socket (docs/server.md). This
- * module is loaded by bin/run.js before anything else, on every command: Node.js built-ins only, nothing at load
+ * module is loaded by bin/main.js before anything else, on every command: Node.js built-ins only, nothing at load
  * time but declarations.
  *
  * A frame is one byte of type, four of length (big-endian) and the payload. The client sends one request frame
@@ -164,7 +164,7 @@ export function optionWords(argv: string[]): string[] {
 
 /**
  * Whether a command line asks for oclif's own text, help or the version, rather than a command's work: the server
- * leaves it to the client's oclif, and bin/run.js ends it quietly when its reader stops early (`arc --help | head`).
+ * leaves it to the client's oclif, and bin/main.js ends it quietly when its reader stops early (`arc --help | head`).
  */
 export function asksOclifText(argv: string[]): boolean {
   return argv[0] === 'help' || optionWords(argv).some((word) => OCLIF_OWN.has(word))
@@ -176,7 +176,7 @@ const NEVER_HANDED = new Set(['help', 'server', 'version', 'autocomplete'])
 /**
  * The socket of the server to hand this command line to, or undefined: `ARC_SERVER=off`, help or a flag first, no
  * socket there (one stat: what every command pays when no server runs), or a socket in a folder that is not the
- * user's alone. bin/run.js asks this before it loads anything else.
+ * user's alone. bin/main.js asks this before it loads anything else.
  */
 export function serverFor(root: string, argv: string[]): string | undefined {
   if (process.env.ARC_SERVER === 'off') return undefined

@@ -144,7 +144,7 @@ export abstract class ArcCommand extends Command {
       })
     } else arcError = toArcError(error)
     const exit = exitCodeFor(arcError.code)
-    // A stdout that failed was said already where bin/run.js met its error event first (errors/output-failure.ts).
+    // A stdout that failed was said already where bin/main.js met its error event first (errors/output-failure.ts).
     if (arcError.code === 'OUTPUT_FAILED' && arcError.cause !== undefined && !firstToSay(arcError.cause)) {
       return this.exit(exit)
     }
@@ -153,7 +153,7 @@ export abstract class ArcCommand extends Command {
     if (json) this.logJson(errorJson(arcError))
     // --json's error met a stdout that fails on it (a full disk, its reader gone: the stream keeps the error of the
     // write that met it): said on stderr, the one channel left, rather than not at all, and the stdout's own error
-    // then goes unsaid (bin/run.js's listener): this error is the one that matters.
+    // then goes unsaid (bin/main.js's listener): this error is the one that matters.
     const unsaid = json && process.stdout.errored !== failedBefore
     if (unsaid) firstToSay(process.stdout.errored)
     if (!json || unsaid) process.stderr.write(`${cliErrorText(arcError, process.stderr)}\n`)

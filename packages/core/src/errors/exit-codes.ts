@@ -101,6 +101,12 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
     meaning: "the id was shown for another device (an MCP session's, or one in the CLI's cache), never for this one",
   },
   {
+    code: 'UNSUPPORTED',
+    reason: 'NODE_TOO_OLD',
+    meaning:
+      "the Node.js running arc is older than package.json's `engines` (20.19.0): bin/run.js says so before it loads arc",
+  },
+  {
     code: 'TIMEOUT',
     reason: 'ELEMENT_NOT_FOUND',
     meaning: "an element action's --wait ran out with no element matching",
@@ -136,7 +142,10 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
     meaning:
       "a device call ran out of time, a wait (`arc wait …`) ended without its condition (its result is still printed), or an element action's `--wait` ran out before its element showed",
   },
-  UNSUPPORTED: {exit: 12, meaning: 'arc cannot do this over ADB, on this device or on this driver'},
+  UNSUPPORTED: {
+    exit: 12,
+    meaning: 'arc cannot do this over ADB, on this device or on this driver, or cannot run on this Node.js',
+  },
   OUTPUT_FAILED: {
     exit: 13,
     meaning: 'an output file, stdout or stderr could not be written (a full disk, a reader gone)',

@@ -180,7 +180,7 @@ export class FlowRecorder {
             ? this.otherDevice(tool, on, this.device)
             : stepFor(tool, input, cliInput, target)
         )
-        // On disk before the call's output is printed: a process that ends at that output (its reader gone: bin/run.js
+        // On disk before the call's output is printed: a process that ends at that output (its reader gone: bin/main.js
         // ends it with OUTPUT_FAILED a few ticks later) still leaves every step that acted.
         if (this.folderMade && this.queued === 0) this.writeNow(this.text(), [this.recorded, this.skipped])
         else void this.write()
