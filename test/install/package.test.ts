@@ -54,8 +54,14 @@ describe('the packed arc-cli tarball, installed on its own', function () {
       PATH: process.env.PATH,
       HOME: home,
       NO_COLOR: '1',
-      // npm's cache is the user's (it holds what npm ci fetched); nothing else of this environment leaks in.
+      // npm's cache is the user's (it holds what npm ci fetched), and so are npm's settings and the way out to the
+      // registry: ~/.npmrc (a registry, a CA file), the CA and proxy variables. A user's npm has them; the HOME above
+      // hid them, and behind a TLS-inspecting proxy the install retried for minutes and failed. Nothing else leaks in.
       npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
+      npm_config_userconfig: process.env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc'),
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => /^(NODE_EXTRA_CA_CERTS|HTTPS?_PROXY|NO_PROXY)$/i.test(name))
+      ),
       TMPDIR: work,
     }
     // --ignore-scripts: `prepare` would rebuild dist, which the setup has already proven current.
