@@ -225,6 +225,43 @@ describe('screen-state: the state an agent acts on', () => {
     expect(flags('a:id/pin')).to.equal('on,edt,ena,pwd')
   })
 
+  it('shows which option of a segmented control is chosen: a checked option that is no longer clickable keeps its row', () => {
+    // As Compose writes a `selectable` row of options (the real ivi-lights screen): the chosen one is checked and
+    // not clickable, its label a plain text inside it; an icon-only option has no words at all.
+    const option = (label: string | undefined, left: number, chosen: boolean) => ({
+      cls: 'android.view.View',
+      bounds: [left, 358, left + 200, 446] as [number, number, number, number],
+      attrs: {checkable: 'true', checked: String(chosen), clickable: String(!chosen)},
+      children: label
+        ? [
+            {
+              cls: 'android.widget.TextView',
+              text: label,
+              bounds: [left + 80, 388, left + 120, 417] as [number, number, number, number],
+            },
+          ]
+        : [],
+    })
+    const segmented = buildScreenModel(
+      capture(
+        dumpXml([
+          {
+            bounds: [0, 0, 1920, 1080],
+            children: [option('Off', 1050, false), option('Auto', 1250, false), option(undefined, 1450, true)],
+          },
+        ]),
+        {width: 1920, height: 1080}
+      )
+    )
+    const tsv = formatScreenState(segmented).split('\n')
+    const options = tsv.filter((l) => l.includes('\tView\t'))
+    expect(options.map((l) => l.split('\t').slice(5))).to.deep.equal([
+      ['1050,358,1250,446', 'on,clk,ena,unchk'],
+      ['1250,358,1450,446', 'on,clk,ena,unchk'],
+      ['1450,358,1650,446', 'on,ena,chk'],
+    ])
+  })
+
   it('marks a field whose text is only its hint, and not a field holding text', () => {
     expect(flags('a:id/q')).to.equal('on,edt,ena,fcs,hint')
     expect(flags('a:id/typed')).to.equal('on,edt,ena')

@@ -21,8 +21,10 @@ export function isEditable(node: UiNode): boolean {
 
 /**
  * The spec's keep-filter: a node is omitted when it has no text, no content description, no resource id, and
- * is not clickable, long-clickable, scrollable or editable. One function, used by screen-state, annotate and the
- * element tools alike.
+ * is not interactive: clickable, long-clickable, scrollable, editable or checkable. Checkable counts: the option
+ * a segmented control or radio group shows as chosen is often a checked node that is not clickable (a Compose
+ * `selectable` whose choice is made), with its label in a child; without it the row that says which option is
+ * on would be missing. One function, used by screen-state, annotate and the element tools alike.
  */
 export function shouldKeepNode(node: UiNode): boolean {
   return (
@@ -32,6 +34,7 @@ export function shouldKeepNode(node: UiNode): boolean {
     node.clickable ||
     node.longClickable ||
     node.scrollable ||
+    node.checkable ||
     isEditable(node)
   )
 }
