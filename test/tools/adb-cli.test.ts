@@ -226,6 +226,30 @@ describe('device commands from the CLI through the ADB driver', function () {
     })
   }
 
+  it("a key newer than the device's release is refused, nothing sent: its input keyevent would send KEYCODE_UNKNOWN and exit 0", async () => {
+    const device = h.emu.device('emu-1')
+    // RECENT_APPS came in API 34 (developer.android.com/sdk/api_diff/34): an Android 13 phone does not have it.
+    device.properties.set('ro.build.version.sdk', '33')
+    try {
+      const from = device.inputEvents.length
+      const fromCommands = h.emu.commands.length
+      const old = await arc('press', 'key', 'RECENT_APPS', '--json')
+      expect(old.code, old.stdout).to.equal(12)
+      const error = JSON.parse(old.stdout).error
+      expect(error.code).to.equal('UNSUPPORTED')
+      expect(error.message).to.contain('KEYCODE_RECENT_APPS exists from API level 34').and.contain('API level 33')
+      expect(device.inputEvents.length).to.equal(from)
+      expect(h.emu.commands.slice(fromCommands).map((c) => c.argv[0])).to.not.include('input')
+      // A key the release has goes as before.
+      expect((await arc('press', 'key', 'ALL_APPS')).code).to.equal(0)
+      expect(device.inputEvents.at(-1)).to.deep.include({type: 'keyevent', code: 284})
+    } finally {
+      device.properties.set('ro.build.version.sdk', '34')
+    }
+    expect((await arc('press', 'key', 'RECENT_APPS')).code).to.equal(0)
+    expect(device.inputEvents.at(-1)).to.deep.include({type: 'keyevent', code: 312})
+  })
+
   it('an unknown key name suggests close names', async () => {
     const run = await arc('press', 'key', 'VOLUME', '--json')
     const error = JSON.parse(run.stdout).error

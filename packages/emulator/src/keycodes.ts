@@ -1,123 +1,63 @@
-/** Android KeyEvent codes `input keyevent` accepts by name (KEYCODE_ prefix optional), the common subset. */
-const KEYCODES: Record<string, number> = {
-  UNKNOWN: 0,
-  SOFT_LEFT: 1,
-  SOFT_RIGHT: 2,
-  HOME: 3,
-  BACK: 4,
-  CALL: 5,
-  ENDCALL: 6,
-  0: 7,
-  1: 8,
-  2: 9,
-  3: 10,
-  4: 11,
-  5: 12,
-  6: 13,
-  7: 14,
-  8: 15,
-  9: 16,
-  STAR: 17,
-  POUND: 18,
-  DPAD_UP: 19,
-  DPAD_DOWN: 20,
-  DPAD_LEFT: 21,
-  DPAD_RIGHT: 22,
-  DPAD_CENTER: 23,
-  VOLUME_UP: 24,
-  VOLUME_DOWN: 25,
-  POWER: 26,
-  CAMERA: 27,
-  CLEAR: 28,
-  A: 29,
-  B: 30,
-  C: 31,
-  D: 32,
-  E: 33,
-  F: 34,
-  G: 35,
-  H: 36,
-  I: 37,
-  J: 38,
-  K: 39,
-  L: 40,
-  M: 41,
-  N: 42,
-  O: 43,
-  P: 44,
-  Q: 45,
-  R: 46,
-  S: 47,
-  T: 48,
-  U: 49,
-  V: 50,
-  W: 51,
-  X: 52,
-  Y: 53,
-  Z: 54,
-  COMMA: 55,
-  PERIOD: 56,
-  ALT_LEFT: 57,
-  ALT_RIGHT: 58,
-  SHIFT_LEFT: 59,
-  SHIFT_RIGHT: 60,
-  TAB: 61,
-  SPACE: 62,
-  SYM: 63,
-  EXPLORER: 64,
-  ENVELOPE: 65,
-  ENTER: 66,
-  DEL: 67,
-  GRAVE: 68,
-  MINUS: 69,
-  EQUALS: 70,
-  LEFT_BRACKET: 71,
-  RIGHT_BRACKET: 72,
-  BACKSLASH: 73,
-  SEMICOLON: 74,
-  APOSTROPHE: 75,
-  SLASH: 76,
-  AT: 77,
-  NUM: 78,
-  HEADSETHOOK: 79,
-  FOCUS: 80,
-  PLUS: 81,
-  MENU: 82,
-  NOTIFICATION: 83,
-  SEARCH: 84,
-  MEDIA_PLAY_PAUSE: 85,
-  MEDIA_STOP: 86,
-  MEDIA_NEXT: 87,
-  MEDIA_PREVIOUS: 88,
-  PAGE_UP: 92,
-  PAGE_DOWN: 93,
-  ESCAPE: 111,
-  FORWARD_DEL: 112,
-  CTRL_LEFT: 113,
-  CTRL_RIGHT: 114,
-  MOVE_HOME: 122,
-  MOVE_END: 123,
-  INSERT: 124,
-  VOLUME_MUTE: 164,
-  APP_SWITCH: 187,
-  SETTINGS: 176,
-  BRIGHTNESS_DOWN: 220,
-  BRIGHTNESS_UP: 221,
-  SLEEP: 223,
-  WAKEUP: 224,
-  ASSIST: 219,
-  CUT: 277,
-  COPY: 278,
-  PASTE: 279,
+/**
+ * Every KeyEvent code a phone knows by name through Android 14 (the `KEYCODE_` constants of AOSP KeyEvent.java,
+ * whose labels native code looks names up in: frameworks/native InputEventLabels), in code order from the first code
+ * of each run, with the API level that added the run where it is 23 or later (the KeyEvent reference's "Added in
+ * API level"; developer.android.com/sdk/api_diff/28, 33 and 34 for ALL_APPS…REFRESH, VIDEO_APP_1…DEMO_APP_4 and
+ * KEYBOARD_BACKLIGHT_DOWN…MACRO_4). What `input keyevent NAME` accepts on a device of `ro.build.version.sdk`.
+ */
+const PHONE_RUNS: Array<[number, number, string]> = [
+  [
+    0,
+    1,
+    'UNKNOWN SOFT_LEFT SOFT_RIGHT HOME BACK CALL ENDCALL 0 1 2 3 4 5 6 7 8 9 STAR POUND DPAD_UP DPAD_DOWN DPAD_LEFT DPAD_RIGHT DPAD_CENTER VOLUME_UP VOLUME_DOWN POWER CAMERA CLEAR A B C D E F G H I J K L M N O P Q R S T U V W X Y Z COMMA PERIOD ALT_LEFT ALT_RIGHT SHIFT_LEFT SHIFT_RIGHT TAB SPACE SYM EXPLORER ENVELOPE ENTER DEL GRAVE MINUS EQUALS LEFT_BRACKET RIGHT_BRACKET BACKSLASH SEMICOLON APOSTROPHE SLASH AT NUM HEADSETHOOK FOCUS PLUS MENU NOTIFICATION SEARCH MEDIA_PLAY_PAUSE MEDIA_STOP MEDIA_NEXT MEDIA_PREVIOUS MEDIA_REWIND MEDIA_FAST_FORWARD MUTE PAGE_UP PAGE_DOWN PICTSYMBOLS SWITCH_CHARSET BUTTON_A BUTTON_B BUTTON_C BUTTON_X BUTTON_Y BUTTON_Z BUTTON_L1 BUTTON_R1 BUTTON_L2 BUTTON_R2 BUTTON_THUMBL BUTTON_THUMBR BUTTON_START BUTTON_SELECT BUTTON_MODE ESCAPE FORWARD_DEL CTRL_LEFT CTRL_RIGHT CAPS_LOCK SCROLL_LOCK META_LEFT META_RIGHT FUNCTION SYSRQ BREAK MOVE_HOME MOVE_END INSERT FORWARD MEDIA_PLAY MEDIA_PAUSE MEDIA_CLOSE MEDIA_EJECT MEDIA_RECORD F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 F12 NUM_LOCK NUMPAD_0 NUMPAD_1 NUMPAD_2 NUMPAD_3 NUMPAD_4 NUMPAD_5 NUMPAD_6 NUMPAD_7 NUMPAD_8 NUMPAD_9 NUMPAD_DIVIDE NUMPAD_MULTIPLY NUMPAD_SUBTRACT NUMPAD_ADD NUMPAD_DOT NUMPAD_COMMA NUMPAD_ENTER NUMPAD_EQUALS NUMPAD_LEFT_PAREN NUMPAD_RIGHT_PAREN VOLUME_MUTE INFO CHANNEL_UP CHANNEL_DOWN ZOOM_IN ZOOM_OUT TV WINDOW GUIDE DVR BOOKMARK CAPTIONS SETTINGS TV_POWER TV_INPUT STB_POWER STB_INPUT AVR_POWER AVR_INPUT PROG_RED PROG_GREEN PROG_YELLOW PROG_BLUE APP_SWITCH BUTTON_1 BUTTON_2 BUTTON_3 BUTTON_4 BUTTON_5 BUTTON_6 BUTTON_7 BUTTON_8 BUTTON_9 BUTTON_10 BUTTON_11 BUTTON_12 BUTTON_13 BUTTON_14 BUTTON_15 BUTTON_16 LANGUAGE_SWITCH MANNER_MODE 3D_MODE CONTACTS CALENDAR MUSIC CALCULATOR ZENKAKU_HANKAKU EISU MUHENKAN HENKAN KATAKANA_HIRAGANA YEN RO KANA ASSIST BRIGHTNESS_DOWN BRIGHTNESS_UP MEDIA_AUDIO_TRACK SLEEP WAKEUP PAIRING MEDIA_TOP_MENU 11 12 LAST_CHANNEL TV_DATA_SERVICE VOICE_ASSIST TV_RADIO_SERVICE TV_TELETEXT TV_NUMBER_ENTRY TV_TERRESTRIAL_ANALOG TV_TERRESTRIAL_DIGITAL TV_SATELLITE TV_SATELLITE_BS TV_SATELLITE_CS TV_SATELLITE_SERVICE TV_NETWORK TV_ANTENNA_CABLE TV_INPUT_HDMI_1 TV_INPUT_HDMI_2 TV_INPUT_HDMI_3 TV_INPUT_HDMI_4 TV_INPUT_COMPOSITE_1 TV_INPUT_COMPOSITE_2 TV_INPUT_COMPONENT_1 TV_INPUT_COMPONENT_2 TV_INPUT_VGA_1 TV_AUDIO_DESCRIPTION TV_AUDIO_DESCRIPTION_MIX_UP TV_AUDIO_DESCRIPTION_MIX_DOWN TV_ZOOM_MODE TV_CONTENTS_MENU TV_MEDIA_CONTEXT_MENU TV_TIMER_PROGRAMMING HELP',
+  ],
+  [260, 23, 'NAVIGATE_PREVIOUS NAVIGATE_NEXT NAVIGATE_IN NAVIGATE_OUT'],
+  [264, 24, 'STEM_PRIMARY STEM_1 STEM_2 STEM_3 DPAD_UP_LEFT DPAD_DOWN_LEFT DPAD_UP_RIGHT DPAD_DOWN_RIGHT'],
+  [272, 23, 'MEDIA_SKIP_FORWARD MEDIA_SKIP_BACKWARD MEDIA_STEP_FORWARD MEDIA_STEP_BACKWARD'],
+  [276, 24, 'SOFT_SLEEP CUT COPY PASTE'],
+  [280, 25, 'SYSTEM_NAVIGATION_UP SYSTEM_NAVIGATION_DOWN'],
+  [282, 26, 'SYSTEM_NAVIGATION_LEFT SYSTEM_NAVIGATION_RIGHT'],
+  [284, 28, 'ALL_APPS REFRESH'],
+  [286, 29, 'THUMBS_UP THUMBS_DOWN PROFILE_SWITCH'],
+  [
+    289,
+    33,
+    'VIDEO_APP_1 VIDEO_APP_2 VIDEO_APP_3 VIDEO_APP_4 VIDEO_APP_5 VIDEO_APP_6 VIDEO_APP_7 VIDEO_APP_8 FEATURED_APP_1 FEATURED_APP_2 FEATURED_APP_3 FEATURED_APP_4 DEMO_APP_1 DEMO_APP_2 DEMO_APP_3 DEMO_APP_4',
+  ],
+  [
+    305,
+    34,
+    'KEYBOARD_BACKLIGHT_DOWN KEYBOARD_BACKLIGHT_UP KEYBOARD_BACKLIGHT_TOGGLE STYLUS_BUTTON_PRIMARY STYLUS_BUTTON_SECONDARY STYLUS_BUTTON_TERTIARY STYLUS_BUTTON_TAIL RECENT_APPS MACRO_1 MACRO_2 MACRO_3 MACRO_4',
+  ],
+]
+const PHONE_KEYS = new Map<string, {code: number; api: number}>(
+  PHONE_RUNS.flatMap(([first, api, names]) =>
+    names.split(' ').map((name, i): [string, {code: number; api: number}] => [name, {code: first + i, api}])
+  )
+)
+
+const NAMES_BY_CODE = new Map([...PHONE_KEYS].map(([name, {code}]) => [code, `KEYCODE_${name}`]))
+
+/**
+ * The code `input keyevent` sends for one word on a device of API level `sdk`, as a phone reads it: a name by its
+ * label, case-sensitive, with or without `KEYCODE_` (`ENTER`, `KEYCODE_ENTER`), or a number; anything else, a name the
+ * release does not have included, is KEYCODE_UNKNOWN (0), which is sent all the same, nothing printed and exit status
+ * 0 (AOSP InputShellCommand.runKeyEvent; up to Android 11 cmds/input Input.java, which tries the word, then
+ * `KEYCODE_` + word: KeyEvent.keyCodeFromString answers KEYCODE_UNKNOWN for a label it cannot find).
+ */
+export function phoneKeyCode(word: string, sdk: number): number {
+  // A bare number is the code itself (`7` is 7; the key `7` is KEYCODE_7, 14).
+  if (/^\d+$/.test(word)) return Number(word)
+  const label = word.startsWith('KEYCODE_') ? word.slice('KEYCODE_'.length) : word
+  const known = PHONE_KEYS.get(label)
+  return known && known.api <= sdk ? known.code : 0
 }
 
-const NAMES_BY_CODE = new Map(Object.entries(KEYCODES).map(([name, code]) => [code, `KEYCODE_${name}`]))
-
-/** The code for `66`, `ENTER` or `KEYCODE_ENTER`; undefined when unknown. */
+/** The code for `66`, `ENTER` or `KEYCODE_ENTER` in a scenario (any case); undefined when unknown. */
 export function keyCode(key: string | number): number | undefined {
   if (typeof key === 'number') return key
   if (/^\d+$/.test(key)) return Number(key)
-  return KEYCODES[key.toUpperCase().replace(/^KEYCODE_/, '')]
+  return PHONE_KEYS.get(key.toUpperCase().replace(/^KEYCODE_/, ''))?.code
 }
 
 export function keyName(code: number): string {

@@ -72,6 +72,39 @@ export const KEYCODES: ReadonlyMap<string, number> = new Map(
 )
 const NAMES = new Map([...KEYCODES].map(([name, code]) => [code, name]))
 
+/**
+ * The API level that added a code, for the codes added since Android 6.0 (API 23; every code below 260 is older):
+ * the KeyEvent reference's "Added in API level", and the API differences reports of 28 (ALL_APPS, REFRESH), 33
+ * (VIDEO_APP_*, FEATURED_APP_*, DEMO_APP_*) and 34 (KEYBOARD_BACKLIGHT_*, STYLUS_BUTTON_*, RECENT_APPS, MACRO_*)
+ * (developer.android.com/sdk/api_diff/N/changes/android.view.KeyEvent). First code of a run, and its level.
+ */
+const ADDED: Array<[number, number]> = [
+  [260, 23], // NAVIGATE_PREVIOUS … NAVIGATE_OUT
+  [264, 24], // STEM_PRIMARY … DPAD_DOWN_RIGHT
+  [272, 23], // MEDIA_SKIP_FORWARD … MEDIA_STEP_BACKWARD
+  [276, 24], // SOFT_SLEEP, CUT, COPY, PASTE
+  [280, 25], // SYSTEM_NAVIGATION_UP, SYSTEM_NAVIGATION_DOWN
+  [282, 26], // SYSTEM_NAVIGATION_LEFT, SYSTEM_NAVIGATION_RIGHT
+  [284, 28], // ALL_APPS, REFRESH
+  [286, 29], // THUMBS_UP, THUMBS_DOWN, PROFILE_SWITCH
+  [289, 33], // VIDEO_APP_1 … DEMO_APP_4
+  [305, 34], // KEYBOARD_BACKLIGHT_DOWN … MACRO_4
+]
+
+/**
+ * The API level from which a device knows the key `code` names (undefined: every release arc meets, or a code past
+ * the table). A release older than that cannot send it: `input keyevent NAME` turns a name its KeyEvent does not
+ * know into KEYCODE_UNKNOWN, sends that and exits 0 (AOSP InputShellCommand.runKeyEvent and, up to Android 11,
+ * cmds/input Input.java: KeyEvent.keyCodeFromString gives KEYCODE_UNKNOWN for a name it cannot read), so the press
+ * would report success and do nothing.
+ */
+export function keyAddedIn(code: number): number | undefined {
+  if (code < 260 || !NAMES.has(code)) return undefined
+  let level: number | undefined
+  for (const [first, api] of ADDED) if (code >= first) level = api
+  return level
+}
+
 /** Codes newer devices may define beyond this table are still sent by number, up to this bound. */
 export const MAX_KEYCODE = 999
 

@@ -1,4 +1,4 @@
-import {keyCode} from '../keycodes.js'
+import {phoneKeyCode} from '../keycodes.js'
 import type {CommandContext} from './types.js'
 
 const SOURCES = new Set([
@@ -215,11 +215,8 @@ export function inputNow(ctx: CommandContext): number {
         for (const a of rest) {
           if (a === '--longpress') longpress = true
           else if (a === '--doubletap') doubletap = true
-          else {
-            const code = keyCode(a)
-            if (code === undefined) throw new InputError(`Error: Unknown keycode: ${a}`)
-            keys.push(code)
-          }
+          // A word the release cannot read is KEYCODE_UNKNOWN, sent all the same (keycodes.ts phoneKeyCode).
+          else keys.push(phoneKeyCode(a, Number(device.properties.get('ro.build.version.sdk') ?? '34')))
         }
         if (keys.length === 0) throw new InputError('Error: keyevent needs a key code')
         for (const code of keys) device.keyEvent(code, {...(longpress && {longpress}), ...(doubletap && {doubletap})})

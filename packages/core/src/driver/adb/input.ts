@@ -4,7 +4,7 @@
  */
 import {DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
 import type {Point} from '../device-driver.js'
-import {resolveKey} from '../keycodes.js'
+import {keyAddedIn, resolveKey, type ResolvedKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {raw, shellCommand, shq, type Raw} from './shell-quote.js'
 import {describeChars, neverTypable, untypable} from '../typable.js'
@@ -120,9 +120,33 @@ export async function swipe(dev: DeviceShell, from: Point, to: Point, durationMs
   )
 }
 
+/**
+ * Refuses, before anything is sent, a key the device's release does not have (keyAddedIn): its `input keyevent`
+ * would send KEYCODE_UNKNOWN for the name and exit 0, and by number the release passes a code it has no meaning
+ * for. One `getprop` read, only for such keys (added from Android 6.0 on).
+ */
+async function checkKeysKnown(dev: DeviceShell, keys: ResolvedKey[]): Promise<void> {
+  const newest = keys
+    .map((k) => ({k, api: keyAddedIn(k.code)}))
+    .filter((x): x is {k: ResolvedKey; api: number} => x.api !== undefined)
+    .sort((a, b) => b.api - a.api)[0]
+  if (!newest) return
+  const sdk = Number((await dev.text(['getprop', 'ro.build.version.sdk'])).trim())
+  if (!Number.isInteger(sdk) || sdk <= 0 || sdk >= newest.api) return
+  throw new UnsupportedError(
+    `${newest.k.key} exists from API level ${newest.api}; ${dev.serial} runs API level ${sdk}, whose input keyevent would send KEYCODE_UNKNOWN and report success: nothing was sent`,
+    {
+      actions: ['Press a key this release has (docs/devices.md lists the keys and where they came in).'],
+      details: {key: newest.k.key, code: newest.k.code, added_in_api: newest.api, device_api: sdk},
+    }
+  )
+}
+
 /** Sends one key event: the name as `KEYCODE_…` when given by name, else the number (keycodes.ts resolves both). */
 export async function pressKey(dev: DeviceShell, key: string | number): Promise<void> {
-  const {word} = resolveKey(key)
+  const resolved = resolveKey(key)
+  await checkKeysKnown(dev, [resolved])
+  const {word} = resolved
   await dev.action(['input', 'keyevent', word], `input keyevent ${word}`)
 }
 
@@ -134,7 +158,9 @@ const KEY_COMMAND_BYTES = 3500
 
 /** Several key events, in order, in as few `input keyevent` commands as the command length allows. */
 export async function pressKeys(dev: DeviceShell, keys: Array<string | number>): Promise<void> {
-  const codes = keys.map((key) => resolveKey(key).word)
+  const resolved = keys.map((key) => resolveKey(key))
+  await checkKeysKnown(dev, resolved)
+  const codes = resolved.map((k) => k.word)
   let part: Array<string | number> = []
   let bytes = 0
   const send = async () => {
