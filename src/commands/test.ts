@@ -29,7 +29,7 @@ import {
 import {parseFlow, stepWords, uniqueFlowNames, valueAt, type Flow} from '../flow/flow-file.js'
 import {KeptOutput} from '../flow/kept-output.js'
 import {failed, junitXml, markdownSummary, tally, type FlowResult, type StepResult} from '../flow/report.js'
-import {clearEarlierRun, makeFailureFolder, REPORT_FILES} from '../flow/report-dir.js'
+import {clearEarlierRun, makeFailureFolder, removeFailureFolder, REPORT_FILES} from '../flow/report-dir.js'
 import {readScript} from '../read-script.js'
 import {exitStatus, ScriptCommand} from '../script-command.js'
 import {checkOutputFile, writeOutputFile} from '../tools/write-output.js'
@@ -520,6 +520,8 @@ export default class Test extends ScriptCommand {
       )
     }
     for (const file of saved) process.stderr.write(`saved: ${path.join(reportDir, file)}\n`)
+    // Nothing could be had (a device that is not attached): no folder that only looks like a failure's pictures.
+    if (saved.length === 0) await removeFailureFolder(dir)
     return saved
   }
 

@@ -90,6 +90,14 @@ export async function clearEarlierRun(dir: string): Promise<ClearedReport> {
   return cleared
 }
 
+/** Removes a failure folder this run made and left empty (its marker aside); one holding anything else stays. */
+export async function removeFailureFolder(folder: string): Promise<void> {
+  const entries = await readdir(folder).catch(() => [] as string[])
+  if (entries.some((e) => e !== FAILURE_MARKER)) return
+  await removeFile(path.join(folder, FAILURE_MARKER))
+  await rmdir(folder).catch(() => undefined)
+}
+
 /**
  * Makes a failure folder of this run in `dir`: a new one, never a folder already there (an earlier run's that was
  * kept, one of the user's, another device's of this run: each `mkdir` takes a name or fails, so parallel runs never

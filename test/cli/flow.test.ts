@@ -399,6 +399,8 @@ describe('arc test: flow files', function () {
       expect(run.stderr).not.to.include('ANDROID_SERIAL')
       const [failed] = junitCases(await readFile(path.join(report, 'junit.xml'), 'utf8')).filter((c) => c.failure)
       expect(failed?.failure).to.include('arc test --device').and.not.include('ANDROID_SERIAL')
+      // Nothing of the device could be saved: no failure folder (one held only its marker).
+      expect((await readdir(report)).sort()).to.deep.equal(['junit.xml', 'summary.md'])
     }
     // Without --device, a stale $ANDROID_SERIAL is still named as such.
     const stale = await runArc(['test', file], {env: {...h.env, ANDROID_SERIAL: 'nope'}})
