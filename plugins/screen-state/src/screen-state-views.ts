@@ -80,13 +80,13 @@ export async function screenStateView(
   }
 }
 
-/** A diff's text cut to `maxRows` row lines (its first lines are its summary), with the same note's advice. */
+/** A diff's text cut to `maxRows` row lines (its first line is its summary), with the same note's advice. */
 function limitLines(text: string, maxRows: number): string {
   const lines = text.split('\n')
-  if (maxRows <= 0 || lines.length <= maxRows + 2) return text
-  const left = lines.length - (maxRows + 2)
+  if (maxRows <= 0 || lines.length <= maxRows + 1) return text
+  const left = lines.length - (maxRows + 1)
   return [
-    ...lines.slice(0, maxRows + 2),
+    ...lines.slice(0, maxRows + 1),
     `${left} more changed rows left out by max_rows ${maxRows}: max_rows 0 (--max-rows 0) shows them all, or read the whole screen without changes`,
   ].join('\n')
 }
