@@ -10,8 +10,9 @@
  * after such a crash can still both take it there: macOS has no abstract namespace, and Node no flock).
  */
 import {createHash} from 'node:crypto'
-import {rmSync} from 'node:fs'
+import {mkdirSync, rmSync} from 'node:fs'
 import net from 'node:net'
+import path from 'node:path'
 
 /** The lock of the server on `socket`. */
 export function serverLockAddress(socket: string, platform: NodeJS.Platform = process.platform): string {
@@ -24,8 +25,13 @@ export function serverLockAddress(socket: string, platform: NodeJS.Platform = pr
 export type ServerLock = {release(): void} | {heldBy: number | undefined}
 
 /** Takes the lock of the server on `socket`, or says who holds it. */
-export async function takeServerLock(socket: string): Promise<ServerLock> {
-  const address = serverLockAddress(socket)
+export async function takeServerLock(
+  socket: string,
+  platform: NodeJS.Platform = process.platform
+): Promise<ServerLock> {
+  const address = serverLockAddress(socket, platform)
+  // A file lock lives in the server's folder, which a first start makes (the user's alone, as Host.listen wants it).
+  if (!address.startsWith('\0')) mkdirSync(path.dirname(address), {recursive: true, mode: 0o700})
   for (let attempt = 0; ; attempt++) {
     const held = await listenOn(address)
     if (held) return held
