@@ -9,6 +9,7 @@ import {
   cliConfig,
   cliErrorText,
   colorsFor,
+  environmentText,
   exitCodeFor,
   Flags,
   flowWord,
@@ -100,6 +101,12 @@ const signalStatus = (signal: NodeJS.Signals) =>
 
 /** Set in the environment of the child `arc test`s of a run on several devices: they listen on their IPC channel. */
 const CHILD_ENV = 'ARC_TEST_CHILD'
+
+/**
+ * An environment variable's value for a flow's `${NAME}` (empty when unset); INVALID_INPUT where its bytes were not
+ * UTF-8 (core's cli/argv-text.ts): the device would get U+FFFD's bytes for them.
+ */
+const envText = (name: string): string => environmentText(name, process.env[name] ?? '')
 
 /** What a parent `arc test` (several devices) sends a child over IPC to stop it as a signal would. */
 interface StopMessage {
@@ -406,7 +413,7 @@ export default class Test extends ScriptCommand {
       const stepStart = Date.now()
       let words: string[]
       try {
-        words = stepWords(flow.file, step.line, step.text, (name) => vars.get(name) ?? process.env[name] ?? '')
+        words = stepWords(flow.file, step.line, step.text, (name) => vars.get(name) ?? envText(name))
       } catch (error) {
         this.say(error)
         return result({

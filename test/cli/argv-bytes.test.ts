@@ -57,6 +57,40 @@ describe('arguments and scripts whose bytes are not UTF-8', function () {
     expect(run.code).to.equal(0)
   })
 
+  it("arc test: a flow's ${NAME} from an environment variable with such bytes fails that step; nothing is sent", async function () {
+    if (process.platform !== 'linux') this.skip()
+    const file = path.join(h.dir, 'env.flow')
+    writeFileSync(file, 'shell -- echo ${WORD}\n')
+    const from = h.emu.commands.length
+    const run = await runProgram(
+      '/bin/sh',
+      [
+        '-c',
+        `WORD="$(printf 'caf\\351')" exec "$@"`,
+        'sh',
+        process.execPath,
+        ...arcNodeArgs(['test', file, '-d', 'emu-1']),
+      ],
+      {cwd: process.cwd(), env: {...process.env, ...h.env, NODE_OPTIONS: '', NO_COLOR: '1'}}
+    )
+    expect(run.code).to.equal(2)
+    expect(run.stderr).to.include(`${file}:1: the environment variable WORD holds bytes that are not UTF-8`)
+    expect(sentSince(from).some((c) => c.includes('echo'))).to.equal(false)
+  })
+
+  it('arc test: a flow file with such bytes is refused naming its line, before any step', async () => {
+    const file = path.join(h.dir, 'latin1.flow')
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from('shell -- echo first\nshell -- echo caf'), Buffer.from([0xe9, 0x0a])])
+    )
+    const from = h.emu.commands.length
+    const run = await runArc(['test', file, '-d', 'emu-1'], {env: h.env})
+    expect(run.code).to.equal(2)
+    expect(run.stderr).to.include(`flow file ${file}, line 2, holds bytes that are not UTF-8`)
+    expect(sentSince(from).some((c) => c.includes('echo'))).to.equal(false)
+  })
+
   it('arc batch: a file with such bytes is refused naming its line, and no line runs', async () => {
     const file = path.join(h.dir, 'latin1.txt')
     writeFileSync(

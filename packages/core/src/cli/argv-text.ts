@@ -83,3 +83,49 @@ export function checkArgumentText(
     }
   )
 }
+
+/**
+ * The names of this process's environment variables whose values were not UTF-8 when it started (Node.js decoded
+ * them with U+FFFD as it does arguments), or undefined where the environment's bytes cannot be read
+ * (/proc/self/environ: Linux).
+ */
+export function environmentNotUtf8(environ = '/proc/self/environ'): Set<string> | undefined {
+  let raw: Buffer
+  try {
+    raw = readFileSync(environ)
+  } catch {
+    return undefined
+  }
+  const found = new Set<string>()
+  let start = 0
+  for (let end = raw.indexOf(0, start); end !== -1; start = end + 1, end = raw.indexOf(0, start)) {
+    const entry = raw.subarray(start, end)
+    const equals = entry.indexOf(0x3d)
+    if (equals > 0 && !isUtf8(entry.subarray(equals + 1))) found.add(entry.subarray(0, equals).toString('utf8'))
+  }
+  return found
+}
+
+/**
+ * `value`, the environment variable `name`'s, unless it holds U+FFFD for bytes that were not UTF-8 (a flow's
+ * `${NAME}` would send the device other bytes than the variable's): then INVALID_INPUT naming the variable. As for
+ * arguments, U+FFFD is refused alike where the environment's bytes cannot be read.
+ */
+export function environmentText(
+  name: string,
+  value: string,
+  notUtf8At: () => ReadonlySet<string> | undefined = environmentNotUtf8
+): string {
+  if (!value.includes('\uFFFD')) return value
+  const notUtf8 = notUtf8At()
+  if (notUtf8 !== undefined && !notUtf8.has(name)) return value
+  throw new InvalidInputError(
+    notUtf8 === undefined
+      ? `the environment variable ${name} holds U+FFFD, the character the environment gets for bytes that are not UTF-8 (arc cannot read the bytes set here to tell): arc would send the device others; nothing was sent`
+      : `the environment variable ${name} holds bytes that are not UTF-8 (shown as U+FFFD): arc reads the environment as UTF-8, cannot tell which bytes were meant, and would send the device others; nothing was sent`,
+    {
+      details: {variable: name},
+      actions: [`Set ${name} in UTF-8 (for example: ${name}="$(printf %s "$${name}" | iconv -f latin1 -t utf-8)").`],
+    }
+  )
+}
