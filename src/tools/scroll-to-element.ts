@@ -116,7 +116,7 @@ export const scrollToElement = defineTool({
     mayOmit: elementIdOmittable,
     positional: ['element_id'],
     examples: [
-      '<%= config.bin %> <%= command.id %> node_xa4bvn',
+      '<%= config.bin %> <%= command.id %> node_peywab',
       '<%= config.bin %> <%= command.id %> --text Coffee',
       '<%= config.bin %> <%= command.id %> --text "Coffee beans" --exact-match --max-scrolls 30',
       '<%= config.bin %> <%= command.id %> --desc "Delete Oat milk" --direction up',

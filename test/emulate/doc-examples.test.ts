@@ -325,7 +325,7 @@ const COMMANDS: Record<string, Expect | Given> = {
   'arc screenshot --text ADD --exact-match -o button.png --wait 30s': 0,
   'arc scroll down --amount large': 0,
   'arc scroll down --element-id node_53u26m': 0,
-  'arc scroll-to node_xa4bvn': 0,
+  'arc scroll-to node_peywab': 0,
   'arc scroll-to --text Coffee': 0,
   'arc scroll-to --text "Coffee beans" --exact-match --max-scrolls 30': 0,
   'arc scroll-to --desc "Delete Oat milk" --direction up': 0,

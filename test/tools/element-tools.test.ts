@@ -116,6 +116,27 @@ const mail = (first: string): NodeSpec[] => [
 const SHIPPED = 'Your order of Echo Dot (4th generation) has shipped'
 const DELIVERED = 'Your order of Echo Dot (4th generation) has been delivered'
 
+/**
+ * Screen "long": a scrollable list whose last row is laid out past the screen's bottom, off screen by its bounds (the
+ * dump says nothing of visibility). The demo has no such row: no phone's uiautomator dump holds a node not visible
+ * to the user (packages/emulator/src/demo-app/demo-xml.ts).
+ */
+const long: NodeSpec[] = [
+  {
+    pkg: 'com.example',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: 'androidx.recyclerview.widget.RecyclerView',
+        res: 'com.example:id/list',
+        attrs: {scrollable: 'true'},
+        bounds: [0, 400, 1080, 2000],
+        children: [row('First', 400), row('Far below', 2500)],
+      },
+    ],
+  },
+]
+
 describe('element, typing and wait tools against arc emulate', function () {
   this.timeout(60_000)
   let dir: string
@@ -127,6 +148,7 @@ describe('element, typing and wait tools against arc emulate', function () {
     await writeFile(path.join(dir, 'following.xml'), dumpXml(follow('Following')))
     await writeFile(path.join(dir, 'shipped.xml'), dumpXml(mail(SHIPPED)))
     await writeFile(path.join(dir, 'delivered.xml'), dumpXml(mail(DELIVERED)))
+    await writeFile(path.join(dir, 'long.xml'), dumpXml(long))
     h.emu = await startEmulator({
       port: 0,
       devices: [],
@@ -139,6 +161,7 @@ describe('element, typing and wait tools against arc emulate', function () {
               following: path.join(dir, 'following.xml'),
               shipped: path.join(dir, 'shipped.xml'),
               delivered: path.join(dir, 'delivered.xml'),
+              long: path.join(dir, 'long.xml'),
             },
             // The screen a tap leads to shows at once: these tests check ids and targets, not reads during a transition.
             timing: {transitionMs: 0},
@@ -251,7 +274,8 @@ describe('element, typing and wait tools against arc emulate', function () {
         Record<string, unknown>
       >
       expect(field).to.include({checked: null, selected: false, focused: true, onScreen: true})
-      const [hidden] = (await run('find_elements', {by: 'text', value: 'Coffee beans'})).data.elements as Array<
+      device().showScreen('long')
+      const [hidden] = (await run('find_elements', {by: 'text', value: 'Far below'})).data.elements as Array<
         Record<string, unknown>
       >
       expect(hidden).to.include({onScreen: false, focused: false})
@@ -393,11 +417,13 @@ describe('element, typing and wait tools against arc emulate', function () {
     })
 
     it('swipes the scrollable container toward a hidden element at most 5 times, then fails', async () => {
+      device().showScreen('long')
       const m = await read()
-      const r = await run('scroll_to_element', {element_id: idOf(m, 'Coffee beans')})
+      const r = await run('scroll_to_element', {element_id: idOf(m, 'Far below')})
       expect(r.error).to.have.property('code', 'DEVICE_COMMAND_FAILED')
       expect(r.error!.message).to.include('after 5 scrolls')
-      expect(inputs(r.argv)).to.deep.equal(Array(5).fill(['input', 'swipe', '540', '1347', '540', '621', '400']))
+      // Up through the list (400-2000: no bar or keyboard over it), from 30% of its height below its middle to 30% above.
+      expect(inputs(r.argv)).to.deep.equal(Array(5).fill(['input', 'swipe', '540', '1680', '540', '720', '400']))
     })
   })
 

@@ -3,9 +3,9 @@
  * into the bundled `demo` snapshot (`window_dump.xml` as uiautomator would write it, and `screen.png` drawn from
  * the same boxes), and `arc emulate` runs it as a live app (demo-app.ts) whose every state is drawn from here.
  * Everything here is made up for arc; no third-party screen is copied. It shows every case screen-state and
- * annotate handle: a status bar, an app window with a toolbar, a text field, buttons, a list with a row scrolled
- * out of view, an on-screen keyboard window and a navigation bar; and, once a row's delete button is tapped, a
- * dialog window over the app.
+ * annotate handle: a status bar, an app window with a toolbar, a text field, buttons, a list whose next row is laid
+ * out under its edge (not visible, so not in the dump: demo-xml.ts), an on-screen keyboard window and a navigation
+ * bar; and, once a row's delete button is tapped, a dialog window over the app.
  */
 export type Box = [number, number, number, number]
 

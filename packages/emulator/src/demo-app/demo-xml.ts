@@ -40,9 +40,13 @@ function nodeXml(node: DemoNode, index: number, pkg: string): string {
     ['bounds', `[${node.bounds[0]},${node.bounds[1]}][${node.bounds[2]},${node.bounds[3]}]`],
   ]
   const open = `<node ${attrs.map(([k, v]) => `${k}="${escapeAttribute(v)}"`).join(' ')}`
-  const children = node.children ?? []
-  if (children.length === 0) return `${open} />`
-  return `${open}>${children.map((c, i) => nodeXml(c, i, p)).join('')}</node>`
+  // A child not visible to the user is left out, its own children with it, and the next keeps its place among all
+  // the children as its index: AOSP AccessibilityNodeInfoDumper.dumpNodeRec (frameworks/base cmds/uiautomator, what
+  // `uiautomator dump` and --compressed run; androidx.test.uiautomator's the same) recurses only into a child whose
+  // isVisibleToUser() is true ("Skipping invisible child"). So no phone's dump holds visible-to-user="false".
+  const children = (node.children ?? []).map((c, i) => (c.visible === false ? '' : nodeXml(c, i, p))).join('')
+  if (children === '') return `${open} />`
+  return `${open}>${children}</node>`
 }
 
 /** The uiautomator XML of the demo app in `state` (default: as it starts, the bundled snapshot's). */
