@@ -132,8 +132,11 @@ export async function bundleCore() {
     // Whitespace and syntax only: names stay, so a stack trace (DEBUG=arc*) still says which function failed.
     minifyWhitespace: true,
     minifySyntax: true,
-    // A stack trace under `node --enable-source-maps` names the original file and line (docs/architecture.md).
+    // A stack trace under `node --enable-source-maps` names the original file and line (docs/architecture.md). The
+    // map holds the positions and the files' names only, not their text (sourcesContent): a clone has the files, and
+    // the package ships the map for its stack traces alone (docs/install.md, "Source maps").
     sourcemap: 'linked',
+    sourcesContent: false,
     banner: {js: BANNER},
     define: {'import.meta.url': 'arcImportMetaUrl'},
     plugins: [withoutZodLocales, commandOrderWithoutIcu, dynamicImportsViaLoader(EXTERNAL)],

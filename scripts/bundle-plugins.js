@@ -102,6 +102,7 @@ export async function bundlePlugins() {
       minifyWhitespace: true,
       minifySyntax: true,
       sourcemap: 'linked',
+      sourcesContent: false,
       // ASCII, so the loader reads it as Latin-1 (esbuild escapes every non-ASCII character but in regular
       // expressions; the loader reads a bundle that is not ASCII as UTF-8, only slower).
       charset: 'ascii',

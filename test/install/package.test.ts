@@ -117,6 +117,32 @@ describe('the packed arc-cli tarball, installed on its own', function () {
     ])
   })
 
+  it('ships a source map for the two bundles alone, without their sources, and no file names a map it lacks', async () => {
+    // docs/install.md, "Source maps": tsc's maps (dist/**/*.js.map, *.d.ts.map) pointed at src/, which the package
+    // does not hold, and were half its files; the bundles' maps turn a minified stack into TypeScript lines.
+    const unpacked = path.join(work, 'unpacked')
+    await mkdir(unpacked)
+    const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'))!
+    await run('tar', ['xzf', path.join(work, tarball), '-C', unpacked])
+    const files = (await readdir(unpacked, {recursive: true, withFileTypes: true}))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(unpacked, path.join(entry.parentPath, entry.name)))
+    const maps = files.filter((f) => f.endsWith('.map')).sort()
+    expect(maps).to.deep.equal([
+      'package/node_modules/@arc-cli/core/dist/bundle/core.cjs.map',
+      'package/node_modules/@arc-cli/plugin-annotate/dist/bundle/annotate.cjs.map',
+    ])
+    for (const map of maps) {
+      expect(JSON.parse(await readFile(path.join(unpacked, map), 'utf8')), map).to.not.have.property('sourcesContent')
+    }
+    const named: string[] = []
+    for (const file of files.filter((f) => /\.(c?js|d\.ts)$/.test(f))) {
+      const comment = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(await readFile(path.join(unpacked, file), 'utf8'))
+      if (comment) named.push(path.join(path.dirname(file), comment[1]!))
+    }
+    expect(named.sort()).to.deep.equal(maps)
+  })
+
   it('runs arc screen-state -d demo', async () => {
     const out = await exec(arc, ['screen-state', '-d', 'demo'], env)
     expect(out.code, out.stderr).to.equal(0)
