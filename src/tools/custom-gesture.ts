@@ -7,7 +7,7 @@ export const customGesture = defineTool({
   name: 'custom_gesture',
   title: 'Custom gesture',
   description:
-    'Plays a gesture from finger paths: each path is one finger, points {x, y, time} in screen pixels (each on the screen) with time in ms from the start, strictly increasing. One path uses `input motionevent` (Android 10+; older devices get a swipe per segment); several paths go through the on-device helper, else /dev/input, which many Android 10+ devices refuse (run `arc doctor`).',
+    "Plays a gesture from finger paths: each path is one finger, points {x, y, time} in screen pixels (each finger's first on the screen, later ones up to a screen's size past its edge) with time in ms from the start, strictly increasing. One path uses `input motionevent` (Android 10+; older devices get a swipe per segment); several paths go through the on-device helper, else /dev/input, which many Android 10+ devices refuse (run `arc doctor`).",
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'touch',
@@ -22,13 +22,14 @@ export const customGesture = defineTool({
     ],
   },
   async handler({driver, expectWork}, {paths}) {
-    // Every point on the screen, as swipe's two ends must be: a finger put down off it touches nothing on a phone,
-    // and a point off it is most often one taken in another space (a scaled screenshot's pixels).
+    // Each finger goes down on the screen, as a swipe starts: a finger put down off it touches nothing on a phone, and
+    // a point off it is most often one taken in another space (a scaled screenshot's pixels). Once down it may move
+    // past the edge, as a swipe's end may (touch-schema.ts).
+    const name = (i: number, j: number) => `path ${i + 1} point ${j + 1}`
     await checkOnScreen(
       driver,
-      Object.fromEntries(
-        paths.flatMap((path, i) => path.map((p, j) => [`path ${i + 1} point ${j + 1}`, {x: p.x, y: p.y}] as const))
-      )
+      Object.fromEntries(paths.flatMap((path, i) => path.map((p, j) => [name(i, j), {x: p.x, y: p.y}] as const))),
+      new Set(paths.flatMap((path, i) => path.slice(1).map((_, j) => name(i, j + 1))))
     )
     // The gesture plays in real time, a device call per 30 ms frame: the command's deadline grows by its length and
     // by what those calls may take (100 ms each where `input` runs in system_server; the driver allows more per

@@ -12,7 +12,7 @@ export const swipe = defineTool({
   name: 'swipe',
   title: 'Swipe from one point to another',
   description:
-    'Drags from (x1, y1) to (x2, y2) in screen pixels over `duration` milliseconds (default 300). For scrolling by a share of the screen, use scroll.',
+    "Drags from (x1, y1) to (x2, y2) in screen pixels over `duration` milliseconds (default 300). The start must be on the screen; the end may lie past its edge (up to the screen's size beyond), as a finger leaving the screen. For scrolling by a share of the screen, use scroll.",
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   group: 'touch',
@@ -41,7 +41,8 @@ export const swipe = defineTool({
     },
   },
   async handler({driver}, {x1, y1, x2, y2, duration}) {
-    await checkOnScreen(driver, {start: {x: x1, y: y1}, end: {x: x2, y: y2}})
+    // The start must be on the screen (a touch put down off it lands nowhere); the end may lie past the edge.
+    await checkOnScreen(driver, {start: {x: x1, y: y1}, end: {x: x2, y: y2}}, new Set(['end']))
     await driver.swipe({x: x1, y: y1}, {x: x2, y: y2}, duration)
     return {
       text: `Swipe executed from ${at(x1, y1)} to ${at(x2, y2)} over ${duration}ms`,
