@@ -163,7 +163,8 @@ export function compactRow(e: ScreenElement, model: ScreenModel, inner: ScreenEl
   if (e.resId && !e.text && !e.desc && inner.length === 0) parts.push(`#${shortResId(e.resId, e.window.pkg)}`)
   const place = tapPlace(e, model)
   if (place !== 'covered' && place !== '') parts.push(place)
-  const f = [flags(e), place === 'covered' ? 'covered' : ''].filter(Boolean).join(',')
+  // Only a diff lists a row off the screen (the whole screen summarises them): it says so, and gives no point.
+  const f = [flags(e), place === 'covered' ? 'covered' : '', e.flags.on ? '' : 'off'].filter(Boolean).join(',')
   if (f) parts.push(f)
   return parts.join(' ')
 }
@@ -184,7 +185,9 @@ export function tapPlace(e: ScreenElement, model: ScreenModel): string {
   // No part of it visible by the dump's own nesting (web content laid out outside its parents): the centre of
   // its part on the screen, the point click's refusal offers for `arc tap` (src/tools/touch-target.ts).
   const on = intersect(e.bounds, [0, 0, model.screen.width, model.screen.height])
-  const [l, t, r, b] = areaOf(on) > 0 ? on : e.bounds
+  // Off the screen: no point (a tap there is refused); scroll_to_element brings it into view.
+  if (areaOf(on) === 0) return ''
+  const [l, t, r, b] = on
   return `${mark}${Math.floor((l + r) / 2)},${Math.floor((t + b) / 2)}`
 }
 

@@ -79,4 +79,41 @@ describe('screen-state changes: what an agent needs to know changed', () => {
       `- ${id('Report spam')}`,
     ])
   })
+
+  it('a row scrolled off the screen comes as off, with no point to tap (a tap there is refused)', async () => {
+    const list = (top: number): ScreenModel =>
+      buildScreenModel(
+        capture(
+          displaysXml({
+            0: [
+              {
+                type: 'TYPE_APPLICATION',
+                title: 'Example',
+                layer: 1,
+                focused: true,
+                tree: {
+                  pkg: 'com.example',
+                  bounds: [0, 0, 1080, 2400],
+                  children: [
+                    {
+                      cls: 'android.widget.Button',
+                      pkg: 'com.example',
+                      text: 'Next',
+                      attrs: {clickable: 'true'},
+                      bounds: [0, top, 1080, top + 200],
+                    },
+                  ],
+                },
+              },
+            ],
+          })
+        )
+      )
+    const state = new MemoryDeviceState()
+    await screenStateView(state, list(2000), 'full', 'diff')
+    const moved = list(2500)
+    const id = bareElementId(moved.elements[0]!.id)
+    const {text} = await screenStateView(state, moved, 'full', 'diff')
+    expect(text.split('\n').slice(1)).to.deep.equal([`~ ${id} btn "Next" off`])
+  })
 })
