@@ -1,4 +1,5 @@
 import {spawn, type ChildProcess} from 'node:child_process'
+import {createHash} from 'node:crypto'
 import {createReadStream, rmSync} from 'node:fs'
 import {mkdtemp, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
@@ -118,6 +119,16 @@ async function writeResults(file: string, results: FlowResult[]): Promise<void> 
   const temp = `${file}.${process.pid}.tmp`
   await writeFile(temp, JSON.stringify(results))
   await rename(temp, file)
+}
+
+/**
+ * A failure folder's name within what a file system takes (255 bytes a name): a long flow name with a device's made
+ * one past it (mkdir: ENAMETOOLONG), and the failure's pictures were lost. Cut to 200 (room for `-100`), with a
+ * hash of the whole so that two long names cut alike stay apart. fileWord's words are ASCII: a character, a byte.
+ */
+function folderWord(word: string): string {
+  if (word.length <= 200) return word
+  return `${word.slice(0, 191)}-${createHash('sha256').update(word).digest('hex').slice(0, 8)}`
 }
 
 /** A file-name word for a flow or device (`emulator-5554`, `login`). */
@@ -491,7 +502,7 @@ export default class Test extends ScriptCommand {
   /** What a failed flow leaves for a person: the screen as a snapshot, an annotated screenshot, the device log. */
   private async saveFailure(result: FlowResult, reportDir: string, device: string | undefined): Promise<string[]> {
     // Each failure a folder of its own, also where two names make one file word (`a b`, `a_b`).
-    const word = `${fileWord(result.flow)}-${fileWord(result.device)}`
+    const word = folderWord(`${fileWord(result.flow)}-${fileWord(result.device)}`)
     // What cannot be saved is said, and the run goes on: the flow's failure and the report matter more than its pictures.
     const unsaved = (where: string, error: unknown) =>
       process.stderr.write(

@@ -252,6 +252,21 @@ describe('arc test: flow files', function () {
     for (const name of names) expect(await readFile(path.join(report, name), 'utf8')).to.equal('PRECIOUS\n')
   })
 
+  // A flow named near the file system's limit (255 bytes), with `-DEVICE` after it, made a failure folder name past
+  // it: mkdir failed (ENAMETOOLONG) and the failure's pictures were lost.
+  it("a long flow name: the failure's pictures are saved, in a folder whose name the file system takes", async () => {
+    const long = await flow(`${'x'.repeat(250)}.flow`, 'click --text "No such button"\n')
+    const report = path.join(h.dir, 'report-long')
+    const run = await runArc(['test', long, '--device', 'emu-1', '--report-dir', report], {env: h.env})
+    expect(run.code, run.stderr).to.equal(exitCodeFor('ELEMENT_NOT_FOUND'))
+    expect(run.stderr).not.to.include('cannot save')
+    const [folder, ...rest] = (await readdir(report)).filter((name) => !/\.(xml|md)$/.test(name))
+    expect(rest).to.deep.equal([])
+    expect(folder).to.match(/^x+-[0-9a-f]{8}$/)
+    expect(await readdir(path.join(report, folder!))).to.include('screen.jpg')
+    expect(await readFile(path.join(report, 'summary.md'), 'utf8')).to.include(`](${folder}/screen.jpg)`)
+  })
+
   // A report folder used again kept the first run's failure folders beside the new report: a reader, or a CI job
   // uploading the folder, saw failures that did not happen in this run.
   it('a reused --report-dir shows this run’s failures only; what arc test did not write there stays', async () => {
