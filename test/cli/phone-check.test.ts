@@ -58,7 +58,7 @@ describe('npm run phone-check against arc emulate', function () {
       /^\| on-device helper \(`arc doctor`\) \| yes: arc's on-device helper runs \(app_process, API 34; started in \d+ ms/m
     )
     expect(run.stdout).to.match(
-      /^\| one read through the helper \(`arc doctor`\) \| yes: every window through UiAutomation in \d+ ms, no idle wait \|$/m
+      /^\| one read through the helper \(`arc doctor`\) \| yes: every window through UiAutomation in \d+ ms, no idle wait \(it waits after an action\) \|$/m
     )
     expect(run.stdout).to.match(/^\| screen read over uiautomator \(`--helper off`, whole process\) \| \d+ ms, ok \|$/m)
     // Which backend served the read and the plain screenshot, from their --json `backend`.

@@ -8,10 +8,14 @@
 import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
 import {DEMO_DIR} from '@arc-cli/core'
 
+import {arcNodeArgs} from '@arc-cli/test-support/built-cli'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {runArc} from '@arc-cli/test-support/run-arc'
@@ -58,13 +62,25 @@ describe('a read right after an action sees the screen it opened (arc batch agai
               {from: 'page2', keyevent: 'BACK', to: 'page1'},
             ],
           },
+          // The same pages for a second process's action; its transition (450 ms) still shows within the helper's
+          // 500 ms of quiet counted from that action's end.
+          'emu-2': {
+            screens,
+            initialScreen: 'page1',
+            windowsDump: true,
+            timing: {scale: 1, transitionMs: 450},
+            transitions: [{from: 'page1', tap: {text: 'Next'}, to: 'page2'}],
+          },
           // A screen that never settles (a video); at a tenth of a phone's times the helper's bound is 300 ms.
           video: {screens: {player: {snapshot: DEMO_DIR, animated: true}}, windowsDump: true, timing: {scale: 0.1}},
         },
       },
     }
   })
-  beforeEach(() => h.emu.device('emu-1').showScreen('page1'))
+  beforeEach(() => {
+    h.emu.device('emu-1').showScreen('page1')
+    h.emu.device('emu-2').showScreen('page1')
+  })
 
   const titles = (stdout: string) => [...stdout.matchAll(/Page \d/g)].map((m) => m[0])
   const batch = async (helper: 'auto' | 'off', script: string) => {
@@ -115,5 +131,48 @@ describe('a read right after an action sees the screen it opened (arc batch agai
     await batch('auto', 'click --text Next\nscreen-state\n')
     const dumps = device.helperRequests.slice(asked).filter((r) => r[0] === 'dump')
     expect(dumps.length).to.equal(2)
+  })
+
+  it("another process's action is waited for too: an MCP server's read right after a one-shot arc tap", async () => {
+    // The MCP server (a process of its own, its helper started by a first read) has made no action: only the mark
+    // the one-shot `arc tap` left in arc's cache folder tells its helper to wait for the page that tap opens.
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      NODE_OPTIONS: '',
+      NO_COLOR: '1',
+      ...h.env,
+    }
+    delete env.ANDROID_SERIAL
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: arcNodeArgs(['mcp', 'serve', '--stdio', '--device', 'emu-2', '--slug', 'phone']),
+      env: {...env, ARC_HELPER: 'auto'},
+      stderr: 'pipe',
+    })
+    const client = new Client({name: 'arc-test', version: '0.0.0'})
+    await client.connect(transport)
+    try {
+      const read = async () => {
+        const result = (await client.callTool({
+          name: 'android_phone_get_screen_state',
+          arguments: {},
+        })) as CallToolResult
+        expect(result.isError, JSON.stringify(result.content)).to.not.equal(true)
+        return titles((result.content[0] as {text: string}).text)
+      }
+      expect(await read()).to.deep.equal(['Page 1'])
+      const device = h.emu.device('emu-2')
+      const dumps = device.helperRequests.filter((r) => r[0] === 'dump').length
+      // Over `input tap` (the helper off in that process): nothing of it reaches the server's helper.
+      const tap = await runArc(['tap', '540', '2075'], {env: {...h.env, ARC_HELPER: 'off', ANDROID_SERIAL: 'emu-2'}})
+      expect(tap.code, tap.stderr).to.equal(0)
+      expect(await read()).to.deep.equal(['Page 2'])
+      // The helper served the read (its dump carried how long ago the tap ended), not uiautomator.
+      const after = device.helperRequests.filter((r) => r[0] === 'dump')
+      expect(after.length).to.equal(dumps + 1)
+      expect(after.at(-1)?.length).to.equal(2)
+    } finally {
+      await client.close()
+    }
   })
 })

@@ -426,7 +426,9 @@ describe('the ADB driver with the on-device helper (arc emulate)', function () {
     expect(auto.get('helper')?.detail).to.match(
       /^arc's on-device helper runs \(app_process, API 34; started in \d+ ms, (pushed first|already on the device)\)$/
     )
-    expect(auto.get('helper-dump')?.detail).to.match(/^every window through UiAutomation in \d+ ms, no idle wait$/)
+    expect(auto.get('helper-dump')?.detail).to.match(
+      /^every window through UiAutomation in \d+ ms, no idle wait \(it waits after an action\)$/
+    )
     expect(auto.get('clipboard-read')?.status).to.equal('yes')
     expect(auto.get('multi-touch')?.detail).to.match(/injectInputEvent/)
     expect(auto.get('ui-dump')?.detail).to.match(/uiautomator dump --windows/)

@@ -44,7 +44,8 @@ import * as clipboard from './clipboard.js'
 import {probe} from './doctor.js'
 import * as files from './files.js'
 import {gesture} from './gesture.js'
-import {gestureMs, gestureWords, HelperBackend, helperClipboard, helperLimit, noteAction} from './helper-backend.js'
+import {noteAction} from './action-marks.js'
+import {gestureMs, gestureWords, HelperBackend, helperClipboard, helperLimit} from './helper-backend.js'
 import {HelperFailure, runningHelperSession, type HelperMode, type HelperSession} from './helper-session.js'
 import * as input from './input.js'
 import {withDeviceLock} from '../device-lock.js'
@@ -192,7 +193,7 @@ export class AdbDriver implements DeviceDriver {
       try {
         return await action(this.shell)
       } finally {
-        noteAction(this.shell)
+        noteAction(this.shell.key)
       }
     })
   }

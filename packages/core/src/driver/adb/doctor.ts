@@ -87,7 +87,7 @@ async function probeHelper(
       dumpRow: {
         id: 'helper-dump',
         status: 'yes',
-        detail: `every window through UiAutomation in ${ms} ms, no idle wait`,
+        detail: `every window through UiAutomation in ${ms} ms, no idle wait (it waits after an action)`,
         fallback: '',
         backend: 'arc helper (UiAutomation)',
       },

@@ -28,6 +28,7 @@ import {checkJpeg, checkPng} from '../../png.js'
 import type {ScreenshotWant} from '../capabilities/screen.js'
 import {DEFAULT_HELPER_HOLD_MS} from '../device-helper.js'
 import {parseUiDump} from '../../screen/parse-ui-dump.js'
+import {msSinceAction} from './action-marks.js'
 import type {DeviceShell} from './device-shell.js'
 import {
   HelperFailure,
@@ -46,17 +47,6 @@ export interface BackendUse {
   fallback?: string
   /** A read whose screen did not settle within the helper's bound (a video, a spinner): read anyway, this late. */
   unsettledMs?: number
-}
-
-/**
- * When (performance.now()) arc's last action on each device ended, over any path (AdbDriver.act: the helper's
- * touches, `input`, `am start`): the helper's read after it waits for the screen it changed (`dump SINCE_MS`).
- */
-const lastAction = new Map<string, number>()
-
-/** An action on the device just ended: the next read through the helper waits for the screen to settle from now. */
-export function noteAction(dev: DeviceShell): void {
-  lastAction.set(dev.key, performance.now())
 }
 
 /** How long the helper's read may wait for the screen to settle (the helper's Settle.BOUND_MS), past its own time. */
@@ -205,15 +195,14 @@ export class HelperBackend {
 
   /**
    * The hierarchy of every window (the `<displays>` document), parsed, once the screen settled after the last
-   * action: `dump SINCE_MS` tells the helper how long ago arc's last action on the device ended (it knows its own
-   * touches, not `input` or `am start`), and it waits for 500 ms without accessibility events from then, at most 3 s
+   * action: `dump SINCE_MS` tells the helper how long ago arc's last action on the device ended, in this process or
+   * another (action-marks.ts; it knows its own touches, not `input`, `am start` or another process's), and it waits for 500 ms without accessibility events from then, at most 3 s
    * (the helper's Settle). Its reply starts with `settled` or `unsettled`, a tab and the ms it waited, on a line.
    */
   async dump(session: HelperSession): Promise<Dump> {
     const words = ['dump']
-    const acted = lastAction.get(this.dev.key)
-    const since = acted === undefined ? Infinity : Math.floor(performance.now() - acted)
-    if (since < 600_000) words.push(String(Math.max(0, since)))
+    const since = msSinceAction(this.dev.key)
+    if (since !== undefined) words.push(String(since))
     const reply = (await session.request(words, limit(this.dev, SETTLE_BOUND_MS))).toString('utf8')
     const cut = reply.indexOf('\n')
     const [state, waited] = reply.slice(0, Math.max(0, cut)).split('\t')
