@@ -13,9 +13,11 @@
  * helper (500 ms of quiet, at most 3 s).
  */
 import {createHash} from 'node:crypto'
-import {mkdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
+import {rename, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
+import {makeFolders} from '../../output-files.js'
 import {arcCacheDir} from '../../state/cache-dir.js'
 
 /** Beyond this, an action is too old to matter (the helper refuses SINCE_MS above it): nothing is sent. */
@@ -29,15 +31,20 @@ function markFile(key: string): string {
 }
 
 /** An action on the device (`key`: DeviceShell.key) just ended, failed or not: it may have reached the app. */
-export function noteAction(key: string): void {
+export async function noteAction(key: string): Promise<void> {
   inProcess.set(key, performance.now())
   const file = markFile(key)
   // Written whole, then renamed over the mark: a reader never sees half a number.
   const part = `${file}.${process.pid}`
+  const write = () => writeFile(part, String(Date.now()), {mode: 0o600})
   try {
-    mkdirSync(path.dirname(file), {recursive: true, mode: 0o700})
-    writeFileSync(part, String(Date.now()), {mode: 0o600})
-    renameSync(part, file)
+    await write().catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+      // makeFolders, not a recursive mkdir: that never settles under /proc (ARC_CACHE_DIR=/proc/x).
+      await makeFolders(path.dirname(file))
+      await write()
+    })
+    await rename(part, file)
   } catch {
     // A read-only or full cache: other processes will not know of this action (this one does).
   }

@@ -193,7 +193,7 @@ export class AdbDriver implements DeviceDriver {
       try {
         return await action(this.shell)
       } finally {
-        noteAction(this.shell.key)
+        await noteAction(this.shell.key)
       }
     })
   }
