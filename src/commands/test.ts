@@ -13,6 +13,7 @@ import {
   environmentText,
   exitCodeFor,
   Flags,
+  flowStepsHost,
   flowWord,
   HostInterrupts,
   hostInterrupts,
@@ -197,9 +198,12 @@ export default class Test extends ScriptCommand {
 
   async run(): Promise<void> {
     const unlisten = this.listenForStop()
+    const outer = flowStepsHost.active()
+    flowStepsHost(true)
     try {
       await this.runTest()
     } finally {
+      flowStepsHost(outer)
       unlisten()
     }
   }

@@ -157,6 +157,7 @@ export {
   HostInterrupts,
   observeCliTools,
   residentCliHost,
+  flowStepsHost,
   runToolFromCli,
   toolCommand,
   toolCommands,

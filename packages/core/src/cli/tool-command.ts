@@ -4,6 +4,7 @@ import {checkConfigSections} from '../config/check-sections.js'
 import {DEFAULT_ADB_TIMEOUT_MS} from '../driver/adb/server-address.js'
 import {withConfigExamplePath} from '../config/config-example.js'
 import {loadConfig, type LoadedConfig} from '../config/load-config.js'
+import type {DeviceDriver} from '../driver/device-driver.js'
 import type {HelperMode} from '../driver/device-helper.js'
 import {partialBackend, resolveDriver, type DeviceSelection} from '../driver/resolve-device.js'
 import {InvalidInputError} from '../errors/arc-error.js'
@@ -120,6 +121,21 @@ export function residentCliHost(on: boolean): void {
 /** Whether a resident host's span is on (a script runner started inside one keeps it, rather than start its own). */
 residentCliHost.active = (): boolean => (globalThis as ResidentHolder)[RESIDENT] === true
 
+const FLOW_IDS = Symbol.for('arc.cli-flow-ids')
+
+/**
+ * Says (true) or unsays that the commands run now are a flow's steps (`arc test`). An element id in a flow file is a
+ * content id written for any device that shows that content (docs/flows.md, "Recording a session"), not one read off
+ * a device in this session: it gets the on-screen check, as on a machine whose cache never showed it, and not the
+ * refusal of an id shown for another device (STALE_ELEMENT OTHER_DEVICE), which would make a flow pass on a fresh CI
+ * machine and fail on the one that recorded it. Kept on globalThis as residentCliHost is.
+ */
+export function flowStepsHost(on: boolean): void {
+  ;(globalThis as {[FLOW_IDS]?: boolean})[FLOW_IDS] = on
+}
+
+flowStepsHost.active = (): boolean => (globalThis as {[FLOW_IDS]?: boolean})[FLOW_IDS] === true
+
 /**
  * The config a command line runs with, checked by every plugin's `arc:config` hook (a broken section fails every
  * command the same way). A one-shot command reads it each time. In a resident host's span (residentCliHost) it is
@@ -231,9 +247,14 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
         openDriver: () => resolveDriver(selection),
         ...(backend ? {backend} : {}),
         stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),
-        // An id shown for another device this cache knows, never for this one, is refused (STALE_ELEMENT OTHER_DEVICE).
-        callerElsewhereFor: (driver) => () =>
-          FileDeviceState.otherDevices(driver.serial, undefined, process.env.ARC_CALLER || undefined, warn),
+        // An id shown for another device this cache knows, never for this one, is refused (STALE_ELEMENT OTHER_DEVICE);
+        // not a flow's, written for any device (flowStepsHost).
+        ...(flowStepsHost.active()
+          ? {}
+          : {
+              callerElsewhereFor: (driver: DeviceDriver) => () =>
+                FileDeviceState.otherDevices(driver.serial, undefined, process.env.ARC_CALLER || undefined, warn),
+            }),
         // Scripts driving one device side by side name themselves, so that each has its own `changes` baseline.
         ...(process.env.ARC_CALLER
           ? {
