@@ -27,7 +27,6 @@ import {
   optionWords,
   serverSocketPath,
   socketPathFits,
-  type ServerStatus,
 } from '../server/protocol.js'
 
 /**
@@ -103,11 +102,20 @@ export default class Server extends ScriptCommand {
     // One server per installation, however many start at once (lock.ts): only the lock's holder looks at the
     // socket, removes a dead server's and listens; every other start is told who serves.
     const lock = await takeServerLock(socket)
-    if ('heldBy' in lock) throw serverRunning(socket, (await serverAt(root)).answer, lock.heldBy)
+    if ('heldBy' in lock) {
+      const {answer} = await serverAt(root)
+      // One that serves already: what this start was for is so (a script's `arc server` run twice succeeds twice).
+      if (typeof answer === 'object') return this.alreadyRunning(answer.pid, socket)
+      throw serverRunning(socket, answer, lock.heldBy)
+    }
     let host: Host
     try {
       // A server that answers though this start holds the lock: one of an arc from before the lock (an upgrade).
       const {answer} = await serverAt(root)
+      if (typeof answer === 'object') {
+        lock.release()
+        return this.alreadyRunning(answer.pid, socket)
+      }
       if (answer !== undefined) throw serverRunning(socket, answer, undefined)
       // Its log's reader gone (`arc server 2>&1 | head -3`), it goes on serving, the client's command with it.
       serveDespiteOutputErrors()
@@ -158,6 +166,11 @@ export default class Server extends ScriptCommand {
    * The command id of a client's command line that runs here, or undefined: help, the version, a command that must
    * run on its own.
    */
+  /** Another server of this installation answers: said on stdout, exit 0 (what a start asks for holds already). */
+  private alreadyRunning(pid: number, socket: string): void {
+    this.log(`arc server: already running (pid ${pid}) on ${socket}`)
+  }
+
   private accept(argv: string[]): string | undefined {
     if (asksOclifText(argv)) return undefined
     const id = this.findCommandId(argv)
@@ -200,15 +213,11 @@ export default class Server extends ScriptCommand {
  * Another server of this installation serves (or is starting, or is stopped): what `answer`, its reply to `status`,
  * says of it, and the pid its lock gave.
  */
-function serverRunning(socket: string, answer: ServerStatus | 'silent' | undefined, heldBy: number | undefined) {
-  const pid = typeof answer === 'object' ? answer.pid : heldBy
+/** A start that cannot serve, nor say a server serves: one holds the lock or the socket but does not answer (yet). */
+function serverRunning(socket: string, answer: 'silent' | undefined, heldBy: number | undefined) {
+  const pid = heldBy
   const who = pid === undefined ? '' : ` (pid ${pid})`
   const details = {path: socket, ...(pid === undefined ? {} : {pid})}
-  if (typeof answer === 'object')
-    return new ServerRunningError(
-      `another arc server of this installation runs${who} on ${socket}: arc commands already run there`,
-      {details, actions: ['`arc server status` says more of it; `arc server stop` stops it.']}
-    )
   if (answer === 'silent')
     return new ServerRunningError(
       `another arc server of this installation holds ${socket}${who} and does not answer (stopped with Ctrl-Z or SIGSTOP?)`,

@@ -187,7 +187,7 @@ export const EXIT_CODES: Record<ErrorCode, {exit: number; meaning: string}> = {
   SERVER_RUNNING: {
     exit: 25,
     meaning:
-      '`arc server`: another server of this installation runs (or is starting, or stopped with Ctrl-Z), and serves its commands',
+      '`arc server`: another server of this installation is starting, or was stopped with Ctrl-Z, and does not answer yet',
   },
   SCREEN_NOT_IDLE: {
     exit: 22,
