@@ -91,6 +91,9 @@ describe('click and a picture-in-picture window above the app (arc emulate)', fu
         devices: {
           'emu-1': {
             screens: {pip: snapshot, wide: path.join(dir, 'wide.xml'), paused: path.join(dir, 'paused.xml')},
+            // Where a tap leads, not when its screen shows: the screen a tap opens shows at once (a phone's
+            // transition time, which the reads after an action wait for, is test/tools/read-after-action.test.ts's).
+            timing: {transitionMs: 0},
             transitions: [
               {from: 'pip', tap: {text: 'Wide'}, to: 'wide'},
               {from: 'pip', tap: {contentDesc: 'Pause'}, to: 'paused'},
