@@ -15,7 +15,16 @@ import {
 } from '@arc-cli/core'
 
 import {areaOf, visibleRect, type Rect} from './element-support.js'
-import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, swipeInside} from './covered-area.js'
+import {
+  clearAction,
+  coveredBy,
+  coveringRects,
+  coversOverRect,
+  freeArea,
+  MIN_EXTENT_PX,
+  swipeInside,
+  whatCovers,
+} from './covered-area.js'
 import {fingerprint, similarity} from './wait-idle.js'
 
 /** Named as `arc scroll` names them: "down" reveals what is further down (the finger moves up). */
@@ -48,18 +57,25 @@ export function mainScrollable(model: ScreenModel): ScreenElement | undefined {
   return best
 }
 
-/** Where a search swipes: the list's visible part less the keyboard and bars over it; refused when they leave no room. */
+/**
+ * Where a search swipes: the list's visible part less the keyboard, the bars and every window stacked above the
+ * list's own (a popup or picture-in-picture video there would take the swipe); refused when they leave no room.
+ */
 function searchArea(list: ScreenElement, model: ScreenModel): Rect {
-  const area = freeArea(visibleRect(list, model) as Rect, coveringRects(model))
+  const seen = visibleRect(list, model) as Rect
+  const area = freeArea(seen, coveringRects(model, 'app', list.window))
   const height = Math.max(0, area[3] - area[1])
   if (height < MIN_EXTENT_PX) {
-    throw new DeviceCommandError(
-      `no room to scroll list ${list.id}: the keyboard and system bars leave ${height} px of it free`,
-      {
-        actions: [KEYBOARD_ACTION],
-        details: {list: list.id, area, reason: 'NO_ROOM_TO_SCROLL'},
-      }
-    )
+    const over = coversOverRect(seen, list.window, model)
+    throw new DeviceCommandError(`no room to scroll list ${list.id}: ${whatCovers(over)} ${height} px of it free`, {
+      actions: [clearAction(over)],
+      details: {
+        list: list.id,
+        area,
+        reason: 'NO_ROOM_TO_SCROLL',
+        ...(over.length > 0 ? {covered_by: coveredBy(over)} : {}),
+      },
+    })
   }
   return area
 }

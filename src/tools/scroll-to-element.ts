@@ -19,7 +19,16 @@ import {
 
 import {shareOf, type Rect} from './element-support.js'
 import {DEFAULT_MAX_SCROLLS, MAX_MAX_SCROLLS, SEARCH_DIRECTIONS, searchList} from './list-search.js'
-import {coveringRects, freeArea, KEYBOARD_ACTION, MIN_EXTENT_PX, reachableRect} from './covered-area.js'
+import {
+  clearAction,
+  coveredBy,
+  coveringRects,
+  coversOverRect,
+  freeArea,
+  MIN_EXTENT_PX,
+  reachableRect,
+  whatCovers,
+} from './covered-area.js'
 
 export const MAX_SCROLLS = 5
 /** Visible when at least this share of the element is on screen inside its containers, clear of the keyboard and bars. */
@@ -46,8 +55,9 @@ function scrollContainer(element: ScreenElement, model: ScreenModel): UiNode | u
 }
 
 /**
- * Where to swipe in the container: its part on the screen less the keyboard and bars over it (from the screen just
- * read), so no swipe starts on a key or the navigation bar; refused when they leave no room.
+ * Where to swipe in the container: its part on the screen less the keyboard, the bars and every window stacked
+ * above the element's own (from the screen just read), so no swipe starts on a key, the navigation bar or a popup
+ * or picture-in-picture video over the list (that window would take the gesture); refused when they leave no room.
  */
 function swipeArea(element: ScreenElement, container: UiNode, model: ScreenModel): Rect {
   const onScreen: Rect = [
@@ -56,14 +66,20 @@ function swipeArea(element: ScreenElement, container: UiNode, model: ScreenModel
     Math.min(model.screen.width, container.bounds[2]),
     Math.min(model.screen.height, container.bounds[3]),
   ]
-  const area = freeArea(onScreen, coveringRects(model))
+  const area = freeArea(onScreen, coveringRects(model, 'app', element.window))
   const free = Math.max(0, Math.min(area[2] - area[0], area[3] - area[1]))
   if (free < MIN_EXTENT_PX) {
+    const over = coversOverRect(onScreen, element.window, model)
     throw new DeviceCommandError(
-      `no room to scroll toward element ${element.id}: the keyboard and system bars leave ${free} px of its scrollable container free`,
+      `no room to scroll toward element ${element.id}: ${whatCovers(over)} ${free} px of its scrollable container free`,
       {
-        actions: [KEYBOARD_ACTION],
-        details: {element_id: element.id, area, reason: 'NO_ROOM_TO_SCROLL'},
+        actions: [clearAction(over)],
+        details: {
+          element_id: element.id,
+          area,
+          reason: 'NO_ROOM_TO_SCROLL',
+          ...(over.length > 0 ? {covered_by: coveredBy(over)} : {}),
+        },
       }
     )
   }

@@ -13,12 +13,16 @@ import {
 
 import {visibleRect, type Rect} from './element-support.js'
 import {
+  clearAction,
+  coveredBy,
   coveringRects,
+  coversOverRect,
   freeArea,
-  KEYBOARD_ACTION,
   MIN_EXTENT_PX,
   swipeInside,
+  whatCovers,
   windowManagerRects,
+  type Cover,
   type Direction,
 } from './covered-area.js'
 
@@ -46,8 +50,12 @@ async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; he
   }
 }
 
-/** The element's visible part less the keyboard and bars over it; refuses an element that cannot be scrolled there. */
-async function elementArea(ctx: ToolContext, id: string): Promise<{model: ScreenModel; area: Rect}> {
+/**
+ * The element's visible part less the keyboard, the bars and every window stacked above the element's own (a
+ * dropdown, a picture-in-picture video: a swipe starting on one would be its gesture), with what covers it; refuses
+ * an element that cannot be scrolled there.
+ */
+async function elementArea(ctx: ToolContext, id: string): Promise<{model: ScreenModel; area: Rect; over: Cover[]}> {
   const {model, element} = await resolveElement(ctx.driver, ctx, id)
   // The recorder (--record) names the element as it does for every element action: never by an ordinal id.
   ctx.noteTarget?.(actedElement(model, element))
@@ -69,7 +77,11 @@ async function elementArea(ctx: ToolContext, id: string): Promise<{model: Screen
       details: {element_id: id},
     })
   }
-  return {model, area: freeArea(visible, coveringRects(model))}
+  return {
+    model,
+    area: freeArea(visible, coveringRects(model, 'app', element.window)),
+    over: coversOverRect(visible, element.window, model),
+  }
 }
 
 export const scroll = defineTool({
@@ -102,8 +114,9 @@ export const scroll = defineTool({
     const vertical = direction === 'up' || direction === 'down'
     let area: Rect
     let distance: number
+    let over: Cover[] = []
     if (element_id !== undefined) {
-      area = (await elementArea(ctx, element_id)).area
+      ;({area, over} = await elementArea(ctx, element_id))
       distance = share * (vertical ? area[3] - area[1] : area[2] - area[0])
     } else {
       const {screen, area: free} = await screenArea(ctx)
@@ -115,10 +128,14 @@ export const scroll = defineTool({
       const where = element_id === undefined ? 'the screen' : `element ${element_id}`
       const error = element_id === undefined ? DeviceCommandError : InvalidInputError
       throw new error(
-        `no room to scroll ${direction} in ${where}: the keyboard and system bars leave ${Math.max(0, extent)} px of it free`,
+        `no room to scroll ${direction} in ${where}: ${whatCovers(over)} ${Math.max(0, extent)} px of it free`,
         {
-          actions: [KEYBOARD_ACTION],
-          details: {...(element_id === undefined ? {} : {element_id}), area},
+          actions: [clearAction(over)],
+          details: {
+            ...(element_id === undefined ? {} : {element_id}),
+            area,
+            ...(over.length > 0 ? {covered_by: coveredBy(over)} : {}),
+          },
         }
       )
     }

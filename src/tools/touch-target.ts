@@ -19,6 +19,7 @@ import {
   type UiNode,
 } from '@arc-cli/core'
 
+import {coveredBy, namedCovers} from './covered-area.js'
 import {visibleRect} from './element-support.js'
 
 const shown = (r: readonly number[]) => `[${r[0]},${r[1]}][${r[2]},${r[3]}]`
@@ -74,14 +75,9 @@ export function touchPoint({id, element, model}: Touchable, again: string): Poin
   if (!point) {
     // Named, so the one reading the refusal knows what to close: a tap would go to it, never to the element.
     const over = coversOver(element, model)
-    const named = over.map(
-      (c) =>
-        `${c.name.startsWith('the ') ? c.name : JSON.stringify(c.name)}${c.pkg && c.pkg !== c.name && !c.name.startsWith('the ') ? ` (${c.pkg})` : ''} ${shown(c.rect)}`
-    )
     const what =
-      named.length > 0
-        ? named.join(', ')
-        : 'the keyboard, a system bar or another window drawn over its own (a popup, dropdown or panel)'
+      namedCovers(over) ??
+      'the keyboard, a system bar or another window drawn over its own (a popup, dropdown or panel)'
     throw new InvalidInputError(
       `element ${id} is behind ${what}: a tap there would land on ${over.length === 1 ? 'it' : 'them'}, not on the element`,
       {
@@ -91,12 +87,7 @@ export function touchPoint({id, element, model}: Touchable, again: string): Poin
         ],
         details: {
           element_id: id,
-          covered_by: over.map((c) => ({
-            name: c.name,
-            ...(c.pkg ? {package: c.pkg} : {}),
-            type: c.type,
-            bounds: c.rect,
-          })),
+          covered_by: coveredBy(over),
         },
       }
     )

@@ -504,8 +504,9 @@ describe('scroll avoids the keyboard and bars, and scrolls inside an element (ar
     const deep = model.elements.find((e) => e.text === 'Deep row')!.id
     const r = await run('scroll_to_element', {element_id: deep})
     expect(r.error).to.include({code: 'DEVICE_COMMAND_FAILED'})
+    // It names what covers the list, with its bounds (details.covered_by), as a refused click does.
     expect(r.error!.message).to.equal(
-      `no room to scroll toward element ${deep}: the keyboard and system bars leave 0 px of its scrollable container free`
+      `no room to scroll toward element ${deep}: the keyboard [0,1500][1080,2280] leaves 0 px of its scrollable container free`
     )
     expect(r.events).to.deep.equal([])
   })

@@ -91,6 +91,7 @@ export {areaOf, intersect, visibleRect, type Rect} from './screen/visible-rect.j
 export {
   coveringRects,
   coversOver,
+  coversOverRect,
   freeArea,
   reachableRect,
   touchCentre,

@@ -37,7 +37,8 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   {
     code: 'DEVICE_COMMAND_FAILED',
     reason: 'NO_ROOM_TO_SCROLL',
-    meaning: 'the keyboard and system bars leave no room to swipe the list',
+    meaning:
+      'the keyboard, the system bars or a window stacked above the list (a popup, a picture-in-picture video) leave no room to swipe it',
   },
   {
     code: 'DEVICE_COMMAND_FAILED',

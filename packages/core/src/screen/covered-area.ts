@@ -188,18 +188,26 @@ const BAR_NAMES: Record<string, string> = {
 export function coversOver(element: ScreenElement, model: ScreenModel): Cover[] {
   const seen = visibleRect(element, model)
   if (!seen || element.window.type !== 'APPLICATION') return []
+  return coversOverRect(seen, element.window, model)
+}
+
+/**
+ * What covers `rect` of `window` (a list's visible part a scroll would swipe in, an element's for a tap), each thing
+ * once, by name: the keyboard, the bars, and every window the dump stacks above `window`, where they overlap it.
+ */
+export function coversOverRect(rect: Rect, window: ScreenWindow, model: ScreenModel): Cover[] {
   const {screen} = model
-  const over = (rect: Rect) => areaOf(intersect(rect, seen)) > 0
+  const over = (r: Rect) => areaOf(intersect(r, rect)) > 0
   const found: Cover[] = []
-  const above = windowsAbove(model, element.window)
+  const above = windowsAbove(model, window)
   for (const w of model.windows) {
-    if (!covers(w, screen, 'app') && !above.includes(w)) continue
-    const rect = [...w.root.bounds] as Rect
-    if (!over(rect)) continue
+    if (w === window || (!covers(w, screen, 'app') && !above.includes(w))) continue
+    const bounds = [...w.root.bounds] as Rect
+    if (!over(bounds)) continue
     const type = w.deviceType ?? w.type
     const bar = BAR_NAMES[type] ?? (w.type === 'INPUT_METHOD' ? 'the keyboard' : undefined)
     const name = bar ?? w.title ?? (above.includes(w) ? w.pkg : 'a system bar')
-    found.push({name, ...(w.pkg ? {pkg: w.pkg} : {}), type, rect})
+    found.push({name, ...(w.pkg ? {pkg: w.pkg} : {}), type, rect: bounds})
   }
   for (const w of coveringWindows(model.windowManager, screen, 'app')) {
     if (!w.frame || !over(w.frame) || found.some((f) => f.type === w.type)) continue
