@@ -13,6 +13,7 @@ import {
   isEditable,
   UnsupportedError,
   type ScreenElement,
+  type ScreenModel,
   type UiNode,
   type ToolContext,
   z,
@@ -122,6 +123,9 @@ async function resolveField(ctx: ToolContext, input: TargetInput, textKind: Text
       details: {element_id: id},
     })
   }
+  // A field focused within a window that does not have the input focus (a dialog or a menu over it took it) takes
+  // no keys: refused, as a tap to move the focus back would land on, or dismiss, what holds it.
+  if (element.node.focused) refuseOtherWindowFocus(model, element, id)
   const point = element.node.focused ? undefined : touchPoint(target, 'type again')
   return {
     target,
@@ -134,6 +138,34 @@ async function resolveField(ctx: ToolContext, input: TargetInput, textKind: Text
       await checkFocusTaken(ctx, id)
     },
   }
+}
+
+/**
+ * Fails when another window than the field's holds the input focus. Each window keeps a focused view of its own (AOSP
+ * View.isFocused is a view's flag within its window, and View.onInitializeAccessibilityNodeInfoInternal dumps it as
+ * `focused`), so a form's field stays `focused` under the rename dialog or the menu opened over it, while the input
+ * dispatcher hands keys only to the focused window (InputDispatcher findFocusedWindowTargetsLocked): text and deletes
+ * meant for the field would go into the dialog's own field, or to its buttons. Where the read does not say which
+ * window has the focus, nothing is refused.
+ */
+function refuseOtherWindowFocus(model: ScreenModel, field: ScreenElement, id: string): void {
+  const holder = model.windows.find((w) => w.focused)
+  if (!holder || holder === field.window) return
+  const [l, t, r, b] = holder.root.bounds
+  const name = holder.title ?? holder.pkg
+  throw new DeviceCommandError(
+    `the field ${id} has the focus within its window, but the input focus is on another window, ${JSON.stringify(name)} [${l},${t}][${r},${b}], over it: keys and text would go there, so nothing was typed`,
+    {
+      actions: [
+        'Finish or close what that window shows first (a dialog, a menu: read the screen, then click its button or arc press back), then type again.',
+      ],
+      details: {
+        element_id: id,
+        reason: 'FOCUS_IN_OTHER_WINDOW',
+        focused_window: {name, ...(holder.pkg ? {package: holder.pkg} : {}), type: holder.type, bounds: [l, t, r, b]},
+      },
+    }
+  )
 }
 
 /** The node itself or one inside it has the input focus (a composite editor focuses its inner field). */
@@ -151,7 +183,10 @@ function hasFocus(node: UiNode): boolean {
 async function checkFocusTaken(ctx: ToolContext, id: string): Promise<void> {
   const model = buildScreenModel(await ctx.driver.captureScreen())
   const field = model.byId.get(id)
-  if (field && hasFocus(field.node)) return
+  if (field && hasFocus(field.node)) {
+    refuseOtherWindowFocus(model, field, id)
+    return
+  }
   const holder = model.elements.find((e) => e.node.focused && isEditable(e.node))
   const where = !field
     ? 'the tap changed the screen and the field is no longer on it'

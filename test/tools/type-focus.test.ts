@@ -4,7 +4,7 @@
  * search box that starts a search page with its own focused field, a date field that opens a dialog) leaves the
  * focus elsewhere; the text, or a clear's deletes, must then not be sent at all.
  */
-import {writeFile} from 'node:fs/promises'
+import {mkdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {expect} from 'chai'
@@ -78,12 +78,80 @@ const form: NodeSpec[] = [
   },
 ]
 
+/**
+ * A rename dialog over a form: each window keeps its own focused view (View.isFocused is per window, and
+ * View.onInitializeAccessibilityNodeInfoInternal dumps it as `focused`), so the form's note field still says focused,
+ * while the input dispatcher hands keys to the focused window alone (InputDispatcher findFocusedWindowTargetsLocked),
+ * the dialog, whose own field takes them.
+ */
+const NOTE = 'com.example:id/note'
+const LIST_NAME = 'com.example:id/list_name'
+const DIALOG: [number, number, number, number] = [100, 900, 980, 1500]
+const dialog: NodeSpec = {
+  pkg: 'com.example',
+  bounds: DIALOG,
+  children: [
+    {cls: 'android.widget.TextView', text: 'Rename list', bounds: [140, 940, 940, 1020]},
+    {
+      cls: 'android.widget.EditText',
+      res: LIST_NAME,
+      text: 'Groceries',
+      attrs: {focusable: 'true', focused: 'true', clickable: 'true'},
+      bounds: [140, 1060, 940, 1180],
+    },
+  ],
+}
+const formUnder: NodeSpec = {
+  pkg: 'com.example',
+  bounds: [0, 0, 1080, 2400],
+  children: [
+    {
+      cls: 'android.widget.EditText',
+      res: NOTE,
+      text: 'Call Ada',
+      attrs: {focusable: 'true', focused: 'true', clickable: 'true'},
+      bounds: [40, 300, 1040, 420],
+    },
+  ],
+}
+const wmWindow = (title: string, type: string, z: number, frame: [number, number, number, number]) => ({
+  title,
+  package: 'com.example',
+  type,
+  z,
+  layer: 21000,
+  displayId: 0,
+  visible: true,
+  frame,
+})
+
 describe('typing tools send text and keys only to the field the id named', function () {
   this.timeout(60_000)
   const h = useEmulator(async (dir) => {
     await writeFile(path.join(dir, 'home.xml'), dumpXml(home('Old')))
     await writeFile(path.join(dir, 'search.xml'), dumpXml(search))
     await writeFile(path.join(dir, 'form.xml'), dumpXml(form))
+    const renaming = path.join(dir, 'renaming')
+    await mkdir(renaming)
+    // uiautomator lists the topmost window first.
+    await writeFile(path.join(renaming, 'window_dump.xml'), dumpXml([dialog, formUnder]))
+    const meta = {
+      format: 'arc-snapshot/1',
+      width: 1080,
+      height: 2400,
+      rotation: 0,
+      package: 'com.example',
+      activity: '.Main',
+      allWindows: true,
+      windowManager: {
+        windows: [
+          wmWindow('Rename list', 'APPLICATION', 0, DIALOG),
+          wmWindow('com.example/com.example.Main', 'BASE_APPLICATION', 1, [0, 0, 1080, 2400]),
+        ],
+        focus: 'Rename list',
+      },
+    }
+    await writeFile(path.join(renaming, 'meta.json'), JSON.stringify(meta))
     return {
       devices: [],
       scenario: {
@@ -93,6 +161,7 @@ describe('typing tools send text and keys only to the field the id named', funct
               home: path.join(dir, 'home.xml'),
               search: path.join(dir, 'search.xml'),
               form: path.join(dir, 'form.xml'),
+              renaming,
             },
             transitions: [{from: 'home', tap: {resourceId: BOX}, to: 'search'}],
           },
@@ -148,4 +217,28 @@ describe('typing tools send text and keys only to the field the id named', funct
     expect(r.code, r.stderr).to.equal(8)
     expect(r.stderr).to.include('the focus is on another field')
   })
+
+  for (const [words, what] of [
+    [['type', 'append', '--res-id', NOTE, ' tomorrow'], 'the text'],
+    [['type', 'clear', '--res-id', NOTE], 'the deletes'],
+  ] as const) {
+    it(`${words.slice(0, 2).join(' ')}: a field focused under a dialog that has the input focus: ${what} never reach the dialog's field`, async () => {
+      device().showScreen('renaming')
+      const from = h.emu.commands.length
+      const fromHelper = device().helperRequests.length
+      const r = await arc(...words, '--json')
+      expect(textOf(LIST_NAME)).to.equal('Groceries')
+      expect(textOf(NOTE)).to.equal('Call Ada')
+      expect(typedSince(from)).to.deep.equal([])
+      // Nor by the on-device helper (its paste, its keys).
+      const helperActs = device()
+        .helperRequests.slice(fromHelper)
+        .filter(([op]) => ['type', 'key', 'tap', 'double-tap', 'swipe', 'gesture', 'ime-action'].includes(op!))
+      expect(helperActs).to.deep.equal([])
+      expect(r.code, r.stdout + r.stderr).to.equal(8)
+      const error = JSON.parse(r.stdout) as {error: {code: string; message: string; details: {reason: string}}}
+      expect(error.error.details.reason).to.equal('FOCUS_IN_OTHER_WINDOW')
+      expect(error.error.message).to.include('Rename list')
+    })
+  }
 })

@@ -47,6 +47,12 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   },
   {
     code: 'DEVICE_COMMAND_FAILED',
+    reason: 'FOCUS_IN_OTHER_WINDOW',
+    meaning:
+      'typing: the field has the focus within its window, but a dialog or menu over it has the input focus: nothing was typed',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
     reason: 'FIELD_LEFT_SCREEN',
     meaning: 'typing: the field left the screen before it could be read back',
   },
