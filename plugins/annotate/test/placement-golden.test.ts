@@ -257,4 +257,18 @@ describe('annotate: label placement work', () => {
     const fuller = checksPerMark(4000)
     expect(fuller, `${fuller.toFixed(1)} checks per mark at 4000, ${full.toFixed(1)} at 1000`).to.be.below(full / 2)
   })
+
+  it('checks at most 4x the spots per mark on a full image as where every label fits: ring rows with no room are not tried', () => {
+    const checksPerMark = (n: number) => {
+      const stats = {spotChecks: 0}
+      placeLabels(crowded(n, 315, 700), {...SMALL_IMAGE, stats})
+      return stats.spotChecks / n
+    }
+    // At 250 marks every label fits at a corner (about 9 checks each). At 1,000 the image fills as it is labelled:
+    // the labels that find no corner searched all 289 ring spots around their box, one check each (57 per mark),
+    // where the free-spot map already knew most rows of them held no free spot between the rings' ends.
+    const fits = checksPerMark(250)
+    const full = checksPerMark(1000)
+    expect(full, `${full.toFixed(1)} checks per mark at 1000, ${fits.toFixed(1)} at 250`).to.be.below(4 * fits)
+  })
 })

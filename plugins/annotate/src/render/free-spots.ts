@@ -89,6 +89,15 @@ export class FreeSpots {
     return true
   }
 
+  /**
+   * Whether row y (whole, inside the image) is made and holds no free position from x0 to x1 (whole, x0 <= x1, inside
+   * the image).
+   */
+  takenBetween(y: number, x0: number, x1: number): boolean {
+    if (this.made[y >> BAND_SHIFT] !== 1) return false
+    return this.live[y] === 0 || this.leftOf(y, x1) < x0
+  }
+
   /** Whether position (x, y), which `holds`, is free. */
   has(x: number, y: number): boolean {
     return ((this.bits[y * this.words + (x >>> 5)] as number) & (1 << (x & 31))) !== 0

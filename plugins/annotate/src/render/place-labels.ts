@@ -275,6 +275,8 @@ class Placer {
   readonly one = new Float64Array(2)
   /** Per candidate of the label being placed: the largest font index it was found blocked at (-1: none). */
   readonly blockedAt = new Int32Array(CANDIDATES)
+  /** Per row of ring spots of the label being placed (see `ringRows`): 0 when proved taken. */
+  readonly ringRowOpen = new Uint8Array(2 * RING_RADIUS + 1)
   /** Per font size (same order as `fonts`) of the label being placed: the map of free spots `freeAt` reads, if any. */
   readonly fontMaps: Array<FreeSpots | undefined>
   /**
@@ -445,18 +447,28 @@ class Placer {
   }
 
   /**
-   * Whether `map` proves every ring spot (step 4) of the label being placed taken at once: the spots are whole pixels
-   * inside the image (a whole box, a label no larger than the image) and no row they can start on holds a free
-   * position. On a full image the labels that reach step 5 would otherwise read all 289 spots first.
+   * Which rows of ring spots (step 4) of the label being placed may hold a free one, into `ringRowOpen` (by dy, from
+   * -RING_RADIUS): 0 where `map` proves every spot of the row taken, 1 where it may not; returns how many may. The
+   * proof needs the spots whole pixels inside the image (a whole box, a label no larger than the image: each spot is
+   * then a position of the map), the map's row made, and no free position in it between the least and the greatest x
+   * of the spots (of the label's size, or of a smaller one: a label holds the smaller one at its corner). On a crowded
+   * image most ring rows hold none: a label that reached step 5 had checked all 289 spots, one by one.
    */
-  ringsTaken(map: FreeSpots | undefined, w: number, h: number): boolean {
-    const {box, W, H} = this
-    if (map === undefined || w > W || h > H || !Number.isInteger(W) || !Number.isInteger(H)) return false
-    if (!Number.isInteger(box[0]) || !Number.isInteger(box[1])) return false
-    // Every ring's y, clamped, lies between the clamped extremes (clamping keeps order).
-    const y0 = clampInto(box[1] - RING_RADIUS * h, h, H)
-    const y1 = clampInto(box[1] + RING_RADIUS * h, h, H)
-    return map.noneIn(y0, y1)
+  ringRows(map: FreeSpots | undefined, w: number, h: number): number {
+    const {box, W, H, ringRowOpen} = this
+    ringRowOpen.fill(1)
+    if (map === undefined || w > W || h > H || !Number.isInteger(W) || !Number.isInteger(H)) return ringRowOpen.length
+    if (!Number.isInteger(box[0]) || !Number.isInteger(box[1])) return ringRowOpen.length
+    // Every spot's x, clamped, lies between the clamped extremes (clamping keeps order).
+    const stepX = Math.ceil(w / 2)
+    const x0 = clampInto(box[0] - RING_RADIUS * stepX, w, W)
+    const x1 = clampInto(box[0] + RING_RADIUS * stepX, w, W)
+    let open = 0
+    for (let dy = -RING_RADIUS; dy <= RING_RADIUS; dy++) {
+      if (map.takenBetween(clampInto(box[1] + dy * h, h, H), x0, x1)) ringRowOpen[dy + RING_RADIUS] = 0
+      else open++
+    }
+    return open
   }
 
   /**
@@ -549,8 +561,11 @@ class Placer {
     // Step 4: rings around the box, nearest first.
     const stepX = Math.ceil(w / 2)
     const map = this.mapNear(w, h)
-    const rings = finder.isFull(w, h) || this.ringsTaken(map, w, h) ? 0 : RING_ORDER.length
+    const rings = finder.isFull(w, h) || this.ringRows(map, w, h) === 0 ? 0 : RING_ORDER.length
+    const {ringRowOpen} = this
     for (let i = 0; i < rings; i += 2) {
+      // A row of spots the map proves taken: no spot of it is checked.
+      if (ringRowOpen[(RING_ORDER[i + 1] as number) + RING_RADIUS] === 0) continue
       const x = clampInto(box[0] + (RING_ORDER[i] as number) * stepX, w, W)
       const y = clampInto(box[1] + (RING_ORDER[i + 1] as number) * h, h, H)
       if (map !== undefined && map.holds(x, y) ? this.mapFree(map, x, y, w, h) : this.free(x, y, x + w, y + h)) {
