@@ -9,3 +9,5 @@ export declare function bundleCore(): Promise<void>
 export declare function bundleStaleness(): string | undefined
 /** The esbuild plugin that patches oclif's command sort; the build fails where it was not applied. */
 export declare const commandOrderWithoutIcu: Plugin
+/** The esbuild plugin that defers what the start-up requires for rare paths; the build fails where one missed. */
+export declare const lazyStartupRequires: Plugin

@@ -111,6 +111,112 @@ export const commandOrderWithoutIcu = {
   },
 }
 
+/**
+ * Modules every start-up runs (oclif's, and two of its dependencies), each of which requires at its top something
+ * only a rare path uses. Loading a Node built-in module compiles it and the internal modules it needs, at every
+ * start-up (Node keeps no code cache for those outside its snapshot): readline with its interface (oclif reads stdin
+ * with it, only for a flag given as `-`), perf_hooks (oclif's performance markers, only under OCLIF_PERFORMANCE or
+ * DEBUG), child_process with dgram (Windows shell detection; wsl-utils and powershell-utils, which oclif imports to
+ * tell WSL, run `wslpath` and PowerShell with it). Each is loaded where it is first used instead. And oclif's plugin
+ * loader matches each dependency against each `oclif.plugins` entry with minimatch, compiling a pattern per pair (36
+ * at every start-up): a plain package name is compared as a string (packages/core/src/cli/plugin-patterns.ts, which
+ * gives minimatch's answers), and minimatch loads only for a pattern that is a glob.
+ * Each edit must find its text exactly once and each file must be patched, else the build fails: a silent miss
+ * would bring the cost back into every command (test/cli/manifest.test.ts checks what a start-up loads).
+ */
+const LAZY = (name, module, members) =>
+  `var arcLazy_${name};const ${name} = {${members
+    .map((m) => `get ${m}() { return (arcLazy_${name} ??= require(${JSON.stringify(module)})).${m} }`)
+    .join(', ')}};`
+const STARTUP_PATCHES = [
+  {
+    file: /[\\/]@oclif[\\/]core[\\/]lib[\\/]parser[\\/]parse\.js$/,
+    edits: [
+      [
+        'const node_readline_1 = require("node:readline");',
+        LAZY('node_readline_1', 'node:readline', ['createInterface']),
+      ],
+    ],
+  },
+  {
+    file: /[\\/]@oclif[\\/]core[\\/]lib[\\/]performance\.js$/,
+    edits: [
+      [
+        'const node_perf_hooks_1 = require("node:perf_hooks");',
+        LAZY('node_perf_hooks_1', 'node:perf_hooks', ['performance', 'PerformanceObserver']),
+      ],
+    ],
+  },
+  {
+    file: /[\\/]@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    edits: [
+      [
+        'const node_child_process_1 = require("node:child_process");',
+        LAZY('node_child_process_1', 'node:child_process', ['execSync']),
+      ],
+    ],
+  },
+  ...['wsl-utils', 'powershell-utils'].map((name) => ({
+    file: new RegExp(`[\\\\/]node_modules[\\\\/]${name}[\\\\/]index\\.js$`),
+    edits: [
+      ["import childProcess from 'node:child_process';", ''],
+      [
+        'const execFile = promisify(childProcess.execFile);',
+        "const execFile = (...args) => promisify(process.getBuiltinModule('node:child_process').execFile)(...args);",
+      ],
+    ],
+  })),
+  {
+    file: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin-loader\.js$/,
+    edits: [
+      ['const minimatch_1 = require("minimatch");', ''],
+      [
+        'patterns.some((w) => (0, minimatch_1.minimatch)(p, w))',
+        'patterns.some((w) => arcPluginPatterns.matchesPluginPattern(p, w, () => require("minimatch").minimatch))',
+      ],
+    ],
+    // Required at the end, so "use strict" stays first; it runs long before the loader's first call.
+    append: () =>
+      `var arcPluginPatterns = require(${JSON.stringify(path.join(CORE, 'dist', 'cli', 'plugin-patterns.js'))});`,
+  },
+]
+
+export const lazyStartupRequires = {
+  name: 'arc-lazy-startup-requires',
+  setup(build) {
+    const patched = new Set()
+    build.onStart(() => {
+      patched.clear()
+    })
+    build.onEnd((result) => {
+      if (result.errors.length > 0) return undefined
+      const missed = STARTUP_PATCHES.filter((patch) => !patched.has(patch))
+      if (missed.length === 0) return undefined
+      return {
+        errors: missed.map((patch) => ({
+          text: `the start-up was not patched: no module matched ${patch.file} (did @oclif/core or its dependency move it, or is it no longer bundled?)`,
+        })),
+      }
+    })
+    for (const patch of STARTUP_PATCHES) {
+      build.onLoad({filter: patch.file}, async (args) => {
+        patched.add(patch)
+        let code = readFileSync(args.path, 'utf8')
+        for (const [from, to] of patch.edits) {
+          if (code.split(from).length !== 2)
+            throw new Error(`${args.path}: expected one \`${from}\` to replace (the package changed?)`)
+          code = code.replace(from, () => to)
+        }
+        return {
+          contents: patch.append ? `${code}\n${patch.append()}\n` : code,
+          loader: 'js',
+          resolveDir: path.dirname(args.path),
+        }
+      })
+    }
+  },
+}
+
 export async function bundleCore() {
   const esbuild = await import('esbuild')
   rmSync(BUNDLE, {recursive: true, force: true})
@@ -139,7 +245,7 @@ export async function bundleCore() {
     sourcesContent: false,
     banner: {js: BANNER},
     define: {'import.meta.url': 'arcImportMetaUrl'},
-    plugins: [withoutZodLocales, commandOrderWithoutIcu, dynamicImportsViaLoader(EXTERNAL)],
+    plugins: [withoutZodLocales, commandOrderWithoutIcu, lazyStartupRequires, dynamicImportsViaLoader(EXTERNAL)],
     metafile: true,
     logLevel: 'warning',
   })

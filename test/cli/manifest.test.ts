@@ -122,6 +122,31 @@ process.on('exit', () => process.stderr.write('collations ' + n + '\\n'))`
     }
   })
 
+  it('loads no Node.js module at start-up or for a screen read that only a rare path of oclif or the core uses', async function () {
+    this.timeout(60_000)
+    // Each built-in loaded is compiled at every start-up (readline with its interface, perf_hooks, child_process
+    // with dgram, zlib): oclif's and png.ts's requires of them run where they are used (scripts/bundle-core.js).
+    const list = `data:text/javascript,${encodeURIComponent(
+      `process.on('exit', () => process.stderr.write('builtins ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'))`
+    )}`
+    // A screen read's element records are updated under their machine-wide lock, a listening socket: Node's
+    // net.Server.listen loads cluster, and with it child_process (driver/device-lock.ts).
+    const runs: Array<[string[], string[]]> = [
+      [['--version'], ['readline', 'perf_hooks', 'child_process', 'zlib']],
+      [
+        ['screen-state', '--device', 'demo'],
+        ['readline', 'perf_hooks', 'zlib'],
+      ],
+    ]
+    for (const [args, rare] of runs) {
+      const run = await runArc(args, {env: {NODE_OPTIONS: `--import ${list}`}})
+      expect(run.code, run.stderr).to.equal(0)
+      const loaded = /^builtins (.*)$/m.exec(run.stderr)?.[1]?.split(' ')
+      expect(loaded, run.stderr).to.include('vm').and.include('fs')
+      for (const name of rare) expect(loaded, `${args.join(' ')} loads ${name}`).to.not.include(name)
+    }
+  })
+
   it("the bundle's license file has a section for every package bundled into it", () => {
     const bundle = path.join(ROOT, 'packages', 'core', 'dist', 'bundle')
     const inputs = Object.keys(

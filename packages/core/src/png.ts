@@ -1,4 +1,10 @@
-import {constants as zlibConstants, crc32, inflateSync} from 'node:zlib'
+/**
+ * node:zlib, loaded on the first PNG checked or decoded: the core's bundle runs this module at every start-up, and
+ * loading zlib there (some 2 ms of CPU compiling it) was paid by `arc --version` and every screen read that checks
+ * no image.
+ */
+let loadedZlib: typeof import('node:zlib') | undefined
+const zlib = (): typeof import('node:zlib') => (loadedZlib ??= process.getBuiltinModule('node:zlib'))
 
 /**
  * PNG structure checks shared by every reader of screenshots: the ADB driver (screencap output), annotate
@@ -32,7 +38,7 @@ export function checkPng(png: Buffer): {end: number} | {problem: string} {
     first = false
     const end = offset + 12 + length
     if (end > png.length) return {problem: `truncated: chunk ${type} at byte ${offset} runs past the end of the data`}
-    if (crc32(png.subarray(offset + 4, end - 4)) !== png.readUInt32BE(end - 4)) {
+    if (zlib().crc32(png.subarray(offset + 4, end - 4)) !== png.readUInt32BE(end - 4)) {
       return {problem: `chunk ${type} at byte ${offset} is damaged (CRC mismatch)`}
     }
     if (type === 'IEND') return {end}
@@ -108,7 +114,7 @@ export function checkPngPixels(png: Buffer): {problem: string} | undefined {
   const expected = expectedPixelBytes(size.width, size.height, channels * bitDepth, interlaced)
   let pixels: Buffer
   try {
-    pixels = inflateSync(Buffer.concat(idat), {maxOutputLength: expected + 1})
+    pixels = zlib().inflateSync(Buffer.concat(idat), {maxOutputLength: expected + 1})
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       return {problem: `its pixel data is larger than its ${size.width}x${size.height} header says`}
@@ -169,8 +175,8 @@ export function pngLooksBlack(png: Buffer): boolean | undefined {
     const whole = take >= compressed.length
     let pixels: Buffer
     try {
-      pixels = inflateSync(compressed.subarray(0, take), {
-        finishFlush: zlibConstants.Z_SYNC_FLUSH,
+      pixels = zlib().inflateSync(compressed.subarray(0, take), {
+        finishFlush: zlib().constants.Z_SYNC_FLUSH,
         maxOutputLength: expected + 1,
       })
     } catch {
