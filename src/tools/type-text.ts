@@ -96,6 +96,8 @@ interface Field {
   before: string
   /** `before` may be the hint of an empty field (mayBeHint). */
   unsure: boolean
+  /** A password field whose text this release never shows (hidesText): what it holds cannot be read. */
+  hidden: boolean
   /** Taps the field when it is not focused (a tap gives it focus and the keyboard). */
   focus(): Promise<void>
 }
@@ -132,6 +134,7 @@ async function resolveField(ctx: ToolContext, input: TargetInput, textKind: Text
     element,
     before: content(element),
     unsure: mayBeHint(element),
+    hidden: await hidesText(ctx, element),
     async focus() {
       if (!point) return
       await ctx.driver.tap(point)
@@ -164,6 +167,40 @@ function refuseOtherWindowFocus(model: ScreenModel, field: ScreenElement, id: st
         reason: 'FOCUS_IN_OTHER_WINDOW',
         focused_window: {name, ...(holder.pkg ? {package: holder.pkg} : {}), type: holder.type, bounds: [l, t, r, b]},
       },
+    }
+  )
+}
+
+/**
+ * Android 8.0 (API 26): the first release whose dump shows a password field's text. Up to 7.1 TextView's
+ * onInitializeAccessibilityNodeInfoInternal set no text for a password field (`if (!isPassword ||
+ * shouldSpeakPasswordsForAccessibility())` around `info.setText`, that accessibility setting off by default), so the
+ * dump says `text=""` whatever it holds; from 8.0 it sets the text the field draws (getTextForAccessibility: the
+ * hint when empty, else the dots of the transformed text).
+ */
+const PASSWORD_TEXT_SDK = 26
+
+/**
+ * Whether `element` is a password field whose dump shows no text because the release never shows one: what it holds
+ * cannot be read, so an edit can be neither placed nor checked. The release is asked only for such a field.
+ */
+async function hidesText(ctx: ToolContext, element: ScreenElement): Promise<boolean> {
+  if (!element.node.password || element.node.text !== '') return false
+  const {sdk} = await ctx.driver.deviceInfo()
+  return sdk !== undefined && sdk < PASSWORD_TEXT_SDK
+}
+
+/** UNSUPPORTED for an edit that must know what a hidden password field holds (clear, insert, replace). */
+function refuseHidden(field: Field, what: string): void {
+  if (!field.hidden) return
+  const id = field.target.id
+  throw new UnsupportedError(
+    `element ${id} is a password field, and before Android 8.0 a screen read shows no text of a password field: arc cannot tell what it holds, so it cannot ${what} and check it; nothing was sent`,
+    {
+      actions: [
+        `Empty it the way the app offers (its clear button, or the screen opened anew), then type into it: arc type append ${id} TEXT`,
+      ],
+      details: {element_id: id, reason: 'PASSWORD_TEXT_HIDDEN'},
     }
   )
 }
@@ -422,7 +459,7 @@ export const typeAppendText = defineTool({
   description:
     'Focuses the field, moves the cursor to its end and types the text, then reads the field back: "Field content: …" must end with what was typed. Non-ASCII needs ADBKeyBoard; stale ids fail with STALE_ELEMENT.',
   kind: 'action',
-  needs: {screen: 'read', input: 'act'},
+  needs: {screen: 'read', input: 'act', info: 'read'},
   holdsDevice: true,
   waitsForElement: true,
   group: 'text',
@@ -446,6 +483,14 @@ export const typeAppendText = defineTool({
     refuseMultiline(field, element_id)
     await ctx.driver.pressKeys(['MOVE_END'])
     await typeText(ctx, text, typing_speed, typing_speed_variance)
+    if (field.hidden) {
+      // Typed, and not checkable: said so, never a failure that a retry would answer by typing the text twice.
+      await readField(ctx, element_id)
+      return {
+        text: `Typed ${text.length} characters at end of element '${element_id}'${foundBy(field.target)}.\nField content: not shown (a password field, whose text a screen read before Android 8.0 never shows): not checked`,
+        data: {element_id, typed: text.length, content: null, checked: false, ...selectorData(field.target)},
+      }
+    }
     const {now, hintTaken} = await readBack(ctx, element_id, field.before + text, {unsure: field.unsure, ifEmpty: text})
     return {
       text: `Typed ${text.length} characters at end of element '${element_id}'${foundBy(field.target)}.\nField content: ${now}${hintNote(field.before, hintTaken)}`,
@@ -466,7 +511,7 @@ export const typeInsertText = defineTool({
   description:
     'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
   kind: 'action',
-  needs: {screen: 'read', input: 'act'},
+  needs: {screen: 'read', input: 'act', info: 'read'},
   holdsDevice: true,
   waitsForElement: true,
   group: 'text',
@@ -496,7 +541,9 @@ export const typeInsertText = defineTool({
   async handler(ctx, input) {
     const {text, offset, typing_speed, typing_speed_variance} = input
     await checkTypable(ctx, text, 'text')
-    const field = await focusField(ctx, input)
+    const field = await resolveField(ctx, input, 'field_text')
+    refuseHidden(field, 'place the cursor in it')
+    await field.focus()
     const element_id = field.target.id
     const pastEnd = () =>
       new InvalidInputError(
@@ -541,7 +588,7 @@ export const typeReplaceText = defineTool({
   description:
     'Finds the first occurrence of `search` in the field, deletes it with key events and types `new_text` in its place (empty new_text only deletes), then reads the field back.',
   kind: 'action',
-  needs: {screen: 'read', input: 'act'},
+  needs: {screen: 'read', input: 'act', info: 'read'},
   holdsDevice: true,
   waitsForElement: true,
   group: 'text',
@@ -568,7 +615,9 @@ export const typeReplaceText = defineTool({
   async handler(ctx, input) {
     const {search, new_text, typing_speed, typing_speed_variance} = input
     if (new_text !== '') await checkTypable(ctx, new_text, 'new_text')
-    const field = await focusField(ctx, input)
+    const field = await resolveField(ctx, input, 'field_text')
+    refuseHidden(field, 'find the text to replace in it')
+    await field.focus()
     const element_id = field.target.id
     const notThere = () =>
       new ElementNotFoundError(
@@ -611,7 +660,7 @@ export const typeClearText = defineTool({
   description:
     'Deletes all text of the field with key events (backspace and forward-delete, as many as it has characters, in one command), then reads it back. An empty field is left alone.',
   kind: 'action',
-  needs: {screen: 'read', input: 'act'},
+  needs: {screen: 'read', input: 'act', info: 'read'},
   holdsDevice: true,
   waitsForElement: true,
   group: 'text',
@@ -628,6 +677,7 @@ export const typeClearText = defineTool({
   },
   async handler(ctx, input) {
     const field = await resolveField(ctx, input)
+    refuseHidden(field, 'clear it')
     const element_id = field.target.id
     const result = {
       text: `Text cleared from element '${element_id}'${foundBy(field.target)}.\nField content: `,

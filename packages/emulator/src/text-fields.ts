@@ -63,6 +63,15 @@ function backspaceFrom(text: string, cursor: number): number {
 /** The first API level whose `uiautomator dump` writes the `hint` attribute (android-16.0.0). */
 export const HINT_ATTRIBUTE_SDK = 36
 
+/**
+ * The first API level whose dump shows a password field's text (Android 8.0). TextView's
+ * onInitializeAccessibilityNodeInfoInternal gave a password field no text up to Android 7.1 (`if (!isPassword ||
+ * shouldSpeakPasswordsForAccessibility())` around `info.setText`, the setting off by default), so uiautomator writes
+ * `text=""` for it, whatever it holds; from 8.0 it sets the text the field draws (getTextForAccessibility: the hint
+ * when empty, else the transformed text).
+ */
+export const PASSWORD_TEXT_SDK = 26
+
 /** An attribute value as uiautomator's serializer writes it (`&`, `<`, `>`, `"` and the line breaks as references). */
 export const escapeAttribute = (v: string): string =>
   v.replace(
@@ -301,9 +310,11 @@ export class TextFields {
     const focus = this.focus?.screen === screen.name ? this.focus : undefined
     const nodes = this.nodes(screen)
     const hintAttribute = this.sdk() >= HINT_ATTRIBUTE_SDK
+    const hidesPasswords = this.sdk() < PASSWORD_TEXT_SDK
     const hinted =
       nodes.some((n) => n.hint !== undefined && isEditable(n)) || (!hintAttribute && /\shint="/.test(screen.xml))
-    if (!edits?.size && !focus && !hinted) return screen.xml
+    const hidden = hidesPasswords && nodes.some((n) => n.password && isEditable(n))
+    if (!edits?.size && !focus && !hinted && !hidden) return screen.xml
     let out = ''
     let at = 0
     for (const node of nodes) {
@@ -315,7 +326,8 @@ export class TextFields {
         tag = tag.replace(/\bfocused="[^"]*"/, `focused="${focus.index === node.index}"`)
       } else if (isEditable(node)) {
         const typed = edits?.get(node.index)
-        if (typed !== undefined || node.hint !== undefined) {
+        if (node.password && hidesPasswords) tag = tag.replace(/\btext="[^"]*"/, 'text=""')
+        else if (typed !== undefined || node.hint !== undefined) {
           const content = this.textOf(screen, node.index)
           tag = tag.replace(
             /\btext="[^"]*"/,

@@ -109,6 +109,12 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   },
   {
     code: 'UNSUPPORTED',
+    reason: 'PASSWORD_TEXT_HIDDEN',
+    meaning:
+      'typing: a clear, insert or replace in a password field, whose text a screen read before Android 8.0 never shows: nothing was sent',
+  },
+  {
+    code: 'UNSUPPORTED',
     reason: 'NODE_TOO_OLD',
     meaning:
       "the Node.js running arc is older than package.json's `engines` (20.19.0): bin/run.js says so before it loads arc",
