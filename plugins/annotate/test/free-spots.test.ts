@@ -130,3 +130,30 @@ describe('annotate: free spots of one label size (steps 4-5 of label placement)'
     expect(spots.noneIn(300, 390)).to.equal(false)
   })
 })
+
+describe('annotate: the free-spot search reads few rows', () => {
+  it('passes the bands of rows whose free positions all lie farther across than the nearest found', () => {
+    // A 315x700 image full but for a strip along its right edge (as a crowded screen fills from its boxes): every row
+    // holds free positions, all at x >= 280. From the left edge, the nearest is in the anchor's own row; any other
+    // row's lies farther. The search read every row within 280 of the anchor, one by one.
+    const [width, height, w, h] = [315, 700, 23, 11]
+    const placed = new SpatialIndex(width, height)
+    const rects: Rect[] = []
+    for (let y = 0; y < height; y += 10) {
+      const rect: Rect = [0, y, 280 + (y % 3), y + 10]
+      placed.add(rect)
+      rects.push(rect)
+    }
+    const spots = new FreeSpots(width, height, w, h, placed)
+    for (const [ax, ay] of [
+      [0, 350],
+      [10.5, 20.25],
+      [-40, 699],
+    ] as const) {
+      spots.rowsRead = 0
+      expect(spots.nearest(ax, ay)).to.equal(true)
+      expect([spots.x, spots.y]).to.deep.equal(scanNearest(rects, width, height, w, h, ax, ay))
+      expect(spots.rowsRead, `rows read from ${ax}, ${ay}`).to.be.at.most(32)
+    }
+  })
+})

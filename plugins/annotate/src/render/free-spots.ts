@@ -29,9 +29,18 @@ export class FreeSpots {
   private readonly made: Uint8Array
   /** Per band made, how many of its rows hold a free position: a search passes a band with none in one read. */
   private readonly bandLive: Int32Array
+  /**
+   * Per band made, `words` words: the OR of its rows, so every free position of the band is set in it (a search
+   * passes a band whose free positions all lie too far across in one read of it). A `clear` leaves it set where it
+   * emptied positions and marks it stale; `bandReach` renews it when a search next reads it.
+   */
+  private readonly bandOr: Int32Array
+  private readonly bandStale: Uint8Array
   /** Bands not made yet, and rows made that hold a free position. */
   private unmade: number
   private liveRows = 0
+  /** Rows whose positions `nearest` has read (a row with no free position, or passed with its band, is not read). */
+  rowsRead = 0
   /** The position `nearest` found. */
   x = 0
   y = 0
@@ -50,6 +59,8 @@ export class FreeSpots {
     this.live = new Int32Array(this.rows)
     this.made = new Uint8Array(Math.ceil(this.rows / BAND))
     this.bandLive = new Int32Array(this.made.length)
+    this.bandOr = new Int32Array(this.made.length * this.words)
+    this.bandStale = new Uint8Array(this.made.length)
     this.unmade = this.cols === 0 ? 0 : this.made.length
   }
 
@@ -138,6 +149,7 @@ export class FreeSpots {
         if (v === 0 || (v & mask) === 0) continue
         const left = v & ~mask
         bits[row + k] = left
+        this.bandStale[y >> BAND_SHIFT] = 1
         if (left === 0) emptied++
       }
       if (emptied > 0) {
@@ -151,25 +163,85 @@ export class FreeSpots {
     }
   }
 
-  /** Makes band `k`: every position of its rows free, then those the placed labels take cleared. */
+  /**
+   * Makes band `k`: every position of its rows free, then those the placed labels take cleared (whole words at once,
+   * with no count kept per label as `clear` keeps for a label added later), then each row's count of words not 0. On
+   * a full image a search makes every band of its size, each from the few dozen labels around it.
+   */
   private make(k: number): void {
-    const {words, bits, live, placed} = this
+    const {words, bits, live, placed, w, h} = this
     this.made[k] = 1
     this.unmade--
     const y0 = k << BAND_SHIFT
     const y1 = Math.min(this.rows, y0 + BAND) - 1
     const tail = this.cols & 31
     bits.fill(-1, y0 * words, (y1 + 1) * words)
-    for (let y = y0; y <= y1; y++) {
-      if (tail !== 0) bits[y * words + words - 1] = -1 >>> (32 - tail)
-      live[y] = words
-    }
-    this.liveRows += y1 - y0 + 1
-    this.bandLive[k] = y1 - y0 + 1
+    if (tail !== 0) for (let y = y0; y <= y1; y++) bits[y * words + words - 1] = -1 >>> (32 - tail)
     // The labels that take a position of these rows: o.t < y1 + h and y0 < o.b, anywhere across.
-    const n = placed.collect(0, y0, this.cols - 1 + this.w, y1 + this.h)
+    const n = placed.collect(0, y0, this.cols - 1 + w, y1 + h)
     const {rects, found} = placed
-    for (let i = 0; i < n; i++) this.clear(rects[found[i] as number] as Rect, y0, y1)
+    for (let i = 0; i < n; i++) {
+      const o = rects[found[i] as number] as Rect
+      // The positions the label takes, as in `clear`.
+      const x0 = Math.max(0, Math.floor(o[0]) - w + 1)
+      const x1 = Math.min(this.cols - 1, Math.ceil(o[2]) - 1)
+      const ya = Math.max(y0, Math.floor(o[1]) - h + 1)
+      const yb = Math.min(y1, Math.ceil(o[3]) - 1)
+      if (!(x0 <= x1 && ya <= yb)) continue
+      const k0 = x0 >>> 5
+      const k1 = x1 >>> 5
+      const first = ~(-1 << (x0 & 31))
+      const last = ~(-1 >>> (31 - (x1 & 31)))
+      for (let y = ya; y <= yb; y++) {
+        const row = y * words
+        if (k0 === k1) {
+          bits[row + k0] = (bits[row + k0] as number) & (first | last)
+          continue
+        }
+        bits[row + k0] = (bits[row + k0] as number) & first
+        for (let c = k0 + 1; c < k1; c++) bits[row + c] = 0
+        bits[row + k1] = (bits[row + k1] as number) & last
+      }
+    }
+    let liveRows = 0
+    for (let y = y0; y <= y1; y++) {
+      let n = 0
+      for (let c = y * words, end = c + words; c < end; c++) if (bits[c] !== 0) n++
+      live[y] = n
+      if (n > 0) liveRows++
+    }
+    this.liveRows += liveRows
+    this.bandLive[k] = liveRows
+    this.renewOr(k)
+  }
+
+  /** Band k's OR of its rows (see `bandOr`), made anew. */
+  private renewOr(k: number): void {
+    const {words, bits, bandOr} = this
+    const y0 = k << BAND_SHIFT
+    const y1 = Math.min(this.rows, y0 + BAND) - 1
+    const out = k * words
+    for (let c = 0; c < words; c++) {
+      let v = 0
+      for (let y = y0; y <= y1; y++) v |= bits[y * words + c] as number
+      bandOr[out + c] = v
+    }
+    this.bandStale[k] = 0
+  }
+
+  /**
+   * The least squared distance across, (x - ax)², from ax to a free position x of band k (made), as `nearest` computes
+   * it for a position: a position of the band at row y lies at least this plus (y - ay)² from (ax, ay). Infinity when
+   * the band holds none.
+   */
+  private bandReach(k: number, ax: number): number {
+    if (this.bandStale[k] === 1) this.renewOr(k)
+    const {bandOr, words, cols} = this
+    const left = leftIn(bandOr, k * words, cols, ax, 0)
+    const right = rightIn(bandOr, k * words, words, cols, ax, Infinity)
+    const dl = left >= 0 ? (left - ax) ** 2 : Infinity
+    const dr = right >= 0 ? (right - ax) ** 2 : Infinity
+    return dl < dr ? dl : dr
   }
 
   /**
@@ -188,6 +260,11 @@ export class FreeSpots {
     const start = Math.min(rows - 1, Math.max(0, Math.floor(ay)))
     let up = start
     let down = start + 1
+    // The band last entered on each side and its `bandReach` (read once a spot is found: before, every band is read).
+    let upBand = -1
+    let upReach = 0
+    let downBand = -1
+    let downReach = 0
     while (up >= 0 || down < rows) {
       const du = up >= 0 ? (up - ay) ** 2 : Infinity
       const dd = down < rows ? (down - ay) ** 2 : Infinity
@@ -202,10 +279,37 @@ export class FreeSpots {
         else down = (band + 1) << BAND_SHIFT
         continue
       }
+      if (bestD !== Infinity) {
+        // Every free position of the band lies at least `reach` across: past the best, so is every row of the band
+        // on this side (they only get farther from ay).
+        let reach: number
+        if (y === up) {
+          if (band !== upBand) {
+            upBand = band
+            upReach = this.bandReach(band, ax)
+          }
+          reach = upReach
+        } else {
+          if (band !== downBand) {
+            downBand = band
+            downReach = this.bandReach(band, ax)
+          }
+          reach = downReach
+        }
+        if ((du <= dd ? du : dd) + reach > bestD) {
+          if (y === up) up = (band << BAND_SHIFT) - 1
+          else down = (band + 1) << BAND_SHIFT
+          continue
+        }
+      }
       if (y === up) up--
       else down++
       if (live[y] === 0) continue
-      const left = this.leftOf(y, ax)
+      this.rowsRead++
+      // Only positions within the best distance so far can win: the words beyond it are not read (a margin of a
+      // position against the square root's rounding; every position found is compared exactly below).
+      const reach = bestD === Infinity ? Infinity : Math.sqrt(bestD - (y - ay) ** 2) + 1
+      const left = this.leftOf(y, ax, ax - reach)
       if (left >= 0) {
         const d = (left - ax) ** 2 + (y - ay) ** 2
         if (d < bestD || (d === bestD && (y < bestY || (y === bestY && left < bestX)))) {
@@ -214,7 +318,7 @@ export class FreeSpots {
           bestY = y
         }
       }
-      const right = this.rightOf(y, ax)
+      const right = this.rightOf(y, ax, ax + reach)
       if (right >= 0) {
         const d = (right - ax) ** 2 + (y - ay) ** 2
         if (d < bestD || (d === bestD && (y < bestY || (y === bestY && right < bestX)))) {
@@ -230,35 +334,46 @@ export class FreeSpots {
     return true
   }
 
-  /** The greatest free x <= ax in row y, or -1. */
-  private leftOf(y: number, ax: number): number {
-    const from = Math.min(this.cols - 1, Math.floor(ax))
-    if (from < 0) return -1
-    const {bits} = this
-    const row = y * this.words
-    let k = from >>> 5
-    let v = (bits[row + k] as number) & (-1 >>> (31 - (from & 31)))
-    while (v === 0) {
-      if (--k < 0) return -1
-      v = bits[row + k] as number
-    }
-    return (k << 5) + 31 - Math.clz32(v)
+  /**
+   * The greatest free x <= ax in row y, or -1; with `lo`, -1 also when none lies in the 32-position words from lo's
+   * on (the words left of it are not read: a farther position cannot win).
+   */
+  private leftOf(y: number, ax: number, lo = 0): number {
+    return leftIn(this.bits, y * this.words, this.cols, ax, lo)
   }
 
-  /** The least free x >= ax in row y, or -1. */
-  private rightOf(y: number, ax: number): number {
-    const from = Math.max(0, Math.ceil(ax))
-    if (from >= this.cols) return -1
-    const {bits, words} = this
-    const row = y * words
-    let k = from >>> 5
-    let v = (bits[row + k] as number) & (-1 << (from & 31))
-    while (v === 0) {
-      if (++k >= words) return -1
-      v = bits[row + k] as number
-    }
-    return (k << 5) + 31 - Math.clz32(v & -v)
+  /** The least free x >= ax in row y, or -1; with `hi`, -1 also when none lies in the words up to hi's. */
+  private rightOf(y: number, ax: number, hi = Infinity): number {
+    return rightIn(this.bits, y * this.words, this.words, this.cols, ax, hi)
   }
+}
+
+/** `leftOf` in the row of `cols` positions at offset `row` of `bits`. */
+function leftIn(bits: Int32Array, row: number, cols: number, ax: number, lo: number): number {
+  const from = Math.min(cols - 1, Math.floor(ax))
+  if (from < 0) return -1
+  const stop = lo > 0 ? Math.floor(lo) >>> 5 : 0
+  let k = from >>> 5
+  let v = (bits[row + k] as number) & (-1 >>> (31 - (from & 31)))
+  while (v === 0) {
+    if (--k < stop) return -1
+    v = bits[row + k] as number
+  }
+  return (k << 5) + 31 - Math.clz32(v)
+}
+
+/** `rightOf` in the row of `words` words (`cols` positions) at offset `row` of `bits`. */
+function rightIn(bits: Int32Array, row: number, words: number, cols: number, ax: number, hi: number): number {
+  const from = Math.max(0, Math.ceil(ax))
+  if (from >= cols) return -1
+  const stop = hi >= cols ? words - 1 : hi > 0 ? Math.floor(hi) >>> 5 : 0
+  let k = from >>> 5
+  let v = (bits[row + k] as number) & (-1 << (from & 31))
+  while (v === 0) {
+    if (++k > stop) return -1
+    v = bits[row + k] as number
+  }
+  return (k << 5) + 31 - Math.clz32(v & -v)
 }
 
 /** Rows per band made at once (a power of two). */
