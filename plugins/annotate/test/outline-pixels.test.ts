@@ -5,7 +5,7 @@ import {generator} from '@arc-cli/test-support/seeded'
 
 import {strokeBox} from '../src/render/draw-marks.js'
 import type {Rect} from '../src/render/geometry.js'
-import {outlinesWritable, writeOutlines} from '../src/render/outline-pixels.js'
+import {outlinesWritable, writeOutlines, type OutlineStats} from '../src/render/outline-pixels.js'
 
 const RED = {r: 230, g: 20, b: 40, a: 1}
 
@@ -74,6 +74,28 @@ describe('annotate: box outlines written as pixels', () => {
         ]
       )
     ).to.equal(false)
+  })
+
+  it('write a box repeated in the same colour once, and again after a box of another colour', () => {
+    const BLUE = {r: 10, g: 40, b: 220, a: 1}
+    const a: Rect = [10, 10, 60, 50]
+    const b: Rect = [30, 20, 90, 70]
+    const cases: {boxes: Rect[]; colors: (typeof RED)[]; outlines: number}[] = [
+      // Nested containers sharing bounds: the later copies change no pixel.
+      {boxes: [a, b, a, [...a], b], colors: [RED, RED, RED, RED, RED], outlines: 2},
+      // b in another colour covers part of a: a drawn after it must cover b again where they cross.
+      {boxes: [a, b, a], colors: [RED, BLUE, RED], outlines: 3},
+    ]
+    for (const {boxes, colors, outlines} of cases) {
+      const stats: OutlineStats = {outlines: 0}
+      const written = new Uint8ClampedArray(120 * 120 * 4)
+      writeOutlines(written, 120, 120, boxes, colors, 2, [5, 3], stats)
+      expect(stats.outlines).to.equal(outlines)
+      // The pixels are those of every box written in order, one call each.
+      const oneByOne = new Uint8ClampedArray(120 * 120 * 4)
+      boxes.forEach((box, i) => writeOutlines(oneByOne, 120, 120, [box], [colors[i] as typeof RED], 2, [5, 3]))
+      expect(Buffer.from(written).equals(Buffer.from(oneByOne))).to.equal(true)
+    }
   })
 
   it('are the same pixels written into bytes that do not start on a 4-byte boundary', () => {
