@@ -3,6 +3,8 @@ import path from 'node:path'
 
 import {expect} from 'chai'
 
+import {configSchema, z} from '@arc-cli/core'
+
 import {buildManifest, packageRoots} from '../../scripts/write-manifests.js'
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {CLI_ENTRY_VAR} from '@arc-cli/test-support/built-cli'
@@ -144,6 +146,33 @@ process.on('exit', () => process.stderr.write('collations ' + n + '\\n'))`
       const loaded = /^builtins (.*)$/m.exec(run.stderr)?.[1]?.split(' ')
       expect(loaded, run.stderr).to.include('vm').and.include('fs')
       for (const name of rare) expect(loaded, `${args.join(' ')} loads ${name}`).to.not.include(name)
+    }
+  })
+
+  it('builds the config schema only when a config file is read: not for --version, nor for a read without one', async function () {
+    this.timeout(60_000)
+    // zod registers each `.describe()`d schema it builds in its global registry, which it keeps on globalThis: the
+    // preload wraps the registry's `add` and lists the descriptions of the schemas the process built.
+    const list = `data:text/javascript,${encodeURIComponent(
+      `const seen = []; let registry
+Object.defineProperty(globalThis, '__zod_globalRegistry', {configurable: true, get: () => registry, set(r) { const add = r.add.bind(r); r.add = (schema, meta) => { seen.push(meta?.description); return add(schema, meta) }; registry = r }})
+process.on('exit', () => process.stderr.write('described ' + JSON.stringify(seen) + '\\n'))`
+    )}`
+    const descriptions = (schema: object): string[] =>
+      JSON.stringify(schema)
+        .match(/"description":"(?:[^"\\]|\\.)*"/g)
+        ?.map((d) => JSON.parse(d.slice('"description":'.length)) as string) ?? []
+    const config = descriptions(z.toJSONSchema(configSchema(), {io: 'input', unrepresentable: 'any'}))
+    expect(config.length).to.be.greaterThan(20)
+    for (const args of [['--version'], ['screen-state', '--device', 'demo']]) {
+      const run = await runArc(args, {env: {NODE_OPTIONS: `--import ${list}`}})
+      expect(run.code, run.stderr).to.equal(0)
+      const built = JSON.parse(/^described (.*)$/m.exec(run.stderr)?.[1] ?? 'null') as string[]
+      expect(built, run.stderr).to.be.an('array')
+      expect(
+        built.filter((d) => config.includes(d)),
+        args.join(' ')
+      ).to.deep.equal([])
     }
   })
 

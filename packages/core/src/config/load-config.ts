@@ -94,7 +94,7 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
       actions: ['Rename the key; see .arcrc.example or docs/config.md for every key.'],
     })
   }
-  const parsed = configSchema.safeParse(result.config ?? {})
+  const parsed = configSchema().safeParse(result.config ?? {})
   if (!parsed.success) {
     throw new ConfigError(`invalid config in ${result.filepath}: ${describeZodIssues(parsed.error)}`, {
       details: {file: result.filepath, issues: parsed.error.issues},
