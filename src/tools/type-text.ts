@@ -186,7 +186,11 @@ const PASSWORD_TEXT_SDK = 26
  */
 async function hidesText(ctx: ToolContext, element: ScreenElement): Promise<boolean> {
   if (!element.node.password || element.node.text !== '') return false
-  const {sdk} = await ctx.driver.deviceInfo()
+  // A device that cannot say its release (a failed read) is typed into as before: the read-back still checks.
+  const sdk = await ctx.driver.deviceInfo().then(
+    (info) => info.sdk,
+    () => undefined
+  )
   return sdk !== undefined && sdk < PASSWORD_TEXT_SDK
 }
 

@@ -40,11 +40,18 @@ describe('typing into a password field whose text the release never shows (Andro
   const h = useEmulator(async (dir) => {
     await writeFile(path.join(dir, 'held.xml'), dumpXml(signIn('hunter2')))
     await writeFile(path.join(dir, 'empty.xml'), dumpXml(signIn('')))
+    await writeFile(path.join(dir, 'fresh.xml'), dumpXml(signIn('')))
     return {
       devices: [],
       scenario: {
         devices: {
-          'emu-1': {screens: {held: path.join(dir, 'held.xml'), empty: path.join(dir, 'empty.xml')}},
+          'emu-1': {
+            screens: {
+              held: path.join(dir, 'held.xml'),
+              empty: path.join(dir, 'empty.xml'),
+              fresh: path.join(dir, 'fresh.xml'),
+            },
+          },
         },
       },
     }
@@ -58,7 +65,10 @@ describe('typing into a password field whose text the release never shows (Andro
     return d.fields.textOf(d.screen, node.index)
   }
   const sdk = (level: string) => device().properties.set('ro.build.version.sdk', level)
-  afterEach(() => sdk('34'))
+  afterEach(() => {
+    sdk('34')
+    device().clearFaults()
+  })
 
   it('the dump of API 25 shows no text in a password field that holds one', () => {
     sdk('25')
@@ -116,6 +126,14 @@ describe('typing into a password field whose text the release never shows (Andro
     expect(held()).to.equal('')
     const typed = await arc('type', 'append', '--res-id', PASSWORD, 'secret', '--json')
     expect(typed.code, typed.stderr).to.equal(0)
+    expect(held()).to.equal('secret')
+  })
+
+  it('a device whose release cannot be read is typed into and checked as before, not failed', async () => {
+    device().showScreen('fresh')
+    device().addFault({command: 'getprop', kind: 'garbage', output: '', times: 20})
+    const r = await arc('type', 'append', '--res-id', PASSWORD, 'secret')
+    expect(r.code, r.stderr).to.equal(0)
     expect(held()).to.equal('secret')
   })
 })
