@@ -8,6 +8,7 @@
  * The manifests are oclif's own (`Plugin` with `ignoreManifest` builds them from the command classes), less each
  * command's `relativePath` and `isESM`: without those oclif finds a command's module from its id, under dist/ for
  * bin/run.js and under src/ in development, so a manifest never sends anything to the compiled files but bin/run.js.
+ * Less its `tool` too (below).
  */
 import {existsSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -36,8 +37,11 @@ export async function buildManifest(root) {
     respectNoCacheDefault: true,
   })
   await plugin.load()
+  // oclif copies a command class's own static properties into its entry too: arc's tool commands carry their whole
+  // tool definition (`tool`, its zod schema serialised into meaningless JSON), a third of the root manifest, which
+  // every start-up read, decoded and parsed, and nothing read back (the command's module has the tool).
   const commands = Object.fromEntries(
-    Object.entries(plugin.manifest.commands).map(([id, {relativePath, isESM, ...command}]) => [id, command])
+    Object.entries(plugin.manifest.commands).map(([id, {relativePath, isESM, tool, ...command}]) => [id, command])
   )
   return {commands, version: plugin.manifest.version}
 }

@@ -42,12 +42,13 @@ describe('oclif.manifest.json and command loading', () => {
     })
   })
 
-  it('a manifest names no module path: oclif finds each command from its id (dist/ built, src/ in development)', async () => {
+  it('a manifest names no module path (oclif finds each command from its id: dist/ built, src/ in development) and holds no tool definition', async () => {
     await inDevelopment(async () => {
       const manifest = await buildManifest(ROOT)
       expect(Object.keys(manifest.commands)).to.include.members(['tap', 'press:back', 'batch', 'config', 'emulate'])
+      // Nor a tool's definition (oclif copies the command class's static `tool`): a start-up reads every manifest.
       for (const command of Object.values(manifest.commands))
-        expect(command).to.not.have.any.keys('relativePath', 'isESM')
+        expect(command).to.not.have.any.keys('relativePath', 'isESM', 'tool')
     })
   })
 
