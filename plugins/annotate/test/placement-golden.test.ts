@@ -132,9 +132,14 @@ function fullLayouts(seeds: number[]): Array<{requests: Array<{box: Rect; text: 
  * then regenerated (labels placed at the first size did not move; `npm run bench -- placement` prints the quality).
  */
 describe('annotate: label placement gives the same rectangles as before its speed-ups', () => {
+  // The bench's counts on both sizes. 500 marks on 315x700 is not an image with room for every label: some reach
+  // step 6 (30 overlapping pairs), so a change of what step 6 tries moves labels there too.
   const cases: Array<[number, number, number, string]> = [
     [315, 700, 250, 'd770a027c2d5c900'],
+    [315, 700, 500, '3e838b8465c8be9b'],
     [315, 700, 1000, '473e4c28b53c0df4'],
+    [1080, 2400, 250, 'a1f48129946a4dd6'],
+    [1080, 2400, 500, '496ce731e5826055'],
     [1080, 2400, 1000, '179e13b078becefb'],
     [700, 315, 600, 'e02bfa83f66bb5c0'],
   ]
@@ -151,7 +156,7 @@ describe('annotate: label placement gives the same rectangles as before its spee
       )
       const digest = createHash('sha256').update(JSON.stringify(placements)).digest('hex').slice(0, 16)
       expect(digest).to.equal(fingerprint)
-      if (n === 250) expect(countOverlaps(placements.map((p) => p.rect))).to.equal(0)
+      if (n === 250 || width === 1080) expect(countOverlaps(placements.map((p) => p.rect))).to.equal(0)
     })
   }
 
