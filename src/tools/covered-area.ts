@@ -12,7 +12,10 @@ export {
   coversOverRect,
   freeArea,
   reachableRect,
+  windowCover,
   windowManagerRects,
+  windowRects,
+  windowsOverFocus,
   type Cover,
   type CoverPurpose,
 } from '@arc-cli/core'

@@ -21,7 +21,10 @@ import {
   MIN_EXTENT_PX,
   swipeInside,
   whatCovers,
+  windowCover,
   windowManagerRects,
+  windowRects,
+  windowsOverFocus,
   type Cover,
   type Direction,
 } from './covered-area.js'
@@ -31,22 +34,36 @@ const SCROLL_AMOUNTS = {small: 0.25, medium: 0.5, large: 0.75} as const
 const SCROLL_DURATION_MS = 300
 
 /**
- * The screen less the keyboard and bars, and the screen's size. The window manager's frames are enough when it
- * reports them usably (one `dumpsys window -a` on a live device); only otherwise is the dump read as well (the
- * window manager's reading goes with the capture, not read again), e.g. a keyboard shown with a near
- * full-screen frame, or a recording without a window list.
+ * The screen less the keyboard and bars, and less the windows stacked above the focused window that take touches (a
+ * picture-in-picture video, a bubble: a swipe starting there would be theirs), with those windows, and the screen's
+ * size. The window manager's frames are enough when it reports them usably (one `dumpsys window -a` on a live device);
+ * only otherwise is the dump read as well (the window manager's reading goes with the capture, not read again), e.g.
+ * a keyboard shown with a near full-screen frame, or a recording without a window list.
  */
-async function screenArea(ctx: ToolContext): Promise<{screen: {width: number; height: number}; area: Rect}> {
+async function screenArea(
+  ctx: ToolContext
+): Promise<{screen: {width: number; height: number}; area: Rect; over: Cover[]}> {
   const {info, capture} = await ctx.driver.windowInfoOrCapture(
     (read) => windowManagerRects(read.windowManager, read.screen) === undefined
   )
   const fromWindows = windowManagerRects(info.windowManager, info.screen)
-  if (fromWindows)
-    return {screen: info.screen, area: freeArea([0, 0, info.screen.width, info.screen.height], fromWindows)}
+  if (fromWindows) {
+    const above = windowsOverFocus(info.windowManager, info.screen)
+    return {
+      screen: info.screen,
+      area: freeArea([0, 0, info.screen.width, info.screen.height], [...fromWindows, ...windowRects(above)]),
+      over: above.map(windowCover),
+    }
+  }
   const model = buildScreenModel(capture ?? (await ctx.driver.captureScreen()))
+  const above = windowsOverFocus(model.windowManager, model.screen)
   return {
     screen: model.screen,
-    area: freeArea([0, 0, model.screen.width, model.screen.height], coveringRects(model, 'screen')),
+    area: freeArea(
+      [0, 0, model.screen.width, model.screen.height],
+      [...coveringRects(model, 'screen'), ...windowRects(above)]
+    ),
+    over: above.map(windowCover),
   }
 }
 
@@ -114,13 +131,14 @@ export const scroll = defineTool({
     const vertical = direction === 'up' || direction === 'down'
     let area: Rect
     let distance: number
-    let over: Cover[] = []
+    let over: Cover[]
     if (element_id !== undefined) {
       ;({area, over} = await elementArea(ctx, element_id))
       distance = share * (vertical ? area[3] - area[1] : area[2] - area[0])
     } else {
-      const {screen, area: free} = await screenArea(ctx)
+      const {screen, area: free, over: above} = await screenArea(ctx)
       area = free
+      over = above
       distance = share * (vertical ? screen.height : screen.width)
     }
     const extent = vertical ? area[3] - area[1] : area[2] - area[0]

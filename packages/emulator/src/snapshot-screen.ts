@@ -18,6 +18,11 @@ export interface RecordedWindow {
   displayId: number
   visible: boolean
   frame?: Bounds
+  /**
+   * False for a window with FLAG_NOT_TOUCHABLE (a blue-light filter, a toast): touches pass through it to the windows
+   * beneath (touch.ts). Absent: it takes them.
+   */
+  touchable?: boolean
 }
 
 export interface RecordedWindowList {

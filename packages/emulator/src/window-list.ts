@@ -134,6 +134,14 @@ export function focusedTitle(device: WindowedScreen): string | undefined {
 }
 
 /**
+ * A window's flags line as `WindowManager.LayoutParams.toString` names them (AOSP: in bit order, so NOT_TOUCHABLE,
+ * 0x10, comes before LAYOUT_IN_SCREEN, 0x100): a window that takes no touch says NOT_TOUCHABLE, as a blue-light
+ * filter or a toast does in ../shared/fixtures/device-output/dumpsys-window-windows.
+ */
+const flags = (w: DeviceWindow) =>
+  `fl=${w.touchable === false ? 'NOT_TOUCHABLE ' : ''}LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR`
+
+/**
  * The Android 9 text of the window list (API 28 and older), as the capture
  * ../shared/fixtures/device-output/dumpsys-window/emulator-sdk_gphone_x86-android9.txt prints it: `stackId=` on the
  * display line, the layer line with `mAnimLayer=0+=0 mLastLayer=0`, the token on a line of its own, `mFrame=` and
@@ -148,7 +156,7 @@ export function windowListText9(device: WindowedScreen): string[] {
       `    mDisplayId=${w.displayId} stackId=0 mSession=Session{${oid(`s${w.package}`)} 1999:u0a10029} mClient=android.os.BinderProxy@${oid(`c${i}`)}`,
       `    mOwnerUid=10029 mShowToOwnerOnly=false package=${w.package ?? 'android'} appop=NONE`,
       `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=${w.type} fmt=TRANSLUCENT`,
-      '      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR}',
+      `      ${flags(w)}}`,
       `    Requested w=${frame[2] - frame[0]} h=${frame[3] - frame[1]} mLayoutSeq=166`,
       `    mBaseLayer=${w.layer} mSubLayer=0 mAnimLayer=0+=0 mLastLayer=0`,
       `    mToken=WindowToken{${oid(`t${i}`)} android.os.BinderProxy@${oid(`b${i}`)}}`,
@@ -178,7 +186,7 @@ export function windowListText(device: WindowedScreen, dumpAll = true): string[]
       `    mDisplayId=${w.displayId} rootTaskId=1 mSession=Session{${oid(`s${w.package}`)} 1234:u0a10080} mClient=android.os.BinderProxy@${oid(`c${i}`)}`,
       `    mOwnerUid=10080 showForAllUsers=false package=${w.package ?? 'android'} appop=NONE`,
       `    mAttrs={(0,0)(fillxfill) sim={adjust=pan} ty=${w.type} fmt=TRANSLUCENT`,
-      '      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR}',
+      `      ${flags(w)}}`,
       ...(dumpAll
         ? [
             `    mBaseLayer=${w.layer} mSubLayer=0    mToken=WindowToken{${oid(`t${i}`)} type=${w.type} android.os.BinderProxy@${oid(`b${i}`)}}`,

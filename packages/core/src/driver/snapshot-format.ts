@@ -29,6 +29,11 @@ const deviceWindowSchema = once(() =>
         .tuple([z.number(), z.number(), z.number(), z.number()])
         .optional()
         .describe('Frame [left, top, right, bottom].'),
+      touchable: z.boolean().optional().describe('False where the window takes no touch (NOT_TOUCHABLE).'),
+      touchableRegion: z
+        .array(z.tuple([z.number(), z.number(), z.number(), z.number()]))
+        .optional()
+        .describe('Where it takes touches, when it narrowed that itself.'),
     })
     .strict()
 )

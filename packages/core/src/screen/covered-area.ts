@@ -8,6 +8,7 @@
 import type {DeviceWindow, WindowManagerState} from '../driver/device-driver.js'
 import type {ScreenElement, ScreenModel, ScreenWindow} from './screen-model.js'
 import {areaOf, intersect, visibleRect, type Rect} from './visible-rect.js'
+import {matchWindows} from './window-metadata.js'
 
 /** Window-manager types that cover an app: the keyboard and the system bars. */
 const COVERING = new Set([
@@ -87,6 +88,79 @@ function windowsAbove(model: ScreenModel, window: ScreenWindow): ScreenWindow[] 
   )
 }
 
+/** A window's frame or touchable region, as rectangles: where it takes a touch. */
+const touchRects = (w: DeviceWindow): Rect[] =>
+  w.touchableRegion && w.touchableRegion.length > 0
+    ? w.touchableRegion.map((r) => [...r] as Rect)
+    : w.frame
+      ? [[...w.frame] as Rect]
+      : []
+
+/**
+ * A window the window manager shows that takes touches over part of display 0: visible, framed, not FLAG_NOT_TOUCHABLE
+ * nor an empty touchable region (a blue-light filter, a toast pass touches through: AOSP InputDispatcher.cpp
+ * `windowAcceptsTouchAt` skips a NOT_TOUCHABLE window and one whose touchable region lacks the point), no corner
+ * overlay, no keyboard or bar (those are counted apart), nor a window over most of the screen: that is what the screen
+ * shows (the lock screen, a pulled-down shade, a starting app), which the dump is of.
+ */
+function takesTouches(w: DeviceWindow, screen: Size): boolean {
+  return (
+    w.visible &&
+    w.displayId === 0 &&
+    w.touchable !== false &&
+    w.frame !== undefined &&
+    areaOf(w.frame) > 0 &&
+    w.type !== 'WALLPAPER' &&
+    !COVERING.has(w.type) &&
+    !DECORATION.test(w.title) &&
+    !tooLarge(w.frame, screen, MAX_BAR_SHARE)
+  )
+}
+
+/**
+ * The windows the window manager stacks above `window` (the dump window of an element or list) that the dump does
+ * not list, where they take touches: on a device whose dump holds only the active window (uiautomator without
+ * `--windows`, the helper off), a picture-in-picture video, a bubble or another app's floating window above the app.
+ * Empty without a window list, or where `window` is none of its windows (nothing to stack them against).
+ */
+function unlistedAbove(model: ScreenModel, window: ScreenWindow): DeviceWindow[] {
+  const wm = model.windowManager
+  if (!wm || window.display !== 0) return []
+  const matched = matchWindows(
+    model.windows.map((w) => w.root),
+    wm
+  )
+  const own = matched[model.windows.indexOf(window)]
+  if (!own) return []
+  const listed = new Set(matched)
+  return wm.windows.filter((w) => w.z < own.z && !listed.has(w) && takesTouches(w, model.screen))
+}
+
+/**
+ * What a plain scroll must not start on: the windows the window manager stacks above the focused one (the window the
+ * user works in) that take touches, a picture-in-picture video or a bubble over the app. Empty without a focus.
+ */
+export function windowsOverFocus(wm: WindowManagerState | undefined, screen: Size): DeviceWindow[] {
+  const focused = wm?.focus === undefined ? undefined : wm.windows.find((w) => w.title === wm.focus)
+  if (!wm || !focused || focused.displayId !== 0) return []
+  return wm.windows.filter((w) => w.z < focused.z && takesTouches(w, screen))
+}
+
+/** A window-manager window as a refusal names it: its title, package, type and where it takes touches. */
+export function windowCover(w: DeviceWindow): Cover {
+  const rects = touchRects(w)
+  const rect: Rect = [
+    Math.min(...rects.map((r) => r[0])),
+    Math.min(...rects.map((r) => r[1])),
+    Math.max(...rects.map((r) => r[2])),
+    Math.max(...rects.map((r) => r[3])),
+  ]
+  return {name: w.title, ...(w.package ? {pkg: w.package} : {}), type: w.type, rect}
+}
+
+/** Where the windows take touches, each rectangle of each. */
+export const windowRects = (windows: DeviceWindow[]): Rect[] => windows.flatMap(touchRects)
+
 /**
  * What covers the app: the keyboard and bars of the dump (their roots' bounds: what they draw), and the frames of
  * the bars the window manager lists as visible (the same rectangles again where the dump has them, and the ones it
@@ -106,6 +180,7 @@ export function coveringRects(model: ScreenModel, purpose: CoverPurpose = 'app',
     if (isKeyboard(w) && (dumpHasKeyboard || tooLarge(w.frame, screen))) continue
     rects.push([...w.frame] as Rect)
   }
+  if (under) rects.push(...windowRects(unlistedAbove(model, under)))
   return rects
 }
 
@@ -208,6 +283,10 @@ export function coversOverRect(rect: Rect, window: ScreenWindow, model: ScreenMo
     const bar = BAR_NAMES[type] ?? (w.type === 'INPUT_METHOD' ? 'the keyboard' : undefined)
     const name = bar ?? w.title ?? (above.includes(w) ? w.pkg : 'a system bar')
     found.push({name, ...(w.pkg ? {pkg: w.pkg} : {}), type, rect: bounds})
+  }
+  for (const w of unlistedAbove(model, window)) {
+    const cover = windowCover(w)
+    if (windowRects([w]).some(over)) found.push(cover)
   }
   for (const w of coveringWindows(model.windowManager, screen, 'app')) {
     if (!w.frame || !over(w.frame) || found.some((f) => f.type === w.type)) continue

@@ -129,6 +129,59 @@ describe('dumpsys window windows: the window manager list, from real captures of
   })
 })
 
+describe('dumpsys window windows: which windows take touches (flags and touchable regions, Android 7.1 to 15)', function () {
+  before(function () {
+    if (!deviceOutputAvailable) this.skip()
+  })
+  const touch = (file: string) =>
+    read(file, false).windows.map((w) => ({
+      title: w.title,
+      touchable: w.touchable,
+      ...(w.touchableRegion ? {region: w.touchableRegion} : {}),
+    }))
+
+  it('Android 7.1 and 8.1 print the flags as a number: bit 0x10 is NOT_TOUCHABLE', () => {
+    const t = touch('emulator-sdk_google_phone_x86-android7.1.1.txt')
+    // fl=#10318 (wallpaper), fl=#1000118 (assist panel): the bit set; fl=#81910100 (the launcher): not.
+    expect(t.find((w) => w.title === 'com.android.systemui.ImageWallpaper')).to.deep.equal({
+      title: 'com.android.systemui.ImageWallpaper',
+      touchable: false,
+    })
+    expect(t.find((w) => w.title === 'AssistPreviewPanel')!.touchable).to.equal(false)
+    expect(t.find((w) => w.title === 'NavigationBar')!.touchable).to.equal(true)
+    // The keyboard's keys: its frame reaches from the status bar down, its touchable region is the keys.
+    expect(t.find((w) => w.title === 'InputMethod')).to.deep.equal({
+      title: 'InputMethod',
+      touchable: true,
+      region: [[0, 1404, 1440, 2560]],
+    })
+    expect(touch('smartron-tphoneE-android8.1.txt')[0]).to.deep.equal({title: 'PointerLocation', touchable: false})
+  })
+
+  it('Android 9 to 15 print the names; an empty touchable region takes nothing (the taskbar, corner overlays)', () => {
+    const miui = touch('xiaomi-miui-android9.txt')
+    expect(miui.slice(0, 2).map((w) => w.touchable)).to.deep.equal([false, false])
+    expect(miui.find((w) => w.title === 'NavigationBar')!.touchable).to.equal(true)
+    const a15 = touch('emulator-pixel-avd-android15plus.txt')
+    // No NOT_TOUCHABLE in its flags, but `touchable region=SkRegion()`.
+    expect(a15.find((w) => w.title === 'ScreenDecorOverlayBottom')!.touchable).to.equal(false)
+    expect(a15.find((w) => w.title === 'Taskbar')!.touchable).to.equal(false)
+    // The collapsed shade's window is the whole screen; it takes touches only along the status bar.
+    expect(a15.find((w) => w.title === 'NotificationShade')).to.deep.equal({
+      title: 'NotificationShade',
+      touchable: true,
+      region: [
+        [0, 0, 1080, 142],
+        [485, 142, 595, 174],
+      ],
+    })
+    // vivo's edge gesture bars take touches (NAVIGATION_BAR_PANEL, touchable); its display panel does not.
+    const vivo = touch('vivo-android14plus-utf16le-crlf.txt')
+    expect(vivo.find((w) => w.title === 'SideSlideGestureBar-Right')!.touchable).to.equal(true)
+    expect(vivo.find((w) => w.title === 'SideSlideDisplayPanel')!.touchable).to.equal(false)
+  })
+})
+
 describe('window title and type helpers', () => {
   it('reads titles of every form and names numeric types', () => {
     expect(windowTitle('7fbe747 u0 NavigationBar')).to.equal('NavigationBar')

@@ -99,6 +99,39 @@ function isShown(block: string): boolean {
   )
 }
 
+/** FLAG_NOT_TOUCHABLE's bit, as Android 7.1 and 8.1 print the flags (`fl=#10318`); 9+ print the names. */
+const FLAG_NOT_TOUCHABLE = 0x10
+const REGION = /\btouchable region=SkRegion\(((?:\(-?\d+,-?\d+,-?\d+,-?\d+\))*)\)/
+const REGION_RECT = /\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)/g
+
+/**
+ * Whether the window takes touches, and where when it narrowed that itself. The flags (`fl=`, the first one: the
+ * window's own attributes; later ones are its per-rotation variants) are printed on every release, as names from 9
+ * on (`fl=NOT_FOCUSABLE NOT_TOUCHABLE …`) and as a hex number before (`fl=#1000518`). `touchable region=` is
+ * printed only where the window gave touchable insets (AOSP WindowState.dump, from getTouchableRegion: screen
+ * pixels), and an empty one (`SkRegion()`) takes nothing: the taskbar and the corner overlays of Android 14/15.
+ */
+function touchability(block: string): Pick<DeviceWindow, 'touchable' | 'touchableRegion'> {
+  const flags = /\bfl=(#[0-9a-fA-F]+|[A-Z_ ]*)/.exec(block)?.[1]
+  const notTouchable =
+    flags === undefined
+      ? undefined
+      : flags.startsWith('#')
+        ? (Number.parseInt(flags.slice(1), 16) & FLAG_NOT_TOUCHABLE) !== 0
+        : /\bNOT_TOUCHABLE\b/.test(flags)
+  const region = REGION.exec(block)
+  const rects = region
+    ? [...(region[1] as string).matchAll(REGION_RECT)].map(
+        (m) => [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] as [number, number, number, number]
+      )
+    : undefined
+  if (notTouchable === true || rects?.length === 0) return {touchable: false}
+  return {
+    ...(notTouchable === undefined && rects === undefined ? {} : {touchable: true}),
+    ...(rects ? {touchableRegion: rects} : {}),
+  }
+}
+
 function parseBlock(header: string, block: string, z: number): DeviceWindow | undefined {
   const title = windowTitle(header)
   if (title === undefined) return undefined
@@ -115,7 +148,7 @@ function parseBlock(header: string, block: string, z: number): DeviceWindow | un
   const pkg = field(block, /\bpackage=([\w.]+)/)
   if (pkg) window.package = pkg
   if (frame) window.frame = [Number(frame[1]), Number(frame[2]), Number(frame[3]), Number(frame[4])]
-  return window
+  return {...window, ...touchability(block)}
 }
 
 /**

@@ -68,6 +68,17 @@ export interface DeviceWindow {
   visible: boolean
   /** The window's frame in screen pixels [left, top, right, bottom], when printed. */
   frame?: [number, number, number, number]
+  /**
+   * False where the window takes no touch (the input dispatcher passes them to the windows beneath): its flags say
+   * NOT_TOUCHABLE (a blue-light filter, a toast, the wallpaper), or it narrowed its touchable region to nothing (the
+   * taskbar, corner overlays). Undefined where the list does not say (no flags printed), else true.
+   */
+  touchable?: boolean
+  /**
+   * Where the window takes touches when it narrowed that itself (`touchable region=`, screen pixels, each rectangle
+   * of the region): the keyboard's keys, the collapsed shade's status bar strip. Absent: its whole frame.
+   */
+  touchableRegion?: Array<[number, number, number, number]>
 }
 
 export interface WindowManagerState {
