@@ -107,9 +107,12 @@ export default class Batch extends ScriptCommand {
         })
       : undefined
     if (recorder) {
-      // A file that cannot be written fails before any line acts on the device.
+      // A file that cannot be written, or that another recording writes, fails before any line acts on the device.
       await recorder.write()
-      await recorder.flush()
+      await recorder.flush().catch((error: unknown) => {
+        recorder.release()
+        throw error
+      })
       observeCliTools(recorder.observe)
     }
     try {
@@ -121,7 +124,7 @@ export default class Batch extends ScriptCommand {
       if (recorder) {
         observeCliTools(undefined)
         await recorder.write()
-        await recorder.flush()
+        await recorder.flush().finally(() => recorder.release())
         const left = recorder.skipped ? `, ${recorder.skipped} left out (see its comments)` : ''
         process.stderr.write(`arc batch: recorded ${recorder.recorded} step(s) to ${recorder.file}${left}\n`)
       }

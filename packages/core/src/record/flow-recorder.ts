@@ -17,6 +17,7 @@ import {OutputError} from '../errors/arc-error.js'
 import {makeFolders, outputKind, outputReason} from '../output-files.js'
 import {printableLine} from '../printable.js'
 import {sideStem} from '../side-name.js'
+import {claimRecordFile} from './record-claim.js'
 import type {ActedElement, AnyTool} from '../tools/define-tool.js'
 import type {CallWatcher, ToolObserver} from '../tools/run-tool.js'
 
@@ -160,6 +161,8 @@ export class FlowRecorder {
   /** The file's folder exists (a write made it): a step is written at once, before its call's output goes out. */
   private folderMade = false
   private failed?: Error
+  /** This recording's claim on its file (record-claim.ts), from its first write to release(). */
+  private claim?: {release(): void}
   readonly file: string
 
   constructor(private readonly options: FlowRecorderOptions) {
@@ -230,7 +233,11 @@ export class FlowRecorder {
     this.queued++
     this.writing = this.writing.then(async () => {
       try {
-        if (!this.folderMade) await refuseNonFile(this.file)
+        if (!this.folderMade) {
+          await refuseNonFile(this.file)
+          // Before the first write replaces the file: it may be another session's recording, still going.
+          this.claim ??= await claimRecordFile(this.file)
+        }
         // One level at a time: a recursive mkdir never settles where the OS refuses a folder (/proc/nope).
         await makeFolders(path.dirname(this.file))
         this.folderMade = true
@@ -262,6 +269,12 @@ export class FlowRecorder {
       return
     }
     this.options.wrote?.(this.file, ...counts)
+  }
+
+  /** Lets the file go for another recording (once the last write was flushed); the process's end does too. */
+  release(): void {
+    this.claim?.release()
+    this.claim = undefined
   }
 
   /** Waits for the writes queued so far; OUTPUT_FAILED when one could not be written. */

@@ -146,7 +146,7 @@ export default class McpServe extends ArcCommand {
     }
     const recorded = async () => {
       if (!recorder) return
-      await recorder.flush()
+      await recorder.flush().finally(() => recorder.release())
       const left = recorder.skipped ? `, ${recorder.skipped} left out (see its comments)` : ''
       log(`recorded ${recorder.recorded} step(s) to ${recorder.file}${left}`)
     }
