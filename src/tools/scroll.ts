@@ -105,7 +105,7 @@ export const scroll = defineTool({
   name: 'scroll',
   title: 'Scroll the screen in a direction',
   description:
-    'Scrolls by a share of the screen: a swipe covering 25% (small), 50% (medium, default) or 75% (large) of the height (up/down) or width (left/right), centred in the part of the screen the keyboard and system bars leave free (shorter when that part is). "down" reveals content further down. With element_id, the swipe runs inside that scrollable element (a share of its visible height or width); a stale id fails with STALE_ELEMENT.',
+    'Scrolls by a share of the screen: a swipe covering 25% (small), 50% (medium, default) or 75% (large) of the height (up/down) or width (left/right), centred in the part of the screen the keyboard, system bars and windows over the app leave free (shorter when that part is). "down" reveals content further down. With element_id, the swipe runs inside that scrollable element (a share of its visible height or width); a stale id fails with STALE_ELEMENT.',
   kind: 'action',
   needs: {screen: 'read', input: 'act'},
   holdsDevice: true,
