@@ -114,6 +114,20 @@ const formUnder: NodeSpec = {
     },
   ],
 }
+/** A confirm dialog with buttons only over the same form: the input focus is on it, and nothing in it is focused. */
+const confirm: NodeSpec = {
+  pkg: 'com.example',
+  bounds: DIALOG,
+  children: [
+    {cls: 'android.widget.TextView', text: 'Discard note?', bounds: [140, 940, 940, 1020]},
+    {
+      cls: 'android.widget.Button',
+      text: 'Discard',
+      attrs: {clickable: 'true', focusable: 'true'},
+      bounds: [540, 1300, 940, 1420],
+    },
+  ],
+}
 const wmWindow = (title: string, type: string, z: number, frame: [number, number, number, number]) => ({
   title,
   package: 'com.example',
@@ -152,6 +166,18 @@ describe('typing tools send text and keys only to the field the id named', funct
       },
     }
     await writeFile(path.join(renaming, 'meta.json'), JSON.stringify(meta))
+    const confirming = path.join(dir, 'confirming')
+    await mkdir(confirming)
+    await writeFile(path.join(confirming, 'window_dump.xml'), dumpXml([confirm, formUnder]))
+    const confirmMeta = {
+      ...meta,
+      windowManager: {
+        ...meta.windowManager,
+        windows: [wmWindow('Discard note?', 'APPLICATION', 0, DIALOG), meta.windowManager.windows[1]],
+        focus: 'Discard note?',
+      },
+    }
+    await writeFile(path.join(confirming, 'meta.json'), JSON.stringify(confirmMeta))
     return {
       devices: [],
       scenario: {
@@ -162,6 +188,7 @@ describe('typing tools send text and keys only to the field the id named', funct
               search: path.join(dir, 'search.xml'),
               form: path.join(dir, 'form.xml'),
               renaming,
+              confirming,
             },
             transitions: [{from: 'home', tap: {resourceId: BOX}, to: 'search'}],
           },
@@ -241,4 +268,19 @@ describe('typing tools send text and keys only to the field the id named', funct
       expect(error.error.message).to.include('Rename list')
     })
   }
+
+  it('press key ENTER with a dialog holding the input focus and nothing focused in it: refused, no key sent', async () => {
+    device().showScreen('confirming')
+    const from = h.emu.commands.length
+    const fromHelper = device().helperRequests.length
+    const r = await arc('press', 'key', 'ENTER', '--json')
+    expect(typedSince(from)).to.deep.equal([])
+    expect(
+      device()
+        .helperRequests.slice(fromHelper)
+        .filter(([op]) => op === 'key')
+    ).to.deep.equal([])
+    expect(r.code, r.stdout + r.stderr).to.equal(9)
+    expect(r.stdout).to.include('Discard note?')
+  })
 })
