@@ -21,6 +21,8 @@ describe('scrolling a list that flings (the virtual device does as a phone)', fu
     const device = h.emu.device('emu-1')
     // A phone's own times, doubled: a fling then outlasts what a loaded test machine takes for the next command.
     device.timing.scale = 2
+    // These tests ask where a tap leads (the row's delete dialog opens), not when: the dialog shows at once.
+    device.timing.transitionMs = 0
     app = device.app as unknown as DemoAppState
     for (let i = 1; i <= 30; i++) app.state.items.push({name: `Item ${i}`, qty: '1', done: false})
     device.screens.set(device.app!.screenName, device.app!.draw())

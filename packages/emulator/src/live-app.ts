@@ -13,6 +13,11 @@ export interface LiveAppInput {
   fields: ReadonlyMap<string, string>
   /** The device's time scale (timing.scale): how long its motion lasts in wall-clock time, per millisecond of device time. */
   timeScale?: number
+  /**
+   * Wall-clock ms a window the input opens (a dialog) takes to show: the device's timing.transitionMs, scaled. Until
+   * then the app draws the screen as it was; 0 or absent: at once.
+   */
+  transitionMs?: number
 }
 
 export interface LiveApp {
@@ -46,6 +51,11 @@ export interface LiveApp {
   advance?(now: number): boolean
   /** Wall-clock milliseconds until nothing moves on its own any more (0: at rest). */
   motionLeftMs?(now: number): number
+  /**
+   * Wall-clock time (performance.now()) of the last accessibility event the app sent on its own, not on an input: a
+   * window it opened showing (TYPE_WINDOW_STATE_CHANGED). -Infinity or absent: none.
+   */
+  lastEvent?(): number
   /** A key (Android key code); true when the app took it. */
   key(code: number, input: LiveAppInput): boolean
 }

@@ -637,7 +637,11 @@ export class VirtualDevice extends EventEmitter {
   lastAccessibilityEvent(): number {
     this.catchUp()
     if (this.animated || this.motionLeftMs() > 0) return performance.now()
-    return this.lastEvent
+    // A dialog the app run in code opened shows with an event of its own (brought up to now by reading the screen).
+    const app = this.app
+    if (!app?.lastEvent || this.currentScreen !== app.screenName) return this.lastEvent
+    void this.screen
+    return Math.max(this.lastEvent, app.lastEvent())
   }
 
   /** Switches to a named screen; its package/activity become the foreground when it names them. */
@@ -968,6 +972,7 @@ export class VirtualDevice extends EventEmitter {
       reachesApp: window !== undefined && this.screen.dump.windows[window]?.package === app.package,
       fields: this.fieldTexts(),
       timeScale: this.timing.scale,
+      transitionMs: this.timing.transitionMs * this.timing.scale,
     }
     let took = false
     // The app run in code draws at the panel's size: a point of the display in force is scaled back to it.

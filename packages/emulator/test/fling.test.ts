@@ -25,6 +25,8 @@ describe('a list flung by a swipe lifted while moving (the demo app, as Recycler
     const device = emu.device('emu-1')
     // A phone's own times, doubled, so the fling outlasts what a loaded machine takes between two commands.
     device.timing.scale = 2
+    // These tests ask where a tap leads (the row's delete dialog opens), not when: the dialog shows at once.
+    device.timing.transitionMs = 0
     app = device.app as unknown as DemoAppState
     for (let i = 1; i <= 30; i++) app.state.items.push({name: `Item ${i}`, qty: '1', done: false})
     device.screens.set(device.app!.screenName, device.app!.draw())

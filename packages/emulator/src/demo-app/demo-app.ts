@@ -1,7 +1,8 @@
 /**
  * The demo app as the virtual device runs it: a groceries list that works. ADD puts the new-item field's text at
  * the top of the list and empties the field; a row's check box ticks it; a row's delete button opens a dialog
- * (Cancel, BACK or a tap outside it closes it; Delete removes the row); a swipe in the list scrolls it a whole row
+ * (Cancel, BACK or a tap outside it closes it; Delete removes the row); the dialog shows only the device's
+ * transition time after the tap, as a phone's does; a swipe in the list scrolls it a whole row
  * per row height the finger travelled, and stops where the last row is wholly shown. Its first state is the
  * bundled `demo` snapshot, byte for byte, so ids read on `--device demo` hold on the virtual device.
  */
@@ -24,6 +25,7 @@ import {
   initialDemoState,
   lastFirstRow,
   type Box,
+  type DemoItem,
   type DemoState,
 } from './demo-screen.js'
 import {paintDemo} from './paint.js'
@@ -68,6 +70,15 @@ export class DemoApp implements LiveApp {
   readonly permissions = ['android.permission.CAMERA', 'android.permission.ACCESS_FINE_LOCATION']
   readonly state: DemoState = initialDemoState()
   private fling?: Fling
+  /**
+   * The delete dialog a tap asked for, not shown yet: on a phone the button's click runs after ACTION_UP (View.onTouchEvent
+   * posts performClick), and AlertDialog.show() adds a window that appears once drawn, its enter animation running
+   * (AOSP core/res/res/values/config.xml config_shortAnimTime 200 ms; the device's timing.transitionMs). Until `due`
+   * the app draws the list without it, and a touch reaches the list.
+   */
+  private opening?: {item: DemoItem; due: number}
+  /** When the dialog last showed (TYPE_WINDOW_STATE_CHANGED), wall clock. */
+  private shownAt = -Infinity
 
   constructor(screenName = 'main') {
     this.screenName = screenName
@@ -107,6 +118,27 @@ export class DemoApp implements LiveApp {
    * spline, here as 1 − (1 − t)²).
    */
   advance(now: number): boolean {
+    const opened = this.showDialog(now)
+    return this.advanceFling(now) || opened
+  }
+
+  /** Shows the dialog whose time has come; true when it did. */
+  private showDialog(now: number): boolean {
+    const opening = this.opening
+    if (!opening || now < opening.due) return false
+    this.opening = undefined
+    const row = this.state.items.indexOf(opening.item)
+    if (row < 0) return false
+    this.state.confirmDelete = row
+    this.shownAt = opening.due
+    return true
+  }
+
+  lastEvent(): number {
+    return this.shownAt
+  }
+
+  private advanceFling(now: number): boolean {
     const fling = this.fling
     if (!fling) return false
     const t = Math.min(1, Math.max(0, (now - fling.start) / fling.ms))
@@ -164,7 +196,11 @@ export class DemoApp implements LiveApp {
       return true
     }
     if (inside([933, top + 31, 1038, top + ROW_HEIGHT - 31], x, y)) {
-      state.confirmDelete = row
+      // A second delete tap before the first dialog shows asks for its own instead (the first one's click never got
+      // to show it on this model; on a phone both would stack).
+      const ms = input.transitionMs ?? 0
+      if (ms > 0) this.opening = {item: state.items[row]!, due: now + ms}
+      else state.confirmDelete = row
       return true
     }
     return false
