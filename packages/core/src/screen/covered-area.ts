@@ -88,6 +88,28 @@ function windowsAbove(model: ScreenModel, window: ScreenWindow): ScreenWindow[] 
   )
 }
 
+/**
+ * Whether `above` (a window stacked over `window`) takes every touch on `window`, not only those on its own bounds:
+ * an app's window holding the input focus (a dialog, a spinner's or overflow menu's popup) is touch-modal. AOSP
+ * InputDispatcher.cpp `windowAcceptsTouchAt` gives a touch to a window that is focusable and lacks
+ * FLAG_NOT_TOUCH_MODAL wherever its touchable region lies, and WindowState.getTouchableRegion makes a modal window's
+ * region its task's bounds: a tap beside the dialog reaches the dialog (AlertDialog cancels on it), never the app
+ * under it. Only where the device said which window has the focus (a non-focusable popup, an autocomplete dropdown,
+ * leaves the focus on the app and covers its own bounds alone), and only over the same app's window: another task's
+ * bounds (a picture-in-picture video's, a permission dialog's activity) are not known here, so such a window covers
+ * its own bounds, as before.
+ */
+function takesAllTouches(model: ScreenModel, above: ScreenWindow, window: ScreenWindow): boolean {
+  return (
+    model.focusKnown === true &&
+    above.focused &&
+    above.type === 'APPLICATION' &&
+    window.type === 'APPLICATION' &&
+    above.pkg !== '' &&
+    above.pkg === window.pkg
+  )
+}
+
 /** A window's frame or touchable region, as rectangles: where it takes a touch. */
 const touchRects = (w: DeviceWindow): Rect[] =>
   w.touchableRegion && w.touchableRegion.length > 0
@@ -171,9 +193,14 @@ export const windowRects = (windows: DeviceWindow[]): Rect[] => windows.flatMap(
  */
 export function coveringRects(model: ScreenModel, purpose: CoverPurpose = 'app', under?: ScreenWindow): Rect[] {
   const {screen} = model
+  const above = under === undefined ? [] : windowsAbove(model, under)
   const rects: Rect[] = model.windows
-    .filter((w) => covers(w, screen, purpose) || (under !== undefined && windowsAbove(model, under).includes(w)))
-    .map((w) => [...w.root.bounds] as Rect)
+    .filter((w) => covers(w, screen, purpose) || above.includes(w))
+    .map((w) =>
+      under !== undefined && above.includes(w) && takesAllTouches(model, w, under)
+        ? ([...under.root.bounds] as Rect)
+        : ([...w.root.bounds] as Rect)
+    )
   const dumpHasKeyboard = model.windows.some((w) => w.type === 'INPUT_METHOD')
   for (const w of coveringWindows(model.windowManager, screen, purpose)) {
     if (!w.frame) continue
@@ -278,7 +305,9 @@ export function coversOverRect(rect: Rect, window: ScreenWindow, model: ScreenMo
   for (const w of model.windows) {
     if (w === window || (!covers(w, screen, 'app') && !above.includes(w))) continue
     const bounds = [...w.root.bounds] as Rect
-    if (!over(bounds)) continue
+    // A touch-modal window above takes the touch wherever on `window` it falls; it is named by its own bounds.
+    if (!over(above.includes(w) && takesAllTouches(model, w, window) ? ([...window.root.bounds] as Rect) : bounds))
+      continue
     const type = w.deviceType ?? w.type
     const bar = BAR_NAMES[type] ?? (w.type === 'INPUT_METHOD' ? 'the keyboard' : undefined)
     const name = bar ?? w.title ?? (above.includes(w) ? w.pkg : 'a system bar')

@@ -82,6 +82,11 @@ export interface ScreenModel {
   hierarchy: UiHierarchy
   /** What the window manager reported with the dump (window frames: the keyboard, the bars), when it did. */
   windowManager?: WindowManagerState
+  /**
+   * The focused window is the device's word (the dump's window list, or the window manager's current focus), not
+   * arc's guess from the dump alone.
+   */
+  focusKnown?: boolean
 }
 
 const IME_PACKAGE = /inputmethod|keyboard|\.ime\b|swiftkey|gboard|honeyboard|sogou|baidu\.input/i
@@ -132,6 +137,7 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     return window
   })
   let focusedWindow: ScreenWindow | undefined
+  let focusKnown: boolean
   if (listed) {
     // The dump's own window list is the accessibility layer's word, from the moment of the dump itself.
     const info = new Map(listed.map((w) => [w.root, w]))
@@ -144,14 +150,16 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
       window.layer = own.layer
       if (own.focused) focusedWindow ??= window
     }
+    focusKnown = focusedWindow !== undefined
   } else {
     if (wm)
       stackByWindowManager(
         windows,
         matches.map((m) => m?.z)
       )
-    focusedWindow =
-      (wm?.focus !== undefined ? windows.find((w) => w.title === wm.focus) : undefined) ?? guessFocus(windows, capture)
+    const told = wm?.focus !== undefined ? windows.find((w) => w.title === wm.focus) : undefined
+    focusKnown = told !== undefined
+    focusedWindow = told ?? guessFocus(windows, capture)
   }
   if (focusedWindow) {
     focusedWindow.focused = true
@@ -212,6 +220,7 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     byId: new Map(elements.map((e) => [e.id, e])),
     hierarchy,
     ...(wm ? {windowManager: wm} : {}),
+    ...(focusKnown ? {focusKnown} : {}),
   }
 }
 
