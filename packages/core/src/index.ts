@@ -18,6 +18,7 @@ export {keyboardVerdict, keyboardWindowShown, type KeyboardVerdict} from './driv
 export * from './driver/snapshot-format.js'
 export {importNativeModule} from './native-module.js'
 export {isProcessAlive} from './process-alive.js'
+export {claimSocket, type SocketClaim} from './socket-claim.js'
 export {offThreadWork, setOffThreadWork} from './off-thread-work.js'
 export {sleep} from './sleep.js'
 export {KEYCODES, MAX_KEYCODE, resolveKey, type ResolvedKey} from './driver/keycodes.js'
