@@ -208,12 +208,15 @@ describe('the on-device helper from the command line (arc emulate)', function ()
     ])
     child.kill('SIGINT')
     expect(await exited, stderr).to.equal(130)
-    // arc did not wait for the gesture's own 8 s: the fingers never lifted, the helper went with arc's stream.
+    for (let i = 0; i < 500 && h.emu.runningShells().length > 0; i++) await sleep(20)
+    expect(h.emu.runningShells()).to.deep.equal([])
+    // arc did not wait for the gesture's own 8 s: no finger lifted (no UP), the helper saw arc's stream end and
+    // cancelled the fingers still down (one ACTION_CANCEL, as the helper's Server.java does), then ended. Read once the
+    // helper's shell has ended: the cancel is recorded when it sees the stream end, which may come after arc exits.
     expect(device.inputEvents.slice(before).map((e) => (e.type === 'touch' ? e.action : e.type))).to.deep.equal([
       'DOWN',
       'POINTER_DOWN',
+      'CANCEL',
     ])
-    for (let i = 0; i < 500 && h.emu.runningShells().length > 0; i++) await sleep(20)
-    expect(h.emu.runningShells()).to.deep.equal([])
   })
 })
