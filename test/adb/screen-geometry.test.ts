@@ -32,6 +32,9 @@ describe('screen geometry: one device command per input action in a batch and an
           'emu-1': {
             screens: {portrait: path.join(dir, 'portrait.xml'), landscape: path.join(dir, 'landscape.xml')},
             initialScreen: 'portrait',
+            // Where an input leads, not when its screen shows: a screen a tap or key opens shows at once (a phone's transition
+            // time, which the reads after an action wait for, is test/tools/read-after-action.test.ts's).
+            timing: {transitionMs: 0},
             transitions: [
               {from: 'portrait', tap: {text: 'Watch in landscape'}, to: 'landscape'},
               {from: 'landscape', keyevent: 'BACK', to: 'portrait'},

@@ -42,6 +42,9 @@ describe('keyboard status and hide (arc emulate)', function () {
         devices: {
           'emu-1': {
             screens: {form: DEMO_DIR, list: path.join(dir, 'list.xml')},
+            // Where an input leads, not when its screen shows: a screen a tap or key opens shows at once (a phone's transition
+            // time, which the reads after an action wait for, is test/tools/read-after-action.test.ts's).
+            timing: {transitionMs: 0},
             transitions: [{from: 'form', keyevent: 'BACK', to: 'list'}],
           },
           'emu-9': {
