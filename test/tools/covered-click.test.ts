@@ -18,7 +18,7 @@ import {expect} from 'chai'
 import {tools} from '../../src/tools/index.js'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {connectAdbDriver} from '@arc-cli/core/testing'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {button, dumpXml, recordedWindow, type NodeSpec} from '@arc-cli/test-support/dump'
 import {toolContext} from '@arc-cli/test-support/tool-context'
 
 const all = [...tools, ...screenTools]
@@ -26,12 +26,6 @@ const tool = (name: string) => all.find((t) => t.name === name)!
 
 type Box = [number, number, number, number]
 const PIP: Box = [600, 1700, 1040, 2100]
-const button = (text: string, bounds: Box): NodeSpec => ({
-  cls: 'android.widget.Button',
-  text,
-  bounds,
-  attrs: {clickable: 'true'},
-})
 const app: NodeSpec = {
   pkg: 'com.example',
   bounds: [0, 0, 1080, 2400],
@@ -42,16 +36,6 @@ const video: NodeSpec = {
   bounds: PIP,
   children: [{cls: 'android.view.View', desc: 'Pause', attrs: {clickable: 'true'}, bounds: PIP}],
 }
-const window = (title: string, pkg: string, type: string, z: number, frame: Box) => ({
-  title,
-  package: pkg,
-  type,
-  z,
-  layer: 21000,
-  displayId: 0,
-  visible: true,
-  frame,
-})
 
 describe('click and a picture-in-picture window above the app (arc emulate)', function () {
   this.timeout(60_000)
@@ -75,8 +59,8 @@ describe('click and a picture-in-picture window above the app (arc emulate)', fu
       allWindows: true,
       windowManager: {
         windows: [
-          window('com.video/com.video.PlayerActivity', 'com.video', 'BASE_APPLICATION', 0, PIP),
-          window('com.example/com.example.Main', 'com.example', 'BASE_APPLICATION', 1, [0, 0, 1080, 2400]),
+          recordedWindow('com.video/com.video.PlayerActivity', 'com.video', 'BASE_APPLICATION', 0, PIP),
+          recordedWindow('com.example/com.example.Main', 'com.example', 'BASE_APPLICATION', 1, [0, 0, 1080, 2400]),
         ],
         focus: 'com.example/com.example.Main',
       },

@@ -13,7 +13,7 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {dumpXml, recordedWindow, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 type Box = [number, number, number, number]
@@ -52,16 +52,6 @@ const video: NodeSpec = {
   bounds: PIP,
   children: [{cls: 'android.view.View', desc: 'Pause', attrs: {clickable: 'true'}, bounds: PIP}],
 }
-const wmWindow = (title: string, pkg: string, z: number, frame: Box) => ({
-  title,
-  package: pkg,
-  type: 'BASE_APPLICATION',
-  z,
-  layer: 21000,
-  displayId: 0,
-  visible: true,
-  frame,
-})
 
 /** A screen of the app under the video, as a phone with the helper or `dump --windows` reports it. */
 async function pipScreen(dir: string, name: string, first: number, top: number): Promise<string> {
@@ -80,8 +70,8 @@ async function pipScreen(dir: string, name: string, first: number, top: number):
     windowManager: {
       windows: [
         // The pinned activity's window: an ordinary BASE_APPLICATION window of its own package, above the app's.
-        wmWindow('com.video/com.video.PlayerActivity', 'com.video', 0, PIP),
-        wmWindow('com.example/com.example.Main', 'com.example', 1, [0, 0, 1080, 2400]),
+        recordedWindow('com.video/com.video.PlayerActivity', 'com.video', 'BASE_APPLICATION', 0, PIP),
+        recordedWindow('com.example/com.example.Main', 'com.example', 'BASE_APPLICATION', 1, [0, 0, 1080, 2400]),
       ],
       focus: 'com.example/com.example.Main',
     },

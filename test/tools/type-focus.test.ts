@@ -10,7 +10,7 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {dumpXml, recordedWindow, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const BOX = 'com.example:id/search_box'
@@ -128,16 +128,6 @@ const confirm: NodeSpec = {
     },
   ],
 }
-const wmWindow = (title: string, type: string, z: number, frame: [number, number, number, number]) => ({
-  title,
-  package: 'com.example',
-  type,
-  z,
-  layer: 21000,
-  displayId: 0,
-  visible: true,
-  frame,
-})
 
 describe('typing tools send text and keys only to the field the id named', function () {
   this.timeout(60_000)
@@ -159,8 +149,8 @@ describe('typing tools send text and keys only to the field the id named', funct
       allWindows: true,
       windowManager: {
         windows: [
-          wmWindow('Rename list', 'APPLICATION', 0, DIALOG),
-          wmWindow('com.example/com.example.Main', 'BASE_APPLICATION', 1, [0, 0, 1080, 2400]),
+          recordedWindow('Rename list', 'com.example', 'APPLICATION', 0, DIALOG),
+          recordedWindow('com.example/com.example.Main', 'com.example', 'BASE_APPLICATION', 1, [0, 0, 1080, 2400]),
         ],
         focus: 'Rename list',
       },
@@ -173,7 +163,10 @@ describe('typing tools send text and keys only to the field the id named', funct
       ...meta,
       windowManager: {
         ...meta.windowManager,
-        windows: [wmWindow('Discard note?', 'APPLICATION', 0, DIALOG), meta.windowManager.windows[1]],
+        windows: [
+          recordedWindow('Discard note?', 'com.example', 'APPLICATION', 0, DIALOG),
+          meta.windowManager.windows[1],
+        ],
         focus: 'Discard note?',
       },
     }

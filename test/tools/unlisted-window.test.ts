@@ -15,7 +15,7 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {button, dumpXml, recordedWindow, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 type Box = [number, number, number, number]
@@ -24,12 +24,6 @@ const PIP: Box = [448, 1500, 1048, 1838]
 /** A toast over the middle of the `Toasted` button. */
 const TOAST: Box = [240, 1950, 840, 2100]
 
-const button = (text: string, bounds: Box): NodeSpec => ({
-  cls: 'android.widget.Button',
-  text,
-  bounds,
-  attrs: {clickable: 'true'},
-})
 const row = (text: string, top: number): NodeSpec => ({
   cls: 'android.widget.TextView',
   text,
@@ -53,17 +47,6 @@ const app = (first: number): NodeSpec => ({
     button('Toasted', [0, 1900, 1080, 2150]),
   ],
 })
-const recorded = (title: string, pkg: string, type: string, z: number, frame: Box, touchable = true) => ({
-  title,
-  package: pkg,
-  type,
-  z,
-  layer: 21000,
-  displayId: 0,
-  visible: true,
-  frame,
-  ...(touchable ? {} : {touchable: false}),
-})
 
 async function screen(dir: string, name: string, first: number): Promise<string> {
   const folder = path.join(dir, name)
@@ -79,11 +62,11 @@ async function screen(dir: string, name: string, first: number): Promise<string>
     windowManager: {
       windows: [
         // Topmost: the night-light filter over everything, taking no touch.
-        recorded('NightLightFilter', 'com.example.filter', 'APPLICATION_OVERLAY', 0, [0, 0, 1080, 2400], false),
+        recordedWindow('NightLightFilter', 'com.example.filter', 'APPLICATION_OVERLAY', 0, [0, 0, 1080, 2400], false),
         // A toast, which takes no touch either (Toast's window has FLAG_NOT_TOUCHABLE).
-        recorded('Toast', 'com.example', 'TOAST', 1, TOAST, false),
-        recorded('com.video/com.video.PlayerActivity', 'com.video', 'BASE_APPLICATION', 2, PIP),
-        recorded('com.example/com.example.Main', 'com.example', 'BASE_APPLICATION', 3, [0, 0, 1080, 2400]),
+        recordedWindow('Toast', 'com.example', 'TOAST', 1, TOAST, false),
+        recordedWindow('com.video/com.video.PlayerActivity', 'com.video', 'BASE_APPLICATION', 2, PIP),
+        recordedWindow('com.example/com.example.Main', 'com.example', 'BASE_APPLICATION', 3, [0, 0, 1080, 2400]),
       ],
       focus: 'com.example/com.example.Main',
     },

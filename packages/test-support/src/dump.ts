@@ -99,3 +99,34 @@ export function capture(
 ): ScreenCapture {
   return {xml, screen: {...screen, density: 420, rotation: 0}, foreground: {}, allWindows: true, ...extra}
 }
+
+/** A clickable `android.widget.Button` showing `text`. */
+export const button = (text: string, bounds: [number, number, number, number]): NodeSpec => ({
+  cls: 'android.widget.Button',
+  text,
+  bounds,
+  attrs: {clickable: 'true'},
+})
+
+/**
+ * A window of the window manager's list (`dumpsys window windows`) as a snapshot's meta.json records it: shown, on
+ * display 0, in the application layer; `z` 0 is the topmost. `touchable: false` marks a FLAG_NOT_TOUCHABLE window.
+ */
+export const recordedWindow = (
+  title: string,
+  pkg: string,
+  type: string,
+  z: number,
+  frame: [number, number, number, number],
+  touchable = true
+) => ({
+  title,
+  package: pkg,
+  type,
+  z,
+  layer: 21000,
+  displayId: 0,
+  visible: true,
+  frame,
+  ...(touchable ? {} : {touchable: false}),
+})
