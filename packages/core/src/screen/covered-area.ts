@@ -110,6 +110,15 @@ function takesAllTouches(model: ScreenModel, above: ScreenWindow, window: Screen
   )
 }
 
+/**
+ * Where `w` takes the touches meant for `window` beneath it: all of `window` when `w` is stacked above it and
+ * touch-modal (takesAllTouches), else `w`'s own bounds.
+ */
+function takenArea(model: ScreenModel, w: ScreenWindow, window: ScreenWindow, above: ScreenWindow[]): Rect {
+  const modal = above.includes(w) && takesAllTouches(model, w, window)
+  return [...(modal ? window : w).root.bounds] as Rect
+}
+
 /** A window's frame or touchable region, as rectangles: where it takes a touch. */
 const touchRects = (w: DeviceWindow): Rect[] =>
   w.touchableRegion && w.touchableRegion.length > 0
@@ -196,11 +205,7 @@ export function coveringRects(model: ScreenModel, purpose: CoverPurpose = 'app',
   const above = under === undefined ? [] : windowsAbove(model, under)
   const rects: Rect[] = model.windows
     .filter((w) => covers(w, screen, purpose) || above.includes(w))
-    .map((w) =>
-      under !== undefined && above.includes(w) && takesAllTouches(model, w, under)
-        ? ([...under.root.bounds] as Rect)
-        : ([...w.root.bounds] as Rect)
-    )
+    .map((w) => (under === undefined ? ([...w.root.bounds] as Rect) : takenArea(model, w, under, above)))
   const dumpHasKeyboard = model.windows.some((w) => w.type === 'INPUT_METHOD')
   for (const w of coveringWindows(model.windowManager, screen, purpose)) {
     if (!w.frame) continue
@@ -306,8 +311,7 @@ export function coversOverRect(rect: Rect, window: ScreenWindow, model: ScreenMo
     if (w === window || (!covers(w, screen, 'app') && !above.includes(w))) continue
     const bounds = [...w.root.bounds] as Rect
     // A touch-modal window above takes the touch wherever on `window` it falls; it is named by its own bounds.
-    if (!over(above.includes(w) && takesAllTouches(model, w, window) ? ([...window.root.bounds] as Rect) : bounds))
-      continue
+    if (!over(takenArea(model, w, window, above))) continue
     const type = w.deviceType ?? w.type
     const bar = BAR_NAMES[type] ?? (w.type === 'INPUT_METHOD' ? 'the keyboard' : undefined)
     const name = bar ?? w.title ?? (above.includes(w) ? w.pkg : 'a system bar')
