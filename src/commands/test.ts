@@ -101,6 +101,9 @@ async function prepareReportDir(dir: string, clear: boolean): Promise<void> {
 const signalStatus = (signal: NodeJS.Signals) =>
   signal === 'SIGINT' ? exitCodeFor('CANCELLED') : 128 + (os.constants.signals[signal] ?? os.constants.signals.SIGTERM)
 
+/** The environment variables a run sets for its steps (--device, --adb-host/--adb-port), put back when it ends. */
+const HANDED_TO_STEPS = ['ANDROID_SERIAL', 'ADB_SERVER_SOCKET'] as const
+
 /** Set in the environment of the child `arc test`s of a run on several devices: they listen on their IPC channel. */
 const CHILD_ENV = 'ARC_TEST_CHILD'
 
@@ -200,9 +203,17 @@ export default class Test extends ScriptCommand {
     const unlisten = this.listenForStop()
     const outer = flowStepsHost.active()
     flowStepsHost(true)
+    // The run hands its --device and --adb-host/--adb-port to its steps through this process's environment; a run
+    // that is a line of a batch (or of a batch under arc server) gives them back, or the batch's later lines would act
+    // on this run's device or adb server instead of the batch's own.
+    const handed = Object.fromEntries(HANDED_TO_STEPS.map((name) => [name, process.env[name]]))
     try {
       await this.runTest()
     } finally {
+      for (const [name, value] of Object.entries(handed)) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
       flowStepsHost(outer)
       unlisten()
     }

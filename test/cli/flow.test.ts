@@ -423,6 +423,31 @@ describe('arc test: flow files', function () {
     expect(stale.stderr).to.include('(the serial comes from $ANDROID_SERIAL)')
   })
 
+  // arc test hands its --device and --adb-host/--adb-port to its steps through its process's environment; a `test`
+  // line of a batch left them set there, and the batch's later lines acted on that device (or that adb server), not
+  // on the one the batch was told to use.
+  it('a `test` line of a batch leaves the batch its own device and adb server for the lines after it', async () => {
+    const file = await flow('getprop.flow', 'shell -- getprop flow\n')
+    const start = h.emu.commands.length
+    const run = await runArc(['batch', '--keep-going'], {
+      env: {...h.env, ANDROID_SERIAL: 'emu-1'},
+      input: [
+        `test ${file} -d emu-2`,
+        'shell -- getprop after-device',
+        // Port 1: no adb server there, so this line fails; the next must still reach the batch's server.
+        `test ${file} --adb-host 127.0.0.1 --adb-port 1`,
+        'shell -- getprop after-server',
+        '',
+      ].join('\n'),
+    })
+    expect(run.code, run.stderr).to.equal(exitCodeFor('DEVICE_UNAVAILABLE'))
+    const asked = h.emu.commands
+      .slice(start)
+      .filter((c) => c.argv[0] === 'getprop')
+      .map((c) => `${c.serial} ${c.argv.slice(1).join(' ')}`)
+    expect(asked).to.deep.equal(['emu-2 flow', 'emu-1 after-device', 'emu-1 after-server'])
+  })
+
   it('--adb-host alone keeps the port from the environment (ADB_SERVER_SOCKET, ANDROID_ADB_SERVER_PORT), as every command does', async () => {
     const file = await flow('address.flow', 'tap 1 1\n')
     const port = /:(\d+)$/.exec(h.env.ADB_SERVER_SOCKET as string)?.[1] as string
