@@ -580,8 +580,8 @@ final class AndroidDevice implements Device {
         if (Boolean.FALSE.equals(ok)) throw new HelperException(HelperException.FAILED, "the input manager refused the event " + event);
     }
 
-    public void injectKey(int action, int keyCode, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
-        send(new KeyEvent(downTime, eventTime, action, keyCode, 0, 0, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD),
+    public void injectKey(int action, int keyCode, int metaState, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
+        send(new KeyEvent(downTime, eventTime, action, keyCode, 0, metaState, KeyCharacterMap.VIRTUAL_KEYBOARD, 0, 0, InputDevice.SOURCE_KEYBOARD),
                 waitForFinish ? INJECT_WAIT_FOR_FINISH : INJECT_ASYNC);
     }
 

@@ -38,11 +38,11 @@ public interface Device {
 
     /**
      * Injects one key event (KeyEvent.ACTION_DOWN or ACTION_UP of a virtual keyboard, stamped {@code downTime},
-     * {@code eventTime}): queued for dispatch, or with {@code waitForFinish} returning once the focused window
+     * {@code eventTime}, with the modifier state {@code metaState}: KeyEvent's META_* bits, 0 for none): queued for dispatch, or with {@code waitForFinish} returning once the focused window
      * finished handling it. FAILED where the input manager answers that it did not (refused, or not finished in
      * its time); Keys.press pairs the two.
      */
-    void injectKey(int action, int keyCode, long downTime, long eventTime, boolean waitForFinish) throws HelperException;
+    void injectKey(int action, int keyCode, int metaState, long downTime, long eventTime, boolean waitForFinish) throws HelperException;
 
     /**
      * Injects one motion event of a touch (stamped {@code downTime}, {@code eventTime}): queued for dispatch, or with

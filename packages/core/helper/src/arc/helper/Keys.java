@@ -22,23 +22,31 @@ public final class Keys {
 
     private Keys() {}
 
+    /** Presses and releases {@code keyCode} with no modifier. */
+    public static void press(Device device, int keyCode) throws HelperException {
+        press(device, keyCode, 0);
+    }
+
     /**
-     * Presses and releases {@code keyCode}. The press's failure is the one reported (UNSUPPORTED where nothing could
+     * Presses and releases {@code keyCode}, both events carrying {@code metaState} (KeyEvent's META_* bits: ALT+DPAD_DOWN
+     * is a DPAD_DOWN whose state says ALT is held, as a keyboard's dispatcher stamps it), with no event for the modifier
+     * key itself: nothing is left held, and a field's sticky modifier state (MetaKeyKeyListener, which a lone ALT press
+     * and release would set for the next key) is not touched. The press's failure is the one reported (UNSUPPORTED where nothing could
      * be injected, so the host may use another way); a release failing after a press that went out is FAILED
      * whatever its code, since the key acted.
      */
-    public static void press(Device device, int keyCode) throws HelperException {
+    public static void press(Device device, int keyCode, int metaState) throws HelperException {
         long down = device.uptimeMillis();
         HelperException failure = null;
         try {
-            device.injectKey(ACTION_DOWN, keyCode, down, down, false);
+            device.injectKey(ACTION_DOWN, keyCode, metaState, down, down, false);
         } catch (HelperException e) {
             failure = e;
         } catch (RuntimeException e) {
             failure = new HelperException(HelperException.FAILED, e.toString(), e);
         }
         try {
-            device.injectKey(ACTION_UP, keyCode, down, device.uptimeMillis(), true);
+            device.injectKey(ACTION_UP, keyCode, metaState, down, device.uptimeMillis(), true);
         } catch (HelperException e) {
             if (failure == null)
                 failure = e.code().equals(HelperException.FAILED) ? e : new HelperException(HelperException.FAILED, "the key went down, then its release failed (" + e.code() + "): " + e.getMessage(), e);

@@ -291,8 +291,11 @@ public final class Server {
             return Frames.utf8(Typist.type(device, args.get(0)));
         }
         if (op.equals("key")) {
-            count(op, args, 1);
-            Keys.press(device, Numbers.parseInt(args.get(0), "key code", 0, 1000));
+            // `key CODE` or `key CODE META`: META is the modifier state both events carry (KeyEvent META_* bits).
+            if (args.size() != 1 && args.size() != 2)
+                throw new HelperException(HelperException.BAD_REQUEST, op + " takes 1 or 2 arguments (key code, meta state), got " + args.size());
+            int meta = args.size() == 2 ? Numbers.parseInt(args.get(1), "meta state", 0, Integer.MAX_VALUE) : 0;
+            Keys.press(device, Numbers.parseInt(args.get(0), "key code", 0, 1000), meta);
             return new byte[0];
         }
         if (op.equals("gesture")) {

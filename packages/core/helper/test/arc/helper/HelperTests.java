@@ -486,8 +486,8 @@ public final class HelperTests {
             log.add("host gone");
         }
 
-        public void injectKey(int action, int code, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
-            keys.add((action == Keys.ACTION_DOWN ? "down " : "up ") + code + (waitForFinish ? " wait" : " async") + (eventTime >= downTime ? "" : " before its down time"));
+        public void injectKey(int action, int code, int metaState, long downTime, long eventTime, boolean waitForFinish) throws HelperException {
+            keys.add((action == Keys.ACTION_DOWN ? "down " : "up ") + code + (metaState == 0 ? "" : " meta " + metaState) + (waitForFinish ? " wait" : " async") + (eventTime >= downTime ? "" : " before its down time"));
             if (action == Keys.ACTION_DOWN && hangUpInKeyDown) {
                 hangUp();
                 pause(200);
@@ -600,6 +600,19 @@ public final class HelperTests {
         FakeDevice ok = new FakeDevice();
         Keys.press(ok, 66);
         equal(ok.keys, Arrays.asList("down 66 async", "up 66 wait"), "down queued, up waited for");
+
+        // `key CODE META`: both events carry the modifier state, and no event is sent for the modifier key itself.
+        FakeDevice alt = new FakeDevice();
+        Reply altReply = serve(alt, Frames.encodeRequest(1, "key", "20", "18")).get(0);
+        equal(altReply.status, Frames.STATUS_OK, "ALT+DPAD_DOWN served: " + altReply.text());
+        equal(alt.keys, Arrays.asList("down 20 meta 18 async", "up 20 meta 18 wait"), "DPAD_DOWN with META_ALT_ON|META_ALT_LEFT_ON");
+        FakeDevice badMeta = new FakeDevice();
+        Reply bad = serve(badMeta, Frames.encodeRequest(1, "key", "20", "alt")).get(0);
+        check(bad.text().startsWith("BAD_REQUEST\t"), "a meta state that is no number is refused: " + bad.text());
+        check(bad.text().contains("meta state"), "the refusal names the meta state: " + bad.text());
+        equal(badMeta.keys.size(), 0, "nothing injected for a bad meta state: " + badMeta.keys);
+        Reply three = serve(new FakeDevice(), Frames.encodeRequest(1, "key", "20", "18", "1")).get(0);
+        check(three.text().startsWith("BAD_REQUEST\t"), "three arguments are refused: " + three.text());
 
         // The down went out and the release failed: FAILED whatever the release's code (the key acted).
         final FakeDevice upFails = new FakeDevice();
