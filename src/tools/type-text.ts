@@ -407,34 +407,63 @@ function hintNote(before: string, hintTaken: boolean): string {
 const PROBE = '0'
 
 /**
+ * After a probe typed into a field: where the field shows something else than `shown` (what it showed before the
+ * probe), the probe went in, at the cursor, whatever the app then made of the text, and one DEL right after it, the
+ * cursor still behind it, takes it out again: the field is read once more and what it holds now is returned. A field
+ * that shows just what it showed dropped the probe (a filter, a full field): nothing is deleted, as a DEL would take
+ * a character of the user's. Never leaves a probe behind unsaid.
+ */
+async function undoProbe(ctx: ToolContext, id: string, shown: string, probed: string): Promise<string> {
+  if (probed === shown) return shown
+  await ctx.driver.pressKeys(['DEL'])
+  return content(await readField(ctx, id))
+}
+
+/** How a probe's undoing ended, for an error's message: `; …` naming what the field holds now. */
+function probeUndone(shown: string, probed: string, now: string): string {
+  if (probed === shown) return '; it dropped the probe, so it still holds what it showed'
+  return now === shown
+    ? `; the probe was deleted again (one DEL), and it holds ${JSON.stringify(now)} as before`
+    : `; the probe was deleted again (one DEL), and it holds ${JSON.stringify(now)} now, not what it showed before`
+}
+
+/**
  * Before cursor keys that step along the text: where that text may be only the hint of an empty field, find out, as
  * a cursor key past the end of an empty field moves the focus to the next control. One probe character is typed at
  * the end and deleted again: a field then holding just the probe was empty (`before` becomes ''), one holding its
- * text and the probe holds that text.
+ * text and the probe holds that text. A field that shows anything else (one that reformats what it holds, an amount
+ * or a phone number field, or drops the probe) fails with PROBE_NOT_TAKEN, the probe taken out again (undoProbe).
  */
 async function settleHint(ctx: ToolContext, field: Field): Promise<void> {
   if (!field.unsure) return
   const id = field.target.id
   await ctx.driver.pressKeys(['MOVE_END'])
   await ctx.driver.inputText(PROBE)
-  const probed = content(await readField(ctx, id))
-  if (probed === field.before + PROBE || probed === PROBE) await ctx.driver.pressKeys(['DEL'])
-  if (probed === PROBE) field.before = ''
-  else if (probed !== field.before + PROBE) {
-    throw new DeviceCommandError(
-      `the field ${id} did not take a probe character the way a field does: it showed ${JSON.stringify(field.before)}, then ${JSON.stringify(probed)}; nothing more was typed`,
-      {
-        details: {element_id: id, expected: field.before + PROBE, actual: probed, reason: 'PROBE_NOT_TAKEN'},
-      }
-    )
+  const element = await readField(ctx, id)
+  const probed = content(element)
+  if (holds(element, probed, PROBE) || holds(element, probed, field.before + PROBE)) {
+    await ctx.driver.pressKeys(['DEL'])
+    if (!holds(element, probed, field.before + PROBE)) field.before = ''
+    field.unsure = false
+    return
   }
-  field.unsure = false
+  const now = await undoProbe(ctx, id, field.before, probed)
+  throw new DeviceCommandError(
+    `the field ${id} did not take a probe character the way a field does: it showed ${JSON.stringify(field.before)}, and with ${JSON.stringify(PROBE)} typed at its end ${JSON.stringify(probed)}${probeUndone(field.before, probed, now)}; nothing more was typed`,
+    {
+      actions: [
+        `The field may reformat or filter what is typed (an amount or a phone number field): type at its end (arc type append ${id} TEXT), or clear it and type the whole text.`,
+      ],
+      details: {element_id: id, expected: field.before + PROBE, actual: probed, now, reason: 'PROBE_NOT_TAKEN'},
+    }
+  )
 }
 
 /**
  * Checks a field is empty after a clear. Where the dump cannot tell an empty field from its hint's words and the
  * field still shows text, one probe character is typed: an empty field then holds just the probe, and the probe is
- * deleted again and the field must show what it showed before (its hint) or nothing; anything else is a failure.
+ * deleted again and the field must show what it showed before (its hint) or nothing; anything else is a failure,
+ * the probe taken out again where it went in (undoProbe).
  */
 async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
   const element = await readField(ctx, id)
@@ -443,16 +472,16 @@ async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
   if (!mayBeHint(element)) throw mismatch(id, '', shown)
   await ctx.driver.inputText(PROBE)
   const probed = content(await readField(ctx, id))
-  // Delete the probe wherever it went in (one character more); a field that dropped it is left alone.
-  if (probed.length === shown.length + 1 || holds(element, probed, PROBE)) await ctx.driver.pressKeys(['DEL'])
   if (!holds(element, probed, PROBE)) {
+    const now = await undoProbe(ctx, id, shown, probed)
     throw new DeviceCommandError(
-      `the field ${id} still holds text after the deletes: it shows ${JSON.stringify(shown)}, and a probe character typed into it gave ${JSON.stringify(probed)}, not the probe alone`,
+      `the field ${id} still holds text after the deletes: it shows ${JSON.stringify(shown)}, and a probe character typed into it gave ${JSON.stringify(probed)}, not the probe alone${probeUndone(shown, probed, now)}`,
       {
-        details: {element_id: id, expected: '', actual: shown, reason: 'NOT_CLEARED'},
+        details: {element_id: id, expected: '', actual: shown, now, reason: 'NOT_CLEARED'},
       }
     )
   }
+  await ctx.driver.pressKeys(['DEL'])
   const after = content(await readField(ctx, id))
   if (after !== '' && after !== shown) throw mismatch(id, '', after)
 }

@@ -179,6 +179,28 @@ const fieldSchema = z
       .enum(['upper', 'lower', 'digits'])
       .optional()
       .describe('Typed text is altered: upper/lower case, or digits only.'),
+    format: z
+      .enum(['group-digits'])
+      .optional()
+      .describe(
+        'After every edit the app reformats what the field holds, as a TextWatcher does: group-digits writes its digits in groups of three with commas (an amount field), the cursor kept behind the same digit (field-watchers.ts).'
+      ),
+    keepsText: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Delete keys are dropped, typed text is taken: an InputFilter that gives back the range a delete would remove (field-watchers.ts).'
+      ),
+    focusNext: z
+      .object({
+        after: z.number().int().positive().describe('How many characters the field holds when the focus moves on.'),
+        to: z.string().describe('resource-id of the field on the same screen that takes the focus.'),
+      })
+      .strict()
+      .optional()
+      .describe(
+        'Once the field holds `after` characters, the app moves the focus to field `to` (a TextWatcher calling requestFocus: PIN and OTP boxes, a form that jumps on when a field is full); the keys after go there (field-watchers.ts).'
+      ),
   })
   .strict()
 

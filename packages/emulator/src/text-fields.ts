@@ -6,6 +6,7 @@
  * its hint's words. A scenario's `fields` rules can make a field drop or alter input, so a tool's read-back has
  * something to catch.
  */
+import {focusMoveDue, keepsText, reformat} from './field-watchers.js'
 import type {FieldRule} from './scenario.js'
 import {contains, isTextEditor as isEditable, type ScreenNode as UiNode} from './screen-dump.js'
 import type {LoadedScreen} from './snapshot-screen.js'
@@ -189,6 +190,8 @@ export class TextFields {
   }
 
   private set(screen: LoadedScreen, focus: Focus, text: string, cursor: number): void {
+    // An edit (not a cursor move) runs the app's TextWatcher (field-watchers.ts).
+    if (text !== this.textOf(screen, focus.index)) ({text, cursor} = reformat(this.rule(screen, focus), text, cursor))
     let edits = this.edits.get(screen.name)
     if (!edits) this.edits.set(screen.name, (edits = new Map()))
     edits.set(focus.index, text)
@@ -224,14 +227,35 @@ export class TextFields {
   typeKeys(screen: LoadedScreen, typed: string): {clicked?: UiNode} {
     const focus = this.focusOn(screen)
     if (focus && !focus.editable) return typed.includes(' ') ? {clicked: this.nodes(screen)[focus.index] as UiNode} : {}
-    this.type(screen, typed)
+    const rule = focus && this.rule(screen, focus)
+    if (!focus || !rule?.focusNext) {
+      this.type(screen, typed)
+      return {}
+    }
+    // One key event per character, the app's TextWatcher after each: once it moves the focus, the rest goes there.
+    const chars = [...typed]
+    for (let i = 0; i < chars.length; i++) {
+      this.type(screen, chars[i] as string)
+      const to = focusMoveDue(rule, this.textOf(screen, focus.index))
+      const node = to === undefined ? undefined : this.nodes(screen).find((n) => n.resourceId === to && n.focusable)
+      if (!node) continue
+      const editable = isEditable(node)
+      this.focus = {
+        screen: screen.name,
+        index: node.index,
+        cursor: editable ? this.textOf(screen, node.index).length : 0,
+        editable,
+      }
+      return i + 1 < chars.length ? this.typeKeys(screen, chars.slice(i + 1).join('')) : {}
+    }
     return {}
   }
 
   /** Empties the focused field (ADBKeyBoard's ADB_CLEAR_TEXT), unless its rule refuses input. */
   clear(screen: LoadedScreen): void {
     const focus = this.focused(screen)
-    if (!focus || this.rule(screen, focus)?.refuse) return
+    const rule = focus && this.rule(screen, focus)
+    if (!focus || rule?.refuse || keepsText(rule)) return
     this.set(screen, focus, '', 0)
   }
 
@@ -259,7 +283,8 @@ export class TextFields {
       if (direction) this.leave(screen, focus, direction)
       return {}
     }
-    if (this.rule(screen, focus)?.refuse && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return {}
+    const rule = this.rule(screen, focus)
+    if ((rule?.refuse || keepsText(rule)) && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return {}
     const now = this.textOf(screen, focus.index)
     const c = Math.min(focus.cursor, now.length)
     const edges = clusterEdges(now)

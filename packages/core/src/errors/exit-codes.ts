@@ -64,7 +64,8 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   {
     code: 'DEVICE_COMMAND_FAILED',
     reason: 'PROBE_NOT_TAKEN',
-    meaning: 'typing: the field did not take the probe character that tells its hint from its text',
+    meaning:
+      'typing: the field did not take the probe character that tells its hint from its text as a plain field does (it reformats or drops it): the probe is deleted again where it went in, `details.now` is what the field holds',
   },
   {
     code: 'DEVICE_COMMAND_FAILED',
