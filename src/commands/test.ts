@@ -1,13 +1,14 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {createReadStream, rmSync} from 'node:fs'
-import {mkdtemp, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {mkdtemp, readFile, realpath, rename, rm, stat, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
 import {
   Args,
   cliConfig,
+  claimNamed,
   cliErrorText,
   colorsFor,
   environmentText,
@@ -75,7 +76,7 @@ async function capturing<T>(
  * report's files can go there, before any flow acts on a device: a report that cannot be written is OUTPUT_FAILED
  * naming --report-dir now, not an error after every flow ran.
  */
-async function prepareReportDir(dir: string, clear: boolean): Promise<void> {
+async function prepareReportDir(dir: string, clear: boolean): Promise<(() => void) | undefined> {
   const target = {path: dir, input: '--report-dir'}
   const found = await stat(dir).catch(() => undefined)
   if (found && !found.isDirectory()) throw outputError(target, 'it is a file, not a folder')
@@ -84,9 +85,29 @@ async function prepareReportDir(dir: string, clear: boolean): Promise<void> {
     throw outputError(target, `cannot make the folder ${error.path ?? dir}: ${why}`, error)
   })
   for (const name of REPORT_FILES) await checkOutputFile(path.join(dir, name), '--report-dir')
-  if (!clear) return
+  if (!clear) return undefined
+  // One run at a time per report folder: a second run would clear the first's failure folders from under its report,
+  // and the two would then write junit.xml and summary.md over each other, one run's report lost. Held until the run
+  // ends (the kernel frees it with the process, however it ends); the children of a run on several devices write into
+  // their parent's folder under its claim.
+  const real = await realpath(dir).catch(() => dir)
+  const claim = await claimNamed(`report:${real}`).catch(() => undefined)
+  if (claim && 'heldBy' in claim)
+    throw new OutputError(
+      `--report-dir: cannot write ${dir}: another arc test${claim.heldBy === undefined ? '' : ` (pid ${claim.heldBy})`} writes its report there, and a run clears an earlier run's report and failure folders before its first flow`,
+      {
+        details: {input: '--report-dir', path: dir, ...(claim.heldBy === undefined ? {} : {pid: claim.heldBy})},
+        actions: ['Give this run a report folder of its own, or run it once the other has ended.'],
+      }
+    )
+  // Where no claim can be made at all (a socket file under a cache folder that cannot be written, off Linux), the run
+  // goes on without one, as before.
+  const release = claim ? () => claim.release() : () => undefined
   // A folder reused run after run showed the failures of every earlier run beside this one's (report-dir.ts).
-  const {removed, kept} = await clearEarlierRun(dir)
+  const {removed, kept} = await clearEarlierRun(dir).catch((error: unknown) => {
+    release()
+    throw error
+  })
   if (removed.length > 0)
     process.stderr.write(
       `report: removed ${removed.length} failure folder(s) an earlier arc test left in ${printableLine(dir)}\n`
@@ -95,6 +116,7 @@ async function prepareReportDir(dir: string, clear: boolean): Promise<void> {
     process.stderr.write(
       `report: kept ${printableLine(path.join(dir, folder))}, an earlier run's failure folder: it holds what arc test did not write there${others.length ? ` (${printableLine(others.join(', '))})` : ''}\n`
     )
+  return release
 }
 
 /** The exit status of a run a signal stopped: 130 for SIGINT (CANCELLED, as every arc command), else 128 + its number. */
@@ -322,7 +344,22 @@ export default class Test extends ScriptCommand {
       )
     const reportDir = flags['report-dir'] === undefined ? undefined : path.resolve(flags['report-dir'])
     // The run's own process clears what earlier runs left; its children (several devices) write into that folder.
-    if (reportDir) await prepareReportDir(reportDir, flags.results === undefined)
+    const releaseReport = reportDir ? await prepareReportDir(reportDir, flags.results === undefined) : undefined
+    try {
+      await this.runAndReport(flows, files, devices, flags, reportDir)
+    } finally {
+      releaseReport?.()
+    }
+  }
+
+  /** Runs the flows, prints the tally, writes the report, and exits with the run's status. */
+  private async runAndReport(
+    flows: Flow[],
+    files: string[],
+    devices: string[],
+    flags: {retries: number; shard: boolean; results?: string},
+    reportDir: string | undefined
+  ): Promise<void> {
     const started = new Date()
     const results =
       devices.length > 1

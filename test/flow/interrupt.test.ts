@@ -211,6 +211,35 @@ describe('arc test: stopped by SIGINT or SIGTERM', function () {
     expect(taps(from)).to.deep.equal([])
   })
 
+  // A second arc test into the report folder of one still running cleared the first's failure folders (its pictures
+  // gone from under its report) and the two then wrote junit.xml over each other: one run's report was lost.
+  it('a second arc test into the --report-dir of one still running is refused before it clears or acts', async () => {
+    const failing = await flow('fails-first.flow', 'find text NOPE --exact-match\n')
+    const slow = await flow('slow-report.flow', 'wait element text NOPE --timeout 15000\n')
+    const other = await flow('other-run.flow', 'tap 5 5\n')
+    const report = path.join(h.dir, 'report-shared')
+    const {run, exited} = start(['test', failing, slow, '-d', 'emu-1', '--report-dir', report])
+    await until(() => run.stderr.includes(`${slow}:1 wait element`), 'the first run at its wait step')
+    const folders = async () => (await readdir(report)).filter((name) => name.startsWith('fails-first'))
+    expect(await folders()).to.have.length(1)
+    const from = h.emu.commands.length
+    const second = start(['test', other, '-d', 'emu-2', '--report-dir', report])
+    expect(await second.exited, second.run.stderr).to.equal(exitCodeFor('OUTPUT_FAILED'))
+    expect(second.run.stderr).to.include('--report-dir').and.include(`another arc test (pid ${run.child.pid})`)
+    // Nothing of the first run's report was touched, and the second sent its device nothing.
+    expect(await folders()).to.have.length(1)
+    expect(h.emu.commands.slice(from).filter((c) => c.serial === 'emu-2')).to.deep.equal([])
+    run.child.kill('SIGINT')
+    expect(await exited, run.stderr).to.equal(exitCodeFor('CANCELLED'))
+    expect(cases(await readFile(path.join(report, 'junit.xml'), 'utf8'))).to.deep.equal([
+      `fails-first exit ${exitCodeFor('ELEMENT_NOT_FOUND')}`,
+      'slow-report CANCELLED',
+    ])
+    // The folder is free again once the first run ended.
+    const after = start(['test', other, '-d', 'emu-2', '--report-dir', report])
+    expect(await after.exited, after.run.stderr).to.equal(0)
+  })
+
   it('several devices: a parent killed outright (SIGKILL) leaves no child acting on its device', async () => {
     const slow = await flow('slow-orphan.flow', 'wait element text NOPE --timeout 60000\ntap 2 2\n')
     const report = path.join(h.dir, 'report-orphan')

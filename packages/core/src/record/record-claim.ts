@@ -12,7 +12,7 @@ import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 
 import {lockAddress} from '../driver/device-lock.js'
-import {claimSocket} from '../socket-claim.js'
+import {claimSocket, type SocketClaim} from '../socket-claim.js'
 
 /** A file's name however a link to one of its folders spells it (the file itself may not exist yet). */
 function canonical(file: string): string {
@@ -25,6 +25,16 @@ function canonical(file: string): string {
   }
 }
 
+/**
+ * Claims the machine-wide name `key` (its address made as the device lock makes one: abstract on Linux, a socket file
+ * in arc's cache folder elsewhere), or says who holds it: a recording's file here, `arc test`'s report folder.
+ */
+export async function claimNamed(key: string): Promise<SocketClaim> {
+  const address = lockAddress(key)
+  if (address.file) await mkdir(path.dirname(address.path), {recursive: true})
+  return claimSocket(address.path, address.file)
+}
+
 /** The recordings this process holds: a second claim of the same file here is refused as another process's is. */
 const held = new Set<string>()
 
@@ -35,9 +45,7 @@ const held = new Set<string>()
 export async function claimRecordFile(file: string): Promise<{release(): void}> {
   const key = `record:${canonical(path.resolve(file))}`
   if (held.has(key)) throw new Error('another recording of this process writes it')
-  const address = lockAddress(key)
-  if (address.file) await mkdir(path.dirname(address.path), {recursive: true})
-  const claim = await claimSocket(address.path, address.file)
+  const claim = await claimNamed(key)
   if ('heldBy' in claim)
     throw new Error(
       `another arc process${claim.heldBy !== undefined ? ` (pid ${claim.heldBy})` : ''} records into it, and each recording rewrites the whole file: give this one a file of its own`
