@@ -201,6 +201,22 @@ const fieldSchema = z
       .describe(
         'Once the field holds `after` characters, the app moves the focus to field `to` (a TextWatcher calling requestFocus: PIN and OTP boxes, a form that jumps on when a field is full); the keys after go there (field-watchers.ts).'
       ),
+    multiLine: z
+      .boolean()
+      .default(false)
+      .describe(
+        "The field is a multi-line EditText: its text wraps to the field's width (bounds less 24 px each side) and breaks at line feeds, and HOME/END, the arrows and a tap go by those visual lines. Otherwise it is single-line: one line whatever its text."
+      ),
+    advancePx: z
+      .number()
+      .positive()
+      .default(24)
+      .describe("Width in px of each grapheme cluster in the field's text layout (every character is as wide)."),
+    lineHeightPx: z
+      .number()
+      .positive()
+      .default(48)
+      .describe("Height in px of each line of a multi-line field, its first line 12 px below the field's top."),
   })
   .strict()
 
@@ -352,7 +368,10 @@ const deviceSchema = z
       ),
     faults: z.array(faultSchema).optional(),
     files: z.record(z.string(), z.string()).optional().describe('Device path → text content, created at start.'),
-    fields: z.array(fieldSchema).optional().describe('Edit fields that refuse or alter what is typed into them.'),
+    fields: z
+      .array(fieldSchema)
+      .optional()
+      .describe('Edit fields that refuse or alter what is typed into them, or that are multi-line.'),
     outputNoise: z
       .array(z.string())
       .optional()

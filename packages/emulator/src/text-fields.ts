@@ -17,6 +17,11 @@ interface Focus {
   cursor: number
   /** False once an arrow key took the focus out of the field to another control (its index): typing goes nowhere. */
   editable: boolean
+  /**
+   * The offset whose x a run of DPAD_UP/DOWN keeps to (Selection's SELECTION_MEMORY): set by the first of them,
+   * dropped by any other cursor move or edit (Selection.setSelection without a memory, MemoryTextWatcher).
+   */
+  memory?: number
 }
 
 const KEY = {
@@ -33,6 +38,147 @@ const KEY = {
   MOVE_END: 123,
   NUMPAD_ENTER: 160,
 } as const
+
+/** Room each side of a field's text (its padding): the layout's width is the field's less twice this. */
+export const FIELD_PADDING_PX = 24
+/** A multi-line field's first line starts this far below the field's top. */
+export const FIELD_TOP_PADDING_PX = 12
+/** The layout defaults of a field rule (scenario.ts fieldSchema): each grapheme cluster's width, each line's height. */
+export const DEFAULT_ADVANCE_PX = 24
+export const DEFAULT_LINE_HEIGHT_PX = 48
+
+/** One visual line of a field's text: [start, end) in UTF-16 offsets, its trailing spaces and line feed included. */
+interface Line {
+  start: number
+  end: number
+}
+
+/**
+ * A field's text laid out as a phone's StaticLayout lays it out, simplified: every grapheme cluster is `advance`
+ * px wide and every line `lineHeight` px high; a multi-line field breaks lines after a line feed and, where the
+ * text is wider than `width`, after the spaces before the word that does not fit (trailing spaces hang past the
+ * edge, as LineBreaker lets them), inside a word only when that word alone is wider than a line. A single-line field
+ * (SingleLineTransformationMethod shows a line feed as a space) is one line whatever it holds, scrolled to its start.
+ * Offsets are UTF-16, as Android's are; the layout functions follow AOSP android.text.Layout (getLineForOffset,
+ * getOffsetForHorizontal, getPrimaryHorizontal) and Selection (findEdge, moveUp, moveDown).
+ */
+class TextLayout {
+  readonly lines: Line[]
+  private readonly edges: number[]
+
+  constructor(
+    readonly text: string,
+    multiLine: boolean,
+    width: number,
+    readonly advance: number,
+    readonly lineHeight: number
+  ) {
+    this.edges = clusterEdges(text)
+    this.lines = multiLine
+      ? wrap(text, this.edges, Math.max(1, Math.floor(width / advance)))
+      : [{start: 0, end: text.length}]
+  }
+
+  /** Layout.getLineForOffset: the last line starting at or before `offset` (a line's end is the next one's start). */
+  lineFor(offset: number): number {
+    let line = 0
+    while (line + 1 < this.lines.length && (this.lines[line + 1] as Line).start <= offset) line++
+    return line
+  }
+
+  /** The line at `y` px below the layout's top, clamped to the first and last (Layout.getLineForVertical). */
+  lineAt(y: number): number {
+    return Math.max(0, Math.min(this.lines.length - 1, Math.floor(y / this.lineHeight)))
+  }
+
+  /** The cursor stops (grapheme cluster edges) from `start` to `end`, both included when they are stops. */
+  private stops(start: number, end: number): number[] {
+    return this.edges.filter((e) => e >= start && e <= end)
+  }
+
+  /** Layout.getPrimaryHorizontal: how far right of the line's start `offset` lies, in px. */
+  x(offset: number): number {
+    const line = this.lines[this.lineFor(offset)] as Line
+    return (this.stops(line.start, offset).length - 1) * this.advance
+  }
+
+  /**
+   * Layout.getOffsetForHorizontal: the cursor stop of `line` nearest `x` px (the first of two as near). A line that
+   * is not the last cannot take the cursor at its end, which is the next line's start: its last stop is the one
+   * before (`max` there, one cluster left of the line end).
+   */
+  offsetAt(line: number, x: number): number {
+    const {start, end} = this.lines[line] as Line
+    const stops = this.stops(start, end)
+    if (line < this.lines.length - 1 && stops.length > 1) stops.pop()
+    const k = Math.ceil(x / this.advance - 0.5)
+    return stops[Math.max(0, Math.min(stops.length - 1, k))] as number
+  }
+
+  /**
+   * Selection.findEdge: the start of the cursor's line, or its end, which on a line that is not the last is one
+   * before the line's end (before its line feed, or its trailing space); there it steps back one cluster, not one
+   * UTF-16 unit, so a line broken inside a word never splits a surrogate pair.
+   */
+  edge(offset: number, right: boolean): number {
+    const index = this.lineFor(offset)
+    const {start, end} = this.lines[index] as Line
+    if (!right) return start
+    if (index === this.lines.length - 1) return end
+    return [...this.edges].reverse().find((e) => e < end && e >= start) ?? start
+  }
+}
+
+/** `text` broken into lines of at most `columns` clusters (TextLayout: breaks after spaces, in a word only if it must). */
+function wrap(text: string, edges: number[], columns: number): Line[] {
+  const lines: Line[] = []
+  const cluster = (i: number) => text.slice(edges[i] as number, edges[i + 1] as number)
+  const last = edges.length - 1
+  let i = 0
+  let start = 0
+  // Clusters on the current line that are not trailing spaces (what counts toward its width).
+  let used = 0
+  while (i < last) {
+    if (cluster(i) === '\n') {
+      lines.push({start, end: edges[i + 1] as number})
+      start = edges[i + 1] as number
+      used = 0
+      i++
+      continue
+    }
+    if (cluster(i) === ' ') {
+      // Spaces hang at the line's end: they never start a new line.
+      i++
+      continue
+    }
+    // A word: the clusters up to the next space or line feed.
+    let j = i
+    while (j < last && cluster(j) !== ' ' && cluster(j) !== '\n') j++
+    const word = j - i
+    const lineStart = edges.indexOf(start)
+    const width = i - lineStart
+    if (used > 0 && width + word > columns) {
+      // The word does not fit after what the line holds: the line ends before it, after the spaces.
+      lines.push({start, end: edges[i] as number})
+      start = edges[i] as number
+      used = 0
+      continue
+    }
+    if (word > columns - width) {
+      // A word wider than a whole line: as much as fits, then a break inside it.
+      const cut = i + (columns - width)
+      lines.push({start, end: edges[cut] as number})
+      start = edges[cut] as number
+      used = 0
+      i = cut
+      continue
+    }
+    used += word
+    i = j
+  }
+  lines.push({start, end: text.length})
+  return lines
+}
 
 /** KeyEvent.isConfirmKey (AOSP frameworks/base core/java/android/view/KeyEvent.java): these click the focused view. */
 const CONFIRM_KEYS: ReadonlySet<number> = new Set([KEY.DPAD_CENTER, KEY.ENTER, KEY.SPACE, KEY.NUMPAD_ENTER])
@@ -167,9 +313,41 @@ export class TextFields {
     this.focus = {screen: screen.name, index: next, cursor: editable ? this.textOf(screen, next).length : 0, editable}
   }
 
+  /** The rule a scenario gives the field at node `index`, if any. */
+  private ruleOf(screen: LoadedScreen, index: number): FieldRule | undefined {
+    const node = this.nodes(screen)[index] as UiNode
+    return this.rules.find((r) => r.resourceId === node.resourceId)
+  }
+
+  /** The text of the field at node `index` laid out in its bounds, as its rule says (TextLayout). */
+  private layout(screen: LoadedScreen, index: number): TextLayout {
+    const [l, , r] = (this.nodes(screen)[index] as UiNode).bounds
+    const rule = this.ruleOf(screen, index)
+    return new TextLayout(
+      this.textOf(screen, index),
+      rule?.multiLine ?? false,
+      r - l - 2 * FIELD_PADDING_PX,
+      rule?.advancePx ?? DEFAULT_ADVANCE_PX,
+      rule?.lineHeightPx ?? DEFAULT_LINE_HEIGHT_PX
+    )
+  }
+
+  /**
+   * Where a tap at (x, y) puts the cursor in the field at node `index`: Editor.onTouchUpEvent sets it to
+   * TextView.getOffsetForPosition (the line under y, getLineAtCoordinate, then the stop nearest x on it,
+   * getOffsetForHorizontal), and a tap that focuses the field does the same first (Editor.onFocusChanged puts the
+   * cursor at getLastTapPosition). The field is not scrolled: its first line and its text's start show.
+   */
+  private offsetAt(screen: LoadedScreen, index: number, x: number, y: number): number {
+    const [l, t] = (this.nodes(screen)[index] as UiNode).bounds
+    const layout = this.layout(screen, index)
+    return layout.offsetAt(layout.lineAt(y - t - FIELD_TOP_PADDING_PX), x - l - FIELD_PADDING_PX)
+  }
+
   /**
    * A tap that the dump's window `window` took (the topmost window under the point, touch.ts): on an edit field of
-   * that window it focuses the field with the cursor at the end; on another clickable view of it, the focus goes. A
+   * that window it focuses the field with the cursor where the finger lifted (offsetAt; a field already focused
+   * moves its cursor there too); on another clickable view of it, the focus goes. A
    * tap no window of the dump took (undefined), or one the keyboard took, leaves the focus where it is: the
    * keyboard's keys are its own views, and the field under the keyboard never sees the touch. A field the dump says
    * is not focusable (a date field that opens a picker) does not take the focus: View.onTouchEvent requests focus
@@ -186,21 +364,22 @@ export class TextFields {
       if (nodes.some((n) => n.clickable)) this.focus = undefined
       return
     }
-    this.focus = {screen: screen.name, index: hit, cursor: this.textOf(screen, hit).length, editable: true}
+    this.focus = {screen: screen.name, index: hit, cursor: this.offsetAt(screen, hit, x, y), editable: true}
   }
 
-  private set(screen: LoadedScreen, focus: Focus, text: string, cursor: number): void {
+  /** The field now holds `text` with the cursor at `cursor`; `memory` keeps a run of UP/DOWN keys' x (Focus.memory). */
+  private set(screen: LoadedScreen, focus: Focus, text: string, cursor: number, memory?: number): void {
     // An edit (not a cursor move) runs the app's TextWatcher (field-watchers.ts).
     if (text !== this.textOf(screen, focus.index)) ({text, cursor} = reformat(this.rule(screen, focus), text, cursor))
     let edits = this.edits.get(screen.name)
     if (!edits) this.edits.set(screen.name, (edits = new Map()))
     edits.set(focus.index, text)
     focus.cursor = Math.max(0, Math.min(cursor, text.length))
+    focus.memory = memory
   }
 
   private rule(screen: LoadedScreen, focus: Focus): FieldRule | undefined {
-    const node = this.nodes(screen)[focus.index] as UiNode
-    return this.rules.find((r) => r.resourceId === node.resourceId)
+    return this.ruleOf(screen, focus.index)
   }
 
   /** Types at the cursor, through the field's rule. */
@@ -260,26 +439,33 @@ export class TextFields {
   }
 
   /**
-   * Cursor, delete and confirm keys, as a focused EditText takes them (HOME/END within the cursor's line, as TextView
-   * does). The arrows and FORWARD_DEL step over a whole grapheme cluster (Layout.getOffsetToLeftOf/RightOf and
-   * BaseKeyListener.getOffsetForForwardDeleteKey go by the text's cursor positions, which never split a cluster),
-   * DEL over a code point or a whole emoji sequence (backspaceFrom). An arrow the field cannot take (LEFT at the
-   * start, RIGHT at the end, UP or DOWN in a one-line field) moves the focus to the next control that way, as
-   * ViewRootImpl's focus navigation does with an arrow no view handled (AOSP ViewRootImpl.performFocusNavigation).
+   * Cursor, delete and confirm keys, as a focused EditText takes them (TextView.onKeyDown: its key listener, then
+   * ArrowKeyMovementMethod through BaseMovementMethod.handleMovementKey), the cursor moving by the field's layout
+   * (TextLayout):
+   * - DPAD_LEFT/RIGHT step over one grapheme cluster, across soft and hard line ends alike
+   *   (Selection.moveLeft/moveRight, Layout.getOffsetToLeftOf/RightOf go by the text's cursor stops);
+   * - DPAD_UP/DOWN go to the line above/below at the same x, kept over a run of them (Selection.moveUp/moveDown,
+   *   setSelectionAndMemory); from the first line UP goes to the text's start, from the last DOWN to its end;
+   * - MOVE_HOME/MOVE_END go to the start/end of the visual line the cursor is on (home/end -> lineStart/lineEnd ->
+   *   Selection.moveToLeftEdge/moveToRightEdge, findEdge);
+   * - DEL over a code point or a whole emoji sequence (backspaceFrom), FORWARD_DEL over a cluster
+   *   (BaseKeyListener.getOffsetForForwardDeleteKey).
+   * An arrow the field cannot move by (LEFT at the start, RIGHT at the end, UP at the start, DOWN at the end) moves
+   * the focus to the next control that way, as ViewRootImpl.performFocusNavigation does with an arrow no view took.
    * With the focus on a control that is not a field, a confirm key (KeyEvent.isConfirmKey: DPAD_CENTER, ENTER, SPACE,
    * NUMPAD_ENTER) clicks it (View.onKeyUp performs the click): that node is returned.
    */
   key(screen: LoadedScreen, code: number): {clicked?: UiNode} {
     const focus = this.focusOn(screen)
     if (!focus) return {}
+    const direction = (
+      {[KEY.DPAD_LEFT]: 'left', [KEY.DPAD_RIGHT]: 'right', [KEY.DPAD_UP]: 'up', [KEY.DPAD_DOWN]: 'down'} as Record<
+        number,
+        Direction
+      >
+    )[code]
     if (!focus.editable) {
       if (CONFIRM_KEYS.has(code)) return {clicked: this.nodes(screen)[focus.index] as UiNode}
-      const direction = (
-        {[KEY.DPAD_LEFT]: 'left', [KEY.DPAD_RIGHT]: 'right', [KEY.DPAD_UP]: 'up', [KEY.DPAD_DOWN]: 'down'} as Record<
-          number,
-          Direction
-        >
-      )[code]
       if (direction) this.leave(screen, focus, direction)
       return {}
     }
@@ -287,28 +473,35 @@ export class TextFields {
     if ((rule?.refuse || keepsText(rule)) && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return {}
     const now = this.textOf(screen, focus.index)
     const c = Math.min(focus.cursor, now.length)
+    const move = (to: number, memory?: number) => this.set(screen, focus, now, to, memory)
     const edges = clusterEdges(now)
     switch (code) {
       case KEY.DPAD_LEFT:
         if (c === 0) this.leave(screen, focus, 'left')
-        else this.set(screen, focus, now, [...edges].reverse().find((e) => e < c) ?? 0)
+        else move([...edges].reverse().find((e) => e < c) ?? 0)
         break
       case KEY.DPAD_RIGHT:
         if (c >= now.length) this.leave(screen, focus, 'right')
-        else this.set(screen, focus, now, edges.find((e) => e > c) ?? now.length)
+        else move(edges.find((e) => e > c) ?? now.length)
         break
       case KEY.DPAD_UP:
-      case KEY.DPAD_DOWN:
-        if (!now.includes('\n')) this.leave(screen, focus, code === KEY.DPAD_UP ? 'up' : 'down')
-        break
-      case KEY.MOVE_HOME:
-        this.set(screen, focus, now, now.lastIndexOf('\n', c - 1) + 1)
-        break
-      case KEY.MOVE_END: {
-        const end = now.indexOf('\n', c)
-        this.set(screen, focus, now, end === -1 ? now.length : end)
+      case KEY.DPAD_DOWN: {
+        const layout = this.layout(screen, focus.index)
+        const line = layout.lineFor(c)
+        const up = code === KEY.DPAD_UP
+        const next = up ? line - 1 : line + 1
+        if (next >= 0 && next < layout.lines.length) {
+          // The x of the run's first offset (SELECTION_MEMORY), else the cursor's own.
+          const memory = focus.memory ?? c
+          move(layout.offsetAt(next, layout.x(memory)), memory)
+        } else if (up ? c !== 0 : c !== now.length) move(up ? 0 : now.length)
+        else this.leave(screen, focus, up ? 'up' : 'down')
         break
       }
+      case KEY.MOVE_HOME:
+      case KEY.MOVE_END:
+        move(this.layout(screen, focus.index).edge(c, code === KEY.MOVE_END))
+        break
       case KEY.DEL:
         if (c > 0) {
           const from = backspaceFrom(now, c)

@@ -86,3 +86,117 @@ describe('emulator: keys at a field edge, confirm keys, and what one cursor key 
     expect(fieldText()).to.equal('eb')
   })
 })
+
+describe('emulator: a field lays out its text; a tap, HOME/END and the arrows go by its visual lines', () => {
+  let emu: Emulator
+  let client: AdbClient
+  const run = (command: string) => shell(client, 'emu-1', command)
+  const fieldText = () => {
+    const tag =
+      emu
+        .device('emu-1')
+        .dumpXml()
+        .match(/<node\b[^>]*>/g)
+        ?.find((t) => t.includes(FIELD)) ?? ''
+    return /\stext="([^"]*)"/.exec(tag)?.[1]
+  }
+  // The demo's field: bounds [42,231][780,357]. Its layout starts 24 px in from the left and 12 px below the top;
+  // each character is 30 px wide and each line 30 px high here, so 690 px hold 23 characters a line.
+  const LEFT = 42 + 24
+  const TOP = 231 + 12
+  /** A tap just right of the left edge of character `column` on visual line `line`: the cursor goes before it. */
+  const tapAt = (line: number, column: number) => run(`input tap ${LEFT + column * 30 + 5} ${TOP + line * 30 + 15}`)
+  // Lines: "aaaa bbbb cccc dddd " (0-20), "eeee ffff gggg hhhh " (20-40), "iiii jjjj" (40-49): a word that does not
+  // fit takes the next line, the space before it ending the line it leaves.
+  const WRAPPED = 'aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj'
+
+  async function start(multiLine: boolean): Promise<void> {
+    emu = await emulate({
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {list: DEMO_DIR},
+            timing: {transitionMs: 0},
+            fields: [{resourceId: FIELD, multiLine, advancePx: 30, lineHeightPx: 30}],
+          },
+        },
+      },
+    })
+    client = clientFor(emu)
+  }
+  afterEach(() => emu.close())
+
+  it('MOVE_END from a tap on the middle line of a wrapped paragraph stops at that line, before its trailing space', async () => {
+    await start(true)
+    emu.device('emu-1').recordInput({type: 'commit', text: WRAPPED})
+    await tapAt(1, 2)
+    await run('input keyevent KEYCODE_MOVE_END')
+    await run('input text X')
+    expect(fieldText()).to.equal('aaaa bbbb cccc dddd eeee ffff gggg hhhhX iiii jjjj')
+    await run('input keyevent KEYCODE_MOVE_HOME')
+    await run('input text Y')
+    expect(fieldText()).to.equal('aaaa bbbb cccc dddd Yeeee ffff gggg hhhhX iiii jjjj')
+  })
+
+  it('a line feed is a hard break: MOVE_END stops before it, MOVE_HOME after it', async () => {
+    await start(true)
+    emu.device('emu-1').recordInput({type: 'commit', text: 'ab\ncd\nef'})
+    await tapAt(1, 1)
+    await run('input keyevent KEYCODE_MOVE_END')
+    await run('input text X')
+    await run('input keyevent KEYCODE_DPAD_DOWN KEYCODE_MOVE_HOME')
+    await run('input text Y')
+    expect(fieldText()).to.equal('ab&#10;cdX&#10;Yef')
+  })
+
+  it('a tap puts the cursor under the finger, in a single-line field too, and moves it in a field already focused', async () => {
+    await start(false)
+    emu.device('emu-1').recordInput({type: 'commit', text: 'hello world'})
+    await tapAt(0, 5)
+    await run('input text X')
+    expect(fieldText()).to.equal('helloX world')
+    // Past the text's end: the cursor goes to its end.
+    await tapAt(0, 20)
+    await run('input text Y')
+    expect(fieldText()).to.equal('helloX worldY')
+    // A single-line field is one line however long: MOVE_HOME goes to the text's start from anywhere on it.
+    await tapAt(0, 3)
+    await run('input keyevent KEYCODE_MOVE_HOME')
+    await run('input text Z')
+    expect(fieldText()).to.equal('ZhelloX worldY')
+  })
+
+  it('DPAD_UP/DOWN keep the x a run of them started at, go to the text start/end from the first/last line', async () => {
+    await start(true)
+    emu.device('emu-1').recordInput({type: 'commit', text: WRAPPED})
+    // Column 18 of line 1 (offset 38), down to the short last line (its end, 49), then back up to column 18 (not 9).
+    await tapAt(1, 18)
+    await run('input keyevent KEYCODE_DPAD_DOWN KEYCODE_DPAD_UP')
+    await run('input text X')
+    expect(fieldText()).to.equal('aaaa bbbb cccc dddd eeee ffff gggg hhhXh iiii jjjj')
+    // From the first line UP goes to offset 0; from the last line DOWN goes to the end.
+    await tapAt(0, 7)
+    await run('input keyevent KEYCODE_DPAD_UP')
+    await run('input text A')
+    await tapAt(2, 2)
+    await run('input keyevent KEYCODE_DPAD_DOWN')
+    await run('input text Z')
+    expect(fieldText()).to.equal('Aaaaa bbbb cccc dddd eeee ffff gggg hhhXh iiii jjjjZ')
+  })
+
+  it('DPAD_LEFT/RIGHT step one character across a soft line end', async () => {
+    await start(true)
+    emu.device('emu-1').recordInput({type: 'commit', text: WRAPPED})
+    await tapAt(1, 0)
+    await run('input keyevent KEYCODE_DPAD_LEFT')
+    await run('input text X')
+    expect(fieldText()).to.equal('aaaa bbbb cccc ddddX eeee ffff gggg hhhh iiii jjjj')
+    // Past the end of a line that is not the last, a tap stops before its trailing space (offset 20 of
+    // "aaaa bbbb cccc ddddX "): its end is the next line's start. RIGHT then steps onto that start.
+    await tapAt(0, 22)
+    await run('input keyevent KEYCODE_DPAD_RIGHT')
+    await run('input text Y')
+    expect(fieldText()).to.equal('aaaa bbbb cccc ddddX Yeeee ffff gggg hhhh iiii jjjj')
+  })
+})
