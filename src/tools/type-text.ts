@@ -12,6 +12,7 @@ import {
   InvalidInputError,
   isEditable,
   UnsupportedError,
+  type ScreenCapture,
   type ScreenElement,
   type ScreenModel,
   type UiNode,
@@ -328,23 +329,72 @@ function checkStop(text: string, at: number, what: string, details: Record<strin
 }
 
 /**
- * Types in chunks of TYPE_CHUNK, waiting typing_speed ± variance (variance clamped to [0, typing_speed]) between
- * chunks; the driver sends text it types in one piece (through an input method) as one call.
+ * Types in chunks of TYPE_CHUNK into field `id`, waiting typing_speed ± variance (variance clamped to [0,
+ * typing_speed]) between chunks; the driver sends text it types in one piece (through an input method) as one call.
+ * Between chunks, where the device reads its screen cheaply, the field must still have the focus (checkFocusKept).
  */
-function typeText(ctx: ToolContext, text: string, speed: number, variance: number): Promise<void> {
+function typeText(ctx: ToolContext, id: string, text: string, speed: number, variance: number): Promise<void> {
   const spread = Math.min(Math.max(variance, 0), speed)
   // The command's deadline grows with the work asked: the pauses between chunks at first, then with each chunk sent
   // the pauses still to come plus the base limit from then, so a device whose every call is slow (a VM start each, up
   // to Android 11) is given time chunk by chunk.
   const chunks = Math.ceil(text.length / TYPE_CHUNK)
   ctx.expectWork?.((chunks - 1) * (speed + spread))
+  let typed = 0
   return ctx.driver.inputText(text, {
     chunk: TYPE_CHUNK,
     gapMs: () => speed + Math.round((Math.random() * 2 - 1) * spread),
     signal: ctx.signal,
     progress: (message) => ctx.progress(message),
-    sent: (done) => ctx.expectWork?.((chunks - done) * (speed + spread)),
+    sent: (done) => {
+      typed = Math.min(done * TYPE_CHUNK, text.length)
+      ctx.expectWork?.((chunks - done) * (speed + spread))
+    },
+    check: (screen) => checkFocusKept(screen, id, text, typed),
   })
+}
+
+/** An element as an error names it: its id, what it is, its resource-id and its words. */
+function named(e: ScreenElement): string {
+  const what = isEditable(e.node) ? 'the field' : e.className.slice(e.className.lastIndexOf('.') + 1)
+  return `${what} ${e.id}${e.resId ? ` (${e.resId})` : ''}${e.text && !e.node.password ? ` ${JSON.stringify(e.text)}` : ''}`
+}
+
+/**
+ * Between typed chunks (the driver asks it only where a screen read is cheap: docs/devices.md): field `id` must
+ * still have the input focus, in the window that has it. An app may move the focus while text goes in (PIN and OTP
+ * boxes that move on by themselves, a form that jumps to the next field once one is full: a TextWatcher calling
+ * requestFocus; a search box that opens a results page), and the rest would go to another field, or to a button
+ * that a space clicks (KeyEvent.isConfirmKey). Nothing more is sent then: FOCUS_MOVED, naming what was sent and
+ * where the focus is. The move can come within a chunk: the end of the last chunk sent may be where the focus went.
+ */
+function checkFocusKept(screen: ScreenCapture, id: string, text: string, typed: number): void {
+  const model = buildScreenModel(screen)
+  const field = model.byId.get(id)
+  const holder = model.windows.find((w) => w.focused)
+  if (field && hasFocus(field.node) && (!holder || holder === field.window)) return
+  const focused = model.elements.find((e) => e.node.focused && (!holder || e.window === holder))
+  const at = focused ? `the focus is on ${named(focused)}` : 'no view has the focus'
+  const where = !field
+    ? `the field left the screen, and ${at}`
+    : holder && holder !== field.window
+      ? `a window over it, ${JSON.stringify(holder.title ?? holder.pkg)}, has the input focus, and ${at}`
+      : at
+  throw new DeviceCommandError(
+    `the focus left the field ${id} while typing: ${where}. ${typed} of ${text.length} characters were sent (${JSON.stringify(text.slice(0, typed))}), the end of them maybe where the focus went; the other ${text.length - typed} were not typed`,
+    {
+      actions: [
+        'Read the screen (arc screen-state) to see what each field holds, then type the rest into the field meant for it (boxes that move on by themselves: type each box its own part).',
+      ],
+      details: {
+        element_id: id,
+        reason: 'FOCUS_MOVED',
+        typed,
+        not_typed: text.length - typed,
+        ...(focused ? {focused: focused.id} : {}),
+      },
+    }
+  )
 }
 
 /** The field as the screen shows it now; an error when it left the screen. */
@@ -515,7 +565,7 @@ export const typeAppendText = defineTool({
     const element_id = field.target.id
     refuseMultiline(field, element_id)
     await ctx.driver.pressKeys(['MOVE_END'])
-    await typeText(ctx, text, typing_speed, typing_speed_variance)
+    await typeText(ctx, element_id, text, typing_speed, typing_speed_variance)
     if (field.hidden) {
       // Typed, and not checkable: said so, never a failure that a retry would answer by typing the text twice.
       await readField(ctx, element_id)
@@ -594,7 +644,7 @@ export const typeInsertText = defineTool({
     const at = codePointIndex(field.before, offset)
     checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
     await ctx.driver.pressKeys(cursorKeys(field.before, at))
-    await typeText(ctx, text, typing_speed, typing_speed_variance)
+    await typeText(ctx, element_id, text, typing_speed, typing_speed_variance)
     const {now, hintTaken} = await readBack(
       ctx,
       element_id,
@@ -674,7 +724,7 @@ export const typeReplaceText = defineTool({
       ...cursorKeys(field.before, at + search.length),
       ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL'),
     ])
-    if (new_text) await typeText(ctx, new_text, typing_speed, typing_speed_variance)
+    if (new_text) await typeText(ctx, element_id, new_text, typing_speed, typing_speed_variance)
     const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
     // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
     let now = ''

@@ -53,6 +53,12 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   },
   {
     code: 'DEVICE_COMMAND_FAILED',
+    reason: 'FOCUS_MOVED',
+    meaning:
+      'typing in chunks: the app moved the focus out of the field between chunks (a PIN box that moves on, a form that jumps to the next field): the rest was not typed',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
     reason: 'FIELD_LEFT_SCREEN',
     meaning: 'typing: the field left the screen before it could be read back',
   },

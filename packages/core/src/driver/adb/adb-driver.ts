@@ -54,6 +54,7 @@ import {readLogs} from './logs.js'
 import {keyboardWindowShown} from '../keyboard-state.js'
 import {parseInputShown} from './parse-input-method.js'
 import * as screen from './screen.js'
+import {treelessWindows} from '../../screen/window-metadata.js'
 import {geometryFor, type GeometryMemory} from './screen-geometry.js'
 import {screenRecord} from './screenrecord.js'
 import {startActivity} from './start-activity.js'
@@ -130,6 +131,8 @@ export class AdbDriver implements DeviceDriver {
    * where the helper's start is paid once for many calls, so touches go through it (touchesViaHelper).
    */
   readonly resident: boolean
+  /** This driver's last screen read, whose size, foreground and window manager a check between typed chunks reuses. */
+  private lastCapture?: ScreenCapture
 
   constructor(
     readonly server: AdbServer,
@@ -229,8 +232,39 @@ export class AdbDriver implements DeviceDriver {
       const started = this.geometry.begin()
       const dumper = (uiautomator: () => Promise<screen.Dump>) =>
         this.helper.serve('screen', (session) => this.helper.dump(session), uiautomator)
-      return this.renewing(screen.captureScreen(this.shell, this.dumpState, known, dumper), started, (c) => c.screen)
+      const read = this.renewing(
+        screen.captureScreen(this.shell, this.dumpState, known, dumper),
+        started,
+        (c) => c.screen
+      )
+      return read.then((capture) => (this.lastCapture = capture))
     })
+  }
+
+  /**
+   * The screen as it is now, for a check between typed chunks (TypingPace.check), where that is cheap: the running
+   * on-device helper's dump of every window (one request on its open stream, 5-40 ms on a phone; no shell, no
+   * uiautomator), taken as it is, with the screen size, foreground and window manager of this driver's last read.
+   * Not waited for to settle after the chunk arc sent (`dump` without SINCE_MS; the helper still waits after a touch
+   * of its own less than 3 s old, Settle.java): `input text` returns once the app has handled every key
+   * (InputShellCommand.injectKeyEvent injects with INJECT_INPUT_EVENT_MODE_WAIT_FOR_FINISH), so a focus the app moved
+   * while handling them shows. Undefined where the helper is off, not running, did not serve this driver's last
+   * read, or fails now: no check then (a failed check is no reason to stop typing).
+   */
+  private async quickCapture(): Promise<ScreenCapture | undefined> {
+    const last = this.lastCapture
+    const running = runningHelperSession(this.shell)
+    if (!last || !running || this.helper.mode === 'off' || this.helper.used.get('screen')?.backend !== 'helper')
+      return undefined
+    try {
+      const dump = await this.exclusive(async () => this.helper.dump(await running, {settle: false}))
+      const listed = dump.hierarchy.listedWindows
+      const allWindows = listed ? treelessWindows(listed).length === 0 : last.allWindows
+      return {...last, xml: dump.xml, hierarchy: dump.hierarchy, allWindows}
+    } catch (error) {
+      if (error instanceof HelperFailure) return undefined
+      throw error
+    }
   }
 
   /** What served this driver's calls the helper could take; undefined with the helper off (ADB is the only way). */
@@ -459,7 +493,11 @@ export class AdbDriver implements DeviceDriver {
       return this.act((dev) => input.inputText(dev, text))
     }
     for (let i = 0; i < text.length; i += pace.chunk) {
-      if (i > 0) await sleep(pace.gapMs(), pace.signal)
+      if (i > 0) {
+        await sleep(pace.gapMs(), pace.signal)
+        const now = pace.check && (await this.quickCapture())
+        if (now) await pace.check?.(now)
+      }
       pace.progress?.(`typing ${Math.min(i + pace.chunk, text.length)}/${text.length}`)
       const part = text.slice(i, i + pace.chunk)
       await this.act((dev) => input.inputText(dev, part))

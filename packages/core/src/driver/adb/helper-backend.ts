@@ -198,10 +198,11 @@ export class HelperBackend {
    * action: `dump SINCE_MS` tells the helper how long ago arc's last action on the device ended, in this process or
    * another (action-marks.ts; it knows its own touches, not `input`, `am start` or another process's), and it waits for 500 ms without accessibility events from then, at most 3 s
    * (the helper's Settle). Its reply starts with `settled` or `unsettled`, a tab and the ms it waited, on a line.
+   * `settle: false` leaves arc's action out (no SINCE_MS): the helper then waits only after an input of its own.
    */
-  async dump(session: HelperSession): Promise<Dump> {
+  async dump(session: HelperSession, {settle = true}: {settle?: boolean} = {}): Promise<Dump> {
     const words = ['dump']
-    const since = msSinceAction(this.dev.key)
+    const since = settle ? msSinceAction(this.dev.key) : undefined
     if (since !== undefined) words.push(String(since))
     const reply = (await session.request(words, limit(this.dev, SETTLE_BOUND_MS))).toString('utf8')
     const cut = reply.indexOf('\n')

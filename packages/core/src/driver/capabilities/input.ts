@@ -1,4 +1,5 @@
 /** The input capability: touches, gestures, keys and text, as a finger and a keyboard would send them. */
+import type {ScreenCapture} from './screen.js'
 
 /** A point in device pixels, in the current orientation (the dump's bounds' space). */
 export interface Point {
@@ -31,6 +32,12 @@ export interface TypingPace {
   progress?(message: string): void
   /** Told after each chunk went: how many chunks went so far. */
   sent?(chunks: number): void
+  /**
+   * Asked before each chunk after the first (after its gap) with the screen as it is then, only where the device
+   * has a cheap read of it (arc's on-device helper running: one request, no shell, no wait for the screen to
+   * settle); elsewhere never. Throws to stop the typing: nothing more is sent.
+   */
+  check?(screen: ScreenCapture): void | Promise<void>
 }
 
 export interface InputCapability {
