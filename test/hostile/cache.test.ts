@@ -2,7 +2,7 @@ import {expect} from 'chai'
 import {mkdir, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {serialFolderName} from '@arc-cli/core'
+import {deviceFolderName} from '@arc-cli/core'
 
 import {useEmulator} from '@arc-cli/test-support/emulator-support'
 import {mountTmpfs, scratch} from '@arc-cli/test-support/hostile'
@@ -19,8 +19,9 @@ describe('hostile: a damaged or unwritable id cache', function () {
     for (const unmount of unmounts) await unmount()
   })
 
-  /** The emulated device's cache folder under the suite's ARC_CACHE_DIR. */
-  const deviceCache = () => path.join(h.env.ARC_CACHE_DIR as string, 'devices', serialFolderName('emu-1'))
+  /** The emulated device's cache folder under the suite's ARC_CACHE_DIR (its adb server is not the default one). */
+  const deviceCache = () =>
+    path.join(h.env.ARC_CACHE_DIR as string, 'devices', deviceFolderName('emu-1', `127.0.0.1:${h.emu.port}`))
 
   /** A clickable element's id on the demo screen, from a fresh read (which also writes the cache). */
   async function someId(): Promise<string> {

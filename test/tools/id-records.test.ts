@@ -13,7 +13,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {expect} from 'chai'
 
-import type {InputEvent} from '@arc-cli/emulator'
+import {startEmulator, type InputEvent} from '@arc-cli/emulator'
 import {serveHttp} from '@arc-cli/plugin-mcp'
 import {tools as annotateTools} from '@arc-cli/plugin-annotate'
 import {tools as screenTools} from '@arc-cli/plugin-screen-state'
@@ -357,6 +357,51 @@ describe('an id shown for one device, used on another', function () {
     const again = await runArc(['click', id, '-d', 'tablet'], {env})
     expect(again.code, again.stderr).to.equal(0)
     expect(taps).to.deep.equal(['pixel:follow', 'tablet:following'])
+  })
+
+  // Two adb servers each with a device of one serial (emulators in containers, each its own emulator-5554 behind its
+  // own adb server): the cache kept both under one folder, so a read of the second replaced the records of the first,
+  // and the first's "Follow" id, now "Following" there, was tapped as what the caller had been shown.
+  it('CLI, one serial on two adb servers: each device its own records; an id shown on one is refused on the other', async () => {
+    taps.length = 0
+    h.emu.device('pixel').showScreen('follow')
+    const other = await startEmulator({
+      port: 0,
+      devices: [],
+      scenario: {devices: {pixel: {screens: await followScreens(h.dir), initialScreen: 'following'}}},
+    })
+    const otherTaps: string[] = []
+    other.device('pixel').on('input', (event: InputEvent, shown: string) => {
+      if (event.type === 'tap') otherTaps.push(shown)
+    })
+    try {
+      const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-two-servers')}
+      const otherEnv = {...env, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${other.port}`}
+      const id = buildScreenModel(await h.capture('pixel')).elements.find((e) => e.text === 'Follow')?.id as string
+      expect((await runArc(['screen-state', '-d', 'pixel'], {env})).stdout).to.include('\tFollow\t')
+      // The other server's pixel, read: its "Following" is that device's record, not this one's.
+      expect((await runArc(['screen-state', '-d', 'pixel'], {env: otherEnv})).stdout).to.include('\tFollowing\t')
+      h.emu.device('pixel').showScreen('following')
+      const clicked = await runArc(['click', id, '-d', 'pixel'], {env})
+      expect(clicked.code, clicked.stderr).to.equal(18)
+      expect(clicked.stderr).to.match(/STALE_ELEMENT.*it named Button "Follow"/)
+      expect(taps).to.deep.equal([])
+      // An id shown for the first server's pixel alone, on the other's showing the same: another device's id.
+      h.emu.device('pixel').showScreen('follow')
+      other.device('pixel').showScreen('follow')
+      const fresh = await runArc(['screen-state', '-d', 'pixel'], {
+        env: {...env, ARC_CACHE_DIR: path.join(h.dir, 'c2')},
+      })
+      expect(fresh.code, fresh.stderr).to.equal(0)
+      const elsewhere = await runArc(['click', id, '-d', 'pixel', '--json'], {
+        env: {...otherEnv, ARC_CACHE_DIR: path.join(h.dir, 'c2')},
+      })
+      expect(elsewhere.code, elsewhere.stdout).to.equal(18)
+      expect(JSON.parse(elsewhere.stdout).error.details.reason).to.equal('OTHER_DEVICE')
+      expect(otherTaps).to.deep.equal([])
+    } finally {
+      await other.close()
+    }
   })
 
   it('CLI: an id no device of the cache was shown (typed from a flow) still gets the on-screen check only', async () => {

@@ -145,6 +145,7 @@ export {displayWidth, padToWidth, truncateToWidth} from './tools/display-width.j
 export {
   arcCacheDir,
   arcCacheSource,
+  deviceFolderName,
   FileDeviceState,
   MemoryDeviceState,
   serialFolderName,

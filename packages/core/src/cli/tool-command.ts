@@ -10,7 +10,7 @@ import {partialBackend, resolveDriver, type DeviceSelection} from '../driver/res
 import {InvalidInputError} from '../errors/arc-error.js'
 import {EXIT_INTERRUPTED} from '../errors/exit-codes.js'
 import {Args, Flags} from '../oclif.js'
-import {FileDeviceState, forgetStateWarnings} from '../state/device-state.js'
+import {deviceFolderName, FileDeviceState, forgetStateWarnings} from '../state/device-state.js'
 import type {AnyTool, OmittableField, ToolResult} from '../tools/define-tool.js'
 import {inputSchema, runTool, type ToolObserver} from '../tools/run-tool.js'
 import {ArcCommand, deviceFlags} from './arc-command.js'
@@ -18,6 +18,9 @@ import {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './deadline.js'
 import {describeInputIssues, flagName, schemaFields, type SchemaField} from './schema-fields.js'
 import {selectorFormArgv} from './selector-forms.js'
 import {Spinner, colorsFor} from './terminal.js'
+
+/** Where the CLI keeps what it remembers of a device: per adb server and serial (deviceFolderName). */
+const deviceFolder = (driver: DeviceDriver) => deviceFolderName(driver.serial, driver.adbServer)
 
 function fieldSummary(field: SchemaField): string {
   const parts = [field.description]
@@ -246,20 +249,35 @@ export async function runToolFromCli({tool, args, flags, command, signal}: Comma
         ...(observer ? {observe: observeWithSelection(observer, selection)} : {}),
         openDriver: () => resolveDriver(selection),
         ...(backend ? {backend} : {}),
-        stateFor: (driver) => new FileDeviceState(driver.serial, undefined, warn),
+        // Per adb server and serial: another server's device of the same serial is another device.
+        stateFor: (driver) =>
+          new FileDeviceState(driver.serial, undefined, warn, undefined, undefined, deviceFolder(driver)),
         // An id shown for another device this cache knows, never for this one, is refused (STALE_ELEMENT OTHER_DEVICE);
         // not a flow's, written for any device (flowStepsHost).
         ...(flowStepsHost.active()
           ? {}
           : {
               callerElsewhereFor: (driver: DeviceDriver) => () =>
-                FileDeviceState.otherDevices(driver.serial, undefined, process.env.ARC_CALLER || undefined, warn),
+                FileDeviceState.otherDevices(
+                  driver.serial,
+                  undefined,
+                  process.env.ARC_CALLER || undefined,
+                  warn,
+                  deviceFolder(driver)
+                ),
             }),
         // Scripts driving one device side by side name themselves, so that each has its own `changes` baseline.
         ...(process.env.ARC_CALLER
           ? {
-              callerStateFor: (driver: {serial: string}) =>
-                new FileDeviceState(driver.serial, undefined, warn, undefined, process.env.ARC_CALLER),
+              callerStateFor: (driver: DeviceDriver) =>
+                new FileDeviceState(
+                  driver.serial,
+                  undefined,
+                  warn,
+                  undefined,
+                  process.env.ARC_CALLER,
+                  deviceFolder(driver)
+                ),
             }
           : {}),
         warn,

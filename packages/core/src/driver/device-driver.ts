@@ -68,6 +68,13 @@ export interface DeviceDriver
   /** The device's serial (`demo`, a snapshot path, or an adb serial). */
   readonly serial: string
   /**
+   * The adb server the device is reached through, `HOST:PORT` (a loopback host as 127.0.0.1, as the device lock keys
+   * it); undefined for a snapshot. Two servers may each have a device of one serial (emulators in containers, each
+   * its own `emulator-5554`): what arc remembers of a device is kept per server and serial (state/device-state.ts
+   * deviceFolderName).
+   */
+  readonly adbServer?: string
+  /**
    * Runs `work` as the device's only user (driver/device-lock.ts): no other call of this process and no other arc
    * process on this machine reads the screen of the device or sends it input until `work` settles. The driver's
    * own screen reads and inputs take the same section one at a time; inside `work` they run directly. An element

@@ -56,6 +56,22 @@ export function serialFolderName(serial: string): string {
   return safe === '.' || safe === '..' ? safe.replaceAll('.', '%2E') : safe
 }
 
+/** The adb server a device is reached through by default (adb's own: 127.0.0.1:5037), whose devices' folders keep their plain serials. */
+const DEFAULT_ADB_SERVER = '127.0.0.1:5037'
+
+/**
+ * The folder under `devices/` of what arc remembers of a device: its serial's (serialFolderName), or, for a device of
+ * another adb server than the default one, its serial and that server's (`emulator-5554@10.0.0.5:5037`, made
+ * file-safe). Two servers may each have a device of one serial (emulators in containers, each its own
+ * `emulator-5554`): one folder for both let a read of one replace the records of the other, and an id shown on one
+ * act on the other.
+ */
+export function deviceFolderName(serial: string, adbServer?: string): string {
+  return serialFolderName(
+    adbServer === undefined || adbServer === DEFAULT_ADB_SERVER ? serial : `${serial}@${adbServer}`
+  )
+}
+
 /** A cache file larger than this is not arc's (its largest, 4000 element records, is some 1 MB): not read. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
@@ -137,10 +153,11 @@ export class FileDeviceState implements DeviceState {
     serial: string,
     cacheDir = arcCacheDir(),
     caller?: string,
-    warn?: (message: string) => void
+    warn?: (message: string) => void,
+    /** The device's own folder name (deviceFolderName), when not its serial's. */
+    own = serialFolderName(serial)
   ): Promise<FileDeviceState[]> {
     const root = path.join(cacheDir, 'devices')
-    const own = serialFolderName(serial)
     const folders = new Set<string>()
     try {
       for (const entry of await readdir(root, {withFileTypes: true})) if (entry.isDirectory()) folders.add(entry.name)

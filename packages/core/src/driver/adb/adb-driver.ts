@@ -61,8 +61,13 @@ import {startActivity} from './start-activity.js'
 
 /** The critical section's key: one per adb server (loopback names as one) and serial. */
 export function lockKey(host: string, port: number, serial: string): string {
+  return `${serverName(host, port)}/${serial}`
+}
+
+/** An adb server as a person means it: `localhost` and `127.0.0.1` are one (lockKey, DeviceDriver.adbServer). */
+function serverName(host: string, port: number): string {
   const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host)
-  return `${loopback ? '127.0.0.1' : host.toLowerCase()}:${port}/${serial}`
+  return `${loopback ? '127.0.0.1' : host.toLowerCase()}:${port}`
 }
 
 /** What an AdbDriver is opened with. */
@@ -119,6 +124,7 @@ const REFUSED_BEFORE_ACTING = new Set(['BAD_REQUEST', 'UNSUPPORTED', 'UIAUTOMATI
 
 export class AdbDriver implements DeviceDriver {
   readonly serial: string
+  readonly adbServer: string
   readonly shell: DeviceShell
   /** What the device showed of its uiautomator (`--windows`, `/dev/tty`), shared by this process's drivers of it. */
   private readonly dumpState: screen.DumpState
@@ -140,6 +146,7 @@ export class AdbDriver implements DeviceDriver {
     options: AdbDriverOptions = {}
   ) {
     this.serial = serial
+    this.adbServer = serverName(server.host, server.port)
     this.shell = new DeviceShell(server, serial)
     this.dumpState = screen.dumpStateFor(this.shell.key)
     this.geometry = geometryFor(this.shell.key)
