@@ -194,12 +194,16 @@ const fieldSchema = z
     focusNext: z
       .object({
         after: z.number().int().positive().describe('How many characters the field holds when the focus moves on.'),
-        to: z.string().describe('resource-id of the field on the same screen that takes the focus.'),
+        to: z
+          .string()
+          .describe(
+            'resource-id of the focusable control on the same screen that takes the focus (a field, a button).'
+          ),
       })
       .strict()
       .optional()
       .describe(
-        'Once the field holds `after` characters, the app moves the focus to field `to` (a TextWatcher calling requestFocus: PIN and OTP boxes, a form that jumps on when a field is full); the keys after go there (field-watchers.ts).'
+        'Once the field holds `after` characters, the app moves the focus to control `to` (a TextWatcher calling requestFocus: PIN and OTP boxes, a form that jumps on when a field is full); the keys after go there (field-watchers.ts).'
       ),
     multiLine: z
       .boolean()
