@@ -6,6 +6,7 @@
  * another caller's read (another MCP session, another ARC_CALLER).
  */
 import {writeFile} from 'node:fs/promises'
+import {request} from 'node:http'
 import path from 'node:path'
 
 import {buildScreenModel, type Rect} from '@arc-cli/core'
@@ -323,6 +324,56 @@ describe('an id shown for one device, used on another', function () {
       expect(taps).to.deep.equal(['tablet:following'])
     } finally {
       await client.close()
+      await server.close()
+    }
+  })
+
+  // A client that does not send back its Mcp-Session-Id (a plain HTTP client, curl) has no store of its own: its ids
+  // were checked against the device's records alone, so one shown on pixel acted on tablet, where no one had read it.
+  // As the CLI without ARC_CALLER: an id shown on another device the server serves, and never on this one, is refused.
+  it('MCP without a session id: an id shown on pixel does not tap tablet, until the tablet is read', async () => {
+    taps.length = 0
+    h.emu.device('pixel').showScreen('follow')
+    h.emu.device('tablet').showScreen('following')
+    const server = await serveEmu(h.emu.port, undefined, ['pixel', 'tablet'])
+    let next = 1
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const req = request(
+          server.url,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${TOKEN}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
+          },
+          (res) => {
+            let body = ''
+            res.on('data', (d) => (body += d))
+            res.on('end', () => resolve(body))
+          }
+        )
+        req.on('error', reject)
+        req.end(JSON.stringify({jsonrpc: '2.0', id: next++, method: 'tools/call', params: {name, arguments: args}}))
+      })
+      return (JSON.parse(answer) as {result: CallToolResult}).result
+    }
+    try {
+      const id = buildScreenModel(await h.capture('pixel')).elements.find((e) => e.text === 'Follow')?.id as string
+      const read = await call('android_get_screen_state', {device: 'pixel'})
+      expect(textOf(read)).to.include('\tFollow\t')
+      const clicked = await call('android_click_element', {device: 'tablet', element_id: id})
+      expect(clicked.isError, textOf(clicked)).to.equal(true)
+      expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: element node_\w+ was shown for another device/)
+      expect(taps).to.deep.equal([])
+      // Once the tablet was read (by any caller without a session), the id is the tablet's, and acts there.
+      await call('android_get_screen_state', {device: 'tablet'})
+      const again = await call('android_click_element', {device: 'tablet', element_id: id})
+      expect(again.isError, textOf(again)).to.not.equal(true)
+      expect(taps).to.deep.equal(['tablet:following'])
+    } finally {
       await server.close()
     }
   })

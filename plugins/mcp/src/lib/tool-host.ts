@@ -3,6 +3,7 @@
  * annotations) is computed at start-up, so a request only looks a name up and runs the tool.
  */
 import {
+  ELEMENT_RECORDS_KEY,
   errorJson,
   formatError,
   InvalidInputError,
@@ -13,6 +14,7 @@ import {
   toArcError,
   type AnyTool,
   type ArcConfig,
+  type DeviceState,
   type ToolKind,
   type ToolObserver,
   z,
@@ -46,6 +48,42 @@ export interface ToolHostOptions {
   observe?: ToolObserver
   /** The memory the sessions' own stores may take in all (default ToolHost.MAX_SESSION_BYTES); tests give less. */
   sessionBytes?: number
+}
+
+/**
+ * The store of a call that carries no session (an HTTP client that did not send back its Mcp-Session-Id): no caller
+ * can be told from another there, so its element records are the device's, as a CLI caller's without ARC_CALLER are
+ * (checked against the device's record, and refused an id shown on another served device and never on this one), and
+ * everything else (the `changes` baseline) is its own and fresh, so it never reads another client's baseline.
+ */
+class SessionlessStore implements DeviceState {
+  private readonly own = new MemoryDeviceState()
+
+  constructor(private readonly device: DeviceState) {}
+
+  private of(key: string): DeviceState {
+    return key === ELEMENT_RECORDS_KEY ? this.device : this.own
+  }
+
+  get<T>(key: string, valid: (value: unknown) => value is T): Promise<T | undefined> {
+    return this.of(key).get(key, valid)
+  }
+
+  set(key: string, value: unknown): Promise<void> {
+    return this.of(key).set(key, value)
+  }
+
+  update<T>(
+    key: string,
+    valid: (value: unknown) => value is T,
+    change: (current: T | undefined) => unknown
+  ): Promise<void> {
+    return this.of(key).update(key, valid, change)
+  }
+
+  delete(key: string): Promise<void> {
+    return this.of(key).delete(key)
+  }
 }
 
 interface Served {
@@ -268,10 +306,11 @@ export class ToolHost {
 
   /**
    * The store of `session` for `target`; a call without a session (an HTTP client that did not send back its
-   * Mcp-Session-Id) gets a fresh one, so it never reads another client's baseline.
+   * Mcp-Session-Id) gets a fresh one for its baseline, so it never reads another client's, with the device's element
+   * records (SessionlessStore).
    */
-  private callerStateOf(session: string | undefined, target: DeviceTarget | undefined): MemoryDeviceState {
-    if (session === undefined) return new MemoryDeviceState()
+  private callerStateOf(session: string | undefined, target: DeviceTarget | undefined): DeviceState {
+    if (session === undefined) return new SessionlessStore(target ? this.stateOf(target) : new MemoryDeviceState())
     let stores = this.sessions.get(session)
     if (stores) this.sessions.delete(session)
     else stores = new Map()
@@ -322,9 +361,13 @@ export class ToolHost {
     }
   }
 
-  /** The stores `session` has of the devices other than `target` (none without a session). */
-  private callerElsewhere(session: string | undefined, target: DeviceTarget | undefined): MemoryDeviceState[] {
-    const stores = session === undefined ? undefined : this.sessions.get(session)
+  /**
+   * The stores `session` has of the devices other than `target`; without a session, the stores of the other devices
+   * served (what any caller was shown there), as the CLI without ARC_CALLER has the other devices of its cache folder.
+   */
+  private callerElsewhere(session: string | undefined, target: DeviceTarget | undefined): DeviceState[] {
+    if (session === undefined) return [...this.states].filter(([other]) => other !== target).map(([, state]) => state)
+    const stores = this.sessions.get(session)
     return stores ? [...stores].filter(([other]) => other !== target).map(([, state]) => state) : []
   }
 
