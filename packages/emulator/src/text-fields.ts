@@ -39,6 +39,33 @@ const KEY = {
   NUMPAD_ENTER: 160,
 } as const
 
+/**
+ * The modifier groups of a KeyEvent meta state (AOSP KeyEvent.java META_* constants; normalizeMetaState makes a
+ * left or right modifier count as its group). The lock states (CAPS, NUM, SCROLL LOCK) are no modifiers
+ * (KeyEvent.metaStateHasNoModifiers masks them out).
+ */
+const META_GROUPS = {
+  shift: 0x1 | 0x40 | 0x80,
+  alt: 0x2 | 0x10 | 0x20,
+  sym: 0x4,
+  function: 0x8,
+  ctrl: 0x1000 | 0x2000 | 0x4000,
+  meta: 0x10000 | 0x20000 | 0x40000,
+} as const
+
+/**
+ * What a key's meta state holds, as the keys of a field read it: no modifier, ALT alone, CTRL alone, or anything
+ * else (SHIFT, META, SYM, FUNCTION, or two groups at once).
+ */
+export function modifiersOf(meta: number): 'none' | 'alt' | 'ctrl' | 'other' {
+  const held = Object.entries(META_GROUPS)
+    .filter(([, bits]) => (meta & bits) !== 0)
+    .map(([group]) => group)
+  if (held.length === 0) return 'none'
+  if (held.length === 1 && (held[0] === 'alt' || held[0] === 'ctrl')) return held[0]
+  return 'other'
+}
+
 /** Room each side of a field's text (its padding): the layout's width is the field's less twice this. */
 export const FIELD_PADDING_PX = 24
 /** A multi-line field's first line starts this far below the field's top. */
@@ -439,25 +466,38 @@ export class TextFields {
   }
 
   /**
-   * Cursor, delete and confirm keys, as a focused EditText takes them (TextView.onKeyDown: its key listener, then
-   * ArrowKeyMovementMethod through BaseMovementMethod.handleMovementKey), the cursor moving by the field's layout
-   * (TextLayout):
+   * A key press (down and up) with the KeyEvent meta state `meta`, as the focused view takes it.
+   *
+   * A focused EditText (TextView.onKeyDown: its key listener, then ArrowKeyMovementMethod through
+   * BaseMovementMethod.handleMovementKey) moves its cursor by the field's layout (TextLayout):
    * - DPAD_LEFT/RIGHT step over one grapheme cluster, across soft and hard line ends alike
    *   (Selection.moveLeft/moveRight, Layout.getOffsetToLeftOf/RightOf go by the text's cursor stops);
    * - DPAD_UP/DOWN go to the line above/below at the same x, kept over a run of them (Selection.moveUp/moveDown,
    *   setSelectionAndMemory); from the first line UP goes to the text's start, from the last DOWN to its end;
    * - MOVE_HOME/MOVE_END go to the start/end of the visual line the cursor is on (home/end -> lineStart/lineEnd ->
    *   Selection.moveToLeftEdge/moveToRightEdge, findEdge);
+   * - with ALT alone, DPAD_UP/DOWN go to the text's start/end (top/bottom: Selection.setSelection 0 or
+   *   buffer.length()) and DPAD_LEFT/RIGHT to the line's start/end; with CTRL alone, MOVE_HOME/END go to the
+   *   text's start/end. CTRL+DPAD_LEFT/RIGHT move by words on a phone (leftWord/rightWord): not modelled, they do
+   *   nothing here. Compose text fields map ALT+UP/DOWN to the text's start/end too (androidx.compose.foundation.text
+   *   KeyMapping.android.kt platformDefaultKeyMapping).
    * - DEL over a code point or a whole emoji sequence (backspaceFrom), FORWARD_DEL over a cluster
    *   (BaseKeyListener.getOffsetForForwardDeleteKey).
    * An arrow the field cannot move by (LEFT at the start, RIGHT at the end, UP at the start, DOWN at the end) moves
-   * the focus to the next control that way, as ViewRootImpl.performFocusNavigation does with an arrow no view took.
+   * the focus to the next control that way, as ViewRootImpl.performFocusNavigation does with an arrow no view took;
+   * it does so only for a key with no modifier (`event.hasNoModifiers()`), so a modified key never moves the focus.
+   * Any other modified key does nothing here, a modifier key itself (ALT_LEFT, CTRL_LEFT…) included: it types
+   * nothing (MetaKeyKeyListener takes it). SHIFT selects on a phone (ArrowKeyMovementMethod.isSelecting): selections
+   * are not modelled, so a key with SHIFT held does nothing.
+   *
    * With the focus on a control that is not a field, a confirm key (KeyEvent.isConfirmKey: DPAD_CENTER, ENTER, SPACE,
-   * NUMPAD_ENTER) clicks it (View.onKeyUp performs the click): that node is returned.
+   * NUMPAD_ENTER) with no modifier clicks it (View.onKeyDown presses it only when `event.hasNoModifiers()`, and
+   * View.onKeyUp performs the click): that node is returned.
    */
-  key(screen: LoadedScreen, code: number): {clicked?: UiNode} {
+  key(screen: LoadedScreen, code: number, meta = 0): {clicked?: UiNode} {
     const focus = this.focusOn(screen)
     if (!focus) return {}
+    const modifiers = modifiersOf(meta)
     const direction = (
       {[KEY.DPAD_LEFT]: 'left', [KEY.DPAD_RIGHT]: 'right', [KEY.DPAD_UP]: 'up', [KEY.DPAD_DOWN]: 'down'} as Record<
         number,
@@ -465,15 +505,29 @@ export class TextFields {
       >
     )[code]
     if (!focus.editable) {
+      if (modifiers !== 'none') return {}
       if (CONFIRM_KEYS.has(code)) return {clicked: this.nodes(screen)[focus.index] as UiNode}
       if (direction) this.leave(screen, focus, direction)
       return {}
     }
-    const rule = this.rule(screen, focus)
-    if ((rule?.refuse || keepsText(rule)) && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return {}
+    if (modifiers === 'other') return {}
     const now = this.textOf(screen, focus.index)
     const c = Math.min(focus.cursor, now.length)
     const move = (to: number, memory?: number) => this.set(screen, focus, now, to, memory)
+    if (modifiers === 'alt') {
+      if (code === KEY.DPAD_UP) move(0)
+      else if (code === KEY.DPAD_DOWN) move(now.length)
+      else if (code === KEY.DPAD_LEFT || code === KEY.DPAD_RIGHT)
+        move(this.layout(screen, focus.index).edge(c, code === KEY.DPAD_RIGHT))
+      return {}
+    }
+    if (modifiers === 'ctrl') {
+      if (code === KEY.MOVE_HOME) move(0)
+      else if (code === KEY.MOVE_END) move(now.length)
+      return {}
+    }
+    const rule = this.rule(screen, focus)
+    if ((rule?.refuse || keepsText(rule)) && (code === KEY.DEL || code === KEY.FORWARD_DEL)) return {}
     const edges = clusterEdges(now)
     switch (code) {
       case KEY.DPAD_LEFT:

@@ -52,7 +52,11 @@ export type InputEvent =
       liftInMs?: number
     }
   | {type: 'draganddrop'; x1: number; y1: number; x2: number; y2: number; durationMs: number}
-  | {type: 'keyevent'; code: number; name: string; longpress?: boolean; doubletap?: boolean}
+  /**
+   * A key press; `meta` is its KeyEvent meta state when it is not 0 (`input keycombination` sends each key with the
+   * modifiers pressed before it, arc's helper a `key CODE META`).
+   */
+  | {type: 'keyevent'; code: number; name: string; longpress?: boolean; doubletap?: boolean; meta?: number}
   | {type: 'text'; text: string}
   | {type: 'commit'; text: string}
   | {type: 'clear-text'}
@@ -949,7 +953,7 @@ export class VirtualDevice extends EventEmitter {
     } else if (event.type === 'commit' || event.type === 'paste') this.fields.type(this.screen, event.text)
     else if (event.type === 'clear-text') this.fields.clear(this.screen)
     else if (event.type === 'keyevent' && !event.longpress && !event.doubletap) {
-      if (this.clicked(this.fields.key(this.screen, event.code).clicked)) return
+      if (this.clicked(this.fields.key(this.screen, event.code, event.meta ?? 0).clicked)) return
     }
     const hit = this.transitionFor(event)
     // A swipe's list moved with the finger while it went (TYPE_VIEW_SCROLLED all the way): it shows where it went at
@@ -1060,13 +1064,15 @@ export class VirtualDevice extends EventEmitter {
     return false
   }
 
-  keyEvent(code: number, flags: {longpress?: boolean; doubletap?: boolean} = {}): void {
+  /** A key press, `flags.meta` its KeyEvent meta state (recorded only when not 0). */
+  keyEvent(code: number, flags: {longpress?: boolean; doubletap?: boolean; meta?: number} = {}): void {
     if (code === 224) {
       this.awake = true
       this.dreaming = false
     } else if (code === 223 || (code === 26 && this.awake)) this.sleep()
     else if (code === 26) this.awake = true
     else if (code === 82 && this.awake && this.lock === 'swipe') this.keyguardShowing = false
-    this.recordInput({type: 'keyevent', code, name: keyName(code), ...flags})
+    const {meta, ...press} = flags
+    this.recordInput({type: 'keyevent', code, name: keyName(code), ...press, ...(meta ? {meta} : {})})
   }
 }

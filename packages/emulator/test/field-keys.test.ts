@@ -6,7 +6,7 @@
 import {expect} from 'chai'
 import type {Emulator} from '@arc-cli/emulator'
 
-import {clientFor, DEMO_DIR, emulate, shell, type AdbClient} from './support.js'
+import {clientFor, DEMO_DIR, emulate, shell, shellV2, type AdbClient} from './support.js'
 
 const ADD = 'dev.arc.demo.groceries:id/add_button'
 const FIELD = 'dev.arc.demo.groceries:id/new_item'
@@ -198,5 +198,136 @@ describe('emulator: a field lays out its text; a tap, HOME/END and the arrows go
     await run('input keyevent KEYCODE_DPAD_RIGHT')
     await run('input text Y')
     expect(fieldText()).to.equal('aaaa bbbb cccc ddddX Yeeee ffff gggg hhhh iiii jjjj')
+  })
+})
+
+describe('emulator: keys with modifiers (input keycombination, Android 13+), as a field and focus navigation take them', () => {
+  let emu: Emulator
+  let client: AdbClient
+  const run = (command: string) => shell(client, 'emu-1', command)
+  const attr = (id: string, name: string) => {
+    const tag =
+      emu
+        .device('emu-1')
+        .dumpXml()
+        .match(/<node\b[^>]*>/g)
+        ?.find((t) => t.includes(`resource-id="${id}"`)) ?? ''
+    return new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1]
+  }
+  const LEFT = 42 + 24
+  const TOP = 231 + 12
+  const tapAt = (line: number, column: number) => run(`input tap ${LEFT + column * 30 + 5} ${TOP + line * 30 + 15}`)
+  const WRAPPED = 'aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj'
+
+  async function start(properties: Record<string, string> = {}): Promise<void> {
+    emu = await emulate({
+      devices: [],
+      scenario: {
+        devices: {
+          'emu-1': {
+            screens: {list: DEMO_DIR},
+            timing: {transitionMs: 0},
+            properties,
+            fields: [{resourceId: FIELD, multiLine: true, advancePx: 30, lineHeightPx: 30}],
+          },
+        },
+      },
+    })
+    client = clientFor(emu)
+    emu.device('emu-1').recordInput({type: 'commit', text: WRAPPED})
+  }
+  afterEach(() => emu.close())
+
+  it('ALT+DPAD_UP/DOWN go to the text start/end, CTRL+MOVE_HOME/END too; each key carries the modifiers pressed before it', async () => {
+    await start()
+    const events = emu.device('emu-1').inputEvents
+    await tapAt(1, 2)
+    const from = events.length
+    await run('input keycombination KEYCODE_ALT_LEFT KEYCODE_DPAD_DOWN')
+    expect(events.slice(from)).to.deep.equal([
+      {type: 'keyevent', code: 57, name: 'KEYCODE_ALT_LEFT'},
+      // META_ALT_LEFT_ON | META_ALT_ON
+      {type: 'keyevent', code: 20, name: 'KEYCODE_DPAD_DOWN', meta: 0x12},
+    ])
+    await run('input text Z')
+    await tapAt(1, 2)
+    await run('input keycombination ALT_RIGHT DPAD_UP')
+    await run('input text A')
+    expect(attr(FIELD, 'text')).to.equal(`A${WRAPPED}Z`)
+    await tapAt(1, 2)
+    await run('input keycombination CTRL_LEFT MOVE_END')
+    await run('input text 1')
+    await tapAt(1, 2)
+    await run('input keycombination -t 50 CTRL_RIGHT MOVE_HOME')
+    await run('input text 0')
+    expect(attr(FIELD, 'text')).to.equal(`0A${WRAPPED}Z1`)
+  })
+
+  it('ALT+DPAD_LEFT/RIGHT go to the visual line start/end', async () => {
+    await start()
+    await tapAt(1, 2)
+    await run('input keycombination ALT_LEFT DPAD_RIGHT')
+    await run('input text X')
+    await run('input keycombination ALT_LEFT DPAD_LEFT')
+    await run('input text Y')
+    expect(attr(FIELD, 'text')).to.equal('aaaa bbbb cccc dddd Yeeee ffff gggg hhhhX iiii jjjj')
+  })
+
+  it('a modified arrow the field does not take never moves the focus; a modified confirm key clicks nothing', async () => {
+    await start()
+    const device = emu.device('emu-1')
+    // At the very start: CTRL+DPAD_UP and SHIFT+DPAD_LEFT move nothing here (word moves and selections are not
+    // modelled), and unlike a plain DPAD_UP or LEFT there they leave the focus in the field.
+    await tapAt(0, 0)
+    await run('input keycombination CTRL_LEFT DPAD_UP')
+    await run('input keycombination SHIFT_LEFT DPAD_LEFT')
+    await run('input keycombination META_LEFT DPAD_UP')
+    expect(attr(FIELD, 'focused')).to.equal('true')
+    await run('input text X')
+    expect(attr(FIELD, 'text')).to.equal(`X${WRAPPED}`)
+    // ALT+MOVE_END is no movement key (only CTRL is): the cursor stays.
+    await run('input keycombination ALT_LEFT MOVE_END')
+    await run('input text Y')
+    expect(attr(FIELD, 'text')).to.equal(`XY${WRAPPED}`)
+    // On a control that has the focus, ALT+ENTER is no confirm key: no click; ALT+DPAD_LEFT no focus move.
+    await run('input keycombination ALT_LEFT DPAD_DOWN')
+    await run('input keyevent KEYCODE_DPAD_RIGHT')
+    expect(attr(ADD, 'focused')).to.equal('true')
+    await run('input keycombination ALT_LEFT ENTER')
+    await run('input keycombination ALT_LEFT DPAD_LEFT')
+    expect(device.clicks).to.deep.equal([])
+    expect(attr(ADD, 'focused')).to.equal('true')
+  })
+
+  it('answers a bad keycombination as InputShellCommand does, sending nothing; before Android 13 the command is unknown', async () => {
+    await start()
+    const events = emu.device('emu-1').inputEvents
+    const from = events.length
+    const cases: Array<[string, string]> = [
+      ['input keycombination DPAD_DOWN', 'keycombination requires at least 2 keycodes'],
+      ['input keycombination ALT_LEFT NOPE', 'Unknown keycode: NOPE'],
+      ['input keycombination ALT_LEFT 0', 'Unknown keycode: 0'],
+      ['input keycombination -t soon ALT_LEFT DPAD_UP', 'Error: Invalid arguments for command: keycombination'],
+      ['input keycombination', 'Argument expected after "keycombination"'],
+    ]
+    for (const [command, message] of cases) {
+      const result = await shellV2(client, 'emu-1', command)
+      expect(result.exitCode, command).to.equal(255)
+      expect(result.stderr.toString(), command).to.match(
+        new RegExp(
+          `^\\nException occurred while executing 'keycombination':\\njava\\.lang\\.IllegalArgumentException: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\tat `
+        )
+      )
+    }
+    expect(events.length).to.equal(from)
+    await emu.close()
+    await start({'ro.build.version.sdk': '32'})
+    const twelve = await shellV2(client, 'emu-1', 'input keycombination ALT_LEFT DPAD_DOWN')
+    expect([twelve.exitCode, twelve.stdout.toString(), twelve.stderr.toString()]).to.deep.equal([
+      255,
+      'Unknown command: keycombination\n',
+      '',
+    ])
+    expect(emu.device('emu-1').inputEvents.filter((e) => e.type === 'keyevent')).to.deep.equal([])
   })
 })

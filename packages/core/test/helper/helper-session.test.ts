@@ -85,6 +85,37 @@ describe('the on-device helper over ADB (arc emulate)', function () {
     expect((await session.request(['ping'], 5000)).toString()).to.equal('pong')
   })
 
+  it('key CODE META sends the key with that meta state (ALT+DPAD_DOWN: to the end of the field text); a bad META is BAD_REQUEST', async () => {
+    const session = await open()
+    const events = device().inputEvents
+    device().recordInput({type: 'commit', text: 'hello world'})
+    // The demo's field, single-line: a tap at x 66 + 2 * 24 + 5 puts the cursor after "he".
+    device().recordInput({type: 'tap', x: 119, y: 294})
+    const from = events.length
+    // 18: META_ALT_LEFT_ON | META_ALT_ON. A modifier key is no key event of its own.
+    await session.request(['key', '20', '18'], 5000)
+    expect(events.slice(from)).to.deep.equal([{type: 'keyevent', code: 20, name: 'KEYCODE_DPAD_DOWN', meta: 18}])
+    device().recordInput({type: 'commit', text: '!'})
+    const field = device()
+      .dumpXml()
+      .match(/<node\b[^>]*>/g)
+      ?.find((t) => t.includes('id/new_item'))
+    expect(field).to.include('text="hello world!"')
+    for (const meta of ['-1', '2147483648', '1.5', 'ALT', '']) {
+      const bad = await failure(session.request(['key', '20', meta], 5000))
+      expect([bad.code, bad.message]).to.deep.equal([
+        'BAD_REQUEST',
+        `meta state is "${meta}"; a whole number from 0 to 2147483647 is allowed`,
+      ])
+    }
+    const three = await failure(session.request(['key', '20', '2', '0'], 5000))
+    expect([three.code, three.message]).to.deep.equal([
+      'BAD_REQUEST',
+      'key takes 1 or 2 arguments (key code, meta state), got 3',
+    ])
+    expect(events.length).to.equal(from + 2)
+  })
+
   it('carries any text both ways byte for byte (the clipboard)', async () => {
     const session = await open()
     for (const text of NASTY_STRINGS) {

@@ -18,6 +18,7 @@
 import {readFile} from 'node:fs/promises'
 
 import {solidPng} from '../png.js'
+import {modifiersOf} from '../text-fields.js'
 import type {VirtualDevice} from '../virtual-device.js'
 import {sleep, untilAborted, type CommandContext} from './types.js'
 import {windowsDocument} from './windows-dump.js'
@@ -298,14 +299,26 @@ class EmulatedHelper {
         return Buffer.from('restored')
       }
       case 'key': {
-        count(1)
+        // `key CODE` or `key CODE META`: META is the KeyEvent meta state the key's events carry (the helper's
+        // Server.java reads it before the code, Keys.press sends no event for the modifier keys themselves).
+        if (args.length !== 1 && args.length !== 2)
+          throw new HelperError('BAD_REQUEST', `key takes 1 or 2 arguments (key code, meta state), got ${args.length}`)
         this.needs('input')
+        const meta = args.length === 2 ? wholeNumber(args[1], 'meta state', 0, 2147483647) : 0
         const code = /^\d{1,4}$/.test(args[0] as string) ? Number(args[0]) : NaN
         if (!(code <= 1000))
           throw new HelperError('BAD_REQUEST', `key code is "${args[0]}"; a whole number from 0 to 1000 is allowed`)
-        if (code === KEYCODE_PASTE && this.sdk() >= PASTE_SDK && device.clipboard && 'text' in device.clipboard)
+        // A field pastes on KEYCODE_PASTE only with no modifier held (TextView.doKeyDown: `event.hasNoModifiers()
+        // && canPaste()`); with one it is a key like any other.
+        if (
+          code === KEYCODE_PASTE &&
+          modifiersOf(meta) === 'none' &&
+          this.sdk() >= PASTE_SDK &&
+          device.clipboard &&
+          'text' in device.clipboard
+        )
           device.recordInput({type: 'paste', text: device.clipboard.text})
-        else device.keyEvent(code)
+        else device.keyEvent(code, {meta})
         return Buffer.alloc(0)
       }
       case 'gesture':

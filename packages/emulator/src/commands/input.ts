@@ -27,6 +27,155 @@ The commands and default sources are:
       motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
 `
 
+/** Android 13 (API 33): the first release whose `input` has `keycombination` (docs/adb.md §3.7). */
+export const KEYCOMBINATION_SDK = 33
+
+/**
+ * The meta state each modifier key adds for the keys pressed after it in a `keycombination` (AOSP
+ * InputShellCommand's MODIFIER map: CTRL_LEFT -> META_CTRL_LEFT_ON | META_CTRL_ON, and so on).
+ */
+const MODIFIER_META = new Map<number, number>([
+  [113, 0x2000 | 0x1000], // CTRL_LEFT
+  [114, 0x4000 | 0x1000], // CTRL_RIGHT
+  [57, 0x10 | 0x2], // ALT_LEFT
+  [58, 0x20 | 0x2], // ALT_RIGHT
+  [59, 0x40 | 0x1], // SHIFT_LEFT
+  [60, 0x80 | 0x1], // SHIFT_RIGHT
+  [117, 0x20000 | 0x10000], // META_LEFT
+  [118, 0x40000 | 0x10000], // META_RIGHT
+])
+
+/**
+ * An exception out of a command of `cmd input` (Android 12+): BasicShellCommandHandler.exec prints an empty line,
+ * `Exception occurred while executing '<first argument>':` and the stack on stderr, and the command exits 255
+ * (onCommand's result stays -1). The frames' line numbers vary by build; these are left out.
+ */
+function shellCommandException(ctx: CommandContext, first: string, exception: string, frames: string[]): number {
+  ctx.err(
+    [
+      '',
+      `Exception occurred while executing '${first}':`,
+      exception,
+      ...frames.map((f) => `\tat com.android.server.input.InputShellCommand.${f}(InputShellCommand.java)`),
+      '\tat com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java)',
+      '',
+    ].join('\n')
+  )
+  return 255
+}
+
+/**
+ * A command this release's `input` does not know. From Android 12 `input` is `cmd input`, whose
+ * ShellCommand.handleDefaultCommands prints `Unknown command: NAME` on stdout and exits 255 (its result -1); up to
+ * Android 11 `input` is its own program, which prints its usage (on stderr; exit 1 here).
+ */
+function unknownCommand(ctx: CommandContext, command: string | undefined): number {
+  if (sdkOf(ctx) > INPUT_VM_LAST_SDK && command !== undefined) {
+    ctx.out(`Unknown command: ${command}\n`)
+    return 255
+  }
+  ctx.err(USAGE)
+  return 1
+}
+
+const sdkOf = (ctx: CommandContext): number => Number(ctx.device.properties.get('ro.build.version.sdk') ?? '34')
+
+/**
+ * `input keycombination [-t MS] KEY KEY…` (Android 13+), as InputShellCommand.runKeyCombination and
+ * sendKeyCombination send it: at least two keys, each a name or number KeyEvent.keyCodeFromString knows (else
+ * `Unknown keycode: X`, nothing sent); every key goes down in order, each stamped with the meta state of the
+ * modifier keys (MODIFIER_META) pressed before it, then after MS (default 0) they all go up. The virtual device
+ * records a key's press at its down, with that meta state: ALT_LEFT then DPAD_DOWN is ALT_LEFT (meta 0) and DPAD_DOWN
+ * with META_ALT_LEFT_ON | META_ALT_ON, which a field takes as ALT+DPAD_DOWN (text-fields.ts). Returns the ms the
+ * keys are held (the caller waits that long), or an exit status with the error written.
+ */
+function keyCombination(ctx: CommandContext, first: string, rest: string[]): {holdMs: number} | {status: number} {
+  const frames = ['runKeyCombination']
+  const args = [...rest]
+  if (args.length === 0)
+    return {
+      status: shellCommandException(
+        ctx,
+        first,
+        'java.lang.IllegalArgumentException: Argument expected after "keycombination"',
+        frames
+      ),
+    }
+  let holdMs = 0
+  if (args[0] === '-t') {
+    args.shift()
+    const value = args.shift()
+    if (value === undefined)
+      return {
+        status: shellCommandException(
+          ctx,
+          first,
+          'java.lang.IllegalArgumentException: Argument expected after "-t"',
+          frames
+        ),
+      }
+    // Integer.parseInt: an optional sign and decimal digits within an int, else NumberFormatException, which
+    // onCommand turns into "Error: Invalid arguments for command: keycombination".
+    if (!/^[-+]?\d+$/.test(value) || Math.abs(Number(value)) > 2147483647)
+      return {
+        status: shellCommandException(
+          ctx,
+          first,
+          'java.lang.IllegalArgumentException: Error: Invalid arguments for command: keycombination',
+          []
+        ),
+      }
+    holdMs = Number(value)
+    if (args.length === 0)
+      return {
+        status: shellCommandException(
+          ctx,
+          first,
+          `java.lang.IllegalArgumentException: Argument expected after "${value}"`,
+          frames
+        ),
+      }
+  }
+  const codes: number[] = []
+  for (const word of args) {
+    const code = phoneKeyCode(word, sdkOf(ctx))
+    if (code === 0)
+      return {
+        status: shellCommandException(
+          ctx,
+          first,
+          `java.lang.IllegalArgumentException: Unknown keycode: ${word}`,
+          frames
+        ),
+      }
+    codes.push(code)
+  }
+  if (codes.length < 2)
+    return {
+      status: shellCommandException(
+        ctx,
+        first,
+        'java.lang.IllegalArgumentException: keycombination requires at least 2 keycodes',
+        frames
+      ),
+    }
+  let meta = 0
+  for (const code of codes) {
+    ctx.device.keyEvent(code, {meta})
+    meta |= MODIFIER_META.get(code) ?? 0
+  }
+  if (holdMs < 0)
+    // Thread.sleep refuses a negative time after the keys went down (InputShellCommand.sleep).
+    return {
+      status: shellCommandException(ctx, first, 'java.lang.IllegalArgumentException: timeout value is negative', [
+        'sleep',
+        'sendKeyCombination',
+        ...frames,
+      ]),
+    }
+  return {holdMs}
+}
+
 class InputError extends Error {}
 
 /**
@@ -77,10 +226,16 @@ export async function input(ctx: CommandContext): Promise<number> {
  * ACTION_UP), so the command ends as the finger lifts, and what the lift starts (a fling) starts then.
  */
 export async function inputServed(ctx: CommandContext): Promise<number> {
-  const status = inputNow(ctx)
+  const held: {ms: number} = {ms: 0}
+  const status = inputNow(ctx, held)
   const args = ctx.argv.slice(1)
   if (args[0] !== undefined && SOURCES.has(args[0])) args.shift()
   if (args[0] === '-d') args.splice(0, 2)
+  if (status === 0 && held.ms > 0) {
+    // `keycombination -t MS` holds the keys down that long before it lifts them.
+    await ctx.device.delay(held.ms, ctx.signal)
+    return ctx.signal.aborted ? 137 : status
+  }
   if (status !== 0 || (args[0] !== 'swipe' && args[0] !== 'draganddrop')) return status
   await ctx.device.delay(args[5] === undefined ? 300 : Number(args[5]), ctx.signal)
   return ctx.signal.aborted ? 137 : status
@@ -184,15 +339,18 @@ function refuseInjection(ctx: CommandContext, command: string): number {
  * PhoneWindowManager.interceptMotionBeforeQueueingNonInteractive passes nothing an injected event could carry). So
  * such a touch is checked (a bad number still fails) and then reaches nothing: not the input log, not the screen.
  */
-export function inputNow(ctx: CommandContext): number {
+export function inputNow(ctx: CommandContext, held: {ms: number} = {ms: 0}): number {
   const args = ctx.argv.slice(1)
+  // The first argument `cmd input` got (a source, `-d`, or the command): what ShellCommand names in an exception.
+  const first = args[0] ?? ''
   if (args[0] !== undefined && SOURCES.has(args[0])) args.shift()
   if (args[0] === '-d') args.splice(0, 2)
   const [command, ...rest] = args
   const device = ctx.device
   const injects =
     command !== undefined &&
-    ['tap', 'swipe', 'draganddrop', 'keyevent', 'text', 'motionevent', 'press', 'roll'].includes(command)
+    (['tap', 'swipe', 'draganddrop', 'keyevent', 'text', 'motionevent', 'press', 'roll'].includes(command) ||
+      (command === 'keycombination' && sdkOf(ctx) >= KEYCOMBINATION_SDK))
   if (injects && !device.usbDebuggingSecurity) return refuseInjection(ctx, command)
   try {
     switch (command) {
@@ -240,9 +398,19 @@ export function inputNow(ctx: CommandContext): number {
       case 'press':
         device.keyEvent(23)
         return 0
-      default:
+      case 'roll':
+        // A trackball move: not modelled, answered with the usage.
         ctx.err(USAGE)
         return 1
+      case 'keycombination': {
+        if (sdkOf(ctx) < KEYCOMBINATION_SDK) return unknownCommand(ctx, command)
+        const sent = keyCombination(ctx, first, rest)
+        if ('status' in sent) return sent.status
+        held.ms = sent.holdMs
+        return 0
+      }
+      default:
+        return unknownCommand(ctx, command)
     }
   } catch (error) {
     if (!(error instanceof InputError)) throw error
