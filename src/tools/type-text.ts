@@ -397,8 +397,8 @@ function checkFocusKept(screen: ScreenCapture, id: string, text: string, typed: 
   )
 }
 
-/** The field as the screen shows it now; an error when it left the screen. */
-async function readField(ctx: ToolContext, id: string): Promise<ScreenElement> {
+/** The field as the screen shows it now, with that screen; an error when it left the screen. */
+async function readFieldOn(ctx: ToolContext, id: string): Promise<{element: ScreenElement; model: ScreenModel}> {
   const model = buildScreenModel(await ctx.driver.captureScreen())
   const element = model.byId.get(id)
   if (!element) {
@@ -407,7 +407,19 @@ async function readField(ctx: ToolContext, id: string): Promise<ScreenElement> {
       details: {element_id: id, reason: 'FIELD_LEFT_SCREEN'},
     })
   }
-  return element
+  return {element, model}
+}
+
+/** The field as the screen shows it now; an error when it left the screen. */
+async function readField(ctx: ToolContext, id: string): Promise<ScreenElement> {
+  return (await readFieldOn(ctx, id)).element
+}
+
+/** What has the focus instead of `field`, where another view of the window holding the input focus has it. */
+function focusedInstead(model: ScreenModel, field: ScreenElement): ScreenElement | undefined {
+  if (hasFocus(field.node)) return undefined
+  const holder = model.windows.find((w) => w.focused) ?? field.window
+  return model.elements.find((e) => e.node.focused && e.window === holder)
 }
 
 /** Whether the field shows `expected` (a password field: as many characters). */
@@ -415,14 +427,30 @@ function holds(element: ScreenElement, now: string, expected: string): boolean {
   return element.node.password ? now.length === expected.length : now === expected
 }
 
-function mismatch(id: string, expected: string, now: string, unsure = false): DeviceCommandError {
-  const why = unsure
-    ? " (its text before the edit may have been only its hint, shown over an empty field: this device's dump does not say)"
-    : ' (the app may filter, limit or reformat input)'
+/**
+ * TEXT_NOT_TAKEN. `moved`: what has the focus now instead of the field (an app that moves it on once the field is
+ * full, within text typed in one piece or the last chunk, where no check between chunks could stop it): named, as
+ * the rest of the text may have gone there.
+ */
+function mismatch(
+  id: string,
+  expected: string,
+  now: string,
+  unsure = false,
+  moved?: ScreenElement
+): DeviceCommandError {
+  const why = moved
+    ? `: the focus moved on to ${named(moved)} while the text went in, and the rest of it may be there`
+    : unsure
+      ? " (its text before the edit may have been only its hint, shown over an empty field: this device's dump does not say)"
+      : ' (the app may filter, limit or reformat input)'
   return new DeviceCommandError(
     `the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}${why}`,
     {
-      details: {element_id: id, expected, actual: now, reason: 'TEXT_NOT_TAKEN'},
+      ...(moved
+        ? {actions: ['Read the screen (arc screen-state) to see what each field holds; type each field its own part.']}
+        : {}),
+      details: {element_id: id, expected, actual: now, reason: 'TEXT_NOT_TAKEN', ...(moved ? {focused: moved.id} : {})},
     }
   )
 }
@@ -439,11 +467,11 @@ async function readBack(
   expected: string,
   {unsure = false, ifEmpty}: {unsure?: boolean; ifEmpty?: string} = {}
 ): Promise<{now: string; hintTaken: boolean}> {
-  const element = await readField(ctx, id)
+  const {element, model} = await readFieldOn(ctx, id)
   const now = content(element)
   if (holds(element, now, expected)) return {now, hintTaken: false}
   if (unsure && ifEmpty !== undefined && holds(element, now, ifEmpty)) return {now, hintTaken: true}
-  throw mismatch(id, expected, now, unsure)
+  throw mismatch(id, expected, now, unsure, focusedInstead(model, element))
 }
 
 /** The line a result adds when the field's earlier text was taken as its hint (readBack's `hintTaken`). */

@@ -70,6 +70,7 @@ describe('typing in chunks stops where the app moved the focus out of the field'
             screens: {
               compose: path.join(dir, 'compose.xml'),
               fresh: path.join(dir, 'compose.xml'),
+              again: path.join(dir, 'compose.xml'),
               sent: path.join(dir, 'sent.xml'),
             },
             timing: {transitionMs: 0},
@@ -158,5 +159,17 @@ describe('typing in chunks stops where the app moved the focus out of the field'
     expect(dumps.filter((d) => d.length === 1)).to.have.length.at.least(2)
     // No device command of its own either: as many as the one-chunk call ran, besides the `input text`s.
     expect(r.commands.filter((a) => a[0] !== 'input')).to.have.length(shells)
+  })
+
+  it('text of one chunk that crosses the move (no check between chunks can stop it): the read-back names the field that took the focus', async () => {
+    device().showScreen('again')
+    const r = await run('type_append_text', {element_id: await idOf(CARD), text: '411111111111111112', ...fast})
+    expect(await textOf(EXPIRY)).to.equal('12')
+    expect(r.error!.details).to.include({
+      reason: 'TEXT_NOT_TAKEN',
+      actual: '4111111111111111',
+      focused: await idOf(EXPIRY),
+    })
+    expect(r.error!.message).to.include(`the focus moved on to the field ${await idOf(EXPIRY)} (${EXPIRY})`)
   })
 })
