@@ -150,6 +150,20 @@ describe('emulator: a field lays out its text; a tap, HOME/END and the arrows go
     expect(fieldText()).to.equal('ab&#10;cdX&#10;Yef')
   })
 
+  it('a word longer than a line takes a line of its own and breaks where the line is full', async () => {
+    await start(true)
+    // Lines: "ab " (0-3), 23 x (3-26), 7 x (26-33). MOVE_END on the full middle line stops one character before its
+    // end (Selection.findEdge: the line's end is the next line's start).
+    emu.device('emu-1').recordInput({type: 'commit', text: `ab ${'x'.repeat(30)}`})
+    await tapAt(1, 0)
+    await run('input keyevent KEYCODE_MOVE_END')
+    await run('input text Y')
+    expect(fieldText()).to.equal(`ab ${'x'.repeat(22)}Y${'x'.repeat(8)}`)
+    await tapAt(0, 9)
+    await run('input text Z')
+    expect(fieldText()).to.equal(`abZ ${'x'.repeat(22)}Y${'x'.repeat(8)}`)
+  })
+
   it('a tap puts the cursor under the finger, in a single-line field too, and moves it in a field already focused', async () => {
     await start(false)
     emu.device('emu-1').recordInput({type: 'commit', text: 'hello world'})
