@@ -5,6 +5,7 @@
  * alone. The spec's per-device names stay behind --slug-names.
  */
 import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
+import {connect as connectTcp, createServer, type AddressInfo, type Server} from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -210,5 +211,71 @@ describe('arc mcp serve with 1, 2 and 5 devices: one tool set, a device argument
     }
     expect(error?.code).to.equal('INVALID_INPUT')
     expect(error?.message).to.match(/"phone2" is the name of one device and the serial of another/)
+  })
+})
+
+/**
+ * A server started without --device serves the default device, whichever that is at each call: the one attached. A
+ * phone unplugged and another plugged in (a long-running server of an MCP client's configuration) made the second the
+ * default, and the stores the server kept per served device, not per device, let an id read on the first act on the
+ * second. Here the adb server the MCP server talks to is a relay switched from one arc emulate to another, as the
+ * server sees a device unplugged and another attached.
+ */
+describe('arc mcp serve without --device: the default device changes (one unplugged, another plugged in)', () => {
+  let first: Emulator
+  let second: Emulator
+  let relay: Server
+  let to = 0
+  before(async () => {
+    first = await startEmulator({port: 0, devices: [{serial: 'phone-a', snapshot: DEMO_DIR}]})
+    second = await startEmulator({port: 0, devices: [{serial: 'phone-b', snapshot: DEMO_DIR}]})
+    to = first.port
+    relay = createServer((socket) => {
+      const upstream = connectTcp(to, '127.0.0.1')
+      socket.on('error', () => upstream.destroy())
+      upstream.on('error', () => socket.destroy())
+      socket.pipe(upstream).pipe(socket)
+    })
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
+  })
+  after(async () => {
+    relay?.close()
+    await first?.close()
+    await second?.close()
+  })
+
+  it('an id read on the first device is refused on the second (OTHER_DEVICE), and acts there once the second is read', async () => {
+    const port = (relay.address() as AddressInfo).port
+    const server = await startServer({devices: [], adbHost: '127.0.0.1', adbPort: port})
+    const client = await connect(server.url)
+    const taps = () => second.device('phone-b').inputEvents.filter((e) => e.type === 'tap').length
+    try {
+      const found = (await client.callTool({
+        name: 'android_find_elements',
+        arguments: {by: 'text', value: 'ADD'},
+      })) as CallToolResult
+      const id = /node_[a-z0-9]+/.exec(textOf(found))?.[0] as string
+      expect(id, textOf(found)).to.be.a('string')
+      to = second.port
+      const clicked = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {element_id: id},
+      })) as CallToolResult
+      expect(clicked.isError, textOf(clicked)).to.equal(true)
+      expect(textOf(clicked)).to.match(
+        /^Error \[STALE_ELEMENT\]: element node_\w+ was shown for another device, never for phone-b/
+      )
+      expect(taps()).to.equal(0)
+      await client.callTool({name: 'android_get_screen_state', arguments: {}})
+      const again = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {element_id: id},
+      })) as CallToolResult
+      expect(again.isError, textOf(again)).to.not.equal(true)
+      expect(taps()).to.equal(1)
+    } finally {
+      await client.close()
+      await server.close()
+    }
   })
 })

@@ -14,6 +14,7 @@ import {
   toArcError,
   type AnyTool,
   type ArcConfig,
+  type DeviceDriver,
   type DeviceState,
   type ToolKind,
   type ToolObserver,
@@ -85,6 +86,9 @@ class SessionlessStore implements DeviceState {
     return this.of(key).delete(key)
   }
 }
+
+/** A device as a call opened it: its adb server (none for a snapshot) and serial. */
+const deviceKey = (driver: DeviceDriver) => JSON.stringify([driver.adbServer ?? null, driver.serial])
 
 interface Served {
   tool: AnyTool
@@ -284,12 +288,16 @@ export class ToolHost {
     })
   }
 
-  private readonly states = new Map<DeviceTarget, MemoryDeviceState>()
+  /**
+   * One memory store per device for the server's life, by the device a call opened (deviceKey), not by the served
+   * name: a server started without --device serves whichever device is the default at each call, and a phone
+   * unplugged and another plugged in are two devices, whose ids must not pass for each other's.
+   */
+  private readonly states = new Map<string, MemoryDeviceState>()
 
-  /** One memory store per device for the server's life. */
-  private stateOf(target: DeviceTarget): MemoryDeviceState {
-    let state = this.states.get(target)
-    if (!state) this.states.set(target, (state = new MemoryDeviceState()))
+  private stateOf(device: string): MemoryDeviceState {
+    let state = this.states.get(device)
+    if (!state) this.states.set(device, (state = new MemoryDeviceState()))
     return state
   }
 
@@ -302,23 +310,23 @@ export class ToolHost {
    */
   static readonly MAX_SESSION_BYTES = 64 * 1024 * 1024
   /** Each MCP session's own store per device: what a caller must not share with another (the `changes` baseline). */
-  private readonly sessions = new Map<string, Map<DeviceTarget | undefined, MemoryDeviceState>>()
+  private readonly sessions = new Map<string, Map<string, MemoryDeviceState>>()
 
   /**
    * The store of `session` for `target`; a call without a session (an HTTP client that did not send back its
    * Mcp-Session-Id) gets a fresh one for its baseline, so it never reads another client's, with the device's element
    * records (SessionlessStore).
    */
-  private callerStateOf(session: string | undefined, target: DeviceTarget | undefined): DeviceState {
-    if (session === undefined) return new SessionlessStore(target ? this.stateOf(target) : new MemoryDeviceState())
+  private callerStateOf(session: string | undefined, device: string): DeviceState {
+    if (session === undefined) return new SessionlessStore(this.stateOf(device))
     let stores = this.sessions.get(session)
     if (stores) this.sessions.delete(session)
     else stores = new Map()
     // Most recently used last: the first key is the one to drop.
     this.sessions.set(session, stores)
     if (this.sessions.size > ToolHost.MAX_SESSIONS) this.drop(this.sessions.keys().next().value as string)
-    let state = stores.get(target)
-    if (!state) stores.set(target, (state = new MemoryDeviceState()))
+    let state = stores.get(device)
+    if (!state) stores.set(device, (state = new MemoryDeviceState()))
     return state
   }
 
@@ -362,13 +370,13 @@ export class ToolHost {
   }
 
   /**
-   * The stores `session` has of the devices other than `target`; without a session, the stores of the other devices
+   * The stores `session` has of the devices other than `device`; without a session, the stores of the other devices
    * served (what any caller was shown there), as the CLI without ARC_CALLER has the other devices of its cache folder.
    */
-  private callerElsewhere(session: string | undefined, target: DeviceTarget | undefined): DeviceState[] {
-    if (session === undefined) return [...this.states].filter(([other]) => other !== target).map(([, state]) => state)
+  private callerElsewhere(session: string | undefined, device: string): DeviceState[] {
+    if (session === undefined) return [...this.states].filter(([other]) => other !== device).map(([, state]) => state)
     const stores = this.sessions.get(session)
-    return stores ? [...stores].filter(([other]) => other !== target).map(([, state]) => state) : []
+    return stores ? [...stores].filter(([other]) => other !== device).map(([, state]) => state) : []
   }
 
   has(name: string): boolean {
@@ -451,7 +459,6 @@ export class ToolHost {
     }
     input = withDefaults(served.tool, input, argumentDefaults(this.options, served.tool))
     on.device = target?.device
-    const state = target && this.stateOf(target)
     // A server is a resident host: the helper's start is paid once, so touches go through it (AdbDriverOptions).
     const selection = {device: target?.device, adbHost: adb?.host, adbPort: adb?.port, config, resident: true}
     try {
@@ -473,9 +480,9 @@ export class ToolHost {
             return driver
           },
           backend: partialBackend(selection),
-          stateFor: () => state ?? new MemoryDeviceState(),
-          callerStateFor: () => this.callerStateOf(session, target),
-          callerElsewhereFor: () => this.callerElsewhere(session, target),
+          stateFor: (driver) => this.stateOf(deviceKey(driver)),
+          callerStateFor: (driver) => this.callerStateOf(session, deviceKey(driver)),
+          callerElsewhereFor: (driver) => this.callerElsewhere(session, deviceKey(driver)),
           ...(this.options.observe ? {observe: this.observeFor(target)} : {}),
         }
       )
