@@ -329,17 +329,18 @@ function checkStop(text: string, at: number, what: string, details: Record<strin
 }
 
 /**
- * Types in chunks of TYPE_CHUNK into field `id`, waiting typing_speed ± variance (variance clamped to [0,
+ * Types in chunks of TYPE_CHUNK into `field`, waiting typing_speed ± variance (variance clamped to [0,
  * typing_speed]) between chunks; the driver sends text it types in one piece (through an input method) as one call.
  * Between chunks, where the device reads its screen cheaply, the field must still have the focus (checkFocusKept).
  */
-function typeText(ctx: ToolContext, id: string, text: string, speed: number, variance: number): Promise<void> {
+function typeText(ctx: ToolContext, field: Field, text: string, speed: number, variance: number): Promise<void> {
   const spread = Math.min(Math.max(variance, 0), speed)
   // The command's deadline grows with the work asked: the pauses between chunks at first, then with each chunk sent
   // the pauses still to come plus the base limit from then, so a device whose every call is slow (a VM start each, up
   // to Android 11) is given time chunk by chunk.
   const chunks = Math.ceil(text.length / TYPE_CHUNK)
   ctx.expectWork?.((chunks - 1) * (speed + spread))
+  // How many characters went so far, for checkFocusKept (a password field's are never quoted).
   let typed = 0
   return ctx.driver.inputText(text, {
     chunk: TYPE_CHUNK,
@@ -350,7 +351,7 @@ function typeText(ctx: ToolContext, id: string, text: string, speed: number, var
       typed = Math.min(done * TYPE_CHUNK, text.length)
       ctx.expectWork?.((chunks - done) * (speed + spread))
     },
-    check: (screen) => checkFocusKept(screen, id, text, typed),
+    check: (screen) => checkFocusKept(screen, field, text, typed),
   })
 }
 
@@ -368,7 +369,8 @@ function named(e: ScreenElement): string {
  * that a space clicks (KeyEvent.isConfirmKey). Nothing more is sent then: FOCUS_MOVED, naming what was sent and
  * where the focus is. The move can come within a chunk: the end of the last chunk sent may be where the focus went.
  */
-function checkFocusKept(screen: ScreenCapture, id: string, text: string, typed: number): void {
+function checkFocusKept(screen: ScreenCapture, typing: Field, text: string, typed: number): void {
+  const id = typing.target.id
   const model = buildScreenModel(screen)
   const field = model.byId.get(id)
   const holder = model.windows.find((w) => w.focused)
@@ -381,7 +383,7 @@ function checkFocusKept(screen: ScreenCapture, id: string, text: string, typed: 
       ? `a window over it, ${JSON.stringify(holder.title ?? holder.pkg)}, has the input focus, and ${at}`
       : at
   throw new DeviceCommandError(
-    `the focus left the field ${id} while typing: ${where}. ${typed} of ${text.length} characters were sent (${JSON.stringify(text.slice(0, typed))}), the end of them maybe where the focus went; the other ${text.length - typed} were not typed`,
+    `the focus left the field ${id} while typing: ${where}. ${typed} of ${text.length} characters were sent${typing.element.node.password ? '' : ` (${JSON.stringify(text.slice(0, typed))})`}, the end of them maybe where the focus went; the other ${text.length - typed} were not typed`,
     {
       actions: [
         'Read the screen (arc screen-state) to see what each field holds, then type the rest into the field meant for it (boxes that move on by themselves: type each box its own part).',
@@ -593,7 +595,7 @@ export const typeAppendText = defineTool({
     const element_id = field.target.id
     refuseMultiline(field, element_id)
     await ctx.driver.pressKeys(['MOVE_END'])
-    await typeText(ctx, element_id, text, typing_speed, typing_speed_variance)
+    await typeText(ctx, field, text, typing_speed, typing_speed_variance)
     if (field.hidden) {
       // Typed, and not checkable: said so, never a failure that a retry would answer by typing the text twice.
       await readField(ctx, element_id)
@@ -672,7 +674,7 @@ export const typeInsertText = defineTool({
     const at = codePointIndex(field.before, offset)
     checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
     await ctx.driver.pressKeys(cursorKeys(field.before, at))
-    await typeText(ctx, element_id, text, typing_speed, typing_speed_variance)
+    await typeText(ctx, field, text, typing_speed, typing_speed_variance)
     const {now, hintTaken} = await readBack(
       ctx,
       element_id,
@@ -752,7 +754,7 @@ export const typeReplaceText = defineTool({
       ...cursorKeys(field.before, at + search.length),
       ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL'),
     ])
-    if (new_text) await typeText(ctx, element_id, new_text, typing_speed, typing_speed_variance)
+    if (new_text) await typeText(ctx, field, new_text, typing_speed, typing_speed_variance)
     const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
     // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.
     let now = ''

@@ -20,6 +20,7 @@ const NOTE = 'com.example:id/note'
 const SEND = 'com.example:id/send'
 const CARD = 'com.example:id/card'
 const EXPIRY = 'com.example:id/expiry'
+const PASSWORD = 'com.example:id/password'
 
 const edit = (res: string, hint: string, bounds: [number, number, number, number]): NodeSpec => ({
   cls: 'android.widget.EditText',
@@ -45,6 +46,13 @@ const compose: NodeSpec[] = [
       },
       edit(CARD, 'Card number', [40, 500, 1040, 620]),
       edit(EXPIRY, 'MM/YY', [40, 700, 1040, 820]),
+      {
+        cls: 'android.widget.EditText',
+        res: PASSWORD,
+        text: '',
+        attrs: {clickable: 'true', focusable: 'true', password: 'true'},
+        bounds: [40, 900, 1040, 1020],
+      },
     ],
   },
 ]
@@ -78,6 +86,7 @@ describe('typing in chunks stops where the app moved the focus out of the field'
             fields: [
               {resourceId: NOTE, focusNext: {after: 20, to: SEND}},
               {resourceId: CARD, maxLength: 16, focusNext: {after: 16, to: EXPIRY}},
+              {resourceId: PASSWORD, focusNext: {after: 20, to: SEND}},
             ],
           },
         },
@@ -171,5 +180,13 @@ describe('typing in chunks stops where the app moved the focus out of the field'
       focused: await idOf(EXPIRY),
     })
     expect(r.error!.message).to.include(`the focus moved on to the field ${await idOf(EXPIRY)} (${EXPIRY})`)
+  })
+
+  it("a password field's characters are not quoted in the error", async () => {
+    const secret = 'correct-horse-battery-staple'
+    const r = await run('type_append_text', {element_id: await idOf(PASSWORD), text: secret, ...fast})
+    expect(r.error!.details).to.include({reason: 'FOCUS_MOVED', typed: 20, not_typed: 8})
+    expect(r.error!.message).to.include('20 of 28 characters were sent, the end')
+    expect(r.error!.message).to.not.include(secret.slice(0, 5))
   })
 })
