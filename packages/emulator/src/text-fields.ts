@@ -160,17 +160,21 @@ class TextLayout {
 function wrap(text: string, edges: number[], columns: number): Line[] {
   const lines: Line[] = []
   const cluster = (i: number) => text.slice(edges[i] as number, edges[i + 1] as number)
+  // A line feed ends a paragraph (a CR LF is one cluster, ending in it).
+  const breaks = (i: number) => cluster(i).endsWith('\n')
   const last = edges.length - 1
   let i = 0
-  let start = 0
-  // Clusters on the current line that are not trailing spaces (what counts toward its width).
-  let used = 0
+  // The current line's first cluster, and whether a word is on it yet.
+  let first = 0
+  let words = false
+  const endLine = (at: number) => {
+    lines.push({start: edges[first] as number, end: edges[at] as number})
+    first = at
+    words = false
+  }
   while (i < last) {
-    if (cluster(i) === '\n') {
-      lines.push({start, end: edges[i + 1] as number})
-      start = edges[i + 1] as number
-      used = 0
-      i++
+    if (breaks(i)) {
+      endLine(++i)
       continue
     }
     if (cluster(i) === ' ') {
@@ -180,30 +184,23 @@ function wrap(text: string, edges: number[], columns: number): Line[] {
     }
     // A word: the clusters up to the next space or line feed.
     let j = i
-    while (j < last && cluster(j) !== ' ' && cluster(j) !== '\n') j++
-    const word = j - i
-    const lineStart = edges.indexOf(start)
-    const width = i - lineStart
-    if (used > 0 && width + word > columns) {
+    while (j < last && cluster(j) !== ' ' && !breaks(j)) j++
+    const width = i - first
+    if (words && width + (j - i) > columns) {
       // The word does not fit after what the line holds: the line ends before it, after the spaces.
-      lines.push({start, end: edges[i] as number})
-      start = edges[i] as number
-      used = 0
+      endLine(i)
       continue
     }
-    if (word > columns - width) {
+    if (j - i > columns - width) {
       // A word wider than a whole line: as much as fits, then a break inside it.
-      const cut = i + (columns - width)
-      lines.push({start, end: edges[cut] as number})
-      start = edges[cut] as number
-      used = 0
-      i = cut
+      i += columns - width
+      endLine(i)
       continue
     }
-    used += word
+    words = true
     i = j
   }
-  lines.push({start, end: text.length})
+  lines.push({start: edges[first] as number, end: text.length})
   return lines
 }
 

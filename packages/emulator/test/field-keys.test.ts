@@ -150,6 +150,15 @@ describe('emulator: a field lays out its text; a tap, HOME/END and the arrows go
     expect(fieldText()).to.equal('ab&#10;cdX&#10;Yef')
   })
 
+  it('a CR LF is a hard break too (one grapheme cluster that ends in a line feed)', async () => {
+    await start(true)
+    emu.device('emu-1').recordInput({type: 'commit', text: 'ab\r\ncd'})
+    await tapAt(1, 1)
+    await run('input keyevent KEYCODE_MOVE_HOME')
+    await run('input text X')
+    expect(fieldText()).to.equal('ab&#13;&#10;Xcd')
+  })
+
   it('a word longer than a line takes a line of its own and breaks where the line is full', async () => {
     await start(true)
     // Lines: "ab " (0-3), 23 x (3-26), 7 x (26-33). MOVE_END on the full middle line stops one character before its
