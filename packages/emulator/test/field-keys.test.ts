@@ -352,5 +352,14 @@ describe('emulator: keys with modifiers (input keycombination, Android 13+), as 
       '',
     ])
     expect(emu.device('emu-1').inputEvents.filter((e) => e.type === 'keyevent')).to.deep.equal([])
+    // Any command `cmd input` does not know answers so from Android 12; up to 11 `input` prints its usage.
+    const unknown = await shellV2(client, 'emu-1', 'input frobnicate 1')
+    expect([unknown.exitCode, unknown.stdout.toString()]).to.deep.equal([255, 'Unknown command: frobnicate\n'])
+    await emu.close()
+    await start({'ro.build.version.sdk': '30'})
+    const eleven = await shellV2(client, 'emu-1', 'input keycombination ALT_LEFT DPAD_DOWN')
+    expect([eleven.exitCode, eleven.stdout.toString()]).to.deep.equal([1, ''])
+    expect(eleven.stderr.toString()).to.match(/^Usage: input /)
+    expect(emu.device('emu-1').inputEvents.filter((e) => e.type === 'keyevent')).to.deep.equal([])
   })
 })
