@@ -432,29 +432,36 @@ function holds(element: ScreenElement, now: string, expected: string): boolean {
 /**
  * TEXT_NOT_TAKEN. `moved`: what has the focus now instead of the field (an app that moves it on once the field is
  * full, within text typed in one piece or the last chunk, where no check between chunks could stop it): named, as
- * the rest of the text may have gone there.
+ * the rest of the text may have gone there. `secret`: a password field, whose texts are given as lengths only (the
+ * expected text holds what was typed: the password).
  */
 function mismatch(
   id: string,
   expected: string,
   now: string,
   unsure = false,
-  moved?: ScreenElement
+  moved?: ScreenElement,
+  secret = false
 ): DeviceCommandError {
   const why = moved
     ? `: the focus moved on to ${named(moved)} while the text went in, and the rest of it may be there`
     : unsure
       ? " (its text before the edit may have been only its hint, shown over an empty field: this device's dump does not say)"
       : ' (the app may filter, limit or reformat input)'
-  return new DeviceCommandError(
-    `the field ${id} does not hold what was typed: expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}${why}`,
-    {
-      ...(moved
-        ? {actions: ['Read the screen (arc screen-state) to see what each field holds; type each field its own part.']}
-        : {}),
-      details: {element_id: id, expected, actual: now, reason: 'TEXT_NOT_TAKEN', ...(moved ? {focused: moved.id} : {})},
-    }
-  )
+  const texts = secret
+    ? `expected ${codePoints(expected)} characters (a password field: not shown), it holds ${codePoints(now)}`
+    : `expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}`
+  return new DeviceCommandError(`the field ${id} does not hold what was typed: ${texts}${why}`, {
+    ...(moved
+      ? {actions: ['Read the screen (arc screen-state) to see what each field holds; type each field its own part.']}
+      : {}),
+    details: {
+      element_id: id,
+      ...(secret ? {expected_length: codePoints(expected), actual_length: codePoints(now)} : {expected, actual: now}),
+      reason: 'TEXT_NOT_TAKEN',
+      ...(moved ? {focused: moved.id} : {}),
+    },
+  })
 }
 
 /**
@@ -473,7 +480,7 @@ async function readBack(
   const now = content(element)
   if (holds(element, now, expected)) return {now, hintTaken: false}
   if (unsure && ifEmpty !== undefined && holds(element, now, ifEmpty)) return {now, hintTaken: true}
-  throw mismatch(id, expected, now, unsure, focusedInstead(model, element))
+  throw mismatch(id, expected, now, unsure, focusedInstead(model, element), element.node.password)
 }
 
 /** The line a result adds when the field's earlier text was taken as its hint (readBack's `hintTaken`). */

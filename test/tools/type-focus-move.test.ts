@@ -3,6 +3,7 @@
  * move on by themselves, a form that jumps to the next field once one is full: a TextWatcher calling requestFocus),
  * and the rest would go to another field, or to a button that a space clicks. Where arc's on-device helper runs, a
  * read between chunks costs one request on its open stream: the typing stops there (FOCUS_MOVED), nothing more sent.
+ * Neither that error nor the read-back's ever quotes what was typed into a password field.
  */
 import {writeFile} from 'node:fs/promises'
 import path from 'node:path'
@@ -21,6 +22,7 @@ const SEND = 'com.example:id/send'
 const CARD = 'com.example:id/card'
 const EXPIRY = 'com.example:id/expiry'
 const PASSWORD = 'com.example:id/password'
+const SHORT_PASSWORD = 'com.example:id/pin_password'
 
 const edit = (res: string, hint: string, bounds: [number, number, number, number]): NodeSpec => ({
   cls: 'android.widget.EditText',
@@ -52,6 +54,13 @@ const compose: NodeSpec[] = [
         text: '',
         attrs: {clickable: 'true', focusable: 'true', password: 'true'},
         bounds: [40, 900, 1040, 1020],
+      },
+      {
+        cls: 'android.widget.EditText',
+        res: SHORT_PASSWORD,
+        text: '',
+        attrs: {clickable: 'true', focusable: 'true', password: 'true'},
+        bounds: [40, 1100, 1040, 1220],
       },
     ],
   },
@@ -87,6 +96,7 @@ describe('typing in chunks stops where the app moved the focus out of the field'
               {resourceId: NOTE, focusNext: {after: 20, to: SEND}},
               {resourceId: CARD, maxLength: 16, focusNext: {after: 16, to: EXPIRY}},
               {resourceId: PASSWORD, focusNext: {after: 20, to: SEND}},
+              {resourceId: SHORT_PASSWORD, maxLength: 8},
             ],
           },
         },
@@ -188,5 +198,15 @@ describe('typing in chunks stops where the app moved the focus out of the field'
     expect(r.error!.details).to.include({reason: 'FOCUS_MOVED', typed: 20, not_typed: 8})
     expect(r.error!.message).to.include('20 of 28 characters were sent, the end')
     expect(r.error!.message).to.not.include(secret.slice(0, 5))
+  })
+
+  it("a password field that did not take the text: the read-back's error gives lengths, never the password", async () => {
+    device().showScreen('again')
+    const secret = 'hunter2-and-more'
+    const r = await run('type_append_text', {element_id: await idOf(SHORT_PASSWORD), text: secret, ...fast})
+    expect(r.error!.details).to.include({reason: 'TEXT_NOT_TAKEN', expected_length: 16, actual_length: 8})
+    expect(r.error!.details).to.not.have.property('expected')
+    expect(r.error!.message).to.include('expected 16 characters (a password field: not shown), it holds 8')
+    expect(JSON.stringify(r.error!.details) + r.error!.message).to.not.include('hunter2')
   })
 })
