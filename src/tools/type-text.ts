@@ -260,17 +260,6 @@ const fieldTextHint = {
   text: 'the text to type is an argument here; to pick the field by the text it shows, use --field-text',
 }
 
-function refuseMultiline(field: Field, id: string): void {
-  if (field.before.includes('\n')) {
-    throw new UnsupportedError(
-      `element ${id} holds several lines: key events move the cursor within a line, so arc cannot place it reliably over ADB`,
-      {
-        actions: [`Clear it (arc type clear ${id}) and type the whole text again.`],
-      }
-    )
-  }
-}
-
 const graphemes = new Intl.Segmenter('en', {granularity: 'grapheme'})
 
 /** The UTF-16 offsets where `text`'s grapheme clusters start, and its length: where a cursor key can stop. */
@@ -289,18 +278,102 @@ function codePoints(text: string): number {
 }
 
 /**
- * Cursor moves to UTF-16 index `at`, from the start or the end of the line, whichever takes fewer keys. A cursor
- * key steps over a whole grapheme cluster on Android (an emoji with its modifiers, a letter with its combining
- * marks: Layout.getOffsetToLeftOf/RightOf), so the keys are counted in clusters: never more than the field holds,
- * since one more would move the focus out of the field to the next control (ViewRootImpl's focus navigation), where
- * a confirm key (a space typed next) would click it. MOVE_HOME and MOVE_END never leave a field.
+ * Moves the focused field's cursor to the start or the end of its whole text. MOVE_HOME and MOVE_END would not: they
+ * go to the edges of the *visual* line the cursor is on (BaseMovementMethod.handleMovementKey: home()/end(), which
+ * ArrowKeyMovementMethod takes to lineStart/lineEnd, Selection.moveToLeftEdge/moveToRightEdge by
+ * layout.getLineForOffset), and the focus tap leaves the cursor where the finger touched (Editor.onFocusChanged:
+ * getLastTapPosition): in a field whose text wraps or holds line breaks, the middle of its text. The whole text's
+ * edges are ALT+DPAD_UP and ALT+DPAD_DOWN, in a View (BaseMovementMethod.handleMovementKey: DPAD_UP/DOWN with
+ * META_ALT_ON give top()/bottom(), ArrowKeyMovementMethod's Selection.setSelection to 0 or the text's length) and in
+ * Compose (androidx.compose.foundation.text KeyMapping.android.kt: Alt+Up HOME, Alt+Down END); an arrow with a
+ * modifier never takes the focus out of a field (ViewRootImpl.performFocusNavigation moves it only for unmodified
+ * ones).
+ *
+ * Where no modified key can be sent (plain ADB before Android 13, without arc's helper), MOVE_HOME/MOVE_END go first;
+ * a password field stops there (its input type is one line: TextView.setInputType makes a field single-line unless
+ * TYPE_TEXT_FLAG_MULTI_LINE), any other is asked where the cursor went (locateCursor) and cursor keys, one per
+ * grapheme cluster, take it on to the edge.
  */
-function cursorKeys(text: string, at: number): string[] {
-  const stops = cursorStops(text)
+async function toTextEdge(ctx: ToolContext, field: Field, edge: 'start' | 'end'): Promise<void> {
+  try {
+    await ctx.driver.pressKeyWith(['ALT'], edge === 'start' ? 'DPAD_UP' : 'DPAD_DOWN')
+    return
+  } catch (error) {
+    if (!(error instanceof UnsupportedError) || error.details?.reason !== 'KEY_MODIFIERS_UNSUPPORTED') throw error
+  }
+  await ctx.driver.pressKeys([edge === 'start' ? 'MOVE_HOME' : 'MOVE_END'])
+  if (field.element.node.password) return
+  const at = await locateCursor(ctx, field)
+  const stops = cursorStops(field.before)
+  const step = stops.indexOf(at)
+  const keys =
+    edge === 'start' ? Array<string>(step).fill('DPAD_LEFT') : Array<string>(stops.length - 1 - step).fill('DPAD_RIGHT')
+  if (keys.length > 0) await ctx.driver.pressKeys(keys)
+}
+
+/** Characters locateCursor may type, the first one the field's text lacks: digits first, which number fields take. */
+const LOCATE_PROBES = '0123456789xqjz'
+
+/**
+ * Where the focused field's cursor is (a UTF-16 index of `field.before`), found without reading the cursor, which a
+ * dump does not show: one character the text lacks is typed at the cursor, the field read back, and where that
+ * character went in is where the cursor was; it is deleted again (one DEL, the cursor being right behind it) and the
+ * field read once more, which must show its text as before. A field that was empty under its hint's words (`unsure`)
+ * shows the character alone: `field.before` becomes ''. Anything else (a field that reformats or refuses what is
+ * typed) is an error that says what the field holds.
+ */
+async function locateCursor(ctx: ToolContext, field: Field): Promise<number> {
+  const id = field.target.id
+  const text = field.before
+  const probe = [...LOCATE_PROBES].find((c) => !text.includes(c)) ?? PROBE
+  await ctx.driver.inputText(probe)
+  const shown = content(await readField(ctx, id))
+  const empty = field.unsure && shown === probe
+  const places = empty ? [0] : cursorStops(text).filter((k) => text.slice(0, k) + probe + text.slice(k) === shown)
+  const lost = (now: string, undone: string) =>
+    new DeviceCommandError(
+      `arc could not find the cursor in the field ${id}: this device takes no modified keys (no helper, Android before 13), so one character ${JSON.stringify(probe)} was typed to see where it went; the field showed ${JSON.stringify(text)}, then ${JSON.stringify(shown)}${undone}; nothing more was typed`,
+      {
+        actions: [
+          'The field may reformat or filter what is typed: clear it (arc type clear) and type its whole text, or use the helper (--helper auto), which needs no probe.',
+        ],
+        details: {element_id: id, expected: text, actual: shown, now, reason: 'CURSOR_NOT_FOUND'},
+      }
+    )
+  if (places.length !== 1) {
+    // Where it went cannot be told (the field reformatted or dropped it): taken out again as the hint probe is.
+    const now = await undoProbe(ctx, id, text, shown)
+    throw lost(now, probeUndone(text, shown, now))
+  }
+  await ctx.driver.pressKeys(['DEL'])
+  const after = content(await readField(ctx, id))
+  if (empty ? after !== '' && after !== text : after !== text)
+    throw lost(after, `, and after one DEL ${JSON.stringify(after)}, not what it showed before`)
+  if (empty) field.before = ''
+  field.unsure = false
+  return places[0] as number
+}
+
+/**
+ * Puts the cursor at UTF-16 index `at` of the field's text, then sends `then` (the DELs of a replace) in the same
+ * command as the cursor keys: from the start or the end of the whole text (toTextEdge), whichever takes fewer cursor
+ * keys. A cursor key steps over a whole grapheme cluster on Android (an emoji with its modifiers, a letter with its
+ * combining marks: Layout.getOffsetToLeftOf/RightOf), and across the end of a visual line to the next, so the keys
+ * are counted in clusters: never more than the field holds, since one more would move the focus out of the field to
+ * the next control (ViewRootImpl's focus navigation), where a confirm key (a space typed next) would click it.
+ */
+async function placeCursor(ctx: ToolContext, field: Field, at: number, then: string[] = []): Promise<void> {
+  const stops = cursorStops(field.before)
   const step = stops.indexOf(at)
   const last = stops.length - 1
-  if (step <= last - step) return ['MOVE_HOME', ...Array<string>(step).fill('DPAD_RIGHT')]
-  return ['MOVE_END', ...Array<string>(last - step).fill('DPAD_LEFT')]
+  const fromStart = step <= last - step
+  await toTextEdge(ctx, field, fromStart ? 'start' : 'end')
+  // locateCursor may have found an unsure field empty: its text (and where `at` lies) is then ''.
+  const [now, target] = field.before === '' ? [[0], 0] : [cursorStops(field.before), step]
+  const keys = fromStart
+    ? Array<string>(target).fill('DPAD_RIGHT')
+    : Array<string>(now.length - 1 - target).fill('DPAD_LEFT')
+  if (keys.length + then.length > 0) await ctx.driver.pressKeys([...keys, ...then])
 }
 
 /**
@@ -524,7 +597,8 @@ function probeUndone(shown: string, probed: string, now: string): string {
 async function settleHint(ctx: ToolContext, field: Field): Promise<void> {
   if (!field.unsure) return
   const id = field.target.id
-  await ctx.driver.pressKeys(['MOVE_END'])
+  await toTextEdge(ctx, field, 'end')
+  if (!field.unsure) return
   await ctx.driver.inputText(PROBE)
   const element = await readField(ctx, id)
   const probed = content(element)
@@ -600,8 +674,7 @@ export const typeAppendText = defineTool({
     await checkTypable(ctx, text, 'text')
     const field = await focusField(ctx, input)
     const element_id = field.target.id
-    refuseMultiline(field, element_id)
-    await ctx.driver.pressKeys(['MOVE_END'])
+    await toTextEdge(ctx, field, 'end')
     await typeText(ctx, field, text, typing_speed, typing_speed_variance)
     if (field.hidden) {
       // Typed, and not checkable: said so, never a failure that a retry would answer by typing the text twice.
@@ -673,14 +746,13 @@ export const typeInsertText = defineTool({
         }
       )
     if (offset > codePoints(field.before)) throw pastEnd()
-    refuseMultiline(field, element_id)
     const earlier = field.before
     // Only the start or the end of a field that may show just its hint can be reached without finding out.
     if (offset > 0 && offset < codePoints(field.before)) await settleHint(ctx, field)
     if (offset > codePoints(field.before)) throw pastEnd()
     const at = codePointIndex(field.before, offset)
     checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
-    await ctx.driver.pressKeys(cursorKeys(field.before, at))
+    await placeCursor(ctx, field, at)
     await typeText(ctx, field, text, typing_speed, typing_speed_variance)
     const {now, hintTaken} = await readBack(
       ctx,
@@ -747,7 +819,6 @@ export const typeReplaceText = defineTool({
         }
       )
     if (!field.before.includes(search)) throw notThere()
-    refuseMultiline(field, element_id)
     // The text to replace may be the hint's words over an empty field: found out before any cursor key.
     if (field.before.indexOf(search) + search.length < field.before.length) await settleHint(ctx, field)
     const at = field.before.indexOf(search)
@@ -757,10 +828,12 @@ export const typeReplaceText = defineTool({
       input: 'search',
       value: search,
     })
-    await ctx.driver.pressKeys([
-      ...cursorKeys(field.before, at + search.length),
-      ...Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL'),
-    ])
+    await placeCursor(
+      ctx,
+      field,
+      at + search.length,
+      Array<string>(backspaces(field.before, at, at + search.length)).fill('DEL')
+    )
     if (new_text) await typeText(ctx, field, new_text, typing_speed, typing_speed_variance)
     const expected = field.before.slice(0, at) + new_text + field.before.slice(at + search.length)
     // Emptied, a field shows its hint, which dumps before Android 16 do not mark: check it as a clear does.

@@ -199,7 +199,7 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
       expect(r.text.split('\n')[1]).to.equal(`Field content: ${expected}`)
       expect(keyboardCommands(r.argv)).to.deep.equal([
         ['ime', 'list', '-a', '-s'],
-        ['input', 'keyevent', 'KEYCODE_MOVE_END'],
+        ['input', 'keycombination', 'KEYCODE_ALT_LEFT', 'KEYCODE_DPAD_DOWN'],
         ...switchTo,
         broadcastOf(text),
         ...switchBack,
@@ -418,7 +418,7 @@ describe('non-ASCII typing through ADBKeyBoard (arc emulate)', function () {
     expect(r.error).to.equal(undefined)
     expect(r.data.content).to.equal('plain ASCII %s!')
     expect(keyboardCommands(r.argv)).to.deep.equal([
-      ['input', 'keyevent', 'KEYCODE_MOVE_END'],
+      ['input', 'keycombination', 'KEYCODE_ALT_LEFT', 'KEYCODE_DPAD_DOWN'],
       ['input', 'text', 'plain%sASCII%s%'],
       ['input', 'text', 's!'],
     ])

@@ -97,7 +97,7 @@ describe('typing tools: the probe character never stays in a field', function ()
     expect(r.error!.message).to.include('it holds "1,234" as before; nothing more was typed')
     // The probe, then one DEL right after it, and nothing more.
     expect(r.inputs.slice(-3)).to.deep.equal([
-      ['input', 'keyevent', 'KEYCODE_MOVE_END'],
+      ['input', 'keycombination', 'KEYCODE_ALT_LEFT', 'KEYCODE_DPAD_DOWN'],
       ['input', 'text', '0'],
       ['input', 'keyevent', 'KEYCODE_DEL'],
     ])

@@ -117,6 +117,7 @@ export const CAPABILITY_METHODS = {
     gesture: 'act',
     pressKey: 'act',
     pressKeys: 'act',
+    pressKeyWith: 'act',
     // A check before typing, asked only by a tool about to type: part of the action.
     checkTypable: 'act',
     inputText: 'act',

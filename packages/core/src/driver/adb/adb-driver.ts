@@ -17,6 +17,7 @@ import type {
   GesturePoint,
   InstallOptions,
   KeyboardState,
+  KeyModifier,
   LaunchOptions,
   LogEvent,
   LogQuery,
@@ -35,6 +36,7 @@ import type {Geometry} from './screen-geometry.js'
 import {DeviceCommandError, InvalidInputError, UnsupportedError} from '../../errors/arc-error.js'
 import {sleep} from '../../sleep.js'
 import {untypable} from '../typable.js'
+import {resolveKey} from '../keycodes.js'
 import type {AdbServer} from './adb-client.js'
 import * as appManage from './app-manage.js'
 import * as apps from './apps.js'
@@ -468,6 +470,29 @@ export class AdbDriver implements DeviceDriver {
 
   pressKeys(keys: Array<string | number>): Promise<void> {
     return this.act((dev) => input.pressKeys(dev, keys))
+  }
+
+  /**
+   * A key with modifiers held: through the helper (`key CODE META`: the key's own events stamped with the modifiers'
+   * meta state, on every release), else `input keycombination` (Android 13+), else UNSUPPORTED
+   * (KEY_MODIFIERS_UNSUPPORTED). The helper is started for it where its mode allows: before Android 13 it is the
+   * only way.
+   */
+  pressKeyWith(modifiers: KeyModifier[], key: string | number): Promise<void> {
+    const resolved = resolveKey(key)
+    const held = [...new Set(modifiers)]
+    const meta = held.reduce((state, m) => state | input.MODIFIER_META[m], 0)
+    return this.act((dev) =>
+      this.helper.serve(
+        'keys',
+        async (session) => {
+          if (session.hello.missing.includes('input'))
+            throw new HelperFailure('UNSUPPORTED', 'this release lacks the input API the helper injects keys with')
+          await this.once(session, ['key', String(resolved.code), String(meta)])
+        },
+        () => input.pressKeyCombination(dev, held, resolved)
+      )
+    )
   }
 
   /** Refuses, before anything is sent, text nothing can type: a paste through the helper where it runs, else input.ts. */

@@ -3,7 +3,7 @@
  * the device's input queue (input-queue.ts), so actions from concurrent callers never interleave.
  */
 import {DeviceCommandError, UnsupportedError} from '../../errors/arc-error.js'
-import type {Point} from '../device-driver.js'
+import type {KeyModifier, Point} from '../device-driver.js'
 import {keyAddedIn, resolveKey, type ResolvedKey} from '../keycodes.js'
 import {isMissingCommand, type DeviceShell} from './device-shell.js'
 import {raw, shellCommand, shq, type Raw} from './shell-quote.js'
@@ -175,6 +175,59 @@ export async function pressKeys(dev: DeviceShell, keys: Array<string | number>):
     bytes += size
   }
   await send()
+}
+
+/** The modifier keys `input keycombination` is sent for each modifier: the left-hand one, as a keyboard has. */
+const MODIFIER_KEY: Record<KeyModifier, string> = {
+  ALT: 'KEYCODE_ALT_LEFT',
+  CTRL: 'KEYCODE_CTRL_LEFT',
+  SHIFT: 'KEYCODE_SHIFT_LEFT',
+  META: 'KEYCODE_META_LEFT',
+}
+
+/**
+ * KeyEvent meta state bits of a left-hand modifier held (`META_*_ON | META_*_LEFT_ON`, AOSP
+ * frameworks/base/core/java/android/view/KeyEvent.java), as a keyboard's dispatcher stamps them on the key's events
+ * and as InputShellCommand's keycombination stamps them (its MODIFIER map).
+ */
+export const MODIFIER_META: Record<KeyModifier, number> = {
+  SHIFT: 0x01 | 0x40,
+  ALT: 0x02 | 0x10,
+  CTRL: 0x1000 | 0x2000,
+  META: 0x10000 | 0x20000,
+}
+
+/** The API level whose `input` has `keycombination` (Android 13: InputShellCommand.runKeyCombination). */
+export const KEY_COMBINATION_SDK = 33
+
+/**
+ * One key with modifiers held, over plain ADB: `input keycombination MOD… KEY` (Android 13+). InputShellCommand's
+ * sendKeyCombination sends every key-down first, each carrying the meta state of the modifiers before it, then the
+ * key-ups, so the key's events say the modifiers are held. Before Android 13 `input` has no way to send a modifier
+ * state (`input keyevent` stamps none, and a separate ALT press would only set a field's sticky state): UNSUPPORTED
+ * with reason KEY_MODIFIERS_UNSUPPORTED, nothing sent; arc's on-device helper sends it on every release.
+ */
+export async function pressKeyCombination(dev: DeviceShell, modifiers: KeyModifier[], key: ResolvedKey): Promise<void> {
+  await checkKeysKnown(dev, [key])
+  const sdk = Number((await dev.text(['getprop', 'ro.build.version.sdk'])).trim())
+  const name = [...modifiers, key.label].join('+')
+  if (!(sdk >= KEY_COMBINATION_SDK)) {
+    throw new UnsupportedError(
+      `${dev.serial} cannot press ${name} without arc's on-device helper: its \`input\` sends keys without modifiers before Android 13 (API ${KEY_COMBINATION_SDK}; this device: ${Number.isInteger(sdk) && sdk > 0 ? sdk : 'unknown'}): nothing was sent`,
+      {
+        actions: ['Use the helper (--helper auto or required): it sends modifiers on every release.'],
+        details: {
+          key: name,
+          device_api: Number.isInteger(sdk) && sdk > 0 ? sdk : null,
+          reason: 'KEY_MODIFIERS_UNSUPPORTED',
+        },
+      }
+    )
+  }
+  await dev.action(
+    ['input', 'keycombination', ...modifiers.map((m) => MODIFIER_KEY[m]), key.key],
+    `input keycombination ${name}`
+  )
 }
 
 /**

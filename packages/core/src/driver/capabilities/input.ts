@@ -40,6 +40,9 @@ export interface TypingPace {
   check?(screen: ScreenCapture): void | Promise<void>
 }
 
+/** A modifier key held while another key is pressed (its left-hand key: ALT is KEYCODE_ALT_LEFT). */
+export type KeyModifier = 'ALT' | 'CTRL' | 'SHIFT' | 'META'
+
 export interface InputCapability {
   tap(point: Point): Promise<void>
   longPress(point: Point, durationMs: number): Promise<void>
@@ -65,6 +68,13 @@ export interface InputCapability {
    * order: cursor moves and deletes without one round trip per key.
    */
   pressKeys(keys: Array<string | number>): Promise<void>
+  /**
+   * Sends one key with modifiers held (ALT+DPAD_DOWN): the key's events carry the modifiers' meta state, as a
+   * hardware keyboard's do. Through arc's on-device helper on every release (the key alone, stamped with the state:
+   * no event for the modifier key); over plain ADB from Android 13 (`input keycombination`). Elsewhere UNSUPPORTED
+   * (details.reason KEY_MODIFIERS_UNSUPPORTED), nothing sent.
+   */
+  pressKeyWith(modifiers: KeyModifier[], key: string | number): Promise<void>
   /**
    * Fails with UNSUPPORTED, naming the characters, where this device cannot type `text` (control characters;
    * over ADB, non-ASCII without ADBKeyBoard), and sends nothing: a typing tool asks before it touches the field.
