@@ -702,7 +702,7 @@ export const typeInsertText = defineTool({
   name: 'type_insert_text',
   title: 'Type text at an offset in a field (by id or selector)',
   description:
-    'Focuses the field, places the cursor at `offset` with key events (one command) and types the text, then reads the field back. The offset must be within [0, current text length].',
+    "Focuses the field, places the cursor at `offset` with key events (the whole text's start or end, then arrows) and types the text, then reads the field back. The offset must be within [0, current text length].",
   kind: 'action',
   needs: {screen: 'read', input: 'act', info: 'read'},
   holdsDevice: true,
