@@ -1,4 +1,4 @@
-import {mkdir, mkdtemp, writeFile} from 'node:fs/promises'
+import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -7,6 +7,7 @@ import {DEMO_DIR, isSnapshotPath, unreachableSerial} from '@arc-cli/core'
 import {startEmulator, type Emulator} from '@arc-cli/emulator'
 import {expect} from 'chai'
 
+import {connectAdbDriver, lockKey, queueState} from '@arc-cli/core/testing'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 /** A port nothing listens on right now (the kernel's pick, released at once). */
@@ -313,6 +314,54 @@ describe('ANDROID_SERIAL takes what --device takes', () => {
       expect(byEnv.stderr).to.equal(byFlag.stderr)
     } finally {
       await emu.close()
+    }
+  })
+})
+
+/**
+ * One device named two ways (`192.168.1.5:5555` as `adb devices` lists it, `192.168.1.5` as adb also takes it) is one
+ * device: its lock (one user at a time, across arc processes) and what arc remembers of it were keyed by the name as
+ * typed, so a click resolved under one name could be cut into by a BACK sent under the other, and an id read under
+ * one name was refused under the other as another device's.
+ */
+describe('a device named two ways is one device: one lock, one record of its ids', () => {
+  it('an id read with --device HOST:PORT acts with --device HOST, and the two names take one lock', async () => {
+    const emu = await startEmulator({port: 0, devices: [{serial: '192.168.1.5:5555', snapshot: DEMO_DIR}]})
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arc-two-names-'))
+    const env = {ADB_SERVER_SOCKET: `tcp:127.0.0.1:${emu.port}`, ARC_CACHE_DIR: dir}
+    try {
+      const found = await runArc(['find', 'text', 'ADD', '--exact-match', '--json', '-d', '192.168.1.5:5555'], {env})
+      expect(found.code, found.stderr).to.equal(0)
+      const id = (JSON.parse(found.stdout) as {elements: Array<{id: string}>}).elements[0]?.id as string
+      const clicked = await runArc(['click', id, '-d', '192.168.1.5'], {env})
+      expect(clicked.code, clicked.stderr).to.equal(0)
+      expect(clicked.stdout).to.include(`Click performed on element '${id}'`)
+      const [listed, short] = await Promise.all([
+        connectAdbDriver({serial: '192.168.1.5:5555', host: '127.0.0.1', port: emu.port, env: {}}),
+        connectAdbDriver({serial: '192.168.1.5', host: '127.0.0.1', port: emu.port, env: {}}),
+      ])
+      try {
+        let release = () => undefined as void
+        let started = () => undefined as void
+        const holding = new Promise<void>((resolve) => (started = resolve))
+        const held = listed.exclusive(() => {
+          started()
+          return new Promise<void>((resolve) => (release = resolve))
+        })
+        const key = lockKey('127.0.0.1', emu.port, '192.168.1.5:5555')
+        // The other name queues behind the holder (no timing: the queue is joined as the call is made).
+        const waiting = short.exclusive(async () => 'ran')
+        expect(queueState(key)).to.deep.equal({busy: true, waiting: 1})
+        await holding
+        release()
+        await held
+        expect(await waiting).to.equal('ran')
+      } finally {
+        await Promise.all([listed.close(), short.close()])
+      }
+    } finally {
+      await emu.close()
+      await rm(dir, {recursive: true, force: true})
     }
   })
 })

@@ -713,6 +713,16 @@ export class AdbServer {
     )
   }
 
+  /**
+   * The serial of the device the server matches to `target` (`host-serial:TARGET:get-serialno`, the value reply
+   * /work/shared/docs/adb.md lists with get-state): what `adb devices` lists for a device named by another form.
+   */
+  targetSerial(target: string): Promise<string> {
+    return this.call('find the device', target, async (client) =>
+      (await request(await client.connection(), `host-serial:${target}:get-serialno`)).toString('utf8').trim()
+    )
+  }
+
   /** Throws DeviceUnavailableError when `serial` is no longer attached, or attached but not ready. */
   async assertAttached(serial: string, what: string): Promise<void> {
     const state = await this.targetState(serial).catch((error: unknown) => {

@@ -130,7 +130,19 @@ export async function connectAdbDriver(options: AdbConnectOptions): Promise<AdbD
   const state = await namedDeviceState(server, devices, target)
   if (state === undefined) throw notAttached(target, devices, server.address)
   if (state !== 'device') throw unavailableState(target, state)
-  return new AdbDriver(server, target, helper)
+  return new AdbDriver(server, await listedSerial(server, devices, target), helper)
+}
+
+/**
+ * The serial `devices` lists for the device `name` picks, where the server matched another form of it (a network
+ * device's host without its port, `tcp:HOST:PORT`, `usb:1-4`): one device named two ways is one device to the device
+ * lock and the cache of its ids (lockKey, FileDeviceState), as it is to adb. The name stays where it is the listed
+ * serial already, or where several devices share the serial it names (their USB paths alone tell them apart).
+ */
+async function listedSerial(server: AdbServer, devices: AttachedDevice[], name: string): Promise<string> {
+  if (devices.some((d) => d.serial === name)) return name
+  const serial = await server.targetSerial(name).catch(() => undefined)
+  return serial !== undefined && devices.filter((d) => d.serial === serial).length === 1 ? serial : name
 }
 
 /**
