@@ -200,34 +200,39 @@ export const MODIFIER_META: Record<KeyModifier, number> = {
 /** The API level whose `input` has `keycombination` (Android 13: InputShellCommand.runKeyCombination). */
 export const KEY_COMBINATION_SDK = 33
 
+/** What the keycombination script prints instead of sending, before Android 13: the marker, then the API level. */
+const NO_KEY_COMBINATION = 'arc-no-keycombination:'
+
 /**
  * One key with modifiers held, over plain ADB: `input keycombination MOD… KEY` (Android 13+). InputShellCommand's
  * sendKeyCombination sends every key-down first, each carrying the meta state of the modifiers before it, then the
- * key-ups, so the key's events say the modifiers are held. Before Android 13 `input` has no way to send a modifier
- * state (`input keyevent` stamps none, and a separate ALT press would only set a field's sticky state): UNSUPPORTED
- * with reason KEY_MODIFIERS_UNSUPPORTED, nothing sent; arc's on-device helper sends it on every release.
+ * key-ups, so the key's events say the modifiers are held. The release is asked in the same shell command (one round
+ * trip: `getprop ro.build.version.sdk`, then a `case` on it). Before Android 13 `input` has no way to send a modifier
+ * state (`input keyevent` stamps none, and a separate ALT press would only set a field's sticky state): nothing is
+ * sent, and UNSUPPORTED with reason KEY_MODIFIERS_UNSUPPORTED; arc's on-device helper sends it on every release.
  */
 export async function pressKeyCombination(dev: DeviceShell, modifiers: KeyModifier[], key: ResolvedKey): Promise<void> {
   await checkKeysKnown(dev, [key])
-  const sdk = Number((await dev.text(['getprop', 'ro.build.version.sdk'])).trim())
   const name = [...modifiers, key.label].join('+')
-  if (!(sdk >= KEY_COMBINATION_SDK)) {
+  const send = shellCommand(['input', 'keycombination', ...modifiers.map((m) => MODIFIER_KEY[m]), key.key])
+  // API levels 33-999 take it; anything else (older, or no answer) prints the marker and the level it read.
+  const script = `arc_sdk=$(getprop ro.build.version.sdk); case "$arc_sdk" in 3[3-9]|[4-9][0-9]|[1-9][0-9][0-9]) ${send} ;; *) echo ${NO_KEY_COMBINATION}"$arc_sdk" ;; esac`
+  try {
+    await dev.action([raw(script)], `input keycombination ${name}`)
+  } catch (error) {
+    const output = error instanceof DeviceCommandError ? String(error.details.output ?? '') : ''
+    const marked = new RegExp(`${NO_KEY_COMBINATION}(\\d*)`).exec(output)
+    if (!marked) throw error
+    const sdk = Number(marked[1])
+    const level = Number.isInteger(sdk) && sdk > 0 ? sdk : null
     throw new UnsupportedError(
-      `${dev.serial} cannot press ${name} without arc's on-device helper: its \`input\` sends keys without modifiers before Android 13 (API ${KEY_COMBINATION_SDK}; this device: ${Number.isInteger(sdk) && sdk > 0 ? sdk : 'unknown'}): nothing was sent`,
+      `${dev.serial} cannot press ${name} without arc's on-device helper: its \`input\` sends keys without modifiers before Android 13 (API ${KEY_COMBINATION_SDK}; this device: ${level ?? 'unknown'}): nothing was sent`,
       {
         actions: ['Use the helper (--helper auto or required): it sends modifiers on every release.'],
-        details: {
-          key: name,
-          device_api: Number.isInteger(sdk) && sdk > 0 ? sdk : null,
-          reason: 'KEY_MODIFIERS_UNSUPPORTED',
-        },
+        details: {key: name, device_api: level, reason: 'KEY_MODIFIERS_UNSUPPORTED'},
       }
     )
   }
-  await dev.action(
-    ['input', 'keycombination', ...modifiers.map((m) => MODIFIER_KEY[m]), key.key],
-    `input keycombination ${name}`
-  )
 }
 
 /**
