@@ -135,6 +135,21 @@ const CHILD_ENV = 'ARC_TEST_CHILD'
  */
 const envText = (name: string): string => environmentText(name, process.env[name] ?? '')
 
+/** Marks, in an echoed word, where a variable stands whose value is not shown (NUL: no flow line holds one). */
+const HIDDEN = '\u0000'
+
+/**
+ * A word of an echoed step holding variables whose values are not shown: in "…" with each such variable as
+ * `${NAME}`, which a flow reads back as that variable (every other `"`, `\\`, `$` and backquote escaped); any other
+ * word as flowWord writes it.
+ */
+function echoWord(word: string): string {
+  if (!word.includes(HIDDEN)) return flowWord(word)
+  const parts = word.split(HIDDEN)
+  const inner = parts.map((part, i) => (i % 2 === 1 ? `\${${part}}` : part.replace(/[\\"$`]/g, '\\$&'))).join('')
+  return `"${inner}"`
+}
+
 /** What a parent `arc test` (several devices) sends a child over IPC to stop it as a signal would. */
 interface StopMessage {
   arcTestStop: NodeJS.Signals
@@ -451,6 +466,8 @@ export default class Test extends ScriptCommand {
   private async runFlow(flow: Flow, device: string, attempts: number): Promise<FlowResult> {
     const c = colorsFor(process.stderr)
     const vars = new Map<string, string>()
+    // Variables whose value came from the environment: echoed by name, never by value.
+    const hidden = new Set<string>()
     const steps: StepResult[] = []
     const start = Date.now()
     const result = (failure?: FlowResult['failure']): FlowResult => ({
@@ -475,8 +492,13 @@ export default class Test extends ScriptCommand {
         })
       const stepStart = Date.now()
       let words: string[]
+      // Whether a value of the environment went into this step (directly, or through a variable set from one).
+      let fromEnvironment = false
       try {
-        words = stepWords(flow.file, step.line, step.text, (name) => vars.get(name) ?? envText(name))
+        words = stepWords(flow.file, step.line, step.text, (name) => {
+          if (!vars.has(name) || hidden.has(name)) fromEnvironment = true
+          return vars.get(name) ?? envText(name)
+        })
       } catch (error) {
         this.say(error)
         return result({
@@ -487,12 +509,19 @@ export default class Test extends ScriptCommand {
           message: (error as Error).message,
         })
       }
-      // Each word as the flow would read it back: a value with a space, or an empty one, quoted.
-      process.stderr.write(
-        `${c.dim(`${printableLine(flow.file)}:${step.line}`)} ${printableLine(words.map(flowWord).join(' '))}\n`
-      )
+      // Each word as the flow would read it back: a value with a space, or an empty one, quoted. A value from the
+      // environment is not shown (CI secrets come that way, and a CI log keeps what a step echoes): its variable is,
+      // as `"${NAME}"`, which the flow reads back as that variable.
+      const shown = fromEnvironment
+        ? stepWords(flow.file, step.line, step.text, (name) =>
+            vars.has(name) && !hidden.has(name) ? (vars.get(name) as string) : `${HIDDEN}${name}${HIDDEN}`
+          ).map(echoWord)
+        : words.map(flowWord)
+      process.stderr.write(`${c.dim(`${printableLine(flow.file)}:${step.line}`)} ${printableLine(shown.join(' '))}\n`)
       if (step.kind === 'set') {
         vars.set(step.name, words[2] as string)
+        if (fromEnvironment) hidden.add(step.name)
+        else hidden.delete(step.name)
         steps.push({line: step.line, text: step.text, status: 0, ms: 0})
         continue
       }

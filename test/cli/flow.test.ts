@@ -107,7 +107,34 @@ describe('arc test: flow files', function () {
     expect(ok.code, ok.stderr).to.equal(0)
     expect(ok.stderr)
       .to.include(`${envFlow}:1 assert gone --text '\${NOT_EXPANDED}'`)
-      .and.include(`${envFlow}:2 find text ADD`)
+      .and.include(`${envFlow}:2 find text "\${ARC_FLOW_WORD}"`)
+  })
+
+  // CI secrets reach a flow through the environment, and a CI log keeps what arc test echoes.
+  it('echoes a value of the environment by its variable, never its value, also through a variable set from it', async () => {
+    const file = await flow(
+      'secret.flow',
+      [
+        'set WORD ${ARC_SECRET_WORD}',
+        'set LABEL "x${WORD}y"',
+        'set PLAIN "No such row"',
+        'find text ${WORD}',
+        'assert gone --text "${LABEL} $PLAIN \\ `" --exact-match',
+        'assert gone --text ${PLAIN} --exact-match',
+        '',
+      ].join('\n')
+    )
+    const run = await runArc(['test', file, '--device', 'emu-1'], {env: {...h.env, ARC_SECRET_WORD: 'ADD'}})
+    expect(run.code, run.stderr).to.equal(0)
+    expect(run.stderr)
+      .to.include(`${file}:1 set WORD "\${ARC_SECRET_WORD}"\n`)
+      .and.include(`${file}:2 set LABEL "x\${WORD}y"\n`)
+      .and.include(`${file}:4 find text "\${WORD}"\n`)
+      // The other characters of the word as the flow reads them back inside "…".
+      .and.include(`${file}:5 assert gone --text "\${LABEL} \\$PLAIN \\\\ \\\`" --exact-match\n`)
+      // A value the flow set itself is shown.
+      .and.include(`${file}:6 assert gone --text 'No such row' --exact-match\n`)
+    expect(run.stderr).to.not.include('ADD')
   })
 
   // Words were echoed joined by spaces: a value with a space read as several words, an empty one as nothing at all.
