@@ -69,6 +69,12 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   },
   {
     code: 'DEVICE_COMMAND_FAILED',
+    reason: 'CURSOR_NOT_FOUND',
+    meaning:
+      'typing on a device that takes no modified keys (no helper, Android before 13): the one character typed to find the cursor did not show where it went in (a field that reformats or filters), or one DEL did not take it out again: nothing more was typed, `details.now` is what the field holds',
+  },
+  {
+    code: 'DEVICE_COMMAND_FAILED',
     reason: 'PROBE_NOT_TAKEN',
     meaning:
       'typing: the field did not take the probe character that tells its hint from its text as a plain field does (it reformats or drops it): the probe is deleted again where it went in, `details.now` is what the field holds',
@@ -119,6 +125,12 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
     reason: 'PASSWORD_TEXT_HIDDEN',
     meaning:
       'typing: a clear, insert or replace in a password field, whose text a screen read before Android 8.0 never shows: nothing was sent',
+  },
+  {
+    code: 'UNSUPPORTED',
+    reason: 'KEY_MODIFIERS_UNSUPPORTED',
+    meaning:
+      "a key with modifiers held (ALT+DPAD_DOWN) on a device whose `input` has no keycombination (before Android 13) without arc's on-device helper: nothing was sent",
   },
   {
     code: 'UNSUPPORTED',
