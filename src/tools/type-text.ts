@@ -301,6 +301,8 @@ async function toTextEdge(ctx: ToolContext, field: Field, edge: 'start' | 'end')
   } catch (error) {
     if (!(error instanceof UnsupportedError) || error.details?.reason !== 'KEY_MODIFIERS_UNSUPPORTED') throw error
   }
+  // MOVE_HOME/END and the cursor keys after them go by how the text is drawn (refuseRtl).
+  if (!field.element.node.password) refuseRtl(field)
   await ctx.driver.pressKeys([edge === 'start' ? 'MOVE_HOME' : 'MOVE_END'])
   if (field.element.node.password) return
   const at = await locateCursor(ctx, field)
@@ -309,6 +311,42 @@ async function toTextEdge(ctx: ToolContext, field: Field, edge: 'start' | 'end')
   const keys =
     edge === 'start' ? Array<string>(step).fill('DPAD_LEFT') : Array<string>(stops.length - 1 - step).fill('DPAD_RIGHT')
   if (keys.length > 0) await ctx.driver.pressKeys(keys)
+}
+
+/**
+ * Characters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic, the
+ * supplementary-plane RTL blocks) and the right-to-left marks and embeddings (RLM, RLE, RLO, RLI): more than the
+ * strong R/AL characters of the bidi algorithm (Arabic-Indic digits are weak), never fewer.
+ */
+const RIGHT_TO_LEFT =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u200f\u202b\u202e\u2067\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u
+
+/**
+ * Refuses, before any key is sent, to move the cursor by keys through text that holds right-to-left characters. The
+ * cursor keys go by how the text is drawn, not by its order (Selection.moveLeft/moveRight take
+ * Layout.getOffsetToLeftOf/RightOf, whose getOffsetToLeftRightOf *advances* on a left move in a right-to-left
+ * paragraph and steps visual run by run in mixed text; MOVE_HOME/MOVE_END go to the line's left/right edge,
+ * Selection.findEdge, which is its end/start there). Counted in the text's order, DPAD_LEFT from the end of an
+ * Arabic or Hebrew paragraph moves no cursor: the key is not taken and the focus goes to the next control
+ * (ViewRootImpl.performFocusNavigation), which the text typed next would land in, or a space click. Compose goes by
+ * the paragraph's direction too (androidx.compose.foundation.text TextPreparedSelection.kt,
+ * BaseTextPreparedSelection.moveCursorLeft: the next character where the text is not left-to-right). ALT+DPAD_UP and
+ * ALT+DPAD_DOWN set the selection to 0 or the text's length (ArrowKeyMovementMethod.top/bottom): whole-text edges need
+ * no cursor key and stay allowed.
+ */
+function refuseRtl(field: Field): void {
+  const rtl = RIGHT_TO_LEFT.exec(field.before)
+  if (!rtl) return
+  const id = field.target.id
+  throw new UnsupportedError(
+    `element ${id} holds right-to-left text (${JSON.stringify(rtl[0])} at index ${rtl.index}): Android's cursor keys move by how text is drawn, so there DPAD_LEFT goes forward and at the text's end takes the focus out of the field; arc cannot place the cursor inside it by keys: nothing was sent`,
+    {
+      actions: [
+        `Type at the whole text's start or end (arc type insert ${id} TEXT --offset 0, arc type append ${id} TEXT; they need the helper, --helper auto, or Android 13+), or clear the field (arc type clear ${id}) and type its whole text.`,
+      ],
+      details: {element_id: id, reason: 'RIGHT_TO_LEFT_TEXT'},
+    }
+  )
 }
 
 /** Characters locateCursor may type, the first one the field's text lacks: digits first, which number fields take. */
@@ -367,6 +405,7 @@ async function placeCursor(ctx: ToolContext, field: Field, at: number, then: str
   const step = stops.indexOf(at)
   const last = stops.length - 1
   const fromStart = step <= last - step
+  if ((fromStart ? step : last - step) > 0) refuseRtl(field)
   await toTextEdge(ctx, field, fromStart ? 'start' : 'end')
   // locateCursor may have found an unsure field empty: its text (and where `at` lies) is then ''.
   const [now, target] = field.before === '' ? [[0], 0] : [cursorStops(field.before), step]
@@ -748,7 +787,11 @@ export const typeInsertText = defineTool({
     if (offset > codePoints(field.before)) throw pastEnd()
     const earlier = field.before
     // Only the start or the end of a field that may show just its hint can be reached without finding out.
-    if (offset > 0 && offset < codePoints(field.before)) await settleHint(ctx, field)
+    if (offset > 0 && offset < codePoints(field.before)) {
+      // Inside the text, cursor keys place the cursor: refused, before the hint probe, where they cannot.
+      refuseRtl(field)
+      await settleHint(ctx, field)
+    }
     if (offset > codePoints(field.before)) throw pastEnd()
     const at = codePointIndex(field.before, offset)
     checkStop(field.before, at, `offset ${offset}`, {input: 'offset', value: offset})
@@ -820,7 +863,10 @@ export const typeReplaceText = defineTool({
       )
     if (!field.before.includes(search)) throw notThere()
     // The text to replace may be the hint's words over an empty field: found out before any cursor key.
-    if (field.before.indexOf(search) + search.length < field.before.length) await settleHint(ctx, field)
+    if (field.before.indexOf(search) + search.length < field.before.length) {
+      refuseRtl(field)
+      await settleHint(ctx, field)
+    }
     const at = field.before.indexOf(search)
     if (at === -1) throw notThere()
     checkStop(field.before, at, `search text ${JSON.stringify(search)}`, {input: 'search', value: search})

@@ -156,6 +156,29 @@ class TextLayout {
   }
 }
 
+/**
+ * Characters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and the
+ * supplementary-plane RTL blocks) and the right-to-left marks (RLM, ALM): the strong R and AL characters of the
+ * Unicode bidi algorithm, near enough.
+ */
+const RTL_STRONG = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u200f\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u
+
+/**
+ * Whether the paragraph (the text between line feeds) holding `offset` runs right to left: its first strong
+ * character is right-to-left (an EditText's default text direction is FIRST_STRONG: TextView.getTextDirectionHeuristic
+ * gives TextDirectionHeuristics.FIRSTSTRONG_LTR in a left-to-right layout, so a paragraph with no strong character
+ * runs left to right). Simplified: a letter outside the RTL_STRONG ranges counts as a strong left-to-right one.
+ */
+function paragraphIsRtl(text: string, offset: number): boolean {
+  const start = text.lastIndexOf('\n', offset - 1) + 1
+  const end = text.indexOf('\n', offset)
+  for (const c of text.slice(start, end === -1 ? text.length : end)) {
+    if (RTL_STRONG.test(c)) return true
+    if (/\p{L}/u.test(c)) return false
+  }
+  return false
+}
+
 /** `text` broken into lines of at most `columns` clusters (TextLayout: breaks after spaces, in a word only if it must). */
 function wrap(text: string, edges: number[], columns: number): Line[] {
   const lines: Line[] = []
@@ -480,6 +503,12 @@ export class TextFields {
    *   KeyMapping.android.kt platformDefaultKeyMapping).
    * - DEL over a code point or a whole emoji sequence (backspaceFrom), FORWARD_DEL over a cluster
    *   (BaseKeyListener.getOffsetForForwardDeleteKey).
+   * The left/right keys go by how the text is drawn (Layout.getOffsetToLeftRightOf: `advance` when moving left in a
+   * right-to-left paragraph; Selection.findEdge: the right edge is the line's start there): in a paragraph whose
+   * first strong character is right-to-left (paragraphIsRtl), DPAD_LEFT steps forward and DPAD_RIGHT back, MOVE_END
+   * and ALT+DPAD_RIGHT go to the line's start, MOVE_HOME and ALT+DPAD_LEFT to its end; so LEFT at the text's end,
+   * RIGHT at its start, move no cursor and take the focus away. Runs of the other direction inside a paragraph
+   * (mixed bidi text, whose visual order a phone walks run by run) are not modelled: the paragraph's direction rules.
    * An arrow the field cannot move by (LEFT at the start, RIGHT at the end, UP at the start, DOWN at the end) moves
    * the focus to the next control that way, as ViewRootImpl.performFocusNavigation does with an arrow no view took;
    * it does so only for a key with no modifier (`event.hasNoModifiers()`), so a modified key never moves the focus.
@@ -511,11 +540,13 @@ export class TextFields {
     const now = this.textOf(screen, focus.index)
     const c = Math.min(focus.cursor, now.length)
     const move = (to: number, memory?: number) => this.set(screen, focus, now, to, memory)
+    // The cursor keys go by how the text is drawn: in a right-to-left paragraph left is forward (rtl).
+    const rtl = paragraphIsRtl(now, c)
     if (modifiers === 'alt') {
       if (code === KEY.DPAD_UP) move(0)
       else if (code === KEY.DPAD_DOWN) move(now.length)
       else if (code === KEY.DPAD_LEFT || code === KEY.DPAD_RIGHT)
-        move(this.layout(screen, focus.index).edge(c, code === KEY.DPAD_RIGHT))
+        move(this.layout(screen, focus.index).edge(c, (code === KEY.DPAD_RIGHT) !== rtl))
       return {}
     }
     if (modifiers === 'ctrl') {
@@ -528,13 +559,15 @@ export class TextFields {
     const edges = clusterEdges(now)
     switch (code) {
       case KEY.DPAD_LEFT:
-        if (c === 0) this.leave(screen, focus, 'left')
+      case KEY.DPAD_RIGHT: {
+        // Forward: RIGHT in a left-to-right paragraph, LEFT in a right-to-left one.
+        const forward = (code === KEY.DPAD_RIGHT) !== rtl
+        const side = code === KEY.DPAD_RIGHT ? 'right' : 'left'
+        if (forward ? c >= now.length : c === 0) this.leave(screen, focus, side)
+        else if (forward) move(edges.find((e) => e > c) ?? now.length)
         else move([...edges].reverse().find((e) => e < c) ?? 0)
         break
-      case KEY.DPAD_RIGHT:
-        if (c >= now.length) this.leave(screen, focus, 'right')
-        else move(edges.find((e) => e > c) ?? now.length)
-        break
+      }
       case KEY.DPAD_UP:
       case KEY.DPAD_DOWN: {
         const layout = this.layout(screen, focus.index)
@@ -551,7 +584,8 @@ export class TextFields {
       }
       case KEY.MOVE_HOME:
       case KEY.MOVE_END:
-        move(this.layout(screen, focus.index).edge(c, code === KEY.MOVE_END))
+        // Selection.findEdge: the line's visual right edge is its start in a right-to-left paragraph.
+        move(this.layout(screen, focus.index).edge(c, (code === KEY.MOVE_END) !== rtl))
         break
       case KEY.DEL:
         if (c > 0) {

@@ -134,6 +134,12 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
   },
   {
     code: 'UNSUPPORTED',
+    reason: 'RIGHT_TO_LEFT_TEXT',
+    meaning:
+      "typing: an insert or replace inside a field holding right-to-left text (Arabic, Hebrew…), where Android's cursor keys move by how the text is drawn and would take the focus away: nothing was sent",
+  },
+  {
+    code: 'UNSUPPORTED',
     reason: 'NODE_TOO_OLD',
     meaning:
       "the Node.js running arc is older than package.json's `engines` (20.19.0): bin/run.js says so before it loads arc",
