@@ -424,7 +424,12 @@ function backspaces(text: string, from: number, to: number): number {
   let count = 0
   for (const {segment, index} of graphemes.segment(text)) {
     if (index < from || index >= to) continue
-    count += /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3|\ufe0f/u.test(segment) ? 1 : codePoints(segment)
+    // One DEL takes a whole emoji sequence, and a CR LF whole (BaseKeyListener.getOffsetForBackspaceKey: STATE_LF
+    // deletes the CR before a LF too; Compose deletes the preceding grapheme cluster): else one code point.
+    count +=
+      segment === '\r\n' || /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3|\ufe0f/u.test(segment)
+        ? 1
+        : codePoints(segment)
   }
   return count
 }

@@ -243,11 +243,13 @@ function clusterEdges(text: string): number[] {
 
 /**
  * Where one DEL before `cursor` deletes from: a whole emoji sequence (ZWJ sequences, skin tones, flags, keycaps,
- * variation selectors), else one code point, as AOSP BaseKeyListener.getOffsetForBackspaceKey does; so `é` written
- * as e and a combining accent takes two DELs, while 👍🏽 takes one.
+ * variation selectors) or a CR LF, else one code point, as AOSP BaseKeyListener.getOffsetForBackspaceKey does; so `é`
+ * written as e and a combining accent takes two DELs, while 👍🏽 and a CR LF take one.
  */
 function backspaceFrom(text: string, cursor: number): number {
   const start = [...clusterEdges(text)].reverse().find((e) => e < cursor) ?? 0
+  // A LF with a CR before it goes with that CR (getOffsetForBackspaceKey: STATE_LF counts the CR in).
+  if (text.slice(start, cursor) === '\r\n') return start
   if (/\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3|\ufe0f/u.test(text.slice(start, cursor))) return start
   const low = text.charCodeAt(cursor - 1)
   const high = text.charCodeAt(cursor - 2)
