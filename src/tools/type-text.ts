@@ -303,6 +303,7 @@ async function toTextEdge(ctx: ToolContext, field: Field, edge: 'start' | 'end')
   }
   // MOVE_HOME/END and the cursor keys after them go by how the text is drawn (refuseRtl).
   if (!field.element.node.password) refuseRtl(field)
+  if (!field.element.node.password) refuseReleaseCounted(field, field.before)
   await ctx.driver.pressKeys([edge === 'start' ? 'MOVE_HOME' : 'MOVE_END'])
   if (field.element.node.password) return
   const at = await locateCursor(ctx, field)
@@ -347,6 +348,51 @@ function refuseRtl(field: Field): void {
       details: {element_id: id, reason: 'RIGHT_TO_LEFT_TEXT'},
     }
   )
+}
+
+/**
+ * Invisible format characters (general category Cf: the soft hyphen, zero-width space, LRM and RLM, the word joiner,
+ * the byte order mark…) other than those that always join the character before them (Grapheme_Extend, and ZWJ): how
+ * many cursor keys step over one depends on the release. Newer minikin keeps a format character with the character
+ * before it (GraphemeBreak::isGraphemeBreak), so one key steps over both, where older releases and Unicode's own
+ * grapheme rules (UAX #29: Control) give it a cursor stop of its own, as arc counts. Counted arc's way on a newer phone,
+ * the keys go one past the target for each such character, and at the text's edge out of the field.
+ */
+const RELEASE_COUNTED = /(?!\u200d)(?=\p{Cf})\P{Grapheme_Extend}/u
+
+/**
+ * Refuses, before any key is sent, cursor keys across `crossed` (the part of the field's text they would step over)
+ * where it holds a format character whose cursor stops differ by release (RELEASE_COUNTED).
+ */
+function refuseReleaseCounted(field: Field, crossed: string): void {
+  const found = RELEASE_COUNTED.exec(crossed)
+  if (!found) return
+  const id = field.target.id
+  const code = `U+${(found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`
+  throw new UnsupportedError(
+    `element ${id} holds an invisible format character (${code}) where the cursor keys would cross it: Android releases differ on whether a cursor key steps over it alone or with the character before it, so arc cannot count the keys: nothing was sent`,
+    {
+      actions: [
+        `Type at the whole text's start or end (arc type insert ${id} TEXT --offset 0, arc type append ${id} TEXT), or clear the field (arc type clear ${id}) and type its whole text.`,
+      ],
+      details: {element_id: id, character: code, reason: 'FORMAT_CHARACTER'},
+    }
+  )
+}
+
+/**
+ * Before the focus tap, so nothing at all is sent: refuses cursor keys that arc cannot aim or count through the
+ * field's text to UTF-16 index `at`, from whichever whole-text edge placeCursor will start (right-to-left text,
+ * format characters whose stops differ by release). No keys (`at` at an edge): nothing to refuse.
+ */
+function refuseUnplaceable(field: Field, at: number): void {
+  const stops = cursorStops(field.before)
+  const step = stops.indexOf(at)
+  const last = stops.length - 1
+  const fromStart = step <= last - step
+  if ((fromStart ? step : last - step) === 0) return
+  refuseRtl(field)
+  refuseReleaseCounted(field, fromStart ? field.before.slice(0, at) : field.before.slice(at))
 }
 
 /** Characters locateCursor may type, the first one the field's text lacks: digits first, which number fields take. */
@@ -406,6 +452,7 @@ async function placeCursor(ctx: ToolContext, field: Field, at: number, then: str
   const last = stops.length - 1
   const fromStart = step <= last - step
   if ((fromStart ? step : last - step) > 0) refuseRtl(field)
+  refuseReleaseCounted(field, fromStart ? field.before.slice(0, at) : field.before.slice(at))
   await toTextEdge(ctx, field, fromStart ? 'start' : 'end')
   // locateCursor may have found an unsure field empty: its text (and where `at` lies) is then ''.
   const [now, target] = field.before === '' ? [[0], 0] : [cursorStops(field.before), step]
@@ -780,6 +827,7 @@ export const typeInsertText = defineTool({
     await checkTypable(ctx, text, 'text')
     const field = await resolveField(ctx, input, 'field_text')
     refuseHidden(field, 'place the cursor in it')
+    if (offset > 0 && offset < codePoints(field.before)) refuseUnplaceable(field, codePointIndex(field.before, offset))
     await field.focus()
     const element_id = field.target.id
     const pastEnd = () =>
@@ -857,6 +905,7 @@ export const typeReplaceText = defineTool({
     if (new_text !== '') await checkTypable(ctx, new_text, 'new_text')
     const field = await resolveField(ctx, input, 'field_text')
     refuseHidden(field, 'find the text to replace in it')
+    if (field.before.includes(search)) refuseUnplaceable(field, field.before.indexOf(search) + search.length)
     await field.focus()
     const element_id = field.target.id
     const notThere = () =>
