@@ -9,8 +9,8 @@ import path from 'node:path'
 
 import {expect} from 'chai'
 
-import {useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml} from '@arc-cli/test-support/dump'
+import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml, editText} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const NOTE = 'com.example.notes:id/body'
@@ -23,15 +23,7 @@ describe('typing tools in a field whose text holds a CR LF', function () {
       {
         pkg: 'com.example.notes',
         bounds: [0, 0, 1080, 2400],
-        children: [
-          {
-            cls: 'android.widget.EditText',
-            res: NOTE,
-            text: TEXT,
-            attrs: {clickable: 'true', focusable: 'true'},
-            bounds: [40, 300, 1040, 600],
-          },
-        ],
+        children: [editText(NOTE, TEXT, [40, 300, 1040, 600])],
       },
     ])
     await writeFile(path.join(dir, 'note.xml'), xml)
@@ -44,11 +36,7 @@ describe('typing tools in a field whose text holds a CR LF', function () {
       },
     }
   })
-  const held = () => {
-    const d = h.emu.device('emu-1')
-    const node = d.screen.dump.nodes.find((n) => n.resourceId === NOTE)!
-    return d.fields.textOf(d.screen, node.index)
-  }
+  const held = () => fieldHolds(h.emu.device('emu-1'), NOTE)
 
   it('type replace of text across the line break deletes it with one DEL for the CR LF, and nothing before it', async () => {
     const r = await runArc(

@@ -11,8 +11,8 @@ import path from 'node:path'
 import {exitCodeFor} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml, editText, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const FIELD = 'com.example.form:id/word'
@@ -24,15 +24,7 @@ const form = (text: string): NodeSpec[] => [
   {
     pkg: 'com.example.form',
     bounds: [0, 0, 1080, 2400],
-    children: [
-      {
-        cls: 'android.widget.EditText',
-        res: FIELD,
-        text,
-        attrs: {clickable: 'true', focusable: 'true'},
-        bounds: [40, 300, 1040, 420],
-      },
-    ],
+    children: [editText(FIELD, text, [40, 300, 1040, 420])],
   },
 ]
 
@@ -52,11 +44,7 @@ describe('typing tools across an invisible format character', function () {
   const device = () => h.emu.device('emu-1')
   const arc = (...args: string[]) =>
     runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0', '--json'], {env: h.env})
-  const held = () => {
-    const d = device()
-    const node = d.screen.dump.nodes.find((n) => n.resourceId === FIELD)!
-    return d.fields.textOf(d.screen, node.index)
-  }
+  const held = () => fieldHolds(h.emu.device('emu-1'), FIELD)
   const inputsSince = (from: number) =>
     h.emu.commands
       .slice(from)

@@ -13,8 +13,8 @@ import path from 'node:path'
 import {exitCodeFor} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml, editText, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const FIRST = 'com.example.form:id/first'
@@ -28,22 +28,7 @@ const form = (text: string): NodeSpec[] => [
   {
     pkg: 'com.example.form',
     bounds: [0, 0, 1080, 2400],
-    children: [
-      {
-        cls: 'android.widget.EditText',
-        res: FIRST,
-        text: '',
-        attrs: {clickable: 'true', focusable: 'true'},
-        bounds: [40, 300, 500, 420],
-      },
-      {
-        cls: 'android.widget.EditText',
-        res: NAME,
-        text,
-        attrs: {clickable: 'true', focusable: 'true'},
-        bounds: [540, 300, 1040, 420],
-      },
-    ],
+    children: [editText(FIRST, '', [40, 300, 500, 420]), editText(NAME, text, [540, 300, 1040, 420])],
   },
 ]
 
@@ -63,11 +48,7 @@ describe('typing tools in a field holding right-to-left text', function () {
   const device = () => h.emu.device('emu-1')
   const arc = (env: Record<string, string>, ...args: string[]) =>
     runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0', '--json'], {env: {...h.env, ...env}})
-  const held = (res: string) => {
-    const d = device()
-    const node = d.screen.dump.nodes.find((n) => n.resourceId === res)!
-    return d.fields.textOf(d.screen, node.index)
-  }
+  const held = (res: string) => fieldHolds(device(), res)
   const keysSince = (from: number) =>
     h.emu.commands
       .slice(from)

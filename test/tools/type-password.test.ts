@@ -11,7 +11,7 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {exitCodeFor} from '@arc-cli/core'
-import {useEmulator} from '@arc-cli/test-support/emulator-support'
+import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
 import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
@@ -59,11 +59,7 @@ describe('typing into a password field whose text the release never shows (Andro
   const device = () => h.emu.device('emu-1')
   const arc = (...args: string[]) => runArc(args, {env: h.env})
   /** What the field holds on the device (its dump cannot say below API 26). */
-  const held = () => {
-    const d = device()
-    const node = d.screen.dump.nodes.find((n) => n.resourceId === PASSWORD)!
-    return d.fields.textOf(d.screen, node.index)
-  }
+  const held = () => fieldHolds(device(), PASSWORD)
   const sdk = (level: string) => device().properties.set('ro.build.version.sdk', level)
   afterEach(() => {
     sdk('34')

@@ -12,8 +12,8 @@ import path from 'node:path'
 import {expect} from 'chai'
 
 import {connectAdbDriver} from '@arc-cli/core/testing'
-import {useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
+import {dumpXml, editText, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const NOTE = 'com.example.notes:id/body'
@@ -30,13 +30,7 @@ const notes = (text: string): NodeSpec[] => [
     bounds: [0, 0, 1080, 2400],
     children: [
       {cls: 'android.widget.TextView', text: 'Note', bounds: [0, 100, 1080, 200]},
-      {
-        cls: 'android.widget.EditText',
-        res: NOTE,
-        text,
-        attrs: {clickable: 'true', focusable: 'true'},
-        bounds: [40, 300, 1040, 600],
-      },
+      editText(NOTE, text, [40, 300, 1040, 600]),
     ],
   },
 ]
@@ -61,11 +55,7 @@ describe('typing tools in a field whose text wraps onto several lines', function
   const device = () => h.emu.device('emu-1')
   const arc = (env: Record<string, string>, ...args: string[]) =>
     runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0'], {env: {...h.env, ...env}})
-  const held = () => {
-    const d = device()
-    const node = d.screen.dump.nodes.find((n) => n.resourceId === NOTE)!
-    return d.fields.textOf(d.screen, node.index)
-  }
+  const held = () => fieldHolds(h.emu.device('emu-1'), NOTE)
   const commandsSince = (from: number) => h.emu.commands.slice(from).map((c) => c.argv.join(' '))
   const sdk = (level: string) => device().properties.set('ro.build.version.sdk', level)
 

@@ -108,6 +108,20 @@ export const button = (text: string, bounds: [number, number, number, number]): 
   attrs: {clickable: 'true'},
 })
 
+/** A focusable, clickable `android.widget.EditText` with resource-id `res` holding `text` (not focused). */
+export const editText = (
+  res: string,
+  text: string,
+  bounds: [number, number, number, number],
+  attrs: Record<string, string> = {}
+): NodeSpec => ({
+  cls: 'android.widget.EditText',
+  res,
+  text,
+  attrs: {clickable: 'true', focusable: 'true', ...attrs},
+  bounds,
+})
+
 /**
  * A window of the window manager's list (`dumpsys window windows`) as a snapshot's meta.json records it: shown, on
  * display 0, in the application layer; `z` 0 is the topmost. `touchable: false` marks a FLAG_NOT_TOUCHABLE window.

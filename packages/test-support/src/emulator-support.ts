@@ -71,6 +71,16 @@ export function useDemoDevice(device: Omit<DeviceSetup, 'snapshot'>): EmuHarness
  * `change` before the last one is let go: a waiting caller's next read after that is read n + 1. The count of reads
  * is the device's, whatever the machine's load.
  */
+/**
+ * What the field with resource-id `res` on the device's current screen holds, as the device keeps it (a dump may not
+ * show it: a password field before API 26, a field showing its hint).
+ */
+export function fieldHolds(device: VirtualDevice, res: string): string {
+  const node = device.screen.dump.nodes.find((n) => n.resourceId === res)
+  if (!node) throw new Error(`no node with resource-id ${res} on screen ${device.screenName}`)
+  return device.fields.textOf(device.screen, node.index)
+}
+
 export async function afterDumps(device: VirtualDevice, n: number, change: () => void): Promise<void> {
   let hold = device.holdNext('uiautomator', 'after')
   for (let i = 1; i < n; i++) {
