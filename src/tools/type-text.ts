@@ -340,7 +340,7 @@ function refuseRtl(field: Field): void {
   if (!rtl) return
   const id = field.target.id
   throw new UnsupportedError(
-    `element ${id} holds right-to-left text (${JSON.stringify(rtl[0])} at index ${rtl.index}): Android's cursor keys move by how text is drawn, so there DPAD_LEFT goes forward and at the text's end takes the focus out of the field; arc cannot place the cursor inside it by keys: nothing was sent`,
+    `element ${id} holds right-to-left text (${JSON.stringify(rtl[0])} at index ${rtl.index}): Android's cursor keys move by how text is drawn, so there DPAD_LEFT goes forward and at the text's end takes the focus out of the field; arc cannot place the cursor inside it by keys: no key or text was sent`,
     {
       actions: [
         `Type at the whole text's start or end (arc type insert ${id} TEXT --offset 0, arc type append ${id} TEXT; they need the helper, --helper auto, or Android 13+), or clear the field (arc type clear ${id}) and type its whole text.`,
@@ -370,7 +370,7 @@ function refuseReleaseCounted(field: Field, crossed: string): void {
   const id = field.target.id
   const code = `U+${(found[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`
   throw new UnsupportedError(
-    `element ${id} holds an invisible format character (${code}) where the cursor keys would cross it: Android releases differ on whether a cursor key steps over it alone or with the character before it, so arc cannot count the keys: nothing was sent`,
+    `element ${id} holds an invisible format character (${code}) where the cursor keys would cross it: Android releases differ on whether a cursor key steps over it alone or with the character before it, so arc cannot count the keys: no key or text was sent`,
     {
       actions: [
         `Type at the whole text's start or end (arc type insert ${id} TEXT --offset 0, arc type append ${id} TEXT), or clear the field (arc type clear ${id}) and type its whole text.`,
@@ -411,7 +411,7 @@ async function locateCursor(ctx: ToolContext, field: Field): Promise<number> {
   const text = field.before
   const probe = [...LOCATE_PROBES].find((c) => !text.includes(c)) ?? PROBE
   await ctx.driver.inputText(probe)
-  const shown = content(await readField(ctx, id))
+  const shown = content(await readProbed(ctx, id, probe))
   const empty = field.unsure && shown === probe
   const places = empty ? [0] : cursorStops(text).filter((k) => text.slice(0, k) + probe + text.slice(k) === shown)
   const lost = (now: string, undone: string) =>
@@ -519,10 +519,13 @@ function typeText(ctx: ToolContext, field: Field, text: string, speed: number, v
   })
 }
 
-/** An element as an error names it: its id, what it is, its resource-id and its words. */
-function named(e: ScreenElement): string {
+/**
+ * An element as an error names it: its id, what it is, its resource-id and its words. `secret`: what was typed was a
+ * password, whose rest may be in that element's words: they are left out.
+ */
+function named(e: ScreenElement, secret = false): string {
   const what = isEditable(e.node) ? 'the field' : e.className.slice(e.className.lastIndexOf('.') + 1)
-  return `${what} ${e.id}${e.resId ? ` (${e.resId})` : ''}${e.text && !e.node.password ? ` ${JSON.stringify(e.text)}` : ''}`
+  return `${what} ${e.id}${e.resId ? ` (${e.resId})` : ''}${e.text && !e.node.password && !secret ? ` ${JSON.stringify(e.text)}` : ''}`
 }
 
 /**
@@ -540,7 +543,7 @@ function checkFocusKept(screen: ScreenCapture, typing: Field, text: string, type
   const holder = model.windows.find((w) => w.focused)
   if (field && hasFocus(field.node) && (!holder || holder === field.window)) return
   const focused = model.elements.find((e) => e.node.focused && (!holder || e.window === holder))
-  const at = focused ? `the focus is on ${named(focused)}` : 'no view has the focus'
+  const at = focused ? `the focus is on ${named(focused, typing.element.node.password)}` : 'no view has the focus'
   const where = !field
     ? `the field left the screen, and ${at}`
     : holder && holder !== field.window
@@ -608,12 +611,12 @@ function mismatch(
   secret = false
 ): DeviceCommandError {
   const why = moved
-    ? `: the focus moved on to ${named(moved)} while the text went in, and the rest of it may be there`
+    ? `: the focus moved on to ${named(moved, secret)} while the text went in, and the rest of it may be there`
     : unsure
       ? " (its text before the edit may have been only its hint, shown over an empty field: this device's dump does not say)"
       : ' (the app may filter, limit or reformat input)'
   const texts = secret
-    ? `expected ${codePoints(expected)} characters (a password field: not shown), it holds ${codePoints(now)}`
+    ? `expected ${expected.length} characters (a password field: not shown), it holds ${now.length}`
     : `expected ${JSON.stringify(expected)}, it holds ${JSON.stringify(now)}`
   return new DeviceCommandError(`the field ${id} does not hold what was typed: ${texts}${why}`, {
     ...(moved
@@ -621,7 +624,8 @@ function mismatch(
       : {}),
     details: {
       element_id: id,
-      ...(secret ? {expected_length: codePoints(expected), actual_length: codePoints(now)} : {expected, actual: now}),
+      // A password field draws one dot per UTF-16 unit (PasswordTransformationMethod), which the dump shows.
+      ...(secret ? {expected_length: expected.length, actual_length: now.length} : {expected, actual: now}),
       reason: 'TEXT_NOT_TAKEN',
       ...(moved ? {focused: moved.id} : {}),
     },
@@ -670,6 +674,28 @@ async function undoProbe(ctx: ToolContext, id: string, shown: string, probed: st
   return content(await readField(ctx, id))
 }
 
+/**
+ * The field right after a probe character went into it, failing where the field no longer has the focus: an app that
+ * moves the focus on once a field is full (PIN and OTP boxes, a form that jumps to the next field: a TextWatcher
+ * calling requestFocus) took it elsewhere as the probe went in, and a DEL to take the probe out would delete in the
+ * control that has it now. FOCUS_MOVED, no DEL sent: the probe stays in the field, and the error says so.
+ */
+async function readProbed(ctx: ToolContext, id: string, probe: string): Promise<ScreenElement> {
+  const {element, model} = await readFieldOn(ctx, id)
+  if (hasFocus(element.node)) return element
+  const moved = focusedInstead(model, element)
+  const shows = element.node.password ? `${content(element).length} characters` : JSON.stringify(content(element))
+  throw new DeviceCommandError(
+    `the field ${id} lost the focus when a probe character ${JSON.stringify(probe)} went into it (arc types one to learn what the field holds or where its cursor is)${moved ? `: the app moved it on to ${named(moved)}` : ''}; no DEL was sent, as it would delete there, so the probe stays in the field, which shows ${shows}; nothing more was typed`,
+    {
+      actions: [
+        `Read the screen (arc screen-state), then take the probe out of the field (arc type replace ${id} … or arc type clear ${id}) and type each field its own part.`,
+      ],
+      details: {element_id: id, reason: 'FOCUS_MOVED', probe, ...(moved ? {focused: moved.id} : {})},
+    }
+  )
+}
+
 /** How a probe's undoing ended, for an error's message: `; …` naming what the field holds now. */
 function probeUndone(shown: string, probed: string, now: string): string {
   if (probed === shown) return '; it dropped the probe, so it still holds what it showed'
@@ -691,7 +717,7 @@ async function settleHint(ctx: ToolContext, field: Field): Promise<void> {
   await toTextEdge(ctx, field, 'end')
   if (!field.unsure) return
   await ctx.driver.inputText(PROBE)
-  const element = await readField(ctx, id)
+  const element = await readProbed(ctx, id, PROBE)
   const probed = content(element)
   if (holds(element, probed, PROBE) || holds(element, probed, field.before + PROBE)) {
     await ctx.driver.pressKeys(['DEL'])
@@ -723,7 +749,7 @@ async function confirmCleared(ctx: ToolContext, id: string): Promise<void> {
   if (shown === '') return
   if (!mayBeHint(element)) throw mismatch(id, '', shown)
   await ctx.driver.inputText(PROBE)
-  const probed = content(await readField(ctx, id))
+  const probed = content(await readProbed(ctx, id, PROBE))
   if (!holds(element, probed, PROBE)) {
     const now = await undoProbe(ctx, id, shown, probed)
     throw new DeviceCommandError(
@@ -916,11 +942,10 @@ export const typeReplaceText = defineTool({
         }
       )
     if (!field.before.includes(search)) throw notThere()
-    // The text to replace may be the hint's words over an empty field: found out before any cursor key.
-    if (field.before.indexOf(search) + search.length < field.before.length) {
-      refuseRtl(field)
-      await settleHint(ctx, field)
-    }
+    // The text to replace may be the hint's words over an empty field: found out before any cursor key or delete,
+    // also where it ends the text (the deletes would find nothing, and new_text would go into the empty field).
+    if (field.before.indexOf(search) + search.length < field.before.length) refuseRtl(field)
+    await settleHint(ctx, field)
     const at = field.before.indexOf(search)
     if (at === -1) throw notThere()
     checkStop(field.before, at, `search text ${JSON.stringify(search)}`, {input: 'search', value: search})

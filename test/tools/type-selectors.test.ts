@@ -98,7 +98,8 @@ describe('type append, insert and replace by selector', function () {
     expect(run.stdout).to.equal(
       `Replaced 8 characters with 5 characters in element '${idOf('name')}' (found by --field-text "Ada" --class-name "EditText").\nField content: Ada Byron\n`
     )
-    expect(typed(from)).to.deep.equal(['Byron'])
+    // The probe first: "Ada Lovelace" may be the hint of an empty field (no hint attribute before Android 16).
+    expect(typed(from)).to.deep.equal(['0', 'Byron'])
     const cut = await arc('type', 'replace', '--res-id', 'name', ' Byron', '')
     expect(cut.stderr).to.equal('')
     expect(cut.stdout).to.equal(

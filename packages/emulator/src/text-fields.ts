@@ -503,7 +503,7 @@ export class TextFields {
    *   text's start/end. CTRL+DPAD_LEFT/RIGHT move by words on a phone (leftWord/rightWord): not modelled, they do
    *   nothing here. Compose text fields map ALT+UP/DOWN to the text's start/end too (androidx.compose.foundation.text
    *   KeyMapping.android.kt platformDefaultKeyMapping).
-   * - DEL over a code point or a whole emoji sequence (backspaceFrom), FORWARD_DEL over a cluster
+   * - DEL over a code point, a whole emoji sequence or a whole CR LF (backspaceFrom), FORWARD_DEL over a cluster
    *   (BaseKeyListener.getOffsetForForwardDeleteKey).
    * The left/right keys go by how the text is drawn (Layout.getOffsetToLeftRightOf: `advance` when moving left in a
    * right-to-left paragraph; Selection.findEdge: the right edge is the line's start there): in a paragraph whose

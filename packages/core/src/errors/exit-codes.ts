@@ -136,13 +136,13 @@ export const ERROR_REASONS: Array<{code: ErrorCode; reason: string; meaning: str
     code: 'UNSUPPORTED',
     reason: 'FORMAT_CHARACTER',
     meaning:
-      'typing: an insert or replace whose cursor keys would cross an invisible format character (soft hyphen, zero-width space, LRM…), which one release steps over alone and another with the character before it: nothing was sent',
+      'typing: an insert or replace whose cursor keys would cross an invisible format character (soft hyphen, zero-width space, LRM…), which one release steps over alone and another with the character before it (without modified keys, any edit but a clear of a field holding one): no key or text was sent',
   },
   {
     code: 'UNSUPPORTED',
     reason: 'RIGHT_TO_LEFT_TEXT',
     meaning:
-      "typing: an insert or replace inside a field holding right-to-left text (Arabic, Hebrew…), where Android's cursor keys move by how the text is drawn and would take the focus away: nothing was sent",
+      "typing: an insert or replace inside a field holding right-to-left text (Arabic, Hebrew…), where Android's cursor keys move by how the text is drawn and would take the focus away (without modified keys, an append too): no key or text was sent",
   },
   {
     code: 'UNSUPPORTED',

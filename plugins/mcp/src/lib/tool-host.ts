@@ -313,7 +313,7 @@ export class ToolHost {
   private readonly sessions = new Map<string, Map<string, MemoryDeviceState>>()
 
   /**
-   * The store of `session` for `target`; a call without a session (an HTTP client that did not send back its
+   * The store of `session` for `device`; a call without a session (an HTTP client that did not send back its
    * Mcp-Session-Id) gets a fresh one for its baseline, so it never reads another client's, with the device's element
    * records (SessionlessStore).
    */
