@@ -5,14 +5,11 @@
  * count keys across one that land right on every phone, so it refuses cursor keys that would cross one
  * (FORMAT_CHARACTER), before sending anything; edits whose keys do not cross it, and the whole text's ends, go on.
  */
-import {writeFile} from 'node:fs/promises'
-import path from 'node:path'
-
 import {exitCodeFor} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, editText, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fieldHolds, useScreenCases} from '@arc-cli/test-support/emulator-support'
+import {editText, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const FIELD = 'com.example.form:id/word'
@@ -30,17 +27,7 @@ const form = (text: string): NodeSpec[] => [
 
 describe('typing tools across an invisible format character', function () {
   this.timeout(60_000)
-  const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'form.xml'), dumpXml(form(TEXT)))
-    return {
-      devices: [],
-      scenario: {
-        devices: {
-          'emu-1': {screens: Object.fromEntries(CASES.map((name) => [name, path.join(dir, 'form.xml')]))},
-        },
-      },
-    }
-  })
+  const h = useScreenCases(form(TEXT), CASES)
   const device = () => h.emu.device('emu-1')
   const arc = (...args: string[]) =>
     runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0', '--json'], {env: h.env})

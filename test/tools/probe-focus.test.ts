@@ -4,14 +4,11 @@
  * rule). A probe that fills such a field takes the focus elsewhere as it goes in: the DEL meant to take it out would
  * delete in the next field. And a replace in a field that only shows its hint must find nothing, never type into it.
  */
-import {writeFile} from 'node:fs/promises'
-import path from 'node:path'
-
 import {exitCodeFor} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, editText, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fieldHolds, useScreenCases} from '@arc-cli/test-support/emulator-support'
+import {editText, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const PIN = 'com.example.form:id/pin'
@@ -36,22 +33,11 @@ const form = (): NodeSpec[] => [
 
 describe('typing tools where the app moves the focus on by itself', function () {
   this.timeout(60_000)
-  const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'form.xml'), dumpXml(form()))
-    return {
-      devices: [],
-      scenario: {
-        devices: {
-          'emu-1': {
-            screens: Object.fromEntries(CASES.map((name) => [name, path.join(dir, 'form.xml')])),
-            fields: [
-              {resourceId: PIN, focusNext: {after: 4, to: NEXT}},
-              {resourceId: PASSWORD, focusNext: {after: 8, to: NEXT}},
-            ],
-          },
-        },
-      },
-    }
+  const h = useScreenCases(form(), CASES, {
+    fields: [
+      {resourceId: PIN, focusNext: {after: 4, to: NEXT}},
+      {resourceId: PASSWORD, focusNext: {after: 8, to: NEXT}},
+    ],
   })
   const device = () => h.emu.device('emu-1')
   const arc = (...args: string[]) =>

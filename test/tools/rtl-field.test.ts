@@ -7,14 +7,11 @@
  * phone. arc refuses to move the cursor by keys through such text (RIGHT_TO_LEFT_TEXT), before sending anything;
  * the whole text's start and end (ALT+DPAD_UP/DOWN set the selection by offset) stay allowed.
  */
-import {writeFile} from 'node:fs/promises'
-import path from 'node:path'
-
 import {exitCodeFor} from '@arc-cli/core'
 import {expect} from 'chai'
 
-import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, editText, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fieldHolds, useScreenCases} from '@arc-cli/test-support/emulator-support'
+import {editText, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const FIRST = 'com.example.form:id/first'
@@ -34,17 +31,7 @@ const form = (text: string): NodeSpec[] => [
 
 describe('typing tools in a field holding right-to-left text', function () {
   this.timeout(60_000)
-  const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'form.xml'), dumpXml(form(HEBREW)))
-    return {
-      devices: [],
-      scenario: {
-        devices: {
-          'emu-1': {screens: Object.fromEntries(CASES.map((name) => [name, path.join(dir, 'form.xml')]))},
-        },
-      },
-    }
-  })
+  const h = useScreenCases(form(HEBREW), CASES)
   const device = () => h.emu.device('emu-1')
   const arc = (env: Record<string, string>, ...args: string[]) =>
     runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0', '--json'], {env: {...h.env, ...env}})

@@ -6,14 +6,11 @@
  * it would on a phone. arc goes to the whole text's edges with ALT+DPAD_UP/DOWN: `input keycombination` on Android
  * 13+, the helper's `key CODE META` on any release, and, with neither, MOVE_END and a probe that finds the cursor.
  */
-import {writeFile} from 'node:fs/promises'
-import path from 'node:path'
-
 import {expect} from 'chai'
 
 import {connectAdbDriver} from '@arc-cli/core/testing'
-import {fieldHolds, useEmulator} from '@arc-cli/test-support/emulator-support'
-import {dumpXml, editText, type NodeSpec} from '@arc-cli/test-support/dump'
+import {fieldHolds, useScreenCases} from '@arc-cli/test-support/emulator-support'
+import {editText, type NodeSpec} from '@arc-cli/test-support/dump'
 import {runArc} from '@arc-cli/test-support/run-arc'
 
 const NOTE = 'com.example.notes:id/body'
@@ -37,21 +34,7 @@ const notes = (text: string): NodeSpec[] => [
 
 describe('typing tools in a field whose text wraps onto several lines', function () {
   this.timeout(60_000)
-  const h = useEmulator(async (dir) => {
-    await writeFile(path.join(dir, 'note.xml'), dumpXml(notes(PARAGRAPH)))
-    return {
-      devices: [],
-      scenario: {
-        devices: {
-          'emu-1': {
-            // One screen per case, each with its own unfocused field holding the paragraph.
-            screens: Object.fromEntries(CASES.map((name) => [name, path.join(dir, 'note.xml')])),
-            fields: [{resourceId: NOTE, multiLine: true}],
-          },
-        },
-      },
-    }
-  })
+  const h = useScreenCases(notes(PARAGRAPH), CASES, {fields: [{resourceId: NOTE, multiLine: true}]})
   const device = () => h.emu.device('emu-1')
   const arc = (env: Record<string, string>, ...args: string[]) =>
     runArc([...args, '--typing-speed', '10', '--typing-speed-variance', '0'], {env: {...h.env, ...env}})

@@ -1,4 +1,4 @@
-import {mkdtemp, rm} from 'node:fs/promises'
+import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -6,6 +6,8 @@ import {DEMO_DIR, type ScreenCapture} from '@arc-cli/core'
 import {startEmulator, type Emulator, type EmulatorOptions, type VirtualDevice} from '@arc-cli/emulator'
 
 import {AdbDriver, AdbServer, connectAdbDriver} from '@arc-cli/core/testing'
+
+import {dumpXml, type NodeSpec} from './dump.js'
 
 export {DEMO_DIR}
 
@@ -60,6 +62,26 @@ export function useEmulator(
 }
 
 type DeviceSetup = NonNullable<Exclude<EmulatorOptions['scenario'], string | undefined>['devices']>[string]
+
+/**
+ * `useEmulator` with one device, `emu-1`, whose screens are one per case named in `cases`, each the screen `nodes`
+ * (a case shows its own with `device.showScreen(name)`, fresh: nothing typed or tapped in it yet), with what `device`
+ * adds (field rules…).
+ */
+export function useScreenCases(
+  nodes: NodeSpec[],
+  cases: readonly string[],
+  device: Omit<DeviceSetup, 'screens' | 'snapshot'> = {}
+): EmuHarness {
+  return useEmulator(async (dir) => {
+    const file = path.join(dir, 'cases.xml')
+    await writeFile(file, dumpXml(nodes))
+    return {
+      devices: [],
+      scenario: {devices: {'emu-1': {...device, screens: Object.fromEntries(cases.map((name) => [name, file]))}}},
+    }
+  })
+}
 
 /** `useEmulator` with one device, `emu-1`, showing the demo screen, with what `device` adds (packages, logcat…). */
 export function useDemoDevice(device: Omit<DeviceSetup, 'snapshot'>): EmuHarness {
