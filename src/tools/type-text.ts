@@ -451,8 +451,7 @@ async function placeCursor(ctx: ToolContext, field: Field, at: number, then: str
   const step = stops.indexOf(at)
   const last = stops.length - 1
   const fromStart = step <= last - step
-  if ((fromStart ? step : last - step) > 0) refuseRtl(field)
-  refuseReleaseCounted(field, fromStart ? field.before.slice(0, at) : field.before.slice(at))
+  refuseUnplaceable(field, at)
   await toTextEdge(ctx, field, fromStart ? 'start' : 'end')
   // locateCursor may have found an unsure field empty: its text (and where `at` lies) is then ''.
   const [now, target] = field.before === '' ? [[0], 0] : [cursorStops(field.before), step]
