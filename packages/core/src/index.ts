@@ -187,6 +187,7 @@ export {
 export {transferAllowanceMs} from './driver/capabilities/files.js'
 export {NAME_MAX_BYTES, sideStem} from './side-name.js'
 export {describeInputIssues, flagName, inputJsonSchema, schemaFields, type SchemaField} from './cli/schema-fields.js'
+export {onCi} from './ci.js'
 export {Spinner, cliErrorText, colorsFor, terminalOnlyWrites, writeToTerminal} from './cli/terminal.js'
 export {
   checkElementId,

@@ -26,8 +26,12 @@ export function runArc(
 ): Promise<ArcRun> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {...process.env, NODE_OPTIONS: '', NO_COLOR: '1', ...options.env}
-    delete env.ANDROID_SERIAL
-    if (options.env?.ANDROID_SERIAL) env.ANDROID_SERIAL = options.env.ANDROID_SERIAL
+    // Nor the runner's device or CI flag (arc on CI writes no missing screenshot baseline, shows no spinner): the
+    // suite means the same wherever it runs; a test that wants either sets it.
+    for (const name of ['ANDROID_SERIAL', 'CI'] as const) {
+      delete env[name]
+      if (options.env?.[name] !== undefined) env[name] = options.env[name]
+    }
     runProgram(process.execPath, arcNodeArgs(args), {
       cwd: options.cwd ?? ROOT,
       env,

@@ -3,7 +3,7 @@
  * masks; a diff picture and the screenshot written on failure; a missing baseline written with a note. Played on
  * arc emulate's demo app, whose screen changes where the app changes.
  */
-import {access, readFile, writeFile} from 'node:fs/promises'
+import {access, readFile, rm, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {loadImage, createCanvas} from '@napi-rs/canvas'
@@ -43,6 +43,43 @@ describe('arc assert screenshot', function () {
     expect(run.stderr).to.include(`baseline ${base()} was missing: wrote it from this screenshot; nothing was compared`)
     expect(run.stdout).to.include(`Baseline was missing: written from the screen: ${base()} (1080x2400)`)
     expect((await readFile(base())).equals(await h.emu.device('emu-1').screen.png())).to.equal(true)
+  })
+
+  // A baseline written inside a CI job is compared with nothing and lost with the job's workspace: the step passed
+  // every run having checked nothing. On CI (CI set, as GitHub Actions and GitLab set it) it fails as with
+  // --require-baseline; CI=false, or --update, still writes it.
+  it('on CI (CI set) a missing baseline fails and nothing is written; CI=false or --update writes it', async () => {
+    const other = path.join(h.dir, 'ci', 'list.png')
+    const onCi = await runArc(['assert', 'screenshot', 'ci/list.png', '--device', 'emu-1', '--json'], {
+      env: {...h.env, CI: 'true'},
+      cwd: h.dir,
+    })
+    expect(onCi.code, onCi.stderr).to.equal(23)
+    const {error} = JSON.parse(onCi.stdout) as {
+      error: {code: string; message: string; details: object; actions: string[]}
+    }
+    expect(error.code).to.equal('ASSERTION_FAILED')
+    expect(error.message).to.equal(
+      `no baseline at ${other} (CI is set (CI=true): on CI a missing baseline fails): nothing to compare with`
+    )
+    expect(error.details).to.deep.equal({baseline: other, ci: true})
+    expect(error.actions.join(' ')).to.include('--update').and.include('CI=false')
+    expect(await exists(other)).to.equal(false)
+    expect(await exists(path.join(h.dir, 'ci'))).to.equal(false)
+
+    const notCi = await runArc(['assert', 'screenshot', 'ci/list.png', '--device', 'emu-1'], {
+      env: {...h.env, CI: 'false'},
+      cwd: h.dir,
+    })
+    expect(notCi.code, notCi.stderr).to.equal(0)
+    expect(notCi.stderr).to.include(`baseline ${other} was missing: wrote it from this screenshot`)
+    await rm(path.join(h.dir, 'ci'), {recursive: true})
+    const updated = await runArc(['assert', 'screenshot', 'ci/list.png', '--device', 'emu-1', '--update'], {
+      env: {...h.env, CI: 'true'},
+      cwd: h.dir,
+    })
+    expect(updated.code, updated.stderr).to.equal(0)
+    expect(await exists(other)).to.equal(true)
   })
 
   it('passes on the same screen: no pixel differs', async () => {

@@ -1,5 +1,6 @@
 import {Chalk} from 'chalk'
 
+import {onCi} from '../ci.js'
 import type {ArcError} from '../errors/arc-error.js'
 import {formatError} from '../errors/format-error.js'
 
@@ -82,7 +83,7 @@ export class Spinner {
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
 
   get enabled(): boolean {
-    return Boolean(this.stream.isTTY) && !process.env.CI
+    return Boolean(this.stream.isTTY) && !onCi()
   }
 
   update(text: string): void {

@@ -7,6 +7,7 @@ import {
   foundBy,
   InvalidInputError,
   makeOutputFolders,
+  onCi,
   selectorData,
   z,
   type ToolContext,
@@ -95,7 +96,7 @@ export const assertScreenshot = defineTool({
   name: 'assert_screenshot',
   title: 'Compare a screenshot with a baseline',
   description:
-    "Compares a screenshot (the whole screen, or --element's visible part) with a baseline PNG, pixel by pixel: it passes when at most --threshold of the compared pixels differ (a pixel differs where a channel differs by more than --tolerance; --mask boxes are not compared), else fails with ASSERTION_FAILED (exit 23) and writes a diff picture (differing pixels red) and the screenshot beside the baseline. A missing baseline is written from this screenshot, with a note (--require-baseline fails instead); --update rewrites it.",
+    "Compares a screenshot (the whole screen, or --element's visible part) with a baseline PNG, pixel by pixel: it passes when at most --threshold of the compared pixels differ (a pixel differs where a channel differs by more than --tolerance; --mask boxes are not compared), else fails with ASSERTION_FAILED (exit 23) and writes a diff picture (differing pixels red) and the screenshot beside the baseline. A missing baseline is written from this screenshot, with a note, except on CI (the CI variable set) or with --require-baseline, where it fails instead; --update rewrites it.",
   kind: 'read',
   needs: {screen: 'read', info: 'read'},
   // --element or a selector waits for its element (--wait, config elements.wait) as click does: the handler runs
@@ -138,7 +139,9 @@ export const assertScreenshot = defineTool({
       require_baseline: z
         .boolean()
         .default(false)
-        .describe('Fail (exit 23) when the baseline is missing, instead of writing it (not with --update)'),
+        .describe(
+          'Fail (exit 23) when the baseline is missing, instead of writing it (not with --update; the default on CI)'
+        ),
       update: z.boolean().default(false).describe('Write this screenshot as the baseline, whatever it held'),
     }),
     examples: [
@@ -189,10 +192,21 @@ export const assertScreenshot = defineTool({
             details: {input: 'baseline', path: baseline},
           })
         })
-    if (stored === undefined && input.require_baseline) {
-      throw new AssertionFailedError(`no baseline at ${baseline} (--require-baseline): nothing to compare with`, {
-        details: {baseline},
-        actions: [`Write it once from a good screen: arc assert screenshot ${input.baseline} --update`],
+    // On CI a missing baseline fails as with --require-baseline (Jest's --ci, on by default where CI is set, and
+    // testthat's snapshots do the same): written in the job, from whatever the screen showed, it would be compared
+    // with nothing there and lost with the job's workspace, so the step passes every run having checked nothing.
+    if (stored === undefined && (input.require_baseline || (!input.update && onCi()))) {
+      const why = input.require_baseline
+        ? '--require-baseline'
+        : `CI is set (CI=${process.env.CI ?? ''}): on CI a missing baseline fails`
+      throw new AssertionFailedError(`no baseline at ${baseline} (${why}): nothing to compare with`, {
+        details: {baseline, ...(input.require_baseline ? {} : {ci: true})},
+        actions: [
+          `Write it once from a good screen, then commit it: arc assert screenshot ${input.baseline} --update`,
+          ...(input.require_baseline
+            ? []
+            : ['To write missing baselines in this job instead, run the step with CI=false (or --update).']),
+        ],
       })
     }
     // Folders first, outside the device's section: one that cannot be made fails here, the device untouched.
