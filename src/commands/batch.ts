@@ -51,7 +51,11 @@ export default class Batch extends ScriptCommand {
     }),
     record: Flags.string({
       summary:
-        'Write the lines that acted and succeeded to this flow file for `arc test`, ids replaced by selectors (docs/flows.md).',
+        'Write the lines that acted and succeeded to this flow file for `arc test`, ids replaced by selectors (docs/flows.md). A file that already holds something is refused: see --overwrite.',
+    }),
+    overwrite: Flags.boolean({
+      summary:
+        'Let --record replace a file that already holds something (an earlier recording, a flow edited by hand); without it that is refused before any line runs.',
     }),
   }
 
@@ -64,6 +68,14 @@ export default class Batch extends ScriptCommand {
         '--record cannot be - (the flow is a file rewritten after every step): name a file, or ./- for one named -',
         {
           details: {input: 'record', path: flags.record},
+        }
+      )
+    // A flag that would be dropped unseen: it only says what --record may do.
+    if (flags.overwrite && flags.record === undefined)
+      throw new InvalidInputError(
+        '--overwrite is for --record FILE (it lets a recording replace that file): add --record, or drop --overwrite',
+        {
+          details: {inputs: ['overwrite', 'record']},
         }
       )
     if (flags.record !== undefined && args.file !== undefined && args.file !== '-') {
@@ -103,11 +115,13 @@ export default class Batch extends ScriptCommand {
       ? new FlowRecorder({
           file: flags.record,
           by: 'arc batch --record',
+          overwrite: flags.overwrite,
           warn: (message) => process.stderr.write(`arc batch: ${message}\n`),
         })
       : undefined
     if (recorder) {
-      // A file that cannot be written, or that another recording writes, fails before any line acts on the device.
+      // A file that cannot be written, that another recording writes, or that holds something and --overwrite was not
+      // given, fails before any line acts on the device.
       await recorder.write()
       await recorder.flush().catch((error: unknown) => {
         recorder.release()

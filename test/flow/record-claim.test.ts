@@ -50,7 +50,8 @@ describe('--record: one recording per flow file', function () {
       await client.close()
     }
     // Once that session ended, the file is free for another recording.
-    const again = await runArc(['batch', '-', '--record', out], {
+    // It holds that session's steps: replacing them takes --overwrite.
+    const again = await runArc(['batch', '-', '--record', out, '--overwrite'], {
       env: {...h.env, ANDROID_SERIAL: 'emu-1'},
       input: 'press home\n',
     })

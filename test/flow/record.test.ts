@@ -189,6 +189,58 @@ describe('--record: a session becomes a flow arc test replays', function () {
     expect(await readFile(script, 'utf8')).to.equal('tap 500 1000\n')
   })
 
+  // A recording starts by writing its file whole: naming a flow that already held steps (written or edited by hand,
+  // or an earlier session's) replaced it with an empty recording before the first line ran, and then with the new
+  // session's steps alone (exit 0). asciinema's `rec` refuses an existing file unless told --overwrite or --append.
+  it('--record naming a file that holds something: OUTPUT_FAILED (13) naming it and --overwrite, before any line acts; --overwrite replaces it', async () => {
+    const dir = await scratch()
+    const flow = path.join(dir, 'login.flow')
+    const handWritten = '# my login steps\nclick --text Login\ntype append --res-id user ${USER}\n'
+    await writeFile(flow, handWritten)
+    const before = h.emu.device('emu-1').inputEvents.length
+    const batch = (...extra: string[]) =>
+      runArc(['batch', '-', '--record', flow, ...extra], {env: {...h.env, ANDROID_SERIAL: 'emu-1'}, input: 'tap 5 5\n'})
+    const refused = await batch()
+    expect(refused.code, refused.stderr).to.equal(13)
+    expect(refused.stderr).to.include(`--record: cannot write ${flow}: it already exists (${handWritten.length} bytes)`)
+    expect(refused.stderr).to.include('pass --overwrite to replace it')
+    expect(await readFile(flow, 'utf8')).to.equal(handWritten)
+    expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+    expect(await readdir(dir)).to.deep.equal(['login.flow'])
+
+    // Over MCP the server does not start: the agent's session would have replaced the flow.
+    const served = await runArc(['mcp', 'serve', '--stdio', '--device', 'emu-1', '--record', flow], {
+      env: h.env,
+      input: '',
+    })
+    expect(served.code, served.stderr).to.equal(13)
+    expect(served.stderr).to.include(`--record: cannot write ${flow}: it already exists`)
+    expect(await readFile(flow, 'utf8')).to.equal(handWritten)
+
+    // --overwrite is for --record alone: given without it, it would be dropped unseen.
+    const alone = await runArc(['batch', '-', '--overwrite'], {
+      env: {...h.env, ANDROID_SERIAL: 'emu-1'},
+      input: 'tap 5 5\n',
+    })
+    expect(alone.code, alone.stderr).to.equal(2)
+    expect(alone.stderr).to.include('--overwrite is for --record FILE')
+    expect(h.emu.device('emu-1').inputEvents.length).to.equal(before)
+
+    const replaced = await batch('--overwrite')
+    expect(replaced.code, replaced.stderr).to.equal(0)
+    expect(steps(await readFile(flow, 'utf8'))).to.deep.equal(['tap 5 5'])
+
+    // An empty file (touch, mktemp) holds nothing to lose: recorded into without --overwrite.
+    const empty = path.join(dir, 'empty.flow')
+    await writeFile(empty, '')
+    const into = await runArc(['batch', '-', '--record', empty], {
+      env: {...h.env, ANDROID_SERIAL: 'emu-1'},
+      input: 'tap 6 6\n',
+    })
+    expect(into.code, into.stderr).to.equal(0)
+    expect(steps(await readFile(empty, 'utf8'))).to.deep.equal(['tap 6 6'])
+  })
+
   // A flow is device-independent (arc test picks the devices): a batch line's own --device was written into its step,
   // so `arc test FLOW --device Y` (or across several devices) acted on the device the batch had named instead.
   it("arc batch --record writes no line's --device: the replay acts on the device arc test picks; a second device is left out, said", async () => {

@@ -108,6 +108,11 @@ export interface FlowRecorderOptions {
   wrote?(file: string, steps: number, skipped: number): void
   /** Called once, at the first step left out for acting on another device than the flow's (the surface says it). */
   warn?(message: string): void
+  /**
+   * Replace a file that already holds something (`--overwrite`). Without it such a file is refused at the start:
+   * a recording rewrites its whole file, and the file named may be a flow someone wrote or edited by hand.
+   */
+  overwrite?: boolean
 }
 
 /** The device a call acted on: its serial, and the adb server where the command line named one. */
@@ -135,6 +140,20 @@ async function refuseNonFile(file: string): Promise<void> {
         ? kind.refuse
         : undefined
   if (what) throw new Error(`${what}: the recording is rewritten whole after every step, so it needs a regular file`)
+}
+
+/**
+ * A recording starts a new flow and rewrites its whole file at once, before the session's first step: a file that
+ * already holds something (a flow written or edited by hand, an earlier session's recording) would be lost without a
+ * word. So it is refused unless the caller said to replace it (as asciinema's `rec` refuses an existing file without
+ * `--overwrite` or `--append`). An empty file (made by `touch` or `mktemp`) holds nothing to lose.
+ */
+async function refuseExisting(file: string): Promise<void> {
+  const found = await stat(file).catch(() => undefined)
+  if (found?.isFile() && found.size > 0)
+    throw new Error(
+      `it already exists (${found.size} bytes), and a recording replaces the whole file at its start: pass --overwrite to replace it, or name a new file`
+    )
 }
 
 function actedDevice(serial: string | undefined, host?: string, port?: number): ActedDevice | undefined {
@@ -237,6 +256,7 @@ export class FlowRecorder {
           await refuseNonFile(this.file)
           // Before the first write replaces the file: it may be another session's recording, still going.
           this.claim ??= await claimRecordFile(this.file)
+          if (!this.options.overwrite) await refuseExisting(this.file)
         }
         // One level at a time: a recursive mkdir never settles where the OS refuses a folder (/proc/nope).
         await makeFolders(path.dirname(this.file))

@@ -108,7 +108,11 @@ export default class McpServe extends ArcCommand {
     }),
     record: Flags.string({
       summary:
-        "Write the session's successful actions to this flow file for `arc test`, ids replaced by selectors (docs/flows.md).",
+        "Write the session's successful actions to this flow file for `arc test`, ids replaced by selectors (docs/flows.md). A file that already holds something is refused: see --overwrite.",
+    }),
+    overwrite: Flags.boolean({
+      summary:
+        'Let --record replace a file that already holds something (an earlier recording, a flow edited by hand); without it the server refuses to start.',
     }),
   }
 
@@ -127,6 +131,13 @@ export default class McpServe extends ArcCommand {
         )
       }
     }
+    // A flag that would be dropped unseen: it only says what --record may do.
+    if (flags.overwrite && flags.record === undefined) {
+      throw new InvalidInputError(
+        '--overwrite is for --record FILE (it lets a recording replace that file): add --record, or drop --overwrite',
+        {details: {inputs: ['overwrite', 'record']}}
+      )
+    }
     const {config, filepath} = await loadConfig(process.cwd()).catch((error: unknown) => {
       throw withConfigExamplePath(error, this.config.root)
     })
@@ -136,7 +147,7 @@ export default class McpServe extends ArcCommand {
     serveDespiteOutputErrors()
     const log = (message: string) => process.stderr.write(`arc mcp: ${message}\n`)
     const recorder = flags.record
-      ? new FlowRecorder({file: flags.record, by: 'arc mcp serve --record', warn: log})
+      ? new FlowRecorder({file: flags.record, by: 'arc mcp serve --record', warn: log, overwrite: flags.overwrite})
       : undefined
     if (recorder) {
       // The file exists from the start, and is rewritten whole after each recorded step.
