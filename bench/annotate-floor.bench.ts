@@ -8,7 +8,8 @@
  *   process that loads the canvas library, decodes, scales, encodes and writes (goal: within 1.5x). Wall and CPU
  *   time, alternating the two so a burst of load falls on both, and where arc's CPU goes (start-up alone, the
  *   screen read, the rest; start-up in parts: Node.js alone, the core bundle, oclif; and the canvas library's load
- *   against the floor's image work). Needs `npm run build`.
+ *   against the floor's image work). Needs `npm run build`. Where NODE_EXTRA_CA_CERTS is set (every Node.js start
+ *   then parses that CA bundle, a cost both sides pay that flatters the ratio), the pair again without it.
  */
 import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -148,6 +149,37 @@ export default async function bench(): Promise<void> {
         `the canvas library on top of Node.js ${(cpu(canvasCpu) - cpu(nodeCpu)).toFixed(0)} ms, ` +
         `so the floor's image work is ${(cpu(floorCpu) - cpu(canvasCpu)).toFixed(0)} ms`
     )
+    // NODE_EXTRA_CA_CERTS (set on this machine to a system CA bundle) makes every Node.js process parse the bundle at
+    // start, the floor's as much as arc's: tens of ms added to both sides flatter the ratio. Most users' machines
+    // do not set it, so the same pair again without it, to show what they see.
+    if (process.env.NODE_EXTRA_CA_CERTS) {
+      const cleanArc = path.join(dir, 'clean-arc-cpu.txt')
+      const cleanFloor = path.join(dir, 'clean-floor-cpu.txt')
+      const cleanNode = path.join(dir, 'clean-node-cpu.txt')
+      const clean = {ARC_SERVER: 'off', NODE_EXTRA_CA_CERTS: ''}
+      const [cleanArcWall, cleanFloorWall] = await timeAlternating(
+        [
+          () => timed([bin, 'annotate', '--device', source, '-o', path.join(dir, 'arc.jpg')], cleanArc, clean),
+          () =>
+            timed([path.join(support, 'floor-annotate.mjs'), pngFile, path.join(dir, 'floor.jpg')], cleanFloor, clean),
+          () => timed(['-e', ''], cleanNode, clean),
+        ],
+        runs,
+        1
+      )
+      console.log(
+        `as processes without NODE_EXTRA_CA_CERTS (this machine sets it, and loading it costs every Node.js start ` +
+          `${(cpu(nodeCpu) - cpu(cleanNode)).toFixed(0)} ms of CPU, the floor's too): arc annotate ` +
+          `${median(cleanArcWall as number[]).toFixed(0)} ms wall / ${cpu(cleanArc).toFixed(0)} ms CPU, floor process ` +
+          `${median(cleanFloorWall as number[]).toFixed(0)} ms wall / ${cpu(cleanFloor).toFixed(0)} ms CPU (median of ${runs}, alternating): ` +
+          `${(median(cleanArcWall as number[]) / median(cleanFloorWall as number[])).toFixed(2)}x wall, ` +
+          `${(cpu(cleanArc) / cpu(cleanFloor)).toFixed(2)}x CPU (goal <= 1.5)`
+      )
+    } else {
+      console.log(
+        'as processes: NODE_EXTRA_CA_CERTS is not set here, so no Node.js start above loads an extra CA bundle'
+      )
+    }
     const server = await startArcServer(dir)
     try {
       const {env} = server
