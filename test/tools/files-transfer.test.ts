@@ -137,6 +137,10 @@ describe('files pull / files push: any file between this machine and a storage l
         /--output: cannot write .*b\.bin: the folder does not exist/,
       ],
       [['files', 'pull', 'tmp', 'arc-transfer/blob.bin', '-o', 'adir'], 'OUTPUT_FAILED', /it is a folder/],
+      // A folder named with its slash (`adb push x.bin /data/local/tmp/new-folder/` fails on a missing folder): arc
+      // dropped the slash and made a file named new-folder holding x.bin's bytes.
+      [['files', 'push', 'x.bin', 'tmp', 'new-folder/'], 'INVALID_INPUT', /path "new-folder\/" ends with "\/"/],
+      [['files', 'pull', 'tmp', 'arc-transfer/blob.bin/'], 'INVALID_INPUT', /path "arc-transfer\/blob\.bin\/" ends/],
     ]
     for (const [args, code, message] of cases) {
       const before = h.emu.commands.length
@@ -147,6 +151,9 @@ describe('files pull / files push: any file between this machine and a storage l
       expect(h.argvSince(before).filter((a) => ['mv', 'mkdir', 'rm'].includes(a[0] ?? ''))).to.deep.equal([])
     }
     expect((await readdir(work)).sort()).to.deep.equal(['adir', 'x.bin'])
+    expect(
+      await lstat(path.join(h.emu.device('emu-1').files.root, 'data/local/tmp/new-folder')).catch(() => 'none')
+    ).to.equal('none')
   })
 
   it('-o a FIFO with a reader: the bytes go down the pipe and the FIFO stays a FIFO (never replaced by a file)', async () => {

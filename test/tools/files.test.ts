@@ -695,6 +695,43 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     })
   })
 
+  // A path ending in `/` names a folder. The file tools dropped the slash: `write_file reports/` created a FILE named
+  // reports (`adb push x /sdcard/reports/` puts x inside an existing folder and fails on a missing one), and
+  // `delete_file link/` (naming the folder a link leads to) removed the link.
+  describe('a path ending in / names a folder: refused by every tool that works on one file', () => {
+    const fileTools: Array<[string, Record<string, unknown>]> = [
+      ['read_file', {}],
+      ['write_file', {content: 'x'}],
+      ['append_file', {content: 'x'}],
+      ['file_replace', {old_string: 'a', new_string: 'b'}],
+      ['delete_file', {}],
+    ]
+    for (const bad of ['reports/', 'reports/.', 'notes.txt/', 'folder-link/', 'deep/er//']) {
+      it(`refuses ${JSON.stringify(bad)}: INVALID_INPUT naming the path, nothing sent that writes, nothing changed`, async () => {
+        writeFileSync(path.join(tmp, 'notes.txt'), 'a')
+        mkdirSync(path.join(tmp, 'target-folder'), {recursive: true})
+        rmSync(path.join(tmp, 'folder-link'), {force: true})
+        symlinkSync('target-folder', path.join(tmp, 'folder-link'))
+        const before = tree(tmp)
+        for (const [name, extra] of fileTools) {
+          const r = await run(name, {location_id: 'tmp', path: bad, ...extra})
+          expect(r.error?.code, `${name} ${bad}`).to.equal('INVALID_INPUT')
+          expect(r.error?.message, name).to.include(`path ${JSON.stringify(bad)} ends with "/"`)
+          expect(r.sent, name).to.deep.equal([])
+        }
+        expect(tree(tmp)).to.deep.equal(before)
+      })
+    }
+
+    it('list_files takes a folder with its slash', async () => {
+      mkdirSync(path.join(tmp, 'listed'), {recursive: true})
+      writeFileSync(path.join(tmp, 'listed/a.txt'), 'a')
+      const r = await run('list_files', {location_id: 'tmp', path: 'listed/'})
+      expect(r.error).to.equal(undefined)
+      expect(r.text).to.include('a.txt')
+    })
+  })
+
   describe('contents and names arrive byte for byte', () => {
     it('round-trips nasty names and random UTF-8 contents', async function () {
       this.timeout(120_000)

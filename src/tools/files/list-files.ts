@@ -89,7 +89,7 @@ export const listFiles = defineTool({
   },
   async handler({driver, config}, input) {
     const location = findLocation(settingsOf(config), input.location_id)
-    const resolved = await resolvePath(driver, location, input.path)
+    const resolved = await resolvePath(driver, location, input.path, false, 'folder')
     const {path, stat} = effective(resolved)
     if (!stat || resolved.missingFolders.length > 0) {
       await driver.statFile(path, {sure: true})

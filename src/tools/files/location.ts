@@ -131,18 +131,38 @@ function escapes(location: StorageLocation, relative: string, how: string): Perm
 }
 
 /**
+ * Refuses a path that names a folder by its form (`reports/`, `reports/.`) where a tool works on one file. Dropping
+ * the slash would put the work on another target than the one named. Nothing else makes a file of such a path:
+ * `adb push x.bin /sdcard/reports/` copies x.bin into that folder where it exists and fails where it is a file or
+ * missing (adb's file_sync_client.cpp, do_sync_push), the kernel refuses `notes.txt/` as a file (ENOTDIR) and follows
+ * `link/` to the folder it leads to; arc made a file named `reports` of a write and removed the link `link`.
+ */
+function refuseFolderForm(relative: string, segments: string[]): void {
+  const last = relative.split('/').at(-1)
+  if (segments.length === 0 || (last !== '' && last !== '.')) return
+  const named = segments.join('/')
+  throw new InvalidInputError(
+    `path ${JSON.stringify(relative)} ends with "/", so it names a folder, and this tool works on one file: name the file (${JSON.stringify(named)} if that is the file, ${JSON.stringify(`${named}/NAME`)} for one inside the folder)`,
+    {details: {input: 'path', path: relative}}
+  )
+}
+
+/**
  * Resolves `relative` inside `location` on the device. `create` makes a missing location folder (writes only).
  * Walks up from the file's folder to the deepest folder that exists, takes its real path on the device and
  * checks it is inside the location's real path; a component that exists but does not resolve (a dangling link,
- * a loop) is refused rather than guessed at.
+ * a loop) is refused rather than guessed at. `names`: what the tool works on; a path of a folder's form
+ * (ending in `/`) is refused for a file before anything is sent (refuseFolderForm).
  */
 export async function resolvePath(
   driver: DeviceDriver,
   location: StorageLocation,
   relative: string,
-  create = false
+  create = false,
+  names: 'file' | 'folder' = 'file'
 ): Promise<ResolvedPath> {
   const segments = pathSegments(relative)
+  if (names === 'file') refuseFolderForm(relative, segments)
   const rootPath = location.path.replace(/\/+$/, '') || '/'
   let root = await driver.realPath(rootPath)
   if (root === undefined && create) {
