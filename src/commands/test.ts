@@ -11,6 +11,7 @@ import {
   claimNamed,
   cliErrorText,
   colorsFor,
+  confineHostPaths,
   environmentText,
   exitCodeFor,
   Flags,
@@ -529,9 +530,13 @@ export default class Test extends ScriptCommand {
       const id = this.findCommandId(commandWords) as string
       // Its stdout is kept too: a step that fails by its exit status alone (a wait that ran out, a find with no match)
       // says why there, not on stderr.
+      // A flow may come from a repository its user never read: the files its step names on this machine stay within
+      // the folder arc test runs in and the flow's own folder (core's host-paths.ts), lifted again for arc test's own
+      // writes (the report, what a failure leaves).
+      await confineHostPaths([process.cwd(), path.dirname(path.resolve(flow.file))])
       const printed = await capturing(process.stdout, 'keep', () =>
         capturing(process.stderr, 'keep', () => this.runLine(id, commandWords.slice(id.split(':').length)))
-      )
+      ).finally(() => confineHostPaths(undefined))
       const run = printed.value as Awaited<ReturnType<typeof capturing<unknown>>>
       const status =
         run.error === undefined

@@ -1,6 +1,7 @@
 import path from 'node:path'
 
 import {
+  checkHostPath,
   defineTool,
   fileRecord,
   SNAPSHOT_META,
@@ -61,6 +62,8 @@ export const saveSnapshot = defineTool({
   },
   async handler({driver, cwd, warn}, {dir}) {
     const target = path.resolve(cwd, dir)
+    // Before the device is read: a folder arc test's confinement refuses costs nothing.
+    await checkHostPath(target, 'dir')
     const capture = await driver.captureScreen()
     let png: Buffer | undefined
     try {

@@ -2,6 +2,7 @@ import {lstat, mkdir, readdir, realpath, rename, rm, writeFile} from 'node:fs/pr
 import path from 'node:path'
 
 import {
+  checkHostPath,
   isProcessAlive,
   makeFolders,
   OutputError,
@@ -65,6 +66,7 @@ async function cleanStale(target: string): Promise<void> {
 }
 
 export async function writeSnapshotFolder(target: string, files: SnapshotFile[]): Promise<void> {
+  await checkHostPath(target, 'dir')
   const existing = await lstat(target).catch(() => undefined)
   if (existing?.isFile()) throw failure(target, 'it is a file, not a folder')
   if (existing?.isSymbolicLink()) {

@@ -1,7 +1,15 @@
 import {rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
-import {outputError, outputKind, outputReason, removeStaleSideFiles, sideFile, writeIntoStream} from '@arc-cli/core'
+import {
+  checkHostPath,
+  outputError,
+  outputKind,
+  outputReason,
+  removeStaleSideFiles,
+  sideFile,
+  writeIntoStream,
+} from '@arc-cli/core'
 
 /**
  * What can be known about an output file before the work that makes its bytes: its folder exists, it is not itself
@@ -9,6 +17,7 @@ import {outputError, outputKind, outputReason, removeStaleSideFiles, sideFile, w
  * otherwise, so a mistake costs no recording or transfer.
  */
 export async function checkOutputFile(file: string, input: string): Promise<void> {
+  await checkHostPath(file, input)
   const target = {path: file, input}
   const folder = await stat(path.dirname(file)).catch((error: unknown) => error as NodeJS.ErrnoException)
   if (folder instanceof Error) throw outputError(target, outputReason(folder), folder)
@@ -25,6 +34,7 @@ export async function checkOutputFile(file: string, input: string): Promise<void
  * OUTPUT_FAILED names the input and the path.
  */
 export async function writeOutputFile(file: string, data: Buffer, input: string): Promise<void> {
+  await checkHostPath(file, input)
   const target = {path: file, input}
   const kind = await outputKind(path.resolve(file))
   if (typeof kind === 'object') throw outputError(target, kind.refuse)

@@ -188,6 +188,7 @@ export {transferAllowanceMs} from './driver/capabilities/files.js'
 export {NAME_MAX_BYTES, sideStem} from './side-name.js'
 export {describeInputIssues, flagName, inputJsonSchema, schemaFields, type SchemaField} from './cli/schema-fields.js'
 export {onCi} from './ci.js'
+export {checkHostPath, confineHostPaths, hostPathFolders} from './host-paths.js'
 export {Spinner, cliErrorText, colorsFor, terminalOnlyWrites, writeToTerminal} from './cli/terminal.js'
 export {
   checkElementId,

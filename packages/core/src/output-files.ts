@@ -10,6 +10,7 @@ import path from 'node:path'
 import {promisify} from 'node:util'
 
 import {OutputError} from './errors/arc-error.js'
+import {checkHostPath} from './host-paths.js'
 import {isProcessAlive} from './process-alive.js'
 import {sideStem} from './side-name.js'
 
@@ -95,6 +96,7 @@ export async function makeFolders(dir: string): Promise<void> {
 /** Makes the folder of each output target that is missing; the first that cannot be made is OUTPUT_FAILED naming it. */
 export async function makeOutputFolders(targets: OutputTarget[]): Promise<void> {
   for (const target of targets) {
+    await checkHostPath(target.path, target.input)
     const folder = path.dirname(path.resolve(target.path))
     await makeFolders(folder).catch((error: NodeJS.ErrnoException) => {
       const why = error.code === 'ENOENT' ? 'the file system refuses to create it' : outputReason(error)

@@ -2,6 +2,7 @@ import {link, lstat, realpath, rename, rm, stat, writeFile} from 'node:fs/promis
 import path from 'node:path'
 
 import {
+  checkHostPath,
   InvalidInputError,
   outputError,
   outputKind,
@@ -25,6 +26,7 @@ export interface OutputFile {
 export async function validateTargets(files: Array<Pick<OutputFile, 'path' | 'input'>>): Promise<void> {
   const seen = new Map<string, Pick<OutputFile, 'path' | 'input'>>()
   for (const file of files) {
+    await checkHostPath(file.path, file.input)
     const resolved = path.resolve(file.path)
     const folder = await stat(path.dirname(resolved)).catch((error: unknown) => error as NodeJS.ErrnoException)
     if (folder instanceof Error) throw outputError(file, reason(folder), folder)

@@ -7,6 +7,7 @@ import {readFile as readHostFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {
+  checkHostPath,
   defineTool,
   FileTooLargeError,
   formatBytes,
@@ -146,6 +147,8 @@ export const pushFile = defineTool({
   },
   async handler(ctx, input) {
     const source = path.resolve(ctx.cwd, input.source)
+    // Under arc test, a flow names files within its folders only: never a key of the user's sent to the device.
+    await checkHostPath(source, 'source')
     const what = await stat(source).catch(() => undefined)
     if (!what) throw new NotFoundError(`source: no file at ${source}`, {details: {input: 'source', path: source}})
     if (!what.isFile())

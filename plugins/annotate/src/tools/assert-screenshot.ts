@@ -3,6 +3,7 @@ import path from 'node:path'
 
 import {
   AssertionFailedError,
+  checkHostPath,
   defineTool,
   foundBy,
   InvalidInputError,
@@ -184,6 +185,9 @@ export const assertScreenshot = defineTool({
         )
       }
     }
+    // Under arc test, the baseline (read, or written when missing) and the diff stay within the flow's folders.
+    await checkHostPath(baseline, 'baseline')
+    await checkHostPath(diffPath, '--diff')
     const stored = input.update
       ? undefined
       : await readFile(baseline).catch((error: NodeJS.ErrnoException) => {
