@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process'
-import {chmod, chown, mkdtemp, mkdir, rm, stat, symlink, writeFile} from 'node:fs/promises'
+import {chmod, chown, lchown, mkdtemp, mkdir, rm, stat, symlink, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -127,6 +127,45 @@ describe('config', () => {
       await chown(config, 0, 0)
       await rm(marker(dir))
       expect((await loadConfig(path.join(planted(dir), 'work'), {})).config.device).to.equal('planted')
+    })
+
+    // The owner checks looked at the file a link leads to: another user's link to a file of root's passed, and its
+    // maker could point it elsewhere between the check and the load (a JavaScript config is run by path).
+    it("refuses a link another user made, whatever it leads to; the user's own link to their file is read", async function () {
+      if (process.getuid?.() !== 0) this.skip()
+      const dir = await setUp('x.txt', '')
+      const target = path.join(dir, 'root-owned.json')
+      await writeFile(target, '{"device": "planted"}')
+      const link = path.join(planted(dir), '.arcrc.json')
+      await symlink(target, link)
+      await lchown(link, 65534, 65534)
+      await expectConfigError(
+        loadConfig(path.join(planted(dir), 'work'), {}),
+        /refusing config .*\.arcrc\.json: it is a link made by another user \(uid 65534\)/
+      )
+      await lchown(link, 0, 0)
+      expect((await loadConfig(path.join(planted(dir), 'work'), {})).config.device).to.equal('planted')
+    })
+
+    // Whoever may write in the folder may rename another file over the user's own after the check: a folder anyone
+    // may write that is not sticky (/tmp is), or another user's folder, which its owner can make so.
+    it('refuses a file in a folder anyone may write that is not sticky, or in a folder of another user', async function () {
+      const dir = await setUp('.arcrc.json', '{"device": "planted"}')
+      const work = path.join(planted(dir), 'work')
+      await chmod(planted(dir), 0o777)
+      await expectConfigError(
+        loadConfig(work, {}),
+        /refusing config .*\.arcrc\.json: anyone on this machine may put another file in its place: its folder .*shared is writable by anyone \(mode 777\) and not sticky/
+      )
+      await chmod(planted(dir), 0o1777)
+      expect((await loadConfig(work, {})).config.device).to.equal('planted')
+      if (process.getuid?.() !== 0) return
+      await chmod(planted(dir), 0o755)
+      await chown(planted(dir), 65534, 65534)
+      await expectConfigError(
+        loadConfig(work, {}),
+        /refusing config .*\.arcrc\.json: its folder .*shared belongs to another user \(uid 65534\)/
+      )
     })
 
     it('a package.json without an arc key is no config, whoever owns it', async function () {

@@ -1,4 +1,4 @@
-import {constants, statSync} from 'node:fs'
+import {constants, lstatSync, realpathSync, statSync} from 'node:fs'
 import {access, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 
@@ -115,24 +115,55 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
 function checkTrusted(filepath: string, content: string, env: NodeJS.ProcessEnv): void {
   if (typeof process.getuid !== 'function') return
   if (path.basename(filepath) === 'package.json' && !holdsArcKey(content)) return
-  const info = statSync(filepath)
   const uid = process.getuid()
   const sudoUid =
     uid === 0 && env.SUDO_UID !== undefined && /^\d+$/.test(env.SUDO_UID) ? Number(env.SUDO_UID) : undefined
-  const owned = info.uid === uid || info.uid === 0 || info.uid === sudoUid
-  const why = !owned
-    ? `it belongs to another user (uid ${info.uid}), who could make arc use their settings, or run their code, as you`
-    : (info.mode & 0o002) !== 0
-      ? `anyone on this machine may change it (mode ${(info.mode & 0o777).toString(8)}), and so make arc use their settings, or run their code, as you`
-      : undefined
-  if (why === undefined) return
-  throw new ConfigError(`refusing config ${filepath}: ${why}`, {
-    details: {file: filepath},
-    actions: [
-      `If it is yours and you trust it, name it: ARC_CONFIG=${filepath}${owned ? ` (or chmod o-w ${filepath})` : ''}`,
-      'Else remove it, or run arc in a folder with a package.json of its own (the search stops there).',
-    ],
-  })
+  const trusted = (owner: number) => owner === uid || owner === 0 || owner === sudoUid
+  const refuse = (why: string, owned: boolean) => {
+    throw new ConfigError(`refusing config ${filepath}: ${why}`, {
+      details: {file: filepath},
+      actions: [
+        `If it is yours and you trust it, name it: ARC_CONFIG=${filepath}${owned ? ` (or chmod o-w ${filepath})` : ''}`,
+        'Else remove it, or run arc in a folder with a package.json of its own (the search stops there).',
+      ],
+    })
+  }
+  // A link is what its maker put there, wherever it leads: another user's link to a file of root's or the user's
+  // own passed the owner check, and its maker could point it elsewhere between that check and the load (a
+  // JavaScript config is run by path, in a process started after the check).
+  const entry = lstatSync(filepath)
+  if (entry.isSymbolicLink() && !trusted(entry.uid))
+    refuse(
+      `it is a link made by another user (uid ${entry.uid}), who could point it at their settings, or their code`,
+      false
+    )
+  const info = statSync(filepath)
+  if (!trusted(info.uid))
+    refuse(
+      `it belongs to another user (uid ${info.uid}), who could make arc use their settings, or run their code, as you`,
+      false
+    )
+  if ((info.mode & 0o002) !== 0)
+    refuse(
+      `anyone on this machine may change it (mode ${(info.mode & 0o777).toString(8)}), and so make arc use their settings, or run their code, as you`,
+      true
+    )
+  // The folder it sits in (and, for a link, the folder of the file it leads to): whoever may write there may put
+  // another file in its place at any time, after this check, unless the folder is sticky (/tmp), where only a file's
+  // owner may remove or rename it; and whoever owns the folder may make it so.
+  for (const folder of new Set([path.dirname(filepath), path.dirname(realpathSync(filepath))])) {
+    const held = statSync(folder)
+    if (!trusted(held.uid))
+      refuse(
+        `its folder ${folder} belongs to another user (uid ${held.uid}), who could put another file in its place`,
+        false
+      )
+    if ((held.mode & 0o002) !== 0 && (held.mode & 0o1000) === 0)
+      refuse(
+        `anyone on this machine may put another file in its place: its folder ${folder} is writable by anyone (mode ${(held.mode & 0o777).toString(8)}) and not sticky`,
+        false
+      )
+  }
 }
 
 /**
