@@ -499,3 +499,153 @@ describe('ids within one batch when the cache folder cannot be written', functio
     expect(run.code, run.stdout + run.stderr).to.equal(18)
   })
 })
+
+/**
+ * An inbox whose rows are labelled by their sender (the first titled text), with the subject below and a delete
+ * button of no words of its own. `mails` are [sender, subject] pairs, top to bottom.
+ */
+const inbox = (mails: Array<[string, string]>): NodeSpec[] => [
+  {
+    pkg: 'com.example.mail',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: 'androidx.recyclerview.widget.RecyclerView',
+        res: 'com.example.mail:id/list',
+        attrs: {scrollable: 'true'},
+        bounds: [0, 200, 1080, 2200],
+        children: mails.map(([sender, subject], i): NodeSpec => {
+          const top = 200 + i * 200
+          return {
+            cls: 'android.widget.LinearLayout',
+            res: 'com.example.mail:id/row',
+            attrs: {clickable: 'true'},
+            bounds: [0, top, 1080, top + 200],
+            children: [
+              {
+                cls: 'android.widget.TextView',
+                res: 'com.example.mail:id/sender',
+                text: sender,
+                bounds: [40, top + 20, 900, top + 100],
+              },
+              {
+                cls: 'android.widget.TextView',
+                res: 'com.example.mail:id/subject',
+                text: subject,
+                bounds: [40, top + 100, 900, top + 180],
+              },
+              {
+                cls: 'android.widget.ImageButton',
+                res: 'com.example.mail:id/delete',
+                desc: 'Delete',
+                attrs: {clickable: 'true'},
+                bounds: [920, top + 40, 1040, top + 160],
+              },
+            ],
+          }
+        }),
+      },
+    ],
+  },
+]
+
+describe('an id in a list row names that row, not another with the same label in its place', function () {
+  this.timeout(120_000)
+  const screens: Record<string, Array<[string, string]>> = {
+    // One mail from GitHub among others; then, in its place, another mail from GitHub (a row reused for it).
+    merged: [
+      ['Ada', 'Lunch?'],
+      ['GitHub', 'PR #1 merged'],
+      ['Bob', 'Hi'],
+    ],
+    closed: [
+      ['Ada', 'Lunch?'],
+      ['GitHub', 'PR #2 closed'],
+      ['Bob', 'Hi'],
+    ],
+    // Three mails from GitHub, whose delete buttons are look-alikes counted by place; then the list scrolled by one
+    // row, a fourth arriving at the bottom: the same places show the same sender.
+    three: [
+      ['GitHub', 'one'],
+      ['GitHub', 'two'],
+      ['GitHub', 'three'],
+    ],
+    scrolled: [
+      ['GitHub', 'two'],
+      ['GitHub', 'three'],
+      ['GitHub', 'four'],
+    ],
+  }
+  const h = useEmulator(async (dir) => {
+    const files: Record<string, string> = {}
+    for (const [name, mails] of Object.entries(screens)) {
+      files[name] = path.join(dir, `${name}.xml`)
+      await writeFile(files[name] as string, dumpXml(inbox(mails)))
+    }
+    return {devices: [], scenario: {devices: {'emu-1': {screens: files}}}}
+  })
+  const taps: string[] = []
+  const device = () => h.emu.device('emu-1')
+  before(() => {
+    device().on('input', (event: InputEvent, shown: string) => {
+      if (event.type === 'tap') taps.push(shown)
+    })
+  })
+  beforeEach(() => {
+    taps.length = 0
+  })
+
+  /** The id of the delete button in the row of `subject`, on the screen shown now. */
+  async function deleteOf(subject: string): Promise<string> {
+    const model = buildScreenModel(await h.capture())
+    const row = model.elements.find((e) => e.text === subject)?.node.parent
+    const id = model.elements.find((e) => e.desc === 'Delete' && e.node.parent === row)?.id
+    expect(id, subject).to.be.a('string')
+    return id as string
+  }
+
+  it('CLI: the delete button read in the row of "PR #1 merged" does not delete "PR #2 closed" shown in its place', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-reused-row')}
+    device().showScreen('merged')
+    const id = await deleteOf('PR #1 merged')
+    const shown = await runArc(['screen-state'], {env})
+    expect(shown.code, shown.stderr).to.equal(0)
+    device().showScreen('closed')
+    // The premise: the other mail's delete button has the same id (the row's label is its sender).
+    expect(await deleteOf('PR #2 closed')).to.equal(id)
+    const clicked = await runArc(['click', id], {env})
+    expect(taps).to.deep.equal([])
+    expect(clicked.code, clicked.stdout + clicked.stderr).to.equal(18)
+    expect(clicked.stderr).to.match(/STALE_ELEMENT.*shows other words than when it was read/)
+    // Read again, the id names the row shown now, and acts.
+    expect((await runArc(['screen-state'], {env})).code).to.equal(0)
+    const again = await runArc(['click', id], {env})
+    expect(again.code, again.stderr).to.equal(0)
+    expect(taps).to.deep.equal(['closed'])
+  })
+
+  it('MCP: the look-alike delete button counted first in three mails from one sender does not act after the list scrolled by one row', async () => {
+    const server = await serveEmu(h.emu.port)
+    const client = await connect(server.url)
+    try {
+      device().showScreen('three')
+      const id = await deleteOf('one')
+      expect(id).to.match(/-1$/)
+      const read = (await client.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult
+      expect(textOf(read)).to.include(id)
+      device().showScreen('scrolled')
+      // The premise: the same ordinal names the first row's button, now the mail "two".
+      expect(await deleteOf('two')).to.equal(id)
+      const clicked = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {element_id: id},
+      })) as CallToolResult
+      expect(taps).to.deep.equal([])
+      expect(clicked.isError, textOf(clicked)).to.equal(true)
+      expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: .*shows other words than when it was read/)
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})

@@ -244,7 +244,7 @@ function keyAndContext(
   root: UiNode,
   unique: ReadonlySet<string>,
   memo?: KeyMemo
-): {key: string; context: string} {
+): {key: string; context: string; items: UiNode[]} {
   let path: string
   let item: UiNode | undefined
   if (memo) {
@@ -261,6 +261,7 @@ function keyAndContext(
   // The anchors of up to two enclosing items: a button in a row of look-alike buttons inside a feed post is
   // told apart by its own label and by the post's.
   const anchors: string[] = []
+  const items: UiNode[] = []
   for (
     let it = item;
     it && anchors.length < 2;
@@ -268,6 +269,7 @@ function keyAndContext(
   ) {
     const anchor = memo ? memo.itemAnchor(it, unique) : itemAnchor(it, unique)
     if (anchor) anchors.push(anchor)
+    items.push(it)
   }
   const own = memo ? memo.signature(node) : signature(node)
   const key = [
@@ -279,23 +281,68 @@ function keyAndContext(
     `h=${isEditable(node) ? (node.hint ?? '') : ''}`,
     `i=${anchors.map((anchor) => anchor.slice(0, CONTEXT_MAX)).join('|')}`,
   ].join('\u0000')
-  return {key, context: anchors.join('\u0000')}
+  return {key, context: anchors.join('\u0000'), items}
+}
+
+/**
+ * What a repeated item shows beyond its label, by where each word sits in it: for each node of its fixed part (not
+ * inside a scrolling container within it) that is no control (not clickable, checkable or editable: an action
+ * changes a control's words, "Follow" to "Following", and the control's own id carries its words), its text and its
+ * content-desc, keyed by the path of signatures from the item down to it and its rank among the nodes of that path.
+ * The label (itemAnchor) tells two items apart only by their first titled text: two mails from one sender share it,
+ * and one taking the other's place (a list scrolled by a row, a recycled row showing another mail) kept every id of
+ * the row. A node missing from one read (clipped at the list's edge, not drawn yet) leaves its words out of the
+ * comparison rather than refusing (element-records.ts recordMismatch).
+ */
+export function itemWords(item: UiNode): Map<string, string> {
+  const words = new Map<string, string>()
+  const ranks = new Map<string, number>()
+  const visit = (node: UiNode, path: string): void => {
+    const place = `${path}/${signature(node)}`
+    const rank = (ranks.get(place) ?? 0) + 1
+    ranks.set(place, rank)
+    const control = node.clickable || node.longClickable || node.checkable || isEditable(node) || node.password
+    if (!control) {
+      if (node.text !== '') words.set(`t${place}#${rank}`, node.text)
+      if (node.contentDesc !== '') words.set(`d${place}#${rank}`, node.contentDesc)
+    }
+    for (const child of node.children) if (!child.scrollable) visit(child, place)
+  }
+  visit(item, '')
+  return words
 }
 
 /**
  * Assigns ids to `nodes` (the kept nodes of one screen, in document order). `windowOf` gives each node's
  * top-level window node. Returns ids in the same order; `contexts`, when given, receives each node's context
- * (keyAndContext: '' outside repeated items) in the same order.
+ * (keyAndContext: '' outside repeated items) in the same order, and `rows` the words of the items it is in
+ * (itemWords; undefined outside repeated items, or for items without words).
  */
-export function assignElementIds(nodes: UiNode[], windowOf: (node: UiNode) => UiNode, contexts?: string[]): string[] {
+export function assignElementIds(
+  nodes: UiNode[],
+  windowOf: (node: UiNode) => UiNode,
+  contexts?: string[],
+  rows?: Array<Map<string, string> | undefined>
+): string[] {
   const uniqueIn = new Map<UiNode, Set<string>>()
   const memo = new KeyMemo()
+  const wordsOf = new Map<UiNode, Map<string, string>>()
   const hashes = nodes.map((node) => {
     const root = windowOf(node)
     let unique = uniqueIn.get(root)
     if (!unique) uniqueIn.set(root, (unique = uniqueResourceIds(root)))
-    const {key, context} = keyAndContext(node, root, unique, memo)
+    const {key, context, items} = keyAndContext(node, root, unique, memo)
     contexts?.push(context)
+    if (rows) {
+      // Each enclosing item's words, the nearest first, its keys told from the next one's by their level.
+      let row: Map<string, string> | undefined
+      items.forEach((item, level) => {
+        let words = wordsOf.get(item)
+        if (!words) wordsOf.set(item, (words = itemWords(item)))
+        for (const [where, word] of words) (row ??= new Map()).set(`${level}${where}`, word)
+      })
+      rows.push(row)
+    }
     return hashKey(key)
   })
   const count = new Map<string, number>()

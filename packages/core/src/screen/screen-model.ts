@@ -40,6 +40,12 @@ export interface ScreenElement {
    * stale-id check refuses the id where they differ now, a row whose long title differs only past that part.
    */
   context?: string
+  /**
+   * What the list items it is in show beyond their label, by where each word sits (element-ids.ts itemWords), when
+   * it is in one: the stale-id check refuses the id where a word in the same place differs now (another mail from
+   * the same sender in its row's place).
+   */
+  rowWords?: ReadonlyMap<string, string>
 }
 
 export interface ScreenWindow {
@@ -185,7 +191,8 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
     keep(window.root)
   }
   const contexts: string[] = []
-  const ids = assignElementIds(kept, (node) => (windowOfNode.get(node) as ScreenWindow).root, contexts)
+  const rows: Array<Map<string, string> | undefined> = []
+  const ids = assignElementIds(kept, (node) => (windowOfNode.get(node) as ScreenWindow).root, contexts, rows)
   const elements: ScreenElement[] = kept.map((node, i) => {
     const window = windowOfNode.get(node) as ScreenWindow
     const element: ScreenElement = {
@@ -199,6 +206,7 @@ export function buildScreenModel(capture: ScreenCapture, what = 'UI dump'): Scre
       flags: nodeFlags(node, screen),
       window,
       ...(contexts[i] ? {context: contexts[i]} : {}),
+      ...(rows[i] ? {rowWords: rows[i]} : {}),
     }
     window.elements.push(element)
     return element
