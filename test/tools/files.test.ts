@@ -695,6 +695,35 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     })
   })
 
+  // A write replaces a file by a temporary sibling renamed over it, and that sibling was pushed with mode 0644, which
+  // adbd makes 0666 (daemon/file_sync_service.cpp, send_impl: the owner's bits copied to group and others): an edit
+  // of a 0755 script left it not executable, and of a 0600 file left it readable and writable by every app's user.
+  it('a write, append, replace or push of an existing file keeps its permission bits', async () => {
+    const modeOf = (name: string) => statSync(path.join(tmp, name)).mode & 0o777
+    const work = mkdtempSync(path.join(os.tmpdir(), 'arc-modes-'))
+    writeFileSync(path.join(work, 'new.sh'), 'echo new\n')
+    const edits: Array<[string, Record<string, unknown>]> = [
+      ['write_file', {content: 'echo written\n'}],
+      ['append_file', {content: 'echo more\n'}],
+      ['file_replace', {old_string: 'echo', new_string: 'printf'}],
+      ['push_file', {source: path.join(work, 'new.sh')}],
+    ]
+    // The virtual device's shell user reads only what others may read (docs/emulate.md): append and replace read the
+    // file first, so they are shown modes with that bit; write and push, a private file's too.
+    for (const mode of [0o755, 0o644, 0o705, 0o600]) {
+      for (const [name, extra] of edits) {
+        if ((mode & 0o004) === 0 && (name === 'append_file' || name === 'file_replace')) continue
+        writeFileSync(path.join(tmp, 'kept.sh'), 'echo old\n')
+        chmodSync(path.join(tmp, 'kept.sh'), mode)
+        const r = await run(name, {location_id: 'tmp', path: 'kept.sh', ...extra})
+        expect(r.error, name).to.equal(undefined)
+        expect(modeOf('kept.sh').toString(8), `${name} of a ${mode.toString(8)} file`).to.equal(mode.toString(8))
+      }
+    }
+    expect(readdirSync(tmp).filter((n) => n.startsWith('.kept.sh'))).to.deep.equal([])
+    rmSync(work, {recursive: true, force: true})
+  })
+
   // A path ending in `/` names a folder. The file tools dropped the slash: `write_file reports/` created a FILE named
   // reports (`adb push x /sdcard/reports/` puts x inside an existing folder and fails on a missing one), and
   // `delete_file link/` (naming the folder a link leads to) removed the link.

@@ -22,8 +22,8 @@ const MAX_LINKS = 40
  * the shell user's: a folder without the search bit for others (`chmod o-x`, like an app's 0700 data folder) may
  * not be looked into (lstat of anything inside fails with EACCES, so sync STAT answers zeros), a folder without the
  * read bit (`chmod o-r`) may not be listed, a file without it (`chmod o-r`, like /data/system/packages.xml) may
- * not be opened. Every file counts as another user's, so a file pushed with mode 0600 is closed to the shell too
- * (arc pushes 0644).
+ * not be opened. Every file counts as another user's, so a file made 0600 (chmod) is closed to the shell too; a
+ * SEND never makes one, since adbd copies the owner's bits to others (sync-protocol.ts, send).
  */
 export function shellMayRead(stats: {mode: number}): boolean {
   return (stats.mode & 0o004) !== 0

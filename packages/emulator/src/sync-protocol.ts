@@ -1,4 +1,4 @@
-import {lstat, mkdir, open, readdir, utimes, writeFile} from 'node:fs/promises'
+import {chmod, lstat, mkdir, open, readdir, unlink, utimes, writeFile} from 'node:fs/promises'
 import type {Stats} from 'node:fs'
 import type {Socket} from 'node:net'
 import path from 'node:path'
@@ -112,7 +112,8 @@ export async function runSync(
         record(['SEND', target, String(mode)])
         let at: string | {error: unknown}
         try {
-          at = files.hostPath(target, '/', true)
+          // The path itself: adbd unlinks a link there and writes a file in its place (send, below).
+          at = files.hostPath(target, '/')
         } catch (error) {
           at = {error}
         }
@@ -213,7 +214,16 @@ async function send(
     return true
   }
   try {
-    await writeFile(file, Buffer.concat(chunks), {mode: mode & 0o777 || 0o644})
+    // As adbd's send_impl and handle_send_file (daemon/file_sync_service.cpp): a regular file or a link at the path
+    // is unlinked first, and the new file gets the mode sent with its permission bits alone, the owner's copied to
+    // group and others (0644 is 0666, 0755 is 0777, 0600 is 0666), set by fchmod, which no umask narrows.
+    const there = await lstat(file).catch(() => undefined)
+    if (there?.isFile() || there?.isSymbolicLink()) await unlink(file)
+    let bits = mode & 0o777 || 0o644
+    bits |= (bits >> 3) & 0o070
+    bits |= (bits >> 3) & 0o007
+    await writeFile(file, Buffer.concat(chunks), {mode: bits})
+    await chmod(file, bits)
     if (mtime > 0) await utimes(file, mtime, mtime)
   } catch (error) {
     await writeAsync(socket, fail(`couldn't create file: ${errnoText(error)}`))

@@ -41,7 +41,8 @@ describe('emulator sync service', () => {
     const stats = await client.getDevice('emu-1').stat('/data/local/tmp/a.txt')
     expect(stats.size).to.equal(5)
     expect(stats.isFile()).to.equal(true)
-    expect(stats.mode & 0o777).to.equal(0o640)
+    // adbd copies the owner's permission bits to group and others (daemon/file_sync_service.cpp, send_impl).
+    expect(stats.mode & 0o777).to.equal(0o666)
     expect((await client.getDevice('emu-1').stat('/sdcard')).isSymbolicLink()).to.equal(true)
     expect((await client.getDevice('emu-1').stat('/sdcard/')).isDirectory()).to.equal(true)
     const missing = await client
@@ -52,6 +53,28 @@ describe('emulator sync service', () => {
         (e: NodeJS.ErrnoException) => e
       )
     expect(missing?.code).to.equal('ENOENT')
+  })
+
+  // adbd's send_impl (daemon/file_sync_service.cpp) unlinks a file or link at the path, creates the file anew and
+  // fchmods it to the mode sent, its owner bits copied to group and others; the virtual device kept an existing
+  // file's mode and wrote through a link to its target.
+  it('SEND: mode as adbd sets it (owner bits to group and others), a link at the path replaced, not written through', async () => {
+    const files = emu.device('emu-1').files
+    await push(client, Buffer.from('x'), '/data/local/tmp/exec.sh', 0o755)
+    expect((await client.getDevice('emu-1').stat('/data/local/tmp/exec.sh')).mode & 0o777).to.equal(0o777)
+    await shell(client, 'emu-1', 'chmod 700 /data/local/tmp/exec.sh')
+    await push(client, Buffer.from('y'), '/data/local/tmp/exec.sh', 0o644)
+    expect((await client.getDevice('emu-1').stat('/data/local/tmp/exec.sh')).mode & 0o777).to.equal(0o666)
+    await push(client, Buffer.from('target'), '/data/local/tmp/target.txt')
+    await shell(client, 'emu-1', 'ln -s target.txt /data/local/tmp/link.txt')
+    await push(client, Buffer.from('new'), '/data/local/tmp/link.txt')
+    expect((await client.getDevice('emu-1').stat('/data/local/tmp/link.txt')).isFile()).to.equal(true)
+    expect(readFileSync(path.join(files.root, 'data/local/tmp/target.txt'), 'utf8')).to.equal('target')
+    expect(await shell(client, 'emu-1', 'chmod u+x /data/local/tmp/exec.sh; echo $?')).to.equal(
+      "chmod: bad mode 'u+x'\n1\n"
+    )
+    expect(await shell(client, 'emu-1', 'chmod 0750 /data/local/tmp/exec.sh; echo $?')).to.equal('0\n')
+    expect((await client.getDevice('emu-1').stat('/data/local/tmp/exec.sh')).mode & 0o777).to.equal(0o750)
   })
 
   it('lists a folder (without . and .. in adbkit) and an empty list for a missing one', async () => {

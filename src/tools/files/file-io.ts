@@ -93,7 +93,9 @@ export async function writeResolved(
     const base = resolved.existingFolder === '/' ? '' : resolved.existingFolder
     await driver.makeDirs([base, ...resolved.missingFolders].join('/'))
   }
-  await driver.writeFile(resolved.target?.path ?? resolved.devicePath, data, transfer)
+  // An existing file keeps its permission bits (a script its execute bit, a private file its privacy).
+  const mode = existing?.kind === 'file' ? existing.mode : undefined
+  await driver.writeFile(resolved.target?.path ?? resolved.devicePath, data, transfer, mode)
 }
 
 /** Fails when the file changed since `before` was taken: an edit must not overwrite someone else's write. */

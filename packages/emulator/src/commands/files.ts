@@ -1,5 +1,6 @@
 import type {Stats} from 'node:fs'
 import {
+  chmod as chmodFs,
   lstat,
   mkdir as mkdirFs,
   readdir,
@@ -380,6 +381,35 @@ export async function mv(ctx: CommandContext): Promise<number> {
     ctx.err(`mv: '${from}': ${errnoText(error)}\n`)
     return 1
   }
+}
+
+/**
+ * `chmod MODE FILE…` (toybox toys/posix/chmod.c), octal modes only (the symbolic ones are not emulated: `bad mode`,
+ * exit 1, as string_to_mode says of one it cannot read). A link is followed, as chmod(2) does; a file that cannot
+ * be changed prints `chmod: chmod 'FILE' to MODE: strerror` and makes the status 1.
+ */
+export async function chmod(ctx: CommandContext): Promise<number> {
+  const {paths} = split(ctx.argv.slice(1))
+  const [text, ...targets] = paths
+  if (text === undefined || targets.length === 0) {
+    ctx.err('chmod: Needs 2 arguments\n')
+    return 1
+  }
+  if (!/^[0-7]{1,4}$/.test(text)) {
+    ctx.err(`chmod: bad mode '${text}'\n`)
+    return 1
+  }
+  const mode = Number.parseInt(text, 8)
+  let status = 0
+  for (const target of targets) {
+    try {
+      await chmodFs(ctx.device.files.hostPath(target, ctx.cwd, true), mode)
+    } catch (error) {
+      ctx.err(`chmod: chmod '${target}' to ${mode.toString(8).padStart(4, '0')}: ${errnoText(error)}\n`)
+      status = 1
+    }
+  }
+  return status
 }
 
 /** `ln -s TARGET LINK`: the target is stored as written and resolved later in device space. */

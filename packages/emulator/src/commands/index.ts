@@ -3,7 +3,7 @@ import {appProcess} from './app-process.js'
 import {cmd} from './cmd.js'
 import {dumpsys} from './dumpsys.js'
 import {flock} from './flock.js'
-import {cat, df, ln, ls, mkdir, mv, readlink, realpath, rm, rmdir, touch} from './files.js'
+import {cat, chmod, df, ln, ls, mkdir, mv, readlink, realpath, rm, rmdir, touch} from './files.js'
 import {getevent, sendevent} from './getevent.js'
 import {ime} from './ime.js'
 import {input} from './input.js'
@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, DeviceCommand> = {
   am,
   app_process: appProcess,
   cat,
+  chmod,
   cmd,
   df,
   date,

@@ -644,9 +644,9 @@ export class AdbDriver implements DeviceDriver {
     return files.makeDirs(this.shell, path)
   }
 
-  writeFile(path: string, data: Buffer, transfer?: TransferWatch): Promise<void> {
+  writeFile(path: string, data: Buffer, transfer?: TransferWatch, mode?: number): Promise<void> {
     this.statFoundNothing.clear()
-    return files.writeFile(this.shell, path, data, transfer?.onBytes)
+    return files.writeFile(this.shell, path, data, transfer?.onBytes, mode)
   }
 
   async withFileLock<T>(path: string, work: () => Promise<T>): Promise<T> {

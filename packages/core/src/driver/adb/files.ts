@@ -23,7 +23,7 @@ import {transferAllowanceMs} from '../capabilities/files.js'
 import {sideStem} from '../../side-name.js'
 import type {FileEntry, FileKind, FileStat} from '../device-driver.js'
 import type {DeviceShell} from './device-shell.js'
-import {deviceStringProblem, raw, shq} from './shell-quote.js'
+import {deviceStringProblem, raw, shq, type Raw} from './shell-quote.js'
 
 interface SyncStats {
   mode: number
@@ -45,7 +45,12 @@ function kindOf(mode: number): FileKind {
 }
 
 function toStat(stats: SyncStats): FileStat {
-  return {kind: kindOf(stats.mode), size: stats.size, mtimeMs: stats.mtimeMs > 0 ? stats.mtimeMs : null}
+  return {
+    kind: kindOf(stats.mode),
+    size: stats.size,
+    mtimeMs: stats.mtimeMs > 0 ? stats.mtimeMs : null,
+    mode: stats.mode & 0o777,
+  }
 }
 
 /**
@@ -268,7 +273,13 @@ function pushDone(transfer: Transfer): Promise<void> {
   })
 }
 
-async function push(dev: DeviceShell, data: Buffer, target: string, onBytes?: (bytes: number) => void): Promise<void> {
+async function push(
+  dev: DeviceShell,
+  data: Buffer,
+  target: string,
+  onBytes?: (bytes: number) => void,
+  mode = 0o644
+): Promise<void> {
   syncPath(target, 'writing (through its temporary sibling)')
   await dev.server.call(
     `push ${target}`,
@@ -276,9 +287,7 @@ async function push(dev: DeviceShell, data: Buffer, target: string, onBytes?: (b
     async (client) => {
       try {
         // A byte stream, not objectMode: adbkit must cut it into ≤ 64 KiB DATA chunks (adb.md §1.6).
-        const transfer = await client
-          .getDevice(dev.serial)
-          .push(Readable.from(data, {objectMode: false}), target, 0o644)
+        const transfer = await client.getDevice(dev.serial).push(Readable.from(data, {objectMode: false}), target, mode)
         if (onBytes) transfer.on('progress', (stats: {bytesTransferred: number}) => onBytes(stats.bytesTransferred))
         await pushDone(transfer)
       } catch (error) {
@@ -516,6 +525,20 @@ async function removeStaleTemps(dev: DeviceShell, target: string): Promise<void>
 }
 
 /**
+ * The rename of a write's temporary file over its target; with `mode`, a `chmod` of the temporary file before it.
+ * adbd gives a pushed file the mode sent with the owner's bits copied to group and others (daemon/file_sync_service.cpp,
+ * send_impl: 0755 becomes 0777, 0600 becomes 0666), so a replaced file would lose its own bits (a script its
+ * execute bit, a private file its privacy) without the chmod. Its failure is let pass (shared storage on FUSE or
+ * sdcardfs fixes every file's mode and may refuse a chmod): the rename decides the write. Toolbox's chmod (before
+ * Android 6) reads its first argument as the mode and takes no `--`; the temporary path starts with `/`.
+ */
+function renameWords(temp: string, target: string, mode?: number): Array<string | Raw> {
+  const mv = ['mv', '-f', '--', temp, target]
+  if (mode === undefined) return mv
+  return ['chmod', (mode & 0o777).toString(8).padStart(3, '0'), temp, raw('2>/dev/null;'), ...mv]
+}
+
+/**
  * Push to a temporary sibling, then `mv -f` it over the target: the old file stays whole until the rename, which
  * rename(2) makes atomic within one file system (the target is either the old file or the new one, never missing
  * or mixed). When the `mv` fails, hangs past the time limit or loses its connection, its answer says nothing sure
@@ -528,20 +551,21 @@ export async function writeFile(
   dev: DeviceShell,
   target: string,
   data: Buffer,
-  onBytes?: (bytes: number) => void
+  onBytes?: (bytes: number) => void,
+  mode?: number
 ): Promise<void> {
   const temp = tempNameFor(target)
   // The temporary file goes with a failure, here or (the call cut off: a cancelled write) by the driver's close.
   // Removing it is safe either way: once renamed it is gone, and before, the old content is still in place.
   const cleanup = dev.server.cleanupIfCut(() => dev.run(['rm', '-f', '--', temp]))
   try {
-    await push(dev, data, temp, onBytes)
+    await push(dev, data, temp, onBytes, mode)
   } catch (error) {
     await cleanup.run()
     throw error
   }
   try {
-    await dev.action(['mv', '-f', '--', temp, target], `mv over ${target}`)
+    await dev.action(renameWords(temp, target, mode), `mv over ${target}`)
     cleanup.drop()
   } catch (error) {
     let left: FileStat | undefined

@@ -9,6 +9,8 @@ export interface FileStat {
   size: number
   /** Last modification, milliseconds since the epoch (seconds precision), or null when the device gave none. */
   mtimeMs: number | null
+  /** Permission bits (`mode & 0o777`), where the device gave them: a write that replaces the file keeps them. */
+  mode?: number
 }
 
 export interface FileEntry extends FileStat {
@@ -63,9 +65,11 @@ export interface FilesCapability {
   makeDirs(path: string): Promise<void>
   /**
    * Replaces a file's content atomically: the bytes go to a temporary name in the same folder (sync SEND), which is
-   * then renamed over the target, so a failed or interrupted write leaves the old file as it was.
+   * then renamed over the target, so a failed or interrupted write leaves the old file as it was. `mode`: the
+   * permission bits the file is to have (an existing file's, so that replacing its content keeps them); without it
+   * a new file gets what the device gives one.
    */
-  writeFile(path: string, data: Buffer, transfer?: TransferWatch): Promise<void>
+  writeFile(path: string, data: Buffer, transfer?: TransferWatch, mode?: number): Promise<void>
   /**
    * Runs `work` (a read-modify-write of the file at `path`, a real path) holding an exclusive lock on that path on
    * the device, against every other arc process and host doing the same, so no two edits of one file interleave
