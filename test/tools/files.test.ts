@@ -1033,8 +1033,45 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       server.closeAllConnections()
       server.close()
     })
+    // The test's server is on this machine's loopback, which downloads reach only where the config allows it.
     const allowHttp = (more: Record<string, unknown> = {}): ArcConfig => ({
-      files: {download: {allowHttp: true, ...more}},
+      files: {download: {allowHttp: true, allowPrivateAddresses: true, ...more}},
+    })
+
+    // An agent over MCP, or a flow from a repository, names the URL: the host fetched what only it could reach (a
+    // service on its loopback, an intranet page, a cloud's instance metadata) onto the device, for read_file.
+    it('refuses a non-public address, written or resolved from a name, unless files.download.allowPrivateAddresses', async () => {
+      const port = (server.address() as AddressInfo).port
+      for (const [url, address] of [
+        [`http://127.0.0.1:${port}/file.bin`, '127.0.0.1'],
+        [`http://2130706433:${port}/file.bin`, '127.0.0.1'],
+        [`http://[::ffff:127.0.0.1]:${port}/file.bin`, '::ffff:7f00:1'],
+        [`http://localhost:${port}/file.bin`, undefined],
+        [`http://169.254.169.254/latest/meta-data/`, '169.254.169.254'],
+        [`http://10.1.2.3:${port}/file.bin`, '10.1.2.3'],
+      ] as const) {
+        const r = await run(
+          'download_from_url',
+          {location_id: 'tmp', path: 'private.bin', url},
+          {
+            files: {download: {allowHttp: true}},
+          }
+        )
+        expect(r.error?.code, url).to.equal('PERMISSION_DENIED')
+        expect(r.error?.message, url).to.match(
+          new RegExp(
+            `^download from a non-public address not allowed: \\S+ is ${address === undefined ? '(127\\.0\\.0\\.1|::1)' : address.replaceAll('.', '\\.')} `
+          )
+        )
+      }
+      expect(existsSync(path.join(tmp, 'private.bin'))).to.equal(false)
+      const allowed = await run(
+        'download_from_url',
+        {location_id: 'tmp', path: 'private.bin', url: `http://localhost:${port}/file.bin`},
+        allowHttp()
+      )
+      expect(allowed.error).to.equal(undefined)
+      expect(readFileSync(path.join(tmp, 'private.bin')).equals(payload)).to.equal(true)
     })
 
     it('refuses plain http unless the config allows it', async () => {
@@ -1131,7 +1168,11 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
     })
 
     it('refuses it by default and accepts it with allowUnverifiedHttps', async () => {
-      const refused = await run('download_from_url', {location_id: 'tmp', path: 'tls/x.txt', url})
+      const refused = await run(
+        'download_from_url',
+        {location_id: 'tmp', path: 'tls/x.txt', url},
+        {files: {download: {allowPrivateAddresses: true}}}
+      )
       expect(refused.error?.code).to.equal('PERMISSION_DENIED')
       expect(refused.error?.message).to.match(
         /^unverified HTTPS not allowed: the certificate of 127\.0\.0\.1:\d+ does not verify \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/
@@ -1140,7 +1181,7 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
       const allowed = await run(
         'download_from_url',
         {location_id: 'tmp', path: 'tls/x.txt', url},
-        {files: {download: {allowUnverifiedHttps: true}}}
+        {files: {download: {allowUnverifiedHttps: true, allowPrivateAddresses: true}}}
       )
       expect(allowed.error).to.equal(undefined)
       expect(readFileSync(path.join(tmp, 'tls/x.txt'), 'utf8')).to.equal('secret-ish')

@@ -3,8 +3,10 @@
  * and unverified https only when allowed, a time limit for the whole download, a size cap enforced while the
  * bytes arrive), following up to 5 redirects, each checked against the same policy.
  */
+import dns, {type LookupAddress} from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
+import {BlockList, isIP, type LookupFunction} from 'node:net'
 
 import {
   DownloadFailedError,
@@ -36,6 +38,73 @@ export function parseUrl(text: string): URL {
   return url
 }
 
+/**
+ * Addresses that are not the public internet: this machine (loopback, the unspecified address), the networks it sits
+ * in (RFC 1918 private, carrier-grade NAT, IPv6 unique local), link-local (where clouds serve instance metadata and
+ * its credentials, 169.254.169.254), multicast and reserved ranges, and IPv4 written as IPv6 (mapped or compatible:
+ * a socket reaches the IPv4 address). An agent served over MCP, or a flow from a repository, names the URL: without
+ * this, the host fetched what only it can reach (a service on its loopback, an intranet page) onto the device, where
+ * read_file returns it (OWASP's SSRF prevention cheat sheet lists the same ranges).
+ */
+const NOT_PUBLIC = new BlockList()
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const)
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4')
+for (const [net, prefix] of [
+  ['::', 96],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6')
+
+function isPublic(address: string): boolean {
+  const family = isIP(address)
+  return family !== 0 && !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6')
+}
+
+function privateRefused(url: URL, address: string): PermissionDeniedError {
+  return new PermissionDeniedError(
+    `download from a non-public address not allowed: ${url.host} is ${address} (loopback, private, link-local or reserved)`,
+    {
+      details: {url: url.href, address},
+      actions: [
+        'Download from a public address, or set files.download.allowPrivateAddresses: true in the config to let download_from_url reach this machine and its networks.',
+      ],
+    }
+  )
+}
+
+/**
+ * dns.lookup for a download's connection, refusing a name that resolves to a non-public address. The connection
+ * goes to the addresses checked here, so a name that answers a public address to a first lookup and a private one
+ * to a second (DNS rebinding) cannot slip between the check and the connect.
+ */
+function publicLookup(url: URL): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, {...options, all: true}, (error, found: LookupAddress[]) => {
+      if (error) return callback(error, '', 0)
+      const refused = found.find((a) => !isPublic(a.address))
+      if (refused) return callback(privateRefused(url, refused.address), '', 0)
+      if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, found)
+      const first = found[0] as LookupAddress
+      callback(null, first.address, first.family)
+    })
+  }
+}
+
 function checkPolicy(url: URL, policy: FilesSettings['download']): void {
   if (url.protocol === 'http:' && !policy.allowHttp) {
     throw new PermissionDeniedError(`HTTP not allowed: ${url.href} is not https`, {
@@ -43,6 +112,9 @@ function checkPolicy(url: URL, policy: FilesSettings['download']): void {
       actions: ['Use an https:// URL, or set files.download.allowHttp: true in the config.'],
     })
   }
+  // An address written in the URL is connected to without a lookup: checked here.
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  if (!policy.allowPrivateAddresses && isIP(literal) !== 0 && !isPublic(literal)) throw privateRefused(url, literal)
 }
 
 interface Fetched {
@@ -57,7 +129,12 @@ function once(
 ): Promise<{status: number; location?: string; data?: Buffer}> {
   return new Promise((resolve, reject) => {
     const module = url.protocol === 'https:' ? https : http
-    const request = module.get(url, {signal, rejectUnauthorized: !policy.allowUnverifiedHttps}, (response) => {
+    const options = {
+      signal,
+      rejectUnauthorized: !policy.allowUnverifiedHttps,
+      ...(policy.allowPrivateAddresses ? {} : {lookup: publicLookup(url)}),
+    }
+    const request = module.get(url, options, (response) => {
       const status = response.statusCode ?? 0
       if (status >= 300 && status < 400 && response.headers.location) {
         response.resume()
@@ -122,7 +199,12 @@ export async function download(start: URL, policy: FilesSettings['download'], ou
     try {
       result = await once(url, policy, signal)
     } catch (error) {
-      if (error instanceof FileTooLargeError || error instanceof DownloadFailedError) throw error
+      if (
+        error instanceof FileTooLargeError ||
+        error instanceof DownloadFailedError ||
+        error instanceof PermissionDeniedError
+      )
+        throw error
       if (timer.aborted) {
         throw new TimeoutError(`download from ${start.href} timed out after ${policy.timeoutMs} ms`, {
           details: {url: start.href, timeout_ms: policy.timeoutMs},

@@ -83,6 +83,12 @@ export const filesConfigSchema = once(() =>
             .boolean()
             .optional()
             .describe('Accept https certificates that do not verify (default false).'),
+          allowPrivateAddresses: z
+            .boolean()
+            .optional()
+            .describe(
+              'Allow downloads from loopback, private, link-local and other non-public addresses (default false).'
+            ),
           timeoutMs: z
             .number()
             .int()
@@ -110,7 +116,13 @@ export type FilesConfig = z.output<ReturnType<typeof filesConfigSchema>>
 export interface FilesSettings {
   locations: StorageLocation[]
   maxBytes: number
-  download: {allowHttp: boolean; allowUnverifiedHttps: boolean; timeoutMs: number; maxBytes: number}
+  download: {
+    allowHttp: boolean
+    allowUnverifiedHttps: boolean
+    allowPrivateAddresses: boolean
+    timeoutMs: number
+    maxBytes: number
+  }
 }
 
 /** The section with every default filled in. */
@@ -121,6 +133,7 @@ export function filesSettings(config: FilesConfig | undefined): FilesSettings {
     download: {
       allowHttp: config?.download?.allowHttp ?? false,
       allowUnverifiedHttps: config?.download?.allowUnverifiedHttps ?? false,
+      allowPrivateAddresses: config?.download?.allowPrivateAddresses ?? false,
       timeoutMs: config?.download?.timeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS,
       maxBytes: config?.download?.maxBytes ?? DEFAULT_DOWNLOAD_MAX_BYTES,
     },
