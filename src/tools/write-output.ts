@@ -1,8 +1,9 @@
-import {rename, rm, stat, writeFile} from 'node:fs/promises'
+import {chmod, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {
   checkHostPath,
+  keptMode,
   outputError,
   outputKind,
   outputReason,
@@ -42,8 +43,10 @@ export async function writeOutputFile(file: string, data: Buffer, input: string)
   // `.NAME.PID.tmp`, as annotate's: a killed run's is removed by the next write of the file.
   await removeStaleSideFiles(file)
   const temp = sideFile(file, 'tmp')
+  const mode = await keptMode(file)
   try {
     await writeFile(temp, data)
+    if (mode !== undefined) await chmod(temp, mode)
     await rename(temp, file)
   } catch (error) {
     await rm(temp, {force: true}).catch(() => undefined)

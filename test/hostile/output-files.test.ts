@@ -1,6 +1,6 @@
 import {expect} from 'chai'
 import {execFileSync, spawn, type ChildProcess} from 'node:child_process'
-import {lstat, mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
+import {chmod, lstat, mkdir, readdir, readFile, symlink, writeFile} from 'node:fs/promises'
 import net from 'node:net'
 import path from 'node:path'
 
@@ -80,6 +80,27 @@ describe('hostile: annotate output targets', function () {
     expect(run.code, run.stderr).to.equal(0)
     expect(await readFile(path.join(dir, 'victim.txt'), 'utf8')).to.equal('VICTIM\n')
     expect((await readFile(path.join(dir, 'shot.jpg'))).subarray(0, 3)).to.deep.equal(JPEG)
+  })
+
+  // The new content goes to a temporary file renamed over the target: made with the default mode (0666 less the
+  // umask), it replaced a private 0600 file with one anyone could read, and a 0755 one with one no one could run.
+  it('a replaced file keeps its permission bits: annotate -o, its --map, screenshot -o', async () => {
+    const modeOf = async (name: string) => ((await lstat(path.join(dir, name))).mode & 0o7777).toString(8)
+    for (const mode of [0o600, 0o755, 0o640]) {
+      for (const name of ['shot.jpg', 'map.json', 'plain.png']) {
+        await writeFile(path.join(dir, name), 'OLD\n')
+        await chmod(path.join(dir, name), mode)
+      }
+      const annotated = await runArc(['annotate', '-d', 'demo', '-o', 'shot.jpg', '--map', 'map.json'], {cwd: dir})
+      expect(annotated.code, annotated.stderr).to.equal(0)
+      const shot = await runArc(['screenshot', '-d', 'demo', '-o', 'plain.png'], {cwd: dir})
+      expect(shot.code, shot.stderr).to.equal(0)
+      for (const name of ['shot.jpg', 'map.json', 'plain.png'])
+        expect(await modeOf(name), `${name} was ${mode.toString(8)}`).to.equal(mode.toString(8))
+    }
+    // A new file gets the default mode, as before.
+    await runArc(['screenshot', '-d', 'demo', '-o', 'fresh.png'], {cwd: dir})
+    expect((await lstat(path.join(dir, 'fresh.png'))).mode & 0o111).to.equal(0)
   })
 
   // A file system takes names of up to 255 bytes; the side files (`.NAME.PID.tmp`) add some 20, so every name from

@@ -1,5 +1,5 @@
 import {execFileSync, spawn} from 'node:child_process'
-import {lstat, mkdir, readFile, readdir, writeFile} from 'node:fs/promises'
+import {chmod, lstat, mkdir, readFile, readdir, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {exitCodeFor} from '@arc-cli/core'
@@ -82,6 +82,23 @@ describe('files pull / files push: any file between this machine and a storage l
     const pulled = await arc(['files', 'pull', 'tmp', 'arc-transfer/stale.bin', '-o', 'back.bin'], work)
     expect(pulled.code, pulled.stderr).to.equal(0)
     expect((await readdir(work)).sort()).to.deep.equal([path.basename(live), 'back.bin', 'src.bin'].sort())
+  })
+
+  // The pulled bytes go to a temporary file renamed over the output: made with the default mode, it replaced a private
+  // 0600 file with one anyone could read, and an executable with one no one could run.
+  it('a pull over an existing file keeps its permission bits', async () => {
+    const work = path.join(h.dir, 'modes')
+    await mkdir(work)
+    await writeFile(path.join(work, 'blob.bin'), BINARY)
+    expect((await arc(['files', 'push', 'blob.bin', 'tmp', 'arc-modes/blob.bin'], work)).code).to.equal(0)
+    for (const mode of [0o600, 0o755]) {
+      await writeFile(path.join(work, 'kept.bin'), 'old')
+      await chmod(path.join(work, 'kept.bin'), mode)
+      const pulled = await arc(['files', 'pull', 'tmp', 'arc-modes/blob.bin', '-o', 'kept.bin'], work)
+      expect(pulled.code, pulled.stderr).to.equal(0)
+      expect((await readFile(path.join(work, 'kept.bin'))).equals(BINARY)).to.equal(true)
+      expect(((await lstat(path.join(work, 'kept.bin'))).mode & 0o7777).toString(8)).to.equal(mode.toString(8))
+    }
   })
 
   it('-o - writes the bytes alone to stdout', async () => {

@@ -173,6 +173,7 @@ export {FlowRecorder, flowWord, stepFor, type FlowRecorderOptions, type Recorded
 export {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './cli/deadline.js'
 export {distance, nearest, squashName} from './cli/near-names.js'
 export {
+  keptMode,
   makeFolders,
   makeOutputFolders,
   outputError,

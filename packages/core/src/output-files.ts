@@ -4,7 +4,7 @@
  * and a failure is one OUTPUT_FAILED naming the flag and the path.
  */
 import {constants, open as openFd} from 'node:fs'
-import {mkdir, readdir, rm, stat, writeFile} from 'node:fs/promises'
+import {lstat, mkdir, readdir, rm, stat, writeFile} from 'node:fs/promises'
 import {Socket} from 'node:net'
 import path from 'node:path'
 import {promisify} from 'node:util'
@@ -38,6 +38,16 @@ export async function removeStaleSideFiles(target: string): Promise<string[]> {
     removed.push(name)
   }
   return removed
+}
+
+/**
+ * The permission bits of the regular file at `target`, for the new content that replaces it: a temporary file made
+ * with the default mode (0666 less the umask) and renamed over it would turn a private 0600 file into one anyone may
+ * read, and an executable into one no one may run. Undefined where nothing (or no regular file) is there.
+ */
+export async function keptMode(target: string): Promise<number | undefined> {
+  const found = await lstat(target).catch(() => undefined)
+  return found?.isFile() ? found.mode & 0o777 : undefined
 }
 
 /** What an output flag names and the bytes for it. */

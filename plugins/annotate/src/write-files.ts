@@ -1,9 +1,10 @@
-import {link, lstat, realpath, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {chmod, link, lstat, realpath, rename, rm, stat, writeFile} from 'node:fs/promises'
 import path from 'node:path'
 
 import {
   checkHostPath,
   InvalidInputError,
+  keptMode,
   outputError,
   outputKind,
   outputReason as reason,
@@ -87,6 +88,9 @@ export async function writeFilesAtomically(all: OutputFile[]): Promise<void> {
       // A leftover with this pid is a killed run's whose pid was reused: it is ours to replace.
       await rm(temp, {force: true})
       await writeFile(temp, file.data, {flag: 'wx'})
+      // A file replaced keeps its permission bits (a private 0600 file stays private).
+      const mode = await keptMode(file.path)
+      if (mode !== undefined) await chmod(temp, mode)
     }
     for (const file of files) {
       current = file
