@@ -727,6 +727,41 @@ describe('file tools through the ADB driver (adbkit against arc emulate)', funct
   // A path ending in `/` names a folder. The file tools dropped the slash: `write_file reports/` created a FILE named
   // reports (`adb push x /sdcard/reports/` puts x inside an existing folder and fails on a missing one), and
   // `delete_file link/` (naming the folder a link leads to) removed the link.
+  // The default tmp location is the shell user's scratch folder, where arc keeps its on-device helper (run with
+  // app_process, reused where its size matches), install APKs and the file tools' locks: an agent served the file
+  // tools without shell could put its own code in the helper's place, or remove another caller's lock.
+  describe("arc's own files in /data/local/tmp are refused to every file tool", () => {
+    const own = [
+      'arc-helper-0123456789abcdef.dex',
+      'arc-helper-0123456789abcdef.dex.1a2b3c4d.tmp',
+      'arc-install-aa.apk',
+    ]
+    it('write, append, replace, delete, read and a write through a link', async () => {
+      mkdirSync(path.join(tmp, '.arc-locks'), {recursive: true})
+      writeFileSync(path.join(tmp, '.arc-locks', 'held'), '')
+      for (const name of own) writeFileSync(path.join(tmp, name), 'arc')
+      symlinkSync(own[0] as string, path.join(tmp, 'to-helper'))
+      const before = tree(tmp)
+      for (const file of [...own, '.arc-locks/held', '.arc-locks/new', 'to-helper']) {
+        for (const [name, input] of [
+          ['write_file', {content: 'mine'}],
+          ['append_file', {content: 'mine'}],
+          ['file_replace', {old_string: 'arc', new_string: 'mine'}],
+          ['delete_file', {}],
+          ['read_file', {}],
+        ] as const) {
+          const r = await run(name, {location_id: 'tmp', path: file, ...input})
+          expect(r.error?.code, `${name} ${file}`).to.equal('PERMISSION_DENIED')
+          expect(r.error?.message, `${name} ${file}`).to.include("one of arc's own files")
+        }
+      }
+      expect(tree(tmp)).to.deep.equal(before)
+      // A name that only starts alike elsewhere, or sits deeper, is the user's.
+      const mine = await run('write_file', {location_id: 'tmp', path: 'sub/arc-helper-notes.txt', content: 'ok'})
+      expect(mine.error).to.equal(undefined)
+    })
+  })
+
   describe('a path ending in / names a folder: refused by every tool that works on one file', () => {
     const fileTools: Array<[string, Record<string, unknown>]> = [
       ['read_file', {}],

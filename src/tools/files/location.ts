@@ -131,6 +131,24 @@ function escapes(location: StorageLocation, relative: string, how: string): Perm
 }
 
 /**
+ * arc's own files in the shell user's scratch folder, which the default `tmp` location is: the on-device helper's
+ * dex (core's device-helper.ts, helperDevicePath: `arc-helper-HASH.dex`, and its `.tmp` while it is pushed), which
+ * arc runs with app_process as the shell user and reuses where its size matches, an APK pushed for an install
+ * (app-manage.ts, `arc-install-….apk`), and the file tools' locks (`.arc-locks`, adb/files.ts). A file tool served to
+ * an agent without `shell` (`--tools group:files`) could otherwise put code of its own in the helper's place, or
+ * remove another caller's lock.
+ */
+const ARC_OWN = /^\/data\/local\/tmp\/(?:\.arc-locks(?:\/|$)|arc-helper-|arc-install-)/
+
+function refuseArcOwn(location: StorageLocation, relative: string, devicePath: string): void {
+  if (!ARC_OWN.test(devicePath)) return
+  throw new PermissionDeniedError(
+    `path ${JSON.stringify(relative)} in storage location ${location.id} is ${devicePath}, one of arc's own files (its on-device helper, an install, a lock): file tools leave them alone`,
+    {details: {location_id: location.id, path: relative, device_path: devicePath}}
+  )
+}
+
+/**
  * Refuses a path that names a folder by its form (`reports/`, `reports/.`) where a tool works on one file. Dropping
  * the slash would put the work on another target than the one named. Nothing else makes a file of such a path:
  * `adb push x.bin /sdcard/reports/` copies x.bin into that folder where it exists and fails where it is a file or
@@ -210,6 +228,7 @@ export async function resolvePath(
     missing = folders.slice(depth - 1)
   }
   const devicePath = join(existing, [...missing, name])
+  refuseArcOwn(location, shown, devicePath)
   if (missing.length > 0)
     return {location, relative: shown, devicePath, existingFolder: existing, missingFolders: missing}
   const stat = await driver.statFile(devicePath)
@@ -226,6 +245,7 @@ export async function resolvePath(
     if (real === undefined)
       throw escapes(location, shown, 'or nowhere: it is a link that does not resolve (dangling, or a loop)')
     if (!inside(real, root)) throw escapes(location, shown, `through a symlink to ${real}`)
+    refuseArcOwn(location, shown, real)
     resolved.target = {path: real, stat: await driver.statFile(real)}
   }
   return resolved
