@@ -649,3 +649,53 @@ describe('an id in a list row names that row, not another with the same label in
     }
   })
 })
+
+describe('an edit field that hid what is typed, and shows it now', function () {
+  this.timeout(120_000)
+  /** A sign-in step with one field and no hint, hiding its text (`hidden`) or showing it. */
+  const signIn = (hidden: boolean): NodeSpec[] => [
+    {
+      pkg: 'com.example',
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        {
+          cls: 'android.widget.EditText',
+          res: 'com.example:id/field',
+          attrs: {clickable: 'true', focusable: 'true', password: String(hidden)},
+          bounds: [40, 800, 1040, 950],
+        },
+      ],
+    },
+  ]
+  const h = useEmulator(async (dir) => {
+    const files: Record<string, string> = {}
+    for (const [name, hidden] of [
+      ['hidden', true],
+      ['shown', false],
+    ] as const) {
+      files[name] = path.join(dir, `${name}.xml`)
+      await writeFile(files[name] as string, dumpXml(signIn(hidden)))
+    }
+    return {devices: [], scenario: {devices: {'emu-1': {screens: files}}}}
+  })
+  const events: InputEvent[] = []
+  before(() => {
+    h.emu.device('emu-1').on('input', (event: InputEvent) => events.push(event))
+  })
+
+  it('CLI: a secret for the password field read is not typed into it once it shows its text', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-password')}
+    const device = h.emu.device('emu-1')
+    device.showScreen('hidden')
+    const id = buildScreenModel(await h.capture()).elements.find((e) => e.resId === 'com.example:id/field')?.id
+    expect(id).to.be.a('string')
+    expect((await runArc(['screen-state'], {env})).code).to.equal(0)
+    device.showScreen('shown')
+    // The premise: the field keeps its id whether it hides its text or not.
+    expect(buildScreenModel(await h.capture()).byId.has(id as string)).to.equal(true)
+    const typed = await runArc(['type', 'append', id as string, 'hunter2'], {env})
+    expect(events).to.deep.equal([])
+    expect(typed.code, typed.stdout + typed.stderr).to.equal(18)
+    expect(typed.stderr).to.match(/STALE_ELEMENT.*a password field → a field that shows its text/)
+  })
+})

@@ -26,6 +26,13 @@ export interface ElementRecord {
   /** Foreground activity of the element's window, when known. */
   activity?: string
   editable: boolean
+  /**
+   * A password field (its text hidden) at the read. An edit field keeps its id whatever it holds, and its text is not
+   * compared, so only this tells a field that hides what is typed from one that now shows it (a login step that put
+   * another field in its place, "show password" turned on by another client): a secret typed for the one must not
+   * go in clear into the other.
+   */
+  password?: true
   /** A look-alike's group fingerprint at the read (ScreenElement.group): its ordinal id acts only while it holds. */
   group?: string
   /**
@@ -62,6 +69,7 @@ function isRecord(value: unknown): value is ElementRecord {
     typeof value.desc === 'string' &&
     typeof value.pkg === 'string' &&
     typeof value.editable === 'boolean' &&
+    (value.password === undefined || value.password === true) &&
     (value.activity === undefined || typeof value.activity === 'string') &&
     (value.group === undefined || typeof value.group === 'string') &&
     (value.ctx === undefined || typeof value.ctx === 'string') &&
@@ -167,6 +175,7 @@ export function recordOf(element: ScreenElement): ElementRecord {
     pkg: element.window.pkg,
     ...(element.window.activity ? {activity: element.window.activity} : {}),
     editable: isEditable(node),
+    ...(node.password ? {password: true as const} : {}),
     ...(element.group === undefined ? {} : {group: element.group}),
     ...(element.context === undefined
       ? {}
@@ -239,6 +248,8 @@ export function recordMismatch(then: ElementRecord, now: ElementRecord): string[
   if (then.desc !== now.desc) diffs.push(`content-desc ${JSON.stringify(then.desc)} → ${JSON.stringify(now.desc)}`)
   if (!then.editable && then.text !== now.text)
     diffs.push(`text ${JSON.stringify(then.text)} → ${JSON.stringify(now.text)}`)
+  if (then.password !== now.password)
+    diffs.push(then.password ? 'a password field → a field that shows its text' : 'a field → a password field')
   if (then.pkg !== now.pkg) diffs.push(`window ${then.pkg} → ${now.pkg}`)
   if (then.activity && now.activity && then.activity !== now.activity)
     diffs.push(`activity ${then.activity} → ${now.activity}`)
