@@ -184,6 +184,9 @@ describe('CLI and MCP give the same text and the same device commands (arc emula
     mkdirSync(appData)
     writeFileSync(path.join(appData, 'notes.txt'), 'private\n')
     chmodSync(appData, 0o700)
+    // The file the write rows write, there before both surfaces: a write over an existing file keeps its mode (a
+    // chmod before the rename) and a new file's needs none, so the CLI's write and MCP's must both find one.
+    writeFileSync(path.join(emu.device('emu-1').files.root, 'data/local/tmp/contract.txt'), 'old\n', {mode: 0o644})
     // install_app is served only with an APK folder: both surfaces get the same one, the CLI through its config.
     const apkFolder = mkdtempSync(path.join(os.tmpdir(), 'arc-contract-apks-'))
     const configFile = path.join(apkFolder, 'contract.arcrc.json')
