@@ -174,7 +174,7 @@ function permissionTool(granted: boolean) {
   return defineTool({
     name: `${verb}_permission`,
     title: granted ? 'Grant a permission' : 'Revoke a permission',
-    description: `${granted ? 'Grants a runtime permission to' : 'Revokes a runtime permission from'} an app (\`pm ${verb}\`, Android 6+). Only runtime ("dangerous") permissions the app declares can be changed.`,
+    description: `${granted ? 'Grants a runtime permission to' : 'Revokes a runtime permission from'} an app (\`pm ${verb}\`, Android 6+). Only runtime ("dangerous") permissions the app declares can be changed.${granted ? '' : ' Android stops the app when it held the permission, so what it had not saved is lost.'}`,
     kind: 'destructive',
     needs: {apps: 'act'},
     group: 'apps',

@@ -163,6 +163,22 @@ describe('app install, uninstall, clear, open-url and permissions through the AD
     expect(installed('com.example.cam')?.granted?.size).to.equal(0)
   })
 
+  // Android stops an app whose granted runtime permission is revoked (PermissionManagerServiceImpl,
+  // revokeRuntimePermissionInternal: onPermissionRevoked kills the uid); the virtual device left it running.
+  it('revoke of a granted permission stops the app, as Android does; of one not granted, leaves it running', async () => {
+    const device = h.emu.device('emu-1')
+    await run('grant_permission', {package_id: 'com.example.cam', permission: 'CAMERA'})
+    device.launch(device.findPackage('com.example.cam')!)
+    expect(device.running.has('com.example.cam')).to.equal(true)
+    await run('revoke_permission', {package_id: 'com.example.cam', permission: 'CAMERA'})
+    expect(device.running.has('com.example.cam')).to.equal(false)
+    expect(device.foreground.package).to.not.equal('com.example.cam')
+    device.launch(device.findPackage('com.example.cam')!)
+    await run('revoke_permission', {package_id: 'com.example.cam', permission: 'CAMERA'})
+    expect(device.running.has('com.example.cam')).to.equal(true)
+    expect(tool('revoke_permission').description).to.include('Android stops the app')
+  })
+
   it('grant of an undeclared permission or to an unknown app fails clearly', async () => {
     const undeclared = await fails('grant_permission', {package_id: 'com.example.cam', permission: 'READ_CONTACTS'})
     expect(undeclared.error.code).to.equal('DEVICE_COMMAND_FAILED')

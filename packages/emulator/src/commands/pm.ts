@@ -239,7 +239,10 @@ function permission(ctx: CommandContext, verb: 'grant' | 'revoke', args: string[
   }
   const granted = grantsOf(pkg, user)
   if (verb === 'grant') granted.add(perm)
-  else granted.delete(perm)
+  // Revoking a granted runtime permission stops that user's copy of the app: revokeRuntimePermissionInternal
+  // (PermissionManagerServiceImpl) calls the callback's onPermissionRevoked, which kills the uid ("permissions
+  // revoked"); revoking one not granted changes nothing and stops nothing (uidState.revokePermission is false).
+  else if (granted.delete(perm)) ctx.device.forceStop(pkg.name, user)
   return 0
 }
 
