@@ -699,3 +699,73 @@ describe('an edit field that hid what is typed, and shows it now', function () {
     expect(typed.stderr).to.match(/STALE_ELEMENT.*a password field → a field that shows its text/)
   })
 })
+
+describe('a toggle that flipped between the read and the click', function () {
+  this.timeout(120_000)
+  /** A settings screen with one checkbox, checked or not. */
+  const settings = (checked: boolean): NodeSpec[] => [
+    {
+      pkg: 'com.example',
+      bounds: [0, 0, 1080, 2400],
+      children: [
+        {
+          cls: 'android.widget.CheckBox',
+          res: 'com.example:id/backups',
+          text: 'Keep backups',
+          attrs: {clickable: 'true', checkable: 'true', checked: String(checked)},
+          bounds: [40, 800, 1040, 950],
+        },
+      ],
+    },
+  ]
+  const h = useEmulator(async (dir) => {
+    const files: Record<string, string> = {}
+    for (const [name, checked] of [
+      ['off', false],
+      ['on', true],
+    ] as const) {
+      files[name] = path.join(dir, `${name}.xml`)
+      await writeFile(files[name] as string, dumpXml(settings(checked)))
+    }
+    return {devices: [], scenario: {devices: {'emu-1': {screens: files}}}}
+  })
+  const taps: string[] = []
+  before(() => {
+    h.emu.device('emu-1').on('input', (event: InputEvent, shown: string) => {
+      if (event.type === 'tap') taps.push(shown)
+    })
+  })
+
+  it('MCP: the checkbox an agent was shown unchecked is not tapped (unchecked) after another client checked it', async () => {
+    const device = h.emu.device('emu-1')
+    device.showScreen('off')
+    const id = buildScreenModel(await h.capture()).elements.find((e) => e.text === 'Keep backups')?.id as string
+    const server = await serveEmu(h.emu.port)
+    const client = await connect(server.url)
+    try {
+      const read = (await client.callTool({name: 'android_get_screen_state', arguments: {}})) as CallToolResult
+      expect(textOf(read)).to.include(id)
+      device.showScreen('on')
+      // The premise: the checkbox keeps its id whether checked or not.
+      expect(buildScreenModel(await h.capture()).byId.has(id)).to.equal(true)
+      const clicked = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {element_id: id},
+      })) as CallToolResult
+      expect(taps).to.deep.equal([])
+      expect(clicked.isError, textOf(clicked)).to.equal(true)
+      expect(textOf(clicked)).to.match(/^Error \[STALE_ELEMENT\]: .*unchecked → checked/)
+      // Read again, the caller has seen it checked, and its click acts.
+      await client.callTool({name: 'android_get_screen_state', arguments: {}})
+      const again = (await client.callTool({
+        name: 'android_click_element',
+        arguments: {element_id: id},
+      })) as CallToolResult
+      expect(again.isError, textOf(again)).to.not.equal(true)
+      expect(taps).to.deep.equal(['on'])
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})

@@ -33,6 +33,11 @@ export interface ElementRecord {
    * go in clear into the other.
    */
   password?: true
+  /**
+   * A checkable node's state at the read (a checkbox, switch, radio button; absent for others): a toggle's id and
+   * words stay when it flips, and a tap on it does the opposite of what the caller decided on what it was shown.
+   */
+  checked?: boolean
   /** A look-alike's group fingerprint at the read (ScreenElement.group): its ordinal id acts only while it holds. */
   group?: string
   /**
@@ -70,6 +75,7 @@ function isRecord(value: unknown): value is ElementRecord {
     typeof value.pkg === 'string' &&
     typeof value.editable === 'boolean' &&
     (value.password === undefined || value.password === true) &&
+    (value.checked === undefined || typeof value.checked === 'boolean') &&
     (value.activity === undefined || typeof value.activity === 'string') &&
     (value.group === undefined || typeof value.group === 'string') &&
     (value.ctx === undefined || typeof value.ctx === 'string') &&
@@ -176,6 +182,7 @@ export function recordOf(element: ScreenElement): ElementRecord {
     ...(element.window.activity ? {activity: element.window.activity} : {}),
     editable: isEditable(node),
     ...(node.password ? {password: true as const} : {}),
+    ...(node.checkable ? {checked: node.checked} : {}),
     ...(element.group === undefined ? {} : {group: element.group}),
     ...(element.context === undefined
       ? {}
@@ -240,6 +247,9 @@ function describe(r: ElementRecord): string {
   return `${cls}${label} in ${r.pkg || 'an unnamed window'}${r.activity ? ` (${r.activity})` : ''}`
 }
 
+const stateOf = (checked: boolean | undefined): string =>
+  checked === undefined ? 'not checkable' : checked ? 'checked' : 'unchecked'
+
 /** The differences between what an id named and what it names now; empty when it is the same element. */
 export function recordMismatch(then: ElementRecord, now: ElementRecord): string[] {
   const diffs: string[] = []
@@ -250,6 +260,9 @@ export function recordMismatch(then: ElementRecord, now: ElementRecord): string[
     diffs.push(`text ${JSON.stringify(then.text)} → ${JSON.stringify(now.text)}`)
   if (then.password !== now.password)
     diffs.push(then.password ? 'a password field → a field that shows its text' : 'a field → a password field')
+  // A record from before checked states were kept has none: it is not refused for that alone.
+  if (then.checked !== undefined && then.checked !== now.checked)
+    diffs.push(`${stateOf(then.checked)} → ${stateOf(now.checked)}`)
   if (then.pkg !== now.pkg) diffs.push(`window ${then.pkg} → ${now.pkg}`)
   if (then.activity && now.activity && then.activity !== now.activity)
     diffs.push(`activity ${then.activity} → ${now.activity}`)
