@@ -44,6 +44,8 @@ export const setClipboard = defineTool({
   cli: {id: 'clipboard set', positional: ['text'], examples: ['<%= config.bin %> <%= command.id %> "Hello from arc"']},
   async handler({driver}, {text}) {
     await driver.setClipboard(text)
-    return {text: `Clipboard set successfully (${text.length} characters)`, data: {characters: text.length}}
+    // By code point, as the typing tools count characters: an emoji is one, not its two UTF-16 halves.
+    const characters = [...text].length
+    return {text: `Clipboard set successfully (${characters} characters)`, data: {characters}}
   },
 })

@@ -170,8 +170,10 @@ describe('the on-device helper from the command line (arc emulate)', function ()
   })
 
   it('clipboard set and get work from the command line through the helper', async () => {
-    const set = await runArc(['clipboard', 'set', 'héllo 👍'], {env: {...h.env, ARC_HELPER: 'auto'}})
+    const set = await runArc(['clipboard', 'set', 'héllo 👍', '--json'], {env: {...h.env, ARC_HELPER: 'auto'}})
     expect(set.code, set.stderr).to.equal(0)
+    // Characters as the typing tools count them, by code point: 👍 is one, not its two UTF-16 halves.
+    expect((JSON.parse(set.stdout) as {characters: number}).characters).to.equal(7)
     const get = await runArc(['clipboard', 'get', '--json'], {env: {...h.env, ARC_HELPER: 'auto'}})
     expect(get.code, get.stderr).to.equal(0)
     expect(JSON.stringify(JSON.parse(get.stdout))).to.contain('héllo 👍')
