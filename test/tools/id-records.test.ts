@@ -575,6 +575,15 @@ describe('an id in a list row names that row, not another with the same label in
       ['GitHub', 'three'],
       ['GitHub', 'four'],
     ],
+    // Timers whose time ticks below their label: the same rows a second later.
+    ticking: [
+      ['Tea', '04:59 left'],
+      ['Eggs', '09:10 left'],
+    ],
+    ticked: [
+      ['Tea', '04:58 left'],
+      ['Eggs', '09:09 left'],
+    ],
   }
   const h = useEmulator(async (dir) => {
     const files: Record<string, string> = {}
@@ -622,6 +631,18 @@ describe('an id in a list row names that row, not another with the same label in
     const again = await runArc(['click', id], {env})
     expect(again.code, again.stderr).to.equal(0)
     expect(taps).to.deep.equal(['closed'])
+  })
+
+  it('CLI: a row whose time ticks between the read and the click keeps its ids: its button acts', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-ticking-row')}
+    device().showScreen('ticking')
+    const id = await deleteOf('04:59 left')
+    expect((await runArc(['screen-state'], {env})).code).to.equal(0)
+    device().showScreen('ticked')
+    expect(await deleteOf('04:58 left')).to.equal(id)
+    const clicked = await runArc(['click', id], {env})
+    expect(clicked.code, clicked.stdout + clicked.stderr).to.equal(0)
+    expect(taps).to.deep.equal(['ticked'])
   })
 
   it('MCP: the look-alike delete button counted first in three mails from one sender does not act after the list scrolled by one row', async () => {

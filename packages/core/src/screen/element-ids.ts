@@ -285,6 +285,16 @@ function keyAndContext(
 }
 
 /**
+ * A word with each run of digits (any script's) made one `#`: a time, a count or a progress that ticks ("00:41",
+ * "45%", "1.6万", "2 min ago") is the same word a second later, so a row showing one keeps its ids while it runs
+ * (a timer's Pause button, a download's Cancel), as before rows' words were compared; a row with other words in a
+ * place is still another row.
+ */
+function withoutDigits(word: string): string {
+  return word.replace(/\p{Nd}+/gu, '#')
+}
+
+/**
  * What a repeated item shows beyond its label, by where each word sits in it: for each node of its fixed part (not
  * inside a scrolling container within it) that is no control (not clickable, checkable or editable: an action
  * changes a control's words, "Follow" to "Following", and the control's own id carries its words), its text and its
@@ -292,7 +302,7 @@ function keyAndContext(
  * The label (itemAnchor) tells two items apart only by their first titled text: two mails from one sender share it,
  * and one taking the other's place (a list scrolled by a row, a recycled row showing another mail) kept every id of
  * the row. A node missing from one read (clipped at the list's edge, not drawn yet) leaves its words out of the
- * comparison rather than refusing (element-records.ts recordMismatch).
+ * comparison rather than refusing (element-records.ts recordMismatch). Digits are not compared (withoutDigits).
  */
 export function itemWords(item: UiNode): Map<string, string> {
   const words = new Map<string, string>()
@@ -303,8 +313,8 @@ export function itemWords(item: UiNode): Map<string, string> {
     ranks.set(place, rank)
     const control = node.clickable || node.longClickable || node.checkable || isEditable(node) || node.password
     if (!control) {
-      if (node.text !== '') words.set(`t${place}#${rank}`, node.text)
-      if (node.contentDesc !== '') words.set(`d${place}#${rank}`, node.contentDesc)
+      if (node.text !== '') words.set(`t${place}#${rank}`, withoutDigits(node.text))
+      if (node.contentDesc !== '') words.set(`d${place}#${rank}`, withoutDigits(node.contentDesc))
     }
     for (const child of node.children) if (!child.scrollable) visit(child, place)
   }
