@@ -46,7 +46,11 @@ export function parseUrl(text: string): URL {
  * this, the host fetched what only it can reach (a service on its loopback, an intranet page) onto the device, where
  * read_file returns it (OWASP's SSRF prevention cheat sheet lists the same ranges).
  */
-const NOT_PUBLIC = new BlockList()
+// Two lists, one per family, each checked only with addresses of its own: a BlockList checks an IPv4 address against
+// its IPv6 rules too, as the IPv4-mapped address (::ffff:a.b.c.d), so one list holding ::ffff:0:0/96 refused every
+// IPv4 address, public ones included.
+const NOT_PUBLIC_V4 = new BlockList()
+const NOT_PUBLIC_V6 = new BlockList()
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -58,21 +62,27 @@ for (const [net, prefix] of [
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['224.0.0.0', 3],
-] as const)
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4')
+] as const) {
+  NOT_PUBLIC_V4.addSubnet(net, prefix, 'ipv4')
+  // The same range behind NAT64's well-known prefix (RFC 6052 section 2.1: 64:ff9b::/96 followed by the IPv4
+  // address), and only it: on an IPv6-only network DNS64 answers every IPv4-only site with an address under that
+  // prefix (RFC 6147), so refusing the prefix whole refused every such public download.
+  NOT_PUBLIC_V6.addSubnet(`64:ff9b::${net}`, 96 + prefix, 'ipv6')
+}
 for (const [net, prefix] of [
   ['::', 96],
   ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const)
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6')
+  NOT_PUBLIC_V6.addSubnet(net, prefix, 'ipv6')
 
-function isPublic(address: string): boolean {
+/** Whether `address` (an IP address as written, without brackets) is on the public internet. */
+export function isPublicAddress(address: string): boolean {
   const family = isIP(address)
-  return family !== 0 && !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6')
+  if (family === 4) return !NOT_PUBLIC_V4.check(address, 'ipv4')
+  return family === 6 && !NOT_PUBLIC_V6.check(address, 'ipv6')
 }
 
 function privateRefused(url: URL, address: string): PermissionDeniedError {
@@ -96,7 +106,7 @@ function publicLookup(url: URL): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, {...options, all: true}, (error, found: LookupAddress[]) => {
       if (error) return callback(error, '', 0)
-      const refused = found.find((a) => !isPublic(a.address))
+      const refused = found.find((a) => !isPublicAddress(a.address))
       if (refused) return callback(privateRefused(url, refused.address), '', 0)
       if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, found)
       const first = found[0] as LookupAddress
@@ -114,7 +124,8 @@ function checkPolicy(url: URL, policy: FilesSettings['download']): void {
   }
   // An address written in the URL is connected to without a lookup: checked here.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1')
-  if (!policy.allowPrivateAddresses && isIP(literal) !== 0 && !isPublic(literal)) throw privateRefused(url, literal)
+  if (!policy.allowPrivateAddresses && isIP(literal) !== 0 && !isPublicAddress(literal))
+    throw privateRefused(url, literal)
 }
 
 interface Fetched {
