@@ -549,6 +549,47 @@ const inbox = (mails: Array<[string, string]>): NodeSpec[] => [
   },
 ]
 
+/**
+ * A feed whose rows are labelled by their content-desc, each with a date line above its subject (texts of no
+ * resource-id) and a delete button; `clipped`: the first row's date line is scrolled above the list's top edge,
+ * so the dump leaves it out.
+ */
+const feed = (clipped: boolean): NodeSpec[] => [
+  {
+    pkg: 'com.example.feed',
+    bounds: [0, 0, 1080, 2400],
+    children: [
+      {
+        cls: 'androidx.recyclerview.widget.RecyclerView',
+        res: 'com.example.feed:id/list',
+        attrs: {scrollable: 'true'},
+        bounds: [0, 200, 1080, 2200],
+        children: ['PR #1 merged', 'PR #2 closed'].map((subject, i): NodeSpec => {
+          const top = (clipped ? 120 : 200) + i * 200
+          const date: NodeSpec = {cls: 'android.widget.TextView', text: 'Yesterday', bounds: [40, top, 900, top + 80]}
+          return {
+            cls: 'android.widget.LinearLayout',
+            desc: `Mail ${i + 1}`,
+            attrs: {clickable: 'true'},
+            bounds: [0, Math.max(200, top), 1080, top + 200],
+            children: [
+              ...(clipped && i === 0 ? [] : [date]),
+              {cls: 'android.widget.TextView', text: subject, bounds: [40, top + 100, 900, top + 180]},
+              {
+                cls: 'android.widget.ImageButton',
+                res: 'com.example.feed:id/delete',
+                desc: 'Delete',
+                attrs: {clickable: 'true'},
+                bounds: [920, top + 100, 1040, top + 180],
+              },
+            ],
+          }
+        }),
+      },
+    ],
+  },
+]
+
 describe('an id in a list row names that row, not another with the same label in its place', function () {
   this.timeout(120_000)
   const screens: Record<string, Array<[string, string]>> = {
@@ -590,6 +631,11 @@ describe('an id in a list row names that row, not another with the same label in
     for (const [name, mails] of Object.entries(screens)) {
       files[name] = path.join(dir, `${name}.xml`)
       await writeFile(files[name] as string, dumpXml(inbox(mails)))
+    }
+    for (const clipped of [true, false]) {
+      const name = clipped ? 'feed-clipped' : 'feed'
+      files[name] = path.join(dir, `${name}.xml`)
+      await writeFile(files[name] as string, dumpXml(feed(clipped)))
     }
     return {devices: [], scenario: {devices: {'emu-1': {screens: files}}}}
   })
@@ -643,6 +689,18 @@ describe('an id in a list row names that row, not another with the same label in
     const clicked = await runArc(['click', id], {env})
     expect(clicked.code, clicked.stdout + clicked.stderr).to.equal(0)
     expect(taps).to.deep.equal(['ticked'])
+  })
+
+  it('CLI: a row read with its top line clipped at the list edge keeps its ids once scrolled whole: its button acts', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-clipped-row')}
+    device().showScreen('feed-clipped')
+    const id = await deleteOf('PR #1 merged')
+    expect((await runArc(['screen-state'], {env})).code).to.equal(0)
+    device().showScreen('feed')
+    expect(await deleteOf('PR #1 merged')).to.equal(id)
+    const clicked = await runArc(['click', id], {env})
+    expect(clicked.code, clicked.stdout + clicked.stderr).to.equal(0)
+    expect(taps).to.deep.equal(['feed'])
   })
 
   it('MCP: the look-alike delete button counted first in three mails from one sender does not act after the list scrolled by one row', async () => {

@@ -298,27 +298,33 @@ function withoutDigits(word: string): string {
  * What a repeated item shows beyond its label, by where each word sits in it: for each node of its fixed part (not
  * inside a scrolling container within it) that is no control (not clickable, checkable or editable: an action
  * changes a control's words, "Follow" to "Following", and the control's own id carries its words), its text and its
- * content-desc, keyed by the path of signatures from the item down to it and its rank among the nodes of that path.
+ * content-desc, keyed by the path of signatures from the item down to it (the words of one path together, in order).
  * The label (itemAnchor) tells two items apart only by their first titled text: two mails from one sender share it,
  * and one taking the other's place (a list scrolled by a row, a recycled row showing another mail) kept every id of
  * the row. A node missing from one read (clipped at the list's edge, not drawn yet) leaves its words out of the
  * comparison rather than refusing (element-records.ts recordMismatch). Digits are not compared (withoutDigits).
  */
 export function itemWords(item: UiNode): Map<string, string> {
-  const words = new Map<string, string>()
-  const ranks = new Map<string, number>()
+  const byPlace = new Map<string, string[]>()
+  const add = (where: string, word: string) => {
+    const words = byPlace.get(where)
+    if (words) words.push(withoutDigits(word))
+    else byPlace.set(where, [withoutDigits(word)])
+  }
   const visit = (node: UiNode, path: string): void => {
     const place = `${path}/${signature(node)}`
-    const rank = (ranks.get(place) ?? 0) + 1
-    ranks.set(place, rank)
     const control = node.clickable || node.longClickable || node.checkable || isEditable(node) || node.password
     if (!control) {
-      if (node.text !== '') words.set(`t${place}#${rank}`, withoutDigits(node.text))
-      if (node.contentDesc !== '') words.set(`d${place}#${rank}`, withoutDigits(node.contentDesc))
+      if (node.text !== '') add(`t${place}`, node.text)
+      if (node.contentDesc !== '') add(`d${place}`, node.contentDesc)
     }
     for (const child of node.children) if (!child.scrollable) visit(child, place)
   }
   visit(item, '')
+  // A place is keyed with how many words it holds: where one read has fewer (the row's top line clipped at the
+  // list's edge), the two are not compared, rather than each word taken for the one that was before it.
+  const words = new Map<string, string>()
+  for (const [where, list] of byPlace) words.set(`${where}×${list.length}`, list.join('\u0000'))
   return words
 }
 
