@@ -321,10 +321,12 @@ export function itemWords(item: UiNode): Map<string, string> {
     for (const child of node.children) if (!child.scrollable) visit(child, place)
   }
   visit(item, '')
-  // A place is keyed with how many words it holds: where one read has fewer (the row's top line clipped at the
-  // list's edge), the two are not compared, rather than each word taken for the one that was before it.
+  // The words of one place, in order. Where one read holds fewer there (the row's top line clipped at the list's
+  // edge), the stale-id check compares them with the start or the end of the other's (element-records.ts
+  // placeChanged): neither taking each word for the one before it, nor leaving the place out, which let a row reused
+  // for another item with one more or one fewer line there keep its ids.
   const words = new Map<string, string>()
-  for (const [where, list] of byPlace) words.set(`${where}×${list.length}`, list.join('\u0000'))
+  for (const [where, list] of byPlace) words.set(where, list.join('\u0000'))
   return words
 }
 

@@ -167,7 +167,8 @@ const shortHash = (value: string): string => createHash('sha256').update(value).
 
 function rowOf(words: ReadonlyMap<string, string>): Record<string, string> {
   const row = Object.create(null) as Record<string, string>
-  for (const [where, word] of words) row[shortHash(where)] = shortHash(word)
+  // Each word of a place hashed on its own (joined by '.'), so that a place read with fewer words can be aligned.
+  for (const [where, list] of words) row[shortHash(where)] = list.split('\u0000').map(shortHash).join('.')
   return row
 }
 
@@ -192,13 +193,26 @@ export function recordOf(element: ScreenElement): ElementRecord {
 }
 
 /**
- * The places of a list item that show other words now than then; a place shown in only one of the two reads (a row
- * clipped at the list's edge, a line not drawn yet) is not compared.
+ * Whether a place of a list item shows other words now than then (each a '.'-joined list of word hashes). Where one
+ * read holds fewer words there (a row clipped at the list's edge, a line not drawn yet), they must be the start or
+ * the end of the other's: a row reused for another item with one more or one fewer line there is another row.
  */
+function placeChanged(then: string, now: string): boolean {
+  const a = then.split('.')
+  const b = now.split('.')
+  if (a.length === b.length) return a.some((word, i) => word !== b[i])
+  const [short, long] = a.length < b.length ? [a, b] : [b, a]
+  const start = short.every((word, i) => word === long[i])
+  const end = short.every((word, i) => word === long[long.length - short.length + i])
+  return !start && !end
+}
+
+/** The places of a list item that show other words now than then; a place in only one of the two reads is not compared. */
 function changedPlaces(then: Record<string, string> | undefined, now: Record<string, string> | undefined): number {
   if (!then || !now) return 0
   let changed = 0
-  for (const [where, word] of Object.entries(then)) if (Object.hasOwn(now, where) && now[where] !== word) changed++
+  for (const [where, words] of Object.entries(then))
+    if (Object.hasOwn(now, where) && placeChanged(words, now[where] as string)) changed++
   return changed
 }
 
