@@ -604,6 +604,12 @@ describe('an id in a list row names that row, not another with the same label in
       ['GitHub', 'PR #2 closed'],
       ['Bob', 'Hi'],
     ],
+    // Another mail that differs from the first only by its number.
+    merged2: [
+      ['Ada', 'Lunch?'],
+      ['GitHub', 'PR #2 merged'],
+      ['Bob', 'Hi'],
+    ],
     // Three mails from GitHub, whose delete buttons are look-alikes counted by place; then the list scrolled by one
     // row, a fourth arriving at the bottom: the same places show the same sender.
     three: [
@@ -679,14 +685,33 @@ describe('an id in a list row names that row, not another with the same label in
     expect(taps).to.deep.equal(['closed'])
   })
 
-  it('CLI: a row whose time ticks between the read and the click keeps its ids: its button acts', async () => {
-    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-ticking-row')}
-    device().showScreen('ticking')
-    const id = await deleteOf('04:59 left')
+  // Digits were once left out of the comparison so that a ticking row kept its ids: then a mail that differs from
+  // the one read only by its number ("PR #2 merged" for "PR #1 merged") was deleted in its place. A number is often
+  // all that tells two rows apart (an order, an amount, two timers both named "Timer"), so it is compared: a row that
+  // ticks has its ids refused at each change, and a read made after it acts.
+  it('CLI: a row that differs only by a number is another row; a ticking row is refused, then acts once read again', async () => {
+    const env = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-numbered-row')}
+    device().showScreen('merged')
+    const id = await deleteOf('PR #1 merged')
     expect((await runArc(['screen-state'], {env})).code).to.equal(0)
+    device().showScreen('merged2')
+    expect(await deleteOf('PR #2 merged')).to.equal(id)
+    const other = await runArc(['click', id], {env})
+    expect(other.code, other.stdout + other.stderr).to.equal(18)
+    expect(other.stderr).to.match(/STALE_ELEMENT.*shows other words than when it was read/)
+    expect(taps).to.deep.equal([])
+
+    const ticking = {...h.env, ARC_CACHE_DIR: path.join(h.dir, 'cache-ticking-row')}
+    device().showScreen('ticking')
+    const timer = await deleteOf('04:59 left')
+    expect((await runArc(['screen-state'], {env: ticking})).code).to.equal(0)
     device().showScreen('ticked')
-    expect(await deleteOf('04:58 left')).to.equal(id)
-    const clicked = await runArc(['click', id], {env})
+    expect(await deleteOf('04:58 left')).to.equal(timer)
+    const stale = await runArc(['click', timer], {env: ticking})
+    expect(stale.code, stale.stdout + stale.stderr).to.equal(18)
+    expect(taps).to.deep.equal([])
+    expect((await runArc(['screen-state'], {env: ticking})).code).to.equal(0)
+    const clicked = await runArc(['click', timer], {env: ticking})
     expect(clicked.code, clicked.stdout + clicked.stderr).to.equal(0)
     expect(taps).to.deep.equal(['ticked'])
   })

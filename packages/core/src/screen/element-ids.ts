@@ -285,16 +285,6 @@ function keyAndContext(
 }
 
 /**
- * A word with each run of digits (any script's) made one `#`: a time, a count or a progress that ticks ("00:41",
- * "45%", "1.6万", "2 min ago") is the same word a second later, so a row showing one keeps its ids while it runs
- * (a timer's Pause button, a download's Cancel), as before rows' words were compared; a row with other words in a
- * place is still another row.
- */
-function withoutDigits(word: string): string {
-  return word.replace(/\p{Nd}+/gu, '#')
-}
-
-/**
  * What a repeated item shows beyond its label, by where each word sits in it: for each node of its fixed part (not
  * inside a scrolling container within it) that is no control (not clickable, checkable or editable: an action
  * changes a control's words, "Follow" to "Following", and the control's own id carries its words), its text and its
@@ -302,14 +292,17 @@ function withoutDigits(word: string): string {
  * The label (itemAnchor) tells two items apart only by their first titled text: two mails from one sender share it,
  * and one taking the other's place (a list scrolled by a row, a recycled row showing another mail) kept every id of
  * the row. A node missing from one read (clipped at the list's edge, not drawn yet) leaves its words out of the
- * comparison rather than refusing (element-records.ts recordMismatch). Digits are not compared (withoutDigits).
+ * comparison rather than refusing (element-records.ts recordMismatch). Every word is compared as shown, its digits
+ * too: an order number, an amount or a time is often all that tells two rows of one sender or title apart ("PR #1
+ * merged", "PR #2 merged"; two timers both named "Timer"), so a row whose numbers tick has its ids refused at each
+ * change rather than one taken for another (never guess).
  */
 export function itemWords(item: UiNode): Map<string, string> {
   const byPlace = new Map<string, string[]>()
   const add = (where: string, word: string) => {
     const words = byPlace.get(where)
-    if (words) words.push(withoutDigits(word))
-    else byPlace.set(where, [withoutDigits(word)])
+    if (words) words.push(word)
+    else byPlace.set(where, [word])
   }
   const visit = (node: UiNode, path: string): void => {
     const place = `${path}/${signature(node)}`
