@@ -100,6 +100,8 @@ describe('arc test: a step uses files on this machine only within its folders', 
         `screenshot -o ${path.join(flows, 'shot.png')}`,
         'annotate -o ann.jpg --map map.json',
         'snapshot save snaps/list',
+        // Output thrown away reaches no file: allowed.
+        'files pull tmp note.txt -o /dev/null',
         '',
       ].join('\n')
     )
