@@ -162,8 +162,22 @@ async function shownElsewhere(stores: DeviceState | RecordStores, id: string): P
  */
 const MAX_RECORDS = 1000
 
-/** A short hash for a record: 8 hex digits, enough to tell words apart in one place of one list item. */
-const shortHash = (value: string): string => createHash('sha256').update(value).digest('hex').slice(0, 8)
+/**
+ * A short hash for a record: 8 hex digits, enough to tell words apart in one place of one list item. Every element of
+ * a row carries the whole row's words, so one read hashes each word once per element: the hashes are kept (up to
+ * SHORT_HASHES strings, then started afresh), and a read of a long feed makes a few hundred hashes, not thousands.
+ */
+function shortHash(value: string): string {
+  let hash = shortHashes.get(value)
+  if (hash === undefined) {
+    if (shortHashes.size >= SHORT_HASHES) shortHashes.clear()
+    hash = createHash('sha256').update(value).digest('hex').slice(0, 8)
+    shortHashes.set(value, hash)
+  }
+  return hash
+}
+const SHORT_HASHES = 20_000
+const shortHashes = new Map<string, string>()
 
 function rowOf(words: ReadonlyMap<string, string>): Record<string, string> {
   const row = Object.create(null) as Record<string, string>
