@@ -1,5 +1,7 @@
 import {defineTool, printableLine, z} from '@arc-cli/core'
 
+import {codePoints} from './type-text.js'
+
 export const getClipboard = defineTool({
   name: 'get_clipboard',
   title: 'Read the clipboard',
@@ -45,7 +47,7 @@ export const setClipboard = defineTool({
   async handler({driver}, {text}) {
     await driver.setClipboard(text)
     // By code point, as the typing tools count characters: an emoji is one, not its two UTF-16 halves.
-    const characters = [...text].length
+    const characters = codePoints(text)
     return {text: `Clipboard set successfully (${characters} characters)`, data: {characters}}
   },
 })

@@ -273,7 +273,7 @@ function codePointIndex(text: string, n: number): number {
 }
 
 /** How many code points `text` has: the unit `offset` and the lengths arc reports count in. */
-function codePoints(text: string): number {
+export function codePoints(text: string): number {
   return [...text].length
 }
 
