@@ -12,6 +12,7 @@ import {
   InvalidInputError,
   observeCliTools,
   printableLine,
+  refuseOverwriteWithoutRecord,
 } from '@arc-cli/core'
 
 import {parseBatch} from '../batch-lines.js'
@@ -70,14 +71,7 @@ export default class Batch extends ScriptCommand {
           details: {input: 'record', path: flags.record},
         }
       )
-    // A flag that would be dropped unseen: it only says what --record may do.
-    if (flags.overwrite && flags.record === undefined)
-      throw new InvalidInputError(
-        '--overwrite is for --record FILE (it lets a recording replace that file): add --record, or drop --overwrite',
-        {
-          details: {inputs: ['overwrite', 'record']},
-        }
-      )
+    refuseOverwriteWithoutRecord(flags.record, flags.overwrite)
     if (flags.record !== undefined && args.file !== undefined && args.file !== '-') {
       // The recording is written before the first line runs: over the script itself, it would replace it.
       const entry = async (file: string) =>

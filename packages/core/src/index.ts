@@ -169,7 +169,14 @@ export {
   toolCommand,
   toolCommands,
 } from './cli/tool-command.js'
-export {FlowRecorder, flowWord, stepFor, type FlowRecorderOptions, type RecordedStep} from './record/flow-recorder.js'
+export {
+  FlowRecorder,
+  flowWord,
+  refuseOverwriteWithoutRecord,
+  stepFor,
+  type FlowRecorderOptions,
+  type RecordedStep,
+} from './record/flow-recorder.js'
 export {COMMAND_DEADLINE_FACTOR, runWithDeadline} from './cli/deadline.js'
 export {distance, nearest, squashName} from './cli/near-names.js'
 export {

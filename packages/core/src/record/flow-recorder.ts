@@ -13,7 +13,7 @@ import {lstat, stat} from 'node:fs/promises'
 import path from 'node:path'
 
 import {flagName, schemaFields} from '../cli/schema-fields.js'
-import {OutputError} from '../errors/arc-error.js'
+import {InvalidInputError, OutputError} from '../errors/arc-error.js'
 import {makeFolders, outputKind, outputReason} from '../output-files.js'
 import {printableLine} from '../printable.js'
 import {sideStem} from '../side-name.js'
@@ -153,6 +153,18 @@ async function refuseExisting(file: string): Promise<void> {
   if (found?.isFile() && found.size > 0)
     throw new Error(
       `it already exists (${found.size} bytes), and a recording replaces the whole file at its start: pass --overwrite to replace it, or name a new file`
+    )
+}
+
+/**
+ * Refuses `--overwrite` without `--record` (arc batch, arc mcp serve): the flag only says what a recording may do to
+ * its file, so without one it would be dropped unseen.
+ */
+export function refuseOverwriteWithoutRecord(record: string | undefined, overwrite: boolean | undefined): void {
+  if (overwrite && record === undefined)
+    throw new InvalidInputError(
+      '--overwrite is for --record FILE (it lets a recording replace that file): add --record, or drop --overwrite',
+      {details: {inputs: ['overwrite', 'record']}}
     )
 }
 

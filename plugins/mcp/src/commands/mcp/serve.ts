@@ -4,6 +4,7 @@ import {
   Flags,
   InvalidInputError,
   loadConfig,
+  refuseOverwriteWithoutRecord,
   serveDespiteOutputErrors,
   withConfigExamplePath,
 } from '@arc-cli/core'
@@ -131,13 +132,7 @@ export default class McpServe extends ArcCommand {
         )
       }
     }
-    // A flag that would be dropped unseen: it only says what --record may do.
-    if (flags.overwrite && flags.record === undefined) {
-      throw new InvalidInputError(
-        '--overwrite is for --record FILE (it lets a recording replace that file): add --record, or drop --overwrite',
-        {details: {inputs: ['overwrite', 'record']}}
-      )
-    }
+    refuseOverwriteWithoutRecord(flags.record, flags.overwrite)
     const {config, filepath} = await loadConfig(process.cwd()).catch((error: unknown) => {
       throw withConfigExamplePath(error, this.config.root)
     })
